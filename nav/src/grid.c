@@ -1,0 +1,316 @@
+/* The grid: cells, terrain table, heights and the move mask that planners read. */
+#include "grid_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "log.h"
+
+const int8_t nav__dir_dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+const int8_t nav__dir_dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+
+nav_grid_desc nav_grid_desc_defaults(const nav_grid_desc *desc)
+{
+    nav_grid_desc d = desc ? *desc : (nav_grid_desc){0};
+    if (d.connectivity == NAV_CONNECT_DEFAULT) d.connectivity = NAV_CONNECT_8;
+    if (d.corner_policy == NAV_CORNER_DEFAULT) d.corner_policy = NAV_CORNER_NEVER_CUT;
+    if (d.max_climb == 0) d.max_climb = INFINITY;
+    if (d.diagonal_cost == 0) d.diagonal_cost = M_SQRT2;
+    if (d.cell_size == 0) d.cell_size = 1;
+    return d;
+}
+
+static nav_status check_desc(const nav_grid_desc *d)
+{
+    if (d->width <= 0 || d->height <= 0) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (d->width > NAV_GRID_MAX_SIDE || d->height > NAV_GRID_MAX_SIDE ||
+        (uint64_t)d->width * (uint64_t)d->height > NAV_GRID_MAX_CELLS)
+        return NAV_FAILURE | NAV_TOO_LARGE;
+    if (d->connectivity != NAV_CONNECT_4 && d->connectivity != NAV_CONNECT_8) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (d->corner_policy < NAV_CORNER_NEVER_CUT || d->corner_policy > NAV_CORNER_ALWAYS_CUT)
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (!(d->max_climb >= 0)) return NAV_FAILURE | NAV_INVALID_PARAM; /* also rejects NaN */
+    if (!(d->diagonal_cost >= 1 && d->diagonal_cost <= 2)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (!(d->cell_size > 0) || !isfinite(d->cell_size)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    return NAV_SUCCESS;
+}
+
+/* Recomputes the cached cost figures after the terrain table or its use changed. */
+static void update_costs(nav_grid *grid)
+{
+    double min_cost = INFINITY, max_cost = 0;
+    for (int t = 1; t < NAV_TERRAIN_TYPES; t++) {
+        double c = grid->terrain_cost[t];
+        if (grid->terrain_use[t] == 0 || !(c < INFINITY)) continue;
+        if (c < min_cost) min_cost = c;
+        if (c > max_cost) max_cost = c;
+    }
+    if (!(min_cost < INFINITY)) min_cost = max_cost = 1;
+    grid->min_cost = min_cost;
+    grid->uniform_cost = min_cost == max_cost ? min_cost : 0;
+}
+
+static uint8_t compute_moves(const nav_grid *grid, int32_t x, int32_t y)
+{
+    uint32_t w = grid->width, h = grid->height, cell = (uint32_t)y * w + (uint32_t)x;
+    if (!nav__cell_free(grid, cell)) return 0;
+    int dirs = grid->desc.connectivity == NAV_CONNECT_4 ? 4 : 8;
+    float climb = grid->desc.max_climb, here = nav__cell_height(grid, cell);
+    uint8_t mask = 0;
+    for (int d = 0; d < dirs; d++) {
+        int32_t nx = x + nav__dir_dx[d], ny = y + nav__dir_dy[d];
+        if (nx < 0 || ny < 0 || (uint32_t)nx >= w || (uint32_t)ny >= h) continue;
+        uint32_t next = (uint32_t)ny * w + (uint32_t)nx;
+        if (!nav__cell_free(grid, next)) continue;
+        if (grid->heights && grid->heights[next] - here > climb) continue;
+        if (d >= 4) {
+            bool side_a = nav__cell_free(grid, (uint32_t)y * w + (uint32_t)nx);
+            bool side_b = nav__cell_free(grid, (uint32_t)ny * w + (uint32_t)x);
+            switch (grid->desc.corner_policy) {
+            case NAV_CORNER_NEVER_CUT:
+                if (!side_a || !side_b) continue;
+                break;
+            case NAV_CORNER_CUT_IF_ONE_FREE:
+                if (!side_a && !side_b) continue;
+                break;
+            default:
+                break;
+            }
+        }
+        mask |= (uint8_t)(1u << d);
+    }
+    return mask;
+}
+
+/* A cell change can alter the moves of every cell whose moves touch it: its 3x3 block. */
+static void refresh_moves_around(nav_grid *grid, int32_t x, int32_t y)
+{
+    for (int32_t ny = y - 1; ny <= y + 1; ny++)
+        for (int32_t nx = x - 1; nx <= x + 1; nx++)
+            if (nav_grid_in_bounds(grid, nx, ny))
+                grid->moves[(uint32_t)ny * grid->width + (uint32_t)nx] = compute_moves(grid, nx, ny);
+}
+
+static void refresh_all_moves(nav_grid *grid)
+{
+    for (uint32_t y = 0; y < grid->height; y++)
+        for (uint32_t x = 0; x < grid->width; x++)
+            grid->moves[y * grid->width + x] = compute_moves(grid, (int32_t)x, (int32_t)y);
+}
+
+static void drop_reachability(nav_grid *grid)
+{
+    nav__free(&grid->allocator, grid->component);
+    grid->component = NULL;
+}
+
+void nav__grid_rebuild(nav_grid *grid)
+{
+    memset(grid->terrain_use, 0, sizeof grid->terrain_use);
+    for (uint32_t cell = 0; cell < grid->cells; cell++) grid->terrain_use[grid->terrain[cell]]++;
+    update_costs(grid);
+    refresh_all_moves(grid);
+    drop_reachability(grid);
+}
+
+nav_status nav__grid_ensure_heights(nav_grid *grid)
+{
+    if (grid->heights) return NAV_SUCCESS;
+    grid->heights = nav__calloc(&grid->allocator, grid->cells, sizeof *grid->heights);
+    return grid->heights ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+}
+
+nav_status nav_grid_create(const nav_grid_desc *desc, nav_grid **out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *out = NULL;
+    nav_grid_desc d = nav_grid_desc_defaults(desc);
+    nav_status s = check_desc(&d);
+    if (nav_failed(s)) return s;
+
+    nav_allocator allocator;
+    nav__allocator_resolve(&allocator, d.allocator);
+    nav_grid *grid = nav__calloc(&allocator, 1, sizeof *grid);
+    if (!grid) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    grid->allocator = allocator;
+    if (d.log) grid->log = *d.log;
+    grid->desc = d;
+    grid->desc.allocator = &grid->allocator;
+    grid->desc.log = &grid->log;
+    grid->width = (uint32_t)d.width;
+    grid->height = (uint32_t)d.height;
+    grid->cells = grid->width * grid->height;
+    grid->terrain = nav__alloc(&allocator, grid->cells);
+    grid->moves = nav__alloc(&allocator, grid->cells);
+    if (!grid->terrain || !grid->moves) {
+        nav_grid_destroy(grid);
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    memset(grid->terrain, NAV_TERRAIN_PLAIN, grid->cells);
+    grid->terrain_cost[NAV_TERRAIN_BLOCKED] = INFINITY;
+    for (int t = 1; t < NAV_TERRAIN_TYPES; t++) grid->terrain_cost[t] = 1.0;
+    grid->terrain_use[NAV_TERRAIN_PLAIN] = grid->cells;
+    update_costs(grid);
+    for (int dir = 0; dir < 8; dir++) {
+        grid->offset[dir] = nav__dir_dy[dir] * d.width + nav__dir_dx[dir];
+        grid->step_length[dir] = dir < 4 ? 1.0 : d.diagonal_cost;
+    }
+    refresh_all_moves(grid);
+    *out = grid;
+    return NAV_SUCCESS;
+}
+
+void nav_grid_destroy(nav_grid *grid)
+{
+    if (!grid) return;
+    nav_allocator allocator = grid->allocator;
+    nav__free(&allocator, grid->terrain);
+    nav__free(&allocator, grid->heights);
+    nav__free(&allocator, grid->moves);
+    nav__free(&allocator, grid->component);
+    nav__free(&allocator, grid);
+}
+
+const nav_grid_desc *nav_grid_get_desc(const nav_grid *grid)
+{
+    return &grid->desc;
+}
+
+int32_t nav_grid_width(const nav_grid *grid)
+{
+    return (int32_t)grid->width;
+}
+
+int32_t nav_grid_height(const nav_grid *grid)
+{
+    return (int32_t)grid->height;
+}
+
+size_t nav_grid_memory_bytes(const nav_grid *grid)
+{
+    size_t bytes = sizeof *grid + 2 * (size_t)grid->cells;
+    if (grid->heights) bytes += (size_t)grid->cells * sizeof *grid->heights;
+    if (grid->component) bytes += (size_t)grid->cells * sizeof *grid->component;
+    return bytes;
+}
+
+bool nav_grid_in_bounds(const nav_grid *grid, int32_t x, int32_t y)
+{
+    return x >= 0 && y >= 0 && (uint32_t)x < grid->width && (uint32_t)y < grid->height;
+}
+
+nav_status nav_grid_set_terrain_cost(nav_grid *grid, uint8_t type, double cost)
+{
+    if (type == NAV_TERRAIN_BLOCKED || !(cost > 0)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    bool was_free = grid->terrain_cost[type] < INFINITY, now_free = cost < INFINITY;
+    grid->terrain_cost[type] = cost;
+    update_costs(grid);
+    if (was_free != now_free && grid->terrain_use[type] > 0) {
+        refresh_all_moves(grid);
+        drop_reachability(grid);
+    }
+    return NAV_SUCCESS;
+}
+
+double nav_grid_terrain_cost(const nav_grid *grid, uint8_t type)
+{
+    return grid->terrain_cost[type];
+}
+
+double nav_grid_min_cost(const nav_grid *grid)
+{
+    return grid->min_cost;
+}
+
+nav_status nav_grid_set_cell(nav_grid *grid, int32_t x, int32_t y, uint8_t type)
+{
+    if (!nav_grid_in_bounds(grid, x, y)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    uint32_t cell = nav_grid_index(grid, x, y);
+    uint8_t old = grid->terrain[cell];
+    if (old == type) return NAV_SUCCESS;
+    grid->terrain_use[old]--;
+    grid->terrain_use[type]++;
+    grid->terrain[cell] = type;
+    if ((grid->terrain_use[old] == 0) || (grid->terrain_use[type] == 1)) update_costs(grid);
+    if ((grid->terrain_cost[old] < INFINITY) != (grid->terrain_cost[type] < INFINITY)) {
+        refresh_moves_around(grid, x, y);
+        drop_reachability(grid);
+    }
+    return NAV_SUCCESS;
+}
+
+uint8_t nav_grid_cell(const nav_grid *grid, int32_t x, int32_t y)
+{
+    if (!nav_grid_in_bounds(grid, x, y)) return NAV_TERRAIN_BLOCKED;
+    return grid->terrain[nav_grid_index(grid, x, y)];
+}
+
+double nav_grid_cell_cost(const nav_grid *grid, int32_t x, int32_t y)
+{
+    return grid->terrain_cost[nav_grid_cell(grid, x, y)];
+}
+
+bool nav_grid_passable(const nav_grid *grid, int32_t x, int32_t y)
+{
+    return nav_grid_cell_cost(grid, x, y) < INFINITY;
+}
+
+nav_status nav_grid_set_cell_height(nav_grid *grid, int32_t x, int32_t y, float height)
+{
+    if (!nav_grid_in_bounds(grid, x, y) || !isfinite(height)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    uint32_t cell = nav_grid_index(grid, x, y);
+    if (!grid->heights && height == 0) return NAV_SUCCESS;
+    nav_status s = nav__grid_ensure_heights(grid);
+    if (nav_failed(s)) return s;
+    if (grid->heights[cell] == height) return NAV_SUCCESS;
+    grid->heights[cell] = height;
+    if (grid->desc.max_climb < INFINITY) {
+        refresh_moves_around(grid, x, y);
+        drop_reachability(grid);
+    }
+    return NAV_SUCCESS;
+}
+
+float nav_grid_cell_height(const nav_grid *grid, int32_t x, int32_t y)
+{
+    if (!nav_grid_in_bounds(grid, x, y)) return 0;
+    return nav__cell_height(grid, nav_grid_index(grid, x, y));
+}
+
+uint8_t nav_grid_moves(const nav_grid *grid, int32_t x, int32_t y)
+{
+    if (!nav_grid_in_bounds(grid, x, y)) return 0;
+    return grid->moves[nav_grid_index(grid, x, y)];
+}
+
+void nav_dir_offset(nav_dir d, int32_t *dx, int32_t *dy)
+{
+    *dx = nav__dir_dx[d & 7];
+    *dy = nav__dir_dy[d & 7];
+}
+
+double nav_grid_move_cost(const nav_grid *grid, int32_t x, int32_t y, nav_dir d)
+{
+    if ((unsigned)d > 7 || !(nav_grid_moves(grid, x, y) & (1u << d))) return NAV_COST_BLOCKED;
+    return grid->step_length[d] * nav_grid_cell_cost(grid, x + nav__dir_dx[d], y + nav__dir_dy[d]);
+}
+
+nav_vec3 nav_grid_cell_center(const nav_grid *grid, int32_t x, int32_t y)
+{
+    float s = grid->desc.cell_size;
+    nav_vec3 o = grid->desc.origin;
+    return nav_vec3_make(o.x + ((float)x + 0.5f) * s, o.y + nav_grid_cell_height(grid, x, y),
+                         o.z + ((float)y + 0.5f) * s);
+}
+
+bool nav_grid_world_to_cell(const nav_grid *grid, nav_vec3 pos, int32_t *x, int32_t *y)
+{
+    float s = grid->desc.cell_size;
+    double fx = floor((double)(pos.x - grid->desc.origin.x) / s);
+    double fy = floor((double)(pos.z - grid->desc.origin.z) / s);
+    if (!(fx >= 0 && fy >= 0 && fx < grid->width && fy < grid->height)) return false;
+    *x = (int32_t)fx;
+    *y = (int32_t)fy;
+    return true;
+}

@@ -1,0 +1,53 @@
+/* Private: the grid's layout, shared by the grid's own files and its planners. */
+#ifndef NAV_SRC_GRID_INTERNAL_H
+#define NAV_SRC_GRID_INTERNAL_H
+
+#include "nav/grid.h"
+
+struct nav_grid {
+    nav_grid_desc desc; /* defaults resolved; desc.allocator and desc.log point below */
+    nav_allocator allocator;
+    nav_log log;
+    uint32_t width, height, cells;
+    uint8_t *terrain;    /* terrain type of each cell */
+    float *heights;      /* height of each cell; null while every height is 0 */
+    uint8_t *moves;      /* allowed move bits of each cell (terrain, corners, climb) */
+    uint32_t *component; /* reachability labels; null when not built or out of date */
+    double terrain_cost[NAV_TERRAIN_TYPES];
+    uint32_t terrain_use[NAV_TERRAIN_TYPES]; /* cells of each type */
+    double min_cost;      /* cheapest passable type in use */
+    double uniform_cost;  /* the one cost of every passable type in use, or 0 if they differ */
+    int32_t offset[8];    /* cell index offset of each direction */
+    double step_length[8];
+};
+
+/* Direction deltas, in nav_dir order. */
+extern const int8_t nav__dir_dx[8];
+extern const int8_t nav__dir_dy[8];
+
+/* The direction opposite to d. */
+static inline int nav__dir_opposite(int d)
+{
+    return d < 4 ? d ^ 1 : 11 - d;
+}
+
+static inline bool nav__cell_free(const nav_grid *grid, uint32_t cell)
+{
+    return grid->terrain_cost[grid->terrain[cell]] < INFINITY;
+}
+
+static inline float nav__cell_height(const nav_grid *grid, uint32_t cell)
+{
+    return grid->heights ? grid->heights[cell] : 0.0f;
+}
+
+/* After writing grid->terrain or grid->heights directly (loaders do, cell by cell): recounts the
+ * terrain in use, recomputes every cell's moves and drops the reachability labels. O(cells). */
+void nav__grid_rebuild(nav_grid *grid);
+/* Makes the height layer (all 0) if it does not exist yet. Returns NAV_FAILURE | NAV_OUT_OF_MEMORY. */
+nav_status nav__grid_ensure_heights(nav_grid *grid);
+
+/* Reports a formatted message to the grid's log. */
+#define nav__grid_log(grid, level, ...) nav__logf(&(grid)->log, level, __VA_ARGS__)
+
+#endif

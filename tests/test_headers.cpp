@@ -1,0 +1,15 @@
+// Every public header compiles as C++ (extern "C" guards) and links.
+#include <nav/core.h>
+#include <nav/vec3.h>
+#include <nav/heap.h>
+#include <nav/path.h>
+#include <nav/grid.h>
+#include <nav/search.h>
+
+int main()
+{
+    nav_path path;
+    nav_path_init(&path, nullptr);
+    nav_path_destroy(&path);
+    return nav_version() == NAV_VERSION_NUMBER ? 0 : 1;
+}

@@ -1,0 +1,35 @@
+/* navtool: command-line front end of libnav. One file a subcommand; this one dispatches. */
+#include <stdio.h>
+#include <string.h>
+
+#include "navtool.h"
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *usage;
+} commands[] = {
+    {"demo", navtool_demo, "navtool demo                  run the bundled sample world"},
+    {"path", navtool_path, "navtool path MAP SX SY GX GY [--algo A] [--weight W] [--heuristic H] [--smooth] [--png OUT] [--ascii]"},
+    {"scen", navtool_scen, "navtool scen SCEN [--map MAP] [--algo A] [--weight W] [--smooth] [--json]"},
+    {"render", navtool_render, "navtool render MAP [SX SY GX GY] [--algo A] --png OUT [--ascii]"},
+};
+
+void navtool_usage(FILE *out)
+{
+    fprintf(out, "usage:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) fprintf(out, "  %s\n", commands[i].usage);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        navtool_usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "navtool: unknown command '%s'\n", argv[1]);
+    navtool_usage(stderr);
+    return 2;
+}

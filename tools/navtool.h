@@ -1,0 +1,36 @@
+/* navtool internals: the subcommands and the helpers they share. */
+#ifndef NAVTOOL_H
+#define NAVTOOL_H
+
+#include <stdio.h>
+
+#include "nav/grid.h"
+#include "nav/search.h"
+
+int navtool_demo(int argc, char **argv);
+int navtool_path(int argc, char **argv);
+int navtool_scen(int argc, char **argv);
+int navtool_render(int argc, char **argv);
+void navtool_usage(FILE *out);
+
+/* A nav_log that prints to stderr. */
+extern const nav_log navtool_stderr_log;
+
+/* Loads a grid by file extension: .map (Moving AI), .png (mask, default palette), else ASCII.
+ * Prints the reason to stderr and returns null on failure. */
+nav_grid *navtool_load_grid(const char *path, const nav_grid_desc *options);
+
+/* Parses an algorithm name (bfs, dijkstra, greedy, astar, wastar); false when unknown. */
+bool navtool_parse_algo(const char *name, nav_algo *algo);
+const char *navtool_algo_name(nav_algo algo);
+/* Parses a heuristic name (zero, manhattan, octile, euclidean, chebyshev); false when unknown. */
+bool navtool_parse_heuristic(const char *name, nav_heuristic *heuristic);
+
+/* Writes a PNG of the grid: walls, terrain shades, the closed and open cells of the query's last
+ * search [opt], and the path [opt] on top. scale pixels a cell. Returns 0 on success. */
+int navtool_write_png(const char *path, const nav_grid *grid, const nav_grid_query *query, const nav_path *path_cells,
+                      int scale);
+/* Prints the grid with the path as '*' (start 's', goal 't'). */
+void navtool_print_ascii(FILE *out, const nav_grid *grid, const nav_path *path_cells);
+
+#endif
