@@ -1,0 +1,29 @@
+/* Private: distance estimates on the grid, shared by the searches and the public call. */
+#ifndef NAV_SRC_HEURISTIC_H
+#define NAV_SRC_HEURISTIC_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "nav/search.h"
+
+/* Distance estimate for a displacement of dx, dy cells (both >= 0), before terrain scaling.
+ * diagonal is the grid's diagonal move length. */
+static inline double nav__heuristic_distance(nav_heuristic kind, int32_t dx, int32_t dy, double diagonal)
+{
+    int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+    switch (kind) {
+    case NAV_HEURISTIC_MANHATTAN:
+        return (double)(dx + dy);
+    case NAV_HEURISTIC_OCTILE:
+        return (double)hi + (diagonal - 1.0) * (double)lo;
+    case NAV_HEURISTIC_EUCLIDEAN:
+        return sqrt((double)dx * dx + (double)dy * dy);
+    case NAV_HEURISTIC_CHEBYSHEV:
+        return (double)hi;
+    default:
+        return 0.0;
+    }
+}
+
+#endif

@@ -1,0 +1,476 @@
+/* The grid search engine: one loop serves BFS, Dijkstra, greedy best-first, A* and weighted A*.
+ *
+ * Scratch lives in the query object: a 16-byte record a cell (g, a stamp, the heap position) and
+ * the open list. The stamp holds the search generation in its high 28 bits, a closed flag and the
+ * direction the cell was reached from, so a new search needs no clearing and the path is rebuilt
+ * from directions instead of stored parent indices (Detour's node pool does the same with ids). */
+#include <math.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "grid_internal.h"
+#include "heuristic.h"
+#include "log.h"
+#include "nav/heap.h"
+#include "nav/search.h"
+
+#define STAMP_CLOSED     8u
+#define STAMP_DIR_MASK   7u
+#define STAMP_GEN_SHIFT  4
+#define GENERATION_LIMIT (1u << 28)
+#define OPEN_INITIAL     65536u
+/* An improvement smaller than this is float noise, not a better path. */
+#define G_EPSILON 1e-9
+
+typedef struct search_node {
+    double g;
+    uint32_t stamp;
+    uint32_t heap_pos;
+} search_node;
+
+struct nav_grid_query {
+    const nav_grid *grid;
+    nav_allocator allocator;
+    search_node *nodes;
+    uint32_t generation;
+    nav_heap open;
+    uint32_t *fifo; /* BFS queue: every cell enters it at most once, so cells entries suffice */
+    uint32_t fifo_head, fifo_tail;
+
+    /* the current search */
+    nav_search_desc desc;
+    nav_status status; /* NAV_IN_PROGRESS while running; the final status after */
+    uint32_t start, goal;
+    int32_t goal_x, goal_y;
+    double g_weight, h_scale; /* f = g * g_weight + h * h_scale */
+    nav_heuristic heuristic;
+    uint32_t best_cell; /* reached cell closest to the goal (for partial paths) */
+    int64_t best_dist2;
+    nav_search_result progress;
+};
+
+nav_search_desc nav_search_desc_defaults(const nav_grid *grid, const nav_search_desc *desc)
+{
+    nav_search_desc d = desc ? *desc : (nav_search_desc){0};
+    if (d.heuristic == NAV_HEURISTIC_DEFAULT)
+        d.heuristic = grid->desc.connectivity == NAV_CONNECT_4 ? NAV_HEURISTIC_MANHATTAN : NAV_HEURISTIC_OCTILE;
+    if (d.algo == NAV_ALGO_DIJKSTRA || d.algo == NAV_ALGO_BFS) d.heuristic = NAV_HEURISTIC_ZERO;
+    if (d.weight == 0) d.weight = d.algo == NAV_ALGO_WASTAR ? 1.5 : 1.0;
+    return d;
+}
+
+double nav_grid_heuristic(const nav_grid *grid, nav_heuristic heuristic, int32_t ax, int32_t ay, int32_t bx,
+                          int32_t by)
+{
+    if (heuristic == NAV_HEURISTIC_DEFAULT) heuristic = nav_search_desc_defaults(grid, NULL).heuristic;
+    int32_t dx = ax > bx ? ax - bx : bx - ax, dy = ay > by ? ay - by : by - ay;
+    return grid->min_cost * nav__heuristic_distance(heuristic, dx, dy, grid->desc.diagonal_cost);
+}
+
+nav_status nav_grid_query_create(const nav_grid *grid, const nav_grid_query_desc *desc, nav_grid_query **out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *out = NULL;
+    if (!grid) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_allocator allocator;
+    nav__allocator_resolve(&allocator, desc ? desc->allocator : NULL);
+    nav_grid_query *q = nav__calloc(&allocator, 1, sizeof *q);
+    if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    q->grid = grid;
+    q->allocator = allocator;
+    q->nodes = nav__calloc(&allocator, grid->cells, sizeof *q->nodes);
+    uint32_t open_capacity = grid->cells < OPEN_INITIAL ? grid->cells : OPEN_INITIAL;
+    nav_status s = q->nodes ? nav_heap_init(&q->open, &allocator, open_capacity, &q->nodes[0].heap_pos,
+                                            sizeof q->nodes[0])
+                            : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (nav_failed(s)) {
+        nav_grid_query_destroy(q);
+        return s;
+    }
+    q->status = NAV_FAILURE | NAV_WRONG_STATE; /* no search yet */
+    *out = q;
+    return NAV_SUCCESS;
+}
+
+void nav_grid_query_destroy(nav_grid_query *q)
+{
+    if (!q) return;
+    nav_heap_destroy(&q->open);
+    nav__free(&q->allocator, q->fifo);
+    nav__free(&q->allocator, q->nodes);
+    nav__free(&q->allocator, q);
+}
+
+size_t nav_grid_query_memory_bytes(const nav_grid_query *q)
+{
+    size_t bytes = sizeof *q + (size_t)q->grid->cells * sizeof *q->nodes;
+    bytes += (size_t)q->open.capacity * sizeof *q->open.entries;
+    if (q->fifo) bytes += (size_t)q->grid->cells * sizeof *q->fifo;
+    return bytes;
+}
+
+static inline bool node_seen(const nav_grid_query *q, const search_node *n)
+{
+    return n->stamp >> STAMP_GEN_SHIFT == q->generation;
+}
+
+static void next_generation(nav_grid_query *q)
+{
+    if (++q->generation == GENERATION_LIMIT) {
+        /* once every 2^28 searches: the stamps would repeat, so start over from a clean slate */
+        memset(q->nodes, 0, (size_t)q->grid->cells * sizeof *q->nodes);
+        q->generation = 1;
+    }
+}
+
+/* Marks a cell reached with cost g from direction dir (the start uses dir 0: never followed). */
+static inline void node_reach(nav_grid_query *q, search_node *n, double g, uint32_t dir)
+{
+    n->g = g;
+    n->stamp = q->generation << STAMP_GEN_SHIFT | dir;
+}
+
+nav_status nav_grid_search_begin(nav_grid_query *q, const nav_search_desc *desc, int32_t sx, int32_t sy, int32_t gx,
+                                 int32_t gy)
+{
+    if (!q) return NAV_FAILURE | NAV_INVALID_PARAM;
+    const nav_grid *grid = q->grid;
+    q->progress = (nav_search_result){.end_cell = NAV_NO_CELL};
+    q->desc = nav_search_desc_defaults(grid, desc);
+    const nav_search_desc *d = &q->desc;
+    bool bad_options = (unsigned)d->algo > NAV_ALGO_WASTAR || (unsigned)d->heuristic > NAV_HEURISTIC_CHEBYSHEV ||
+                       !(d->weight >= 1) || !isfinite(d->weight);
+    if (bad_options || !nav_grid_in_bounds(grid, sx, sy) || !nav_grid_in_bounds(grid, gx, gy)) {
+        nav__grid_log(grid, NAV_LOG_ERROR, "search: %s", bad_options ? "bad options" : "start or goal off the map");
+        return q->status = NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    q->start = nav_grid_index(grid, sx, sy);
+    q->goal = nav_grid_index(grid, gx, gy);
+    if (!nav__cell_free(grid, q->start) || !nav__cell_free(grid, q->goal))
+        return q->status = NAV_FAILURE | NAV_BLOCKED_ENDPOINT;
+    q->goal_x = gx;
+    q->goal_y = gy;
+    q->heuristic = d->heuristic;
+    q->g_weight = d->algo == NAV_ALGO_GREEDY ? 0.0 : 1.0;
+    q->h_scale = grid->min_cost * (d->algo == NAV_ALGO_WASTAR ? d->weight : 1.0);
+    switch (d->algo) {
+    case NAV_ALGO_ASTAR:
+        q->progress.bound = d->heuristic == NAV_HEURISTIC_OCTILE || d->heuristic == NAV_HEURISTIC_ZERO ||
+                                    d->heuristic == NAV_HEURISTIC_EUCLIDEAN || d->heuristic == NAV_HEURISTIC_CHEBYSHEV ||
+                                    grid->desc.connectivity == NAV_CONNECT_4
+                                ? 1.0
+                                : INFINITY;
+        break;
+    case NAV_ALGO_DIJKSTRA:
+        q->progress.bound = 1.0;
+        break;
+    case NAV_ALGO_WASTAR:
+        q->progress.bound = d->heuristic == NAV_HEURISTIC_MANHATTAN && grid->desc.connectivity == NAV_CONNECT_8
+                                ? INFINITY
+                                : d->weight;
+        break;
+    default:
+        q->progress.bound = INFINITY;
+        break;
+    }
+
+    next_generation(q);
+    nav_heap_clear(&q->open);
+    q->fifo_head = q->fifo_tail = 0;
+    search_node *start = &q->nodes[q->start];
+    node_reach(q, start, 0.0, 0);
+    q->best_cell = q->start;
+    q->best_dist2 = INT64_MAX;
+    q->progress.end_cell = q->start;
+
+    if (q->start == q->goal) {
+        start->stamp |= STAMP_CLOSED;
+        return q->status = NAV_SUCCESS;
+    }
+    if (!nav_grid_may_reach(grid, sx, sy, gx, gy)) {
+        start->stamp |= STAMP_CLOSED;
+        return q->status = NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
+    }
+    if (d->algo == NAV_ALGO_BFS) {
+        if (!q->fifo) {
+            q->fifo = nav__alloc(&q->allocator, nav__mul_size(grid->cells, sizeof *q->fifo));
+            if (!q->fifo) return q->status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        }
+        q->fifo[q->fifo_tail++] = q->start;
+    } else {
+        int32_t dx = sx > gx ? sx - gx : gx - sx, dy = sy > gy ? sy - gy : gy - sy;
+        double h = q->h_scale * nav__heuristic_distance(q->heuristic, dx, dy, grid->desc.diagonal_cost);
+        nav_heap_push(&q->open, h, 0.0, q->start);
+    }
+    q->progress.generated = 1;
+    return q->status = NAV_IN_PROGRESS;
+}
+
+/* Makes room for one more open entry; the open list starts small and doubles when a search needs
+ * more (a rare allocation, once per query object in practice). */
+static bool open_reserve(nav_grid_query *q)
+{
+    nav_heap *open = &q->open;
+    if (open->count < open->capacity) return true;
+    uint32_t grown = open->capacity > q->grid->cells / 2 ? q->grid->cells : open->capacity * 2;
+    if (grown <= open->capacity) return false;
+    nav_heap_entry *entries = nav__realloc(&q->allocator, open->entries, open->capacity * sizeof *entries,
+                                           nav__mul_size(grown, sizeof *entries));
+    if (!entries) return false;
+    open->entries = entries;
+    open->capacity = grown;
+    return true;
+}
+
+/* Records the expanded cell if it is the closest to the goal so far (straight-line distance, then
+ * smaller g, then lower index): the end of a partial path. */
+static inline void track_closest(nav_grid_query *q, uint32_t cell, int32_t x, int32_t y)
+{
+    int64_t dx = x - q->goal_x, dy = y - q->goal_y, dist2 = dx * dx + dy * dy;
+    if (dist2 < q->best_dist2 ||
+        (dist2 == q->best_dist2 && q->nodes[cell].g < q->nodes[q->best_cell].g)) {
+        q->best_dist2 = dist2;
+        q->best_cell = cell;
+    }
+}
+
+/* The best-first loop, specialised at each call site by the constant heuristic and cost mode so
+ * the hot path has no function pointers and no per-move switch. Returns the status. */
+static inline __attribute__((always_inline)) nav_status best_first(nav_grid_query *q, uint32_t budget,
+                                                                   const nav_heuristic heuristic, const bool uniform)
+{
+    const nav_grid *grid = q->grid;
+    search_node *nodes = q->nodes;
+    const uint8_t *moves = grid->moves, *terrain = grid->terrain;
+    const double *terrain_cost = grid->terrain_cost;
+    const uint32_t width = grid->width, generation = q->generation;
+    const int32_t goal_x = q->goal_x, goal_y = q->goal_y;
+    const double diagonal = grid->desc.diagonal_cost, h_scale = q->h_scale, g_weight = q->g_weight;
+    double step_cost[8];
+    for (int d = 0; d < 8; d++) step_cost[d] = grid->step_length[d] * grid->uniform_cost;
+    uint32_t expanded = q->progress.expanded, generated = q->progress.generated;
+    const uint32_t limit = q->desc.max_expanded;
+    nav_status status = NAV_IN_PROGRESS;
+
+    for (uint32_t slice = 0;; slice++) {
+        if (q->open.count == 0) {
+            status = NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
+            break;
+        }
+        if (limit && expanded >= limit) {
+            status = NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES;
+            break;
+        }
+        if (budget && slice >= budget) break;
+        uint32_t u = nav_heap_pop(&q->open).id;
+        search_node *nu = &nodes[u];
+        nu->stamp |= STAMP_CLOSED;
+        expanded++;
+        int32_t ux = (int32_t)(u % width), uy = (int32_t)(u / width);
+        if (u == q->goal) {
+            q->best_cell = u;
+            status = NAV_SUCCESS;
+            break;
+        }
+        track_closest(q, u, ux, uy);
+        const double gu = nu->g;
+        for (uint32_t mask = moves[u]; mask; mask &= mask - 1) {
+            const int dir = __builtin_ctz(mask);
+            const uint32_t v = (uint32_t)((int32_t)u + grid->offset[dir]);
+            search_node *nv = &nodes[v];
+            const double g = gu + (uniform ? step_cost[dir] : grid->step_length[dir] * terrain_cost[terrain[v]]);
+            const bool seen = nv->stamp >> STAMP_GEN_SHIFT == generation;
+            if (seen && ((nv->stamp & STAMP_CLOSED) || g + G_EPSILON >= nv->g)) continue;
+            int32_t vx = ux + nav__dir_dx[dir], vy = uy + nav__dir_dy[dir];
+            int32_t dx = vx > goal_x ? vx - goal_x : goal_x - vx, dy = vy > goal_y ? vy - goal_y : goal_y - vy;
+            double f = g * g_weight + h_scale * nav__heuristic_distance(heuristic, dx, dy, diagonal);
+            nv->g = g;
+            nv->stamp = generation << STAMP_GEN_SHIFT | (uint32_t)dir;
+            generated++;
+            if (seen) {
+                nav_heap_decrease(&q->open, v, f, -g);
+            } else {
+                if (!open_reserve(q)) {
+                    status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+                    goto out;
+                }
+                nav_heap_push(&q->open, f, -g, v);
+            }
+        }
+    }
+out:
+    q->progress.expanded = expanded;
+    q->progress.generated = generated;
+    return status;
+}
+
+/* Breadth-first: fewest moves, first in first out; every cell is queued at most once. */
+static nav_status breadth_first(nav_grid_query *q, uint32_t budget)
+{
+    const nav_grid *grid = q->grid;
+    uint32_t expanded = q->progress.expanded, generated = q->progress.generated;
+    const uint32_t limit = q->desc.max_expanded;
+    nav_status status = NAV_IN_PROGRESS;
+    for (uint32_t slice = 0;; slice++) {
+        if (q->fifo_head == q->fifo_tail) {
+            status = NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
+            break;
+        }
+        if (limit && expanded >= limit) {
+            status = NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES;
+            break;
+        }
+        if (budget && slice >= budget) break;
+        uint32_t u = q->fifo[q->fifo_head++];
+        search_node *nu = &q->nodes[u];
+        nu->stamp |= STAMP_CLOSED;
+        expanded++;
+        if (u == q->goal) {
+            q->best_cell = u;
+            status = NAV_SUCCESS;
+            break;
+        }
+        track_closest(q, u, (int32_t)(u % grid->width), (int32_t)(u / grid->width));
+        for (uint32_t mask = grid->moves[u]; mask; mask &= mask - 1) {
+            int dir = __builtin_ctz(mask);
+            uint32_t v = (uint32_t)((int32_t)u + grid->offset[dir]);
+            search_node *nv = &q->nodes[v];
+            if (node_seen(q, nv)) continue;
+            node_reach(q, nv, nu->g + grid->step_length[dir] * grid->terrain_cost[grid->terrain[v]], (uint32_t)dir);
+            q->fifo[q->fifo_tail++] = v;
+            generated++;
+        }
+    }
+    q->progress.expanded = expanded;
+    q->progress.generated = generated;
+    return status;
+}
+
+nav_status nav_grid_search_step(nav_grid_query *q, uint32_t max_expansions)
+{
+    if (!q) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (!nav_in_progress(q->status)) return q->status;
+    bool uniform = q->grid->uniform_cost != 0;
+    nav_status s;
+    if (q->desc.algo == NAV_ALGO_BFS) {
+        s = breadth_first(q, max_expansions);
+    } else {
+        switch (q->heuristic) {
+        case NAV_HEURISTIC_OCTILE:
+            s = uniform ? best_first(q, max_expansions, NAV_HEURISTIC_OCTILE, true)
+                        : best_first(q, max_expansions, NAV_HEURISTIC_OCTILE, false);
+            break;
+        case NAV_HEURISTIC_MANHATTAN:
+            s = uniform ? best_first(q, max_expansions, NAV_HEURISTIC_MANHATTAN, true)
+                        : best_first(q, max_expansions, NAV_HEURISTIC_MANHATTAN, false);
+            break;
+        case NAV_HEURISTIC_EUCLIDEAN:
+            s = best_first(q, max_expansions, NAV_HEURISTIC_EUCLIDEAN, uniform);
+            break;
+        case NAV_HEURISTIC_CHEBYSHEV:
+            s = best_first(q, max_expansions, NAV_HEURISTIC_CHEBYSHEV, uniform);
+            break;
+        default:
+            s = best_first(q, max_expansions, NAV_HEURISTIC_ZERO, uniform);
+            break;
+        }
+    }
+    return q->status = s;
+}
+
+nav_status nav_grid_search_finish(nav_grid_query *q, nav_path *path, nav_search_result *result)
+{
+    if (!q || !path) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (nav_in_progress(q->status) || nav_failed(q->status)) return q->status | NAV_WRONG_STATE;
+    const nav_grid *grid = q->grid;
+    nav_path_clear(path);
+    uint32_t end = q->best_cell;
+    q->progress.end_cell = end;
+    q->progress.cost = q->nodes[end].g;
+    if (result) *result = q->progress;
+    /* walk back along the stored directions, then reverse */
+    for (uint32_t cell = end;;) {
+        int32_t x = (int32_t)(cell % grid->width), y = (int32_t)(cell / grid->width);
+        nav_status s = nav_path_push(path, nav_grid_cell_center(grid, x, y), cell);
+        if (nav_failed(s)) {
+            nav_path_clear(path);
+            return s;
+        }
+        if (cell == q->start) break;
+        uint32_t dir = q->nodes[cell].stamp & STAMP_DIR_MASK;
+        cell = (uint32_t)((int32_t)cell - grid->offset[dir]);
+    }
+    nav_path_reverse(path);
+    path->cost = q->progress.cost;
+    return q->status;
+}
+
+nav_status nav_grid_find_path(nav_grid_query *q, const nav_search_desc *desc, int32_t sx, int32_t sy, int32_t gx,
+                              int32_t gy, nav_path *path, nav_search_result *result)
+{
+    if (!q || !path) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_status s = nav_grid_search_begin(q, desc, sx, sy, gx, gy);
+    if (nav_in_progress(s)) s = nav_grid_search_step(q, 0);
+    if (nav_failed(s)) {
+        nav_path_clear(path);
+        if (result) *result = q->progress;
+        return s;
+    }
+    return nav_grid_search_finish(q, path, result);
+}
+
+nav_cell_state nav_grid_query_cell(const nav_grid_query *q, int32_t x, int32_t y, double *g, uint32_t *parent)
+{
+    const nav_grid *grid = q->grid;
+    if (!nav_grid_in_bounds(grid, x, y)) return NAV_CELL_UNSEEN;
+    uint32_t cell = nav_grid_index(grid, x, y);
+    const search_node *n = &q->nodes[cell];
+    if (q->generation == 0 || !node_seen(q, n)) return NAV_CELL_UNSEEN;
+    if (g) *g = n->g;
+    if (parent)
+        *parent = cell == q->start ? NAV_NO_CELL
+                                   : (uint32_t)((int32_t)cell - grid->offset[n->stamp & STAMP_DIR_MASK]);
+    return n->stamp & STAMP_CLOSED ? NAV_CELL_CLOSED : NAV_CELL_OPEN;
+}
+
+uint32_t nav_grid_query_open_count(const nav_grid_query *q)
+{
+    if (q->desc.algo == NAV_ALGO_BFS) return q->fifo_tail - q->fifo_head;
+    return q->open.count;
+}
+
+uint32_t nav_grid_query_open_cell(const nav_grid_query *q, uint32_t i)
+{
+    if (i >= nav_grid_query_open_count(q)) return NAV_NO_CELL;
+    if (q->desc.algo == NAV_ALGO_BFS) return q->fifo[q->fifo_head + i];
+    return q->open.entries[i].id;
+}
+
+nav_search_result nav_grid_query_progress(const nav_grid_query *q)
+{
+    return q->progress;
+}
+
+nav_status nav_grid_validate_cells(const nav_grid *grid, const nav_path *path, double *cost)
+{
+    double total = 0;
+    for (uint32_t i = 0; i < path->count; i++) {
+        uint32_t cell = path->nodes[i];
+        if (cell >= grid->cells || !nav__cell_free(grid, cell)) {
+            nav__grid_log(grid, NAV_LOG_ERROR, "path point %u: cell %u is off the map or blocked", i, cell);
+            return NAV_FAILURE | NAV_INVALID_PARAM;
+        }
+        if (i == 0) continue;
+        uint32_t prev = path->nodes[i - 1];
+        int dir = -1;
+        for (int d = 0; d < 8; d++)
+            if ((grid->moves[prev] >> d & 1u) && (int64_t)prev + grid->offset[d] == (int64_t)cell) dir = d;
+        if (dir < 0) {
+            nav__grid_log(grid, NAV_LOG_ERROR, "path step %u: %u -> %u is not an allowed move", i, prev, cell);
+            return NAV_FAILURE | NAV_INVALID_PARAM;
+        }
+        total += grid->step_length[dir] * grid->terrain_cost[grid->terrain[cell]];
+    }
+    if (cost) *cost = total;
+    return NAV_SUCCESS;
+}

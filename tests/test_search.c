@@ -1,0 +1,766 @@
+/* Grid planners: the seed tutorials' worked examples, cross-checks against a brute-force
+ * reference on random maps, budgets, partial paths, step-wise search, smoothing, flow fields. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+#include "nav/flow.h"
+#include "nav/grid.h"
+#include "nav/search.h"
+#include "nav/smooth.h"
+
+/* ---- helpers ---------------------------------------------------------------------------------- */
+
+static nav_grid *make_grid(int32_t w, int32_t h, const nav_grid_desc *extra)
+{
+    nav_grid_desc d = extra ? *extra : (nav_grid_desc){0};
+    d.width = w;
+    d.height = h;
+    nav_grid *grid = NULL;
+    assert_int_equal(nav_grid_create(&d, &grid), NAV_SUCCESS);
+    return grid;
+}
+
+/* Runs one search and checks the path it returns: valid moves, the reported cost, endpoints. */
+static nav_status run(nav_grid_query *q, const nav_grid *grid, nav_algo algo, int32_t sx, int32_t sy, int32_t gx,
+                      int32_t gy, nav_path *path, nav_search_result *r)
+{
+    nav_search_desc d = {.algo = algo};
+    nav_status s = nav_grid_find_path(q, &d, sx, sy, gx, gy, path, r);
+    if (nav_succeeded(s)) {
+        double cost = -1;
+        assert_int_equal(nav_grid_validate_cells(grid, path, &cost), NAV_SUCCESS);
+        assert_float_equal(cost, r->cost, 1e-9);
+        assert_float_equal(path->cost, r->cost, 1e-9);
+        assert_int_equal(path->nodes[0], nav_grid_index(grid, sx, sy));
+        assert_int_equal(path->nodes[path->count - 1], r->end_cell);
+        if (!nav_has_detail(s, NAV_PARTIAL_RESULT)) assert_int_equal(r->end_cell, nav_grid_index(grid, gx, gy));
+    }
+    return s;
+}
+
+/* Brute-force reference: Dijkstra with a linear scan for the minimum, reading the grid only
+ * through its public move-cost call. dist[] gets INFINITY for unreachable cells. */
+static void reference_distances(const nav_grid *grid, int32_t sx, int32_t sy, double *dist)
+{
+    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid), n = w * h;
+    char *done = calloc((size_t)n, 1);
+    for (int32_t i = 0; i < n; i++) dist[i] = INFINITY;
+    dist[sy * w + sx] = 0;
+    for (;;) {
+        int32_t best = -1;
+        for (int32_t i = 0; i < n; i++)
+            if (!done[i] && dist[i] < INFINITY && (best < 0 || dist[i] < dist[best])) best = i;
+        if (best < 0) break;
+        done[best] = 1;
+        int32_t x = best % w, y = best / w;
+        for (int d = 0; d < 8; d++) {
+            double c = nav_grid_move_cost(grid, x, y, (nav_dir)d);
+            if (!(c < INFINITY)) continue;
+            int32_t dx, dy;
+            nav_dir_offset((nav_dir)d, &dx, &dy);
+            int32_t next = (y + dy) * w + (x + dx);
+            if (dist[best] + c < dist[next]) dist[next] = dist[best] + c;
+        }
+    }
+    free(done);
+}
+
+/* Fewest moves from (sx, sy), by plain breadth-first flood (-1: unreachable). */
+static void reference_hops(const nav_grid *grid, int32_t sx, int32_t sy, int32_t *hops)
+{
+    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid), n = w * h;
+    int32_t *queue = malloc((size_t)n * sizeof *queue), head = 0, tail = 0;
+    for (int32_t i = 0; i < n; i++) hops[i] = -1;
+    hops[sy * w + sx] = 0;
+    queue[tail++] = sy * w + sx;
+    while (head < tail) {
+        int32_t cell = queue[head++], x = cell % w, y = cell / w;
+        for (int d = 0; d < 8; d++) {
+            if (!(nav_grid_move_cost(grid, x, y, (nav_dir)d) < INFINITY)) continue;
+            int32_t dx, dy;
+            nav_dir_offset((nav_dir)d, &dx, &dy);
+            int32_t next = (y + dy) * w + (x + dx);
+            if (hops[next] >= 0) continue;
+            hops[next] = hops[cell] + 1;
+            queue[tail++] = next;
+        }
+    }
+    free(queue);
+}
+
+/* ---- the 4x4 grid (seed 003) ------------------------------------------------------------------ */
+
+/* The tutorial puts (0,0) at the bottom left; our rows run top to bottom, so row = 3 - y. */
+static nav_grid *tutorial_4x4(nav_corner_policy corners)
+{
+    nav_grid *grid = make_grid(4, 4, &(nav_grid_desc){.corner_policy = corners, .diagonal_cost = 1.4});
+    nav_grid_set_cell(grid, 1, 3 - 1, NAV_TERRAIN_BLOCKED);
+    nav_grid_set_cell(grid, 1, 3 - 2, NAV_TERRAIN_BLOCKED);
+    return grid;
+}
+
+static void test_tutorial_4x4(void **state)
+{
+    (void)state;
+    nav_grid *grid = tutorial_4x4(NAV_CORNER_CUT_IF_ONE_FREE);
+    nav_grid_query *q;
+    assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
+
+    /* Step through as the tutorial does: the first expansion opens (0,2) with g=1.0 (10), and
+     * (1,0) with g=1.4, h=2.4, f=3.8 is expanded next. */
+    assert_int_equal(nav_grid_search_begin(q, NULL, 0, 3 - 1, 3, 3 - 1), NAV_IN_PROGRESS);
+    assert_int_equal(nav_grid_search_step(q, 1), NAV_IN_PROGRESS);
+    double g = 0;
+    assert_int_equal(nav_grid_query_cell(q, 0, 3 - 2, &g, NULL), NAV_CELL_OPEN);
+    assert_float_equal(g, 1.0, 1e-12);
+    assert_float_equal(nav_grid_heuristic(grid, NAV_HEURISTIC_OCTILE, 0, 3 - 2, 3, 3 - 1), 3.4, 1e-12);
+    assert_int_equal(nav_grid_query_cell(q, 1, 3 - 0, &g, NULL), NAV_CELL_OPEN);
+    assert_float_equal(g, 1.4, 1e-12);
+    assert_int_equal(nav_grid_query_open_count(q), 3); /* (0,2), (0,0) and (1,0); (1,1) and (1,2) are walls */
+    assert_int_equal(nav_grid_search_step(q, 1), NAV_IN_PROGRESS);
+    assert_int_equal(nav_grid_query_cell(q, 1, 3 - 0, NULL, NULL), NAV_CELL_CLOSED);
+    assert_int_equal(nav_grid_search_step(q, 0), NAV_SUCCESS);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    nav_search_result r;
+    assert_int_equal(nav_grid_search_finish(q, &path, &r), NAV_SUCCESS);
+    assert_float_equal(r.cost, 3.8, 1e-9); /* 38 in the tutorial's units of 10 */
+    /* (0,1) -> (1,0) -> (2,1) -> (3,1), or its tie through (2,0) */
+    assert_int_equal(path.count, 4);
+    assert_int_equal(path.nodes[1], nav_grid_index(grid, 1, 3 - 0));
+    assert_true(path.nodes[2] == nav_grid_index(grid, 2, 3 - 1) || path.nodes[2] == nav_grid_index(grid, 2, 3 - 0));
+
+    /* the same through find_path */
+    nav_search_result r2;
+    assert_int_equal(run(q, grid, NAV_ALGO_ASTAR, 0, 2, 3, 2, &path, &r2), NAV_SUCCESS);
+    assert_float_equal(r2.cost, 3.8, 1e-9);
+    nav_grid_query_destroy(q);
+    nav_grid_destroy(grid);
+
+    /* Under the Moving AI corner rule the first diagonal is refused: 44, by way of (0,0). */
+    grid = tutorial_4x4(NAV_CORNER_NEVER_CUT);
+    assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
+    assert_int_equal(run(q, grid, NAV_ALGO_ASTAR, 0, 2, 3, 2, &path, &r), NAV_SUCCESS);
+    assert_float_equal(r.cost, 4.4, 1e-9);
+    assert_int_equal(path.nodes[1], nav_grid_index(grid, 0, 3 - 0));
+    nav_path_destroy(&path);
+    nav_grid_query_destroy(q);
+    nav_grid_destroy(grid);
+}
+
+/* ---- terrain: around the forest (seed 001) ---------------------------------------------------- */
+
+static void test_forest_detour(void **state)
+{
+    (void)state;
+    enum { FOREST = 2 };
+    nav_path path;
+    nav_path_init(&path, NULL);
+    nav_search_result r;
+    nav_grid_query *q;
+
+    /* A forest block 3 wide: crossing it costs 5 + 15 = 20, the detour along row 4 costs 12. */
+    nav_grid *grid = make_grid(9, 5, &(nav_grid_desc){.connectivity = NAV_CONNECT_4});
+    nav_grid_set_terrain_cost(grid, FOREST, 5);
+    for (int32_t y = 0; y <= 3; y++)
+        for (int32_t x = 3; x <= 5; x++) nav_grid_set_cell(grid, x, y, FOREST);
+    assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
+    for (nav_algo algo = NAV_ALGO_ASTAR; algo <= NAV_ALGO_DIJKSTRA; algo += NAV_ALGO_DIJKSTRA) {
+        assert_int_equal(run(q, grid, algo, 0, 2, 8, 2, &path, &r), NAV_SUCCESS);
+        assert_float_equal(r.cost, 12.0, 1e-9);
+        for (uint32_t i = 0; i < path.count; i++) assert_int_not_equal(nav_grid_cell(grid, path.nodes[i] % 9, path.nodes[i] / 9), FOREST);
+    }
+    nav_grid_query_destroy(q);
+    nav_grid_destroy(grid);
+
+    /* A forest one cell wide with a long way round: crossing (7 + 5 = 12) beats the detour (18). */
+    grid = make_grid(9, 7, &(nav_grid_desc){.connectivity = NAV_CONNECT_4});
+    nav_grid_set_terrain_cost(grid, FOREST, 5);
+    for (int32_t y = 0; y <= 5; y++) nav_grid_set_cell(grid, 4, y, FOREST);
+    assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
+    assert_int_equal(run(q, grid, NAV_ALGO_ASTAR, 0, 1, 8, 1, &path, &r), NAV_SUCCESS);
+    assert_float_equal(r.cost, 12.0, 1e-9);
+    assert_int_equal(path.count, 9);
+    assert_int_equal(nav_grid_cell(grid, path.nodes[4] % 9, path.nodes[4] / 9), FOREST);
+    nav_grid_query_destroy(q);
+    nav_grid_destroy(grid);
+    nav_path_destroy(&path);
+}
+
+/* ---- the basin (seed 002) --------------------------------------------------------------------- */
+
+static const char *const basin_rows[18] = {
+    "                                                          ",
+    "                                                          ",
+    "                                                          ",
+    "             ||||||||||||||||||||                         ",
+    "             |                  |||                       ",
+    "             |                    ||                      ",
+    "             |                     ||                     ",
+    "             |                      ||                    ",
+    "             ||                      |||                  ",
+    "              ||                       ||                 ",
+    "               ||                      ||                 ",
+    "                ||                    ||                  ",
+    "                 ||||||||          ||||                   ",
+    "                        ||||||||||||                      ",
+    "                                                          ",
+    "                                                          ",
+    "                                                          ",
+    "                                                          ",
+};
+
+/* Heights as the tutorial sets them: an 8-connected flood of the same character from a seed. */
+static void flood_height(nav_grid *grid, char rows[18][59], int32_t row, int32_t col, float height)
+{
+    char c = rows[row][col];
+    int32_t stack[58 * 18][2], top = 0;
+    static char seen[18][58];
+    memset(seen, 0, sizeof seen);
+    stack[top][0] = row;
+    stack[top++][1] = col;
+    seen[row][col] = 1;
+    while (top) {
+        top--;
+        int32_t r = stack[top][0], k = stack[top][1];
+        nav_grid_set_cell_height(grid, k, r, height);
+        for (int32_t dr = -1; dr <= 1; dr++)
+            for (int32_t dk = -1; dk <= 1; dk++) {
+                int32_t nr = r + dr, nk = k + dk;
+                if (nr < 0 || nk < 0 || nr >= 18 || nk >= 58 || seen[nr][nk] || rows[nr][nk] != c) continue;
+                seen[nr][nk] = 1;
+                stack[top][0] = nr;
+                stack[top++][1] = nk;
+            }
+    }
+}
+
+static nav_grid *basin_grid(bool ramp)
+{
+    char rows[18][59];
+    for (int i = 0; i < 18; i++) memcpy(rows[i], basin_rows[i], 59);
+    if (ramp) rows[6][36] = '/';
+    nav_grid *grid = make_grid(58, 18, &(nav_grid_desc){.max_climb = 7, .diagonal_cost = 1.4,
+                                                       .corner_policy = NAV_CORNER_ALWAYS_CUT});
+    enum { RAMP = 2 };
+    nav_grid_set_terrain_cost(grid, RAMP, 2); /* ' ' and '|' cost 1 (plain), '/' costs 2 */
+    flood_height(grid, rows, 3, 25, -1);       /* the ring */
+    flood_height(grid, rows, 4, 25, -10);      /* the floor inside it */
+    if (ramp) {
+        nav_grid_set_cell(grid, 36, 6, RAMP);
+        nav_grid_set_cell_height(grid, 36, 6, -5);
+    }
+    assert_int_equal(nav_grid_build_reachability(grid), NAV_SUCCESS);
+    return grid;
+}
+
+static bool path_enters_basin(const nav_grid *grid, const nav_path *path)
+{
+    for (uint32_t i = 0; i < path->count; i++)
+        if (nav_grid_cell_height(grid, path->nodes[i] % 58, path->nodes[i] / 58) == -10) return true;
+    return false;
+}
+
+static void test_basin(void **state)
+{
+    (void)state;
+    nav_path path;
+    nav_path_init(&path, NULL);
+    nav_search_result r;
+    nav_grid_query *q;
+
+    /* As drawn: the basin is a dead end, so the path stays out of it (384 in units of 10). */
+    nav_grid *grid = basin_grid(false);
+    assert_float_equal(nav_grid_cell_height(grid, 25, 3), -1, 0);
+    assert_float_equal(nav_grid_cell_height(grid, 25, 8), -10, 0);
+    assert_float_equal(nav_grid_cell_height(grid, 5, 5), 0, 0);
+    assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
+    for (nav_algo algo = NAV_ALGO_ASTAR; algo <= NAV_ALGO_DIJKSTRA; algo += NAV_ALGO_DIJKSTRA) {
+        assert_int_equal(run(q, grid, algo, 10, 13, 40, 1, &path, &r), NAV_SUCCESS);
+        assert_float_equal(r.cost, 38.4, 1e-9);
+        assert_false(path_enters_basin(grid, &path));
+    }
+    /* Down into the basin works, out of it does not: a goal inside is reachable, the way back is not. */
+    assert_int_equal(run(q, grid, NAV_ALGO_ASTAR, 10, 13, 25, 8, &path, &r), NAV_SUCCESS);
+    assert_int_equal(run(q, grid, NAV_ALGO_ASTAR, 25, 8, 10, 13, &path, &r),
+                     NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
+    /* the reachability labels must not claim "unreachable" across the one-way rim */
+    assert_true(nav_grid_may_reach(grid, 10, 13, 25, 8));
+    nav_grid_query_destroy(q);
+    nav_grid_destroy(grid);
+
+    /* With the ramp: over the ring's bottom edge, across the floor and up the ramp (368). */
+    grid = basin_grid(true);
+    assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
+    assert_int_equal(run(q, grid, NAV_ALGO_ASTAR, 10, 13, 40, 1, &path, &r), NAV_SUCCESS);
+    assert_float_equal(r.cost, 36.8, 1e-9);
+    assert_true(path_enters_basin(grid, &path));
+    bool on_ramp = false;
+    for (uint32_t i = 0; i < path.count; i++) on_ramp |= path.nodes[i] == nav_grid_index(grid, 36, 6);
+    assert_true(on_ramp);
+    /* and now the basin can be left */
+    assert_int_equal(run(q, grid, NAV_ALGO_ASTAR, 25, 8, 10, 13, &path, &r), NAV_SUCCESS);
+    nav_grid_query_destroy(q);
+    nav_grid_destroy(grid);
+    nav_path_destroy(&path);
+}
+
+/* ---- random maps: every planner against the brute-force reference ---------------------------- */
+
+static nav_grid *random_grid(unsigned seed, int32_t w, int32_t h)
+{
+    srand(seed);
+    nav_grid_desc d = {
+        .connectivity = rand() % 3 == 0 ? NAV_CONNECT_4 : NAV_CONNECT_8,
+        .corner_policy = (nav_corner_policy)(1 + rand() % 3),
+        .max_climb = rand() % 2 ? 1.5f : 0.0f,
+    };
+    nav_grid *grid = make_grid(w, h, &d);
+    nav_grid_set_terrain_cost(grid, 2, 2.5);
+    nav_grid_set_terrain_cost(grid, 3, 5);
+    nav_grid_set_terrain_cost(grid, 4, 0.5); /* a road cheaper than plain: the heuristic must scale */
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            int r = rand() % 100;
+            uint8_t t = r < 22 ? NAV_TERRAIN_BLOCKED : r < 60 ? 1 : r < 75 ? 2 : r < 88 ? 3 : 4;
+            nav_grid_set_cell(grid, x, y, t);
+            nav_grid_set_cell_height(grid, x, y, (float)(rand() % 4));
+        }
+    if (rand() % 2) assert_int_equal(nav_grid_build_reachability(grid), NAV_SUCCESS);
+    return grid;
+}
+
+static void test_random_cross_check(void **state)
+{
+    (void)state;
+    enum { W = 24, H = 20 };
+    double dist[W * H];
+    int32_t hops[W * H];
+    nav_path path;
+    nav_path_init(&path, NULL);
+    int checked = 0, unreachable = 0;
+    for (unsigned seed = 1; seed <= 40; seed++) {
+        nav_grid *grid = random_grid(seed, W, H);
+        nav_grid_query *q;
+        assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
+        for (int k = 0; k < 12; k++) {
+            int32_t sx = rand() % W, sy = rand() % H, gx = rand() % W, gy = rand() % H;
+            if (!nav_grid_passable(grid, sx, sy) || !nav_grid_passable(grid, gx, gy)) continue;
+            reference_distances(grid, sx, sy, dist);
+            reference_hops(grid, sx, sy, hops);
+            double best = dist[gy * W + gx];
+            nav_search_result r;
+            for (nav_algo algo = NAV_ALGO_ASTAR; algo <= NAV_ALGO_WASTAR; algo++) {
+                nav_status s = run(q, grid, algo, sx, sy, gx, gy, &path, &r);
+                if (!(best < INFINITY)) {
+                    assert_int_equal(s, NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
+                    continue;
+                }
+                assert_int_equal(s, NAV_SUCCESS);
+                if (algo == NAV_ALGO_ASTAR || algo == NAV_ALGO_DIJKSTRA) assert_float_equal(r.cost, best, 1e-9);
+                if (algo == NAV_ALGO_WASTAR) {
+                    assert_float_equal(r.bound, 1.5, 0);
+                    assert_true(r.cost <= 1.5 * best + 1e-9);
+                }
+                if (algo == NAV_ALGO_BFS) assert_int_equal(path.count - 1, hops[gy * W + gx]);
+                assert_true(r.cost >= best - 1e-9);
+            }
+            if (best < INFINITY)
+                checked++;
+            else
+                unreachable++;
+            if (!nav_grid_may_reach(grid, sx, sy, gx, gy)) assert_false(best < INFINITY);
+        }
+        nav_grid_query_destroy(q);
+        nav_grid_destroy(grid);
+    }
+    /* the maps must exercise both outcomes, or this test proves little */
+    assert_true(checked > 100);
+    assert_true(unreachable > 10);
+    nav_path_destroy(&path);
+}
+
+/* Every heuristic gives a valid path; the admissible ones give optimal costs. */
+static void test_heuristics(void **state)
+{
+    (void)state;
+    enum { W = 30, H = 30 };
+    double dist[W * H];
+    nav_path path;
+    nav_path_init(&path, NULL);
+    for (unsigned seed = 100; seed < 110; seed++) {
+        nav_grid *grid = random_grid(seed, W, H);
+        bool four = nav_grid_get_desc(grid)->connectivity == NAV_CONNECT_4;
+        nav_grid_query *q;
+        assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
+        for (int k = 0; k < 10; k++) {
+            int32_t sx = rand() % W, sy = rand() % H, gx = rand() % W, gy = rand() % H;
+            if (!nav_grid_passable(grid, sx, sy) || !nav_grid_passable(grid, gx, gy)) continue;
+            reference_distances(grid, sx, sy, dist);
+            for (nav_heuristic h = NAV_HEURISTIC_DEFAULT; h <= NAV_HEURISTIC_CHEBYSHEV; h++) {
+                nav_search_desc d = {.heuristic = h};
+                nav_search_result r;
+                nav_status s = nav_grid_find_path(q, &d, sx, sy, gx, gy, &path, &r);
+                if (!(dist[gy * W + gx] < INFINITY)) {
+                    assert_true(nav_has_detail(s, NAV_UNREACHABLE));
+                    continue;
+                }
+                assert_int_equal(s, NAV_SUCCESS);
+                assert_int_equal(nav_grid_validate_cells(grid, &path, NULL), NAV_SUCCESS);
+                bool admissible = h != NAV_HEURISTIC_MANHATTAN || four;
+                if (admissible) assert_float_equal(r.cost, dist[gy * W + gx], 1e-9);
+            }
+        }
+        nav_grid_query_destroy(q);
+        nav_grid_destroy(grid);
+    }
+    nav_path_destroy(&path);
+}
+
+/* ---- budgets, partial paths, bad arguments ---------------------------------------------------- */
+
+static void test_partial_paths(void **state)
+{
+    (void)state;
+    nav_grid *grid = make_grid(40, 20, NULL);
+    for (int32_t y = 0; y < 20; y++) nav_grid_set_cell(grid, 30, y, NAV_TERRAIN_BLOCKED); /* a full wall */
+    nav_grid_query *q;
+    assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    nav_search_result r;
+
+    /* without labels: the search floods the start's side and ends beside the wall */
+    nav_status s = run(q, grid, NAV_ALGO_ASTAR, 2, 10, 35, 10, &path, &r);
+    assert_int_equal(s, NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
+    assert_int_equal(r.end_cell, nav_grid_index(grid, 29, 10));
+    assert_int_equal(r.expanded, 30 * 20);
+    /* with labels: O(1), the path is the start alone */
+    assert_int_equal(nav_grid_build_reachability(grid), NAV_SUCCESS);
+    s = run(q, grid, NAV_ALGO_ASTAR, 2, 10, 35, 10, &path, &r);
+    assert_int_equal(s, NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
+    assert_int_equal(r.expanded, 0);
+    assert_int_equal(path.count, 1);
+
+    /* a budget: a partial path towards the goal */
+    nav_search_desc budget = {.max_expanded = 5};
+    s = nav_grid_find_path(q, &budget, 2, 10, 25, 10, &path, &r);
+    assert_int_equal(s, NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES);
+    assert_int_equal(r.expanded, 5);
+    assert_int_equal(nav_grid_validate_cells(grid, &path, NULL), NAV_SUCCESS);
+    assert_int_equal(path.nodes[path.count - 1], nav_grid_index(grid, 6, 10)); /* 4 steps east */
+
+    /* start == goal */
+    assert_int_equal(run(q, grid, NAV_ALGO_ASTAR, 3, 3, 3, 3, &path, &r), NAV_SUCCESS);
+    assert_int_equal(path.count, 1);
+    assert_float_equal(r.cost, 0, 0);
+
+    /* bad arguments */
+    assert_int_equal(nav_grid_find_path(q, NULL, -1, 0, 3, 3, &path, &r), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_grid_find_path(q, NULL, 0, 0, 40, 3, &path, &r), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_grid_find_path(q, NULL, 30, 0, 3, 3, &path, &r), NAV_FAILURE | NAV_BLOCKED_ENDPOINT);
+    assert_int_equal(path.count, 0);
+    nav_search_desc bad_weight = {.algo = NAV_ALGO_WASTAR, .weight = 0.5};
+    assert_int_equal(nav_grid_find_path(q, &bad_weight, 0, 0, 3, 3, &path, &r), NAV_FAILURE | NAV_INVALID_PARAM);
+    nav_search_desc bad_algo = {.algo = (nav_algo)99};
+    assert_int_equal(nav_grid_find_path(q, &bad_algo, 0, 0, 3, 3, &path, &r), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_grid_search_finish(q, &path, &r) & NAV_FAILURE, NAV_FAILURE);
+
+    nav_path_destroy(&path);
+    nav_grid_query_destroy(q);
+    nav_grid_destroy(grid);
+}
+
+/* Step-wise search in slices gives the same path as one call, and many generations of searches
+ * on one query object do not disturb each other. */
+static void test_stepwise_matches(void **state)
+{
+    (void)state;
+    nav_grid *grid = random_grid(7, 40, 40);
+    nav_grid_query *q;
+    assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
+    nav_path whole, sliced;
+    nav_path_init(&whole, NULL);
+    nav_path_init(&sliced, NULL);
+    srand(99);
+    for (int k = 0; k < 50; k++) {
+        int32_t sx = rand() % 40, sy = rand() % 40, gx = rand() % 40, gy = rand() % 40;
+        if (!nav_grid_passable(grid, sx, sy) || !nav_grid_passable(grid, gx, gy)) continue;
+        nav_search_result a, b;
+        nav_status s1 = nav_grid_find_path(q, NULL, sx, sy, gx, gy, &whole, &a);
+        nav_status s2 = nav_grid_search_begin(q, NULL, sx, sy, gx, gy);
+        int slices = 0;
+        while (nav_in_progress(s2)) {
+            s2 = nav_grid_search_step(q, 3);
+            slices++;
+            uint32_t open = nav_grid_query_open_count(q);
+            for (uint32_t i = 0; i < open; i++) {
+                uint32_t cell = nav_grid_query_open_cell(q, i);
+                assert_int_equal(nav_grid_query_cell(q, cell % 40, cell / 40, NULL, NULL), NAV_CELL_OPEN);
+            }
+        }
+        assert_int_equal(nav_grid_search_finish(q, &sliced, &b), s1);
+        assert_int_equal(s1, s2);
+        assert_int_equal(whole.count, sliced.count);
+        assert_memory_equal(whole.nodes, sliced.nodes, whole.count * sizeof(uint32_t));
+        assert_float_equal(a.cost, b.cost, 0);
+        assert_int_equal(a.expanded, b.expanded);
+        if (a.expanded > 3) assert_true(slices > 1);
+    }
+    nav_path_destroy(&whole);
+    nav_path_destroy(&sliced);
+    nav_grid_query_destroy(q);
+    nav_grid_destroy(grid);
+}
+
+/* Ties break the same way every time: equal f goes to the larger g, then the lower index. */
+static void test_deterministic_ties(void **state)
+{
+    (void)state;
+    nav_grid *grid = make_grid(9, 9, &(nav_grid_desc){.connectivity = NAV_CONNECT_4});
+    nav_grid_query *q;
+    assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    nav_search_result r;
+    assert_int_equal(run(q, grid, NAV_ALGO_ASTAR, 0, 0, 8, 8, &path, &r), NAV_SUCCESS);
+    /* Larger g first makes the search dive: it expands only cells on one optimal path. */
+    assert_int_equal(r.expanded, 17);
+    assert_int_equal(path.count, 17);
+    uint32_t first[17];
+    memcpy(first, path.nodes, sizeof first);
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(run(q, grid, NAV_ALGO_ASTAR, 0, 0, 8, 8, &path, &r), NAV_SUCCESS);
+        assert_memory_equal(first, path.nodes, sizeof first);
+    }
+    nav_path_destroy(&path);
+    nav_grid_query_destroy(q);
+    nav_grid_destroy(grid);
+}
+
+/* ---- smoothing -------------------------------------------------------------------------------- */
+
+static void test_smoothing(void **state)
+{
+    (void)state;
+    nav_path cells, smooth;
+    nav_path_init(&cells, NULL);
+    nav_path_init(&smooth, NULL);
+    nav_search_result r;
+
+    /* open ground: one straight segment */
+    nav_grid *grid = make_grid(20, 20, NULL);
+    nav_grid_query *q;
+    assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
+    assert_int_equal(run(q, grid, NAV_ALGO_ASTAR, 1, 1, 18, 6, &cells, &r), NAV_SUCCESS);
+    assert_int_equal(nav_grid_smooth_path(grid, &cells, &smooth), NAV_SUCCESS);
+    assert_int_equal(smooth.count, 2);
+    assert_float_equal(smooth.cost, sqrt(17.0 * 17 + 5 * 5), 1e-9);
+    assert_float_equal(nav_path_length(&smooth), sqrt(17.0 * 17 + 5 * 5), 1e-4);
+    assert_float_equal(smooth.points[1].x, 18.5, 1e-6); /* world: the centre of cell (18, 6) */
+    assert_float_equal(smooth.points[1].z, 6.5, 1e-6);
+
+    /* a wall in between: the path bends at its end and stays clear of it */
+    for (int32_t y = 0; y < 15; y++) nav_grid_set_cell(grid, 10, y, NAV_TERRAIN_BLOCKED);
+    assert_int_equal(run(q, grid, NAV_ALGO_ASTAR, 1, 1, 18, 1, &cells, &r), NAV_SUCCESS);
+    assert_int_equal(nav_grid_smooth_path(grid, &cells, &smooth), NAV_SUCCESS);
+    assert_true(smooth.count >= 3);
+    assert_true(smooth.cost <= r.cost + 1e-9);
+    assert_int_equal(nav_grid_validate_segments(grid, &smooth, NULL), NAV_SUCCESS);
+    double straight;
+    assert_false(nav_grid_segment_cost(grid, 1, 1, 18, 1, &straight));
+    nav_grid_query_destroy(q);
+    nav_grid_destroy(grid);
+
+    /* the basin: smoothing must not cut down into it */
+    grid = basin_grid(false);
+    assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
+    assert_int_equal(run(q, grid, NAV_ALGO_ASTAR, 10, 13, 40, 1, &cells, &r), NAV_SUCCESS);
+    assert_int_equal(nav_grid_smooth_path(grid, &cells, &smooth), NAV_SUCCESS);
+    assert_int_equal(nav_grid_validate_segments(grid, &smooth, NULL), NAV_SUCCESS);
+    assert_true(smooth.cost <= r.cost + 1e-9);
+    assert_true(smooth.count < cells.count);
+    nav_grid_query_destroy(q);
+    nav_grid_destroy(grid);
+
+    /* random terrain: never dearer, always valid */
+    for (unsigned seed = 200; seed < 220; seed++) {
+        grid = random_grid(seed, 30, 30);
+        assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
+        for (int k = 0; k < 10; k++) {
+            int32_t sx = rand() % 30, sy = rand() % 30, gx = rand() % 30, gy = rand() % 30;
+            if (!nav_grid_passable(grid, sx, sy) || !nav_grid_passable(grid, gx, gy)) continue;
+            if (run(q, grid, NAV_ALGO_ASTAR, sx, sy, gx, gy, &cells, &r) != NAV_SUCCESS) continue;
+            assert_int_equal(nav_grid_smooth_path(grid, &cells, &smooth), NAV_SUCCESS);
+            double cost;
+            assert_int_equal(nav_grid_validate_segments(grid, &smooth, &cost), NAV_SUCCESS);
+            assert_true(smooth.cost <= r.cost + 1e-6);
+            assert_int_equal(smooth.nodes[0], cells.nodes[0]);
+            assert_int_equal(smooth.nodes[smooth.count - 1], cells.nodes[cells.count - 1]);
+        }
+        nav_grid_query_destroy(q);
+        nav_grid_destroy(grid);
+    }
+    nav_path_destroy(&cells);
+    nav_path_destroy(&smooth);
+}
+
+/* ---- flow fields ------------------------------------------------------------------------------ */
+
+static void test_flow_field(void **state)
+{
+    (void)state;
+    enum { W = 25, H = 25 };
+    double dist[W * H];
+    for (unsigned seed = 300; seed < 310; seed++) {
+        nav_grid *grid = random_grid(seed, W, H);
+        nav_grid_query *q;
+        assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
+        nav_flow_field *flow;
+        assert_int_equal(nav_flow_field_create(grid, NULL, &flow), NAV_SUCCESS);
+        int32_t goal[2];
+        do {
+            goal[0] = rand() % W;
+            goal[1] = rand() % H;
+        } while (!nav_grid_passable(grid, goal[0], goal[1]));
+        assert_int_equal(nav_flow_field_compute(flow, goal, 1), NAV_SUCCESS);
+        for (int32_t y = 0; y < H; y++)
+            for (int32_t x = 0; x < W; x++) {
+                if (!nav_grid_passable(grid, x, y)) {
+                    assert_false(nav_flow_field_distance(flow, x, y) < INFINITY);
+                    continue;
+                }
+                /* the field's distance is the optimal cost from the cell to the goal */
+                reference_distances(grid, x, y, dist);
+                double d = nav_flow_field_distance(flow, x, y);
+                double expect = dist[goal[1] * W + goal[0]];
+                if (!(expect < INFINITY)) {
+                    assert_false(d < INFINITY);
+                    continue;
+                }
+                assert_float_equal(d, expect, 1e-9);
+                /* following the arrows walks a path of exactly that cost */
+                int32_t cx = x, cy = y, steps = 0;
+                double walked = 0;
+                int32_t nx, ny;
+                while (nav_flow_field_next(flow, cx, cy, &nx, &ny)) {
+                    int32_t dir = -1;
+                    for (int k = 0; k < 8; k++) {
+                        int32_t dx, dy;
+                        nav_dir_offset((nav_dir)k, &dx, &dy);
+                        if (cx + dx == nx && cy + dy == ny) dir = k;
+                    }
+                    assert_true(dir >= 0);
+                    walked += nav_grid_move_cost(grid, cx, cy, (nav_dir)dir);
+                    cx = nx;
+                    cy = ny;
+                    assert_true(++steps <= W * H);
+                }
+                assert_int_equal(cx, goal[0]);
+                assert_int_equal(cy, goal[1]);
+                assert_float_equal(walked, expect, 1e-9);
+            }
+        /* a blocked goal is an error */
+        int32_t blocked[2] = {-1, 0};
+        assert_int_equal(nav_flow_field_compute(flow, blocked, 1), NAV_FAILURE | NAV_INVALID_PARAM);
+        nav_flow_field_destroy(flow);
+        nav_grid_query_destroy(q);
+        nav_grid_destroy(grid);
+    }
+}
+
+/* Two goals: each cell heads for the nearer one (the tower-defence case with two exits). */
+static void test_flow_field_two_goals(void **state)
+{
+    (void)state;
+    nav_grid *grid = make_grid(21, 1, NULL);
+    nav_flow_field *flow;
+    assert_int_equal(nav_flow_field_create(grid, NULL, &flow), NAV_SUCCESS);
+    int32_t goals[4] = {0, 0, 20, 0};
+    assert_int_equal(nav_flow_field_compute(flow, goals, 2), NAV_SUCCESS);
+    int32_t nx, ny;
+    assert_true(nav_flow_field_next(flow, 5, 0, &nx, &ny));
+    assert_int_equal(nx, 4);
+    assert_true(nav_flow_field_next(flow, 15, 0, &nx, &ny));
+    assert_int_equal(nx, 16);
+    assert_float_equal(nav_flow_field_distance(flow, 10, 0), 10, 0);
+    assert_false(nav_flow_field_next(flow, 0, 0, &nx, &ny));
+    nav_flow_field_destroy(flow);
+    nav_grid_destroy(grid);
+}
+
+/* ---- memory ----------------------------------------------------------------------------------- */
+
+static void test_allocation_failures(void **state)
+{
+    (void)state;
+    for (long n = 1;; n++) {
+        test_allocator t;
+        test_allocator_init(&t, n);
+        nav_grid *grid = NULL;
+        nav_grid_query *q = NULL;
+        nav_flow_field *flow = NULL;
+        nav_status s = nav_grid_create(&(nav_grid_desc){.width = 50, .height = 50, .allocator = &t.hooks}, &grid);
+        if (nav_succeeded(s)) s = nav_grid_set_cell_height(grid, 3, 3, 2.0f);
+        if (nav_succeeded(s)) s = nav_grid_build_reachability(grid);
+        if (nav_succeeded(s)) s = nav_grid_query_create(grid, &(nav_grid_query_desc){.allocator = &t.hooks}, &q);
+        if (nav_succeeded(s)) s = nav_flow_field_create(grid, &t.hooks, &flow);
+        nav_path path;
+        nav_path_init(&path, &t.hooks);
+        if (nav_succeeded(s)) s = nav_grid_find_path(q, NULL, 0, 0, 49, 49, &path, NULL);
+        nav_path_destroy(&path);
+        nav_flow_field_destroy(flow);
+        nav_grid_query_destroy(q);
+        nav_grid_destroy(grid);
+        assert_int_equal(t.live, 0);
+        if (nav_succeeded(s)) break;
+        assert_true(nav_has_detail(s, NAV_OUT_OF_MEMORY));
+        assert_true(n < 100);
+    }
+}
+
+static void test_grid_limits(void **state)
+{
+    (void)state;
+    nav_grid *grid = (nav_grid *)1;
+    assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = 0, .height = 5}, &grid), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_null(grid);
+    assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = NAV_GRID_MAX_SIDE + 1, .height = 5}, &grid),
+                     NAV_FAILURE | NAV_TOO_LARGE);
+    assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = 5, .height = 5, .diagonal_cost = 3}, &grid),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = 5, .height = 5, .max_climb = -1}, &grid),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    /* 16384 x 16384 is supported (256 MiB of cells) */
+    assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = 16384, .height = 16384}, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_set_cell(grid, 16383, 16383, NAV_TERRAIN_BLOCKED), NAV_SUCCESS);
+    assert_int_equal(nav_grid_moves(grid, 16382, 16382) & (1u << NAV_DIR_SE), 0);
+    assert_int_equal(nav_grid_set_cell(grid, 16384, 0, 1), NAV_FAILURE | NAV_INVALID_PARAM);
+    nav_grid_destroy(grid);
+
+    grid = make_grid(3, 3, NULL);
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 0, 1), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 2, -1), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 2, NAN), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_grid_set_cell_height(grid, 0, 0, NAN), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_grid_cell(grid, -1, 0), NAV_TERRAIN_BLOCKED);
+    nav_grid_destroy(grid);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tutorial_4x4),      cmocka_unit_test(test_forest_detour),
+        cmocka_unit_test(test_basin),             cmocka_unit_test(test_random_cross_check),
+        cmocka_unit_test(test_heuristics),        cmocka_unit_test(test_partial_paths),
+        cmocka_unit_test(test_stepwise_matches),  cmocka_unit_test(test_deterministic_ties),
+        cmocka_unit_test(test_smoothing),         cmocka_unit_test(test_flow_field),
+        cmocka_unit_test(test_flow_field_two_goals), cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_grid_limits),
+    };
+    return cmocka_run_group_tests_name("search", tests, NULL, NULL);
+}

@@ -1,0 +1,78 @@
+/* Helpers shared by the navtool subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "navtool.h"
+
+static void print_log(nav_log_level level, const char *message, void *user)
+{
+    (void)user;
+    fprintf(stderr, "%s: %s\n", level == NAV_LOG_ERROR ? "error" : level == NAV_LOG_WARNING ? "warning" : "info",
+            message);
+}
+
+const nav_log navtool_stderr_log = {print_log, NULL};
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+nav_grid *navtool_load_grid(const char *path, const nav_grid_desc *options)
+{
+    nav_grid_desc desc = options ? *options : (nav_grid_desc){0};
+    if (!desc.log) desc.log = &navtool_stderr_log;
+    nav_grid *grid = NULL;
+    nav_status s;
+    if (ends_with(path, ".map"))
+        s = nav_grid_load_map_file(path, &desc, &grid);
+    else if (ends_with(path, ".png"))
+        s = nav_grid_load_png_file(path, NULL, &desc, &grid);
+    else
+        s = nav_grid_load_ascii_file(path, &desc, &grid);
+    if (nav_failed(s)) {
+        char text[256];
+        nav_status_format(s, text, sizeof text);
+        fprintf(stderr, "navtool: cannot load %s: %s\n", path, text);
+        return NULL;
+    }
+    return grid;
+}
+
+static const char *const algo_names[] = {
+    [NAV_ALGO_ASTAR] = "astar", [NAV_ALGO_BFS] = "bfs",       [NAV_ALGO_DIJKSTRA] = "dijkstra",
+    [NAV_ALGO_GREEDY] = "greedy", [NAV_ALGO_WASTAR] = "wastar",
+};
+
+bool navtool_parse_algo(const char *name, nav_algo *algo)
+{
+    for (size_t i = 0; i < sizeof algo_names / sizeof algo_names[0]; i++) {
+        if (!strcmp(name, algo_names[i])) {
+            *algo = (nav_algo)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *navtool_algo_name(nav_algo algo)
+{
+    return (unsigned)algo < sizeof algo_names / sizeof algo_names[0] ? algo_names[algo] : "?";
+}
+
+bool navtool_parse_heuristic(const char *name, nav_heuristic *heuristic)
+{
+    static const char *const names[] = {
+        [NAV_HEURISTIC_ZERO] = "zero",         [NAV_HEURISTIC_MANHATTAN] = "manhattan",
+        [NAV_HEURISTIC_OCTILE] = "octile",     [NAV_HEURISTIC_EUCLIDEAN] = "euclidean",
+        [NAV_HEURISTIC_CHEBYSHEV] = "chebyshev",
+    };
+    for (size_t i = 1; i < sizeof names / sizeof names[0]; i++) {
+        if (!strcmp(name, names[i])) {
+            *heuristic = (nav_heuristic)i;
+            return true;
+        }
+    }
+    return false;
+}

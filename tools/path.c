@@ -1,0 +1,101 @@
+/* navtool path: one search on a map, printed as cells (and optionally drawn). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "navtool.h"
+#include "nav/smooth.h"
+
+int navtool_path(int argc, char **argv)
+{
+    const char *positional[6] = {0};
+    int npos = 0;
+    const char *png = NULL;
+    bool ascii = false, smooth = false;
+    nav_search_desc search = {0};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--algo") && i + 1 < argc) {
+            if (!navtool_parse_algo(argv[++i], &search.algo)) {
+                fprintf(stderr, "navtool path: unknown algorithm '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--heuristic") && i + 1 < argc) {
+            if (!navtool_parse_heuristic(argv[++i], &search.heuristic)) {
+                fprintf(stderr, "navtool path: unknown heuristic '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--weight") && i + 1 < argc) {
+            search.weight = atof(argv[++i]);
+        } else if (!strcmp(argv[i], "--budget") && i + 1 < argc) {
+            search.max_expanded = (uint32_t)strtoul(argv[++i], NULL, 10);
+        } else if (!strcmp(argv[i], "--png") && i + 1 < argc) {
+            png = argv[++i];
+        } else if (!strcmp(argv[i], "--ascii")) {
+            ascii = true;
+        } else if (!strcmp(argv[i], "--smooth")) {
+            smooth = true;
+        } else if (npos < 6 && (argv[i][0] != '-' || (argv[i][1] >= '0' && argv[i][1] <= '9'))) {
+            positional[npos++] = argv[i];
+        } else {
+            fprintf(stderr, "navtool path: unexpected argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    if (npos != 5) {
+        navtool_usage(stderr);
+        return 2;
+    }
+    int32_t c[4];
+    for (int k = 0; k < 4; k++) {
+        char *end;
+        long v = strtol(positional[k + 1], &end, 10);
+        if (*end || v < INT32_MIN || v > INT32_MAX) {
+            fprintf(stderr, "navtool path: '%s' is not a coordinate\n", positional[k + 1]);
+            return 2;
+        }
+        c[k] = (int32_t)v;
+    }
+    nav_grid *grid = navtool_load_grid(positional[0], NULL);
+    if (!grid) return 1;
+    nav_grid_query *query;
+    if (nav_failed(nav_grid_query_create(grid, NULL, &query))) {
+        fprintf(stderr, "navtool path: out of memory\n");
+        nav_grid_destroy(grid);
+        return 1;
+    }
+    nav_path path;
+    nav_path_init(&path, NULL);
+    nav_search_result r;
+    nav_status s = nav_grid_find_path(query, &search, c[0], c[1], c[2], c[3], &path, &r);
+    int rc = 0;
+    char text[256];
+    nav_status_format(s, text, sizeof text);
+    if (nav_failed(s)) {
+        fprintf(stderr, "navtool path: %s\n", text);
+        rc = 1;
+    } else {
+        printf("status: %s\ncost: %.6f\ncells: %u\nexpanded: %u\n", text, r.cost, path.count, r.expanded);
+        printf("path:");
+        for (uint32_t i = 0; i < path.count; i++)
+            printf(" (%u,%u)", path.nodes[i] % (uint32_t)nav_grid_width(grid), path.nodes[i] / (uint32_t)nav_grid_width(grid));
+        printf("\n");
+        if (smooth) {
+            nav_path smoothed;
+            nav_path_init(&smoothed, NULL);
+            if (nav_succeeded(nav_grid_smooth_path(grid, &path, &smoothed))) {
+                printf("smoothed: %u points, length %.6f, cost %.6f\n", smoothed.count, nav_path_length(&smoothed),
+                       smoothed.cost);
+                for (uint32_t i = 0; i < smoothed.count; i++)
+                    printf(" (%.2f,%.2f,%.2f)", smoothed.points[i].x, smoothed.points[i].y, smoothed.points[i].z);
+                printf("\n");
+            }
+            nav_path_destroy(&smoothed);
+        }
+        if (ascii) navtool_print_ascii(stdout, grid, &path);
+        if (png && navtool_write_png(png, grid, query, &path, 0) != 0) rc = 1;
+    }
+    nav_path_destroy(&path);
+    nav_grid_query_destroy(query);
+    nav_grid_destroy(grid);
+    return rc;
+}

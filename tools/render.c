@@ -1,0 +1,192 @@
+/* navtool render: draw a grid as a PNG (walls, terrain shades, the closed and open cells of a
+ * search, the path on top, like the seed tutorials' pictures) or as text. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "navtool.h"
+
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STB_IMAGE_WRITE_STATIC
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
+#if NAV_STB_PREFIXED
+#include <stb/stb_image_write.h>
+#else
+#include <stb_image_write.h>
+#endif
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+typedef struct rgb {
+    uint8_t r, g, b;
+} rgb;
+
+static const rgb wall = {40, 40, 48}, closed_tint = {120, 170, 235}, open_tint = {140, 220, 140},
+                 path_colour = {220, 40, 40}, start_colour = {30, 160, 30}, goal_colour = {30, 60, 200};
+
+static rgb mix(rgb a, rgb b, double t)
+{
+    return (rgb){(uint8_t)(a.r + (b.r - a.r) * t), (uint8_t)(a.g + (b.g - a.g) * t), (uint8_t)(a.b + (b.b - a.b) * t)};
+}
+
+/* Plain ground is near white; dearer terrain is darker and greener (cost 10 is quite dark). */
+static rgb terrain_colour(double cost)
+{
+    if (!(cost < INFINITY)) return wall;
+    double t = cost <= 1 ? 0 : fmin(1.0, log(cost) / log(12.0));
+    return mix((rgb){236, 236, 230}, (rgb){70, 110, 60}, t);
+}
+
+int navtool_write_png(const char *path, const nav_grid *grid, const nav_grid_query *query, const nav_path *path_cells,
+                      int scale)
+{
+    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
+    if (scale <= 0) {
+        int32_t side = w > h ? w : h;
+        scale = side >= 1024 ? 1 : 1024 / side;
+        if (scale > 16) scale = 16;
+    }
+    if ((int64_t)w * scale > 16384 || (int64_t)h * scale > 16384) scale = 1;
+    size_t pw = (size_t)w * (size_t)scale, ph = (size_t)h * (size_t)scale;
+    rgb *cells = malloc((size_t)w * (size_t)h * sizeof *cells);
+    uint8_t *pixels = malloc(pw * ph * 3);
+    if (!cells || !pixels) {
+        free(cells);
+        free(pixels);
+        fprintf(stderr, "navtool: out of memory for %zux%zu image\n", pw, ph);
+        return 1;
+    }
+    float lo = INFINITY, hi = -INFINITY;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            float z = nav_grid_cell_height(grid, x, y);
+            lo = fminf(lo, z);
+            hi = fmaxf(hi, z);
+        }
+    for (int32_t y = 0; y < h; y++) {
+        for (int32_t x = 0; x < w; x++) {
+            rgb c = terrain_colour(nav_grid_cell_cost(grid, x, y));
+            if (hi > lo && nav_grid_passable(grid, x, y)) /* lower ground is drawn darker */
+                c = mix((rgb){20, 20, 60}, c, 0.45 + 0.55 * (nav_grid_cell_height(grid, x, y) - lo) / (hi - lo));
+            if (query) {
+                nav_cell_state state = nav_grid_query_cell(query, x, y, NULL, NULL);
+                if (state == NAV_CELL_CLOSED) c = mix(c, closed_tint, 0.55);
+                if (state == NAV_CELL_OPEN) c = mix(c, open_tint, 0.65);
+            }
+            cells[(size_t)y * w + x] = c;
+        }
+    }
+    if (path_cells) {
+        for (uint32_t i = 0; i < path_cells->count; i++) {
+            uint32_t cell = path_cells->nodes[i];
+            if (cell >= (uint32_t)w * (uint32_t)h) continue;
+            cells[cell] = i == 0 ? start_colour : i + 1 == path_cells->count ? goal_colour : path_colour;
+        }
+    }
+    for (size_t py = 0; py < ph; py++) {
+        for (size_t px = 0; px < pw; px++) {
+            rgb c = cells[(py / scale) * w + px / scale];
+            /* a thin grid line when cells are big enough to show it */
+            if (scale >= 6 && (px % scale == 0 || py % scale == 0)) c = mix(c, (rgb){0, 0, 0}, 0.15);
+            uint8_t *p = pixels + (py * pw + px) * 3;
+            p[0] = c.r;
+            p[1] = c.g;
+            p[2] = c.b;
+        }
+    }
+    int ok = stbi_write_png(path, (int)pw, (int)ph, 3, pixels, (int)(pw * 3));
+    free(cells);
+    free(pixels);
+    if (!ok) {
+        fprintf(stderr, "navtool: cannot write %s\n", path);
+        return 1;
+    }
+    return 0;
+}
+
+void navtool_print_ascii(FILE *out, const nav_grid *grid, const nav_path *path_cells)
+{
+    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
+    char *rows = malloc((size_t)w * (size_t)h);
+    if (!rows) return;
+    for (int32_t y = 0; y < h; y++) {
+        for (int32_t x = 0; x < w; x++) {
+            double cost = nav_grid_cell_cost(grid, x, y);
+            char c = !(cost < INFINITY) ? '#' : cost == 1 ? '.' : (char)('0' + (cost >= 9 ? 9 : (int)lround(cost)));
+            rows[(size_t)y * w + x] = c;
+        }
+    }
+    if (path_cells) {
+        for (uint32_t i = 0; i < path_cells->count; i++) {
+            uint32_t cell = path_cells->nodes[i];
+            if (cell < (uint32_t)w * (uint32_t)h) rows[cell] = i == 0 ? 's' : i + 1 == path_cells->count ? 't' : '*';
+        }
+    }
+    for (int32_t y = 0; y < h; y++) fprintf(out, "%.*s\n", (int)w, rows + (size_t)y * w);
+    free(rows);
+}
+
+int navtool_render(int argc, char **argv)
+{
+    const char *map = NULL, *png = NULL;
+    int32_t c[4];
+    int ncoord = 0, scale = 0;
+    bool ascii = false;
+    nav_search_desc search = {0};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--png") && i + 1 < argc) {
+            png = argv[++i];
+        } else if (!strcmp(argv[i], "--algo") && i + 1 < argc) {
+            if (!navtool_parse_algo(argv[++i], &search.algo)) {
+                fprintf(stderr, "navtool render: unknown algorithm '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--scale") && i + 1 < argc) {
+            scale = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--ascii")) {
+            ascii = true;
+        } else if (!map && argv[i][0] != '-') {
+            map = argv[i];
+        } else if (ncoord < 4 && (argv[i][0] != '-' || (argv[i][1] >= '0' && argv[i][1] <= '9'))) {
+            c[ncoord++] = (int32_t)strtol(argv[i], NULL, 10);
+        } else {
+            fprintf(stderr, "navtool render: unexpected argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!map || (ncoord != 0 && ncoord != 4) || (!png && !ascii)) {
+        navtool_usage(stderr);
+        return 2;
+    }
+    nav_grid *grid = navtool_load_grid(map, NULL);
+    if (!grid) return 1;
+    nav_grid_query *query = NULL;
+    nav_path path;
+    nav_path_init(&path, NULL);
+    int rc = 0;
+    if (ncoord == 4) {
+        if (nav_failed(nav_grid_query_create(grid, NULL, &query))) {
+            fprintf(stderr, "navtool render: out of memory\n");
+            rc = 1;
+        } else {
+            nav_status s = nav_grid_find_path(query, &search, c[0], c[1], c[2], c[3], &path, NULL);
+            if (nav_failed(s)) {
+                fprintf(stderr, "navtool render: search failed: %s\n", nav_status_str(s));
+                rc = 1;
+            }
+        }
+    }
+    if (rc == 0 && ascii) navtool_print_ascii(stdout, grid, ncoord ? &path : NULL);
+    if (rc == 0 && png) rc = navtool_write_png(png, grid, query, ncoord ? &path : NULL, scale);
+    nav_path_destroy(&path);
+    nav_grid_query_destroy(query);
+    nav_grid_destroy(grid);
+    return rc;
+}

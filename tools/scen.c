@@ -1,0 +1,178 @@
+/* navtool scen: run every problem of a Moving AI scenario file and check it against the file's
+ * optimal lengths. The map is found beside the scenario by file name (NAME.map.scen -> NAME.map)
+ * unless --map is given. With --json the last line is one JSON object (keys in DESIGN.md). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "navtool.h"
+#include "nav/scen.h"
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+int navtool_scen(int argc, char **argv)
+{
+    const char *scen_path = NULL, *map_path = NULL;
+    nav_search_desc search = {0};
+    bool json = false, verbose = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--map") && i + 1 < argc) {
+            map_path = argv[++i];
+        } else if (!strcmp(argv[i], "--algo") && i + 1 < argc) {
+            if (!navtool_parse_algo(argv[++i], &search.algo)) {
+                fprintf(stderr, "navtool scen: unknown algorithm '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--weight") && i + 1 < argc) {
+            search.weight = atof(argv[++i]);
+        } else if (!strcmp(argv[i], "--heuristic") && i + 1 < argc) {
+            if (!navtool_parse_heuristic(argv[++i], &search.heuristic)) {
+                fprintf(stderr, "navtool scen: unknown heuristic '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--json")) {
+            json = true;
+        } else if (!strcmp(argv[i], "--verbose")) {
+            verbose = true;
+        } else if (argv[i][0] != '-' && !scen_path) {
+            scen_path = argv[i];
+        } else {
+            fprintf(stderr, "navtool scen: unexpected argument '%s'\n", argv[i]);
+            navtool_usage(stderr);
+            return 2;
+        }
+    }
+    if (!scen_path) {
+        navtool_usage(stderr);
+        return 2;
+    }
+
+    char derived[4096];
+    if (!map_path) {
+        size_t n = strlen(scen_path);
+        if (n < 5 || strcmp(scen_path + n - 5, ".scen") != 0 || n - 5 >= sizeof derived) {
+            fprintf(stderr, "navtool scen: cannot derive the map from '%s' (expected NAME.map.scen); use --map\n",
+                    scen_path);
+            return 2;
+        }
+        memcpy(derived, scen_path, n - 5);
+        derived[n - 5] = '\0';
+        map_path = derived;
+    }
+
+    nav_scen *scen = NULL;
+    nav_status s = nav_scen_load_file(scen_path, NULL, &navtool_stderr_log, &scen);
+    if (nav_failed(s)) {
+        fprintf(stderr, "navtool scen: cannot load %s: %s\n", scen_path, nav_status_str(s));
+        return 1;
+    }
+    double bake_start = now_seconds();
+    nav_grid *grid = navtool_load_grid(map_path, NULL);
+    double bake_ms = (now_seconds() - bake_start) * 1e3; /* loading + reachability labels */
+    if (!grid) {
+        nav_scen_destroy(scen);
+        return 1;
+    }
+    nav_grid_query *query = NULL;
+    nav_path path;
+    nav_path_init(&path, NULL);
+    double *times = calloc(scen->count ? scen->count : 1, sizeof *times);
+    if (!times || nav_failed(nav_grid_query_create(grid, NULL, &query))) {
+        fprintf(stderr, "navtool scen: out of memory\n");
+        return 1;
+    }
+
+    uint32_t solved = 0, unreachable = 0, wrong = 0, mismatches = 0, invalid = 0, skipped = 0;
+    double ratio_sum = 0, ratio_max = 0, total_time = 0;
+    uint64_t expanded_sum = 0;
+    for (uint32_t i = 0; i < scen->count; i++) {
+        const nav_scen_problem *p = &scen->problems[i];
+        if (p->map_width != nav_grid_width(grid) || p->map_height != nav_grid_height(grid)) {
+            skipped++;
+            if (verbose) fprintf(stderr, "line %u: map size %dx%d differs from the map's\n", p->line, p->map_width, p->map_height);
+        }
+        nav_search_result r;
+        double t0 = now_seconds();
+        s = nav_grid_find_path(query, &search, p->start_x, p->start_y, p->goal_x, p->goal_y, &path, &r);
+        double dt = now_seconds() - t0;
+        times[i] = dt;
+        total_time += dt;
+        expanded_sum += r.expanded;
+        bool expect_unreachable = p->optimal_length == 0 && (p->start_x != p->goal_x || p->start_y != p->goal_y);
+        bool found = nav_succeeded(s) && !nav_has_detail(s, NAV_PARTIAL_RESULT);
+        if (!found) {
+            unreachable++;
+            if (!expect_unreachable) {
+                wrong++;
+                if (verbose) fprintf(stderr, "line %u: not found (%s), optimal %.8g\n", p->line, nav_status_str(s), p->optimal_length);
+            }
+            continue;
+        }
+        solved++;
+        if (expect_unreachable) {
+            wrong++;
+            if (verbose) fprintf(stderr, "line %u: found a path to an unreachable goal\n", p->line);
+            continue;
+        }
+        double cost = 0;
+        if (nav_failed(nav_grid_validate_cells(grid, &path, &cost)) || fabs(cost - r.cost) > 1e-6 * (1 + cost) ||
+            path.count == 0 || path.nodes[0] != nav_grid_index(grid, p->start_x, p->start_y) ||
+            path.nodes[path.count - 1] != nav_grid_index(grid, p->goal_x, p->goal_y)) {
+            invalid++;
+            if (verbose) fprintf(stderr, "line %u: invalid path\n", p->line);
+            continue;
+        }
+        double optimal = p->optimal_length;
+        if (fabs(cost - optimal) > 0.005 + 1e-6 * optimal) {
+            mismatches++;
+            if (verbose) fprintf(stderr, "line %u: length %.8f, optimal %.8f\n", p->line, cost, optimal);
+        }
+        double ratio = optimal > 0 ? cost / optimal : 1.0;
+        ratio_sum += ratio;
+        if (ratio > ratio_max) ratio_max = ratio;
+    }
+
+    uint32_t n = scen->count;
+    qsort(times, n, sizeof *times, compare_doubles);
+    double p95 = n ? times[(size_t)((n - 1) * 0.95)] : 0;
+    double mean_us = n ? total_time / n * 1e6 : 0;
+    double mean_expanded = n ? (double)expanded_sum / n : 0;
+    double mean_ratio = solved ? ratio_sum / solved : 0;
+    printf("%s %s: %u problems, %u solved, %u unreachable, wrong %u, mismatches %u, invalid %u, "
+           "mean %.1f us, p95 %.1f us, %.1f expanded, ratio mean %.5f max %.5f\n",
+           base_name(map_path), navtool_algo_name(search.algo), n, solved, unreachable, wrong, mismatches, invalid,
+           mean_us, p95 * 1e6, mean_expanded, mean_ratio, ratio_max);
+    if (skipped) printf("note: %u problems name a map size different from the map's\n", skipped);
+    if (json)
+        printf("{\"map\":\"%s\",\"algo\":\"%s\",\"problems\":%u,\"solved\":%u,\"unreachable\":%u,\"wrong\":%u,"
+               "\"mismatches\":%u,\"invalid\":%u,\"mean_ratio\":%.6f,\"max_ratio\":%.6f,\"mean_us\":%.3f,"
+               "\"p95_us\":%.3f,\"mean_expanded\":%.1f,\"bake_ms\":%.3f,\"bake_bytes\":%zu}\n",
+               base_name(map_path), navtool_algo_name(search.algo), n, solved, unreachable, wrong, mismatches,
+               invalid, mean_ratio, ratio_max, mean_us, p95 * 1e6, mean_expanded, bake_ms,
+               nav_grid_memory_bytes(grid));
+    free(times);
+    nav_path_destroy(&path);
+    nav_grid_query_destroy(query);
+    nav_grid_destroy(grid);
+    nav_scen_destroy(scen);
+    return wrong || invalid ? 1 : 0;
+}
