@@ -1,4 +1,5 @@
 /* Core: status strings, version, heap, path buffers. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,30 +47,43 @@ static void test_heap_order(void **state)
     (void)state;
     enum { N = 2000 };
     static node nodes[N];
-    static double key[N];
+    static uint64_t key[N];
     nav_heap heap;
     assert_true(nav_succeeded(nav_heap_init(&heap, NULL, N, nodes, sizeof nodes[0])));
     srand(7);
     for (uint32_t i = 0; i < N; i++) {
-        key[i] = (double)(rand() % 100); /* many equal keys: exercises the tie rules */
-        assert_true(nav_succeeded(nav_heap_push(&heap, key[i], -(double)(i % 7), i)));
+        key[i] = (uint64_t)(rand() % 100) + 10; /* many equal keys: exercises the tie rules */
+        assert_true(nav_succeeded(nav_heap_push(&heap, key[i], i % 7, i)));
     }
     for (uint32_t i = 0; i < N; i += 3) {
         key[i] -= 10;
-        nav_heap_decrease(&heap, i, key[i], -(double)(i % 7));
+        nav_heap_decrease(&heap, i, key[i], i % 7);
     }
     nav_heap_decrease(&heap, 1, key[1] + 50, 0); /* a higher key is ignored */
     nav_heap_entry prev = nav_heap_pop(&heap);
-    assert_true(prev.key == key[prev.id]);
+    assert_true(prev.key == key[nav_heap_entry_id(prev)]);
     for (uint32_t n = 1; n < N; n++) {
         nav_heap_entry e = nav_heap_pop(&heap);
-        assert_true(e.key == key[e.id]);
-        bool ordered = prev.key < e.key || (prev.key == e.key && (prev.tie < e.tie || (prev.tie == e.tie && prev.id < e.id)));
+        uint32_t id = nav_heap_entry_id(e), prev_id = nav_heap_entry_id(prev);
+        assert_true(e.key == key[id]);
+        bool ordered =
+            prev.key < e.key ||
+            (prev.key == e.key && (prev_id % 7 < id % 7 || (prev_id % 7 == id % 7 && prev_id < id)));
         assert_true(ordered);
         prev = e;
     }
     assert_int_equal(heap.count, 0);
     nav_heap_destroy(&heap);
+}
+
+/* The exact key keeps the order of non-negative doubles, including tiny and huge ones. */
+static void test_heap_exact_key(void **state)
+{
+    (void)state;
+    double values[] = {0.0, 1e-300, 1e-9, 0.5, 1.0, 1.0000000000000002, M_SQRT2, 1e9, INFINITY};
+    for (size_t i = 1; i < sizeof values / sizeof values[0]; i++)
+        assert_true(nav_heap_key_exact(values[i - 1]) < nav_heap_key_exact(values[i]));
+    assert_true(nav_heap_key_exact(-0.0) == nav_heap_key_exact(0.0));
 }
 
 static void test_heap_full(void **state)
@@ -80,7 +94,7 @@ static void test_heap_full(void **state)
     assert_true(nav_succeeded(nav_heap_push(&heap, 2, 0, 0)));
     assert_true(nav_succeeded(nav_heap_push(&heap, 1, 0, 1)));
     assert_int_equal(nav_heap_push(&heap, 0, 0, 2), NAV_FAILURE | NAV_BUFFER_TOO_SMALL);
-    assert_int_equal(nav_heap_pop(&heap).id, 1);
+    assert_int_equal(nav_heap_entry_id(nav_heap_pop(&heap)), 1);
     nav_heap_destroy(&heap);
 
     test_allocator t;
@@ -127,8 +141,9 @@ static void test_path_buffer(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_version),   cmocka_unit_test(test_status),      cmocka_unit_test(test_heap_order),
-        cmocka_unit_test(test_heap_full), cmocka_unit_test(test_path_buffer),
+        cmocka_unit_test(test_version),    cmocka_unit_test(test_status),
+        cmocka_unit_test(test_heap_order), cmocka_unit_test(test_heap_exact_key),
+        cmocka_unit_test(test_heap_full),  cmocka_unit_test(test_path_buffer),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include <nav/path.h>
 #include <nav/grid.h>
 #include <nav/search.h>
+#include <nav/io.h>
 
 int main()
 {

@@ -25,8 +25,8 @@ static nav_grid *make_grid(int32_t w, int32_t h, const nav_grid_desc *extra)
 }
 
 /* Runs one search and checks the path it returns: valid moves, the reported cost, endpoints. */
-static nav_status run(nav_grid_query *q, const nav_grid *grid, nav_algo algo, int32_t sx, int32_t sy, int32_t gx,
-                      int32_t gy, nav_path *path, nav_search_result *r)
+static nav_status run(nav_grid_query *q, const nav_grid *grid, nav_algo algo, int32_t sx, int32_t sy,
+                      int32_t gx, int32_t gy, nav_path *path, nav_search_result *r)
 {
     nav_search_desc d = {.algo = algo};
     nav_status s = nav_grid_find_path(q, &d, sx, sy, gx, gy, path, r);
@@ -37,7 +37,8 @@ static nav_status run(nav_grid_query *q, const nav_grid *grid, nav_algo algo, in
         assert_float_equal(path->cost, r->cost, 1e-9);
         assert_int_equal(path->nodes[0], nav_grid_index(grid, sx, sy));
         assert_int_equal(path->nodes[path->count - 1], r->end_cell);
-        if (!nav_has_detail(s, NAV_PARTIAL_RESULT)) assert_int_equal(r->end_cell, nav_grid_index(grid, gx, gy));
+        if (!nav_has_detail(s, NAV_PARTIAL_RESULT))
+            assert_int_equal(r->end_cell, nav_grid_index(grid, gx, gy));
     }
     return s;
 }
@@ -132,7 +133,8 @@ static void test_tutorial_4x4(void **state)
     /* (0,1) -> (1,0) -> (2,1) -> (3,1), or its tie through (2,0) */
     assert_int_equal(path.count, 4);
     assert_int_equal(path.nodes[1], nav_grid_index(grid, 1, 3 - 0));
-    assert_true(path.nodes[2] == nav_grid_index(grid, 2, 3 - 1) || path.nodes[2] == nav_grid_index(grid, 2, 3 - 0));
+    assert_true(path.nodes[2] == nav_grid_index(grid, 2, 3 - 1) ||
+                path.nodes[2] == nav_grid_index(grid, 2, 3 - 0));
 
     /* the same through find_path */
     nav_search_result r2;
@@ -172,7 +174,8 @@ static void test_forest_detour(void **state)
     for (nav_algo algo = NAV_ALGO_ASTAR; algo <= NAV_ALGO_DIJKSTRA; algo += NAV_ALGO_DIJKSTRA) {
         assert_int_equal(run(q, grid, algo, 0, 2, 8, 2, &path, &r), NAV_SUCCESS);
         assert_float_equal(r.cost, 12.0, 1e-9);
-        for (uint32_t i = 0; i < path.count; i++) assert_int_not_equal(nav_grid_cell(grid, path.nodes[i] % 9, path.nodes[i] / 9), FOREST);
+        for (uint32_t i = 0; i < path.count; i++)
+            assert_int_not_equal(nav_grid_cell(grid, path.nodes[i] % 9, path.nodes[i] / 9), FOREST);
     }
     nav_grid_query_destroy(q);
     nav_grid_destroy(grid);
@@ -244,12 +247,13 @@ static nav_grid *basin_grid(bool ramp)
     char rows[18][59];
     for (int i = 0; i < 18; i++) memcpy(rows[i], basin_rows[i], 59);
     if (ramp) rows[6][36] = '/';
-    nav_grid *grid = make_grid(58, 18, &(nav_grid_desc){.max_climb = 7, .diagonal_cost = 1.4,
-                                                       .corner_policy = NAV_CORNER_ALWAYS_CUT});
+    nav_grid *grid = make_grid(
+        58, 18,
+        &(nav_grid_desc){.max_climb = 7, .diagonal_cost = 1.4, .corner_policy = NAV_CORNER_ALWAYS_CUT});
     enum { RAMP = 2 };
     nav_grid_set_terrain_cost(grid, RAMP, 2); /* ' ' and '|' cost 1 (plain), '/' costs 2 */
-    flood_height(grid, rows, 3, 25, -1);       /* the ring */
-    flood_height(grid, rows, 4, 25, -10);      /* the floor inside it */
+    flood_height(grid, rows, 3, 25, -1);      /* the ring */
+    flood_height(grid, rows, 4, 25, -10);     /* the floor inside it */
     if (ramp) {
         nav_grid_set_cell(grid, 36, 6, RAMP);
         nav_grid_set_cell_height(grid, 36, 6, -5);
@@ -361,7 +365,8 @@ static void test_random_cross_check(void **state)
                     continue;
                 }
                 assert_int_equal(s, NAV_SUCCESS);
-                if (algo == NAV_ALGO_ASTAR || algo == NAV_ALGO_DIJKSTRA) assert_float_equal(r.cost, best, 1e-9);
+                if (algo == NAV_ALGO_ASTAR || algo == NAV_ALGO_DIJKSTRA)
+                    assert_float_equal(r.cost, best, 1e-9);
                 if (algo == NAV_ALGO_WASTAR) {
                     assert_float_equal(r.bound, 1.5, 0);
                     assert_true(r.cost <= 1.5 * best + 1e-9);
@@ -465,9 +470,11 @@ static void test_partial_paths(void **state)
     assert_int_equal(nav_grid_find_path(q, NULL, 30, 0, 3, 3, &path, &r), NAV_FAILURE | NAV_BLOCKED_ENDPOINT);
     assert_int_equal(path.count, 0);
     nav_search_desc bad_weight = {.algo = NAV_ALGO_WASTAR, .weight = 0.5};
-    assert_int_equal(nav_grid_find_path(q, &bad_weight, 0, 0, 3, 3, &path, &r), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_grid_find_path(q, &bad_weight, 0, 0, 3, 3, &path, &r),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
     nav_search_desc bad_algo = {.algo = (nav_algo)99};
-    assert_int_equal(nav_grid_find_path(q, &bad_algo, 0, 0, 3, 3, &path, &r), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_grid_find_path(q, &bad_algo, 0, 0, 3, 3, &path, &r),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
     assert_int_equal(nav_grid_search_finish(q, &path, &r) & NAV_FAILURE, NAV_FAILURE);
 
     nav_path_destroy(&path);
@@ -704,10 +711,12 @@ static void test_allocation_failures(void **state)
         nav_grid *grid = NULL;
         nav_grid_query *q = NULL;
         nav_flow_field *flow = NULL;
-        nav_status s = nav_grid_create(&(nav_grid_desc){.width = 50, .height = 50, .allocator = &t.hooks}, &grid);
+        nav_status s =
+            nav_grid_create(&(nav_grid_desc){.width = 50, .height = 50, .allocator = &t.hooks}, &grid);
         if (nav_succeeded(s)) s = nav_grid_set_cell_height(grid, 3, 3, 2.0f);
         if (nav_succeeded(s)) s = nav_grid_build_reachability(grid);
-        if (nav_succeeded(s)) s = nav_grid_query_create(grid, &(nav_grid_query_desc){.allocator = &t.hooks}, &q);
+        if (nav_succeeded(s))
+            s = nav_grid_query_create(grid, &(nav_grid_query_desc){.allocator = &t.hooks}, &q);
         if (nav_succeeded(s)) s = nav_flow_field_create(grid, &t.hooks, &flow);
         nav_path path;
         nav_path_init(&path, &t.hooks);
@@ -727,7 +736,8 @@ static void test_grid_limits(void **state)
 {
     (void)state;
     nav_grid *grid = (nav_grid *)1;
-    assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = 0, .height = 5}, &grid), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = 0, .height = 5}, &grid),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
     assert_null(grid);
     assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = NAV_GRID_MAX_SIDE + 1, .height = 5}, &grid),
                      NAV_FAILURE | NAV_TOO_LARGE);
@@ -754,12 +764,18 @@ static void test_grid_limits(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tutorial_4x4),      cmocka_unit_test(test_forest_detour),
-        cmocka_unit_test(test_basin),             cmocka_unit_test(test_random_cross_check),
-        cmocka_unit_test(test_heuristics),        cmocka_unit_test(test_partial_paths),
-        cmocka_unit_test(test_stepwise_matches),  cmocka_unit_test(test_deterministic_ties),
-        cmocka_unit_test(test_smoothing),         cmocka_unit_test(test_flow_field),
-        cmocka_unit_test(test_flow_field_two_goals), cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_tutorial_4x4),
+        cmocka_unit_test(test_forest_detour),
+        cmocka_unit_test(test_basin),
+        cmocka_unit_test(test_random_cross_check),
+        cmocka_unit_test(test_heuristics),
+        cmocka_unit_test(test_partial_paths),
+        cmocka_unit_test(test_stepwise_matches),
+        cmocka_unit_test(test_deterministic_ties),
+        cmocka_unit_test(test_smoothing),
+        cmocka_unit_test(test_flow_field),
+        cmocka_unit_test(test_flow_field_two_goals),
+        cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_grid_limits),
     };
     return cmocka_run_group_tests_name("search", tests, NULL, NULL);

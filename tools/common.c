@@ -7,7 +7,10 @@
 static void print_log(nav_log_level level, const char *message, void *user)
 {
     (void)user;
-    fprintf(stderr, "%s: %s\n", level == NAV_LOG_ERROR ? "error" : level == NAV_LOG_WARNING ? "warning" : "info",
+    fprintf(stderr, "%s: %s\n",
+            level == NAV_LOG_ERROR     ? "error"
+            : level == NAV_LOG_WARNING ? "warning"
+                                       : "info",
             message);
 }
 
@@ -41,7 +44,7 @@ nav_grid *navtool_load_grid(const char *path, const nav_grid_desc *options)
 }
 
 static const char *const algo_names[] = {
-    [NAV_ALGO_ASTAR] = "astar", [NAV_ALGO_BFS] = "bfs",       [NAV_ALGO_DIJKSTRA] = "dijkstra",
+    [NAV_ALGO_ASTAR] = "astar",   [NAV_ALGO_BFS] = "bfs",       [NAV_ALGO_DIJKSTRA] = "dijkstra",
     [NAV_ALGO_GREEDY] = "greedy", [NAV_ALGO_WASTAR] = "wastar",
 };
 
@@ -64,8 +67,8 @@ const char *navtool_algo_name(nav_algo algo)
 bool navtool_parse_heuristic(const char *name, nav_heuristic *heuristic)
 {
     static const char *const names[] = {
-        [NAV_HEURISTIC_ZERO] = "zero",         [NAV_HEURISTIC_MANHATTAN] = "manhattan",
-        [NAV_HEURISTIC_OCTILE] = "octile",     [NAV_HEURISTIC_EUCLIDEAN] = "euclidean",
+        [NAV_HEURISTIC_ZERO] = "zero",           [NAV_HEURISTIC_MANHATTAN] = "manhattan",
+        [NAV_HEURISTIC_OCTILE] = "octile",       [NAV_HEURISTIC_EUCLIDEAN] = "euclidean",
         [NAV_HEURISTIC_CHEBYSHEV] = "chebyshev",
     };
     for (size_t i = 1; i < sizeof names / sizeof names[0]; i++) {

@@ -10,7 +10,8 @@ static const struct {
     const char *usage;
 } commands[] = {
     {"demo", navtool_demo, "navtool demo                  run the bundled sample world"},
-    {"path", navtool_path, "navtool path MAP SX SY GX GY [--algo A] [--weight W] [--heuristic H] [--smooth] [--png OUT] [--ascii]"},
+    {"path", navtool_path,
+     "navtool path MAP SX SY GX GY [--algo A] [--weight W] [--heuristic H] [--smooth] [--png OUT] [--ascii]"},
     {"scen", navtool_scen, "navtool scen SCEN [--map MAP] [--algo A] [--weight W] [--smooth] [--json]"},
     {"render", navtool_render, "navtool render MAP [SX SY GX GY] [--algo A] --png OUT [--ascii]"},
 };
@@ -18,7 +19,8 @@ static const struct {
 void navtool_usage(FILE *out)
 {
     fprintf(out, "usage:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) fprintf(out, "  %s\n", commands[i].usage);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %s\n", commands[i].usage);
 }
 
 int main(int argc, char **argv)

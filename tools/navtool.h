@@ -28,8 +28,8 @@ bool navtool_parse_heuristic(const char *name, nav_heuristic *heuristic);
 
 /* Writes a PNG of the grid: walls, terrain shades, the closed and open cells of the query's last
  * search [opt], and the path [opt] on top. scale pixels a cell. Returns 0 on success. */
-int navtool_write_png(const char *path, const nav_grid *grid, const nav_grid_query *query, const nav_path *path_cells,
-                      int scale);
+int navtool_write_png(const char *path, const nav_grid *grid, const nav_grid_query *query,
+                      const nav_path *path_cells, int scale);
 /* Prints the grid with the path as '*' (start 's', goal 't'). */
 void navtool_print_ascii(FILE *out, const nav_grid *grid, const nav_path *path_cells);
 

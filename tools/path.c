@@ -77,16 +77,18 @@ int navtool_path(int argc, char **argv)
         printf("status: %s\ncost: %.6f\ncells: %u\nexpanded: %u\n", text, r.cost, path.count, r.expanded);
         printf("path:");
         for (uint32_t i = 0; i < path.count; i++)
-            printf(" (%u,%u)", path.nodes[i] % (uint32_t)nav_grid_width(grid), path.nodes[i] / (uint32_t)nav_grid_width(grid));
+            printf(" (%u,%u)", path.nodes[i] % (uint32_t)nav_grid_width(grid),
+                   path.nodes[i] / (uint32_t)nav_grid_width(grid));
         printf("\n");
         if (smooth) {
             nav_path smoothed;
             nav_path_init(&smoothed, NULL);
             if (nav_succeeded(nav_grid_smooth_path(grid, &path, &smoothed))) {
-                printf("smoothed: %u points, length %.6f, cost %.6f\n", smoothed.count, nav_path_length(&smoothed),
-                       smoothed.cost);
+                printf("smoothed: %u points, length %.6f, cost %.6f\n", smoothed.count,
+                       nav_path_length(&smoothed), smoothed.cost);
                 for (uint32_t i = 0; i < smoothed.count; i++)
-                    printf(" (%.2f,%.2f,%.2f)", smoothed.points[i].x, smoothed.points[i].y, smoothed.points[i].z);
+                    printf(" (%.2f,%.2f,%.2f)", smoothed.points[i].x, smoothed.points[i].y,
+                           smoothed.points[i].z);
                 printf("\n");
             }
             nav_path_destroy(&smoothed);

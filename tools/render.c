@@ -33,7 +33,8 @@ static const rgb wall = {40, 40, 48}, closed_tint = {120, 170, 235}, open_tint =
 
 static rgb mix(rgb a, rgb b, double t)
 {
-    return (rgb){(uint8_t)(a.r + (b.r - a.r) * t), (uint8_t)(a.g + (b.g - a.g) * t), (uint8_t)(a.b + (b.b - a.b) * t)};
+    return (rgb){(uint8_t)(a.r + (b.r - a.r) * t), (uint8_t)(a.g + (b.g - a.g) * t),
+                 (uint8_t)(a.b + (b.b - a.b) * t)};
 }
 
 /* Plain ground is near white; dearer terrain is darker and greener (cost 10 is quite dark). */
@@ -44,8 +45,8 @@ static rgb terrain_colour(double cost)
     return mix((rgb){236, 236, 230}, (rgb){70, 110, 60}, t);
 }
 
-int navtool_write_png(const char *path, const nav_grid *grid, const nav_grid_query *query, const nav_path *path_cells,
-                      int scale)
+int navtool_write_png(const char *path, const nav_grid *grid, const nav_grid_query *query,
+                      const nav_path *path_cells, int scale)
 {
     int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
     if (scale <= 0) {
@@ -74,7 +75,8 @@ int navtool_write_png(const char *path, const nav_grid *grid, const nav_grid_que
         for (int32_t x = 0; x < w; x++) {
             rgb c = terrain_colour(nav_grid_cell_cost(grid, x, y));
             if (hi > lo && nav_grid_passable(grid, x, y)) /* lower ground is drawn darker */
-                c = mix((rgb){20, 20, 60}, c, 0.45 + 0.55 * (nav_grid_cell_height(grid, x, y) - lo) / (hi - lo));
+                c = mix((rgb){20, 20, 60}, c,
+                        0.45 + 0.55 * (nav_grid_cell_height(grid, x, y) - lo) / (hi - lo));
             if (query) {
                 nav_cell_state state = nav_grid_query_cell(query, x, y, NULL, NULL);
                 if (state == NAV_CELL_CLOSED) c = mix(c, closed_tint, 0.55);
@@ -119,14 +121,17 @@ void navtool_print_ascii(FILE *out, const nav_grid *grid, const nav_path *path_c
     for (int32_t y = 0; y < h; y++) {
         for (int32_t x = 0; x < w; x++) {
             double cost = nav_grid_cell_cost(grid, x, y);
-            char c = !(cost < INFINITY) ? '#' : cost == 1 ? '.' : (char)('0' + (cost >= 9 ? 9 : (int)lround(cost)));
+            char c = !(cost < INFINITY) ? '#'
+                     : cost == 1        ? '.'
+                                        : (char)('0' + (cost >= 9 ? 9 : (int)lround(cost)));
             rows[(size_t)y * w + x] = c;
         }
     }
     if (path_cells) {
         for (uint32_t i = 0; i < path_cells->count; i++) {
             uint32_t cell = path_cells->nodes[i];
-            if (cell < (uint32_t)w * (uint32_t)h) rows[cell] = i == 0 ? 's' : i + 1 == path_cells->count ? 't' : '*';
+            if (cell < (uint32_t)w * (uint32_t)h)
+                rows[cell] = i == 0 ? 's' : i + 1 == path_cells->count ? 't' : '*';
         }
     }
     for (int32_t y = 0; y < h; y++) fprintf(out, "%.*s\n", (int)w, rows + (size_t)y * w);

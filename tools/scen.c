@@ -70,7 +70,8 @@ int navtool_scen(int argc, char **argv)
     if (!map_path) {
         size_t n = strlen(scen_path);
         if (n < 5 || strcmp(scen_path + n - 5, ".scen") != 0 || n - 5 >= sizeof derived) {
-            fprintf(stderr, "navtool scen: cannot derive the map from '%s' (expected NAME.map.scen); use --map\n",
+            fprintf(stderr,
+                    "navtool scen: cannot derive the map from '%s' (expected NAME.map.scen); use --map\n",
                     scen_path);
             return 2;
         }
@@ -108,7 +109,9 @@ int navtool_scen(int argc, char **argv)
         const nav_scen_problem *p = &scen->problems[i];
         if (p->map_width != nav_grid_width(grid) || p->map_height != nav_grid_height(grid)) {
             skipped++;
-            if (verbose) fprintf(stderr, "line %u: map size %dx%d differs from the map's\n", p->line, p->map_width, p->map_height);
+            if (verbose)
+                fprintf(stderr, "line %u: map size %dx%d differs from the map's\n", p->line, p->map_width,
+                        p->map_height);
         }
         nav_search_result r;
         double t0 = now_seconds();
@@ -117,13 +120,16 @@ int navtool_scen(int argc, char **argv)
         times[i] = dt;
         total_time += dt;
         expanded_sum += r.expanded;
-        bool expect_unreachable = p->optimal_length == 0 && (p->start_x != p->goal_x || p->start_y != p->goal_y);
+        bool expect_unreachable =
+            p->optimal_length == 0 && (p->start_x != p->goal_x || p->start_y != p->goal_y);
         bool found = nav_succeeded(s) && !nav_has_detail(s, NAV_PARTIAL_RESULT);
         if (!found) {
             unreachable++;
             if (!expect_unreachable) {
                 wrong++;
-                if (verbose) fprintf(stderr, "line %u: not found (%s), optimal %.8g\n", p->line, nav_status_str(s), p->optimal_length);
+                if (verbose)
+                    fprintf(stderr, "line %u: not found (%s), optimal %.8g\n", p->line, nav_status_str(s),
+                            p->optimal_length);
             }
             continue;
         }
@@ -134,8 +140,9 @@ int navtool_scen(int argc, char **argv)
             continue;
         }
         double cost = 0;
-        if (nav_failed(nav_grid_validate_cells(grid, &path, &cost)) || fabs(cost - r.cost) > 1e-6 * (1 + cost) ||
-            path.count == 0 || path.nodes[0] != nav_grid_index(grid, p->start_x, p->start_y) ||
+        if (nav_failed(nav_grid_validate_cells(grid, &path, &cost)) ||
+            fabs(cost - r.cost) > 1e-6 * (1 + cost) || path.count == 0 ||
+            path.nodes[0] != nav_grid_index(grid, p->start_x, p->start_y) ||
             path.nodes[path.count - 1] != nav_grid_index(grid, p->goal_x, p->goal_y)) {
             invalid++;
             if (verbose) fprintf(stderr, "line %u: invalid path\n", p->line);
@@ -159,16 +166,17 @@ int navtool_scen(int argc, char **argv)
     double mean_ratio = solved ? ratio_sum / solved : 0;
     printf("%s %s: %u problems, %u solved, %u unreachable, wrong %u, mismatches %u, invalid %u, "
            "mean %.1f us, p95 %.1f us, %.1f expanded, ratio mean %.5f max %.5f\n",
-           base_name(map_path), navtool_algo_name(search.algo), n, solved, unreachable, wrong, mismatches, invalid,
-           mean_us, p95 * 1e6, mean_expanded, mean_ratio, ratio_max);
+           base_name(map_path), navtool_algo_name(search.algo), n, solved, unreachable, wrong, mismatches,
+           invalid, mean_us, p95 * 1e6, mean_expanded, mean_ratio, ratio_max);
     if (skipped) printf("note: %u problems name a map size different from the map's\n", skipped);
     if (json)
-        printf("{\"map\":\"%s\",\"algo\":\"%s\",\"problems\":%u,\"solved\":%u,\"unreachable\":%u,\"wrong\":%u,"
-               "\"mismatches\":%u,\"invalid\":%u,\"mean_ratio\":%.6f,\"max_ratio\":%.6f,\"mean_us\":%.3f,"
-               "\"p95_us\":%.3f,\"mean_expanded\":%.1f,\"bake_ms\":%.3f,\"bake_bytes\":%zu}\n",
-               base_name(map_path), navtool_algo_name(search.algo), n, solved, unreachable, wrong, mismatches,
-               invalid, mean_ratio, ratio_max, mean_us, p95 * 1e6, mean_expanded, bake_ms,
-               nav_grid_memory_bytes(grid));
+        printf(
+            "{\"map\":\"%s\",\"algo\":\"%s\",\"problems\":%u,\"solved\":%u,\"unreachable\":%u,\"wrong\":%u,"
+            "\"mismatches\":%u,\"invalid\":%u,\"mean_ratio\":%.6f,\"max_ratio\":%.6f,\"mean_us\":%.3f,"
+            "\"p95_us\":%.3f,\"mean_expanded\":%.1f,\"bake_ms\":%.3f,\"bake_bytes\":%zu}\n",
+            base_name(map_path), navtool_algo_name(search.algo), n, solved, unreachable, wrong, mismatches,
+            invalid, mean_ratio, ratio_max, mean_us, p95 * 1e6, mean_expanded, bake_ms,
+            nav_grid_memory_bytes(grid));
     free(times);
     nav_path_destroy(&path);
     nav_grid_query_destroy(query);

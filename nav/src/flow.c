@@ -66,19 +66,19 @@ nav_status nav_flow_field_compute(nav_flow_field *flow, const int32_t *goals_xy,
         flow->next_dir[c] = NO_MOVE;
     }
     for (uint32_t i = 0; i < goal_count; i++)
-        if (!nav_grid_passable(grid, goals_xy[2 * i], goals_xy[2 * i + 1])) return NAV_FAILURE | NAV_INVALID_PARAM;
+        if (!nav_grid_passable(grid, goals_xy[2 * i], goals_xy[2 * i + 1]))
+            return NAV_FAILURE | NAV_INVALID_PARAM;
 
     nav_heap_clear(&flow->open);
     for (uint32_t i = 0; i < goal_count; i++) {
         uint32_t cell = nav_grid_index(grid, goals_xy[2 * i], goals_xy[2 * i + 1]);
         if (flow->distance[cell] == 0) continue; /* a goal given twice */
         flow->distance[cell] = 0;
-        nav_heap_push(&flow->open, 0, 0, cell);
+        nav_heap_push(&flow->open, nav_heap_key_exact(0), 0, cell);
     }
     while (flow->open.count) {
-        nav_heap_entry top = nav_heap_pop(&flow->open);
-        uint32_t v = top.id;
-        if (top.key > flow->distance[v]) continue;
+        /* exact order and non-negative costs: a popped cell never improves again */
+        uint32_t v = nav_heap_entry_id(nav_heap_pop(&flow->open));
         int32_t vx = (int32_t)(v % grid->width), vy = (int32_t)(v / grid->width);
         double enter_v = grid->terrain_cost[grid->terrain[v]];
         /* every u with an allowed move u -> v, in direction d */
@@ -93,9 +93,9 @@ nav_status nav_flow_field_compute(nav_flow_field *flow, const int32_t *goals_xy,
             flow->distance[u] = g;
             flow->next_dir[u] = (uint8_t)d;
             if (queued)
-                nav_heap_decrease(&flow->open, u, g, 0);
+                nav_heap_decrease(&flow->open, u, nav_heap_key_exact(g), 0);
             else
-                nav_heap_push(&flow->open, g, 0, u);
+                nav_heap_push(&flow->open, nav_heap_key_exact(g), 0, u);
         }
     }
     return NAV_SUCCESS;

@@ -27,7 +27,8 @@ static nav_status check_desc(const nav_grid_desc *d)
     if (d->width > NAV_GRID_MAX_SIDE || d->height > NAV_GRID_MAX_SIDE ||
         (uint64_t)d->width * (uint64_t)d->height > NAV_GRID_MAX_CELLS)
         return NAV_FAILURE | NAV_TOO_LARGE;
-    if (d->connectivity != NAV_CONNECT_4 && d->connectivity != NAV_CONNECT_8) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (d->connectivity != NAV_CONNECT_4 && d->connectivity != NAV_CONNECT_8)
+        return NAV_FAILURE | NAV_INVALID_PARAM;
     if (d->corner_policy < NAV_CORNER_NEVER_CUT || d->corner_policy > NAV_CORNER_ALWAYS_CUT)
         return NAV_FAILURE | NAV_INVALID_PARAM;
     if (!(d->max_climb >= 0)) return NAV_FAILURE | NAV_INVALID_PARAM; /* also rejects NaN */

@@ -71,8 +71,7 @@ void nav_path_reverse(nav_path *path)
 double nav_path_length(const nav_path *path)
 {
     double length = 0;
-    for (uint32_t i = 1; i < path->count; i++)
-        length += nav_vec3_dist(path->points[i - 1], path->points[i]);
+    for (uint32_t i = 1; i < path->count; i++) length += nav_vec3_dist(path->points[i - 1], path->points[i]);
     return length;
 }
 

@@ -31,7 +31,8 @@ nav_status nav_grid_build_reachability(nav_grid *grid)
                 if (nx < 0 || ny < 0 || (uint32_t)nx >= w || (uint32_t)ny >= h) continue;
                 uint32_t next = (uint32_t)ny * w + (uint32_t)nx;
                 if (component[next]) continue;
-                bool joined = (grid->moves[cell] >> d & 1u) || (grid->moves[next] >> nav__dir_opposite(d) & 1u);
+                bool joined =
+                    (grid->moves[cell] >> d & 1u) || (grid->moves[next] >> nav__dir_opposite(d) & 1u);
                 if (!joined) continue;
                 component[next] = label;
                 stack[top++] = next;

@@ -21,6 +21,25 @@
 #define OPEN_INITIAL     65536u
 /* An improvement smaller than this is float noise, not a better path. */
 #define G_EPSILON 1e-9
+/* f is ordered at a resolution of 2^-20 cost units. Costs that are equal in exact arithmetic
+ * (sums of 1 and sqrt 2 in different orders) differ in their last bits as doubles; rounded to
+ * this grid they tie, so the tie rule (larger g first) applies where it was meant to. The price
+ * is that a path may be longer than the optimum by at most one quantum. g itself stays exact. */
+#define F_SCALE 1048576.0
+/* The tie: larger g first, at a resolution of 2^-10, saturating past 2^22 cost units (ties of
+ * such long paths fall to the cell index). */
+#define G_TIE_SCALE 1024.0
+
+static inline uint64_t f_key(double f)
+{
+    return (uint64_t)(f * F_SCALE + 0.5);
+}
+
+static inline uint32_t g_tie(double g)
+{
+    double scaled = g * G_TIE_SCALE;
+    return scaled >= (double)UINT32_MAX ? 0 : UINT32_MAX - (uint32_t)scaled;
+}
 
 typedef struct search_node {
     double g;
@@ -53,7 +72,8 @@ nav_search_desc nav_search_desc_defaults(const nav_grid *grid, const nav_search_
 {
     nav_search_desc d = desc ? *desc : (nav_search_desc){0};
     if (d.heuristic == NAV_HEURISTIC_DEFAULT)
-        d.heuristic = grid->desc.connectivity == NAV_CONNECT_4 ? NAV_HEURISTIC_MANHATTAN : NAV_HEURISTIC_OCTILE;
+        d.heuristic =
+            grid->desc.connectivity == NAV_CONNECT_4 ? NAV_HEURISTIC_MANHATTAN : NAV_HEURISTIC_OCTILE;
     if (d.algo == NAV_ALGO_DIJKSTRA || d.algo == NAV_ALGO_BFS) d.heuristic = NAV_HEURISTIC_ZERO;
     if (d.weight == 0) d.weight = d.algo == NAV_ALGO_WASTAR ? 1.5 : 1.0;
     return d;
@@ -130,18 +150,20 @@ static inline void node_reach(nav_grid_query *q, search_node *n, double g, uint3
     n->stamp = q->generation << STAMP_GEN_SHIFT | dir;
 }
 
-nav_status nav_grid_search_begin(nav_grid_query *q, const nav_search_desc *desc, int32_t sx, int32_t sy, int32_t gx,
-                                 int32_t gy)
+nav_status nav_grid_search_begin(nav_grid_query *q, const nav_search_desc *desc, int32_t sx, int32_t sy,
+                                 int32_t gx, int32_t gy)
 {
     if (!q) return NAV_FAILURE | NAV_INVALID_PARAM;
     const nav_grid *grid = q->grid;
     q->progress = (nav_search_result){.end_cell = NAV_NO_CELL};
     q->desc = nav_search_desc_defaults(grid, desc);
     const nav_search_desc *d = &q->desc;
-    bool bad_options = (unsigned)d->algo > NAV_ALGO_WASTAR || (unsigned)d->heuristic > NAV_HEURISTIC_CHEBYSHEV ||
-                       !(d->weight >= 1) || !isfinite(d->weight);
+    bool bad_options = (unsigned)d->algo > NAV_ALGO_WASTAR ||
+                       (unsigned)d->heuristic > NAV_HEURISTIC_CHEBYSHEV || !(d->weight >= 1) ||
+                       !isfinite(d->weight);
     if (bad_options || !nav_grid_in_bounds(grid, sx, sy) || !nav_grid_in_bounds(grid, gx, gy)) {
-        nav__grid_log(grid, NAV_LOG_ERROR, "search: %s", bad_options ? "bad options" : "start or goal off the map");
+        nav__grid_log(grid, NAV_LOG_ERROR, "search: %s",
+                      bad_options ? "bad options" : "start or goal off the map");
         return q->status = NAV_FAILURE | NAV_INVALID_PARAM;
     }
     q->start = nav_grid_index(grid, sx, sy);
@@ -156,7 +178,8 @@ nav_status nav_grid_search_begin(nav_grid_query *q, const nav_search_desc *desc,
     switch (d->algo) {
     case NAV_ALGO_ASTAR:
         q->progress.bound = d->heuristic == NAV_HEURISTIC_OCTILE || d->heuristic == NAV_HEURISTIC_ZERO ||
-                                    d->heuristic == NAV_HEURISTIC_EUCLIDEAN || d->heuristic == NAV_HEURISTIC_CHEBYSHEV ||
+                                    d->heuristic == NAV_HEURISTIC_EUCLIDEAN ||
+                                    d->heuristic == NAV_HEURISTIC_CHEBYSHEV ||
                                     grid->desc.connectivity == NAV_CONNECT_4
                                 ? 1.0
                                 : INFINITY;
@@ -165,9 +188,9 @@ nav_status nav_grid_search_begin(nav_grid_query *q, const nav_search_desc *desc,
         q->progress.bound = 1.0;
         break;
     case NAV_ALGO_WASTAR:
-        q->progress.bound = d->heuristic == NAV_HEURISTIC_MANHATTAN && grid->desc.connectivity == NAV_CONNECT_8
-                                ? INFINITY
-                                : d->weight;
+        q->progress.bound =
+            d->heuristic == NAV_HEURISTIC_MANHATTAN && grid->desc.connectivity == NAV_CONNECT_8 ? INFINITY
+                                                                                                : d->weight;
         break;
     default:
         q->progress.bound = INFINITY;
@@ -200,7 +223,7 @@ nav_status nav_grid_search_begin(nav_grid_query *q, const nav_search_desc *desc,
     } else {
         int32_t dx = sx > gx ? sx - gx : gx - sx, dy = sy > gy ? sy - gy : gy - sy;
         double h = q->h_scale * nav__heuristic_distance(q->heuristic, dx, dy, grid->desc.diagonal_cost);
-        nav_heap_push(&q->open, h, 0.0, q->start);
+        nav_heap_push(&q->open, f_key(h), g_tie(0), q->start);
     }
     q->progress.generated = 1;
     return q->status = NAV_IN_PROGRESS;
@@ -227,47 +250,76 @@ static bool open_reserve(nav_grid_query *q)
 static inline void track_closest(nav_grid_query *q, uint32_t cell, int32_t x, int32_t y)
 {
     int64_t dx = x - q->goal_x, dy = y - q->goal_y, dist2 = dx * dx + dy * dy;
-    if (dist2 < q->best_dist2 ||
-        (dist2 == q->best_dist2 && q->nodes[cell].g < q->nodes[q->best_cell].g)) {
+    if (dist2 < q->best_dist2 || (dist2 == q->best_dist2 && q->nodes[cell].g < q->nodes[q->best_cell].g)) {
         q->best_dist2 = dist2;
         q->best_cell = cell;
     }
 }
 
+/* Adds an entry to the open list, growing it when full. */
+static inline bool open_add(nav_grid_query *q, nav_heap_entry e)
+{
+    if (!open_reserve(q)) return false;
+    nav_heap_push(&q->open, e.key, (uint32_t)(e.order >> 32), nav_heap_entry_id(e));
+    return true;
+}
+
 /* The best-first loop, specialised at each call site by the constant heuristic and cost mode so
- * the hot path has no function pointers and no per-move switch. Returns the status. */
-static inline __attribute__((always_inline)) nav_status best_first(nav_grid_query *q, uint32_t budget,
-                                                                   const nav_heuristic heuristic, const bool uniform)
+ * the hot path has no function pointers and no per-move switch. Returns the status.
+ *
+ * The best new successor of each expansion is held back from the open list; if it orders before
+ * the list's top it is exactly what the next pop would return, so it is expanded at once and the
+ * push and pop are skipped. On open ground, where the search runs along a plateau of equal f
+ * towards the goal, that is most expansions. The order of expansions is unchanged. */
+static inline __attribute__((always_inline)) nav_status
+best_first(nav_grid_query *q, uint32_t budget, const nav_heuristic heuristic, const bool uniform)
 {
     const nav_grid *grid = q->grid;
     search_node *nodes = q->nodes;
     const uint8_t *moves = grid->moves, *terrain = grid->terrain;
     const double *terrain_cost = grid->terrain_cost;
-    const uint32_t width = grid->width, generation = q->generation;
+    const uint32_t width = grid->width, generation = q->generation, goal = q->goal;
     const int32_t goal_x = q->goal_x, goal_y = q->goal_y;
     const double diagonal = grid->desc.diagonal_cost, h_scale = q->h_scale, g_weight = q->g_weight;
-    double step_cost[8];
-    for (int d = 0; d < 8; d++) step_cost[d] = grid->step_length[d] * grid->uniform_cost;
+    double step_cost[8], step_length[8];
+    int32_t offset[8];
+    for (int d = 0; d < 8; d++) {
+        step_length[d] = grid->step_length[d];
+        step_cost[d] = step_length[d] * grid->uniform_cost;
+        offset[d] = grid->offset[d];
+    }
     uint32_t expanded = q->progress.expanded, generated = q->progress.generated;
     const uint32_t limit = q->desc.max_expanded;
+    const bool reopen = q->desc.algo == NAV_ALGO_ASTAR || q->desc.algo == NAV_ALGO_DIJKSTRA;
     nav_status status = NAV_IN_PROGRESS;
+    bool held = false;
+    nav_heap_entry hold = {0};
 
     for (uint32_t slice = 0;; slice++) {
-        if (q->open.count == 0) {
+        if (!held && q->open.count == 0) {
             status = NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
             break;
         }
-        if (limit && expanded >= limit) {
-            status = NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES;
+        if ((limit && expanded >= limit) || (budget && slice >= budget)) {
+            if (held && !open_add(q, hold)) {
+                status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+                break;
+            }
+            if (limit && expanded >= limit) status = NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES;
             break;
         }
-        if (budget && slice >= budget) break;
-        uint32_t u = nav_heap_pop(&q->open).id;
+        uint32_t u;
+        if (held) {
+            u = nav_heap_entry_id(hold);
+            held = false;
+        } else {
+            u = nav_heap_entry_id(nav_heap_pop(&q->open));
+        }
         search_node *nu = &nodes[u];
         nu->stamp |= STAMP_CLOSED;
         expanded++;
         int32_t ux = (int32_t)(u % width), uy = (int32_t)(u / width);
-        if (u == q->goal) {
+        if (u == goal) {
             q->best_cell = u;
             status = NAV_SUCCESS;
             break;
@@ -276,25 +328,48 @@ static inline __attribute__((always_inline)) nav_status best_first(nav_grid_quer
         const double gu = nu->g;
         for (uint32_t mask = moves[u]; mask; mask &= mask - 1) {
             const int dir = __builtin_ctz(mask);
-            const uint32_t v = (uint32_t)((int32_t)u + grid->offset[dir]);
+            const uint32_t v = (uint32_t)((int32_t)u + offset[dir]);
             search_node *nv = &nodes[v];
-            const double g = gu + (uniform ? step_cost[dir] : grid->step_length[dir] * terrain_cost[terrain[v]]);
-            const bool seen = nv->stamp >> STAMP_GEN_SHIFT == generation;
-            if (seen && ((nv->stamp & STAMP_CLOSED) || g + G_EPSILON >= nv->g)) continue;
+            const double g = gu + (uniform ? step_cost[dir] : step_length[dir] * terrain_cost[terrain[v]]);
+            bool seen = nv->stamp >> STAMP_GEN_SHIFT == generation;
+            if (seen && (g + G_EPSILON >= nv->g || ((nv->stamp & STAMP_CLOSED) && !reopen))) continue;
+            /* A closed cell improves only through the quantised order of f (A*, Dijkstra) or an
+             * inconsistent heuristic; the exact planners reopen it so their result stays within
+             * one quantum of the optimum. It goes back on the open list as a new entry. */
+            if (seen && (nv->stamp & STAMP_CLOSED)) seen = false;
             int32_t vx = ux + nav__dir_dx[dir], vy = uy + nav__dir_dy[dir];
-            int32_t dx = vx > goal_x ? vx - goal_x : goal_x - vx, dy = vy > goal_y ? vy - goal_y : goal_y - vy;
-            double f = g * g_weight + h_scale * nav__heuristic_distance(heuristic, dx, dy, diagonal);
+            int32_t dx = vx > goal_x ? vx - goal_x : goal_x - vx,
+                    dy = vy > goal_y ? vy - goal_y : goal_y - vy;
+            nav_heap_entry e = {
+                f_key(g * g_weight + h_scale * nav__heuristic_distance(heuristic, dx, dy, diagonal)),
+                (uint64_t)g_tie(g) << 32 | v};
             nv->g = g;
             nv->stamp = generation << STAMP_GEN_SHIFT | (uint32_t)dir;
             generated++;
-            if (seen) {
-                nav_heap_decrease(&q->open, v, f, -g);
-            } else {
-                if (!open_reserve(q)) {
-                    status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-                    goto out;
-                }
-                nav_heap_push(&q->open, f, -g, v);
+            if (seen) { /* open already: it sits in the heap (only new cells are held) */
+                nav_heap_decrease(&q->open, v, e.key, (uint32_t)(e.order >> 32));
+                continue;
+            }
+            if (!held) {
+                hold = e;
+                held = true;
+                continue;
+            }
+            if (nav_heap_entry_less(&e, &hold)) {
+                nav_heap_entry t = hold;
+                hold = e;
+                e = t;
+            }
+            if (!open_add(q, e)) {
+                status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+                goto out;
+            }
+        }
+        if (held && q->open.count && nav_heap_entry_less(&q->open.entries[0], &hold)) {
+            held = false;
+            if (!open_add(q, hold)) {
+                status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+                break;
             }
         }
     }
@@ -336,7 +411,8 @@ static nav_status breadth_first(nav_grid_query *q, uint32_t budget)
             uint32_t v = (uint32_t)((int32_t)u + grid->offset[dir]);
             search_node *nv = &q->nodes[v];
             if (node_seen(q, nv)) continue;
-            node_reach(q, nv, nu->g + grid->step_length[dir] * grid->terrain_cost[grid->terrain[v]], (uint32_t)dir);
+            node_reach(q, nv, nu->g + grid->step_length[dir] * grid->terrain_cost[grid->terrain[v]],
+                       (uint32_t)dir);
             q->fifo[q->fifo_tail++] = v;
             generated++;
         }
@@ -405,8 +481,8 @@ nav_status nav_grid_search_finish(nav_grid_query *q, nav_path *path, nav_search_
     return q->status;
 }
 
-nav_status nav_grid_find_path(nav_grid_query *q, const nav_search_desc *desc, int32_t sx, int32_t sy, int32_t gx,
-                              int32_t gy, nav_path *path, nav_search_result *result)
+nav_status nav_grid_find_path(nav_grid_query *q, const nav_search_desc *desc, int32_t sx, int32_t sy,
+                              int32_t gx, int32_t gy, nav_path *path, nav_search_result *result)
 {
     if (!q || !path) return NAV_FAILURE | NAV_INVALID_PARAM;
     nav_status s = nav_grid_search_begin(q, desc, sx, sy, gx, gy);
@@ -443,7 +519,7 @@ uint32_t nav_grid_query_open_cell(const nav_grid_query *q, uint32_t i)
 {
     if (i >= nav_grid_query_open_count(q)) return NAV_NO_CELL;
     if (q->desc.algo == NAV_ALGO_BFS) return q->fifo[q->fifo_head + i];
-    return q->open.entries[i].id;
+    return nav_heap_entry_id(q->open.entries[i]);
 }
 
 nav_search_result nav_grid_query_progress(const nav_grid_query *q)
@@ -466,7 +542,8 @@ nav_status nav_grid_validate_cells(const nav_grid *grid, const nav_path *path, d
         for (int d = 0; d < 8; d++)
             if ((grid->moves[prev] >> d & 1u) && (int64_t)prev + grid->offset[d] == (int64_t)cell) dir = d;
         if (dir < 0) {
-            nav__grid_log(grid, NAV_LOG_ERROR, "path step %u: %u -> %u is not an allowed move", i, prev, cell);
+            nav__grid_log(grid, NAV_LOG_ERROR, "path step %u: %u -> %u is not an allowed move", i, prev,
+                          cell);
             return NAV_FAILURE | NAV_INVALID_PARAM;
         }
         total += grid->step_length[dir] * grid->terrain_cost[grid->terrain[cell]];

@@ -131,7 +131,8 @@ nav_status nav_grid_smooth_path(const nav_grid *grid, const nav_path *cells, nav
         anchor = last_good;
         anchor_prefix = good_prefix;
         cell_xy(grid, cells->nodes[anchor], &ax, &ay);
-        if (nav_succeeded(s)) s = nav_path_push(out, nav_grid_cell_center(grid, ax, ay), cells->nodes[anchor]);
+        if (nav_succeeded(s))
+            s = nav_path_push(out, nav_grid_cell_center(grid, ax, ay), cells->nodes[anchor]);
         good_cost = 0;
         if (anchor < i) i = anchor; /* re-walk the moves after the new anchor */
         prefix = anchor_prefix;
@@ -160,7 +161,8 @@ nav_status nav_grid_validate_segments(const nav_grid *grid, const nav_path *path
         cell_xy(grid, path->nodes[i], &bx, &by);
         double c = move_cost(grid, path->nodes[i - 1], path->nodes[i]);
         if (c < 0 && !nav_grid_segment_cost(grid, ax, ay, bx, by, &c)) {
-            nav__grid_log(grid, NAV_LOG_ERROR, "segment %u: (%d,%d) -> (%d,%d) leaves free space", i, ax, ay, bx, by);
+            nav__grid_log(grid, NAV_LOG_ERROR, "segment %u: (%d,%d) -> (%d,%d) leaves free space", i, ax, ay,
+                          bx, by);
             return NAV_FAILURE | NAV_INVALID_PARAM;
         }
         total += c;

@@ -35,8 +35,8 @@
 extern "C" {
 #endif
 
-#define NAV_GRID_MAX_SIDE  32768       /* largest width or height */
-#define NAV_GRID_MAX_CELLS (1u << 30)  /* largest width * height */
+#define NAV_GRID_MAX_SIDE   32768      /* largest width or height */
+#define NAV_GRID_MAX_CELLS  (1u << 30) /* largest width * height */
 #define NAV_TERRAIN_BLOCKED 0          /* terrain type that is always blocked */
 #define NAV_TERRAIN_PLAIN   1          /* terrain type of every new cell: cost 1 */
 #define NAV_TERRAIN_TYPES   256
@@ -50,16 +50,22 @@ typedef enum nav_connectivity {
 } nav_connectivity;
 
 typedef enum nav_corner_policy {
-    NAV_CORNER_DEFAULT = 0,        /* NAV_CORNER_NEVER_CUT */
-    NAV_CORNER_NEVER_CUT = 1,      /* a diagonal needs both cells beside it free (Moving AI) */
+    NAV_CORNER_DEFAULT = 0,         /* NAV_CORNER_NEVER_CUT */
+    NAV_CORNER_NEVER_CUT = 1,       /* a diagonal needs both cells beside it free (Moving AI) */
     NAV_CORNER_CUT_IF_ONE_FREE = 2, /* a diagonal needs one of the two cells beside it free */
-    NAV_CORNER_ALWAYS_CUT = 3      /* a diagonal needs only its destination free */
+    NAV_CORNER_ALWAYS_CUT = 3       /* a diagonal needs only its destination free */
 } nav_corner_policy;
 
 /* Move directions; bit d of a move mask allows the move in direction d. */
 typedef enum nav_dir {
-    NAV_DIR_E = 0, NAV_DIR_W = 1, NAV_DIR_S = 2, NAV_DIR_N = 3, /* S is +y (next row), N is -y */
-    NAV_DIR_SE = 4, NAV_DIR_NE = 5, NAV_DIR_SW = 6, NAV_DIR_NW = 7
+    NAV_DIR_E = 0,
+    NAV_DIR_W = 1,
+    NAV_DIR_S = 2,
+    NAV_DIR_N = 3, /* S is +y (next row), N is -y */
+    NAV_DIR_SE = 4,
+    NAV_DIR_NE = 5,
+    NAV_DIR_SW = 6,
+    NAV_DIR_NW = 7
 } nav_dir;
 
 /* Grid options; every zero field takes its documented default. */
@@ -160,7 +166,7 @@ nav_status nav_grid_load_map(const char *text, size_t size, const char *name, co
                              nav_grid **out);
 nav_status nav_grid_load_map_file(const char *path, const nav_grid_desc *options, nav_grid **out);
 
-/* The libnav ASCII format (see README.md "ASCII maps"): optional header lines, a legend giving
+/* The libnav ASCII format (see docs/ascii_format.md): optional header lines, a legend giving
  * each character a cost and a height, then the rows. */
 nav_status nav_grid_load_ascii(const char *text, size_t size, const char *name, const nav_grid_desc *options,
                                nav_grid **out);
@@ -168,8 +174,8 @@ nav_status nav_grid_load_ascii_file(const char *path, const nav_grid_desc *optio
 
 /* A PNG mask: each pixel is a cell (row 0 at the top), its colour looked up in a palette. */
 typedef struct nav_palette_entry {
-    uint32_t rgb;   /* 0xRRGGBB */
-    double cost;    /* cost factor, or NAV_COST_BLOCKED */
+    uint32_t rgb; /* 0xRRGGBB */
+    double cost;  /* cost factor, or NAV_COST_BLOCKED */
     float height;
 } nav_palette_entry;
 

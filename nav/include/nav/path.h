@@ -23,7 +23,7 @@ typedef struct nav_path {
     nav_vec3 *points; /* world positions, start first */
     uint32_t *nodes;  /* node of each point: a grid cell index for grid paths */
     uint32_t count, capacity;
-    double cost;      /* the planner's cost of the path (terrain-weighted) */
+    double cost; /* the planner's cost of the path (terrain-weighted) */
     nav_allocator allocator;
 } nav_path;
 

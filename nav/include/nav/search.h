@@ -54,8 +54,8 @@ typedef enum nav_heuristic {
 typedef struct nav_search_desc {
     nav_algo algo;
     nav_heuristic heuristic;
-    double weight;          /* weighted A* only: >= 1; 0: 1.5 */
-    uint32_t max_expanded;  /* node budget: expansions before giving up with a partial path; 0: none */
+    double weight;         /* weighted A* only: >= 1; 0: 1.5 */
+    uint32_t max_expanded; /* node budget: expansions before giving up with a partial path; 0: none */
 } nav_search_desc;
 
 /* Resolves a descriptor's defaults against a grid (the heuristic a tool should print). */
@@ -67,12 +67,12 @@ double nav_grid_heuristic(const nav_grid *grid, nav_heuristic heuristic, int32_t
                           int32_t by);
 
 typedef struct nav_search_result {
-    double cost;         /* cost of the returned path (to the goal, or to the closest cell) */
-    double bound;        /* proven: cost <= bound * optimal (1 for exact, weight for weighted A*,
-                            INFINITY for greedy and BFS) */
-    uint32_t expanded;   /* cells taken off the open list */
-    uint32_t generated;  /* cells put on, or lowered in, the open list */
-    uint32_t end_cell;   /* last cell of the path: the goal, or the closest reached cell */
+    double cost;        /* cost of the returned path (to the goal, or to the closest cell) */
+    double bound;       /* proven: cost <= bound * optimal (1 for exact, weight for weighted A*,
+                           INFINITY for greedy and BFS) */
+    uint32_t expanded;  /* cells taken off the open list */
+    uint32_t generated; /* cells put on, or lowered in, the open list */
+    uint32_t end_cell;  /* last cell of the path: the goal, or the closest reached cell */
 } nav_search_result;
 
 typedef struct nav_grid_query_desc {

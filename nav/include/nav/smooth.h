@@ -26,7 +26,8 @@ extern "C" {
  * by terrain). Returns false (cost unset) when the segment touches a blocked cell or off-map area,
  * passes exactly through a corner beside a blocked cell, or steps up more than max_climb between
  * two cells it crosses in turn. */
-bool nav_grid_segment_cost(const nav_grid *grid, int32_t ax, int32_t ay, int32_t bx, int32_t by, double *cost);
+bool nav_grid_segment_cost(const nav_grid *grid, int32_t ax, int32_t ay, int32_t bx, int32_t by,
+                           double *cost);
 
 /* Smooths a cell path (cells->nodes, as planners return it) into out (cleared first): world points
  * at the centres of the kept cells, nodes the kept cells, out->cost the smoothed cost.
