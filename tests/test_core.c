@@ -36,20 +36,14 @@ static void test_status(void **state)
     assert_string_equal(buf, "success");
 }
 
-typedef struct node {
-    double g;
-    uint32_t heap_pos;
-} node;
-
 /* Pushes random keys, lowers some, and checks the pops come out in (key, tie, id) order. */
 static void test_heap_order(void **state)
 {
     (void)state;
     enum { N = 2000 };
-    static node nodes[N];
     static uint64_t key[N];
     nav_heap heap;
-    assert_true(nav_succeeded(nav_heap_init(&heap, NULL, N, nodes, sizeof nodes[0])));
+    assert_true(nav_succeeded(nav_heap_init(&heap, NULL, N, N)));
     srand(7);
     for (uint32_t i = 0; i < N; i++) {
         key[i] = (uint64_t)(rand() % 100) + 10; /* many equal keys: exercises the tie rules */
@@ -90,7 +84,7 @@ static void test_heap_full(void **state)
 {
     (void)state;
     nav_heap heap;
-    assert_true(nav_succeeded(nav_heap_init(&heap, NULL, 2, NULL, 0)));
+    assert_true(nav_succeeded(nav_heap_init(&heap, NULL, 2, 0)));
     assert_true(nav_succeeded(nav_heap_push(&heap, 2, 0, 0)));
     assert_true(nav_succeeded(nav_heap_push(&heap, 1, 0, 1)));
     assert_int_equal(nav_heap_push(&heap, 0, 0, 2), NAV_FAILURE | NAV_BUFFER_TOO_SMALL);
@@ -99,7 +93,7 @@ static void test_heap_full(void **state)
 
     test_allocator t;
     test_allocator_init(&t, 1);
-    assert_int_equal(nav_heap_init(&heap, &t.hooks, 10, NULL, 0), NAV_FAILURE | NAV_OUT_OF_MEMORY);
+    assert_int_equal(nav_heap_init(&heap, &t.hooks, 10, 10), NAV_FAILURE | NAV_OUT_OF_MEMORY);
     assert_int_equal(t.live, 0);
 }
 

@@ -13,8 +13,7 @@ struct nav_flow_field {
     const nav_grid *grid;
     nav_allocator allocator;
     double *distance;
-    uint8_t *next_dir;  /* direction of the move to take from each cell, NO_MOVE at goals */
-    uint32_t *heap_pos; /* position slots of the open list */
+    uint8_t *next_dir; /* direction of the move to take from each cell, NO_MOVE at goals */
     nav_heap open;
 };
 
@@ -31,10 +30,8 @@ nav_status nav_flow_field_create(const nav_grid *grid, const nav_allocator *allo
     flow->allocator = a;
     flow->distance = nav__alloc(&a, nav__mul_size(grid->cells, sizeof *flow->distance));
     flow->next_dir = nav__alloc(&a, grid->cells);
-    flow->heap_pos = nav__alloc(&a, nav__mul_size(grid->cells, sizeof *flow->heap_pos));
-    nav_status s = flow->distance && flow->next_dir && flow->heap_pos
-                       ? nav_heap_init(&flow->open, &a, grid->cells, flow->heap_pos, sizeof *flow->heap_pos)
-                       : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    nav_status s = flow->distance && flow->next_dir ? nav_heap_init(&flow->open, &a, grid->cells, grid->cells)
+                                                    : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (nav_failed(s)) {
         nav_flow_field_destroy(flow);
         return s;
@@ -53,7 +50,6 @@ void nav_flow_field_destroy(nav_flow_field *flow)
     nav_heap_destroy(&flow->open);
     nav__free(&flow->allocator, flow->distance);
     nav__free(&flow->allocator, flow->next_dir);
-    nav__free(&flow->allocator, flow->heap_pos);
     nav__free(&flow->allocator, flow);
 }
 

@@ -1,17 +1,20 @@
-/* Indexed 4-ary heap: creation and release (the operations are inline in nav/heap.h). */
+/* Indexed binary heap: creation and release (the operations are inline in nav/heap.h). */
 #include "nav/heap.h"
 
 #include "alloc.h"
 
-nav_status nav_heap_init(nav_heap *heap, const nav_allocator *allocator, uint32_t capacity, void *pos_base,
-                         size_t pos_stride)
+nav_status nav_heap_init(nav_heap *heap, const nav_allocator *allocator, uint32_t capacity, uint32_t id_count)
 {
     if (!heap) return NAV_FAILURE | NAV_INVALID_PARAM;
-    *heap = (nav_heap){.pos_base = pos_base, .pos_stride = pos_stride};
+    *heap = (nav_heap){.id_count = id_count};
     nav__allocator_resolve(&heap->allocator, allocator);
     if (capacity == 0) capacity = 1;
     heap->entries = nav__alloc(&heap->allocator, nav__mul_size(capacity, sizeof *heap->entries));
-    if (!heap->entries) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (id_count) heap->pos = nav__alloc(&heap->allocator, nav__mul_size(id_count, sizeof *heap->pos));
+    if (!heap->entries || (id_count && !heap->pos)) {
+        nav_heap_destroy(heap);
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
     heap->capacity = capacity;
     return NAV_SUCCESS;
 }
@@ -20,6 +23,8 @@ void nav_heap_destroy(nav_heap *heap)
 {
     if (!heap) return;
     nav__free(&heap->allocator, heap->entries);
+    nav__free(&heap->allocator, heap->pos);
     heap->entries = NULL;
+    heap->pos = NULL;
     heap->count = heap->capacity = 0;
 }

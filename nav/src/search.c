@@ -1,9 +1,10 @@
 /* The grid search engine: one loop serves BFS, Dijkstra, greedy best-first, A* and weighted A*.
  *
- * Scratch lives in the query object: a 16-byte record a cell (g, a stamp, the heap position) and
- * the open list. The stamp holds the search generation in its high 28 bits, a closed flag and the
- * direction the cell was reached from, so a new search needs no clearing and the path is rebuilt
- * from directions instead of stored parent indices (Detour's node pool does the same with ids). */
+ * Scratch lives in the query object: a 16-byte record a cell (g and a stamp), the open list's
+ * position of each cell (4 bytes) and the open list. The stamp holds the search generation in its high 28
+ * bits, a closed flag and the direction the cell was reached from, so a new search needs no clearing and the
+ * path is rebuilt from directions instead of stored parent indices (Detour's node pool does the same with
+ * ids). */
 #include <math.h>
 #include <string.h>
 
@@ -44,7 +45,7 @@ static inline uint32_t g_tie(double g)
 typedef struct search_node {
     double g;
     uint32_t stamp;
-    uint32_t heap_pos;
+    uint32_t spare; /* keeps records 16 bytes: aligned, one never split across cache lines */
 } search_node;
 
 struct nav_grid_query {
@@ -66,7 +67,32 @@ struct nav_grid_query {
     uint32_t best_cell; /* reached cell closest to the goal (for partial paths) */
     int64_t best_dist2;
     nav_search_result progress;
+    /* prune[d][m]: the moves out of a cell reached in direction d that its parent, whose moves
+     * are m, makes directly at no greater cost (uniform-cost grids only, see best_first) */
+    uint8_t prune[8][256];
 };
+
+/* Fills the prune table. A neighbour w of cell u (reached from parent p) that is p itself or
+ * also a neighbour of p is reached from p at least as cheaply: on a grid of one cost, a move
+ * between neighbours costs at most diagonal_cost <= 2, and the way through u costs at least 2. */
+static void build_prune_table(nav_grid_query *q)
+{
+    for (int in = 0; in < 8; in++) {
+        for (int parent_moves = 0; parent_moves < 256; parent_moves++) {
+            uint8_t mask = 0;
+            for (int out = 0; out < 8; out++) {
+                /* w - p = out + in (as offsets) */
+                int dx = nav__dir_dx[out] + nav__dir_dx[in], dy = nav__dir_dy[out] + nav__dir_dy[in];
+                if (dx < -1 || dx > 1 || dy < -1 || dy > 1) continue;
+                bool dominated = dx == 0 && dy == 0; /* w is the parent */
+                for (int d = 0; d < 8 && !dominated; d++)
+                    dominated = nav__dir_dx[d] == dx && nav__dir_dy[d] == dy && (parent_moves >> d & 1);
+                if (dominated) mask |= (uint8_t)(1u << out);
+            }
+            q->prune[in][parent_moves] = mask;
+        }
+    }
+}
 
 nav_search_desc nav_search_desc_defaults(const nav_grid *grid, const nav_search_desc *desc)
 {
@@ -100,13 +126,13 @@ nav_status nav_grid_query_create(const nav_grid *grid, const nav_grid_query_desc
     q->allocator = allocator;
     q->nodes = nav__calloc(&allocator, grid->cells, sizeof *q->nodes);
     uint32_t open_capacity = grid->cells < OPEN_INITIAL ? grid->cells : OPEN_INITIAL;
-    nav_status s = q->nodes ? nav_heap_init(&q->open, &allocator, open_capacity, &q->nodes[0].heap_pos,
-                                            sizeof q->nodes[0])
+    nav_status s = q->nodes ? nav_heap_init(&q->open, &allocator, open_capacity, grid->cells)
                             : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (nav_failed(s)) {
         nav_grid_query_destroy(q);
         return s;
     }
+    build_prune_table(q);
     q->status = NAV_FAILURE | NAV_WRONG_STATE; /* no search yet */
     *out = q;
     return NAV_SUCCESS;
@@ -123,7 +149,7 @@ void nav_grid_query_destroy(nav_grid_query *q)
 
 size_t nav_grid_query_memory_bytes(const nav_grid_query *q)
 {
-    size_t bytes = sizeof *q + (size_t)q->grid->cells * sizeof *q->nodes;
+    size_t bytes = sizeof *q + (size_t)q->grid->cells * (sizeof *q->nodes + sizeof *q->open.pos);
     bytes += (size_t)q->open.capacity * sizeof *q->open.entries;
     if (q->fifo) bytes += (size_t)q->grid->cells * sizeof *q->fifo;
     return bytes;
@@ -231,7 +257,7 @@ nav_status nav_grid_search_begin(nav_grid_query *q, const nav_search_desc *desc,
 
 /* Makes room for one more open entry; the open list starts small and doubles when a search needs
  * more (a rare allocation, once per query object in practice). */
-static bool open_reserve(nav_grid_query *q)
+static __attribute__((noinline)) bool open_reserve(nav_grid_query *q)
 {
     nav_heap *open = &q->open;
     if (open->count < open->capacity) return true;
@@ -257,9 +283,9 @@ static inline void track_closest(nav_grid_query *q, uint32_t cell, int32_t x, in
 }
 
 /* Adds an entry to the open list, growing it when full. */
-static inline bool open_add(nav_grid_query *q, nav_heap_entry e)
+static inline __attribute__((always_inline)) bool open_add(nav_grid_query *q, nav_heap_entry e)
 {
-    if (!open_reserve(q)) return false;
+    if (__builtin_expect(q->open.count == q->open.capacity, 0) && !open_reserve(q)) return false;
     nav_heap_push(&q->open, e.key, (uint32_t)(e.order >> 32), nav_heap_entry_id(e));
     return true;
 }
@@ -326,7 +352,13 @@ best_first(nav_grid_query *q, uint32_t budget, const nav_heuristic heuristic, co
         }
         track_closest(q, u, ux, uy);
         const double gu = nu->g;
-        for (uint32_t mask = moves[u]; mask; mask &= mask - 1) {
+        uint32_t mask = moves[u];
+        if (uniform && u != q->start) {
+            /* skip the neighbours the parent already reached at no greater cost */
+            const uint32_t in = nu->stamp & STAMP_DIR_MASK;
+            mask &= ~(uint32_t)q->prune[in][moves[(uint32_t)((int32_t)u - offset[in])]];
+        }
+        for (; mask; mask &= mask - 1) {
             const int dir = __builtin_ctz(mask);
             const uint32_t v = (uint32_t)((int32_t)u + offset[dir]);
             search_node *nv = &nodes[v];

@@ -81,7 +81,7 @@ typedef struct nav_grid_query_desc {
 
 typedef struct nav_grid_query nav_grid_query;
 
-/* Makes a query object for one grid: 16 bytes a cell plus the open list, allocated once here.
+/* Makes a query object for one grid: 20 bytes a cell plus the open list, allocated once here.
  * Returns NAV_FAILURE | NAV_OUT_OF_MEMORY or NAV_INVALID_PARAM on failure (*out null). */
 nav_status nav_grid_query_create(const nav_grid *grid, const nav_grid_query_desc *desc, nav_grid_query **out);
 void nav_grid_query_destroy(nav_grid_query *query);
