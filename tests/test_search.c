@@ -504,11 +504,20 @@ static void test_stepwise_matches(void **state)
         while (nav_in_progress(s2)) {
             s2 = nav_grid_search_step(q, 3);
             slices++;
-            uint32_t open = nav_grid_query_open_count(q);
+            /* the open list as listed is exactly the set of cells in state OPEN */
+            uint32_t open = nav_grid_query_open_count(q), cells[40 * 40];
+            assert_int_equal(nav_grid_query_open_cells(q, cells, 40 * 40), open);
+            static char listed[40 * 40];
+            memset(listed, 0, sizeof listed);
             for (uint32_t i = 0; i < open; i++) {
-                uint32_t cell = nav_grid_query_open_cell(q, i);
-                assert_int_equal(nav_grid_query_cell(q, cell % 40, cell / 40, NULL, NULL), NAV_CELL_OPEN);
+                assert_int_equal(nav_grid_query_cell(q, cells[i] % 40, cells[i] / 40, NULL, NULL),
+                                 NAV_CELL_OPEN);
+                assert_int_equal(listed[cells[i]]++, 0);
             }
+            uint32_t in_state_open = 0;
+            for (int32_t c = 0; c < 40 * 40; c++)
+                in_state_open += nav_grid_query_cell(q, c % 40, c / 40, NULL, NULL) == NAV_CELL_OPEN;
+            assert_int_equal(in_state_open, open);
         }
         assert_int_equal(nav_grid_search_finish(q, &sliced, &b), s1);
         assert_int_equal(s1, s2);

@@ -9,6 +9,7 @@
 
 #include "navtool.h"
 #include "nav/scen.h"
+#include "nav/smooth.h"
 
 static double now_seconds(void)
 {
@@ -33,7 +34,7 @@ int navtool_scen(int argc, char **argv)
 {
     const char *scen_path = NULL, *map_path = NULL;
     nav_search_desc search = {0};
-    bool json = false, verbose = false;
+    bool json = false, verbose = false, smooth = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--map") && i + 1 < argc) {
             map_path = argv[++i];
@@ -49,6 +50,8 @@ int navtool_scen(int argc, char **argv)
                 fprintf(stderr, "navtool scen: unknown heuristic '%s'\n", argv[i]);
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--smooth")) {
+            smooth = true;
         } else if (!strcmp(argv[i], "--json")) {
             json = true;
         } else if (!strcmp(argv[i], "--verbose")) {
@@ -94,8 +97,9 @@ int navtool_scen(int argc, char **argv)
         return 1;
     }
     nav_grid_query *query = NULL;
-    nav_path path;
+    nav_path path, smoothed;
     nav_path_init(&path, NULL);
+    nav_path_init(&smoothed, NULL);
     double *times = calloc(scen->count ? scen->count : 1, sizeof *times);
     if (!times || nav_failed(nav_grid_query_create(grid, NULL, &query))) {
         fprintf(stderr, "navtool scen: out of memory\n");
@@ -116,6 +120,9 @@ int navtool_scen(int argc, char **argv)
         nav_search_result r;
         double t0 = now_seconds();
         s = nav_grid_find_path(query, &search, p->start_x, p->start_y, p->goal_x, p->goal_y, &path, &r);
+        nav_status smooth_status = NAV_SUCCESS;
+        if (smooth && nav_succeeded(s) && !nav_has_detail(s, NAV_PARTIAL_RESULT))
+            smooth_status = nav_grid_smooth_path(grid, &path, &smoothed); /* timed with the query */
         double dt = now_seconds() - t0;
         times[i] = dt;
         total_time += dt;
@@ -148,6 +155,19 @@ int navtool_scen(int argc, char **argv)
             if (verbose) fprintf(stderr, "line %u: invalid path\n", p->line);
             continue;
         }
+        if (smooth) {
+            /* the smoothed path: any-angle segments in free space, never dearer than the cells */
+            double smooth_cost = 0;
+            if (nav_failed(smooth_status) ||
+                nav_failed(nav_grid_validate_segments(grid, &smoothed, &smooth_cost)) ||
+                smooth_cost > cost + 1e-9 || smoothed.nodes[0] != path.nodes[0] ||
+                smoothed.nodes[smoothed.count - 1] != path.nodes[path.count - 1]) {
+                invalid++;
+                if (verbose) fprintf(stderr, "line %u: invalid smoothed path\n", p->line);
+                continue;
+            }
+            cost = smooth_cost;
+        }
         double optimal = p->optimal_length;
         if (fabs(cost - optimal) > 0.005 + 1e-6 * optimal) {
             mismatches++;
@@ -164,20 +184,22 @@ int navtool_scen(int argc, char **argv)
     double mean_us = n ? total_time / n * 1e6 : 0;
     double mean_expanded = n ? (double)expanded_sum / n : 0;
     double mean_ratio = solved ? ratio_sum / solved : 0;
+    char label[64]; /* "astar", or "astar+smooth" when the lengths are those of smoothed paths */
+    snprintf(label, sizeof label, "%s%s", navtool_algo_name(search.algo), smooth ? "+smooth" : "");
     printf("%s %s: %u problems, %u solved, %u unreachable, wrong %u, mismatches %u, invalid %u, "
            "mean %.1f us, p95 %.1f us, %.1f expanded, ratio mean %.5f max %.5f\n",
-           base_name(map_path), navtool_algo_name(search.algo), n, solved, unreachable, wrong, mismatches,
-           invalid, mean_us, p95 * 1e6, mean_expanded, mean_ratio, ratio_max);
+           base_name(map_path), label, n, solved, unreachable, wrong, mismatches, invalid, mean_us, p95 * 1e6,
+           mean_expanded, mean_ratio, ratio_max);
     if (skipped) printf("note: %u problems name a map size different from the map's\n", skipped);
     if (json)
         printf(
             "{\"map\":\"%s\",\"algo\":\"%s\",\"problems\":%u,\"solved\":%u,\"unreachable\":%u,\"wrong\":%u,"
             "\"mismatches\":%u,\"invalid\":%u,\"mean_ratio\":%.6f,\"max_ratio\":%.6f,\"mean_us\":%.3f,"
             "\"p95_us\":%.3f,\"mean_expanded\":%.1f,\"bake_ms\":%.3f,\"bake_bytes\":%zu}\n",
-            base_name(map_path), navtool_algo_name(search.algo), n, solved, unreachable, wrong, mismatches,
-            invalid, mean_ratio, ratio_max, mean_us, p95 * 1e6, mean_expanded, bake_ms,
-            nav_grid_memory_bytes(grid));
+            base_name(map_path), label, n, solved, unreachable, wrong, mismatches, invalid, mean_ratio,
+            ratio_max, mean_us, p95 * 1e6, mean_expanded, bake_ms, nav_grid_memory_bytes(grid));
     free(times);
+    nav_path_destroy(&smoothed);
     nav_path_destroy(&path);
     nav_grid_query_destroy(query);
     nav_grid_destroy(grid);

@@ -13,47 +13,21 @@
 #include "heuristic.h"
 #include "log.h"
 #include "nav/heap.h"
+#include "open_list.h"
 #include "nav/search.h"
 
 #define STAMP_CLOSED     8u
 #define STAMP_DIR_MASK   7u
 #define STAMP_GEN_SHIFT  4
 #define GENERATION_LIMIT (1u << 28)
-#define OPEN_INITIAL     65536u
 /* An improvement smaller than this is float noise, not a better path. */
 #define G_EPSILON 1e-9
-/* f is ordered at a resolution of 2^-20 cost units. Costs that are equal in exact arithmetic
- * (sums of 1 and sqrt 2 in different orders) differ in their last bits as doubles; rounded to
- * this grid they tie, so the tie rule (larger g first) applies where it was meant to. The price
- * is that a path may be longer than the optimum by at most one quantum. g itself stays exact. */
-#define F_SCALE 1048576.0
-/* The tie: larger g first, at a resolution of 2^-10, saturating past 2^22 cost units (ties of
- * such long paths fall to the cell index). */
-#define G_TIE_SCALE 1024.0
-
-static inline uint64_t f_key(double f)
-{
-    return (uint64_t)(f * F_SCALE + 0.5);
-}
-
-static inline uint32_t g_tie(double g)
-{
-    double scaled = g * G_TIE_SCALE;
-    return scaled >= (double)UINT32_MAX ? 0 : UINT32_MAX - (uint32_t)scaled;
-}
-
-typedef struct search_node {
-    double g;
-    uint32_t stamp;
-    uint32_t spare; /* keeps records 16 bytes: aligned, one never split across cache lines */
-} search_node;
-
 struct nav_grid_query {
     const nav_grid *grid;
     nav_allocator allocator;
     search_node *nodes;
     uint32_t generation;
-    nav_heap open;
+    open_list open;
     uint32_t *fifo; /* BFS queue: every cell enters it at most once, so cells entries suffice */
     uint32_t fifo_head, fifo_tail;
 
@@ -125,8 +99,7 @@ nav_status nav_grid_query_create(const nav_grid *grid, const nav_grid_query_desc
     q->grid = grid;
     q->allocator = allocator;
     q->nodes = nav__calloc(&allocator, grid->cells, sizeof *q->nodes);
-    uint32_t open_capacity = grid->cells < OPEN_INITIAL ? grid->cells : OPEN_INITIAL;
-    nav_status s = q->nodes ? nav_heap_init(&q->open, &allocator, open_capacity, grid->cells)
+    nav_status s = q->nodes ? nav__open_init(&q->open, &allocator, grid->cells, q->nodes)
                             : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (nav_failed(s)) {
         nav_grid_query_destroy(q);
@@ -141,7 +114,7 @@ nav_status nav_grid_query_create(const nav_grid *grid, const nav_grid_query_desc
 void nav_grid_query_destroy(nav_grid_query *q)
 {
     if (!q) return;
-    nav_heap_destroy(&q->open);
+    nav__open_destroy(&q->open);
     nav__free(&q->allocator, q->fifo);
     nav__free(&q->allocator, q->nodes);
     nav__free(&q->allocator, q);
@@ -149,8 +122,8 @@ void nav_grid_query_destroy(nav_grid_query *q)
 
 size_t nav_grid_query_memory_bytes(const nav_grid_query *q)
 {
-    size_t bytes = sizeof *q + (size_t)q->grid->cells * (sizeof *q->nodes + sizeof *q->open.pos);
-    bytes += (size_t)q->open.capacity * sizeof *q->open.entries;
+    size_t bytes = sizeof *q + (size_t)q->grid->cells * sizeof *q->nodes;
+    bytes += nav__open_memory_bytes(&q->open, q->grid->cells);
     if (q->fifo) bytes += (size_t)q->grid->cells * sizeof *q->fifo;
     return bytes;
 }
@@ -224,7 +197,7 @@ nav_status nav_grid_search_begin(nav_grid_query *q, const nav_search_desc *desc,
     }
 
     next_generation(q);
-    nav_heap_clear(&q->open);
+    nav__open_clear(&q->open);
     q->fifo_head = q->fifo_tail = 0;
     search_node *start = &q->nodes[q->start];
     node_reach(q, start, 0.0, 0);
@@ -249,26 +222,11 @@ nav_status nav_grid_search_begin(nav_grid_query *q, const nav_search_desc *desc,
     } else {
         int32_t dx = sx > gx ? sx - gx : gx - sx, dy = sy > gy ? sy - gy : gy - sy;
         double h = q->h_scale * nav__heuristic_distance(q->heuristic, dx, dy, grid->desc.diagonal_cost);
-        nav_heap_push(&q->open, f_key(h), g_tie(0), q->start);
+        if (!nav__open_insert(&q->open, nav__open_key(h), nav__open_tie(0), q->start))
+            return q->status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
     q->progress.generated = 1;
     return q->status = NAV_IN_PROGRESS;
-}
-
-/* Makes room for one more open entry; the open list starts small and doubles when a search needs
- * more (a rare allocation, once per query object in practice). */
-static __attribute__((noinline)) bool open_reserve(nav_grid_query *q)
-{
-    nav_heap *open = &q->open;
-    if (open->count < open->capacity) return true;
-    uint32_t grown = open->capacity > q->grid->cells / 2 ? q->grid->cells : open->capacity * 2;
-    if (grown <= open->capacity) return false;
-    nav_heap_entry *entries = nav__realloc(&q->allocator, open->entries, open->capacity * sizeof *entries,
-                                           nav__mul_size(grown, sizeof *entries));
-    if (!entries) return false;
-    open->entries = entries;
-    open->capacity = grown;
-    return true;
 }
 
 /* Records the expanded cell if it is the closest to the goal so far (straight-line distance, then
@@ -280,14 +238,6 @@ static inline void track_closest(nav_grid_query *q, uint32_t cell, int32_t x, in
         q->best_dist2 = dist2;
         q->best_cell = cell;
     }
-}
-
-/* Adds an entry to the open list, growing it when full. */
-static inline __attribute__((always_inline)) bool open_add(nav_grid_query *q, nav_heap_entry e)
-{
-    if (__builtin_expect(q->open.count == q->open.capacity, 0) && !open_reserve(q)) return false;
-    nav_heap_push(&q->open, e.key, (uint32_t)(e.order >> 32), nav_heap_entry_id(e));
-    return true;
 }
 
 /* The best-first loop, specialised at each call site by the constant heuristic and cost mode so
@@ -322,12 +272,13 @@ best_first(nav_grid_query *q, uint32_t budget, const nav_heuristic heuristic, co
     nav_heap_entry hold = {0};
 
     for (uint32_t slice = 0;; slice++) {
-        if (!held && q->open.count == 0) {
+        if (!held && nav__open_count(&q->open) == 0) {
             status = NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
             break;
         }
         if ((limit && expanded >= limit) || (budget && slice >= budget)) {
-            if (held && !open_add(q, hold)) {
+            if (held && !nav__open_insert(&q->open, hold.key, (uint32_t)(hold.order >> 32),
+                                          nav_heap_entry_id(hold))) {
                 status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
                 break;
             }
@@ -339,7 +290,13 @@ best_first(nav_grid_query *q, uint32_t budget, const nav_heuristic heuristic, co
             u = nav_heap_entry_id(hold);
             held = false;
         } else {
-            u = nav_heap_entry_id(nav_heap_pop(&q->open));
+            nav_heap_entry top;
+            bool failed = false;
+            if (!nav__open_top(&q->open, &top, &failed)) { /* count > 0, so only memory can fail */
+                status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+                break;
+            }
+            u = nav__open_pop(&q->open);
         }
         search_node *nu = &nodes[u];
         nu->stamp |= STAMP_CLOSED;
@@ -373,13 +330,16 @@ best_first(nav_grid_query *q, uint32_t budget, const nav_heuristic heuristic, co
             int32_t dx = vx > goal_x ? vx - goal_x : goal_x - vx,
                     dy = vy > goal_y ? vy - goal_y : goal_y - vy;
             nav_heap_entry e = {
-                f_key(g * g_weight + h_scale * nav__heuristic_distance(heuristic, dx, dy, diagonal)),
-                (uint64_t)g_tie(g) << 32 | v};
+                nav__open_key(g * g_weight + h_scale * nav__heuristic_distance(heuristic, dx, dy, diagonal)),
+                (uint64_t)nav__open_tie(g) << 32 | v};
             nv->g = g;
             nv->stamp = generation << STAMP_GEN_SHIFT | (uint32_t)dir;
             generated++;
             if (seen) { /* open already: it sits in the heap (only new cells are held) */
-                nav_heap_decrease(&q->open, v, e.key, (uint32_t)(e.order >> 32));
+                if (!nav__open_decrease(&q->open, e.key, (uint32_t)(e.order >> 32), v)) {
+                    status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+                    goto out;
+                }
                 continue;
             }
             if (!held) {
@@ -392,17 +352,21 @@ best_first(nav_grid_query *q, uint32_t budget, const nav_heuristic heuristic, co
                 hold = e;
                 e = t;
             }
-            if (!open_add(q, e)) {
+            if (!nav__open_insert(&q->open, e.key, (uint32_t)(e.order >> 32), nav_heap_entry_id(e))) {
                 status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
                 goto out;
             }
         }
-        if (held && q->open.count && nav_heap_entry_less(&q->open.entries[0], &hold)) {
+        nav_heap_entry top;
+        bool failed = false;
+        if (held && nav__open_top(&q->open, &top, &failed) && nav_heap_entry_less(&top, &hold)) {
             held = false;
-            if (!open_add(q, hold)) {
-                status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-                break;
-            }
+            if (!nav__open_insert(&q->open, hold.key, (uint32_t)(hold.order >> 32), nav_heap_entry_id(hold)))
+                failed = true;
+        }
+        if (failed) {
+            status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+            break;
         }
     }
 out:
@@ -544,14 +508,16 @@ nav_cell_state nav_grid_query_cell(const nav_grid_query *q, int32_t x, int32_t y
 uint32_t nav_grid_query_open_count(const nav_grid_query *q)
 {
     if (q->desc.algo == NAV_ALGO_BFS) return q->fifo_tail - q->fifo_head;
-    return q->open.count;
+    return nav__open_count(&q->open);
 }
 
-uint32_t nav_grid_query_open_cell(const nav_grid_query *q, uint32_t i)
+uint32_t nav_grid_query_open_cells(const nav_grid_query *q, uint32_t *cells, uint32_t max)
 {
-    if (i >= nav_grid_query_open_count(q)) return NAV_NO_CELL;
-    if (q->desc.algo == NAV_ALGO_BFS) return q->fifo[q->fifo_head + i];
-    return nav_heap_entry_id(q->open.entries[i]);
+    if (q->desc.algo != NAV_ALGO_BFS) return nav__open_list_cells(&q->open, cells, max);
+    uint32_t n = q->fifo_tail - q->fifo_head;
+    if (n > max) n = max;
+    memcpy(cells, q->fifo + q->fifo_head, n * sizeof *cells);
+    return n;
 }
 
 nav_search_result nav_grid_query_progress(const nav_grid_query *q)

@@ -116,9 +116,11 @@ typedef enum nav_cell_state { NAV_CELL_UNSEEN = 0, NAV_CELL_OPEN = 1, NAV_CELL_C
 /* State of a cell in the current (or last) search, with its g and parent when seen. */
 nav_cell_state nav_grid_query_cell(const nav_grid_query *query, int32_t x, int32_t y, double *g,
                                    uint32_t *parent);
-/* Number of cells on the open list, and the cell index of entry i (in heap order, not sorted). */
+/* Number of cells on the open list. */
 uint32_t nav_grid_query_open_count(const nav_grid_query *query);
-uint32_t nav_grid_query_open_cell(const nav_grid_query *query, uint32_t i);
+/* Writes up to max cell indices of the open list into cells (in no particular order) and returns
+ * how many it wrote (all of them when max >= nav_grid_query_open_count). */
+uint32_t nav_grid_query_open_cells(const nav_grid_query *query, uint32_t *cells, uint32_t max);
 /* Counters of the current search so far. */
 nav_search_result nav_grid_query_progress(const nav_grid_query *query);
 
