@@ -1,6 +1,7 @@
 /* Grid planners: the seed tutorials' worked examples, cross-checks against a brute-force
  * reference on random maps, budgets, partial paths, step-wise search, smoothing, flow fields. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,20 @@ static nav_grid *make_grid(int32_t w, int32_t h, const nav_grid_desc *extra)
     return grid;
 }
 
+static double reference_move_cost(const nav_grid *grid, int32_t x, int32_t y, nav_dir d);
+
+/* The grid's own move masks agree with the rules, cell by cell. */
+static void assert_moves_match_rules(const nav_grid *grid)
+{
+    for (int32_t y = 0; y < nav_grid_height(grid); y++)
+        for (int32_t x = 0; x < nav_grid_width(grid); x++)
+            for (int d = 0; d < 8; d++) {
+                double expect = reference_move_cost(grid, x, y, (nav_dir)d);
+                double got = nav_grid_move_cost(grid, x, y, (nav_dir)d);
+                assert_true(expect == got || (!(expect < INFINITY) && !(got < INFINITY)));
+            }
+}
+
 /* Runs one search and checks the path it returns: valid moves, the reported cost, endpoints. */
 static nav_status run(nav_grid_query *q, const nav_grid *grid, nav_algo algo, int32_t sx, int32_t sy,
                       int32_t gx, int32_t gy, nav_path *path, nav_search_result *r)
@@ -43,8 +58,31 @@ static nav_status run(nav_grid_query *q, const nav_grid *grid, nav_algo algo, in
     return s;
 }
 
-/* Brute-force reference: Dijkstra with a linear scan for the minimum, reading the grid only
- * through its public move-cost call. dist[] gets INFINITY for unreachable cells. */
+/* The cost of a move from first principles, independent of the grid's precomputed move masks:
+ * in bounds, destination free, climb within max_climb, the corner policy for diagonals, length
+ * times the destination's cost. */
+static double reference_move_cost(const nav_grid *grid, int32_t x, int32_t y, nav_dir d)
+{
+    const nav_grid_desc *desc = nav_grid_get_desc(grid);
+    int32_t dx, dy;
+    nav_dir_offset(d, &dx, &dy);
+    if (desc->connectivity == NAV_CONNECT_4 && dx && dy) return INFINITY;
+    int32_t nx = x + dx, ny = y + dy;
+    if (!nav_grid_passable(grid, x, y) || !nav_grid_passable(grid, nx, ny)) return INFINITY;
+    if (nav_grid_cell_height(grid, nx, ny) - nav_grid_cell_height(grid, x, y) > desc->max_climb)
+        return INFINITY;
+    double length = 1;
+    if (dx && dy) {
+        bool a = nav_grid_passable(grid, nx, y), b = nav_grid_passable(grid, x, ny);
+        if (desc->corner_policy == NAV_CORNER_NEVER_CUT && !(a && b)) return INFINITY;
+        if (desc->corner_policy == NAV_CORNER_CUT_IF_ONE_FREE && !(a || b)) return INFINITY;
+        length = desc->diagonal_cost;
+    }
+    return length * nav_grid_cell_cost(grid, nx, ny);
+}
+
+/* Brute-force reference: Dijkstra with a linear scan for the minimum, over moves derived from
+ * first principles. dist[] gets INFINITY for unreachable cells. */
 static void reference_distances(const nav_grid *grid, int32_t sx, int32_t sy, double *dist)
 {
     int32_t w = nav_grid_width(grid), h = nav_grid_height(grid), n = w * h;
@@ -59,7 +97,7 @@ static void reference_distances(const nav_grid *grid, int32_t sx, int32_t sy, do
         done[best] = 1;
         int32_t x = best % w, y = best / w;
         for (int d = 0; d < 8; d++) {
-            double c = nav_grid_move_cost(grid, x, y, (nav_dir)d);
+            double c = reference_move_cost(grid, x, y, (nav_dir)d);
             if (!(c < INFINITY)) continue;
             int32_t dx, dy;
             nav_dir_offset((nav_dir)d, &dx, &dy);
@@ -81,7 +119,7 @@ static void reference_hops(const nav_grid *grid, int32_t sx, int32_t sy, int32_t
     while (head < tail) {
         int32_t cell = queue[head++], x = cell % w, y = cell / w;
         for (int d = 0; d < 8; d++) {
-            if (!(nav_grid_move_cost(grid, x, y, (nav_dir)d) < INFINITY)) continue;
+            if (!(reference_move_cost(grid, x, y, (nav_dir)d) < INFINITY)) continue;
             int32_t dx, dy;
             nav_dir_offset((nav_dir)d, &dx, &dy);
             int32_t next = (y + dy) * w + (x + dx);
@@ -335,6 +373,7 @@ static nav_grid *random_grid(unsigned seed, int32_t w, int32_t h)
             nav_grid_set_cell_height(grid, x, y, (float)(rand() % 4));
         }
     if (rand() % 2) assert_int_equal(nav_grid_build_reachability(grid), NAV_SUCCESS);
+    assert_moves_match_rules(grid);
     return grid;
 }
 
@@ -709,6 +748,73 @@ static void test_flow_field_two_goals(void **state)
     nav_grid_destroy(grid);
 }
 
+/* ---- threads ---------------------------------------------------------------------------------- */
+
+/* One grid, shared read-only; each thread searches through its own query object. Their answers
+ * must equal those of one thread alone, bit for bit (costs and cells). */
+enum { THREAD_QUERIES = 300 };
+
+typedef struct thread_job {
+    const nav_grid *grid;
+    const int32_t (*problems)[4];
+    double costs[THREAD_QUERIES];
+    uint32_t lengths[THREAD_QUERIES];
+    uint64_t cell_sums[THREAD_QUERIES];
+} thread_job;
+
+static void *thread_run(void *arg)
+{
+    thread_job *job = arg;
+    nav_grid_query *q;
+    if (nav_failed(nav_grid_query_create(job->grid, NULL, &q))) return NULL;
+    nav_path path;
+    nav_path_init(&path, NULL);
+    for (int i = 0; i < THREAD_QUERIES; i++) {
+        const int32_t *p = job->problems[i];
+        nav_search_result r = {0};
+        nav_grid_find_path(q, NULL, p[0], p[1], p[2], p[3], &path, &r);
+        job->costs[i] = r.cost;
+        job->lengths[i] = path.count;
+        uint64_t sum = 0;
+        for (uint32_t k = 0; k < path.count; k++) sum = sum * 31 + path.nodes[k];
+        job->cell_sums[i] = sum;
+    }
+    nav_path_destroy(&path);
+    nav_grid_query_destroy(q);
+    return job;
+}
+
+static void test_threads_share_a_grid(void **state)
+{
+    (void)state;
+    nav_grid *grid = random_grid(77, 120, 120);
+    assert_int_equal(nav_grid_build_reachability(grid), NAV_SUCCESS);
+    static int32_t problems[THREAD_QUERIES][4];
+    for (int i = 0; i < THREAD_QUERIES; i++) {
+        do {
+            for (int k = 0; k < 4; k++) problems[i][k] = rand() % 120;
+        } while (!nav_grid_passable(grid, problems[i][0], problems[i][1]) ||
+                 !nav_grid_passable(grid, problems[i][2], problems[i][3]));
+    }
+    static thread_job alone, jobs[2];
+    alone = (thread_job){.grid = grid, .problems = (const int32_t(*)[4])problems};
+    assert_non_null(thread_run(&alone));
+    pthread_t threads[2];
+    for (int t = 0; t < 2; t++) {
+        jobs[t] = (thread_job){.grid = grid, .problems = (const int32_t(*)[4])problems};
+        assert_int_equal(pthread_create(&threads[t], NULL, thread_run, &jobs[t]), 0);
+    }
+    for (int t = 0; t < 2; t++) {
+        void *done = NULL;
+        assert_int_equal(pthread_join(threads[t], &done), 0);
+        assert_non_null(done);
+        assert_memory_equal(jobs[t].costs, alone.costs, sizeof alone.costs);
+        assert_memory_equal(jobs[t].lengths, alone.lengths, sizeof alone.lengths);
+        assert_memory_equal(jobs[t].cell_sums, alone.cell_sums, sizeof alone.cell_sums);
+    }
+    nav_grid_destroy(grid);
+}
+
 /* ---- memory ----------------------------------------------------------------------------------- */
 
 static void test_allocation_failures(void **state)
@@ -786,6 +892,7 @@ int main(void)
         cmocka_unit_test(test_flow_field_two_goals),
         cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_grid_limits),
+        cmocka_unit_test(test_threads_share_a_grid),
     };
     return cmocka_run_group_tests_name("search", tests, NULL, NULL);
 }

@@ -100,6 +100,22 @@ static void refresh_all_moves(nav_grid *grid)
             grid->moves[y * grid->width + x] = compute_moves(grid, (int32_t)x, (int32_t)y);
 }
 
+/* The moves of a grid of plain cells: everything inside, computed only along the border. */
+static void fill_plain_moves(nav_grid *grid)
+{
+    uint8_t all = grid->desc.connectivity == NAV_CONNECT_4 ? 0x0f : 0xff;
+    memset(grid->moves, all, grid->cells);
+    uint32_t w = grid->width, h = grid->height;
+    for (uint32_t x = 0; x < w; x++) {
+        grid->moves[x] = compute_moves(grid, (int32_t)x, 0);
+        grid->moves[(h - 1) * w + x] = compute_moves(grid, (int32_t)x, (int32_t)(h - 1));
+    }
+    for (uint32_t y = 0; y < h; y++) {
+        grid->moves[y * w] = compute_moves(grid, 0, (int32_t)y);
+        grid->moves[y * w + w - 1] = compute_moves(grid, (int32_t)(w - 1), (int32_t)y);
+    }
+}
+
 static void drop_reachability(nav_grid *grid)
 {
     nav__free(&grid->allocator, grid->component);
@@ -157,7 +173,7 @@ nav_status nav_grid_create(const nav_grid_desc *desc, nav_grid **out)
         grid->offset[dir] = nav__dir_dy[dir] * d.width + nav__dir_dx[dir];
         grid->step_length[dir] = dir < 4 ? 1.0 : d.diagonal_cost;
     }
-    refresh_all_moves(grid);
+    fill_plain_moves(grid);
     *out = grid;
     return NAV_SUCCESS;
 }
