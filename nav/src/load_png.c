@@ -13,15 +13,11 @@
 #include "grid_internal.h"
 
 #include <limits.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nav/io.h"
-
 #include "alloc.h"
-#include "log.h"
+#include "text.h"
 
 /* stb_image allocates with malloc/realloc/free and cannot be pointed at the caller's allocator:
  * its STBI_MALLOC hooks take no context pointer, and passing one through a global would break the
@@ -58,25 +54,6 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 #endif
 
-/* Where messages go and the name they carry. */
-typedef struct load_context {
-    const nav_log *log;
-    const char *name;
-} load_context;
-
-static void report(const load_context *ctx, const char *fmt, ...) NAV__PRINTF(2, 3);
-
-static void report(const load_context *ctx, const char *fmt, ...)
-{
-    if (!ctx->log || !ctx->log->fn) return;
-    char message[400];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(message, sizeof message, fmt, args);
-    va_end(args);
-    nav__logf(ctx->log, NAV_LOG_ERROR, "%s: %s", ctx->name, message);
-}
-
 /* A palette entry resolved to what a cell receives. */
 typedef struct colour_entry {
     uint32_t rgb;
@@ -104,9 +81,10 @@ static nav_status resolve_palette(const load_context *ctx, const nav_png_desc *p
     for (uint32_t i = 0; i < count; i++) {
         const nav_palette_entry *e = &png->palette[i];
         if (e->rgb > 0xffffffu || !(e->cost > 0) || !isfinite(e->height)) {
-            report(ctx,
-                   "palette entry %u (#%06x) needs a colour up to #ffffff, a cost > 0 and a finite height", i,
-                   e->rgb);
+            nav__report(
+                ctx, 0,
+                "palette entry %u (#%06x) needs a colour up to #ffffff, a cost > 0 and a finite height", i,
+                e->rgb);
             return NAV_FAILURE | NAV_INVALID_PARAM;
         }
         if (e->cost == 1 || !(e->cost < INFINITY)) continue;
@@ -114,7 +92,8 @@ static nav_status resolve_palette(const load_context *ctx, const nav_png_desc *p
         while (at < n && costs[at] < e->cost) at++;
         if (at < n && costs[at] == e->cost) continue;
         if (n == NAV_TERRAIN_TYPES - 2) {
-            report(ctx, "the palette has more than %d distinct costs besides 1", NAV_TERRAIN_TYPES - 2);
+            nav__report(ctx, 0, "the palette has more than %d distinct costs besides 1",
+                        NAV_TERRAIN_TYPES - 2);
             return NAV_FAILURE | NAV_TOO_LARGE;
         }
         memmove(costs + at + 1, costs + at, (size_t)(n - at) * sizeof *costs);
@@ -123,7 +102,7 @@ static nav_status resolve_palette(const load_context *ctx, const nav_png_desc *p
     }
     colour_entry *colours = nav__alloc(a, nav__mul_size(count, sizeof *colours));
     if (!colours) {
-        report(ctx, "out of memory");
+        nav__report(ctx, 0, "out of memory");
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
     for (uint32_t i = 0; i < count; i++) {
@@ -141,7 +120,7 @@ static nav_status resolve_palette(const load_context *ctx, const nav_png_desc *p
     qsort(colours, count, sizeof *colours, compare_colours);
     for (uint32_t i = 1; i < count; i++) {
         if (colours[i].rgb == colours[i - 1].rgb) {
-            report(ctx, "colour #%06x is in the palette twice", colours[i].rgb);
+            nav__report(ctx, 0, "colour #%06x is in the palette twice", colours[i].rgb);
             nav__free(a, colours);
             return NAV_FAILURE | NAV_INVALID_PARAM;
         }
@@ -174,19 +153,19 @@ static bool check_chunks(const load_context *ctx, const unsigned char *bytes, si
     size_t at = 8; /* past the signature */
     for (;;) {
         if (size < at || size - at < 12) {
-            report(ctx, "the file ends inside a chunk, or before its IEND chunk");
+            nav__report(ctx, 0, "the file ends inside a chunk, or before its IEND chunk");
             return false;
         }
         uint32_t length = read_be32(bytes + at);
         const unsigned char *type = bytes + at + 4;
         if (length > size - at - 12) {
-            report(ctx, "chunk %zu bytes into the file claims %u bytes, past the end of the file", at,
-                   length);
+            nav__report(ctx, 0, "chunk %zu bytes into the file claims %u bytes, past the end of the file", at,
+                        length);
             return false;
         }
         if (memcmp(type, "IDAT", 4) == 0) {
             if (!seen_data && length == 0) {
-                report(ctx, "the first image data chunk (IDAT) is empty");
+                nav__report(ctx, 0, "the first image data chunk (IDAT) is empty");
                 return false;
             }
             seen_data = true;
@@ -199,8 +178,8 @@ static bool check_chunks(const load_context *ctx, const unsigned char *bytes, si
     uint64_t bits = bytes[24] * (uint64_t)(bytes[25] < 7 ? channels_of_colour_type[bytes[25]] : 4);
     uint64_t pixel_bytes = height * ((width * bits + 7) / 8); /* without the filter bytes */
     if (pixel_bytes > 1032 * data_bytes + 1024) {
-        report(ctx, "%llu bytes of image data cannot hold %llu x %llu pixels", (unsigned long long)data_bytes,
-               (unsigned long long)width, (unsigned long long)height);
+        nav__report(ctx, 0, "%llu bytes of image data cannot hold %llu x %llu pixels",
+                    (unsigned long long)data_bytes, (unsigned long long)width, (unsigned long long)height);
         return false;
     }
     return true;
@@ -243,15 +222,15 @@ static nav_status fill_cells(const load_context *ctx, nav_grid *grid, const unsi
             } else if (unknown_is_blocked) {
                 type = NAV_TERRAIN_BLOCKED;
             } else {
-                report(ctx, "pixel (%u, %u) has colour #%06x, which is not in the palette",
-                       cell % grid->width, cell / grid->width, rgb);
+                nav__report(ctx, 0, "pixel (%u, %u) has colour #%06x, which is not in the palette",
+                            cell % grid->width, cell / grid->width, rgb);
                 return NAV_FAILURE | NAV_PARSE_ERROR;
             }
         }
         grid->terrain[cell] = type;
         if (height != 0) {
             if (!grid->heights && nav_failed(nav__grid_ensure_heights(grid))) {
-                report(ctx, "out of memory");
+                nav__report(ctx, 0, "out of memory");
                 return NAV_FAILURE | NAV_OUT_OF_MEMORY;
             }
             grid->heights[cell] = height;
@@ -268,23 +247,23 @@ nav_status nav_grid_load_png(const void *bytes, size_t size, const char *name, c
     load_context ctx = {options ? options->log : NULL, name ? name : "<png>"};
     nav_png_desc png_desc = png ? *png : (nav_png_desc){0};
     if ((!bytes && size) || (png_desc.palette_count && !png_desc.palette)) {
-        report(&ctx, "no bytes or no palette given");
+        nav__report(&ctx, 0, "no bytes or no palette given");
         return NAV_FAILURE | NAV_INVALID_PARAM;
     }
     if (size > INT_MAX) { /* stb_image takes an int length */
-        report(&ctx, "%zu bytes is over the limit of %d", size, INT_MAX);
+        nav__report(&ctx, 0, "%zu bytes is over the limit of %d", size, INT_MAX);
         return NAV_FAILURE | NAV_TOO_LARGE;
     }
     int width, height, channels;
     /* The header alone first: a lying or huge image fails before anything is decoded. */
     if (!bytes || !stbi_info_from_memory(bytes, (int)size, &width, &height, &channels)) {
-        report(&ctx, "not a PNG image, or a damaged one");
+        nav__report(&ctx, 0, "not a PNG image, or a damaged one");
         return NAV_FAILURE | NAV_PARSE_ERROR;
     }
     if (width > NAV_GRID_MAX_SIDE || height > NAV_GRID_MAX_SIDE ||
         (uint64_t)width * (uint64_t)height > NAV_GRID_MAX_CELLS) {
-        report(&ctx, "%d x %d pixels is over the grid limit of %d per side", width, height,
-               NAV_GRID_MAX_SIDE);
+        nav__report(&ctx, 0, "%d x %d pixels is over the grid limit of %d per side", width, height,
+                    NAV_GRID_MAX_SIDE);
         return NAV_FAILURE | NAV_TOO_LARGE;
     }
     if (!check_chunks(&ctx, bytes, size)) return NAV_FAILURE | NAV_PARSE_ERROR;
@@ -300,7 +279,7 @@ nav_status nav_grid_load_png(const void *bytes, size_t size, const char *name, c
     unsigned char *pixels = stbi_load_from_memory(bytes, (int)size, &width, &height, &channels, 3);
     if (!pixels) {
         /* stb cannot tell us why without its global failure string. */
-        report(&ctx, "cannot decode the PNG (damaged data, or no memory for the pixels)");
+        nav__report(&ctx, 0, "cannot decode the PNG (damaged data, or no memory for the pixels)");
         nav__free(&allocator, colours);
         return NAV_FAILURE | NAV_PARSE_ERROR;
     }
@@ -309,33 +288,18 @@ nav_status nav_grid_load_png(const void *bytes, size_t size, const char *name, c
     desc.height = height;
     nav_grid *grid = NULL;
     s = nav_grid_create(&desc, &grid);
-    if (nav_failed(s)) report(&ctx, "cannot create the grid: %s", nav_status_str(s));
+    if (nav_failed(s)) nav__report(&ctx, 0, "cannot create the grid: %s", nav_status_str(s));
     for (int t = 2; t < type_count && nav_succeeded(s); t++)
         s = nav_grid_set_terrain_cost(grid, (uint8_t)t, type_cost[t]);
     if (nav_succeeded(s))
         s = fill_cells(&ctx, grid, pixels, colours, png_desc.palette_count, png_desc.unknown_is_blocked);
     stbi_image_free(pixels);
     nav__free(&allocator, colours);
-    if (nav_succeeded(s)) {
-        nav__grid_rebuild(grid);
-        s = nav_grid_build_reachability(grid);
-        if (nav_failed(s)) report(&ctx, "cannot label reachability: %s", nav_status_str(s));
-    }
-    if (nav_failed(s)) {
+    if (nav_failed(s)) { /* reported above (the terrain costs were checked with the palette) */
         nav_grid_destroy(grid);
         return s;
     }
-    *out = grid;
-    return NAV_SUCCESS;
-}
-
-/* The last part of a path, which names the file in messages. */
-static const char *base_name(const char *path)
-{
-    const char *name = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '/' || *p == '\\') name = p + 1;
-    return name;
+    return nav__finish_grid(&ctx, grid, NAV_SUCCESS, "label reachability", out);
 }
 
 nav_status nav_grid_load_png_file(const char *path, const nav_png_desc *png, const nav_grid_desc *options,
@@ -343,18 +307,11 @@ nav_status nav_grid_load_png_file(const char *path, const nav_png_desc *png, con
 {
     if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
     *out = NULL;
-    if (!path) return NAV_FAILURE | NAV_INVALID_PARAM;
-    load_context ctx = {options ? options->log : NULL, base_name(path)};
-    nav_allocator allocator;
-    nav__allocator_resolve(&allocator, options ? options->allocator : NULL);
-    void *bytes;
-    size_t size;
-    nav_status s = nav_file_read_all(path, &allocator, &bytes, &size);
-    if (nav_failed(s)) {
-        report(&ctx, "cannot read '%s': %s", path, nav_status_str(s));
-        return s;
-    }
-    s = nav_grid_load_png(bytes, size, ctx.name, png, options, out);
-    nav__free(&allocator, bytes);
+    loaded_file file;
+    nav_status s =
+        nav__read_file(path, options ? options->allocator : NULL, options ? options->log : NULL, &file);
+    if (nav_failed(s)) return s;
+    s = nav_grid_load_png(file.bytes, file.size, file.name, png, options, out);
+    nav__free_file(&file);
     return s;
 }
