@@ -195,9 +195,11 @@ int navtool_scen(int argc, char **argv)
         printf(
             "{\"map\":\"%s\",\"algo\":\"%s\",\"problems\":%u,\"solved\":%u,\"unreachable\":%u,\"wrong\":%u,"
             "\"mismatches\":%u,\"invalid\":%u,\"mean_ratio\":%.6f,\"max_ratio\":%.6f,\"mean_us\":%.3f,"
-            "\"p95_us\":%.3f,\"mean_expanded\":%.1f,\"bake_ms\":%.3f,\"bake_bytes\":%zu}\n",
+            "\"p95_us\":%.3f,\"mean_expanded\":%.1f,\"bake_ms\":%.3f,\"bake_bytes\":%zu,\"query_bytes\":%zu}"
+            "\n",
             base_name(map_path), label, n, solved, unreachable, wrong, mismatches, invalid, mean_ratio,
-            ratio_max, mean_us, p95 * 1e6, mean_expanded, bake_ms, nav_grid_memory_bytes(grid));
+            ratio_max, mean_us, p95 * 1e6, mean_expanded, bake_ms, nav_grid_memory_bytes(grid),
+            nav_grid_query_memory_bytes(query));
     free(times);
     nav_path_destroy(&smoothed);
     nav_path_destroy(&path);

@@ -23,6 +23,15 @@ void nav__open_destroy(open_list *open)
 
 void nav__open_clear(open_list *open)
 {
+    if (open->oversized) { /* give back what one big search grew, so it does not pile up */
+        for (uint32_t i = 0; i <= OPEN_RING; i++) {
+            open_bucket *bucket = i < OPEN_RING ? &open->ring[i] : &open->far;
+            if (bucket->capacity <= OPEN_KEEP) continue;
+            nav__free(&open->allocator, bucket->entries);
+            *bucket = (open_bucket){0};
+        }
+        open->oversized = false;
+    }
     nav_heap_clear(&open->near);
     for (uint32_t word = 0; word < OPEN_RING / 64; word++) {
         for (uint64_t bits = open->ring_used[word]; bits; bits &= bits - 1)
@@ -53,6 +62,7 @@ bool nav__open_bucket_grow(open_list *open, open_bucket *bucket)
     if (!entries) return false;
     bucket->entries = entries;
     bucket->capacity = grown;
+    if (grown > OPEN_KEEP) open->oversized = true;
     return true;
 }
 

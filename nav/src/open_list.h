@@ -15,8 +15,11 @@
  * Each cell's search record carries a tag, a "bucketed" flag and a version counted up on every
  * append; a copy is live while the tag still reads bucketed with its version. The tag sits in the
  * record the search has just touched, so bucketing costs no extra cache miss.
- * Buckets grow through the allocator when a search needs more room and keep their memory for the
- * next search. */
+ * Buckets grow through the allocator when a search needs more room and keep up to OPEN_KEEP
+ * entries of it for the next search. Known weakness: on a wide plateau of equal f (open ground in
+ * city maps) the bucket just above it collects many stale copies, since every lowered key appends;
+ * a search then holds a few MiB of copies until its end. Updating copies in place (their index
+ * kept in the tag) would remove that. */
 #ifndef NAV_SRC_OPEN_LIST_H
 #define NAV_SRC_OPEN_LIST_H
 
@@ -24,6 +27,7 @@
 
 #define OPEN_RING         512u        /* buckets in the ring: 8 cost units at 1/64 a bucket */
 #define OPEN_BUCKET_SHIFT 14          /* bucket of a key: key >> 14, 1/64 cost unit (keys count 2^-20) */
+#define OPEN_KEEP         256u        /* bucket entries kept from one search to the next */
 #define OPEN_IN_BUCKET    0x80000000u /* search_node.open_tag: the live entry waits in a bucket */
 
 /* f is ordered at a resolution of 2^-20 cost units. Costs that are equal in exact arithmetic
@@ -67,6 +71,7 @@ typedef struct open_list {
     uint64_t far_min;  /* lowest bucket in far (a lower bound: it may belong to a stale copy) */
     uint64_t current;  /* the bucket the near heap holds */
     uint32_t bucketed; /* live entries in the ring and far */
+    bool oversized;    /* a bucket grew past OPEN_KEEP entries: clear() gives such memory back */
     nav_allocator allocator;
 } open_list;
 
