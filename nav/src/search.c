@@ -1,10 +1,10 @@
 /* The grid search engine: one loop serves BFS, Dijkstra, greedy best-first, A* and weighted A*.
  *
- * Scratch lives in the query object: a 16-byte record a cell (g and a stamp), the open list's
- * position of each cell (4 bytes) and the open list. The stamp holds the search generation in its high 28
- * bits, a closed flag and the direction the cell was reached from, so a new search needs no clearing and the
- * path is rebuilt from directions instead of stored parent indices (Detour's node pool does the same with
- * ids). */
+ * Scratch lives in the query object: a 16-byte record a cell (g, a stamp and the open list's tag,
+ * see open_list.h), the open list's heap position of each cell (4 bytes) and the open list. The
+ * stamp holds the search generation in its high 28 bits, a closed flag and the direction the cell
+ * was reached from, so a new search needs no clearing and the path is rebuilt from directions
+ * instead of stored parent indices (Detour's node pool does the same with ids). */
 #include <math.h>
 #include <string.h>
 
