@@ -6,7 +6,7 @@
 nav_status nav_heap_init(nav_heap *heap, const nav_allocator *allocator, uint32_t capacity, uint32_t id_count)
 {
     if (!heap) return NAV_FAILURE | NAV_INVALID_PARAM;
-    *heap = (nav_heap){.id_count = id_count};
+    *heap = (nav_heap){0};
     nav__allocator_resolve(&heap->allocator, allocator);
     if (capacity == 0) capacity = 1;
     heap->entries = nav__alloc(&heap->allocator, nav__mul_size(capacity, sizeof *heap->entries));

@@ -245,8 +245,9 @@ static inline void track_closest(nav_grid_query *q, uint32_t cell, int32_t x, in
  *
  * The best new successor of each expansion is held back from the open list; if it orders before
  * the list's top it is exactly what the next pop would return, so it is expanded at once and the
- * push and pop are skipped. On open ground, where the search runs along a plateau of equal f
- * towards the goal, that is most expansions. The order of expansions is unchanged. */
+ * push and pop are skipped. It pays on open ground, where the search runs along a plateau of
+ * equal f towards the goal; where a search floods around obstacles it rarely fires (about 4% of
+ * expansions on den520d). The order of expansions is unchanged. */
 static inline __attribute__((always_inline)) nav_status
 best_first(nav_grid_query *q, uint32_t budget, const nav_heuristic heuristic, const bool uniform)
 {

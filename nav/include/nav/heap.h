@@ -47,8 +47,7 @@ static inline uint64_t nav_heap_key_exact(double non_negative)
 typedef struct nav_heap {
     nav_heap_entry *entries;
     uint32_t count, capacity;
-    uint32_t *pos;     /* position of each id in entries; null: no decrease-key */
-    uint32_t id_count; /* ids are 0 .. id_count - 1 */
+    uint32_t *pos; /* position of each id in entries; null: no decrease-key */
     nav_allocator allocator;
 } nav_heap;
 
