@@ -353,7 +353,9 @@ static void test_basin(void **state)
 
 /* ---- random maps: every planner against the brute-force reference ---------------------------- */
 
-static nav_grid *random_grid(unsigned seed, int32_t w, int32_t h)
+/* A random map. dear: terrain up to 60 times plain, so one move can jump f by more than the
+ * open list's ring of buckets spans (its far list then holds entries). */
+static nav_grid *random_grid(unsigned seed, int32_t w, int32_t h, bool dear)
 {
     srand(seed);
     nav_grid_desc d = {
@@ -362,8 +364,8 @@ static nav_grid *random_grid(unsigned seed, int32_t w, int32_t h)
         .max_climb = rand() % 2 ? 1.5f : 0.0f,
     };
     nav_grid *grid = make_grid(w, h, &d);
-    nav_grid_set_terrain_cost(grid, 2, 2.5);
-    nav_grid_set_terrain_cost(grid, 3, 5);
+    nav_grid_set_terrain_cost(grid, 2, dear ? 12 : 2.5);
+    nav_grid_set_terrain_cost(grid, 3, dear ? 60 : 5);
     nav_grid_set_terrain_cost(grid, 4, 0.5); /* a road cheaper than plain: the heuristic must scale */
     for (int32_t y = 0; y < h; y++)
         for (int32_t x = 0; x < w; x++) {
@@ -377,9 +379,8 @@ static nav_grid *random_grid(unsigned seed, int32_t w, int32_t h)
     return grid;
 }
 
-static void test_random_cross_check(void **state)
+static void cross_check(bool dear)
 {
-    (void)state;
     enum { W = 24, H = 20 };
     double dist[W * H];
     int32_t hops[W * H];
@@ -387,7 +388,7 @@ static void test_random_cross_check(void **state)
     nav_path_init(&path, NULL);
     int checked = 0, unreachable = 0;
     for (unsigned seed = 1; seed <= 40; seed++) {
-        nav_grid *grid = random_grid(seed, W, H);
+        nav_grid *grid = random_grid(seed, W, H, dear);
         nav_grid_query *q;
         assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
         for (int k = 0; k < 12; k++) {
@@ -428,6 +429,18 @@ static void test_random_cross_check(void **state)
     nav_path_destroy(&path);
 }
 
+static void test_random_cross_check(void **state)
+{
+    (void)state;
+    cross_check(false);
+}
+
+static void test_random_cross_check_dear_terrain(void **state)
+{
+    (void)state;
+    cross_check(true);
+}
+
 /* Every heuristic gives a valid path; the admissible ones give optimal costs. */
 static void test_heuristics(void **state)
 {
@@ -437,7 +450,7 @@ static void test_heuristics(void **state)
     nav_path path;
     nav_path_init(&path, NULL);
     for (unsigned seed = 100; seed < 110; seed++) {
-        nav_grid *grid = random_grid(seed, W, H);
+        nav_grid *grid = random_grid(seed, W, H, false);
         bool four = nav_grid_get_desc(grid)->connectivity == NAV_CONNECT_4;
         nav_grid_query *q;
         assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
@@ -526,7 +539,7 @@ static void test_partial_paths(void **state)
 static void test_stepwise_matches(void **state)
 {
     (void)state;
-    nav_grid *grid = random_grid(7, 40, 40);
+    nav_grid *grid = random_grid(7, 40, 40, false);
     nav_grid_query *q;
     assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
     nav_path whole, sliced;
@@ -644,7 +657,7 @@ static void test_smoothing(void **state)
 
     /* random terrain: never dearer, always valid */
     for (unsigned seed = 200; seed < 220; seed++) {
-        grid = random_grid(seed, 30, 30);
+        grid = random_grid(seed, 30, 30, false);
         assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
         for (int k = 0; k < 10; k++) {
             int32_t sx = rand() % 30, sy = rand() % 30, gx = rand() % 30, gy = rand() % 30;
@@ -672,7 +685,7 @@ static void test_flow_field(void **state)
     enum { W = 25, H = 25 };
     double dist[W * H];
     for (unsigned seed = 300; seed < 310; seed++) {
-        nav_grid *grid = random_grid(seed, W, H);
+        nav_grid *grid = random_grid(seed, W, H, false);
         nav_grid_query *q;
         assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
         nav_flow_field *flow;
@@ -787,7 +800,7 @@ static void *thread_run(void *arg)
 static void test_threads_share_a_grid(void **state)
 {
     (void)state;
-    nav_grid *grid = random_grid(77, 120, 120);
+    nav_grid *grid = random_grid(77, 120, 120, false);
     assert_int_equal(nav_grid_build_reachability(grid), NAV_SUCCESS);
     static int32_t problems[THREAD_QUERIES][4];
     for (int i = 0; i < THREAD_QUERIES; i++) {
@@ -883,6 +896,7 @@ int main(void)
         cmocka_unit_test(test_forest_detour),
         cmocka_unit_test(test_basin),
         cmocka_unit_test(test_random_cross_check),
+        cmocka_unit_test(test_random_cross_check_dear_terrain),
         cmocka_unit_test(test_heuristics),
         cmocka_unit_test(test_partial_paths),
         cmocka_unit_test(test_stepwise_matches),

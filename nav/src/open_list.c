@@ -1,14 +1,17 @@
 /* The grid searches' open list: its slow paths (see open_list.h for the idea). */
 #include "open_list.h"
 
+#include <string.h>
+
 #include "alloc.h"
 
 #define OPEN_NEAR_INITIAL 1024u
+#define OPEN_SORT_MAX     16u /* a bucket this small is sorted into the near heap, a bigger one heapified */
 
 nav_status nav__open_init(open_list *open, const nav_allocator *allocator, uint32_t id_count,
                           search_node *nodes)
 {
-    *open = (open_list){.far_min = UINT64_MAX, .nodes = nodes};
+    *open = (open_list){.nodes = nodes};
     nav__allocator_resolve(&open->allocator, allocator);
     return nav_heap_init(&open->near, &open->allocator, OPEN_NEAR_INITIAL, id_count);
 }
@@ -39,7 +42,6 @@ void nav__open_clear(open_list *open)
         open->ring_used[word] = 0;
     }
     open->far.count = 0;
-    open->far_min = UINT64_MAX;
     open->bucketed = 0;
     open->current = 0;
 }
@@ -79,23 +81,74 @@ bool nav__open_near_grow(open_list *open)
     return true;
 }
 
-/* A bucket copy is live while its cell's tag reads bucketed with the copy's version. */
-static inline bool live(const open_list *open, nav_heap_entry e)
+/* ---- the far heap: a binary min-heap whose entries' positions live in the cells' tags ---------- */
+
+static inline void far_place(open_list *open, uint32_t at, nav_heap_entry e)
 {
-    return open->nodes[nav_heap_entry_id(e)].open_tag == (OPEN_IN_BUCKET | (uint32_t)(e.order >> 32));
+    open->far.entries[at] = e;
+    open->nodes[nav_heap_entry_id(e)].open_tag = OPEN_IN_FAR | at;
 }
 
-/* Moves a live bucket copy into the near heap, with its tie from the cell's g. */
-static bool load_into_near(open_list *open, nav_heap_entry e)
+static void far_sift_up(open_list *open, uint32_t hole, nav_heap_entry e)
 {
-    if (open->near.count == open->near.capacity && !nav__open_near_grow(open)) return false;
-    uint32_t id = nav_heap_entry_id(e);
-    search_node *node = &open->nodes[id];
-    node->open_tag &= ~OPEN_IN_BUCKET;
-    open->bucketed--;
-    nav_heap_push(&open->near, e.key, nav__open_tie(node->g), id);
+    while (hole > 0) {
+        uint32_t parent = (hole - 1) / 2;
+        if (!nav_heap_entry_less(&e, &open->far.entries[parent])) break;
+        far_place(open, hole, open->far.entries[parent]);
+        hole = parent;
+    }
+    far_place(open, hole, e);
+}
+
+static void far_sift_down(open_list *open, uint32_t hole, nav_heap_entry e)
+{
+    uint32_t n = open->far.count;
+    for (;;) {
+        uint32_t child = 2 * hole + 1;
+        if (child >= n) break;
+        if (child + 1 < n && nav_heap_entry_less(&open->far.entries[child + 1], &open->far.entries[child]))
+            child++;
+        if (!nav_heap_entry_less(&open->far.entries[child], &e)) break;
+        far_place(open, hole, open->far.entries[child]);
+        hole = child;
+    }
+    far_place(open, hole, e);
+}
+
+bool nav__open_far_push(open_list *open, nav_heap_entry e)
+{
+    if (open->far.count == open->far.capacity && !nav__open_bucket_grow(open, &open->far)) return false;
+    far_sift_up(open, open->far.count++, e);
+    open->bucketed++;
     return true;
 }
+
+/* Takes the entry at index at out of the far heap and returns it. */
+static nav_heap_entry far_remove(open_list *open, uint32_t at)
+{
+    nav_heap_entry removed = open->far.entries[at], last = open->far.entries[--open->far.count];
+    open->bucketed--;
+    if (at < open->far.count) {
+        if (nav_heap_entry_less(&last, &removed))
+            far_sift_up(open, at, last);
+        else
+            far_sift_down(open, at, last);
+    }
+    return removed;
+}
+
+/* Moves the far entries that the ring now spans into it (or, at or below the current bucket, into
+ * the near heap), so that the ring never advances past one of them. */
+static bool pull_far(open_list *open)
+{
+    while (open->far.count > 0 && (open->far.entries[0].key >> OPEN_BUCKET_SHIFT) - open->current < OPEN_RING) {
+        nav_heap_entry e = far_remove(open, 0);
+        if (!nav__open_insert(open, e.key, (uint32_t)(e.order >> 32), nav_heap_entry_id(e))) return false;
+    }
+    return true;
+}
+
+/* ---- moving through the ring ------------------------------------------------------------------ */
 
 /* The first used ring slot after the current bucket, as a distance 1 .. OPEN_RING - 1, or 0. */
 static uint32_t next_used_slot(const open_list *open)
@@ -112,48 +165,93 @@ static uint32_t next_used_slot(const open_list *open)
     return 0;
 }
 
-/* The ring is empty: restart it at the lowest far bucket and sort the far entries out. */
-static bool refill_from_far(open_list *open)
+/* Restores the heap order below hole in a plain array of n entries (no positions kept). */
+static void sift_down_plain(nav_heap_entry *entries, uint32_t n, uint32_t hole)
 {
-    open->current = open->far_min;
-    open->far_min = UINT64_MAX;
-    uint32_t kept = 0;
-    for (uint32_t i = 0; i < open->far.count; i++) {
-        nav_heap_entry e = open->far.entries[i];
-        if (!live(open, e)) continue;
-        uint64_t bucket = e.key >> OPEN_BUCKET_SHIFT;
-        if (bucket <= open->current) {
-            if (!load_into_near(open, e)) return false;
-        } else if (bucket - open->current < OPEN_RING) {
-            uint32_t slot = (uint32_t)(bucket & (OPEN_RING - 1));
-            if (!nav__open_append(open, &open->ring[slot], e.key, nav_heap_entry_id(e))) return false;
-            open->ring_used[slot / 64] |= 1ull << (slot % 64);
-        } else {
-            open->far.entries[kept++] = e; /* stays live: same version */
-            if (bucket < open->far_min) open->far_min = bucket;
-        }
+    nav_heap_entry e = entries[hole];
+    for (;;) {
+        uint32_t child = 2 * hole + 1;
+        if (child >= n) break;
+        if (child + 1 < n && nav_heap_entry_less(&entries[child + 1], &entries[child])) child++;
+        if (!nav_heap_entry_less(&entries[child], &e)) break;
+        entries[hole] = entries[child];
+        hole = child;
     }
-    open->far.count = kept;
+    entries[hole] = e;
+}
+
+/* Moves a whole ring bucket into the empty near heap. A sorted array is a heap, so a small bucket
+ * is insertion-sorted (fewer compares than pushing its entries one by one); a big one is
+ * heapified in linear time (Floyd). */
+static bool load_slot(open_list *open, uint32_t slot)
+{
+    open_bucket *bucket = &open->ring[slot];
+    nav_heap *near = &open->near;
+    uint32_t n = bucket->count;
+    while (near->capacity < n)
+        if (!nav__open_near_grow(open)) return false;
+    nav_heap_entry *dst = near->entries;
+    if (n <= OPEN_SORT_MAX) {
+        for (uint32_t i = 0; i < n; i++) {
+            nav_heap_entry e = bucket->entries[i];
+            uint32_t j = i;
+            for (; j > 0 && nav_heap_entry_less(&e, &dst[j - 1]); j--) dst[j] = dst[j - 1];
+            dst[j] = e;
+        }
+    } else {
+        memcpy(dst, bucket->entries, n * sizeof *dst);
+        for (uint32_t i = n / 2; i-- > 0;) sift_down_plain(dst, n, i);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t id = nav_heap_entry_id(dst[i]);
+        near->pos[id] = i;
+        open->nodes[id].open_tag = 0;
+    }
+    near->count = n;
+    bucket->count = 0;
+    open->ring_used[slot / 64] &= ~(1ull << (slot % 64));
+    open->bucketed -= n;
     return true;
 }
 
 bool nav__open_advance(open_list *open)
 {
     while (open->near.count == 0 && open->bucketed > 0) {
+        if (open->far.count > 0) {
+            if (!pull_far(open)) return false;
+            if (open->near.count > 0) break;
+        }
         uint32_t distance = next_used_slot(open);
-        if (distance == 0) {
-            if (!refill_from_far(open)) return false;
+        if (distance == 0) { /* the ring is empty: jump to the far heap's first bucket */
+            open->current = open->far.entries[0].key >> OPEN_BUCKET_SHIFT;
             continue;
         }
         open->current += distance;
-        uint32_t slot = (uint32_t)(open->current & (OPEN_RING - 1));
-        open_bucket *bucket = &open->ring[slot];
-        for (uint32_t i = 0; i < bucket->count; i++)
-            if (live(open, bucket->entries[i]) && !load_into_near(open, bucket->entries[i])) return false;
-        bucket->count = 0;
-        open->ring_used[slot / 64] &= ~(1ull << (slot % 64));
+        if (!load_slot(open, (uint32_t)(open->current & (OPEN_RING - 1)))) return false;
     }
     return true;
+}
+
+bool nav__open_decrease_slow(open_list *open, uint64_t key, uint32_t tie, uint32_t id)
+{
+    uint32_t tag = open->nodes[id].open_tag, at = tag & OPEN_INDEX_MASK;
+    if (tag & OPEN_IN_FAR) {
+        if ((key >> OPEN_BUCKET_SHIFT) - open->current >= OPEN_RING) {
+            far_sift_up(open, at, (nav_heap_entry){key, (uint64_t)tie << 32 | id});
+            return true;
+        }
+        far_remove(open, at);
+        return nav__open_insert(open, key, tie, id);
+    }
+    /* The recomputed key did not name the entry's bucket: look in every bucket. */
+    for (uint32_t slot = 0; slot < OPEN_RING; slot++) {
+        open_bucket *b = &open->ring[slot];
+        if (at < b->count && nav_heap_entry_id(b->entries[at]) == id) {
+            nav__open_ring_remove(open, slot, at);
+            break;
+        }
+    }
+    return nav__open_insert(open, key, tie, id);
 }
 
 uint32_t nav__open_list_cells(const open_list *open, uint32_t *cells, uint32_t max)
@@ -163,9 +261,7 @@ uint32_t nav__open_list_cells(const open_list *open, uint32_t *cells, uint32_t m
         cells[n++] = nav_heap_entry_id(open->near.entries[i]);
     for (uint32_t slot = 0; slot <= OPEN_RING && n < max; slot++) {
         const open_bucket *bucket = slot < OPEN_RING ? &open->ring[slot] : &open->far;
-        if (slot < OPEN_RING && !(open->ring_used[slot / 64] >> (slot % 64) & 1)) continue;
-        for (uint32_t i = 0; i < bucket->count && n < max; i++)
-            if (live(open, bucket->entries[i])) cells[n++] = nav_heap_entry_id(bucket->entries[i]);
+        for (uint32_t i = 0; i < bucket->count && n < max; i++) cells[n++] = nav_heap_entry_id(bucket->entries[i]);
     }
     return n;
 }

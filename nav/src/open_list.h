@@ -2,24 +2,24 @@
  *
  * With a consistent heuristic every f on the open list lies within one move's cost of the
  * smallest, so the list spans a few cost units while holding thousands of cells. Only the entries
- * of the lowest bucket of f (1/64 of a cost unit wide, chosen by measurement) sit in an exact binary heap,
- * the near heap; later entries wait unsorted in a ring of buckets, and the rare ones beyond the ring (a
- * weighted or greedy search, dear terrain) in one far list. A push past the current bucket is an
- * append, and pops work on a heap a few dozen entries deep instead of thousands. The near heap
- * always holds every entry of every bucket up to the current one, so pops come out in exactly
- * the order of one big heap: (key, tie, id). The idea is the two-level bucket queue of Denardo
- * and Fox ("Shortest-route methods: 1. Reaching, pruning, and buckets", 1979), with a heap as
- * the lowest level.
+ * of the lowest bucket of f (1/64 of a cost unit wide, chosen by measurement) sit in an exact
+ * binary heap, the near heap; later entries wait unsorted in a ring of buckets spanning 8 cost
+ * units, and the rare ones beyond the ring (dear terrain, weighted searches) in the far heap,
+ * ordered by key. A push past the current bucket is an append, and pops work on a heap a few
+ * entries deep instead of thousands. The near heap always holds every entry of every bucket up
+ * to the current one, the ring every entry of the buckets after it, and the far heap only
+ * entries past the ring's end, so pops come out in exactly the order of one big heap: (key, tie,
+ * id). The idea is the two-level bucket queue of Denardo and Fox ("Shortest-route methods: 1.
+ * Reaching, pruning, and buckets", 1979), with a heap as the lowest level.
  *
- * Lowering the key of a bucketed entry appends a new copy and leaves the old one behind as stale.
- * Each cell's search record carries a tag, a "bucketed" flag and a version counted up on every
- * append; a copy is live while the tag still reads bucketed with its version. The tag sits in the
- * record the search has just touched, so bucketing costs no extra cache miss.
+ * Every cell has at most one entry. Its search record's tag says where it waits: in the near
+ * heap (no flag; the heap keeps its position), at an index of a ring bucket, or at an index of
+ * the far heap. The ring bucket is not stored: it follows from the entry's key, which the search
+ * recomputes bit for bit from the cell's g (see nav__open_decrease). Lowering a key moves the
+ * entry: in place within its bucket, or swap-removed to another. The tag sits in the record the
+ * search has just touched, so this costs no extra cache miss.
  * Buckets grow through the allocator when a search needs more room and keep up to OPEN_KEEP
- * entries of it for the next search. Known weakness: on a wide plateau of equal f (open ground in
- * city maps) the bucket just above it collects many stale copies, since every lowered key appends;
- * a search then holds a few MiB of copies until its end. Updating copies in place (their index
- * kept in the tag) would remove that. */
+ * entries of it for the next search. */
 #ifndef NAV_SRC_OPEN_LIST_H
 #define NAV_SRC_OPEN_LIST_H
 
@@ -28,7 +28,9 @@
 #define OPEN_RING         512u        /* buckets in the ring: 8 cost units at 1/64 a bucket */
 #define OPEN_BUCKET_SHIFT 14          /* bucket of a key: key >> 14, 1/64 cost unit (keys count 2^-20) */
 #define OPEN_KEEP         256u        /* bucket entries kept from one search to the next */
-#define OPEN_IN_BUCKET    0x80000000u /* search_node.open_tag: the live entry waits in a bucket */
+#define OPEN_IN_RING      0x80000000u /* search_node.open_tag: waits in a ring bucket, at the index */
+#define OPEN_IN_FAR       0x40000000u /* search_node.open_tag: waits in the far heap, at the index */
+#define OPEN_INDEX_MASK   0x3fffffffu /* indexes fit: a list holds at most 2^30 cells, one entry each */
 
 /* f is ordered at a resolution of 2^-20 cost units. Costs that are equal in exact arithmetic
  * (sums of 1 and sqrt 2 in different orders) differ in their last bits as doubles; rounded to
@@ -39,9 +41,11 @@
  * such long paths fall to the cell index). */
 #define OPEN_G_TIE_SCALE 1024.0
 
+/* Saturates past 2^43 cost units (such cells fall back to the tie order among themselves). */
 static inline uint64_t nav__open_key(double f)
 {
-    return (uint64_t)(f * OPEN_F_SCALE + 0.5);
+    double scaled = f * OPEN_F_SCALE + 0.5;
+    return scaled < 0x1p63 ? (uint64_t)(int64_t)scaled : (uint64_t)INT64_MAX;
 }
 
 static inline uint32_t nav__open_tie(double g)
@@ -54,7 +58,7 @@ static inline uint32_t nav__open_tie(double g)
 typedef struct search_node {
     double g;
     uint32_t stamp;    /* generation << 4 | closed << 3 | direction reached from (search.c) */
-    uint32_t open_tag; /* OPEN_IN_BUCKET | version while the live entry waits in a bucket */
+    uint32_t open_tag; /* where its entry waits: OPEN_IN_RING or OPEN_IN_FAR | index, or the near heap */
 } search_node;
 
 typedef struct open_bucket {
@@ -66,12 +70,11 @@ typedef struct open_list {
     nav_heap near;      /* the current bucket (and any below it) */
     search_node *nodes; /* the search's records (for the tags) */
     open_bucket ring[OPEN_RING];
-    uint64_t ring_used[OPEN_RING / 64];
-    open_bucket far;   /* entries at least OPEN_RING buckets past the current one */
-    uint64_t far_min;  /* lowest bucket in far (a lower bound: it may belong to a stale copy) */
-    uint64_t current;  /* the bucket the near heap holds */
-    uint32_t bucketed; /* live entries in the ring and far */
-    bool oversized;    /* a bucket grew past OPEN_KEEP entries: clear() gives such memory back */
+    uint64_t ring_used[OPEN_RING / 64]; /* a bit a slot: its bucket is not empty */
+    open_bucket far;    /* a binary min-heap of the entries at least OPEN_RING buckets on */
+    uint64_t current;   /* the bucket the near heap holds */
+    uint32_t bucketed;  /* entries in the ring and far */
+    bool oversized;     /* a bucket grew past OPEN_KEEP entries: clear() gives such memory back */
     nav_allocator allocator;
 } open_list;
 
@@ -84,29 +87,20 @@ void nav__open_destroy(open_list *open);
 void nav__open_clear(open_list *open);
 /* Bytes held. */
 size_t nav__open_memory_bytes(const open_list *open, uint32_t id_count);
-/* Slow paths, out of line: grow a bucket or the near heap by one entry; move the next bucket
- * into the empty near heap (false only when out of memory). */
+/* Slow paths, out of line: grow a bucket or the near heap by one entry; add an entry to the far
+ * heap; move the next bucket into the empty near heap; find and move an entry whose ring slot
+ * the recomputed key did not confirm (false only when out of memory). */
 bool nav__open_bucket_grow(open_list *open, open_bucket *bucket);
 bool nav__open_near_grow(open_list *open);
+bool nav__open_far_push(open_list *open, nav_heap_entry e);
 bool nav__open_advance(open_list *open);
-/* Writes up to max live cells into cells (near heap first, then buckets); returns how many. */
+bool nav__open_decrease_slow(open_list *open, uint64_t key, uint32_t tie, uint32_t id);
+/* Writes up to max cells on the list into cells (near heap first, then buckets); returns how many. */
 uint32_t nav__open_list_cells(const open_list *open, uint32_t *cells, uint32_t max);
 
 static inline uint32_t nav__open_count(const open_list *open)
 {
     return open->near.count + open->bucketed;
-}
-
-/* Appends a bucket copy of a cell's entry: {key, version << 32 | id}, the version fresh. */
-static inline bool nav__open_append(open_list *open, open_bucket *bucket, uint64_t key, uint32_t id)
-{
-    if (__builtin_expect(bucket->count == bucket->capacity, 0) && !nav__open_bucket_grow(open, bucket))
-        return false;
-    search_node *node = &open->nodes[id];
-    uint32_t version = (node->open_tag + 1) & ~OPEN_IN_BUCKET;
-    node->open_tag = OPEN_IN_BUCKET | version;
-    bucket->entries[bucket->count++] = (nav_heap_entry){key, (uint64_t)version << 32 | id};
-    return true;
 }
 
 /* Adds the entry (key, tie, id) of an id that is not on the list. Returns false when out of memory. */
@@ -115,34 +109,64 @@ static inline __attribute__((always_inline)) bool nav__open_insert(open_list *op
 {
     uint64_t bucket = key >> OPEN_BUCKET_SHIFT;
     if (nav__open_count(open) == 0) open->current = bucket; /* a fresh start: no order to keep */
+    nav_heap_entry e = {key, (uint64_t)tie << 32 | id};
     if (bucket <= open->current) {
         if (__builtin_expect(open->near.count == open->near.capacity, 0) && !nav__open_near_grow(open))
             return false;
-        open->nodes[id].open_tag &= ~OPEN_IN_BUCKET;
-        nav_heap_push(&open->near, key, tie, id);
+        open->nodes[id].open_tag = 0;
+        nav_heap_sift_up(&open->near, open->near.count++, e);
         return true;
     }
-    if (bucket - open->current < OPEN_RING) {
-        uint32_t slot = (uint32_t)(bucket & (OPEN_RING - 1));
-        if (!nav__open_append(open, &open->ring[slot], key, id)) return false;
-        open->ring_used[slot / 64] |= 1ull << (slot % 64);
-    } else {
-        if (!nav__open_append(open, &open->far, key, id)) return false;
-        if (bucket < open->far_min) open->far_min = bucket;
-    }
+    if (__builtin_expect(bucket - open->current >= OPEN_RING, 0)) return nav__open_far_push(open, e);
+    uint32_t slot = (uint32_t)(bucket & (OPEN_RING - 1));
+    open_bucket *b = &open->ring[slot];
+    if (__builtin_expect(b->count == b->capacity, 0) && !nav__open_bucket_grow(open, b)) return false;
+    open->nodes[id].open_tag = OPEN_IN_RING | b->count;
+    b->entries[b->count++] = e;
+    open->ring_used[slot / 64] |= 1ull << (slot % 64);
     open->bucketed++;
     return true;
 }
 
-/* Lowers the key of an id on the list. Returns false when out of memory. */
-static inline __attribute__((always_inline)) bool nav__open_decrease(open_list *open, uint64_t key,
-                                                                     uint32_t tie, uint32_t id)
+/* Takes the entry at index at out of a ring bucket (the last entry fills its place). */
+static inline void nav__open_ring_remove(open_list *open, uint32_t slot, uint32_t at)
 {
-    if (!(open->nodes[id].open_tag & OPEN_IN_BUCKET)) {
+    open_bucket *b = &open->ring[slot];
+    nav_heap_entry last = b->entries[--b->count];
+    if (at != b->count) {
+        b->entries[at] = last;
+        open->nodes[nav_heap_entry_id(last)].open_tag = OPEN_IN_RING | at;
+    } else if (b->count == 0) {
+        open->ring_used[slot / 64] &= ~(1ull << (slot % 64));
+    }
+    open->bucketed--;
+}
+
+/* Lowers the key of an id on the list from old_key to key. old_key must be recomputed exactly as
+ * it was computed when the entry went in (the same expression on the same g): it names the ring
+ * bucket. Should it not match, the entry is found the slow way, so the list stays correct.
+ * Returns false when out of memory. */
+static inline __attribute__((always_inline)) bool
+nav__open_decrease(open_list *open, uint64_t old_key, uint64_t key, uint32_t tie, uint32_t id)
+{
+    uint32_t tag = open->nodes[id].open_tag;
+    if (!(tag & (OPEN_IN_RING | OPEN_IN_FAR))) {
         nav_heap_decrease(&open->near, id, key, tie);
         return true;
     }
-    open->bucketed--; /* the old copy turns stale; the new one counts */
+    uint64_t old_bucket = old_key >> OPEN_BUCKET_SHIFT, bucket = key >> OPEN_BUCKET_SHIFT;
+    uint32_t slot = (uint32_t)(old_bucket & (OPEN_RING - 1)), at = tag & OPEN_INDEX_MASK;
+    open_bucket *b = &open->ring[slot];
+    if (__builtin_expect(!(tag & OPEN_IN_RING) || at >= b->count ||
+                             nav_heap_entry_id(b->entries[at]) != id ||
+                             b->entries[at].key != old_key,
+                         0))
+        return nav__open_decrease_slow(open, key, tie, id); /* far, or the key did not match */
+    if (bucket == old_bucket) {
+        b->entries[at] = (nav_heap_entry){key, (uint64_t)tie << 32 | id};
+        return true;
+    }
+    nav__open_ring_remove(open, slot, at);
     return nav__open_insert(open, key, tie, id);
 }
 

@@ -271,13 +271,17 @@ best_first(nav_grid_query *q, uint32_t budget, const nav_heuristic heuristic, co
     nav_status status = NAV_IN_PROGRESS;
     bool held = false;
     nav_heap_entry hold = {0};
+    /* expansions this call may make: the slice's budget and what is left of the node limit */
+    uint32_t allowed = budget ? budget : UINT32_MAX;
+    if (limit && limit - (expanded < limit ? expanded : limit) < allowed)
+        allowed = limit - (expanded < limit ? expanded : limit);
 
     for (uint32_t slice = 0;; slice++) {
         if (!held && nav__open_count(&q->open) == 0) {
             status = NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
             break;
         }
-        if ((limit && expanded >= limit) || (budget && slice >= budget)) {
+        if (slice >= allowed) {
             if (held && !nav__open_insert(&q->open, hold.key, (uint32_t)(hold.order >> 32),
                                           nav_heap_entry_id(hold))) {
                 status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -330,14 +334,15 @@ best_first(nav_grid_query *q, uint32_t budget, const nav_heuristic heuristic, co
             int32_t vx = ux + nav__dir_dx[dir], vy = uy + nav__dir_dy[dir];
             int32_t dx = vx > goal_x ? vx - goal_x : goal_x - vx,
                     dy = vy > goal_y ? vy - goal_y : goal_y - vy;
-            nav_heap_entry e = {
-                nav__open_key(g * g_weight + h_scale * nav__heuristic_distance(heuristic, dx, dy, diagonal)),
-                (uint64_t)nav__open_tie(g) << 32 | v};
+            const double h = h_scale * nav__heuristic_distance(heuristic, dx, dy, diagonal);
+            /* the one expression for a key: the open list finds an entry by recomputing it */
+            nav_heap_entry e = {nav__open_key(g * g_weight + h), (uint64_t)nav__open_tie(g) << 32 | v};
+            const uint64_t old_key = seen ? nav__open_key(nv->g * g_weight + h) : 0;
             nv->g = g;
             nv->stamp = generation << STAMP_GEN_SHIFT | (uint32_t)dir;
             generated++;
-            if (seen) { /* open already: it sits in the heap (only new cells are held) */
-                if (!nav__open_decrease(&q->open, e.key, (uint32_t)(e.order >> 32), v)) {
+            if (seen) { /* open already: it sits on the list (only new cells are held) */
+                if (!nav__open_decrease(&q->open, old_key, e.key, (uint32_t)(e.order >> 32), v)) {
                     status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
                     goto out;
                 }
