@@ -128,17 +128,16 @@ static inline __attribute__((always_inline)) bool nav__open_insert(open_list *op
     return true;
 }
 
-/* Takes the entry at index at out of a ring bucket (the last entry fills its place). */
+/* Takes the entry at index at out of a ring bucket (the last entry fills its place). Branch-free:
+ * whether the entry was the last one is data the processor cannot predict. When it was, the
+ * stores rewrite the removed entry and its cell's tag, which the caller sets again. */
 static inline void nav__open_ring_remove(open_list *open, uint32_t slot, uint32_t at)
 {
     open_bucket *b = &open->ring[slot];
     nav_heap_entry last = b->entries[--b->count];
-    if (at != b->count) {
-        b->entries[at] = last;
-        open->nodes[nav_heap_entry_id(last)].open_tag = OPEN_IN_RING | at;
-    } else if (b->count == 0) {
-        open->ring_used[slot / 64] &= ~(1ull << (slot % 64));
-    }
+    b->entries[at] = last;
+    open->nodes[nav_heap_entry_id(last)].open_tag = OPEN_IN_RING | at;
+    open->ring_used[slot / 64] &= ~((uint64_t)(b->count == 0) << (slot % 64));
     open->bucketed--;
 }
 
