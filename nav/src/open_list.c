@@ -141,7 +141,8 @@ static nav_heap_entry far_remove(open_list *open, uint32_t at)
  * the near heap), so that the ring never advances past one of them. */
 static bool pull_far(open_list *open)
 {
-    while (open->far.count > 0 && (open->far.entries[0].key >> OPEN_BUCKET_SHIFT) - open->current < OPEN_RING) {
+    while (open->far.count > 0 &&
+           (open->far.entries[0].key >> OPEN_BUCKET_SHIFT) - open->current < OPEN_RING) {
         nav_heap_entry e = far_remove(open, 0);
         if (!nav__open_insert(open, e.key, (uint32_t)(e.order >> 32), nav_heap_entry_id(e))) return false;
     }
@@ -261,7 +262,8 @@ uint32_t nav__open_list_cells(const open_list *open, uint32_t *cells, uint32_t m
         cells[n++] = nav_heap_entry_id(open->near.entries[i]);
     for (uint32_t slot = 0; slot <= OPEN_RING && n < max; slot++) {
         const open_bucket *bucket = slot < OPEN_RING ? &open->ring[slot] : &open->far;
-        for (uint32_t i = 0; i < bucket->count && n < max; i++) cells[n++] = nav_heap_entry_id(bucket->entries[i]);
+        for (uint32_t i = 0; i < bucket->count && n < max; i++)
+            cells[n++] = nav_heap_entry_id(bucket->entries[i]);
     }
     return n;
 }

@@ -71,10 +71,10 @@ typedef struct open_list {
     search_node *nodes; /* the search's records (for the tags) */
     open_bucket ring[OPEN_RING];
     uint64_t ring_used[OPEN_RING / 64]; /* a bit a slot: its bucket is not empty */
-    open_bucket far;    /* a binary min-heap of the entries at least OPEN_RING buckets on */
-    uint64_t current;   /* the bucket the near heap holds */
-    uint32_t bucketed;  /* entries in the ring and far */
-    bool oversized;     /* a bucket grew past OPEN_KEEP entries: clear() gives such memory back */
+    open_bucket far;                    /* a binary min-heap of the entries at least OPEN_RING buckets on */
+    uint64_t current;                   /* the bucket the near heap holds */
+    uint32_t bucketed;                  /* entries in the ring and far */
+    bool oversized; /* a bucket grew past OPEN_KEEP entries: clear() gives such memory back */
     nav_allocator allocator;
 } open_list;
 
@@ -145,8 +145,8 @@ static inline void nav__open_ring_remove(open_list *open, uint32_t slot, uint32_
  * it was computed when the entry went in (the same expression on the same g): it names the ring
  * bucket. Should it not match, the entry is found the slow way, so the list stays correct.
  * Returns false when out of memory. */
-static inline __attribute__((always_inline)) bool
-nav__open_decrease(open_list *open, uint64_t old_key, uint64_t key, uint32_t tie, uint32_t id)
+static inline __attribute__((always_inline)) bool nav__open_decrease(open_list *open, uint64_t old_key,
+                                                                     uint64_t key, uint32_t tie, uint32_t id)
 {
     uint32_t tag = open->nodes[id].open_tag;
     if (!(tag & (OPEN_IN_RING | OPEN_IN_FAR))) {
@@ -156,8 +156,7 @@ nav__open_decrease(open_list *open, uint64_t old_key, uint64_t key, uint32_t tie
     uint64_t old_bucket = old_key >> OPEN_BUCKET_SHIFT, bucket = key >> OPEN_BUCKET_SHIFT;
     uint32_t slot = (uint32_t)(old_bucket & (OPEN_RING - 1)), at = tag & OPEN_INDEX_MASK;
     open_bucket *b = &open->ring[slot];
-    if (__builtin_expect(!(tag & OPEN_IN_RING) || at >= b->count ||
-                             nav_heap_entry_id(b->entries[at]) != id ||
+    if (__builtin_expect(!(tag & OPEN_IN_RING) || at >= b->count || nav_heap_entry_id(b->entries[at]) != id ||
                              b->entries[at].key != old_key,
                          0))
         return nav__open_decrease_slow(open, key, tie, id); /* far, or the key did not match */

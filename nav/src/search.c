@@ -250,9 +250,9 @@ static inline void track_closest(nav_grid_query *q, uint32_t cell, int32_t x, in
  * expansions on den520d). Otherwise the held entry goes on the list and the list's top is popped
  * and held in its place, so the next expansion does not look for the top again. The order of
  * expansions is unchanged. */
-static inline __attribute__((always_inline)) nav_status
-best_first(nav_grid_query *q, uint32_t budget, const nav_heuristic heuristic, const bool uniform,
-           const bool exact)
+static inline __attribute__((always_inline)) nav_status best_first(nav_grid_query *q, uint32_t budget,
+                                                                   const nav_heuristic heuristic,
+                                                                   const bool uniform, const bool exact)
 {
     const nav_grid *grid = q->grid;
     search_node *nodes = q->nodes;
@@ -261,7 +261,8 @@ best_first(nav_grid_query *q, uint32_t budget, const nav_heuristic heuristic, co
     const uint32_t width = grid->width, generation = q->generation, goal = q->goal;
     const int32_t goal_x = q->goal_x, goal_y = q->goal_y;
     /* exact: A* or Dijkstra, whose f weighs g by 1 and which reopen cells (a constant here) */
-    const double diagonal = grid->desc.diagonal_cost, h_scale = q->h_scale, g_weight = exact ? 1.0 : q->g_weight;
+    const double diagonal = grid->desc.diagonal_cost, h_scale = q->h_scale,
+                 g_weight = exact ? 1.0 : q->g_weight;
     double step_cost[8], step_length[8];
     int32_t offset[8];
     for (int d = 0; d < 8; d++) {
@@ -372,7 +373,8 @@ best_first(nav_grid_query *q, uint32_t budget, const nav_heuristic heuristic, co
         if (held && nav__open_top(&q->open, &top, &failed) && nav_heap_entry_less(&top, &hold)) {
             /* the list's top goes first: it becomes the held entry, so the next expansion takes
              * it without looking for the top again */
-            if (!nav__open_insert(&q->open, hold.key, (uint32_t)(hold.order >> 32), nav_heap_entry_id(hold))) {
+            if (!nav__open_insert(&q->open, hold.key, (uint32_t)(hold.order >> 32),
+                                  nav_heap_entry_id(hold))) {
                 failed = true;
             } else {
                 nav__open_pop(&q->open); /* still the top: hold orders after it */
