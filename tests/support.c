@@ -1,5 +1,7 @@
 #include "support.h"
 
+#include "nav/grid.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,4 +75,62 @@ void test_log_init(test_log *t)
 {
     *t = (test_log){0};
     t->hooks = (nav_log){collect, t};
+}
+
+/* ---- loaders ---------------------------------------------------------------------------------- */
+
+/* A failure must say why: exactly one of the loaders' documented detail bits. */
+void test_assert_clean_outcome(nav_status s, const void *object)
+{
+    if (nav_succeeded(s)) {
+        assert_non_null(object);
+        return;
+    }
+    assert_null(object);
+    nav_status detail = s & NAV_DETAIL_MASK;
+    assert_int_equal(s & ~NAV_DETAIL_MASK, NAV_FAILURE);
+    assert_true(detail == NAV_IO_ERROR || detail == NAV_PARSE_ERROR || detail == NAV_TOO_LARGE ||
+                detail == NAV_OUT_OF_MEMORY || detail == NAV_INVALID_PARAM);
+}
+
+/* Loads every prefix of text (every length for small texts, about `samples` lengths for big
+ * ones): each must load or fail cleanly. Returns how many loaded. */
+int test_load_prefixes(text_loader load, const char *text, size_t size, size_t samples)
+{
+    size_t step = samples >= size ? 1 : size / samples + 1;
+    int loaded = 0;
+    for (size_t n = 0;; n += step) {
+        if (n > size) n = size;
+        /* A copy of exactly n bytes, so that ASan sees any read past the end. */
+        char *prefix = malloc(n ? n : 1);
+        assert_non_null(prefix);
+        memcpy(prefix, text, n);
+        nav_grid *grid = NULL;
+        nav_status s = load(prefix, n, "cut", NULL, &grid);
+        test_assert_clean_outcome(s, grid);
+        loaded += nav_succeeded(s);
+        nav_grid_destroy(grid);
+        free(prefix);
+        if (n == size) break;
+    }
+    return loaded;
+}
+
+/* Flips each byte in turn (every stride-th): each result must load or fail cleanly. */
+void test_load_damaged(text_loader load, const char *text, size_t size, size_t stride)
+{
+    char *copy = malloc(size);
+    assert_non_null(copy);
+    static const char replacements[] = {'\0', '\n', '@', '9', '-', ' ', '\xff'};
+    for (size_t i = 0; i < size; i += stride) {
+        for (size_t r = 0; r < sizeof replacements; r++) {
+            memcpy(copy, text, size);
+            copy[i] = replacements[r];
+            nav_grid *grid = NULL;
+            nav_status s = load(copy, size, "damaged", NULL, &grid);
+            test_assert_clean_outcome(s, grid);
+            nav_grid_destroy(grid);
+        }
+    }
+    free(copy);
 }

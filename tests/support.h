@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "nav/core.h"
+#include "nav/grid.h"
 
 /* An allocator that counts live blocks and fails the Nth allocation on purpose (Lua's ltests.c
  * trick): fail_at = 0 never fails; fail_at = n fails the nth call and every later one. */
@@ -36,5 +37,22 @@ typedef struct test_log {
 } test_log;
 
 void test_log_init(test_log *t);
+
+/* ---- loaders ---- */
+
+#define FAILS_WITH(status, detail) assert_int_equal((status), NAV_FAILURE | (detail))
+
+/* A loader of a text (or bytes) of size bytes into a grid, as nav_grid_load_map_text. */
+typedef nav_status (*text_loader)(const char *text, size_t size, const char *name,
+                                  const nav_grid_desc *options, nav_grid **out);
+
+/* A loader's outcome must be clean: success with an object, or failure with no object and
+ * exactly one of the loaders' documented detail bits. */
+void test_assert_clean_outcome(nav_status s, const void *object);
+/* Loads every prefix of text (every length for small texts, about `samples` lengths for big
+ * ones): each must load or fail cleanly. Returns how many loaded. */
+int test_load_prefixes(text_loader load, const char *text, size_t size, size_t samples);
+/* Flips each byte in turn (every stride-th): each result must load or fail cleanly. */
+void test_load_damaged(text_loader load, const char *text, size_t size, size_t stride);
 
 #endif

@@ -1,8 +1,6 @@
-/* Loaders: Moving AI .map, the libnav ASCII format, PNG masks and Moving AI .scen files.
- * Happy paths with exact cells, every documented error with its message, truncated and damaged
- * input (never a crash: success, or failure with a detail bit), and allocation failure at every
- * allocation (a status and no leak). */
-#define _GNU_SOURCE /* memmem */
+/* Text loaders: Moving AI .map and the libnav ASCII format. Happy paths with exact cells, every
+ * documented error with its message, truncated and damaged input (never a crash: success, or
+ * failure with a detail bit), and allocation failure at every allocation (a status and no leak). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,33 +10,8 @@
 #include "support.h"
 
 #include "nav/grid.h"
-#include "nav/scen.h"
-
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#if NAV_STB_PREFIXED
-#include <stb/stb_image_write.h>
-#else
-#include <stb_image_write.h>
-#endif
 
 /* ---- Helpers ----------------------------------------------------------------------------------- */
-
-#define FAILS_WITH(status, detail) assert_int_equal((status), NAV_FAILURE | (detail))
-
-/* A failure must say why: exactly one of the loaders' documented detail bits. */
-static void assert_clean_outcome(nav_status s, const void *object)
-{
-    if (nav_succeeded(s)) {
-        assert_non_null(object);
-        return;
-    }
-    assert_null(object);
-    nav_status detail = s & NAV_DETAIL_MASK;
-    assert_int_equal(s & ~NAV_DETAIL_MASK, NAV_FAILURE);
-    assert_true(detail == NAV_IO_ERROR || detail == NAV_PARSE_ERROR || detail == NAV_TOO_LARGE ||
-                detail == NAV_OUT_OF_MEMORY || detail == NAV_INVALID_PARAM);
-}
 
 static int count_passable(const nav_grid *grid)
 {
@@ -47,9 +20,6 @@ static int count_passable(const nav_grid *grid)
         for (int32_t x = 0; x < nav_grid_width(grid); x++) n += nav_grid_passable(grid, x, y);
     return n;
 }
-
-typedef nav_status (*text_loader)(const char *text, size_t size, const char *name,
-                                  const nav_grid_desc *options, nav_grid **out);
 
 /* Loads text (a C string) and checks the status and the last logged message. */
 static void expect_error(text_loader load, const char *name, const char *text, nav_status detail,
@@ -79,48 +49,6 @@ static nav_grid *expect_grid(text_loader load, const char *text, const nav_grid_
     assert_int_equal(log.count, 0);
     assert_true(nav_grid_has_reachability(grid));
     return grid;
-}
-
-/* Loads every prefix of text (every length for small texts, about `samples` lengths for big
- * ones): each must load or fail cleanly. Returns how many loaded. */
-static int load_prefixes(text_loader load, const char *text, size_t size, size_t samples)
-{
-    size_t step = samples >= size ? 1 : size / samples + 1;
-    int loaded = 0;
-    for (size_t n = 0;; n += step) {
-        if (n > size) n = size;
-        /* A copy of exactly n bytes, so that ASan sees any read past the end. */
-        char *prefix = malloc(n ? n : 1);
-        assert_non_null(prefix);
-        memcpy(prefix, text, n);
-        nav_grid *grid = NULL;
-        nav_status s = load(prefix, n, "cut", NULL, &grid);
-        assert_clean_outcome(s, grid);
-        loaded += nav_succeeded(s);
-        nav_grid_destroy(grid);
-        free(prefix);
-        if (n == size) break;
-    }
-    return loaded;
-}
-
-/* Flips each byte in turn (every stride-th): each result must load or fail cleanly. */
-static void load_damaged(text_loader load, const char *text, size_t size, size_t stride)
-{
-    char *copy = malloc(size);
-    assert_non_null(copy);
-    static const char replacements[] = {'\0', '\n', '@', '9', '-', ' ', '\xff'};
-    for (size_t i = 0; i < size; i += stride) {
-        for (size_t r = 0; r < sizeof replacements; r++) {
-            memcpy(copy, text, size);
-            copy[i] = replacements[r];
-            nav_grid *grid = NULL;
-            nav_status s = load(copy, size, "damaged", NULL, &grid);
-            assert_clean_outcome(s, grid);
-            nav_grid_destroy(grid);
-        }
-    }
-    free(copy);
 }
 
 /* Runs load with the Nth allocation failing for N = 1, 2, ... until it succeeds: each failure
@@ -395,14 +323,14 @@ static void test_map_truncated(void **state)
     size_t size;
     char *text = test_read_file(test_data("arena.map"), &size);
     /* Only the whole file and the file without its last line end load. */
-    assert_int_equal(load_prefixes(nav_grid_load_map, text, size, size), 2);
-    load_damaged(nav_grid_load_map, text, size, 7);
+    assert_int_equal(test_load_prefixes(nav_grid_load_map, text, size, size), 2);
+    test_load_damaged(nav_grid_load_map, text, size, 7);
     free(text);
     text = test_read_file(test_data("den312d.map"), &size);
-    assert_int_equal(load_prefixes(nav_grid_load_map, text, size, size), 2);
+    assert_int_equal(test_load_prefixes(nav_grid_load_map, text, size, size), 2);
     free(text);
     text = test_read_file(test_data("brc000d.map"), &size);
-    assert_int_equal(load_prefixes(nav_grid_load_map, text, size, 500), 1);
+    assert_int_equal(test_load_prefixes(nav_grid_load_map, text, size, 500), 1);
     free(text);
 }
 
@@ -729,11 +657,11 @@ static void test_ascii_truncated(void **state)
     size_t size = sizeof header_text - 1;
     /* Loads: "#" and "# " (a row of a headerless map), row 0 cut after each of its 6 characters
      * (a narrower map) and with its line end, and rows 0-1 and 0-2 with and without theirs. */
-    assert_int_equal(load_prefixes(nav_grid_load_ascii, header_text, size, size), 13);
-    load_damaged(nav_grid_load_ascii, header_text, size, 1);
+    assert_int_equal(test_load_prefixes(nav_grid_load_ascii, header_text, size, size), 13);
+    test_load_damaged(nav_grid_load_ascii, header_text, size, 1);
     size_t basin_size;
     char *basin = test_read_file(test_data("basin.txt"), &basin_size);
-    load_prefixes(nav_grid_load_ascii, basin, basin_size, basin_size);
+    test_load_prefixes(nav_grid_load_ascii, basin, basin_size, basin_size);
     free(basin);
 }
 
@@ -743,551 +671,6 @@ static void test_ascii_out_of_memory(void **state)
     /* Grid (3), heights (1), reachability (2). */
     assert_int_equal(fail_every_allocation(nav_grid_load_ascii, header_text), 6);
     assert_int_equal(fail_every_allocation(nav_grid_load_ascii, "..f\n#m.\n"), 5);
-}
-
-/* ---- PNG --------------------------------------------------------------------------------------- */
-
-typedef struct png_buffer {
-    unsigned char *data;
-    size_t size;
-} png_buffer;
-
-static void append_png(void *context, void *data, int size)
-{
-    png_buffer *b = context;
-    b->data = realloc(b->data, b->size + (size_t)size);
-    assert_non_null(b->data);
-    memcpy(b->data + b->size, data, (size_t)size);
-    b->size += (size_t)size;
-}
-
-/* A PNG of w x h pixels of comp channels, in memory (free its data). */
-static png_buffer make_png(int w, int h, int comp, const unsigned char *pixels)
-{
-    png_buffer b = {0};
-    assert_true(stbi_write_png_to_func(append_png, &b, w, h, comp, pixels, w * comp) != 0);
-    return b;
-}
-
-/* A PNG of 0xRRGGBB pixels. */
-static png_buffer make_rgb_png(int w, int h, const uint32_t *rgb)
-{
-    unsigned char *pixels = malloc((size_t)w * (size_t)h * 3);
-    assert_non_null(pixels);
-    for (int i = 0; i < w * h; i++) {
-        pixels[3 * i] = (unsigned char)(rgb[i] >> 16);
-        pixels[3 * i + 1] = (unsigned char)(rgb[i] >> 8);
-        pixels[3 * i + 2] = (unsigned char)rgb[i];
-    }
-    png_buffer b = make_png(w, h, 3, pixels);
-    free(pixels);
-    return b;
-}
-
-static nav_status load_png(png_buffer b, const nav_png_desc *png, test_log *log, nav_grid **grid)
-{
-    test_log_init(log);
-    return nav_grid_load_png(b.data, b.size, "p.png", png, &(nav_grid_desc){.log = &log->hooks}, grid);
-}
-
-static void test_png_default_palette(void **state)
-{
-    (void)state;
-    const uint32_t rgb[] = {0x000000, 0xffffff, 0xff0000, 0x010101, 0x000000, 0x0000ff};
-    png_buffer b = make_rgb_png(3, 2, rgb);
-    test_log log;
-    nav_grid *grid = NULL;
-    assert_int_equal(load_png(b, NULL, &log, &grid), NAV_SUCCESS);
-    assert_int_equal(nav_grid_width(grid), 3);
-    assert_int_equal(nav_grid_height(grid), 2);
-    const uint8_t expect[] = {0, 1, 1, 1, 0, 1};
-    for (int i = 0; i < 6; i++) assert_int_equal(nav_grid_cell(grid, i % 3, i / 3), expect[i]);
-    assert_true(nav_grid_has_reachability(grid));
-    /* (1, 0): E and SE ((2, 1): corners (2, 0) free, (1, 1) black: refused), W black. */
-    assert_int_equal(nav_grid_moves(grid, 1, 0), 1u << NAV_DIR_E);
-    nav_grid_destroy(grid);
-    /* An empty palette is no palette. */
-    assert_int_equal(load_png(b, &(nav_png_desc){.palette_count = 0}, &log, &grid), NAV_SUCCESS);
-    assert_int_equal(nav_grid_cell(grid, 0, 0), NAV_TERRAIN_BLOCKED);
-    nav_grid_destroy(grid);
-    free(b.data);
-
-    /* Grey and grey + alpha images are read as RGB; alpha is ignored. */
-    const unsigned char grey[] = {0, 255, 128, 0};
-    b = make_png(2, 2, 1, grey);
-    assert_int_equal(load_png(b, NULL, &log, &grid), NAV_SUCCESS);
-    assert_false(nav_grid_passable(grid, 0, 0));
-    assert_true(nav_grid_passable(grid, 1, 0));
-    assert_true(nav_grid_passable(grid, 0, 1));
-    assert_false(nav_grid_passable(grid, 1, 1));
-    nav_grid_destroy(grid);
-    free(b.data);
-    const unsigned char rgba[] = {0, 0, 0, 0, 200, 10, 10, 0, 0, 0, 0, 255, 255, 255, 255, 255};
-    b = make_png(2, 2, 4, rgba);
-    const nav_palette_entry red = {0xc80a0a, 3, 0};
-    assert_int_equal(load_png(b, &(nav_png_desc){&red, 1, true}, &log, &grid), NAV_SUCCESS);
-    assert_true(nav_grid_cell_cost(grid, 1, 0) == 3.0);
-    assert_false(nav_grid_passable(grid, 0, 0));
-    assert_false(nav_grid_passable(grid, 1, 1)); /* white: not in the palette, so blocked */
-    nav_grid_destroy(grid);
-    free(b.data);
-}
-
-static const nav_palette_entry test_palette[] = {
-    {0xffffff, 1, 0}, {0xff0000, 5, 2}, {0x00ff00, 2, 0}, {0x0000ff, NAV_COST_BLOCKED, 0}, {0x808080, 5, -1},
-};
-
-static void test_png_palette(void **state)
-{
-    (void)state;
-    const uint32_t rgb[] = {0xffffff, 0xff0000, 0x00ff00, 0x0000ff, 0x808080, 0xffffff, 0xffffff, 0xff0000};
-    png_buffer b = make_rgb_png(4, 2, rgb);
-    nav_png_desc png = {test_palette, 5, false};
-    test_log log;
-    nav_grid *grid = NULL;
-    assert_int_equal(load_png(b, &png, &log, &grid), NAV_SUCCESS);
-    assert_int_equal(log.count, 0);
-    /* Costs besides 1: 2 (green) is type 2, 5 (red and grey) type 3. */
-    const uint8_t types[] = {1, 3, 2, 0, 3, 1, 1, 3};
-    const float heights[] = {0, 2, 0, 0, -1, 0, 0, 2};
-    for (int i = 0; i < 8; i++) {
-        assert_int_equal(nav_grid_cell(grid, i % 4, i / 4), types[i]);
-        assert_true(nav_grid_cell_height(grid, i % 4, i / 4) == heights[i]);
-    }
-    assert_true(nav_grid_cell_cost(grid, 1, 0) == 5.0);
-    assert_true(nav_grid_cell_cost(grid, 2, 0) == 2.0);
-    assert_true(nav_grid_move_cost(grid, 0, 0, NAV_DIR_E) == 5.0);
-    nav_grid_destroy(grid);
-    free(b.data);
-
-    /* A colour the palette lacks: an error naming the first such pixel, or blocked. */
-    const uint32_t odd[] = {0xffffff, 0xffffff, 0x123456, 0xabcdef};
-    b = make_rgb_png(2, 2, odd);
-    assert_int_equal(load_png(b, &png, &log, &grid), NAV_FAILURE | NAV_PARSE_ERROR);
-    assert_string_equal(log.last, "p.png: pixel (0, 1) has colour #123456, which is not in the palette");
-    assert_null(grid);
-    png.unknown_is_blocked = true;
-    assert_int_equal(load_png(b, &png, &log, &grid), NAV_SUCCESS);
-    assert_false(nav_grid_passable(grid, 0, 1));
-    assert_false(nav_grid_passable(grid, 1, 1));
-    assert_true(nav_grid_passable(grid, 1, 0));
-    nav_grid_destroy(grid);
-    free(b.data);
-}
-
-static void test_png_bad_input(void **state)
-{
-    (void)state;
-    const uint32_t rgb[] = {0xffffff, 0xff0000, 0, 0xffffff};
-    png_buffer b = make_rgb_png(2, 2, rgb);
-    test_log log;
-    nav_grid *grid = (nav_grid *)1;
-
-    nav_png_desc png = {NULL, 2, false};
-    assert_int_equal(load_png(b, &png, &log, &grid), NAV_FAILURE | NAV_INVALID_PARAM);
-    assert_null(grid);
-    const nav_palette_entry twice[] = {{0xff0000, 1, 0}, {0xffffff, 2, 0}, {0xff0000, 3, 0}};
-    assert_int_equal(load_png(b, &(nav_png_desc){twice, 3, false}, &log, &grid),
-                     NAV_FAILURE | NAV_INVALID_PARAM);
-    assert_string_equal(log.last, "p.png: colour #ff0000 is in the palette twice");
-    const nav_palette_entry free_cost[] = {{0xff0000, 0, 0}};
-    assert_int_equal(load_png(b, &(nav_png_desc){free_cost, 1, false}, &log, &grid),
-                     NAV_FAILURE | NAV_INVALID_PARAM);
-    assert_string_equal(
-        log.last,
-        "p.png: palette entry 0 (#ff0000) needs a colour up to #ffffff, a cost > 0 and a finite height");
-    const nav_palette_entry no_colour[] = {{0x1000000, 1, 0}};
-    assert_int_equal(load_png(b, &(nav_png_desc){no_colour, 1, false}, &log, &grid),
-                     NAV_FAILURE | NAV_INVALID_PARAM);
-    nav_palette_entry many[300];
-    for (int i = 0; i < 300; i++) many[i] = (nav_palette_entry){(uint32_t)i, 2 + i, 0};
-    assert_int_equal(load_png(b, &(nav_png_desc){many, 300, true}, &log, &grid), NAV_FAILURE | NAV_TOO_LARGE);
-    assert_string_equal(log.last, "p.png: the palette has more than 254 distinct costs besides 1");
-    assert_int_equal(load_png(b, &(nav_png_desc){many, 254, true}, &log, &grid), NAV_SUCCESS);
-    nav_grid_destroy(grid);
-
-    assert_int_equal(nav_grid_load_png(NULL, 3, "p.png", NULL, NULL, &grid), NAV_FAILURE | NAV_INVALID_PARAM);
-    assert_int_equal(nav_grid_load_png(b.data, b.size, "p.png", NULL, NULL, NULL),
-                     NAV_FAILURE | NAV_INVALID_PARAM);
-    assert_int_equal(nav_grid_load_png(NULL, 0, "p.png", NULL, NULL, &grid), NAV_FAILURE | NAV_PARSE_ERROR);
-    assert_int_equal(load_png((png_buffer){(unsigned char *)"GIF89a", 6}, NULL, &log, &grid),
-                     NAV_FAILURE | NAV_PARSE_ERROR);
-    assert_string_equal(log.last, "p.png: not a PNG image, or a damaged one");
-    free(b.data);
-
-    /* Wider than a grid may be: refused from the header, before decoding. */
-    unsigned char *wide = calloc(32769, 1);
-    assert_non_null(wide);
-    b = make_png(32769, 1, 1, wide);
-    assert_int_equal(load_png(b, NULL, &log, &grid), NAV_FAILURE | NAV_TOO_LARGE);
-    assert_string_equal(log.last, "p.png: 32769 x 1 pixels is over the grid limit of 32768 per side");
-    free(b.data);
-    b = make_png(1, 32769, 1, wide);
-    assert_int_equal(load_png(b, NULL, &log, &grid), NAV_FAILURE | NAV_TOO_LARGE);
-    free(b.data);
-    free(wide);
-}
-
-static nav_status load_png_text(const char *text, size_t size, const char *name, const nav_grid_desc *options,
-                                nav_grid **out)
-{
-    return nav_grid_load_png(text, size, name, NULL, options, out);
-}
-
-static void test_png_damaged(void **state)
-{
-    (void)state;
-    uint32_t rgb[12 * 10];
-    for (int i = 0; i < 12 * 10; i++) rgb[i] = (uint32_t)(i * 2654435761u) & 0xffffff;
-    png_buffer b = make_rgb_png(12, 10, rgb);
-    int loaded = load_prefixes(load_png_text, (const char *)b.data, b.size, b.size);
-    assert_true(loaded >= 1);
-    load_damaged(load_png_text, (const char *)b.data, b.size, 1);
-
-    /* A sound header over damaged image data: the header passes, the decoder refuses. */
-    test_log log;
-    nav_grid *grid = (nav_grid *)1;
-    unsigned char *idat = memmem(b.data, b.size, "IDAT", 4);
-    assert_non_null(idat);
-    memset(idat + 4, 0xff, 8);
-    assert_int_equal(load_png(b, NULL, &log, &grid), NAV_FAILURE | NAV_PARSE_ERROR);
-    assert_string_equal(log.last, "p.png: cannot decode the PNG (damaged data, or no memory for the pixels)");
-    assert_null(grid);
-    /* An empty image data chunk first (stb would memcpy to a null pointer): refused. */
-    free(b.data);
-    b = make_rgb_png(12, 10, rgb);
-    idat = memmem(b.data, b.size, "IDAT", 4);
-    size_t at = (size_t)(idat - 4 - b.data);
-    static const unsigned char empty_idat[12] = {0, 0, 0, 0, 'I', 'D', 'A', 'T', 0x35, 0xaf, 0x06, 0x1e};
-    png_buffer spliced = {malloc(b.size + 12), b.size + 12};
-    assert_non_null(spliced.data);
-    memcpy(spliced.data, b.data, at);
-    memcpy(spliced.data + at, empty_idat, 12);
-    memcpy(spliced.data + at + 12, b.data + at, b.size - at);
-    assert_int_equal(load_png(spliced, NULL, &log, &grid), NAV_FAILURE | NAV_PARSE_ERROR);
-    assert_string_equal(log.last, "p.png: the first image data chunk (IDAT) is empty");
-    free(spliced.data);
-    /* A header that claims 15000 x 15000 pixels over a few hundred bytes of data: refused before
-     * stb allocates 675 MB for them. */
-    b.data[16] = b.data[20] = 0;
-    b.data[17] = b.data[21] = 0;
-    b.data[18] = b.data[22] = 15000 >> 8;
-    b.data[19] = b.data[23] = 15000 & 0xff;
-    assert_int_equal(load_png(b, NULL, &log, &grid), NAV_FAILURE | NAV_PARSE_ERROR);
-    char expect[128];
-    snprintf(expect, sizeof expect, "p.png: %u bytes of image data cannot hold 15000 x 15000 pixels",
-             (unsigned)(b.data[at] << 24 | b.data[at + 1] << 16 | b.data[at + 2] << 8 | b.data[at + 3]));
-    assert_string_equal(log.last, expect);
-    /* The signature alone, and a file cut inside its header. */
-    b.size = 8;
-    assert_int_equal(load_png(b, NULL, &log, &grid), NAV_FAILURE | NAV_PARSE_ERROR);
-    assert_string_equal(log.last, "p.png: not a PNG image, or a damaged one");
-    b.size = 20;
-    assert_int_equal(load_png(b, NULL, &log, &grid), NAV_FAILURE | NAV_PARSE_ERROR);
-    free(b.data);
-}
-
-static void test_png_file(void **state)
-{
-    (void)state;
-    const uint32_t rgb[] = {0xffffff, 0xff0000, 0x00ff00, 0x808080};
-    png_buffer b = make_rgb_png(2, 2, rgb);
-    char path[] = "/tmp/nav_test_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, b.data, b.size), (ssize_t)b.size);
-    close(fd);
-    nav_png_desc png = {test_palette, 5, false};
-    nav_grid *grid = NULL;
-    assert_int_equal(nav_grid_load_png_file(path, &png, NULL, &grid), NAV_SUCCESS);
-    assert_true(nav_grid_cell_height(grid, 1, 0) == 2.0f);
-    assert_true(nav_grid_cell_height(grid, 1, 1) == -1.0f);
-    nav_grid_destroy(grid);
-
-    /* Every allocation of ours fails in turn: palette, file, grid, heights, labels. (The decoded
-     * pixels come from stb's own malloc, which our allocator cannot see.) */
-    long n = 1;
-    for (;; n++) {
-        test_allocator alloc;
-        test_allocator_init(&alloc, n);
-        nav_status s = nav_grid_load_png_file(path, &png, &(nav_grid_desc){.allocator = &alloc.hooks}, &grid);
-        if (nav_succeeded(s)) {
-            nav_grid_destroy(grid);
-            assert_int_equal(alloc.live, 0);
-            break;
-        }
-        FAILS_WITH(s, NAV_OUT_OF_MEMORY);
-        assert_null(grid);
-        assert_int_equal(alloc.live, 0);
-        assert_true(n < 100);
-    }
-    assert_int_equal(n - 1, 8);
-
-    test_log log;
-    test_log_init(&log);
-    unlink(path);
-    FAILS_WITH(nav_grid_load_png_file(path, NULL, &(nav_grid_desc){.log = &log.hooks}, &grid), NAV_IO_ERROR);
-    assert_non_null(strstr(log.last, "nav_test_"));
-    assert_int_equal(strncmp(log.last, path + 5, strlen(path) - 5), 0); /* named by its base name */
-    FAILS_WITH(nav_grid_load_png_file(NULL, NULL, NULL, &grid), NAV_INVALID_PARAM);
-    free(b.data);
-}
-
-/* ---- Scenarios --------------------------------------------------------------------------------- */
-
-static void test_scen_arena(void **state)
-{
-    (void)state;
-    test_log log;
-    test_log_init(&log);
-    nav_scen *scen = NULL;
-    assert_int_equal(nav_scen_load_file(test_data("arena.map.scen"), NULL, &log.hooks, &scen), NAV_SUCCESS);
-    assert_int_equal(log.count, 0);
-    assert_int_equal(scen->count, 160);
-    assert_string_equal(scen->map_name, "maps/dao/arena.map");
-    const nav_scen_problem *p = &scen->problems[0];
-    assert_int_equal(p->bucket, 0);
-    assert_int_equal(p->map_width, 49);
-    assert_int_equal(p->map_height, 49);
-    assert_int_equal(p->start_x, 1);
-    assert_int_equal(p->start_y, 11);
-    assert_int_equal(p->goal_x, 1);
-    assert_int_equal(p->goal_y, 12);
-    assert_true(p->optimal_length == 1.0);
-    assert_int_equal(p->line, 2);
-    p = &scen->problems[2];
-    assert_true(p->optimal_length == 3.41421);
-    p = &scen->problems[159]; /* 15	maps/dao/arena.map	49	49	1	7	47
-                                 46	62.1543 */
-    assert_int_equal(p->bucket, 15);
-    assert_int_equal(p->start_x, 1);
-    assert_int_equal(p->start_y, 7);
-    assert_int_equal(p->goal_x, 47);
-    assert_int_equal(p->goal_y, 46);
-    assert_true(p->optimal_length == 62.1543);
-    assert_int_equal(p->line, 161);
-    nav_scen_destroy(scen);
-}
-
-static void test_scen_benchmarks(void **state)
-{
-    (void)state;
-    nav_scen *scen = NULL;
-    assert_int_equal(nav_scen_load_file(test_data("brc000d.map.scen"), NULL, NULL, &scen), NAV_SUCCESS);
-    assert_int_equal(scen->count, 850);
-    int unreachable = 0, zero_at_goal = 0;
-    for (uint32_t i = 0; i < scen->count; i++) {
-        const nav_scen_problem *p = &scen->problems[i];
-        bool same = p->start_x == p->goal_x && p->start_y == p->goal_y;
-        if (p->optimal_length == 0) unreachable += !same, zero_at_goal += same;
-        assert_int_equal(p->map_width, 257);
-        assert_int_equal(p->map_height, 261);
-    }
-    assert_int_equal(unreachable, 10);
-    assert_int_equal(zero_at_goal, 0);
-    const nav_scen_problem *p = &scen->problems[0]; /* 0 ... 10 34 88 209 0 */
-    assert_int_equal(p->start_x, 10);
-    assert_int_equal(p->start_y, 34);
-    assert_int_equal(p->goal_x, 88);
-    assert_int_equal(p->goal_y, 209);
-    assert_true(p->optimal_length == 0.0);
-    assert_true(scen->problems[849].optimal_length == 337.789);
-    assert_int_equal(scen->problems[849].bucket, 84);
-    nav_scen_destroy(scen);
-
-    assert_int_equal(nav_scen_load_file(test_data("den312d.map.scen"), NULL, NULL, &scen), NAV_SUCCESS);
-    assert_int_equal(scen->count, 320);
-    assert_string_equal(scen->map_name, "maps/dao/den312d.map");
-    assert_int_equal(scen->problems[0].start_x, 10);
-    assert_true(scen->problems[0].optimal_length == 3.41421);
-    assert_true(scen->problems[319].optimal_length == 125.971);
-    nav_scen_destroy(scen);
-}
-
-static nav_scen *expect_scen(const char *text)
-{
-    test_log log;
-    test_log_init(&log);
-    nav_scen *scen = NULL;
-    nav_status s = nav_scen_load(text, strlen(text), "t.scen", NULL, &log.hooks, &scen);
-    if (s != NAV_SUCCESS) fail_msg("input:\n%s\nstatus %#x, message '%s'", text, s, log.last);
-    return scen;
-}
-
-static void test_scen_formats(void **state)
-{
-    (void)state;
-    /* Spaces, CRLF, version 1.0, blank lines, a map path with spaces. */
-    nav_scen *scen = expect_scen("version 1.0\r\n"
-                                 "3 my maps/a b.map 4 5 0 0 3 4 4.41421356\r\n"
-                                 "\r\n"
-                                 "  7\tx.map\t\t4 5 1 1 1 1 0  \r\n"
-                                 "\r\n\r\n");
-    assert_int_equal(scen->count, 2);
-    assert_string_equal(scen->map_name, "my maps/a b.map");
-    assert_int_equal(scen->problems[0].bucket, 3);
-    assert_int_equal(scen->problems[0].map_height, 5);
-    assert_int_equal(scen->problems[0].goal_y, 4);
-    assert_true(scen->problems[0].optimal_length == 4.41421356);
-    assert_int_equal(scen->problems[1].bucket, 7);
-    assert_int_equal(scen->problems[1].line, 4);
-    assert_true(scen->problems[1].optimal_length == 0.0);
-    nav_scen_destroy(scen);
-
-    scen = expect_scen("version 2\n");
-    assert_int_equal(scen->count, 0);
-    assert_string_equal(scen->map_name, "");
-    nav_scen_destroy(scen);
-    scen = expect_scen("version 1\n0 m 1 1 0 0 0 0 1e1\n0 m 1 1 0 0 0 0 -0");
-    assert_true(scen->problems[0].optimal_length == 10.0);
-    assert_true(scen->problems[1].optimal_length == 0.0);
-    assert_false(signbit(scen->problems[1].optimal_length));
-    nav_scen_destroy(scen);
-    nav_scen_destroy(NULL);
-}
-
-#define SCEN_V "version 1\n"
-
-static void test_scen_errors(void **state)
-{
-    (void)state;
-    static const struct {
-        const char *text;
-        nav_status detail;
-        const char *message;
-    } cases[] = {
-        {"", NAV_PARSE_ERROR, "t.scen:1: empty file, expected 'version 1'"},
-        {"0\tm.map\t4\t4\t0\t0\t1\t1\t1.4\n", NAV_PARSE_ERROR,
-         "t.scen:1: expected 'version 1', found '0 m.map 4 4 0 0 1 1 1.4'"},
-        {"version\n", NAV_PARSE_ERROR, "t.scen:1: expected 'version 1', found 'version'"},
-        {"version 1 2\n", NAV_PARSE_ERROR, "t.scen:1: expected 'version 1', found 'version 1 2'"},
-        {"\nversion 1\n", NAV_PARSE_ERROR, "t.scen:1: expected 'version 1', found ''"},
-        {SCEN_V "0 m.map 4 4 0 0 1 1\n", NAV_PARSE_ERROR,
-         "t.scen:2: expected 9 fields (bucket, map, width, height, start x, start y, goal x, goal y, optimal "
-         "length), found 8"},
-        {SCEN_V "0 m.map 4 4 -1 0 1 1 1\n", NAV_PARSE_ERROR, "t.scen:2: start x is negative: '-1'"},
-        {SCEN_V "0 m.map 4 4 0 0 1 y 1\n", NAV_PARSE_ERROR,
-         "t.scen:2: goal y is not a non-negative integer: 'y'"},
-        {SCEN_V "0 m.map 4 4 0 0 1 1.5 1\n", NAV_PARSE_ERROR,
-         "t.scen:2: goal y is not a non-negative integer: '1.5'"},
-        {SCEN_V "-1 m.map 4 4 0 0 1 1 1\n", NAV_PARSE_ERROR, "t.scen:2: bucket is negative: '-1'"},
-        {SCEN_V "0 m.map 4 4 4 0 1 1 1\n", NAV_PARSE_ERROR,
-         "t.scen:2: start (4, 0) is outside the 4 x 4 map"},
-        {SCEN_V "0 m.map 4 4 0 0 1 4 1\n", NAV_PARSE_ERROR, "t.scen:2: goal (1, 4) is outside the 4 x 4 map"},
-        {SCEN_V "0 m.map 0 4 0 0 1 1 1\n", NAV_PARSE_ERROR, "t.scen:2: map size 0 x 4 is empty"},
-        {SCEN_V "0 m.map 40000 4 0 0 1 1 1\n", NAV_TOO_LARGE,
-         "t.scen:2: map width 40000 is over the limit of 32768"},
-        {SCEN_V "0 m.map 4 99999999999 0 0 1 1 1\n", NAV_TOO_LARGE,
-         "t.scen:2: map height 99999999999 is over the limit of 32768"},
-        {SCEN_V "0 m.map 4 4 99999999999 0 1 1 1\n", NAV_PARSE_ERROR,
-         "t.scen:2: start x 99999999999 is over the limit of 2147483647"},
-        {SCEN_V "0 m.map 4 4 0 0 1 1 -1\n", NAV_PARSE_ERROR,
-         "t.scen:2: optimal length must be a finite number >= 0, not '-1'"},
-        {SCEN_V "0 m.map 4 4 0 0 1 1 inf\n", NAV_PARSE_ERROR,
-         "t.scen:2: optimal length must be a finite number >= 0, not 'inf'"},
-        {SCEN_V "0 m.map 4 4 0 0 1 1 nan\n", NAV_PARSE_ERROR,
-         "t.scen:2: optimal length must be a finite number >= 0, not 'nan'"},
-        {SCEN_V "0 m.map 4 4 0 0 1 1 1e999\n", NAV_PARSE_ERROR,
-         "t.scen:2: optimal length must be a finite number >= 0, not '1e999'"},
-        {SCEN_V "0 m.map 4 4 0 0 1 1 1.4x\n", NAV_PARSE_ERROR,
-         "t.scen:2: optimal length must be a finite number >= 0, not '1.4x'"},
-        {SCEN_V "0 m.map 4 4 0 0 1 1 1\n\n0 m.map 4 4 0 0 1 1\n", NAV_PARSE_ERROR,
-         "t.scen:4: expected 9 fields (bucket, map, width, height, start x, start y, goal x, goal y, optimal "
-         "length), found 8"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        test_log log;
-        test_log_init(&log);
-        nav_scen *scen = (nav_scen *)1;
-        nav_status s = nav_scen_load(cases[i].text, strlen(cases[i].text), "t.scen", NULL, &log.hooks, &scen);
-        if (s != (NAV_FAILURE | cases[i].detail) || strcmp(log.last, cases[i].message) != 0)
-            fail_msg("input:\n%s\nstatus %#x, message:\n  '%s'\nexpected:\n  '%s'", cases[i].text, s,
-                     log.last, cases[i].message);
-        assert_null(scen);
-    }
-
-    static const struct {
-        const char *file, *message;
-    } files[] = {
-        {"bad/no_version.scen",
-         "no_version.scen:1: expected 'version 1', found '0 maps/x.map 4 4 0 0 1 1 1.41421'"},
-        {"bad/negative.scen", "negative.scen:3: start y is negative: '-2'"},
-    };
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        test_log log;
-        test_log_init(&log);
-        nav_scen *scen = (nav_scen *)1;
-        FAILS_WITH(nav_scen_load_file(test_data(files[i].file), NULL, &log.hooks, &scen), NAV_PARSE_ERROR);
-        assert_string_equal(log.last, files[i].message);
-        assert_null(scen);
-    }
-    nav_scen *scen = (nav_scen *)1;
-    FAILS_WITH(nav_scen_load_file(test_data("none.scen"), NULL, NULL, &scen), NAV_IO_ERROR);
-    assert_null(scen);
-    FAILS_WITH(nav_scen_load_file(NULL, NULL, NULL, &scen), NAV_INVALID_PARAM);
-    FAILS_WITH(nav_scen_load(NULL, 4, NULL, NULL, NULL, &scen), NAV_INVALID_PARAM);
-    FAILS_WITH(nav_scen_load("version 1\n", 10, NULL, NULL, NULL, NULL), NAV_INVALID_PARAM);
-}
-
-static void test_scen_truncated(void **state)
-{
-    (void)state;
-    size_t size;
-    char *text = test_read_file(test_data("arena.map.scen"), &size);
-    int loaded = 0;
-    for (size_t n = 0; n <= size; n++) {
-        char *prefix = malloc(n ? n : 1);
-        assert_non_null(prefix);
-        memcpy(prefix, text, n);
-        nav_scen *scen = NULL;
-        nav_status s = nav_scen_load(prefix, n, "cut", NULL, NULL, &scen);
-        assert_clean_outcome(s, scen);
-        if (nav_succeeded(s)) {
-            loaded++;
-            assert_true(scen->count <= 160);
-        }
-        nav_scen_destroy(scen);
-        free(prefix);
-    }
-    /* Cut at a line end, or inside the optimal length's digits (still a number), it loads. */
-    assert_true(loaded > 160);
-    free(text);
-}
-
-static void test_scen_out_of_memory(void **state)
-{
-    (void)state;
-    size_t size;
-    char *text = test_read_file(test_data("arena.map.scen"), &size);
-    for (long n = 1;; n++) {
-        test_allocator alloc;
-        test_allocator_init(&alloc, n);
-        nav_scen *scen = NULL;
-        nav_status s = nav_scen_load(text, size, "oom", &alloc.hooks, NULL, &scen);
-        if (nav_succeeded(s)) {
-            /* The scen, problems grown 64 -> 128 -> 256, and the map name. */
-            assert_int_equal(n - 1, 5);
-            assert_int_equal(alloc.live, 3);
-            nav_scen_destroy(scen);
-            assert_int_equal(alloc.live, 0);
-            break;
-        }
-        FAILS_WITH(s, NAV_OUT_OF_MEMORY);
-        assert_null(scen);
-        assert_int_equal(alloc.live, 0);
-    }
-    free(text);
-    for (long n = 1;; n++) {
-        test_allocator alloc;
-        test_allocator_init(&alloc, n);
-        nav_scen *scen = NULL;
-        nav_status s = nav_scen_load_file(test_data("den312d.map.scen"), &alloc.hooks, NULL, &scen);
-        assert_int_equal(alloc.live, nav_succeeded(s) ? 3 : 0);
-        nav_scen_destroy(scen);
-        if (nav_succeeded(s)) break;
-        FAILS_WITH(s, NAV_OUT_OF_MEMORY);
-        assert_true(n < 100);
-    }
 }
 
 int main(void)
@@ -1301,12 +684,7 @@ int main(void)
         cmocka_unit_test(test_ascii_header),        cmocka_unit_test(test_ascii_numbers),
         cmocka_unit_test(test_ascii_files),         cmocka_unit_test(test_ascii_errors),
         cmocka_unit_test(test_ascii_limits),        cmocka_unit_test(test_ascii_truncated),
-        cmocka_unit_test(test_ascii_out_of_memory), cmocka_unit_test(test_png_default_palette),
-        cmocka_unit_test(test_png_palette),         cmocka_unit_test(test_png_bad_input),
-        cmocka_unit_test(test_png_damaged),         cmocka_unit_test(test_png_file),
-        cmocka_unit_test(test_scen_arena),          cmocka_unit_test(test_scen_benchmarks),
-        cmocka_unit_test(test_scen_formats),        cmocka_unit_test(test_scen_errors),
-        cmocka_unit_test(test_scen_truncated),      cmocka_unit_test(test_scen_out_of_memory),
+        cmocka_unit_test(test_ascii_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
