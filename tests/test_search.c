@@ -536,10 +536,12 @@ static void test_partial_paths(void **state)
 
 /* Step-wise search in slices gives the same path as one call, and many generations of searches
  * on one query object do not disturb each other. */
-static void test_stepwise_matches(void **state)
+/* Sliced searches give what whole ones give, and between slices the listed open cells are exactly
+ * the cells in state OPEN, each once: every planner, on plain and on dear terrain (where the open
+ * list's far heap takes entries). */
+static void stepwise_matches(bool dear)
 {
-    (void)state;
-    nav_grid *grid = random_grid(7, 40, 40, false);
+    nav_grid *grid = random_grid(7, 40, 40, dear);
     nav_grid_query *q;
     assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
     nav_path whole, sliced;
@@ -550,8 +552,10 @@ static void test_stepwise_matches(void **state)
         int32_t sx = rand() % 40, sy = rand() % 40, gx = rand() % 40, gy = rand() % 40;
         if (!nav_grid_passable(grid, sx, sy) || !nav_grid_passable(grid, gx, gy)) continue;
         nav_search_result a, b;
-        nav_status s1 = nav_grid_find_path(q, NULL, sx, sy, gx, gy, &whole, &a);
-        nav_status s2 = nav_grid_search_begin(q, NULL, sx, sy, gx, gy);
+        const nav_search_desc desc = {.algo = (nav_algo[]){NAV_ALGO_ASTAR, NAV_ALGO_DIJKSTRA, NAV_ALGO_GREEDY,
+                                                           NAV_ALGO_WASTAR, NAV_ALGO_BFS}[k % 5]};
+        nav_status s1 = nav_grid_find_path(q, &desc, sx, sy, gx, gy, &whole, &a);
+        nav_status s2 = nav_grid_search_begin(q, &desc, sx, sy, gx, gy);
         int slices = 0;
         while (nav_in_progress(s2)) {
             s2 = nav_grid_search_step(q, 3);
@@ -583,6 +587,18 @@ static void test_stepwise_matches(void **state)
     nav_path_destroy(&sliced);
     nav_grid_query_destroy(q);
     nav_grid_destroy(grid);
+}
+
+static void test_stepwise_matches(void **state)
+{
+    (void)state;
+    stepwise_matches(false);
+}
+
+static void test_stepwise_matches_dear_terrain(void **state)
+{
+    (void)state;
+    stepwise_matches(true);
 }
 
 /* Ties break the same way every time: equal f goes to the larger g, then the lower index. */
@@ -900,6 +916,7 @@ int main(void)
         cmocka_unit_test(test_heuristics),
         cmocka_unit_test(test_partial_paths),
         cmocka_unit_test(test_stepwise_matches),
+        cmocka_unit_test(test_stepwise_matches_dear_terrain),
         cmocka_unit_test(test_deterministic_ties),
         cmocka_unit_test(test_smoothing),
         cmocka_unit_test(test_flow_field),
