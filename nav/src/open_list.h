@@ -1,23 +1,35 @@
-/* Private: the open list of the grid searches, a binary heap in front of a ring of buckets.
+/* Private: the open list of the grid searches: a ring of buckets, and an exact near part.
  *
  * With a consistent heuristic every f on the open list lies within one move's cost of the
  * smallest, so the list spans a few cost units while holding thousands of cells. Only the entries
- * of the lowest bucket of f (1/64 of a cost unit wide, chosen by measurement) sit in an exact
- * binary heap, the near heap; later entries wait unsorted in a ring of buckets spanning 8 cost
+ * of the lowest bucket of f (1/64 of a cost unit wide, chosen by measurement) are kept in exact
+ * order, in the near part; later entries wait unsorted in a ring of buckets spanning 8 cost
  * units, and the rare ones beyond the ring (dear terrain, weighted searches) in the far heap,
- * ordered by key. A push past the current bucket is an append, and pops work on a heap a few
- * entries deep instead of thousands. The near heap always holds every entry of every bucket up
- * to the current one, the ring every entry of the buckets after it, and the far heap only
- * entries past the ring's end, so pops come out in exactly the order of one big heap: (key, tie,
- * id). The idea is the two-level bucket queue of Denardo and Fox ("Shortest-route methods: 1.
- * Reaching, pruning, and buckets", 1979), with a heap as the lowest level.
+ * ordered by key. A push past the current bucket is an append. The near part always holds every
+ * entry of every bucket up to the current one, the ring every entry of the buckets after it, and
+ * the far heap only entries past the ring's end, so pops come out in exactly the order of one big
+ * heap: (key, tie, id). The idea is the two-level bucket queue of Denardo and Fox ("Shortest-route
+ * methods: 1. Reaching, pruning, and buckets", 1979), with exact order at the lowest level.
  *
- * Every cell has at most one entry. Its search record's tag says where it waits: in the near
- * heap (no flag; the heap keeps its position), at an index of a ring bucket, or at an index of
- * the far heap. The ring bucket is not stored: it follows from the entry's key, which the search
- * recomputes bit for bit from the cell's g (see nav__open_decrease). Lowering a key moves the
- * entry: in place within its bucket, or swap-removed to another. The tag sits in the record the
- * search has just touched, so this costs no extra cache miss.
+ * The near part is two structures. Most of it is a stack sorted from largest to smallest, so a
+ * pop takes the last entry: a bucket arrives nearly sorted (many of its entries share one f and
+ * came in roughly in the order they leave) and is insertion-sorted onto it at little more than
+ * the cost of a copy, and a push that orders no later than the stack's top (the common case on
+ * a plateau of equal f: the cells just reached have the larger g) goes onto it. Other pushes go
+ * to the near heap, a binary heap, and a pop takes the smaller of the two tops. Measured on
+ * brc501d: 93% of pops come off the stack; 25% fewer mispredicted branches and 5% fewer
+ * instructions than with the heap alone, 4 to 12% less time.
+ *
+ * Every cell has at most one live entry. Its search record's tag says where it waits: in the
+ * near heap (no flag; the heap keeps its position), at an index of the stack, at an index of a
+ * ring bucket, or at an index of the far heap. The tag sits in the record the search has just
+ * touched, so keeping it costs no extra cache miss. Lowering a key:
+ * - in the near heap, the entry rises in place;
+ * - on the stack, the top is rewritten in place; an entry below it stays behind dead (its cell's
+ *   tag no longer names it) and a new one goes in; dead entries are dropped when they surface;
+ * - in the ring, the entry is rewritten in place within its bucket or swap-removed to another.
+ *   The ring bucket is not stored: it follows from the entry's key, which the search recomputes
+ *   bit for bit from the cell's g (see nav__open_decrease).
  * Buckets grow through the allocator when a search needs more room and keep up to OPEN_KEEP
  * entries of it for the next search. */
 #ifndef NAV_SRC_OPEN_LIST_H
@@ -30,7 +42,8 @@
 #define OPEN_KEEP         256u        /* bucket entries kept from one search to the next */
 #define OPEN_IN_RING      0x80000000u /* search_node.open_tag: waits in a ring bucket, at the index */
 #define OPEN_IN_FAR       0x40000000u /* search_node.open_tag: waits in the far heap, at the index */
-#define OPEN_INDEX_MASK   0x3fffffffu /* indexes fit: a list holds at most 2^30 cells, one entry each */
+#define OPEN_IN_STACK     0x20000000u /* search_node.open_tag: waits in the near stack, at the index */
+#define OPEN_INDEX_MASK   0x1fffffffu /* buckets, the far heap and the stack hold fewer entries */
 
 /* f is ordered at a resolution of 2^-20 cost units. Costs that are equal in exact arithmetic
  * (sums of 1 and sqrt 2 in different orders) differ in their last bits as doubles; rounded to
@@ -67,8 +80,11 @@ typedef struct open_bucket {
 } open_bucket;
 
 typedef struct open_list {
-    nav_heap near;      /* the current bucket (and any below it) */
-    search_node *nodes; /* the search's records (for the tags) */
+    nav_heap near;       /* the current bucket (and any below it), with the stack */
+    open_bucket stack;   /* near entries sorted from largest to smallest, dead ones included */
+    uint32_t stack_dead; /* stack entries whose key was lowered (their cell's tag names another place) */
+    bool top_in_stack;   /* where the entry nav__open_top returned last sits */
+    search_node *nodes;  /* the search's records (for the tags) */
     open_bucket ring[OPEN_RING];
     uint64_t ring_used[OPEN_RING / 64]; /* a bit a slot: its bucket is not empty */
     open_bucket far;                    /* a binary min-heap of the entries at least OPEN_RING buckets on */
@@ -100,7 +116,26 @@ uint32_t nav__open_list_cells(const open_list *open, uint32_t *cells, uint32_t m
 
 static inline uint32_t nav__open_count(const open_list *open)
 {
-    return open->near.count + open->bucketed;
+    return open->near.count + open->stack.count - open->stack_dead + open->bucketed;
+}
+
+/* Puts an entry at or below the current bucket into the near part: onto the stack when it orders
+ * no later than the stack's top, else into the near heap. */
+static inline bool nav__open_near_put(open_list *open, nav_heap_entry e)
+{
+    open_bucket *stack = &open->stack;
+    if (stack->count == 0 || !nav_heap_entry_less(&stack->entries[stack->count - 1], &e)) {
+        if (__builtin_expect(stack->count == stack->capacity, 0) && !nav__open_bucket_grow(open, stack))
+            return false;
+        open->nodes[nav_heap_entry_id(e)].open_tag = OPEN_IN_STACK | stack->count;
+        stack->entries[stack->count++] = e;
+        return true;
+    }
+    if (__builtin_expect(open->near.count == open->near.capacity, 0) && !nav__open_near_grow(open))
+        return false;
+    open->nodes[nav_heap_entry_id(e)].open_tag = 0;
+    nav_heap_sift_up(&open->near, open->near.count++, e);
+    return true;
 }
 
 /* Adds the entry (key, tie, id) of an id that is not on the list. Returns false when out of memory. */
@@ -110,13 +145,7 @@ static inline __attribute__((always_inline)) bool nav__open_insert(open_list *op
     uint64_t bucket = key >> OPEN_BUCKET_SHIFT;
     if (nav__open_count(open) == 0) open->current = bucket; /* a fresh start: no order to keep */
     nav_heap_entry e = {key, (uint64_t)tie << 32 | id};
-    if (bucket <= open->current) {
-        if (__builtin_expect(open->near.count == open->near.capacity, 0) && !nav__open_near_grow(open))
-            return false;
-        open->nodes[id].open_tag = 0;
-        nav_heap_sift_up(&open->near, open->near.count++, e);
-        return true;
-    }
+    if (bucket <= open->current) return nav__open_near_put(open, e);
     if (__builtin_expect(bucket - open->current >= OPEN_RING, 0)) return nav__open_far_push(open, e);
     uint32_t slot = (uint32_t)(bucket & (OPEN_RING - 1));
     open_bucket *b = &open->ring[slot];
@@ -150,8 +179,17 @@ static inline __attribute__((always_inline)) bool nav__open_decrease(open_list *
 {
     uint32_t tag = open->nodes[id].open_tag;
     if (!(tag & (OPEN_IN_RING | OPEN_IN_FAR))) {
-        nav_heap_decrease(&open->near, id, key, tie);
-        return true;
+        if (!(tag & OPEN_IN_STACK)) {
+            nav_heap_decrease(&open->near, id, key, tie);
+            return true;
+        }
+        nav_heap_entry e = {key, (uint64_t)tie << 32 | id};
+        if ((tag & OPEN_INDEX_MASK) == open->stack.count - 1) { /* the top: lowered, it stays the top */
+            open->stack.entries[open->stack.count - 1] = e;
+            return true;
+        }
+        open->stack_dead++; /* the old entry stays behind, dead */
+        return nav__open_near_put(open, e);
     }
     uint64_t old_bucket = old_key >> OPEN_BUCKET_SHIFT, bucket = key >> OPEN_BUCKET_SHIFT;
     uint32_t slot = (uint32_t)(old_bucket & (OPEN_RING - 1)), at = tag & OPEN_INDEX_MASK;
@@ -172,20 +210,36 @@ static inline __attribute__((always_inline)) bool nav__open_decrease(open_list *
  * the list is empty or out of memory (then *failed is set). */
 static inline bool nav__open_top(open_list *open, nav_heap_entry *top, bool *failed)
 {
-    if (open->near.count == 0) {
+    open_bucket *stack = &open->stack;
+    for (;;) {
+        while (__builtin_expect(open->stack_dead > 0, 0) && stack->count > 0 &&
+               open->nodes[nav_heap_entry_id(stack->entries[stack->count - 1])].open_tag !=
+                   (OPEN_IN_STACK | (stack->count - 1))) {
+            stack->count--; /* dead: its cell has a lower entry elsewhere */
+            open->stack_dead--;
+        }
+        if (open->near.count > 0 || stack->count > 0) break;
         if (open->bucketed == 0) return false;
         if (!nav__open_advance(open)) {
             *failed = true;
             return false;
         }
     }
-    *top = open->near.entries[0];
+    if (open->near.count == 0) {
+        open->top_in_stack = true;
+        *top = stack->entries[stack->count - 1];
+        return true;
+    }
+    open->top_in_stack =
+        stack->count > 0 && nav_heap_entry_less(&stack->entries[stack->count - 1], &open->near.entries[0]);
+    *top = open->top_in_stack ? stack->entries[stack->count - 1] : open->near.entries[0];
     return true;
 }
 
 /* Removes the smallest entry; nav__open_top must have returned true just before. */
 static inline uint32_t nav__open_pop(open_list *open)
 {
+    if (open->top_in_stack) return nav_heap_entry_id(open->stack.entries[--open->stack.count]);
     return nav_heap_entry_id(nav_heap_pop(&open->near));
 }
 
