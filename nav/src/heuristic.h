@@ -26,4 +26,25 @@ static inline double nav__heuristic_distance(nav_heuristic kind, int32_t dx, int
     }
 }
 
+/* The same estimate already scaled: for the octile distance hi * unit + lo * unit_diagonal, where
+ * unit_diagonal = unit * (diagonal - 1), so the search's key needs no further multiply on the
+ * path from the distance to the key; the other kinds multiply their distance by unit. */
+static inline double nav__heuristic_scaled(nav_heuristic kind, int32_t dx, int32_t dy, double unit,
+                                           double unit_diagonal)
+{
+    int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+    switch (kind) {
+    case NAV_HEURISTIC_MANHATTAN:
+        return unit * (double)(dx + dy);
+    case NAV_HEURISTIC_OCTILE:
+        return (double)hi * unit + (double)lo * unit_diagonal;
+    case NAV_HEURISTIC_EUCLIDEAN:
+        return unit * sqrt((double)dx * dx + (double)dy * dy);
+    case NAV_HEURISTIC_CHEBYSHEV:
+        return unit * (double)hi;
+    default:
+        return 0.0;
+    }
+}
+
 #endif

@@ -61,6 +61,14 @@ static inline uint64_t nav__open_key(double f)
     return scaled < 0x1p63 ? (uint64_t)(int64_t)scaled : (uint64_t)INT64_MAX;
 }
 
+/* The key of f given already multiplied by OPEN_F_SCALE (the searches fold the scale into their
+ * constants, which shortens the chain of dependent operations from a move to its key). */
+static inline uint64_t nav__open_key_scaled(double f_scaled)
+{
+    double scaled = f_scaled + 0.5;
+    return scaled < 0x1p63 ? (uint64_t)(int64_t)scaled : (uint64_t)INT64_MAX;
+}
+
 static inline uint32_t nav__open_tie(double g)
 {
     double scaled = g * OPEN_G_TIE_SCALE;

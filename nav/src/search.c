@@ -221,8 +221,9 @@ nav_status nav_grid_search_begin(nav_grid_query *q, const nav_search_desc *desc,
         q->fifo[q->fifo_tail++] = q->start;
     } else {
         int32_t dx = sx > gx ? sx - gx : gx - sx, dy = sy > gy ? sy - gy : gy - sy;
-        double h = q->h_scale * nav__heuristic_distance(q->heuristic, dx, dy, grid->desc.diagonal_cost);
-        if (!nav__open_insert(&q->open, nav__open_key(h), nav__open_tie(0), q->start))
+        double h = nav__heuristic_scaled(q->heuristic, dx, dy, q->h_scale * OPEN_F_SCALE,
+                                         q->h_scale * (grid->desc.diagonal_cost - 1.0) * OPEN_F_SCALE);
+        if (!nav__open_insert(&q->open, nav__open_key_scaled(h), nav__open_tie(0), q->start))
             return q->status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
     q->progress.generated = 1;
@@ -261,8 +262,10 @@ static inline __attribute__((always_inline)) nav_status best_first(nav_grid_quer
     const uint32_t width = grid->width, generation = q->generation, goal = q->goal;
     const int32_t goal_x = q->goal_x, goal_y = q->goal_y;
     /* exact: A* or Dijkstra, whose f weighs g by 1 and which reopen cells (a constant here) */
-    const double diagonal = grid->desc.diagonal_cost, h_scale = q->h_scale,
-                 g_weight = exact ? 1.0 : q->g_weight;
+    /* keys count f in units of 1 / OPEN_F_SCALE: the scale is folded into these constants */
+    const double h_unit = q->h_scale * OPEN_F_SCALE,
+                 h_unit_diagonal = q->h_scale * (grid->desc.diagonal_cost - 1.0) * OPEN_F_SCALE,
+                 g_unit = (exact ? 1.0 : q->g_weight) * OPEN_F_SCALE;
     double step_cost[8], step_length[8];
     int32_t offset[8];
     for (int d = 0; d < 8; d++) {
@@ -339,10 +342,10 @@ static inline __attribute__((always_inline)) nav_status best_first(nav_grid_quer
             int32_t vx = ux + nav__dir_dx[dir], vy = uy + nav__dir_dy[dir];
             int32_t dx = vx > goal_x ? vx - goal_x : goal_x - vx,
                     dy = vy > goal_y ? vy - goal_y : goal_y - vy;
-            const double h = h_scale * nav__heuristic_distance(heuristic, dx, dy, diagonal);
+            const double h = nav__heuristic_scaled(heuristic, dx, dy, h_unit, h_unit_diagonal);
             /* the one expression for a key: the open list finds an entry by recomputing it */
-            nav_heap_entry e = {nav__open_key(g * g_weight + h), (uint64_t)nav__open_tie(g) << 32 | v};
-            const uint64_t old_key = seen ? nav__open_key(nv->g * g_weight + h) : 0;
+            nav_heap_entry e = {nav__open_key_scaled(g * g_unit + h), (uint64_t)nav__open_tie(g) << 32 | v};
+            const uint64_t old_key = seen ? nav__open_key_scaled(nv->g * g_unit + h) : 0;
             nv->g = g;
             nv->stamp = generation << STAMP_GEN_SHIFT | (uint32_t)dir;
             generated++;
