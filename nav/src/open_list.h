@@ -54,15 +54,9 @@
  * such long paths fall to the cell index). */
 #define OPEN_G_TIE_SCALE 1024.0
 
-/* Saturates past 2^43 cost units (such cells fall back to the tie order among themselves). */
-static inline uint64_t nav__open_key(double f)
-{
-    double scaled = f * OPEN_F_SCALE + 0.5;
-    return scaled < 0x1p63 ? (uint64_t)(int64_t)scaled : (uint64_t)INT64_MAX;
-}
-
-/* The key of f given already multiplied by OPEN_F_SCALE (the searches fold the scale into their
- * constants, which shortens the chain of dependent operations from a move to its key). */
+/* The key of f, given already multiplied by OPEN_F_SCALE (the searches fold the scale into their
+ * constants, which shortens the chain of dependent operations from a move to its key). Saturates
+ * past 2^43 cost units (such cells fall back to the tie order among themselves). */
 static inline uint64_t nav__open_key_scaled(double f_scaled)
 {
     double scaled = f_scaled + 0.5;
