@@ -140,7 +140,7 @@ static nav_heap_entry far_remove(open_list *open, uint32_t at)
 }
 
 /* Moves the far entries that the ring now spans into it (or, at or below the current bucket, into
- * the near heap), so that the ring never advances past one of them. */
+ * the near part), so that the ring never advances past one of them. */
 static bool pull_far(open_list *open)
 {
     while (open->far.count > 0 &&

@@ -73,7 +73,8 @@ static inline uint32_t nav__open_tie(double g)
 typedef struct search_node {
     double g;
     uint32_t stamp;    /* generation << 4 | closed << 3 | direction reached from (search.c) */
-    uint32_t open_tag; /* where its entry waits: OPEN_IN_RING or OPEN_IN_FAR | index, or the near heap */
+    uint32_t open_tag; /* where its entry waits: OPEN_IN_STACK, OPEN_IN_RING or OPEN_IN_FAR | index,
+                        * or 0: the near heap */
 } search_node;
 
 typedef struct open_bucket {
@@ -90,7 +91,7 @@ typedef struct open_list {
     open_bucket ring[OPEN_RING];
     uint64_t ring_used[OPEN_RING / 64]; /* a bit a slot: its bucket is not empty */
     open_bucket far;                    /* a binary min-heap of the entries at least OPEN_RING buckets on */
-    uint64_t current;                   /* the bucket the near heap holds */
+    uint64_t current;                   /* the bucket the near part holds */
     uint32_t bucketed;                  /* entries in the ring and far */
     bool oversized; /* a bucket grew past OPEN_KEEP entries: clear() gives such memory back */
     nav_allocator allocator;
@@ -105,15 +106,16 @@ void nav__open_destroy(open_list *open);
 void nav__open_clear(open_list *open);
 /* Bytes held. */
 size_t nav__open_memory_bytes(const open_list *open, uint32_t id_count);
-/* Slow paths, out of line: grow a bucket or the near heap by one entry; add an entry to the far
- * heap; move the next bucket into the empty near heap; find and move an entry whose ring slot
- * the recomputed key did not confirm (false only when out of memory). */
+/* Slow paths, out of line: grow a bucket (or the stack) or the near heap by one entry; add an
+ * entry to the far heap; move the next bucket into the empty near part; find and move an entry
+ * whose ring slot the recomputed key did not confirm (false only when out of memory). */
 bool nav__open_bucket_grow(open_list *open, open_bucket *bucket);
 bool nav__open_near_grow(open_list *open);
 bool nav__open_far_push(open_list *open, nav_heap_entry e);
 bool nav__open_advance(open_list *open);
 bool nav__open_decrease_slow(open_list *open, uint64_t key, uint32_t tie, uint32_t id);
-/* Writes up to max cells on the list into cells (near heap first, then buckets); returns how many. */
+/* Writes up to max cells on the list into cells (the near part first, then the buckets); returns
+ * how many. */
 uint32_t nav__open_list_cells(const open_list *open, uint32_t *cells, uint32_t max);
 
 static inline uint32_t nav__open_count(const open_list *open)
