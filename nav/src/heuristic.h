@@ -7,28 +7,10 @@
 
 #include "nav/search.h"
 
-/* Distance estimate for a displacement of dx, dy cells (both >= 0), before terrain scaling.
- * diagonal is the grid's diagonal move length. */
-static inline double nav__heuristic_distance(nav_heuristic kind, int32_t dx, int32_t dy, double diagonal)
-{
-    int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-    switch (kind) {
-    case NAV_HEURISTIC_MANHATTAN:
-        return (double)(dx + dy);
-    case NAV_HEURISTIC_OCTILE:
-        return (double)hi + (diagonal - 1.0) * (double)lo;
-    case NAV_HEURISTIC_EUCLIDEAN:
-        return sqrt((double)dx * dx + (double)dy * dy);
-    case NAV_HEURISTIC_CHEBYSHEV:
-        return (double)hi;
-    default:
-        return 0.0;
-    }
-}
-
-/* The same estimate already scaled: for the octile distance hi * unit + lo * unit_diagonal, where
- * unit_diagonal = unit * (diagonal - 1), so the search's key needs no further multiply on the
- * path from the distance to the key; the other kinds multiply their distance by unit. */
+/* Distance estimate for a displacement of dx, dy cells (both >= 0), scaled: the octile distance
+ * is hi * unit + lo * unit_diagonal, where unit_diagonal = unit * (diagonal - 1) and diagonal is
+ * the grid's diagonal move length, so the search's key needs no further multiply on the path from
+ * the distance to the key; the other kinds multiply their distance by unit. */
 static inline double nav__heuristic_scaled(nav_heuristic kind, int32_t dx, int32_t dy, double unit,
                                            double unit_diagonal)
 {
@@ -45,6 +27,12 @@ static inline double nav__heuristic_scaled(nav_heuristic kind, int32_t dx, int32
     default:
         return 0.0;
     }
+}
+
+/* The same estimate in cells, before terrain scaling. */
+static inline double nav__heuristic_distance(nav_heuristic kind, int32_t dx, int32_t dy, double diagonal)
+{
+    return nav__heuristic_scaled(kind, dx, dy, 1.0, diagonal - 1.0);
 }
 
 #endif

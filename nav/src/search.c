@@ -36,7 +36,9 @@ struct nav_grid_query {
     nav_status status; /* NAV_IN_PROGRESS while running; the final status after */
     uint32_t start, goal;
     int32_t goal_x, goal_y;
-    double g_weight, h_scale; /* f = g * g_weight + h * h_scale */
+    /* f = g * g_weight + h * h_scale, in key units (OPEN_F_SCALE a cost unit): these are
+     * g_weight, h_scale and h_scale * (diagonal - 1) times OPEN_F_SCALE */
+    double g_unit, h_unit, h_unit_diagonal;
     nav_heuristic heuristic;
     uint32_t best_cell; /* reached cell closest to the goal (for partial paths) */
     int64_t best_dist2;
@@ -172,8 +174,10 @@ nav_status nav_grid_search_begin(nav_grid_query *q, const nav_search_desc *desc,
     q->goal_x = gx;
     q->goal_y = gy;
     q->heuristic = d->heuristic;
-    q->g_weight = d->algo == NAV_ALGO_GREEDY ? 0.0 : 1.0;
-    q->h_scale = grid->min_cost * (d->algo == NAV_ALGO_WASTAR ? d->weight : 1.0);
+    double h_scale = grid->min_cost * (d->algo == NAV_ALGO_WASTAR ? d->weight : 1.0);
+    q->g_unit = (d->algo == NAV_ALGO_GREEDY ? 0.0 : 1.0) * OPEN_F_SCALE;
+    q->h_unit = h_scale * OPEN_F_SCALE;
+    q->h_unit_diagonal = h_scale * (grid->desc.diagonal_cost - 1.0) * OPEN_F_SCALE;
     switch (d->algo) {
     case NAV_ALGO_ASTAR:
         q->progress.bound = d->heuristic == NAV_HEURISTIC_OCTILE || d->heuristic == NAV_HEURISTIC_ZERO ||
@@ -221,8 +225,7 @@ nav_status nav_grid_search_begin(nav_grid_query *q, const nav_search_desc *desc,
         q->fifo[q->fifo_tail++] = q->start;
     } else {
         int32_t dx = sx > gx ? sx - gx : gx - sx, dy = sy > gy ? sy - gy : gy - sy;
-        double h = nav__heuristic_scaled(q->heuristic, dx, dy, q->h_scale * OPEN_F_SCALE,
-                                         q->h_scale * (grid->desc.diagonal_cost - 1.0) * OPEN_F_SCALE);
+        double h = nav__heuristic_scaled(q->heuristic, dx, dy, q->h_unit, q->h_unit_diagonal);
         if (!nav__open_insert(&q->open, nav__open_key_scaled(h), nav__open_tie(0), q->start))
             return q->status = NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
@@ -261,11 +264,10 @@ static inline __attribute__((always_inline)) nav_status best_first(nav_grid_quer
     const double *terrain_cost = grid->terrain_cost;
     const uint32_t width = grid->width, generation = q->generation, goal = q->goal;
     const int32_t goal_x = q->goal_x, goal_y = q->goal_y;
-    /* exact: A* or Dijkstra, whose f weighs g by 1 and which reopen cells (a constant here) */
-    /* keys count f in units of 1 / OPEN_F_SCALE: the scale is folded into these constants */
-    const double h_unit = q->h_scale * OPEN_F_SCALE,
-                 h_unit_diagonal = q->h_scale * (grid->desc.diagonal_cost - 1.0) * OPEN_F_SCALE,
-                 g_unit = (exact ? 1.0 : q->g_weight) * OPEN_F_SCALE;
+    /* exact: A* or Dijkstra, whose f weighs g by 1 and which reopen cells (a constant here).
+     * Keys count f in units of 1 / OPEN_F_SCALE, folded into the constants. */
+    const double h_unit = q->h_unit, h_unit_diagonal = q->h_unit_diagonal,
+                 g_unit = exact ? OPEN_F_SCALE : q->g_unit;
     double step_cost[8], step_length[8];
     int32_t offset[8];
     for (int d = 0; d < 8; d++) {
