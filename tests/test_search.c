@@ -330,6 +330,7 @@ static void test_basin(void **state)
     assert_int_equal(run(q, grid, NAV_ALGO_ASTAR, 10, 13, 25, 8, &path, &r), NAV_SUCCESS);
     assert_int_equal(run(q, grid, NAV_ALGO_ASTAR, 25, 8, 10, 13, &path, &r),
                      NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
+    assert_true(path.count > 1); /* towards the goal, as close as the floor allows */
     /* the reachability labels must not claim "unreachable" across the one-way rim */
     assert_true(nav_grid_may_reach(grid, 10, 13, 25, 8));
     nav_grid_query_destroy(q);
@@ -353,9 +354,16 @@ static void test_basin(void **state)
 
 /* ---- random maps: every planner against the brute-force reference ---------------------------- */
 
-/* A random map. dear: terrain up to 60 times plain, so one move can jump f by more than the
- * open list's ring of buckets spans (its far list then holds entries). */
-static nav_grid *random_grid(unsigned seed, int32_t w, int32_t h, bool dear)
+/* The terrain of a random map. */
+typedef enum terrain_kind {
+    TERRAIN_MIXED,    /* costs 0.5 to 5 */
+    TERRAIN_DEAR,     /* up to 60 times plain, so one move can jump f by more than the open list's
+                       * ring of buckets spans (its far list then holds entries) */
+    TERRAIN_ONE_COST, /* every type costs 2.5 and the diagonal varies: A* and Dijkstra count g in
+                       * fixed point there */
+} terrain_kind;
+
+static nav_grid *random_grid(unsigned seed, int32_t w, int32_t h, terrain_kind kind)
 {
     srand(seed);
     nav_grid_desc d = {
@@ -363,10 +371,11 @@ static nav_grid *random_grid(unsigned seed, int32_t w, int32_t h, bool dear)
         .corner_policy = (nav_corner_policy)(1 + rand() % 3),
         .max_climb = rand() % 2 ? 1.5f : 0.0f,
     };
+    if (kind == TERRAIN_ONE_COST) d.diagonal_cost = (double[]){0, 1, 1.5, 2, 1.3}[rand() % 5]; /* 0: sqrt 2 */
     nav_grid *grid = make_grid(w, h, &d);
-    nav_grid_set_terrain_cost(grid, 2, dear ? 12 : 2.5);
-    nav_grid_set_terrain_cost(grid, 3, dear ? 60 : 5);
-    nav_grid_set_terrain_cost(grid, 4, 0.5); /* a road cheaper than plain: the heuristic must scale */
+    const double costs[3][4] = {{1, 2.5, 5, 0.5}, {1, 12, 60, 0.5}, {2.5, 2.5, 2.5, 2.5}};
+    /* type 4 is a road cheaper than plain where costs differ: the heuristic must scale */
+    for (uint8_t t = 1; t <= 4; t++) nav_grid_set_terrain_cost(grid, t, costs[kind][t - 1]);
     for (int32_t y = 0; y < h; y++)
         for (int32_t x = 0; x < w; x++) {
             int r = rand() % 100;
@@ -379,7 +388,7 @@ static nav_grid *random_grid(unsigned seed, int32_t w, int32_t h, bool dear)
     return grid;
 }
 
-static void cross_check(bool dear)
+static void cross_check(terrain_kind kind)
 {
     enum { W = 24, H = 20 };
     double dist[W * H];
@@ -388,7 +397,7 @@ static void cross_check(bool dear)
     nav_path_init(&path, NULL);
     int checked = 0, unreachable = 0;
     for (unsigned seed = 1; seed <= 40; seed++) {
-        nav_grid *grid = random_grid(seed, W, H, dear);
+        nav_grid *grid = random_grid(seed, W, H, kind);
         nav_grid_query *q;
         assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
         for (int k = 0; k < 12; k++) {
@@ -432,13 +441,19 @@ static void cross_check(bool dear)
 static void test_random_cross_check(void **state)
 {
     (void)state;
-    cross_check(false);
+    cross_check(TERRAIN_MIXED);
 }
 
 static void test_random_cross_check_dear_terrain(void **state)
 {
     (void)state;
-    cross_check(true);
+    cross_check(TERRAIN_DEAR);
+}
+
+static void test_random_cross_check_one_cost(void **state)
+{
+    (void)state;
+    cross_check(TERRAIN_ONE_COST);
 }
 
 /* Every heuristic gives a valid path; the admissible ones give optimal costs. */
@@ -450,7 +465,7 @@ static void test_heuristics(void **state)
     nav_path path;
     nav_path_init(&path, NULL);
     for (unsigned seed = 100; seed < 110; seed++) {
-        nav_grid *grid = random_grid(seed, W, H, false);
+        nav_grid *grid = random_grid(seed, W, H, seed % 2 ? TERRAIN_ONE_COST : TERRAIN_MIXED);
         bool four = nav_grid_get_desc(grid)->connectivity == NAV_CONNECT_4;
         nav_grid_query *q;
         assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
@@ -534,14 +549,13 @@ static void test_partial_paths(void **state)
     nav_grid_destroy(grid);
 }
 
-/* Step-wise search in slices gives the same path as one call, and many generations of searches
- * on one query object do not disturb each other. */
 /* Sliced searches give what whole ones give, and between slices the listed open cells are exactly
- * the cells in state OPEN, each once: every planner, on plain and on dear terrain (where the open
- * list's far heap takes entries). */
-static void stepwise_matches(bool dear)
+ * the cells in state OPEN, each once: every planner, on mixed, dear (where the open list's far
+ * heap takes entries) and one-cost terrain (fixed-point g). Many generations of searches on one
+ * query object do not disturb each other. */
+static void stepwise_matches(terrain_kind kind)
 {
-    nav_grid *grid = random_grid(7, 40, 40, dear);
+    nav_grid *grid = random_grid(7, 40, 40, kind);
     nav_grid_query *q;
     assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
     nav_path whole, sliced;
@@ -592,13 +606,19 @@ static void stepwise_matches(bool dear)
 static void test_stepwise_matches(void **state)
 {
     (void)state;
-    stepwise_matches(false);
+    stepwise_matches(TERRAIN_MIXED);
 }
 
 static void test_stepwise_matches_dear_terrain(void **state)
 {
     (void)state;
-    stepwise_matches(true);
+    stepwise_matches(TERRAIN_DEAR);
+}
+
+static void test_stepwise_matches_one_cost(void **state)
+{
+    (void)state;
+    stepwise_matches(TERRAIN_ONE_COST);
 }
 
 /* Ties break the same way every time: equal f goes to the larger g, then the lower index. */
@@ -673,7 +693,7 @@ static void test_smoothing(void **state)
 
     /* random terrain: never dearer, always valid */
     for (unsigned seed = 200; seed < 220; seed++) {
-        grid = random_grid(seed, 30, 30, false);
+        grid = random_grid(seed, 30, 30, TERRAIN_MIXED);
         assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
         for (int k = 0; k < 10; k++) {
             int32_t sx = rand() % 30, sy = rand() % 30, gx = rand() % 30, gy = rand() % 30;
@@ -701,7 +721,7 @@ static void test_flow_field(void **state)
     enum { W = 25, H = 25 };
     double dist[W * H];
     for (unsigned seed = 300; seed < 310; seed++) {
-        nav_grid *grid = random_grid(seed, W, H, false);
+        nav_grid *grid = random_grid(seed, W, H, TERRAIN_MIXED);
         nav_grid_query *q;
         assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
         nav_flow_field *flow;
@@ -816,7 +836,7 @@ static void *thread_run(void *arg)
 static void test_threads_share_a_grid(void **state)
 {
     (void)state;
-    nav_grid *grid = random_grid(77, 120, 120, false);
+    nav_grid *grid = random_grid(77, 120, 120, TERRAIN_MIXED);
     assert_int_equal(nav_grid_build_reachability(grid), NAV_SUCCESS);
     static int32_t problems[THREAD_QUERIES][4];
     for (int i = 0; i < THREAD_QUERIES; i++) {
@@ -913,10 +933,12 @@ int main(void)
         cmocka_unit_test(test_basin),
         cmocka_unit_test(test_random_cross_check),
         cmocka_unit_test(test_random_cross_check_dear_terrain),
+        cmocka_unit_test(test_random_cross_check_one_cost),
         cmocka_unit_test(test_heuristics),
         cmocka_unit_test(test_partial_paths),
         cmocka_unit_test(test_stepwise_matches),
         cmocka_unit_test(test_stepwise_matches_dear_terrain),
+        cmocka_unit_test(test_stepwise_matches_one_cost),
         cmocka_unit_test(test_deterministic_ties),
         cmocka_unit_test(test_smoothing),
         cmocka_unit_test(test_flow_field),

@@ -9,10 +9,11 @@ struct nav_grid {
     nav_allocator allocator;
     nav_log log;
     uint32_t width, height, cells;
-    uint8_t *terrain;    /* terrain type of each cell */
-    float *heights;      /* height of each cell; null while every height is 0 */
-    uint8_t *moves;      /* allowed move bits of each cell (terrain, corners, climb) */
-    uint32_t *component; /* reachability labels; null when not built or out of date */
+    uint8_t *terrain;     /* terrain type of each cell */
+    float *heights;       /* height of each cell; null while every height is 0 */
+    uint8_t *moves;       /* allowed move bits of each cell (terrain, corners, climb) */
+    uint32_t *component;  /* reachability labels; null when not built or out of date */
+    bool component_exact; /* every move can be taken back, so one label means a path exists */
     double terrain_cost[NAV_TERRAIN_TYPES];
     uint32_t terrain_use[NAV_TERRAIN_TYPES]; /* cells of each type */
     double min_cost;                         /* cheapest passable type in use */

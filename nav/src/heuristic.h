@@ -29,6 +29,24 @@ static inline double nav__heuristic_scaled(nav_heuristic kind, int32_t dx, int32
     }
 }
 
+/* The same in integers, for fixed-point costs (see search.c): unit is a move of length 1 and
+ * unit_diagonal the diagonal's extra length. Every kind but Euclidean has this form. */
+static inline uint64_t nav__heuristic_fixed(nav_heuristic kind, int32_t dx, int32_t dy, uint64_t unit,
+                                            uint64_t unit_diagonal)
+{
+    uint64_t lo = (uint64_t)(dx < dy ? dx : dy), hi = (uint64_t)(dx < dy ? dy : dx);
+    switch (kind) {
+    case NAV_HEURISTIC_MANHATTAN:
+        return unit * (lo + hi);
+    case NAV_HEURISTIC_OCTILE:
+        return hi * unit + lo * unit_diagonal;
+    case NAV_HEURISTIC_CHEBYSHEV:
+        return unit * hi;
+    default:
+        return 0;
+    }
+}
+
 /* The same estimate in cells, before terrain scaling. */
 static inline double nav__heuristic_distance(nav_heuristic kind, int32_t dx, int32_t dy, double diagonal)
 {

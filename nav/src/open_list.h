@@ -69,9 +69,29 @@ static inline uint32_t nav__open_tie(double g)
     return scaled >= (double)UINT32_MAX ? 0 : UINT32_MAX - (uint32_t)scaled;
 }
 
+/* Fixed-point costs (the searches on grids of one terrain cost, see search.c) count in units of
+ * 2^-32 moves of length 1. Their key and tie have the resolutions above: the key is f rounded
+ * down to 2^-20, the tie g rounded down to 2^-10. */
+#define OPEN_FIXED_ONE   (1ull << 32)
+#define OPEN_FIXED_SHIFT 12 /* 2^-32 to 2^-20 */
+
+static inline uint64_t nav__open_key_fixed(uint64_t f_fixed)
+{
+    return f_fixed >> OPEN_FIXED_SHIFT;
+}
+
+static inline uint32_t nav__open_tie_fixed(uint64_t g_fixed)
+{
+    uint64_t scaled = g_fixed >> 22; /* 2^-32 to 2^-10 */
+    return scaled >= UINT32_MAX ? 0 : ~(uint32_t)scaled;
+}
+
 /* The search's record of a cell: 16 bytes, aligned, never split across cache lines. */
 typedef struct search_node {
-    double g;
+    union {
+        double g;         /* the cost of the best path found so far */
+        uint64_t g_fixed; /* the same in fixed point, in the searches that use it */
+    };
     uint32_t stamp;    /* generation << 4 | closed << 3 | direction reached from (search.c) */
     uint32_t open_tag; /* where its entry waits: OPEN_IN_STACK, OPEN_IN_RING or OPEN_IN_FAR | index,
                         * or 0: the near heap */

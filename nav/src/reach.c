@@ -3,10 +3,23 @@
  * Two cells in different components can never be joined by a path, so a search for an unreachable
  * goal ends in O(1) instead of flooding the map (the seed tutorial 001's advice). With one-way
  * climbs the labels are those of weak components: "different" is a proof of unreachability,
- * "same" is only a hint, and the search decides. */
+ * "same" is only a hint, and the search decides. Without them (every move can be taken back)
+ * "same" is a proof too, and the searches skip what they keep only for goals they cannot reach. */
 #include "grid_internal.h"
 
 #include "alloc.h"
+
+/* True when the reverse of every allowed move is allowed too. */
+static bool moves_reversible(const nav_grid *grid)
+{
+    for (uint32_t cell = 0; cell < grid->cells; cell++)
+        for (uint32_t mask = grid->moves[cell]; mask; mask &= mask - 1) {
+            int d = __builtin_ctz(mask);
+            uint32_t next = (uint32_t)((int32_t)cell + grid->offset[d]);
+            if (!(grid->moves[next] >> nav__dir_opposite(d) & 1u)) return false;
+        }
+    return true;
+}
 
 nav_status nav_grid_build_reachability(nav_grid *grid)
 {
@@ -42,6 +55,7 @@ nav_status nav_grid_build_reachability(nav_grid *grid)
     nav__free(&grid->allocator, stack);
     nav__free(&grid->allocator, grid->component);
     grid->component = component;
+    grid->component_exact = moves_reversible(grid);
     return NAV_SUCCESS;
 }
 
