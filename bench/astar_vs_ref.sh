@@ -3,22 +3,27 @@
 # to back on the same scenario file and print the ratio of mean query times (ours / theirs).
 # Ratios from one run on one machine are what to quote; absolute times on shared machines are not.
 #
-# usage: bench/astar_vs_ref.sh [--every N] [--repeat R] [--algo A] [SCEN...]
+# usage: bench/astar_vs_ref.sh [--every N] [--repeat R] [--chunk C] [--algo A] [SCEN...]
 #   --every N   use every Nth problem only (quick iterations); default: all problems
-#   --repeat R  run both R times, alternating, and keep each one's fastest mean (default 1); on a
-#               shared machine the fastest run is the one least disturbed by others
+#   --repeat R  run both R times, alternating which goes first, and keep each one's fastest time
+#               (default 1); on a shared machine the fastest run is the one least disturbed
+#   --chunk C   split each scenario file into pieces of C problems and alternate the two programs
+#               piece by piece, keeping the fastest of the R runs of every piece: a burst of load
+#               from elsewhere then falls on both sides alike instead of on one whole run
+#               (default 0: whole files)
 #   SCEN...    scenario files; default: every ../shared/maps/*/*.scen
-# needs: a built build/tools/navtool (Release), cc
+# needs: a built build/tools/navtool (Release), cc, python3
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 shared=${NAV_SHARED:-$here/../shared}
 navtool=${NAVTOOL:-$here/build/tools/navtool}
-every=1 repeat=1 algo=astar
+every=1 repeat=1 chunk=0 algo=astar
 scens=()
 while [ $# -gt 0 ]; do
     case $1 in
     --every) every=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
+    --chunk) chunk=$2; shift 2 ;;
     --algo) algo=$2; shift 2 ;;
     *) scens+=("$1"); shift ;;
     esac
@@ -32,24 +37,51 @@ printf '%-22s %7s %12s %12s %7s %10s %10s %s\n' map problems ref_us ours_us rati
 for scen in "${scens[@]}"; do
     map=${scen%.scen}
     name=$(basename "$map")
-    if [ "$every" -gt 1 ]; then
-        head -n 1 "$scen" >"$work/$name.scen"
-        tail -n +2 "$scen" | awk -v n="$every" 'NR % n == 1' >>"$work/$name.scen"
-        cp "$map" "$work/$name"
-        scen=$work/$name.scen map=$work/$name
-    fi
-    runs=()
-    for ((i = 0; i < repeat; i++)); do
-        runs+=("$("$work/refastar" "$map" "$scen")" "$("$navtool" scen "$scen" --algo "$algo" --json | tail -n 1)")
+    mkdir -p "$work/$name.d"
+    cp "$map" "$work/$name.d/$name"
+    # the pieces: the header, then every Nth problem, C problems a piece
+    tail -n +2 "$scen" | awk -v n="$every" 'NR % n == 1 || n == 1' >"$work/$name.d/problems"
+    total=$(wc -l <"$work/$name.d/problems")
+    size=$chunk
+    [ "$size" -gt 0 ] || size=$total
+    split -l "$size" -d -a 4 "$work/$name.d/problems" "$work/$name.d/piece."
+    pieces=()
+    for piece in "$work/$name.d"/piece.*; do
+        { head -n 1 "$scen"; cat "$piece"; } >"$piece.$name.scen"
+        # the map beside the piece, under the name the tools derive from the piece's name
+        ln "$work/$name.d/$name" "$piece.$name"
+        pieces+=("$piece.$name.scen")
     done
-    python3 - "${runs[@]}" <<'PY'
+    results=$work/$name.d/results
+    : >"$results"
+    for ((i = 0; i < repeat; i++)); do
+        for piece in "${pieces[@]}"; do
+            ref() { echo "ref $piece $("$work/refastar" "${piece%.scen}" "$piece")" >>"$results"; }
+            ours() { echo "ours $piece $("$navtool" scen "$piece" --algo "$algo" --json | tail -n 1)" >>"$results"; }
+            if [ $((i % 2)) -eq 0 ]; then ref; ours; else ours; ref; fi
+        done
+    done
+    python3 - "$results" "$name" <<'PY'
 import json, sys
-runs = [json.loads(a) for a in sys.argv[1:]]
-r = min(runs[0::2], key=lambda d: d["mean_us"])
-o = min(runs[1::2], key=lambda d: d["mean_us"])
-check = "ok" if o["wrong"] == 0 and o["invalid"] == 0 and o["mismatches"] == 0 else \
-    "wrong %d invalid %d mismatches %d" % (o["wrong"], o["invalid"], o["mismatches"])
-print("%-22s %7d %12.1f %12.1f %7.3f %10.1f %10.1f %s" % (o["map"], o["problems"], r["mean_us"], o["mean_us"],
-      o["mean_us"] / r["mean_us"], r["mean_expanded"], o["mean_expanded"], check))
+best = {}  # (side, piece) -> the fastest run
+for line in open(sys.argv[1]):
+    side, piece, text = line.split(" ", 2)
+    d = json.loads(text)
+    key = (side, piece)
+    if key not in best or d["mean_us"] < best[key]["mean_us"]:
+        best[key] = d
+def total(side, field):
+    runs = [d for (s, _), d in best.items() if s == side]
+    problems = sum(d["problems"] for d in runs)
+    return sum(d[field] * d["problems"] for d in runs) / max(problems, 1), problems, runs
+ref_us, problems, _ = total("ref", "mean_us")
+ours_us, _, ours = total("ours", "mean_us")
+ref_exp = total("ref", "mean_expanded")[0]
+ours_exp = total("ours", "mean_expanded")[0]
+bad = {k: sum(d[k] for d in ours) for k in ("wrong", "invalid", "mismatches")}
+check = "ok" if not any(bad.values()) else "wrong %(wrong)d invalid %(invalid)d mismatches %(mismatches)d" % bad
+name = sys.argv[2]
+print("%-22s %7d %12.1f %12.1f %7.3f %10.1f %10.1f %s" % (name, problems, ref_us, ours_us, ours_us / ref_us,
+      ref_exp, ours_exp, check))
 PY
 done

@@ -113,7 +113,10 @@ nav_status nav_grid_search_finish(nav_grid_query *query, nav_path *path, nav_sea
 
 typedef enum nav_cell_state { NAV_CELL_UNSEEN = 0, NAV_CELL_OPEN = 1, NAV_CELL_CLOSED = 2 } nav_cell_state;
 
-/* State of a cell in the current (or last) search, with its g and parent when seen. */
+/* State of a cell in the current (or last) search, with its g and parent when seen. On a grid of
+ * one terrain cost, A* and Dijkstra keep g in fixed point, and the g given here is converted
+ * from it: it may differ from the cost of the cell's path by up to 2^-33 (about 1.2e-10) times
+ * the cost for each diagonal move. Path costs are computed from the moves in double precision. */
 nav_cell_state nav_grid_query_cell(const nav_grid_query *query, int32_t x, int32_t y, double *g,
                                    uint32_t *parent);
 /* Number of cells on the open list. */
