@@ -333,6 +333,7 @@ static void test_basin(void **state)
     assert_true(path.count > 1); /* towards the goal, as close as the floor allows */
     /* the reachability labels must not claim "unreachable" across the one-way rim */
     assert_true(nav_grid_may_reach(grid, 10, 13, 25, 8));
+    assert_false(nav_grid_reachability_exact(grid)); /* the rim is one-way */
     nav_grid_query_destroy(q);
     nav_grid_destroy(grid);
 
@@ -512,7 +513,9 @@ static void test_partial_paths(void **state)
     assert_int_equal(r.end_cell, nav_grid_index(grid, 29, 10));
     assert_int_equal(r.expanded, 30 * 20);
     /* with labels: O(1), the path is the start alone */
+    assert_false(nav_grid_reachability_exact(grid));
     assert_int_equal(nav_grid_build_reachability(grid), NAV_SUCCESS);
+    assert_true(nav_grid_reachability_exact(grid)); /* no heights: every move goes both ways */
     s = run(q, grid, NAV_ALGO_ASTAR, 2, 10, 35, 10, &path, &r);
     assert_int_equal(s, NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
     assert_int_equal(r.expanded, 0);
@@ -543,6 +546,10 @@ static void test_partial_paths(void **state)
     assert_int_equal(nav_grid_find_path(q, &bad_algo, 0, 0, 3, 3, &path, &r),
                      NAV_FAILURE | NAV_INVALID_PARAM);
     assert_int_equal(nav_grid_search_finish(q, &path, &r) & NAV_FAILURE, NAV_FAILURE);
+
+    /* an edit drops the labels, and with them the proof */
+    nav_grid_set_cell(grid, 0, 0, NAV_TERRAIN_BLOCKED);
+    assert_false(nav_grid_reachability_exact(grid));
 
     nav_path_destroy(&path);
     nav_grid_query_destroy(q);

@@ -64,6 +64,11 @@ bool nav_grid_has_reachability(const nav_grid *grid)
     return grid->component != NULL;
 }
 
+bool nav_grid_reachability_exact(const nav_grid *grid)
+{
+    return grid->component != NULL && grid->component_exact;
+}
+
 uint32_t nav_grid_component(const nav_grid *grid, int32_t x, int32_t y)
 {
     if (!grid->component || !nav_grid_in_bounds(grid, x, y)) return 0;

@@ -235,7 +235,7 @@ nav_status nav_grid_search_begin(nav_grid_query *q, const nav_search_desc *desc,
     }
     /* A search ends at the goal unless a node limit stops it or the goal cannot be reached; exact
      * labels prove that it can (the common case), and then no closest cell needs tracking. */
-    q->track = d->max_expanded != 0 || !grid->component || !grid->component_exact;
+    q->track = d->max_expanded != 0 || !nav_grid_reachability_exact(grid);
     if (d->algo == NAV_ALGO_BFS) {
         if (!q->fifo) {
             q->fifo = nav__alloc(&q->allocator, nav__mul_size(grid->cells, sizeof *q->fifo));
