@@ -457,6 +457,66 @@ static void test_random_cross_check_one_cost(void **state)
     cross_check(TERRAIN_ONE_COST);
 }
 
+/* Canonical pruning (search.c) on one-cost maps from open to crowded, with and without heights:
+ * A* and Dijkstra find the reference's cost. A cell reached again at its best g from a direction
+ * that prunes less is expanded again; the maps must make that happen, or the test proves little. */
+static void test_random_canonical_pruning(void **state)
+{
+    (void)state;
+    enum { W = 26, H = 22 };
+    double dist[W * H];
+    nav_path path;
+    nav_path_init(&path, NULL);
+    int checked = 0, expanded_twice = 0;
+    for (unsigned seed = 1; seed <= 150; seed++) {
+        srand(seed);
+        nav_grid_desc d = {
+            .connectivity = rand() % 5 == 0 ? NAV_CONNECT_4 : NAV_CONNECT_8,
+            .corner_policy = (nav_corner_policy)(1 + rand() % 3),
+            .max_climb = rand() % 2 ? 1.5f : 0.0f,
+            .diagonal_cost = (double[]){0, 1, 1.5, 2, 1.3, 0}[rand() % 6], /* 0: sqrt 2 */
+        };
+        nav_grid *grid = make_grid(W, H, &d);
+        bool heights = rand() % 3 == 0;
+        int blocked = rand() % 45; /* percent */
+        for (int32_t y = 0; y < H; y++)
+            for (int32_t x = 0; x < W; x++) {
+                nav_grid_set_cell(grid, x, y, rand() % 100 < blocked ? NAV_TERRAIN_BLOCKED : 1);
+                if (heights) nav_grid_set_cell_height(grid, x, y, (float)(rand() % 4));
+            }
+        assert_moves_match_rules(grid);
+        nav_grid_query *q;
+        assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
+        for (int k = 0; k < 8; k++) {
+            int32_t sx = rand() % W, sy = rand() % H, gx = rand() % W, gy = rand() % H;
+            if (!nav_grid_passable(grid, sx, sy) || !nav_grid_passable(grid, gx, gy)) continue;
+            reference_distances(grid, sx, sy, dist);
+            double best = dist[gy * W + gx];
+            for (nav_algo algo = NAV_ALGO_ASTAR; algo <= NAV_ALGO_DIJKSTRA; algo += NAV_ALGO_DIJKSTRA) {
+                nav_search_result r;
+                nav_status s = run(q, grid, algo, sx, sy, gx, gy, &path, &r);
+                if (!(best < INFINITY)) {
+                    assert_true(nav_has_detail(s, NAV_UNREACHABLE));
+                    continue;
+                }
+                assert_int_equal(s, NAV_SUCCESS);
+                assert_float_equal(r.cost, best, 1e-9);
+                checked++;
+                uint32_t closed = 0;
+                for (int32_t y = 0; y < H; y++)
+                    for (int32_t x = 0; x < W; x++)
+                        closed += nav_grid_query_cell(q, x, y, NULL, NULL) == NAV_CELL_CLOSED;
+                if (r.expanded > closed) expanded_twice++;
+            }
+        }
+        nav_grid_query_destroy(q);
+        nav_grid_destroy(grid);
+    }
+    assert_true(checked > 1000);
+    assert_true(expanded_twice > 10);
+    nav_path_destroy(&path);
+}
+
 /* Every heuristic gives a valid path; the admissible ones give optimal costs. */
 static void test_heuristics(void **state)
 {
@@ -941,6 +1001,7 @@ int main(void)
         cmocka_unit_test(test_random_cross_check),
         cmocka_unit_test(test_random_cross_check_dear_terrain),
         cmocka_unit_test(test_random_cross_check_one_cost),
+        cmocka_unit_test(test_random_canonical_pruning),
         cmocka_unit_test(test_heuristics),
         cmocka_unit_test(test_partial_paths),
         cmocka_unit_test(test_stepwise_matches),

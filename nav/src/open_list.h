@@ -92,7 +92,7 @@ typedef struct search_node {
         double g;         /* the cost of the best path found so far */
         uint64_t g_fixed; /* the same in fixed point, in the searches that use it */
     };
-    uint32_t stamp;    /* generation << 4 | closed << 3 | direction reached from (search.c) */
+    uint32_t stamp;    /* generation << 12 | directions << 4 | closed << 3 | direction (search.c) */
     uint32_t open_tag; /* where its entry waits: OPEN_IN_STACK, OPEN_IN_RING or OPEN_IN_FAR | index,
                         * or 0: the near heap */
 } search_node;
