@@ -159,7 +159,10 @@ nav_status nav_grid_create(const nav_grid_desc *desc, nav_grid **out)
     grid->height = (uint32_t)d.height;
     grid->cells = grid->width * grid->height;
     grid->terrain = nav__alloc(&allocator, grid->cells);
-    grid->moves = nav__alloc(&allocator, grid->cells);
+    /* a row of cells without moves above and below the map: a search may read the moves of a
+     * cell beside any cell without a bounds test (search.c, canonical_moves) */
+    uint8_t *moves = nav__calloc(&allocator, (size_t)grid->cells + 2 * (size_t)grid->width, 1);
+    grid->moves = moves ? moves + grid->width : NULL;
     if (!grid->terrain || !grid->moves) {
         nav_grid_destroy(grid);
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -184,7 +187,7 @@ void nav_grid_destroy(nav_grid *grid)
     nav_allocator allocator = grid->allocator;
     nav__free(&allocator, grid->terrain);
     nav__free(&allocator, grid->heights);
-    nav__free(&allocator, grid->moves);
+    nav__free(&allocator, grid->moves ? grid->moves - grid->width : NULL);
     nav__free(&allocator, grid->component);
     nav__free(&allocator, grid);
 }

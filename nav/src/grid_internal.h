@@ -11,7 +11,8 @@ struct nav_grid {
     uint32_t width, height, cells;
     uint8_t *terrain;     /* terrain type of each cell */
     float *heights;       /* height of each cell; null while every height is 0 */
-    uint8_t *moves;       /* allowed move bits of each cell (terrain, corners, climb) */
+    uint8_t *moves;       /* allowed move bits of each cell (terrain, corners, climb), with a
+                           * row of zeros before the first cell and after the last */
     uint32_t *component;  /* reachability labels; null when not built or out of date */
     bool component_exact; /* every move can be taken back, so one label means a path exists */
     double terrain_cost[NAV_TERRAIN_TYPES];
