@@ -160,7 +160,7 @@ nav_status nav_grid_create(const nav_grid_desc *desc, nav_grid **out)
     grid->cells = grid->width * grid->height;
     grid->terrain = nav__alloc(&allocator, grid->cells);
     /* a row of cells without moves above and below the map: a search may read the moves of a
-     * cell beside any cell without a bounds test (search.c, canonical_moves) */
+     * cell beside any cell without a bounds test (search.c, pruned_from) */
     uint8_t *moves = nav__calloc(&allocator, (size_t)grid->cells + 2 * (size_t)grid->width, 1);
     grid->moves = moves ? moves + grid->width : NULL;
     if (!grid->terrain || !grid->moves) {
