@@ -209,7 +209,8 @@ int32_t nav_grid_height(const nav_grid *grid)
 
 size_t nav_grid_memory_bytes(const nav_grid *grid)
 {
-    size_t bytes = sizeof *grid + 2 * (size_t)grid->cells;
+    /* terrain and moves a cell, and the moves' two rows of zeros */
+    size_t bytes = sizeof *grid + 2 * (size_t)grid->cells + 2 * (size_t)grid->width;
     if (grid->heights) bytes += (size_t)grid->cells * sizeof *grid->heights;
     if (grid->component) bytes += (size_t)grid->cells * sizeof *grid->component;
     return bytes;
