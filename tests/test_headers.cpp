@@ -6,6 +6,8 @@
 #include <nav/grid.h>
 #include <nav/search.h>
 #include <nav/io.h>
+#include <nav/region.h>
+#include <nav/hpa.h>
 
 int main()
 {

@@ -1,5 +1,6 @@
 /* Helpers shared by the navtool subcommands. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "navtool.h"
@@ -76,6 +77,18 @@ bool navtool_parse_heuristic(const char *name, nav_heuristic *heuristic)
             *heuristic = (nav_heuristic)i;
             return true;
         }
+    }
+    return false;
+}
+
+bool navtool_parse_hpa_option(int argc, char **argv, int *i, nav_hpa_desc *desc)
+{
+    static const char *const names[] = {"--cluster", "--levels", "--ratio", "--long"};
+    int32_t *fields[] = {&desc->cluster_size, &desc->levels, &desc->level_ratio, &desc->long_entrance};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        if (strcmp(argv[*i], names[k]) != 0 || *i + 1 >= argc) continue;
+        *fields[k] = (int32_t)atoi(argv[++*i]);
+        return true;
     }
     return false;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "nav/grid.h"
+#include "nav/hpa.h"
 #include "nav/search.h"
 
 int navtool_demo(int argc, char **argv);
@@ -25,6 +26,10 @@ bool navtool_parse_algo(const char *name, nav_algo *algo);
 const char *navtool_algo_name(nav_algo algo);
 /* Parses a heuristic name (zero, manhattan, octile, euclidean, chebyshev); false when unknown. */
 bool navtool_parse_heuristic(const char *name, nav_heuristic *heuristic);
+
+/* Parses one HPA* bake option at argv[*i] (--cluster N, --levels N, --ratio N, --long N) into desc,
+ * moving *i past its value. Returns false (and leaves *i) when argv[*i] is not one of them. */
+bool navtool_parse_hpa_option(int argc, char **argv, int *i, nav_hpa_desc *desc);
 
 /* Writes a PNG of the grid: walls, terrain shades, the closed and open cells of the query's last
  * search [opt], and the path [opt] on top. scale pixels a cell. Returns 0 on success. */

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "navtool.h"
+#include "nav/hpa.h"
 #include "nav/scen.h"
 #include "nav/smooth.h"
 
@@ -34,10 +35,16 @@ int navtool_scen(int argc, char **argv)
 {
     const char *scen_path = NULL, *map_path = NULL;
     nav_search_desc search = {0};
-    bool json = false, verbose = false, smooth = false;
+    bool json = false, verbose = false, smooth = false, hpa = false;
+    nav_hpa_desc hpa_desc = {0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--map") && i + 1 < argc) {
             map_path = argv[++i];
+        } else if (!strcmp(argv[i], "--algo") && i + 1 < argc && !strcmp(argv[i + 1], "hpa")) {
+            hpa = true;
+            i++;
+        } else if (navtool_parse_hpa_option(argc, argv, &i, &hpa_desc)) {
+            continue;
         } else if (!strcmp(argv[i], "--algo") && i + 1 < argc) {
             if (!navtool_parse_algo(argv[++i], &search.algo)) {
                 fprintf(stderr, "navtool scen: unknown algorithm '%s'\n", argv[i]);
@@ -96,6 +103,19 @@ int navtool_scen(int argc, char **argv)
         nav_scen_destroy(scen);
         return 1;
     }
+    nav_hpa *baked = NULL;
+    nav_hpa_query *hpa_query = NULL;
+    if (hpa) {
+        hpa_desc.log = &navtool_stderr_log;
+        bake_start = now_seconds();
+        s = nav_hpa_bake(grid, &hpa_desc, &baked);
+        bake_ms = (now_seconds() - bake_start) * 1e3; /* the abstract graph alone */
+        if (nav_succeeded(s)) s = nav_hpa_query_create(baked, grid, NULL, &hpa_query);
+        if (nav_failed(s)) {
+            fprintf(stderr, "navtool scen: hpa bake failed: %s\n", nav_status_str(s));
+            return 1;
+        }
+    }
     nav_grid_query *query = NULL;
     nav_path path, smoothed;
     nav_path_init(&path, NULL);
@@ -119,7 +139,13 @@ int navtool_scen(int argc, char **argv)
         }
         nav_search_result r;
         double t0 = now_seconds();
-        s = nav_grid_find_path(query, &search, p->start_x, p->start_y, p->goal_x, p->goal_y, &path, &r);
+        if (hpa) {
+            nav_hpa_result hr;
+            s = nav_hpa_find_path(hpa_query, p->start_x, p->start_y, p->goal_x, p->goal_y, &path, &hr);
+            r = (nav_search_result){.cost = hr.cost, .expanded = hr.expanded};
+        } else {
+            s = nav_grid_find_path(query, &search, p->start_x, p->start_y, p->goal_x, p->goal_y, &path, &r);
+        }
         nav_status smooth_status = NAV_SUCCESS;
         if (smooth && nav_succeeded(s) && !nav_has_detail(s, NAV_PARTIAL_RESULT))
             smooth_status = nav_grid_smooth_path(grid, &path, &smoothed); /* timed with the query */
@@ -185,7 +211,8 @@ int navtool_scen(int argc, char **argv)
     double mean_expanded = n ? (double)expanded_sum / n : 0;
     double mean_ratio = solved ? ratio_sum / solved : 0;
     char label[64]; /* "astar", or "astar+smooth" when the lengths are those of smoothed paths */
-    snprintf(label, sizeof label, "%s%s", navtool_algo_name(search.algo), smooth ? "+smooth" : "");
+    snprintf(label, sizeof label, "%s%s", hpa ? "hpa" : navtool_algo_name(search.algo),
+             smooth ? "+smooth" : "");
     printf("%s %s: %u problems, %u solved, %u unreachable, wrong %u, mismatches %u, invalid %u, "
            "mean %.1f us, p95 %.1f us, %.1f expanded, ratio mean %.5f max %.5f\n",
            base_name(map_path), label, n, solved, unreachable, wrong, mismatches, invalid, mean_us, p95 * 1e6,
@@ -198,12 +225,15 @@ int navtool_scen(int argc, char **argv)
             "\"p95_us\":%.3f,\"mean_expanded\":%.1f,\"bake_ms\":%.3f,\"bake_bytes\":%zu,\"query_bytes\":%zu}"
             "\n",
             base_name(map_path), label, n, solved, unreachable, wrong, mismatches, invalid, mean_ratio,
-            ratio_max, mean_us, p95 * 1e6, mean_expanded, bake_ms, nav_grid_memory_bytes(grid),
-            nav_grid_query_memory_bytes(query));
+            ratio_max, mean_us, p95 * 1e6, mean_expanded, bake_ms,
+            hpa ? nav_hpa_memory_bytes(baked) : nav_grid_memory_bytes(grid),
+            hpa ? nav_hpa_query_memory_bytes(hpa_query) : nav_grid_query_memory_bytes(query));
     free(times);
     nav_path_destroy(&smoothed);
     nav_path_destroy(&path);
     nav_grid_query_destroy(query);
+    nav_hpa_query_destroy(hpa_query);
+    nav_hpa_destroy(baked);
     nav_grid_destroy(grid);
     nav_scen_destroy(scen);
     return wrong || invalid ? 1 : 0;

@@ -1,0 +1,136 @@
+/* nav/hpa.h - hierarchical path-finding over a grid: HPA* (Botea, Mueller and Schaeffer, "Near
+ * optimal hierarchical path-finding", 2004).
+ *
+ * The bake cuts the grid into square clusters. On each border between two clusters it finds the
+ * entrances (maximal runs of cells open on both sides) and puts one transition in a short run or
+ * two at the ends of a long one; the transitions' cells are the nodes of an abstract graph. Edges
+ * join the two cells of a transition (one move across the border) and the nodes of one cluster
+ * (a search kept inside the cluster; the cells of that path are stored, so a query copies them).
+ * Level-2 clusters group level_ratio x level_ratio level-1 clusters, and so on: a node lives up to
+ * the highest level whose cluster border it sits on, and a level-l edge between two nodes of a
+ * level-l cluster is a path of level-(l-1) edges. A query joins start and goal to the nodes of
+ * their clusters level by level, searches the highest level that separates them, and refines the
+ * result down to cells, copying stored paths.
+ *
+ * Life: bake from a grid (a pure function of the grid and the options), share the result
+ * read-only between threads, and give each thread its own nav_hpa_query. The baked data belongs
+ * to the grid it was baked from: after the grid changes, re-bake (or update) it.
+ *
+ *     nav_hpa *hpa;
+ *     nav_status s = nav_hpa_bake(grid, NULL, &hpa);           // default options
+ *     nav_hpa_query *q;
+ *     s = nav_hpa_query_create(hpa, grid, NULL, &q);
+ *     nav_path path;
+ *     nav_path_init(&path, NULL);
+ *     nav_hpa_result r;
+ *     s = nav_hpa_find_path(q, 1, 1, 900, 700, &path, &r);      // cells, start first
+ *     if (nav_succeeded(s) && !nav_has_detail(s, NAV_PARTIAL_RESULT)) ... walk path ...
+ *     nav_path_destroy(&path);
+ *     nav_hpa_query_destroy(q);
+ *     nav_hpa_destroy(hpa);
+ */
+#ifndef NAV_HPA_H
+#define NAV_HPA_H
+
+#include "nav/core.h"
+#include "nav/grid.h"
+#include "nav/path.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NAV_HPA_MAX_LEVELS  4
+#define NAV_HPA_MIN_CLUSTER 2
+#define NAV_HPA_MAX_CLUSTER 64
+
+/* Bake options; every zero field takes its documented default (nav_hpa_desc_defaults). */
+typedef struct nav_hpa_desc {
+    int32_t cluster_size;           /* side of a level-1 cluster in cells, 2..64; 0: 16 */
+    int32_t levels;                 /* abstract levels, 1..NAV_HPA_MAX_LEVELS; 0: 2 */
+    int32_t level_ratio;            /* side of a level-(l+1) cluster in level-l clusters, 2..16; 0: 4 */
+    int32_t long_entrance;          /* an entrance this long or longer gets two transitions, at its ends; a
+                                       shorter one gets one, in its middle; >= 1; 0: 6 */
+    nav_progress progress;          /* [opt] told of the bake's progress; returning false cancels it */
+    const nav_allocator *allocator; /* [opt] copied */
+    const nav_log *log;             /* [opt] copied: bake errors */
+} nav_hpa_desc;
+
+typedef struct nav_hpa nav_hpa;
+
+/* The descriptor with every zero field replaced by its default. */
+nav_hpa_desc nav_hpa_desc_defaults(const nav_hpa_desc *desc);
+
+/* Bakes the abstract graph of a grid. The grid must not change during the bake.
+ * Returns NAV_SUCCESS; NAV_FAILURE with NAV_INVALID_PARAM (a bad option, named in the log),
+ * NAV_OUT_OF_MEMORY, NAV_TOO_LARGE (more nodes or edges than 32-bit indices hold) or
+ * NAV_WRONG_STATE (cancelled through the progress callback); *out is null on failure. */
+nav_status nav_hpa_bake(const nav_grid *grid, const nav_hpa_desc *desc, nav_hpa **out);
+void nav_hpa_destroy(nav_hpa *hpa);
+
+/* The options the data was baked with, defaults resolved (allocator, log and progress cleared). */
+nav_hpa_desc nav_hpa_get_desc(const nav_hpa *hpa);
+
+/* Figures of a bake (navtool info prints them). */
+typedef struct nav_hpa_info {
+    int32_t width, height; /* of the grid */
+    int32_t levels;
+    int32_t cluster_side[NAV_HPA_MAX_LEVELS + 1]; /* cells, level 1..levels */
+    uint32_t clusters[NAV_HPA_MAX_LEVELS + 1];    /* level 1..levels */
+    uint32_t nodes[NAV_HPA_MAX_LEVELS + 1];       /* nodes living at level l or above */
+    uint32_t edges[NAV_HPA_MAX_LEVELS + 1];       /* directed edges of the level-l graph */
+    uint32_t entrances;                           /* entrance runs on level-1 borders */
+    uint32_t transitions;                         /* transitions (cell pairs across a border) */
+    uint64_t path_moves;                          /* stored cell moves of level-1 edges */
+    size_t bytes;                                 /* memory of the baked data */
+} nav_hpa_info;
+
+void nav_hpa_get_info(const nav_hpa *hpa, nav_hpa_info *info);
+size_t nav_hpa_memory_bytes(const nav_hpa *hpa);
+
+/* ---- Reading the abstract graph (tests, tools, debug drawing) ------------------------------- */
+
+uint32_t nav_hpa_node_count(const nav_hpa *hpa);
+/* The cell index of a node and the highest level it lives at. Returns false for a bad node. */
+bool nav_hpa_node(const nav_hpa *hpa, uint32_t node, uint32_t *cell, int32_t *level);
+/* The edges out of a node in the level-l graph: writes up to max targets and costs [opt] and
+ * returns how many edges there are (0 for a bad node or level, or a node below level l). */
+uint32_t nav_hpa_node_edges(const nav_hpa *hpa, int32_t level, uint32_t node, uint32_t *targets,
+                            double *costs, uint32_t max);
+
+/* ---- Queries --------------------------------------------------------------------------------- */
+
+typedef struct nav_hpa_query_desc {
+    const nav_allocator *allocator; /* [opt] copied */
+} nav_hpa_query_desc;
+
+typedef struct nav_hpa_query nav_hpa_query;
+
+typedef struct nav_hpa_result {
+    double cost;             /* cost of the returned cell path */
+    uint32_t expanded;       /* abstract nodes and cells expanded by every search of the query */
+    int32_t search_level;    /* level of the abstract search (0: a local search inside one cluster) */
+    uint32_t abstract_nodes; /* nodes on the abstract path, start and goal included */
+} nav_hpa_result;
+
+/* Makes a query object for one bake and the grid it was baked from (same size; it must not change
+ * while queries run). Returns NAV_FAILURE with NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY. */
+nav_status nav_hpa_query_create(const nav_hpa *hpa, const nav_grid *grid, const nav_hpa_query_desc *desc,
+                                nav_hpa_query **out);
+void nav_hpa_query_destroy(nav_hpa_query *query);
+size_t nav_hpa_query_memory_bytes(const nav_hpa_query *query);
+
+/* Finds a path from (sx, sy) to (gx, gy) and writes its cells (start first) into path.
+ * The path is valid (every step an allowed move) but not always the cheapest: HPA* trades a few
+ * percent of length for speed (see README). It is found whenever one exists, and "unreachable"
+ * comes in O(1) where the grid's reachability labels prove it.
+ * Returns NAV_SUCCESS; NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE with only the start in
+ * path when no path exists; NAV_FAILURE with NAV_INVALID_PARAM (off the map), NAV_BLOCKED_ENDPOINT
+ * or NAV_OUT_OF_MEMORY (the path buffer could not grow). */
+nav_status nav_hpa_find_path(nav_hpa_query *query, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
+                             nav_path *path, nav_hpa_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,260 @@
+/* Searches bounded to a rectangle: the grid's leg (A*) and fan (Dijkstra to many targets).
+ *
+ * The scratch is indexed by the cell's place inside the rectangle, so a query object for HPA*
+ * clusters of 16 x 16 cells needs 256 records whatever the size of the map. Records carry a
+ * generation stamp, so a new search clears nothing. The path is kept as the direction of the
+ * move into each cell (one byte), and walked back from the target. */
+#include "nav/region.h"
+
+#include <math.h>
+
+#include "alloc.h"
+#include "grid_internal.h"
+#include "heuristic.h"
+#include "nav/heap.h"
+
+#define NO_DIR 0xffu
+
+struct nav_region_query {
+    const nav_grid *grid;
+    nav_allocator allocator;
+    uint32_t max_cells;
+    double *g;
+    uint32_t *stamp; /* generation << 1 | closed */
+    uint8_t *dir;    /* direction of the move into the cell on its best path (NO_DIR at the source) */
+    nav_heap open;
+    uint32_t generation;
+    uint64_t expanded;
+    /* the last search, for nav_region_fan_path */
+    nav_grid_rect rect;
+    uint32_t from;
+    bool reverse;
+};
+
+nav_status nav_region_query_create(const nav_grid *grid, uint32_t max_cells, const nav_allocator *allocator,
+                                   nav_region_query **out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *out = NULL;
+    if (!grid || max_cells == 0 || max_cells > grid->cells) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_allocator a;
+    nav__allocator_resolve(&a, allocator);
+    nav_region_query *q = nav__calloc(&a, 1, sizeof *q);
+    if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    q->grid = grid;
+    q->allocator = a;
+    q->max_cells = max_cells;
+    q->g = nav__alloc(&a, nav__mul_size(max_cells, sizeof *q->g));
+    q->stamp = nav__calloc(&a, max_cells, sizeof *q->stamp);
+    q->dir = nav__alloc(&a, max_cells);
+    if (!q->g || !q->stamp || !q->dir || nav_failed(nav_heap_init(&q->open, &a, max_cells, max_cells))) {
+        nav_region_query_destroy(q);
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    *out = q;
+    return NAV_SUCCESS;
+}
+
+void nav_region_query_destroy(nav_region_query *q)
+{
+    if (!q) return;
+    nav_heap_destroy(&q->open);
+    nav__free(&q->allocator, q->g);
+    nav__free(&q->allocator, q->stamp);
+    nav__free(&q->allocator, q->dir);
+    nav__free(&q->allocator, q);
+}
+
+size_t nav_region_query_memory_bytes(const nav_region_query *q)
+{
+    return q ? sizeof *q + (size_t)q->max_cells * (sizeof *q->g + sizeof *q->stamp + 1 +
+                                                   sizeof(nav_heap_entry) + sizeof(uint32_t))
+             : 0;
+}
+
+uint64_t nav_region_query_expanded(const nav_region_query *q)
+{
+    return q ? q->expanded : 0;
+}
+
+static bool rect_valid(const nav_region_query *q, nav_grid_rect r)
+{
+    const nav_grid *grid = q->grid;
+    return r.width > 0 && r.height > 0 && r.x >= 0 && r.y >= 0 &&
+           (uint32_t)r.x + (uint32_t)r.width <= grid->width &&
+           (uint32_t)r.y + (uint32_t)r.height <= grid->height &&
+           (uint64_t)r.width * (uint64_t)r.height <= q->max_cells;
+}
+
+/* Local index of a cell inside rect, or UINT32_MAX outside it. */
+static uint32_t local_index(const nav_grid *grid, nav_grid_rect r, uint32_t cell)
+{
+    if (cell >= grid->cells) return UINT32_MAX;
+    int32_t x = (int32_t)(cell % grid->width) - r.x, y = (int32_t)(cell / grid->width) - r.y;
+    if (x < 0 || y < 0 || x >= r.width || y >= r.height) return UINT32_MAX;
+    return (uint32_t)y * (uint32_t)r.width + (uint32_t)x;
+}
+
+/* Starts a new generation; every 2^31 searches the stamps are cleared. */
+static void next_generation(nav_region_query *q)
+{
+    if (++q->generation >= (1u << 31)) {
+        for (uint32_t i = 0; i < q->max_cells; i++) q->stamp[i] = 0;
+        q->generation = 1;
+    }
+    nav_heap_clear(&q->open);
+}
+
+/* Tie rule of the leg: on equal f the larger g first (a smaller tie value), then the lower index. */
+static uint32_t larger_g_first(double g)
+{
+    double t = 4294967295.0 - g * 1024.0;
+    return t <= 0 ? 0 : (uint32_t)t;
+}
+
+/* The one search loop. With goal == UINT32_MAX it is Dijkstra until every target is settled
+ * (targets_left counts down through the marks in target_mark); else A* to goal. */
+static void search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool reverse, uint32_t goal,
+                   uint32_t targets_left, const uint32_t *targets, uint32_t target_count)
+{
+    const nav_grid *grid = q->grid;
+    uint32_t w = grid->width, gen = q->generation << 1;
+    uint32_t rw = (uint32_t)r.width;
+    nav_heuristic kind =
+        grid->desc.connectivity == NAV_CONNECT_4 ? NAV_HEURISTIC_MANHATTAN : NAV_HEURISTIC_OCTILE;
+    double unit = grid->min_cost, unit_diagonal = grid->min_cost * (grid->desc.diagonal_cost - 1.0);
+    int32_t goal_x = 0, goal_y = 0;
+    if (goal != UINT32_MAX) goal_x = (int32_t)(goal % w), goal_y = (int32_t)(goal / w);
+
+    uint32_t start = local_index(grid, r, from);
+    q->g[start] = 0;
+    q->stamp[start] = gen;
+    q->dir[start] = NO_DIR;
+    nav_heap_push(&q->open, 0, 0, start);
+    while (q->open.count) {
+        uint32_t at = nav_heap_entry_id(nav_heap_pop(&q->open));
+        q->stamp[at] |= 1u;
+        q->expanded++;
+        int32_t lx = (int32_t)(at % rw), ly = (int32_t)(at / rw);
+        uint32_t cell = (uint32_t)(r.y + ly) * w + (uint32_t)(r.x + lx);
+        if (goal != UINT32_MAX) {
+            if (cell == goal) return;
+        } else if (targets_left) {
+            for (uint32_t k = 0; k < target_count; k++)
+                if (targets[k] == cell) targets_left--;
+            if (!targets_left) return;
+        }
+        double g = q->g[at];
+        for (int d = 0; d < 8; d++) {
+            int32_t nx = lx + nav__dir_dx[d], ny = ly + nav__dir_dy[d];
+            if (nx < 0 || ny < 0 || nx >= r.width || ny >= r.height) continue;
+            uint32_t next_cell = (uint32_t)((int32_t)cell + grid->offset[d]);
+            double step;
+            if (!reverse) {
+                if (!(grid->moves[cell] >> d & 1u)) continue;
+                step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next_cell]];
+            } else {
+                /* the move next -> cell, in the direction opposite to d */
+                if (!(grid->moves[next_cell] >> nav__dir_opposite(d) & 1u)) continue;
+                step = grid->step_length[d] * grid->terrain_cost[grid->terrain[cell]];
+            }
+            uint32_t next = (uint32_t)ny * rw + (uint32_t)nx;
+            double ng = g + step;
+            bool seen = (q->stamp[next] >> 1) == q->generation;
+            if (seen && ((q->stamp[next] & 1u) || ng >= q->g[next])) continue;
+            q->g[next] = ng;
+            q->dir[next] = (uint8_t)d;
+            double f = ng;
+            uint32_t tie = 0;
+            if (goal != UINT32_MAX) {
+                int32_t dx = goal_x - (r.x + nx), dy = goal_y - (r.y + ny);
+                f += nav__heuristic_scaled(kind, dx < 0 ? -dx : dx, dy < 0 ? -dy : dy, unit, unit_diagonal);
+                tie = larger_g_first(ng);
+            }
+            if (seen) {
+                nav_heap_decrease(&q->open, next, nav_heap_key_exact(f), tie);
+            } else {
+                q->stamp[next] = gen;
+                nav_heap_push(&q->open, nav_heap_key_exact(f), tie, next);
+            }
+        }
+    }
+}
+
+static bool reached(const nav_region_query *q, uint32_t local)
+{
+    return local != UINT32_MAX && q->stamp[local] == ((q->generation << 1) | 1u);
+}
+
+nav_status nav_region_fan(nav_region_query *q, nav_grid_rect rect, uint32_t from, bool reverse,
+                          const uint32_t *targets, uint32_t count, double *costs)
+{
+    if (!q || !rect_valid(q, rect) || (count && (!targets || !costs))) return NAV_FAILURE | NAV_INVALID_PARAM;
+    uint32_t start = local_index(q->grid, rect, from);
+    if (start == UINT32_MAX || !nav__cell_free(q->grid, from)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    next_generation(q);
+    q->rect = rect;
+    q->from = from;
+    q->reverse = reverse;
+    /* targets outside the rect (or blocked) can never be settled: do not wait for them */
+    uint32_t inside = 0;
+    for (uint32_t k = 0; k < count; k++)
+        if (local_index(q->grid, rect, targets[k]) != UINT32_MAX && nav__cell_free(q->grid, targets[k]))
+            inside++;
+    search(q, rect, from, reverse, UINT32_MAX, inside, targets, count);
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t local = local_index(q->grid, rect, targets[k]);
+        costs[k] = reached(q, local) ? q->g[local] : INFINITY;
+    }
+    return NAV_SUCCESS;
+}
+
+nav_status nav_region_fan_path(const nav_region_query *q, uint32_t target, nav_path *path)
+{
+    if (!q || !path) return NAV_FAILURE | NAV_INVALID_PARAM;
+    const nav_grid *grid = q->grid;
+    uint32_t local = local_index(grid, q->rect, target);
+    if (!reached(q, local)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    uint32_t first = path->count, cell = target;
+    nav_status s = NAV_SUCCESS;
+    for (;;) {
+        int32_t x = (int32_t)(cell % grid->width), y = (int32_t)(cell / grid->width);
+        s = nav_path_push(path, nav_grid_cell_center(grid, x, y), cell);
+        if (nav_failed(s)) break;
+        uint8_t d = q->dir[local_index(grid, q->rect, cell)];
+        if (d == NO_DIR) break;
+        cell = (uint32_t)((int32_t)cell - grid->offset[d]);
+    }
+    if (nav_failed(s)) {
+        path->count = first;
+        return s;
+    }
+    if (!q->reverse) { /* walked back from the target: turn the appended part round */
+        for (uint32_t i = first, j = path->count - 1; i < j; i++, j--) {
+            nav_vec3 p = path->points[i];
+            uint32_t n = path->nodes[i];
+            path->points[i] = path->points[j];
+            path->nodes[i] = path->nodes[j];
+            path->points[j] = p;
+            path->nodes[j] = n;
+        }
+    }
+    return NAV_SUCCESS;
+}
+
+nav_status nav_region_leg(nav_region_query *q, nav_grid_rect rect, uint32_t from, uint32_t to, nav_path *path,
+                          double *cost)
+{
+    if (!q || !path || !rect_valid(q, rect)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    uint32_t start = local_index(q->grid, rect, from), goal = local_index(q->grid, rect, to);
+    if (start == UINT32_MAX || goal == UINT32_MAX || !nav__cell_free(q->grid, from))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    next_generation(q);
+    q->rect = rect;
+    q->from = from;
+    q->reverse = false;
+    if (nav__cell_free(q->grid, to)) search(q, rect, from, false, to, 0, NULL, 0);
+    if (!reached(q, goal)) return NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
+    if (cost) *cost = q->g[goal];
+    return nav_region_fan_path(q, to, path);
+}

@@ -1,0 +1,655 @@
+/* HPA* (hpa/) and the grid's leg and fan (nav/region.h): hand-checked abstract graphs,
+ * completeness and validity against A* on random maps, the Moving AI scenarios of tests/data,
+ * bad options, allocation failures, cancelling, determinism and threads. */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+#include "nav/hpa.h"
+#include "nav/region.h"
+#include "nav/scen.h"
+#include "nav/search.h"
+
+static nav_grid *make_grid(int32_t w, int32_t h, const nav_grid_desc *options)
+{
+    nav_grid_desc d = options ? *options : (nav_grid_desc){0};
+    d.width = w;
+    d.height = h;
+    nav_grid *grid = NULL;
+    assert_int_equal(nav_grid_create(&d, &grid), NAV_SUCCESS);
+    return grid;
+}
+
+/* A grid from rows of '.' (plain) and '#' (blocked). */
+static nav_grid *grid_from_rows(const char *const *rows, int32_t h, const nav_grid_desc *options)
+{
+    int32_t w = (int32_t)strlen(rows[0]);
+    nav_grid *grid = make_grid(w, h, options);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+            if (rows[y][x] == '#') nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
+    return grid;
+}
+
+static uint32_t find_node(const nav_hpa *hpa, const nav_grid *grid, int32_t x, int32_t y)
+{
+    uint32_t cell = nav_grid_index(grid, x, y);
+    for (uint32_t i = 0; i < nav_hpa_node_count(hpa); i++) {
+        uint32_t c;
+        assert_true(nav_hpa_node(hpa, i, &c, NULL));
+        if (c == cell) return i;
+    }
+    return UINT32_MAX;
+}
+
+/* Cost of the level-l edge a -> b, or -1 when there is none. */
+static double edge_cost(const nav_hpa *hpa, int32_t level, uint32_t a, uint32_t b)
+{
+    uint32_t targets[64];
+    double costs[64];
+    uint32_t n = nav_hpa_node_edges(hpa, level, a, targets, costs, 64);
+    assert_true(n <= 64);
+    for (uint32_t i = 0; i < n; i++)
+        if (targets[i] == b) return costs[i];
+    return -1;
+}
+
+/* Checks a returned cell path: valid moves, right ends, cost as reported. Returns its cost. */
+static double check_path(const nav_grid *grid, const nav_path *path, int32_t sx, int32_t sy, int32_t gx,
+                         int32_t gy, double reported)
+{
+    double cost = -1;
+    assert_int_equal(nav_grid_validate_cells(grid, path, &cost), NAV_SUCCESS);
+    assert_true(path->count >= 1);
+    assert_int_equal(path->nodes[0], nav_grid_index(grid, sx, sy));
+    assert_int_equal(path->nodes[path->count - 1], nav_grid_index(grid, gx, gy));
+    assert_float_equal(cost, reported, 1e-9 * (1 + cost));
+    return cost;
+}
+
+/* ---- hand-checked graphs --------------------------------------------------------------------- */
+
+/* Two 4 x 4 clusters side by side; the border column x = 4 is open at rows 1 and 3 only:
+ *
+ *     ....#...        entrances: row 1 and row 3, one transition each (short runs)
+ *     ........        nodes: (3,1) (4,1) (3,3) (4,3)
+ *     ....#...        left cluster: (3,1) <-> (3,3) costs 2 (straight down)
+ *     ........        right cluster: (4,1) <-> (4,3) costs 4 (round the wall, corners not cut) */
+static const char *const two_doors[] = {
+    "....#...",
+    "........",
+    "....#...",
+    "........",
+};
+
+static void test_hand_checked_graph(void **state)
+{
+    (void)state;
+    nav_grid *grid = grid_from_rows(two_doors, 4, NULL);
+    nav_hpa *hpa;
+    assert_int_equal(nav_hpa_bake(grid, &(nav_hpa_desc){.cluster_size = 4, .levels = 1}, &hpa), NAV_SUCCESS);
+    nav_hpa_info info;
+    nav_hpa_get_info(hpa, &info);
+    assert_int_equal(info.levels, 1);
+    assert_int_equal(info.clusters[1], 2);
+    assert_int_equal(info.entrances, 2);
+    assert_int_equal(info.transitions, 2);
+    assert_int_equal(nav_hpa_node_count(hpa), 4);
+    assert_int_equal(info.edges[1], 8); /* 4 across the border, 2 inside each cluster */
+    uint32_t a1 = find_node(hpa, grid, 3, 1), b1 = find_node(hpa, grid, 4, 1);
+    uint32_t a3 = find_node(hpa, grid, 3, 3), b3 = find_node(hpa, grid, 4, 3);
+    assert_true(a1 != UINT32_MAX && b1 != UINT32_MAX && a3 != UINT32_MAX && b3 != UINT32_MAX);
+    assert_float_equal(edge_cost(hpa, 1, a1, b1), 1, 0);
+    assert_float_equal(edge_cost(hpa, 1, b3, a3), 1, 0);
+    assert_float_equal(edge_cost(hpa, 1, a1, a3), 2, 1e-12);
+    assert_float_equal(edge_cost(hpa, 1, a3, a1), 2, 1e-12);
+    assert_float_equal(edge_cost(hpa, 1, b1, b3), 4, 1e-12);
+    assert_float_equal(edge_cost(hpa, 1, b3, b1), 4, 1e-12);
+    assert_float_equal(edge_cost(hpa, 1, a1, b3), -1, 0);
+
+    /* (0,0) -> (7,0): through the row-1 door, 5 + 2 sqrt 2 (the optimum) */
+    nav_hpa_query *q;
+    assert_int_equal(nav_hpa_query_create(hpa, grid, NULL, &q), NAV_SUCCESS);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    nav_hpa_result r;
+    assert_int_equal(nav_hpa_find_path(q, 0, 0, 7, 0, &path, &r), NAV_SUCCESS);
+    assert_float_equal(check_path(grid, &path, 0, 0, 7, 0, r.cost), 5 + 2 * M_SQRT2, 1e-9);
+    assert_int_equal(r.search_level, 1);
+    assert_int_equal(r.abstract_nodes, 4); /* start, (3,1), (4,1), goal */
+    /* inside one cluster: a local search, no abstract one */
+    assert_int_equal(nav_hpa_find_path(q, 0, 0, 3, 3, &path, &r), NAV_SUCCESS);
+    assert_int_equal(r.search_level, 0);
+    assert_float_equal(check_path(grid, &path, 0, 0, 3, 3, r.cost), 3 * M_SQRT2, 1e-9);
+    nav_path_destroy(&path);
+    nav_hpa_query_destroy(q);
+    nav_hpa_destroy(hpa);
+    nav_grid_destroy(grid);
+}
+
+/* The same map with a ramp up row 1 of the right cluster to the door cell (4,1), 4 high: stepping
+ * down from it into the left cluster is allowed, stepping up onto it from (3,1) is not, so that
+ * crossing is one-way (a transition of its own, with one edge), and the right cluster reaches
+ * the door only from its ramp. */
+static void test_one_way_crossing(void **state)
+{
+    (void)state;
+    nav_grid *grid = grid_from_rows(two_doors, 4, &(nav_grid_desc){.max_climb = 1});
+    for (int32_t x = 4; x < 8; x++) nav_grid_set_cell_height(grid, x, 1, (float)(8 - x));
+    nav_hpa *hpa;
+    assert_int_equal(nav_hpa_bake(grid, &(nav_hpa_desc){.cluster_size = 4, .levels = 1}, &hpa), NAV_SUCCESS);
+    nav_hpa_info info;
+    nav_hpa_get_info(hpa, &info);
+    assert_int_equal(info.entrances, 1);   /* row 3 only: row 1 is not two-way */
+    assert_int_equal(info.transitions, 2); /* row 3, and the one-way move (4,1) -> (3,1) */
+    assert_int_equal(nav_hpa_node_count(hpa), 4);
+    uint32_t a1 = find_node(hpa, grid, 3, 1), b1 = find_node(hpa, grid, 4, 1);
+    uint32_t a3 = find_node(hpa, grid, 3, 3), b3 = find_node(hpa, grid, 4, 3);
+    assert_float_equal(edge_cost(hpa, 1, b1, a1), 1, 0);
+    assert_float_equal(edge_cost(hpa, 1, a1, b1), -1, 0);
+    assert_float_equal(edge_cost(hpa, 1, a3, b3), 1, 0);
+    assert_float_equal(edge_cost(hpa, 1, b1, b3), 4, 1e-12);               /* down the ramp */
+    assert_float_equal(edge_cost(hpa, 1, b3, b1), 4 + 2 * M_SQRT2, 1e-12); /* round to its foot, up */
+    assert_int_equal(info.edges[1], 7);
+
+    nav_hpa_query *q;
+    assert_int_equal(nav_hpa_query_create(hpa, grid, NULL, &q), NAV_SUCCESS);
+    nav_grid_query *astar;
+    assert_int_equal(nav_grid_query_create(grid, NULL, &astar), NAV_SUCCESS);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    nav_hpa_result r;
+    nav_search_result best;
+    /* left to right must take row 3 */
+    assert_int_equal(nav_hpa_find_path(q, 0, 0, 7, 0, &path, &r), NAV_SUCCESS);
+    check_path(grid, &path, 0, 0, 7, 0, r.cost);
+    for (uint32_t i = 0; i < path.count; i++) assert_int_not_equal(path.nodes[i], nav_grid_index(grid, 4, 1));
+    assert_int_equal(nav_grid_find_path(astar, NULL, 0, 0, 7, 0, &path, &best), NAV_SUCCESS);
+    assert_true(r.cost >= best.cost - 1e-9);
+    /* right to left: up the ramp and down the step, 8, the optimum */
+    assert_int_equal(nav_hpa_find_path(q, 7, 0, 0, 1, &path, &r), NAV_SUCCESS);
+    check_path(grid, &path, 7, 0, 0, 1, r.cost);
+    assert_float_equal(r.cost, 8, 1e-9);
+    assert_int_equal(nav_grid_find_path(astar, NULL, 7, 0, 0, 1, &path, &best), NAV_SUCCESS);
+    assert_float_equal(best.cost, 8, 1e-9);
+    nav_path_destroy(&path);
+    nav_grid_query_destroy(astar);
+    nav_hpa_query_destroy(q);
+    nav_hpa_destroy(hpa);
+    nav_grid_destroy(grid);
+}
+
+/* A long entrance gets a transition at each end, a short one one in its middle; level 2 keeps
+ * only the nodes on level-2 borders. 16 x 8 cells, clusters of 4, level-2 clusters of 8. */
+static void test_entrances_and_levels(void **state)
+{
+    (void)state;
+    nav_grid *grid = make_grid(16, 8, NULL);
+    nav_hpa *hpa;
+    assert_int_equal(
+        nav_hpa_bake(grid,
+                     &(nav_hpa_desc){.cluster_size = 4, .levels = 2, .level_ratio = 2, .long_entrance = 4},
+                     &hpa),
+        NAV_SUCCESS);
+    nav_hpa_info info;
+    nav_hpa_get_info(hpa, &info);
+    assert_int_equal(info.clusters[1], 8);
+    assert_int_equal(info.clusters[2], 2);
+    assert_int_equal(info.cluster_side[2], 8);
+    /* borders: 3 vertical x 2 rows + 4 horizontal = 10, each one open run of 4 cells */
+    assert_int_equal(info.entrances, 10);
+    assert_int_equal(info.transitions, 20);
+    /* each run's end cells on both sides; a cell at a cluster corner serves two borders */
+    uint32_t expect = 0;
+    for (int32_t y = 0; y < 8; y++)
+        for (int32_t x = 0; x < 16; x++) {
+            bool on_vertical = (x % 4 == 3 && x < 15) || (x % 4 == 0 && x > 0);
+            bool on_horizontal = y == 3 || y == 4;
+            bool end_row = y % 4 == 0 || y % 4 == 3, end_col = x % 4 == 0 || x % 4 == 3;
+            if ((on_vertical && end_row) || (on_horizontal && end_col)) expect++;
+        }
+    assert_int_equal(nav_hpa_node_count(hpa), expect);
+    /* level 2: only the nodes on the border x = 7 | 8 */
+    uint32_t on_level2 = 0;
+    for (uint32_t i = 0; i < nav_hpa_node_count(hpa); i++) {
+        uint32_t cell;
+        int32_t level;
+        nav_hpa_node(hpa, i, &cell, &level);
+        int32_t x = (int32_t)(cell % 16);
+        assert_int_equal(level, (x == 7 || x == 8) ? 2 : 1);
+        on_level2 += level == 2;
+    }
+    assert_int_equal(on_level2, 8); /* rows 0, 3, 4, 7 on each side */
+    assert_int_equal(info.nodes[2], 8);
+    /* a query across the level-2 border searches level 2 and finds the straight line */
+    nav_hpa_query *q;
+    assert_int_equal(nav_hpa_query_create(hpa, grid, NULL, &q), NAV_SUCCESS);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    nav_hpa_result r;
+    assert_int_equal(nav_hpa_find_path(q, 1, 3, 14, 3, &path, &r), NAV_SUCCESS);
+    assert_int_equal(r.search_level, 2);
+    assert_float_equal(check_path(grid, &path, 1, 3, 14, 3, r.cost), 13, 1e-9);
+    nav_path_destroy(&path);
+    nav_hpa_query_destroy(q);
+    nav_hpa_destroy(hpa);
+    nav_grid_destroy(grid);
+}
+
+/* ---- random maps ----------------------------------------------------------------------------- */
+
+static nav_grid *random_grid(unsigned seed, int32_t w, int32_t h)
+{
+    srand(seed);
+    nav_grid_desc d = {
+        .connectivity = rand() % 4 == 0 ? NAV_CONNECT_4 : NAV_CONNECT_8,
+        .corner_policy = (nav_corner_policy)(1 + rand() % 3),
+        .max_climb = rand() % 2 ? 1.5f : 0.0f,
+    };
+    nav_grid *grid = make_grid(w, h, &d);
+    bool terrain = rand() % 2, heights = rand() % 2;
+    int blocked = 10 + rand() % 35;
+    nav_grid_set_terrain_cost(grid, 2, 3.0);
+    nav_grid_set_terrain_cost(grid, 3, 0.5);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            int r = rand() % 100;
+            uint8_t t = r < blocked ? NAV_TERRAIN_BLOCKED : !terrain ? 1 : r < 70 ? 1 : r < 85 ? 2 : 3;
+            nav_grid_set_cell(grid, x, y, t);
+            if (heights) nav_grid_set_cell_height(grid, x, y, (float)(rand() % 4));
+        }
+    if (rand() % 3) assert_int_equal(nav_grid_build_reachability(grid), NAV_SUCCESS);
+    return grid;
+}
+
+/* Whenever A* finds a path, HPA* finds a valid one no cheaper; when A* finds none, neither does
+ * HPA*. Cluster sizes, levels and ratios vary with the map. */
+static void test_random_complete(void **state)
+{
+    (void)state;
+    nav_path path;
+    nav_path_init(&path, NULL);
+    int found = 0, unreachable = 0, levels_seen[NAV_HPA_MAX_LEVELS + 1] = {0};
+    for (unsigned seed = 1; seed <= 60; seed++) {
+        int32_t w = 20 + (int32_t)(seed * 7 % 31), h = 15 + (int32_t)(seed * 5 % 23);
+        nav_grid *grid = random_grid(seed, w, h);
+        nav_hpa_desc desc = {.cluster_size = 3 + rand() % 6,
+                             .levels = 1 + rand() % 3,
+                             .level_ratio = 2 + rand() % 2,
+                             .long_entrance = 1 + rand() % 6};
+        nav_hpa *hpa;
+        assert_int_equal(nav_hpa_bake(grid, &desc, &hpa), NAV_SUCCESS);
+        nav_hpa_query *q;
+        assert_int_equal(nav_hpa_query_create(hpa, grid, NULL, &q), NAV_SUCCESS);
+        nav_grid_query *astar;
+        assert_int_equal(nav_grid_query_create(grid, NULL, &astar), NAV_SUCCESS);
+        for (int k = 0; k < 40; k++) {
+            int32_t sx = rand() % w, sy = rand() % h, gx = rand() % w, gy = rand() % h;
+            if (!nav_grid_passable(grid, sx, sy) || !nav_grid_passable(grid, gx, gy)) continue;
+            nav_search_result best;
+            nav_status a = nav_grid_find_path(astar, NULL, sx, sy, gx, gy, &path, &best);
+            nav_hpa_result r;
+            nav_status s = nav_hpa_find_path(q, sx, sy, gx, gy, &path, &r);
+            if (a == NAV_SUCCESS) {
+                assert_int_equal(s, NAV_SUCCESS);
+                double cost = check_path(grid, &path, sx, sy, gx, gy, r.cost);
+                assert_true(cost >= best.cost - 1e-9);
+                levels_seen[r.search_level]++;
+                found++;
+            } else {
+                assert_int_equal(a, NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
+                assert_int_equal(s, NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
+                assert_int_equal(path.count, 1);
+                unreachable++;
+            }
+        }
+        nav_grid_query_destroy(astar);
+        nav_hpa_query_destroy(q);
+        nav_hpa_destroy(hpa);
+        nav_grid_destroy(grid);
+    }
+    /* both outcomes, and searches at every level, or this proves little */
+    assert_true(found > 500);
+    assert_true(unreachable > 50);
+    for (int l = 0; l <= 3; l++) assert_true(levels_seen[l] > 10);
+    nav_path_destroy(&path);
+}
+
+/* The leg and fan inside a rectangle that covers the whole map give A*'s and Dijkstra's costs. */
+static void test_region_leg_and_fan(void **state)
+{
+    (void)state;
+    nav_path path;
+    nav_path_init(&path, NULL);
+    for (unsigned seed = 100; seed < 120; seed++) {
+        nav_grid *grid = random_grid(seed, 23, 17);
+        nav_region_query *rq;
+        assert_int_equal(nav_region_query_create(grid, 23 * 17, NULL, &rq), NAV_SUCCESS);
+        nav_grid_query *astar;
+        assert_int_equal(nav_grid_query_create(grid, NULL, &astar), NAV_SUCCESS);
+        nav_grid_rect all = {0, 0, 23, 17};
+        for (int k = 0; k < 20; k++) {
+            int32_t sx = rand() % 23, sy = rand() % 17, gx = rand() % 23, gy = rand() % 17;
+            if (!nav_grid_passable(grid, sx, sy) || !nav_grid_passable(grid, gx, gy)) continue;
+            uint32_t s = nav_grid_index(grid, sx, sy), g = nav_grid_index(grid, gx, gy);
+            nav_search_result best;
+            nav_status a = nav_grid_find_path(astar, NULL, sx, sy, gx, gy, &path, &best);
+            double leg = -1, fan[1], back[1];
+            nav_path_clear(&path);
+            nav_status l = nav_region_leg(rq, all, s, g, &path, &leg);
+            assert_int_equal(nav_region_fan(rq, all, s, false, &g, 1, fan), NAV_SUCCESS);
+            if (a == NAV_SUCCESS) {
+                assert_int_equal(l, NAV_SUCCESS);
+                assert_float_equal(check_path(grid, &path, sx, sy, gx, gy, leg), best.cost, 1e-9);
+                assert_float_equal(fan[0], best.cost, 1e-9);
+                nav_path_clear(&path);
+                assert_int_equal(nav_region_fan_path(rq, g, &path), NAV_SUCCESS);
+                check_path(grid, &path, sx, sy, gx, gy, fan[0]);
+                /* backwards from the goal: the cost from s to g again, path from s to g */
+                assert_int_equal(nav_region_fan(rq, all, g, true, &s, 1, back), NAV_SUCCESS);
+                assert_float_equal(back[0], best.cost, 1e-9);
+                nav_path_clear(&path);
+                assert_int_equal(nav_region_fan_path(rq, s, &path), NAV_SUCCESS);
+                check_path(grid, &path, sx, sy, gx, gy, back[0]);
+            } else {
+                assert_int_equal(l, NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
+                assert_true(fan[0] == INFINITY);
+                assert_int_equal(nav_region_fan_path(rq, g, &path), NAV_FAILURE | NAV_INVALID_PARAM);
+            }
+        }
+        /* rectangles off the map or over the query's size are refused */
+        double c;
+        uint32_t t = 0;
+        assert_int_equal(nav_region_fan(rq, (nav_grid_rect){-1, 0, 4, 4}, 0, false, &t, 1, &c),
+                         NAV_FAILURE | NAV_INVALID_PARAM);
+        assert_int_equal(nav_region_fan(rq, (nav_grid_rect){20, 0, 4, 4}, 20, false, &t, 1, &c),
+                         NAV_FAILURE | NAV_INVALID_PARAM);
+        assert_int_equal(nav_region_leg(rq, (nav_grid_rect){5, 5, 2, 2}, 0, 0, &path, &c),
+                         NAV_FAILURE | NAV_INVALID_PARAM);
+        nav_grid_query_destroy(astar);
+        nav_region_query_destroy(rq);
+        nav_grid_destroy(grid);
+    }
+    nav_path_destroy(&path);
+}
+
+/* ---- the Moving AI scenarios of tests/data --------------------------------------------------- */
+
+static void run_scenarios(const char *map_name, const char *scen_name)
+{
+    nav_grid *grid;
+    assert_int_equal(nav_grid_load_map_file(test_data(map_name), NULL, &grid), NAV_SUCCESS);
+    nav_scen *scen;
+    assert_int_equal(nav_scen_load_file(test_data(scen_name), NULL, NULL, &scen), NAV_SUCCESS);
+    nav_hpa *hpa;
+    assert_int_equal(nav_hpa_bake(grid, NULL, &hpa), NAV_SUCCESS);
+    nav_hpa_query *q;
+    assert_int_equal(nav_hpa_query_create(hpa, grid, NULL, &q), NAV_SUCCESS);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    uint32_t unreachable = 0;
+    double ratio_sum = 0;
+    for (uint32_t i = 0; i < scen->count; i++) {
+        const nav_scen_problem *p = &scen->problems[i];
+        nav_hpa_result r;
+        nav_status s = nav_hpa_find_path(q, p->start_x, p->start_y, p->goal_x, p->goal_y, &path, &r);
+        if (p->optimal_length == 0 && (p->start_x != p->goal_x || p->start_y != p->goal_y)) {
+            assert_int_equal(s, NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
+            unreachable++;
+            continue;
+        }
+        assert_int_equal(s, NAV_SUCCESS);
+        double cost = check_path(grid, &path, p->start_x, p->start_y, p->goal_x, p->goal_y, r.cost);
+        assert_true(cost >= p->optimal_length - 0.005); /* the file's lengths have 6 digits */
+        ratio_sum += p->optimal_length > 0 ? cost / p->optimal_length : 1;
+    }
+    /* near optimal: HPA* stays within a few percent on average on these maps */
+    assert_true(ratio_sum / (scen->count - unreachable) < 1.10);
+    nav_path_destroy(&path);
+    nav_hpa_query_destroy(q);
+    nav_hpa_destroy(hpa);
+    nav_scen_destroy(scen);
+    nav_grid_destroy(grid);
+}
+
+static void test_scenarios_arena(void **state)
+{
+    (void)state;
+    run_scenarios("arena.map", "arena.map.scen");
+}
+
+static void test_scenarios_den312d(void **state)
+{
+    (void)state;
+    run_scenarios("den312d.map", "den312d.map.scen");
+}
+
+static void test_scenarios_brc000d(void **state)
+{
+    (void)state;
+    run_scenarios("brc000d.map", "brc000d.map.scen"); /* 10 unreachable problems */
+}
+
+/* ---- bad input, failures, determinism, threads ----------------------------------------------- */
+
+static void test_bad_options(void **state)
+{
+    (void)state;
+    nav_grid *grid = make_grid(20, 20, NULL);
+    const nav_hpa_desc bad[] = {
+        {.cluster_size = 1}, {.cluster_size = 65}, {.cluster_size = -4}, {.levels = 5},
+        {.levels = -1},      {.level_ratio = 1},   {.level_ratio = 17},  {.long_entrance = -2},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        test_log log;
+        test_log_init(&log);
+        nav_hpa_desc d = bad[i];
+        d.log = &log.hooks;
+        nav_hpa *hpa = (nav_hpa *)&d; /* must be cleared */
+        assert_int_equal(nav_hpa_bake(grid, &d, &hpa), NAV_FAILURE | NAV_INVALID_PARAM);
+        assert_null(hpa);
+        assert_int_equal(log.count, 1);
+        assert_non_null(strstr(log.last, "hpa bake: "));
+    }
+    nav_hpa *hpa;
+    assert_int_equal(nav_hpa_bake(NULL, NULL, &hpa), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_hpa_bake(grid, NULL, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
+    nav_hpa_desc d = nav_hpa_desc_defaults(NULL);
+    assert_int_equal(d.cluster_size, 16);
+    assert_int_equal(d.levels, 2);
+    assert_int_equal(d.level_ratio, 4);
+    assert_int_equal(d.long_entrance, 6);
+
+    /* a query object needs the grid the data was baked from (same size) */
+    nav_grid_set_cell(grid, 5, 5, NAV_TERRAIN_BLOCKED);
+    assert_int_equal(nav_hpa_bake(grid, NULL, &hpa), NAV_SUCCESS);
+    nav_grid *other = make_grid(21, 20, NULL);
+    nav_hpa_query *q;
+    assert_int_equal(nav_hpa_query_create(hpa, other, NULL, &q), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_null(q);
+    assert_int_equal(nav_hpa_query_create(hpa, grid, NULL, &q), NAV_SUCCESS);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    assert_int_equal(nav_hpa_find_path(q, -1, 0, 3, 3, &path, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_hpa_find_path(q, 0, 0, 20, 3, &path, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_hpa_find_path(q, 5, 5, 3, 3, &path, NULL), NAV_FAILURE | NAV_BLOCKED_ENDPOINT);
+    assert_int_equal(nav_hpa_find_path(q, 3, 3, 5, 5, &path, NULL), NAV_FAILURE | NAV_BLOCKED_ENDPOINT);
+    assert_int_equal(nav_hpa_find_path(q, 3, 3, 3, 3, &path, NULL), NAV_SUCCESS);
+    assert_int_equal(path.count, 1);
+    nav_path_destroy(&path);
+    nav_hpa_query_destroy(q);
+    nav_hpa_destroy(hpa);
+    nav_grid_destroy(other);
+    nav_grid_destroy(grid);
+}
+
+static void test_allocation_failures(void **state)
+{
+    (void)state;
+    nav_grid *grid = random_grid(7, 40, 30);
+    int failed = 0;
+    for (long n = 1;; n++) {
+        test_allocator t;
+        test_allocator_init(&t, n);
+        nav_hpa *hpa = NULL;
+        nav_status s = nav_hpa_bake(
+            grid, &(nav_hpa_desc){.cluster_size = 5, .levels = 3, .level_ratio = 2, .allocator = &t.hooks},
+            &hpa);
+        if (s == NAV_SUCCESS) {
+            nav_hpa_query *q = NULL;
+            s = nav_hpa_query_create(hpa, grid, &(nav_hpa_query_desc){.allocator = &t.hooks}, &q);
+            if (s == NAV_SUCCESS) {
+                nav_hpa_query_destroy(q);
+                nav_hpa_destroy(hpa);
+                assert_int_equal(t.live, 0);
+                break;
+            }
+            assert_int_equal(s, NAV_FAILURE | NAV_OUT_OF_MEMORY);
+            nav_hpa_destroy(hpa);
+        } else {
+            assert_int_equal(s, NAV_FAILURE | NAV_OUT_OF_MEMORY);
+            assert_null(hpa);
+        }
+        assert_int_equal(t.live, 0);
+        failed++;
+    }
+    assert_true(failed > 20);
+    nav_grid_destroy(grid);
+}
+
+typedef struct progress_log {
+    int calls;
+    int cancel_at; /* 0: never */
+    uint64_t last_done, last_total;
+} progress_log;
+
+static bool on_progress(const char *stage, uint64_t done, uint64_t total, void *user)
+{
+    progress_log *p = user;
+    assert_non_null(stage);
+    assert_true(done <= total);
+    p->calls++;
+    p->last_done = done;
+    p->last_total = total;
+    return p->cancel_at == 0 || p->calls < p->cancel_at;
+}
+
+static void test_progress_and_cancel(void **state)
+{
+    (void)state;
+    nav_grid *grid = random_grid(3, 200, 150);
+    progress_log log = {0};
+    nav_hpa *hpa;
+    nav_hpa_desc d = {.cluster_size = 4, .progress = {on_progress, &log}};
+    assert_int_equal(nav_hpa_bake(grid, &d, &hpa), NAV_SUCCESS);
+    assert_true(log.calls >= 4);
+    assert_true(log.last_done == log.last_total);
+    nav_hpa_destroy(hpa);
+    log = (progress_log){.cancel_at = 3};
+    assert_int_equal(nav_hpa_bake(grid, &d, &hpa), NAV_FAILURE | NAV_WRONG_STATE);
+    assert_null(hpa);
+    nav_grid_destroy(grid);
+}
+
+/* Two bakes of one grid are the same graph; queries repeat exactly. */
+static void test_deterministic(void **state)
+{
+    (void)state;
+    nav_grid *grid = random_grid(11, 60, 50);
+    nav_hpa *a, *b;
+    nav_hpa_desc d = {.cluster_size = 6, .levels = 3, .level_ratio = 2};
+    assert_int_equal(nav_hpa_bake(grid, &d, &a), NAV_SUCCESS);
+    assert_int_equal(nav_hpa_bake(grid, &d, &b), NAV_SUCCESS);
+    assert_int_equal(nav_hpa_node_count(a), nav_hpa_node_count(b));
+    for (uint32_t i = 0; i < nav_hpa_node_count(a); i++) {
+        uint32_t ca, cb;
+        int32_t la, lb;
+        nav_hpa_node(a, i, &ca, &la);
+        nav_hpa_node(b, i, &cb, &lb);
+        assert_int_equal(ca, cb);
+        assert_int_equal(la, lb);
+        for (int32_t l = 1; l <= 3; l++) {
+            uint32_t ta[256], tb[256];
+            double xa[256], xb[256];
+            uint32_t na = nav_hpa_node_edges(a, l, i, ta, xa, 256),
+                     nb = nav_hpa_node_edges(b, l, i, tb, xb, 256);
+            assert_int_equal(na, nb);
+            assert_true(na <= 256);
+            assert_memory_equal(ta, tb, na * sizeof *ta);
+            assert_memory_equal(xa, xb, na * sizeof *xa);
+        }
+    }
+    nav_hpa_destroy(b);
+    nav_hpa_destroy(a);
+    nav_grid_destroy(grid);
+}
+
+typedef struct thread_job {
+    const nav_hpa *hpa;
+    const nav_grid *grid;
+    uint32_t checksum;
+    int found;
+} thread_job;
+
+static void *query_many(void *arg)
+{
+    thread_job *job = arg;
+    nav_hpa_query *q;
+    if (nav_hpa_query_create(job->hpa, job->grid, NULL, &q) != NAV_SUCCESS) return NULL;
+    nav_path path;
+    nav_path_init(&path, NULL);
+    int32_t w = nav_grid_width(job->grid), h = nav_grid_height(job->grid);
+    uint32_t state = 12345;
+    for (int k = 0; k < 400; k++) {
+        int32_t c[4];
+        for (int i = 0; i < 4; i++) {
+            state = state * 1103515245u + 12345u;
+            c[i] = (int32_t)((state >> 8) % (uint32_t)(i % 2 ? h : w));
+        }
+        if (nav_hpa_find_path(q, c[0], c[1], c[2], c[3], &path, NULL) != NAV_SUCCESS) continue;
+        job->found++;
+        for (uint32_t i = 0; i < path.count; i++) job->checksum = job->checksum * 31u + path.nodes[i];
+    }
+    nav_path_destroy(&path);
+    nav_hpa_query_destroy(q);
+    return NULL;
+}
+
+static void test_threads_share_a_bake(void **state)
+{
+    (void)state;
+    nav_grid *grid;
+    assert_int_equal(nav_grid_load_map_file(test_data("brc000d.map"), NULL, &grid), NAV_SUCCESS);
+    nav_hpa *hpa;
+    assert_int_equal(nav_hpa_bake(grid, NULL, &hpa), NAV_SUCCESS);
+    thread_job alone = {hpa, grid, 0, 0}, jobs[2] = {{hpa, grid, 0, 0}, {hpa, grid, 0, 0}};
+    query_many(&alone);
+    pthread_t threads[2];
+    for (int i = 0; i < 2; i++) assert_int_equal(pthread_create(&threads[i], NULL, query_many, &jobs[i]), 0);
+    for (int i = 0; i < 2; i++) assert_int_equal(pthread_join(threads[i], NULL), 0);
+    assert_true(alone.found > 50);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(jobs[i].found, alone.found);
+        assert_int_equal(jobs[i].checksum, alone.checksum);
+    }
+    nav_hpa_destroy(hpa);
+    nav_grid_destroy(grid);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hand_checked_graph),   cmocka_unit_test(test_one_way_crossing),
+        cmocka_unit_test(test_entrances_and_levels), cmocka_unit_test(test_random_complete),
+        cmocka_unit_test(test_region_leg_and_fan),   cmocka_unit_test(test_scenarios_arena),
+        cmocka_unit_test(test_scenarios_den312d),    cmocka_unit_test(test_scenarios_brc000d),
+        cmocka_unit_test(test_bad_options),          cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_progress_and_cancel),  cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_threads_share_a_bake),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
