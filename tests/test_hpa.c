@@ -120,7 +120,7 @@ static void test_hand_checked_graph(void **state)
     assert_int_equal(nav_hpa_find_path(q, 0, 0, 7, 0, &path, &r), NAV_SUCCESS);
     assert_float_equal(check_path(grid, &path, 0, 0, 7, 0, r.cost), 5 + 2 * M_SQRT2, 1e-9);
     assert_int_equal(r.search_level, 1);
-    assert_int_equal(r.abstract_nodes, 4); /* start, (3,1), (4,1), goal */
+    assert_int_equal(r.abstract_edges, 1); /* the crossing (3,1) -> (4,1); grid moves on either side */
     /* inside one cluster: a local search, no abstract one */
     assert_int_equal(nav_hpa_find_path(q, 0, 0, 3, 3, &path, &r), NAV_SUCCESS);
     assert_int_equal(r.search_level, 0);

@@ -279,7 +279,9 @@ static nav_status order_nodes(bake *b)
     uint32_t *final_of_found = nav__alloc(b->a, nav__mul_size(n ? n : 1, sizeof(uint32_t)));
     hpa->node_cell = nav__alloc(b->a, nav__mul_size(n ? n : 1, sizeof *hpa->node_cell));
     hpa->node_level = nav__calloc(b->a, n ? n : 1, 1);
-    if (!keys || !final_of_found || !hpa->node_cell || !hpa->node_level) {
+    hpa->node_x = nav__alloc(b->a, nav__mul_size(n ? n : 1, sizeof *hpa->node_x));
+    hpa->node_y = nav__alloc(b->a, nav__mul_size(n ? n : 1, sizeof *hpa->node_y));
+    if (!keys || !final_of_found || !hpa->node_cell || !hpa->node_level || !hpa->node_x || !hpa->node_y) {
         nav__free(b->a, keys);
         nav__free(b->a, final_of_found);
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -298,6 +300,8 @@ static nav_status order_nodes(bake *b)
     qsort(keys, n, sizeof *keys, compare_keys);
     for (uint32_t i = 0; i < n; i++) {
         hpa->node_cell[i] = keys[i].cell;
+        hpa->node_x[i] = (int32_t)(keys[i].cell % w);
+        hpa->node_y[i] = (int32_t)(keys[i].cell / w);
         final_of_found[keys[i].found] = i;
     }
     hpa->node_count = n;
@@ -473,8 +477,8 @@ static nav_status build_level1(bake *b)
         uint32_t cluster = nav__hpa_node_cluster(hpa, 1, u);
         uint32_t first = lv->node_first[cluster], end = lv->node_end[cluster];
         for (uint32_t v = first; v < end; v++) targets[v - first] = hpa->node_cell[v];
-        nav_status fs = nav_region_fan(rq, nav__hpa_level1_rect(hpa, cluster), hpa->node_cell[u], false, targets,
-                                       end - first, costs);
+        nav_status fs = nav_region_fan(rq, nav__hpa_level1_rect(hpa, cluster), hpa->node_cell[u], false,
+                                       targets, end - first, costs);
         if (nav_failed(fs)) s = fs;
         for (uint32_t v = first; v < end && nav_succeeded(s); v++) {
             if (v == u || costs[v - first] == INFINITY) continue;
@@ -669,6 +673,8 @@ void nav_hpa_destroy(nav_hpa *hpa)
     }
     nav__free(a, hpa->node_cell);
     nav__free(a, hpa->node_level);
+    nav__free(a, hpa->node_x);
+    nav__free(a, hpa->node_y);
     nav_allocator keep = hpa->allocator;
     nav__free(&keep, hpa);
 }
@@ -681,7 +687,8 @@ nav_hpa_desc nav_hpa_get_desc(const nav_hpa *hpa)
 size_t nav_hpa_memory_bytes(const nav_hpa *hpa)
 {
     if (!hpa) return 0;
-    size_t n = hpa->node_count, bytes = sizeof *hpa + n * (sizeof *hpa->node_cell + sizeof *hpa->node_level);
+    size_t n = hpa->node_count,
+           bytes = sizeof *hpa + n * (sizeof *hpa->node_cell + sizeof *hpa->node_level + 2 * sizeof(int32_t));
     for (int l = 1; l <= hpa->levels; l++) {
         const hpa_level *lv = &hpa->level[l];
         size_t m = lv->edge_count, clusters = (size_t)lv->clusters_x * lv->clusters_y;

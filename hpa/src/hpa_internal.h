@@ -44,6 +44,7 @@ struct nav_hpa {
     int32_t levels;
     uint32_t node_count;
     uint32_t *node_cell;                     /* [nodes] */
+    int32_t *node_x, *node_y;                /* [nodes] the cell's column and row */
     uint8_t *node_level;                     /* [nodes] highest level the node lives at, 1..levels */
     hpa_level level[NAV_HPA_MAX_LEVELS + 1]; /* 1..levels */
     uint32_t entrances, transitions;
@@ -66,7 +67,8 @@ static inline uint32_t nav__hpa_node_cluster(const nav_hpa *hpa, int l, uint32_t
 static inline nav_grid_rect nav__hpa_level1_rect(const nav_hpa *hpa, uint32_t cluster)
 {
     const hpa_level *lv = &hpa->level[1];
-    int32_t x = (int32_t)(cluster % lv->clusters_x) * lv->side, y = (int32_t)(cluster / lv->clusters_x) * lv->side;
+    int32_t x = (int32_t)(cluster % lv->clusters_x) * lv->side,
+            y = (int32_t)(cluster / lv->clusters_x) * lv->side;
     int32_t wd = hpa->width - x < lv->side ? hpa->width - x : lv->side;
     int32_t ht = hpa->height - y < lv->side ? hpa->height - y : lv->side;
     return (nav_grid_rect){x, y, wd, ht};

@@ -1,46 +1,59 @@
-/* HPA* queries: join start and goal to the abstract graph, search it, refine the result to cells.
+/* HPA* queries: one A* over a graph that is fine near the ends and coarse in between.
  *
- * Botea et al. (2004), section 4: the start and the goal become temporary nodes. Here they are not
- * written into the graph (it is shared between threads): their edges live in the query object.
- * 1. Level 1: a fan inside the start's cluster gives the cost from the start to each node of that
- *    cluster; a fan run backwards does the same for the goal.
- * 2. Level l = 2 .. T: a Dijkstra over level-(l-1) edges inside the start's level-l cluster,
- *    seeded with the costs of step l-1, gives the cost to each node of that cluster living at
- *    level l (and backwards for the goal). T is the highest level whose clusters separate start
- *    and goal, so a short query stays low.
- * 3. A* over the level-T graph from the start's level-T nodes to the goal's.
- * 4. Refinement: every edge on the way down is a stored list of level-below edges, and a level-1
- *    edge a stored list of moves, so the cells are copied, not searched.
+ * Botea et al. (2004), section 4, join start and goal to the abstract graph by searching their
+ * clusters to every node there, level by level, and then search the top level. Those joining
+ * searches are exhaustive (every node of the cluster must get its cost) and, measured, took most
+ * of a query. Here the joining is part of the one A*, so the heuristic steers it too:
+ * - in the level-1 clusters of start and goal, the vertices are cells and the edges grid moves
+ *   kept inside the cluster, plus the crossings of the cluster's transitions;
+ * - elsewhere inside the level-(m+1) clusters of start or goal, the vertices are the nodes living
+ *   at level m and the edges those of level m (m = 1 next to the ends, growing outwards);
+ * - outside every cluster of start and goal, the top level.
+ * A node's level is fixed by where it lies, and every way from a coarse part into a finer one
+ * crosses a border of the coarse level, so it ends at a node living at that level (the bake puts
+ * a node on every crossing it keeps). The graph is the classic one with start and goal inserted
+ * (an edge from the start to each node of its cluster, costing the cheapest way inside it), so
+ * the answer is the one HPA* defines, found with less work. The shared baked data is only read:
+ * the start and goal exist in the query object alone.
+ *
+ * Refinement: the parent chain gives cells, and level-l edges whose stored lists of level-(l-1)
+ * edges, down to stored moves, are copied into the path.
+ *
  * Start and goal in one level-1 cluster try a search inside it first; only if the cluster does not
- * join them (the path must leave it) does the abstract search run. Every path of the grid can be
+ * join them (the path must leave it) does the search above run. Every path of the grid can be
  * followed in the abstract graph (see bake.c), so the query finds a path whenever one exists. */
 #include <math.h>
 
 #include "alloc.h"
 #include "hpa_internal.h"
 #include "nav/region.h"
-#include "nav/search.h"
 
-#define SIDES 2 /* 0: the start (searches forwards), 1: the goal (backwards) */
+#define NO_VERTEX UINT32_MAX
 
 struct nav_hpa_query {
     const nav_hpa *hpa;
     const nav_grid *grid;
     nav_allocator allocator;
-    nav_region_query *region[SIDES]; /* level-1 fans, kept apart so both paths stay readable */
-    uint32_t *fan_cells;             /* targets of a fan: the cells of a cluster's nodes */
-    double *fan_cost[SIDES];         /* cost of each node of the side's level-1 cluster */
-    uint32_t fan_first[SIDES], fan_count[SIDES];
-    hpa_search side[SIDES][NAV_HPA_MAX_LEVELS + 1]; /* level l >= 2 of each side */
-    /* the top search: A* over one level, node ids plus the goal (id node_count) */
+    nav_region_query *region; /* the local search of start and goal in one cluster */
+    uint32_t cluster_cells;   /* cells of a level-1 cluster: vertices N + k * cluster_cells + local */
+    uint32_t vertices;        /* nodes, then the cells of two level-1 clusters */
     double *g;
-    uint32_t *via;
-    uint32_t *stamp;
+    uint32_t *parent;
+    uint32_t *via; /* the level-l edge that reached the vertex, or NO_VERTEX for a grid move */
+    uint8_t *via_level;
+    uint32_t *stamp; /* generation << 1 | closed */
     uint32_t generation;
     nav_heap open;
-    uint32_t *edges; /* the route's edges at one level, gathered before refinement */
-    uint32_t edges_cap;
+    uint32_t *cell_node[2]; /* node of each cell of the start's and the goal's cluster, or HPA_NO_NODE */
+    uint32_t *chain;        /* the route's vertices, goal first */
+    uint32_t chain_cap;
     uint64_t expanded;
+    /* the current query */
+    nav_grid_rect rect[2]; /* the level-1 clusters of start (slot 0) and goal (slot 1) */
+    uint32_t first[2][NAV_HPA_MAX_LEVELS + 1], end[2][NAV_HPA_MAX_LEVELS + 1]; /* their node ranges */
+    int32_t goal_x, goal_y;
+    double unit, unit_diagonal; /* the heuristic: octile (or Manhattan) distance times the cheapest cost */
+    bool manhattan;
 };
 
 nav_status nav_hpa_query_create(const nav_hpa *hpa, const nav_grid *grid, const nav_hpa_query_desc *desc,
@@ -58,31 +71,34 @@ nav_status nav_hpa_query_create(const nav_hpa *hpa, const nav_grid *grid, const 
     q->grid = grid;
     q->allocator = a;
     const hpa_level *l1 = &hpa->level[1];
-    uint32_t cluster_cells = (uint32_t)l1->side * (uint32_t)l1->side,
-             cells = (uint32_t)hpa->width * hpa->height;
-    if (cluster_cells > cells) cluster_cells = cells;
-    uint32_t fan_nodes = l1->max_cluster_nodes ? l1->max_cluster_nodes : 1, n = hpa->node_count + 1;
-    bool ok = true;
-    for (int k = 0; k < SIDES; k++) {
-        ok = ok && nav_succeeded(nav_region_query_create(grid, cluster_cells, &a, &q->region[k]));
-        q->fan_cost[k] = nav__alloc(&a, nav__mul_size(fan_nodes, sizeof(double)));
-        ok = ok && q->fan_cost[k];
-        for (int l = 2; l <= hpa->levels; l++)
-            ok = ok &&
-                 nav_succeeded(nav__hpa_search_init(&q->side[k][l], &a, hpa->level[l].max_cluster_nodes));
-    }
-    q->fan_cells = nav__alloc(&a, nav__mul_size(fan_nodes, sizeof *q->fan_cells));
+    uint64_t cells = (uint64_t)hpa->width * (uint64_t)hpa->height;
+    uint64_t cluster_cells = (uint64_t)l1->side * (uint64_t)l1->side;
+    q->cluster_cells = (uint32_t)(cluster_cells < cells ? cluster_cells : cells);
+    q->vertices = hpa->node_count + 2 * q->cluster_cells;
+    uint32_t n = q->vertices;
     q->g = nav__alloc(&a, nav__mul_size(n, sizeof *q->g));
+    q->parent = nav__alloc(&a, nav__mul_size(n, sizeof *q->parent));
     q->via = nav__alloc(&a, nav__mul_size(n, sizeof *q->via));
+    q->via_level = nav__alloc(&a, n);
     q->stamp = nav__calloc(&a, n, sizeof *q->stamp);
-    q->edges_cap = 1024;
-    q->edges = nav__alloc(&a, q->edges_cap * sizeof *q->edges);
-    ok = ok && q->fan_cells && q->g && q->via && q->stamp && q->edges &&
-         nav_succeeded(nav_heap_init(&q->open, &a, n, n));
+    q->chain_cap = 256;
+    q->chain = nav__alloc(&a, q->chain_cap * sizeof *q->chain);
+    bool ok = q->g && q->parent && q->via && q->via_level && q->stamp && q->chain &&
+              nav_succeeded(nav_heap_init(&q->open, &a, n, n)) &&
+              nav_succeeded(nav_region_query_create(grid, q->cluster_cells, &a, &q->region));
+    for (int k = 0; k < 2 && ok; k++) {
+        q->cell_node[k] = nav__alloc(&a, nav__mul_size(q->cluster_cells, sizeof(uint32_t)));
+        ok = q->cell_node[k] != NULL;
+        for (uint32_t i = 0; ok && i < q->cluster_cells; i++) q->cell_node[k][i] = HPA_NO_NODE;
+    }
     if (!ok) {
         nav_hpa_query_destroy(q);
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
+    const nav_grid_desc *gd = nav_grid_get_desc(grid);
+    q->manhattan = gd->connectivity == NAV_CONNECT_4;
+    q->unit = nav_grid_min_cost(grid);
+    q->unit_diagonal = q->unit * (gd->diagonal_cost - 1.0);
     *out = q;
     return NAV_SUCCESS;
 }
@@ -90,18 +106,16 @@ nav_status nav_hpa_query_create(const nav_hpa *hpa, const nav_grid *grid, const 
 void nav_hpa_query_destroy(nav_hpa_query *q)
 {
     if (!q) return;
-    for (int k = 0; k < SIDES; k++) {
-        nav_region_query_destroy(q->region[k]);
-        nav__free(&q->allocator, q->fan_cost[k]);
-        for (int l = 2; l <= NAV_HPA_MAX_LEVELS; l++)
-            if (q->side[k][l].g || q->side[k][l].stamp) nav__hpa_search_destroy(&q->side[k][l]);
-    }
+    nav_region_query_destroy(q->region);
     nav_heap_destroy(&q->open);
-    nav__free(&q->allocator, q->fan_cells);
     nav__free(&q->allocator, q->g);
+    nav__free(&q->allocator, q->parent);
     nav__free(&q->allocator, q->via);
+    nav__free(&q->allocator, q->via_level);
     nav__free(&q->allocator, q->stamp);
-    nav__free(&q->allocator, q->edges);
+    nav__free(&q->allocator, q->chain);
+    nav__free(&q->allocator, q->cell_node[0]);
+    nav__free(&q->allocator, q->cell_node[1]);
     nav_allocator keep = q->allocator;
     nav__free(&keep, q);
 }
@@ -109,66 +123,52 @@ void nav_hpa_query_destroy(nav_hpa_query *q)
 size_t nav_hpa_query_memory_bytes(const nav_hpa_query *q)
 {
     if (!q) return 0;
-    size_t n = (size_t)q->hpa->node_count + 1, fan = q->hpa->level[1].max_cluster_nodes;
-    size_t bytes = sizeof *q + n * (sizeof *q->g + sizeof *q->via + sizeof *q->stamp +
-                                    sizeof(nav_heap_entry) + sizeof(uint32_t));
-    bytes += fan * (sizeof *q->fan_cells + SIDES * sizeof(double)) + q->edges_cap * sizeof *q->edges;
-    for (int k = 0; k < SIDES; k++) {
-        bytes += nav_region_query_memory_bytes(q->region[k]);
-        for (int l = 2; l <= q->hpa->levels; l++) bytes += nav__hpa_search_bytes(&q->side[k][l]);
-    }
-    return bytes;
+    size_t per_vertex = sizeof *q->g + sizeof *q->parent + sizeof *q->via + 1 + sizeof *q->stamp +
+                        sizeof(nav_heap_entry) + sizeof(uint32_t);
+    return sizeof *q + (size_t)q->vertices * per_vertex + 2 * (size_t)q->cluster_cells * sizeof(uint32_t) +
+           (size_t)q->chain_cap * sizeof *q->chain + nav_region_query_memory_bytes(q->region);
 }
 
-/* ---- joining start and goal ------------------------------------------------------------------ */
+/* ---- the mixed graph ------------------------------------------------------------------------- */
 
-/* Joins a cell to the nodes of its clusters, levels 1 .. top (side 0 forwards, 1 backwards). */
-static nav_status join(nav_hpa_query *q, int k, int32_t x, int32_t y, int top)
+static inline bool in_range(const nav_hpa_query *q, int k, int l, uint32_t node)
+{
+    return node - q->first[k][l] < q->end[k][l] - q->first[k][l];
+}
+
+/* The level whose edges a node (outside the two level-1 clusters) is expanded with: the highest
+ * level whose cluster holding the node holds neither start nor goal. */
+static int node_mode(const nav_hpa_query *q, uint32_t node)
+{
+    for (int l = 2; l <= q->hpa->levels; l++)
+        if (in_range(q, 0, l, node) || in_range(q, 1, l, node)) return l - 1;
+    return q->hpa->levels;
+}
+
+static inline uint32_t cell_vertex(const nav_hpa_query *q, int k, int32_t x, int32_t y)
+{
+    const nav_grid_rect *r = &q->rect[k];
+    return q->hpa->node_count + (uint32_t)k * q->cluster_cells + (uint32_t)(y - r->y) * (uint32_t)r->width +
+           (uint32_t)(x - r->x);
+}
+
+/* The vertex of a node: its cell's, inside the start's or the goal's cluster, else itself. */
+static inline uint32_t node_vertex(const nav_hpa_query *q, uint32_t node)
 {
     const nav_hpa *hpa = q->hpa;
-    uint32_t cluster = nav__hpa_cluster(hpa, 1, x, y);
-    uint32_t first = hpa->level[1].node_first[cluster], count = hpa->level[1].node_end[cluster] - first;
-    for (uint32_t i = 0; i < count; i++) q->fan_cells[i] = hpa->node_cell[first + i];
-    q->fan_first[k] = first;
-    q->fan_count[k] = count;
-    nav_status s = nav_region_fan(q->region[k], nav__hpa_level1_rect(hpa, cluster), nav_grid_index(q->grid, x, y),
-                                  k == 1, q->fan_cells, count, q->fan_cost[k]);
-    if (nav_failed(s)) return s;
-    for (int l = 2; l <= top; l++) {
-        hpa_search *s_l = &q->side[k][l];
-        uint32_t c = nav__hpa_cluster(hpa, l, x, y);
-        nav__hpa_search_begin(s_l, hpa->level[l].node_first[c],
-                              hpa->level[l].node_end[c] - hpa->level[l].node_first[c]);
-        if (l == 2) {
-            for (uint32_t i = 0; i < count; i++)
-                if (q->fan_cost[k][i] < INFINITY)
-                    nav__hpa_search_seed(s_l, first + i, q->fan_cost[k][i], HPA_VIA_SEED | i);
-        } else {
-            const hpa_search *prev = &q->side[k][l - 1];
-            for (uint32_t i = 0; i < prev->count; i++)
-                if (hpa->node_level[prev->first + i] >= l - 1 &&
-                    nav__hpa_search_reached(prev, prev->first + i))
-                    nav__hpa_search_seed(s_l, prev->first + i, prev->g[i], HPA_VIA_SEED | i);
-        }
-        nav__hpa_search_run(s_l, hpa, l - 1, k == 1, l);
-    }
-    return NAV_SUCCESS;
+    if (in_range(q, 0, 1, node)) return cell_vertex(q, 0, hpa->node_x[node], hpa->node_y[node]);
+    if (in_range(q, 1, 1, node)) return cell_vertex(q, 1, hpa->node_x[node], hpa->node_y[node]);
+    return node;
 }
 
-/* Cost from the start (side 0) or to the goal (side 1) of a node at level top, INFINITY if the
- * joining did not reach it. */
-static double joined_cost(const nav_hpa_query *q, int k, int top, uint32_t node)
+static inline double heuristic(const nav_hpa_query *q, int32_t x, int32_t y)
 {
-    if (top == 1) {
-        uint32_t i = node - q->fan_first[k];
-        return i < q->fan_count[k] ? q->fan_cost[k][i] : INFINITY;
-    }
-    const hpa_search *s = &q->side[k][top];
-    if (q->hpa->node_level[node] < top || !nav__hpa_search_reached(s, node)) return INFINITY;
-    return s->g[node - s->first];
+    int32_t dx = x > q->goal_x ? x - q->goal_x : q->goal_x - x,
+            dy = y > q->goal_y ? y - q->goal_y : q->goal_y - y;
+    if (q->manhattan) return q->unit * (double)(dx + dy);
+    int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+    return q->unit * (double)hi + q->unit_diagonal * (double)lo;
 }
-
-/* ---- the top search -------------------------------------------------------------------------- */
 
 static uint32_t larger_g_first(double g)
 {
@@ -176,69 +176,88 @@ static uint32_t larger_g_first(double g)
     return t <= 0 ? 0 : (uint32_t)t;
 }
 
-static void top_relax(nav_hpa_query *q, uint32_t v, double g, double h, uint32_t via)
+static inline void relax(nav_hpa_query *q, uint32_t v, double g, double h, uint32_t parent, uint32_t via,
+                         int level)
 {
     uint32_t gen = q->generation << 1;
     uint64_t key = nav_heap_key_exact(g + h);
     if ((q->stamp[v] & ~1u) == gen) {
         if ((q->stamp[v] & 1u) || g >= q->g[v]) return;
         q->g[v] = g;
+        q->parent[v] = parent;
         q->via[v] = via;
+        q->via_level[v] = (uint8_t)level;
         nav_heap_decrease(&q->open, v, key, larger_g_first(g));
         return;
     }
     q->stamp[v] = gen;
     q->g[v] = g;
+    q->parent[v] = parent;
     q->via[v] = via;
+    q->via_level[v] = (uint8_t)level;
     nav_heap_push(&q->open, key, larger_g_first(g), v);
 }
 
-/* A* over the level-top graph from the joined start to the joined goal. Returns the goal's g, or
- * INFINITY; q->via[goal id] is then the last node before the goal. */
-static double top_search(nav_hpa_query *q, int top, int32_t gx, int32_t gy)
+/* Follows one node's edges of level l. */
+static void expand_edges(nav_hpa_query *q, uint32_t u, uint32_t from_vertex, int l, double g,
+                         bool crossings_only)
 {
     const nav_hpa *hpa = q->hpa;
-    const hpa_level *lv = &hpa->level[top];
-    uint32_t goal = hpa->node_count, w = (uint32_t)hpa->width;
+    const hpa_level *lv = &hpa->level[l];
+    for (uint32_t e = lv->edge_first[u]; e < lv->edge_first[u + 1]; e++) {
+        uint32_t t = lv->edge_target[e];
+        uint32_t v = node_vertex(q, t);
+        if (crossings_only && v >= hpa->node_count &&
+            (v - hpa->node_count) / q->cluster_cells == (from_vertex - hpa->node_count) / q->cluster_cells)
+            continue; /* inside the cluster the cells' own moves stand for it */
+        if ((q->stamp[v] & ~1u) == q->generation << 1 && (q->stamp[v] & 1u)) continue;
+        relax(q, v, g + lv->edge_cost[e], heuristic(q, hpa->node_x[t], hpa->node_y[t]), from_vertex, e, l);
+    }
+}
+
+/* A* from the start's cell vertex to the goal's. Returns true when the goal was reached. */
+static bool search(nav_hpa_query *q, uint32_t start_vertex, uint32_t goal_vertex, int32_t sx, int32_t sy)
+{
+    const nav_hpa *hpa = q->hpa;
     if (++q->generation >= (1u << 31)) {
-        for (uint32_t i = 0; i <= hpa->node_count; i++) q->stamp[i] = 0;
+        for (uint32_t i = 0; i < q->vertices; i++) q->stamp[i] = 0;
         q->generation = 1;
     }
     nav_heap_clear(&q->open);
-    /* the start's nodes at level top */
-    uint32_t first, count;
-    if (top == 1) {
-        first = q->fan_first[0];
-        count = q->fan_count[0];
-    } else {
-        first = q->side[0][top].first;
-        count = q->side[0][top].count;
-    }
-    for (uint32_t v = first; v < first + count; v++) {
-        double g = joined_cost(q, 0, top, v);
-        if (g == INFINITY) continue;
-        uint32_t cell = hpa->node_cell[v];
-        double h = nav_grid_heuristic(q->grid, NAV_HEURISTIC_DEFAULT, (int32_t)(cell % w),
-                                      (int32_t)(cell / w), gx, gy);
-        top_relax(q, v, g, h, HPA_VIA_SEED);
-    }
+    relax(q, start_vertex, 0, heuristic(q, sx, sy), NO_VERTEX, NO_VERTEX, 0);
+    uint32_t n = hpa->node_count;
     while (q->open.count) {
-        uint32_t u = nav_heap_entry_id(nav_heap_pop(&q->open));
-        q->stamp[u] |= 1u;
+        uint32_t v = nav_heap_entry_id(nav_heap_pop(&q->open));
+        q->stamp[v] |= 1u;
         q->expanded++;
-        if (u == goal) return q->g[goal];
-        double g = q->g[u], to_goal = joined_cost(q, 1, top, u);
-        if (to_goal < INFINITY) top_relax(q, goal, g + to_goal, 0, u);
-        for (uint32_t e = lv->edge_first[u]; e < lv->edge_first[u + 1]; e++) {
-            uint32_t v = lv->edge_target[e];
-            if ((q->stamp[v] & ~1u) == q->generation << 1 && (q->stamp[v] & 1u)) continue;
-            uint32_t cell = hpa->node_cell[v];
-            double h = nav_grid_heuristic(q->grid, NAV_HEURISTIC_DEFAULT, (int32_t)(cell % w),
-                                          (int32_t)(cell / w), gx, gy);
-            top_relax(q, v, g + lv->edge_cost[e], h, e);
+        if (v == goal_vertex) return true;
+        double g = q->g[v];
+        if (v < n) {
+            expand_edges(q, v, v, node_mode(q, v), g, false);
+            continue;
         }
+        /* a cell of the start's or the goal's cluster: grid moves inside it, and its node's crossings */
+        int k = (int)((v - n) / q->cluster_cells);
+        uint32_t local = (v - n) % q->cluster_cells;
+        const nav_grid_rect *r = &q->rect[k];
+        int32_t x = r->x + (int32_t)(local % (uint32_t)r->width),
+                y = r->y + (int32_t)(local / (uint32_t)r->width);
+        uint8_t moves = nav_grid_moves(q->grid, x, y);
+        for (int d = 0; d < 8; d++) {
+            if (!(moves >> d & 1u)) continue;
+            int32_t dx, dy;
+            nav_dir_offset((nav_dir)d, &dx, &dy);
+            int32_t nx = x + dx, ny = y + dy;
+            if (nx < r->x || ny < r->y || nx >= r->x + r->width || ny >= r->y + r->height) continue;
+            uint32_t w = v + (uint32_t)(dy * r->width + dx);
+            if ((q->stamp[w] & ~1u) == q->generation << 1 && (q->stamp[w] & 1u)) continue;
+            relax(q, w, g + nav_grid_move_cost(q->grid, x, y, (nav_dir)d), heuristic(q, nx, ny), v, NO_VERTEX,
+                  0);
+        }
+        uint32_t node = q->cell_node[k][local];
+        if (node != HPA_NO_NODE) expand_edges(q, node, v, 1, g, true);
     }
-    return INFINITY;
+    return false;
 }
 
 /* ---- refinement ------------------------------------------------------------------------------ */
@@ -270,74 +289,45 @@ static nav_status expand(nav_hpa_query *q, int l, uint32_t e, nav_path *path)
     return s;
 }
 
-static bool keep_edge(nav_hpa_query *q, uint32_t *count, uint32_t e)
-{
-    if (*count == q->edges_cap) {
-        uint32_t *grown = nav__realloc(&q->allocator, q->edges, q->edges_cap * sizeof *q->edges,
-                                       (size_t)q->edges_cap * 2 * sizeof *q->edges);
-        if (!grown) return false;
-        q->edges = grown;
-        q->edges_cap *= 2;
-    }
-    q->edges[(*count)++] = e;
-    return true;
-}
-
-/* Refines the start side: the cells from the start to node v of level top, appended to path. */
-static nav_status refine_start(nav_hpa_query *q, int top, uint32_t v, nav_path *path)
+static uint32_t vertex_cell(const nav_hpa_query *q, uint32_t v)
 {
     const nav_hpa *hpa = q->hpa;
-    /* walk down the levels to the level-1 node the fan reached, noting where each level began */
-    uint32_t node_at[NAV_HPA_MAX_LEVELS + 1];
-    node_at[top] = v;
-    for (int l = top; l >= 2; l--) {
-        const hpa_search *s = &q->side[0][l];
-        uint32_t x = node_at[l];
-        while (!(s->via[x - s->first] & HPA_VIA_SEED))
-            x = hpa->level[l - 1].edge_source[s->via[x - s->first]];
-        node_at[l - 1] = x;
-    }
-    nav_status st = nav_region_fan_path(q->region[0], hpa->node_cell[node_at[1]], path);
-    /* then each level's edges from node_at[l - 1] to node_at[l], upwards */
-    for (int l = 2; l <= top && nav_succeeded(st); l++) {
-        const hpa_search *s = &q->side[0][l];
-        uint32_t count = 0;
-        for (uint32_t x = node_at[l]; !(s->via[x - s->first] & HPA_VIA_SEED);) {
-            uint32_t e = s->via[x - s->first];
-            if (!keep_edge(q, &count, e)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-            x = hpa->level[l - 1].edge_source[e];
-        }
-        for (uint32_t i = count; i-- > 0 && nav_succeeded(st);) st = expand(q, l - 1, q->edges[i], path);
-    }
-    return st;
+    if (v < hpa->node_count) return hpa->node_cell[v];
+    int k = (int)((v - hpa->node_count) / q->cluster_cells);
+    uint32_t local = (v - hpa->node_count) % q->cluster_cells;
+    const nav_grid_rect *r = &q->rect[k];
+    return nav_grid_index(q->grid, r->x + (int32_t)(local % (uint32_t)r->width),
+                          r->y + (int32_t)(local / (uint32_t)r->width));
 }
 
-/* Refines the goal side: the cells from node v of level top to the goal, appended to path. */
-static nav_status refine_goal(nav_hpa_query *q, int top, uint32_t v, nav_path *path)
+/* The path of the search's route into path: the start's cell, then every step. */
+static nav_status refine(nav_hpa_query *q, uint32_t start_vertex, uint32_t goal_vertex, nav_path *path,
+                         uint32_t *abstract_edges)
 {
-    const nav_hpa *hpa = q->hpa;
-    nav_status st = NAV_SUCCESS;
-    uint32_t x = v;
-    for (int l = top; l >= 2 && nav_succeeded(st); l--) {
-        const hpa_search *s = &q->side[1][l];
-        while (!(s->via[x - s->first] & HPA_VIA_SEED) && nav_succeeded(st)) {
-            uint32_t e = s->via[x - s->first];
-            st = expand(q, l - 1, e, path);
-            x = hpa->level[l - 1].edge_target[e];
+    uint32_t count = 0;
+    for (uint32_t v = goal_vertex; v != start_vertex; v = q->parent[v]) {
+        if (count == q->chain_cap) {
+            uint32_t *grown = nav__realloc(&q->allocator, q->chain, q->chain_cap * sizeof *q->chain,
+                                           (size_t)q->chain_cap * 2 * sizeof *q->chain);
+            if (!grown) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+            q->chain = grown;
+            q->chain_cap *= 2;
+        }
+        q->chain[count++] = v;
+    }
+    nav_status s = push_cell(q, path, vertex_cell(q, start_vertex));
+    uint32_t abstract = 0;
+    for (uint32_t i = count; i-- > 0 && nav_succeeded(s);) {
+        uint32_t v = q->chain[i];
+        if (q->via_level[v] == 0) {
+            s = push_cell(q, path, vertex_cell(q, v));
+        } else {
+            s = expand(q, q->via_level[v], q->via[v], path);
+            abstract++;
         }
     }
-    if (nav_failed(st)) return st;
-    /* the reverse fan's path runs from the node to the goal; its first cell is already there */
-    uint32_t before = path->count;
-    st = nav_region_fan_path(q->region[1], hpa->node_cell[x], path);
-    if (nav_succeeded(st) && path->count > before) {
-        for (uint32_t i = before; i + 1 < path->count; i++) {
-            path->points[i] = path->points[i + 1];
-            path->nodes[i] = path->nodes[i + 1];
-        }
-        path->count--;
-    }
-    return st;
+    *abstract_edges = abstract;
+    return s;
 }
 
 /* ---- the query ------------------------------------------------------------------------------- */
@@ -349,16 +339,61 @@ static double cells_cost(const nav_grid *grid, const nav_path *path)
     for (uint32_t i = 1; i < path->count; i++) {
         int32_t a = (int32_t)path->nodes[i - 1], b = (int32_t)path->nodes[i];
         int32_t dx = b % w - a % w, dy = b / w - a / w;
-        for (int d = 0; d < 8; d++) {
-            int32_t ox, oy;
-            nav_dir_offset((nav_dir)d, &ox, &oy);
-            if (ox == dx && oy == dy) {
-                cost += nav_grid_move_cost(grid, a % w, a / w, (nav_dir)d);
-                break;
-            }
-        }
+        static const int8_t dir_of[3][3] = {{NAV_DIR_NW, NAV_DIR_N, NAV_DIR_NE},
+                                            {NAV_DIR_W, -1, NAV_DIR_E},
+                                            {NAV_DIR_SW, NAV_DIR_S, NAV_DIR_SE}};
+        cost += nav_grid_move_cost(grid, a % w, a / w, (nav_dir)dir_of[dy + 1][dx + 1]);
     }
     return cost;
+}
+
+/* Marks the nodes of the level-1 cluster in slot k on its cells (or clears them again). */
+static void mark_nodes(nav_hpa_query *q, int k, bool on)
+{
+    const nav_hpa *hpa = q->hpa;
+    const nav_grid_rect *r = &q->rect[k];
+    for (uint32_t u = q->first[k][1]; u < q->end[k][1]; u++) {
+        uint32_t local =
+            (uint32_t)(hpa->node_y[u] - r->y) * (uint32_t)r->width + (uint32_t)(hpa->node_x[u] - r->x);
+        q->cell_node[k][local] = on ? u : HPA_NO_NODE;
+    }
+}
+
+static nav_status abstract_path(nav_hpa_query *q, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
+                                nav_path *path, nav_hpa_result *r)
+{
+    const nav_hpa *hpa = q->hpa;
+    q->goal_x = gx;
+    q->goal_y = gy;
+    int32_t xy[2][2] = {{sx, sy}, {gx, gy}};
+    for (int k = 0; k < 2; k++)
+        for (int l = 1; l <= hpa->levels; l++) {
+            uint32_t c = nav__hpa_cluster(hpa, l, xy[k][0], xy[k][1]);
+            q->first[k][l] = hpa->level[l].node_first[c];
+            q->end[k][l] = hpa->level[l].node_end[c];
+            if (l == 1) q->rect[k] = nav__hpa_level1_rect(hpa, c);
+        }
+    /* start and goal in one cluster share its cells */
+    bool shared = nav__hpa_cluster(hpa, 1, sx, sy) == nav__hpa_cluster(hpa, 1, gx, gy);
+    int goal_slot = shared ? 0 : 1;
+    if (shared) q->first[1][1] = q->end[1][1] = 0;
+    mark_nodes(q, 0, true);
+    if (!shared) mark_nodes(q, 1, true);
+    uint32_t start_vertex = cell_vertex(q, 0, sx, sy), goal_vertex = cell_vertex(q, goal_slot, gx, gy);
+    for (int l = hpa->levels; l >= 1 && !r->search_level; l--)
+        if (nav__hpa_cluster(hpa, l, sx, sy) != nav__hpa_cluster(hpa, l, gx, gy)) r->search_level = l;
+    if (!r->search_level) r->search_level = 1;
+    bool found = search(q, start_vertex, goal_vertex, sx, sy);
+    nav_status s;
+    if (found) {
+        s = refine(q, start_vertex, goal_vertex, path, &r->abstract_edges);
+    } else {
+        s = push_cell(q, path, nav_grid_index(q->grid, sx, sy));
+        if (nav_succeeded(s)) s = NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
+    }
+    mark_nodes(q, 0, false);
+    if (!shared) mark_nodes(q, 1, false);
+    return s;
 }
 
 nav_status nav_hpa_find_path(nav_hpa_query *q, int32_t sx, int32_t sy, int32_t gx, int32_t gy, nav_path *path,
@@ -375,54 +410,21 @@ nav_status nav_hpa_find_path(nav_hpa_query *q, int32_t sx, int32_t sy, int32_t g
         return NAV_FAILURE | NAV_BLOCKED_ENDPOINT;
     nav_path_clear(path);
     uint32_t start = nav_grid_index(grid, sx, sy), goal = nav_grid_index(grid, gx, gy);
-    uint64_t expanded_before =
-        q->expanded + nav_region_query_expanded(q->region[0]) + nav_region_query_expanded(q->region[1]);
-    for (int l = 2; l <= hpa->levels; l++) expanded_before += q->side[0][l].expanded + q->side[1][l].expanded;
-    nav_status s = NAV_SUCCESS;
-
+    uint64_t expanded_before = q->expanded + nav_region_query_expanded(q->region);
+    nav_status s;
     if (start == goal) {
         s = push_cell(q, path, start);
     } else if (!nav_grid_may_reach(grid, sx, sy, gx, gy)) {
         s = push_cell(q, path, start);
         if (nav_succeeded(s)) s = NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
     } else {
-        int top = 0;
-        for (int l = hpa->levels; l >= 1 && !top; l--)
-            if (nav__hpa_cluster(hpa, l, sx, sy) != nav__hpa_cluster(hpa, l, gx, gy)) top = l;
-        bool done = false;
-        if (top == 0) {
-            /* one level-1 cluster: a search inside it first */
-            uint32_t cluster = nav__hpa_cluster(hpa, 1, sx, sy);
-            s = nav_region_leg(q->region[0], nav__hpa_level1_rect(hpa, cluster), start, goal, path, NULL);
-            done = nav_failed(s) || !nav_has_detail(s, NAV_PARTIAL_RESULT);
-            top = 1;
-        }
-        if (!done) {
-            r.search_level = top;
-            s = join(q, 0, sx, sy, top);
-            if (nav_succeeded(s)) s = join(q, 1, gx, gy, top);
-            double g = nav_succeeded(s) ? top_search(q, top, gx, gy) : INFINITY;
-            if (nav_failed(s)) {
-            } else if (g == INFINITY) {
-                nav_path_clear(path);
-                s = push_cell(q, path, start);
-                if (nav_succeeded(s)) s = NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
-            } else {
-                /* the route: the start's joining, the level-top edges, the goal's joining */
-                uint32_t last = q->via[hpa->node_count], x = last, count = 0;
-                for (; q->via[x] != HPA_VIA_SEED; count++) x = hpa->level[top].edge_source[q->via[x]];
-                r.abstract_nodes = count + 3;
-                nav_path_clear(path);
-                if (nav_succeeded(s)) s = refine_start(q, top, x, path);
-                /* refine_start used the edge list as scratch: gather the top edges again */
-                count = 0;
-                for (uint32_t y = last; q->via[y] != HPA_VIA_SEED && nav_succeeded(s);) {
-                    if (!keep_edge(q, &count, q->via[y])) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-                    y = hpa->level[top].edge_source[q->via[y]];
-                }
-                for (uint32_t i = count; i-- > 0 && nav_succeeded(s);) s = expand(q, top, q->edges[i], path);
-                if (nav_succeeded(s)) s = refine_goal(q, top, last, path);
-            }
+        s = NAV_SUCCESS | NAV_PARTIAL_RESULT;
+        uint32_t cluster = nav__hpa_cluster(hpa, 1, sx, sy);
+        if (cluster == nav__hpa_cluster(hpa, 1, gx, gy)) /* one level-1 cluster: a search inside it first */
+            s = nav_region_leg(q->region, nav__hpa_level1_rect(hpa, cluster), start, goal, path, NULL);
+        if (nav_succeeded(s) && nav_has_detail(s, NAV_PARTIAL_RESULT)) {
+            nav_path_clear(path);
+            s = abstract_path(q, sx, sy, gx, gy, path, &r);
         }
     }
     if (nav_failed(s)) {
@@ -431,10 +433,7 @@ nav_status nav_hpa_find_path(nav_hpa_query *q, int32_t sx, int32_t sy, int32_t g
     }
     r.cost = cells_cost(grid, path);
     path->cost = r.cost;
-    uint64_t expanded_after =
-        q->expanded + nav_region_query_expanded(q->region[0]) + nav_region_query_expanded(q->region[1]);
-    for (int l = 2; l <= hpa->levels; l++) expanded_after += q->side[0][l].expanded + q->side[1][l].expanded;
-    r.expanded = (uint32_t)(expanded_after - expanded_before);
+    r.expanded = (uint32_t)(q->expanded + nav_region_query_expanded(q->region) - expanded_before);
     if (result) *result = r;
     return s;
 }

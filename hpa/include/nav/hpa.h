@@ -110,7 +110,7 @@ typedef struct nav_hpa_result {
     double cost;             /* cost of the returned cell path */
     uint32_t expanded;       /* abstract nodes and cells expanded by every search of the query */
     int32_t search_level;    /* level of the abstract search (0: a local search inside one cluster) */
-    uint32_t abstract_nodes; /* nodes on the abstract path, start and goal included */
+    uint32_t abstract_edges; /* abstract edges on the route (the rest are grid moves near the ends) */
 } nav_hpa_result;
 
 /* Makes a query object for one bake and the grid it was baked from (same size; it must not change
