@@ -86,12 +86,9 @@ static bool is_turn(const nav_path *cells, uint32_t i)
     return (int64_t)cells->nodes[i] - cells->nodes[i - 1] != (int64_t)cells->nodes[i + 1] - cells->nodes[i];
 }
 
-nav_status nav_grid_smooth_path(const nav_grid *grid, const nav_path *cells, nav_path *out)
+/* Any grid: the straight segment must also cost no more than the moves it replaces. */
+static nav_status smooth_weighted(const nav_grid *grid, const nav_path *cells, nav_path *out)
 {
-    if (!grid || !cells || !out || cells == out) return NAV_FAILURE | NAV_INVALID_PARAM;
-    if (nav_failed(nav_grid_validate_cells(grid, cells, NULL))) return NAV_FAILURE | NAV_INVALID_PARAM;
-    nav_path_clear(out);
-    if (cells->count == 0) return NAV_SUCCESS;
 
     /* Greedy: from the anchor, try a straight segment to each later turn of the path (and its
      * end); keep it while it is walkable and no dearer than the grid moves it replaces. When it
@@ -148,6 +145,71 @@ nav_status nav_grid_smooth_path(const nav_grid *grid, const nav_path *cells, nav
     }
     out->cost = total;
     return NAV_SUCCESS;
+}
+
+/* A grid of one terrain cost whose moves cost their Euclidean length (diagonal sqrt 2, or no
+ * diagonals): there a straight segment never costs more than the moves it replaces (the triangle
+ * inequality), so only walkability decides. From the anchor, the probe goes 1, 2, 4, 8, ... cells
+ * further along the path while the segment stays walkable, then a binary search between the last
+ * walkable probe and the first blocked one finds the point to keep. About log2(segment) segment
+ * walks a kept point instead of one a turn: the work is near the path's length times the log of
+ * a segment, where trying every turn cost the turns times the segments. Line of sight is not
+ * monotone along a path, so the point kept is a far visible one, not always the farthest. */
+static nav_status smooth_uniform(const nav_grid *grid, const nav_path *cells, nav_path *out)
+{
+    uint32_t n = cells->count, anchor = 0;
+    int32_t ax, ay, x, y;
+    double total = 0;
+    cell_xy(grid, cells->nodes[0], &ax, &ay);
+    nav_status s = nav_path_push(out, nav_grid_cell_center(grid, ax, ay), cells->nodes[0]);
+    while (anchor + 1 < n && nav_succeeded(s)) {
+        uint32_t good = anchor + 1, bad = n, probe = anchor + 2;
+        while (probe < n) {
+            cell_xy(grid, cells->nodes[probe], &x, &y);
+            if (!nav_grid_segment_cost(grid, ax, ay, x, y, NULL)) {
+                bad = probe;
+                break;
+            }
+            good = probe;
+            if (probe == n - 1) break;
+            uint64_t next = anchor + 2 * (uint64_t)(probe - anchor);
+            probe = next < n - 1 ? (uint32_t)next : n - 1;
+        }
+        while (bad - good > 1) {
+            uint32_t mid = good + (bad - good) / 2;
+            cell_xy(grid, cells->nodes[mid], &x, &y);
+            if (nav_grid_segment_cost(grid, ax, ay, x, y, NULL))
+                good = mid;
+            else
+                bad = mid;
+        }
+        cell_xy(grid, cells->nodes[good], &x, &y);
+        double step = good == anchor + 1 ? move_cost(grid, cells->nodes[anchor], cells->nodes[good]) : -1;
+        if (step < 0) nav_grid_segment_cost(grid, ax, ay, x, y, &step);
+        total += step;
+        s = nav_path_push(out, nav_grid_cell_center(grid, x, y), cells->nodes[good]);
+        anchor = good;
+        ax = x;
+        ay = y;
+    }
+    if (nav_failed(s)) {
+        nav_path_clear(out);
+        return s;
+    }
+    out->cost = total;
+    return NAV_SUCCESS;
+}
+
+nav_status nav_grid_smooth_path(const nav_grid *grid, const nav_path *cells, nav_path *out)
+{
+    if (!grid || !cells || !out || cells == out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (nav_failed(nav_grid_validate_cells(grid, cells, NULL))) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_path_clear(out);
+    if (cells->count == 0) return NAV_SUCCESS;
+    bool euclidean =
+        grid->desc.connectivity == NAV_CONNECT_4 || fabs(grid->desc.diagonal_cost - M_SQRT2) < 1e-12;
+    if (grid->uniform_cost > 0 && euclidean) return smooth_uniform(grid, cells, out);
+    return smooth_weighted(grid, cells, out);
 }
 
 nav_status nav_grid_validate_segments(const nav_grid *grid, const nav_path *path, double *cost)
