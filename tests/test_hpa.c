@@ -113,7 +113,8 @@ static void test_hand_checked_graph(void **state)
 
     /* (0,0) -> (7,0): through the row-1 door, 5 + 2 sqrt 2 (the optimum) */
     nav_hpa_query *q;
-    assert_int_equal(nav_hpa_query_create(hpa, grid, NULL, &q), NAV_SUCCESS);
+    nav_hpa_query_desc abstract_only = {.near_clusters = -1};
+    assert_int_equal(nav_hpa_query_create(hpa, grid, &abstract_only, &q), NAV_SUCCESS);
     nav_path path;
     nav_path_init(&path, NULL);
     nav_hpa_result r;
@@ -125,6 +126,14 @@ static void test_hand_checked_graph(void **state)
     assert_int_equal(nav_hpa_find_path(q, 0, 0, 3, 3, &path, &r), NAV_SUCCESS);
     assert_int_equal(r.search_level, 0);
     assert_float_equal(check_path(grid, &path, 0, 0, 3, 3, r.cost), 3 * M_SQRT2, 1e-9);
+    /* with near queries searched directly (the default), (0,0) -> (7,0) is one: no abstract search */
+    nav_hpa_query *near;
+    assert_int_equal(nav_hpa_query_create(hpa, grid, NULL, &near), NAV_SUCCESS);
+    assert_int_equal(nav_hpa_find_path(near, 0, 0, 7, 0, &path, &r), NAV_SUCCESS);
+    assert_int_equal(r.search_level, 0);
+    assert_int_equal(r.abstract_edges, 0);
+    assert_float_equal(check_path(grid, &path, 0, 0, 7, 0, r.cost), 5 + 2 * M_SQRT2, 1e-9);
+    nav_hpa_query_destroy(near);
     nav_path_destroy(&path);
     nav_hpa_query_destroy(q);
     nav_hpa_destroy(hpa);
@@ -157,7 +166,8 @@ static void test_one_way_crossing(void **state)
     assert_int_equal(info.edges[1], 7);
 
     nav_hpa_query *q;
-    assert_int_equal(nav_hpa_query_create(hpa, grid, NULL, &q), NAV_SUCCESS);
+    assert_int_equal(nav_hpa_query_create(hpa, grid, &(nav_hpa_query_desc){.near_clusters = -1}, &q),
+                     NAV_SUCCESS);
     nav_grid_query *astar;
     assert_int_equal(nav_grid_query_create(grid, NULL, &astar), NAV_SUCCESS);
     nav_path path;
@@ -283,8 +293,9 @@ static void test_random_complete(void **state)
                              .long_entrance = 1 + rand() % 6};
         nav_hpa *hpa;
         assert_int_equal(nav_hpa_bake(grid, &desc, &hpa), NAV_SUCCESS);
-        nav_hpa_query *q;
-        assert_int_equal(nav_hpa_query_create(hpa, grid, NULL, &q), NAV_SUCCESS);
+        nav_hpa_query *q; /* half the maps without the direct search of near queries */
+        nav_hpa_query_desc qd = {.near_clusters = seed % 2 ? -1 : 0};
+        assert_int_equal(nav_hpa_query_create(hpa, grid, &qd, &q), NAV_SUCCESS);
         nav_grid_query *astar;
         assert_int_equal(nav_grid_query_create(grid, NULL, &astar), NAV_SUCCESS);
         for (int k = 0; k < 40; k++) {
@@ -340,7 +351,7 @@ static void test_region_leg_and_fan(void **state)
             nav_status a = nav_grid_find_path(astar, NULL, sx, sy, gx, gy, &path, &best);
             double leg = -1, fan[1], back[1];
             nav_path_clear(&path);
-            nav_status l = nav_region_leg(rq, all, s, g, &path, &leg);
+            nav_status l = nav_region_leg(rq, all, s, g, 0, &path, &leg);
             assert_int_equal(nav_region_fan(rq, all, s, false, &g, 1, fan), NAV_SUCCESS);
             if (a == NAV_SUCCESS) {
                 assert_int_equal(l, NAV_SUCCESS);
@@ -368,7 +379,7 @@ static void test_region_leg_and_fan(void **state)
                          NAV_FAILURE | NAV_INVALID_PARAM);
         assert_int_equal(nav_region_fan(rq, (nav_grid_rect){20, 0, 4, 4}, 20, false, &t, 1, &c),
                          NAV_FAILURE | NAV_INVALID_PARAM);
-        assert_int_equal(nav_region_leg(rq, (nav_grid_rect){5, 5, 2, 2}, 0, 0, &path, &c),
+        assert_int_equal(nav_region_leg(rq, (nav_grid_rect){5, 5, 2, 2}, 0, 0, 0, &path, &c),
                          NAV_FAILURE | NAV_INVALID_PARAM);
         nav_grid_query_destroy(astar);
         nav_region_query_destroy(rq);

@@ -23,18 +23,28 @@
  * join them (the path must leave it) does the search above run. Every path of the grid can be
  * followed in the abstract graph (see bake.c), so the query finds a path whenever one exists. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "alloc.h"
 #include "hpa_internal.h"
 #include "nav/region.h"
 
 #define NO_VERTEX UINT32_MAX
+/* Near queries (start and goal at most near_clusters level-1 cluster sides apart, across and down)
+ * first try a plain A* in the box round them, grown by half a side, for at most NEAR_BUDGET
+ * cluster areas of expansions. Measured on the Moving AI maps, every path HPA* made more than
+ * 1.15 times the optimum after smoothing was shorter than two cluster sides: there a detour
+ * through a transition weighs most against the path. */
+#define DEFAULT_NEAR_CLUSTERS 2
+#define NEAR_BUDGET           2
 
 struct nav_hpa_query {
     const nav_hpa *hpa;
     const nav_grid *grid;
     nav_allocator allocator;
-    nav_region_query *region; /* the local search of start and goal in one cluster */
+    nav_region_query *region; /* the direct search of near queries */
+    uint32_t near_cells;      /* the largest box it searches */
+    int32_t near_clusters;    /* the largest distance, in cluster sides, of a near query (0: none) */
     uint32_t cluster_cells;   /* cells of a level-1 cluster: vertices N + k * cluster_cells + local */
     uint32_t vertices;        /* nodes, then the cells of two level-1 clusters */
     double *g;
@@ -75,6 +85,10 @@ nav_status nav_hpa_query_create(const nav_hpa *hpa, const nav_grid *grid, const 
     uint64_t cluster_cells = (uint64_t)l1->side * (uint64_t)l1->side;
     q->cluster_cells = (uint32_t)(cluster_cells < cells ? cluster_cells : cells);
     q->vertices = hpa->node_count + 2 * q->cluster_cells;
+    int32_t near = desc && desc->near_clusters ? desc->near_clusters : DEFAULT_NEAR_CLUSTERS;
+    q->near_clusters = near < 0 ? 0 : near > 8 ? 8 : near;
+    uint64_t near_side = (uint64_t)l1->side * (uint64_t)(q->near_clusters + 1);
+    q->near_cells = (uint32_t)(near_side * near_side < cells ? near_side * near_side : cells);
     uint32_t n = q->vertices;
     q->g = nav__alloc(&a, nav__mul_size(n, sizeof *q->g));
     q->parent = nav__alloc(&a, nav__mul_size(n, sizeof *q->parent));
@@ -85,7 +99,7 @@ nav_status nav_hpa_query_create(const nav_hpa *hpa, const nav_grid *grid, const 
     q->chain = nav__alloc(&a, q->chain_cap * sizeof *q->chain);
     bool ok = q->g && q->parent && q->via && q->via_level && q->stamp && q->chain &&
               nav_succeeded(nav_heap_init(&q->open, &a, n, n)) &&
-              nav_succeeded(nav_region_query_create(grid, q->cluster_cells, &a, &q->region));
+              nav_succeeded(nav_region_query_create(grid, q->near_cells, &a, &q->region));
     for (int k = 0; k < 2 && ok; k++) {
         q->cell_node[k] = nav__alloc(&a, nav__mul_size(q->cluster_cells, sizeof(uint32_t)));
         ok = q->cell_node[k] != NULL;
@@ -419,9 +433,21 @@ nav_status nav_hpa_find_path(nav_hpa_query *q, int32_t sx, int32_t sy, int32_t g
         if (nav_succeeded(s)) s = NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
     } else {
         s = NAV_SUCCESS | NAV_PARTIAL_RESULT;
+        int32_t side = hpa->level[1].side, span = q->near_clusters * side;
         uint32_t cluster = nav__hpa_cluster(hpa, 1, sx, sy);
-        if (cluster == nav__hpa_cluster(hpa, 1, gx, gy)) /* one level-1 cluster: a search inside it first */
-            s = nav_region_leg(q->region, nav__hpa_level1_rect(hpa, cluster), start, goal, path, NULL);
+        if (q->near_clusters && abs(gx - sx) <= span && abs(gy - sy) <= span) {
+            int32_t x0 = (sx < gx ? sx : gx) - side / 2, y0 = (sy < gy ? sy : gy) - side / 2;
+            int32_t x1 = (sx < gx ? gx : sx) + side / 2, y1 = (sy < gy ? gy : sy) + side / 2;
+            if (x0 < 0) x0 = 0;
+            if (y0 < 0) y0 = 0;
+            if (x1 >= hpa->width) x1 = hpa->width - 1;
+            if (y1 >= hpa->height) y1 = hpa->height - 1;
+            nav_grid_rect box = {x0, y0, x1 - x0 + 1, y1 - y0 + 1};
+            if ((uint64_t)box.width * (uint64_t)box.height <= q->near_cells)
+                s = nav_region_leg(q->region, box, start, goal, NEAR_BUDGET * q->cluster_cells, path, NULL);
+        } else if (cluster == nav__hpa_cluster(hpa, 1, gx, gy)) { /* one cluster: a search inside it first */
+            s = nav_region_leg(q->region, nav__hpa_level1_rect(hpa, cluster), start, goal, 0, path, NULL);
+        }
         if (nav_succeeded(s) && nav_has_detail(s, NAV_PARTIAL_RESULT)) {
             nav_path_clear(path);
             s = abstract_path(q, sx, sy, gx, gy, path, &r);

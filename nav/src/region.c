@@ -115,8 +115,10 @@ static uint32_t larger_g_first(double g)
 /* The one search loop. With goal == UINT32_MAX it is Dijkstra until every target is settled
  * (targets_left counts down through the marks in target_mark); else A* to goal. */
 static void search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool reverse, uint32_t goal,
-                   uint32_t targets_left, const uint32_t *targets, uint32_t target_count)
+                   uint32_t targets_left, const uint32_t *targets, uint32_t target_count,
+                   uint32_t max_expanded)
 {
+    uint64_t limit = max_expanded ? q->expanded + max_expanded : UINT64_MAX;
     const nav_grid *grid = q->grid;
     uint32_t w = grid->width, gen = q->generation << 1;
     uint32_t rw = (uint32_t)r.width;
@@ -131,7 +133,7 @@ static void search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool rev
     q->stamp[start] = gen;
     q->dir[start] = NO_DIR;
     nav_heap_push(&q->open, 0, 0, start);
-    while (q->open.count) {
+    while (q->open.count && q->expanded < limit) {
         uint32_t at = nav_heap_entry_id(nav_heap_pop(&q->open));
         q->stamp[at] |= 1u;
         q->expanded++;
@@ -201,7 +203,7 @@ nav_status nav_region_fan(nav_region_query *q, nav_grid_rect rect, uint32_t from
     for (uint32_t k = 0; k < count; k++)
         if (local_index(q->grid, rect, targets[k]) != UINT32_MAX && nav__cell_free(q->grid, targets[k]))
             inside++;
-    search(q, rect, from, reverse, UINT32_MAX, inside, targets, count);
+    search(q, rect, from, reverse, UINT32_MAX, inside, targets, count, 0);
     for (uint32_t k = 0; k < count; k++) {
         uint32_t local = local_index(q->grid, rect, targets[k]);
         costs[k] = reached(q, local) ? q->g[local] : INFINITY;
@@ -242,8 +244,8 @@ nav_status nav_region_fan_path(const nav_region_query *q, uint32_t target, nav_p
     return NAV_SUCCESS;
 }
 
-nav_status nav_region_leg(nav_region_query *q, nav_grid_rect rect, uint32_t from, uint32_t to, nav_path *path,
-                          double *cost)
+nav_status nav_region_leg(nav_region_query *q, nav_grid_rect rect, uint32_t from, uint32_t to,
+                          uint32_t max_expanded, nav_path *path, double *cost)
 {
     if (!q || !path || !rect_valid(q, rect)) return NAV_FAILURE | NAV_INVALID_PARAM;
     uint32_t start = local_index(q->grid, rect, from), goal = local_index(q->grid, rect, to);
@@ -253,8 +255,9 @@ nav_status nav_region_leg(nav_region_query *q, nav_grid_rect rect, uint32_t from
     q->rect = rect;
     q->from = from;
     q->reverse = false;
-    if (nav__cell_free(q->grid, to)) search(q, rect, from, false, to, 0, NULL, 0);
-    if (!reached(q, goal)) return NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
+    if (nav__cell_free(q->grid, to)) search(q, rect, from, false, to, 0, NULL, 0, max_expanded);
+    if (!reached(q, goal))
+        return NAV_SUCCESS | NAV_PARTIAL_RESULT | (q->open.count ? NAV_OUT_OF_NODES : NAV_UNREACHABLE);
     if (cost) *cost = q->g[goal];
     return nav_region_fan_path(q, to, path);
 }

@@ -101,6 +101,11 @@ uint32_t nav_hpa_node_edges(const nav_hpa *hpa, int32_t level, uint32_t node, ui
 /* ---- Queries --------------------------------------------------------------------------------- */
 
 typedef struct nav_hpa_query_desc {
+    /* Start and goal at most this many level-1 cluster sides apart (across and down) first try a
+     * plain A* in the box round them, grown by half a side, for at most two cluster areas of
+     * expansions: an optimal path where a detour through transitions would weigh most. 0: 2;
+     * negative: never (always the abstract search, except inside one cluster). */
+    int32_t near_clusters;
     const nav_allocator *allocator; /* [opt] copied */
 } nav_hpa_query_desc;
 

@@ -61,11 +61,13 @@ nav_status nav_region_fan(nav_region_query *query, nav_grid_rect rect, uint32_t 
 nav_status nav_region_fan_path(const nav_region_query *query, uint32_t target, nav_path *path);
 
 /* Leg: A* from cell `from` to cell `to` inside rect (octile heuristic scaled by the cheapest
- * terrain cost). Appends the cells (both ends) to path and writes the cost to *cost [opt].
- * Returns NAV_SUCCESS; NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE with nothing appended
- * when no path exists inside rect; NAV_FAILURE with NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY. */
+ * terrain cost), expanding at most max_expanded cells (0: no limit). Appends the cells (both
+ * ends) to path and writes the cost to *cost [opt].
+ * Returns NAV_SUCCESS; NAV_SUCCESS | NAV_PARTIAL_RESULT with nothing appended plus
+ * NAV_UNREACHABLE (no path inside rect) or NAV_OUT_OF_NODES (the limit ran out); NAV_FAILURE with
+ * NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY. */
 nav_status nav_region_leg(nav_region_query *query, nav_grid_rect rect, uint32_t from, uint32_t to,
-                          nav_path *path, double *cost);
+                          uint32_t max_expanded, nav_path *path, double *cost);
 
 /* Cells expanded by this query object's searches since it was made (a counter for benchmarks). */
 uint64_t nav_region_query_expanded(const nav_region_query *query);
