@@ -482,6 +482,11 @@ static void test_bad_options(void **state)
     nav_hpa_query *q;
     assert_int_equal(nav_hpa_query_create(hpa, other, NULL, &q), NAV_FAILURE | NAV_INVALID_PARAM);
     assert_null(q);
+    assert_int_equal(nav_hpa_query_create(hpa, grid, &(nav_hpa_query_desc){.weight = 0.5}, &q),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_null(q);
+    assert_int_equal(nav_hpa_query_create(hpa, grid, &(nav_hpa_query_desc){.weight = NAN}, &q),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
     assert_int_equal(nav_hpa_query_create(hpa, grid, NULL, &q), NAV_SUCCESS);
     nav_path path;
     nav_path_init(&path, NULL);

@@ -110,7 +110,8 @@ int navtool_scen(int argc, char **argv)
         bake_start = now_seconds();
         s = nav_hpa_bake(grid, &hpa_desc, &baked);
         bake_ms = (now_seconds() - bake_start) * 1e3; /* the abstract graph alone */
-        if (nav_succeeded(s)) s = nav_hpa_query_create(baked, grid, NULL, &hpa_query);
+        if (nav_succeeded(s))
+            s = nav_hpa_query_create(baked, grid, &(nav_hpa_query_desc){.weight = search.weight}, &hpa_query);
         if (nav_failed(s)) {
             fprintf(stderr, "navtool scen: hpa bake failed: %s\n", nav_status_str(s));
             return 1;

@@ -36,7 +36,15 @@
  * 1.15 times the optimum after smoothing was shorter than two cluster sides: there a detour
  * through a transition weighs most against the path. */
 #define DEFAULT_NEAR_CLUSTERS 2
-#define NEAR_BUDGET           2
+/* The abstract search is weighted A*: the estimate counts this much more than the distance. A
+ * route of the graph is then at most this factor dearer than its best (Pohl 1970), and far fewer
+ * vertices are expanded where the best route runs a few percent above the straight line (random
+ * obstacles: every cell of the start's and goal's clusters under that slack is looked at). See
+ * bench/README.md for the measurements behind the value. */
+#ifndef DEFAULT_WEIGHT
+#define DEFAULT_WEIGHT 1.1
+#endif
+#define NEAR_BUDGET 2
 
 struct nav_hpa_query {
     const nav_hpa *hpa;
@@ -62,6 +70,7 @@ struct nav_hpa_query {
     nav_grid_rect rect[2]; /* the level-1 clusters of start (slot 0) and goal (slot 1) */
     uint32_t first[2][NAV_HPA_MAX_LEVELS + 1], end[2][NAV_HPA_MAX_LEVELS + 1]; /* their node ranges */
     int32_t goal_x, goal_y;
+    double weight;              /* of the heuristic, >= 1 */
     double unit, unit_diagonal; /* the heuristic: octile (or Manhattan) distance times the cheapest cost */
     bool manhattan;
 };
@@ -85,6 +94,10 @@ nav_status nav_hpa_query_create(const nav_hpa *hpa, const nav_grid *grid, const 
     uint64_t cluster_cells = (uint64_t)l1->side * (uint64_t)l1->side;
     q->cluster_cells = (uint32_t)(cluster_cells < cells ? cluster_cells : cells);
     q->vertices = hpa->node_count + 2 * q->cluster_cells;
+    if (desc && desc->weight != 0 && !(desc->weight >= 1 && desc->weight <= 10)) {
+        nav_hpa_query_destroy(q);
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
     int32_t near = desc && desc->near_clusters ? desc->near_clusters : DEFAULT_NEAR_CLUSTERS;
     q->near_clusters = near < 0 ? 0 : near > 8 ? 8 : near;
     uint64_t near_side = (uint64_t)l1->side * (uint64_t)(q->near_clusters + 1);
@@ -111,7 +124,8 @@ nav_status nav_hpa_query_create(const nav_hpa *hpa, const nav_grid *grid, const 
     }
     const nav_grid_desc *gd = nav_grid_get_desc(grid);
     q->manhattan = gd->connectivity == NAV_CONNECT_4;
-    q->unit = nav_grid_min_cost(grid);
+    q->weight = desc && desc->weight != 0 ? desc->weight : DEFAULT_WEIGHT;
+    q->unit = nav_grid_min_cost(grid) * q->weight; /* the heuristic's scale, weight included */
     q->unit_diagonal = q->unit * (gd->diagonal_cost - 1.0);
     *out = q;
     return NAV_SUCCESS;

@@ -106,6 +106,10 @@ typedef struct nav_hpa_query_desc {
      * expansions: an optimal path where a detour through transitions would weigh most. 0: 2;
      * negative: never (always the abstract search, except inside one cluster). */
     int32_t near_clusters;
+    /* Weight of the abstract search's estimate (weighted A*): the route found through the graph
+     * costs at most this factor more than the graph's best, and the search looks at far fewer
+     * vertices. 1..10; 0: 1.1. */
+    double weight;
     const nav_allocator *allocator; /* [opt] copied */
 } nav_hpa_query_desc;
 
