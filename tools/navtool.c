@@ -13,7 +13,8 @@ static const struct {
     {"path", navtool_path,
      "navtool path MAP SX SY GX GY [--algo A] [--weight W] [--heuristic H] [--smooth] [--png OUT] [--ascii]"},
     {"scen", navtool_scen,
-     "navtool scen SCEN [--map MAP] [--algo A|hpa] [--weight W] [--smooth] [--json] [--cluster N] [--levels N] "
+     "navtool scen SCEN [--map MAP] [--algo A|hpa] [--weight W] [--smooth] [--json] [--cluster N] [--levels "
+     "N] "
      "[--ratio N] [--long N]"},
     {"render", navtool_render, "navtool render MAP [SX SY GX GY] [--algo A] --png OUT [--ascii]"},
 };

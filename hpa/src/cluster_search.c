@@ -1,8 +1,8 @@
 /* Dijkstra over one level of the abstract graph, kept inside one cluster's node range.
  *
- * The bake uses it to join the nodes of a level-l cluster through level-(l-1) edges; a query uses
- * it to join its start (and, backwards, its goal) to the nodes of its clusters, level by level.
- * The scratch is indexed by id - first, which the hierarchical node order makes dense. */
+ * The bake uses it to join the nodes of a level-l cluster through level-(l-1) edges (and can walk
+ * them backwards, along the edges into each node). The scratch is indexed by id - first, which
+ * the hierarchical node order makes dense. */
 #include <math.h>
 
 #include "alloc.h"

@@ -74,7 +74,7 @@ static inline nav_grid_rect nav__hpa_level1_rect(const nav_hpa *hpa, uint32_t cl
     return (nav_grid_rect){x, y, wd, ht};
 }
 
-/* ---- A Dijkstra search over one level's edges inside a node range (bake and query) ----------- */
+/* ---- A Dijkstra search over one level's edges inside a node range (the bake's upper levels) --- */
 
 #define HPA_VIA_SEED 0x80000000u /* via = HPA_VIA_SEED | k: reached from seed k, not by an edge */
 

@@ -8,9 +8,11 @@
  * (a search kept inside the cluster; the cells of that path are stored, so a query copies them).
  * Level-2 clusters group level_ratio x level_ratio level-1 clusters, and so on: a node lives up to
  * the highest level whose cluster border it sits on, and a level-l edge between two nodes of a
- * level-l cluster is a path of level-(l-1) edges. A query joins start and goal to the nodes of
- * their clusters level by level, searches the highest level that separates them, and refines the
- * result down to cells, copying stored paths.
+ * level-l cluster is a path of level-(l-1) edges. A query runs one weighted A* over a graph that
+ * is fine near the ends and coarse between them (cells in the level-1 clusters of start and goal,
+ * level-1 nodes in the level-2 clusters round them, ..., the top level beyond), then copies the
+ * stored cells of the edges it took. Start and goal close together first try a plain A* in the
+ * box round them.
  *
  * Life: bake from a grid (a pure function of the grid and the options), share the result
  * read-only between threads, and give each thread its own nav_hpa_query. The baked data belongs
@@ -131,8 +133,9 @@ size_t nav_hpa_query_memory_bytes(const nav_hpa_query *query);
 
 /* Finds a path from (sx, sy) to (gx, gy) and writes its cells (start first) into path.
  * The path is valid (every step an allowed move) but not always the cheapest: HPA* trades a few
- * percent of length for speed (see README). It is found whenever one exists, and "unreachable"
- * comes in O(1) where the grid's reachability labels prove it.
+ * percent of length for speed (routes through transitions, a weighted search; see README). It is
+ * found whenever one exists, and "unreachable" comes in O(1) where the grid's reachability labels
+ * prove it. Only the query object is written: any number of threads may query one bake at once.
  * Returns NAV_SUCCESS; NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE with only the start in
  * path when no path exists; NAV_FAILURE with NAV_INVALID_PARAM (off the map), NAV_BLOCKED_ENDPOINT
  * or NAV_OUT_OF_MEMORY (the path buffer could not grow). */
