@@ -409,10 +409,10 @@ static bool report(bake *b, const char *stage, uint64_t done, uint64_t total)
     return b->desc.progress.fn(stage, done, total, b->desc.progress.user);
 }
 
-/* The reverse index of a level (edges grouped by target) and the arrays cut to size. */
+/* A level's arrays cut to the size they hold. */
 static nav_status finish_level(bake *b, hpa_level *lv, const edge_builder *eb, bool moves)
 {
-    uint32_t n = b->hpa->node_count, m = lv->edge_count;
+    uint32_t m = lv->edge_count;
     lv->edge_target = fit(b->a, lv->edge_target, eb->target_cap, m, sizeof *lv->edge_target);
     lv->edge_source = fit(b->a, lv->edge_source, eb->source_cap, m, sizeof *lv->edge_source);
     lv->edge_cost = fit(b->a, lv->edge_cost, eb->cost_cap, m, sizeof *lv->edge_cost);
@@ -425,17 +425,6 @@ static nav_status finish_level(bake *b, hpa_level *lv, const edge_builder *eb, b
         lv->sub_first = nav__calloc(b->a, 1, sizeof *lv->sub_first);
         if (!lv->sub_first) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
-    lv->redge_first = nav__calloc(b->a, (size_t)n + 1, sizeof *lv->redge_first);
-    lv->redge = nav__alloc(b->a, nav__mul_size(m ? m : 1, sizeof *lv->redge));
-    if (!lv->redge_first || !lv->redge) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    for (uint32_t e = 0; e < m; e++) lv->redge_first[lv->edge_target[e] + 1]++;
-    for (uint32_t v = 0; v < n; v++) lv->redge_first[v + 1] += lv->redge_first[v];
-    uint32_t *fill = nav__alloc(b->a, nav__mul_size((size_t)n + 1, sizeof *fill));
-    if (!fill) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    memcpy(fill, lv->redge_first, ((size_t)n + 1) * sizeof *fill);
-    for (uint32_t e = 0; e < m; e++)
-        lv->redge[fill[lv->edge_target[e]]++] = e; /* by source within a target */
-    nav__free(b->a, fill);
     return NAV_SUCCESS;
 }
 
@@ -548,7 +537,7 @@ static nav_status build_level(bake *b, int l)
             uint32_t first = lv->node_first[cluster], end = lv->node_end[cluster];
             nav__hpa_search_begin(&search, first, end - first);
             nav__hpa_search_seed(&search, u, 0, HPA_VIA_SEED);
-            nav__hpa_search_run(&search, hpa, l - 1, false, l);
+            nav__hpa_search_run(&search, hpa, l - 1, l);
             for (uint32_t v = first; v < end && nav_succeeded(s); v++) {
                 if (v == u || hpa->node_level[v] < l || !nav__hpa_search_reached(&search, v)) continue;
                 /* the level-(l-1) edges from u to v, walked back from v, then turned round */
@@ -665,8 +654,6 @@ void nav_hpa_destroy(nav_hpa *hpa)
         nav__free(a, lv->edge_source);
         nav__free(a, lv->edge_target);
         nav__free(a, lv->edge_cost);
-        nav__free(a, lv->redge_first);
-        nav__free(a, lv->redge);
         nav__free(a, lv->sub_first);
         nav__free(a, lv->moves);
         nav__free(a, lv->sub);
@@ -693,7 +680,7 @@ size_t nav_hpa_memory_bytes(const nav_hpa *hpa)
         const hpa_level *lv = &hpa->level[l];
         size_t m = lv->edge_count, clusters = (size_t)lv->clusters_x * lv->clusters_y;
         bytes += clusters * 2 * sizeof(uint32_t);
-        bytes += (n + 1) * 2 * sizeof(uint32_t); /* edge_first, redge_first */
+        bytes += (n + 1) * sizeof(uint32_t);                                               /* edge_first */
         bytes += m * (3 * sizeof(uint32_t) + sizeof(double)) + (m + 1) * sizeof(uint32_t); /* + sub_first */
         bytes += lv->sub_count * (l == 1 ? 1 : sizeof(uint32_t));
     }

@@ -1,8 +1,7 @@
 /* Dijkstra over one level of the abstract graph, kept inside one cluster's node range.
  *
- * The bake uses it to join the nodes of a level-l cluster through level-(l-1) edges (and can walk
- * them backwards, along the edges into each node). The scratch is indexed by id - first, which
- * the hierarchical node order makes dense. */
+ * The bake uses it to join the nodes of a level-l cluster through level-(l-1) edges. The scratch
+ * is indexed by id - first, which the hierarchical node order makes dense. */
 #include <math.h>
 
 #include "alloc.h"
@@ -73,7 +72,7 @@ void nav__hpa_search_seed(hpa_search *s, uint32_t node, double g, uint32_t via)
     if (i < s->count) relax(s, i, g, via);
 }
 
-void nav__hpa_search_run(hpa_search *s, const nav_hpa *hpa, int l, bool reverse, int min_level)
+void nav__hpa_search_run(hpa_search *s, const nav_hpa *hpa, int l, int min_level)
 {
     const hpa_level *lv = &hpa->level[l];
     uint32_t left = 0;
@@ -84,18 +83,9 @@ void nav__hpa_search_run(hpa_search *s, const nav_hpa *hpa, int l, bool reverse,
         s->expanded++;
         if (hpa->node_level[u] >= min_level) left--;
         double g = s->g[i];
-        if (!reverse) {
-            for (uint32_t e = lv->edge_first[u]; e < lv->edge_first[u + 1]; e++) {
-                uint32_t j = lv->edge_target[e] - s->first;
-                if (j < s->count) relax(s, j, g + lv->edge_cost[e], e);
-            }
-        } else {
-            /* the edges into u, walked backwards: g is then the cost from the node to the seeds */
-            for (uint32_t k = lv->redge_first[u]; k < lv->redge_first[u + 1]; k++) {
-                uint32_t e = lv->redge[k];
-                uint32_t j = lv->edge_source[e] - s->first;
-                if (j < s->count) relax(s, j, g + lv->edge_cost[e], e);
-            }
+        for (uint32_t e = lv->edge_first[u]; e < lv->edge_first[u + 1]; e++) {
+            uint32_t j = lv->edge_target[e] - s->first;
+            if (j < s->count) relax(s, j, g + lv->edge_cost[e], e);
         }
     }
 }

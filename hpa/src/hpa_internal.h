@@ -29,8 +29,6 @@ typedef struct hpa_level {
     uint32_t *edge_source; /* [edges] */
     uint32_t *edge_target; /* [edges] */
     double *edge_cost;     /* [edges] */
-    uint32_t *redge_first; /* [nodes + 1] edges into node v: redge[redge_first[v] ..] */
-    uint32_t *redge;       /* [edges] edge ids grouped by target */
     uint32_t *sub_first;   /* [edges + 1] refinement of edge e: sub[sub_first[e] .. sub_first[e + 1]] */
     uint32_t sub_count;
     uint8_t *moves; /* level 1: the directions of the edge's moves, from its source cell */
@@ -82,7 +80,7 @@ typedef struct hpa_search {
     uint32_t capacity;     /* nodes the scratch holds */
     uint32_t first, count; /* the node range of the current search */
     double *g;
-    uint32_t *via;   /* edge id that reached the node (into it, or out of it when reverse) */
+    uint32_t *via;   /* edge id that reached the node, or HPA_VIA_SEED */
     uint32_t *stamp; /* generation << 1 | settled */
     uint32_t generation;
     nav_heap open;
@@ -97,9 +95,9 @@ size_t nav__hpa_search_bytes(const hpa_search *s);
 void nav__hpa_search_begin(hpa_search *s, uint32_t first, uint32_t count);
 /* Offers node a start cost (the lower of two offers stays); via is HPA_VIA_SEED | k. */
 void nav__hpa_search_seed(hpa_search *s, uint32_t node, double g, uint32_t via);
-/* Dijkstra over level l's edges (backwards when reverse), kept inside the range, until every node
+/* Dijkstra over level l's edges, kept inside the range, until every node
  * of the range living at min_level or above is settled. Ties break by node id. */
-void nav__hpa_search_run(hpa_search *s, const nav_hpa *hpa, int l, bool reverse, int min_level);
+void nav__hpa_search_run(hpa_search *s, const nav_hpa *hpa, int l, int min_level);
 static inline bool nav__hpa_search_reached(const hpa_search *s, uint32_t node)
 {
     uint32_t i = node - s->first;
