@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "support.h"
 
 #include "nav/hpa.h"
+#include "nav/io.h"
 #include "nav/region.h"
 #include "nav/scen.h"
 #include "nav/search.h"
@@ -656,6 +658,216 @@ static void test_threads_share_a_bake(void **state)
     nav_grid_destroy(grid);
 }
 
+/* ---- the HPA chunk --------------------------------------------------------------------------- */
+
+static void bake_chunk(const nav_grid *grid, const nav_hpa_desc *desc, nav_hpa **hpa, nav_writer *w)
+{
+    assert_int_equal(nav_hpa_bake(grid, desc, hpa), NAV_SUCCESS);
+    nav_writer_init(w, NULL);
+    assert_int_equal(nav_hpa_write_chunk(*hpa, w), NAV_SUCCESS);
+}
+
+/* Two bakes answer alike: same nodes, edges and costs, same paths. */
+static void assert_same_graph(const nav_hpa *a, const nav_hpa *b, const nav_grid *grid)
+{
+    nav_hpa_info ia, ib;
+    nav_hpa_get_info(a, &ia);
+    nav_hpa_get_info(b, &ib);
+    assert_memory_equal(ia.nodes, ib.nodes, sizeof ia.nodes);
+    assert_memory_equal(ia.edges, ib.edges, sizeof ia.edges);
+    assert_int_equal(ia.entrances, ib.entrances);
+    assert_int_equal(ia.transitions, ib.transitions);
+    assert_int_equal(ia.path_moves, ib.path_moves);
+    for (uint32_t i = 0; i < nav_hpa_node_count(a); i++) {
+        uint32_t ca, cb;
+        int32_t la, lb;
+        nav_hpa_node(a, i, &ca, &la);
+        nav_hpa_node(b, i, &cb, &lb);
+        assert_int_equal(ca, cb);
+        assert_int_equal(la, lb);
+        for (int32_t l = 1; l <= ia.levels; l++) {
+            uint32_t ta[256], tb[256];
+            double xa[256], xb[256];
+            uint32_t na = nav_hpa_node_edges(a, l, i, ta, xa, 256),
+                     nb = nav_hpa_node_edges(b, l, i, tb, xb, 256);
+            assert_int_equal(na, nb);
+            assert_true(na <= 256);
+            assert_memory_equal(ta, tb, na * sizeof *ta);
+            assert_memory_equal(xa, xb, na * sizeof *xa);
+        }
+    }
+    nav_hpa_query *qa, *qb;
+    assert_int_equal(nav_hpa_query_create(a, grid, NULL, &qa), NAV_SUCCESS);
+    assert_int_equal(nav_hpa_query_create(b, grid, NULL, &qb), NAV_SUCCESS);
+    nav_path pa, pb;
+    nav_path_init(&pa, NULL);
+    nav_path_init(&pb, NULL);
+    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
+    for (int k = 0; k < 200; k++) {
+        int32_t sx = rand() % w, sy = rand() % h, gx = rand() % w, gy = rand() % h;
+        nav_status sa = nav_hpa_find_path(qa, sx, sy, gx, gy, &pa, NULL);
+        assert_int_equal(sa, nav_hpa_find_path(qb, sx, sy, gx, gy, &pb, NULL));
+        assert_int_equal(pa.count, pb.count);
+        if (pa.count) assert_memory_equal(pa.nodes, pb.nodes, pa.count * sizeof *pa.nodes);
+    }
+    nav_path_destroy(&pa);
+    nav_path_destroy(&pb);
+    nav_hpa_query_destroy(qa);
+    nav_hpa_query_destroy(qb);
+}
+
+static void test_chunk_round_trip(void **state)
+{
+    (void)state;
+    for (unsigned seed = 20; seed < 26; seed++) {
+        nav_grid *grid = random_grid(seed, 45, 38);
+        nav_hpa *hpa, *back;
+        nav_writer w;
+        bake_chunk(grid,
+                   &(nav_hpa_desc){.cluster_size = 4 + (int32_t)seed % 4,
+                                   .levels = 1 + (int32_t)seed % 3,
+                                   .level_ratio = 2},
+                   &hpa, &w);
+        assert_int_equal(nav_hpa_read_chunk(w.data, w.size, grid, NULL, &back), NAV_SUCCESS);
+        assert_same_graph(hpa, back, grid);
+        /* written again, the same bytes */
+        nav_writer again;
+        nav_writer_init(&again, NULL);
+        assert_int_equal(nav_hpa_write_chunk(back, &again), NAV_SUCCESS);
+        assert_int_equal(again.size, w.size);
+        assert_memory_equal(again.data, w.data, w.size);
+        nav_writer_destroy(&again);
+        nav_writer_destroy(&w);
+        nav_hpa_destroy(back);
+        nav_hpa_destroy(hpa);
+        nav_grid_destroy(grid);
+    }
+}
+
+/* A loaded bake that passed validation: every query returns a valid path or a clean status. */
+static void assert_queries_safe(const nav_hpa *hpa, const nav_grid *grid)
+{
+    nav_hpa_query *q;
+    if (nav_hpa_query_create(hpa, grid, NULL, &q) != NAV_SUCCESS) return;
+    nav_path path;
+    nav_path_init(&path, NULL);
+    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
+    for (int k = 0; k < 30; k++) {
+        int32_t sx = rand() % w, sy = rand() % h, gx = rand() % w, gy = rand() % h;
+        nav_hpa_result r;
+        nav_status s = nav_hpa_find_path(q, sx, sy, gx, gy, &path, &r);
+        if (s == NAV_SUCCESS) {
+            check_path(grid, &path, sx, sy, gx, gy, r.cost);
+        } else {
+            assert_true(s == (NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE) ||
+                        s == (NAV_FAILURE | NAV_BLOCKED_ENDPOINT));
+        }
+    }
+    nav_path_destroy(&path);
+    nav_hpa_query_destroy(q);
+}
+
+static void test_chunk_damage(void **state)
+{
+    (void)state;
+    nav_grid *grid = random_grid(31, 16, 12);
+    nav_hpa *hpa;
+    nav_writer w;
+    bake_chunk(grid, &(nav_hpa_desc){.cluster_size = 4, .levels = 2, .level_ratio = 2}, &hpa, &w);
+    assert_true(w.size > 1000 && w.size < 20000);
+    /* every truncation fails cleanly */
+    for (size_t n = 0; n < w.size; n++) {
+        test_log log;
+        test_log_init(&log);
+        nav_hpa *back = (nav_hpa *)&log;
+        assert_int_equal(nav_hpa_read_chunk(w.data, n, grid, &(nav_hpa_desc){.log = &log.hooks}, &back),
+                         NAV_FAILURE | NAV_CORRUPT_DATA);
+        assert_null(back);
+        assert_non_null(strstr(log.last, "HPA chunk: "));
+    }
+    /* every byte flipped (three ways): a clean failure, or a bake whose queries stay valid */
+    uint8_t *copy = malloc(w.size);
+    int rejected = 0, accepted = 0;
+    for (size_t i = 0; i < w.size; i++) {
+        for (int k = 0; k < 3; k++) {
+            memcpy(copy, w.data, w.size);
+            copy[i] ^= (uint8_t)(k == 0 ? 0x01 : k == 1 ? 0x80 : 0xff);
+            nav_hpa *back = NULL;
+            nav_status s = nav_hpa_read_chunk(copy, w.size, grid, NULL, &back);
+            if (nav_failed(s)) {
+                assert_true(s == (NAV_FAILURE | NAV_CORRUPT_DATA) || s == (NAV_FAILURE | NAV_INVALID_PARAM));
+                assert_null(back);
+                rejected++;
+                continue;
+            }
+            accepted++;
+            if (i % 7 == 0) assert_queries_safe(back, grid);
+            nav_hpa_destroy(back);
+        }
+    }
+    /* most damage is caught; what passes (a changed count of entrances, a cost within tolerance,
+     * the bits of an equal option) is harmless */
+    assert_true(rejected > 4 * accepted);
+    free(copy);
+    /* a grid of another size is refused */
+    nav_grid *other = make_grid(17, 12, NULL);
+    nav_hpa *back;
+    assert_int_equal(nav_hpa_read_chunk(w.data, w.size, other, NULL, &back), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_null(back);
+    /* allocation failures while reading: a clean failure, nothing leaked */
+    for (long n = 1;; n++) {
+        test_allocator t;
+        test_allocator_init(&t, n);
+        nav_status s =
+            nav_hpa_read_chunk(w.data, w.size, grid, &(nav_hpa_desc){.allocator = &t.hooks}, &back);
+        if (s == NAV_SUCCESS) {
+            nav_hpa_destroy(back);
+            assert_int_equal(t.live, 0);
+            break;
+        }
+        assert_int_equal(s, NAV_FAILURE | NAV_OUT_OF_MEMORY);
+        assert_int_equal(t.live, 0);
+    }
+    nav_grid_destroy(other);
+    nav_writer_destroy(&w);
+    nav_hpa_destroy(hpa);
+    nav_grid_destroy(grid);
+}
+
+static void test_nav_file(void **state)
+{
+    (void)state;
+    nav_grid *grid;
+    assert_int_equal(nav_grid_load_map_file(test_data("den312d.map"), NULL, &grid), NAV_SUCCESS);
+    nav_hpa *hpa;
+    assert_int_equal(nav_hpa_bake(grid, NULL, &hpa), NAV_SUCCESS);
+    char path[] = "/tmp/test_hpa_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(nav_hpa_save_nav(grid, hpa, path), NAV_SUCCESS);
+    nav_grid *grid2;
+    nav_hpa *hpa2;
+    assert_int_equal(nav_hpa_load_nav(path, NULL, &grid2, &hpa2), NAV_SUCCESS);
+    assert_int_equal(nav_grid_width(grid2), nav_grid_width(grid));
+    assert_same_graph(hpa, hpa2, grid2);
+    nav_hpa_destroy(hpa2);
+    nav_grid_destroy(grid2);
+    /* a .nav file with a grid only has no HPA chunk */
+    assert_int_equal(nav_grid_save_nav(grid, path), NAV_SUCCESS);
+    test_log log;
+    test_log_init(&log);
+    assert_int_equal(nav_hpa_load_nav(path, &(nav_hpa_desc){.log = &log.hooks}, &grid2, &hpa2),
+                     NAV_FAILURE | NAV_CORRUPT_DATA);
+    assert_null(grid2);
+    assert_null(hpa2);
+    assert_non_null(strstr(log.last, "no HPA chunk"));
+    remove(path);
+    assert_int_equal(nav_hpa_load_nav(path, NULL, &grid2, &hpa2), NAV_FAILURE | NAV_IO_ERROR);
+    nav_hpa_destroy(hpa);
+    nav_grid_destroy(grid);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -665,7 +877,8 @@ int main(void)
         cmocka_unit_test(test_scenarios_den312d),    cmocka_unit_test(test_scenarios_brc000d),
         cmocka_unit_test(test_bad_options),          cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_progress_and_cancel),  cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_threads_share_a_bake),
+        cmocka_unit_test(test_threads_share_a_bake), cmocka_unit_test(test_chunk_round_trip),
+        cmocka_unit_test(test_chunk_damage),         cmocka_unit_test(test_nav_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

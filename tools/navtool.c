@@ -16,6 +16,9 @@ static const struct {
      "navtool scen SCEN [--map MAP] [--algo A|hpa] [--weight W] [--smooth] [--json] [--cluster N] [--levels "
      "N] "
      "[--ratio N] [--long N]"},
+    {"bake", navtool_bake,
+     "navtool bake MAP -o OUT.nav [--cluster N] [--levels N] [--ratio N] [--long N] [--quiet]"},
+    {"info", navtool_info, "navtool info FILE.nav"},
     {"render", navtool_render, "navtool render MAP [SX SY GX GY] [--algo A] --png OUT [--ascii]"},
 };
 

@@ -12,6 +12,8 @@ int navtool_demo(int argc, char **argv);
 int navtool_path(int argc, char **argv);
 int navtool_scen(int argc, char **argv);
 int navtool_render(int argc, char **argv);
+int navtool_bake(int argc, char **argv);
+int navtool_info(int argc, char **argv);
 void navtool_usage(FILE *out);
 
 /* A nav_log that prints to stderr. */

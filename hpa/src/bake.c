@@ -318,23 +318,7 @@ static nav_status order_nodes(bake *b)
     nav__free(b->a, keys);
     nav__free(b->a, final_of_found);
 
-    /* each cluster's id range, at every level */
-    for (int l = 1; l <= L; l++) {
-        hpa_level *lv = &hpa->level[l];
-        uint32_t clusters = lv->clusters_x * lv->clusters_y;
-        lv->node_first = nav__calloc(b->a, clusters, sizeof *lv->node_first);
-        lv->node_end = nav__calloc(b->a, clusters, sizeof *lv->node_end);
-        if (!lv->node_first || !lv->node_end) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t c = nav__hpa_node_cluster(hpa, l, i);
-            if (lv->node_end[c] == 0) lv->node_first[c] = i;
-            lv->node_end[c] = i + 1;
-        }
-        for (uint32_t c = 0; c < clusters; c++)
-            if (lv->node_end[c] - lv->node_first[c] > lv->max_cluster_nodes)
-                lv->max_cluster_nodes = lv->node_end[c] - lv->node_first[c];
-    }
-    return NAV_SUCCESS;
+    return nav__hpa_index_clusters(hpa);
 }
 
 /* ---- edges ------------------------------------------------------------------------------------ */
@@ -567,6 +551,41 @@ static nav_status build_level(bake *b, int l)
     return s;
 }
 
+/* ---- shared with the chunk reader ------------------------------------------------------------ */
+
+void nav__hpa_set_levels(nav_hpa *hpa)
+{
+    int64_t side = hpa->desc.cluster_size;
+    for (int l = 1; l <= hpa->levels; l++, side *= hpa->desc.level_ratio) {
+        hpa_level *lv = &hpa->level[l];
+        lv->side = side > NAV_GRID_MAX_SIDE ? NAV_GRID_MAX_SIDE : (int32_t)side;
+        lv->clusters_x = (uint32_t)((hpa->width + lv->side - 1) / lv->side);
+        lv->clusters_y = (uint32_t)((hpa->height + lv->side - 1) / lv->side);
+    }
+}
+
+nav_status nav__hpa_index_clusters(nav_hpa *hpa)
+{
+    uint32_t n = hpa->node_count;
+    for (int l = 1; l <= hpa->levels; l++) {
+        hpa_level *lv = &hpa->level[l];
+        uint32_t clusters = lv->clusters_x * lv->clusters_y;
+        lv->node_first = nav__calloc(&hpa->allocator, clusters, sizeof *lv->node_first);
+        lv->node_end = nav__calloc(&hpa->allocator, clusters, sizeof *lv->node_end);
+        if (!lv->node_first || !lv->node_end) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t c = nav__hpa_node_cluster(hpa, l, i);
+            if (lv->node_end[c] == 0) lv->node_first[c] = i;
+            lv->node_end[c] = i + 1;
+        }
+        lv->max_cluster_nodes = 0;
+        for (uint32_t c = 0; c < clusters; c++)
+            if (lv->node_end[c] - lv->node_first[c] > lv->max_cluster_nodes)
+                lv->max_cluster_nodes = lv->node_end[c] - lv->node_first[c];
+    }
+    return NAV_SUCCESS;
+}
+
 /* ---- the bake -------------------------------------------------------------------------------- */
 
 static nav_status check_desc(const nav_hpa_desc *d, const nav_log *log)
@@ -605,13 +624,7 @@ nav_status nav_hpa_bake(const nav_grid *grid, const nav_hpa_desc *desc, nav_hpa 
     hpa->width = nav_grid_width(grid);
     hpa->height = nav_grid_height(grid);
     hpa->levels = d.levels;
-    int64_t side = d.cluster_size;
-    for (int l = 1; l <= d.levels; l++, side *= d.level_ratio) {
-        hpa_level *lv = &hpa->level[l];
-        lv->side = side > NAV_GRID_MAX_SIDE ? NAV_GRID_MAX_SIDE : (int32_t)side;
-        lv->clusters_x = (uint32_t)((hpa->width + lv->side - 1) / lv->side);
-        lv->clusters_y = (uint32_t)((hpa->height + lv->side - 1) / lv->side);
-    }
+    nav__hpa_set_levels(hpa);
 
     bake b = {.grid = grid, .hpa = hpa, .a = &hpa->allocator, .desc = d, .log = d.log};
     b.w = (uint32_t)hpa->width;

@@ -48,6 +48,12 @@ struct nav_hpa {
     uint32_t entrances, transitions;
 };
 
+/* Sets each level's cluster side and counts from desc, width and height. */
+void nav__hpa_set_levels(nav_hpa *hpa);
+/* Fills each level's node_first, node_end and max_cluster_nodes from the nodes (which must be in
+ * the hierarchical order). Returns NAV_FAILURE | NAV_OUT_OF_MEMORY on failure. */
+nav_status nav__hpa_index_clusters(nav_hpa *hpa);
+
 /* Row-major id of the level-l cluster holding cell (x, y). */
 static inline uint32_t nav__hpa_cluster(const nav_hpa *hpa, int l, int32_t x, int32_t y)
 {

@@ -36,6 +36,7 @@
 
 #include "nav/core.h"
 #include "nav/grid.h"
+#include "nav/io.h"
 #include "nav/path.h"
 
 #ifdef __cplusplus
@@ -89,6 +90,35 @@ typedef struct nav_hpa_info {
 
 void nav_hpa_get_info(const nav_hpa *hpa, nav_hpa_info *info);
 size_t nav_hpa_memory_bytes(const nav_hpa *hpa);
+
+/* ---- The HPA chunk of a .nav file ------------------------------------------------------------ */
+
+#define NAV_CHUNK_HPA         NAV_TAG('H', 'P', 'A', 'G')
+#define NAV_HPA_CHUNK_VERSION 1
+
+/* Appends the bake's HPA chunk data to out. Returns the writer's status. */
+nav_status nav_hpa_write_chunk(const nav_hpa *hpa, nav_writer *out);
+
+/* Makes a bake from HPA chunk data (version NAV_HPA_CHUNK_VERSION) for the grid it was baked from,
+ * validating everything a query relies on: every count, index and option; the nodes' order; each
+ * level-1 edge's moves allowed on this grid and ending on its target at its cost; each upper edge a
+ * chain of lower ones from its source to its target at its cost. A chunk that passes can neither
+ * make a query read out of bounds nor make it return an invalid path.
+ * [in] options [opt]: only allocator and log are used. [out] out: null on failure.
+ * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA (named in the log), NAV_INVALID_PARAM
+ * (null arguments, a grid of another size) or NAV_OUT_OF_MEMORY. */
+nav_status nav_hpa_read_chunk(const void *data, size_t size, const nav_grid *grid,
+                              const nav_hpa_desc *options, nav_hpa **out);
+
+/* Saves grid and bake as one .nav file with a GRID and an HPA chunk (atomically, see
+ * nav_container_write_file). Returns NAV_SUCCESS or the failure of writing. */
+nav_status nav_hpa_save_nav(const nav_grid *grid, const nav_hpa *hpa, const char *path);
+
+/* Loads the GRID and HPA chunks of a .nav file. [in] options [opt]: allocator and log (errors as
+ * "PATH: message"). [out] grid, hpa: both null on failure. Returns as nav_grid_load_nav, plus
+ * the failures of nav_hpa_read_chunk; a file without an HPA chunk gives NAV_CORRUPT_DATA, one of
+ * another version NAV_WRONG_VERSION. */
+nav_status nav_hpa_load_nav(const char *path, const nav_hpa_desc *options, nav_grid **grid, nav_hpa **hpa);
 
 /* ---- Reading the abstract graph (tests, tools, debug drawing) ------------------------------- */
 
