@@ -868,17 +868,83 @@ static void test_nav_file(void **state)
     nav_grid_destroy(grid);
 }
 
+/* ---- re-bakes after edits -------------------------------------------------------------------- */
+
+/* Random edits (a door opened or closed, a wall, a raised floor), each followed by a re-bake of the
+ * previous bake: the result equals a full bake of the edited grid, edges, costs and paths alike,
+ * and most clusters are copied rather than searched. */
+static void test_rebake_matches_full_bake(void **state)
+{
+    (void)state;
+    uint32_t reused = 0, clusters = 0;
+    for (unsigned seed = 40; seed < 52; seed++) {
+        int32_t w = 40 + (int32_t)(seed % 5) * 7, h = 33 + (int32_t)(seed % 3) * 5;
+        nav_grid *grid = random_grid(seed, w, h);
+        nav_hpa_desc desc = {
+            .cluster_size = 4 + (int32_t)(seed % 4), .levels = 1 + (int32_t)(seed % 3), .level_ratio = 2};
+        nav_hpa *hpa;
+        assert_int_equal(nav_hpa_bake(grid, &desc, &hpa), NAV_SUCCESS);
+        for (int edit = 0; edit < 4; edit++) {
+            nav_grid_rect r = {rand() % w, rand() % h, 1 + rand() % 3, 1 + rand() % 3};
+            if (r.x + r.width > w) r.width = w - r.x;
+            if (r.y + r.height > h) r.height = h - r.y;
+            for (int32_t y = r.y; y < r.y + r.height; y++)
+                for (int32_t x = r.x; x < r.x + r.width; x++) {
+                    int k = rand() % 4;
+                    nav_grid_set_cell(grid, x, y, k == 0 ? NAV_TERRAIN_BLOCKED : k == 1 ? 2 : 1);
+                    if (k == 3) nav_grid_set_cell_height(grid, x, y, (float)(rand() % 4));
+                }
+            if (rand() % 2) nav_grid_build_reachability(grid);
+            nav_hpa *next, *full;
+            assert_int_equal(nav_hpa_rebake(hpa, grid, r, NULL, &next), NAV_SUCCESS);
+            assert_int_equal(nav_hpa_bake(grid, &desc, &full), NAV_SUCCESS);
+            assert_same_graph(next, full, grid);
+            nav_hpa_info info;
+            nav_hpa_get_info(next, &info);
+            reused += info.reused_clusters[1];
+            clusters += info.clusters[1];
+            assert_true(info.reused_clusters[1] < info.clusters[1]); /* the edited ones were searched */
+            nav_hpa_destroy(full);
+            nav_hpa_destroy(hpa);
+            hpa = next;
+        }
+        nav_hpa_destroy(hpa);
+        nav_grid_destroy(grid);
+    }
+    /* a small edit leaves most clusters as they were */
+    assert_true(reused > clusters / 2);
+    /* a grid of another size is refused */
+    nav_grid *grid = random_grid(1, 20, 20), *other = make_grid(21, 20, NULL);
+    nav_hpa *hpa, *next;
+    assert_int_equal(nav_hpa_bake(grid, NULL, &hpa), NAV_SUCCESS);
+    assert_int_equal(nav_hpa_rebake(hpa, other, (nav_grid_rect){0, 0, 1, 1}, NULL, &next),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_null(next);
+    nav_hpa_destroy(hpa);
+    nav_grid_destroy(other);
+    nav_grid_destroy(grid);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hand_checked_graph),   cmocka_unit_test(test_one_way_crossing),
-        cmocka_unit_test(test_entrances_and_levels), cmocka_unit_test(test_random_complete),
-        cmocka_unit_test(test_region_leg_and_fan),   cmocka_unit_test(test_scenarios_arena),
-        cmocka_unit_test(test_scenarios_den312d),    cmocka_unit_test(test_scenarios_brc000d),
-        cmocka_unit_test(test_bad_options),          cmocka_unit_test(test_allocation_failures),
-        cmocka_unit_test(test_progress_and_cancel),  cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_threads_share_a_bake), cmocka_unit_test(test_chunk_round_trip),
-        cmocka_unit_test(test_chunk_damage),         cmocka_unit_test(test_nav_file),
+        cmocka_unit_test(test_hand_checked_graph),
+        cmocka_unit_test(test_one_way_crossing),
+        cmocka_unit_test(test_entrances_and_levels),
+        cmocka_unit_test(test_random_complete),
+        cmocka_unit_test(test_region_leg_and_fan),
+        cmocka_unit_test(test_scenarios_arena),
+        cmocka_unit_test(test_scenarios_den312d),
+        cmocka_unit_test(test_scenarios_brc000d),
+        cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_progress_and_cancel),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_threads_share_a_bake),
+        cmocka_unit_test(test_chunk_round_trip),
+        cmocka_unit_test(test_chunk_damage),
+        cmocka_unit_test(test_nav_file),
+        cmocka_unit_test(test_rebake_matches_full_bake),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

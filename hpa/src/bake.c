@@ -89,6 +89,11 @@ typedef struct bake {
     crossing *crossings; /* inter edges */
     size_t crossing_count, crossing_cap;
     bool oom;
+    /* a re-bake: the previous bake, the rectangle of changed cells, and per level which clusters
+     * may copy their edges from it (see mark_clean) */
+    const nav_hpa *old;
+    nav_grid_rect changed;
+    uint8_t *clean[NAV_HPA_MAX_LEVELS + 1];
 } bake;
 
 static uint8_t moves_of(const bake *b, uint32_t cell)
@@ -412,6 +417,88 @@ static nav_status finish_level(bake *b, hpa_level *lv, const edge_builder *eb, b
     return NAV_SUCCESS;
 }
 
+/* ---- re-bakes: copying what did not change --------------------------------------------------- */
+
+/* The level-(l-1) edge from u to v (an inter edge present at both levels), or UINT32_MAX. */
+static uint32_t find_edge(const hpa_level *lv, uint32_t u, uint32_t v)
+{
+    for (uint32_t e = lv->edge_first[u]; e < lv->edge_first[u + 1]; e++)
+        if (lv->edge_target[e] == v) return e;
+    return UINT32_MAX;
+}
+
+static bool rects_overlap(nav_grid_rect a, nav_grid_rect b)
+{
+    return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+static nav_grid_rect cluster_cells(const nav_hpa *hpa, int l, uint32_t cluster)
+{
+    const hpa_level *lv = &hpa->level[l];
+    int32_t x = (int32_t)(cluster % lv->clusters_x) * lv->side,
+            y = (int32_t)(cluster / lv->clusters_x) * lv->side;
+    return (nav_grid_rect){x, y, lv->side, lv->side};
+}
+
+/* A cluster of level l may copy its edges from the previous bake when no changed cell lies in it
+ * and it holds the same nodes (cells, and for l > 1 levels) in the same order. Its edges inside
+ * it then come out the same: a level-1 fan reads only moves between cells of the cluster, which
+ * depend on those cells alone (a diagonal's side cells lie in the cluster too), and a level-l
+ * search reads only level-(l-1) edges inside the cluster, the same by the same argument one level
+ * down (crossings inside the cluster too: their runs and side cells lie in it). Crossings
+ * between clusters are always found afresh. */
+static nav_status mark_clean(bake *b)
+{
+    const nav_hpa *hpa = b->hpa, *old = b->old;
+    for (int l = 1; l <= hpa->levels; l++) {
+        const hpa_level *lv = &hpa->level[l], *ov = &old->level[l];
+        uint32_t clusters = lv->clusters_x * lv->clusters_y;
+        b->clean[l] = nav__calloc(b->a, clusters, 1);
+        if (!b->clean[l]) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        for (uint32_t c = 0; c < clusters; c++) {
+            if (rects_overlap(cluster_cells(hpa, l, c), b->changed)) continue;
+            uint32_t f = lv->node_first[c], n = lv->node_end[c] - f, of = ov->node_first[c];
+            if (n != ov->node_end[c] - of) continue;
+            bool same = true;
+            for (uint32_t i = 0; i < n && same; i++)
+                same = hpa->node_cell[f + i] == old->node_cell[of + i] &&
+                       (l == 1 || hpa->node_level[f + i] == old->node_level[of + i]);
+            b->clean[l][c] = same;
+            b->hpa->reused_clusters[l] += same;
+        }
+    }
+    return NAV_SUCCESS;
+}
+
+/* Pends node u's level-l edges inside its clean cluster, copied from the previous bake: the same
+ * nodes sit at the same offsets in the cluster's range, and a level-(l-1) edge is found again by its
+ * ends (there is at most one edge from a node to another at each level). */
+static bool copy_edges(bake *b, edge_builder *eb, int l, uint32_t cluster, uint32_t u)
+{
+    const nav_hpa *hpa = b->hpa, *old = b->old;
+    const hpa_level *ov = &old->level[l], *below = &hpa->level[l - 1], *old_below = &old->level[l - 1];
+    uint32_t f = hpa->level[l].node_first[cluster], of = ov->node_first[cluster],
+             on = ov->node_end[cluster] - of;
+    uint32_t ou = of + (u - f);
+    for (uint32_t e = ov->edge_first[ou]; e < ov->edge_first[ou + 1]; e++) {
+        uint32_t ot = ov->edge_target[e];
+        if (ot - of >= on) continue; /* a crossing: found afresh */
+        uint32_t at = (uint32_t)eb->scratch_count;
+        for (uint32_t i = ov->sub_first[e]; i < ov->sub_first[e + 1]; i++) {
+            uint32_t part;
+            if (l == 1) {
+                part = ov->moves[i];
+            } else {
+                uint32_t os = old_below->edge_source[ov->sub[i]], ot2 = old_below->edge_target[ov->sub[i]];
+                part = find_edge(below, f + (os - of), f + (ot2 - of));
+            }
+            if (!PUSH(b->a, eb->scratch, eb->scratch_cap, eb->scratch_count, part)) return false;
+        }
+        if (!pend(b, eb, f + (ot - of), ov->edge_cost[e], at, (uint32_t)eb->scratch_count - at)) return false;
+    }
+    return true;
+}
+
 /* Level 1: the crossings, and a fan inside its cluster from every node to the others. */
 static nav_status build_level1(bake *b)
 {
@@ -449,6 +536,11 @@ static nav_status build_level1(bake *b)
         }
         uint32_t cluster = nav__hpa_node_cluster(hpa, 1, u);
         uint32_t first = lv->node_first[cluster], end = lv->node_end[cluster];
+        if (b->clean[1] && b->clean[1][cluster]) {
+            if (!copy_edges(b, &eb, 1, cluster, u)) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+            if (nav_succeeded(s) && !flush_edges(b, &eb, lv, u, true)) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+            continue;
+        }
         for (uint32_t v = first; v < end; v++) targets[v - first] = hpa->node_cell[v];
         nav_status fs = nav_region_fan(rq, nav__hpa_level1_rect(hpa, cluster), hpa->node_cell[u], false,
                                        targets, end - first, costs);
@@ -476,14 +568,6 @@ static nav_status build_level1(bake *b)
     nav__free(b->a, costs);
     nav_region_query_destroy(rq);
     return s;
-}
-
-/* The level-(l-1) edge from u to v (an inter edge present at both levels). */
-static uint32_t find_edge(const hpa_level *lv, uint32_t u, uint32_t v)
-{
-    for (uint32_t e = lv->edge_first[u]; e < lv->edge_first[u + 1]; e++)
-        if (lv->edge_target[e] == v) return e;
-    return UINT32_MAX;
 }
 
 /* Level l > 1: the crossings of level-l borders, and a Dijkstra over level-(l-1) edges inside its
@@ -516,7 +600,11 @@ static nav_status build_level(bake *b, int l)
                 !pend(b, &eb, c->to, c->cost, (uint32_t)eb.scratch_count - 1, 1))
                 s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
         }
-        if (hpa->node_level[u] >= l && nav_succeeded(s)) {
+        if (hpa->node_level[u] >= l && nav_succeeded(s) && b->clean[l] &&
+            b->clean[l][nav__hpa_node_cluster(hpa, l, u)]) {
+            if (!copy_edges(b, &eb, l, nav__hpa_node_cluster(hpa, l, u), u))
+                s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        } else if (hpa->node_level[u] >= l && nav_succeeded(s)) {
             uint32_t cluster = nav__hpa_node_cluster(hpa, l, u);
             uint32_t first = lv->node_first[cluster], end = lv->node_end[cluster];
             nav__hpa_search_begin(&search, first, end - first);
@@ -604,7 +692,8 @@ static nav_status check_desc(const nav_hpa_desc *d, const nav_log *log)
     return NAV_FAILURE | NAV_INVALID_PARAM;
 }
 
-nav_status nav_hpa_bake(const nav_grid *grid, const nav_hpa_desc *desc, nav_hpa **out)
+static nav_status bake_from(const nav_grid *grid, const nav_hpa_desc *desc, const nav_hpa *old,
+                            nav_grid_rect changed, nav_hpa **out)
 {
     if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
     *out = NULL;
@@ -626,7 +715,13 @@ nav_status nav_hpa_bake(const nav_grid *grid, const nav_hpa_desc *desc, nav_hpa 
     hpa->levels = d.levels;
     nav__hpa_set_levels(hpa);
 
-    bake b = {.grid = grid, .hpa = hpa, .a = &hpa->allocator, .desc = d, .log = d.log};
+    bake b = {.grid = grid,
+              .hpa = hpa,
+              .a = &hpa->allocator,
+              .desc = d,
+              .log = d.log,
+              .old = old,
+              .changed = changed};
     b.w = (uint32_t)hpa->width;
     b.h = (uint32_t)hpa->height;
     b.node_of_cell = nav__calloc(b.a, (size_t)b.w * b.h, sizeof *b.node_of_cell);
@@ -640,12 +735,14 @@ nav_status nav_hpa_bake(const nav_grid *grid, const nav_hpa_desc *desc, nav_hpa 
             s = NAV_FAILURE | NAV_TOO_LARGE;
     }
     if (nav_succeeded(s)) s = order_nodes(&b);
+    if (nav_succeeded(s) && old) s = mark_clean(&b);
     if (nav_succeeded(s)) s = build_level1(&b);
     for (int l = 2; l <= hpa->levels && nav_succeeded(s); l++) s = build_level(&b, l);
     if (nav_succeeded(s) && !report(&b, "done", 1, 1)) s = NAV_FAILURE | NAV_WRONG_STATE;
     nav__free(b.a, b.node_of_cell);
     nav__free(b.a, b.node_cells);
     nav__free(b.a, b.crossings);
+    for (int l = 1; l <= NAV_HPA_MAX_LEVELS; l++) nav__free(b.a, b.clean[l]);
     if (nav_failed(s)) {
         if (nav_has_detail(s, NAV_OUT_OF_MEMORY)) nav__logf(b.log, NAV_LOG_ERROR, "hpa bake: out of memory");
         nav_hpa_destroy(hpa);
@@ -653,6 +750,25 @@ nav_status nav_hpa_bake(const nav_grid *grid, const nav_hpa_desc *desc, nav_hpa 
     }
     *out = hpa;
     return NAV_SUCCESS;
+}
+
+nav_status nav_hpa_bake(const nav_grid *grid, const nav_hpa_desc *desc, nav_hpa **out)
+{
+    return bake_from(grid, desc, NULL, (nav_grid_rect){0}, out);
+}
+
+nav_status nav_hpa_rebake(const nav_hpa *old, const nav_grid *grid, nav_grid_rect changed,
+                          const nav_hpa_desc *options, nav_hpa **out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *out = NULL;
+    if (!old || !grid || nav_grid_width(grid) != old->width || nav_grid_height(grid) != old->height)
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_hpa_desc d = old->desc;
+    d.allocator = options && options->allocator ? options->allocator : &old->allocator;
+    d.log = options ? options->log : NULL;
+    d.progress = options ? options->progress : (nav_progress){0};
+    return bake_from(grid, &d, old, changed, out);
 }
 
 void nav_hpa_destroy(nav_hpa *hpa)
@@ -717,6 +833,7 @@ void nav_hpa_get_info(const nav_hpa *hpa, nav_hpa_info *info)
     info->entrances = hpa->entrances;
     info->transitions = hpa->transitions;
     info->path_moves = hpa->level[1].sub_count;
+    for (int l = 1; l <= hpa->levels; l++) info->reused_clusters[l] = hpa->reused_clusters[l];
     info->bytes = nav_hpa_memory_bytes(hpa);
 }
 

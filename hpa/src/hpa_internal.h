@@ -46,6 +46,7 @@ struct nav_hpa {
     uint8_t *node_level;                     /* [nodes] highest level the node lives at, 1..levels */
     hpa_level level[NAV_HPA_MAX_LEVELS + 1]; /* 1..levels */
     uint32_t entrances, transitions;
+    uint32_t reused_clusters[NAV_HPA_MAX_LEVELS + 1]; /* a re-bake: clusters whose edges were copied */
 };
 
 /* Sets each level's cluster side and counts from desc, width and height. */

@@ -38,6 +38,7 @@
 #include "nav/grid.h"
 #include "nav/io.h"
 #include "nav/path.h"
+#include "nav/region.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -71,6 +72,18 @@ nav_hpa_desc nav_hpa_desc_defaults(const nav_hpa_desc *desc);
 nav_status nav_hpa_bake(const nav_grid *grid, const nav_hpa_desc *desc, nav_hpa **out);
 void nav_hpa_destroy(nav_hpa *hpa);
 
+/* Re-bakes after cells changed (a door opened, a wall fell): the grid is the old bake's grid with
+ * the cells inside `changed` edited (terrain or heights; its size and costs table unchanged). Only
+ * the clusters that hold a changed cell, or whose transitions changed, are searched again; every
+ * other cluster's edges are copied from old. The result is the same, bit for bit, as a full
+ * nav_hpa_bake of the edited grid with old's options. old is not touched: queries may go on using
+ * it meanwhile (it is a new snapshot), and it can be destroyed afterwards. Rebuild the grid's
+ * reachability labels after editing it, or queries lose their O(1) "unreachable".
+ * [in] options [opt]: only allocator (null: old's), log and progress are used.
+ * Returns as nav_hpa_bake, plus NAV_FAILURE | NAV_INVALID_PARAM for a grid of another size. */
+nav_status nav_hpa_rebake(const nav_hpa *old, const nav_grid *grid, nav_grid_rect changed,
+                          const nav_hpa_desc *options, nav_hpa **out);
+
 /* The options the data was baked with, defaults resolved (allocator, log and progress cleared). */
 nav_hpa_desc nav_hpa_get_desc(const nav_hpa *hpa);
 
@@ -78,14 +91,16 @@ nav_hpa_desc nav_hpa_get_desc(const nav_hpa *hpa);
 typedef struct nav_hpa_info {
     int32_t width, height; /* of the grid */
     int32_t levels;
-    int32_t cluster_side[NAV_HPA_MAX_LEVELS + 1]; /* cells, level 1..levels */
-    uint32_t clusters[NAV_HPA_MAX_LEVELS + 1];    /* level 1..levels */
-    uint32_t nodes[NAV_HPA_MAX_LEVELS + 1];       /* nodes living at level l or above */
-    uint32_t edges[NAV_HPA_MAX_LEVELS + 1];       /* directed edges of the level-l graph */
-    uint32_t entrances;                           /* entrance runs on level-1 borders */
-    uint32_t transitions;                         /* transitions (cell pairs across a border) */
-    uint64_t path_moves;                          /* stored cell moves of level-1 edges */
-    size_t bytes;                                 /* memory of the baked data */
+    int32_t cluster_side[NAV_HPA_MAX_LEVELS + 1];     /* cells, level 1..levels */
+    uint32_t clusters[NAV_HPA_MAX_LEVELS + 1];        /* level 1..levels */
+    uint32_t nodes[NAV_HPA_MAX_LEVELS + 1];           /* nodes living at level l or above */
+    uint32_t edges[NAV_HPA_MAX_LEVELS + 1];           /* directed edges of the level-l graph */
+    uint32_t entrances;                               /* entrance runs on level-1 borders */
+    uint32_t transitions;                             /* transitions (cell pairs across a border) */
+    uint64_t path_moves;                              /* stored cell moves of level-1 edges */
+    uint32_t reused_clusters[NAV_HPA_MAX_LEVELS + 1]; /* after nav_hpa_rebake: clusters of each level whose
+                                                        edges were copied, not searched again */
+    size_t bytes;                                     /* memory of the baked data */
 } nav_hpa_info;
 
 void nav_hpa_get_info(const nav_hpa *hpa, nav_hpa_info *info);
