@@ -19,7 +19,10 @@ static const struct {
     {"bake", navtool_bake,
      "navtool bake MAP -o OUT.nav [--cluster N] [--levels N] [--ratio N] [--long N] [--quiet]"},
     {"info", navtool_info, "navtool info FILE.nav"},
-    {"render", navtool_render, "navtool render MAP [SX SY GX GY] [--algo A] --png OUT [--ascii]"},
+    {"render", navtool_render,
+     "navtool render MAP [SX SY GX GY] [--algo A|hpa] [--png OUT] [--ascii] [--scale PX] [--cluster N] "
+     "[--levels N] "
+     "[--ratio N] [--long N]"},
 };
 
 void navtool_usage(FILE *out)

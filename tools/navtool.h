@@ -37,6 +37,9 @@ bool navtool_parse_hpa_option(int argc, char **argv, int *i, nav_hpa_desc *desc)
  * search [opt], and the path [opt] on top. scale pixels a cell. Returns 0 on success. */
 int navtool_write_png(const char *path, const nav_grid *grid, const nav_grid_query *query,
                       const nav_path *path_cells, int scale);
+/* The same with an HPA* bake [opt] drawn under the path: cluster borders, nodes, top-level edges. */
+int navtool_write_png_hpa(const char *path, const nav_grid *grid, const nav_grid_query *query,
+                          const nav_hpa *hpa, const nav_path *path_cells, int scale);
 /* Prints the grid with the path as '*' (start 's', goal 't'). */
 void navtool_print_ascii(FILE *out, const nav_grid *grid, const nav_path *path_cells);
 

@@ -45,8 +45,81 @@ static rgb terrain_colour(double cost)
     return mix((rgb){236, 236, 230}, (rgb){70, 110, 60}, t);
 }
 
+/* Blends a pixel towards colour c by t. */
+static void blend(uint8_t *pixels, size_t pw, size_t ph, int64_t x, int64_t y, rgb c, double t)
+{
+    if (x < 0 || y < 0 || (size_t)x >= pw || (size_t)y >= ph) return;
+    uint8_t *p = pixels + ((size_t)y * pw + (size_t)x) * 3;
+    rgb m = mix((rgb){p[0], p[1], p[2]}, c, t);
+    p[0] = m.r;
+    p[1] = m.g;
+    p[2] = m.b;
+}
+
+/* A line between two pixel centres (Bresenham). */
+static void line(uint8_t *pixels, size_t pw, size_t ph, int64_t x0, int64_t y0, int64_t x1, int64_t y1, rgb c,
+                 double t)
+{
+    int64_t dx = x1 > x0 ? x1 - x0 : x0 - x1, dy = -(y1 > y0 ? y1 - y0 : y0 - y1);
+    int64_t sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1, err = dx + dy;
+    for (;;) {
+        blend(pixels, pw, ph, x0, y0, c, t);
+        if (x0 == x1 && y0 == y1) break;
+        int64_t e2 = 2 * err;
+        if (e2 >= dy) err += dy, x0 += sx;
+        if (e2 <= dx) err += dx, y0 += sy;
+    }
+}
+
+/* The abstract graph under the path: cluster borders (level 1 faint, higher levels stronger), the
+ * edges of the top level as lines between node centres, and every node as a dot. */
+static void draw_hpa(uint8_t *pixels, size_t pw, size_t ph, int scale, const nav_hpa *hpa, int32_t w)
+{
+    nav_hpa_info info;
+    nav_hpa_get_info(hpa, &info);
+    static const rgb border = {30, 60, 160}, edge = {230, 140, 20}, node = {200, 30, 160};
+    for (int l = 1; l <= info.levels; l++) {
+        int64_t side = (int64_t)info.cluster_side[l] * scale;
+        double t = l == 1 ? 0.25 : 0.6;
+        for (size_t py = 0; py < ph; py++)
+            for (size_t px = 0; px < pw; px++)
+                if ((px % (size_t)side == 0 && px) || (py % (size_t)side == 0 && py))
+                    blend(pixels, pw, ph, (int64_t)px, (int64_t)py, border, t);
+    }
+    int32_t top = info.levels;
+    uint32_t n = nav_hpa_node_count(hpa), targets[4096];
+    for (uint32_t u = 0; u < n; u++) {
+        uint32_t cell;
+        int32_t level;
+        nav_hpa_node(hpa, u, &cell, &level);
+        if (level < top) continue;
+        uint32_t count = nav_hpa_node_edges(hpa, top, u, targets, NULL, 4096);
+        int64_t x0 = (int64_t)(cell % (uint32_t)w) * scale + scale / 2,
+                y0 = (int64_t)(cell / (uint32_t)w) * scale + scale / 2;
+        for (uint32_t i = 0; i < count && i < 4096; i++) {
+            uint32_t other;
+            nav_hpa_node(hpa, targets[i], &other, NULL);
+            line(pixels, pw, ph, x0, y0, (int64_t)(other % (uint32_t)w) * scale + scale / 2,
+                 (int64_t)(other / (uint32_t)w) * scale + scale / 2, edge, 0.35);
+        }
+    }
+    for (uint32_t u = 0; u < n; u++) {
+        uint32_t cell;
+        nav_hpa_node(hpa, u, &cell, NULL);
+        int64_t x0 = (int64_t)(cell % (uint32_t)w) * scale, y0 = (int64_t)(cell / (uint32_t)w) * scale;
+        for (int64_t dy = 0; dy < scale; dy++)
+            for (int64_t dx = 0; dx < scale; dx++) blend(pixels, pw, ph, x0 + dx, y0 + dy, node, 0.8);
+    }
+}
+
 int navtool_write_png(const char *path, const nav_grid *grid, const nav_grid_query *query,
                       const nav_path *path_cells, int scale)
+{
+    return navtool_write_png_hpa(path, grid, query, NULL, path_cells, scale);
+}
+
+int navtool_write_png_hpa(const char *path, const nav_grid *grid, const nav_grid_query *query,
+                          const nav_hpa *hpa, const nav_path *path_cells, int scale)
 {
     int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
     if (scale <= 0) {
@@ -85,13 +158,6 @@ int navtool_write_png(const char *path, const nav_grid *grid, const nav_grid_que
             cells[(size_t)y * w + x] = c;
         }
     }
-    if (path_cells) {
-        for (uint32_t i = 0; i < path_cells->count; i++) {
-            uint32_t cell = path_cells->nodes[i];
-            if (cell >= (uint32_t)w * (uint32_t)h) continue;
-            cells[cell] = i == 0 ? start_colour : i + 1 == path_cells->count ? goal_colour : path_colour;
-        }
-    }
     for (size_t py = 0; py < ph; py++) {
         for (size_t px = 0; px < pw; px++) {
             rgb c = cells[(py / scale) * w + px / scale];
@@ -101,6 +167,17 @@ int navtool_write_png(const char *path, const nav_grid *grid, const nav_grid_que
             p[0] = c.r;
             p[1] = c.g;
             p[2] = c.b;
+        }
+    }
+    if (hpa) draw_hpa(pixels, pw, ph, scale, hpa, w);
+    if (path_cells) { /* the path on top of everything */
+        for (uint32_t i = 0; i < path_cells->count; i++) {
+            uint32_t cell = path_cells->nodes[i];
+            if (cell >= (uint32_t)w * (uint32_t)h) continue;
+            rgb c = i == 0 ? start_colour : i + 1 == path_cells->count ? goal_colour : path_colour;
+            int64_t x0 = (int64_t)(cell % (uint32_t)w) * scale, y0 = (int64_t)(cell / (uint32_t)w) * scale;
+            for (int64_t dy = 0; dy < scale; dy++)
+                for (int64_t dx = 0; dx < scale; dx++) blend(pixels, pw, ph, x0 + dx, y0 + dy, c, 1.0);
         }
     }
     int ok = stbi_write_png(path, (int)pw, (int)ph, 3, pixels, (int)(pw * 3));
@@ -145,9 +222,16 @@ int navtool_render(int argc, char **argv)
     int ncoord = 0, scale = 0;
     bool ascii = false;
     nav_search_desc search = {0};
+    bool hpa = false;
+    nav_hpa_desc hpa_desc = {0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--png") && i + 1 < argc) {
             png = argv[++i];
+        } else if (!strcmp(argv[i], "--algo") && i + 1 < argc && !strcmp(argv[i + 1], "hpa")) {
+            hpa = true;
+            i++;
+        } else if (navtool_parse_hpa_option(argc, argv, &i, &hpa_desc)) {
+            continue;
         } else if (!strcmp(argv[i], "--algo") && i + 1 < argc) {
             if (!navtool_parse_algo(argv[++i], &search.algo)) {
                 fprintf(stderr, "navtool render: unknown algorithm '%s'\n", argv[i]);
@@ -176,7 +260,21 @@ int navtool_render(int argc, char **argv)
     nav_path path;
     nav_path_init(&path, NULL);
     int rc = 0;
-    if (ncoord == 4) {
+    nav_hpa *baked = NULL;
+    if (hpa) {
+        hpa_desc.log = &navtool_stderr_log;
+        nav_hpa_query *hq = NULL;
+        nav_status s = nav_hpa_bake(grid, &hpa_desc, &baked);
+        if (nav_succeeded(s) && ncoord == 4) {
+            s = nav_hpa_query_create(baked, grid, NULL, &hq);
+            if (nav_succeeded(s)) s = nav_hpa_find_path(hq, c[0], c[1], c[2], c[3], &path, NULL);
+        }
+        if (nav_failed(s)) {
+            fprintf(stderr, "navtool render: hpa failed: %s\n", nav_status_str(s));
+            rc = 1;
+        }
+        nav_hpa_query_destroy(hq);
+    } else if (ncoord == 4) {
         if (nav_failed(nav_grid_query_create(grid, NULL, &query))) {
             fprintf(stderr, "navtool render: out of memory\n");
             rc = 1;
@@ -189,7 +287,8 @@ int navtool_render(int argc, char **argv)
         }
     }
     if (rc == 0 && ascii) navtool_print_ascii(stdout, grid, ncoord ? &path : NULL);
-    if (rc == 0 && png) rc = navtool_write_png(png, grid, query, ncoord ? &path : NULL, scale);
+    if (rc == 0 && png) rc = navtool_write_png_hpa(png, grid, query, baked, ncoord ? &path : NULL, scale);
+    nav_hpa_destroy(baked);
     nav_path_destroy(&path);
     nav_grid_query_destroy(query);
     nav_grid_destroy(grid);
