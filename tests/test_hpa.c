@@ -925,6 +925,64 @@ static void test_rebake_matches_full_bake(void **state)
     nav_grid_destroy(grid);
 }
 
+/* ---- refinement on demand -------------------------------------------------------------------- */
+
+/* Plan, then take the cells a few at a time: the same cells as nav_hpa_find_path, in order. */
+static void test_refine_on_demand(void **state)
+{
+    (void)state;
+    nav_path whole, parts;
+    nav_path_init(&whole, NULL);
+    nav_path_init(&parts, NULL);
+    int routes = 0;
+    for (unsigned seed = 60; seed < 72; seed++) {
+        int32_t w = 50, h = 40;
+        nav_grid *grid = random_grid(seed, w, h);
+        nav_hpa *hpa;
+        assert_int_equal(
+            nav_hpa_bake(
+                grid, &(nav_hpa_desc){.cluster_size = 5, .levels = 1 + (int32_t)(seed % 3), .level_ratio = 2},
+                &hpa),
+            NAV_SUCCESS);
+        nav_hpa_query *q;
+        assert_int_equal(nav_hpa_query_create(hpa, grid, NULL, &q), NAV_SUCCESS);
+        nav_path empty;
+        nav_path_init(&empty, NULL);
+        assert_int_equal(nav_hpa_refine_next(q, 5, &empty), NAV_FAILURE | NAV_WRONG_STATE); /* no plan yet */
+        for (int k = 0; k < 25; k++) {
+            int32_t sx = rand() % w, sy = rand() % h, gx = rand() % w, gy = rand() % h;
+            nav_hpa_result r, rp;
+            nav_status s = nav_hpa_find_path(q, sx, sy, gx, gy, &whole, &r);
+            nav_status p = nav_hpa_plan(q, sx, sy, gx, gy, &rp);
+            assert_int_equal(p, s);
+            if (nav_failed(s)) {
+                assert_int_equal(nav_hpa_refine_next(q, 5, &parts), NAV_FAILURE | NAV_WRONG_STATE);
+                continue;
+            }
+            assert_int_equal(rp.search_level, r.search_level);
+            uint32_t step = (uint32_t)(1 + k % 7), calls = 0;
+            nav_path_clear(&parts);
+            nav_status t;
+            while ((t = nav_hpa_refine_next(q, step, &parts)) == NAV_IN_PROGRESS) {
+                assert_int_equal(parts.count, (calls + 1) * step);
+                calls++;
+            }
+            assert_int_equal(t, NAV_SUCCESS);
+            assert_int_equal(parts.count, whole.count);
+            assert_memory_equal(parts.nodes, whole.nodes, whole.count * sizeof *whole.nodes);
+            assert_int_equal(nav_hpa_refine_next(q, step, &parts), NAV_FAILURE | NAV_WRONG_STATE);
+            routes += r.abstract_edges > 0;
+        }
+        nav_path_destroy(&empty);
+        nav_hpa_query_destroy(q);
+        nav_hpa_destroy(hpa);
+        nav_grid_destroy(grid);
+    }
+    assert_true(routes > 50); /* abstract routes, not only near ones */
+    nav_path_destroy(&whole);
+    nav_path_destroy(&parts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -945,6 +1003,7 @@ int main(void)
         cmocka_unit_test(test_chunk_damage),
         cmocka_unit_test(test_nav_file),
         cmocka_unit_test(test_rebake_matches_full_bake),
+        cmocka_unit_test(test_refine_on_demand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

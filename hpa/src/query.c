@@ -46,6 +46,13 @@
 #endif
 #define NEAR_BUDGET 2
 
+enum { PLAN_NONE, PLAN_LOCAL, PLAN_ROUTE };
+
+typedef struct walk_frame {
+    int level;
+    uint32_t edge, at; /* the edge being unfolded and its next refinement entry */
+} walk_frame;
+
 struct nav_hpa_query {
     const nav_hpa *hpa;
     const nav_grid *grid;
@@ -65,6 +72,14 @@ struct nav_hpa_query {
     uint32_t *cell_node[2]; /* node of each cell of the start's and the goal's cluster, or HPA_NO_NODE */
     uint32_t *chain;        /* the route's vertices, goal first */
     uint32_t chain_cap;
+    /* the last plan and the walk that refines it */
+    int plan;           /* PLAN_NONE, PLAN_LOCAL (cells in local) or PLAN_ROUTE (chain) */
+    nav_path local;     /* a route found on the grid itself (near queries, one cluster) */
+    uint32_t walk_next; /* PLAN_LOCAL: next index in local; PLAN_ROUTE: chain entries left */
+    uint32_t walk_cell; /* PLAN_ROUTE: the last cell given */
+    bool walk_started;  /* PLAN_ROUTE: the start cell was given */
+    int depth;          /* frames on the stack */
+    walk_frame stack[NAV_HPA_MAX_LEVELS + 1];
     uint64_t expanded;
     /* the current query */
     nav_grid_rect rect[2]; /* the level-1 clusters of start (slot 0) and goal (slot 1) */
@@ -109,6 +124,7 @@ nav_status nav_hpa_query_create(const nav_hpa *hpa, const nav_grid *grid, const 
     q->via_level = nav__alloc(&a, n);
     q->stamp = nav__calloc(&a, n, sizeof *q->stamp);
     q->chain_cap = 256;
+    nav_path_init(&q->local, &a);
     q->chain = nav__alloc(&a, q->chain_cap * sizeof *q->chain);
     bool ok = q->g && q->parent && q->via && q->via_level && q->stamp && q->chain &&
               nav_succeeded(nav_heap_init(&q->open, &a, n, n)) &&
@@ -142,6 +158,7 @@ void nav_hpa_query_destroy(nav_hpa_query *q)
     nav__free(&q->allocator, q->via_level);
     nav__free(&q->allocator, q->stamp);
     nav__free(&q->allocator, q->chain);
+    nav_path_destroy(&q->local);
     nav__free(&q->allocator, q->cell_node[0]);
     nav__free(&q->allocator, q->cell_node[1]);
     nav_allocator keep = q->allocator;
@@ -290,31 +307,13 @@ static bool search(nav_hpa_query *q, uint32_t start_vertex, uint32_t goal_vertex
 
 /* ---- refinement ------------------------------------------------------------------------------ */
 
+/* The route of the last plan is refined by a resumable walk: the chain of vertices (goal first),
+ * and a stack of the edges being unfolded, one frame a level. Each step yields one cell, so a
+ * caller may take the first cells of a long route before the rest is unfolded. */
 static nav_status push_cell(nav_hpa_query *q, nav_path *path, uint32_t cell)
 {
     uint32_t w = (uint32_t)q->hpa->width;
     return nav_path_push(path, nav_grid_cell_center(q->grid, (int32_t)(cell % w), (int32_t)(cell / w)), cell);
-}
-
-/* Appends the cells of edge e of level l, after the path's last cell (its source). */
-static nav_status expand(nav_hpa_query *q, int l, uint32_t e, nav_path *path)
-{
-    const hpa_level *lv = &q->hpa->level[l];
-    nav_status s = NAV_SUCCESS;
-    if (l == 1) {
-        int32_t w = q->hpa->width;
-        uint32_t cell = path->nodes[path->count - 1];
-        for (uint32_t i = lv->sub_first[e]; i < lv->sub_first[e + 1] && nav_succeeded(s); i++) {
-            int32_t dx, dy;
-            nav_dir_offset((nav_dir)lv->moves[i], &dx, &dy);
-            cell = (uint32_t)((int32_t)cell + dy * w + dx);
-            s = push_cell(q, path, cell);
-        }
-        return s;
-    }
-    for (uint32_t i = lv->sub_first[e]; i < lv->sub_first[e + 1] && nav_succeeded(s); i++)
-        s = expand(q, l - 1, lv->sub[i], path);
-    return s;
 }
 
 static uint32_t vertex_cell(const nav_hpa_query *q, uint32_t v)
@@ -328,11 +327,58 @@ static uint32_t vertex_cell(const nav_hpa_query *q, uint32_t v)
                           r->y + (int32_t)(local / (uint32_t)r->width));
 }
 
-/* The path of the search's route into path: the start's cell, then every step. */
-static nav_status refine(nav_hpa_query *q, uint32_t start_vertex, uint32_t goal_vertex, nav_path *path,
-                         uint32_t *abstract_edges)
+/* The next cell of the route, or false when it is all out. */
+static bool next_cell(nav_hpa_query *q, uint32_t *cell)
+{
+    const nav_hpa *hpa = q->hpa;
+    if (q->plan == PLAN_LOCAL) {
+        if (q->walk_next >= q->local.count) return false;
+        *cell = q->local.nodes[q->walk_next++];
+        return true;
+    }
+    if (q->plan != PLAN_ROUTE) return false;
+    if (!q->walk_started) {
+        q->walk_started = true;
+        *cell = q->walk_cell;
+        return true;
+    }
+    for (;;) {
+        if (q->depth > 0) {
+            walk_frame *f = &q->stack[q->depth - 1];
+            const hpa_level *lv = &hpa->level[f->level];
+            if (f->at == lv->sub_first[f->edge + 1]) {
+                q->depth--;
+                continue;
+            }
+            if (f->level == 1) {
+                int32_t dx, dy;
+                nav_dir_offset((nav_dir)lv->moves[f->at++], &dx, &dy);
+                q->walk_cell = (uint32_t)((int32_t)q->walk_cell + dy * hpa->width + dx);
+                *cell = q->walk_cell;
+                return true;
+            }
+            uint32_t sub = lv->sub[f->at++];
+            q->stack[q->depth++] = (walk_frame){f->level - 1, sub, hpa->level[f->level - 1].sub_first[sub]};
+            continue;
+        }
+        if (q->walk_next == 0) return false;
+        uint32_t v = q->chain[--q->walk_next];
+        if (q->via_level[v] == 0) {
+            q->walk_cell = vertex_cell(q, v);
+            *cell = q->walk_cell;
+            return true;
+        }
+        uint32_t e = q->via[v];
+        q->stack[q->depth++] = (walk_frame){q->via_level[v], e, hpa->level[q->via_level[v]].sub_first[e]};
+    }
+}
+
+/* Keeps the route found by the search: its vertices, goal first. */
+static nav_status keep_route(nav_hpa_query *q, uint32_t start_vertex, uint32_t goal_vertex,
+                             uint32_t *abstract)
 {
     uint32_t count = 0;
+    *abstract = 0;
     for (uint32_t v = goal_vertex; v != start_vertex; v = q->parent[v]) {
         if (count == q->chain_cap) {
             uint32_t *grown = nav__realloc(&q->allocator, q->chain, q->chain_cap * sizeof *q->chain,
@@ -342,20 +388,14 @@ static nav_status refine(nav_hpa_query *q, uint32_t start_vertex, uint32_t goal_
             q->chain_cap *= 2;
         }
         q->chain[count++] = v;
+        *abstract += q->via_level[v] != 0;
     }
-    nav_status s = push_cell(q, path, vertex_cell(q, start_vertex));
-    uint32_t abstract = 0;
-    for (uint32_t i = count; i-- > 0 && nav_succeeded(s);) {
-        uint32_t v = q->chain[i];
-        if (q->via_level[v] == 0) {
-            s = push_cell(q, path, vertex_cell(q, v));
-        } else {
-            s = expand(q, q->via_level[v], q->via[v], path);
-            abstract++;
-        }
-    }
-    *abstract_edges = abstract;
-    return s;
+    q->plan = PLAN_ROUTE;
+    q->walk_next = count;
+    q->walk_cell = vertex_cell(q, start_vertex);
+    q->walk_started = false;
+    q->depth = 0;
+    return NAV_SUCCESS;
 }
 
 /* ---- the query ------------------------------------------------------------------------------- */
@@ -387,8 +427,8 @@ static void mark_nodes(nav_hpa_query *q, int k, bool on)
     }
 }
 
-static nav_status abstract_path(nav_hpa_query *q, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
-                                nav_path *path, nav_hpa_result *r)
+static nav_status abstract_route(nav_hpa_query *q, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
+                                 nav_hpa_result *r)
 {
     const nav_hpa *hpa = q->hpa;
     q->goal_x = gx;
@@ -412,16 +452,106 @@ static nav_status abstract_path(nav_hpa_query *q, int32_t sx, int32_t sy, int32_
         if (nav__hpa_cluster(hpa, l, sx, sy) != nav__hpa_cluster(hpa, l, gx, gy)) r->search_level = l;
     if (!r->search_level) r->search_level = 1;
     bool found = search(q, start_vertex, goal_vertex, sx, sy);
-    nav_status s;
-    if (found) {
-        s = refine(q, start_vertex, goal_vertex, path, &r->abstract_edges);
-    } else {
-        s = push_cell(q, path, nav_grid_index(q->grid, sx, sy));
-        if (nav_succeeded(s)) s = NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
-    }
     mark_nodes(q, 0, false);
     if (!shared) mark_nodes(q, 1, false);
+    if (!found) return NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
+    return keep_route(q, start_vertex, goal_vertex, &r->abstract_edges);
+}
+
+/* A route from start to goal, kept in the query for next_cell: the start alone, a near path, or
+ * the abstract route. */
+static nav_status plan(nav_hpa_query *q, int32_t sx, int32_t sy, int32_t gx, int32_t gy, nav_hpa_result *r)
+{
+    const nav_hpa *hpa = q->hpa;
+    const nav_grid *grid = q->grid;
+    q->plan = PLAN_NONE;
+    if (!nav_grid_in_bounds(grid, sx, sy) || !nav_grid_in_bounds(grid, gx, gy))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (!nav_grid_passable(grid, sx, sy) || !nav_grid_passable(grid, gx, gy))
+        return NAV_FAILURE | NAV_BLOCKED_ENDPOINT;
+    uint32_t start = nav_grid_index(grid, sx, sy), goal = nav_grid_index(grid, gx, gy);
+    nav_path_clear(&q->local);
+    q->walk_next = 0;
+    q->plan = PLAN_LOCAL;
+    if (start == goal) return nav_path_push(&q->local, nav_grid_cell_center(grid, sx, sy), start);
+    if (!nav_grid_may_reach(grid, sx, sy, gx, gy)) {
+        nav_status s = nav_path_push(&q->local, nav_grid_cell_center(grid, sx, sy), start);
+        return nav_succeeded(s) ? NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE : s;
+    }
+    nav_status s = NAV_SUCCESS | NAV_PARTIAL_RESULT;
+    int32_t side = hpa->level[1].side, span = q->near_clusters * side;
+    uint32_t cluster = nav__hpa_cluster(hpa, 1, sx, sy);
+    if (q->near_clusters && abs(gx - sx) <= span && abs(gy - sy) <= span) {
+        int32_t x0 = (sx < gx ? sx : gx) - side / 2, y0 = (sy < gy ? sy : gy) - side / 2;
+        int32_t x1 = (sx < gx ? gx : sx) + side / 2, y1 = (sy < gy ? gy : sy) + side / 2;
+        if (x0 < 0) x0 = 0;
+        if (y0 < 0) y0 = 0;
+        if (x1 >= hpa->width) x1 = hpa->width - 1;
+        if (y1 >= hpa->height) y1 = hpa->height - 1;
+        nav_grid_rect box = {x0, y0, x1 - x0 + 1, y1 - y0 + 1};
+        if ((uint64_t)box.width * (uint64_t)box.height <= q->near_cells)
+            s = nav_region_leg(q->region, box, start, goal, NEAR_BUDGET * q->cluster_cells, &q->local, NULL);
+    } else if (cluster == nav__hpa_cluster(hpa, 1, gx, gy)) { /* one cluster: a search inside it first */
+        s = nav_region_leg(q->region, nav__hpa_level1_rect(hpa, cluster), start, goal, 0, &q->local, NULL);
+    }
+    if (nav_failed(s) || !nav_has_detail(s, NAV_PARTIAL_RESULT)) return s;
+    nav_path_clear(&q->local);
+    s = abstract_route(q, sx, sy, gx, gy, r);
+    if (nav_has_detail(s, NAV_UNREACHABLE)) {
+        q->plan = PLAN_LOCAL;
+        nav_status p = nav_path_push(&q->local, nav_grid_cell_center(grid, sx, sy), start);
+        if (nav_failed(p)) return p;
+    }
     return s;
+}
+
+/* Whether the route's walk has cells left once the chain is used up: an unfinished frame. */
+static bool route_has_more(const nav_hpa_query *q)
+{
+    for (int d = 0; d < q->depth; d++)
+        if (q->stack[d].at < q->hpa->level[q->stack[d].level].sub_first[q->stack[d].edge + 1]) return true;
+    return false;
+}
+
+static uint64_t expanded_so_far(const nav_hpa_query *q)
+{
+    return q->expanded + nav_region_query_expanded(q->region);
+}
+
+nav_status nav_hpa_plan(nav_hpa_query *q, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
+                        nav_hpa_result *result)
+{
+    nav_hpa_result r = {0};
+    if (result) *result = r;
+    if (!q) return NAV_FAILURE | NAV_INVALID_PARAM;
+    uint64_t before = expanded_so_far(q);
+    nav_status s = plan(q, sx, sy, gx, gy, &r);
+    if (nav_failed(s)) q->plan = PLAN_NONE;
+    r.expanded = (uint32_t)(expanded_so_far(q) - before);
+    if (result) *result = r;
+    return s;
+}
+
+nav_status nav_hpa_refine_next(nav_hpa_query *q, uint32_t max_cells, nav_path *path)
+{
+    if (!q || !path) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (q->plan == PLAN_NONE) return NAV_FAILURE | NAV_WRONG_STATE;
+    uint32_t cell;
+    for (uint32_t n = 0; n < max_cells; n++) {
+        if (!next_cell(q, &cell)) {
+            q->plan = PLAN_NONE;
+            return NAV_SUCCESS;
+        }
+        nav_status s = push_cell(q, path, cell);
+        if (nav_failed(s)) return s;
+    }
+    /* done exactly at the limit? */
+    if ((q->plan == PLAN_LOCAL && q->walk_next >= q->local.count) ||
+        (q->plan == PLAN_ROUTE && q->walk_started && q->walk_next == 0 && !route_has_more(q))) {
+        q->plan = PLAN_NONE;
+        return NAV_SUCCESS;
+    }
+    return NAV_IN_PROGRESS;
 }
 
 nav_status nav_hpa_find_path(nav_hpa_query *q, int32_t sx, int32_t sy, int32_t gx, int32_t gy, nav_path *path,
@@ -430,50 +560,21 @@ nav_status nav_hpa_find_path(nav_hpa_query *q, int32_t sx, int32_t sy, int32_t g
     nav_hpa_result r = {0};
     if (result) *result = r;
     if (!q || !path) return NAV_FAILURE | NAV_INVALID_PARAM;
-    const nav_hpa *hpa = q->hpa;
-    const nav_grid *grid = q->grid;
-    if (!nav_grid_in_bounds(grid, sx, sy) || !nav_grid_in_bounds(grid, gx, gy))
-        return NAV_FAILURE | NAV_INVALID_PARAM;
-    if (!nav_grid_passable(grid, sx, sy) || !nav_grid_passable(grid, gx, gy))
-        return NAV_FAILURE | NAV_BLOCKED_ENDPOINT;
     nav_path_clear(path);
-    uint32_t start = nav_grid_index(grid, sx, sy), goal = nav_grid_index(grid, gx, gy);
-    uint64_t expanded_before = q->expanded + nav_region_query_expanded(q->region);
-    nav_status s;
-    if (start == goal) {
-        s = push_cell(q, path, start);
-    } else if (!nav_grid_may_reach(grid, sx, sy, gx, gy)) {
-        s = push_cell(q, path, start);
-        if (nav_succeeded(s)) s = NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
-    } else {
-        s = NAV_SUCCESS | NAV_PARTIAL_RESULT;
-        int32_t side = hpa->level[1].side, span = q->near_clusters * side;
-        uint32_t cluster = nav__hpa_cluster(hpa, 1, sx, sy);
-        if (q->near_clusters && abs(gx - sx) <= span && abs(gy - sy) <= span) {
-            int32_t x0 = (sx < gx ? sx : gx) - side / 2, y0 = (sy < gy ? sy : gy) - side / 2;
-            int32_t x1 = (sx < gx ? gx : sx) + side / 2, y1 = (sy < gy ? gy : sy) + side / 2;
-            if (x0 < 0) x0 = 0;
-            if (y0 < 0) y0 = 0;
-            if (x1 >= hpa->width) x1 = hpa->width - 1;
-            if (y1 >= hpa->height) y1 = hpa->height - 1;
-            nav_grid_rect box = {x0, y0, x1 - x0 + 1, y1 - y0 + 1};
-            if ((uint64_t)box.width * (uint64_t)box.height <= q->near_cells)
-                s = nav_region_leg(q->region, box, start, goal, NEAR_BUDGET * q->cluster_cells, path, NULL);
-        } else if (cluster == nav__hpa_cluster(hpa, 1, gx, gy)) { /* one cluster: a search inside it first */
-            s = nav_region_leg(q->region, nav__hpa_level1_rect(hpa, cluster), start, goal, 0, path, NULL);
-        }
-        if (nav_succeeded(s) && nav_has_detail(s, NAV_PARTIAL_RESULT)) {
-            nav_path_clear(path);
-            s = abstract_path(q, sx, sy, gx, gy, path, &r);
-        }
+    uint64_t before = expanded_so_far(q);
+    nav_status s = plan(q, sx, sy, gx, gy, &r);
+    if (nav_succeeded(s)) {
+        nav_status refined = nav_hpa_refine_next(q, UINT32_MAX, path);
+        if (nav_failed(refined)) s = refined;
     }
+    q->plan = PLAN_NONE;
     if (nav_failed(s)) {
         nav_path_clear(path);
         return s;
     }
-    r.cost = cells_cost(grid, path);
+    r.cost = cells_cost(q->grid, path);
     path->cost = r.cost;
-    r.expanded = (uint32_t)(q->expanded + nav_region_query_expanded(q->region) - expanded_before);
+    r.expanded = (uint32_t)(expanded_so_far(q) - before);
     if (result) *result = r;
     return s;
 }

@@ -187,6 +187,22 @@ size_t nav_hpa_query_memory_bytes(const nav_hpa_query *query);
 nav_status nav_hpa_find_path(nav_hpa_query *query, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
                              nav_path *path, nav_hpa_result *result);
 
+/* ---- Refinement on demand --------------------------------------------------------------------- */
+
+/* Plans a route from (sx, sy) to (gx, gy) without writing its cells: an agent can start walking
+ * after the first nav_hpa_refine_next, before the rest of a long route is unfolded. The plan lives
+ * in the query object until the next plan or find_path on it. result->cost is not set (the cells
+ * are not known yet). Returns as nav_hpa_find_path. */
+nav_status nav_hpa_plan(nav_hpa_query *query, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
+                        nav_hpa_result *result);
+
+/* Appends up to max_cells more cells of the planned route to path (the first call starts with the
+ * start cell). Returns NAV_IN_PROGRESS while cells remain, NAV_SUCCESS once the goal's cell (or,
+ * for an unreachable goal, the start) has been appended; NAV_FAILURE with NAV_WRONG_STATE (no plan,
+ * or the plan was used up), NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY. The cells are those
+ * nav_hpa_find_path would return. */
+nav_status nav_hpa_refine_next(nav_hpa_query *query, uint32_t max_cells, nav_path *path);
+
 #ifdef __cplusplus
 }
 #endif
