@@ -64,6 +64,42 @@ bool nav_grid_segment_cost(const nav_grid *grid, int32_t ax, int32_t ay, int32_t
     return true;
 }
 
+/* The walk of nav_grid_segment_cost in integers, for the walkability test alone: the segment
+ * crosses the vertical line after column x + i at parameter (2i + 1) / (2 |dx|) and the horizontal
+ * one after row y + j at (2j + 1) / (2 |dy|), so comparing (2i + 1) |dy| with (2j + 1) |dx| orders
+ * the crossings exactly, and equality is a corner. The floating-point walk calls crossings closer
+ * than CORNER_EPSILON a corner; distinct crossings differ by at least 1 / (2 |dx| |dy|), so the two
+ * walks agree while |dx| |dy| < 2^28 (segments up to 16384 cells across); longer ones go to the
+ * floating-point walk. Both ends must be in bounds (the caller's cells are). */
+static bool segment_walkable(const nav_grid *grid, int32_t ax, int32_t ay, int32_t bx, int32_t by)
+{
+    int64_t adx = bx > ax ? bx - ax : ax - bx, ady = by > ay ? by - ay : ay - by;
+    if (adx * ady >= (int64_t)1 << 28) return nav_grid_segment_cost(grid, ax, ay, bx, by, NULL);
+    if (!nav__cell_free(grid, nav_grid_index(grid, ax, ay))) return false;
+    int32_t step_x = bx > ax ? 1 : -1, step_y = by > ay ? 1 : -1;
+    int64_t next_x = adx ? ady : INT64_MAX, next_y = ady ? adx : INT64_MAX; /* (2i + 1) |dy|, (2j + 1) |dx| */
+    int32_t x = ax, y = ay;
+    while (x != bx || y != by) {
+        if (next_x == next_y) {
+            if (!can_enter(grid, x, y, x + step_x, y) || !can_enter(grid, x, y, x, y + step_y)) return false;
+            if (!can_enter(grid, x, y, x + step_x, y + step_y)) return false;
+            x += step_x;
+            y += step_y;
+            next_x += 2 * ady;
+            next_y += 2 * adx;
+        } else if (next_x < next_y) {
+            if (!can_enter(grid, x, y, x + step_x, y)) return false;
+            x += step_x;
+            next_x += 2 * ady;
+        } else {
+            if (!can_enter(grid, x, y, x, y + step_y)) return false;
+            y += step_y;
+            next_y += 2 * adx;
+        }
+    }
+    return true;
+}
+
 static void cell_xy(const nav_grid *grid, uint32_t cell, int32_t *x, int32_t *y)
 {
     *x = (int32_t)(cell % grid->width);
@@ -166,7 +202,7 @@ static nav_status smooth_uniform(const nav_grid *grid, const nav_path *cells, na
         uint32_t good = anchor + 1, bad = n, probe = anchor + 2;
         while (probe < n) {
             cell_xy(grid, cells->nodes[probe], &x, &y);
-            if (!nav_grid_segment_cost(grid, ax, ay, x, y, NULL)) {
+            if (!segment_walkable(grid, ax, ay, x, y)) {
                 bad = probe;
                 break;
             }
@@ -178,7 +214,7 @@ static nav_status smooth_uniform(const nav_grid *grid, const nav_path *cells, na
         while (bad - good > 1) {
             uint32_t mid = good + (bad - good) / 2;
             cell_xy(grid, cells->nodes[mid], &x, &y);
-            if (nav_grid_segment_cost(grid, ax, ay, x, y, NULL))
+            if (segment_walkable(grid, ax, ay, x, y))
                 good = mid;
             else
                 bad = mid;
