@@ -499,6 +499,28 @@ static bool copy_edges(bake *b, edge_builder *eb, int l, uint32_t cluster, uint3
     return true;
 }
 
+/* Dominated edges. The cheapest path from node u to node w inside a cluster that passes through
+ * another node v of the same level and cluster costs d(u, v) + (the rest), and the rest is no
+ * cheaper than d(v, w): the edges u -> v and v -> w together are as cheap as u -> w. Leaving u -> w
+ * out keeps every distance of the graph (by induction on the number of such nodes on a path) and
+ * saves the searches the relaxations of an edge that never does better. */
+static bool passes_a_node(const bake *b, const nav_path *cells)
+{
+    for (uint32_t i = 1; i + 1 < cells->count; i++)
+        if (b->node_of_cell[cells->nodes[i]]) return true;
+    return false;
+}
+
+/* The same one level up: a level-(l-1) edge chain (count edges, in walking order) through a node
+ * living at level l. */
+static bool through_level_node(const nav_hpa *hpa, const hpa_level *below, const uint32_t *chain,
+                               uint32_t count, int l)
+{
+    for (uint32_t i = 0; i + 1 < count; i++)
+        if (hpa->node_level[below->edge_target[chain[i]]] >= l) return true;
+    return false;
+}
+
 /* Level 1: the crossings, and a fan inside its cluster from every node to the others. */
 static nav_status build_level1(bake *b)
 {
@@ -549,6 +571,7 @@ static nav_status build_level1(bake *b)
             if (v == u || costs[v - first] == INFINITY) continue;
             nav_path_clear(&cells);
             s = nav_region_fan_path(rq, hpa->node_cell[v], &cells);
+            if (nav_succeeded(s) && passes_a_node(b, &cells)) continue;
             uint32_t at = (uint32_t)eb.scratch_count;
             for (uint32_t i = 1; i < cells.count && nav_succeeded(s); i++) {
                 uint32_t dir = (uint32_t)dir_to(b, cells.nodes[i - 1], cells.nodes[i]);
@@ -626,6 +649,10 @@ static nav_status build_level(bake *b, int l)
                     uint32_t t = eb.scratch[at + i];
                     eb.scratch[at + i] = eb.scratch[at + j];
                     eb.scratch[at + j] = t;
+                }
+                if (through_level_node(hpa, below, eb.scratch + at, count, l)) {
+                    eb.scratch_count = at; /* dominated: see through_level_node */
+                    continue;
                 }
                 if (!pend(b, &eb, v, search.g[v - first], at, count)) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
             }
