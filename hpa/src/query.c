@@ -30,6 +30,10 @@
 #include "nav/region.h"
 
 #define NO_VERTEX UINT32_MAX
+
+/* Direction offsets in nav_dir order (nav_dir_offset, without a call a move). */
+static const int8_t dir_dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+static const int8_t dir_dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 /* Near queries (start and goal at most near_clusters level-1 cluster sides apart, across and down)
  * first try a plain A* in the box round them, grown by half a side, for at most NEAR_BUDGET
  * cluster areas of expansions. Measured on the Moving AI maps, every path HPA* made more than
@@ -87,6 +91,7 @@ struct nav_hpa_query {
     int32_t goal_x, goal_y;
     double weight;              /* of the heuristic, >= 1 */
     double unit, unit_diagonal; /* the heuristic: octile (or Manhattan) distance times the cheapest cost */
+    double step_cost[8];        /* on a grid of one cost, each move's cost (0 otherwise: asked of the grid) */
     bool manhattan;
 };
 
@@ -143,6 +148,8 @@ nav_status nav_hpa_query_create(const nav_hpa *hpa, const nav_grid *grid, const 
     q->weight = desc && desc->weight != 0 ? desc->weight : DEFAULT_WEIGHT;
     q->unit = nav_grid_min_cost(grid) * q->weight; /* the heuristic's scale, weight included */
     q->unit_diagonal = q->unit * (gd->diagonal_cost - 1.0);
+    double uniform = nav_grid_uniform_cost(grid);
+    for (int d = 0; d < 8; d++) q->step_cost[d] = uniform * (d < 4 ? 1.0 : gd->diagonal_cost);
     *out = q;
     return NAV_SUCCESS;
 }
@@ -288,16 +295,15 @@ static bool search(nav_hpa_query *q, uint32_t start_vertex, uint32_t goal_vertex
         int32_t x = r->x + (int32_t)(local % (uint32_t)r->width),
                 y = r->y + (int32_t)(local / (uint32_t)r->width);
         uint8_t moves = nav_grid_moves(q->grid, x, y);
-        for (int d = 0; d < 8; d++) {
-            if (!(moves >> d & 1u)) continue;
-            int32_t dx, dy;
-            nav_dir_offset((nav_dir)d, &dx, &dy);
-            int32_t nx = x + dx, ny = y + dy;
+        for (; moves; moves &= (uint8_t)(moves - 1)) {
+            int d = __builtin_ctz(moves);
+            int32_t nx = x + dir_dx[d], ny = y + dir_dy[d];
             if (nx < r->x || ny < r->y || nx >= r->x + r->width || ny >= r->y + r->height) continue;
-            uint32_t w = v + (uint32_t)(dy * r->width + dx);
+            uint32_t w = v + (uint32_t)(dir_dy[d] * r->width + dir_dx[d]);
             if ((q->stamp[w] & ~1u) == q->generation << 1 && (q->stamp[w] & 1u)) continue;
-            relax(q, w, g + nav_grid_move_cost(q->grid, x, y, (nav_dir)d), heuristic(q, nx, ny), v, NO_VERTEX,
-                  0);
+            double step =
+                q->step_cost[d] > 0 ? q->step_cost[d] : nav_grid_move_cost(q->grid, x, y, (nav_dir)d);
+            relax(q, w, g + step, heuristic(q, nx, ny), v, NO_VERTEX, 0);
         }
         uint32_t node = q->cell_node[k][local];
         if (node != HPA_NO_NODE) expand_edges(q, node, v, 1, g, true);
@@ -351,9 +357,8 @@ static bool next_cell(nav_hpa_query *q, uint32_t *cell)
                 continue;
             }
             if (f->level == 1) {
-                int32_t dx, dy;
-                nav_dir_offset((nav_dir)lv->moves[f->at++], &dx, &dy);
-                q->walk_cell = (uint32_t)((int32_t)q->walk_cell + dy * hpa->width + dx);
+                uint8_t d = lv->moves[f->at++];
+                q->walk_cell = (uint32_t)((int32_t)q->walk_cell + dir_dy[d] * hpa->width + dir_dx[d]);
                 *cell = q->walk_cell;
                 return true;
             }

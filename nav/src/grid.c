@@ -239,6 +239,11 @@ double nav_grid_terrain_cost(const nav_grid *grid, uint8_t type)
     return grid->terrain_cost[type];
 }
 
+double nav_grid_uniform_cost(const nav_grid *grid)
+{
+    return grid->uniform_cost;
+}
+
 double nav_grid_min_cost(const nav_grid *grid)
 {
     return grid->min_cost;

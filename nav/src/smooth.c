@@ -71,6 +71,14 @@ bool nav_grid_segment_cost(const nav_grid *grid, int32_t ax, int32_t ay, int32_t
  * than CORNER_EPSILON a corner; distinct crossings differ by at least 1 / (2 |dx| |dy|), so the two
  * walks agree while |dx| |dy| < 2^28 (segments up to 16384 cells across); longer ones go to the
  * floating-point walk. Both ends must be in bounds (the caller's cells are). */
+/* can_enter for cells known to be on the map: every cell the walk visits, and every side cell of a
+ * corner it passes, lies in the bounding box of the segment's two cells. */
+static inline bool can_step(const nav_grid *grid, uint32_t from, uint32_t to)
+{
+    if (!nav__cell_free(grid, to)) return false;
+    return !grid->heights || grid->heights[to] - grid->heights[from] <= grid->desc.max_climb;
+}
+
 static bool segment_walkable(const nav_grid *grid, int32_t ax, int32_t ay, int32_t bx, int32_t by)
 {
     int64_t adx = bx > ax ? bx - ax : ax - bx, ady = by > ay ? by - ay : ay - by;
@@ -78,22 +86,26 @@ static bool segment_walkable(const nav_grid *grid, int32_t ax, int32_t ay, int32
     if (!nav__cell_free(grid, nav_grid_index(grid, ax, ay))) return false;
     int32_t step_x = bx > ax ? 1 : -1, step_y = by > ay ? 1 : -1;
     int64_t next_x = adx ? ady : INT64_MAX, next_y = ady ? adx : INT64_MAX; /* (2i + 1) |dy|, (2j + 1) |dx| */
-    int32_t x = ax, y = ay;
-    while (x != bx || y != by) {
+    int32_t row = step_y * (int32_t)grid->width;
+    uint32_t at = nav_grid_index(grid, ax, ay), end = nav_grid_index(grid, bx, by);
+    while (at != end) {
         if (next_x == next_y) {
-            if (!can_enter(grid, x, y, x + step_x, y) || !can_enter(grid, x, y, x, y + step_y)) return false;
-            if (!can_enter(grid, x, y, x + step_x, y + step_y)) return false;
-            x += step_x;
-            y += step_y;
+            uint32_t side_x = (uint32_t)((int32_t)at + step_x), side_y = (uint32_t)((int32_t)at + row);
+            if (!can_step(grid, at, side_x) || !can_step(grid, at, side_y)) return false;
+            uint32_t next = (uint32_t)((int32_t)side_x + row);
+            if (!can_step(grid, at, next)) return false;
+            at = next;
             next_x += 2 * ady;
             next_y += 2 * adx;
         } else if (next_x < next_y) {
-            if (!can_enter(grid, x, y, x + step_x, y)) return false;
-            x += step_x;
+            uint32_t next = (uint32_t)((int32_t)at + step_x);
+            if (!can_step(grid, at, next)) return false;
+            at = next;
             next_x += 2 * ady;
         } else {
-            if (!can_enter(grid, x, y, x, y + step_y)) return false;
-            y += step_y;
+            uint32_t next = (uint32_t)((int32_t)at + row);
+            if (!can_step(grid, at, next)) return false;
+            at = next;
             next_y += 2 * adx;
         }
     }
@@ -221,7 +233,7 @@ static nav_status smooth_uniform(const nav_grid *grid, const nav_path *cells, na
         }
         cell_xy(grid, cells->nodes[good], &x, &y);
         double step = good == anchor + 1 ? move_cost(grid, cells->nodes[anchor], cells->nodes[good]) : -1;
-        if (step < 0) nav_grid_segment_cost(grid, ax, ay, x, y, &step);
+        if (step < 0) step = hypot((double)(x - ax), (double)(y - ay)) * grid->uniform_cost;
         total += step;
         s = nav_path_push(out, nav_grid_cell_center(grid, x, y), cells->nodes[good]);
         anchor = good;

@@ -114,6 +114,9 @@ double nav_grid_terrain_cost(const nav_grid *grid, uint8_t type);
 /* Cheapest cost factor over the passable types in use (1 for an empty table): the factor that keeps
  * a distance heuristic admissible. */
 double nav_grid_min_cost(const nav_grid *grid);
+/* The one cost factor of every passable type in use, or 0 when they differ (then moves of equal
+ * length may cost differently). Every Moving AI map has one cost. */
+double nav_grid_uniform_cost(const nav_grid *grid);
 
 /* Sets a cell's terrain type. Returns NAV_FAILURE | NAV_INVALID_PARAM off the map. */
 nav_status nav_grid_set_cell(nav_grid *grid, int32_t x, int32_t y, uint8_t type);
