@@ -417,6 +417,54 @@ static nav_status finish_level(bake *b, hpa_level *lv, const edge_builder *eb, b
     return NAV_SUCCESS;
 }
 
+/* ---- distance fields ------------------------------------------------------------------------- */
+
+/* True when the reverse of every allowed move is allowed too (then the cost between two cells is
+ * the same both ways on a grid of one cost). */
+static bool moves_reversible(const bake *b)
+{
+    for (uint32_t cell = 0; cell < b->w * b->h; cell++) {
+        int32_t x = (int32_t)(cell % b->w), y = (int32_t)(cell / b->w);
+        uint8_t moves = nav_grid_moves(b->grid, x, y);
+        for (int d = 0; d < 8; d++) {
+            if (!(moves >> d & 1u)) continue;
+            int32_t dx, dy;
+            nav_dir_offset((nav_dir)d, &dx, &dy);
+            int back = d < 4 ? d ^ 1 : 11 - d;
+            if (!(nav_grid_moves(b->grid, x + dx, y + dy) >> back & 1u)) return false;
+        }
+    }
+    return true;
+}
+
+/* Allocates the fields when the grid allows them (see hpa_internal.h). */
+static nav_status plan_fields(bake *b)
+{
+    nav_hpa *hpa = b->hpa;
+    double uniform = nav_grid_uniform_cost(b->grid);
+    if (hpa->level[1].side > FIELD_MAX_SIDE || !(uniform > 0) || !moves_reversible(b)) return NAV_SUCCESS;
+    hpa->field_cells = (uint32_t)(hpa->level[1].side * hpa->level[1].side);
+    hpa->field_unit = uniform / FIELD_STEPS;
+    hpa->field = nav__alloc(b->a, nav__mul_size((size_t)(hpa->node_count ? hpa->node_count : 1),
+                                                hpa->field_cells * sizeof *hpa->field));
+    return hpa->field ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+}
+
+/* Node u's field from the last fan, which ran over the whole cluster. A cluster of at most
+ * FIELD_MAX_SIDE cells a side holds no path longer than 1024 diagonal moves, well inside 16 bits. */
+static void fill_field(bake *b, const nav_region_query *rq, uint32_t u, nav_grid_rect r)
+{
+    nav_hpa *hpa = b->hpa;
+    uint16_t *f = hpa->field + (size_t)u * hpa->field_cells;
+    int32_t side = hpa->level[1].side;
+    for (uint32_t i = 0; i < hpa->field_cells; i++) f[i] = FIELD_NONE;
+    for (int32_t y = 0; y < r.height; y++)
+        for (int32_t x = 0; x < r.width; x++) {
+            double c = nav_region_fan_cost(rq, (uint32_t)(r.y + y) * b->w + (uint32_t)(r.x + x));
+            if (c < INFINITY) f[y * side + x] = (uint16_t)lround(c / hpa->field_unit);
+        }
+}
+
 /* ---- re-bakes: copying what did not change --------------------------------------------------- */
 
 /* The level-(l-1) edge from u to v (an inter edge present at both levels), or UINT32_MAX. */
@@ -450,11 +498,16 @@ static nav_grid_rect cluster_cells(const nav_hpa *hpa, int l, uint32_t cluster)
 static nav_status mark_clean(bake *b)
 {
     const nav_hpa *hpa = b->hpa, *old = b->old;
+    /* level-1 clusters copy distance fields too: only from a bake with the same kind of fields */
+    bool fields_match =
+        (hpa->field != NULL) == (old->field != NULL) &&
+        (!hpa->field || (hpa->field_unit == old->field_unit && hpa->field_cells == old->field_cells));
     for (int l = 1; l <= hpa->levels; l++) {
         const hpa_level *lv = &hpa->level[l], *ov = &old->level[l];
         uint32_t clusters = lv->clusters_x * lv->clusters_y;
         b->clean[l] = nav__calloc(b->a, clusters, 1);
         if (!b->clean[l]) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        if (l == 1 && !fields_match) continue;
         for (uint32_t c = 0; c < clusters; c++) {
             if (rects_overlap(cluster_cells(hpa, l, c), b->changed)) continue;
             uint32_t f = lv->node_first[c], n = lv->node_end[c] - f, of = ov->node_first[c];
@@ -559,14 +612,26 @@ static nav_status build_level1(bake *b)
         uint32_t cluster = nav__hpa_node_cluster(hpa, 1, u);
         uint32_t first = lv->node_first[cluster], end = lv->node_end[cluster];
         if (b->clean[1] && b->clean[1][cluster]) {
+            if (hpa->field) {
+                uint32_t ou = b->old->level[1].node_first[cluster] + (u - first);
+                memcpy(hpa->field + (size_t)u * hpa->field_cells,
+                       b->old->field + (size_t)ou * hpa->field_cells, hpa->field_cells * sizeof *hpa->field);
+            }
             if (!copy_edges(b, &eb, 1, cluster, u)) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
             if (nav_succeeded(s) && !flush_edges(b, &eb, lv, u, true)) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
             continue;
         }
         for (uint32_t v = first; v < end; v++) targets[v - first] = hpa->node_cell[v];
-        nav_status fs = nav_region_fan(rq, nav__hpa_level1_rect(hpa, cluster), hpa->node_cell[u], false,
-                                       targets, end - first, costs);
+        nav_grid_rect rect = nav__hpa_level1_rect(hpa, cluster);
+        /* with fields, the fan runs over the whole cluster (no targets to stop at) */
+        nav_status fs =
+            nav_region_fan(rq, rect, hpa->node_cell[u], false, targets, hpa->field ? 0 : end - first, costs);
         if (nav_failed(fs)) s = fs;
+        if (hpa->field && nav_succeeded(s)) {
+            fill_field(b, rq, u, rect);
+            for (uint32_t v = first; v < end; v++)
+                costs[v - first] = nav_region_fan_cost(rq, hpa->node_cell[v]);
+        }
         for (uint32_t v = first; v < end && nav_succeeded(s); v++) {
             if (v == u || costs[v - first] == INFINITY) continue;
             nav_path_clear(&cells);
@@ -762,6 +827,7 @@ static nav_status bake_from(const nav_grid *grid, const nav_hpa_desc *desc, cons
             s = NAV_FAILURE | NAV_TOO_LARGE;
     }
     if (nav_succeeded(s)) s = order_nodes(&b);
+    if (nav_succeeded(s)) s = plan_fields(&b);
     if (nav_succeeded(s) && old) s = mark_clean(&b);
     if (nav_succeeded(s)) s = build_level1(&b);
     for (int l = 2; l <= hpa->levels && nav_succeeded(s); l++) s = build_level(&b, l);
@@ -816,6 +882,7 @@ void nav_hpa_destroy(nav_hpa *hpa)
     }
     nav__free(a, hpa->node_cell);
     nav__free(a, hpa->node_level);
+    nav__free(a, hpa->field);
     nav__free(a, hpa->node_x);
     nav__free(a, hpa->node_y);
     nav_allocator keep = hpa->allocator;
@@ -832,6 +899,7 @@ size_t nav_hpa_memory_bytes(const nav_hpa *hpa)
     if (!hpa) return 0;
     size_t n = hpa->node_count,
            bytes = sizeof *hpa + n * (sizeof *hpa->node_cell + sizeof *hpa->node_level + 2 * sizeof(int32_t));
+    if (hpa->field) bytes += n * hpa->field_cells * sizeof *hpa->field;
     for (int l = 1; l <= hpa->levels; l++) {
         const hpa_level *lv = &hpa->level[l];
         size_t m = lv->edge_count, clusters = (size_t)lv->clusters_x * lv->clusters_y;
@@ -862,6 +930,7 @@ void nav_hpa_get_info(const nav_hpa *hpa, nav_hpa_info *info)
     info->path_moves = hpa->level[1].sub_count;
     for (int l = 1; l <= hpa->levels; l++) info->reused_clusters[l] = hpa->reused_clusters[l];
     info->bytes = nav_hpa_memory_bytes(hpa);
+    info->field_bytes = hpa->field ? (size_t)hpa->node_count * hpa->field_cells * sizeof *hpa->field : 0;
 }
 
 uint32_t nav_hpa_node_count(const nav_hpa *hpa)

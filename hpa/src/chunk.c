@@ -9,6 +9,8 @@
  *     u32 edges, refinement entries
  *     u32 edge_first[nodes + 1]; u32 target[edges]; f64 cost[edges]; u32 sub_first[edges + 1]
  *     level 1: u8 move[entries], zero padding to 4; level > 1: u32 sub_edge[entries]
+ *   u32 field cells a node (0: no distance fields); f64 field unit; u16 field[nodes * cells];
+ *   zero padding to 4
  * What can be derived is not stored: node coordinates, cluster ranges, edge sources.
  *
  * Nothing in the file is trusted. Besides every count, index and offset, the reader checks what a
@@ -60,6 +62,11 @@ nav_status nav_hpa_write_chunk(const nav_hpa *hpa, nav_writer *w)
             for (uint32_t i = 0; i < lv->sub_count; i++) nav_writer_put_u32(w, lv->sub[i]);
         }
     }
+    nav_writer_put_u32(w, hpa->field ? hpa->field_cells : 0);
+    nav_writer_put_f64(w, hpa->field ? hpa->field_unit : 0);
+    if (hpa->field)
+        for (size_t i = 0; i < (size_t)n * hpa->field_cells; i++) nav_writer_put_u16(w, hpa->field[i]);
+    nav_writer_align(w, 4);
     return w->status;
 }
 
@@ -251,6 +258,48 @@ static nav_status read_level(chunk_reader *c, int l)
     return NAV_SUCCESS;
 }
 
+/* True when the reverse of every allowed move is allowed too. */
+static bool moves_reversible(const nav_grid *grid)
+{
+    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+            for (uint8_t moves = nav_grid_moves(grid, x, y); moves; moves &= (uint8_t)(moves - 1)) {
+                int d = __builtin_ctz(moves), back = d < 4 ? d ^ 1 : 11 - d;
+                int32_t dx, dy;
+                nav_dir_offset((nav_dir)d, &dx, &dy);
+                if (!(nav_grid_moves(grid, x + dx, y + dy) >> back & 1u)) return false;
+            }
+    return true;
+}
+
+/* The distance fields: only where the bake would make them (a grid of one cost whose moves all go
+ * both ways, small clusters), with the unit the grid implies. Their values are hints a query
+ * checks as it walks them (see query.c), so any values are safe. */
+static nav_status read_fields(chunk_reader *c)
+{
+    nav_hpa *hpa = c->hpa;
+    uint32_t cells = nav_reader_get_u32(&c->r);
+    double unit = nav_reader_get_f64(&c->r);
+    if (c->r.status != NAV_SUCCESS) return corrupt(c, "truncated before the fields");
+    if (cells == 0) return NAV_SUCCESS;
+    int32_t side = hpa->level[1].side;
+    if (side > FIELD_MAX_SIDE || cells != (uint32_t)(side * side)) return corrupt(c, "bad field size");
+    double uniform = nav_grid_uniform_cost(c->grid);
+    if (!(uniform > 0) || unit != uniform / FIELD_STEPS || !moves_reversible(c->grid))
+        return corrupt(c, "distance fields for a grid that cannot have them");
+    size_t count = (size_t)hpa->node_count * cells;
+    if (nav_reader_remaining(&c->r) / 2 < count) return corrupt(c, "truncated in the fields");
+    hpa->field = nav__alloc(&hpa->allocator, nav__mul_size(count ? count : 1, sizeof *hpa->field));
+    if (!hpa->field) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (size_t i = 0; i < count; i++) hpa->field[i] = nav_reader_get_u16(&c->r);
+    nav_reader_align(&c->r, 4);
+    if (c->r.status != NAV_SUCCESS) return corrupt(c, "truncated after the fields");
+    hpa->field_cells = cells;
+    hpa->field_unit = unit;
+    return NAV_SUCCESS;
+}
+
 nav_status nav_hpa_read_chunk(const void *data, size_t size, const nav_grid *grid,
                               const nav_hpa_desc *options, nav_hpa **out)
 {
@@ -294,6 +343,7 @@ nav_status nav_hpa_read_chunk(const void *data, size_t size, const nav_grid *gri
         s = read_nodes(&c);
     }
     for (int l = 1; l <= hpa->levels && nav_succeeded(s); l++) s = read_level(&c, l);
+    if (nav_succeeded(s)) s = read_fields(&c);
     if (nav_succeeded(s) && nav_reader_remaining(&c.r) != 0) s = corrupt(&c, "trailing bytes");
     if (nav_succeeded(s)) s = nav__hpa_index_clusters(hpa);
     if (nav_failed(s)) {

@@ -14,6 +14,9 @@
 #include "nav/region.h"
 
 #define HPA_NO_NODE UINT32_MAX
+#define FIELD_NONE     UINT16_MAX
+#define FIELD_MAX_SIDE 32
+#define FIELD_STEPS    16 /* field units a straight move */
 
 /* One level of the graph. Level 1: nodes are transition cells, edges are moves across a border
  * (inter) or paths inside a level-1 cluster (intra), refined by their stored moves. Level l > 1:
@@ -46,6 +49,15 @@ struct nav_hpa {
     uint8_t *node_level;                     /* [nodes] highest level the node lives at, 1..levels */
     hpa_level level[NAV_HPA_MAX_LEVELS + 1]; /* 1..levels */
     uint32_t entrances, transitions;
+    /* Distance fields, built on grids of one cost whose every move can be taken back, with clusters
+     * of up to FIELD_MAX_SIDE cells: field[u * field_cells + local] is the cost between node u and
+     * each cell of its level-1 cluster (local = row * side + column inside it), in units of
+     * field_unit (a sixteenth of a straight move), FIELD_NONE where the cluster joins no path.
+     * A query then joins start and goal to their clusters' nodes by lookups instead of searches.
+     * Null when not built. */
+    uint16_t *field;
+    uint32_t field_cells;
+    double field_unit;
     uint32_t reused_clusters[NAV_HPA_MAX_LEVELS + 1]; /* a re-bake: clusters whose edges were copied */
 };
 

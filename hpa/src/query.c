@@ -82,9 +82,16 @@ struct nav_hpa_query {
     uint32_t walk_next; /* PLAN_LOCAL: next index in local; PLAN_ROUTE: chain entries left */
     uint32_t walk_cell; /* PLAN_ROUTE: the last cell given */
     bool walk_started;  /* PLAN_ROUTE: the start cell was given */
+    bool walk_failed;   /* PLAN_ROUTE: a field join led nowhere (damaged data) */
     int depth;          /* frames on the stack */
     walk_frame stack[NAV_HPA_MAX_LEVELS + 1];
     uint64_t expanded;
+    /* with the bake's distance fields: start and goal joined by lookups (see search_with_fields) */
+    bool fields;
+    uint32_t *join_cells; /* the cells of a join being walked, in walking order */
+    uint32_t join_count, join_next;
+    int32_t start_x, start_y;
+    uint32_t goal_first, goal_end; /* the goal's level-1 cluster's node range */
     /* the current query */
     nav_grid_rect rect[2]; /* the level-1 clusters of start (slot 0) and goal (slot 1) */
     uint32_t first[2][NAV_HPA_MAX_LEVELS + 1], end[2][NAV_HPA_MAX_LEVELS + 1]; /* their node ranges */
@@ -134,6 +141,9 @@ nav_status nav_hpa_query_create(const nav_hpa *hpa, const nav_grid *grid, const 
     bool ok = q->g && q->parent && q->via && q->via_level && q->stamp && q->chain &&
               nav_succeeded(nav_heap_init(&q->open, &a, n, n)) &&
               nav_succeeded(nav_region_query_create(grid, q->near_cells, &a, &q->region));
+    q->fields = hpa->field != NULL;
+    q->join_cells = nav__alloc(&a, nav__mul_size(q->cluster_cells + 1, sizeof *q->join_cells));
+    ok = ok && q->join_cells;
     for (int k = 0; k < 2 && ok; k++) {
         q->cell_node[k] = nav__alloc(&a, nav__mul_size(q->cluster_cells, sizeof(uint32_t)));
         ok = q->cell_node[k] != NULL;
@@ -166,6 +176,7 @@ void nav_hpa_query_destroy(nav_hpa_query *q)
     nav__free(&q->allocator, q->stamp);
     nav__free(&q->allocator, q->chain);
     nav_path_destroy(&q->local);
+    nav__free(&q->allocator, q->join_cells);
     nav__free(&q->allocator, q->cell_node[0]);
     nav__free(&q->allocator, q->cell_node[1]);
     nav_allocator keep = q->allocator;
@@ -177,7 +188,7 @@ size_t nav_hpa_query_memory_bytes(const nav_hpa_query *q)
     if (!q) return 0;
     size_t per_vertex = sizeof *q->g + sizeof *q->parent + sizeof *q->via + 1 + sizeof *q->stamp +
                         sizeof(nav_heap_entry) + sizeof(uint32_t);
-    return sizeof *q + (size_t)q->vertices * per_vertex + 2 * (size_t)q->cluster_cells * sizeof(uint32_t) +
+    return sizeof *q + (size_t)q->vertices * per_vertex + 3 * (size_t)q->cluster_cells * sizeof(uint32_t) +
            (size_t)q->chain_cap * sizeof *q->chain + nav_region_query_memory_bytes(q->region);
 }
 
@@ -208,6 +219,7 @@ static inline uint32_t cell_vertex(const nav_hpa_query *q, int k, int32_t x, int
 static inline uint32_t node_vertex(const nav_hpa_query *q, uint32_t node)
 {
     const nav_hpa *hpa = q->hpa;
+    if (q->fields) return node;
     if (in_range(q, 0, 1, node)) return cell_vertex(q, 0, hpa->node_x[node], hpa->node_y[node]);
     if (in_range(q, 1, 1, node)) return cell_vertex(q, 1, hpa->node_x[node], hpa->node_y[node]);
     return node;
@@ -311,6 +323,51 @@ static bool search(nav_hpa_query *q, uint32_t start_vertex, uint32_t goal_vertex
     return false;
 }
 
+/* The field value of a cell for node u (its cluster's local index), or FIELD_NONE. */
+static uint16_t field_at(const nav_hpa_query *q, uint32_t u, int32_t x, int32_t y)
+{
+    const nav_hpa *hpa = q->hpa;
+    int32_t side = hpa->level[1].side;
+    int32_t lx = x - (x / side) * side, ly = y - (y / side) * side;
+    return hpa->field[(size_t)u * hpa->field_cells + (size_t)(ly * side + lx)];
+}
+
+/* The search with distance fields: the start reaches each node of its level-1 cluster at the
+ * field's cost, and a node of the goal's cluster reaches the goal at its field's cost; no cell is
+ * expanded. Vertices: the nodes, then the start (node_count) and the goal (node_count + 1). The
+ * route is the same kind of route (a cheapest way inside the cluster to or from a node), with the
+ * field's costs rounded to a sixteenth of a move. */
+static bool search_with_fields(nav_hpa_query *q, int32_t sx, int32_t sy)
+{
+    const nav_hpa *hpa = q->hpa;
+    uint32_t n = hpa->node_count, start_vertex = n, goal_vertex = n + 1;
+    if (++q->generation >= (1u << 31)) {
+        for (uint32_t i = 0; i < q->vertices; i++) q->stamp[i] = 0;
+        q->generation = 1;
+    }
+    nav_heap_clear(&q->open);
+    q->stamp[start_vertex] = q->generation << 1 | 1u;
+    for (uint32_t u = q->first[0][1]; u < q->end[0][1]; u++) {
+        uint16_t f = field_at(q, u, sx, sy);
+        if (f != FIELD_NONE)
+            relax(q, u, f * hpa->field_unit, heuristic(q, hpa->node_x[u], hpa->node_y[u]), start_vertex,
+                  NO_VERTEX, 0);
+    }
+    while (q->open.count) {
+        uint32_t v = nav_heap_entry_id(nav_heap_pop(&q->open));
+        q->stamp[v] |= 1u;
+        q->expanded++;
+        if (v == goal_vertex) return true;
+        double g = q->g[v];
+        if (v - q->goal_first < q->goal_end - q->goal_first) {
+            uint16_t f = field_at(q, v, q->goal_x, q->goal_y);
+            if (f != FIELD_NONE) relax(q, goal_vertex, g + f * hpa->field_unit, 0, v, NO_VERTEX, 0);
+        }
+        expand_edges(q, v, v, node_mode(q, v), g, false);
+    }
+    return false;
+}
+
 /* ---- refinement ------------------------------------------------------------------------------ */
 
 /* The route of the last plan is refined by a resumable walk: the chain of vertices (goal first),
@@ -326,11 +383,79 @@ static uint32_t vertex_cell(const nav_hpa_query *q, uint32_t v)
 {
     const nav_hpa *hpa = q->hpa;
     if (v < hpa->node_count) return hpa->node_cell[v];
+    if (q->fields) /* the start or the goal */
+        return v == hpa->node_count ? nav_grid_index(q->grid, q->start_x, q->start_y)
+                                    : nav_grid_index(q->grid, q->goal_x, q->goal_y);
     int k = (int)((v - hpa->node_count) / q->cluster_cells);
     uint32_t local = (v - hpa->node_count) % q->cluster_cells;
     const nav_grid_rect *r = &q->rect[k];
     return nav_grid_index(q->grid, r->x + (int32_t)(local % (uint32_t)r->width),
                           r->y + (int32_t)(local / (uint32_t)r->width));
+}
+
+/* The cells from a cell of node u's cluster down u's field to u's cell (the cell itself left out),
+ * into join_cells; their number, or UINT32_MAX when the field leads nowhere (damaged data: the
+ * leg search then stands in, see join). Each step goes to the allowed neighbour inside the
+ * cluster with the least field value below the current one, so the walk ends. */
+static uint32_t descend(nav_hpa_query *q, uint32_t u, uint32_t from)
+{
+    const nav_hpa *hpa = q->hpa;
+    int32_t w = hpa->width, side = hpa->level[1].side;
+    int32_t x = (int32_t)(from % (uint32_t)w), y = (int32_t)(from / (uint32_t)w);
+    int32_t x0 = (x / side) * side, y0 = (y / side) * side;
+    int32_t x1 = x0 + side < w ? x0 + side : w, y1 = y0 + side < hpa->height ? y0 + side : hpa->height;
+    const uint16_t *field = hpa->field + (size_t)u * hpa->field_cells;
+    uint16_t f = field[(y - y0) * side + (x - x0)];
+    uint32_t count = 0;
+    while ((uint32_t)(y * w + x) != hpa->node_cell[u]) {
+        if (f == FIELD_NONE || count >= q->cluster_cells) return UINT32_MAX;
+        int best = -1;
+        uint16_t best_f = f;
+        for (uint8_t moves = nav_grid_moves(q->grid, x, y); moves; moves &= (uint8_t)(moves - 1)) {
+            int d = __builtin_ctz(moves);
+            int32_t nx = x + dir_dx[d], ny = y + dir_dy[d];
+            if (nx < x0 || ny < y0 || nx >= x1 || ny >= y1) continue;
+            uint16_t nf = field[(ny - y0) * side + (nx - x0)];
+            if (nf < best_f) best_f = nf, best = d;
+        }
+        if (best < 0) return UINT32_MAX;
+        x += dir_dx[best];
+        y += dir_dy[best];
+        f = best_f;
+        q->join_cells[count++] = (uint32_t)(y * w + x);
+    }
+    return count;
+}
+
+/* Fills join_cells with the cells of a field join, in walking order: from the start's cell to node
+ * v (the start's join), or from node v to the goal's cell (the goal's). False for damaged data no
+ * leg search can mend. */
+static bool join(nav_hpa_query *q, uint32_t v, bool to_goal)
+{
+    const nav_hpa *hpa = q->hpa;
+    uint32_t from = to_goal ? nav_grid_index(q->grid, q->goal_x, q->goal_y) : q->walk_cell;
+    uint32_t count = descend(q, v, from);
+    if (count == UINT32_MAX) {
+        nav_path_clear(&q->local);
+        nav_status s = nav_region_leg(q->region, nav__hpa_level1_rect(hpa, nav__hpa_node_cluster(hpa, 1, v)),
+                                      from, hpa->node_cell[v], 0, &q->local, NULL);
+        if (s != NAV_SUCCESS || q->local.count == 0 || q->local.count > q->cluster_cells + 1) return false;
+        count = q->local.count - 1;
+        for (uint32_t i = 0; i < count; i++) q->join_cells[i] = q->local.nodes[i + 1];
+    }
+    if (to_goal) { /* walked from the goal down to v: turn round, v left out, the goal put in */
+        for (uint32_t i = 0, j = count - 1; count && i < j; i++, j--) {
+            uint32_t t = q->join_cells[i];
+            q->join_cells[i] = q->join_cells[j];
+            q->join_cells[j] = t;
+        }
+        /* now [v, ..., first step from the goal]: drop v, append the goal */
+        for (uint32_t i = 1; i < count; i++) q->join_cells[i - 1] = q->join_cells[i];
+        if (count) q->join_cells[count - 1] = from;
+    }
+    q->join_count = count;
+    q->join_next = 0;
+    return true;
 }
 
 /* The next cell of the route, or false when it is all out. */
@@ -349,6 +474,11 @@ static bool next_cell(nav_hpa_query *q, uint32_t *cell)
         return true;
     }
     for (;;) {
+        if (q->join_next < q->join_count) {
+            q->walk_cell = q->join_cells[q->join_next++];
+            *cell = q->walk_cell;
+            return true;
+        }
         if (q->depth > 0) {
             walk_frame *f = &q->stack[q->depth - 1];
             const hpa_level *lv = &hpa->level[f->level];
@@ -368,6 +498,14 @@ static bool next_cell(nav_hpa_query *q, uint32_t *cell)
         }
         if (q->walk_next == 0) return false;
         uint32_t v = q->chain[--q->walk_next];
+        if (q->via_level[v] == 0 && q->fields) {
+            bool to_goal = v == hpa->node_count + 1;
+            if (!join(q, to_goal ? q->parent[v] : v, to_goal)) {
+                q->walk_failed = true;
+                return false;
+            }
+            continue;
+        }
         if (q->via_level[v] == 0) {
             q->walk_cell = vertex_cell(q, v);
             *cell = q->walk_cell;
@@ -399,6 +537,8 @@ static nav_status keep_route(nav_hpa_query *q, uint32_t start_vertex, uint32_t g
     q->walk_next = count;
     q->walk_cell = vertex_cell(q, start_vertex);
     q->walk_started = false;
+    q->walk_failed = false;
+    q->join_count = q->join_next = 0;
     q->depth = 0;
     return NAV_SUCCESS;
 }
@@ -446,6 +586,17 @@ static nav_status abstract_route(nav_hpa_query *q, int32_t sx, int32_t sy, int32
             q->end[k][l] = hpa->level[l].node_end[c];
             if (l == 1) q->rect[k] = nav__hpa_level1_rect(hpa, c);
         }
+    for (int l = hpa->levels; l >= 1 && !r->search_level; l--)
+        if (nav__hpa_cluster(hpa, l, sx, sy) != nav__hpa_cluster(hpa, l, gx, gy)) r->search_level = l;
+    if (!r->search_level) r->search_level = 1;
+    if (q->fields) {
+        q->start_x = sx;
+        q->start_y = sy;
+        q->goal_first = q->first[1][1];
+        q->goal_end = q->end[1][1];
+        if (!search_with_fields(q, sx, sy)) return NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
+        return keep_route(q, hpa->node_count, hpa->node_count + 1, &r->abstract_edges);
+    }
     /* start and goal in one cluster share its cells */
     bool shared = nav__hpa_cluster(hpa, 1, sx, sy) == nav__hpa_cluster(hpa, 1, gx, gy);
     int goal_slot = shared ? 0 : 1;
@@ -453,9 +604,6 @@ static nav_status abstract_route(nav_hpa_query *q, int32_t sx, int32_t sy, int32
     mark_nodes(q, 0, true);
     if (!shared) mark_nodes(q, 1, true);
     uint32_t start_vertex = cell_vertex(q, 0, sx, sy), goal_vertex = cell_vertex(q, goal_slot, gx, gy);
-    for (int l = hpa->levels; l >= 1 && !r->search_level; l--)
-        if (nav__hpa_cluster(hpa, l, sx, sy) != nav__hpa_cluster(hpa, l, gx, gy)) r->search_level = l;
-    if (!r->search_level) r->search_level = 1;
     bool found = search(q, start_vertex, goal_vertex, sx, sy);
     mark_nodes(q, 0, false);
     if (!shared) mark_nodes(q, 1, false);
@@ -545,14 +693,15 @@ nav_status nav_hpa_refine_next(nav_hpa_query *q, uint32_t max_cells, nav_path *p
     for (uint32_t n = 0; n < max_cells; n++) {
         if (!next_cell(q, &cell)) {
             q->plan = PLAN_NONE;
-            return NAV_SUCCESS;
+            return q->walk_failed ? NAV_FAILURE | NAV_CORRUPT_DATA : NAV_SUCCESS;
         }
         nav_status s = push_cell(q, path, cell);
         if (nav_failed(s)) return s;
     }
     /* done exactly at the limit? */
     if ((q->plan == PLAN_LOCAL && q->walk_next >= q->local.count) ||
-        (q->plan == PLAN_ROUTE && q->walk_started && q->walk_next == 0 && !route_has_more(q))) {
+        (q->plan == PLAN_ROUTE && q->walk_started && q->walk_next == 0 && q->join_next >= q->join_count &&
+         !route_has_more(q))) {
         q->plan = PLAN_NONE;
         return NAV_SUCCESS;
     }

@@ -211,6 +211,13 @@ nav_status nav_region_fan(nav_region_query *q, nav_grid_rect rect, uint32_t from
     return NAV_SUCCESS;
 }
 
+double nav_region_fan_cost(const nav_region_query *q, uint32_t cell)
+{
+    if (!q) return INFINITY;
+    uint32_t local = local_index(q->grid, q->rect, cell);
+    return reached(q, local) ? q->g[local] : INFINITY;
+}
+
 nav_status nav_region_fan_path(const nav_region_query *q, uint32_t target, nav_path *path)
 {
     if (!q || !path) return NAV_FAILURE | NAV_INVALID_PARAM;

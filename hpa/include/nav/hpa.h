@@ -101,6 +101,8 @@ typedef struct nav_hpa_info {
     uint32_t reused_clusters[NAV_HPA_MAX_LEVELS + 1]; /* after nav_hpa_rebake: clusters of each level whose
                                                         edges were copied, not searched again */
     size_t bytes;                                     /* memory of the baked data */
+    size_t field_bytes; /* of which distance fields (built on grids of one cost whose moves all go both
+                           ways, clusters of up to 32 cells: start and goal are then joined by lookups) */
 } nav_hpa_info;
 
 void nav_hpa_get_info(const nav_hpa *hpa, nav_hpa_info *info);

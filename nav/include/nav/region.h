@@ -54,6 +54,11 @@ size_t nav_region_query_memory_bytes(const nav_region_query *query);
 nav_status nav_region_fan(nav_region_query *query, nav_grid_rect rect, uint32_t from, bool reverse,
                           const uint32_t *targets, uint32_t count, double *costs);
 
+/* The last fan's cost of any cell of its rectangle (INFINITY when the fan did not settle it, or the
+ * cell lies outside). A fan with no targets runs until every reachable cell is settled, so this is
+ * then the whole distance field of `from` inside the rectangle. */
+double nav_region_fan_cost(const nav_region_query *query, uint32_t cell);
+
 /* Appends the cells of the last fan's path for one of its reached targets, in walking order:
  * from `from` to target (or, after a reverse fan, from target to `from`), both ends included.
  * Returns NAV_FAILURE | NAV_INVALID_PARAM when the target was not reached by the last fan, or
