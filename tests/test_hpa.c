@@ -473,7 +473,7 @@ static void test_bad_options(void **state)
     assert_int_equal(nav_hpa_bake(grid, NULL, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
     nav_hpa_desc d = nav_hpa_desc_defaults(NULL);
     assert_int_equal(d.cluster_size, 16);
-    assert_int_equal(d.levels, 2);
+    assert_int_equal(d.levels, 3);
     assert_int_equal(d.level_ratio, 4);
     assert_int_equal(d.long_entrance, 6);
 

@@ -24,7 +24,7 @@
 #include "nav/region.h"
 
 #define DEFAULT_CLUSTER_SIZE  16
-#define DEFAULT_LEVELS        2
+#define DEFAULT_LEVELS        3
 #define DEFAULT_LEVEL_RATIO   4
 #define DEFAULT_LONG_ENTRANCE 6
 #define PROGRESS_EVERY        4096 /* nodes between progress reports */

@@ -51,7 +51,7 @@ extern "C" {
 /* Bake options; every zero field takes its documented default (nav_hpa_desc_defaults). */
 typedef struct nav_hpa_desc {
     int32_t cluster_size;           /* side of a level-1 cluster in cells, 2..64; 0: 16 */
-    int32_t levels;                 /* abstract levels, 1..NAV_HPA_MAX_LEVELS; 0: 2 */
+    int32_t levels;                 /* abstract levels, 1..NAV_HPA_MAX_LEVELS; 0: 3 */
     int32_t level_ratio;            /* side of a level-(l+1) cluster in level-l clusters, 2..16; 0: 4 */
     int32_t long_entrance;          /* an entrance this long or longer gets two transitions, at its ends; a
                                        shorter one gets one, in its middle; >= 1; 0: 6 */
