@@ -545,10 +545,21 @@ static nav_status keep_route(nav_hpa_query *q, uint32_t start_vertex, uint32_t g
 
 /* ---- the query ------------------------------------------------------------------------------- */
 
-static double cells_cost(const nav_grid *grid, const nav_path *path)
+/* The cost of a cell path, as the grid counts it. On a grid of one cost at least 3 cells wide a step
+ * is straight when the cells' indices differ by 1 or a row, else diagonal: no division a step. */
+static double cells_cost(const nav_hpa_query *q, const nav_path *path)
 {
+    const nav_grid *grid = q->grid;
     double cost = 0;
     int32_t w = nav_grid_width(grid);
+    if (q->step_cost[0] > 0 && w >= 3) {
+        for (uint32_t i = 1; i < path->count; i++) {
+            int64_t delta = (int64_t)path->nodes[i] - (int64_t)path->nodes[i - 1];
+            bool straight = delta == 1 || delta == -1 || delta == w || delta == -w;
+            cost += straight ? q->step_cost[NAV_DIR_E] : q->step_cost[NAV_DIR_SE];
+        }
+        return cost;
+    }
     for (uint32_t i = 1; i < path->count; i++) {
         int32_t a = (int32_t)path->nodes[i - 1], b = (int32_t)path->nodes[i];
         int32_t dx = b % w - a % w, dy = b / w - a / w;
@@ -726,7 +737,7 @@ nav_status nav_hpa_find_path(nav_hpa_query *q, int32_t sx, int32_t sy, int32_t g
         nav_path_clear(path);
         return s;
     }
-    r.cost = cells_cost(q->grid, path);
+    r.cost = cells_cost(q, path);
     path->cost = r.cost;
     r.expanded = (uint32_t)(expanded_so_far(q) - before);
     if (result) *result = r;

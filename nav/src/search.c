@@ -771,8 +771,10 @@ nav_status nav_grid_validate_cells(const nav_grid *grid, const nav_path *path, d
         if (i == 0) continue;
         uint32_t prev = path->nodes[i - 1];
         int dir = -1;
-        for (int d = 0; d < 8; d++)
-            if ((grid->moves[prev] >> d & 1u) && (int64_t)prev + grid->offset[d] == (int64_t)cell) dir = d;
+        int64_t delta = (int64_t)cell - (int64_t)prev;
+        for (uint32_t moves = prev < grid->cells ? grid->moves[prev] : 0; moves && dir < 0;
+             moves &= moves - 1)
+            if (grid->offset[__builtin_ctz(moves)] == delta) dir = __builtin_ctz(moves);
         if (dir < 0) {
             nav__grid_log(grid, NAV_LOG_ERROR, "path step %u: %u -> %u is not an allowed move", i, prev,
                           cell);
