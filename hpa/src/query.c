@@ -702,6 +702,27 @@ nav_status nav_hpa_refine_next(nav_hpa_query *q, uint32_t max_cells, nav_path *p
     if (q->plan == PLAN_NONE) return NAV_FAILURE | NAV_WRONG_STATE;
     uint32_t cell;
     for (uint32_t n = 0; n < max_cells; n++) {
+        /* a run of stored moves: straight from the level-1 edge being unfolded, no walk a cell */
+        if (q->plan == PLAN_ROUTE && q->depth > 0 && q->join_next >= q->join_count &&
+            q->stack[q->depth - 1].level == 1) {
+            walk_frame *f = &q->stack[q->depth - 1];
+            const hpa_level *lv = &q->hpa->level[1];
+            uint32_t run = lv->sub_first[f->edge + 1] - f->at, w = (uint32_t)q->hpa->width;
+            if (run > max_cells - n) run = max_cells - n;
+            if (run > 1) {
+                nav_status s = nav_path_reserve(path, path->count + run);
+                if (nav_failed(s)) return s;
+                for (uint32_t i = 0; i < run; i++) {
+                    uint8_t d = lv->moves[f->at++];
+                    q->walk_cell = (uint32_t)((int32_t)q->walk_cell + dir_dy[d] * (int32_t)w + dir_dx[d]);
+                    path->nodes[path->count] = q->walk_cell;
+                    path->points[path->count++] = nav_grid_cell_center(q->grid, (int32_t)(q->walk_cell % w),
+                                                                       (int32_t)(q->walk_cell / w));
+                }
+                n += run - 1;
+                continue;
+            }
+        }
         if (!next_cell(q, &cell)) {
             q->plan = PLAN_NONE;
             return q->walk_failed ? NAV_FAILURE | NAV_CORRUPT_DATA : NAV_SUCCESS;
