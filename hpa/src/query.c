@@ -46,7 +46,7 @@ static const int8_t dir_dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
  * obstacles: every cell of the start's and goal's clusters under that slack is looked at). See
  * bench/README.md for the measurements behind the value. */
 #ifndef DEFAULT_WEIGHT
-#define DEFAULT_WEIGHT 1.1
+#define DEFAULT_WEIGHT 1.2
 #endif
 #define NEAR_BUDGET 2
 

@@ -157,7 +157,7 @@ typedef struct nav_hpa_query_desc {
     int32_t near_clusters;
     /* Weight of the abstract search's estimate (weighted A*): the route found through the graph
      * costs at most this factor more than the graph's best, and the search looks at far fewer
-     * vertices. 1..10; 0: 1.1. */
+     * vertices. 1..10; 0: 1.2. */
     double weight;
     const nav_allocator *allocator; /* [opt] copied */
 } nav_hpa_query_desc;
