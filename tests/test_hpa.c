@@ -15,6 +15,7 @@
 #include "nav/region.h"
 #include "nav/scen.h"
 #include "nav/search.h"
+#include "nav/smooth.h"
 
 static nav_grid *make_grid(int32_t w, int32_t h, const nav_grid_desc *options)
 {
@@ -1002,6 +1003,53 @@ static void test_refine_on_demand(void **state)
     nav_path_destroy(&parts);
 }
 
+/* Smoothing a planner's cells without checking each step gives what the checked call gives; cells
+ * that are no path are refused if off the map or blocked, and otherwise never read out of bounds. */
+static void test_smooth_planned_path(void **state)
+{
+    (void)state;
+    nav_grid *grid;
+    assert_int_equal(nav_grid_load_map_file(test_data("brc000d.map"), NULL, &grid), NAV_SUCCESS);
+    nav_hpa *hpa;
+    assert_int_equal(nav_hpa_bake(grid, NULL, &hpa), NAV_SUCCESS);
+    nav_hpa_query *q;
+    assert_int_equal(nav_hpa_query_create(hpa, grid, NULL, &q), NAV_SUCCESS);
+    nav_path cells, a, b;
+    nav_path_init(&cells, NULL);
+    nav_path_init(&a, NULL);
+    nav_path_init(&b, NULL);
+    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
+    int compared = 0;
+    for (int k = 0; k < 1500; k++) {
+        int32_t sx = rand() % w, sy = rand() % h, gx = rand() % w, gy = rand() % h;
+        if (nav_hpa_find_path(q, sx, sy, gx, gy, &cells, NULL) != NAV_SUCCESS) continue;
+        assert_int_equal(nav_grid_smooth_path(grid, &cells, &a), NAV_SUCCESS);
+        assert_int_equal(nav_grid_smooth_planned_path(grid, &cells, &b), NAV_SUCCESS);
+        assert_int_equal(a.count, b.count);
+        assert_memory_equal(a.nodes, b.nodes, a.count * sizeof *a.nodes);
+        assert_float_equal(a.cost, b.cost, 0);
+        compared++;
+    }
+    assert_true(compared > 100);
+    /* free cells in any order: no path, but nothing read off the grid (ASan watches) */
+    nav_path_clear(&cells);
+    for (int k = 0; k < 200; k++) {
+        int32_t x = rand() % w, y = rand() % h;
+        if (nav_grid_passable(grid, x, y))
+            nav_path_push(&cells, nav_grid_cell_center(grid, x, y), nav_grid_index(grid, x, y));
+    }
+    assert_int_equal(nav_grid_smooth_planned_path(grid, &cells, &b), NAV_SUCCESS);
+    assert_int_equal(nav_grid_smooth_path(grid, &cells, &a), NAV_FAILURE | NAV_INVALID_PARAM);
+    nav_path_push(&cells, (nav_vec3){0}, (uint32_t)(w * h)); /* off the map */
+    assert_int_equal(nav_grid_smooth_planned_path(grid, &cells, &b), NAV_FAILURE | NAV_INVALID_PARAM);
+    nav_path_destroy(&cells);
+    nav_path_destroy(&a);
+    nav_path_destroy(&b);
+    nav_hpa_query_destroy(q);
+    nav_hpa_destroy(hpa);
+    nav_grid_destroy(grid);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1023,6 +1071,7 @@ int main(void)
         cmocka_unit_test(test_nav_file),
         cmocka_unit_test(test_rebake_matches_full_bake),
         cmocka_unit_test(test_refine_on_demand),
+        cmocka_unit_test(test_smooth_planned_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

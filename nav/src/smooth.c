@@ -248,16 +248,30 @@ static nav_status smooth_uniform(const nav_grid *grid, const nav_path *cells, na
     return NAV_SUCCESS;
 }
 
-nav_status nav_grid_smooth_path(const nav_grid *grid, const nav_path *cells, nav_path *out)
+static nav_status smooth(const nav_grid *grid, const nav_path *cells, nav_path *out)
 {
-    if (!grid || !cells || !out || cells == out) return NAV_FAILURE | NAV_INVALID_PARAM;
-    if (nav_failed(nav_grid_validate_cells(grid, cells, NULL))) return NAV_FAILURE | NAV_INVALID_PARAM;
     nav_path_clear(out);
     if (cells->count == 0) return NAV_SUCCESS;
     bool euclidean =
         grid->desc.connectivity == NAV_CONNECT_4 || fabs(grid->desc.diagonal_cost - M_SQRT2) < 1e-12;
     if (grid->uniform_cost > 0 && euclidean) return smooth_uniform(grid, cells, out);
     return smooth_weighted(grid, cells, out);
+}
+
+nav_status nav_grid_smooth_path(const nav_grid *grid, const nav_path *cells, nav_path *out)
+{
+    if (!grid || !cells || !out || cells == out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (nav_failed(nav_grid_validate_cells(grid, cells, NULL))) return NAV_FAILURE | NAV_INVALID_PARAM;
+    return smooth(grid, cells, out);
+}
+
+nav_status nav_grid_smooth_planned_path(const nav_grid *grid, const nav_path *cells, nav_path *out)
+{
+    if (!grid || !cells || !out || cells == out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    for (uint32_t i = 0; i < cells->count; i++)
+        if (cells->nodes[i] >= grid->cells || !nav__cell_free(grid, cells->nodes[i]))
+            return NAV_FAILURE | NAV_INVALID_PARAM;
+    return smooth(grid, cells, out);
 }
 
 nav_status nav_grid_validate_segments(const nav_grid *grid, const nav_path *path, double *cost)
