@@ -16,12 +16,19 @@
  * the answer is the one HPA* defines, found with less work. The shared baked data is only read:
  * the start and goal exist in the query object alone.
  *
- * Refinement: the parent chain gives cells, and level-l edges whose stored lists of level-(l-1)
- * edges, down to stored moves, are copied into the path.
+ * With the bake's distance fields (grids of one cost whose moves all go both ways), the first
+ * bullet needs no cells: the start reaches each node of its cluster at the field's cost, and the
+ * goal is reached from each node of its cluster likewise (search_with_fields); the cells of those
+ * two joins come from walking down the fields (descend).
  *
- * Start and goal in one level-1 cluster try a search inside it first; only if the cluster does not
- * join them (the path must leave it) does the search above run. Every path of the grid can be
- * followed in the abstract graph (see bake.c), so the query finds a path whenever one exists. */
+ * Refinement: the parent chain gives cells, and level-l edges whose stored lists of level-(l-1)
+ * edges, down to stored moves, are copied into the path; one route can be unfolded a few cells at
+ * a time (nav_hpa_refine_next).
+ *
+ * The search is weighted A* (weight 1.2 by default), and near queries (start and goal within two
+ * cluster sides) first try a plain A* in the box round them; only if that box does not join them
+ * does the search above run. Every path of the grid can be followed in the abstract graph (see
+ * bake.c), so the query finds a path whenever one exists. */
 #include <math.h>
 #include <stdlib.h>
 

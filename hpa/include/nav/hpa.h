@@ -9,14 +9,17 @@
  * Level-2 clusters group level_ratio x level_ratio level-1 clusters, and so on: a node lives up to
  * the highest level whose cluster border it sits on, and a level-l edge between two nodes of a
  * level-l cluster is a path of level-(l-1) edges. A query runs one weighted A* over a graph that
- * is fine near the ends and coarse between them (cells in the level-1 clusters of start and goal,
- * level-1 nodes in the level-2 clusters round them, ..., the top level beyond), then copies the
- * stored cells of the edges it took. Start and goal close together first try a plain A* in the
- * box round them.
+ * is fine near the ends and coarse between them (level-1 nodes in the level-2 clusters of start
+ * and goal, ..., the top level beyond), then copies the stored cells of the edges it took. Start
+ * and goal join the nodes of their level-1 clusters through distance fields where the grid has
+ * one cost and every move goes both ways (the bake keeps each node's cost to every cell of its
+ * cluster), or else by searching those clusters' cells. Start and goal close together first try
+ * a plain A* in the box round them.
  *
  * Life: bake from a grid (a pure function of the grid and the options), share the result
  * read-only between threads, and give each thread its own nav_hpa_query. The baked data belongs
- * to the grid it was baked from: after the grid changes, re-bake (or update) it.
+ * to the grid it was baked from: after the grid changes, re-bake it (nav_hpa_rebake redoes only
+ * the clusters that changed).
  *
  *     nav_hpa *hpa;
  *     nav_status s = nav_hpa_bake(grid, NULL, &hpa);           // default options
