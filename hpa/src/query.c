@@ -269,20 +269,23 @@ static inline void relax(nav_hpa_query *q, uint32_t v, double g, double h, uint3
     nav_heap_push(&q->open, key, larger_g_first(g), v);
 }
 
-/* Follows one node's edges of level l. */
+/* Follows one node's edges of level l. A target already open at no greater g is passed over before
+ * its estimate is worked out. */
 static void expand_edges(nav_hpa_query *q, uint32_t u, uint32_t from_vertex, int l, double g,
                          bool crossings_only)
 {
     const nav_hpa *hpa = q->hpa;
     const hpa_level *lv = &hpa->level[l];
+    uint32_t gen = q->generation << 1;
     for (uint32_t e = lv->edge_first[u]; e < lv->edge_first[u + 1]; e++) {
         uint32_t t = lv->edge_target[e];
         uint32_t v = node_vertex(q, t);
         if (crossings_only && v >= hpa->node_count &&
             (v - hpa->node_count) / q->cluster_cells == (from_vertex - hpa->node_count) / q->cluster_cells)
             continue; /* inside the cluster the cells' own moves stand for it */
-        if ((q->stamp[v] & ~1u) == q->generation << 1 && (q->stamp[v] & 1u)) continue;
-        relax(q, v, g + lv->edge_cost[e], heuristic(q, hpa->node_x[t], hpa->node_y[t]), from_vertex, e, l);
+        double ng = g + lv->edge_cost[e];
+        if ((q->stamp[v] & ~1u) == gen && ((q->stamp[v] & 1u) || ng >= q->g[v])) continue;
+        relax(q, v, ng, heuristic(q, hpa->node_x[t], hpa->node_y[t]), from_vertex, e, l);
     }
 }
 
