@@ -13,7 +13,7 @@
 #include "nav/heap.h"
 #include "nav/region.h"
 
-#define HPA_NO_NODE UINT32_MAX
+#define HPA_NO_NODE    UINT32_MAX
 #define FIELD_NONE     UINT16_MAX
 #define FIELD_MAX_SIDE 32
 #define FIELD_STEPS    16 /* field units a straight move */

@@ -289,21 +289,34 @@ static void expand_edges(nav_hpa_query *q, uint32_t u, uint32_t from_vertex, int
     }
 }
 
-/* A* from the start's cell vertex to the goal's. Returns true when the goal was reached. */
-static bool search(nav_hpa_query *q, uint32_t start_vertex, uint32_t goal_vertex, int32_t sx, int32_t sy)
+/* A new search: a new generation of stamps (all cleared every 2^31 searches), an empty open list. */
+static void begin_search(nav_hpa_query *q)
 {
-    const nav_hpa *hpa = q->hpa;
     if (++q->generation >= (1u << 31)) {
         for (uint32_t i = 0; i < q->vertices; i++) q->stamp[i] = 0;
         q->generation = 1;
     }
     nav_heap_clear(&q->open);
+}
+
+/* Takes the best vertex off the open list and closes it. */
+static uint32_t pop_vertex(nav_hpa_query *q)
+{
+    uint32_t v = nav_heap_entry_id(nav_heap_pop(&q->open));
+    q->stamp[v] |= 1u;
+    q->expanded++;
+    return v;
+}
+
+/* A* from the start's cell vertex to the goal's. Returns true when the goal was reached. */
+static bool search(nav_hpa_query *q, uint32_t start_vertex, uint32_t goal_vertex, int32_t sx, int32_t sy)
+{
+    const nav_hpa *hpa = q->hpa;
+    begin_search(q);
     relax(q, start_vertex, 0, heuristic(q, sx, sy), NO_VERTEX, NO_VERTEX, 0);
     uint32_t n = hpa->node_count;
     while (q->open.count) {
-        uint32_t v = nav_heap_entry_id(nav_heap_pop(&q->open));
-        q->stamp[v] |= 1u;
-        q->expanded++;
+        uint32_t v = pop_vertex(q);
         if (v == goal_vertex) return true;
         double g = q->g[v];
         if (v < n) {
@@ -351,11 +364,7 @@ static bool search_with_fields(nav_hpa_query *q, int32_t sx, int32_t sy)
 {
     const nav_hpa *hpa = q->hpa;
     uint32_t n = hpa->node_count, start_vertex = n, goal_vertex = n + 1;
-    if (++q->generation >= (1u << 31)) {
-        for (uint32_t i = 0; i < q->vertices; i++) q->stamp[i] = 0;
-        q->generation = 1;
-    }
-    nav_heap_clear(&q->open);
+    begin_search(q);
     q->stamp[start_vertex] = q->generation << 1 | 1u;
     for (uint32_t u = q->first[0][1]; u < q->end[0][1]; u++) {
         uint16_t f = field_at(q, u, sx, sy);
@@ -364,9 +373,7 @@ static bool search_with_fields(nav_hpa_query *q, int32_t sx, int32_t sy)
                   NO_VERTEX, 0);
     }
     while (q->open.count) {
-        uint32_t v = nav_heap_entry_id(nav_heap_pop(&q->open));
-        q->stamp[v] |= 1u;
-        q->expanded++;
+        uint32_t v = pop_vertex(q);
         if (v == goal_vertex) return true;
         double g = q->g[v];
         if (v - q->goal_first < q->goal_end - q->goal_first) {
