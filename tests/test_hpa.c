@@ -804,6 +804,13 @@ static void chunk_damage(nav_grid *grid, bool fields)
                 continue;
             }
             accepted++;
+            /* what loads is canonical: it writes back to exactly the bytes it came from */
+            nav_writer again;
+            nav_writer_init(&again, NULL);
+            assert_int_equal(nav_hpa_write_chunk(back, &again), NAV_SUCCESS);
+            assert_int_equal(again.size, w.size);
+            assert_memory_equal(again.data, copy, w.size);
+            nav_writer_destroy(&again);
             if (i % 7 == 0) assert_queries_safe(back, grid);
             nav_hpa_destroy(back);
         }

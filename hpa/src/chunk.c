@@ -282,7 +282,9 @@ static nav_status read_fields(chunk_reader *c)
     uint32_t cells = nav_reader_get_u32(&c->r);
     double unit = nav_reader_get_f64(&c->r);
     if (c->r.status != NAV_SUCCESS) return corrupt(c, "truncated before the fields");
-    if (cells == 0) return NAV_SUCCESS;
+    /* no fields: the unit is +0 (bit for bit, so a loaded bake writes back to the same bytes) */
+    if (cells == 0)
+        return unit == 0 && !signbit(unit) ? NAV_SUCCESS : corrupt(c, "a field unit without fields");
     int32_t side = hpa->level[1].side;
     if (side > FIELD_MAX_SIDE || cells != (uint32_t)(side * side)) return corrupt(c, "bad field size");
     double uniform = nav_grid_uniform_cost(c->grid);
