@@ -33,8 +33,8 @@ int navtool_info(int argc, char **argv)
         nav_hpa_desc hd = nav_hpa_get_desc(hpa);
         printf("hpa: %d levels, cluster %d, ratio %d, long entrances from %d cells, %zu bytes\n", info.levels,
                hd.cluster_size, hd.level_ratio, hd.long_entrance, info.bytes);
-        printf("hpa: %u entrances, %u transitions, %llu stored moves\n", info.entrances, info.transitions,
-               (unsigned long long)info.path_moves);
+        printf("hpa: %u entrances, %u transitions, %llu stored moves, distance fields %zu bytes\n",
+               info.entrances, info.transitions, (unsigned long long)info.path_moves, info.field_bytes);
         for (int l = 1; l <= info.levels; l++)
             printf("hpa level %d: clusters of %d cells (%u), %u nodes, %u edges\n", l, info.cluster_side[l],
                    info.clusters[l], info.nodes[l], info.edges[l]);
