@@ -506,10 +506,8 @@ static void test_bad_options(void **state)
     nav_grid_destroy(grid);
 }
 
-static void test_allocation_failures(void **state)
+static void allocation_failures(nav_grid *grid, bool fields)
 {
-    (void)state;
-    nav_grid *grid = random_grid(7, 40, 30);
     int failed = 0;
     for (long n = 1;; n++) {
         test_allocator t;
@@ -537,6 +535,24 @@ static void test_allocation_failures(void **state)
         failed++;
     }
     assert_true(failed > 20);
+    nav_hpa *hpa;
+    nav_hpa_info info;
+    assert_int_equal(nav_hpa_bake(grid, NULL, &hpa), NAV_SUCCESS);
+    nav_hpa_get_info(hpa, &info);
+    assert_true((info.field_bytes > 0) == fields); /* both kinds of bake are covered */
+    nav_hpa_destroy(hpa);
+}
+
+static void test_allocation_failures(void **state)
+{
+    (void)state;
+    nav_grid *grid = random_grid(7, 40, 30);
+    allocation_failures(grid, false);
+    nav_grid_destroy(grid);
+    grid = make_grid(40, 30, NULL); /* one cost, no heights: distance fields too */
+    for (int32_t i = 0; i < 200; i++)
+        nav_grid_set_cell(grid, (i * 7) % 40, (i * 11) % 30, NAV_TERRAIN_BLOCKED);
+    allocation_failures(grid, true);
     nav_grid_destroy(grid);
 }
 
