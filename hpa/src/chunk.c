@@ -27,6 +27,7 @@
 #include "alloc.h"
 #include "hpa_internal.h"
 #include "log.h"
+#include "nav_file.h"
 
 /* Costs read back must match the stored moves this closely (relative): float sums in another order. */
 #define COST_TOLERANCE 1e-9
@@ -377,17 +378,6 @@ nav_status nav_hpa_save_nav(const nav_grid *grid, const nav_hpa *hpa, const char
     return s;
 }
 
-typedef struct prefixed_log {
-    const nav_log *inner;
-    const char *prefix;
-} prefixed_log;
-
-static void forward_prefixed(nav_log_level level, const char *message, void *user)
-{
-    const prefixed_log *p = user;
-    nav__logf(p->inner, level, "%s: %s", p->prefix, message);
-}
-
 nav_status nav_hpa_load_nav(const char *path, const nav_hpa_desc *options, nav_grid **grid, nav_hpa **hpa)
 {
     if (!grid || !hpa) return NAV_FAILURE | NAV_INVALID_PARAM;
@@ -396,38 +386,29 @@ nav_status nav_hpa_load_nav(const char *path, const nav_hpa_desc *options, nav_g
     if (!path) return NAV_FAILURE | NAV_INVALID_PARAM;
     const nav_allocator *given = options ? options->allocator : NULL;
     const nav_log *log = options ? options->log : NULL;
-    prefixed_log prefix = {log, path};
-    nav_log file_log = {forward_prefixed, &prefix};
+    nav__file_log file_log;
+    nav__file_log_init(&file_log, log, path);
     void *bytes;
-    size_t size;
-    nav_status s = nav_file_read_all(path, given, &bytes, &size);
-    if (nav_failed(s)) {
-        nav__logf(log, NAV_LOG_ERROR, "%s: cannot read: %s", path, nav_status_str(s));
-        return s;
-    }
     nav_container container;
-    s = nav_container_open(bytes, size, &file_log, &container);
-    const nav_chunk *grid_chunk = NULL, *hpa_chunk = NULL;
-    if (nav_succeeded(s)) {
-        grid_chunk = nav_container_find(&container, NAV_CHUNK_GRID);
-        hpa_chunk = nav_container_find(&container, NAV_CHUNK_HPA);
-        if (!grid_chunk || !hpa_chunk) {
-            nav__logf(&file_log, NAV_LOG_ERROR, "no %s chunk", grid_chunk ? "HPA" : "GRID");
-            s = NAV_FAILURE | NAV_CORRUPT_DATA;
-        } else if (grid_chunk->version != NAV_GRID_CHUNK_VERSION ||
-                   hpa_chunk->version != NAV_HPA_CHUNK_VERSION) {
-            nav__logf(&file_log, NAV_LOG_ERROR,
-                      "chunk versions GRID %" PRIu32 " and HPA %" PRIu32 ", this library reads %d and %d",
-                      grid_chunk->version, hpa_chunk->version, NAV_GRID_CHUNK_VERSION, NAV_HPA_CHUNK_VERSION);
-            s = NAV_FAILURE | NAV_WRONG_VERSION;
-        }
+    nav_status s = nav__open_nav_file(path, given, &file_log, &bytes, &container);
+    if (nav_failed(s)) return s;
+    const nav_chunk *grid_chunk = nav_container_find(&container, NAV_CHUNK_GRID);
+    const nav_chunk *hpa_chunk = nav_container_find(&container, NAV_CHUNK_HPA);
+    if (!grid_chunk || !hpa_chunk) {
+        nav__logf(&file_log.hooks, NAV_LOG_ERROR, "no %s chunk", grid_chunk ? "HPA" : "GRID");
+        s = NAV_FAILURE | NAV_CORRUPT_DATA;
+    } else if (grid_chunk->version != NAV_GRID_CHUNK_VERSION || hpa_chunk->version != NAV_HPA_CHUNK_VERSION) {
+        nav__logf(&file_log.hooks, NAV_LOG_ERROR,
+                  "chunk versions GRID %" PRIu32 " and HPA %" PRIu32 ", this library reads %d and %d",
+                  grid_chunk->version, hpa_chunk->version, NAV_GRID_CHUNK_VERSION, NAV_HPA_CHUNK_VERSION);
+        s = NAV_FAILURE | NAV_WRONG_VERSION;
     }
     /* the grid keeps a copy of its log: give it the caller's, not file_log on this stack frame */
     if (nav_succeeded(s))
         s = nav_grid_read_chunk(grid_chunk->data, (size_t)grid_chunk->size,
                                 &(nav_grid_desc){.allocator = given, .log = log}, grid);
     if (nav_succeeded(s)) {
-        nav_hpa_desc d = {.allocator = given, .log = &file_log};
+        nav_hpa_desc d = {.allocator = given, .log = &file_log.hooks};
         s = nav_hpa_read_chunk(hpa_chunk->data, (size_t)hpa_chunk->size, *grid, &d, hpa);
         if (nav_failed(s)) {
             nav_grid_destroy(*grid);

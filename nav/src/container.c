@@ -33,6 +33,7 @@
 
 #include "alloc.h"
 #include "log.h"
+#include "nav_file.h"
 
 #define HEADER_SIZE     32u
 #define ENTRY_SIZE      32u
@@ -375,5 +376,39 @@ nav_status nav_file_read_all(const char *path, const nav_allocator *allocator, v
     s = NAV_SUCCESS;
 done:
     fclose(f);
+    return s;
+}
+
+/* ---- opening a file for a loader (nav_file.h) ------------------------------------------------ */
+
+static void forward_with_path(nav_log_level level, const char *message, void *user)
+{
+    const nav__file_log *log = user;
+    nav__logf(log->inner, level, "%s: %s", log->path, message);
+}
+
+void nav__file_log_init(nav__file_log *log, const nav_log *inner, const char *path)
+{
+    log->inner = inner;
+    log->path = path;
+    log->hooks = (nav_log){forward_with_path, log};
+}
+
+nav_status nav__open_nav_file(const char *path, const nav_allocator *allocator, nav__file_log *log,
+                              void **bytes, nav_container *container)
+{
+    size_t size;
+    nav_status s = nav_file_read_all(path, allocator, bytes, &size);
+    if (nav_failed(s)) {
+        nav__logf(log->inner, NAV_LOG_ERROR, "%s: cannot read: %s", path, nav_status_str(s));
+        return s;
+    }
+    s = nav_container_open(*bytes, size, &log->hooks, container);
+    if (nav_failed(s)) {
+        nav_allocator a;
+        nav__allocator_resolve(&a, allocator);
+        nav__free(&a, *bytes);
+        *bytes = NULL;
+    }
     return s;
 }

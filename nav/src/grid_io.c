@@ -29,6 +29,7 @@
 
 #include "alloc.h"
 #include "log.h"
+#include "nav_file.h"
 
 #define GRID_HEADER_SIZE 2088u
 #define FLAG_HEIGHTS     1u
@@ -175,18 +176,6 @@ nav_status nav_grid_read_chunk(const void *data, size_t size, const nav_grid_des
     return NAV_SUCCESS;
 }
 
-/* A log that puts the file name before each message ("level.nav: chunk 0 ('GRID'): ..."). */
-typedef struct prefixed_log {
-    const nav_log *inner;
-    const char *prefix;
-} prefixed_log;
-
-static void forward_prefixed(nav_log_level level, const char *message, void *user)
-{
-    const prefixed_log *p = user;
-    nav__logf(p->inner, level, "%s: %s", p->prefix, message);
-}
-
 nav_status nav_grid_save_nav(const nav_grid *grid, const char *path)
 {
     if (!grid || !path) return NAV_FAILURE | NAV_INVALID_PARAM;
@@ -209,35 +198,27 @@ nav_status nav_grid_load_nav(const char *path, const nav_grid_desc *options, nav
     if (!path) return NAV_FAILURE | NAV_INVALID_PARAM;
     const nav_allocator *given = options ? options->allocator : NULL;
     const nav_log *log = options ? options->log : NULL;
-    prefixed_log prefix = {log, path};
-    nav_log file_log = {forward_prefixed, &prefix};
-
+    nav__file_log file_log;
+    nav__file_log_init(&file_log, log, path);
     void *bytes;
-    size_t size;
-    nav_status s = nav_file_read_all(path, given, &bytes, &size);
-    if (nav_failed(s)) {
-        nav__logf(log, NAV_LOG_ERROR, "%s: cannot read: %s", path, nav_status_str(s));
-        return s;
-    }
     nav_container container;
-    s = nav_container_open(bytes, size, &file_log, &container);
-    if (nav_succeeded(s)) {
-        const nav_chunk *chunk = nav_container_find(&container, NAV_CHUNK_GRID);
-        if (!chunk) {
-            nav__logf(&file_log, NAV_LOG_ERROR, "no GRID chunk");
-            s = NAV_FAILURE | NAV_CORRUPT_DATA;
-        } else if (chunk->version != NAV_GRID_CHUNK_VERSION) {
-            nav__logf(&file_log, NAV_LOG_ERROR,
-                      "GRID chunk version %" PRIu32 ", this library reads version %d", chunk->version,
-                      NAV_GRID_CHUNK_VERSION);
-            s = NAV_FAILURE | NAV_WRONG_VERSION;
-        } else {
-            nav_grid_desc desc = options ? *options : (nav_grid_desc){0};
-            desc.log = &file_log;
-            s = nav_grid_read_chunk(chunk->data, (size_t)chunk->size, &desc, out);
-            /* The grid copied file_log, which lives on this stack frame: give it the caller's. */
-            if (nav_succeeded(s)) (*out)->log = log ? *log : (nav_log){0};
-        }
+    nav_status s = nav__open_nav_file(path, given, &file_log, &bytes, &container);
+    if (nav_failed(s)) return s;
+    const nav_chunk *chunk = nav_container_find(&container, NAV_CHUNK_GRID);
+    if (!chunk) {
+        nav__logf(&file_log.hooks, NAV_LOG_ERROR, "no GRID chunk");
+        s = NAV_FAILURE | NAV_CORRUPT_DATA;
+    } else if (chunk->version != NAV_GRID_CHUNK_VERSION) {
+        nav__logf(&file_log.hooks, NAV_LOG_ERROR,
+                  "GRID chunk version %" PRIu32 ", this library reads version %d", chunk->version,
+                  NAV_GRID_CHUNK_VERSION);
+        s = NAV_FAILURE | NAV_WRONG_VERSION;
+    } else {
+        nav_grid_desc desc = options ? *options : (nav_grid_desc){0};
+        desc.log = &file_log.hooks;
+        s = nav_grid_read_chunk(chunk->data, (size_t)chunk->size, &desc, out);
+        /* The grid copied file_log, which lives on this stack frame: give it the caller's. */
+        if (nav_succeeded(s)) (*out)->log = log ? *log : (nav_log){0};
     }
     nav_allocator a;
     nav__allocator_resolve(&a, given);
