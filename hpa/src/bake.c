@@ -419,30 +419,14 @@ static nav_status finish_level(bake *b, hpa_level *lv, const edge_builder *eb, b
 
 /* ---- distance fields ------------------------------------------------------------------------- */
 
-/* True when the reverse of every allowed move is allowed too (then the cost between two cells is
- * the same both ways on a grid of one cost). */
-static bool moves_reversible(const bake *b)
-{
-    for (uint32_t cell = 0; cell < b->w * b->h; cell++) {
-        int32_t x = (int32_t)(cell % b->w), y = (int32_t)(cell / b->w);
-        uint8_t moves = nav_grid_moves(b->grid, x, y);
-        for (int d = 0; d < 8; d++) {
-            if (!(moves >> d & 1u)) continue;
-            int32_t dx, dy;
-            nav_dir_offset((nav_dir)d, &dx, &dy);
-            int back = d < 4 ? d ^ 1 : 11 - d;
-            if (!(nav_grid_moves(b->grid, x + dx, y + dy) >> back & 1u)) return false;
-        }
-    }
-    return true;
-}
-
-/* Allocates the fields when the grid allows them (see hpa_internal.h). */
+/* Allocates the fields when the grid allows them (see hpa_internal.h): one cost, and every move
+ * reversible, so the cost between two cells is the same both ways. */
 static nav_status plan_fields(bake *b)
 {
     nav_hpa *hpa = b->hpa;
     double uniform = nav_grid_uniform_cost(b->grid);
-    if (hpa->level[1].side > FIELD_MAX_SIDE || !(uniform > 0) || !moves_reversible(b)) return NAV_SUCCESS;
+    if (hpa->level[1].side > FIELD_MAX_SIDE || !(uniform > 0) || !nav_grid_moves_reversible(b->grid))
+        return NAV_SUCCESS;
     hpa->field_cells = (uint32_t)(hpa->level[1].side * hpa->level[1].side);
     hpa->field_unit = uniform / FIELD_STEPS;
     hpa->field = nav__alloc(b->a, nav__mul_size((size_t)(hpa->node_count ? hpa->node_count : 1),

@@ -259,21 +259,6 @@ static nav_status read_level(chunk_reader *c, int l)
     return NAV_SUCCESS;
 }
 
-/* True when the reverse of every allowed move is allowed too. */
-static bool moves_reversible(const nav_grid *grid)
-{
-    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
-    for (int32_t y = 0; y < h; y++)
-        for (int32_t x = 0; x < w; x++)
-            for (uint8_t moves = nav_grid_moves(grid, x, y); moves; moves &= (uint8_t)(moves - 1)) {
-                int d = __builtin_ctz(moves), back = d < 4 ? d ^ 1 : 11 - d;
-                int32_t dx, dy;
-                nav_dir_offset((nav_dir)d, &dx, &dy);
-                if (!(nav_grid_moves(grid, x + dx, y + dy) >> back & 1u)) return false;
-            }
-    return true;
-}
-
 /* The distance fields: only where the bake would make them (a grid of one cost whose moves all go
  * both ways, small clusters), with the unit the grid implies. Their values are hints a query
  * checks as it walks them (see query.c), so any values are safe. */
@@ -289,7 +274,7 @@ static nav_status read_fields(chunk_reader *c)
     int32_t side = hpa->level[1].side;
     if (side > FIELD_MAX_SIDE || cells != (uint32_t)(side * side)) return corrupt(c, "bad field size");
     double uniform = nav_grid_uniform_cost(c->grid);
-    if (!(uniform > 0) || unit != uniform / FIELD_STEPS || !moves_reversible(c->grid))
+    if (!(uniform > 0) || unit != uniform / FIELD_STEPS || !nav_grid_moves_reversible(c->grid))
         return corrupt(c, "distance fields for a grid that cannot have them");
     size_t count = (size_t)hpa->node_count * cells;
     if (nav_reader_remaining(&c->r) / 2 < count) return corrupt(c, "truncated in the fields");

@@ -33,12 +33,6 @@ void nav__hpa_search_destroy(hpa_search *s)
     s->via = s->stamp = NULL;
 }
 
-size_t nav__hpa_search_bytes(const hpa_search *s)
-{
-    return (size_t)s->capacity *
-           (sizeof *s->g + sizeof *s->via + sizeof *s->stamp + sizeof(nav_heap_entry) + sizeof(uint32_t));
-}
-
 void nav__hpa_search_begin(hpa_search *s, uint32_t first, uint32_t count)
 {
     if (++s->generation >= (1u << 31)) {
@@ -80,7 +74,6 @@ void nav__hpa_search_run(hpa_search *s, const nav_hpa *hpa, int l, int min_level
     while (s->open.count && left) {
         uint32_t i = nav_heap_entry_id(nav_heap_pop(&s->open)), u = s->first + i;
         s->stamp[i] |= 1u;
-        s->expanded++;
         if (hpa->node_level[u] >= min_level) left--;
         double g = s->g[i];
         for (uint32_t e = lv->edge_first[u]; e < lv->edge_first[u + 1]; e++) {

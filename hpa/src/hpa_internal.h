@@ -104,12 +104,10 @@ typedef struct hpa_search {
     uint32_t generation;
     nav_heap open;
     nav_allocator allocator;
-    uint64_t expanded;
 } hpa_search;
 
 nav_status nav__hpa_search_init(hpa_search *s, const nav_allocator *allocator, uint32_t capacity);
 void nav__hpa_search_destroy(hpa_search *s);
-size_t nav__hpa_search_bytes(const hpa_search *s);
 /* Starts a search over nodes first .. first + count - 1 (count <= capacity). */
 void nav__hpa_search_begin(hpa_search *s, uint32_t first, uint32_t count);
 /* Offers node a start cost (the lower of two offers stays); via is HPA_VIA_SEED | k. */

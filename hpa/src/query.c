@@ -241,12 +241,6 @@ static inline double heuristic(const nav_hpa_query *q, int32_t x, int32_t y)
     return q->unit * (double)hi + q->unit_diagonal * (double)lo;
 }
 
-static uint32_t larger_g_first(double g)
-{
-    double t = 4294967295.0 - g * 1024.0;
-    return t <= 0 ? 0 : (uint32_t)t;
-}
-
 static inline void relax(nav_hpa_query *q, uint32_t v, double g, double h, uint32_t parent, uint32_t via,
                          int level)
 {
@@ -258,7 +252,7 @@ static inline void relax(nav_hpa_query *q, uint32_t v, double g, double h, uint3
         q->parent[v] = parent;
         q->via[v] = via;
         q->via_level[v] = (uint8_t)level;
-        nav_heap_decrease(&q->open, v, key, larger_g_first(g));
+        nav_heap_decrease(&q->open, v, key, nav_heap_tie_larger_g(g));
         return;
     }
     q->stamp[v] = gen;
@@ -266,7 +260,7 @@ static inline void relax(nav_hpa_query *q, uint32_t v, double g, double h, uint3
     q->parent[v] = parent;
     q->via[v] = via;
     q->via_level[v] = (uint8_t)level;
-    nav_heap_push(&q->open, key, larger_g_first(g), v);
+    nav_heap_push(&q->open, key, nav_heap_tie_larger_g(g), v);
 }
 
 /* Follows one node's edges of level l. A target already open at no greater g is passed over before

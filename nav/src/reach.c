@@ -9,8 +9,7 @@
 
 #include "alloc.h"
 
-/* True when the reverse of every allowed move is allowed too. */
-static bool moves_reversible(const nav_grid *grid)
+bool nav_grid_moves_reversible(const nav_grid *grid)
 {
     for (uint32_t cell = 0; cell < grid->cells; cell++)
         for (uint32_t mask = grid->moves[cell]; mask; mask &= mask - 1) {
@@ -55,7 +54,7 @@ nav_status nav_grid_build_reachability(nav_grid *grid)
     nav__free(&grid->allocator, stack);
     nav__free(&grid->allocator, grid->component);
     grid->component = component;
-    grid->component_exact = moves_reversible(grid);
+    grid->component_exact = nav_grid_moves_reversible(grid);
     return NAV_SUCCESS;
 }
 

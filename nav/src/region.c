@@ -105,15 +105,9 @@ static void next_generation(nav_region_query *q)
     nav_heap_clear(&q->open);
 }
 
-/* Tie rule of the leg: on equal f the larger g first (a smaller tie value), then the lower index. */
-static uint32_t larger_g_first(double g)
-{
-    double t = 4294967295.0 - g * 1024.0;
-    return t <= 0 ? 0 : (uint32_t)t;
-}
-
 /* The one search loop. With goal == UINT32_MAX it is Dijkstra until every target is settled
- * (targets_left counts down through the marks in target_mark); else A* to goal. */
+ * (targets_left counts down as they are settled; none: every reachable cell); else A* to goal. Ties
+ * on f go to the larger g (nav_heap_tie_larger_g), then the lower index. */
 static void search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool reverse, uint32_t goal,
                    uint32_t targets_left, const uint32_t *targets, uint32_t target_count,
                    uint32_t max_expanded)
@@ -171,7 +165,7 @@ static void search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool rev
             if (goal != UINT32_MAX) {
                 int32_t dx = goal_x - (r.x + nx), dy = goal_y - (r.y + ny);
                 f += nav__heuristic_scaled(kind, dx < 0 ? -dx : dx, dy < 0 ? -dy : dy, unit, unit_diagonal);
-                tie = larger_g_first(ng);
+                tie = nav_heap_tie_larger_g(ng);
             }
             if (seen) {
                 nav_heap_decrease(&q->open, next, nav_heap_key_exact(f), tie);

@@ -156,6 +156,8 @@ uint32_t nav_grid_component(const nav_grid *grid, int32_t x, int32_t y);
  * out unreachable by search; a false answer is always right. Without labels, always true for
  * passable cells. */
 bool nav_grid_may_reach(const nav_grid *grid, int32_t ax, int32_t ay, int32_t bx, int32_t by);
+/* True when the reverse of every allowed move is allowed too (no one-way climbs). O(cells). */
+bool nav_grid_moves_reversible(const nav_grid *grid);
 /* True when the labels exist and every allowed move can also be taken back (no one-way climbs):
  * then cells with one label are always joined by a path, and nav_grid_may_reach is exact. */
 bool nav_grid_reachability_exact(const nav_grid *grid);

@@ -44,6 +44,14 @@ static inline uint64_t nav_heap_key_exact(double non_negative)
     return bits.u;
 }
 
+/* A tie value that orders equal keys by larger g first (the libnav tie rule), g counted in 1/1024
+ * units and clamped at 0 (g above about 4 million all tie). */
+static inline uint32_t nav_heap_tie_larger_g(double g)
+{
+    double t = 4294967295.0 - g * 1024.0;
+    return t <= 0 ? 0 : (uint32_t)t;
+}
+
 typedef struct nav_heap {
     nav_heap_entry *entries;
     uint32_t count, capacity;
