@@ -104,13 +104,11 @@ static uint8_t moves_of(const bake *b, uint32_t cell)
 /* Direction of the move from cell a to its neighbour c. */
 static int dir_to(const bake *b, uint32_t a, uint32_t c)
 {
+    static const int8_t dir_of[3][3] = {
+        {NAV_DIR_NW, NAV_DIR_N, NAV_DIR_NE}, {NAV_DIR_W, -1, NAV_DIR_E}, {NAV_DIR_SW, NAV_DIR_S, NAV_DIR_SE}};
     int32_t dx = (int32_t)(c % b->w) - (int32_t)(a % b->w), dy = (int32_t)(c / b->w) - (int32_t)(a / b->w);
-    for (int d = 0; d < 8; d++) {
-        int32_t ox, oy;
-        nav_dir_offset((nav_dir)d, &ox, &oy);
-        if (ox == dx && oy == dy) return d;
-    }
-    return -1;
+    if (dx < -1 || dx > 1 || dy < -1 || dy > 1) return -1;
+    return dir_of[dy + 1][dx + 1];
 }
 
 static bool allowed(const bake *b, uint32_t a, uint32_t c)
