@@ -3,12 +3,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "support.h"
 
 #include "nav/grid.h"
+#include "nav/hpa.h"
 #include "nav/io.h"
+#include "nav/scen.h"
 
 /* ---- helpers --------------------------------------------------------------------------------- */
 
@@ -955,6 +959,55 @@ static void test_file_save_load(void **state)
     nav_grid_destroy(grid);
 }
 
+/* Every loader, handed a FIFO, a directory or a device instead of a file: a clean NAV_IO_ERROR
+ * with a message saying what the path is, at once. (Before the fix, opening a FIFO blocked until a
+ * writer came: the alarm turns such a hang into a failed test.) */
+static void test_non_regular_files(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/nav_test_fifo_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "%s/level.map", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    const char *paths[] = {fifo, dir, "/dev/null"};
+    const char *kinds[] = {"it is a FIFO, not a regular file", "it is a directory, not a regular file",
+                           "it is a character device, not a regular file"};
+    alarm(20);
+    for (int k = 0; k < 3; k++) {
+        test_log log;
+        test_log_init(&log);
+        nav_grid_desc desc = {.log = &log.hooks};
+        nav_grid *grid = (nav_grid *)1;
+        nav_hpa *hpa = (nav_hpa *)1;
+        nav_scen *scen = (nav_scen *)1;
+        void *bytes = (void *)1;
+        size_t size = 1;
+        FAILS_WITH(nav_file_read_all(paths[k], NULL, &bytes, &size), NAV_IO_ERROR);
+        assert_null(bytes);
+        FAILS_WITH(nav_grid_load_map_file(paths[k], &desc, &grid), NAV_IO_ERROR);
+        assert_non_null(strstr(log.last, kinds[k]));
+        FAILS_WITH(nav_grid_load_ascii_file(paths[k], &desc, &grid), NAV_IO_ERROR);
+        assert_non_null(strstr(log.last, kinds[k]));
+        FAILS_WITH(nav_grid_load_png_file(paths[k], NULL, &desc, &grid), NAV_IO_ERROR);
+        assert_non_null(strstr(log.last, kinds[k]));
+        FAILS_WITH(nav_scen_load_file(paths[k], NULL, &log.hooks, &scen), NAV_IO_ERROR);
+        assert_null(scen);
+        assert_non_null(strstr(log.last, kinds[k]));
+        FAILS_WITH(nav_grid_load_nav(paths[k], &desc, &grid), NAV_IO_ERROR);
+        assert_null(grid);
+        assert_non_null(strstr(log.last, kinds[k]));
+        FAILS_WITH(nav_hpa_load_nav(paths[k], &(nav_hpa_desc){.log = &log.hooks}, &grid, &hpa), NAV_IO_ERROR);
+        assert_null(grid);
+        assert_null(hpa);
+        assert_non_null(strstr(log.last, kinds[k]));
+        assert_int_equal(log.count, 6);
+    }
+    alarm(0);
+    remove(fifo);
+    rmdir(dir);
+}
+
 /* A rename that cannot happen (the target is a non-empty folder) must leave no temporary file. */
 static void test_file_write_failures(void **state)
 {
@@ -1023,6 +1076,7 @@ int main(void)
         cmocka_unit_test(test_grid_chunk_out_of_memory),
         cmocka_unit_test(test_file_save_load),
         cmocka_unit_test(test_file_write_failures),
+        cmocka_unit_test(test_non_regular_files),
     };
     return cmocka_run_group_tests_name("io", tests, NULL, NULL);
 }

@@ -33,6 +33,7 @@
 
 #include "alloc.h"
 #include "log.h"
+#include "file.h"
 #include "nav_file.h"
 
 #define HEADER_SIZE     32u
@@ -331,54 +332,6 @@ const nav_chunk *nav_container_find(const nav_container *c, uint32_t tag)
     return NULL;
 }
 
-/* ---- Files ----------------------------------------------------------------------------------- */
-
-/* 64-bit file positions: long is 32 bits on Windows. */
-#if defined(_WIN32)
-#define seek_file _fseeki64
-#define tell_file _ftelli64
-#else
-#define seek_file fseeko
-#define tell_file ftello
-#endif
-
-nav_status nav_file_read_all(const char *path, const nav_allocator *allocator, void **data, size_t *size)
-{
-    if (!data || !size) return NAV_FAILURE | NAV_INVALID_PARAM;
-    *data = NULL;
-    *size = 0;
-    if (!path) return NAV_FAILURE | NAV_INVALID_PARAM;
-    nav_allocator a;
-    nav__allocator_resolve(&a, allocator);
-    FILE *f = fopen(path, "rb");
-    if (!f) return NAV_FAILURE | NAV_IO_ERROR;
-    nav_status s = NAV_FAILURE | NAV_IO_ERROR;
-    int64_t end = -1;
-    if (seek_file(f, 0, SEEK_END) == 0) end = (int64_t)tell_file(f);
-    if (end < 0 || seek_file(f, 0, SEEK_SET) != 0) goto done;
-    if ((uint64_t)end > NAV_FILE_MAX_BYTES || (uint64_t)end >= SIZE_MAX) {
-        s = NAV_FAILURE | NAV_TOO_LARGE;
-        goto done;
-    }
-    size_t n = (size_t)end;
-    uint8_t *bytes = nav__alloc(&a, n);
-    if (!bytes) {
-        s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-        goto done;
-    }
-    /* Exactly n bytes and then the end: a file that changes while it is read is an error. */
-    if (fread(bytes, 1, n, f) != n || fgetc(f) != EOF || ferror(f)) {
-        nav__free(&a, bytes);
-        goto done;
-    }
-    *data = bytes;
-    *size = n;
-    s = NAV_SUCCESS;
-done:
-    fclose(f);
-    return s;
-}
-
 /* ---- opening a file for a loader (nav_file.h) ------------------------------------------------ */
 
 static void forward_with_path(nav_log_level level, const char *message, void *user)
@@ -397,18 +350,77 @@ void nav__file_log_init(nav__file_log *log, const nav_log *inner, const char *pa
 nav_status nav__open_nav_file(const char *path, const nav_allocator *allocator, nav__file_log *log,
                               void **bytes, nav_container *container)
 {
-    size_t size;
-    nav_status s = nav_file_read_all(path, allocator, bytes, &size);
+    *bytes = NULL;
+    memset(container, 0, sizeof *container);
+    char why[NAV__WHY_SIZE];
+    FILE *f;
+    uint64_t size;
+    nav_status s = nav__file_open(path, &f, &size, why);
     if (nav_failed(s)) {
-        nav__logf(log->inner, NAV_LOG_ERROR, "%s: cannot read: %s", path, nav_status_str(s));
+        nav__logf(log->inner, NAV_LOG_ERROR, "%s: cannot read: %s", path, why);
         return s;
     }
-    s = nav_container_open(*bytes, size, &log->hooks, container);
-    if (nav_failed(s)) {
-        nav_allocator a;
-        nav__allocator_resolve(&a, allocator);
-        nav__free(&a, *bytes);
-        *bytes = NULL;
+    nav_allocator a;
+    nav__allocator_resolve(&a, allocator);
+    uint8_t *data = NULL;
+    if (size > NAV_FILE_MAX_BYTES || size >= SIZE_MAX) {
+        nav__logf(log->inner, NAV_LOG_ERROR, "%s: %" PRIu64 " bytes is over the limit of %" PRIu64, path,
+                  size, (uint64_t)NAV_FILE_MAX_BYTES);
+        s = NAV_FAILURE | NAV_TOO_LARGE;
+        goto done;
     }
+    /* The header and the chunk table first: a file that is not a .nav file, or whose header
+     * disagrees with its size, is refused before anything the size of the file is allocated. */
+    uint8_t *prefix = NULL;
+    size_t prefix_size = size < HEADER_SIZE ? (size_t)size : HEADER_SIZE;
+    uint8_t header[HEADER_SIZE];
+    s = nav__file_read(f, header, prefix_size, why);
+    if (nav_succeeded(s) && prefix_size == HEADER_SIZE) {
+        uint32_t n = load_u32(header + 12), count;
+        if (n <= (size - HEADER_SIZE) / ENTRY_SIZE) prefix_size += (size_t)n * ENTRY_SIZE;
+        prefix = nav__alloc(&a, prefix_size);
+        if (!prefix) {
+            s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+            snprintf(why, sizeof why, "out of memory");
+        } else {
+            memcpy(prefix, header, HEADER_SIZE);
+            s = nav__file_read(f, prefix + HEADER_SIZE, prefix_size - HEADER_SIZE, why);
+            if (nav_succeeded(s)) {
+                s = check_header(prefix, (size_t)size, &log->hooks, &count);
+                if (nav_failed(s)) {
+                    nav__free(&a, prefix);
+                    goto done; /* check_header said why */
+                }
+            }
+        }
+    }
+    if (nav_succeeded(s)) {
+        data = nav__alloc(&a, (size_t)size);
+        if (!data) {
+            s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+            snprintf(why, sizeof why, "out of memory");
+        }
+    }
+    if (nav_succeeded(s)) {
+        memcpy(data, prefix ? prefix : header, prefix_size);
+        s = nav__file_read(f, data + prefix_size, (size_t)size - prefix_size, why);
+        if (nav_succeeded(s) && fgetc(f) != EOF) {
+            snprintf(why, sizeof why, "the file changed while it was read");
+            s = NAV_FAILURE | NAV_IO_ERROR;
+        }
+    }
+    nav__free(&a, prefix);
+    if (nav_failed(s)) {
+        nav__logf(log->inner, NAV_LOG_ERROR, "%s: cannot read: %s", path, why);
+        goto done;
+    }
+    s = nav_container_open(data, (size_t)size, &log->hooks, container);
+done:
+    fclose(f);
+    if (nav_failed(s)) {
+        nav__free(&a, data);
+        return s;
+    }
+    *bytes = data;
     return s;
 }

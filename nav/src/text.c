@@ -9,6 +9,7 @@
 #include "nav/io.h"
 
 #include "alloc.h"
+#include "file.h"
 #include "grid_internal.h"
 
 /* ---- Messages ---------------------------------------------------------------------------------- */
@@ -201,9 +202,9 @@ nav_status nav__read_file(const char *path, const nav_allocator *allocator, cons
     if (!path) return NAV_FAILURE | NAV_INVALID_PARAM;
     file->name = base_name(path);
     nav__allocator_resolve(&file->allocator, allocator);
-    nav_status s = nav_file_read_all(path, &file->allocator, &file->bytes, &file->size);
-    if (nav_failed(s))
-        nav__report(&(load_context){log, file->name}, 0, "cannot read '%s': %s", path, nav_status_str(s));
+    char why[NAV__WHY_SIZE];
+    nav_status s = nav__file_read_all(path, &file->allocator, &file->bytes, &file->size, why);
+    if (nav_failed(s)) nav__report(&(load_context){log, file->name}, 0, "cannot read '%s': %s", path, why);
     return s;
 }
 
