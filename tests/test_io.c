@@ -790,6 +790,10 @@ static void test_grid_chunk_corrupt(void **state)
         {48, 8, 0, "terrain type 1 has cost 0"},
         {56, 8, 0xbff0000000000000ull, "terrain type 2 has cost -1"},
         {64, 8, 0x7ff8000000000000ull, "terrain type 3 has cost nan"},
+        /* issue 10, item 6: costs outside NAV_COST_MIN..NAV_COST_MAX came through */
+        {64, 8, 0x7fe1ccf385ebc8a0ull, "terrain type 3 has cost 1e+308"},
+        {64, 8, 1, "terrain type 3 has cost 4.94066e-324"},
+        {64, 8, 0x40b0000000000001ull, "terrain type 3 has cost 4096"},
         {2088 + 117, 1, 1, "padding"},
         {2088 + 120 + 4 * 5, 4, 0x7f800000u, "cell (5, 0)"},
     };

@@ -362,6 +362,7 @@ typedef enum terrain_kind {
                        * ring of buckets spans (its far list then holds entries) */
     TERRAIN_ONE_COST, /* every type costs 2.5 and the diagonal varies: A* and Dijkstra count g in
                        * fixed point there */
+    TERRAIN_EXTREME,  /* the ends of the cost range, NAV_COST_MIN and NAV_COST_MAX, side by side */
 } terrain_kind;
 
 static nav_grid *random_grid(unsigned seed, int32_t w, int32_t h, terrain_kind kind)
@@ -374,7 +375,10 @@ static nav_grid *random_grid(unsigned seed, int32_t w, int32_t h, terrain_kind k
     };
     if (kind == TERRAIN_ONE_COST) d.diagonal_cost = (double[]){0, 1, 1.5, 2, 1.3}[rand() % 5]; /* 0: sqrt 2 */
     nav_grid *grid = make_grid(w, h, &d);
-    const double costs[3][4] = {{1, 2.5, 5, 0.5}, {1, 12, 60, 0.5}, {2.5, 2.5, 2.5, 2.5}};
+    const double costs[4][4] = {{1, 2.5, 5, 0.5},
+                                {1, 12, 60, 0.5},
+                                {2.5, 2.5, 2.5, 2.5},
+                                {1, NAV_COST_MAX, NAV_COST_MAX, NAV_COST_MIN}};
     /* type 4 is a road cheaper than plain where costs differ: the heuristic must scale */
     for (uint8_t t = 1; t <= 4; t++) nav_grid_set_terrain_cost(grid, t, costs[kind][t - 1]);
     for (int32_t y = 0; y < h; y++)
@@ -415,8 +419,9 @@ static void cross_check(terrain_kind kind)
                     continue;
                 }
                 assert_int_equal(s, NAV_SUCCESS);
+                /* costs within 2^-20 of the optimum (the search's resolution, see README) */
                 if (algo == NAV_ALGO_ASTAR || algo == NAV_ALGO_DIJKSTRA)
-                    assert_float_equal(r.cost, best, 1e-9);
+                    assert_float_equal(r.cost, best, kind == TERRAIN_EXTREME ? 0x1p-20 : 1e-9);
                 if (algo == NAV_ALGO_WASTAR) {
                     assert_float_equal(r.bound, 1.5, 0);
                     assert_true(r.cost <= 1.5 * best + 1e-9);
@@ -455,6 +460,12 @@ static void test_random_cross_check_one_cost(void **state)
 {
     (void)state;
     cross_check(TERRAIN_ONE_COST);
+}
+
+static void test_random_cross_check_extreme_costs(void **state)
+{
+    (void)state;
+    cross_check(TERRAIN_EXTREME);
 }
 
 /* Canonical pruning (search.c) on one-cost maps from open to crowded, with and without heights:
@@ -987,6 +998,17 @@ static void test_grid_limits(void **state)
     assert_int_equal(nav_grid_set_terrain_cost(grid, 0, 1), NAV_FAILURE | NAV_INVALID_PARAM);
     assert_int_equal(nav_grid_set_terrain_cost(grid, 2, -1), NAV_FAILURE | NAV_INVALID_PARAM);
     assert_int_equal(nav_grid_set_terrain_cost(grid, 2, NAN), NAV_FAILURE | NAV_INVALID_PARAM);
+    /* one documented range (issue 10, item 6): 1e308 overflowed path costs, 5e-324 broke them */
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 2, 1e308), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 2, 5e-324), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 2, nextafter(NAV_COST_MAX, INFINITY)),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 2, nextafter(NAV_COST_MIN, 0)),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 2, NAV_COST_MAX), NAV_SUCCESS);
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 2, NAV_COST_MIN), NAV_SUCCESS);
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 2, NAV_COST_BLOCKED), NAV_SUCCESS);
+    assert_int_equal(nav_grid_set_terrain_cost(NULL, 2, 1), NAV_FAILURE | NAV_INVALID_PARAM);
     assert_int_equal(nav_grid_set_cell_height(grid, 0, 0, NAN), NAV_FAILURE | NAV_INVALID_PARAM);
     assert_int_equal(nav_grid_cell(grid, -1, 0), NAV_TERRAIN_BLOCKED);
     nav_grid_destroy(grid);
@@ -1001,6 +1023,7 @@ int main(void)
         cmocka_unit_test(test_random_cross_check),
         cmocka_unit_test(test_random_cross_check_dear_terrain),
         cmocka_unit_test(test_random_cross_check_one_cost),
+        cmocka_unit_test(test_random_cross_check_extreme_costs),
         cmocka_unit_test(test_random_canonical_pruning),
         cmocka_unit_test(test_heuristics),
         cmocka_unit_test(test_partial_paths),

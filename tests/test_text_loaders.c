@@ -10,6 +10,7 @@
 #include "support.h"
 
 #include "nav/grid.h"
+#include "nav/scen.h"
 
 /* ---- Helpers ----------------------------------------------------------------------------------- */
 
@@ -494,11 +495,24 @@ static void test_ascii_numbers(void **state)
         {"007", 7},
         {"1e+1", 10},
         {"0.30000000000000004", 0.30000000000000004},
+        {"4096", NAV_COST_MAX},
+        {"0.0009765625", NAV_COST_MIN},
+        {"9.765625e-4", NAV_COST_MIN},
+        /* outside the cost range: read through a .scen file's optimal length below */
         {"1234567890123456789", 1234567890123456789.0},
         {"1e-30", 1e-30},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[128];
+        if (!nav_terrain_cost_valid(cases[i].cost)) {
+            snprintf(text, sizeof text, "version 1\n0 m 1 1 0 0 0 0 %s\n", cases[i].value);
+            nav_scen *scen;
+            assert_int_equal(nav_scen_load(text, strlen(text), "s", NULL, NULL, &scen), NAV_SUCCESS);
+            if (scen->problems[0].optimal_length != cases[i].cost)
+                fail_msg("'%s' read as %.17g", cases[i].value, scen->problems[0].optimal_length);
+            nav_scen_destroy(scen);
+            continue;
+        }
         snprintf(text, sizeof text, "legend a cost %s\nmap\na\n", cases[i].value);
         nav_grid *grid = expect_grid(nav_grid_load_ascii, text, NULL);
         if (nav_grid_cell_cost(grid, 0, 0) != cases[i].cost)
@@ -566,15 +580,25 @@ static void test_ascii_errors(void **state)
          "t.txt:1: legend character ''ab'' is not one character (quote a space as ' ')"},
         {"legend \x01\nmap\n.\n", NAV_PARSE_ERROR, "t.txt:1: legend character 0x01 is not printable ASCII"},
         {"legend a cost 0\nmap\na\n", NAV_PARSE_ERROR,
-         "t.txt:1: cost must be a positive number or 'blocked', not '0'"},
+         "t.txt:1: cost must be a number from 1/1024 to 4096 or 'blocked', not '0'"},
         {"legend a cost -1\nmap\na\n", NAV_PARSE_ERROR,
-         "t.txt:1: cost must be a positive number or 'blocked', not '-1'"},
+         "t.txt:1: cost must be a number from 1/1024 to 4096 or 'blocked', not '-1'"},
         {"legend a cost five\nmap\na\n", NAV_PARSE_ERROR,
-         "t.txt:1: cost must be a positive number or 'blocked', not 'five'"},
+         "t.txt:1: cost must be a number from 1/1024 to 4096 or 'blocked', not 'five'"},
         {"legend a cost 1e400\nmap\na\n", NAV_PARSE_ERROR,
-         "t.txt:1: cost must be a positive number or 'blocked', not '1e400'"},
+         "t.txt:1: cost must be a number from 1/1024 to 4096 or 'blocked', not '1e400'"},
+        /* the cost range (issue 10, item 6): 1e308 made path costs overflow, 5e-324 (denormal)
+         * made returned costs disagree with nav_grid_validate_cells */
+        {"legend a cost 1e308\nmap\na\n", NAV_PARSE_ERROR,
+         "t.txt:1: cost must be a number from 1/1024 to 4096 or 'blocked', not '1e308'"},
+        {"legend a cost 4096.001\nmap\na\n", NAV_PARSE_ERROR,
+         "t.txt:1: cost must be a number from 1/1024 to 4096 or 'blocked', not '4096.001'"},
+        {"legend a cost 0.0009\nmap\na\n", NAV_PARSE_ERROR,
+         "t.txt:1: cost must be a number from 1/1024 to 4096 or 'blocked', not '0.0009'"},
+        {"legend a cost 5e-324\nmap\na\n", NAV_PARSE_ERROR,
+         "t.txt:1: cost must be a number from 1/1024 to 4096 or 'blocked', not '5e-324'"},
         {"legend a cost 1,5\nmap\na\n", NAV_PARSE_ERROR,
-         "t.txt:1: cost must be a positive number or 'blocked', not '1,5'"},
+         "t.txt:1: cost must be a number from 1/1024 to 4096 or 'blocked', not '1,5'"},
         {"legend a cost\nmap\na\n", NAV_PARSE_ERROR, "t.txt:1: 'cost' needs a value"},
         {"legend a height nan\nmap\na\n", NAV_PARSE_ERROR,
          "t.txt:1: height must be a finite number, not 'nan'"},

@@ -223,7 +223,12 @@ bool nav_grid_in_bounds(const nav_grid *grid, int32_t x, int32_t y)
 
 nav_status nav_grid_set_terrain_cost(nav_grid *grid, uint8_t type, double cost)
 {
-    if (type == NAV_TERRAIN_BLOCKED || !(cost > 0)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (!grid) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (type == NAV_TERRAIN_BLOCKED || !nav_terrain_cost_valid(cost)) {
+        nav__grid_log(grid, NAV_LOG_ERROR, "terrain type %u: cost %g is not blocked nor in %g..%g",
+                      (unsigned)type, cost, NAV_COST_MIN, NAV_COST_MAX);
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
     bool was_free = grid->terrain_cost[type] < INFINITY, now_free = cost < INFINITY;
     grid->terrain_cost[type] = cost;
     update_costs(grid);

@@ -13,7 +13,8 @@
  *       16     4      cell_size (f32, finite, > 0)
  *       20    12      origin x, y, z (f32, finite)
  *       32     8      diagonal_cost (f64, 1..2)
- *       40  2048      cost factor of each terrain type 0..255 (f64; > 0 or +inf; type 0 +inf)
+ *       40  2048      cost factor of each terrain type 0..255 (f64; NAV_COST_MIN..NAV_COST_MAX
+ *                     or +inf; type 0 +inf)
  *     2088  W*H       terrain type of each cell, row by row
  *                     zero padding to a multiple of 4, then W*H heights (f32, finite) if flagged
  *
@@ -129,7 +130,9 @@ nav_status nav_grid_read_chunk(const void *data, size_t size, const nav_grid_des
     if (nav_failed(r.status)) return BAD("%zu bytes is too short for the terrain table", size);
     if (cost[NAV_TERRAIN_BLOCKED] != INFINITY) return BAD("terrain type 0 is not blocked");
     for (int t = 1; t < NAV_TERRAIN_TYPES; t++)
-        if (!(cost[t] > 0)) return BAD("terrain type %d has cost %g, not > 0", t, cost[t]);
+        if (!nav_terrain_cost_valid(cost[t]))
+            return BAD("terrain type %d has cost %g, outside %g..%g and not blocked", t, cost[t],
+                       NAV_COST_MIN, NAV_COST_MAX);
 
     /* The rest must be exactly the cells (and heights): checked before the grid is allocated, so a
      * damaged size cannot make us allocate gigabytes for a small chunk. */

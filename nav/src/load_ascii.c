@@ -18,7 +18,8 @@
  *   empty line                    ignored
  *   legend C [cost V | blocked] [height H]
  *                                 character C (one printable ASCII character, or 'C' in single
- *                                 quotes, which a space needs) costs V (> 0, finite) or is
+ *                                 quotes, which a space needs) costs V (NAV_COST_MIN..NAV_COST_MAX,
+ *                                 1/1024 to 4096) or is
  *                                 blocked, at height H (world units). Omitted parts are cost 1 and
  *                                 height 0: the line replaces the character's entry, default or not.
  *                                 One legend line a character.
@@ -149,8 +150,8 @@ static nav_status parse_legend(const load_context *ctx, uint32_t line, text_span
             has_cost = true;
             if (nav__span_is(value, "blocked")) {
                 parsed.cost = NAV_COST_BLOCKED;
-            } else if (!nav__parse_number(value, &v) || !(v > 0) || !isfinite(v)) {
-                nav__report(ctx, line, "cost must be a positive number or 'blocked', not '%s'",
+            } else if (!nav__parse_number(value, &v) || !(v < INFINITY) || !nav_terrain_cost_valid(v)) {
+                nav__report(ctx, line, "cost must be a number from 1/1024 to 4096 or 'blocked', not '%s'",
                             nav__printable(value, shown));
                 return NAV_FAILURE | NAV_PARSE_ERROR;
             } else {

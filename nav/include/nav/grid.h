@@ -43,6 +43,19 @@ extern "C" {
 #define NAV_COST_BLOCKED    INFINITY   /* terrain cost that blocks a type */
 #define NAV_NO_CELL         UINT32_MAX /* "no cell" for cell indices */
 
+/* The range of a passable terrain's cost factor, checked by nav_grid_set_terrain_cost and by every
+ * loader. The largest grid's longest path (2^30 cells, moves at most 2 long) then costs under
+ * 2^31 * 4096 = 2^43: no sum overflows, and the searches, which order costs at a resolution of
+ * 2^-20, order every such cost exactly; the cheapest move (1/1024) is still 1024 of those steps. */
+#define NAV_COST_MIN (1.0 / 1024.0)
+#define NAV_COST_MAX 4096.0
+
+/* True for a cost factor a terrain type may have: NAV_COST_MIN..NAV_COST_MAX, or NAV_COST_BLOCKED. */
+static inline bool nav_terrain_cost_valid(double cost)
+{
+    return (cost >= NAV_COST_MIN && cost <= NAV_COST_MAX) || cost == NAV_COST_BLOCKED;
+}
+
 typedef enum nav_connectivity {
     NAV_CONNECT_DEFAULT = 0, /* 8 */
     NAV_CONNECT_4 = 4,
@@ -106,8 +119,9 @@ static inline uint32_t nav_grid_index(const nav_grid *grid, int32_t x, int32_t y
 }
 bool nav_grid_in_bounds(const nav_grid *grid, int32_t x, int32_t y);
 
-/* Sets the cost factor of a terrain type: > 0 and finite, or NAV_COST_BLOCKED. Type 0 cannot be
- * changed. Returns NAV_FAILURE | NAV_INVALID_PARAM on a bad type or cost. */
+/* Sets the cost factor of a terrain type: NAV_COST_MIN..NAV_COST_MAX (1/1024 to 4096), or
+ * NAV_COST_BLOCKED. Type 0 cannot be changed. Returns NAV_FAILURE | NAV_INVALID_PARAM on a bad
+ * type or cost (also told to the grid's log). */
 nav_status nav_grid_set_terrain_cost(nav_grid *grid, uint8_t type, double cost);
 /* Cost factor of a type (NAV_COST_BLOCKED for a blocked one). */
 double nav_grid_terrain_cost(const nav_grid *grid, uint8_t type);

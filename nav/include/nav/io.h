@@ -190,7 +190,8 @@ nav_status nav_grid_write_chunk(const nav_grid *grid, nav_writer *out);
 
 /* Makes a grid from GRID chunk data (version NAV_GRID_CHUNK_VERSION), validating every value: the
  * size within NAV_GRID_MAX_SIDE and NAV_GRID_MAX_CELLS, known connectivity and corner policy, costs
- * > 0 or blocked with type 0 blocked, finite heights and options, no trailing bytes. Builds the
+ * within NAV_COST_MIN..NAV_COST_MAX or blocked with type 0 blocked, finite heights and options, no
+ * trailing bytes. Builds the
  * reachability labels. [in] options [opt]: only allocator and log are used; everything else comes
  * from the chunk. [out] out: null on failure.
  * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA, NAV_OUT_OF_MEMORY or NAV_INVALID_PARAM. */
