@@ -814,7 +814,9 @@ static void chunk_damage(nav_grid *grid, bool fields)
             nav_hpa *back = NULL;
             nav_status s = nav_hpa_read_chunk(copy, w.size, grid, NULL, &back);
             if (nav_failed(s)) {
-                assert_true(s == (NAV_FAILURE | NAV_CORRUPT_DATA) || s == (NAV_FAILURE | NAV_INVALID_PARAM));
+                /* damage to the size or the fingerprint: the bake no longer matches the grid */
+                assert_true(s == (NAV_FAILURE | NAV_CORRUPT_DATA) ||
+                            (i < 16 && s == (NAV_FAILURE | NAV_SOURCE_MISMATCH)));
                 assert_null(back);
                 rejected++;
                 continue;
@@ -840,7 +842,8 @@ static void chunk_damage(nav_grid *grid, bool fields)
     /* a grid of another size is refused */
     nav_grid *other = make_grid(nav_grid_width(grid) + 1, nav_grid_height(grid), NULL);
     nav_hpa *back;
-    assert_int_equal(nav_hpa_read_chunk(w.data, w.size, other, NULL, &back), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_hpa_read_chunk(w.data, w.size, other, NULL, &back),
+                     NAV_FAILURE | NAV_SOURCE_MISMATCH);
     assert_null(back);
     /* allocation failures while reading: a clean failure, nothing leaked */
     for (long n = 1;; n++) {
@@ -904,11 +907,187 @@ static void test_nav_file(void **state)
                      NAV_FAILURE | NAV_CORRUPT_DATA);
     assert_null(grid2);
     assert_null(hpa2);
-    assert_non_null(strstr(log.last, "no HPA chunk"));
+    if (!strstr(log.last, "no HPA chunk")) fail_msg("message: %s", log.last);
     remove(path);
     assert_int_equal(nav_hpa_load_nav(path, NULL, &grid2, &hpa2), NAV_FAILURE | NAV_IO_ERROR);
     nav_hpa_destroy(hpa);
     nav_grid_destroy(grid);
+}
+
+/* Writes a .nav file holding the given chunks as they are: what a user could make by pairing chunks
+ * from different files (nav_hpa_save_nav itself refuses a stale pair). */
+static void write_chunks(const char *path, const nav_grid *grid, const nav_hpa *hpa, int grids, int hpas)
+{
+    nav_writer g, h;
+    nav_writer_init(&g, NULL);
+    nav_writer_init(&h, NULL);
+    assert_int_equal(nav_grid_write_chunk(grid, &g), NAV_SUCCESS);
+    if (hpa) assert_int_equal(nav_hpa_write_chunk(hpa, &h), NAV_SUCCESS);
+    nav_chunk chunks[4];
+    uint32_t n = 0;
+    for (int i = 0; i < grids; i++)
+        chunks[n++] = (nav_chunk){NAV_CHUNK_GRID, NAV_GRID_CHUNK_VERSION, g.data, g.size};
+    for (int i = 0; i < hpas; i++)
+        chunks[n++] = (nav_chunk){NAV_CHUNK_HPA, NAV_HPA_CHUNK_VERSION, h.data, h.size};
+    assert_int_equal(nav_container_write_file(path, chunks, n, NULL), NAV_SUCCESS);
+    nav_writer_destroy(&g);
+    nav_writer_destroy(&h);
+}
+
+/* Issue 10, finding 1: a bake that no longer matches its grid loaded, and HPA* then answered
+ * "unreachable" from the opened cells for goals A* reached. Now a bake records its grid's
+ * fingerprint: saving a stale pair fails, loading one is refused with a message, and a re-bake
+ * answers for the grid as it is. */
+static void test_stale_bake(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_hpa_stale_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    nav_grid *grid;
+    nav_hpa *hpa;
+    assert_int_equal(nav_grid_load_map_file(test_data("den312d.map"), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_hpa_bake(grid, NULL, &hpa), NAV_SUCCESS);
+    assert_true(nav_hpa_grid_fingerprint(hpa) == nav_grid_fingerprint(grid));
+    assert_int_equal(nav_hpa_save_nav(grid, hpa, path), NAV_SUCCESS);
+    nav_hpa_destroy(hpa);
+    nav_grid_destroy(grid);
+    test_log log;
+    test_log_init(&log);
+    assert_int_equal(nav_hpa_load_nav(path, &(nav_hpa_desc){.log = &log.hooks}, &grid, &hpa), NAV_SUCCESS);
+
+    /* open 10 blocked cells that border free ones, as the probe did */
+    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid), opened[10][2];
+    int count = 0;
+    for (int32_t y = 1; y < h - 1 && count < 10; y += 7)
+        for (int32_t x = 1; x < w - 1 && count < 10; x++)
+            if (!nav_grid_passable(grid, x, y) && nav_grid_passable(grid, x + 1, y)) {
+                nav_grid_set_cell(grid, x, y, NAV_TERRAIN_PLAIN);
+                opened[count][0] = x, opened[count][1] = y;
+                count++;
+                x += 8;
+            }
+    assert_int_equal(count, 10);
+    assert_int_equal(nav_grid_build_reachability(grid), NAV_SUCCESS);
+    assert_true(nav_hpa_grid_fingerprint(hpa) != nav_grid_fingerprint(grid));
+
+    /* saving the stale pair fails, naming the reason (to the grid's log), and leaves the file as it was */
+    size_t before_size;
+    char *before = test_read_file(path, &before_size);
+    assert_int_equal(nav_hpa_save_nav(grid, hpa, path), NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    if (!strstr(log.last, "cannot save: the HPA bake belongs to another grid"))
+        fail_msg("message: %s", log.last);
+    size_t after_size;
+    char *after = test_read_file(path, &after_size);
+    assert_int_equal(after_size, before_size);
+    assert_memory_equal(after, before, before_size);
+    free(before);
+    free(after);
+
+    /* a file that pairs them anyway is refused on load, with both fingerprints in the message */
+    write_chunks(path, grid, hpa, 1, 1);
+    nav_grid *loaded_grid = (nav_grid *)&log;
+    nav_hpa *loaded = (nav_hpa *)&log;
+    assert_int_equal(nav_hpa_load_nav(path, &(nav_hpa_desc){.log = &log.hooks}, &loaded_grid, &loaded),
+                     NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    assert_null(loaded_grid);
+    assert_null(loaded);
+    if (!strstr(log.last, "the bake belongs to another grid") || !strstr(log.last, path))
+        fail_msg("message: %s", log.last);
+    char expected[64];
+    snprintf(expected, sizeof expected, "this grid is %016llx",
+             (unsigned long long)nav_grid_fingerprint(grid));
+    if (!strstr(log.last, expected)) fail_msg("message: %s", log.last);
+    /* and so is the chunk read against the edited grid directly */
+    nav_writer chunk;
+    nav_writer_init(&chunk, NULL);
+    assert_int_equal(nav_hpa_write_chunk(hpa, &chunk), NAV_SUCCESS);
+    assert_int_equal(nav_hpa_read_chunk(chunk.data, chunk.size, grid, NULL, &loaded),
+                     NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    nav_writer_destroy(&chunk);
+
+    /* re-baked, it saves, loads, and reaches from every opened cell what A* reaches */
+    nav_hpa *fresh;
+    assert_int_equal(nav_hpa_bake(grid, NULL, &fresh), NAV_SUCCESS);
+    assert_int_equal(nav_hpa_save_nav(grid, fresh, path), NAV_SUCCESS);
+    nav_hpa_destroy(fresh);
+    assert_int_equal(nav_hpa_load_nav(path, NULL, &loaded_grid, &loaded), NAV_SUCCESS);
+    nav_hpa_query *q;
+    nav_grid_query *astar;
+    assert_int_equal(nav_hpa_query_create(loaded, loaded_grid, NULL, &q), NAV_SUCCESS);
+    assert_int_equal(nav_grid_query_create(loaded_grid, NULL, &astar), NAV_SUCCESS);
+    nav_path p;
+    nav_path_init(&p, NULL);
+    int reached = 0;
+    for (int i = 0; i < count; i++)
+        for (int32_t gy = 2; gy < h; gy += 9)
+            for (int32_t gx = 2; gx < w; gx += 9) {
+                if (!nav_grid_passable(loaded_grid, gx, gy)) continue;
+                nav_search_result ar;
+                nav_status as = nav_grid_find_path(astar, NULL, opened[i][0], opened[i][1], gx, gy, &p, &ar);
+                nav_hpa_result hr;
+                nav_status hs = nav_hpa_find_path(q, opened[i][0], opened[i][1], gx, gy, &p, &hr);
+                assert_int_equal(hs, as);
+                if (as == NAV_SUCCESS) {
+                    check_path(loaded_grid, &p, opened[i][0], opened[i][1], gx, gy, hr.cost);
+                    reached++;
+                }
+            }
+    assert_true(reached > 100);
+    nav_path_destroy(&p);
+    nav_grid_query_destroy(astar);
+    nav_hpa_query_destroy(q);
+    nav_hpa_destroy(loaded);
+    nav_grid_destroy(loaded_grid);
+
+    /* arena's bake beside an all-free 49 x 49 grid: refused too */
+    nav_grid *arena, *open_field = make_grid(49, 49, NULL);
+    nav_hpa *arena_hpa;
+    assert_int_equal(nav_grid_load_map_file(test_data("arena.map"), NULL, &arena), NAV_SUCCESS);
+    assert_int_equal(nav_hpa_bake(arena, NULL, &arena_hpa), NAV_SUCCESS);
+    assert_int_equal(nav_hpa_save_nav(open_field, arena_hpa, path), NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    write_chunks(path, open_field, arena_hpa, 1, 1);
+    assert_int_equal(nav_hpa_load_nav(path, NULL, &loaded_grid, &loaded), NAV_FAILURE | NAV_SOURCE_MISMATCH);
+
+    /* finding 7: a second GRID or HPA chunk is refused, not silently passed over */
+    write_chunks(path, arena, arena_hpa, 2, 1);
+    assert_int_equal(nav_hpa_load_nav(path, &(nav_hpa_desc){.log = &log.hooks}, &loaded_grid, &loaded),
+                     NAV_FAILURE | NAV_CORRUPT_DATA);
+    if (!strstr(log.last, "2 GRID chunks, a file holds one")) fail_msg("message: %s", log.last);
+    assert_int_equal(nav_grid_load_nav(path, &(nav_grid_desc){.log = &log.hooks}, &loaded_grid),
+                     NAV_FAILURE | NAV_CORRUPT_DATA);
+    assert_null(loaded_grid);
+    if (!strstr(log.last, "2 GRID chunks, a file holds one")) fail_msg("message: %s", log.last);
+    write_chunks(path, arena, arena_hpa, 1, 3);
+    assert_int_equal(nav_hpa_load_nav(path, &(nav_hpa_desc){.log = &log.hooks}, &loaded_grid, &loaded),
+                     NAV_FAILURE | NAV_CORRUPT_DATA);
+    if (!strstr(log.last, "3 HPA chunks, a file holds one")) fail_msg("message: %s", log.last);
+    write_chunks(path, arena, arena_hpa, 1, 1);
+    assert_int_equal(nav_hpa_load_nav(path, NULL, &loaded_grid, &loaded), NAV_SUCCESS);
+    nav_hpa_destroy(loaded);
+    nav_grid_destroy(loaded_grid);
+
+    /* a version-1 HPA chunk (no fingerprint) must be baked again */
+    nav_writer g;
+    nav_writer_init(&g, NULL);
+    assert_int_equal(nav_grid_write_chunk(arena, &g), NAV_SUCCESS);
+    nav_chunk old[2] = {{NAV_CHUNK_GRID, NAV_GRID_CHUNK_VERSION, g.data, g.size},
+                        {NAV_CHUNK_HPA, 1, "abcd", 4}};
+    assert_int_equal(nav_container_write_file(path, old, 2, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_hpa_load_nav(path, &(nav_hpa_desc){.log = &log.hooks}, &loaded_grid, &loaded),
+                     NAV_FAILURE | NAV_WRONG_VERSION);
+    if (!strstr(log.last, "HPA chunk version 1, this library reads version 2 (an older libnav made it: bake "
+                          "the file again)"))
+        fail_msg("message: %s", log.last);
+    nav_writer_destroy(&g);
+
+    nav_hpa_destroy(arena_hpa);
+    nav_grid_destroy(arena);
+    nav_grid_destroy(open_field);
+    nav_hpa_destroy(hpa);
+    nav_grid_destroy(grid);
+    remove(path);
 }
 
 /* ---- re-bakes after edits -------------------------------------------------------------------- */
@@ -1076,25 +1255,16 @@ static void test_smooth_planned_path(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hand_checked_graph),
-        cmocka_unit_test(test_one_way_crossing),
-        cmocka_unit_test(test_entrances_and_levels),
-        cmocka_unit_test(test_random_complete),
-        cmocka_unit_test(test_region_leg_and_fan),
-        cmocka_unit_test(test_scenarios_arena),
-        cmocka_unit_test(test_scenarios_den312d),
-        cmocka_unit_test(test_scenarios_brc000d),
-        cmocka_unit_test(test_bad_options),
-        cmocka_unit_test(test_allocation_failures),
-        cmocka_unit_test(test_progress_and_cancel),
-        cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_threads_share_a_bake),
-        cmocka_unit_test(test_chunk_round_trip),
-        cmocka_unit_test(test_chunk_damage),
-        cmocka_unit_test(test_nav_file),
-        cmocka_unit_test(test_rebake_matches_full_bake),
-        cmocka_unit_test(test_refine_on_demand),
-        cmocka_unit_test(test_smooth_planned_path),
+        cmocka_unit_test(test_hand_checked_graph),   cmocka_unit_test(test_one_way_crossing),
+        cmocka_unit_test(test_entrances_and_levels), cmocka_unit_test(test_random_complete),
+        cmocka_unit_test(test_region_leg_and_fan),   cmocka_unit_test(test_scenarios_arena),
+        cmocka_unit_test(test_scenarios_den312d),    cmocka_unit_test(test_scenarios_brc000d),
+        cmocka_unit_test(test_bad_options),          cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_progress_and_cancel),  cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_threads_share_a_bake), cmocka_unit_test(test_chunk_round_trip),
+        cmocka_unit_test(test_chunk_damage),         cmocka_unit_test(test_nav_file),
+        cmocka_unit_test(test_stale_bake),           cmocka_unit_test(test_rebake_matches_full_bake),
+        cmocka_unit_test(test_refine_on_demand),     cmocka_unit_test(test_smooth_planned_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1012,6 +1012,74 @@ static void test_non_regular_files(void **state)
     rmdir(dir);
 }
 
+/* nav_grid_fingerprint: what a bake records of its grid. The two values below were computed apart
+ * from libnav, by hashing the encoding nav_grid_fingerprint documents (written out by hand in
+ * Python) with the reference XXH64 tool, xxh64sum: a change of the encoding, which would make every
+ * saved bake look stale, fails here. */
+static void test_grid_fingerprint(void **state)
+{
+    (void)state;
+    nav_grid *grid;
+    assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = 3, .height = 2}, &grid), NAV_SUCCESS);
+    const uint8_t cells[6] = {1, 0, 2, 1, 1, 3};
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(nav_grid_set_cell(grid, i % 3, i / 3, cells[i]), NAV_SUCCESS);
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 2, 5), NAV_SUCCESS);
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 3, 0.5), NAV_SUCCESS);
+    const uint64_t flat = 0x23489847ae7693ceull, with_height = 0x877e504a620f7caaull;
+    assert_true(nav_grid_fingerprint(grid) == flat);
+    /* a height layer of zeros (and -0) moves alike: the same fingerprint */
+    assert_int_equal(nav_grid_set_cell_height(grid, 0, 0, -0.0f), NAV_SUCCESS);
+    assert_true(nav_grid_fingerprint(grid) == flat);
+    assert_int_equal(nav_grid_set_cell_height(grid, 2, 1, 1.5f), NAV_SUCCESS);
+    assert_true(nav_grid_fingerprint(grid) == with_height);
+    /* a saved and loaded grid keeps it */
+    nav_writer w;
+    nav_writer_init(&w, NULL);
+    assert_int_equal(nav_grid_write_chunk(grid, &w), NAV_SUCCESS);
+    nav_grid *loaded;
+    assert_int_equal(nav_grid_read_chunk(w.data, w.size, NULL, &loaded), NAV_SUCCESS);
+    assert_true(nav_grid_fingerprint(loaded) == with_height);
+    nav_grid_destroy(loaded);
+    nav_writer_destroy(&w);
+    nav_grid_destroy(grid);
+
+    /* everything a bake depends on changes it; the world transform does not */
+    nav_grid_desc base = {.width = 6, .height = 5};
+    const nav_grid_desc variants[] = {
+        {.width = 5, .height = 6},
+        {.width = 6, .height = 5, .connectivity = NAV_CONNECT_4},
+        {.width = 6, .height = 5, .corner_policy = NAV_CORNER_ALWAYS_CUT},
+        {.width = 6, .height = 5, .diagonal_cost = 1.5},
+        {.width = 6, .height = 5, .max_climb = 2},
+    };
+    assert_int_equal(nav_grid_create(&base, &grid), NAV_SUCCESS);
+    uint64_t plain = nav_grid_fingerprint(grid);
+    nav_grid_destroy(grid);
+    for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+        assert_int_equal(nav_grid_create(&variants[i], &grid), NAV_SUCCESS);
+        assert_true(nav_grid_fingerprint(grid) != plain);
+        nav_grid_destroy(grid);
+    }
+    assert_int_equal(
+        nav_grid_create(&(nav_grid_desc){.width = 6, .height = 5, .cell_size = 2, .origin = {1, 2, 3}},
+                        &grid),
+        NAV_SUCCESS);
+    assert_true(nav_grid_fingerprint(grid) == plain);
+    assert_int_equal(nav_grid_set_cell(grid, 5, 4, NAV_TERRAIN_BLOCKED), NAV_SUCCESS);
+    uint64_t one_wall = nav_grid_fingerprint(grid);
+    assert_true(one_wall != plain);
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 9, 2),
+                     NAV_SUCCESS); /* a cost, even of a type not in use */
+    assert_true(nav_grid_fingerprint(grid) != one_wall);
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 9, 1), NAV_SUCCESS);
+    assert_true(nav_grid_fingerprint(grid) == one_wall);
+    assert_int_equal(nav_grid_set_cell_height(grid, 0, 0, 0.25f), NAV_SUCCESS);
+    assert_true(nav_grid_fingerprint(grid) != one_wall);
+    nav_grid_destroy(grid);
+    assert_true(nav_grid_fingerprint(NULL) == 0);
+}
+
 /* A rename that cannot happen (the target is a non-empty folder) must leave no temporary file. */
 static void test_file_write_failures(void **state)
 {
@@ -1081,6 +1149,7 @@ int main(void)
         cmocka_unit_test(test_file_save_load),
         cmocka_unit_test(test_file_write_failures),
         cmocka_unit_test(test_non_regular_files),
+        cmocka_unit_test(test_grid_fingerprint),
     };
     return cmocka_run_group_tests_name("io", tests, NULL, NULL);
 }

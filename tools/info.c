@@ -1,8 +1,56 @@
-/* navtool info: what a .nav file holds: its chunks, its grid, and the figures of its HPA* bake. */
+/* navtool info: what a .nav file holds: its chunks, its grid, and the figures of its HPA* bake.
+ * A chunk that is there but cannot be loaded (damaged, of a newer version, baked from another
+ * grid) is reported on its own line with the reason, and the exit status is 1: a script that
+ * checks a file with `navtool info` must not take a broken bake for a missing one. */
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "navtool.h"
+
+/* Keeps the last error message of a load, to print it on the line of the chunk that failed. */
+typedef struct last_error {
+    char text[512];
+} last_error;
+
+static void keep_error(nav_log_level level, const char *message, void *user)
+{
+    last_error *e = user;
+    if (level == NAV_LOG_ERROR) snprintf(e->text, sizeof e->text, "%s", message);
+}
+
+static void tag_text(uint32_t tag, char text[5])
+{
+    for (int i = 0; i < 4; i++) {
+        char c = (char)(tag >> (8 * i) & 0xffu);
+        text[i] = c >= 0x20 && c < 0x7f ? c : '?';
+    }
+    text[4] = '\0';
+}
+
+/* The message without the "PATH: " the loaders put before it (the path is on the first line). */
+static const char *without_path(const char *message, const char *path)
+{
+    size_t n = strlen(path);
+    return strncmp(message, path, n) == 0 && message[n] == ':' && message[n + 1] == ' ' ? message + n + 2
+                                                                                        : message;
+}
+
+static void print_hpa(const nav_hpa *hpa)
+{
+    nav_hpa_info info;
+    nav_hpa_get_info(hpa, &info);
+    nav_hpa_desc hd = nav_hpa_get_desc(hpa);
+    printf("hpa: %d levels, cluster %d, ratio %d, long entrances from %d cells, %zu bytes, baked from grid "
+           "%016" PRIx64 "\n",
+           info.levels, hd.cluster_size, hd.level_ratio, hd.long_entrance, info.bytes, info.grid_fingerprint);
+    printf("hpa: %u entrances, %u transitions, %llu stored moves, distance fields %zu bytes\n",
+           info.entrances, info.transitions, (unsigned long long)info.path_moves, info.field_bytes);
+    for (int l = 1; l <= info.levels; l++)
+        printf("hpa level %d: clusters of %d cells (%u), %u nodes, %u edges\n", l, info.cluster_side[l],
+               info.clusters[l], info.nodes[l], info.edges[l]);
+}
 
 int navtool_info(int argc, char **argv)
 {
@@ -11,37 +59,63 @@ int navtool_info(int argc, char **argv)
         return 2;
     }
     const char *path = argv[1];
-    nav_grid *grid = NULL;
-    nav_hpa *hpa = NULL;
-    nav_status s = nav_hpa_load_nav(path, &(nav_hpa_desc){.log = &navtool_stderr_log}, &grid, &hpa);
+    last_error error = {""};
+    nav_log log = {keep_error, &error};
+
+    /* The chunk table first: it says what the file holds, and so which loads must succeed. */
+    void *bytes;
+    nav_container container;
+    nav_status s = nav_container_read_file(path, NULL, &log, &bytes, &container);
     if (nav_failed(s)) {
-        /* a file with a grid only */
-        s = nav_grid_load_nav(path, &(nav_grid_desc){.log = &navtool_stderr_log}, &grid);
-        if (nav_failed(s)) {
-            fprintf(stderr, "navtool info: cannot load %s: %s\n", path, nav_status_str(s));
-            return 1;
-        }
+        fprintf(stderr, "navtool info: %s\n", error.text);
+        return 1;
     }
-    const nav_grid_desc *d = nav_grid_get_desc(grid);
     printf("%s\n", path);
-    printf("grid: %d x %d cells, %d-connected, corner policy %d, diagonal %.6g, max climb %.6g, %zu bytes\n",
-           nav_grid_width(grid), nav_grid_height(grid), (int)d->connectivity, (int)d->corner_policy,
-           d->diagonal_cost, (double)d->max_climb, nav_grid_memory_bytes(grid));
-    if (hpa) {
-        nav_hpa_info info;
-        nav_hpa_get_info(hpa, &info);
-        nav_hpa_desc hd = nav_hpa_get_desc(hpa);
-        printf("hpa: %d levels, cluster %d, ratio %d, long entrances from %d cells, %zu bytes\n", info.levels,
-               hd.cluster_size, hd.level_ratio, hd.long_entrance, info.bytes);
-        printf("hpa: %u entrances, %u transitions, %llu stored moves, distance fields %zu bytes\n",
-               info.entrances, info.transitions, (unsigned long long)info.path_moves, info.field_bytes);
-        for (int l = 1; l <= info.levels; l++)
-            printf("hpa level %d: clusters of %d cells (%u), %u nodes, %u edges\n", l, info.cluster_side[l],
-                   info.clusters[l], info.nodes[l], info.edges[l]);
-    } else {
-        printf("hpa: none\n");
+    printf("chunks:");
+    bool has_hpa = false;
+    for (uint32_t i = 0; i < container.count; i++) {
+        char tag[5];
+        tag_text(container.chunks[i].tag, tag);
+        printf("%s %s v%u %llu bytes", i ? "," : "", tag, container.chunks[i].version,
+               (unsigned long long)container.chunks[i].size);
+        has_hpa |= container.chunks[i].tag == NAV_CHUNK_HPA;
     }
-    nav_hpa_destroy(hpa);
+    printf("%s\n", container.count ? "" : " none");
+    free(bytes);
+
+    int rc = 0;
+    nav_grid *grid = NULL;
+    s = nav_grid_load_nav(path, &(nav_grid_desc){.log = &log}, &grid);
+    if (nav_failed(s)) {
+        printf("grid: error: %s\n", without_path(error.text, path));
+        rc = 1;
+    } else {
+        const nav_grid_desc *d = nav_grid_get_desc(grid);
+        printf(
+            "grid: %d x %d cells, %d-connected, corner policy %d, diagonal %.6g, max climb %.6g, %zu bytes, "
+            "fingerprint %016" PRIx64 "\n",
+            nav_grid_width(grid), nav_grid_height(grid), (int)d->connectivity, (int)d->corner_policy,
+            d->diagonal_cost, (double)d->max_climb, nav_grid_memory_bytes(grid), nav_grid_fingerprint(grid));
+    }
+    if (!has_hpa) {
+        printf("hpa: none\n");
+    } else if (grid) {
+        nav_grid *hpa_grid = NULL;
+        nav_hpa *hpa = NULL;
+        error.text[0] = '\0';
+        s = nav_hpa_load_nav(path, &(nav_hpa_desc){.log = &log}, &hpa_grid, &hpa);
+        if (nav_failed(s)) {
+            printf("hpa: error: %s\n", without_path(error.text, path));
+            rc = 1;
+        } else {
+            print_hpa(hpa);
+        }
+        nav_hpa_destroy(hpa);
+        nav_grid_destroy(hpa_grid);
+    } else {
+        printf("hpa: error: not loaded, the file's grid did not load\n");
+    }
     nav_grid_destroy(grid);
-    return 0;
+    if (rc) fprintf(stderr, "navtool info: %s holds a chunk that does not load (see above)\n", path);
+    return rc;
 }

@@ -786,6 +786,7 @@ static nav_status bake_from(const nav_grid *grid, const nav_hpa_desc *desc, cons
     hpa->desc.progress = (nav_progress){0};
     hpa->width = nav_grid_width(grid);
     hpa->height = nav_grid_height(grid);
+    hpa->grid_fingerprint = nav_grid_fingerprint(grid);
     hpa->levels = d.levels;
     nav__hpa_set_levels(hpa);
 
@@ -899,6 +900,7 @@ void nav_hpa_get_info(const nav_hpa *hpa, nav_hpa_info *info)
     if (!hpa) return;
     info->width = hpa->width;
     info->height = hpa->height;
+    info->grid_fingerprint = hpa->grid_fingerprint;
     info->levels = hpa->levels;
     for (int l = 1; l <= hpa->levels; l++) {
         const hpa_level *lv = &hpa->level[l];
@@ -913,6 +915,11 @@ void nav_hpa_get_info(const nav_hpa *hpa, nav_hpa_info *info)
     for (int l = 1; l <= hpa->levels; l++) info->reused_clusters[l] = hpa->reused_clusters[l];
     info->bytes = nav_hpa_memory_bytes(hpa);
     info->field_bytes = hpa->field ? (size_t)hpa->node_count * hpa->field_cells * sizeof *hpa->field : 0;
+}
+
+uint64_t nav_hpa_grid_fingerprint(const nav_hpa *hpa)
+{
+    return hpa ? hpa->grid_fingerprint : 0;
 }
 
 uint32_t nav_hpa_node_count(const nav_hpa *hpa)

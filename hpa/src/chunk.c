@@ -2,6 +2,7 @@
  *
  * Layout (little-endian, version NAV_HPA_CHUNK_VERSION):
  *   u32 width, height                       of the grid it was baked from
+ *   u64 grid fingerprint                    nav_grid_fingerprint of that grid (version 2 on)
  *   i32 cluster_size, levels, level_ratio, long_entrance
  *   u32 entrances, transitions
  *   u32 nodes; u32 cell[nodes]; u8 level[nodes]; zero padding to 4
@@ -38,6 +39,7 @@ nav_status nav_hpa_write_chunk(const nav_hpa *hpa, nav_writer *w)
     uint32_t n = hpa->node_count;
     nav_writer_put_u32(w, (uint32_t)hpa->width);
     nav_writer_put_u32(w, (uint32_t)hpa->height);
+    nav_writer_put_u64(w, hpa->grid_fingerprint);
     nav_writer_put_i32(w, hpa->desc.cluster_size);
     nav_writer_put_i32(w, hpa->desc.levels);
     nav_writer_put_i32(w, hpa->desc.level_ratio);
@@ -303,6 +305,7 @@ nav_status nav_hpa_read_chunk(const void *data, size_t size, const nav_grid *gri
     nav_reader_init(&c.r, data, size);
     nav_status s = NAV_SUCCESS;
     uint32_t width = nav_reader_get_u32(&c.r), height = nav_reader_get_u32(&c.r);
+    uint64_t fingerprint = nav_reader_get_u64(&c.r);
     nav_hpa_desc d = {0};
     d.cluster_size = nav_reader_get_i32(&c.r);
     d.levels = nav_reader_get_i32(&c.r);
@@ -314,9 +317,18 @@ nav_status nav_hpa_read_chunk(const void *data, size_t size, const nav_grid *gri
         s = corrupt(&c, "truncated header");
     } else if (width != (uint32_t)nav_grid_width(grid) || height != (uint32_t)nav_grid_height(grid)) {
         nav__logf(c.log, NAV_LOG_ERROR,
-                  "HPA chunk: baked for a %" PRIu32 " x %" PRIu32 " grid, this one is %d x %d", width, height,
-                  nav_grid_width(grid), nav_grid_height(grid));
-        s = NAV_FAILURE | NAV_INVALID_PARAM;
+                  "HPA chunk: the bake belongs to another grid (baked for %" PRIu32 " x %" PRIu32
+                  " cells, this grid is %d x %d): bake it again from this grid",
+                  width, height, nav_grid_width(grid), nav_grid_height(grid));
+        s = NAV_FAILURE | NAV_SOURCE_MISMATCH;
+    } else if (fingerprint != nav_grid_fingerprint(grid)) {
+        /* Checked before the edges: a stale bake is not damage, and its edges may even be valid
+         * moves while its missing ones make queries answer "unreachable". */
+        nav__logf(c.log, NAV_LOG_ERROR,
+                  "HPA chunk: the bake belongs to another grid (baked from grid %016" PRIx64
+                  ", this grid is %016" PRIx64 "): bake it again from this grid",
+                  fingerprint, nav_grid_fingerprint(grid));
+        s = NAV_FAILURE | NAV_SOURCE_MISMATCH;
     } else if (d.cluster_size < NAV_HPA_MIN_CLUSTER || d.cluster_size > NAV_HPA_MAX_CLUSTER || d.levels < 1 ||
                d.levels > NAV_HPA_MAX_LEVELS || d.level_ratio < 2 || d.level_ratio > 16 ||
                d.long_entrance < 1) {
@@ -326,6 +338,7 @@ nav_status nav_hpa_read_chunk(const void *data, size_t size, const nav_grid *gri
         hpa->desc = d;
         hpa->width = (int32_t)width;
         hpa->height = (int32_t)height;
+        hpa->grid_fingerprint = fingerprint;
         hpa->levels = d.levels;
         nav__hpa_set_levels(hpa);
         s = read_nodes(&c);
@@ -348,6 +361,14 @@ nav_status nav_hpa_read_chunk(const void *data, size_t size, const nav_grid *gri
 nav_status nav_hpa_save_nav(const nav_grid *grid, const nav_hpa *hpa, const char *path)
 {
     if (!grid || !hpa || !path) return NAV_FAILURE | NAV_INVALID_PARAM;
+    uint64_t fingerprint = nav_grid_fingerprint(grid);
+    if (fingerprint != hpa->grid_fingerprint) {
+        nav__logf(nav_grid_get_desc(grid)->log, NAV_LOG_ERROR,
+                  "%s: cannot save: the HPA bake belongs to another grid (baked from grid %016" PRIx64
+                  ", this grid is %016" PRIx64 "): bake it again from this grid",
+                  path, hpa->grid_fingerprint, fingerprint);
+        return NAV_FAILURE | NAV_SOURCE_MISMATCH;
+    }
     nav_writer grid_data, hpa_data;
     nav_writer_init(&grid_data, &hpa->allocator);
     nav_writer_init(&hpa_data, &hpa->allocator);
@@ -377,17 +398,12 @@ nav_status nav_hpa_load_nav(const char *path, const nav_hpa_desc *options, nav_g
     nav_container container;
     nav_status s = nav__open_nav_file(path, given, &file_log, &bytes, &container);
     if (nav_failed(s)) return s;
-    const nav_chunk *grid_chunk = nav_container_find(&container, NAV_CHUNK_GRID);
-    const nav_chunk *hpa_chunk = nav_container_find(&container, NAV_CHUNK_HPA);
-    if (!grid_chunk || !hpa_chunk) {
-        nav__logf(&file_log.hooks, NAV_LOG_ERROR, "no %s chunk", grid_chunk ? "HPA" : "GRID");
-        s = NAV_FAILURE | NAV_CORRUPT_DATA;
-    } else if (grid_chunk->version != NAV_GRID_CHUNK_VERSION || hpa_chunk->version != NAV_HPA_CHUNK_VERSION) {
-        nav__logf(&file_log.hooks, NAV_LOG_ERROR,
-                  "chunk versions GRID %" PRIu32 " and HPA %" PRIu32 ", this library reads %d and %d",
-                  grid_chunk->version, hpa_chunk->version, NAV_GRID_CHUNK_VERSION, NAV_HPA_CHUNK_VERSION);
-        s = NAV_FAILURE | NAV_WRONG_VERSION;
-    }
+    const nav_chunk *grid_chunk = NULL, *hpa_chunk = NULL;
+    s = nav__find_unique_chunk(&container, NAV_CHUNK_GRID, "GRID", NAV_GRID_CHUNK_VERSION, &file_log.hooks,
+                               &grid_chunk);
+    if (nav_succeeded(s))
+        s = nav__find_unique_chunk(&container, NAV_CHUNK_HPA, "HPA", NAV_HPA_CHUNK_VERSION, &file_log.hooks,
+                                   &hpa_chunk);
     /* the grid keeps a copy of its log: give it the caller's, not file_log on this stack frame */
     if (nav_succeeded(s))
         s = nav_grid_read_chunk(grid_chunk->data, (size_t)grid_chunk->size,

@@ -42,6 +42,7 @@ struct nav_hpa {
     nav_hpa_desc desc; /* defaults resolved; no allocator, log or progress */
     nav_allocator allocator;
     int32_t width, height;
+    uint64_t grid_fingerprint; /* nav_grid_fingerprint of the grid it was baked from */
     int32_t levels;
     uint32_t node_count;
     uint32_t *node_cell;                     /* [nodes] */

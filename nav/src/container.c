@@ -424,3 +424,47 @@ done:
     *bytes = data;
     return s;
 }
+
+nav_status nav__find_unique_chunk(const nav_container *container, uint32_t tag, const char *name,
+                                  uint32_t version, const nav_log *log, const nav_chunk **out)
+{
+    *out = NULL;
+    const nav_chunk *found = NULL;
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < container->count; i++) {
+        if (container->chunks[i].tag != tag) continue;
+        if (!found) found = &container->chunks[i];
+        count++;
+    }
+    if (count == 0) {
+        nav__logf(log, NAV_LOG_ERROR, "no %s chunk", name);
+        return NAV_FAILURE | NAV_CORRUPT_DATA;
+    }
+    if (count > 1) {
+        nav__logf(log, NAV_LOG_ERROR, "%" PRIu32 " %s chunks, a file holds one", count, name);
+        return NAV_FAILURE | NAV_CORRUPT_DATA;
+    }
+    if (found->version != version) {
+        nav__logf(log, NAV_LOG_ERROR,
+                  "%s chunk version %" PRIu32 ", this library reads version %" PRIu32 "%s", name,
+                  found->version, version,
+                  found->version < version ? " (an older libnav made it: bake the file again)" : "");
+        return NAV_FAILURE | NAV_WRONG_VERSION;
+    }
+    *out = found;
+    return NAV_SUCCESS;
+}
+
+nav_status nav_container_read_file(const char *path, const nav_allocator *allocator, const nav_log *log,
+                                   void **bytes, nav_container *out)
+{
+    if (!bytes || !out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *bytes = NULL;
+    memset(out, 0, sizeof *out);
+    if (!path) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav__file_log file_log;
+    nav__file_log_init(&file_log, log, path);
+    nav_status s = nav__open_nav_file(path, allocator, &file_log, bytes, out);
+    /* out->data points into *bytes; file_log, on this frame, is not kept */
+    return s;
+}

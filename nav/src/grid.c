@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "hash.h"
 #include "log.h"
 
 const int8_t nav__dir_dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
@@ -344,4 +345,47 @@ bool nav_grid_world_to_cell(const nav_grid *grid, nav_vec3 pos, int32_t *x, int3
     *x = (int32_t)fx;
     *y = (int32_t)fy;
     return true;
+}
+
+/* ---- Fingerprint ---------------------------------------------------------------------------- */
+
+/* Heights fed as little-endian f32 bits, a block at a time; -0 and +0 step alike, so -0 counts as 0. */
+static void hash_heights(nav__hash64 *h, const float *heights, uint32_t cells)
+{
+    uint8_t block[4096];
+    size_t used = 0;
+    for (uint32_t cell = 0; cell < cells; cell++) {
+        float height = heights[cell] == 0 ? 0.0f : heights[cell];
+        uint32_t bits;
+        memcpy(&bits, &height, sizeof bits);
+        for (int i = 0; i < 4; i++) block[used++] = (uint8_t)(bits >> (8 * i));
+        if (used == sizeof block) {
+            nav__hash64_update(h, block, used);
+            used = 0;
+        }
+    }
+    nav__hash64_update(h, block, used);
+}
+
+uint64_t nav_grid_fingerprint(const nav_grid *grid)
+{
+    if (!grid) return 0;
+    nav__hash64 h;
+    nav__hash64_init(&h, 0);
+    static const char encoding[] = "libnav grid fingerprint 1"; /* names this encoding, should it change */
+    nav__hash64_update(&h, encoding, sizeof encoding - 1);
+    nav__hash64_u32(&h, grid->width);
+    nav__hash64_u32(&h, grid->height);
+    nav__hash64_u32(&h, (uint32_t)grid->desc.connectivity);
+    nav__hash64_u32(&h, (uint32_t)grid->desc.corner_policy);
+    nav__hash64_f64(&h, grid->desc.diagonal_cost);
+    nav__hash64_f64(&h, (double)grid->desc.max_climb);
+    for (int t = 0; t < NAV_TERRAIN_TYPES; t++) nav__hash64_f64(&h, grid->terrain_cost[t]);
+    nav__hash64_update(&h, grid->terrain, grid->cells);
+    bool has_heights = false;
+    for (uint32_t cell = 0; grid->heights && cell < grid->cells && !has_heights; cell++)
+        has_heights = grid->heights[cell] != 0;
+    nav__hash64_u32(&h, has_heights);
+    if (has_heights) hash_heights(&h, grid->heights, grid->cells);
+    return nav__hash64_digest(&h);
 }

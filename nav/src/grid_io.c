@@ -207,16 +207,10 @@ nav_status nav_grid_load_nav(const char *path, const nav_grid_desc *options, nav
     nav_container container;
     nav_status s = nav__open_nav_file(path, given, &file_log, &bytes, &container);
     if (nav_failed(s)) return s;
-    const nav_chunk *chunk = nav_container_find(&container, NAV_CHUNK_GRID);
-    if (!chunk) {
-        nav__logf(&file_log.hooks, NAV_LOG_ERROR, "no GRID chunk");
-        s = NAV_FAILURE | NAV_CORRUPT_DATA;
-    } else if (chunk->version != NAV_GRID_CHUNK_VERSION) {
-        nav__logf(&file_log.hooks, NAV_LOG_ERROR,
-                  "GRID chunk version %" PRIu32 ", this library reads version %d", chunk->version,
-                  NAV_GRID_CHUNK_VERSION);
-        s = NAV_FAILURE | NAV_WRONG_VERSION;
-    } else {
+    const nav_chunk *chunk;
+    s = nav__find_unique_chunk(&container, NAV_CHUNK_GRID, "GRID", NAV_GRID_CHUNK_VERSION, &file_log.hooks,
+                               &chunk);
+    if (nav_succeeded(s)) {
         nav_grid_desc desc = options ? *options : (nav_grid_desc){0};
         desc.log = &file_log.hooks;
         s = nav_grid_read_chunk(chunk->data, (size_t)chunk->size, &desc, out);

@@ -20,4 +20,10 @@ void nav__file_log_init(nav__file_log *log, const nav_log *inner, const char *pa
 nav_status nav__open_nav_file(const char *path, const nav_allocator *allocator, nav__file_log *log,
                               void **bytes, nav_container *container);
 
+/* The one chunk with this tag (called name in messages), of this version, for a loader of a kind a file holds
+ * once (GRID, HPA): none, or two or more, is NAV_CORRUPT_DATA ("no GRID chunk", "2 GRID chunks, a file holds
+ * one"); another version NAV_WRONG_VERSION. Says why to log. [out] out: null on failure. */
+nav_status nav__find_unique_chunk(const nav_container *container, uint32_t tag, const char *name,
+                                  uint32_t version, const nav_log *log, const nav_chunk **out);
+
 #endif

@@ -27,6 +27,7 @@ static const struct {
     {NAV_PARSE_ERROR, "parse error"},
     {NAV_CORRUPT_DATA, "corrupt data"},
     {NAV_WRONG_VERSION, "unsupported version or byte order"},
+    {NAV_SOURCE_MISMATCH, "baked from another source"},
     {NAV_TOO_LARGE, "size too large"},
     {NAV_BLOCKED_ENDPOINT, "start or goal is blocked"},
     {NAV_INVALID_PARAM, "invalid parameter"},

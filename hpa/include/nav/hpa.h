@@ -18,8 +18,10 @@
  *
  * Life: bake from a grid (a pure function of the grid and the options), share the result
  * read-only between threads, and give each thread its own nav_hpa_query. The baked data belongs
- * to the grid it was baked from: after the grid changes, re-bake it (nav_hpa_rebake redoes only
- * the clusters that changed).
+ * to the grid it was baked from, and records that grid's fingerprint (nav_grid_fingerprint):
+ * after the grid changes, re-bake it (nav_hpa_rebake redoes only the clusters that changed).
+ * Saving or loading a bake with a grid whose fingerprint differs fails with
+ * NAV_SOURCE_MISMATCH, so a stale bake cannot answer "unreachable" for paths its grid has.
  *
  *     nav_hpa *hpa;
  *     nav_status s = nav_hpa_bake(grid, NULL, &hpa);           // default options
@@ -92,7 +94,8 @@ nav_hpa_desc nav_hpa_get_desc(const nav_hpa *hpa);
 
 /* Figures of a bake (navtool info prints them). */
 typedef struct nav_hpa_info {
-    int32_t width, height; /* of the grid */
+    int32_t width, height;     /* of the grid */
+    uint64_t grid_fingerprint; /* nav_grid_fingerprint of the grid it was baked from */
     int32_t levels;
     int32_t cluster_side[NAV_HPA_MAX_LEVELS + 1];     /* cells, level 1..levels */
     uint32_t clusters[NAV_HPA_MAX_LEVELS + 1];        /* level 1..levels */
@@ -109,34 +112,43 @@ typedef struct nav_hpa_info {
 } nav_hpa_info;
 
 void nav_hpa_get_info(const nav_hpa *hpa, nav_hpa_info *info);
+/* The fingerprint of the grid the bake was made from (0 for null): equal to
+ * nav_grid_fingerprint(grid) when grid is that grid, unchanged. */
+uint64_t nav_hpa_grid_fingerprint(const nav_hpa *hpa);
 size_t nav_hpa_memory_bytes(const nav_hpa *hpa);
 
 /* ---- The HPA chunk of a .nav file ------------------------------------------------------------ */
 
 #define NAV_CHUNK_HPA         NAV_TAG('H', 'P', 'A', 'G')
-#define NAV_HPA_CHUNK_VERSION 1
+#define NAV_HPA_CHUNK_VERSION 2 /* 2: the grid's fingerprint; version 1 files must be baked again */
 
 /* Appends the bake's HPA chunk data to out. Returns the writer's status. */
 nav_status nav_hpa_write_chunk(const nav_hpa *hpa, nav_writer *out);
 
 /* Makes a bake from HPA chunk data (version NAV_HPA_CHUNK_VERSION) for the grid it was baked from,
- * validating everything a query relies on: every count, index and option; the nodes' order; each
+ * validating everything a query relies on: the grid's fingerprint, stored in the chunk, against
+ * nav_grid_fingerprint(grid) (a bake of another grid, or of this one before an edit, would answer
+ * "unreachable" for paths the grid has); every count, index and option; the nodes' order; each
  * level-1 edge's moves allowed on this grid and ending on its target at its cost; each upper edge a
  * chain of lower ones from its source to its target at its cost. A chunk that passes can neither
  * make a query read out of bounds nor make it return an invalid path.
  * [in] options [opt]: only allocator and log are used. [out] out: null on failure.
- * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA (named in the log), NAV_INVALID_PARAM
- * (null arguments, a grid of another size) or NAV_OUT_OF_MEMORY. */
+ * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_SOURCE_MISMATCH (the bake belongs to another grid:
+ * the log gives both fingerprints), NAV_CORRUPT_DATA (named in the log), NAV_INVALID_PARAM (null
+ * arguments) or NAV_OUT_OF_MEMORY. */
 nav_status nav_hpa_read_chunk(const void *data, size_t size, const nav_grid *grid,
                               const nav_hpa_desc *options, nav_hpa **out);
 
 /* Saves grid and bake as one .nav file with a GRID and an HPA chunk (atomically, see
- * nav_container_write_file). Returns NAV_SUCCESS or the failure of writing. */
+ * nav_container_write_file). Returns NAV_SUCCESS, NAV_FAILURE | NAV_SOURCE_MISMATCH when the bake
+ * was not made from this grid as it is now (nothing is written; the grid's log says so), or the
+ * failure of writing. */
 nav_status nav_hpa_save_nav(const nav_grid *grid, const nav_hpa *hpa, const char *path);
 
 /* Loads the GRID and HPA chunks of a .nav file. [in] options [opt]: allocator and log (errors as
  * "PATH: message"). [out] grid, hpa: both null on failure. Returns as nav_grid_load_nav, plus
- * the failures of nav_hpa_read_chunk; a file without an HPA chunk gives NAV_CORRUPT_DATA, one of
+ * the failures of nav_hpa_read_chunk (NAV_SOURCE_MISMATCH: the file's bake belongs to another
+ * grid than the file's); a file without an HPA chunk, or with two, gives NAV_CORRUPT_DATA, one of
  * another version NAV_WRONG_VERSION. */
 nav_status nav_hpa_load_nav(const char *path, const nav_hpa_desc *options, nav_grid **grid, nav_hpa **hpa);
 

@@ -61,6 +61,9 @@ typedef uint32_t nav_status;
 #define NAV_TOO_LARGE        (1u << 10) /* a size exceeds what libnav supports */
 #define NAV_BLOCKED_ENDPOINT (1u << 11) /* the start or goal is a blocked cell */
 #define NAV_WRONG_STATE      (1u << 12) /* the call does not fit the object's state */
+#define NAV_SOURCE_MISMATCH                                                                                  \
+    (1u << 13) /* baked data belongs to another source (a bake of another grid):                             \
+                * bake it again from this one */
 
 static inline bool nav_succeeded(nav_status s)
 {

@@ -157,6 +157,16 @@ nav_vec3 nav_grid_cell_center(const nav_grid *grid, int32_t x, int32_t y);
 /* The cell under a world position (x, z). Returns false when it is off the map. */
 bool nav_grid_world_to_cell(const nav_grid *grid, nav_vec3 pos, int32_t *x, int32_t *y);
 
+/* A 64-bit fingerprint of everything a bake made from the grid depends on: the size, connectivity,
+ * corner policy, diagonal cost and max climb, the terrain cost table, every cell's terrain type and
+ * height (a grid without a height layer and one whose heights are all 0 are alike). Not the world
+ * transform (origin, cell size), which moves nothing, nor the reachability labels. Data derived
+ * from a grid (an HPA* bake; later navmeshes and waypoint graphs) records its grid's fingerprint,
+ * and loading or saving it with another grid fails with NAV_SOURCE_MISMATCH. The same on every
+ * machine (XXH64 of a little-endian encoding); grids that differ give different fingerprints but
+ * for a 2^-64 chance. O(cells) time, no allocation; 0 for a null grid. */
+uint64_t nav_grid_fingerprint(const nav_grid *grid);
+
 /* ---- Reachability ---------------------------------------------------------------------------- */
 
 /* Labels connected components (moves taken in either direction) so that "unreachable" costs O(1).

@@ -170,7 +170,17 @@ nav_status nav_container_write_file(const char *path, const nav_chunk *chunks, u
  * chunks than this library supports) or NAV_INVALID_PARAM (null arguments). */
 nav_status nav_container_open(const void *data, size_t size, const nav_log *log, nav_container *out);
 
-/* The first chunk with this tag, in table order, or null. */
+/* Reads a .nav file and opens it as a container: the header and the chunk table are read and
+ * checked first, so a file that is not a .nav file (or lies about its size) is refused before
+ * anything the size of the file is allocated; then the whole file, checked as nav_container_open
+ * does. [in] allocator, log [opt] (messages as "PATH: message"). [out] bytes: the file, which the
+ * chunks point into (free it with the allocator: free() for the default); null on failure.
+ * [out] out: as nav_container_open. Returns as nav_file_read_all and nav_container_open. */
+nav_status nav_container_read_file(const char *path, const nav_allocator *allocator, const nav_log *log,
+                                   void **bytes, nav_container *out);
+
+/* The first chunk with this tag, in table order, or null. A container may hold several chunks of
+ * one tag (tiles of a mesh); the loaders of kinds a file holds once (GRID, HPA) refuse a second. */
 const nav_chunk *nav_container_find(const nav_container *c, uint32_t tag);
 
 /* Reads a whole file into memory allocated through allocator (free it with the same allocator;
@@ -203,7 +213,7 @@ nav_status nav_grid_save_nav(const nav_grid *grid, const char *path);
 
 /* Loads the GRID chunk of a .nav file. [in] options [opt]: allocator and log (errors are reported
  * as "PATH: message"). Returns as nav_file_read_all, nav_container_open and nav_grid_read_chunk;
- * a file without a GRID chunk gives NAV_CORRUPT_DATA, a GRID chunk of another version
+ * a file without a GRID chunk, or with two, gives NAV_CORRUPT_DATA, a GRID chunk of another version
  * NAV_WRONG_VERSION. [out] out: null on failure. */
 nav_status nav_grid_load_nav(const char *path, const nav_grid_desc *options, nav_grid **out);
 
