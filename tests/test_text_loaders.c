@@ -10,6 +10,7 @@
 #include "support.h"
 
 #include "nav/grid.h"
+#include "nav/io.h"
 #include "nav/scen.h"
 
 /* ---- Helpers ----------------------------------------------------------------------------------- */
@@ -698,6 +699,195 @@ static void test_ascii_out_of_memory(void **state)
     assert_int_equal(fail_every_allocation(nav_grid_load_ascii, "..f\n#m.\n"), 5);
 }
 
+/* ---- files are read in pieces (issue 10, finding 4) -------------------------------------------- */
+
+/* An allocator that records the most bytes it had out at once. */
+typedef struct peak_allocator {
+    size_t now, peak;
+    nav_allocator hooks;
+} peak_allocator;
+
+static void *peak_alloc(size_t size, void *user)
+{
+    peak_allocator *p = user;
+    size_t *block = malloc(sizeof(size_t) * 2 + size);
+    if (!block) return NULL;
+    block[0] = size;
+    p->now += size;
+    if (p->now > p->peak) p->peak = p->now;
+    return block + 2;
+}
+
+static void peak_free(void *ptr, void *user)
+{
+    if (!ptr) return;
+    peak_allocator *p = user;
+    size_t *block = (size_t *)ptr - 2;
+    p->now -= block[0];
+    free(block);
+}
+
+static void peak_init(peak_allocator *p)
+{
+    *p = (peak_allocator){0};
+    p->hooks = (nav_allocator){peak_alloc, NULL, peak_free, p};
+}
+
+static void write_file(const char *path, const char *text, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, size, f), size);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The file loaders read through a window of 64 KiB (grown for long lines): whatever the lines' lengths
+ * and line ends, a file gives exactly the grid its text gives in memory. */
+static void test_files_equal_texts(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/nav_test_lines_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    srand(77);
+    for (int round = 0; round < 12; round++) {
+        /* rows of a width that walks across the window's edge differently each round */
+        int32_t w = 100 + rand() % 3000, h = 40 + rand() % 90;
+        bool crlf = round % 2, ascii = round % 3 == 0;
+        size_t cap = (size_t)(w + 4) * (size_t)h + 256, n = 0;
+        char *text = malloc(cap);
+        if (ascii)
+            n += (size_t)sprintf(text, "# round %d\r\nlegend f cost 5\nmap\n", round);
+        else
+            n += (size_t)sprintf(text, "type octile\nheight %d\nwidth %d\nmap\n", h, w);
+        for (int32_t y = 0; y < h; y++) {
+            for (int32_t x = 0; x < w; x++) text[n++] = ".@T"[rand() % 3 == 0 ? 1 + rand() % 2 : 0];
+            if (ascii && y % 5 == 0) text[n - 1] = 'f';
+            if (crlf) text[n++] = '\r';
+            text[n++] = '\n';
+        }
+        write_file(path, text, n);
+        nav_grid *from_text, *from_file;
+        if (ascii) {
+            assert_int_equal(nav_grid_load_ascii(text, n, "t", NULL, &from_text), NAV_SUCCESS);
+            assert_int_equal(nav_grid_load_ascii_file(path, NULL, &from_file), NAV_SUCCESS);
+        } else {
+            assert_int_equal(nav_grid_load_map(text, n, "t", NULL, &from_text), NAV_SUCCESS);
+            assert_int_equal(nav_grid_load_map_file(path, NULL, &from_file), NAV_SUCCESS);
+        }
+        assert_int_equal(nav_grid_width(from_file), w);
+        assert_int_equal(nav_grid_height(from_file), h);
+        assert_true(nav_grid_fingerprint(from_file) == nav_grid_fingerprint(from_text));
+        nav_grid_destroy(from_text);
+        nav_grid_destroy(from_file);
+        free(text);
+    }
+    /* a scenario of many lines: the same problems and map name */
+    size_t cap = 200 * 6000, n = 0;
+    char *text = malloc(cap);
+    n += (size_t)sprintf(text, "version 1\n");
+    for (int i = 0; i < 6000; i++)
+        n += (size_t)sprintf(text + n,
+                             "%d\tmaps/dao/a map with spaces %d.map\t512\t512\t%d\t%d\t%d\t%d\t%d.%05d\r\n",
+                             i % 7, i == 0 ? 0 : 1, rand() % 512, rand() % 512, rand() % 512, rand() % 512,
+                             rand() % 700, rand() % 100000);
+    write_file(path, text, n);
+    nav_scen *a, *b;
+    assert_int_equal(nav_scen_load(text, n, "s", NULL, NULL, &a), NAV_SUCCESS);
+    assert_int_equal(nav_scen_load_file(path, NULL, NULL, &b), NAV_SUCCESS);
+    assert_int_equal(a->count, 6000);
+    assert_int_equal(b->count, a->count);
+    assert_memory_equal(a->problems, b->problems, a->count * sizeof *a->problems);
+    assert_string_equal(a->map_name, "maps/dao/a map with spaces 0.map");
+    assert_string_equal(b->map_name, a->map_name);
+    nav_scen_destroy(a);
+    nav_scen_destroy(b);
+    free(text);
+    remove(path);
+}
+
+/* A line longer than 1 MiB is refused by every text loader, from memory and from files alike. */
+static void test_overlong_lines(void **state)
+{
+    (void)state;
+    size_t n = ((size_t)1 << 20) + 20; /* lines of 1 MiB + 10 bytes */
+    char *text = malloc(n);
+    memset(text, '.', n);
+    memcpy(text, "version 1\n", 10);
+    test_log log;
+    test_log_init(&log);
+    nav_grid_desc desc = {.log = &log.hooks};
+    nav_grid *grid;
+    FAILS_WITH(nav_grid_load_ascii(text + 10, n - 10, "t.txt", &desc, &grid), NAV_PARSE_ERROR);
+    assert_string_equal(log.last, "t.txt:1: line longer than 1 MiB");
+    nav_scen *scen;
+    FAILS_WITH(nav_scen_load(text, n, "s.scen", NULL, &log.hooks, &scen), NAV_PARSE_ERROR);
+    assert_string_equal(log.last, "s.scen:2: line longer than 1 MiB");
+    char path[] = "/tmp/nav_test_long_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    write_file(path, text + 10, n - 10);
+    FAILS_WITH(nav_grid_load_ascii_file(path, &desc, &grid), NAV_PARSE_ERROR);
+    assert_true(strstr(log.last, ":1: line longer than 1 MiB") != NULL);
+    write_file(path, text, n);
+    FAILS_WITH(nav_scen_load_file(path, NULL, &log.hooks, &scen), NAV_PARSE_ERROR);
+    assert_true(strstr(log.last, ":2: line longer than 1 MiB") != NULL);
+    remove(path);
+    free(text);
+}
+
+/* The probe's hostile files: 2 GiB, sparse (a few bytes, then a hole of zeros). Each loader must
+ * refuse them at once and for little memory; before, every loader read the whole file first (the
+ * .map case took 2.1 GB and 8 s). Peak memory is counted through the loaders' allocator. */
+static void test_huge_sparse_files(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/nav_test_sparse_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const off_t huge = (off_t)2 << 30;
+    static const struct {
+        const char *head;
+        int kind; /* 0 .map, 1 ASCII, 2 .scen, 3 .nav */
+        nav_status detail;
+        const char *message;
+    } cases[] = {
+        {"type octile\nheight 4\nwidth 4\nmap\n....\n....\n....\n....\n", 0, NAV_TOO_LARGE,
+         "2147483648 bytes is more than a 4 x 4 map can need"},
+        {"type octile\nheight 32768\nwidth 32768\nmap\n", 0, NAV_PARSE_ERROR, ":5: line longer than 1 MiB"},
+        {"", 1, NAV_PARSE_ERROR, ":1: line longer than 1 MiB"},
+        {"legend a cost 2\nmap\n", 1, NAV_PARSE_ERROR, ":3: line longer than 1 MiB"},
+        {"version 1\n", 2, NAV_PARSE_ERROR, ":2: line longer than 1 MiB"},
+        {"", 3, NAV_CORRUPT_DATA, "not a .nav file"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(ftruncate(fd, 0), 0);
+        assert_int_equal(pwrite(fd, cases[i].head, strlen(cases[i].head), 0), (ssize_t)strlen(cases[i].head));
+        assert_int_equal(ftruncate(fd, huge), 0);
+        peak_allocator peak;
+        peak_init(&peak);
+        test_log log;
+        test_log_init(&log);
+        nav_grid_desc desc = {.allocator = &peak.hooks, .log = &log.hooks};
+        nav_grid *grid = NULL;
+        nav_scen *scen = NULL;
+        nav_status s = cases[i].kind == 0   ? nav_grid_load_map_file(path, &desc, &grid)
+                       : cases[i].kind == 1 ? nav_grid_load_ascii_file(path, &desc, &grid)
+                       : cases[i].kind == 2 ? nav_scen_load_file(path, &peak.hooks, &log.hooks, &scen)
+                                            : nav_grid_load_nav(path, &desc, &grid);
+        assert_int_equal(s, NAV_FAILURE | cases[i].detail);
+        assert_null(grid);
+        assert_null(scen);
+        if (!strstr(log.last, cases[i].message)) fail_msg("case %zu: message \"%s\"", i, log.last);
+        if (peak.peak > ((size_t)5 << 20)) fail_msg("case %zu: %zu bytes at the peak", i, peak.peak);
+        assert_int_equal(peak.now, 0);
+    }
+    close(fd);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -709,7 +899,8 @@ int main(void)
         cmocka_unit_test(test_ascii_header),        cmocka_unit_test(test_ascii_numbers),
         cmocka_unit_test(test_ascii_files),         cmocka_unit_test(test_ascii_errors),
         cmocka_unit_test(test_ascii_limits),        cmocka_unit_test(test_ascii_truncated),
-        cmocka_unit_test(test_ascii_out_of_memory),
+        cmocka_unit_test(test_ascii_out_of_memory), cmocka_unit_test(test_files_equal_texts),
+        cmocka_unit_test(test_overlong_lines),      cmocka_unit_test(test_huge_sparse_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -241,55 +241,56 @@ static nav_status parse_option(const load_context *ctx, uint32_t line, int optio
     return NAV_SUCCESS;
 }
 
-/* Finds the "map" line in the whole text (lines). Returns a reader over the header lines (empty
- * without a "map" line) and leaves *rows at the first row. */
-static void split_header(line_reader lines, line_reader *header, line_reader *rows, bool *has_map)
+/* Finds the first "map" line of the text. Leaves *rows at the first row: after that line, or at the
+ * start without one. Returns the reader's status (a line too long, a read error). */
+static nav_status split_header(line_reader *r, line_mark *rows, bool *has_map)
 {
-    line_reader r = lines;
+    line_mark start = nav__lines_mark(r);
     text_span line;
-    while (nav__next_line(&r, &line)) {
+    while (nav__next_line(r, &line)) {
         if (nav__span_is(nav__trim(line), "map")) {
-            *header = (line_reader){.at = lines.at, .end = r.at};
-            *rows = r;
+            *rows = nav__lines_mark(r);
             *has_map = true;
-            return;
+            return NAV_SUCCESS;
         }
     }
-    *header = (line_reader){.at = lines.at, .end = lines.at};
-    *rows = lines;
+    *rows = start;
     *has_map = false;
+    return r->status;
 }
 
-static nav_status parse_header(const load_context *ctx, line_reader r, ascii_header *h)
+/* Reads the header lines, from the start up to the "map" line (there is one: split_header found it). */
+static nav_status parse_header(const load_context *ctx, line_reader *r, ascii_header *h)
 {
     char shown[48];
     text_span line, key;
-    while (nav__next_line(&r, &line)) {
+    nav__lines_seek(r, (line_mark){0, 0});
+    while (nav__next_line(r, &line)) {
         text_span rest = nav__trim(line);
         if (rest.length == 0 || rest.text[0] == '#') continue;
         nav__next_word(&rest, &key);
         nav_status s;
         if (nav__span_is(key, "map")) {
             if (nav__next_word(&rest, &key)) {
-                nav__report(ctx, r.number, "unexpected text after 'map': '%s'", nav__printable(key, shown));
+                nav__report(ctx, r->number, "unexpected text after 'map': '%s'", nav__printable(key, shown));
                 return NAV_FAILURE | NAV_PARSE_ERROR;
             }
             return NAV_SUCCESS; /* the line split_header found: the rows follow */
         } else if (nav__span_is(key, "legend")) {
-            s = parse_legend(ctx, r.number, rest, h);
+            s = parse_legend(ctx, r->number, rest, h);
         } else {
             int option = 0;
             while (option < OPT_COUNT && !nav__span_is(key, option_names[option])) option++;
             if (option == OPT_COUNT) {
-                nav__report(ctx, r.number, "unknown header line '%s'",
+                nav__report(ctx, r->number, "unknown header line '%s'",
                             nav__printable(nav__trim(line), shown));
                 return NAV_FAILURE | NAV_PARSE_ERROR;
             }
-            s = parse_option(ctx, r.number, option, rest, h);
+            s = parse_option(ctx, r->number, option, rest, h);
         }
         if (nav_failed(s)) return s;
     }
-    return NAV_SUCCESS;
+    return r->status;
 }
 
 /* True when a line looks like a header line: the hint for a file that forgot its "map" line. */
@@ -313,16 +314,17 @@ typedef struct ascii_rows {
 
 /* First pass (grid null): validates the rows and measures them. Second pass: writes each cell's
  * terrain type (type_of) and, when the grid has a height layer, its height. */
-static nav_status scan_rows(const load_context *ctx, line_reader r, const ascii_header *h, ascii_rows *rows,
-                            nav_grid *grid, const uint8_t *type_of)
+static nav_status scan_rows(const load_context *ctx, line_reader *r, line_mark start, const ascii_header *h,
+                            ascii_rows *rows, nav_grid *grid, const uint8_t *type_of)
 {
     char shown[8];
     text_span line;
-    uint32_t y = 0, width = 0, blank_run = 0, blank_line = 0, first_line = r.number + 1;
+    uint32_t y = 0, width = 0, blank_run = 0, blank_line = 0, first_line = start.number + 1;
     if (!grid) memset(rows->used, 0, sizeof rows->used);
-    while (nav__next_line(&r, &line)) {
+    nav__lines_seek(r, start);
+    while (nav__next_line(r, &line)) {
         if (line.length == 0) {
-            if (!blank_run++) blank_line = r.number;
+            if (!blank_run++) blank_line = r->number;
             continue;
         }
         if (blank_run) {
@@ -333,25 +335,30 @@ static nav_status scan_rows(const load_context *ctx, line_reader r, const ascii_
             return NAV_FAILURE | NAV_PARSE_ERROR;
         }
         if (y == NAV_GRID_MAX_SIDE) {
-            nav__report(ctx, r.number, "more than %d rows", NAV_GRID_MAX_SIDE);
+            nav__report(ctx, r->number, "more than %d rows", NAV_GRID_MAX_SIDE);
             return NAV_FAILURE | NAV_TOO_LARGE;
         }
         if (line.length > NAV_GRID_MAX_SIDE) {
-            nav__report(ctx, r.number, "row %u has %zu columns, over the limit of %d", y, line.length,
+            nav__report(ctx, r->number, "row %u has %zu columns, over the limit of %d", y, line.length,
                         NAV_GRID_MAX_SIDE);
             return NAV_FAILURE | NAV_TOO_LARGE;
+        }
+        if (grid && (y >= rows->height || line.length != rows->width)) {
+            /* the first pass measured the rows: a file that changed since must not write past them */
+            nav__report(ctx, r->number, "the file changed while it was read");
+            return NAV_FAILURE | NAV_IO_ERROR;
         }
         if (y == 0) {
             width = (uint32_t)line.length;
         } else if (line.length != width) {
-            nav__report(ctx, r.number, "row %u has %zu columns, expected %u (the width of row 0)", y,
+            nav__report(ctx, r->number, "row %u has %zu columns, expected %u (the width of row 0)", y,
                         line.length, width);
             return NAV_FAILURE | NAV_PARSE_ERROR;
         }
         for (uint32_t x = 0; x < width; x++) {
             unsigned char c = (unsigned char)line.text[x];
             if (!h->legend[c].defined) {
-                nav__report(ctx, r.number, "unknown character %s at column %u (x = %u)%s",
+                nav__report(ctx, r->number, "unknown character %s at column %u (x = %u)%s",
                             nav__char_name(c, shown), x + 1, x,
                             !h->has_map_line && looks_like_header(line)
                                 ? "; header lines need a 'map' line between them and the rows"
@@ -367,6 +374,11 @@ static nav_status scan_rows(const load_context *ctx, line_reader r, const ascii_
             if (grid->heights) grid->heights[cell] = h->legend[c].height;
         }
         y++;
+    }
+    if (nav_failed(r->status)) return r->status;
+    if (grid && y != rows->height) {
+        nav__report(ctx, 0, "the file changed while it was read");
+        return NAV_FAILURE | NAV_IO_ERROR;
     }
     if (y == 0) {
         nav__report(ctx, first_line, "no rows%s", h->has_map_line ? " after 'map'" : "");
@@ -418,29 +430,25 @@ static nav_status assign_types(const load_context *ctx, const ascii_header *h, c
 
 /* ---- Loading ----------------------------------------------------------------------------------- */
 
-nav_status nav_grid_load_ascii(const char *text, size_t size, const char *name, const nav_grid_desc *options,
-                               nav_grid **out)
+static nav_status load_ascii_lines(const load_context *ctx, line_reader *r, uint64_t size,
+                                   const nav_grid_desc *options, nav_grid **out)
 {
-    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
-    *out = NULL;
-    load_context ctx = {options ? options->log : NULL, name ? name : "<ascii>"};
-    line_reader lines, header_lines, row_lines;
-    if (!nav__start_lines(&ctx, text, size, NAV__KEEP_BLANKS, &lines)) return NAV_FAILURE | NAV_INVALID_PARAM;
-
+    (void)size; /* the rows give the size: a file is read in pieces, never whole */
     ascii_header header = {0};
     for (size_t i = 0; i < sizeof default_legend / sizeof default_legend[0]; i++)
         header.legend[(unsigned char)default_legend[i].c] =
             (legend_entry){.cost = default_legend[i].cost, .defined = true};
-    split_header(lines, &header_lines, &row_lines, &header.has_map_line);
-    nav_status s = parse_header(&ctx, header_lines, &header);
+    line_mark row_start;
+    nav_status s = split_header(r, &row_start, &header.has_map_line);
+    if (nav_succeeded(s) && header.has_map_line) s = parse_header(ctx, r, &header);
     if (nav_failed(s)) return s;
     ascii_rows rows;
-    s = scan_rows(&ctx, row_lines, &header, &rows, NULL, NULL);
+    s = scan_rows(ctx, r, row_start, &header, &rows, NULL, NULL);
     if (nav_failed(s)) return s;
     uint8_t type_of[256];
     double type_cost[NAV_TERRAIN_TYPES];
     int type_count;
-    s = assign_types(&ctx, &header, &rows, type_of, type_cost, &type_count);
+    s = assign_types(ctx, &header, &rows, type_of, type_cost, &type_count);
     if (nav_failed(s)) return s;
 
     nav_grid_desc desc = options ? *options : (nav_grid_desc){0};
@@ -453,7 +461,7 @@ nav_status nav_grid_load_ascii(const char *text, size_t size, const char *name, 
     nav_grid *grid;
     s = nav_grid_create(&desc, &grid);
     if (nav_failed(s)) {
-        nav__report(&ctx, 0, "cannot create the grid: %s", nav_status_str(s));
+        nav__report(ctx, 0, "cannot create the grid: %s", nav_status_str(s));
         return s;
     }
     bool needs_heights = false;
@@ -461,11 +469,23 @@ nav_status nav_grid_load_ascii(const char *text, size_t size, const char *name, 
     if (needs_heights) s = nav__grid_ensure_heights(grid);
     for (int t = 2; t < type_count && nav_succeeded(s); t++)
         s = nav_grid_set_terrain_cost(grid, (uint8_t)t, type_cost[t]);
-    if (nav_succeeded(s)) scan_rows(&ctx, row_lines, &header, &rows, grid, type_of);
-    return nav__finish_grid(&ctx, grid, s, "build the grid", out);
+    if (nav_failed(s)) return nav__finish_grid(ctx, grid, s, "build the grid", out);
+    /* The rows passed once; read again (a file that changed meanwhile fails cleanly here). */
+    s = scan_rows(ctx, r, row_start, &header, &rows, grid, type_of);
+    if (nav_failed(s)) { /* reported */
+        nav_grid_destroy(grid);
+        return s;
+    }
+    return nav__finish_grid(ctx, grid, NAV_SUCCESS, "build the grid", out);
+}
+
+nav_status nav_grid_load_ascii(const char *text, size_t size, const char *name, const nav_grid_desc *options,
+                               nav_grid **out)
+{
+    return nav__load_grid_text(text, size, name, "<ascii>", NAV__KEEP_BLANKS, options, out, load_ascii_lines);
 }
 
 nav_status nav_grid_load_ascii_file(const char *path, const nav_grid_desc *options, nav_grid **out)
 {
-    return nav__load_grid_file(path, options, out, nav_grid_load_ascii);
+    return nav__load_grid_file(path, NAV__KEEP_BLANKS, options, out, load_ascii_lines);
 }

@@ -14,7 +14,10 @@
  *
  * The rows are read twice: once to validate them, before any allocation, so that a truncated or
  * lying file ("height 30000" over three rows) fails without first allocating the grid it claims;
- * then once more to fill the grid. */
+ * then once more to fill the grid. A file is read a window at a time (text.h), never whole; and a
+ * text larger than its header can need (rows of the width with CRLF ends, trailing blanks as long
+ * as the rows, 1 MiB of blank lines after them) is refused with NAV_TOO_LARGE before its rows are
+ * read, so a huge file with a small header costs nothing. */
 #include "grid_internal.h"
 
 #include "text.h"
@@ -119,6 +122,7 @@ static nav_status parse_header(const load_context *ctx, line_reader *r, map_head
         if (nav_failed(s)) return s;
         *seen = r->number;
     }
+    if (nav_failed(r->status)) return r->status;
     nav__report(ctx, r->number + 1, "file ends before the 'map' line");
     return NAV_FAILURE | NAV_PARSE_ERROR;
 }
@@ -143,55 +147,60 @@ static int cell_type(unsigned char c)
     }
 }
 
-/* Reads the rows after the header; writes them into terrain when it is not null (the second pass,
- * over text the first pass accepted). */
-static nav_status scan_rows(const load_context *ctx, line_reader r, const map_header *h, uint8_t *terrain)
+/* Reads the rows after the header (from the mark rows on); writes them into terrain when it is not
+ * null (the second pass, over text the first pass accepted). */
+static nav_status scan_rows(const load_context *ctx, line_reader *r, line_mark rows, const map_header *h,
+                            uint8_t *terrain)
 {
     uint32_t width = (uint32_t)h->width, height = (uint32_t)h->height;
     text_span line;
     char shown[48];
+    nav__lines_seek(r, rows);
     for (uint32_t y = 0; y < height; y++) {
-        if (!nav__next_line(&r, &line)) {
-            nav__report(ctx, r.number + 1, "file ends after %u of %u rows", y, height);
+        if (!nav__next_line(r, &line)) {
+            if (nav_failed(r->status)) return r->status;
+            nav__report(ctx, r->number + 1, "file ends after %u of %u rows", y, height);
             return NAV_FAILURE | NAV_PARSE_ERROR;
         }
         if (line.length != width) {
-            nav__report(ctx, r.number, "row %u has %zu columns, expected %u", y, line.length, width);
+            nav__report(ctx, r->number, "row %u has %zu columns, expected %u", y, line.length, width);
             return NAV_FAILURE | NAV_PARSE_ERROR;
         }
         for (uint32_t x = 0; x < width; x++) {
             int type = cell_type((unsigned char)line.text[x]);
             if (type == MAP_INVALID) {
-                nav__report(ctx, r.number, "unknown character %s at column %u (x = %u)",
+                nav__report(ctx, r->number, "unknown character %s at column %u (x = %u)",
                             nav__char_name((unsigned char)line.text[x], shown), x + 1, x);
                 return NAV_FAILURE | NAV_PARSE_ERROR;
             }
             if (terrain) terrain[y * width + x] = (uint8_t)type;
         }
     }
-    while (nav__next_line(&r, &line)) {
+    while (nav__next_line(r, &line)) {
         if (line.length == 0) continue;
-        nav__report(ctx, r.number, "unexpected text after the last row (the header says height %u): '%s'",
+        nav__report(ctx, r->number, "unexpected text after the last row (the header says height %u): '%s'",
                     height, nav__printable(line, shown));
         return NAV_FAILURE | NAV_PARSE_ERROR;
     }
-    return NAV_SUCCESS;
+    return r->status;
 }
 
 /* ---- Loading ----------------------------------------------------------------------------------- */
 
-nav_status nav_grid_load_map(const char *text, size_t size, const char *name, const nav_grid_desc *options,
-                             nav_grid **out)
+static nav_status load_map_lines(const load_context *ctx, line_reader *r, uint64_t size,
+                                 const nav_grid_desc *options, nav_grid **out)
 {
-    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
-    *out = NULL;
-    load_context ctx = {options ? options->log : NULL, name ? name : "<map>"};
-    line_reader r;
-    if (!nav__start_lines(&ctx, text, size, NAV__TRIM_TRAILING, &r)) return NAV_FAILURE | NAV_INVALID_PARAM;
     map_header header;
-    nav_status s = parse_header(&ctx, &r, &header);
+    nav_status s = parse_header(ctx, r, &header);
     if (nav_failed(s)) return s;
-    s = scan_rows(&ctx, r, &header, NULL);
+    line_mark rows = nav__lines_mark(r);
+    uint64_t need = rows.offset + 2 * (uint64_t)header.height * ((uint64_t)header.width + 2) + NAV__LINE_MAX;
+    if (size > need) {
+        nav__report(ctx, 0, "%llu bytes is more than a %d x %d map can need (%llu)", (unsigned long long)size,
+                    header.width, header.height, (unsigned long long)need);
+        return NAV_FAILURE | NAV_TOO_LARGE;
+    }
+    s = scan_rows(ctx, r, rows, &header, NULL);
     if (nav_failed(s)) return s;
 
     nav_grid_desc desc = options ? *options : (nav_grid_desc){0};
@@ -200,14 +209,25 @@ nav_status nav_grid_load_map(const char *text, size_t size, const char *name, co
     nav_grid *grid;
     s = nav_grid_create(&desc, &grid);
     if (nav_failed(s)) {
-        nav__report(&ctx, 0, "cannot create the grid: %s", nav_status_str(s));
+        nav__report(ctx, 0, "cannot create the grid: %s", nav_status_str(s));
         return s;
     }
-    scan_rows(&ctx, r, &header, grid->terrain);
-    return nav__finish_grid(&ctx, grid, NAV_SUCCESS, "label reachability", out);
+    /* The rows passed once; read again (a file that changed meanwhile fails cleanly here). */
+    s = scan_rows(ctx, r, rows, &header, grid->terrain);
+    if (nav_failed(s)) { /* reported */
+        nav_grid_destroy(grid);
+        return s;
+    }
+    return nav__finish_grid(ctx, grid, NAV_SUCCESS, "label reachability", out);
+}
+
+nav_status nav_grid_load_map(const char *text, size_t size, const char *name, const nav_grid_desc *options,
+                             nav_grid **out)
+{
+    return nav__load_grid_text(text, size, name, "<map>", NAV__TRIM_TRAILING, options, out, load_map_lines);
 }
 
 nav_status nav_grid_load_map_file(const char *path, const nav_grid_desc *options, nav_grid **out)
 {
-    return nav__load_grid_file(path, options, out, nav_grid_load_map);
+    return nav__load_grid_file(path, NAV__TRIM_TRAILING, options, out, load_map_lines);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "file.h"
 #include "text.h"
 
 /* ---- Problems ---------------------------------------------------------------------------------- */
@@ -107,6 +108,7 @@ static nav_status parse_version(const load_context *ctx, line_reader *r)
     char shown[48];
     text_span line, key, version, extra;
     if (!nav__next_line(r, &line)) {
+        if (nav_failed(r->status)) return r->status; /* reported */
         nav__report(ctx, 1, "empty file, expected 'version 1'");
         return NAV_FAILURE | NAV_PARSE_ERROR;
     }
@@ -128,35 +130,31 @@ void nav_scen_destroy(nav_scen *scen)
     nav__free(&allocator, scen);
 }
 
-nav_status nav_scen_load(const char *text, size_t size, const char *name, const nav_allocator *allocator,
-                         const nav_log *log, nav_scen **out)
+/* The problems after the version line, into a new scenario. */
+static nav_status load_scen_lines(const load_context *ctx, line_reader *r, const nav_allocator *allocator,
+                                  nav_scen **out)
 {
-    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
-    *out = NULL;
-    load_context ctx = {log, name ? name : "<scen>"};
-    line_reader r;
-    if (!nav__start_lines(&ctx, text, size, NAV__TRIM_BLANKS, &r)) return NAV_FAILURE | NAV_INVALID_PARAM;
-    nav_status s = parse_version(&ctx, &r);
+    nav_status s = parse_version(ctx, r);
     if (nav_failed(s)) return s;
 
     nav_allocator a;
     nav__allocator_resolve(&a, allocator);
     nav_scen *scen = nav__calloc(&a, 1, sizeof *scen);
     if (!scen) {
-        nav__report(&ctx, 0, "out of memory");
+        nav__report(ctx, 0, "out of memory");
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
     scen->allocator = a;
     uint32_t capacity = 0;
-    text_span line, map, first_map = {"", 0};
-    while (nav__next_line(&r, &line)) {
+    text_span line, map;
+    while (nav__next_line(r, &line)) {
         if (line.length == 0) continue;
         nav_scen_problem problem;
-        s = parse_problem(&ctx, r.number, line, &problem, &map);
+        s = parse_problem(ctx, r->number, line, &problem, &map);
         if (nav_failed(s)) break;
         if (scen->count == capacity) {
             if (capacity > UINT32_MAX / 2) {
-                nav__report(&ctx, r.number, "too many problems");
+                nav__report(ctx, r->number, "too many problems");
                 s = NAV_FAILURE | NAV_TOO_LARGE;
                 break;
             }
@@ -164,26 +162,37 @@ nav_status nav_scen_load(const char *text, size_t size, const char *name, const 
             nav_scen_problem *bigger = nav__realloc(&a, scen->problems, capacity * sizeof *bigger,
                                                     nav__mul_size(grown, sizeof *bigger));
             if (!bigger) {
+                nav__report(ctx, 0, "out of memory");
                 s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
                 break;
             }
             scen->problems = bigger;
             capacity = grown;
         }
-        if (scen->count == 0) first_map = map;
+        if (scen->count == 0) {
+            /* the line's text lasts until the next line is read: keep a copy of the map column */
+            scen->map_name = nav__alloc(&a, map.length + 1);
+            if (!scen->map_name) {
+                nav__report(ctx, 0, "out of memory");
+                s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+                break;
+            }
+            memcpy(scen->map_name, map.text, map.length);
+            scen->map_name[map.length] = '\0';
+        }
         scen->problems[scen->count++] = problem;
     }
-    if (nav_succeeded(s)) {
-        scen->map_name = nav__alloc(&a, first_map.length + 1);
-        if (scen->map_name) {
-            memcpy(scen->map_name, first_map.text, first_map.length);
-            scen->map_name[first_map.length] = '\0';
-        } else {
+    if (nav_succeeded(s)) s = r->status; /* the lines may have stopped early (reported) */
+    if (nav_succeeded(s) && !scen->map_name) {
+        scen->map_name = nav__alloc(&a, 1);
+        if (scen->map_name)
+            scen->map_name[0] = '\0';
+        else {
+            nav__report(ctx, 0, "out of memory");
             s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
         }
     }
     if (nav_failed(s)) {
-        if (nav_has_detail(s, NAV_OUT_OF_MEMORY)) nav__report(&ctx, 0, "out of memory");
         nav_scen_destroy(scen);
         return s;
     }
@@ -191,15 +200,35 @@ nav_status nav_scen_load(const char *text, size_t size, const char *name, const 
     return NAV_SUCCESS;
 }
 
+nav_status nav_scen_load(const char *text, size_t size, const char *name, const nav_allocator *allocator,
+                         const nav_log *log, nav_scen **out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *out = NULL;
+    load_context ctx = {log, name ? name : "<scen>"};
+    line_reader r;
+    if (!nav__start_lines(&ctx, text, size, NAV__TRIM_BLANKS, &r)) return r.status;
+    return load_scen_lines(&ctx, &r, allocator, out);
+}
+
 nav_status nav_scen_load_file(const char *path, const nav_allocator *allocator, const nav_log *log,
                               nav_scen **out)
 {
     if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
     *out = NULL;
-    loaded_file file;
-    nav_status s = nav__read_file(path, allocator, log, &file);
-    if (nav_failed(s)) return s;
-    s = nav_scen_load(file.bytes, file.size, file.name, allocator, log, out);
-    nav__free_file(&file);
+    if (!path) return NAV_FAILURE | NAV_INVALID_PARAM;
+    load_context ctx = {log, nav__base_name(path)};
+    FILE *file;
+    char why[NAV__WHY_SIZE];
+    nav_status s = nav__file_open(path, &file, NULL, why);
+    if (nav_failed(s)) {
+        nav__report(&ctx, 0, "cannot read '%s': %s", path, why);
+        return s;
+    }
+    line_reader r;
+    nav__start_file_lines(&ctx, file, allocator, NAV__TRIM_BLANKS, &r);
+    s = load_scen_lines(&ctx, &r, allocator, out);
+    nav__end_lines(&r);
+    fclose(file);
     return s;
 }

@@ -30,22 +30,103 @@ void nav__report(const load_context *ctx, uint32_t line, const char *fmt, ...)
 
 /* ---- Lines and words --------------------------------------------------------------------------- */
 
+/* 64-bit file positions: long is 32 bits on Windows. */
+#if defined(_WIN32)
+#define seek_file _fseeki64
+#else
+#define seek_file fseeko
+#endif
+
+#define WINDOW_START ((size_t)1 << 16)
+#define WINDOW_MAX   (NAV__LINE_MAX + 2) /* the longest line, its CR and its LF */
+
 bool nav__start_lines(const load_context *ctx, const char *text, size_t size, line_trim trim, line_reader *r)
 {
-    *r = (line_reader){.at = text, .end = text ? text + size : NULL, .trim = trim};
+    *r = (line_reader){.ctx = ctx,
+                       .at = text,
+                       .end = text ? text + size : NULL,
+                       .trim = trim,
+                       .status = NAV_SUCCESS,
+                       .text = text};
     if (text || !size) return true;
     nav__report(ctx, 0, "no text given");
+    r->status = NAV_FAILURE | NAV_INVALID_PARAM;
     return false;
+}
+
+void nav__start_file_lines(const load_context *ctx, FILE *file, const nav_allocator *allocator,
+                           line_trim trim, line_reader *r)
+{
+    *r = (line_reader){.ctx = ctx, .trim = trim, .status = NAV_SUCCESS, .file = file};
+    nav__allocator_resolve(&r->allocator, allocator);
+}
+
+void nav__end_lines(line_reader *r)
+{
+    if (r->file) nav__free(&r->allocator, r->window);
+    r->window = NULL;
+    r->at = r->end = NULL;
+}
+
+/* The lines stop early: says why once, and makes the reader return no more lines. */
+static bool stop_lines(line_reader *r, nav_status status, const char *why)
+{
+    uint32_t next = r->number < UINT32_MAX ? r->number + 1 : r->number;
+    if (nav_has_detail(status, NAV_PARSE_ERROR))
+        nav__report(r->ctx, next, "%s", why);
+    else
+        nav__report(r->ctx, 0, "%s after line %u", why, r->number);
+    r->status = status;
+    return false;
+}
+
+/* Makes room after the unread bytes of the window and reads into it: moves them to the window's
+ * start, grows it when they fill it, reads what fits. False when the lines must stop. */
+static bool refill(line_reader *r)
+{
+    size_t pending = r->window ? (size_t)(r->end - r->at) : 0;
+    r->window_offset += r->window ? (uint64_t)(r->at - r->window) : 0; /* the window now starts at r->at */
+    if (pending == r->window_capacity) {
+        if (r->window_capacity >= WINDOW_MAX)
+            return stop_lines(r, NAV_FAILURE | NAV_PARSE_ERROR, "line longer than 1 MiB");
+        size_t grown = r->window_capacity ? r->window_capacity * 2 : WINDOW_START;
+        if (grown > WINDOW_MAX) grown = WINDOW_MAX;
+        char *bigger = nav__alloc(&r->allocator, grown);
+        if (!bigger) return stop_lines(r, NAV_FAILURE | NAV_OUT_OF_MEMORY, "out of memory");
+        if (pending) memcpy(bigger, r->at, pending);
+        nav__free(&r->allocator, r->window);
+        r->window = bigger;
+        r->window_capacity = grown;
+    } else if (pending) {
+        memmove(r->window, r->at, pending);
+    }
+    size_t want = r->window_capacity - pending;
+    size_t got = fread(r->window + pending, 1, want, r->file);
+    if (got < want) {
+        if (ferror(r->file)) return stop_lines(r, NAV_FAILURE | NAV_IO_ERROR, "read error");
+        r->file_end = true;
+    }
+    r->at = r->window;
+    r->end = r->window + pending + got;
+    return true;
 }
 
 bool nav__next_line(line_reader *r, text_span *line)
 {
+    if (nav_failed(r->status)) return false;
+    const char *newline;
+    for (;;) {
+        newline = r->at < r->end ? memchr(r->at, '\n', (size_t)(r->end - r->at)) : NULL;
+        if (newline || !r->file || r->file_end) break;
+        if (!refill(r)) return false;
+    }
     if (r->at >= r->end) return false;
     const char *start = r->at;
-    const char *newline = memchr(start, '\n', (size_t)(r->end - start));
     const char *stop = newline ? newline : r->end;
-    r->at = newline ? newline + 1 : r->end;
     if (stop > start && stop[-1] == '\r') stop--;
+    if ((size_t)(stop - start) > NAV__LINE_MAX)
+        return stop_lines(r, NAV_FAILURE | NAV_PARSE_ERROR, "line longer than 1 MiB");
+    r->at = newline ? newline + 1 : r->end;
     if (r->number < UINT32_MAX) r->number++;
     *line = (text_span){start, (size_t)(stop - start)};
     if (r->trim == NAV__TRIM_BLANKS) {
@@ -54,6 +135,32 @@ bool nav__next_line(line_reader *r, text_span *line)
         while (line->length && nav__is_blank(line->text[line->length - 1])) line->length--;
     }
     return true;
+}
+
+line_mark nav__lines_mark(const line_reader *r)
+{
+    const char *base = r->file ? r->window : r->text;
+    return (line_mark){(r->file ? r->window_offset : 0) + (base ? (uint64_t)(r->at - base) : 0), r->number};
+}
+
+void nav__lines_seek(line_reader *r, line_mark mark)
+{
+    r->number = mark.number;
+    if (!r->file) {
+        r->at = r->text + mark.offset;
+        return;
+    }
+    uint64_t held = (uint64_t)(r->end - r->window);
+    if (r->window && mark.offset >= r->window_offset && mark.offset - r->window_offset <= held) {
+        r->at = r->window + (mark.offset - r->window_offset);
+        return;
+    }
+    /* Beyond the window: read from the mark on (refill moves nothing: at is the window's start). */
+    r->at = r->end = r->window;
+    r->window_offset = mark.offset;
+    r->file_end = false;
+    if (mark.offset > (uint64_t)INT64_MAX || seek_file(r->file, (int64_t)mark.offset, SEEK_SET) != 0)
+        stop_lines(r, NAV_FAILURE | NAV_IO_ERROR, "seek error");
 }
 
 text_span nav__trim(text_span s)
@@ -186,8 +293,7 @@ const char *nav__char_name(unsigned char c, char out[8])
 
 /* ---- Files ------------------------------------------------------------------------------------- */
 
-/* The last part of a path, which names the file in messages. */
-static const char *base_name(const char *path)
+const char *nav__base_name(const char *path)
 {
     const char *name = path;
     for (const char *p = path; *p; p++)
@@ -200,7 +306,7 @@ nav_status nav__read_file(const char *path, const nav_allocator *allocator, cons
 {
     *file = (loaded_file){0};
     if (!path) return NAV_FAILURE | NAV_INVALID_PARAM;
-    file->name = base_name(path);
+    file->name = nav__base_name(path);
     nav__allocator_resolve(&file->allocator, allocator);
     char why[NAV__WHY_SIZE];
     nav_status s = nav__file_read_all(path, &file->allocator, &file->bytes, &file->size, why);
@@ -233,16 +339,37 @@ nav_status nav__finish_grid(const load_context *ctx, nav_grid *grid, nav_status 
     return NAV_SUCCESS;
 }
 
-nav_status nav__load_grid_file(const char *path, const nav_grid_desc *options, nav_grid **out,
-                               grid_text_loader load)
+nav_status nav__load_grid_text(const char *text, size_t size, const char *name, const char *default_name,
+                               line_trim trim, const nav_grid_desc *options, nav_grid **out,
+                               grid_lines_loader load)
 {
     if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
     *out = NULL;
-    loaded_file file;
-    nav_status s =
-        nav__read_file(path, options ? options->allocator : NULL, options ? options->log : NULL, &file);
-    if (nav_failed(s)) return s;
-    s = load(file.bytes, file.size, file.name, options, out);
-    nav__free_file(&file);
+    load_context ctx = {options ? options->log : NULL, name ? name : default_name};
+    line_reader r;
+    if (!nav__start_lines(&ctx, text, size, trim, &r)) return r.status;
+    return load(&ctx, &r, size, options, out);
+}
+
+nav_status nav__load_grid_file(const char *path, line_trim trim, const nav_grid_desc *options, nav_grid **out,
+                               grid_lines_loader load)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *out = NULL;
+    if (!path) return NAV_FAILURE | NAV_INVALID_PARAM;
+    load_context ctx = {options ? options->log : NULL, nav__base_name(path)};
+    FILE *file;
+    uint64_t size;
+    char why[NAV__WHY_SIZE];
+    nav_status s = nav__file_open(path, &file, &size, why);
+    if (nav_failed(s)) {
+        nav__report(&ctx, 0, "cannot read '%s': %s", path, why);
+        return s;
+    }
+    line_reader r;
+    nav__start_file_lines(&ctx, file, options ? options->allocator : NULL, trim, &r);
+    s = load(&ctx, &r, size, options, out);
+    nav__end_lines(&r);
+    fclose(file);
     return s;
 }

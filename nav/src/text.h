@@ -20,6 +20,8 @@
 #ifndef NAV_SRC_TEXT_H
 #define NAV_SRC_TEXT_H
 
+#include <stdio.h>
+
 #include "nav/core.h"
 #include "nav/grid.h"
 
@@ -52,17 +54,51 @@ typedef enum line_trim {
     NAV__TRIM_BLANKS,     /* blanks at both ends */
 } line_trim;
 
-/* Reads [at, end) a line at a time; number counts the lines returned, from 1. A reader over a
- * null text with at == end is empty. */
+/* The longest line a loader reads: no valid line of any format comes near it (a row holds at most
+ * NAV_GRID_MAX_SIDE cells), and a file of zeros without a line end is refused after this many
+ * bytes instead of being read whole. */
+#define NAV__LINE_MAX ((size_t)1 << 20)
+
+/* Reads a text a line at a time: from memory, or from a file a window at a time, so that a file
+ * costs memory for its longest line, not for its size. number counts the lines returned, from 1.
+ *
+ * nav__next_line returns false at the end of the text, and also when the lines stop early: a
+ * line longer than NAV__LINE_MAX, a read error. Then status says why and the reason has been
+ * reported ("NAME:LINE: line longer than ..."), so a loader that sees false checks status before
+ * it reports an early end of its own. A line's text is valid until the next call on the reader. */
 typedef struct line_reader {
-    const char *at, *end;
-    uint32_t number; /* of the line last returned (0 before the first; saturates at UINT32_MAX) */
+    const load_context *ctx;
+    const char *at, *end; /* what is left of the text in memory (or of the file's window) */
+    uint32_t number;      /* of the line last returned (0 before the first; saturates at UINT32_MAX) */
     line_trim trim;
+    nav_status status; /* NAV_SUCCESS, or why the lines stopped early */
+    /* memory: the whole text */
+    const char *text;
+    /* a file: window[0..] holds the file's bytes from window_offset on */
+    FILE *file;
+    char *window;
+    size_t window_capacity;
+    uint64_t window_offset;
+    bool file_end; /* the window holds the file's last byte */
+    nav_allocator allocator;
 } line_reader;
+
+/* Where a reader stands: nav__lines_seek goes back there (a loader reads some lines twice). */
+typedef struct line_mark {
+    uint64_t offset; /* bytes from the start of the text */
+    uint32_t number;
+} line_mark;
 
 /* Sets *r to read size bytes of text, stripping what trim says (a null text of size 0 reads as
  * empty). False, after reporting "NAME: no text given", when text is null but size is not. */
 bool nav__start_lines(const load_context *ctx, const char *text, size_t size, line_trim trim, line_reader *r);
+
+/* Sets *r to read the open file from its current position, through allocator [opt] (a window of
+ * 64 KiB, grown for long lines up to NAV__LINE_MAX). Never fails; release it with nav__end_lines. */
+void nav__start_file_lines(const load_context *ctx, FILE *file, const nav_allocator *allocator,
+                           line_trim trim, line_reader *r);
+/* Frees a file reader's window (the file stays open). Does nothing for a memory reader. */
+void nav__end_lines(line_reader *r);
 
 /* Space, tab, CR, VT and FF: the blanks between words and at the ends of lines. */
 static inline bool nav__is_blank(char c)
@@ -71,8 +107,13 @@ static inline bool nav__is_blank(char c)
 }
 
 /* The next line, without its line end and the blanks r->trim asks to strip; false at the end of
- * the text. A last line without a line end is still a line; an empty text has none. */
+ * the text (or when the lines stop early: see r->status). A last line without a line end is still
+ * a line; an empty text has none. */
 bool nav__next_line(line_reader *r, text_span *line);
+
+line_mark nav__lines_mark(const line_reader *r);
+/* Goes back (or on) to a mark of the same reader: the next line is the one after the mark. */
+void nav__lines_seek(line_reader *r, line_mark mark);
 
 /* s without blanks at either end. */
 text_span nav__trim(text_span s);
@@ -132,13 +173,23 @@ void nav__free_file(loaded_file *file);
 nav_status nav__finish_grid(const load_context *ctx, nav_grid *grid, nav_status s, const char *what,
                             nav_grid **out);
 
-/* A loader of a grid from text in memory: nav_grid_load_map, nav_grid_load_ascii. */
-typedef nav_status (*grid_text_loader)(const char *text, size_t size, const char *name,
-                                       const nav_grid_desc *options, nav_grid **out);
+/* A text grid format's loader over lines (.map, ASCII): r is positioned at the text's start.
+ * size_hint is the text's size in bytes, for a loader that can refuse a text larger than its
+ * header can need. */
+typedef nav_status (*grid_lines_loader)(const load_context *ctx, line_reader *r, uint64_t size_hint,
+                                        const nav_grid_desc *options, nav_grid **out);
 
-/* The _file variant of such a loader: reads path through options->allocator and loads it, named by
- * its base name. Returns as nav__read_file, then as load. [out] out: null on failure. */
-nav_status nav__load_grid_file(const char *path, const nav_grid_desc *options, nav_grid **out,
-                               grid_text_loader load);
+/* The memory variant of a text grid loader (nav_grid_load_map, nav_grid_load_ascii). */
+nav_status nav__load_grid_text(const char *text, size_t size, const char *name, const char *default_name,
+                               line_trim trim, const nav_grid_desc *options, nav_grid **out,
+                               grid_lines_loader load);
+
+/* The file variant: opens path (a regular file only), reads it through a file reader named by the
+ * path's base name, and closes it. Returns as nav__file_open, then as load. [out] out: null on failure. */
+nav_status nav__load_grid_file(const char *path, line_trim trim, const nav_grid_desc *options, nav_grid **out,
+                               grid_lines_loader load);
+
+/* The last part of a path (after the last '/' or '\\'), which names the file in messages. */
+const char *nav__base_name(const char *path);
 
 #endif

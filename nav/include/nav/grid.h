@@ -190,7 +190,14 @@ bool nav_grid_reachability_exact(const nav_grid *grid);
 /* Each loader takes the text or bytes of a file, or a path, and the options of the grid to make
  * (width and height come from the file). Errors go to options->log as "NAME:LINE: message". Each
  * loader builds the reachability labels. On failure *out is null and the status says why:
- * NAV_IO_ERROR, NAV_PARSE_ERROR, NAV_TOO_LARGE, NAV_OUT_OF_MEMORY or NAV_INVALID_PARAM. */
+ * NAV_IO_ERROR, NAV_PARSE_ERROR, NAV_TOO_LARGE, NAV_OUT_OF_MEMORY or NAV_INVALID_PARAM.
+ *
+ * The _file variants refuse a path that is not a regular file (a FIFO, a directory, a device) with
+ * NAV_IO_ERROR, and read text files in pieces, never whole: a file costs memory for the grid it
+ * makes and its longest line. A line longer than 1 MiB is refused (NAV_PARSE_ERROR), in memory and
+ * in files alike (no valid line comes near it); a .map text longer than its header can need (rows
+ * with CRLF ends, trailing blanks as long as the rows, 1 MiB of blank lines) is refused with
+ * NAV_TOO_LARGE before its rows are read. */
 
 /* Moving AI .map ("type octile", "height H", "width W", "map", H rows of W characters).
  * '.', 'G' are plain; 'S' (swamp) is type 2 of cost 1; '@', 'O', 'T', 'W' are blocked. */
