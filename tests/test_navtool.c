@@ -97,10 +97,78 @@ static void test_info(void **state)
     expect_output(out, "no such file");
 }
 
+/* The value of a key in navtool scen's JSON line, as text. */
+static void json_value(const char *out, const char *key, char *value, size_t size)
+{
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "\"%s\":", key);
+    const char *at = strstr(out, pattern);
+    if (!at) fail_msg("no %s in:\n%s", key, out);
+    at += strlen(pattern);
+    size_t n = strcspn(at, ",}");
+    if (n >= size) n = size - 1;
+    memcpy(value, at, n);
+    value[n] = '\0';
+}
+
+/* navtool path and scen take a baked .nav in place of a map: its grid and bake are loaded, not
+ * rebuilt, and give what a fresh bake of the map gives. */
+static void test_baked_file_input(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_navtool_XXXXXX", args[1024], out[16384], fresh[16384], value[64], other[64];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char nav[64];
+    snprintf(nav, sizeof nav, "%s.nav", path);
+    snprintf(args, sizeof args, "bake '%s' -o '%s' --quiet", test_data("den312d.map"), nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+
+    snprintf(args, sizeof args, "scen '%s' --map '%s' --algo hpa --smooth --json",
+             test_data("den312d.map.scen"), nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    snprintf(args, sizeof args, "scen '%s' --algo hpa --smooth --json", test_data("den312d.map.scen"));
+    assert_int_equal(run_navtool(fresh, sizeof fresh, args), 0);
+    json_value(out, "bake_ms", value, sizeof value);
+    assert_string_equal(value, "0.000"); /* loaded, not baked */
+    json_value(out, "load_ms", value, sizeof value);
+    json_value(fresh, "bake_ms", other, sizeof other);
+    assert_true(strcmp(other, "0.000") != 0);
+    static const char *const same[] = {"problems",   "wrong",     "invalid",       "mismatches",
+                                       "mean_ratio", "max_ratio", "mean_expanded", "bake_bytes"};
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        json_value(out, same[i], value, sizeof value);
+        json_value(fresh, same[i], other, sizeof other);
+        if (strcmp(value, other) != 0)
+            fail_msg("%s: %s from the .nav, %s from the map", same[i], value, other);
+    }
+    json_value(out, "wrong", value, sizeof value);
+    assert_string_equal(value, "0");
+
+    /* path: the file's bake answers as a fresh bake does; A* runs on the file's grid */
+    snprintf(args, sizeof args, "path '%s' 52 3 60 67 --algo hpa", nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    snprintf(args, sizeof args, "path '%s' 52 3 60 67 --algo hpa", test_data("den312d.map"));
+    assert_int_equal(run_navtool(fresh, sizeof fresh, args), 0);
+    assert_string_equal(out, fresh);
+    snprintf(args, sizeof args, "path '%s' 52 3 60 67", nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "cost: 117.313708"); /* the file's optimum: 117.314 */
+
+    /* bake options cannot apply to a bake that is already made */
+    snprintf(args, sizeof args, "path '%s' 52 3 60 67 --algo hpa --cluster 8", nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 2);
+    expect_output(out, "holds its bake; bake options do not apply to it");
+    remove(nav);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_info),
+        cmocka_unit_test(test_baked_file_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nav/io.h"
+
 #include "navtool.h"
 
 static void print_log(nav_log_level level, const char *message, void *user)
@@ -23,25 +25,54 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-nav_grid *navtool_load_grid(const char *path, const nav_grid_desc *options)
+static void print_load_failure(const char *path, nav_status s)
 {
+    char text[256];
+    nav_status_format(s, text, sizeof text);
+    fprintf(stderr, "navtool: cannot load %s: %s\n", path, text);
+}
+
+/* True when a .nav file holds an HPA* bake (errors are left to the load that follows). */
+static bool nav_file_has_bake(const char *path)
+{
+    void *bytes;
+    nav_container container;
+    if (nav_failed(nav_container_read_file(path, NULL, NULL, &bytes, &container))) return false;
+    bool found = nav_container_find(&container, NAV_CHUNK_HPA) != NULL;
+    free(bytes);
+    return found;
+}
+
+nav_grid *navtool_load(const char *path, const nav_grid_desc *options, nav_hpa **hpa)
+{
+    if (hpa) *hpa = NULL;
     nav_grid_desc desc = options ? *options : (nav_grid_desc){0};
     if (!desc.log) desc.log = &navtool_stderr_log;
     nav_grid *grid = NULL;
     nav_status s;
-    if (ends_with(path, ".map"))
+    if (ends_with(path, ".nav")) {
+        if (hpa && nav_file_has_bake(path))
+            s = nav_hpa_load_nav(path, &(nav_hpa_desc){.allocator = desc.allocator, .log = desc.log}, &grid,
+                                 hpa);
+        else
+            s = nav_grid_load_nav(path, &desc, &grid);
+    } else if (ends_with(path, ".map")) {
         s = nav_grid_load_map_file(path, &desc, &grid);
-    else if (ends_with(path, ".png"))
+    } else if (ends_with(path, ".png")) {
         s = nav_grid_load_png_file(path, NULL, &desc, &grid);
-    else
+    } else {
         s = nav_grid_load_ascii_file(path, &desc, &grid);
+    }
     if (nav_failed(s)) {
-        char text[256];
-        nav_status_format(s, text, sizeof text);
-        fprintf(stderr, "navtool: cannot load %s: %s\n", path, text);
+        print_load_failure(path, s);
         return NULL;
     }
     return grid;
+}
+
+nav_grid *navtool_load_grid(const char *path, const nav_grid_desc *options)
+{
+    return navtool_load(path, options, NULL);
 }
 
 static const char *const algo_names[] = {

@@ -11,9 +11,12 @@ static const struct {
 } commands[] = {
     {"demo", navtool_demo, "navtool demo                  run the bundled sample world"},
     {"path", navtool_path,
-     "navtool path MAP SX SY GX GY [--algo A] [--weight W] [--heuristic H] [--smooth] [--png OUT] [--ascii]"},
+     "navtool path MAP|FILE.nav SX SY GX GY [--algo A|hpa] [--weight W] [--heuristic H] [--smooth] [--png "
+     "OUT] "
+     "[--ascii]"},
     {"scen", navtool_scen,
-     "navtool scen SCEN [--map MAP] [--algo A|hpa] [--weight W] [--smooth] [--json] [--cluster N] [--levels "
+     "navtool scen SCEN [--map MAP|FILE.nav] [--algo A|hpa] [--weight W] [--smooth] [--json] [--cluster N] "
+     "[--levels "
      "N] "
      "[--ratio N] [--long N]"},
     {"bake", navtool_bake,

@@ -19,9 +19,12 @@ void navtool_usage(FILE *out);
 /* A nav_log that prints to stderr. */
 extern const nav_log navtool_stderr_log;
 
-/* Loads a grid by file extension: .map (Moving AI), .png (mask, default palette), else ASCII.
- * Prints the reason to stderr and returns null on failure. */
+/* Loads a grid by file extension: .nav (a baked file's grid), .map (Moving AI), .png (mask, default
+ * palette), else ASCII. Prints the reason to stderr and returns null on failure. */
 nav_grid *navtool_load_grid(const char *path, const nav_grid_desc *options);
+/* The same, and for a .nav file that holds an HPA* bake, the bake too (validated against the
+ * file's grid). [out] hpa [opt]: the bake, or null when the input has none (or on failure). */
+nav_grid *navtool_load(const char *path, const nav_grid_desc *options, nav_hpa **hpa);
 
 /* Parses an algorithm name (bfs, dijkstra, greedy, astar, wastar); false when unknown. */
 bool navtool_parse_algo(const char *name, nav_algo *algo);

@@ -1,4 +1,6 @@
-/* navtool path: one search on a map, printed as cells (and optionally drawn). */
+/* navtool path: one search on a map, printed as cells (and optionally drawn). MAP may be a baked
+ * .nav file: its grid is loaded instead of rebuilt, and with --algo hpa its bake is used (for a map,
+ * --algo hpa bakes first, with the default options or the given ones). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +13,16 @@ int navtool_path(int argc, char **argv)
     const char *positional[6] = {0};
     int npos = 0;
     const char *png = NULL;
-    bool ascii = false, smooth = false;
+    bool ascii = false, smooth = false, hpa = false;
     nav_search_desc search = {0};
+    nav_hpa_desc hpa_desc = {0};
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--algo") && i + 1 < argc) {
+        if (!strcmp(argv[i], "--algo") && i + 1 < argc && !strcmp(argv[i + 1], "hpa")) {
+            hpa = true;
+            i++;
+        } else if (navtool_parse_hpa_option(argc, argv, &i, &hpa_desc)) {
+            continue;
+        } else if (!strcmp(argv[i], "--algo") && i + 1 < argc) {
             if (!navtool_parse_algo(argv[++i], &search.algo)) {
                 fprintf(stderr, "navtool path: unknown algorithm '%s'\n", argv[i]);
                 return 2;
@@ -55,18 +63,44 @@ int navtool_path(int argc, char **argv)
         }
         c[k] = (int32_t)v;
     }
-    nav_grid *grid = navtool_load_grid(positional[0], NULL);
+    nav_hpa *baked = NULL;
+    nav_grid *grid = navtool_load(positional[0], NULL, hpa ? &baked : NULL);
     if (!grid) return 1;
-    nav_grid_query *query;
-    if (nav_failed(nav_grid_query_create(grid, NULL, &query))) {
-        fprintf(stderr, "navtool path: out of memory\n");
+    nav_status s = NAV_SUCCESS;
+    if (hpa && baked &&
+        (hpa_desc.cluster_size || hpa_desc.levels || hpa_desc.level_ratio || hpa_desc.long_entrance)) {
+        fprintf(stderr, "navtool path: %s holds its bake; bake options do not apply to it\n", positional[0]);
+        nav_hpa_destroy(baked);
+        nav_grid_destroy(grid);
+        return 2;
+    }
+    if (hpa && !baked) {
+        hpa_desc.log = &navtool_stderr_log;
+        s = nav_hpa_bake(grid, &hpa_desc, &baked);
+    }
+    nav_grid_query *query = NULL;
+    nav_hpa_query *hpa_query = NULL;
+    if (nav_succeeded(s)) s = nav_grid_query_create(grid, NULL, &query);
+    if (nav_succeeded(s) && hpa)
+        s = nav_hpa_query_create(baked, grid, &(nav_hpa_query_desc){.weight = search.weight}, &hpa_query);
+    if (nav_failed(s)) {
+        fprintf(stderr, "navtool path: %s\n", nav_status_str(s));
+        nav_hpa_destroy(baked);
+        nav_grid_query_destroy(query);
         nav_grid_destroy(grid);
         return 1;
     }
     nav_path path;
     nav_path_init(&path, NULL);
-    nav_search_result r;
-    nav_status s = nav_grid_find_path(query, &search, c[0], c[1], c[2], c[3], &path, &r);
+    nav_search_result r = {0};
+    if (hpa) {
+        nav_hpa_result hr;
+        s = nav_hpa_find_path(hpa_query, c[0], c[1], c[2], c[3], &path, &hr);
+        r.cost = hr.cost;
+        r.expanded = hr.expanded;
+    } else {
+        s = nav_grid_find_path(query, &search, c[0], c[1], c[2], c[3], &path, &r);
+    }
     int rc = 0;
     char text[256];
     nav_status_format(s, text, sizeof text);
@@ -94,9 +128,11 @@ int navtool_path(int argc, char **argv)
             nav_path_destroy(&smoothed);
         }
         if (ascii) navtool_print_ascii(stdout, grid, &path);
-        if (png && navtool_write_png(png, grid, query, &path, 0) != 0) rc = 1;
+        if (png && navtool_write_png_hpa(png, grid, hpa ? NULL : query, baked, &path, 0) != 0) rc = 1;
     }
     nav_path_destroy(&path);
+    nav_hpa_query_destroy(hpa_query);
+    nav_hpa_destroy(baked);
     nav_grid_query_destroy(query);
     nav_grid_destroy(grid);
     return rc;

@@ -254,17 +254,17 @@ int navtool_render(int argc, char **argv)
         navtool_usage(stderr);
         return 2;
     }
-    nav_grid *grid = navtool_load_grid(map, NULL);
+    nav_hpa *baked = NULL; /* a .nav file's own bake, or one made here */
+    nav_grid *grid = navtool_load(map, NULL, hpa ? &baked : NULL);
     if (!grid) return 1;
     nav_grid_query *query = NULL;
     nav_path path;
     nav_path_init(&path, NULL);
     int rc = 0;
-    nav_hpa *baked = NULL;
     if (hpa) {
         hpa_desc.log = &navtool_stderr_log;
         nav_hpa_query *hq = NULL;
-        nav_status s = nav_hpa_bake(grid, &hpa_desc, &baked);
+        nav_status s = baked ? NAV_SUCCESS : nav_hpa_bake(grid, &hpa_desc, &baked);
         if (nav_succeeded(s) && ncoord == 4) {
             s = nav_hpa_query_create(baked, grid, NULL, &hq);
             if (nav_succeeded(s)) s = nav_hpa_find_path(hq, c[0], c[1], c[2], c[3], &path, NULL);
