@@ -211,7 +211,20 @@ nav_status nav_grid_load_ascii(const char *text, size_t size, const char *name, 
                                nav_grid **out);
 nav_status nav_grid_load_ascii_file(const char *path, const nav_grid_desc *options, nav_grid **out);
 
-/* A PNG mask: each pixel is a cell (row 0 at the top), its colour looked up in a palette. */
+/* A PNG mask: each pixel is a cell (row 0 at the top), its colour looked up in a palette.
+ *
+ * Every PNG colour type and bit depth loads, interlaced or not; 16-bit samples are cut to their
+ * high 8 bits and alpha is ignored. libspng decodes it row by row straight into the cells, so a
+ * mask costs memory for the grid it makes and one row (a 32768 x 32768 mask, 2^30 cells, loads from
+ * a 3 MB file at a peak 1.2 times the grid's own bytes, the rest being the reachability build's
+ * stack). Untrusted files are safe to load:
+ *   - the size in the header is checked before anything is allocated: over NAV_GRID_MAX_SIDE a
+ *     side or NAV_GRID_MAX_CELLS cells is NAV_TOO_LARGE, with both numbers in the message; a file
+ *     too short to hold its pixels even at zlib's best ratio is NAV_PARSE_ERROR;
+ *   - every chunk's CRC is checked (NAV_PARSE_ERROR "damaged PNG"), as are the compressed data
+ *     and the end of the file (a truncated file is NAV_PARSE_ERROR);
+ *   - an ancillary chunk that would decompress beyond 8 MiB (32 MiB in all) is NAV_TOO_LARGE.
+ * libspng's own working memory comes from malloc, not options->allocator. */
 typedef struct nav_palette_entry {
     uint32_t rgb; /* 0xRRGGBB */
     double cost;  /* cost factor, or NAV_COST_BLOCKED */
