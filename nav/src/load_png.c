@@ -176,6 +176,7 @@ static nav_status decode_failure(const load_context *ctx, const png_file_source 
         nav__report(ctx, 0, "damaged PNG: a chunk's CRC does not match its bytes");
         return NAV_FAILURE | NAV_PARSE_ERROR;
     case SPNG_EZLIB:
+    case SPNG_EIDAT_STREAM:
         nav__report(ctx, 0, "damaged PNG: the compressed image data is corrupt");
         return NAV_FAILURE | NAV_PARSE_ERROR;
     case SPNG_ECHUNK_LIMITS:

@@ -13,55 +13,7 @@
  * Build with NAV_FUZZ_MAKE_SEEDS to get a program that writes a seed corpus into a folder, or with
  * NAV_FUZZ_STANDALONE to get a main() that runs the files named on its command line (to reproduce
  * a crash without libFuzzer, e.g. under gcc). */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "nav/grid.h"
-#include "nav/io.h"
-
-#define CHECK(cond)                                                                                          \
-    do {                                                                                                     \
-        if (!(cond)) __builtin_trap();                                                                       \
-    } while (0)
-
-static uint32_t load_u32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t load_u64(const uint8_t *p)
-{
-    return (uint64_t)load_u32(p) | (uint64_t)load_u32(p + 4) << 32;
-}
-
-static void store_u32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void store_u64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-
-/* Mode 1: makes the size field and every checksum that can be computed agree with the bytes. */
-static void repair(uint8_t *file, size_t size)
-{
-    if (size < 32) return;
-    store_u64(file + 16, size);
-    uint64_t count = load_u32(file + 12);
-    if (count > (size - 32) / 32) return;
-    for (uint64_t i = 0; i < count; i++) {
-        uint8_t *entry = file + 32 + 32 * i;
-        uint64_t offset = load_u64(entry + 8), length = load_u64(entry + 16);
-        if (offset <= size && length <= size - offset)
-            store_u32(entry + 24, nav_crc32(0, file + offset, (size_t)length));
-    }
-    uint32_t crc = nav_crc32(0, file, 28);
-    store_u32(file + 28, nav_crc32(crc, file + 32, (size_t)count * 32));
-}
+#include "fuzz_common.h"
 
 /* A loaded grid must write back to the very bytes it came from, and move only into free cells. */
 static void check_grid(const nav_grid *grid, const uint8_t *data, size_t size)
@@ -71,20 +23,7 @@ static void check_grid(const nav_grid *grid, const uint8_t *data, size_t size)
     CHECK(nav_succeeded(nav_grid_write_chunk(grid, &w)));
     CHECK(w.size == size && memcmp(w.data, data, size) == 0);
     nav_writer_destroy(&w);
-    CHECK(nav_grid_has_reachability(grid));
-    for (int32_t y = 0; y < nav_grid_height(grid); y++) {
-        for (int32_t x = 0; x < nav_grid_width(grid); x++) {
-            uint8_t moves = nav_grid_moves(grid, x, y);
-            CHECK(moves == 0 || nav_grid_passable(grid, x, y));
-            for (int d = 0; d < 8; d++) {
-                if (!(moves >> d & 1)) continue;
-                int32_t dx, dy;
-                nav_dir_offset((nav_dir)d, &dx, &dy);
-                CHECK(nav_grid_passable(grid, x + dx, y + dy));
-                CHECK(nav_grid_component(grid, x, y) == nav_grid_component(grid, x + dx, y + dy));
-            }
-        }
-    }
+    check_grid_moves(grid);
 }
 
 static void run_grid(const void *data, size_t size)
@@ -133,8 +72,6 @@ static void run_container(const uint8_t *data, size_t size)
     if (grid_chunk) run_grid(grid_chunk->data, (size_t)grid_chunk->size);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0) return 0;
@@ -150,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         run_container(copy, size);
         break;
     case 1:
-        repair(copy, size);
+        repair_container(copy, size);
         run_container(copy, size);
         break;
     default:
@@ -162,21 +99,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #if defined(NAV_FUZZ_MAKE_SEEDS)
-/* Writes mode byte + bytes as DIR/NAME. */
-static void write_seed(const char *dir, const char *name, uint8_t mode, const void *bytes, size_t size)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        perror(path);
-        exit(1);
-    }
-    fputc(mode, f);
-    fwrite(bytes, 1, size, f);
-    fclose(f);
-}
-
 static nav_grid *seed_grid(int32_t w, int32_t h, bool heights)
 {
     nav_grid *grid;
@@ -193,12 +115,8 @@ static nav_grid *seed_grid(int32_t w, int32_t h, bool heights)
     return grid;
 }
 
-int main(int argc, char **argv)
+static void make_seeds(const char *dir)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s CORPUS_DIR\n", argv[0]);
-        return 2;
-    }
     struct {
         const char *name;
         int32_t w, h;
@@ -215,11 +133,11 @@ int main(int argc, char **argv)
         nav_container_write(&file, chunks, 2);
         char name[64];
         snprintf(name, sizeof name, "raw_%s", grids[i].name);
-        write_seed(argv[1], name, 2, chunk.data, chunk.size);
+        write_seed(dir, name, 2, chunk.data, chunk.size);
         snprintf(name, sizeof name, "file_%s", grids[i].name);
-        write_seed(argv[1], name, 0, file.data, file.size);
+        write_seed(dir, name, 0, file.data, file.size);
         snprintf(name, sizeof name, "repaired_%s", grids[i].name);
-        write_seed(argv[1], name, 1, file.data, file.size);
+        write_seed(dir, name, 1, file.data, file.size);
         nav_writer_destroy(&file);
         nav_writer_destroy(&chunk);
         nav_grid_destroy(grid);
@@ -230,26 +148,8 @@ int main(int argc, char **argv)
     nav_writer file;
     nav_writer_init(&file, NULL);
     nav_container_write(&file, three, 3);
-    write_seed(argv[1], "file_three", 0, file.data, file.size);
-    write_seed(argv[1], "repaired_three", 1, file.data, file.size);
+    write_seed(dir, "file_three", 0, file.data, file.size);
+    write_seed(dir, "repaired_three", 1, file.data, file.size);
     nav_writer_destroy(&file);
-    return 0;
-}
-#elif defined(NAV_FUZZ_STANDALONE)
-int main(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++) {
-        FILE *f = fopen(argv[i], "rb");
-        if (!f) {
-            perror(argv[i]);
-            return 1;
-        }
-        static uint8_t buffer[1 << 20];
-        size_t n = fread(buffer, 1, sizeof buffer, f);
-        fclose(f);
-        LLVMFuzzerTestOneInput(buffer, n);
-        printf("%s: ok\n", argv[i]);
-    }
-    return 0;
 }
 #endif

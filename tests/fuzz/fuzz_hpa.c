@@ -1,146 +1,88 @@
-/* libFuzzer harness for the HPA chunk reader (see README.md beside it).
+/* libFuzzer harness for the HPA chunk reader against random grids (see README.md beside it).
  *
- * The first input byte picks one of two fixed grids (built here), the rest is raw HPA chunk data
- * read against it by nav_hpa_read_chunk: byte 0 even, walls, a costly terrain and heights with
- * one-way steps; odd, walls on plain ground, where bakes carry distance fields. Besides "no crash, no
- * sanitizer report, no leak", it checks the reader's promise: a chunk that loads gives only valid paths. A
- * loaded bake is queried between a few fixed cell pairs; a path with a step the grid does not
- * allow, or the wrong ends, traps. A loaded bake must also write back to exactly the input.
+ * Input: a mode byte, 8 bytes that seed a grid (random_grid: 1 to 40 cells a side, walls, costly
+ * terrains, heights with one-way steps, every connectivity and corner policy), then raw HPA chunk
+ * data, read against that grid by nav_hpa_read_chunk. Mode bit 0 set: the harness first writes the
+ * grid's size and fingerprint into the chunk's header, so that mutations of the grid seed or of the
+ * chunk reach the checks behind the fingerprint (edges against another grid's moves); clear: the
+ * chunk as it is, where a bake of another grid must be refused with NAV_SOURCE_MISMATCH.
  *
- * Build with NAV_FUZZ_MAKE_SEEDS for a program that writes seeds (bakes of the grid with several
- * options) into a folder, or with NAV_FUZZ_STANDALONE for a main() that replays files. */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+ * Besides "no crash, no sanitizer report, no leak", a chunk that loads must write back to exactly
+ * its bytes, and every query on it (pairs drawn from the input) must return a valid path between
+ * the right ends at the cost it reports and no cheaper than A*'s, or a clean status.
+ *
+ * NAV_FUZZ_MAKE_SEEDS builds a program that writes seeds (bakes of several random grids with four
+ * option sets, in both modes); NAV_FUZZ_STANDALONE a main() that replays files. */
+#define NAV_FUZZ_WITH_HPA
+#include "fuzz_common.h"
 
-#include "nav/hpa.h"
-#include "nav/io.h"
-#include "nav/search.h"
-
-#define CHECK(cond)                                                                                          \
-    do {                                                                                                     \
-        if (!(cond)) __builtin_trap();                                                                       \
-    } while (0)
-
-enum { W = 23, H = 17 };
-
-static nav_grid *make_grid(bool plain)
-{
-    nav_grid *grid;
-    if (nav_failed(nav_grid_create(&(nav_grid_desc){.width = W, .height = H, .max_climb = 1.0f}, &grid)))
-        return NULL;
-    nav_grid_set_terrain_cost(grid, 2, 4.0);
-    for (int32_t y = 0; y < H; y++)
-        for (int32_t x = 0; x < W; x++) {
-            uint32_t r = (uint32_t)(x * 7919 + y * 104729) % 17;
-            nav_grid_set_cell(grid, x, y, r < 4 ? NAV_TERRAIN_BLOCKED : r < 6 && !plain ? 2 : 1);
-            if (!plain) nav_grid_set_cell_height(grid, x, y, (float)((x / 5 + y / 4) % 3));
-        }
-    nav_grid_build_reachability(grid);
-    return grid;
-}
+enum { HEADER = 9 }; /* mode byte, grid seed */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size == 0) return 0;
-    nav_grid *grid = make_grid(data[0] & 1u);
+    if (size < HEADER) return 0;
+    nav_grid *grid = random_grid(load_u64(data + 1));
     CHECK(grid);
-    data++;
-    size--;
-    nav_hpa *hpa = NULL;
-    nav_status s = nav_hpa_read_chunk(data, size, grid, NULL, &hpa);
+    size_t n = size - HEADER;
+    uint8_t *chunk = malloc(n ? n : 1); /* exact size: ASan sees reads past the end */
+    CHECK(chunk);
+    memcpy(chunk, data + HEADER, n);
+    if ((data[0] & 1u) && n >= 16) {
+        store_u32(chunk, (uint32_t)nav_grid_width(grid));
+        store_u32(chunk + 4, (uint32_t)nav_grid_height(grid));
+        store_u64(chunk + 8, nav_grid_fingerprint(grid));
+    }
+    nav_hpa *hpa = (nav_hpa *)&hpa;
+    nav_status s = nav_hpa_read_chunk(chunk, n, grid, NULL, &hpa);
     if (nav_failed(s)) {
         CHECK(hpa == NULL);
-        CHECK(s == (NAV_FAILURE | NAV_CORRUPT_DATA) || s == (NAV_FAILURE | NAV_INVALID_PARAM) ||
+        CHECK(s == (NAV_FAILURE | NAV_CORRUPT_DATA) || s == (NAV_FAILURE | NAV_SOURCE_MISMATCH) ||
               s == (NAV_FAILURE | NAV_OUT_OF_MEMORY));
-        nav_grid_destroy(grid);
-        return 0;
+    } else {
+        CHECK(nav_hpa_grid_fingerprint(hpa) == nav_grid_fingerprint(grid));
+        nav_writer w;
+        nav_writer_init(&w, NULL);
+        CHECK(nav_hpa_write_chunk(hpa, &w) == NAV_SUCCESS);
+        CHECK(w.size == n && memcmp(w.data, chunk, n) == 0);
+        nav_writer_destroy(&w);
+        uint64_t rng = fuzz_seed(data, size);
+        check_hpa_queries(hpa, grid, &rng, 8, false);
+        nav_hpa_destroy(hpa);
     }
-    nav_writer w;
-    nav_writer_init(&w, NULL);
-    CHECK(nav_hpa_write_chunk(hpa, &w) == NAV_SUCCESS);
-    CHECK(w.size == size && memcmp(w.data, data, size) == 0);
-    nav_writer_destroy(&w);
-
-    nav_hpa_query *q;
-    CHECK(nav_hpa_query_create(hpa, grid, &(nav_hpa_query_desc){.near_clusters = -1}, &q) == NAV_SUCCESS);
-    nav_path path;
-    nav_path_init(&path, NULL);
-    static const int32_t pairs[][4] = {{0, 0, W - 1, H - 1}, {W - 1, 0, 0, H - 1}, {3, 8, 19, 9},
-                                       {11, 1, 12, 15},      {1, 14, 21, 2},       {6, 6, 16, 11}};
-    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
-        const int32_t *p = pairs[k];
-        nav_hpa_result r;
-        s = nav_hpa_find_path(q, p[0], p[1], p[2], p[3], &path, &r);
-        /* damaged distance fields no leg search can mend fail cleanly */
-        CHECK(s == NAV_SUCCESS || s == (NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE) ||
-              s == (NAV_FAILURE | NAV_BLOCKED_ENDPOINT) || s == (NAV_FAILURE | NAV_CORRUPT_DATA));
-        if (s != NAV_SUCCESS) continue;
-        double cost;
-        CHECK(nav_grid_validate_cells(grid, &path, &cost) == NAV_SUCCESS);
-        CHECK(path.nodes[0] == nav_grid_index(grid, p[0], p[1]));
-        CHECK(path.nodes[path.count - 1] == nav_grid_index(grid, p[2], p[3]));
-    }
-    nav_path_destroy(&path);
-    nav_hpa_query_destroy(q);
-    nav_hpa_destroy(hpa);
+    free(chunk);
     nav_grid_destroy(grid);
     return 0;
 }
 
 #if defined(NAV_FUZZ_MAKE_SEEDS)
-int main(int argc, char **argv)
+static void make_seeds(const char *dir)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s DIR\n", argv[0]);
-        return 2;
-    }
-    const nav_hpa_desc options[] = {
+    static const nav_hpa_desc options[] = {
         {.cluster_size = 4, .levels = 1},
         {.cluster_size = 4, .levels = 2, .level_ratio = 2},
         {.cluster_size = 3, .levels = 3, .level_ratio = 2},
         {.cluster_size = 6, .levels = 2, .level_ratio = 3, .long_entrance = 2},
     };
-    for (size_t i = 0; i < 2 * sizeof options / sizeof options[0]; i++) {
-        bool plain = i % 2;
-        nav_grid *grid = make_grid(plain);
-        nav_hpa *hpa;
-        if (nav_failed(nav_hpa_bake(grid, &options[i / 2], &hpa))) return 1;
-        nav_writer w;
-        nav_writer_init(&w, NULL);
-        nav_hpa_write_chunk(hpa, &w);
-        char path[4096];
-        snprintf(path, sizeof path, "%s/hpa%zu", argv[1], i);
-        FILE *f = fopen(path, "wb");
-        if (!f) {
-            perror(path);
-            return 1;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        nav_grid *grid = random_grid(seed * 0x51ed2701u);
+        for (size_t k = 0; k < sizeof options / sizeof options[0]; k++) {
+            nav_hpa *hpa;
+            if (nav_failed(nav_hpa_bake(grid, &options[k], &hpa))) exit(1);
+            nav_writer w;
+            nav_writer_init(&w, NULL);
+            uint8_t header[HEADER - 1];
+            store_u64(header, seed * 0x51ed2701u);
+            nav_writer_put_bytes(&w, header, sizeof header);
+            nav_hpa_write_chunk(hpa, &w);
+            for (uint8_t mode = 0; mode < 2; mode++) {
+                char name[64];
+                snprintf(name, sizeof name, "hpa_%u_%zu_%s", (unsigned)seed, k, mode ? "patched" : "as_is");
+                write_seed(dir, name, mode, w.data, w.size);
+            }
+            nav_writer_destroy(&w);
+            nav_hpa_destroy(hpa);
         }
-        fputc(plain ? 1 : 0, f);
-        fwrite(w.data, 1, w.size, f);
-        fclose(f);
-        nav_writer_destroy(&w);
-        nav_hpa_destroy(hpa);
         nav_grid_destroy(grid);
     }
-    return 0;
-}
-#elif defined(NAV_FUZZ_STANDALONE)
-int main(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++) {
-        FILE *f = fopen(argv[i], "rb");
-        if (!f) {
-            perror(argv[i]);
-            return 1;
-        }
-        static uint8_t buffer[1 << 20];
-        size_t n = fread(buffer, 1, sizeof buffer, f);
-        fclose(f);
-        LLVMFuzzerTestOneInput(buffer, n);
-        printf("%s: ok\n", argv[i]);
-    }
-    return 0;
 }
 #endif
