@@ -368,6 +368,27 @@ static nav_status decode(const load_context *ctx, spng_ctx *png, const png_file_
     return nav__finish_grid(ctx, grid, NAV_SUCCESS, "label reachability", out);
 }
 
+/* Checks the start (head: the first PNG_START_SIZE bytes, or all), then decodes from memory
+ * (bytes) or from a file (source) with a decoder of its own. */
+static nav_status run_decoder(const load_context *ctx, const unsigned char *head, uint64_t size,
+                              const void *bytes, png_file_source *source, const nav_png_desc *png_desc,
+                              const nav_grid_desc *options, nav_grid **out)
+{
+    nav_status s = check_start(ctx, head, size);
+    if (nav_failed(s)) return s;
+    spng_ctx *decoder = spng_ctx_new(0);
+    if (!decoder) {
+        nav__report(ctx, 0, "out of memory");
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    int error = source ? spng_set_png_stream(decoder, read_file, source)
+                       : spng_set_png_buffer(decoder, bytes, (size_t)size);
+    s = error ? decode_failure(ctx, source, error)
+              : decode(ctx, decoder, source, size, png_desc, options, out);
+    spng_ctx_free(decoder);
+    return s;
+}
+
 nav_status nav_grid_load_png(const void *bytes, size_t size, const char *name, const nav_png_desc *png,
                              const nav_grid_desc *options, nav_grid **out)
 {
@@ -379,18 +400,7 @@ nav_status nav_grid_load_png(const void *bytes, size_t size, const char *name, c
         nav__report(&ctx, 0, "no bytes or no palette given");
         return NAV_FAILURE | NAV_INVALID_PARAM;
     }
-    nav_status s = check_start(&ctx, bytes, size);
-    if (nav_failed(s)) return s;
-    spng_ctx *decoder = spng_ctx_new(0);
-    if (!decoder) {
-        nav__report(&ctx, 0, "out of memory");
-        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    }
-    int error = spng_set_png_buffer(decoder, bytes, size);
-    s = error ? decode_failure(&ctx, NULL, error)
-              : decode(&ctx, decoder, NULL, size, &png_desc, options, out);
-    spng_ctx_free(decoder);
-    return s;
+    return run_decoder(&ctx, bytes, size, bytes, NULL, &png_desc, options, out);
 }
 
 /* The file variant's work between opening the file and closing it. */
@@ -404,19 +414,8 @@ static nav_status load_file(const load_context *ctx, png_file_source *source, ui
         nav__report(ctx, 0, "cannot read the file: %s", why);
         return NAV_FAILURE | NAV_IO_ERROR;
     }
-    nav_status s = check_start(ctx, head, size);
-    if (nav_failed(s)) return s;
     rewind(source->file);
-    spng_ctx *decoder = spng_ctx_new(0);
-    if (!decoder) {
-        nav__report(ctx, 0, "out of memory");
-        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    }
-    int error = spng_set_png_stream(decoder, read_file, source);
-    s = error ? decode_failure(ctx, source, error)
-              : decode(ctx, decoder, source, size, png_desc, options, out);
-    spng_ctx_free(decoder);
-    return s;
+    return run_decoder(ctx, head, size, NULL, source, png_desc, options, out);
 }
 
 nav_status nav_grid_load_png_file(const char *path, const nav_png_desc *png, const nav_grid_desc *options,

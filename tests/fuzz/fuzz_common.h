@@ -1,6 +1,7 @@
 /* What the libFuzzer harnesses beside this file share (see README.md here): the trap that marks a
  * broken promise, little-endian byte access, the repair of a .nav file's size field and CRCs, the
- * check every loaded grid must pass, and the two extra programs each harness builds into:
+ * check every loaded grid must pass, an in-memory file for the _file loaders, and the two extra
+ * programs each harness builds into:
  *   NAV_FUZZ_MAKE_SEEDS: a main() that writes the harness's seed corpus into a folder (the harness
  *     defines make_seeds(dir) and calls write_seed);
  *   NAV_FUZZ_STANDALONE: a main() that runs the files named on its command line, to replay a crash
@@ -9,10 +10,15 @@
 #ifndef NAV_FUZZ_COMMON_H
 #define NAV_FUZZ_COMMON_H
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memfd_create */
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "nav/grid.h"
 #include "nav/io.h"
@@ -87,6 +93,26 @@ static inline bool find_chunk_bytes(const uint8_t *file, size_t size, uint32_t t
         }
     }
     return false;
+}
+
+/* Writes the bytes to an in-memory file (one memfd a process, reused) and returns a path that opens
+ * it, /proc/self/fd/N: the _file loaders then read an input without touching the disk. Linux only. */
+static inline const char *memory_file(const uint8_t *data, size_t size)
+{
+    static int fd = -1;
+    static char path[64];
+    if (fd < 0) {
+        fd = memfd_create("nav_fuzz", 0);
+        CHECK(fd >= 0);
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    }
+    CHECK(ftruncate(fd, 0) == 0);
+    for (size_t done = 0; done < size;) {
+        ssize_t n = pwrite(fd, data + done, size - done, (off_t)done);
+        CHECK(n > 0);
+        done += (size_t)n;
+    }
+    return path;
 }
 
 /* A loaded grid moves only between free cells, and only within one reachability label. */

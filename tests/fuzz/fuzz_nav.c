@@ -19,34 +19,10 @@
  *
  * NAV_FUZZ_MAKE_SEEDS builds a seed writer (bakes of random grids as files in every mode, plus
  * stale pairs), NAV_FUZZ_STANDALONE a main() that replays files. Linux only (memfd_create). */
-#define _GNU_SOURCE
 #define NAV_FUZZ_WITH_HPA
 #include "fuzz_common.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 enum { MAX_STALE_CELLS = 4096 };
-
-/* The in-memory file every input is written to, made once per process. */
-static int file_fd = -1;
-
-static const char *write_file(const uint8_t *data, size_t size)
-{
-    static char path[64];
-    if (file_fd < 0) {
-        file_fd = memfd_create("fuzz_nav", 0);
-        CHECK(file_fd >= 0);
-        snprintf(path, sizeof path, "/proc/self/fd/%d", file_fd);
-    }
-    CHECK(ftruncate(file_fd, 0) == 0);
-    for (size_t done = 0; done < size;) {
-        ssize_t n = pwrite(file_fd, data + done, size - done, (off_t)done);
-        CHECK(n > 0);
-        done += (size_t)n;
-    }
-    return path;
-}
 
 /* The file's only chunk of this tag (a loaded file has exactly one). */
 static const nav_chunk *the_chunk(const uint8_t *file, size_t size, nav_container *c, uint32_t tag)
@@ -68,7 +44,7 @@ static void load_and_check(const uint8_t *file, size_t size, uint64_t *rng, bool
 {
     nav_grid *grid = (nav_grid *)&grid;
     nav_hpa *hpa = (nav_hpa *)&hpa;
-    nav_status s = nav_hpa_load_nav(write_file(file, size), NULL, &grid, &hpa);
+    nav_status s = nav_hpa_load_nav(memory_file(file, size), NULL, &grid, &hpa);
     FUZZ_TRACE("  load: %s (expected: %s)\n", nav_status_str(s),
                expect < 0 ? "mismatch"
                : expect   ? "load"
