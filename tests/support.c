@@ -134,3 +134,23 @@ void test_load_damaged(text_loader load, const char *text, size_t size, size_t s
     }
     free(copy);
 }
+
+nav_grid *test_grid_from_rows(const char *const *rows, int32_t h, const nav_grid_desc *options)
+{
+    nav_grid_desc d = options ? *options : (nav_grid_desc){0};
+    d.width = (int32_t)strlen(rows[0]);
+    d.height = h;
+    nav_grid *grid = NULL;
+    assert_int_equal(nav_grid_create(&d, &grid), NAV_SUCCESS);
+    for (int32_t y = 0; y < h; y++) {
+        assert_int_equal((int32_t)strlen(rows[y]), d.width);
+        for (int32_t x = 0; x < d.width; x++) {
+            char c = rows[y][x];
+            if (c == '#')
+                nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
+            else if (c >= '2' && c <= '9')
+                nav_grid_set_cell(grid, x, y, (uint8_t)(c - '0'));
+        }
+    }
+    return grid;
+}

@@ -38,6 +38,10 @@ typedef struct test_log {
 
 void test_log_init(test_log *t);
 
+/* A grid from h rows of equal length: '#' blocked, '.' plain, a digit 2..9 that terrain type (the
+ * caller sets its cost). options [opt] as nav_grid_create's (width and height are the rows'). */
+nav_grid *test_grid_from_rows(const char *const *rows, int32_t h, const nav_grid_desc *options);
+
 /* ---- loaders ---- */
 
 #define FAILS_WITH(status, detail) assert_int_equal((status), NAV_FAILURE | (detail))

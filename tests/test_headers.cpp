@@ -8,6 +8,7 @@
 #include <nav/io.h>
 #include <nav/region.h>
 #include <nav/hpa.h>
+#include <nav/anyangle.h>
 
 int main()
 {

@@ -1,0 +1,221 @@
+/* The any-angle rule on a grid (nav/anyangle.h): a walk of the cells a segment passes through,
+ * deciding at each step by an exact cross-multiplication whether the segment leaves the cell
+ * through its side, its top or bottom, or exactly through its corner. */
+#include <math.h>
+
+#include "grid_internal.h"
+#include "log.h"
+#include "nav/anyangle.h"
+
+static bool free_cell(const nav_grid *grid, int64_t x, int64_t y)
+{
+    if (x < 0 || y < 0 || x >= grid->width || y >= grid->height) return false;
+    return nav__cell_free(grid, (uint32_t)y * grid->width + (uint32_t)x);
+}
+
+static double cell_cost(const nav_grid *grid, int64_t x, int64_t y)
+{
+    return grid->terrain_cost[grid->terrain[(uint32_t)y * grid->width + (uint32_t)x]];
+}
+
+static float cell_height(const nav_grid *grid, int64_t x, int64_t y)
+{
+    return nav__cell_height(grid, (uint32_t)y * grid->width + (uint32_t)x);
+}
+
+/* Stepping from free cell a to free cell b climbs no more than the grid allows. */
+static bool climb_ok(const nav_grid *grid, int64_t ax, int64_t ay, int64_t bx, int64_t by)
+{
+    if (!grid->heights) return true;
+    return cell_height(grid, bx, by) - cell_height(grid, ax, ay) <= grid->desc.max_climb;
+}
+
+/* A pinch: of the four cells around vertex (x, y), exactly the two on one diagonal are free. */
+static int pinch_kind(const nav_grid *grid, int64_t x, int64_t y)
+{
+    bool nw = free_cell(grid, x - 1, y - 1), ne = free_cell(grid, x, y - 1);
+    bool sw = free_cell(grid, x - 1, y), se = free_cell(grid, x, y);
+    if (nw && se && !ne && !sw) return 1;
+    if (ne && sw && !nw && !se) return 2;
+    return 0;
+}
+
+/* A segment on the grid line y = line (or x = line when vertical), from a to b along it: each unit
+ * piece needs a free cell on one side, consecutive pieces a free cell on one side in common (else
+ * they meet at a pinch), and pieces off the line's grid vertices are checked cell by cell. */
+static bool along_line(const nav_grid *grid, bool vertical, int64_t line, double a, double b, double *cost)
+{
+    double lo = a < b ? a : b, hi = a < b ? b : a;
+    int64_t first = (int64_t)floor(lo), last = (int64_t)ceil(hi) - 1;
+    double total = 0;
+    bool prev_lo = false, prev_hi = false;
+    for (int64_t c = first; c <= last; c++) {
+        /* the two cells beside piece c: on the low side of the line and on the high side */
+        int64_t lx = vertical ? line - 1 : c, ly = vertical ? c : line - 1;
+        int64_t hx = vertical ? line : c, hy = vertical ? c : line;
+        bool f_lo = free_cell(grid, lx, ly), f_hi = free_cell(grid, hx, hy);
+        if (!f_lo && !f_hi) return false;
+        if (c > first && !((prev_lo && f_lo) || (prev_hi && f_hi))) return false;
+        double c_lo = f_lo ? cell_cost(grid, lx, ly) : INFINITY,
+               c_hi = f_hi ? cell_cost(grid, hx, hy) : INFINITY;
+        double from = (double)c > lo ? (double)c : lo, to = (double)(c + 1) < hi ? (double)(c + 1) : hi;
+        total += (to - from) * (c_lo < c_hi ? c_lo : c_hi);
+        prev_lo = f_lo;
+        prev_hi = f_hi;
+    }
+    if (cost) *cost = total;
+    return true;
+}
+
+/* A segment inside one row (or column when vertical) of cells, off the grid lines. */
+static bool along_row(const nav_grid *grid, bool vertical, int64_t row, double a, double b, double *cost)
+{
+    int step = b > a ? 1 : -1;
+    int64_t c = step > 0 ? (int64_t)floor(a) : (int64_t)ceil(a) - 1;
+    int64_t end = step > 0 ? (int64_t)ceil(b) - 1 : (int64_t)floor(b);
+    double total = 0, at = a;
+    for (;;) {
+        int64_t x = vertical ? row : c, y = vertical ? c : row;
+        if (!free_cell(grid, x, y)) return false;
+        double next = c == end ? b : (double)(step > 0 ? c + 1 : c);
+        total += fabs(next - at) * cell_cost(grid, x, y);
+        if (c == end) break;
+        int64_t nx = vertical ? row : c + step, ny = vertical ? c + step : row;
+        if (free_cell(grid, nx, ny) && !climb_ok(grid, x, y, nx, ny)) return false;
+        at = next;
+        c += step;
+    }
+    if (cost) *cost = total;
+    return true;
+}
+
+bool nav_grid_anyangle_segment(const nav_grid *grid, double ax, double ay, double bx, double by, double *cost)
+{
+    if (!grid || !isfinite(ax) || !isfinite(ay) || !isfinite(bx) || !isfinite(by)) return false;
+    double w = grid->width, h = grid->height;
+    if (ax < 0 || ay < 0 || bx < 0 || by < 0 || ax > w || bx > w || ay > h || by > h) return false;
+    double dx = bx - ax, dy = by - ay;
+    if (dx == 0 && dy == 0) {
+        int64_t x = (int64_t)floor(ax), y = (int64_t)floor(ay);
+        bool on_x = ax == (double)x, on_y = ay == (double)y;
+        for (int64_t i = on_x ? x - 1 : x; i <= x; i++)
+            for (int64_t j = on_y ? y - 1 : y; j <= y; j++)
+                if (free_cell(grid, i, j)) {
+                    if (cost) *cost = 0;
+                    return true;
+                }
+        return false;
+    }
+    if (dy == 0) {
+        if (ay == floor(ay)) return along_line(grid, false, (int64_t)ay, ax, bx, cost);
+        return along_row(grid, false, (int64_t)floor(ay), ax, bx, cost);
+    }
+    if (dx == 0) {
+        if (ax == floor(ax)) return along_line(grid, true, (int64_t)ax, ay, by, cost);
+        return along_row(grid, true, (int64_t)floor(ax), ay, by, cost);
+    }
+
+    /* The cell the segment starts in (on a grid line: the one it moves into), the one it ends in
+     * (on a grid line: the one it arrives from), and a walk between them. */
+    int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+    int64_t cx = sx > 0 ? (int64_t)floor(ax) : (int64_t)ceil(ax) - 1;
+    int64_t cy = sy > 0 ? (int64_t)floor(ay) : (int64_t)ceil(ay) - 1;
+    int64_t ex = sx > 0 ? (int64_t)ceil(bx) - 1 : (int64_t)floor(bx);
+    int64_t ey = sy > 0 ? (int64_t)ceil(by) - 1 : (int64_t)floor(by);
+    int64_t steps = (ex - cx) * sx + (ey - cy) * sy;
+    double adx = fabs(dx), ady = fabs(dy), length = sqrt(dx * dx + dy * dy);
+    double total = 0, t_in = 0;
+    for (int64_t i = 0;; i++) {
+        if (!free_cell(grid, cx, cy)) return false;
+        if ((cx == ex && cy == ey) || i > steps) {
+            /* i > steps only when rounding of inexact inputs misses the end cell by a step */
+            total += (1 - t_in) * length * cell_cost(grid, cx, cy);
+            break;
+        }
+        int64_t kx = sx > 0 ? cx + 1 : cx, ky = sy > 0 ? cy + 1 : cy; /* the corner ahead */
+        double to_x = fabs((double)kx - ax) * ady, to_y = fabs((double)ky - ay) * adx;
+        int64_t nx = cx, ny = cy;
+        double t;
+        if (to_x < to_y) {
+            t = ((double)kx - ax) / dx;
+            nx += sx;
+        } else if (to_y < to_x) {
+            t = ((double)ky - ay) / dy;
+            ny += sy;
+        } else {
+            /* exactly through the corner: the two cells beside it may not both be blocked */
+            t = ((double)kx - ax) / dx;
+            if (!free_cell(grid, cx + sx, cy) && !free_cell(grid, cx, cy + sy)) return false;
+            nx += sx;
+            ny += sy;
+        }
+        if (free_cell(grid, nx, ny) && !climb_ok(grid, cx, cy, nx, ny)) return false;
+        total += (t - t_in) * length * cell_cost(grid, cx, cy);
+        t_in = t;
+        cx = nx;
+        cy = ny;
+    }
+    if (cost) *cost = total;
+    return true;
+}
+
+bool nav_grid_anyangle_turn(const nav_grid *grid, int32_t x, int32_t y, double in_x, double in_y,
+                            double out_x, double out_y)
+{
+    int kind = pinch_kind(grid, x, y);
+    if (kind == 0) return true;
+    /* kind 1: free cells north-west (x < 0, y < 0) and south-east; kind 2: north-east and south-west.
+     * A direction along a grid line belongs to the side of the free cell it runs beside. */
+    bool in_first = kind == 1 ? (in_x <= 0 && in_y <= 0) : (in_x >= 0 && in_y <= 0);
+    bool out_first = kind == 1 ? (out_x <= 0 && out_y <= 0) : (out_x >= 0 && out_y <= 0);
+    return in_first == out_first;
+}
+
+void nav_grid_world_to_units(const nav_grid *grid, nav_vec3 world, double *x, double *y)
+{
+    double s = grid->desc.cell_size;
+    *x = ((double)world.x - (double)grid->desc.origin.x) / s;
+    *y = ((double)world.z - (double)grid->desc.origin.z) / s;
+}
+
+nav_vec3 nav_grid_units_to_world(const nav_grid *grid, double x, double y)
+{
+    double s = grid->desc.cell_size;
+    return nav_vec3_make((float)((double)grid->desc.origin.x + x * s), 0.0f,
+                         (float)((double)grid->desc.origin.z + y * s));
+}
+
+nav_status nav_grid_validate_anyangle_path(const nav_grid *grid, const nav_path *path, double *cost)
+{
+    if (!grid || !path || path->count == 0) return NAV_FAILURE | NAV_INVALID_PARAM;
+    double total = 0, px, py;
+    nav_grid_world_to_units(grid, path->points[0], &px, &py);
+    if (!nav_grid_anyangle_segment(grid, px, py, px, py, NULL)) {
+        nav__grid_log(grid, NAV_LOG_ERROR, "point 0 (%.6f, %.6f) is not in free space", px, py);
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    double in_x = 0, in_y = 0; /* direction back along the last non-empty segment */
+    for (uint32_t i = 1; i < path->count; i++) {
+        double qx, qy, c;
+        nav_grid_world_to_units(grid, path->points[i], &qx, &qy);
+        if (!nav_grid_anyangle_segment(grid, px, py, qx, qy, &c)) {
+            nav__grid_log(grid, NAV_LOG_ERROR, "segment %u: (%.6f, %.6f) -> (%.6f, %.6f) leaves free space",
+                          i, px, py, qx, qy);
+            return NAV_FAILURE | NAV_INVALID_PARAM;
+        }
+        if (qx == px && qy == py) continue;
+        if ((in_x != 0 || in_y != 0) && px == floor(px) && py == floor(py) &&
+            !nav_grid_anyangle_turn(grid, (int32_t)px, (int32_t)py, in_x, in_y, qx - px, qy - py)) {
+            nav__grid_log(grid, NAV_LOG_ERROR, "point %u: the path crosses the pinch at (%d, %d)", i - 1,
+                          (int32_t)px, (int32_t)py);
+            return NAV_FAILURE | NAV_INVALID_PARAM;
+        }
+        total += c;
+        in_x = px - qx;
+        in_y = py - qy;
+        px = qx;
+        py = qy;
+    }
+    if (cost) *cost = total;
+    return NAV_SUCCESS;
+}
