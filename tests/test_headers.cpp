@@ -9,6 +9,7 @@
 #include <nav/region.h>
 #include <nav/hpa.h>
 #include <nav/anyangle.h>
+#include <nav/mesh.h>
 
 int main()
 {

@@ -10,7 +10,9 @@
 #include <time.h>
 
 #include "navtool.h"
+#include "nav/anyangle.h"
 #include "nav/hpa.h"
+#include "nav/mesh.h"
 #include "nav/scen.h"
 #include "nav/smooth.h"
 
@@ -37,13 +39,18 @@ int navtool_scen(int argc, char **argv)
 {
     const char *scen_path = NULL, *map_path = NULL;
     nav_search_desc search = {0};
-    bool json = false, verbose = false, smooth = false, hpa = false;
+    bool json = false, verbose = false, smooth = false, hpa = false, mesh = false;
+    nav_mesh_path_mode mesh_mode = NAV_MESH_PATH_DEFAULT;
     nav_hpa_desc hpa_desc = {0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--map") && i + 1 < argc) {
             map_path = argv[++i];
         } else if (!strcmp(argv[i], "--algo") && i + 1 < argc && !strcmp(argv[i + 1], "hpa")) {
             hpa = true;
+            i++;
+        } else if (!strcmp(argv[i], "--algo") && i + 1 < argc && !strcmp(argv[i + 1], "mesh-funnel")) {
+            mesh = true;
+            mesh_mode = NAV_MESH_PATH_FUNNEL;
             i++;
         } else if (navtool_parse_hpa_option(argc, argv, &i, &hpa_desc)) {
             continue;
@@ -131,6 +138,18 @@ int navtool_scen(int argc, char **argv)
             return 1;
         }
     }
+    nav_mesh *navmesh = NULL;
+    nav_mesh_query *mesh_query = NULL;
+    if (mesh) {
+        double bake_start = now_seconds();
+        s = nav_mesh_build_from_grid(grid, &(nav_mesh_build_desc){.log = &navtool_stderr_log}, &navmesh);
+        bake_ms = (now_seconds() - bake_start) * 1e3;
+        if (nav_succeeded(s)) s = nav_mesh_query_create(navmesh, NULL, &mesh_query);
+        if (nav_failed(s)) {
+            fprintf(stderr, "navtool scen: mesh build failed: %s\n", nav_status_str(s));
+            return 1;
+        }
+    }
     nav_grid_query *query = NULL;
     nav_path path, smoothed;
     nav_path_init(&path, NULL);
@@ -154,7 +173,13 @@ int navtool_scen(int argc, char **argv)
         }
         nav_search_result r;
         double t0 = now_seconds();
-        if (hpa) {
+        if (mesh) {
+            nav_mesh_result mr;
+            s = nav_mesh_find_path(mesh_query, &(nav_mesh_path_desc){.mode = mesh_mode},
+                                   nav_grid_cell_center(grid, p->start_x, p->start_y),
+                                   nav_grid_cell_center(grid, p->goal_x, p->goal_y), &path, &mr);
+            r = (nav_search_result){.cost = mr.cost, .expanded = mr.expanded};
+        } else if (hpa) {
             nav_hpa_result hr;
             s = nav_hpa_find_path(hpa_query, p->start_x, p->start_y, p->goal_x, p->goal_y, &path, &hr);
             r = (nav_search_result){.cost = hr.cost, .expanded = hr.expanded};
@@ -189,10 +214,24 @@ int navtool_scen(int argc, char **argv)
             continue;
         }
         double cost = 0;
-        if (nav_failed(nav_grid_validate_cells(grid, &path, &cost)) ||
-            fabs(cost - r.cost) > 1e-6 * (1 + cost) || path.count == 0 ||
-            path.nodes[0] != nav_grid_index(grid, p->start_x, p->start_y) ||
-            path.nodes[path.count - 1] != nav_grid_index(grid, p->goal_x, p->goal_y)) {
+        if (mesh) {
+            /* any-angle: every segment under the grid's any-angle rule, from centre to centre */
+            nav_vec3 a = nav_grid_cell_center(grid, p->start_x, p->start_y);
+            nav_vec3 b = nav_grid_cell_center(grid, p->goal_x, p->goal_y);
+            if (nav_failed(nav_grid_validate_anyangle_path(grid, &path, &cost)) ||
+                fabs(cost - r.cost) > 1e-6 * (1 + cost) || path.points[0].x != a.x ||
+                path.points[0].z != a.z || path.points[path.count - 1].x != b.x ||
+                path.points[path.count - 1].z != b.z) {
+                invalid++;
+                if (verbose)
+                    fprintf(stderr, "line %u: invalid path (cost %.8f, planner %.8f)\n", p->line, cost,
+                            r.cost);
+                continue;
+            }
+        } else if (nav_failed(nav_grid_validate_cells(grid, &path, &cost)) ||
+                   fabs(cost - r.cost) > 1e-6 * (1 + cost) || path.count == 0 ||
+                   path.nodes[0] != nav_grid_index(grid, p->start_x, p->start_y) ||
+                   path.nodes[path.count - 1] != nav_grid_index(grid, p->goal_x, p->goal_y)) {
             invalid++;
             if (verbose) fprintf(stderr, "line %u: invalid path\n", p->line);
             continue;
@@ -227,7 +266,10 @@ int navtool_scen(int argc, char **argv)
     double mean_expanded = n ? (double)expanded_sum / n : 0;
     double mean_ratio = solved ? ratio_sum / solved : 0;
     char label[64]; /* "astar", or "astar+smooth" when the lengths are those of smoothed paths */
-    snprintf(label, sizeof label, "%s%s", hpa ? "hpa" : navtool_algo_name(search.algo),
+    snprintf(label, sizeof label, "%s%s",
+             mesh  ? "mesh-funnel"
+             : hpa ? "hpa"
+                   : navtool_algo_name(search.algo),
              smooth ? "+smooth" : "");
     printf("%s %s: %u problems, %u solved, %u unreachable, wrong %u, mismatches %u, invalid %u, "
            "mean %.1f us, p95 %.1f us, %.1f expanded, ratio mean %.5f max %.5f, load %.1f ms, bake %.1f ms\n",
@@ -243,13 +285,23 @@ int navtool_scen(int argc, char **argv)
             "\n",
             base_name(map_path), label, n, solved, unreachable, wrong, mismatches, invalid, mean_ratio,
             ratio_max, mean_us, p95 * 1e6, mean_expanded, bake_ms,
-            hpa ? nav_hpa_memory_bytes(baked) : nav_grid_memory_bytes(grid),
-            hpa ? nav_hpa_query_memory_bytes(hpa_query) : nav_grid_query_memory_bytes(query), load_ms);
+            mesh  ? nav_mesh_memory_bytes(navmesh)
+            : hpa ? nav_hpa_memory_bytes(baked)
+                  : nav_grid_memory_bytes(grid),
+            mesh  ? nav_mesh_query_memory_bytes(mesh_query)
+            : hpa ? nav_hpa_query_memory_bytes(hpa_query)
+                  : nav_grid_query_memory_bytes(query),
+            load_ms);
+    if (mesh && !json)
+        printf("mesh: %u polygons, %u vertices\n", nav_mesh_poly_count(navmesh),
+               nav_mesh_vert_count(navmesh));
     free(times);
     nav_path_destroy(&smoothed);
     nav_path_destroy(&path);
     nav_grid_query_destroy(query);
     nav_hpa_query_destroy(hpa_query);
+    nav_mesh_query_destroy(mesh_query);
+    nav_mesh_destroy(navmesh);
     nav_hpa_destroy(baked);
     nav_grid_destroy(grid);
     nav_scen_destroy(scen);

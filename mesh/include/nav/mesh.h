@@ -1,0 +1,196 @@
+/* nav/mesh.h - navigation meshes: convex polygons over the free space, A* over polygons and the
+ * funnel algorithm into straight any-angle paths.
+ *
+ * A mesh is flat arrays: 3D vertices (world space, y up) and convex polygons of up to
+ * NAV_MESH_MAX_POLY_VERTS vertices each. Every polygon edge has at most one neighbour polygon (no
+ * T-junctions: where an edge borders several polygons it is split, and the collinear vertex keeps the
+ * polygon convex). Seen from above with x to the right and z downwards (the grid's rows), polygons
+ * run clockwise: the (x, z) cross product of consecutive edges is never negative. Each polygon has
+ * an area type (a terrain type, whose cost factor weighs lengths walked in it) and 16 flag bits
+ * that a query filter includes or excludes. Crossing an edge may be one-way: a step up higher than
+ * the grid's max_climb may be walked down, never up.
+ *
+ * Built from a grid, the mesh is exact: the union of its polygons is exactly the free cells (eroded
+ * by an optional agent radius), cells of different terrain type or height lie in different
+ * polygons, and two blocked cells that meet only at a corner (a pinch) keep the polygons on their
+ * two sides apart: no edge joins them, so no path passes there.
+ *
+ * Life: build (or load), then share: the mesh is immutable, and any number of threads query it at
+ * once, each through its own nav_mesh_query (search scratch sized at creation, reused across
+ * queries; a query never allocates).
+ *
+ *     nav_mesh *mesh;
+ *     nav_mesh_build_from_grid(grid, NULL, &mesh);
+ *     nav_mesh_query *q;
+ *     nav_mesh_query_create(mesh, NULL, &q);
+ *     nav_path path;
+ *     nav_path_init(&path, NULL);
+ *     nav_mesh_result r;
+ *     nav_status s = nav_mesh_find_path(q, NULL, start, goal, &path, &r);  // world points
+ *     if (nav_succeeded(s) && !nav_has_detail(s, NAV_PARTIAL_RESULT))
+ *         ... path.points[i] (corners), path.nodes[i] (their polygons), r.cost ...
+ *     nav_path_destroy(&path);
+ *     nav_mesh_query_destroy(q);
+ *     nav_mesh_destroy(mesh);
+ */
+#ifndef NAV_MESH_H
+#define NAV_MESH_H
+
+#include "nav/core.h"
+#include "nav/grid.h"
+#include "nav/path.h"
+#include "nav/vec3.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NAV_MESH_MAX_POLY_VERTS 32         /* most vertices (and edges) of one polygon */
+#define NAV_MESH_NO_POLY        UINT32_MAX /* "no polygon": a wall edge, a point off the mesh */
+#define NAV_POLY_FLAG_WALK      0x0001u    /* the flags of a polygon built from a grid by default */
+
+typedef struct nav_mesh nav_mesh;
+
+/* ---- Building from a grid -------------------------------------------------------------------- */
+
+/* Build options; zero fields take defaults. */
+typedef struct nav_mesh_build_desc {
+    /* Agent radius in cells (0: none): a cell stays free only when every point within this
+     * distance of its centre lies in free cells, so paths keep clear of walls by about the radius. */
+    float agent_radius;
+    /* [opt] 256 entries: the flags of the polygons of each terrain type; null, or an entry of 0:
+     * NAV_POLY_FLAG_WALK. */
+    const uint16_t *terrain_flags;
+    const nav_allocator *allocator; /* [opt] for the mesh (the build's scratch uses the system heap) */
+    const nav_log *log;             /* [opt] errors */
+    const nav_progress *progress;   /* [opt] progress of big builds; returning false cancels */
+} nav_mesh_build_desc;
+
+/* Builds the mesh of a grid's free cells: maximal runs of cells of one terrain type and height,
+ * joined row after row into rectangles, their edges split where neighbours change, the rare polygon
+ * of more than NAV_MESH_MAX_POLY_VERTS vertices cut along chords. Vertices sit at grid corners in the
+ * grid's world transform, at the height of their polygon's cells. Deterministic.
+ * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_INVALID_PARAM (null grid, bad radius), NAV_TOO_LARGE
+ * (more polygons or vertices than 32-bit indices hold), NAV_OUT_OF_MEMORY, or NAV_WRONG_STATE when
+ * the progress callback cancelled; *out is null on failure. */
+nav_status nav_mesh_build_from_grid(const nav_grid *grid, const nav_mesh_build_desc *desc, nav_mesh **out);
+void nav_mesh_destroy(nav_mesh *mesh);
+
+/* ---- Reading a mesh -------------------------------------------------------------------------- */
+
+uint32_t nav_mesh_poly_count(const nav_mesh *mesh);
+uint32_t nav_mesh_vert_count(const nav_mesh *mesh);
+/* Bytes of the baked mesh (every array, the spatial index included). */
+size_t nav_mesh_memory_bytes(const nav_mesh *mesh);
+/* The fingerprint of the grid the mesh was built from (nav_grid_fingerprint), 0 for none. */
+uint64_t nav_mesh_source_fingerprint(const nav_mesh *mesh);
+
+/* World position of vertex v (v < nav_mesh_vert_count). */
+nav_vec3 nav_mesh_vert(const nav_mesh *mesh, uint32_t v);
+
+/* One polygon, as pointers into the mesh (valid while it lives). Edge i runs from verts[i] to
+ * verts[(i + 1) % vert_count]; neighbours[i] is the polygon across it or NAV_MESH_NO_POLY. */
+typedef struct nav_mesh_poly_info {
+    uint32_t vert_count;
+    const uint32_t *verts;
+    const uint32_t *neighbours;
+    uint8_t area;       /* area type: the grid's terrain type */
+    uint16_t flags;     /* filter flags */
+    uint32_t component; /* polygons joined by edges (either way) share it; 0 for none */
+} nav_mesh_poly_info;
+
+/* Fills *info for polygon poly. Returns false (info untouched) when poly is out of range. */
+bool nav_mesh_poly(const nav_mesh *mesh, uint32_t poly, nav_mesh_poly_info *info);
+/* True when edge `edge` of poly has a neighbour that may be entered from poly (false for walls
+ * and for the high side of a step higher than max_climb, entered from below). */
+bool nav_mesh_edge_passable(const nav_mesh *mesh, uint32_t poly, uint32_t edge);
+/* The cost factor of an area type (its terrain's; NAV_COST_BLOCKED for a type no polygon uses). */
+double nav_mesh_area_cost(const nav_mesh *mesh, uint8_t area);
+
+/* ---- Locating points ------------------------------------------------------------------------- */
+
+/* The polygon under (x, z) of point whose floor is nearest to point.y, or failing that the polygon
+ * nearest to point within half_extents (x, y, z: how far to look each way; a zero field: one cell
+ * horizontally, and any height). [out] poly: the polygon; [out] nearest [opt]: the nearest point on
+ * it (on its floor). Returns NAV_SUCCESS, or NAV_FAILURE | NAV_UNREACHABLE when no polygon is
+ * within reach, NAV_FAILURE | NAV_INVALID_PARAM for null or non-finite arguments. */
+nav_status nav_mesh_locate(const nav_mesh *mesh, nav_vec3 point, nav_vec3 half_extents, uint32_t *poly,
+                           nav_vec3 *nearest);
+/* True when (x, z) lies in polygon poly (its closed area); then *height [opt] is its floor there. */
+bool nav_mesh_poly_contains(const nav_mesh *mesh, uint32_t poly, nav_vec3 point, float *height);
+
+/* ---- Queries --------------------------------------------------------------------------------- */
+
+typedef struct nav_mesh_query nav_mesh_query;
+
+typedef struct nav_mesh_query_desc {
+    const nav_allocator *allocator; /* [opt] */
+} nav_mesh_query_desc;
+
+/* Creates a query object for one thread: one search record a polygon edge, the open list and the
+ * path scratch, all allocated here (O(edges) bytes, see nav_mesh_query_memory_bytes).
+ * Returns NAV_SUCCESS or NAV_FAILURE with NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY. */
+nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc *desc, nav_mesh_query **out);
+void nav_mesh_query_destroy(nav_mesh_query *query);
+size_t nav_mesh_query_memory_bytes(const nav_mesh_query *query);
+
+/* Which polygons a query may use, and what their areas cost. */
+typedef struct nav_mesh_filter {
+    uint16_t include_flags; /* a polygon needs one of these flags; 0: any polygon */
+    uint16_t exclude_flags; /* and none of these */
+    /* [opt] 256 cost factors replacing the mesh's area costs: NAV_COST_MIN..NAV_COST_MAX, or
+     * NAV_COST_BLOCKED to leave an area out (water for an agent that cannot swim). */
+    const double *area_cost;
+} nav_mesh_filter;
+
+typedef enum nav_mesh_path_mode {
+    NAV_MESH_PATH_DEFAULT = 0, /* for now the funnel; the exact optimal mode is being built */
+    NAV_MESH_PATH_FUNNEL = 2   /* A* over portals, then the funnel (string pulling) */
+} nav_mesh_path_mode;
+
+typedef struct nav_mesh_path_desc {
+    nav_mesh_path_mode mode;
+    const nav_mesh_filter *filter; /* [opt] null: every polygon, the mesh's costs */
+    uint32_t max_expanded;         /* node budget (0: none); running out gives a partial path */
+    nav_vec3 half_extents;         /* how far to look for the polygons of start and goal (nav_mesh_locate) */
+} nav_mesh_path_desc;
+
+typedef struct nav_mesh_result {
+    double cost;       /* the straight path's cost: its length in each polygon times its area cost */
+    uint32_t expanded; /* search nodes expanded */
+    uint32_t start_poly, goal_poly;
+} nav_mesh_result;
+
+/* Flags of each point of a straight path (nav_mesh_query_point_flags). */
+#define NAV_MESH_POINT_START  0x01u
+#define NAV_MESH_POINT_CORNER 0x02u /* a bend at a polygon vertex */
+#define NAV_MESH_POINT_END    0x04u
+
+/* Finds a path from start to goal (world points, located as nav_mesh_locate does) and writes its
+ * straight path to out: the start, every corner, the goal (points at floor height), with each
+ * point's polygon in out->nodes and out->cost the cost.
+ *
+ * Funnel mode (Mononen's "simple stupid funnel" through the portals of the corridor): an A* over
+ * portal crossings whose points follow the line to the goal (the point of each portal that makes
+ * parent -> point -> goal shortest, not the portal's midpoint), then string pulling of the corridor
+ * found. The straight path is the shortest within its corridor; the corridor need not be the best.
+ *
+ * Returns NAV_SUCCESS; with NAV_PARTIAL_RESULT when the goal was not reached (NAV_OUT_OF_NODES: the
+ * budget ran out), the path then leading to the point nearest the goal on the closest polygon
+ * reached; NAV_FAILURE | NAV_UNREACHABLE when start or goal is off the mesh or they lie in different
+ * components (O(1)) or no path exists; NAV_FAILURE | NAV_INVALID_PARAM for bad arguments;
+ * NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
+nav_status nav_mesh_find_path(nav_mesh_query *query, const nav_mesh_path_desc *desc, nav_vec3 start,
+                              nav_vec3 goal, nav_path *out, nav_mesh_result *result);
+
+/* The flags of each point of the last straight path (as many as its points), valid until the
+ * query's next call. */
+const uint8_t *nav_mesh_query_point_flags(const nav_mesh_query *query);
+/* The polygon corridor of the last path, start polygon first; *count its length. Valid until the
+ * query's next call. */
+const uint32_t *nav_mesh_query_corridor(const nav_mesh_query *query, uint32_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,409 @@
+/* The mesh object: made from a builder's draft (twin edges, components, the spatial index), its
+ * accessors, and locating points on it. */
+#include <math.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "log.h"
+#include "mesh_internal.h"
+
+static void free_arrays(nav_mesh *m)
+{
+    const nav_allocator *a = &m->allocator;
+    nav__free(a, m->verts);
+    nav__free(a, m->poly_first);
+    nav__free(a, m->edge_vert);
+    nav__free(a, m->edge_poly);
+    nav__free(a, m->edge_twin);
+    nav__free(a, m->edge_owner);
+    nav__free(a, m->edge_flags);
+    nav__free(a, m->poly_area);
+    nav__free(a, m->poly_flags);
+    nav__free(a, m->poly_component);
+    nav__free(a, m->bucket_first);
+    nav__free(a, m->bucket_polys);
+}
+
+void nav_mesh_destroy(nav_mesh *mesh)
+{
+    if (!mesh) return;
+    nav_allocator a = mesh->allocator;
+    free_arrays(mesh);
+    nav__free(&a, mesh);
+}
+
+static bool same_xz(nav_vec3 a, nav_vec3 b)
+{
+    return a.x == b.x && a.z == b.z;
+}
+
+/* Components over edges taken either way (a breadth-first walk). */
+static nav_status label_components(nav_mesh *m)
+{
+    uint32_t *queue = nav__calloc(&m->allocator, m->poly_count ? m->poly_count : 1, sizeof *queue);
+    if (!queue) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    uint32_t label = 0;
+    for (uint32_t p = 0; p < m->poly_count; p++) {
+        if (m->poly_component[p]) continue;
+        m->poly_component[p] = ++label;
+        uint32_t head = 0, tail = 0;
+        queue[tail++] = p;
+        while (head < tail) {
+            uint32_t q = queue[head++];
+            for (uint32_t e = m->poly_first[q]; e < m->poly_first[q + 1]; e++) {
+                uint32_t n = m->edge_poly[e];
+                if (n == NAV_MESH_NO_POLY || m->poly_component[n]) continue;
+                m->poly_component[n] = label;
+                queue[tail++] = n;
+            }
+        }
+    }
+    nav__free(&m->allocator, queue);
+    return NAV_SUCCESS;
+}
+
+static void poly_bounds(const nav_mesh *m, uint32_t p, float *min_x, float *min_z, float *max_x, float *max_z)
+{
+    *min_x = *min_z = INFINITY;
+    *max_x = *max_z = -INFINITY;
+    for (uint32_t e = m->poly_first[p]; e < m->poly_first[p + 1]; e++) {
+        nav_vec3 v = m->verts[m->edge_vert[e]];
+        *min_x = fminf(*min_x, v.x);
+        *max_x = fmaxf(*max_x, v.x);
+        *min_z = fminf(*min_z, v.z);
+        *max_z = fmaxf(*max_z, v.z);
+    }
+}
+
+static uint32_t bucket_coord(float v, float min, float size, uint32_t count)
+{
+    double c = floor(((double)v - (double)min) / (double)size);
+    if (c < 0) return 0;
+    if (c >= (double)count) return count - 1;
+    return (uint32_t)c;
+}
+
+/* The bucket grid: about one polygon a bucket, at most 2^22 buckets. */
+static nav_status build_index(nav_mesh *m)
+{
+    for (int i = 0; i < 3; i++) {
+        m->bounds_min[i] = INFINITY;
+        m->bounds_max[i] = -INFINITY;
+    }
+    for (uint32_t v = 0; v < m->vert_count; v++) {
+        const float c[3] = {m->verts[v].x, m->verts[v].y, m->verts[v].z};
+        for (int i = 0; i < 3; i++) {
+            m->bounds_min[i] = fminf(m->bounds_min[i], c[i]);
+            m->bounds_max[i] = fmaxf(m->bounds_max[i], c[i]);
+        }
+    }
+    if (m->vert_count == 0)
+        for (int i = 0; i < 3; i++) m->bounds_min[i] = m->bounds_max[i] = 0;
+    double w = (double)m->bounds_max[0] - m->bounds_min[0], h = (double)m->bounds_max[2] - m->bounds_min[2];
+    double target = m->poly_count < 4 ? 4 : (m->poly_count > (1u << 22) ? (1u << 22) : m->poly_count);
+    double size = sqrt(w * h / target);
+    if (!(size > 0)) size = w > h ? w : h;
+    if (!(size > 0)) size = 1;
+    m->bucket_size = (float)size;
+    while ((double)m->bucket_size * 4096.0 < (w > h ? w : h)) m->bucket_size *= 2; /* at most 4096 a side */
+    m->bucket_w = (uint32_t)floor(w / m->bucket_size) + 1;
+    m->bucket_h = (uint32_t)floor(h / m->bucket_size) + 1;
+    uint32_t buckets = m->bucket_w * m->bucket_h;
+    m->bucket_first = nav__calloc(&m->allocator, (size_t)buckets + 1, sizeof *m->bucket_first);
+    if (!m->bucket_first) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    /* two passes: count, then fill */
+    uint64_t total = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t p = 0; p < m->poly_count; p++) {
+            float x0, z0, x1, z1;
+            poly_bounds(m, p, &x0, &z0, &x1, &z1);
+            uint32_t bx0 = bucket_coord(x0, m->bounds_min[0], m->bucket_size, m->bucket_w);
+            uint32_t bx1 = bucket_coord(x1, m->bounds_min[0], m->bucket_size, m->bucket_w);
+            uint32_t bz0 = bucket_coord(z0, m->bounds_min[2], m->bucket_size, m->bucket_h);
+            uint32_t bz1 = bucket_coord(z1, m->bounds_min[2], m->bucket_size, m->bucket_h);
+            for (uint32_t bz = bz0; bz <= bz1; bz++)
+                for (uint32_t bx = bx0; bx <= bx1; bx++) {
+                    uint32_t b = bz * m->bucket_w + bx;
+                    if (pass == 0) {
+                        m->bucket_first[b + 1]++;
+                        total++;
+                    } else {
+                        m->bucket_polys[m->bucket_first[b]++] = p;
+                    }
+                }
+        }
+        if (pass == 0) {
+            if (total > UINT32_MAX) return NAV_FAILURE | NAV_TOO_LARGE;
+            for (uint32_t b = 0; b < buckets; b++) m->bucket_first[b + 1] += m->bucket_first[b];
+            m->bucket_poly_count = (uint32_t)total;
+            m->bucket_polys = nav__calloc(&m->allocator, total ? (size_t)total : 1, sizeof *m->bucket_polys);
+            if (!m->bucket_polys) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        } else {
+            /* the fill moved each start to the next bucket's: shift back */
+            for (uint32_t b = buckets; b > 0; b--) m->bucket_first[b] = m->bucket_first[b - 1];
+            m->bucket_first[0] = 0;
+        }
+    }
+    return NAV_SUCCESS;
+}
+
+nav_status nav__mesh_finish(const nav__mesh_draft *d, const nav_allocator *allocator, const nav_log *log,
+                            nav_mesh **out)
+{
+    *out = NULL;
+    nav_allocator a;
+    nav__allocator_resolve(&a, allocator);
+    nav_mesh *m = nav__calloc(&a, 1, sizeof *m);
+    if (!m) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    m->allocator = a;
+    if (log) m->log = *log;
+    m->vert_count = d->vert_count;
+    m->poly_count = d->poly_count;
+    m->edge_count = d->poly_first[d->poly_count];
+    m->source_fingerprint = d->source_fingerprint;
+    m->cell_size = d->cell_size;
+    memcpy(m->area_cost, d->area_cost, sizeof m->area_cost);
+    size_t nv = m->vert_count ? m->vert_count : 1, np = m->poly_count ? m->poly_count : 1;
+    size_t ne = m->edge_count ? m->edge_count : 1;
+    m->verts = nav__calloc(&a, nv, sizeof *m->verts);
+    m->poly_first = nav__calloc(&a, np + 1, sizeof *m->poly_first);
+    m->edge_vert = nav__calloc(&a, ne, sizeof *m->edge_vert);
+    m->edge_poly = nav__calloc(&a, ne, sizeof *m->edge_poly);
+    m->edge_twin = nav__calloc(&a, ne, sizeof *m->edge_twin);
+    m->edge_owner = nav__calloc(&a, ne, sizeof *m->edge_owner);
+    m->edge_flags = nav__calloc(&a, ne, sizeof *m->edge_flags);
+    m->poly_area = nav__calloc(&a, np, sizeof *m->poly_area);
+    m->poly_flags = nav__calloc(&a, np, sizeof *m->poly_flags);
+    m->poly_component = nav__calloc(&a, np, sizeof *m->poly_component);
+    nav_status s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!m->verts || !m->poly_first || !m->edge_vert || !m->edge_poly || !m->edge_twin || !m->edge_owner ||
+        !m->edge_flags || !m->poly_area || !m->poly_flags || !m->poly_component)
+        goto fail;
+    if (m->vert_count) memcpy(m->verts, d->verts, m->vert_count * sizeof *m->verts);
+    memcpy(m->poly_first, d->poly_first, (m->poly_count + 1) * sizeof *m->poly_first);
+    if (m->edge_count) {
+        memcpy(m->edge_vert, d->edge_vert, m->edge_count * sizeof *m->edge_vert);
+        memcpy(m->edge_poly, d->edge_poly, m->edge_count * sizeof *m->edge_poly);
+        memcpy(m->edge_flags, d->edge_flags, m->edge_count * sizeof *m->edge_flags);
+    }
+    if (m->poly_count) {
+        memcpy(m->poly_area, d->poly_area, m->poly_count * sizeof *m->poly_area);
+        memcpy(m->poly_flags, d->poly_flags, m->poly_count * sizeof *m->poly_flags);
+    }
+    /* twins: the neighbour's edge with the same two (x, z) end points, reversed */
+    for (uint32_t p = 0; p < m->poly_count; p++) {
+        uint32_t first = m->poly_first[p], last = m->poly_first[p + 1];
+        for (uint32_t e = first; e < last; e++) {
+            m->edge_owner[e] = p;
+            m->edge_twin[e] = NAV_MESH_NO_POLY;
+            uint32_t n = m->edge_poly[e];
+            if (n == NAV_MESH_NO_POLY) continue;
+            nav_vec3 a0 = m->verts[m->edge_vert[e]],
+                     a1 = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
+            for (uint32_t f = m->poly_first[n]; f < m->poly_first[n + 1]; f++) {
+                uint32_t g = f + 1 < m->poly_first[n + 1] ? f + 1 : m->poly_first[n];
+                if (m->edge_poly[f] == p && same_xz(m->verts[m->edge_vert[f]], a1) &&
+                    same_xz(m->verts[m->edge_vert[g]], a0)) {
+                    m->edge_twin[e] = f;
+                    break;
+                }
+            }
+            if (m->edge_twin[e] == NAV_MESH_NO_POLY) {
+                nav__logf(&m->log, NAV_LOG_ERROR, "mesh: edge %u of polygon %u has no twin in polygon %u",
+                          e - first, p, n);
+                s = NAV_FAILURE | NAV_CORRUPT_DATA;
+                goto fail;
+            }
+        }
+    }
+    s = label_components(m);
+    if (nav_succeeded(s)) s = build_index(m);
+    if (nav_failed(s)) goto fail;
+    *out = m;
+    return NAV_SUCCESS;
+fail:
+    nav_mesh_destroy(m);
+    return s;
+}
+
+/* ---- accessors ------------------------------------------------------------------------------- */
+
+uint32_t nav_mesh_poly_count(const nav_mesh *mesh)
+{
+    return mesh ? mesh->poly_count : 0;
+}
+
+uint32_t nav_mesh_vert_count(const nav_mesh *mesh)
+{
+    return mesh ? mesh->vert_count : 0;
+}
+
+size_t nav_mesh_memory_bytes(const nav_mesh *m)
+{
+    if (!m) return 0;
+    return sizeof *m + m->vert_count * sizeof *m->verts + (m->poly_count + 1) * sizeof *m->poly_first +
+           m->edge_count * (4 * sizeof(uint32_t) + sizeof(uint8_t)) +
+           m->poly_count * (sizeof(uint8_t) + sizeof(uint16_t) + sizeof(uint32_t)) +
+           ((size_t)m->bucket_w * m->bucket_h + 1) * sizeof(uint32_t) +
+           m->bucket_poly_count * sizeof(uint32_t);
+}
+
+uint64_t nav_mesh_source_fingerprint(const nav_mesh *mesh)
+{
+    return mesh ? mesh->source_fingerprint : 0;
+}
+
+nav_vec3 nav_mesh_vert(const nav_mesh *mesh, uint32_t v)
+{
+    if (!mesh || v >= mesh->vert_count) return nav_vec3_make(NAN, NAN, NAN);
+    return mesh->verts[v];
+}
+
+bool nav_mesh_poly(const nav_mesh *mesh, uint32_t poly, nav_mesh_poly_info *info)
+{
+    if (!mesh || !info || poly >= mesh->poly_count) return false;
+    uint32_t first = mesh->poly_first[poly];
+    info->vert_count = mesh->poly_first[poly + 1] - first;
+    info->verts = mesh->edge_vert + first;
+    info->neighbours = mesh->edge_poly + first;
+    info->area = mesh->poly_area[poly];
+    info->flags = mesh->poly_flags[poly];
+    info->component = mesh->poly_component[poly];
+    return true;
+}
+
+bool nav_mesh_edge_passable(const nav_mesh *mesh, uint32_t poly, uint32_t edge)
+{
+    if (!mesh || poly >= mesh->poly_count || edge >= mesh->poly_first[poly + 1] - mesh->poly_first[poly])
+        return false;
+    uint32_t e = mesh->poly_first[poly] + edge;
+    return mesh->edge_poly[e] != NAV_MESH_NO_POLY && !(mesh->edge_flags[e] & NAV__EDGE_ONE_WAY);
+}
+
+double nav_mesh_area_cost(const nav_mesh *mesh, uint8_t area)
+{
+    return mesh ? mesh->area_cost[area] : NAV_COST_BLOCKED;
+}
+
+/* ---- geometry of one polygon ----------------------------------------------------------------- */
+
+bool nav__mesh_poly_contains_xz(const nav_mesh *m, uint32_t p, double x, double z)
+{
+    uint32_t first = m->poly_first[p], last = m->poly_first[p + 1];
+    for (uint32_t e = first; e < last; e++) {
+        nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
+        /* inside lies where the cross product of the edge and the point is not negative */
+        double cross = ((double)b.x - a.x) * (z - a.z) - ((double)b.z - a.z) * (x - a.x);
+        if (cross < 0) return false;
+    }
+    return true;
+}
+
+void nav__mesh_poly_closest_xz(const nav_mesh *m, uint32_t p, double x, double z, double *cx, double *cz)
+{
+    if (nav__mesh_poly_contains_xz(m, p, x, z)) {
+        *cx = x;
+        *cz = z;
+        return;
+    }
+    uint32_t first = m->poly_first[p], last = m->poly_first[p + 1];
+    double best = INFINITY;
+    for (uint32_t e = first; e < last; e++) {
+        nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
+        double ex = (double)b.x - a.x, ez = (double)b.z - a.z, len2 = ex * ex + ez * ez;
+        double t = len2 > 0 ? ((x - a.x) * ex + (z - a.z) * ez) / len2 : 0;
+        t = t < 0 ? 0 : (t > 1 ? 1 : t);
+        double px = a.x + ex * t, pz = a.z + ez * t, d = (px - x) * (px - x) + (pz - z) * (pz - z);
+        if (d < best) {
+            best = d;
+            *cx = px;
+            *cz = pz;
+        }
+    }
+}
+
+float nav__mesh_poly_height(const nav_mesh *m, uint32_t p, double x, double z)
+{
+    /* barycentric in the fan triangle (0, i, i + 1) holding the point; flat polygons give their y */
+    uint32_t first = m->poly_first[p], n = m->poly_first[p + 1] - first;
+    nav_vec3 a = m->verts[m->edge_vert[first]];
+    for (uint32_t i = 1; i + 1 < n; i++) {
+        nav_vec3 b = m->verts[m->edge_vert[first + i]], c = m->verts[m->edge_vert[first + i + 1]];
+        double det = ((double)b.x - a.x) * ((double)c.z - a.z) - ((double)b.z - a.z) * ((double)c.x - a.x);
+        if (det == 0) continue;
+        double u = ((x - a.x) * ((double)c.z - a.z) - (z - a.z) * ((double)c.x - a.x)) / det;
+        double v = (((double)b.x - a.x) * (z - a.z) - ((double)b.z - a.z) * (x - a.x)) / det;
+        if ((u >= -1e-9 && v >= -1e-9 && u + v <= 1 + 1e-9) || i + 2 == n)
+            return (float)(a.y + u * ((double)b.y - a.y) + v * ((double)c.y - a.y));
+    }
+    return a.y;
+}
+
+/* ---- locating points ------------------------------------------------------------------------- */
+
+bool nav_mesh_poly_contains(const nav_mesh *mesh, uint32_t poly, nav_vec3 point, float *height)
+{
+    if (!mesh || poly >= mesh->poly_count) return false;
+    if (!nav__mesh_poly_contains_xz(mesh, poly, point.x, point.z)) return false;
+    if (height) *height = nav__mesh_poly_height(mesh, poly, point.x, point.z);
+    return true;
+}
+
+nav_status nav_mesh_locate(const nav_mesh *m, nav_vec3 point, nav_vec3 half_extents, uint32_t *poly,
+                           nav_vec3 *nearest)
+{
+    if (!m || !poly || !isfinite(point.x) || !isfinite(point.y) || !isfinite(point.z) ||
+        !isfinite(half_extents.x) || !isfinite(half_extents.y) || !isfinite(half_extents.z))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    *poly = NAV_MESH_NO_POLY;
+    double ex = half_extents.x > 0 ? half_extents.x : m->cell_size;
+    double ez = half_extents.z > 0 ? half_extents.z : m->cell_size;
+    double ey = half_extents.y > 0 ? half_extents.y : INFINITY;
+    if (m->poly_count == 0) return NAV_FAILURE | NAV_UNREACHABLE;
+    uint32_t bx0 = bucket_coord((float)(point.x - ex), m->bounds_min[0], m->bucket_size, m->bucket_w);
+    uint32_t bx1 = bucket_coord((float)(point.x + ex), m->bounds_min[0], m->bucket_size, m->bucket_w);
+    uint32_t bz0 = bucket_coord((float)(point.z - ez), m->bounds_min[2], m->bucket_size, m->bucket_h);
+    uint32_t bz1 = bucket_coord((float)(point.z + ez), m->bounds_min[2], m->bucket_size, m->bucket_h);
+    /* Prefer a polygon whose area holds the point and whose floor is nearest in height, then the
+     * polygon nearest in 3D. Ties go to the lower polygon index (buckets list them in order). */
+    double best_under = INFINITY, best_near = INFINITY;
+    uint32_t under = NAV_MESH_NO_POLY, near = NAV_MESH_NO_POLY;
+    double near_x = 0, near_z = 0;
+    for (uint32_t bz = bz0; bz <= bz1; bz++)
+        for (uint32_t bx = bx0; bx <= bx1; bx++) {
+            uint32_t b = bz * m->bucket_w + bx;
+            for (uint32_t i = m->bucket_first[b]; i < m->bucket_first[b + 1]; i++) {
+                uint32_t p = m->bucket_polys[i];
+                double cx, cz;
+                nav__mesh_poly_closest_xz(m, p, point.x, point.z, &cx, &cz);
+                double dy = fabs((double)nav__mesh_poly_height(m, p, cx, cz) - point.y);
+                if (dy > ey || fabs(cx - point.x) > ex || fabs(cz - point.z) > ez) continue;
+                if (cx == point.x && cz == point.z) {
+                    if (dy < best_under || (dy == best_under && p < under)) {
+                        best_under = dy;
+                        under = p;
+                    }
+                } else {
+                    double d = (cx - point.x) * (cx - point.x) + (cz - point.z) * (cz - point.z) + dy * dy;
+                    if (d < best_near || (d == best_near && p < near)) {
+                        best_near = d;
+                        near = p;
+                        near_x = cx;
+                        near_z = cz;
+                    }
+                }
+            }
+        }
+    if (under != NAV_MESH_NO_POLY) {
+        *poly = under;
+        if (nearest)
+            *nearest = nav_vec3_make(point.x, nav__mesh_poly_height(m, under, point.x, point.z), point.z);
+        return NAV_SUCCESS;
+    }
+    if (near == NAV_MESH_NO_POLY) return NAV_FAILURE | NAV_UNREACHABLE;
+    *poly = near;
+    if (nearest)
+        *nearest =
+            nav_vec3_make((float)near_x, nav__mesh_poly_height(m, near, near_x, near_z), (float)near_z);
+    return NAV_SUCCESS;
+}

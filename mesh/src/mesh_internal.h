@@ -1,0 +1,87 @@
+/* Private: the mesh's layout, shared by its builder, its queries and (later) its file chunk. */
+#ifndef NAV_MESH_INTERNAL_H
+#define NAV_MESH_INTERNAL_H
+
+#include "nav/mesh.h"
+
+#define NAV__EDGE_ONE_WAY 0x01u /* the neighbour may not be entered through this edge */
+
+struct nav_mesh {
+    nav_allocator allocator;
+    nav_log log;
+    uint32_t vert_count, poly_count, edge_count;
+    nav_vec3 *verts;
+    /* Polygon p owns edges poly_first[p] .. poly_first[p + 1] - 1; edge e runs from vertex
+     * edge_vert[e] to the vertex of the polygon's next edge. */
+    uint32_t *poly_first;
+    uint32_t *edge_vert;
+    uint32_t *edge_poly;  /* the polygon across edge e, or NAV_MESH_NO_POLY */
+    uint32_t *edge_twin;  /* the same edge in that polygon, or NAV_MESH_NO_POLY */
+    uint32_t *edge_owner; /* the polygon edge e belongs to */
+    uint8_t *edge_flags;  /* NAV__EDGE_ONE_WAY */
+    uint8_t *poly_area;
+    uint16_t *poly_flags;
+    uint32_t *poly_component; /* 1.. for polygons joined by edges either way */
+    double area_cost[256];    /* NAV_COST_BLOCKED for area types no polygon uses */
+    uint64_t source_fingerprint;
+    float cell_size; /* the source grid's, for default search extents */
+    /* Spatial index: a grid of square buckets over the (x, z) bounds; bucket b lists the polygons
+     * whose bounding box overlaps it, bucket_polys[bucket_first[b] .. bucket_first[b + 1] - 1]. */
+    float bounds_min[3], bounds_max[3];
+    float bucket_size;
+    uint32_t bucket_w, bucket_h;
+    uint32_t *bucket_first;
+    uint32_t *bucket_polys;
+    uint32_t bucket_poly_count;
+};
+
+/* A mesh under construction: the builder fills these plain arrays (its own memory), then
+ * nav__mesh_finish copies them into a mesh made through the allocator and derives the rest: twin
+ * edges (by matching each edge's (x, z) end points with a reversed edge of another polygon), the
+ * one-way flags are the builder's, components and the spatial index. */
+typedef struct nav__mesh_draft {
+    const nav_vec3 *verts;
+    uint32_t vert_count;
+    const uint32_t *poly_first; /* poly_count + 1 entries */
+    const uint32_t *edge_vert;
+    const uint32_t *edge_poly; /* neighbour across each edge, already known */
+    const uint8_t *edge_flags;
+    const uint8_t *poly_area;
+    const uint16_t *poly_flags;
+    uint32_t poly_count;
+    const double *area_cost; /* 256 */
+    uint64_t source_fingerprint;
+    float cell_size;
+} nav__mesh_draft;
+
+/* Makes the mesh from a draft (twins, components, index). Returns NAV_SUCCESS or NAV_FAILURE with
+ * NAV_OUT_OF_MEMORY, NAV_TOO_LARGE or NAV_CORRUPT_DATA (a draft whose adjacency is not symmetric). */
+nav_status nav__mesh_finish(const nav__mesh_draft *draft, const nav_allocator *allocator, const nav_log *log,
+                            nav_mesh **out);
+
+/* Point (x, z) against polygon p, in doubles: true when inside or on its boundary. */
+bool nav__mesh_poly_contains_xz(const nav_mesh *mesh, uint32_t p, double x, double z);
+/* The point of polygon p nearest to (x, z). */
+void nav__mesh_poly_closest_xz(const nav_mesh *mesh, uint32_t p, double x, double z, double *cx, double *cz);
+/* The floor height of polygon p at (x, z) (its plane through its first three corners). */
+float nav__mesh_poly_height(const nav_mesh *mesh, uint32_t p, double x, double z);
+
+/* One portal of a corridor, as a walker crossing it sees it: its left and right end points (x, z
+ * in doubles, y the floor of the polygon entered). The last portal of a corridor is the goal, with
+ * left and right both the goal point. */
+typedef struct nav__portal {
+    double left_x, left_z, right_x, right_z;
+    float left_y, right_y;
+} nav__portal;
+
+/* The funnel algorithm (Mononen's "simple stupid funnel"): the shortest path from start through the
+ * portals of a corridor of polygons (corridor[i] leads through portals[i] into corridor[i + 1];
+ * the last portal is the goal). Appends the start, each corner and the goal to out (nodes: the
+ * polygon of each point, flags[i] its NAV_MESH_POINT_* flags; flags holds count + 1 entries) and
+ * returns the path's cost: its length in each polygon times area_cost[i] of corridor[i]
+ * (area_cost [opt]: null when every polygon costs 1). Returns NAV_SUCCESS or
+ * NAV_FAILURE | NAV_OUT_OF_MEMORY (out cannot grow). */
+nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_t *corridor,
+                       const double *area_cost, uint32_t count, nav_path *out, uint8_t *flags, double *cost);
+
+#endif

@@ -1,0 +1,321 @@
+/* Mesh queries: the query object and the corridor search of the funnel mode.
+ *
+ * The search is A* over portal crossings: a node is an edge of the mesh, entered from the polygon
+ * across it, and holds the point where the path crosses it. That point is not the portal's midpoint
+ * (Detour's choice, which makes paths up to 25% longer than optimal on its own meshes) but the
+ * point of the portal that makes parent -> point -> goal shortest, so g follows where the funnel
+ * will go; the corridor found is then pulled straight by the funnel (funnel.c). */
+#include <math.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "mesh_internal.h"
+#include "nav/heap.h"
+
+typedef struct search_node {
+    double g;
+    double x, z; /* where the path crosses this node's edge (start and goal: their points) */
+    uint32_t parent;
+    uint32_t stamp; /* the search that last touched the node */
+    uint8_t closed;
+} search_node;
+
+struct nav_mesh_query {
+    const nav_mesh *mesh;
+    nav_allocator allocator;
+    uint32_t node_count; /* edges, then the start and the goal node */
+    search_node *nodes;
+    nav_heap open;
+    uint32_t stamp;
+    double area_cost[256]; /* this search's costs (the filter's or the mesh's) */
+    /* the last path */
+    uint32_t *corridor;
+    uint32_t corridor_count;
+    nav__portal *portals;
+    double *corridor_cost;
+    uint8_t *point_flags;
+    uint32_t scratch_capacity; /* entries of corridor, portals; point_flags holds one more */
+};
+
+nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc *desc, nav_mesh_query **out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *out = NULL;
+    if (!mesh) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_allocator a;
+    nav__allocator_resolve(&a, desc ? desc->allocator : NULL);
+    if (mesh->edge_count > UINT32_MAX - 3) return NAV_FAILURE | NAV_TOO_LARGE;
+    nav_mesh_query *q = nav__calloc(&a, 1, sizeof *q);
+    if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    q->mesh = mesh;
+    q->allocator = a;
+    q->node_count = mesh->edge_count + 2;
+    /* a corridor visits each node once at most, plus the start polygon */
+    q->scratch_capacity = q->node_count + 1;
+    q->nodes = nav__calloc(&a, q->node_count, sizeof *q->nodes);
+    q->corridor = nav__calloc(&a, q->scratch_capacity, sizeof *q->corridor);
+    q->portals = nav__calloc(&a, q->scratch_capacity, sizeof *q->portals);
+    q->corridor_cost = nav__calloc(&a, q->scratch_capacity, sizeof *q->corridor_cost);
+    q->point_flags = nav__calloc(&a, (size_t)q->scratch_capacity + 1, sizeof *q->point_flags);
+    if (!q->nodes || !q->corridor || !q->portals || !q->corridor_cost || !q->point_flags ||
+        nav_failed(nav_heap_init(&q->open, &a, q->node_count, q->node_count))) {
+        nav_mesh_query_destroy(q);
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    *out = q;
+    return NAV_SUCCESS;
+}
+
+void nav_mesh_query_destroy(nav_mesh_query *q)
+{
+    if (!q) return;
+    nav_allocator a = q->allocator;
+    nav__free(&a, q->nodes);
+    nav__free(&a, q->corridor);
+    nav__free(&a, q->portals);
+    nav__free(&a, q->corridor_cost);
+    nav__free(&a, q->point_flags);
+    nav_heap_destroy(&q->open);
+    nav__free(&a, q);
+}
+
+size_t nav_mesh_query_memory_bytes(const nav_mesh_query *q)
+{
+    if (!q) return 0;
+    return sizeof *q + q->node_count * (sizeof *q->nodes + sizeof(nav_heap_entry) + sizeof(uint32_t)) +
+           q->scratch_capacity * (sizeof *q->corridor + sizeof *q->portals + sizeof *q->corridor_cost + 1) +
+           1;
+}
+
+const uint8_t *nav_mesh_query_point_flags(const nav_mesh_query *q)
+{
+    return q ? q->point_flags : NULL;
+}
+
+const uint32_t *nav_mesh_query_corridor(const nav_mesh_query *q, uint32_t *count)
+{
+    if (count) *count = q ? q->corridor_count : 0;
+    return q ? q->corridor : NULL;
+}
+
+/* ---- the corridor search --------------------------------------------------------------------- */
+
+static bool poly_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t p)
+{
+    const nav_mesh *m = q->mesh;
+    if (!(q->area_cost[m->poly_area[p]] < INFINITY)) return false;
+    if (!f) return true;
+    uint16_t flags = m->poly_flags[p];
+    return (!f->include_flags || (flags & f->include_flags)) && !(flags & f->exclude_flags);
+}
+
+/* The point of segment a-b that makes |p - x| + |x - g| least: where the line from p to g (or to g
+ * mirrored in the portal's line, when g lies on p's side) meets the portal's line, clamped to the
+ * segment (the sum is convex along the line). */
+static void best_crossing(double px, double pz, double gx, double gz, double ax, double az, double bx,
+                          double bz, double *x, double *z)
+{
+    double ex = bx - ax, ez = bz - az, len2 = ex * ex + ez * ez;
+    if (len2 == 0) {
+        *x = ax;
+        *z = az;
+        return;
+    }
+    double sp = ex * (pz - az) - ez * (px - ax), sg = ex * (gz - az) - ez * (gx - ax);
+    if ((sp > 0 && sg > 0) || (sp < 0 && sg < 0)) {
+        /* mirror g in the line */
+        double k = 2 * sg / len2;
+        gx += k * ez;
+        gz -= k * ex;
+        sg = -sg;
+    }
+    double t;
+    if (sp == sg) {
+        t = ((px - ax) * ex + (pz - az) * ez) / len2; /* p on the line: the nearest point to it */
+    } else {
+        double u = sp / (sp - sg); /* along p -> g */
+        double cx = px + (gx - px) * u, cz = pz + (gz - pz) * u;
+        t = ((cx - ax) * ex + (cz - az) * ez) / len2;
+    }
+    t = t < 0 ? 0 : (t > 1 ? 1 : t);
+    *x = ax + ex * t;
+    *z = az + ez * t;
+    if (t == 0) *x = ax, *z = az;
+    if (t == 1) *x = bx, *z = bz;
+}
+
+static uint64_t f_key(double f)
+{
+    return nav_heap_key_exact(f);
+}
+
+/* Builds the corridor from the chain of nodes ending at `last` (an edge node, or the start node) into
+ * q->corridor and q->portals, with the goal point as the last portal. Returns the corridor's length. */
+static uint32_t build_corridor(nav_mesh_query *q, uint32_t last, uint32_t start_poly, nav_vec3 goal)
+{
+    const nav_mesh *m = q->mesh;
+    uint32_t start_node = m->edge_count, n = 0;
+    for (uint32_t id = last; id != start_node; id = q->nodes[id].parent) n++;
+    /* n edges crossed: n + 1 polygons, n portals and the goal */
+    uint32_t i = n;
+    for (uint32_t id = last; id != start_node; id = q->nodes[id].parent) {
+        i--;
+        uint32_t poly = m->edge_owner[id];
+        q->corridor[i + 1] = poly;
+        /* crossing into poly through its edge id, which runs from the walker's left end to the right */
+        uint32_t first = m->poly_first[poly], next = id + 1 < m->poly_first[poly + 1] ? id + 1 : first;
+        nav_vec3 l = m->verts[m->edge_vert[id]], r = m->verts[m->edge_vert[next]];
+        q->portals[i] = (nav__portal){l.x, l.z, r.x, r.z, l.y, r.y};
+    }
+    q->corridor[0] = start_poly;
+    q->portals[n] = (nav__portal){goal.x, goal.z, goal.x, goal.z, goal.y, goal.y};
+    q->corridor_count = n + 1;
+    return n + 1;
+}
+
+nav_status nav_mesh_find_path(nav_mesh_query *q, const nav_mesh_path_desc *desc, nav_vec3 start,
+                              nav_vec3 goal, nav_path *out, nav_mesh_result *result)
+{
+    nav_mesh_result r = {0, 0, NAV_MESH_NO_POLY, NAV_MESH_NO_POLY};
+    if (result) *result = r;
+    if (!q || !out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    q->corridor_count = 0;
+    nav_path_clear(out);
+    nav_mesh_path_desc d = desc ? *desc : (nav_mesh_path_desc){0};
+    if (d.mode != NAV_MESH_PATH_DEFAULT && d.mode != NAV_MESH_PATH_FUNNEL)
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    const nav_mesh *m = q->mesh;
+    const nav_mesh_filter *filter = d.filter;
+    double min_cost = INFINITY;
+    for (int t = 0; t < 256; t++) {
+        double c = m->area_cost[t];
+        if (filter && filter->area_cost && m->area_cost[t] < INFINITY) {
+            c = filter->area_cost[t];
+            if (!nav_terrain_cost_valid(c)) return NAV_FAILURE | NAV_INVALID_PARAM;
+        }
+        q->area_cost[t] = c;
+        if (c < min_cost) min_cost = c;
+    }
+    if (!(min_cost < INFINITY)) min_cost = 1;
+
+    uint32_t sp, gp;
+    nav_vec3 s_at, g_at;
+    nav_status ls = nav_mesh_locate(m, start, d.half_extents, &sp, &s_at);
+    if (nav_failed(ls)) return ls;
+    ls = nav_mesh_locate(m, goal, d.half_extents, &gp, &g_at);
+    if (nav_failed(ls)) return ls;
+    r.start_poly = sp;
+    r.goal_poly = gp;
+    if (result) *result = r;
+    if (!poly_allowed(q, filter, sp) || !poly_allowed(q, filter, gp) ||
+        m->poly_component[sp] != m->poly_component[gp])
+        return NAV_FAILURE | NAV_UNREACHABLE;
+
+    /* A* over portal crossings */
+    if (++q->stamp == 0) {
+        for (uint32_t i = 0; i < q->node_count; i++) q->nodes[i].stamp = 0;
+        q->stamp = 1;
+    }
+    uint32_t stamp = q->stamp, start_node = m->edge_count, goal_node = m->edge_count + 1;
+    search_node *nodes = q->nodes;
+    nav_heap_clear(&q->open);
+    double gx = g_at.x, gz = g_at.z;
+    nodes[start_node] = (search_node){0, s_at.x, s_at.z, start_node, stamp, 0};
+    nodes[goal_node] = (search_node){INFINITY, gx, gz, start_node, stamp, 0};
+    double h0 = hypot(gx - s_at.x, gz - s_at.z) * min_cost;
+    nav_heap_push(&q->open, f_key(h0), nav_heap_tie_larger_g(0), start_node);
+    uint32_t best = start_node, expanded = 0;
+    double best_h = h0;
+    bool found = false, out_of_nodes = false;
+    while (q->open.count) {
+        uint32_t id = nav_heap_entry_id(nav_heap_pop(&q->open));
+        if (id == goal_node) {
+            found = true;
+            break;
+        }
+        search_node *n = &nodes[id];
+        n->closed = 1;
+        if (d.max_expanded && expanded >= d.max_expanded) {
+            out_of_nodes = true;
+            break;
+        }
+        expanded++;
+        uint32_t poly = id == start_node ? sp : m->edge_owner[id];
+        double cost = q->area_cost[m->poly_area[poly]];
+        double h = hypot(gx - n->x, gz - n->z) * min_cost;
+        if (h < best_h) {
+            best_h = h;
+            best = id;
+        }
+        if (poly == gp) {
+            /* the goal lies in this polygon: straight to it */
+            double g = n->g + hypot(gx - n->x, gz - n->z) * cost;
+            search_node *goal_rec = &nodes[goal_node];
+            if (g < goal_rec->g) {
+                bool queued = goal_rec->g < INFINITY;
+                goal_rec->g = g;
+                goal_rec->parent = id;
+                if (queued)
+                    nav_heap_decrease(&q->open, goal_node, f_key(g), nav_heap_tie_larger_g(g));
+                else
+                    nav_heap_push(&q->open, f_key(g), nav_heap_tie_larger_g(g), goal_node);
+            }
+        }
+        uint32_t first = m->poly_first[poly], last = m->poly_first[poly + 1];
+        for (uint32_t e = first; e < last; e++) {
+            uint32_t next_poly = m->edge_poly[e];
+            if (next_poly == NAV_MESH_NO_POLY || (m->edge_flags[e] & NAV__EDGE_ONE_WAY)) continue;
+            uint32_t t = m->edge_twin[e];
+            if (e == id || !poly_allowed(q, filter, next_poly)) continue;
+            nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
+            double x, z;
+            best_crossing(n->x, n->z, gx, gz, a.x, a.z, b.x, b.z, &x, &z);
+            double g = n->g + hypot(x - n->x, z - n->z) * cost;
+            search_node *c = &nodes[t];
+            bool seen = c->stamp == stamp;
+            if (seen && g >= c->g) continue;
+            bool queued = seen && !c->closed;
+            *c = (search_node){g, x, z, id, stamp, 0};
+            double f = g + hypot(gx - x, gz - z) * min_cost;
+            if (queued)
+                nav_heap_decrease(&q->open, t, f_key(f), nav_heap_tie_larger_g(g));
+            else
+                nav_heap_push(&q->open, f_key(f), nav_heap_tie_larger_g(g), t);
+        }
+    }
+    r.expanded = expanded;
+
+    nav_status status = NAV_SUCCESS;
+    uint32_t last;
+    nav_vec3 end = g_at;
+    if (found) {
+        last = nodes[goal_node].parent;
+    } else {
+        if (!out_of_nodes && best == start_node && sp != gp) {
+            if (result) *result = r;
+            return NAV_FAILURE | NAV_UNREACHABLE;
+        }
+        /* partial: to the point nearest the goal on the closest polygon reached */
+        status |= NAV_PARTIAL_RESULT | (out_of_nodes ? NAV_OUT_OF_NODES : 0);
+        last = best;
+        uint32_t poly = best == start_node ? sp : m->edge_owner[best];
+        double cx, cz;
+        nav__mesh_poly_closest_xz(m, poly, gx, gz, &cx, &cz);
+        end = nav_vec3_make((float)cx, nav__mesh_poly_height(m, poly, cx, cz), (float)cz);
+        if (!out_of_nodes) status |= NAV_UNREACHABLE;
+    }
+    uint32_t count = build_corridor(q, last, sp, end);
+    /* the funnel weighs each length by the cost of the polygon it lies in, unless all cost 1 */
+    bool uniform = true;
+    for (uint32_t i = 0; i < count; i++) {
+        q->corridor_cost[i] = q->area_cost[m->poly_area[q->corridor[i]]];
+        uniform &= q->corridor_cost[i] == 1;
+    }
+    double cost;
+    nav_status fs = nav__funnel(s_at, q->portals, q->corridor, uniform ? NULL : q->corridor_cost, count, out,
+                                q->point_flags, &cost);
+    if (nav_failed(fs)) return fs;
+    r.cost = cost;
+    if (result) *result = r;
+    return status;
+}

@@ -1,0 +1,689 @@
+/* Navigation meshes (nav/mesh.h): the build from grids checked for exactness, convexity, no
+ * T-junctions and symmetric adjacency; the funnel on hand-made corridors with known answers;
+ * paths on random maps checked by the any-angle rule and against the brute-force reference;
+ * one-way steps, filters, budgets, threads and allocation failures. */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reference.h"
+#include "support.h"
+
+#include "nav/anyangle.h"
+#include "nav/mesh.h"
+#include "nav/search.h"
+
+/* ---- helpers ---------------------------------------------------------------------------------- */
+
+static nav_mesh *build(const nav_grid *grid, const nav_mesh_build_desc *desc)
+{
+    nav_mesh *mesh = NULL;
+    assert_int_equal(nav_mesh_build_from_grid(grid, desc, &mesh), NAV_SUCCESS);
+    assert_non_null(mesh);
+    return mesh;
+}
+
+static double cross2(nav_vec3 o, nav_vec3 a, nav_vec3 b)
+{
+    return ((double)a.x - o.x) * ((double)b.z - o.z) - ((double)a.z - o.z) * ((double)b.x - o.x);
+}
+
+static double poly_area(const nav_mesh *mesh, uint32_t p)
+{
+    nav_mesh_poly_info info;
+    assert_true(nav_mesh_poly(mesh, p, &info));
+    double area = 0;
+    nav_vec3 o = nav_mesh_vert(mesh, info.verts[0]);
+    for (uint32_t i = 1; i + 1 < info.vert_count; i++)
+        area += cross2(o, nav_mesh_vert(mesh, info.verts[i]), nav_mesh_vert(mesh, info.verts[i + 1])) / 2;
+    return area;
+}
+
+/* Everything the header promises about a mesh built from a grid (cell size 1, origin 0). */
+static void assert_mesh_exact(const nav_grid *grid, const nav_mesh *mesh, const uint8_t *free_cells)
+{
+    uint32_t polys = nav_mesh_poly_count(mesh);
+    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
+    double total = 0;
+    uint32_t free_count = 0;
+    for (uint32_t p = 0; p < polys; p++) {
+        nav_mesh_poly_info info;
+        assert_true(nav_mesh_poly(mesh, p, &info));
+        assert_true(info.vert_count >= 3 && info.vert_count <= NAV_MESH_MAX_POLY_VERTS);
+        bool turns = false;
+        for (uint32_t i = 0; i < info.vert_count; i++) {
+            nav_vec3 a = nav_mesh_vert(mesh, info.verts[i]);
+            nav_vec3 b = nav_mesh_vert(mesh, info.verts[(i + 1) % info.vert_count]);
+            nav_vec3 c = nav_mesh_vert(mesh, info.verts[(i + 2) % info.vert_count]);
+            double turn = cross2(a, b, c);
+            assert_true(turn >= 0); /* convex, clockwise on screen */
+            turns |= turn > 0;
+            assert_false(a.x == b.x && a.z == b.z);
+            /* symmetric adjacency: the neighbour has this edge reversed, and names this polygon */
+            uint32_t n = info.neighbours[i];
+            if (n != NAV_MESH_NO_POLY) {
+                nav_mesh_poly_info other;
+                assert_true(nav_mesh_poly(mesh, n, &other));
+                bool twin = false;
+                for (uint32_t j = 0; j < other.vert_count; j++) {
+                    nav_vec3 oa = nav_mesh_vert(mesh, other.verts[j]);
+                    nav_vec3 ob = nav_mesh_vert(mesh, other.verts[(j + 1) % other.vert_count]);
+                    if (oa.x == b.x && oa.z == b.z && ob.x == a.x && ob.z == a.z) {
+                        assert_int_equal(other.neighbours[j], p);
+                        twin = true;
+                    }
+                }
+                assert_true(twin);
+                assert_int_equal(info.component, other.component);
+            }
+            /* no T-junction: no vertex of any polygon lies inside this edge */
+            for (uint32_t v = 0; v < nav_mesh_vert_count(mesh); v++) {
+                nav_vec3 x = nav_mesh_vert(mesh, v);
+                if (cross2(a, b, x) != 0) continue;
+                double t =
+                    ((double)x.x - a.x) * ((double)b.x - a.x) + ((double)x.z - a.z) * ((double)b.z - a.z);
+                double len2 =
+                    ((double)b.x - a.x) * ((double)b.x - a.x) + ((double)b.z - a.z) * ((double)b.z - a.z);
+                assert_false(t > 0 && t < len2);
+            }
+        }
+        assert_true(turns);
+        total += poly_area(mesh, p);
+    }
+    /* every free cell's centre lies in exactly one polygon, no blocked one in any */
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            bool is_free = free_cells ? free_cells[y * w + x] : nav_grid_passable(grid, x, y);
+            free_count += is_free;
+            /* off the centre a little: a chord cutting a long polygon may pass through centres */
+            nav_vec3 c = nav_vec3_make((float)x + 0.5013f, 0, (float)y + 0.5029f);
+            uint32_t holders = 0;
+            for (uint32_t p = 0; p < polys; p++) holders += nav_mesh_poly_contains(mesh, p, c, NULL);
+            assert_int_equal(holders, is_free ? 1 : 0);
+        }
+    assert_true(fabs(total - free_count) < 1e-9); /* areas add up: the union is the free cells */
+}
+
+static nav_path new_path(void)
+{
+    nav_path p;
+    nav_path_init(&p, NULL);
+    return p;
+}
+
+static nav_vec3 centre(int32_t x, int32_t y)
+{
+    return nav_vec3_make((float)x + 0.5f, 0, (float)y + 0.5f);
+}
+
+/* ---- building --------------------------------------------------------------------------------- */
+
+static void test_build_small_maps(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {
+        "..........", "..##......", "..##..#...", "......#...", "#.....####", ".#........",
+    };
+    nav_grid *grid = test_grid_from_rows(rows, 6, NULL);
+    nav_mesh *mesh = build(grid, NULL);
+    assert_mesh_exact(grid, mesh, NULL);
+    assert_int_equal(nav_mesh_source_fingerprint(mesh), nav_grid_fingerprint(grid));
+    assert_true(nav_mesh_memory_bytes(mesh) > 0);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+
+    /* an empty map: one rectangle; a map with no free cell: no polygon */
+    static const char *const open[] = {"....", "....", "...."};
+    grid = test_grid_from_rows(open, 3, NULL);
+    mesh = build(grid, NULL);
+    assert_int_equal(nav_mesh_poly_count(mesh), 1);
+    assert_int_equal(nav_mesh_vert_count(mesh), 4);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+    static const char *const walls[] = {"##", "##"};
+    grid = test_grid_from_rows(walls, 2, NULL);
+    mesh = build(grid, NULL);
+    assert_int_equal(nav_mesh_poly_count(mesh), 0);
+    uint32_t poly;
+    assert_int_equal(nav_mesh_locate(mesh, centre(0, 0), nav_vec3_make(0, 0, 0), &poly, NULL),
+                     NAV_FAILURE | NAV_UNREACHABLE);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
+static void test_build_random_maps(void **state)
+{
+    (void)state;
+    unsigned seed = 3;
+    for (int m = 0; m < 40; m++) {
+        int32_t w = 5 + rand_r(&seed) % 20, h = 5 + rand_r(&seed) % 14;
+        nav_grid *grid = NULL;
+        assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = w, .height = h}, &grid), NAV_SUCCESS);
+        nav_grid_set_terrain_cost(grid, 2, 3.0);
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++) {
+                unsigned r = rand_r(&seed) % 100;
+                if (r < (unsigned)(m % 40))
+                    nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
+                else if (r > 90 && m % 2)
+                    nav_grid_set_cell(grid, x, y, 2);
+            }
+        nav_mesh *mesh = build(grid, NULL);
+        assert_mesh_exact(grid, mesh, NULL);
+        /* terrain: each polygon's cells are of its area type */
+        for (uint32_t p = 0; p < nav_mesh_poly_count(mesh); p++) {
+            nav_mesh_poly_info info;
+            nav_mesh_poly(mesh, p, &info);
+            nav_vec3 a = nav_mesh_vert(mesh, info.verts[0]);
+            nav_vec3 c = nav_mesh_vert(mesh, info.verts[info.vert_count / 2]);
+            int32_t cx = (int32_t)floorf((a.x + c.x) / 2), cy = (int32_t)floorf((a.z + c.z) / 2);
+            assert_int_equal(info.area, nav_grid_cell(grid, cx, cy));
+        }
+        /* deterministic: a second build is identical */
+        nav_mesh *again = build(grid, NULL);
+        assert_int_equal(nav_mesh_poly_count(again), nav_mesh_poly_count(mesh));
+        assert_int_equal(nav_mesh_vert_count(again), nav_mesh_vert_count(mesh));
+        for (uint32_t v = 0; v < nav_mesh_vert_count(mesh); v++) {
+            nav_vec3 a = nav_mesh_vert(mesh, v), b = nav_mesh_vert(again, v);
+            assert_true(a.x == b.x && a.y == b.y && a.z == b.z);
+        }
+        nav_mesh_destroy(again);
+        nav_mesh_destroy(mesh);
+        nav_grid_destroy(grid);
+    }
+}
+
+/* Long rectangles bordered by many small ones are cut to NAV_MESH_MAX_POLY_VERTS vertices. */
+static void test_build_long_edges(void **state)
+{
+    (void)state;
+    char row0[201], row1[201], row2[201];
+    for (int i = 0; i < 200; i++) {
+        row0[i] = i % 2 ? '#' : '.';
+        row1[i] = '.';
+        row2[i] = i % 3 ? '.' : '#';
+    }
+    row0[200] = row1[200] = row2[200] = '\0';
+    const char *rows[] = {row0, row1, row2};
+    nav_grid *grid = test_grid_from_rows(rows, 3, NULL);
+    nav_mesh *mesh = build(grid, NULL);
+    assert_mesh_exact(grid, mesh, NULL);
+    assert_true(nav_mesh_poly_count(mesh) > 100 + 67 + 1); /* the middle row had to be cut */
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
+static void test_build_pinch(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {".#", "#."};
+    nav_grid *grid = test_grid_from_rows(rows, 2, NULL);
+    nav_mesh *mesh = build(grid, NULL);
+    assert_int_equal(nav_mesh_poly_count(mesh), 2);
+    nav_mesh_poly_info a, b;
+    nav_mesh_poly(mesh, 0, &a);
+    nav_mesh_poly(mesh, 1, &b);
+    assert_int_not_equal(a.component, b.component);
+    for (uint32_t i = 0; i < a.vert_count; i++) assert_int_equal(a.neighbours[i], NAV_MESH_NO_POLY);
+    nav_mesh_query *q;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+    nav_path path = new_path();
+    assert_int_equal(nav_mesh_find_path(q, NULL, centre(0, 0), centre(1, 1), &path, NULL),
+                     NAV_FAILURE | NAV_UNREACHABLE);
+    nav_path_destroy(&path);
+    nav_mesh_query_destroy(q);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
+static void test_build_agent_radius(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {
+        "..........", "..........", "....#.....", "..........", "..........",
+    };
+    nav_grid *grid = test_grid_from_rows(rows, 5, NULL);
+    nav_mesh *mesh = build(grid, &(nav_mesh_build_desc){.agent_radius = 1.0f});
+    /* radius 1: the map's edge cells and the 4 cells beside the wall go (not its diagonals, whose
+     * squares are sqrt(0.5) from the centre... and nearer than 1: they go too) */
+    uint8_t expect[50];
+    for (int32_t y = 0; y < 5; y++)
+        for (int32_t x = 0; x < 10; x++) {
+            bool edge = x == 0 || y == 0 || x == 9 || y == 4;
+            bool near_wall = abs(x - 4) <= 1 && abs(y - 2) <= 1;
+            expect[y * 10 + x] = !edge && !near_wall;
+        }
+    assert_mesh_exact(grid, mesh, expect);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+    assert_int_equal(nav_mesh_build_from_grid(grid = test_grid_from_rows(rows, 5, NULL),
+                                              &(nav_mesh_build_desc){.agent_radius = -1}, &mesh),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_null(mesh);
+    nav_grid_destroy(grid);
+}
+
+/* ---- the funnel on corridors with known answers ---------------------------------------------- */
+
+static double find(const nav_mesh *mesh, nav_vec3 a, nav_vec3 b, nav_path *path)
+{
+    nav_mesh_query *q;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+    nav_mesh_result r;
+    nav_status s = nav_mesh_find_path(q, &(nav_mesh_path_desc){.mode = NAV_MESH_PATH_FUNNEL}, a, b, path, &r);
+    assert_int_equal(s, NAV_SUCCESS);
+    const uint8_t *flags = nav_mesh_query_point_flags(q);
+    assert_int_equal(flags[0], NAV_MESH_POINT_START);
+    assert_int_equal(flags[path->count - 1], NAV_MESH_POINT_END);
+    for (uint32_t i = 1; i + 1 < path->count; i++) assert_int_equal(flags[i], NAV_MESH_POINT_CORNER);
+    assert_true(fabs(r.cost - nav_path_length(path)) < 1e-5 * (1 + r.cost)); /* a float sum */
+    nav_mesh_query_destroy(q);
+    return r.cost;
+}
+
+static void assert_point(const nav_path *path, uint32_t i, float x, float z)
+{
+    assert_true(path->points[i].x == x && path->points[i].z == z);
+}
+
+static void test_funnel_one_polygon(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {"......", "......"};
+    nav_grid *grid = test_grid_from_rows(rows, 2, NULL);
+    nav_mesh *mesh = build(grid, NULL);
+    nav_path path = new_path();
+    double c = find(mesh, centre(0, 0), centre(5, 1), &path);
+    assert_int_equal(path.count, 2);
+    assert_true(fabs(c - hypot(5, 1)) < 1e-12);
+    nav_path_destroy(&path);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
+static void test_funnel_zigzag(void **state)
+{
+    (void)state;
+    /* the path bends at (4, 1) and (7, 3): the walls' corners */
+    static const char *const rows[] = {
+        "....#...", "....#...", "........", ".......#", "...#...#",
+    };
+    nav_grid *grid = test_grid_from_rows(rows, 5, NULL);
+    nav_mesh *mesh = build(grid, NULL);
+    nav_path path = new_path();
+    double c = find(mesh, centre(0, 0), centre(6, 4), &path);
+    /* from (0.5, 0.5) down around the first wall's foot (5, 2) ... the reference decides */
+    test_reference ref;
+    test_reference_init(&ref, grid);
+    double best = test_reference_cost(&ref, 0.5, 0.5, 6.5, 4.5);
+    assert_true(fabs(c - best) < 1e-9);
+    double check;
+    assert_int_equal(nav_grid_validate_anyangle_path(grid, &path, &check), NAV_SUCCESS);
+    assert_true(fabs(check - c) < 1e-9);
+
+    /* a real zig-zag: two walls from opposite sides */
+    static const char *const zig[] = {
+        "..#.....",
+        "..#..#..",
+        "..#..#..",
+        ".....#..",
+    };
+    nav_grid *g2 = test_grid_from_rows(zig, 4, NULL);
+    nav_mesh *m2 = build(g2, NULL);
+    c = find(m2, centre(0, 0), centre(7, 0), &path);
+    assert_int_equal(path.count, 5);
+    assert_point(&path, 1, 2, 3); /* under the first wall, along its foot */
+    assert_point(&path, 2, 3, 3);
+    assert_point(&path, 3, 5, 1); /* over the second */
+    assert_true(fabs(c - (hypot(1.5, 2.5) + 1 + hypot(2, 2) + hypot(2.5, 0.5))) < 1e-9);
+    test_reference_destroy(&ref);
+    test_reference_init(&ref, g2);
+    assert_true(fabs(test_reference_cost(&ref, 0.5, 0.5, 7.5, 0.5) - c) < 1e-9);
+    test_reference_destroy(&ref);
+    nav_path_destroy(&path);
+    nav_mesh_destroy(m2);
+    nav_grid_destroy(g2);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
+static void test_funnel_u_turn(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {
+        "......",
+        "#####.",
+        "......",
+    };
+    nav_grid *grid = test_grid_from_rows(rows, 3, NULL);
+    nav_mesh *mesh = build(grid, NULL);
+    nav_path path = new_path();
+    double c = find(mesh, centre(0, 0), centre(0, 2), &path);
+    assert_int_equal(path.count, 4);
+    assert_point(&path, 1, 5, 1);
+    assert_point(&path, 2, 5, 2);
+    assert_true(fabs(c - (hypot(4.5, 0.5) + 1 + hypot(4.5, 0.5))) < 1e-9);
+    nav_path_destroy(&path);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
+/* The short way runs through a pinch, which no path may use: the path goes round. */
+static void test_funnel_no_pinch(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {
+        "...#....",
+        "...#....",
+        "....#...",
+        "........",
+    };
+    nav_grid *grid = test_grid_from_rows(rows, 4, NULL);
+    nav_mesh *mesh = build(grid, NULL);
+    nav_path path = new_path();
+    double c = find(mesh, centre(2, 1), centre(4, 1), &path);
+    double check;
+    assert_int_equal(nav_grid_validate_anyangle_path(grid, &path, &check), NAV_SUCCESS);
+    /* round the foot of the lower wall: (3, 2)... (4, 3), (5, 3) */
+    test_reference ref;
+    test_reference_init(&ref, grid);
+    double best = test_reference_cost(&ref, 2.5, 1.5, 4.5, 1.5);
+    test_reference_destroy(&ref);
+    assert_true(best > 3);
+    assert_true(fabs(c - best) < 1e-9);
+    nav_path_destroy(&path);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
+/* ---- random maps ------------------------------------------------------------------------------ */
+
+/* On random maps every path is valid under the any-angle rule, costs what the planner says, is no
+ * shorter than the brute-force optimum and, on these small maps, within 2% of it on average. */
+static void test_random_paths(void **state)
+{
+    (void)state;
+    unsigned seed = 5;
+    double ratio_sum = 0;
+    int solved = 0, unreachable = 0;
+    for (int m = 0; m < 40; m++) {
+        int32_t w = 8 + rand_r(&seed) % 24, h = 8 + rand_r(&seed) % 16;
+        nav_grid *grid = NULL;
+        assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = w, .height = h}, &grid), NAV_SUCCESS);
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++)
+                if ((int)(rand_r(&seed) % 100) < 10 + m % 25)
+                    nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
+        nav_grid_build_reachability(grid);
+        nav_mesh *mesh = build(grid, NULL);
+        nav_mesh_query *q;
+        assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+        test_reference ref;
+        test_reference_init(&ref, grid);
+        nav_path path = new_path();
+        for (int k = 0; k < 25; k++) {
+            int32_t sx = rand_r(&seed) % w, sy = rand_r(&seed) % h, gx = rand_r(&seed) % w,
+                    gy = rand_r(&seed) % h;
+            if (!nav_grid_passable(grid, sx, sy) || !nav_grid_passable(grid, gx, gy)) continue;
+            nav_mesh_result r;
+            nav_status s = nav_mesh_find_path(q, NULL, centre(sx, sy), centre(gx, gy), &path, &r);
+            double best = test_reference_cost(&ref, sx + 0.5, sy + 0.5, gx + 0.5, gy + 0.5);
+            if (!(best < INFINITY)) {
+                assert_true(nav_failed(s) && nav_has_detail(s, NAV_UNREACHABLE));
+                unreachable++;
+                continue;
+            }
+            assert_int_equal(s, NAV_SUCCESS);
+            double check;
+            assert_int_equal(nav_grid_validate_anyangle_path(grid, &path, &check), NAV_SUCCESS);
+            assert_true(fabs(check - r.cost) < 1e-9 * (1 + check));
+            assert_true(r.cost >= best - 1e-9);
+            ratio_sum += best > 0 ? r.cost / best : 1;
+            solved++;
+        }
+        nav_path_destroy(&path);
+        test_reference_destroy(&ref);
+        nav_mesh_query_destroy(q);
+        nav_mesh_destroy(mesh);
+        nav_grid_destroy(grid);
+    }
+    assert_true(solved > 300 && unreachable > 10);
+    fprintf(stderr, "funnel: mean ratio to the optimum %.5f over %d paths\n", ratio_sum / solved, solved);
+    assert_true(ratio_sum / solved < 1.02);
+}
+
+/* ---- terrain, climbs, filters ----------------------------------------------------------------- */
+
+static void test_one_way_steps(void **state)
+{
+    (void)state;
+    /* a basin: the middle column is 3 lower; max_climb 1 lets one step down into it, never up */
+    static const char *const rows[] = {".....", ".....", "....."};
+    nav_grid *grid = test_grid_from_rows(rows, 3, &(nav_grid_desc){.max_climb = 1});
+    for (int32_t y = 0; y < 3; y++) nav_grid_set_cell_height(grid, 2, y, -3.0f);
+    nav_mesh *mesh = build(grid, NULL);
+    assert_mesh_exact(grid, mesh, NULL);
+    nav_mesh_query *q;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+    nav_path path = new_path();
+    nav_mesh_result r;
+    /* into the basin: fine, and the point there is at its floor */
+    assert_int_equal(nav_mesh_find_path(q, NULL, centre(0, 1), nav_vec3_make(2.5f, -3, 1.5f), &path, &r),
+                     NAV_SUCCESS);
+    assert_true(path.points[path.count - 1].y == -3.0f);
+    assert_true(fabs(r.cost - 2) < 1e-9);
+    /* out of it, or across it: no */
+    nav_status s = nav_mesh_find_path(q, NULL, nav_vec3_make(2.5f, -3, 1.5f), centre(4, 1), &path, &r);
+    assert_true(nav_has_detail(s, NAV_UNREACHABLE));
+    s = nav_mesh_find_path(q, NULL, centre(0, 1), centre(4, 1), &path, &r);
+    assert_true(nav_has_detail(s, NAV_UNREACHABLE));
+    /* the edges say so */
+    uint32_t low;
+    assert_int_equal(nav_mesh_locate(mesh, nav_vec3_make(2.5f, -3, 1.5f), nav_vec3_make(0, 0, 0), &low, NULL),
+                     NAV_SUCCESS);
+    nav_mesh_poly_info info;
+    nav_mesh_poly(mesh, low, &info);
+    for (uint32_t e = 0; e < info.vert_count; e++)
+        if (info.neighbours[e] != NAV_MESH_NO_POLY) assert_false(nav_mesh_edge_passable(mesh, low, e));
+    nav_path_destroy(&path);
+    nav_mesh_query_destroy(q);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
+static void test_terrain_and_filters(void **state)
+{
+    (void)state;
+    /* water (type 3, flag 2) across the middle; a bridge of plain cells at the right end */
+    static const char *const rows[] = {
+        "........",
+        "33333333",
+        "33333333",
+        "........",
+    };
+    nav_grid *grid = test_grid_from_rows(rows, 4, NULL);
+    nav_grid_set_terrain_cost(grid, 3, 2.0);
+    uint16_t flags[256] = {0};
+    flags[3] = 2;
+    nav_mesh *mesh = build(grid, &(nav_mesh_build_desc){.terrain_flags = flags});
+    assert_true(nav_mesh_area_cost(mesh, 3) == 2.0);
+    nav_mesh_query *q;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+    nav_path path = new_path();
+    nav_mesh_result r;
+    /* straight down: half a cell of plain, two of water at 2, half a cell of plain */
+    assert_int_equal(nav_mesh_find_path(q, NULL, centre(0, 0), centre(0, 3), &path, &r), NAV_SUCCESS);
+    assert_true(fabs(r.cost - 5) < 1e-9);
+    double check;
+    assert_int_equal(nav_grid_validate_anyangle_path(grid, &path, &check), NAV_SUCCESS);
+    assert_true(fabs(check - r.cost) < 1e-9);
+    /* excluding the water flag: no way across */
+    nav_mesh_filter dry = {.exclude_flags = 2};
+    nav_status s =
+        nav_mesh_find_path(q, &(nav_mesh_path_desc){.filter = &dry}, centre(0, 0), centre(0, 3), &path, &r);
+    assert_true(nav_failed(s) && nav_has_detail(s, NAV_UNREACHABLE));
+    /* water made cheap by the filter */
+    double costs[256];
+    for (int i = 0; i < 256; i++) costs[i] = 1;
+    costs[3] = 0.5;
+    nav_mesh_filter cheap = {.area_cost = costs};
+    assert_int_equal(
+        nav_mesh_find_path(q, &(nav_mesh_path_desc){.filter = &cheap}, centre(0, 0), centre(0, 3), &path, &r),
+        NAV_SUCCESS);
+    assert_true(fabs(r.cost - 2) < 1e-9);
+    costs[3] = -1;
+    assert_int_equal(
+        nav_mesh_find_path(q, &(nav_mesh_path_desc){.filter = &cheap}, centre(0, 0), centre(0, 3), &path, &r),
+        NAV_FAILURE | NAV_INVALID_PARAM);
+    nav_path_destroy(&path);
+    nav_mesh_query_destroy(q);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
+/* ---- budgets, bad arguments, locate ------------------------------------------------------------ */
+
+static void test_budget_and_partial(void **state)
+{
+    (void)state;
+    nav_grid *grid = NULL;
+    assert_int_equal(nav_grid_load_map_file(test_data("den312d.map"), NULL, &grid), NAV_SUCCESS);
+    nav_mesh *mesh = build(grid, NULL);
+    nav_mesh_query *q;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+    nav_path path = new_path();
+    nav_mesh_result r;
+    /* a long problem of the scenario file, cut to 3 expansions */
+    nav_vec3 a = nav_grid_cell_center(grid, 60, 12), b = nav_grid_cell_center(grid, 63, 76);
+    nav_status full = nav_mesh_find_path(q, NULL, a, b, &path, &r);
+    assert_int_equal(full, NAV_SUCCESS);
+    assert_true(r.expanded > 3);
+    nav_status s = nav_mesh_find_path(q, &(nav_mesh_path_desc){.max_expanded = 3}, a, b, &path, &r);
+    assert_int_equal(s, NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES);
+    assert_int_equal(r.expanded, 3);
+    assert_true(path.count >= 2);
+    assert_int_equal(nav_grid_validate_anyangle_path(grid, &path, NULL), NAV_SUCCESS);
+    /* points off the mesh, bad arguments */
+    assert_int_equal(nav_mesh_find_path(q, NULL, nav_vec3_make(-50, 0, -50), b, &path, &r),
+                     NAV_FAILURE | NAV_UNREACHABLE);
+    assert_int_equal(nav_mesh_find_path(q, NULL, nav_vec3_make(NAN, 0, 0), b, &path, &r),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_mesh_find_path(q, &(nav_mesh_path_desc){.mode = 7}, a, b, &path, &r),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_mesh_find_path(NULL, NULL, a, b, &path, &r), NAV_FAILURE | NAV_INVALID_PARAM);
+    /* a point just off the mesh snaps to the nearest polygon within the extents */
+    uint32_t poly;
+    nav_vec3 near;
+    assert_int_equal(
+        nav_mesh_locate(mesh, nav_vec3_make(-0.5f, 0, 60.5f), nav_vec3_make(1, 1, 1), &poly, &near),
+        nav_grid_passable(grid, 0, 60) ? NAV_SUCCESS : NAV_FAILURE | NAV_UNREACHABLE);
+    nav_path_destroy(&path);
+    nav_mesh_query_destroy(q);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
+/* ---- threads ---------------------------------------------------------------------------------- */
+
+typedef struct thread_job {
+    const nav_mesh *mesh;
+    const nav_grid *grid;
+    double costs[64];
+    int failures;
+} thread_job;
+
+static void *run_queries(void *arg)
+{
+    thread_job *job = arg;
+    nav_mesh_query *q;
+    if (nav_failed(nav_mesh_query_create(job->mesh, NULL, &q))) {
+        job->failures++;
+        return NULL;
+    }
+    nav_path path;
+    nav_path_init(&path, NULL);
+    int32_t w = nav_grid_width(job->grid), h = nav_grid_height(job->grid);
+    for (int round = 0; round < 20; round++) {
+        unsigned seed = 99; /* the same problems every round */
+        for (int i = 0; i < 64; i++) {
+            int32_t sx = rand_r(&seed) % w, sy = rand_r(&seed) % h, gx = rand_r(&seed) % w,
+                    gy = rand_r(&seed) % h;
+            nav_mesh_result r;
+            nav_status s = nav_mesh_find_path(q, NULL, nav_grid_cell_center(job->grid, sx, sy),
+                                              nav_grid_cell_center(job->grid, gx, gy), &path, &r);
+            double c = nav_succeeded(s) ? r.cost : -1;
+            if (round == 0)
+                job->costs[i] = c;
+            else if (job->costs[i] != c)
+                job->failures++;
+        }
+    }
+    nav_path_destroy(&path);
+    nav_mesh_query_destroy(q);
+    return NULL;
+}
+
+static void test_threads(void **state)
+{
+    (void)state;
+    nav_grid *grid = NULL;
+    assert_int_equal(nav_grid_load_map_file(test_data("den312d.map"), NULL, &grid), NAV_SUCCESS);
+    nav_mesh *mesh = build(grid, NULL);
+    thread_job jobs[4];
+    pthread_t threads[4];
+    for (int i = 0; i < 4; i++) {
+        jobs[i] = (thread_job){.mesh = mesh, .grid = grid};
+        assert_int_equal(pthread_create(&threads[i], NULL, run_queries, &jobs[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) pthread_join(threads[i], NULL);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(jobs[i].failures, 0);
+        assert_memory_equal(jobs[i].costs, jobs[0].costs, sizeof jobs[0].costs);
+    }
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
+/* ---- allocation failures ---------------------------------------------------------------------- */
+
+static void test_allocation_failures(void **state)
+{
+    (void)state;
+    nav_grid *grid = NULL;
+    assert_int_equal(nav_grid_load_map_file(test_data("arena.map"), NULL, &grid), NAV_SUCCESS);
+    int failures = 0;
+    for (long n = 1;; n++) {
+        test_allocator t;
+        test_allocator_init(&t, n);
+        nav_mesh *mesh = NULL;
+        nav_status s = nav_mesh_build_from_grid(grid, &(nav_mesh_build_desc){.allocator = &t.hooks}, &mesh);
+        nav_mesh_query *q = NULL;
+        if (nav_succeeded(s))
+            s = nav_mesh_query_create(mesh, &(nav_mesh_query_desc){.allocator = &t.hooks}, &q);
+        nav_mesh_query_destroy(q);
+        nav_mesh_destroy(mesh);
+        assert_int_equal(t.live, 0);
+        if (nav_succeeded(s)) break;
+        assert_int_equal(s, NAV_FAILURE | NAV_OUT_OF_MEMORY);
+        failures++;
+    }
+    assert_true(failures > 10);
+    nav_grid_destroy(grid);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_build_small_maps),    cmocka_unit_test(test_build_random_maps),
+        cmocka_unit_test(test_build_long_edges),    cmocka_unit_test(test_build_pinch),
+        cmocka_unit_test(test_build_agent_radius),  cmocka_unit_test(test_funnel_one_polygon),
+        cmocka_unit_test(test_funnel_zigzag),       cmocka_unit_test(test_funnel_u_turn),
+        cmocka_unit_test(test_funnel_no_pinch),     cmocka_unit_test(test_random_paths),
+        cmocka_unit_test(test_one_way_steps),       cmocka_unit_test(test_terrain_and_filters),
+        cmocka_unit_test(test_budget_and_partial),  cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_allocation_failures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
