@@ -274,6 +274,17 @@ static double find(const nav_mesh *mesh, nav_vec3 a, nav_vec3 b, nav_path *path)
     nav_mesh_result r;
     nav_status s = nav_mesh_find_path(q, &(nav_mesh_path_desc){.mode = NAV_MESH_PATH_FUNNEL}, a, b, path, &r);
     assert_int_equal(s, NAV_SUCCESS);
+    /* the optimal mode agrees on these corridors */
+    nav_path other = new_path();
+    nav_mesh_result o;
+    assert_int_equal(nav_mesh_find_path(q, NULL, a, b, &other, &o), NAV_SUCCESS);
+    assert_int_equal(o.mode, NAV_MESH_PATH_OPTIMAL);
+    assert_true(fabs(o.cost - r.cost) < 1e-9 * (1 + r.cost));
+    assert_int_equal(other.count, path->count);
+    for (uint32_t i = 0; i < other.count; i++)
+        assert_true(other.points[i].x == path->points[i].x && other.points[i].z == path->points[i].z);
+    nav_path_destroy(&other);
+    assert_int_equal(s, NAV_SUCCESS);
     const uint8_t *flags = nav_mesh_query_point_flags(q);
     assert_int_equal(flags[0], NAV_MESH_POINT_START);
     assert_int_equal(flags[path->count - 1], NAV_MESH_POINT_END);
@@ -400,15 +411,14 @@ static void test_funnel_no_pinch(void **state)
 
 /* ---- random maps ------------------------------------------------------------------------------ */
 
-/* On random maps every path is valid under the any-angle rule, costs what the planner says, is no
- * shorter than the brute-force optimum and, on these small maps, within 2% of it on average. */
-static void test_random_paths(void **state)
+/* On random maps every path is valid under the any-angle rule and costs what the planner says; the
+ * optimal mode's cost equals the brute-force optimum (1e-9 relative), the funnel mode's is no
+ * shorter and, on these small maps, within 2% of it on average. */
+static void random_paths(nav_mesh_path_mode mode, unsigned seed, int maps)
 {
-    (void)state;
-    unsigned seed = 5;
     double ratio_sum = 0;
     int solved = 0, unreachable = 0;
-    for (int m = 0; m < 40; m++) {
+    for (int m = 0; m < maps; m++) {
         int32_t w = 8 + rand_r(&seed) % 24, h = 8 + rand_r(&seed) % 16;
         nav_grid *grid = NULL;
         assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = w, .height = h}, &grid), NAV_SUCCESS);
@@ -428,18 +438,27 @@ static void test_random_paths(void **state)
                     gy = rand_r(&seed) % h;
             if (!nav_grid_passable(grid, sx, sy) || !nav_grid_passable(grid, gx, gy)) continue;
             nav_mesh_result r;
-            nav_status s = nav_mesh_find_path(q, NULL, centre(sx, sy), centre(gx, gy), &path, &r);
+            nav_status s = nav_mesh_find_path(q, &(nav_mesh_path_desc){.mode = mode}, centre(sx, sy),
+                                              centre(gx, gy), &path, &r);
             double best = test_reference_cost(&ref, sx + 0.5, sy + 0.5, gx + 0.5, gy + 0.5);
             if (!(best < INFINITY)) {
                 assert_true(nav_failed(s) && nav_has_detail(s, NAV_UNREACHABLE));
                 unreachable++;
                 continue;
             }
+            if (s != NAV_SUCCESS)
+                fprintf(stderr, "map %d (%dx%d): (%d,%d) -> (%d,%d): status %x\n", m, w, h, sx, sy, gx, gy,
+                        s);
             assert_int_equal(s, NAV_SUCCESS);
+            assert_int_equal(r.mode, mode);
             double check;
             assert_int_equal(nav_grid_validate_anyangle_path(grid, &path, &check), NAV_SUCCESS);
             assert_true(fabs(check - r.cost) < 1e-9 * (1 + check));
-            assert_true(r.cost >= best - 1e-9);
+            if (mode == NAV_MESH_PATH_OPTIMAL && fabs(r.cost - best) > 1e-9 * (1 + best))
+                fprintf(stderr, "map %d (%dx%d): (%d,%d) -> (%d,%d): %.9f, optimum %.9f\n", m, w, h, sx, sy,
+                        gx, gy, r.cost, best);
+            if (mode == NAV_MESH_PATH_OPTIMAL) assert_true(fabs(r.cost - best) <= 1e-9 * (1 + best));
+            assert_true(r.cost >= best - 1e-9 * (1 + best));
             ratio_sum += best > 0 ? r.cost / best : 1;
             solved++;
         }
@@ -449,9 +468,23 @@ static void test_random_paths(void **state)
         nav_mesh_destroy(mesh);
         nav_grid_destroy(grid);
     }
-    assert_true(solved > 300 && unreachable > 10);
-    fprintf(stderr, "funnel: mean ratio to the optimum %.5f over %d paths\n", ratio_sum / solved, solved);
+    assert_true(solved > 7 * maps && unreachable > maps / 4);
+    fprintf(stderr, "%s: mean ratio to the optimum %.5f over %d paths\n",
+            mode == NAV_MESH_PATH_OPTIMAL ? "optimal" : "funnel", ratio_sum / solved, solved);
     assert_true(ratio_sum / solved < 1.02);
+}
+
+static void test_random_paths_funnel(void **state)
+{
+    (void)state;
+    random_paths(NAV_MESH_PATH_FUNNEL, 5, 40);
+}
+
+static void test_random_paths_optimal(void **state)
+{
+    (void)state;
+    random_paths(NAV_MESH_PATH_OPTIMAL, 5, 40);
+    random_paths(NAV_MESH_PATH_OPTIMAL, 77, 120);
 }
 
 /* ---- terrain, climbs, filters ----------------------------------------------------------------- */
@@ -676,13 +709,21 @@ static void test_allocation_failures(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_build_small_maps),    cmocka_unit_test(test_build_random_maps),
-        cmocka_unit_test(test_build_long_edges),    cmocka_unit_test(test_build_pinch),
-        cmocka_unit_test(test_build_agent_radius),  cmocka_unit_test(test_funnel_one_polygon),
-        cmocka_unit_test(test_funnel_zigzag),       cmocka_unit_test(test_funnel_u_turn),
-        cmocka_unit_test(test_funnel_no_pinch),     cmocka_unit_test(test_random_paths),
-        cmocka_unit_test(test_one_way_steps),       cmocka_unit_test(test_terrain_and_filters),
-        cmocka_unit_test(test_budget_and_partial),  cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_build_small_maps),
+        cmocka_unit_test(test_build_random_maps),
+        cmocka_unit_test(test_build_long_edges),
+        cmocka_unit_test(test_build_pinch),
+        cmocka_unit_test(test_build_agent_radius),
+        cmocka_unit_test(test_funnel_one_polygon),
+        cmocka_unit_test(test_funnel_zigzag),
+        cmocka_unit_test(test_funnel_u_turn),
+        cmocka_unit_test(test_funnel_no_pinch),
+        cmocka_unit_test(test_random_paths_funnel),
+        cmocka_unit_test(test_random_paths_optimal),
+        cmocka_unit_test(test_one_way_steps),
+        cmocka_unit_test(test_terrain_and_filters),
+        cmocka_unit_test(test_budget_and_partial),
+        cmocka_unit_test(test_threads),
         cmocka_unit_test(test_allocation_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,9 +48,10 @@ int navtool_scen(int argc, char **argv)
         } else if (!strcmp(argv[i], "--algo") && i + 1 < argc && !strcmp(argv[i + 1], "hpa")) {
             hpa = true;
             i++;
-        } else if (!strcmp(argv[i], "--algo") && i + 1 < argc && !strcmp(argv[i + 1], "mesh-funnel")) {
+        } else if (!strcmp(argv[i], "--algo") && i + 1 < argc &&
+                   (!strcmp(argv[i + 1], "mesh-funnel") || !strcmp(argv[i + 1], "mesh"))) {
             mesh = true;
-            mesh_mode = NAV_MESH_PATH_FUNNEL;
+            mesh_mode = !strcmp(argv[i + 1], "mesh") ? NAV_MESH_PATH_OPTIMAL : NAV_MESH_PATH_FUNNEL;
             i++;
         } else if (navtool_parse_hpa_option(argc, argv, &i, &hpa_desc)) {
             continue;
@@ -267,7 +268,7 @@ int navtool_scen(int argc, char **argv)
     double mean_ratio = solved ? ratio_sum / solved : 0;
     char label[64]; /* "astar", or "astar+smooth" when the lengths are those of smoothed paths */
     snprintf(label, sizeof label, "%s%s",
-             mesh  ? "mesh-funnel"
+             mesh  ? (mesh_mode == NAV_MESH_PATH_FUNNEL ? "mesh-funnel" : "mesh")
              : hpa ? "hpa"
                    : navtool_algo_name(search.algo),
              smooth ? "+smooth" : "");

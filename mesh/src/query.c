@@ -9,56 +9,39 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "mesh_internal.h"
-#include "nav/heap.h"
-
-typedef struct search_node {
-    double g;
-    double x, z; /* where the path crosses this node's edge (start and goal: their points) */
-    uint32_t parent;
-    uint32_t stamp; /* the search that last touched the node */
-    uint8_t closed;
-} search_node;
-
-struct nav_mesh_query {
-    const nav_mesh *mesh;
-    nav_allocator allocator;
-    uint32_t node_count; /* edges, then the start and the goal node */
-    search_node *nodes;
-    nav_heap open;
-    uint32_t stamp;
-    double area_cost[256]; /* this search's costs (the filter's or the mesh's) */
-    /* the last path */
-    uint32_t *corridor;
-    uint32_t corridor_count;
-    nav__portal *portals;
-    double *corridor_cost;
-    uint8_t *point_flags;
-    uint32_t scratch_capacity; /* entries of corridor, portals; point_flags holds one more */
-};
+#include "query_internal.h"
 
 nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc *desc, nav_mesh_query **out)
 {
     if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
     *out = NULL;
     if (!mesh) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_mesh_query_desc d = desc ? *desc : (nav_mesh_query_desc){0};
     nav_allocator a;
-    nav__allocator_resolve(&a, desc ? desc->allocator : NULL);
-    if (mesh->edge_count > UINT32_MAX - 3) return NAV_FAILURE | NAV_TOO_LARGE;
+    nav__allocator_resolve(&a, d.allocator);
+    uint64_t pool = d.max_nodes ? d.max_nodes : 2 * (uint64_t)mesh->edge_count + 4096;
+    if (mesh->edge_count > UINT32_MAX / 4 || pool > UINT32_MAX / 4) return NAV_FAILURE | NAV_TOO_LARGE;
     nav_mesh_query *q = nav__calloc(&a, 1, sizeof *q);
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     q->mesh = mesh;
     q->allocator = a;
     q->node_count = mesh->edge_count + 2;
+    q->pool_capacity = (uint32_t)pool;
     /* a corridor visits each node once at most, plus the start polygon */
-    q->scratch_capacity = q->node_count + 1;
+    q->portal_capacity = q->node_count + 1;
+    q->scratch_capacity = (q->node_count > q->pool_capacity ? q->node_count : q->pool_capacity) + 2;
     q->nodes = nav__calloc(&a, q->node_count, sizeof *q->nodes);
+    q->pool = nav__calloc(&a, q->pool_capacity, sizeof *q->pool);
+    q->root_g = nav__calloc(&a, mesh->vert_count ? mesh->vert_count : 1, sizeof *q->root_g);
+    q->root_stamp = nav__calloc(&a, mesh->vert_count ? mesh->vert_count : 1, sizeof *q->root_stamp);
     q->corridor = nav__calloc(&a, q->scratch_capacity, sizeof *q->corridor);
-    q->portals = nav__calloc(&a, q->scratch_capacity, sizeof *q->portals);
-    q->corridor_cost = nav__calloc(&a, q->scratch_capacity, sizeof *q->corridor_cost);
+    q->portals = nav__calloc(&a, q->portal_capacity, sizeof *q->portals);
+    q->corridor_cost = nav__calloc(&a, q->portal_capacity, sizeof *q->corridor_cost);
     q->point_flags = nav__calloc(&a, (size_t)q->scratch_capacity + 1, sizeof *q->point_flags);
-    if (!q->nodes || !q->corridor || !q->portals || !q->corridor_cost || !q->point_flags ||
-        nav_failed(nav_heap_init(&q->open, &a, q->node_count, q->node_count))) {
+    if (!q->nodes || !q->pool || !q->root_g || !q->root_stamp || !q->corridor || !q->portals ||
+        !q->corridor_cost || !q->point_flags ||
+        nav_failed(nav_heap_init(&q->open, &a, q->node_count, q->node_count)) ||
+        nav_failed(nav_heap_init(&q->interval_open, &a, q->pool_capacity, 0))) {
         nav_mesh_query_destroy(q);
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
@@ -71,11 +54,15 @@ void nav_mesh_query_destroy(nav_mesh_query *q)
     if (!q) return;
     nav_allocator a = q->allocator;
     nav__free(&a, q->nodes);
+    nav__free(&a, q->pool);
+    nav__free(&a, q->root_g);
+    nav__free(&a, q->root_stamp);
     nav__free(&a, q->corridor);
     nav__free(&a, q->portals);
     nav__free(&a, q->corridor_cost);
     nav__free(&a, q->point_flags);
     nav_heap_destroy(&q->open);
+    nav_heap_destroy(&q->interval_open);
     nav__free(&a, q);
 }
 
@@ -83,8 +70,10 @@ size_t nav_mesh_query_memory_bytes(const nav_mesh_query *q)
 {
     if (!q) return 0;
     return sizeof *q + q->node_count * (sizeof *q->nodes + sizeof(nav_heap_entry) + sizeof(uint32_t)) +
-           q->scratch_capacity * (sizeof *q->corridor + sizeof *q->portals + sizeof *q->corridor_cost + 1) +
-           1;
+           q->pool_capacity * (sizeof *q->pool + sizeof(nav_heap_entry)) +
+           q->mesh->vert_count * (sizeof *q->root_g + sizeof *q->root_stamp) +
+           q->portal_capacity * (sizeof *q->portals + sizeof *q->corridor_cost) +
+           q->scratch_capacity * (sizeof *q->corridor + 1) + 1;
 }
 
 const uint8_t *nav_mesh_query_point_flags(const nav_mesh_query *q)
@@ -100,7 +89,7 @@ const uint32_t *nav_mesh_query_corridor(const nav_mesh_query *q, uint32_t *count
 
 /* ---- the corridor search --------------------------------------------------------------------- */
 
-static bool poly_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t p)
+bool nav__mesh_poly_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t p)
 {
     const nav_mesh *m = q->mesh;
     if (!(q->area_cost[m->poly_area[p]] < INFINITY)) return false;
@@ -173,45 +162,15 @@ static uint32_t build_corridor(nav_mesh_query *q, uint32_t last, uint32_t start_
     return n + 1;
 }
 
-nav_status nav_mesh_find_path(nav_mesh_query *q, const nav_mesh_path_desc *desc, nav_vec3 start,
-                              nav_vec3 goal, nav_path *out, nav_mesh_result *result)
+/* The funnel mode: A* over portal crossings, then the funnel through the corridor found. */
+static nav_status corridor_search(nav_mesh_query *q, const nav__search_ends *ends, nav_path *out,
+                                  nav_mesh_result *r)
 {
-    nav_mesh_result r = {0, 0, NAV_MESH_NO_POLY, NAV_MESH_NO_POLY};
-    if (result) *result = r;
-    if (!q || !out) return NAV_FAILURE | NAV_INVALID_PARAM;
-    q->corridor_count = 0;
-    nav_path_clear(out);
-    nav_mesh_path_desc d = desc ? *desc : (nav_mesh_path_desc){0};
-    if (d.mode != NAV_MESH_PATH_DEFAULT && d.mode != NAV_MESH_PATH_FUNNEL)
-        return NAV_FAILURE | NAV_INVALID_PARAM;
     const nav_mesh *m = q->mesh;
-    const nav_mesh_filter *filter = d.filter;
-    double min_cost = INFINITY;
-    for (int t = 0; t < 256; t++) {
-        double c = m->area_cost[t];
-        if (filter && filter->area_cost && m->area_cost[t] < INFINITY) {
-            c = filter->area_cost[t];
-            if (!nav_terrain_cost_valid(c)) return NAV_FAILURE | NAV_INVALID_PARAM;
-        }
-        q->area_cost[t] = c;
-        if (c < min_cost) min_cost = c;
-    }
-    if (!(min_cost < INFINITY)) min_cost = 1;
-
-    uint32_t sp, gp;
-    nav_vec3 s_at, g_at;
-    nav_status ls = nav_mesh_locate(m, start, d.half_extents, &sp, &s_at);
-    if (nav_failed(ls)) return ls;
-    ls = nav_mesh_locate(m, goal, d.half_extents, &gp, &g_at);
-    if (nav_failed(ls)) return ls;
-    r.start_poly = sp;
-    r.goal_poly = gp;
-    if (result) *result = r;
-    if (!poly_allowed(q, filter, sp) || !poly_allowed(q, filter, gp) ||
-        m->poly_component[sp] != m->poly_component[gp])
-        return NAV_FAILURE | NAV_UNREACHABLE;
-
-    /* A* over portal crossings */
+    const nav_mesh_filter *filter = ends->filter;
+    double min_cost = ends->min_cost;
+    uint32_t sp = ends->start_poly, gp = ends->goal_poly;
+    nav_vec3 s_at = ends->start, g_at = ends->goal;
     if (++q->stamp == 0) {
         for (uint32_t i = 0; i < q->node_count; i++) q->nodes[i].stamp = 0;
         q->stamp = 1;
@@ -235,7 +194,7 @@ nav_status nav_mesh_find_path(nav_mesh_query *q, const nav_mesh_path_desc *desc,
         }
         search_node *n = &nodes[id];
         n->closed = 1;
-        if (d.max_expanded && expanded >= d.max_expanded) {
+        if (ends->max_expanded && expanded >= ends->max_expanded) {
             out_of_nodes = true;
             break;
         }
@@ -266,7 +225,7 @@ nav_status nav_mesh_find_path(nav_mesh_query *q, const nav_mesh_path_desc *desc,
             uint32_t next_poly = m->edge_poly[e];
             if (next_poly == NAV_MESH_NO_POLY || (m->edge_flags[e] & NAV__EDGE_ONE_WAY)) continue;
             uint32_t t = m->edge_twin[e];
-            if (e == id || !poly_allowed(q, filter, next_poly)) continue;
+            if (e == id || !nav__mesh_poly_allowed(q, filter, next_poly)) continue;
             nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
             double x, z;
             best_crossing(n->x, n->z, gx, gz, a.x, a.z, b.x, b.z, &x, &z);
@@ -283,7 +242,7 @@ nav_status nav_mesh_find_path(nav_mesh_query *q, const nav_mesh_path_desc *desc,
                 nav_heap_push(&q->open, f_key(f), nav_heap_tie_larger_g(g), t);
         }
     }
-    r.expanded = expanded;
+    r->expanded = expanded;
 
     nav_status status = NAV_SUCCESS;
     uint32_t last;
@@ -291,18 +250,14 @@ nav_status nav_mesh_find_path(nav_mesh_query *q, const nav_mesh_path_desc *desc,
     if (found) {
         last = nodes[goal_node].parent;
     } else {
-        if (!out_of_nodes && best == start_node && sp != gp) {
-            if (result) *result = r;
-            return NAV_FAILURE | NAV_UNREACHABLE;
-        }
+        if (!out_of_nodes && best == start_node && sp != gp) return NAV_FAILURE | NAV_UNREACHABLE;
         /* partial: to the point nearest the goal on the closest polygon reached */
-        status |= NAV_PARTIAL_RESULT | (out_of_nodes ? NAV_OUT_OF_NODES : 0);
+        status |= NAV_PARTIAL_RESULT | (out_of_nodes ? NAV_OUT_OF_NODES : NAV_UNREACHABLE);
         last = best;
         uint32_t poly = best == start_node ? sp : m->edge_owner[best];
         double cx, cz;
         nav__mesh_poly_closest_xz(m, poly, gx, gz, &cx, &cz);
         end = nav_vec3_make((float)cx, nav__mesh_poly_height(m, poly, cx, cz), (float)cz);
-        if (!out_of_nodes) status |= NAV_UNREACHABLE;
     }
     uint32_t count = build_corridor(q, last, sp, end);
     /* the funnel weighs each length by the cost of the polygon it lies in, unless all cost 1 */
@@ -315,7 +270,59 @@ nav_status nav_mesh_find_path(nav_mesh_query *q, const nav_mesh_path_desc *desc,
     nav_status fs = nav__funnel(s_at, q->portals, q->corridor, uniform ? NULL : q->corridor_cost, count, out,
                                 q->point_flags, &cost);
     if (nav_failed(fs)) return fs;
-    r.cost = cost;
-    if (result) *result = r;
+    r->cost = cost;
     return status;
+}
+
+nav_status nav_mesh_find_path(nav_mesh_query *q, const nav_mesh_path_desc *desc, nav_vec3 start,
+                              nav_vec3 goal, nav_path *out, nav_mesh_result *result)
+{
+    nav_mesh_result r = {0, 0, NAV_MESH_NO_POLY, NAV_MESH_NO_POLY, NAV_MESH_PATH_DEFAULT};
+    if (result) *result = r;
+    if (!q || !out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    q->corridor_count = 0;
+    nav_path_clear(out);
+    nav_mesh_path_desc d = desc ? *desc : (nav_mesh_path_desc){0};
+    if (d.mode != NAV_MESH_PATH_DEFAULT && d.mode != NAV_MESH_PATH_OPTIMAL && d.mode != NAV_MESH_PATH_FUNNEL)
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    const nav_mesh *m = q->mesh;
+    const nav_mesh_filter *filter = d.filter;
+    /* this search's area costs; the one cost of every area in use, or 0 when they differ */
+    double min_cost = INFINITY, one_cost = -1;
+    bool leaves_out = filter && (filter->include_flags || filter->exclude_flags);
+    for (int t = 0; t < 256; t++) {
+        double c = m->area_cost[t];
+        if (filter && filter->area_cost && m->area_cost[t] < INFINITY) {
+            c = filter->area_cost[t];
+            if (!nav_terrain_cost_valid(c)) return NAV_FAILURE | NAV_INVALID_PARAM;
+            leaves_out |= !(c < INFINITY);
+        }
+        q->area_cost[t] = c;
+        if (!(c < INFINITY)) continue;
+        if (c < min_cost) min_cost = c;
+        one_cost = one_cost < 0 || one_cost == c ? c : 0;
+    }
+    if (!(min_cost < INFINITY)) min_cost = 1;
+    q->all_corners = leaves_out;
+
+    nav__search_ends ends = {.filter = filter, .min_cost = min_cost, .max_expanded = d.max_expanded};
+    nav_status ls = nav_mesh_locate(m, start, d.half_extents, &ends.start_poly, &ends.start);
+    if (nav_failed(ls)) return ls;
+    ls = nav_mesh_locate(m, goal, d.half_extents, &ends.goal_poly, &ends.goal);
+    if (nav_failed(ls)) return ls;
+    r.start_poly = ends.start_poly;
+    r.goal_poly = ends.goal_poly;
+    if (result) *result = r;
+    if (!nav__mesh_poly_allowed(q, filter, ends.start_poly) ||
+        !nav__mesh_poly_allowed(q, filter, ends.goal_poly) ||
+        m->poly_component[ends.start_poly] != m->poly_component[ends.goal_poly])
+        return NAV_FAILURE | NAV_UNREACHABLE;
+
+    /* the optimal mode needs one cost everywhere; with several, the corridor search weighs them */
+    bool optimal = d.mode != NAV_MESH_PATH_FUNNEL && one_cost > 0;
+    r.mode = optimal ? NAV_MESH_PATH_OPTIMAL : NAV_MESH_PATH_FUNNEL;
+    nav_status s =
+        optimal ? nav__mesh_optimal_search(q, &ends, one_cost, out, &r) : corridor_search(q, &ends, out, &r);
+    if (result) *result = r;
+    return s;
 }

@@ -124,11 +124,15 @@ bool nav_mesh_poly_contains(const nav_mesh *mesh, uint32_t poly, nav_vec3 point,
 typedef struct nav_mesh_query nav_mesh_query;
 
 typedef struct nav_mesh_query_desc {
+    /* Search nodes the optimal mode may hold at once (0: twice the mesh's edges plus 4096);
+     * running out ends the search with a partial path and NAV_OUT_OF_NODES. */
+    uint32_t max_nodes;
     const nav_allocator *allocator; /* [opt] */
 } nav_mesh_query_desc;
 
-/* Creates a query object for one thread: one search record a polygon edge, the open list and the
- * path scratch, all allocated here (O(edges) bytes, see nav_mesh_query_memory_bytes).
+/* Creates a query object for one thread: one corridor-search record a polygon edge, the optimal
+ * search's node pool, the open lists and the path scratch, all allocated here (O(edges) bytes,
+ * see nav_mesh_query_memory_bytes).
  * Returns NAV_SUCCESS or NAV_FAILURE with NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY. */
 nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc *desc, nav_mesh_query **out);
 void nav_mesh_query_destroy(nav_mesh_query *query);
@@ -144,7 +148,8 @@ typedef struct nav_mesh_filter {
 } nav_mesh_filter;
 
 typedef enum nav_mesh_path_mode {
-    NAV_MESH_PATH_DEFAULT = 0, /* for now the funnel; the exact optimal mode is being built */
+    NAV_MESH_PATH_DEFAULT = 0, /* NAV_MESH_PATH_OPTIMAL */
+    NAV_MESH_PATH_OPTIMAL = 1, /* the exact shortest path (Polyanya) where every area costs the same */
     NAV_MESH_PATH_FUNNEL = 2   /* A* over portals, then the funnel (string pulling) */
 } nav_mesh_path_mode;
 
@@ -159,6 +164,7 @@ typedef struct nav_mesh_result {
     double cost;       /* the straight path's cost: its length in each polygon times its area cost */
     uint32_t expanded; /* search nodes expanded */
     uint32_t start_poly, goal_poly;
+    nav_mesh_path_mode mode; /* the mode that ran (the optimal mode runs the funnel where costs differ) */
 } nav_mesh_result;
 
 /* Flags of each point of a straight path (nav_mesh_query_point_flags). */
@@ -170,16 +176,27 @@ typedef struct nav_mesh_result {
  * straight path to out: the start, every corner, the goal (points at floor height), with each
  * point's polygon in out->nodes and out->cost the cost.
  *
+ * Optimal mode (the default): the Euclidean shortest path, exactly, by Polyanya (Cui, Harabor and
+ * Grastien, "Compromise-free Pathfinding on a Navigation Mesh", IJCAI 2017): an A* whose nodes are
+ * a root (the start or a corner where the path bends) and an interval of a polygon edge that the
+ * root sees; a node's successors are the parts of the next polygon's edges seen through the
+ * interval, and, past the interval's ends where they are corners of the mesh's boundary, the parts
+ * seen by turning there. No preprocessing. Its cost is the length times the one area cost of the
+ * polygons the filter allows. Where the allowed areas cost differently, the exact weighted optimum
+ * bends where areas meet, not only at corners, and this mode instead runs the funnel mode (result
+ * ->mode says which ran); its cost is then that of the path returned, at least the optimum, with
+ * no bound above.
+ *
  * Funnel mode (Mononen's "simple stupid funnel" through the portals of the corridor): an A* over
  * portal crossings whose points follow the line to the goal (the point of each portal that makes
  * parent -> point -> goal shortest, not the portal's midpoint), then string pulling of the corridor
  * found. The straight path is the shortest within its corridor; the corridor need not be the best.
  *
  * Returns NAV_SUCCESS; with NAV_PARTIAL_RESULT when the goal was not reached (NAV_OUT_OF_NODES: the
- * budget ran out), the path then leading to the point nearest the goal on the closest polygon
- * reached; NAV_FAILURE | NAV_UNREACHABLE when start or goal is off the mesh or they lie in different
- * components (O(1)) or no path exists; NAV_FAILURE | NAV_INVALID_PARAM for bad arguments;
- * NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
+ * budget or the node pool ran out), the path then leading to the point nearest the goal of the
+ * closest place reached; NAV_FAILURE | NAV_UNREACHABLE when start or goal is off the mesh or they
+ * lie in different components (O(1)) or no path exists; NAV_FAILURE | NAV_INVALID_PARAM for bad
+ * arguments; NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
 nav_status nav_mesh_find_path(nav_mesh_query *query, const nav_mesh_path_desc *desc, nav_vec3 start,
                               nav_vec3 goal, nav_path *out, nav_mesh_result *result);
 

@@ -1,0 +1,513 @@
+/* The optimal mode: Polyanya (Cui, Harabor and Grastien, "Compromise-free Pathfinding on a
+ * Navigation Mesh", IJCAI 2017), written from the paper.
+ *
+ * A node is a root r (the start, or a mesh vertex where the path bends) and an interval [R, L] of
+ * an edge that r sees, R on the right and L on the left as r looks through it into the next
+ * polygon Q. Every point of the interval is reached from r in a straight line, so g is the length
+ * to r and h the length from r through the interval to the goal (the goal mirrored in the
+ * interval's line when it lies on r's side), which never overestimates. Expanding the node:
+ *   - observable successors: the parts of Q's other edges inside the cone from r through [R, L],
+ *     with the same root;
+ *   - non-observable successors: where R is the entry edge's own end vertex and a corner of the
+ *     mesh (a vertex on its boundary), the parts of Q's edges right of the ray r -> R, with R as
+ *     the new root; the same on the left. Shortest paths bend only at such corners.
+ * The cone is always tested against exact points on its rays (vertices, or 2R - r on the ray past
+ * a new root), never against rounded crossing points, so on grid meshes every test is exact.
+ * A root that lies on the entry edge itself sees the whole next polygon (it is on its boundary).
+ *
+ * Pruning, all from the paper: a vertex keeps the best g at which it became a root and nodes from
+ * a worse one are dropped (root-level pruning); a polygon whose only neighbour is the one we came
+ * from is not entered unless it holds the goal (cul-de-sac pruning); a node with a single
+ * successor of the same root is expanded at once, without the open list (intermediate pruning). */
+#include <math.h>
+
+#include "query_internal.h"
+
+#define NODE_RIGHT_VERTEX 0x01u /* the interval's right end is the entry edge's right vertex */
+#define NODE_LEFT_VERTEX  0x02u
+#define NODE_ON_EDGE      0x04u /* the root lies on the entry edge: it sees all of the next polygon */
+#define NODE_GOAL         0x08u /* the goal, reached from the root */
+#define NODE_VIA          0x10u /* a root passed on the way (kept for the path, never expanded) */
+#define NO_NODE           UINT32_MAX
+
+typedef struct search {
+    nav_mesh_query *q;
+    const nav_mesh *m;
+    const nav__search_ends *ends;
+    double gx, gz;
+    uint32_t stamp;
+    bool pool_full;
+} search;
+
+static double cross(double ox, double oz, double px, double pz, double qx, double qz)
+{
+    return (px - ox) * (qz - oz) - (pz - oz) * (qx - ox);
+}
+
+static bool is_corner(const search *s, uint32_t poly, uint32_t vert)
+{
+    if (s->q->all_corners) return true;
+    /* a vertex on the mesh's boundary: some edge of this polygon at it is a wall or one-way, or
+     * the fan of polygons around it does not close (checked by walking it) */
+    const nav_mesh *m = s->m;
+    uint32_t p = poly;
+    /* walk clockwise around the vertex from poly through the edges that end at it */
+    for (uint32_t steps = 0; steps < 64; steps++) {
+        uint32_t first = m->poly_first[p], last = m->poly_first[p + 1], e = first;
+        while (e < last && m->edge_vert[e] != vert) e++;
+        if (e == last) return true; /* the vertex of another height: a step, treat as corner */
+        uint32_t in = e == first ? last - 1 : e - 1; /* the edge ending at vert */
+        if (m->edge_poly[in] == NAV_MESH_NO_POLY || (m->edge_flags[in] & NAV__EDGE_ONE_WAY)) return true;
+        uint32_t t = m->edge_twin[in];
+        if (m->edge_flags[t] & NAV__EDGE_ONE_WAY) return true;
+        p = m->edge_poly[in];
+        if (p == poly) return false;
+    }
+    return true;
+}
+
+static double dist(double ax, double az, double bx, double bz)
+{
+    return hypot(bx - ax, bz - az);
+}
+
+/* h: the length from the root through the interval to the goal. */
+static double heuristic(const search *s, const interval_node *n)
+{
+    double rx = n->root_x, rz = n->root_z, gx = s->gx, gz = s->gz;
+    if (n->kind & (NODE_ON_EDGE | NODE_GOAL)) return dist(rx, rz, gx, gz);
+    /* mirror the goal in the interval's line when it lies on the root's side */
+    double ex = n->left_x - n->right_x, ez = n->left_z - n->right_z, len2 = ex * ex + ez * ez;
+    double sr = cross(n->right_x, n->right_z, n->left_x, n->left_z, rx, rz);
+    double sg = cross(n->right_x, n->right_z, n->left_x, n->left_z, gx, gz);
+    if (len2 > 0 && ((sr > 0 && sg > 0) || (sr < 0 && sg < 0))) {
+        double k = 2 * sg / len2;
+        gx += k * ez;
+        gz -= k * ex;
+    }
+    bool right_of_left = cross(rx, rz, n->left_dir_x, n->left_dir_z, gx, gz) <= 0;
+    bool left_of_right = cross(rx, rz, n->right_dir_x, n->right_dir_z, gx, gz) >= 0;
+    if (right_of_left && left_of_right) return dist(rx, rz, gx, gz);
+    double via_r = dist(rx, rz, n->right_x, n->right_z) + dist(n->right_x, n->right_z, gx, gz);
+    double via_l = dist(rx, rz, n->left_x, n->left_z) + dist(n->left_x, n->left_z, gx, gz);
+    return via_r < via_l ? via_r : via_l;
+}
+
+/* A polygon with one neighbour, entered from it, leads nowhere (unless it holds the goal). */
+static bool dead_end(const search *s, uint32_t poly)
+{
+    if (poly == s->ends->goal_poly) return false;
+    const nav_mesh *m = s->m;
+    uint32_t ways = 0;
+    for (uint32_t e = m->poly_first[poly]; e < m->poly_first[poly + 1]; e++)
+        ways += m->edge_poly[e] != NAV_MESH_NO_POLY;
+    return ways <= 1;
+}
+
+/* Makes v (a vertex of polygon poly) the root at length g; false when it already is one at a
+ * shorter length (root-level pruning). */
+static bool take_root(search *s, uint32_t v, double g)
+{
+    nav_mesh_query *q = s->q;
+    if (q->root_stamp[v] == s->stamp && q->root_g[v] < g - 1e-9 * (1 + g)) return false;
+    if (q->root_stamp[v] != s->stamp || g < q->root_g[v]) q->root_g[v] = g;
+    q->root_stamp[v] = s->stamp;
+    return true;
+}
+
+/* Adds a node to the pool (not yet to the open list). Returns its index, or NO_NODE when it is
+ * dropped (pruned, or not allowed by the filter) or the pool is full. */
+static uint32_t add_node(search *s, const interval_node *proto)
+{
+    nav_mesh_query *q = s->q;
+    const nav_mesh *m = s->m;
+    interval_node n = *proto;
+    if (!(n.kind & NODE_GOAL)) {
+        uint32_t t = n.edge, poly = m->edge_owner[t];
+        uint32_t from_edge = m->edge_twin[t];
+        if (m->edge_flags[from_edge] & NAV__EDGE_ONE_WAY) return NO_NODE;
+        if (!nav__mesh_poly_allowed(q, s->ends->filter, poly) || dead_end(s, poly)) return NO_NODE;
+        uint32_t first = m->poly_first[poly], next = t + 1 < m->poly_first[poly + 1] ? t + 1 : first;
+        nav_vec3 a = m->verts[m->edge_vert[t]], b = m->verts[m->edge_vert[next]]; /* left end, right end */
+        double side = cross(b.x, b.z, a.x, a.z, n.root_x, n.root_z); /* > 0: outside the polygon */
+        if (side == 0) {
+            /* the root on the edge's line: on the edge it sees all of the next polygon; outside
+             * it, it sees only along the line, so the path runs along the line (on the boundary
+             * of the polygon it comes from) to the edge's nearer end, which becomes the root */
+            double along = ((double)a.x - b.x) * (n.root_x - b.x) + ((double)a.z - b.z) * (n.root_z - b.z);
+            double len2 =
+                ((double)a.x - b.x) * ((double)a.x - b.x) + ((double)a.z - b.z) * ((double)a.z - b.z);
+            if (along < 0 || along > len2) {
+                uint32_t v = along < 0 ? m->edge_vert[next] : m->edge_vert[t];
+                nav_vec3 p = m->verts[v];
+                double g = n.g + hypot(p.x - n.root_x, p.z - n.root_z);
+                if (!take_root(s, v, g)) return NO_NODE;
+                /* the old root stays on the path: a node of its own, which n follows */
+                if (q->pool_count == q->pool_capacity) {
+                    s->pool_full = true;
+                    return NO_NODE;
+                }
+                interval_node via = n;
+                via.kind = NODE_VIA;
+                q->pool[q->pool_count] = via;
+                n.parent = q->pool_count++;
+                n.root_x = p.x;
+                n.root_z = p.z;
+                n.root_vert = v;
+                n.root_poly = m->edge_owner[from_edge];
+                n.g = g;
+            }
+            n.kind |= NODE_ON_EDGE;
+        } else if (side < 0) {
+            return NO_NODE; /* the root on the far side: cannot happen for a node seen through an edge */
+        }
+    }
+    if (q->pool_count == q->pool_capacity) {
+        s->pool_full = true;
+        return NO_NODE;
+    }
+    n.f = n.g + heuristic(s, &n);
+    q->pool[q->pool_count] = n;
+    return q->pool_count++;
+}
+
+/* The range of t in [0, 1] where (1 - t) a + t b >= 0 (sign +1) or <= 0 (sign -1), intersected
+ * with [*lo, *hi]; *lo_by / *hi_by record which bound moved them (1) or the segment's end (0). */
+static void clip(double a, double b, int sign, double *lo, double *hi, int *lo_by, int *hi_by, int tag)
+{
+    a *= sign;
+    b *= sign;
+    if (a >= 0 && b >= 0) return;
+    if (a < 0 && b < 0) {
+        *lo = 1;
+        *hi = 0;
+        return;
+    }
+    double t = a / (a - b);
+    if (a < 0) {
+        if (t > *lo) {
+            *lo = t;
+            *lo_by = tag;
+        }
+    } else if (t < *hi) {
+        *hi = t;
+        *hi_by = tag;
+    }
+}
+
+/* Generates the successors of node `at` into list (their pool indices); returns how many. */
+static uint32_t expand(search *s, uint32_t at, uint32_t *list)
+{
+    const nav_mesh *m = s->m;
+    interval_node n = s->q->pool[at]; /* a copy: the pool may not move, but stay clear of aliasing */
+    uint32_t poly = m->edge_owner[n.edge], first = m->poly_first[poly],
+             count = m->poly_first[poly + 1] - first;
+    uint32_t k = n.edge - first;
+    uint32_t right_vert = m->edge_vert[first + (k + 1) % count], left_vert = m->edge_vert[n.edge];
+    nav_vec3 rv = m->verts[right_vert], lv = m->verts[left_vert];
+    bool on_edge = (n.kind & NODE_ON_EDGE) != 0;
+    bool turn_right = !on_edge && (n.kind & NODE_RIGHT_VERTEX) && is_corner(s, poly, right_vert);
+    bool turn_left = !on_edge && (n.kind & NODE_LEFT_VERTEX) && is_corner(s, poly, left_vert);
+    double rx = n.root_x, rz = n.root_z;
+    uint32_t produced = 0;
+    interval_node proto = {0};
+
+    /* the goal, if it lies in this polygon: straight from the root, or round an end */
+    if (poly == s->ends->goal_poly) {
+        proto = (interval_node){.root_x = rx,
+                                .root_z = rz,
+                                .g = n.g,
+                                .root_vert = n.root_vert,
+                                .root_poly = n.root_poly,
+                                .edge = n.edge,
+                                .parent = at,
+                                .kind = NODE_GOAL};
+        bool ok = true;
+        if (!on_edge) {
+            double fr = cross(rx, rz, n.right_dir_x, n.right_dir_z, s->gx, s->gz);
+            double fl = cross(rx, rz, n.left_dir_x, n.left_dir_z, s->gx, s->gz);
+            if (fr < 0 || fl > 0) {
+                ok = false;
+                bool right = fr < 0;
+                if (right ? turn_right : turn_left) {
+                    nav_vec3 v = right ? rv : lv;
+                    double g = n.g + dist(rx, rz, v.x, v.z);
+                    if (take_root(s, right ? right_vert : left_vert, g)) {
+                        proto.root_x = v.x;
+                        proto.root_z = v.z;
+                        proto.root_vert = right ? right_vert : left_vert;
+                        proto.root_poly = poly;
+                        proto.g = g;
+                        ok = true;
+                    }
+                }
+            }
+        }
+        if (ok) {
+            uint32_t id = add_node(s, &proto);
+            if (id != NO_NODE) list[produced++] = id;
+        }
+    }
+
+    double right_g = n.g + dist(rx, rz, rv.x, rv.z), left_g = n.g + dist(rx, rz, lv.x, lv.z);
+    bool right_root_ok = turn_right && take_root(s, right_vert, right_g);
+    bool left_root_ok = turn_left && take_root(s, left_vert, left_g);
+    for (uint32_t j = 1; j < count; j++) {
+        uint32_t e = first + (k + j) % count, e_next = first + (k + j + 1) % count;
+        if (m->edge_poly[e] == NAV_MESH_NO_POLY) continue;
+        nav_vec3 u = m->verts[m->edge_vert[e]], w = m->verts[m->edge_vert[e_next]]; /* u right, w left */
+        uint32_t t = m->edge_twin[e];
+        proto = (interval_node){.root_x = rx,
+                                .root_z = rz,
+                                .g = n.g,
+                                .root_vert = n.root_vert,
+                                .root_poly = n.root_poly,
+                                .edge = t,
+                                .parent = at};
+        if (on_edge) {
+            proto.right_x = proto.right_dir_x = u.x;
+            proto.right_z = proto.right_dir_z = u.z;
+            proto.left_x = proto.left_dir_x = w.x;
+            proto.left_z = proto.left_dir_z = w.z;
+            proto.kind = NODE_RIGHT_VERTEX | NODE_LEFT_VERTEX;
+            uint32_t id = add_node(s, &proto);
+            if (id != NO_NODE) list[produced++] = id;
+            continue;
+        }
+        double fru = cross(rx, rz, n.right_dir_x, n.right_dir_z, u.x, u.z);
+        double frw = cross(rx, rz, n.right_dir_x, n.right_dir_z, w.x, w.z);
+        double flu = cross(rx, rz, n.left_dir_x, n.left_dir_z, u.x, u.z);
+        double flw = cross(rx, rz, n.left_dir_x, n.left_dir_z, w.x, w.z);
+        double ex = (double)w.x - u.x, ez = (double)w.z - u.z;
+
+        /* observable: left of the right ray and right of the left ray */
+        double lo = 0, hi = 1;
+        int lo_by = 0, hi_by = 0; /* 0: the edge's end; 1: the right ray; 2: the left ray */
+        clip(fru, frw, +1, &lo, &hi, &lo_by, &hi_by, 1);
+        clip(flu, flw, -1, &lo, &hi, &lo_by, &hi_by, 2);
+        if (lo < hi) {
+            proto.right_x = lo_by ? u.x + ex * lo : u.x;
+            proto.right_z = lo_by ? u.z + ez * lo : u.z;
+            proto.right_dir_x = lo_by == 1 ? n.right_dir_x : lo_by == 2 ? n.left_dir_x : u.x;
+            proto.right_dir_z = lo_by == 1 ? n.right_dir_z : lo_by == 2 ? n.left_dir_z : u.z;
+            proto.left_x = hi_by ? u.x + ex * hi : w.x;
+            proto.left_z = hi_by ? u.z + ez * hi : w.z;
+            proto.left_dir_x = hi_by == 1 ? n.right_dir_x : hi_by == 2 ? n.left_dir_x : w.x;
+            proto.left_dir_z = hi_by == 1 ? n.right_dir_z : hi_by == 2 ? n.left_dir_z : w.z;
+            proto.kind = (uint8_t)((lo_by ? 0 : NODE_RIGHT_VERTEX) | (hi_by ? 0 : NODE_LEFT_VERTEX));
+            uint32_t id = add_node(s, &proto);
+            if (id != NO_NODE) list[produced++] = id;
+        }
+
+        /* round the right end: the part right of the ray r -> R, seen from R */
+        if (right_root_ok) {
+            double a = 0, b = 1;
+            int a_by = 0, b_by = 0;
+            clip(fru, frw, -1, &a, &b, &a_by, &b_by, 1);
+            if (a < b) {
+                interval_node turn = proto;
+                turn.root_x = rv.x;
+                turn.root_z = rv.z;
+                turn.root_vert = right_vert;
+                turn.root_poly = poly;
+                turn.g = right_g;
+                /* past R, the ray r -> R goes on through 2R - r */
+                double px = 2.0 * rv.x - rx, pz = 2.0 * rv.z - rz;
+                turn.right_x = a_by ? u.x + ex * a : u.x;
+                turn.right_z = a_by ? u.z + ez * a : u.z;
+                turn.right_dir_x = a_by ? px : u.x;
+                turn.right_dir_z = a_by ? pz : u.z;
+                turn.left_x = b_by ? u.x + ex * b : w.x;
+                turn.left_z = b_by ? u.z + ez * b : w.z;
+                turn.left_dir_x = b_by ? px : w.x;
+                turn.left_dir_z = b_by ? pz : w.z;
+                turn.kind = (uint8_t)((a_by ? 0 : NODE_RIGHT_VERTEX) | (b_by ? 0 : NODE_LEFT_VERTEX));
+                uint32_t id = add_node(s, &turn);
+                if (id != NO_NODE) list[produced++] = id;
+            }
+        }
+        /* round the left end: the part left of the ray r -> L, seen from L */
+        if (left_root_ok) {
+            double a = 0, b = 1;
+            int a_by = 0, b_by = 0;
+            clip(flu, flw, +1, &a, &b, &a_by, &b_by, 2);
+            if (a < b) {
+                interval_node turn = proto;
+                turn.root_x = lv.x;
+                turn.root_z = lv.z;
+                turn.root_vert = left_vert;
+                turn.root_poly = poly;
+                turn.g = left_g;
+                double px = 2.0 * lv.x - rx, pz = 2.0 * lv.z - rz;
+                turn.right_x = a_by ? u.x + ex * a : u.x;
+                turn.right_z = a_by ? u.z + ez * a : u.z;
+                turn.right_dir_x = a_by ? px : u.x;
+                turn.right_dir_z = a_by ? pz : u.z;
+                turn.left_x = b_by ? u.x + ex * b : w.x;
+                turn.left_z = b_by ? u.z + ez * b : w.z;
+                turn.left_dir_x = b_by ? px : w.x;
+                turn.left_dir_z = b_by ? pz : w.z;
+                turn.kind = (uint8_t)((a_by ? 0 : NODE_RIGHT_VERTEX) | (b_by ? 0 : NODE_LEFT_VERTEX));
+                uint32_t id = add_node(s, &turn);
+                if (id != NO_NODE) list[produced++] = id;
+            }
+        }
+    }
+    return produced;
+}
+
+static void push(search *s, uint32_t id)
+{
+    const interval_node *n = &s->q->pool[id];
+    nav_heap_push(&s->q->interval_open, nav_heap_key_exact(n->f), nav_heap_tie_larger_g(n->g), id);
+}
+
+/* The straight path of node `last` (its roots back to the start, then `end`) into out. */
+static nav_status write_path(search *s, uint32_t last, double end_x, float end_y, double end_z,
+                             uint32_t end_poly, double cost_factor, nav_path *out, nav_mesh_result *r)
+{
+    nav_mesh_query *q = s->q;
+    const nav_mesh *m = s->m;
+    nav_path_clear(out);
+    /* the corridor: the next polygon of every node (the goal's is its parent's), back to the start */
+    uint32_t length = 0;
+    for (uint32_t id = last; id != NO_NODE; id = q->pool[id].parent)
+        length += !(q->pool[id].kind & (NODE_GOAL | NODE_VIA));
+    uint32_t i = length + 1;
+    q->corridor_count = i;
+    for (uint32_t id = last; id != NO_NODE; id = q->pool[id].parent)
+        if (!(q->pool[id].kind & (NODE_GOAL | NODE_VIA))) q->corridor[--i] = m->edge_owner[q->pool[id].edge];
+    q->corridor[0] = s->ends->start_poly;
+    /* the points: end, then every root met walking back, reversed */
+    if (nav_failed(nav_path_push(out, nav_vec3_make((float)end_x, end_y, (float)end_z), end_poly)))
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    uint32_t root = UINT32_MAX - 1;
+    double length_sum = 0, px = end_x, pz = end_z;
+    for (uint32_t id = last; id != NO_NODE; id = q->pool[id].parent) {
+        const interval_node *n = &q->pool[id];
+        if (n->root_vert == root) continue;
+        root = n->root_vert;
+        float y = root == NAV_MESH_NO_POLY ? s->ends->start.y : m->verts[root].y;
+        if (nav_failed(
+                nav_path_push(out, nav_vec3_make((float)n->root_x, y, (float)n->root_z), n->root_poly)))
+            return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        length_sum += dist(px, pz, n->root_x, n->root_z);
+        px = n->root_x;
+        pz = n->root_z;
+    }
+    nav_path_reverse(out);
+    out->points[0].y = s->ends->start.y;
+    for (uint32_t p = 0; p < out->count; p++) q->point_flags[p] = NAV_MESH_POINT_CORNER;
+    q->point_flags[0] = NAV_MESH_POINT_START;
+    q->point_flags[out->count - 1] = NAV_MESH_POINT_END;
+    r->cost = length_sum * cost_factor;
+    out->cost = r->cost;
+    return NAV_SUCCESS;
+}
+
+nav_status nav__mesh_optimal_search(nav_mesh_query *q, const nav__search_ends *ends, double cost,
+                                    nav_path *out, nav_mesh_result *r)
+{
+    const nav_mesh *m = q->mesh;
+    search s = {.q = q, .m = m, .ends = ends, .gx = ends->goal.x, .gz = ends->goal.z};
+    if (++q->stamp == 0) {
+        for (uint32_t v = 0; v < m->vert_count; v++) q->root_stamp[v] = 0;
+        for (uint32_t i = 0; i < q->node_count; i++) q->nodes[i].stamp = 0;
+        q->stamp = 1;
+    }
+    s.stamp = q->stamp;
+    q->pool_count = 0;
+    nav_heap_clear(&q->interval_open);
+    uint32_t sp = ends->start_poly;
+    double sx = ends->start.x, sz = ends->start.z;
+
+    /* one polygon: a straight line */
+    if (sp == ends->goal_poly) {
+        interval_node start = {.root_x = sx,
+                               .root_z = sz,
+                               .root_vert = NAV_MESH_NO_POLY,
+                               .root_poly = sp,
+                               .edge = m->poly_first[sp],
+                               .parent = NO_NODE,
+                               .kind = NODE_GOAL};
+        q->pool[q->pool_count++] = start;
+        return write_path(&s, 0, s.gx, ends->goal.y, s.gz, ends->goal_poly, cost, out, r);
+    }
+    /* the start sees each edge of its polygon whole */
+    uint32_t first = m->poly_first[sp], last = m->poly_first[sp + 1];
+    for (uint32_t e = first; e < last; e++) {
+        if (m->edge_poly[e] == NAV_MESH_NO_POLY) continue;
+        nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
+        interval_node n = {.root_x = sx,
+                           .root_z = sz,
+                           .right_x = a.x,
+                           .right_z = a.z,
+                           .left_x = b.x,
+                           .left_z = b.z,
+                           .right_dir_x = a.x,
+                           .right_dir_z = a.z,
+                           .left_dir_x = b.x,
+                           .left_dir_z = b.z,
+                           .root_vert = NAV_MESH_NO_POLY,
+                           .root_poly = sp,
+                           .edge = m->edge_twin[e],
+                           .parent = NO_NODE,
+                           .kind = NODE_RIGHT_VERTEX | NODE_LEFT_VERTEX};
+        uint32_t id = add_node(&s, &n);
+        if (id != NO_NODE) push(&s, id);
+    }
+
+    uint32_t expanded = 0, best = NO_NODE, list[3 * NAV_MESH_MAX_POLY_VERTS + 1];
+    double best_h = INFINITY;
+    bool out_of_nodes = false;
+    while (q->interval_open.count) {
+        uint32_t id = nav_heap_entry_id(nav_heap_pop(&q->interval_open));
+        const interval_node *n = &q->pool[id];
+        if (n->kind & NODE_GOAL) {
+            r->expanded = expanded;
+            return write_path(&s, id, s.gx, ends->goal.y, s.gz, ends->goal_poly, cost, out, r);
+        }
+        /* root-level pruning: a shorter way to this root has been found since */
+        if (n->root_vert != NAV_MESH_NO_POLY && q->root_g[n->root_vert] < n->g - 1e-9 * (1 + n->g)) continue;
+        for (;;) {
+            if (ends->max_expanded && expanded >= ends->max_expanded) {
+                out_of_nodes = true;
+                break;
+            }
+            expanded++;
+            double h = q->pool[id].f - q->pool[id].g;
+            if (h < best_h) {
+                best_h = h;
+                best = id;
+            }
+            uint32_t produced = expand(&s, id, list);
+            if (s.pool_full) {
+                out_of_nodes = true;
+                break;
+            }
+            /* intermediate pruning: one successor of the same root is expanded at once */
+            if (produced == 1 && !(q->pool[list[0]].kind & NODE_GOAL) &&
+                q->pool[list[0]].root_vert == q->pool[id].root_vert &&
+                q->pool[list[0]].root_x == q->pool[id].root_x &&
+                q->pool[list[0]].root_z == q->pool[id].root_z) {
+                id = list[0];
+                continue;
+            }
+            for (uint32_t i = 0; i < produced; i++) push(&s, list[i]);
+            break;
+        }
+        if (out_of_nodes) break;
+    }
+    r->expanded = expanded;
+    if (best == NO_NODE) return NAV_FAILURE | NAV_UNREACHABLE;
+    /* partial: to the point of the closest node's interval nearest the goal */
+    const interval_node *b = &q->pool[best];
+    double ex = b->left_x - b->right_x, ez = b->left_z - b->right_z, len2 = ex * ex + ez * ez;
+    double t = len2 > 0 ? ((s.gx - b->right_x) * ex + (s.gz - b->right_z) * ez) / len2 : 0;
+    t = t < 0 ? 0 : (t > 1 ? 1 : t);
+    double px = b->right_x + ex * t, pz = b->right_z + ez * t;
+    uint32_t poly = m->edge_owner[b->edge];
+    nav_status ws = write_path(&s, best, px, nav__mesh_poly_height(m, poly, px, pz), pz, poly, cost, out, r);
+    if (nav_failed(ws)) return ws;
+    return NAV_SUCCESS | NAV_PARTIAL_RESULT | (out_of_nodes ? NAV_OUT_OF_NODES : NAV_UNREACHABLE);
+}

@@ -1,0 +1,78 @@
+/* Private: the mesh query object, shared by the corridor search (query.c) and the optimal search
+ * (polyanya.c). */
+#ifndef NAV_MESH_QUERY_INTERNAL_H
+#define NAV_MESH_QUERY_INTERNAL_H
+
+#include "mesh_internal.h"
+#include "nav/heap.h"
+
+/* A node of the corridor search: a portal crossing. */
+typedef struct search_node {
+    double g;
+    double x, z; /* where the path crosses this node's edge (start and goal: their points) */
+    uint32_t parent;
+    uint32_t stamp; /* the search that last touched the node */
+    uint8_t closed;
+} search_node;
+
+/* A node of the optimal search (Polyanya): a root and an interval of an edge seen from it. */
+typedef struct interval_node {
+    double root_x, root_z;
+    double right_x, right_z, left_x, left_z; /* the interval's ends, as the root sees them */
+    /* exact points on the two rays from the root that bound what it sees (vertices, or points on
+     * the line through the root and a vertex): the cone tests use them, never rounded crossings */
+    double right_dir_x, right_dir_z, left_dir_x, left_dir_z;
+    double g; /* length from the start to the root */
+    double f;
+    uint32_t root_vert; /* the root's vertex, NAV_MESH_NO_POLY for the start */
+    uint32_t root_poly; /* the polygon in which the root became the root */
+    uint32_t edge;      /* the edge of the next polygon through which the node enters it */
+    uint32_t parent;
+    uint8_t kind; /* NODE_* bits */
+} interval_node;
+
+struct nav_mesh_query {
+    const nav_mesh *mesh;
+    nav_allocator allocator;
+    /* corridor search: one node an edge, then the start and the goal */
+    uint32_t node_count;
+    search_node *nodes;
+    nav_heap open;
+    uint32_t stamp;
+    double area_cost[256]; /* this search's costs (the filter's or the mesh's) */
+    /* optimal search: a pool of interval nodes, an open list of their indices, the best g of each
+     * vertex as a root (stamped) */
+    interval_node *pool;
+    uint32_t pool_capacity, pool_count;
+    nav_heap interval_open;
+    double *root_g;
+    uint32_t *root_stamp;
+    uint8_t all_corners; /* this search may turn at every vertex (a filter leaves polygons out) */
+    /* the last path */
+    uint32_t *corridor;
+    uint32_t corridor_count;
+    nav__portal *portals; /* portal_capacity entries */
+    double *corridor_cost;
+    uint32_t portal_capacity;
+    uint8_t *point_flags;
+    uint32_t scratch_capacity; /* entries of corridor and point_flags */
+};
+
+/* What both searches share once start and goal are located: the points on the mesh, their
+ * polygons, the filter, and the cheapest cost factor. */
+typedef struct nav__search_ends {
+    nav_vec3 start, goal;
+    uint32_t start_poly, goal_poly;
+    const nav_mesh_filter *filter;
+    double min_cost;
+    uint32_t max_expanded;
+} nav__search_ends;
+
+bool nav__mesh_poly_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t p);
+
+/* The optimal search (polyanya.c) for areas of one cost `cost`: writes the path to out and the
+ * result's cost and expansions. Returns as nav_mesh_find_path. */
+nav_status nav__mesh_optimal_search(nav_mesh_query *q, const nav__search_ends *ends, double cost,
+                                    nav_path *out, nav_mesh_result *result);
+
+#endif
