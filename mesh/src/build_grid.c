@@ -14,6 +14,7 @@
 #include "ds.h"
 #include "grid_internal.h"
 #include "log.h"
+#include "merge.h"
 #include "mesh_internal.h"
 
 typedef struct rect {
@@ -174,62 +175,6 @@ static void emit_poly(builder *b, const uint32_t *corners, uint32_t n, uint8_t a
     arrput(b->poly_height, height);
 }
 
-static int64_t corner_cross(const builder *b, uint32_t o, uint32_t p, uint32_t q)
-{
-    int64_t ax = b->corner_x[p] - b->corner_x[o], ay = b->corner_y[p] - b->corner_y[o];
-    int64_t bx = b->corner_x[q] - b->corner_x[o], by = b->corner_y[q] - b->corner_y[o];
-    return ax * by - ay * bx;
-}
-
-/* Corners i..j (cyclically) of a convex polygon enclose an area: not all on one line. */
-static bool encloses(const builder *b, const uint32_t *c, uint32_t n, uint32_t i, uint32_t j)
-{
-    for (uint32_t k = (i + 1) % n; k != j; k = (k + 1) % n)
-        if (corner_cross(b, c[i], c[k], c[j]) != 0) return true;
-    return false;
-}
-
-/* Emits a convex polygon, cut along chords between its corners while it has too many: a chord of a
- * convex polygon leaves two convex polygons and ends at existing corners, so no T-junction. */
-static void emit_convex(builder *b, const uint32_t *c, uint32_t n, uint8_t area, uint16_t flags, float height)
-{
-    if (n <= NAV_MESH_MAX_POLY_VERTS) {
-        emit_poly(b, c, n, area, flags, height);
-        return;
-    }
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t off = 0; off < n / 2 - 1; off++) {
-            uint32_t j = (i + n / 2 + off) % n;
-            if (!encloses(b, c, n, i, j) || !encloses(b, c, n, j, i)) continue;
-            uint32_t first[NAV_MESH_MAX_POLY_VERTS * 4], second[NAV_MESH_MAX_POLY_VERTS * 4];
-            uint32_t *one = n <= NAV_MESH_MAX_POLY_VERTS * 4 ? first : NULL, *two = NULL;
-            uint32_t *heap_one = NULL, *heap_two = NULL;
-            if (!one) {
-                arrsetlen(heap_one, n);
-                arrsetlen(heap_two, n);
-                one = heap_one;
-                two = heap_two;
-            } else {
-                two = second;
-            }
-            uint32_t n1 = 0, n2 = 0;
-            for (uint32_t k = i;; k = (k + 1) % n) {
-                one[n1++] = c[k];
-                if (k == j) break;
-            }
-            for (uint32_t k = j;; k = (k + 1) % n) {
-                two[n2++] = c[k];
-                if (k == i) break;
-            }
-            emit_convex(b, one, n1, area, flags, height);
-            emit_convex(b, two, n2, area, flags, height);
-            arrfree(heap_one);
-            arrfree(heap_two);
-            return;
-        }
-    emit_poly(b, c, n, area, flags, height); /* not reached for a convex polygon of area */
-}
-
 /* The boundary of rectangle r, clockwise on screen (x right, y down): a corner wherever the
  * rectangle across the side changes, so every edge has one neighbour. */
 static void make_poly(builder *b, uint32_t id, uint32_t **corners)
@@ -260,7 +205,7 @@ static void make_poly(builder *b, uint32_t id, uint32_t **corners)
     for (int32_t y = r.y1 - 1; y > r.y0; y--)
         if (across(b, r.x0 - 1, y - 1) != across(b, r.x0 - 1, y))
             arrput(*corners, vertex(b, r.x0, y, height));
-    emit_convex(b, *corners, (uint32_t)arrlen(*corners), area, flags, height);
+    emit_poly(b, *corners, (uint32_t)arrlen(*corners), area, flags, height);
 }
 
 static edge_key make_edge_key(const builder *b, uint32_t from, uint32_t to)
@@ -325,6 +270,67 @@ nav_status nav_mesh_build_from_grid(const nav_grid *grid, const nav_mesh_build_d
         make_poly(&b, r, &corners);
     }
     arrfree(corners);
+
+    /* the rectangles into large convex polygons */
+    if (!report(&b, "mesh: merging", 0, rect_count)) goto done;
+    uint32_t *merged_first = NULL, *merged_verts = NULL, *source = NULL;
+    bool merged =
+        nav__merge_rectangles(b.corner_x, b.corner_y, b.poly_first, b.edge_vert, b.poly_area,
+                              (uint32_t)arrlen(b.poly_first) - 1, &merged_first, &merged_verts, &source);
+    if (!merged) {
+        arrfree(merged_first);
+        arrfree(merged_verts);
+        arrfree(source);
+        nav__logf(log, NAV_LOG_ERROR, "mesh: a rectangle of the grid is malformed (a bug: please report it)");
+        s = NAV_FAILURE | NAV_CORRUPT_DATA;
+        goto done;
+    }
+    {
+        uint8_t *area = NULL;
+        uint16_t *flags = NULL;
+        float *height = NULL;
+        for (ptrdiff_t i = 0; i < arrlen(source); i++) {
+            arrput(area, b.poly_area[source[i]]);
+            arrput(flags, b.poly_flags[source[i]]);
+            arrput(height, b.poly_height[source[i]]);
+        }
+        arrfree(b.poly_first);
+        arrfree(b.edge_vert);
+        arrfree(b.poly_area);
+        arrfree(b.poly_flags);
+        arrfree(b.poly_height);
+        arrfree(source);
+        b.poly_first = merged_first;
+        b.edge_vert = merged_verts;
+        b.poly_area = area;
+        b.poly_flags = flags;
+        b.poly_height = height;
+    }
+    {
+        /* keep only the vertices still used, in order of first use */
+        uint32_t *remap = NULL, used = 0;
+        arrsetlen(remap, arrlen(b.verts));
+        for (ptrdiff_t v = 0; v < arrlen(b.verts); v++) remap[v] = UINT32_MAX;
+        nav_vec3 *verts = NULL;
+        int32_t *cx = NULL, *cy = NULL;
+        for (ptrdiff_t e = 0; e < arrlen(b.edge_vert); e++) {
+            uint32_t v = b.edge_vert[e];
+            if (remap[v] == UINT32_MAX) {
+                remap[v] = used++;
+                arrput(verts, b.verts[v]);
+                arrput(cx, b.corner_x[v]);
+                arrput(cy, b.corner_y[v]);
+            }
+            b.edge_vert[e] = remap[v];
+        }
+        arrfree(remap);
+        arrfree(b.verts);
+        arrfree(b.corner_x);
+        arrfree(b.corner_y);
+        b.verts = verts;
+        b.corner_x = cx;
+        b.corner_y = cy;
+    }
     if (arrlen(b.edge_vert) >= UINT32_MAX || arrlen(b.verts) >= UINT32_MAX) {
         s = NAV_FAILURE | NAV_TOO_LARGE;
         goto done;

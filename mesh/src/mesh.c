@@ -20,6 +20,7 @@ static void free_arrays(nav_mesh *m)
     nav__free(a, m->poly_area);
     nav__free(a, m->poly_flags);
     nav__free(a, m->poly_component);
+    nav__free(a, m->vert_flags);
     nav__free(a, m->bucket_first);
     nav__free(a, m->bucket_polys);
 }
@@ -35,6 +36,46 @@ void nav_mesh_destroy(nav_mesh *mesh)
 static bool same_xz(nav_vec3 a, nav_vec3 b)
 {
     return a.x == b.x && a.z == b.z;
+}
+
+/* Corners: boundary vertices (an edge at them is a wall or one-way, or a neighbour holds them under
+ * another vertex: a step between heights) whose polygons' angles add up to more than a half turn. */
+static nav_status find_corners(nav_mesh *m)
+{
+    double *angle = nav__calloc(&m->allocator, m->vert_count ? m->vert_count : 1, sizeof *angle);
+    if (!angle) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (uint32_t p = 0; p < m->poly_count; p++) {
+        uint32_t first = m->poly_first[p], last = m->poly_first[p + 1];
+        for (uint32_t e = first; e < last; e++) {
+            uint32_t prev = e == first ? last - 1 : e - 1, next = e + 1 < last ? e + 1 : first;
+            uint32_t v = m->edge_vert[e];
+            nav_vec3 a = m->verts[m->edge_vert[prev]], o = m->verts[v], b = m->verts[m->edge_vert[next]];
+            double ax = (double)a.x - o.x, az = (double)a.z - o.z, bx = (double)b.x - o.x,
+                   bz = (double)b.z - o.z;
+            angle[v] += atan2(fabs(ax * bz - az * bx), ax * bx + az * bz);
+            /* the edges at v: the one leaving it (e) and the one arriving (prev) */
+            uint32_t at[2] = {e, prev};
+            for (int i = 0; i < 2; i++) {
+                uint32_t f = at[i], n = m->edge_poly[f];
+                bool boundary = n == NAV_MESH_NO_POLY || (m->edge_flags[f] & NAV__EDGE_ONE_WAY) ||
+                                (m->edge_twin[f] != NAV_MESH_NO_POLY &&
+                                 (m->edge_flags[m->edge_twin[f]] & NAV__EDGE_ONE_WAY));
+                if (!boundary) {
+                    /* the neighbour must hold this very vertex */
+                    boundary = true;
+                    for (uint32_t g = m->poly_first[n]; g < m->poly_first[n + 1]; g++)
+                        if (m->edge_vert[g] == v) boundary = false;
+                }
+                if (boundary) m->vert_flags[v] |= 0x80u; /* scratch: on the boundary */
+            }
+        }
+    }
+    for (uint32_t v = 0; v < m->vert_count; v++) {
+        bool boundary = (m->vert_flags[v] & 0x80u) != 0;
+        m->vert_flags[v] = boundary && angle[v] > 3.14159265358979323846 * (1 + 1e-9) ? NAV__VERT_CORNER : 0;
+    }
+    nav__free(&m->allocator, angle);
+    return NAV_SUCCESS;
 }
 
 /* Components over edges taken either way (a breadth-first walk). */
@@ -175,9 +216,10 @@ nav_status nav__mesh_finish(const nav__mesh_draft *d, const nav_allocator *alloc
     m->poly_area = nav__calloc(&a, np, sizeof *m->poly_area);
     m->poly_flags = nav__calloc(&a, np, sizeof *m->poly_flags);
     m->poly_component = nav__calloc(&a, np, sizeof *m->poly_component);
+    m->vert_flags = nav__calloc(&a, nv, sizeof *m->vert_flags);
     nav_status s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!m->verts || !m->poly_first || !m->edge_vert || !m->edge_poly || !m->edge_twin || !m->edge_owner ||
-        !m->edge_flags || !m->poly_area || !m->poly_flags || !m->poly_component)
+        !m->edge_flags || !m->poly_area || !m->poly_flags || !m->poly_component || !m->vert_flags)
         goto fail;
     if (m->vert_count) memcpy(m->verts, d->verts, m->vert_count * sizeof *m->verts);
     memcpy(m->poly_first, d->poly_first, (m->poly_count + 1) * sizeof *m->poly_first);
@@ -217,6 +259,7 @@ nav_status nav__mesh_finish(const nav__mesh_draft *d, const nav_allocator *alloc
         }
     }
     s = label_components(m);
+    if (nav_succeeded(s)) s = find_corners(m);
     if (nav_succeeded(s)) s = build_index(m);
     if (nav_failed(s)) goto fail;
     *out = m;
@@ -243,7 +286,7 @@ size_t nav_mesh_memory_bytes(const nav_mesh *m)
     if (!m) return 0;
     return sizeof *m + m->vert_count * sizeof *m->verts + (m->poly_count + 1) * sizeof *m->poly_first +
            m->edge_count * (4 * sizeof(uint32_t) + sizeof(uint8_t)) +
-           m->poly_count * (sizeof(uint8_t) + sizeof(uint16_t) + sizeof(uint32_t)) +
+           m->poly_count * (sizeof(uint8_t) + sizeof(uint16_t) + sizeof(uint32_t)) + m->vert_count +
            ((size_t)m->bucket_w * m->bucket_h + 1) * sizeof(uint32_t) +
            m->bucket_poly_count * sizeof(uint32_t);
 }

@@ -5,6 +5,9 @@
 #include "nav/mesh.h"
 
 #define NAV__EDGE_ONE_WAY 0x01u /* the neighbour may not be entered through this edge */
+#define NAV__VERT_CORNER                                                                                     \
+    0x01u /* a vertex on the mesh's boundary where the free space turns by more                              \
+           * than a half turn: the only places a shortest path bends */
 
 struct nav_mesh {
     nav_allocator allocator;
@@ -22,6 +25,7 @@ struct nav_mesh {
     uint8_t *poly_area;
     uint16_t *poly_flags;
     uint32_t *poly_component; /* 1.. for polygons joined by edges either way */
+    uint8_t *vert_flags;      /* NAV__VERT_CORNER (derived from the rest at build and load) */
     double area_cost[256];    /* NAV_COST_BLOCKED for area types no polygon uses */
     uint64_t source_fingerprint;
     float cell_size; /* the source grid's, for default search extents */

@@ -20,6 +20,7 @@
  * from is not entered unless it holds the goal (cul-de-sac pruning); a node with a single
  * successor of the same root is expanded at once, without the open list (intermediate pruning). */
 #include <math.h>
+#include <string.h>
 
 #include "query_internal.h"
 
@@ -44,26 +45,9 @@ static double cross(double ox, double oz, double px, double pz, double qx, doubl
     return (px - ox) * (qz - oz) - (pz - oz) * (qx - ox);
 }
 
-static bool is_corner(const search *s, uint32_t poly, uint32_t vert)
+static bool is_corner(const search *s, uint32_t vert)
 {
-    if (s->q->all_corners) return true;
-    /* a vertex on the mesh's boundary: some edge of this polygon at it is a wall or one-way, or
-     * the fan of polygons around it does not close (checked by walking it) */
-    const nav_mesh *m = s->m;
-    uint32_t p = poly;
-    /* walk clockwise around the vertex from poly through the edges that end at it */
-    for (uint32_t steps = 0; steps < 64; steps++) {
-        uint32_t first = m->poly_first[p], last = m->poly_first[p + 1], e = first;
-        while (e < last && m->edge_vert[e] != vert) e++;
-        if (e == last) return true; /* the vertex of another height: a step, treat as corner */
-        uint32_t in = e == first ? last - 1 : e - 1; /* the edge ending at vert */
-        if (m->edge_poly[in] == NAV_MESH_NO_POLY || (m->edge_flags[in] & NAV__EDGE_ONE_WAY)) return true;
-        uint32_t t = m->edge_twin[in];
-        if (m->edge_flags[t] & NAV__EDGE_ONE_WAY) return true;
-        p = m->edge_poly[in];
-        if (p == poly) return false;
-    }
-    return true;
+    return s->q->all_corners || (s->m->vert_flags[vert] & NAV__VERT_CORNER);
 }
 
 static double dist(double ax, double az, double bx, double bz)
@@ -104,8 +88,9 @@ static bool dead_end(const search *s, uint32_t poly)
     return ways <= 1;
 }
 
-/* Makes v (a vertex of polygon poly) the root at length g; false when it already is one at a
- * shorter length (root-level pruning). */
+/* Makes v a root at length g; false when it already is one at a shorter length (root-level
+ * pruning, the paper's rule: ties are kept, as paths of one length may turn round v on different
+ * sides). */
 static bool take_root(search *s, uint32_t v, double g)
 {
     nav_mesh_query *q = s->q;
@@ -113,6 +98,29 @@ static bool take_root(search *s, uint32_t v, double g)
     if (q->root_stamp[v] != s->stamp || g < q->root_g[v]) q->root_g[v] = g;
     q->root_stamp[v] = s->stamp;
     return true;
+}
+
+static uint64_t mix(uint64_t h, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    h ^= bits + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdu;
+}
+
+/* A node equal to the last one made for its edge (same root, length and interval, bit for bit: a
+ * 64-bit digest of them) repeats it: on grids many paths of one length reach a corner, and each
+ * would repeat the whole search beyond it. */
+static bool repeats(search *s, const interval_node *n)
+{
+    nav_mesh_query *q = s->q;
+    uint64_t h = mix(
+        mix(mix(mix(mix(mix(n->root_vert, n->root_x), n->root_z), n->g), n->right_x), n->right_z), n->left_x);
+    h = mix(h, n->left_z) | 1; /* never 0: 0 marks an edge without a node this search */
+    if (q->edge_last_stamp[n->edge] == s->stamp && q->edge_last[n->edge] == h) return true;
+    q->edge_last[n->edge] = h;
+    q->edge_last_stamp[n->edge] = s->stamp;
+    return false;
 }
 
 /* Adds a node to the pool (not yet to the open list). Returns its index, or NO_NODE when it is
@@ -162,6 +170,7 @@ static uint32_t add_node(search *s, const interval_node *proto)
             return NO_NODE; /* the root on the far side: cannot happen for a node seen through an edge */
         }
     }
+    if (!(n.kind & NODE_GOAL) && repeats(s, &n)) return NO_NODE;
     if (q->pool_count == q->pool_capacity) {
         s->pool_full = true;
         return NO_NODE;
@@ -206,8 +215,8 @@ static uint32_t expand(search *s, uint32_t at, uint32_t *list)
     uint32_t right_vert = m->edge_vert[first + (k + 1) % count], left_vert = m->edge_vert[n.edge];
     nav_vec3 rv = m->verts[right_vert], lv = m->verts[left_vert];
     bool on_edge = (n.kind & NODE_ON_EDGE) != 0;
-    bool turn_right = !on_edge && (n.kind & NODE_RIGHT_VERTEX) && is_corner(s, poly, right_vert);
-    bool turn_left = !on_edge && (n.kind & NODE_LEFT_VERTEX) && is_corner(s, poly, left_vert);
+    bool turn_right = !on_edge && (n.kind & NODE_RIGHT_VERTEX) && is_corner(s, right_vert);
+    bool turn_left = !on_edge && (n.kind & NODE_LEFT_VERTEX) && is_corner(s, left_vert);
     double rx = n.root_x, rz = n.root_z;
     uint32_t produced = 0;
     interval_node proto = {0};
@@ -265,6 +274,11 @@ static uint32_t expand(search *s, uint32_t at, uint32_t *list)
                                 .edge = t,
                                 .parent = at};
         if (on_edge) {
+            /* through an edge at the root itself, the walk goes round the root's fan of polygons:
+             * it stops where the root was made, or it would go round for ever */
+            if (n.root_vert != NAV_MESH_NO_POLY && m->edge_poly[e] == n.root_poly &&
+                (m->edge_vert[e] == n.root_vert || m->edge_vert[e_next] == n.root_vert))
+                continue;
             proto.right_x = proto.right_dir_x = u.x;
             proto.right_z = proto.right_dir_z = u.z;
             proto.left_x = proto.left_dir_x = w.x;
@@ -401,6 +415,7 @@ static nav_status write_path(search *s, uint32_t last, double end_x, float end_y
     q->point_flags[0] = NAV_MESH_POINT_START;
     q->point_flags[out->count - 1] = NAV_MESH_POINT_END;
     r->cost = length_sum * cost_factor;
+    r->generated = q->pool_count;
     out->cost = r->cost;
     return NAV_SUCCESS;
 }
@@ -412,6 +427,7 @@ nav_status nav__mesh_optimal_search(nav_mesh_query *q, const nav__search_ends *e
     search s = {.q = q, .m = m, .ends = ends, .gx = ends->goal.x, .gz = ends->goal.z};
     if (++q->stamp == 0) {
         for (uint32_t v = 0; v < m->vert_count; v++) q->root_stamp[v] = 0;
+        for (uint32_t e = 0; e < m->edge_count; e++) q->edge_last_stamp[e] = 0;
         for (uint32_t i = 0; i < q->node_count; i++) q->nodes[i].stamp = 0;
         q->stamp = 1;
     }
@@ -499,6 +515,7 @@ nav_status nav__mesh_optimal_search(nav_mesh_query *q, const nav__search_ends *e
         if (out_of_nodes) break;
     }
     r->expanded = expanded;
+    r->generated = q->pool_count;
     if (best == NO_NODE) return NAV_FAILURE | NAV_UNREACHABLE;
     /* partial: to the point of the closest node's interval nearest the goal */
     const interval_node *b = &q->pool[best];

@@ -19,7 +19,7 @@ nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc
     nav_mesh_query_desc d = desc ? *desc : (nav_mesh_query_desc){0};
     nav_allocator a;
     nav__allocator_resolve(&a, d.allocator);
-    uint64_t pool = d.max_nodes ? d.max_nodes : 2 * (uint64_t)mesh->edge_count + 4096;
+    uint64_t pool = d.max_nodes ? d.max_nodes : (uint64_t)mesh->edge_count + 4096;
     if (mesh->edge_count > UINT32_MAX / 4 || pool > UINT32_MAX / 4) return NAV_FAILURE | NAV_TOO_LARGE;
     nav_mesh_query *q = nav__calloc(&a, 1, sizeof *q);
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -34,12 +34,14 @@ nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc
     q->pool = nav__calloc(&a, q->pool_capacity, sizeof *q->pool);
     q->root_g = nav__calloc(&a, mesh->vert_count ? mesh->vert_count : 1, sizeof *q->root_g);
     q->root_stamp = nav__calloc(&a, mesh->vert_count ? mesh->vert_count : 1, sizeof *q->root_stamp);
+    q->edge_last = nav__calloc(&a, mesh->edge_count ? mesh->edge_count : 1, sizeof *q->edge_last);
+    q->edge_last_stamp = nav__calloc(&a, mesh->edge_count ? mesh->edge_count : 1, sizeof *q->edge_last_stamp);
     q->corridor = nav__calloc(&a, q->scratch_capacity, sizeof *q->corridor);
     q->portals = nav__calloc(&a, q->portal_capacity, sizeof *q->portals);
     q->corridor_cost = nav__calloc(&a, q->portal_capacity, sizeof *q->corridor_cost);
     q->point_flags = nav__calloc(&a, (size_t)q->scratch_capacity + 1, sizeof *q->point_flags);
-    if (!q->nodes || !q->pool || !q->root_g || !q->root_stamp || !q->corridor || !q->portals ||
-        !q->corridor_cost || !q->point_flags ||
+    if (!q->nodes || !q->pool || !q->root_g || !q->root_stamp || !q->edge_last || !q->edge_last_stamp ||
+        !q->corridor || !q->portals || !q->corridor_cost || !q->point_flags ||
         nav_failed(nav_heap_init(&q->open, &a, q->node_count, q->node_count)) ||
         nav_failed(nav_heap_init(&q->interval_open, &a, q->pool_capacity, 0))) {
         nav_mesh_query_destroy(q);
@@ -57,6 +59,8 @@ void nav_mesh_query_destroy(nav_mesh_query *q)
     nav__free(&a, q->pool);
     nav__free(&a, q->root_g);
     nav__free(&a, q->root_stamp);
+    nav__free(&a, q->edge_last);
+    nav__free(&a, q->edge_last_stamp);
     nav__free(&a, q->corridor);
     nav__free(&a, q->portals);
     nav__free(&a, q->corridor_cost);
@@ -72,6 +76,7 @@ size_t nav_mesh_query_memory_bytes(const nav_mesh_query *q)
     return sizeof *q + q->node_count * (sizeof *q->nodes + sizeof(nav_heap_entry) + sizeof(uint32_t)) +
            q->pool_capacity * (sizeof *q->pool + sizeof(nav_heap_entry)) +
            q->mesh->vert_count * (sizeof *q->root_g + sizeof *q->root_stamp) +
+           q->mesh->edge_count * (sizeof *q->edge_last + sizeof *q->edge_last_stamp) +
            q->portal_capacity * (sizeof *q->portals + sizeof *q->corridor_cost) +
            q->scratch_capacity * (sizeof *q->corridor + 1) + 1;
 }
@@ -277,7 +282,7 @@ static nav_status corridor_search(nav_mesh_query *q, const nav__search_ends *end
 nav_status nav_mesh_find_path(nav_mesh_query *q, const nav_mesh_path_desc *desc, nav_vec3 start,
                               nav_vec3 goal, nav_path *out, nav_mesh_result *result)
 {
-    nav_mesh_result r = {0, 0, NAV_MESH_NO_POLY, NAV_MESH_NO_POLY, NAV_MESH_PATH_DEFAULT};
+    nav_mesh_result r = {0, 0, 0, NAV_MESH_NO_POLY, NAV_MESH_NO_POLY, NAV_MESH_PATH_DEFAULT};
     if (result) *result = r;
     if (!q || !out) return NAV_FAILURE | NAV_INVALID_PARAM;
     q->corridor_count = 0;

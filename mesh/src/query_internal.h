@@ -47,6 +47,8 @@ struct nav_mesh_query {
     nav_heap interval_open;
     double *root_g;
     uint32_t *root_stamp;
+    uint64_t *edge_last; /* a digest of the last node made for each edge (stamped), to drop repeats */
+    uint32_t *edge_last_stamp;
     uint8_t all_corners; /* this search may turn at every vertex (a filter leaves polygons out) */
     /* the last path */
     uint32_t *corridor;

@@ -124,8 +124,9 @@ bool nav_mesh_poly_contains(const nav_mesh *mesh, uint32_t poly, nav_vec3 point,
 typedef struct nav_mesh_query nav_mesh_query;
 
 typedef struct nav_mesh_query_desc {
-    /* Search nodes the optimal mode may hold at once (0: twice the mesh's edges plus 4096);
-     * running out ends the search with a partial path and NAV_OUT_OF_NODES. */
+    /* Search nodes the optimal mode may make in one search (0: the mesh's edges plus 4096; on the
+     * Moving AI maps no query made more than 0.4 times the edges); running out ends the search
+     * with a partial path and NAV_OUT_OF_NODES. */
     uint32_t max_nodes;
     const nav_allocator *allocator; /* [opt] */
 } nav_mesh_query_desc;
@@ -161,8 +162,9 @@ typedef struct nav_mesh_path_desc {
 } nav_mesh_path_desc;
 
 typedef struct nav_mesh_result {
-    double cost;       /* the straight path's cost: its length in each polygon times its area cost */
-    uint32_t expanded; /* search nodes expanded */
+    double cost;        /* the straight path's cost: its length in each polygon times its area cost */
+    uint32_t expanded;  /* search nodes expanded */
+    uint32_t generated; /* search nodes made (the optimal mode's node pool in use at the end) */
     uint32_t start_poly, goal_poly;
     nav_mesh_path_mode mode; /* the mode that ran (the optimal mode runs the funnel where costs differ) */
 } nav_mesh_result;

@@ -1,0 +1,353 @@
+/* Large convex polygons from the grid's rectangles.
+ *
+ * Rectangles follow the rows, so a region bounded by a diagonal wall becomes one thin rectangle a
+ * row, and a path across it crosses them all. Here they become few large polygons:
+ *   1. each rectangle (a convex polygon with its T-junction vertices) is cut into triangles by a
+ *      zipper between its two halves of boundary, so every vertex is used and no triangle is flat;
+ *   2. edge flips (Lawson's algorithm) make the triangulation the constrained Delaunay one, whose
+ *      edges across rows run between the walls' corners; walls and the borders between areas or
+ *      heights are constraints and never flip;
+ *   3. triangles are merged back into convex polygons (Hertel and Mehlhorn: drop a shared edge
+ *      when the union stays convex), longest edges first as Recast does, up to
+ *      NAV_MESH_MAX_POLY_VERTS vertices;
+ *   4. a vertex in the middle of a straight side that no other polygon uses is dropped.
+ * The union of the polygons is the union of the rectangles throughout, and as the triangulation is
+ * conforming, so is the result: no T-junctions. Coordinates are grid corners (integers), so the
+ * orientation and in-circle tests are exact (128-bit products). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ds.h"
+#include "mesh_internal.h"
+#include "merge.h"
+
+#define NONE UINT32_MAX
+
+typedef struct tri {
+    uint32_t v[3];   /* counter-clockwise in (x, y) with y down: cross > 0 */
+    uint32_t adj[3]; /* triangle across edge v[i] -> v[i + 1], NONE for a constraint */
+    uint32_t source; /* the rectangle it came from (its area, flags and height) */
+} tri;
+
+typedef struct edge_key {
+    uint32_t a, b;
+} edge_key;
+
+typedef struct edge_entry {
+    edge_key key;
+    uint32_t value; /* 3 * triangle + side */
+} edge_entry;
+
+typedef struct corner_key {
+    int32_t x, y;
+} corner_key;
+
+typedef struct corner_entry {
+    corner_key key;
+    uint32_t value;
+} corner_entry;
+
+typedef struct merger {
+    const int32_t *x, *y;
+    tri *tris; /* stb_ds */
+} merger;
+
+static int64_t orient(const merger *m, uint32_t a, uint32_t b, uint32_t c)
+{
+    int64_t abx = (int64_t)m->x[b] - m->x[a], aby = (int64_t)m->y[b] - m->y[a];
+    int64_t acx = (int64_t)m->x[c] - m->x[a], acy = (int64_t)m->y[c] - m->y[a];
+    return abx * acy - aby * acx;
+}
+
+/* d strictly inside the circle through a, b, c (with orient(a, b, c) > 0). */
+static bool in_circle(const merger *m, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    __extension__ typedef __int128 i128;
+    int64_t adx = (int64_t)m->x[a] - m->x[d], ady = (int64_t)m->y[a] - m->y[d];
+    int64_t bdx = (int64_t)m->x[b] - m->x[d], bdy = (int64_t)m->y[b] - m->y[d];
+    int64_t cdx = (int64_t)m->x[c] - m->x[d], cdy = (int64_t)m->y[c] - m->y[d];
+    i128 al = (i128)adx * adx + (i128)ady * ady, bl = (i128)bdx * bdx + (i128)bdy * bdy;
+    i128 cl = (i128)cdx * cdx + (i128)cdy * cdy;
+    i128 det = (i128)adx * ((i128)bdy * cl - (i128)cdy * bl) - (i128)ady * ((i128)bdx * cl - (i128)cdx * bl) +
+               al * ((i128)bdx * cdy - (i128)cdx * bdy);
+    return det > 0;
+}
+
+static void add_tri(merger *m, uint32_t a, uint32_t b, uint32_t c, uint32_t source)
+{
+    if (orient(m, a, b, c) < 0) {
+        uint32_t t = b;
+        b = c;
+        c = t;
+    }
+    tri t = {{a, b, c}, {NONE, NONE, NONE}, source};
+    arrput(m->tris, t);
+}
+
+/* 1. A rectangle, corners first..first+n-1 from its top-left clockwise on screen, cut by a zipper
+ * between its left-and-top half and its bottom-and-right half, both from the bottom-left corner to
+ * the top-right one. */
+static bool zipper(merger *m, const uint32_t *p, uint32_t n, uint32_t source)
+{
+    /* the corners: TL = p[0]; TR, BR, BL where the direction turns */
+    uint32_t corner[4] = {0, 0, 0, 0}, found = 1;
+    for (uint32_t i = 1; i < n && found < 4; i++)
+        if (orient(m, p[i - 1], p[i], p[(i + 1) % n]) != 0) corner[found++] = i;
+    if (found < 4) return false;
+    uint32_t tr = corner[1], bl = corner[3];
+    uint32_t a[4 * NAV_MESH_MAX_POLY_VERTS], b[4 * NAV_MESH_MAX_POLY_VERTS];
+    uint32_t *ca = n <= 4 * NAV_MESH_MAX_POLY_VERTS ? a : NULL, *cb = NULL, *heap_a = NULL, *heap_b = NULL;
+    if (!ca) {
+        arrsetlen(heap_a, n);
+        arrsetlen(heap_b, n);
+        ca = heap_a;
+        cb = heap_b;
+    } else {
+        cb = b;
+    }
+    /* A: BL up the left side, TL, along the top to just before TR; B: BL along the bottom and up
+     * the right side to just before TR */
+    uint32_t na = 0, nb = 0;
+    for (uint32_t i = bl;; i = (i + 1) % n) {
+        if (i == tr) break;
+        ca[na++] = p[i];
+    }
+    for (uint32_t i = bl;; i = (i + n - 1) % n) {
+        if (i == tr) break;
+        cb[nb++] = p[i];
+    }
+    /* the corner triangle at BL, then zip */
+    add_tri(m, ca[1], ca[0], cb[1], source);
+    uint32_t i = 1, j = 1;
+    while (i + 1 < na || j + 1 < nb) {
+        bool can_a = i + 1 < na && orient(m, ca[i], ca[i + 1], cb[j]) != 0;
+        bool can_b = j + 1 < nb && orient(m, ca[i], cb[j], cb[j + 1]) != 0;
+        if (can_a && can_b) {
+            int64_t dax = (int64_t)m->x[ca[i + 1]] - m->x[cb[j]],
+                    day = (int64_t)m->y[ca[i + 1]] - m->y[cb[j]];
+            int64_t dbx = (int64_t)m->x[ca[i]] - m->x[cb[j + 1]],
+                    dby = (int64_t)m->y[ca[i]] - m->y[cb[j + 1]];
+            if (dax * dax + day * day <= dbx * dbx + dby * dby)
+                can_b = false;
+            else
+                can_a = false;
+        }
+        if (can_a) {
+            add_tri(m, ca[i], ca[i + 1], cb[j], source);
+            i++;
+        } else if (can_b) {
+            add_tri(m, ca[i], cb[j], cb[j + 1], source);
+            j++;
+        } else {
+            arrfree(heap_a);
+            arrfree(heap_b);
+            return false;
+        }
+    }
+    add_tri(m, ca[na - 1], p[tr], cb[nb - 1], source);
+    arrfree(heap_a);
+    arrfree(heap_b);
+    return true;
+}
+
+/* Edges shared by two triangles of one area (and height: vertices differ between heights). */
+static void link_triangles(merger *m, const uint8_t *area)
+{
+    edge_entry *map = NULL;
+    uint32_t count = (uint32_t)arrlen(m->tris);
+    for (uint32_t t = 0; t < count; t++)
+        for (int s = 0; s < 3; s++) {
+            edge_key k = {m->tris[t].v[s], m->tris[t].v[(s + 1) % 3]};
+            hmput(map, k, 3 * t + (uint32_t)s);
+        }
+    for (uint32_t t = 0; t < count; t++)
+        for (int s = 0; s < 3; s++) {
+            edge_key k = {m->tris[t].v[(s + 1) % 3], m->tris[t].v[s]};
+            ptrdiff_t i = hmgeti(map, k);
+            if (i < 0) continue;
+            uint32_t other = map[i].value / 3;
+            if (area[m->tris[other].source] == area[m->tris[t].source]) m->tris[t].adj[s] = other;
+        }
+    hmfree(map);
+}
+
+static int side_of(const tri *t, uint32_t neighbour)
+{
+    for (int s = 0; s < 3; s++)
+        if (t->adj[s] == neighbour) return s;
+    return -1;
+}
+
+static void replace_adj(merger *m, uint32_t t, uint32_t from, uint32_t to)
+{
+    if (t == NONE) return;
+    int s = side_of(&m->tris[t], from);
+    if (s >= 0) m->tris[t].adj[s] = to;
+}
+
+/* 2. Flips each edge whose opposite vertex lies inside the other triangle's circumcircle, until
+ * none does (the constrained Delaunay triangulation). */
+static void make_delaunay(merger *m)
+{
+    uint32_t *stack = NULL;
+    uint32_t count = (uint32_t)arrlen(m->tris);
+    for (uint32_t t = 0; t < count; t++) arrput(stack, t);
+    uint64_t guard = 0, limit = 64 * (uint64_t)count + 1024;
+    while (arrlen(stack) && guard++ < limit) {
+        uint32_t t = arrpop(stack);
+        for (int s = 0; s < 3; s++) {
+            uint32_t u = m->tris[t].adj[s];
+            if (u == NONE) continue;
+            tri *T = &m->tris[t], *U = &m->tris[u];
+            int r = side_of(U, t);
+            if (r < 0) continue;
+            uint32_t a = T->v[s], b = T->v[(s + 1) % 3], p = T->v[(s + 2) % 3], q = U->v[(r + 2) % 3];
+            if (!in_circle(m, a, b, p, q)) continue;
+            /* the quad p, a, q, b must be strictly convex for the flip */
+            if (orient(m, p, a, q) <= 0 || orient(m, q, b, p) <= 0) continue;
+            /* T = (a, b, p), U = (b, a, q)  ->  T = (p, a, q), U = (q, b, p) */
+            uint32_t t_bp = T->adj[(s + 1) % 3], t_pa = T->adj[(s + 2) % 3];
+            uint32_t u_aq = U->adj[(r + 1) % 3], u_qb = U->adj[(r + 2) % 3];
+            tri nt = {{p, a, q}, {t_pa, u_aq, u}, T->source};
+            tri nu = {{q, b, p}, {u_qb, t_bp, t}, U->source};
+            *T = nt;
+            *U = nu;
+            replace_adj(m, u_aq, u, t);
+            replace_adj(m, t_bp, t, u);
+            arrput(stack, t);
+            arrput(stack, u);
+            break;
+        }
+    }
+    arrfree(stack);
+}
+
+typedef struct candidate {
+    int64_t length2;
+    uint32_t t, u;
+    uint32_t a, b; /* the edge a -> b of t */
+} candidate;
+
+static int by_length(const void *x, const void *y)
+{
+    const candidate *p = x, *q = y;
+    if (p->length2 != q->length2) return p->length2 > q->length2 ? -1 : 1; /* longest first */
+    if (p->t != q->t) return p->t < q->t ? -1 : 1;
+    return p->u < q->u ? -1 : (p->u > q->u);
+}
+
+static uint32_t find(uint32_t *parent, uint32_t x)
+{
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+/* The union of convex polygons p and q over their edge a -> b (in p; b -> a in q) when it is
+ * convex with at most max vertices, into out; false otherwise. */
+static bool try_union(const merger *m, const uint32_t *p, uint32_t np, const uint32_t *q, uint32_t nq,
+                      uint32_t a, uint32_t b, uint32_t *out, uint32_t *n_out)
+{
+    if (np + nq - 2 > NAV_MESH_MAX_POLY_VERTS) return false;
+    uint32_t ia = np, ib = nq;
+    for (uint32_t i = 0; i < np; i++)
+        if (p[i] == a && p[(i + 1) % np] == b) ia = i;
+    for (uint32_t i = 0; i < nq; i++)
+        if (q[i] == b && q[(i + 1) % nq] == a) ib = i;
+    if (ia == np || ib == nq) return false;
+    uint32_t n = 0;
+    for (uint32_t k = 1; k <= np; k++) out[n++] = p[(ia + k) % np]; /* b ... a */
+    for (uint32_t k = 2; k < nq; k++) out[n++] = q[(ib + k) % nq];  /* after a ... before b */
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = i + 1; j < n; j++)
+            if (out[i] == out[j]) return false;
+    bool turns = false;
+    for (uint32_t i = 0; i < n; i++) {
+        int64_t o = orient(m, out[i], out[(i + 1) % n], out[(i + 2) % n]);
+        if (o < 0) return false;
+        turns |= o > 0;
+    }
+    *n_out = n;
+    return turns;
+}
+
+bool nav__merge_rectangles(const int32_t *x, const int32_t *y, const uint32_t *poly_first,
+                           const uint32_t *poly_verts, const uint8_t *area, uint32_t poly_count,
+                           uint32_t **out_first, uint32_t **out_verts, uint32_t **out_source)
+{
+    merger m = {x, y, NULL};
+    for (uint32_t p = 0; p < poly_count; p++)
+        if (!zipper(&m, poly_verts + poly_first[p], poly_first[p + 1] - poly_first[p], p)) {
+            arrfree(m.tris);
+            return false;
+        }
+    link_triangles(&m, area);
+    make_delaunay(&m);
+
+    /* 3. merge, longest shared edges first */
+    uint32_t count = (uint32_t)arrlen(m.tris);
+    candidate *cands = NULL;
+    for (uint32_t t = 0; t < count; t++)
+        for (int s = 0; s < 3; s++) {
+            uint32_t u = m.tris[t].adj[s];
+            if (u == NONE || u < t) continue;
+            uint32_t a = m.tris[t].v[s], b = m.tris[t].v[(s + 1) % 3];
+            int64_t dx = (int64_t)x[b] - x[a], dy = (int64_t)y[b] - y[a];
+            candidate c = {dx * dx + dy * dy, t, u, a, b};
+            arrput(cands, c);
+        }
+    if (arrlen(cands)) qsort(cands, (size_t)arrlen(cands), sizeof *cands, by_length);
+    uint32_t *parent = NULL, **polys = NULL;
+    arrsetlen(parent, count);
+    arrsetlen(polys, count);
+    for (uint32_t t = 0; t < count; t++) {
+        parent[t] = t;
+        polys[t] = NULL;
+        for (int s = 0; s < 3; s++) arrput(polys[t], m.tris[t].v[s]);
+    }
+    uint32_t merged[NAV_MESH_MAX_POLY_VERTS + 2], n_merged;
+    for (ptrdiff_t i = 0; i < arrlen(cands); i++) {
+        uint32_t p = find(parent, cands[i].t), q = find(parent, cands[i].u);
+        if (p == q) continue;
+        if (!try_union(&m, polys[p], (uint32_t)arrlen(polys[p]), polys[q], (uint32_t)arrlen(polys[q]),
+                       cands[i].a, cands[i].b, merged, &n_merged))
+            continue;
+        arrsetlen(polys[p], n_merged);
+        memcpy(polys[p], merged, n_merged * sizeof *merged);
+        arrfree(polys[q]);
+        parent[q] = p;
+    }
+    arrfree(cands);
+
+    /* 4. drop the vertices in the middle of a straight side that no other polygon uses at that
+     * grid corner (at any height: a step between heights matches its edges by position) */
+    corner_entry *uses = NULL;
+    for (uint32_t t = 0; t < count; t++)
+        if (parent[t] == t)
+            for (ptrdiff_t k = 0; k < arrlen(polys[t]); k++) {
+                corner_key key = {x[polys[t][k]], y[polys[t][k]]};
+                ptrdiff_t i = hmgeti(uses, key);
+                if (i < 0)
+                    hmput(uses, key, 1);
+                else
+                    uses[i].value++;
+            }
+    arrput(*out_first, 0);
+    for (uint32_t t = 0; t < count; t++) {
+        if (parent[t] != t) continue;
+        uint32_t *poly = polys[t], n = (uint32_t)arrlen(poly);
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t prev = poly[(k + n - 1) % n], next = poly[(k + 1) % n];
+            corner_key key = {x[poly[k]], y[poly[k]]};
+            if (hmget(uses, key) == 1 && orient(&m, prev, poly[k], next) == 0) continue;
+            arrput(*out_verts, poly[k]);
+        }
+        arrput(*out_first, (uint32_t)arrlen(*out_verts));
+        arrput(*out_source, m.tris[t].source);
+        arrfree(polys[t]);
+    }
+    hmfree(uses);
+    arrfree(polys);
+    arrfree(parent);
+    arrfree(m.tris);
+    return true;
+}
