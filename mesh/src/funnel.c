@@ -29,7 +29,7 @@ static double crossing(const nav__portal *p, double ax, double az, double bx, do
 static double segment_cost(const nav__portal *portals, const double *area_cost, uint32_t from, uint32_t to,
                            double ax, double az, double bx, double bz)
 {
-    double length = hypot(bx - ax, bz - az);
+    double length = nav__length(bx - ax, bz - az);
     if (!area_cost) return length;
     double total = 0, t_in = 0;
     for (uint32_t i = from; i < to; i++) {

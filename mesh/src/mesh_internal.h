@@ -2,6 +2,8 @@
 #ifndef NAV_MESH_INTERNAL_H
 #define NAV_MESH_INTERNAL_H
 
+#include <math.h>
+
 #include "nav/mesh.h"
 
 #define NAV__EDGE_ONE_WAY 0x01u /* the neighbour may not be entered through this edge */
@@ -62,6 +64,13 @@ typedef struct nav__mesh_draft {
  * NAV_OUT_OF_MEMORY, NAV_TOO_LARGE or NAV_CORRUPT_DATA (a draft whose adjacency is not symmetric). */
 nav_status nav__mesh_finish(const nav__mesh_draft *draft, const nav_allocator *allocator, const nav_log *log,
                             nav_mesh **out);
+
+/* The length of (dx, dz). Not hypot: libm's guards against overflow cost a quarter of a query's
+ * time, and mesh coordinates are far from overflowing a square. */
+static inline double nav__length(double dx, double dz)
+{
+    return sqrt(dx * dx + dz * dz);
+}
 
 /* Point (x, z) against polygon p, in doubles: true when inside or on its boundary. */
 bool nav__mesh_poly_contains_xz(const nav_mesh *mesh, uint32_t p, double x, double z);

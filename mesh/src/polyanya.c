@@ -52,7 +52,7 @@ static bool is_corner(const search *s, uint32_t vert)
 
 static double dist(double ax, double az, double bx, double bz)
 {
-    return hypot(bx - ax, bz - az);
+    return nav__length(bx - ax, bz - az);
 }
 
 /* h: the length from the root through the interval to the goal. */
@@ -148,7 +148,7 @@ static uint32_t add_node(search *s, const interval_node *proto)
             if (along < 0 || along > len2) {
                 uint32_t v = along < 0 ? m->edge_vert[next] : m->edge_vert[t];
                 nav_vec3 p = m->verts[v];
-                double g = n.g + hypot(p.x - n.root_x, p.z - n.root_z);
+                double g = n.g + nav__length(p.x - n.root_x, p.z - n.root_z);
                 if (!take_root(s, v, g)) return NO_NODE;
                 /* the old root stays on the path: a node of its own, which n follows */
                 if (q->pool_count == q->pool_capacity) {

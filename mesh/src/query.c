@@ -186,7 +186,7 @@ static nav_status corridor_search(nav_mesh_query *q, const nav__search_ends *end
     double gx = g_at.x, gz = g_at.z;
     nodes[start_node] = (search_node){0, s_at.x, s_at.z, start_node, stamp, 0};
     nodes[goal_node] = (search_node){INFINITY, gx, gz, start_node, stamp, 0};
-    double h0 = hypot(gx - s_at.x, gz - s_at.z) * min_cost;
+    double h0 = nav__length(gx - s_at.x, gz - s_at.z) * min_cost;
     nav_heap_push(&q->open, f_key(h0), nav_heap_tie_larger_g(0), start_node);
     uint32_t best = start_node, expanded = 0;
     double best_h = h0;
@@ -206,14 +206,14 @@ static nav_status corridor_search(nav_mesh_query *q, const nav__search_ends *end
         expanded++;
         uint32_t poly = id == start_node ? sp : m->edge_owner[id];
         double cost = q->area_cost[m->poly_area[poly]];
-        double h = hypot(gx - n->x, gz - n->z) * min_cost;
+        double h = nav__length(gx - n->x, gz - n->z) * min_cost;
         if (h < best_h) {
             best_h = h;
             best = id;
         }
         if (poly == gp) {
             /* the goal lies in this polygon: straight to it */
-            double g = n->g + hypot(gx - n->x, gz - n->z) * cost;
+            double g = n->g + nav__length(gx - n->x, gz - n->z) * cost;
             search_node *goal_rec = &nodes[goal_node];
             if (g < goal_rec->g) {
                 bool queued = goal_rec->g < INFINITY;
@@ -234,13 +234,13 @@ static nav_status corridor_search(nav_mesh_query *q, const nav__search_ends *end
             nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
             double x, z;
             best_crossing(n->x, n->z, gx, gz, a.x, a.z, b.x, b.z, &x, &z);
-            double g = n->g + hypot(x - n->x, z - n->z) * cost;
+            double g = n->g + nav__length(x - n->x, z - n->z) * cost;
             search_node *c = &nodes[t];
             bool seen = c->stamp == stamp;
             if (seen && g >= c->g) continue;
             bool queued = seen && !c->closed;
             *c = (search_node){g, x, z, id, stamp, 0};
-            double f = g + hypot(gx - x, gz - z) * min_cost;
+            double f = g + nav__length(gx - x, gz - z) * min_cost;
             if (queued)
                 nav_heap_decrease(&q->open, t, f_key(f), nav_heap_tie_larger_g(g));
             else
