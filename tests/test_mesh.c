@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "reference.h"
 #include "support.h"
@@ -707,6 +708,303 @@ static void test_allocation_failures(void **state)
     nav_grid_destroy(grid);
 }
 
+/* ---- the MESH chunk ---------------------------------------------------------------------------- */
+
+/* A random map with walls, a costly terrain and a lowered block (one-way steps), and two links. */
+static nav_grid *chunk_grid(unsigned seed, int32_t w, int32_t h)
+{
+    nav_grid *grid = NULL;
+    assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = w, .height = h, .max_climb = 1}, &grid),
+                     NAV_SUCCESS);
+    nav_grid_set_terrain_cost(grid, 2, 2.5);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            unsigned r = rand_r(&seed) % 100;
+            if (r < 15)
+                nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
+            else if (r > 92)
+                nav_grid_set_cell(grid, x, y, 2);
+            if (x >= w / 2 && x < w / 2 + 3 && y >= 1 && y < 4) nav_grid_set_cell_height(grid, x, y, -2.0f);
+        }
+    nav_grid_set_cell(grid, 0, 0, NAV_TERRAIN_PLAIN);
+    nav_grid_set_cell(grid, w - 1, h - 1, NAV_TERRAIN_PLAIN);
+    return grid;
+}
+
+static nav_mesh *chunk_mesh(const nav_grid *grid)
+{
+    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
+    nav_mesh_link_desc links[2] = {
+        {.start = centre(0, 0), .end = centre(w - 1, h - 1), .cost = 3, .bidirectional = true, .user_id = 7},
+        {.start = centre(w - 1, h - 1), .end = centre(0, 0), .flags = 4, .user_id = 9},
+    };
+    return build(grid, &(nav_mesh_build_desc){.links = links, .link_count = 2});
+}
+
+static void write_chunk(const nav_mesh *mesh, nav_writer *w)
+{
+    nav_writer_init(w, NULL);
+    assert_int_equal(nav_mesh_write_chunk(mesh, w), NAV_SUCCESS);
+}
+
+static void assert_same_mesh(const nav_mesh *a, const nav_mesh *b)
+{
+    assert_int_equal(nav_mesh_poly_count(a), nav_mesh_poly_count(b));
+    assert_int_equal(nav_mesh_vert_count(a), nav_mesh_vert_count(b));
+    assert_int_equal(nav_mesh_link_count(a), nav_mesh_link_count(b));
+    assert_int_equal(nav_mesh_memory_bytes(a), nav_mesh_memory_bytes(b));
+    assert_true(nav_mesh_source_fingerprint(a) == nav_mesh_source_fingerprint(b));
+    for (uint32_t v = 0; v < nav_mesh_vert_count(a); v++) {
+        nav_vec3 x = nav_mesh_vert(a, v), y = nav_mesh_vert(b, v);
+        assert_memory_equal(&x, &y, sizeof x);
+    }
+    for (uint32_t p = 0; p < nav_mesh_poly_count(a); p++) {
+        nav_mesh_poly_info x, y;
+        assert_true(nav_mesh_poly(a, p, &x) && nav_mesh_poly(b, p, &y));
+        assert_int_equal(x.vert_count, y.vert_count);
+        assert_memory_equal(x.verts, y.verts, x.vert_count * sizeof *x.verts);
+        assert_memory_equal(x.neighbours, y.neighbours, x.vert_count * sizeof *x.neighbours);
+        assert_int_equal(x.area, y.area);
+        assert_int_equal(x.flags, y.flags);
+        assert_int_equal(x.component, y.component);
+        for (uint32_t e = 0; e < x.vert_count; e++)
+            assert_int_equal(nav_mesh_edge_passable(a, p, e), nav_mesh_edge_passable(b, p, e));
+    }
+    for (uint32_t l = 0; l < nav_mesh_link_count(a); l++) {
+        nav_mesh_link_info x, y;
+        assert_true(nav_mesh_link(a, l, &x) && nav_mesh_link(b, l, &y));
+        assert_memory_equal(&x.start, &y.start, sizeof x.start);
+        assert_memory_equal(&x.end, &y.end, sizeof x.end);
+        assert_int_equal(x.start_poly, y.start_poly);
+        assert_int_equal(x.end_poly, y.end_poly);
+        assert_true(x.cost == y.cost && x.flags == y.flags && x.bidirectional == y.bidirectional &&
+                    x.user_id == y.user_id);
+    }
+    for (int t = 0; t < 256; t++)
+        assert_true(nav_mesh_area_cost(a, (uint8_t)t) == nav_mesh_area_cost(b, (uint8_t)t));
+}
+
+static void test_chunk_round_trip(void **state)
+{
+    (void)state;
+    for (unsigned seed = 1; seed < 7; seed++) {
+        nav_grid *grid = chunk_grid(seed, 12 + (int32_t)seed * 3, 9 + (int32_t)seed);
+        nav_mesh *mesh = chunk_mesh(grid);
+        assert_int_equal(nav_mesh_link_count(mesh), 2);
+        nav_mesh_link_info link;
+        assert_true(nav_mesh_link(mesh, 0, &link));
+        assert_true(link.cost == 3 && link.bidirectional && link.user_id == 7 &&
+                    link.flags == NAV_POLY_FLAG_WALK);
+        assert_true(link.start.x == 0.5f && link.start.z == 0.5f);
+        assert_true(nav_mesh_link(mesh, 1, &link));
+        assert_true(!link.bidirectional && link.flags == 4 && link.user_id == 9);
+        assert_true(fabs(link.cost - hypot(nav_grid_width(grid) - 1, nav_grid_height(grid) - 1)) < 1e-5);
+        assert_false(nav_mesh_link(mesh, 2, &link));
+        nav_writer w;
+        write_chunk(mesh, &w);
+        nav_mesh *back = NULL;
+        assert_int_equal(nav_mesh_read_chunk(w.data, w.size, NULL, NULL, &back), NAV_SUCCESS);
+        assert_same_mesh(mesh, back);
+        nav_writer again;
+        write_chunk(back, &again);
+        assert_int_equal(again.size, w.size);
+        assert_memory_equal(again.data, w.data, w.size);
+        /* the same paths, both modes */
+        nav_mesh_query *q1, *q2;
+        assert_int_equal(nav_mesh_query_create(mesh, NULL, &q1), NAV_SUCCESS);
+        assert_int_equal(nav_mesh_query_create(back, NULL, &q2), NAV_SUCCESS);
+        nav_path p1 = new_path(), p2 = new_path();
+        unsigned r = seed;
+        for (int k = 0; k < 40; k++) {
+            nav_vec3 a = centre(rand_r(&r) % nav_grid_width(grid), rand_r(&r) % nav_grid_height(grid));
+            nav_vec3 b = centre(rand_r(&r) % nav_grid_width(grid), rand_r(&r) % nav_grid_height(grid));
+            nav_mesh_path_desc d = {.mode = k % 2 ? NAV_MESH_PATH_FUNNEL : NAV_MESH_PATH_OPTIMAL};
+            nav_mesh_result r1, r2;
+            nav_status s1 = nav_mesh_find_path(q1, &d, a, b, &p1, &r1);
+            nav_status s2 = nav_mesh_find_path(q2, &d, a, b, &p2, &r2);
+            assert_int_equal(s1, s2);
+            if (nav_failed(s1)) continue;
+            assert_true(r1.cost == r2.cost);
+            assert_int_equal(p1.count, p2.count);
+            assert_memory_equal(p1.points, p2.points, p1.count * sizeof *p1.points);
+        }
+        nav_path_destroy(&p1);
+        nav_path_destroy(&p2);
+        nav_mesh_query_destroy(q1);
+        nav_mesh_query_destroy(q2);
+        nav_writer_destroy(&again);
+        nav_writer_destroy(&w);
+        nav_mesh_destroy(back);
+        nav_mesh_destroy(mesh);
+        nav_grid_destroy(grid);
+    }
+}
+
+/* Queries on a mesh that passed validation, whatever it is: clean statuses, paths that end where
+ * asked and cost what they say when measured over the straight path. */
+static void assert_queries_clean(const nav_mesh *mesh, unsigned seed)
+{
+    nav_mesh_query *q;
+    assert_int_equal(nav_mesh_query_create(mesh, &(nav_mesh_query_desc){.max_nodes = 5000}, &q), NAV_SUCCESS);
+    nav_path path = new_path();
+    for (int k = 0; k < 12; k++) {
+        nav_vec3 a = nav_vec3_make((float)(rand_r(&seed) % 200) / 10, 0, (float)(rand_r(&seed) % 150) / 10);
+        nav_vec3 b = nav_vec3_make((float)(rand_r(&seed) % 200) / 10, 0, (float)(rand_r(&seed) % 150) / 10);
+        nav_mesh_result r;
+        nav_status s = nav_mesh_find_path(
+            q, &(nav_mesh_path_desc){.mode = k % 2 ? NAV_MESH_PATH_FUNNEL : NAV_MESH_PATH_OPTIMAL}, a, b,
+            &path, &r);
+        if (nav_failed(s)) {
+            assert_true(s == (NAV_FAILURE | NAV_UNREACHABLE));
+            continue;
+        }
+        assert_true(path.count >= 1 && isfinite(r.cost) && r.cost >= 0);
+    }
+    nav_path_destroy(&path);
+    nav_mesh_query_destroy(q);
+}
+
+static void test_chunk_damage(void **state)
+{
+    (void)state;
+    nav_grid *grid = chunk_grid(11, 20, 15);
+    nav_mesh *mesh = chunk_mesh(grid);
+    nav_writer w;
+    write_chunk(mesh, &w);
+    assert_true(w.size > 1000 && w.size < 20000);
+    /* every truncation, and a byte too many, fails cleanly */
+    for (size_t n = 0; n <= w.size; n++) {
+        test_log log;
+        test_log_init(&log);
+        nav_mesh *back = (nav_mesh *)&log;
+        uint8_t *bytes = malloc(n + 1);
+        memcpy(bytes, w.data, n < w.size ? n : w.size);
+        bytes[w.size < n ? w.size : n] = 0;
+        if (n == w.size) n++; /* the extra byte */
+        assert_int_equal(nav_mesh_read_chunk(bytes, n, NULL, &log.hooks, &back),
+                         NAV_FAILURE | NAV_CORRUPT_DATA);
+        assert_null(back);
+        assert_non_null(strstr(log.last, "MESH chunk: "));
+        free(bytes);
+    }
+    /* every byte flipped (three ways): a clean failure, or a mesh that writes back to the same
+     * bytes and whose queries stay clean */
+    uint8_t *copy = malloc(w.size);
+    int rejected = 0, accepted = 0;
+    for (size_t i = 0; i < w.size; i++)
+        for (int k = 0; k < 3; k++) {
+            memcpy(copy, w.data, w.size);
+            copy[i] ^= (uint8_t)(k == 0 ? 0x01 : k == 1 ? 0x80 : 0xff);
+            nav_mesh *back = NULL;
+            nav_status s = nav_mesh_read_chunk(copy, w.size, NULL, NULL, &back);
+            if (nav_failed(s)) {
+                assert_true(s == (NAV_FAILURE | NAV_CORRUPT_DATA) || s == (NAV_FAILURE | NAV_OUT_OF_MEMORY));
+                assert_null(back);
+                rejected++;
+                continue;
+            }
+            accepted++;
+            nav_writer again;
+            write_chunk(back, &again);
+            assert_int_equal(again.size, w.size);
+            assert_memory_equal(again.data, copy, w.size);
+            nav_writer_destroy(&again);
+            if (i % 5 == 0) assert_queries_clean(back, (unsigned)i);
+            nav_mesh_destroy(back);
+        }
+    /* most damage is caught; what passes is a moved vertex that keeps every polygon convex, other
+     * flags, areas or costs, a link moved within its polygon */
+    fprintf(stderr, "byte flips: %d rejected, %d accepted\n", rejected, accepted);
+    assert_true(rejected > accepted);
+    free(copy);
+    /* allocation failures while reading: a clean failure, nothing leaked */
+    int failures = 0;
+    for (long n = 1;; n++) {
+        test_allocator t;
+        test_allocator_init(&t, n);
+        nav_mesh *back = NULL;
+        nav_status s = nav_mesh_read_chunk(w.data, w.size, &t.hooks, NULL, &back);
+        if (s == NAV_SUCCESS) {
+            nav_mesh_destroy(back);
+            assert_int_equal(t.live, 0);
+            break;
+        }
+        assert_int_equal(s, NAV_FAILURE | NAV_OUT_OF_MEMORY);
+        assert_null(back);
+        assert_int_equal(t.live, 0);
+        failures++;
+    }
+    assert_true(failures > 10);
+    nav_writer_destroy(&w);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
+static void test_nav_file(void **state)
+{
+    (void)state;
+    nav_grid *grid = NULL;
+    assert_int_equal(nav_grid_load_map_file(test_data("arena.map"), NULL, &grid), NAV_SUCCESS);
+    nav_mesh *mesh = build(grid, NULL);
+    char path[] = "/tmp/test_mesh_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    /* with the grid */
+    assert_int_equal(nav_mesh_save_nav(grid, mesh, path), NAV_SUCCESS);
+    nav_mesh *back = NULL;
+    nav_grid *grid2 = NULL;
+    assert_int_equal(nav_mesh_load_nav(path, NULL, NULL, &back, &grid2), NAV_SUCCESS);
+    assert_same_mesh(mesh, back);
+    assert_true(nav_grid_fingerprint(grid2) == nav_grid_fingerprint(grid));
+    nav_mesh_destroy(back);
+    nav_grid_destroy(grid2);
+    assert_int_equal(nav_mesh_load_nav(path, NULL, NULL, &back, NULL), NAV_SUCCESS);
+    nav_mesh_destroy(back);
+    /* the grid's own loader reads the same file */
+    assert_int_equal(nav_grid_load_nav(path, NULL, &grid2), NAV_SUCCESS);
+    nav_grid_destroy(grid2);
+    /* without the grid: asking for one is a missing chunk */
+    assert_int_equal(nav_mesh_save_nav(NULL, mesh, path), NAV_SUCCESS);
+    test_log log;
+    test_log_init(&log);
+    assert_int_equal(nav_mesh_load_nav(path, NULL, &log.hooks, &back, &grid2),
+                     NAV_FAILURE | NAV_CORRUPT_DATA);
+    assert_null(back);
+    assert_null(grid2);
+    assert_non_null(strstr(log.last, "GRID"));
+    assert_int_equal(nav_mesh_load_nav(path, NULL, NULL, &back, NULL), NAV_SUCCESS);
+    nav_mesh_destroy(back);
+    /* a mesh of another grid is not saved with this one, and a file pairing them is refused */
+    nav_grid_set_cell(grid, 3, 3, NAV_TERRAIN_BLOCKED);
+    assert_int_equal(nav_mesh_save_nav(grid, mesh, path), NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    nav_writer gw, mw;
+    nav_writer_init(&gw, NULL);
+    assert_int_equal(nav_grid_write_chunk(grid, &gw), NAV_SUCCESS);
+    write_chunk(mesh, &mw);
+    nav_chunk chunks[2] = {{NAV_CHUNK_GRID, NAV_GRID_CHUNK_VERSION, gw.data, gw.size},
+                           {NAV_CHUNK_MESH, NAV_MESH_CHUNK_VERSION, mw.data, mw.size}};
+    assert_int_equal(nav_container_write_file(path, chunks, 2, NULL), NAV_SUCCESS);
+    test_log_init(&log);
+    assert_int_equal(nav_mesh_load_nav(path, NULL, &log.hooks, &back, &grid2),
+                     NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    assert_null(back);
+    assert_null(grid2);
+    assert_non_null(strstr(log.last, "another grid"));
+    /* a file with no mesh, or a mesh of another version */
+    assert_int_equal(nav_container_write_file(path, chunks, 1, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_load_nav(path, NULL, NULL, &back, NULL), NAV_FAILURE | NAV_CORRUPT_DATA);
+    chunks[1].version = NAV_MESH_CHUNK_VERSION + 1;
+    assert_int_equal(nav_container_write_file(path, chunks, 2, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_load_nav(path, NULL, NULL, &back, NULL), NAV_FAILURE | NAV_WRONG_VERSION);
+    assert_null(back);
+    nav_writer_destroy(&gw);
+    nav_writer_destroy(&mw);
+    remove(path);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -726,6 +1024,9 @@ int main(void)
         cmocka_unit_test(test_budget_and_partial),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_chunk_round_trip),
+        cmocka_unit_test(test_chunk_damage),
+        cmocka_unit_test(test_nav_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,5 @@
-/* navtool info: what a .nav file holds: its chunks, its grid, and the figures of its HPA* bake.
+/* navtool info: what a .nav file holds: its chunks, its grid, the figures of its HPA* bake and of
+ * its navigation mesh.
  * A chunk that is there but cannot be loaded (damaged, of a newer version, baked from another
  * grid) is reported on its own line with the reason, and the exit status is 1: a script that
  * checks a file with `navtool info` must not take a broken bake for a missing one. */
@@ -52,6 +53,31 @@ static void print_hpa(const nav_hpa *hpa)
                info.clusters[l], info.nodes[l], info.edges[l]);
 }
 
+static void print_mesh(const nav_mesh *mesh, const nav_grid *grid)
+{
+    uint32_t polys = nav_mesh_poly_count(mesh), edges = 0, portals = 0, one_way = 0, components = 0, most = 0;
+    for (uint32_t p = 0; p < polys; p++) {
+        nav_mesh_poly_info info;
+        nav_mesh_poly(mesh, p, &info);
+        edges += info.vert_count;
+        most = info.vert_count > most ? info.vert_count : most;
+        components = info.component > components ? info.component : components;
+        for (uint32_t e = 0; e < info.vert_count; e++) {
+            portals += info.neighbours[e] != NAV_MESH_NO_POLY;
+            one_way += info.neighbours[e] != NAV_MESH_NO_POLY && !nav_mesh_edge_passable(mesh, p, e);
+        }
+    }
+    uint64_t fp = nav_mesh_source_fingerprint(mesh);
+    printf("mesh: %u polygons (up to %u vertices), %u vertices, %u edges (%u portals, %u one-way), %u links, "
+           "%u components, %zu bytes\n",
+           polys, most, nav_mesh_vert_count(mesh), edges, portals, one_way, nav_mesh_link_count(mesh),
+           components, nav_mesh_memory_bytes(mesh));
+    printf("mesh: built from grid %016" PRIx64 "%s\n", fp,
+           !grid                              ? ""
+           : fp == nav_grid_fingerprint(grid) ? " (this file's grid)"
+                                              : " (NOT this file's grid: build it again)");
+}
+
 int navtool_info(int argc, char **argv)
 {
     if (argc != 2 || argv[1][0] == '-') {
@@ -72,13 +98,14 @@ int navtool_info(int argc, char **argv)
     }
     printf("%s\n", path);
     printf("chunks:");
-    bool has_hpa = false;
+    bool has_hpa = false, has_mesh = false;
     for (uint32_t i = 0; i < container.count; i++) {
         char tag[5];
         tag_text(container.chunks[i].tag, tag);
         printf("%s %s v%u %llu bytes", i ? "," : "", tag, container.chunks[i].version,
                (unsigned long long)container.chunks[i].size);
         has_hpa |= container.chunks[i].tag == NAV_CHUNK_HPA;
+        has_mesh |= container.chunks[i].tag == NAV_CHUNK_MESH;
     }
     printf("%s\n", container.count ? "" : " none");
     free(bytes);
@@ -114,6 +141,21 @@ int navtool_info(int argc, char **argv)
         nav_grid_destroy(hpa_grid);
     } else {
         printf("hpa: error: not loaded, the file's grid did not load\n");
+    }
+    if (!has_mesh) {
+        printf("mesh: none\n");
+    } else {
+        nav_mesh *mesh = NULL;
+        error.text[0] = '\0';
+        s = nav_mesh_load_nav(path, NULL, &log, &mesh, NULL);
+        if (nav_failed(s)) {
+            printf("mesh: error: %s\n", without_path(error.text, path));
+            rc = 1;
+        } else {
+            print_mesh(mesh, grid);
+            if (grid && nav_mesh_source_fingerprint(mesh) != nav_grid_fingerprint(grid)) rc = 1;
+        }
+        nav_mesh_destroy(mesh);
     }
     nav_grid_destroy(grid);
     if (rc) fprintf(stderr, "navtool info: %s holds a chunk that does not load (see above)\n", path);

@@ -11,21 +11,19 @@ static const struct {
 } commands[] = {
     {"demo", navtool_demo, "navtool demo                  run the bundled sample world"},
     {"path", navtool_path,
-     "navtool path MAP|FILE.nav SX SY GX GY [--algo A|hpa] [--weight W] [--heuristic H] [--smooth] [--png "
-     "OUT] "
-     "[--ascii]"},
+     "navtool path MAP|FILE.nav SX SY GX GY [--algo A|hpa|mesh|mesh-funnel] [--weight W] [--heuristic H]\n"
+     "               [--smooth] [--radius CELLS] [--png OUT] [--ascii]"},
     {"scen", navtool_scen,
-     "navtool scen SCEN [--map MAP|FILE.nav] [--algo A|hpa] [--weight W] [--smooth] [--json] [--cluster N] "
-     "[--levels "
-     "N] "
-     "[--ratio N] [--long N]"},
+     "navtool scen SCEN [--map MAP|FILE.nav] [--algo A|hpa|mesh|mesh-funnel] [--weight W] [--smooth] [--json]"
+     "\n               [--cluster N] [--levels N] [--ratio N] [--long N]"},
     {"bake", navtool_bake,
-     "navtool bake MAP -o OUT.nav [--cluster N] [--levels N] [--ratio N] [--long N] [--quiet]"},
+     "navtool bake MAP -o OUT.nav [--cluster N] [--levels N] [--ratio N] [--long N] [--mesh [--radius "
+     "CELLS]]\n"
+     "               [--quiet]"},
     {"info", navtool_info, "navtool info FILE.nav"},
     {"render", navtool_render,
-     "navtool render MAP [SX SY GX GY] [--algo A|hpa] [--png OUT] [--ascii] [--scale PX] [--cluster N] "
-     "[--levels N] "
-     "[--ratio N] [--long N]"},
+     "navtool render MAP|FILE.nav [SX SY GX GY] [--algo A|hpa|mesh|mesh-funnel] [--png OUT] [--ascii]\n"
+     "               [--scale PX] [--radius CELLS] [--cluster N] [--levels N] [--ratio N] [--long N]"},
 };
 
 void navtool_usage(FILE *out)

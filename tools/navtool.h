@@ -6,6 +6,7 @@
 
 #include "nav/grid.h"
 #include "nav/hpa.h"
+#include "nav/mesh.h"
 #include "nav/search.h"
 
 int navtool_demo(int argc, char **argv);
@@ -43,6 +44,28 @@ int navtool_write_png(const char *path, const nav_grid *grid, const nav_grid_que
 /* The same with an HPA* bake [opt] drawn under the path: cluster borders, nodes, top-level edges. */
 int navtool_write_png_hpa(const char *path, const nav_grid *grid, const nav_grid_query *query,
                           const nav_hpa *hpa, const nav_path *path_cells, int scale);
+/* What to draw over a grid: each [opt]. */
+typedef struct navtool_layers {
+    const nav_grid_query *query; /* the closed and open cells of its last search */
+    const nav_hpa *hpa;          /* cluster borders, nodes, top-level edges */
+    const nav_mesh *mesh;        /* polygon outlines, links */
+    const uint32_t *corridor;    /* polygons tinted, their portals drawn */
+    uint32_t corridor_count;
+    const nav_path *mesh_path; /* a straight path of world points, with its corners */
+} navtool_layers;
+int navtool_write_png_layers(const char *path, const nav_grid *grid, const navtool_layers *layers,
+                             const nav_path *path_cells, int scale);
+
+/* The mesh of a map for navtool: a .nav file's MESH chunk when it holds one (checked against its
+ * grid), else built from grid with the given agent radius (cells). Prints why and returns null on
+ * failure. */
+nav_mesh *navtool_mesh_for(const char *input, const nav_grid *grid, float agent_radius);
+/* Parses a mesh mode name (mesh: optimal, mesh-funnel); false when unknown. */
+bool navtool_parse_mesh_mode(const char *name, nav_mesh_path_mode *mode);
+/* navtool path and render with --algo mesh or mesh-funnel: c (four cell coordinates) [opt]. */
+int navtool_mesh_route(const char *input, const int32_t *c, nav_mesh_path_mode mode, float agent_radius,
+                       const char *png, int scale, bool print);
+
 /* Prints the grid with the path as '*' (start 's', goal 't'). */
 void navtool_print_ascii(FILE *out, const nav_grid *grid, const nav_path *path_cells);
 

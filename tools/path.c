@@ -16,8 +16,16 @@ int navtool_path(int argc, char **argv)
     bool ascii = false, smooth = false, hpa = false;
     nav_search_desc search = {0};
     nav_hpa_desc hpa_desc = {0};
+    bool mesh = false;
+    nav_mesh_path_mode mesh_mode = NAV_MESH_PATH_OPTIMAL;
+    float radius = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--algo") && i + 1 < argc && !strcmp(argv[i + 1], "hpa")) {
+        if (!strcmp(argv[i], "--algo") && i + 1 < argc && navtool_parse_mesh_mode(argv[i + 1], &mesh_mode)) {
+            mesh = true;
+            i++;
+        } else if (!strcmp(argv[i], "--radius") && i + 1 < argc) {
+            radius = strtof(argv[++i], NULL);
+        } else if (!strcmp(argv[i], "--algo") && i + 1 < argc && !strcmp(argv[i + 1], "hpa")) {
             hpa = true;
             i++;
         } else if (navtool_parse_hpa_option(argc, argv, &i, &hpa_desc)) {
@@ -63,6 +71,7 @@ int navtool_path(int argc, char **argv)
         }
         c[k] = (int32_t)v;
     }
+    if (mesh) return navtool_mesh_route(positional[0], c, mesh_mode, radius, png, 0, true);
     nav_hpa *baked = NULL;
     nav_grid *grid = navtool_load(positional[0], NULL, hpa ? &baked : NULL);
     if (!grid) return 1;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "navtool.h"
+#include "nav/anyangle.h"
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STB_IMAGE_WRITE_STATIC
@@ -112,15 +113,120 @@ static void draw_hpa(uint8_t *pixels, size_t pw, size_t ph, int scale, const nav
     }
 }
 
+/* A world point as a pixel (the nearest pixel centre). */
+static void to_pixel(const nav_grid *grid, nav_vec3 p, int scale, size_t pw, size_t ph, int64_t *x,
+                     int64_t *y)
+{
+    double ux, uy;
+    nav_grid_world_to_units(grid, p, &ux, &uy);
+    double fx = floor(ux * scale - 0.5 + 0.5), fy = floor(uy * scale - 0.5 + 0.5);
+    *x = (int64_t)fmin(fmax(fx, 0), (double)pw - 1);
+    *y = (int64_t)fmin(fmax(fy, 0), (double)ph - 1);
+}
+
+/* The mesh over the grid: the corridor's polygons tinted, every polygon's outline, the corridor's
+ * portals, the links as arcs of dots, the straight path on top with its corners. */
+static void draw_mesh(uint8_t *pixels, size_t pw, size_t ph, int scale, const nav_grid *grid,
+                      const navtool_layers *layers)
+{
+    static const rgb outline = {70, 110, 170}, corridor_tint = {250, 210, 60}, portal = {240, 130, 20},
+                     link_colour = {160, 40, 200}, corner = {120, 20, 20};
+    const nav_mesh *mesh = layers->mesh;
+    for (uint32_t i = 0; i < layers->corridor_count; i++) {
+        nav_mesh_poly_info info;
+        if (!nav_mesh_poly(mesh, layers->corridor[i], &info)) continue;
+        int64_t x0 = INT64_MAX, y0 = INT64_MAX, x1 = INT64_MIN, y1 = INT64_MIN;
+        int64_t vx[NAV_MESH_MAX_POLY_VERTS], vy[NAV_MESH_MAX_POLY_VERTS];
+        for (uint32_t k = 0; k < info.vert_count; k++) {
+            double ux, uy;
+            nav_grid_world_to_units(grid, nav_mesh_vert(mesh, info.verts[k]), &ux, &uy);
+            vx[k] = (int64_t)llround(ux * scale);
+            vy[k] = (int64_t)llround(uy * scale);
+            x0 = vx[k] < x0 ? vx[k] : x0;
+            x1 = vx[k] > x1 ? vx[k] : x1;
+            y0 = vy[k] < y0 ? vy[k] : y0;
+            y1 = vy[k] > y1 ? vy[k] : y1;
+        }
+        for (int64_t y = y0; y < y1; y++)
+            for (int64_t x = x0; x < x1; x++) {
+                bool inside = true; /* pixel centre against the clockwise (y down) polygon */
+                for (uint32_t k = 0; k < info.vert_count && inside; k++) {
+                    uint32_t n = (k + 1) % info.vert_count;
+                    int64_t cross =
+                        (vx[n] - vx[k]) * (2 * y + 1 - 2 * vy[k]) - (vy[n] - vy[k]) * (2 * x + 1 - 2 * vx[k]);
+                    inside = cross >= 0;
+                }
+                if (inside) blend(pixels, pw, ph, x, y, corridor_tint, 0.35);
+            }
+    }
+    for (uint32_t p = 0; p < nav_mesh_poly_count(mesh); p++) {
+        nav_mesh_poly_info info;
+        nav_mesh_poly(mesh, p, &info);
+        for (uint32_t k = 0; k < info.vert_count; k++) {
+            int64_t ax, ay, bx, by;
+            to_pixel(grid, nav_mesh_vert(mesh, info.verts[k]), scale, pw, ph, &ax, &ay);
+            to_pixel(grid, nav_mesh_vert(mesh, info.verts[(k + 1) % info.vert_count]), scale, pw, ph, &bx,
+                     &by);
+            line(pixels, pw, ph, ax, ay, bx, by, outline, 0.6);
+        }
+    }
+    for (uint32_t i = 0; i + 1 < layers->corridor_count; i++) {
+        nav_mesh_poly_info info;
+        if (!nav_mesh_poly(mesh, layers->corridor[i], &info)) continue;
+        for (uint32_t k = 0; k < info.vert_count; k++) {
+            if (info.neighbours[k] != layers->corridor[i + 1]) continue;
+            int64_t ax, ay, bx, by;
+            to_pixel(grid, nav_mesh_vert(mesh, info.verts[k]), scale, pw, ph, &ax, &ay);
+            to_pixel(grid, nav_mesh_vert(mesh, info.verts[(k + 1) % info.vert_count]), scale, pw, ph, &bx,
+                     &by);
+            line(pixels, pw, ph, ax, ay, bx, by, portal, 1.0);
+        }
+    }
+    for (uint32_t l = 0; l < nav_mesh_link_count(mesh); l++) {
+        nav_mesh_link_info info;
+        nav_mesh_link(mesh, l, &info);
+        int64_t ax, ay, bx, by;
+        to_pixel(grid, info.start, scale, pw, ph, &ax, &ay);
+        to_pixel(grid, info.end, scale, pw, ph, &bx, &by);
+        line(pixels, pw, ph, ax, ay, bx, by, link_colour, 0.5);
+    }
+    const nav_path *path = layers->mesh_path;
+    if (!path) return;
+    for (uint32_t i = 0; i + 1 < path->count; i++) {
+        int64_t ax, ay, bx, by;
+        to_pixel(grid, path->points[i], scale, pw, ph, &ax, &ay);
+        to_pixel(grid, path->points[i + 1], scale, pw, ph, &bx, &by);
+        for (int d = 0; d < (scale >= 4 ? 2 : 1); d++)
+            line(pixels, pw, ph, ax + d, ay, bx + d, by, path_colour, 1.0);
+    }
+    for (uint32_t i = 0; i < path->count; i++) {
+        int64_t x, y;
+        to_pixel(grid, path->points[i], scale, pw, ph, &x, &y);
+        rgb c = i == 0 ? start_colour : i + 1 == path->count ? goal_colour : corner;
+        int r = scale >= 4 ? scale / 2 : 1;
+        for (int dy = -r; dy <= r; dy++)
+            for (int dx = -r; dx <= r; dx++) blend(pixels, pw, ph, x + dx, y + dy, c, 1.0);
+    }
+}
+
 int navtool_write_png(const char *path, const nav_grid *grid, const nav_grid_query *query,
                       const nav_path *path_cells, int scale)
 {
-    return navtool_write_png_hpa(path, grid, query, NULL, path_cells, scale);
+    return navtool_write_png_layers(path, grid, &(navtool_layers){.query = query}, path_cells, scale);
 }
 
 int navtool_write_png_hpa(const char *path, const nav_grid *grid, const nav_grid_query *query,
                           const nav_hpa *hpa, const nav_path *path_cells, int scale)
 {
+    return navtool_write_png_layers(path, grid, &(navtool_layers){.query = query, .hpa = hpa}, path_cells,
+                                    scale);
+}
+
+int navtool_write_png_layers(const char *path, const nav_grid *grid, const navtool_layers *layers,
+                             const nav_path *path_cells, int scale)
+{
+    const nav_grid_query *query = layers->query;
+    const nav_hpa *hpa = layers->hpa;
     int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
     if (scale <= 0) {
         int32_t side = w > h ? w : h;
@@ -170,6 +276,7 @@ int navtool_write_png_hpa(const char *path, const nav_grid *grid, const nav_grid
         }
     }
     if (hpa) draw_hpa(pixels, pw, ph, scale, hpa, w);
+    if (layers->mesh) draw_mesh(pixels, pw, ph, scale, grid, layers);
     if (path_cells) { /* the path on top of everything */
         for (uint32_t i = 0; i < path_cells->count; i++) {
             uint32_t cell = path_cells->nodes[i];
@@ -224,9 +331,18 @@ int navtool_render(int argc, char **argv)
     nav_search_desc search = {0};
     bool hpa = false;
     nav_hpa_desc hpa_desc = {0};
+    bool mesh = false;
+    nav_mesh_path_mode mesh_mode = NAV_MESH_PATH_OPTIMAL;
+    float radius = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--png") && i + 1 < argc) {
             png = argv[++i];
+        } else if (!strcmp(argv[i], "--algo") && i + 1 < argc &&
+                   navtool_parse_mesh_mode(argv[i + 1], &mesh_mode)) {
+            mesh = true;
+            i++;
+        } else if (!strcmp(argv[i], "--radius") && i + 1 < argc) {
+            radius = strtof(argv[++i], NULL);
         } else if (!strcmp(argv[i], "--algo") && i + 1 < argc && !strcmp(argv[i + 1], "hpa")) {
             hpa = true;
             i++;
@@ -253,6 +369,13 @@ int navtool_render(int argc, char **argv)
     if (!map || (ncoord != 0 && ncoord != 4) || (!png && !ascii)) {
         navtool_usage(stderr);
         return 2;
+    }
+    if (mesh) {
+        if (ascii) {
+            fprintf(stderr, "navtool render: --ascii does not draw meshes; use --png\n");
+            return 2;
+        }
+        return navtool_mesh_route(map, ncoord ? c : NULL, mesh_mode, radius, png, scale, false);
     }
     nav_hpa *baked = NULL; /* a .nav file's own bake, or one made here */
     nav_grid *grid = navtool_load(map, NULL, hpa ? &baked : NULL);

@@ -378,6 +378,13 @@ nav_status nav_mesh_build_from_grid(const nav_grid *grid, const nav_mesh_build_d
         .cell_size = grid->desc.cell_size,
     };
     s = nav__mesh_finish(&draft, &a, log, out);
+    if (nav_succeeded(s)) {
+        s = nav__mesh_add_links(*out, d.links, d.link_count, d.link_extents);
+        if (nav_failed(s)) {
+            nav_mesh_destroy(*out);
+            *out = NULL;
+        }
+    }
     arrfree(edge_poly);
     arrfree(edge_flags);
     if (nav_succeeded(s)) report(&b, "mesh: done", rect_count, rect_count);

@@ -23,6 +23,9 @@ static void free_arrays(nav_mesh *m)
     nav__free(a, m->vert_flags);
     nav__free(a, m->bucket_first);
     nav__free(a, m->bucket_polys);
+    nav__free(a, m->links);
+    nav__free(a, m->poly_link_first);
+    nav__free(a, m->poly_links);
 }
 
 void nav_mesh_destroy(nav_mesh *mesh)
@@ -78,28 +81,38 @@ static nav_status find_corners(nav_mesh *m)
     return NAV_SUCCESS;
 }
 
-/* Components over edges taken either way (a breadth-first walk). */
+static uint32_t find_root(uint32_t *parent, uint32_t p)
+{
+    while (parent[p] != p) {
+        parent[p] = parent[parent[p]];
+        p = parent[p];
+    }
+    return p;
+}
+
+static void join(uint32_t *parent, uint32_t a, uint32_t b)
+{
+    a = find_root(parent, a);
+    b = find_root(parent, b);
+    if (a != b) parent[a > b ? a : b] = a < b ? a : b;
+}
+
+/* Components over edges and links taken either way (union-find), numbered 1.. in the order of
+ * their lowest polygon. */
 static nav_status label_components(nav_mesh *m)
 {
-    uint32_t *queue = nav__calloc(&m->allocator, m->poly_count ? m->poly_count : 1, sizeof *queue);
-    if (!queue) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    uint32_t *parent = nav__calloc(&m->allocator, m->poly_count ? m->poly_count : 1, sizeof *parent);
+    if (!parent) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (uint32_t p = 0; p < m->poly_count; p++) parent[p] = p;
+    for (uint32_t e = 0; e < m->edge_count; e++)
+        if (m->edge_poly[e] != NAV_MESH_NO_POLY) join(parent, m->edge_owner[e], m->edge_poly[e]);
+    for (uint32_t l = 0; l < m->link_count; l++) join(parent, m->links[l].start_poly, m->links[l].end_poly);
     uint32_t label = 0;
     for (uint32_t p = 0; p < m->poly_count; p++) {
-        if (m->poly_component[p]) continue;
-        m->poly_component[p] = ++label;
-        uint32_t head = 0, tail = 0;
-        queue[tail++] = p;
-        while (head < tail) {
-            uint32_t q = queue[head++];
-            for (uint32_t e = m->poly_first[q]; e < m->poly_first[q + 1]; e++) {
-                uint32_t n = m->edge_poly[e];
-                if (n == NAV_MESH_NO_POLY || m->poly_component[n]) continue;
-                m->poly_component[n] = label;
-                queue[tail++] = n;
-            }
-        }
+        uint32_t r = find_root(parent, p);
+        m->poly_component[p] = r == p ? ++label : m->poly_component[r];
     }
-    nav__free(&m->allocator, queue);
+    nav__free(&m->allocator, parent);
     return NAV_SUCCESS;
 }
 
@@ -269,6 +282,138 @@ fail:
     return s;
 }
 
+static bool finite3(nav_vec3 v)
+{
+    return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
+nav_status nav__mesh_attach_links(nav_mesh *m, const nav__mesh_link *links, uint32_t count)
+{
+    if (count == 0) return NAV_SUCCESS;
+    for (uint32_t l = 0; l < count; l++) {
+        const nav__mesh_link *k = &links[l];
+        const char *why = NULL;
+        if (k->start_poly >= m->poly_count || k->end_poly >= m->poly_count)
+            why = "a polygon out of range";
+        else if (!finite3(k->start) || !finite3(k->end))
+            why = "an end point that is not finite";
+        else if (!nav__mesh_poly_contains_xz(m, k->start_poly, k->start.x, k->start.z) ||
+                 !nav__mesh_poly_contains_xz(m, k->end_poly, k->end.x, k->end.z))
+            why = "an end point outside its polygon";
+        else if (!(k->cost >= 0 && k->cost < INFINITY))
+            why = "a cost that is not finite and >= 0";
+        else if (k->bidirectional > 1)
+            why = "a direction that is neither one-way nor two-way";
+        if (why) {
+            nav__logf(&m->log, NAV_LOG_ERROR, "mesh: off-mesh link %u has %s", l, why);
+            return NAV_FAILURE | NAV_CORRUPT_DATA;
+        }
+    }
+    m->links = nav__calloc(&m->allocator, count, sizeof *m->links);
+    m->poly_link_first = nav__calloc(&m->allocator, (size_t)m->poly_count + 1, sizeof *m->poly_link_first);
+    m->poly_links = nav__calloc(&m->allocator, 2 * (size_t)count, sizeof *m->poly_links);
+    if (!m->links || !m->poly_link_first || !m->poly_links) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    memcpy(m->links, links, count * sizeof *links);
+    m->link_count = count;
+    /* ways out of each polygon: count, prefix sums, fill (in link order, so deterministic) */
+    for (uint32_t l = 0; l < count; l++) {
+        m->poly_link_first[links[l].start_poly + 1]++;
+        if (links[l].bidirectional) m->poly_link_first[links[l].end_poly + 1]++;
+    }
+    for (uint32_t p = 0; p < m->poly_count; p++) m->poly_link_first[p + 1] += m->poly_link_first[p];
+    for (uint32_t l = 0; l < count; l++) {
+        m->poly_links[m->poly_link_first[links[l].start_poly]++] = 2 * l;
+        if (links[l].bidirectional) m->poly_links[m->poly_link_first[links[l].end_poly]++] = 2 * l + 1;
+    }
+    for (uint32_t p = m->poly_count; p > 0; p--) m->poly_link_first[p] = m->poly_link_first[p - 1];
+    m->poly_link_first[0] = 0;
+    return label_components(m);
+}
+
+/* A point of polygon p at (x, z) in floats that the polygon holds exactly: the point itself, or
+ * moved a little towards the polygon's centre until it is in (float rounding of a point on an
+ * edge may put it a hair outside). */
+static bool snap_inside(const nav_mesh *m, uint32_t p, double x, double z, nav_vec3 *out)
+{
+    double cx = 0, cz = 0;
+    uint32_t first = m->poly_first[p], n = m->poly_first[p + 1] - first;
+    for (uint32_t i = 0; i < n; i++) {
+        cx += m->verts[m->edge_vert[first + i]].x;
+        cz += m->verts[m->edge_vert[first + i]].z;
+    }
+    cx /= n;
+    cz /= n;
+    for (double t = 0; t <= 1; t = t == 0 ? 1e-7 : t * 4) {
+        float fx = (float)(x + (cx - x) * t), fz = (float)(z + (cz - z) * t);
+        if (nav__mesh_poly_contains_xz(m, p, fx, fz)) {
+            *out = nav_vec3_make(fx, nav__mesh_poly_height(m, p, fx, fz), fz);
+            return true;
+        }
+    }
+    return false;
+}
+
+nav_status nav__mesh_add_links(nav_mesh *m, const nav_mesh_link_desc *descs, uint32_t count, nav_vec3 extents)
+{
+    if (count == 0) return NAV_SUCCESS;
+    if (!descs) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav__mesh_link *links = nav__calloc(&m->allocator, count, sizeof *links);
+    if (!links) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    nav_status s = NAV_SUCCESS;
+    for (uint32_t l = 0; l < count && nav_succeeded(s); l++) {
+        const nav_mesh_link_desc *k = &descs[l];
+        nav__mesh_link *o = &links[l];
+        nav_vec3 at[2] = {{0, 0, 0}, {0, 0, 0}};
+        uint32_t poly[2] = {0, 0};
+        for (int i = 0; i < 2 && nav_succeeded(s); i++) {
+            nav_vec3 near;
+            s = nav_mesh_locate(m, i ? k->end : k->start, extents, &poly[i], &near);
+            if (nav_succeeded(s) && !snap_inside(m, poly[i], near.x, near.z, &at[i]))
+                s = NAV_FAILURE | NAV_UNREACHABLE;
+            if (nav_failed(s)) {
+                nav_vec3 v = i ? k->end : k->start;
+                nav__logf(&m->log, NAV_LOG_ERROR,
+                          "mesh: the %s of off-mesh link %u (%g, %g, %g) is off the mesh",
+                          i ? "end" : "start", l, (double)v.x, (double)v.y, (double)v.z);
+                s = NAV_FAILURE | NAV_INVALID_PARAM;
+            }
+        }
+        if (nav_failed(s)) break;
+        if (!(k->cost >= 0 && k->cost < INFINITY)) {
+            nav__logf(&m->log, NAV_LOG_ERROR, "mesh: off-mesh link %u has a cost that is not finite and >= 0",
+                      l);
+            s = NAV_FAILURE | NAV_INVALID_PARAM;
+            break;
+        }
+        double dx = (double)at[1].x - at[0].x, dy = (double)at[1].y - at[0].y, dz = (double)at[1].z - at[0].z;
+        *o = (nav__mesh_link){at[0],
+                              at[1],
+                              poly[0],
+                              poly[1],
+                              k->cost > 0 ? k->cost : sqrt(dx * dx + dy * dy + dz * dz),
+                              k->user_id,
+                              k->flags ? k->flags : NAV_POLY_FLAG_WALK,
+                              k->bidirectional ? 1 : 0};
+    }
+    if (nav_succeeded(s)) s = nav__mesh_attach_links(m, links, count);
+    nav__free(&m->allocator, links);
+    return s;
+}
+
+uint32_t nav_mesh_link_count(const nav_mesh *mesh)
+{
+    return mesh ? mesh->link_count : 0;
+}
+
+bool nav_mesh_link(const nav_mesh *mesh, uint32_t link, nav_mesh_link_info *info)
+{
+    if (!mesh || !info || link >= mesh->link_count) return false;
+    const nav__mesh_link *k = &mesh->links[link];
+    *info = (nav_mesh_link_info){k->start, k->end,   k->start_poly,         k->end_poly,
+                                 k->cost,  k->flags, k->bidirectional != 0, k->user_id};
+    return true;
+}
+
 /* ---- accessors ------------------------------------------------------------------------------- */
 
 uint32_t nav_mesh_poly_count(const nav_mesh *mesh)
@@ -288,7 +433,10 @@ size_t nav_mesh_memory_bytes(const nav_mesh *m)
            m->edge_count * (4 * sizeof(uint32_t) + sizeof(uint8_t)) +
            m->poly_count * (sizeof(uint8_t) + sizeof(uint16_t) + sizeof(uint32_t)) + m->vert_count +
            ((size_t)m->bucket_w * m->bucket_h + 1) * sizeof(uint32_t) +
-           m->bucket_poly_count * sizeof(uint32_t);
+           m->bucket_poly_count * sizeof(uint32_t) +
+           (m->links ? m->link_count * sizeof *m->links + (m->poly_count + 1) * sizeof(uint32_t) +
+                           (2 * (size_t)m->link_count) * sizeof(uint32_t)
+                     : 0);
 }
 
 uint64_t nav_mesh_source_fingerprint(const nav_mesh *mesh)

@@ -11,6 +11,17 @@
     0x01u /* a vertex on the mesh's boundary where the free space turns by more                              \
            * than a half turn: the only places a shortest path bends */
 
+/* An off-mesh link: its two end points on the mesh (inside their polygons, exactly), their
+ * polygons, and what the caller gave. */
+typedef struct nav__mesh_link {
+    nav_vec3 start, end;
+    uint32_t start_poly, end_poly;
+    double cost; /* of walking it once, either way */
+    uint32_t user_id;
+    uint16_t flags;
+    uint8_t bidirectional;
+} nav__mesh_link;
+
 struct nav_mesh {
     nav_allocator allocator;
     nav_log log;
@@ -39,6 +50,13 @@ struct nav_mesh {
     uint32_t *bucket_first;
     uint32_t *bucket_polys;
     uint32_t bucket_poly_count;
+    /* Off-mesh links, and the ways out of each polygon along them: poly_links[poly_link_first[p] ..
+     * poly_link_first[p + 1] - 1] are link * 2 (start to end) or link * 2 + 1 (end to start, for
+     * a two-way link) leaving polygon p. */
+    uint32_t link_count;
+    nav__mesh_link *links;
+    uint32_t *poly_link_first;
+    uint32_t *poly_links;
 };
 
 /* A mesh under construction: the builder fills these plain arrays (its own memory), then
@@ -64,6 +82,18 @@ typedef struct nav__mesh_draft {
  * NAV_OUT_OF_MEMORY, NAV_TOO_LARGE or NAV_CORRUPT_DATA (a draft whose adjacency is not symmetric). */
 nav_status nav__mesh_finish(const nav__mesh_draft *draft, const nav_allocator *allocator, const nav_log *log,
                             nav_mesh **out);
+
+/* Adds links to a finished mesh that has none (its components then join across them), after
+ * checking each: polygons in range, end points finite and inside their polygons, a finite cost
+ * >= 0, bidirectional 0 or 1. Returns NAV_SUCCESS or NAV_FAILURE with NAV_OUT_OF_MEMORY or
+ * NAV_CORRUPT_DATA (the log says which link and why). */
+nav_status nav__mesh_attach_links(nav_mesh *mesh, const nav__mesh_link *links, uint32_t count);
+
+/* Locates the ends of off-mesh links on a finished mesh that has none (within extents, as
+ * nav_mesh_locate) and adds them. Returns NAV_SUCCESS or NAV_FAILURE with NAV_INVALID_PARAM (an end
+ * off the mesh, a bad cost: the log says which) or NAV_OUT_OF_MEMORY. */
+nav_status nav__mesh_add_links(nav_mesh *mesh, const nav_mesh_link_desc *links, uint32_t count,
+                               nav_vec3 extents);
 
 /* The length of (dx, dz). Not hypot: libm's guards against overflow cost a quarter of a query's
  * time, and mesh coordinates are far from overflowing a square. */

@@ -20,14 +20,14 @@ mkdir -p "$dir"
 
 stb_prefixed=0
 [ -e /usr/include/stb/stb_ds.h ] && stb_prefixed=1
-common=(-g -std=gnu11 -DNAV_STB_PREFIXED=$stb_prefixed -Inav/include -Inav/src -Ihpa/include
+common=(-g -std=gnu11 -DNAV_STB_PREFIXED=$stb_prefixed -Inav/include -Inav/src -Ihpa/include -Imesh/include
         -I/usr/include/stb $(pkg-config --cflags spng))
-srcs=(nav/src/*.c hpa/src/*.c)
+srcs=(nav/src/*.c hpa/src/*.c mesh/src/*.c)
 libs=($(pkg-config --libs spng) -lm)
 
 # each harness and the longest input it is fed
-harnesses=(fuzz_container fuzz_loaders fuzz_hpa fuzz_nav)
-declare -A max_len=([fuzz_container]=8192 [fuzz_loaders]=65536 [fuzz_hpa]=40000 [fuzz_nav]=40000)
+harnesses=(fuzz_container fuzz_loaders fuzz_hpa fuzz_nav fuzz_mesh)
+declare -A max_len=([fuzz_container]=8192 [fuzz_loaders]=65536 [fuzz_hpa]=40000 [fuzz_nav]=40000 [fuzz_mesh]=40000)
 
 for h in "${harnesses[@]}"; do
     work="$dir/$h"

@@ -38,6 +38,7 @@
 
 #include "nav/core.h"
 #include "nav/grid.h"
+#include "nav/io.h"
 #include "nav/path.h"
 #include "nav/vec3.h"
 
@@ -51,6 +52,18 @@ extern "C" {
 
 typedef struct nav_mesh nav_mesh;
 
+/* An off-mesh link: a way between two points of the mesh at any distance that is not walked over
+ * polygons (stairs, a ladder, a jump down, a teleporter). A path may take it from start to end, and
+ * from end to start when it is two-way. */
+typedef struct nav_mesh_link_desc {
+    nav_vec3 start, end; /* world points, located on the mesh as nav_mesh_locate does */
+    double cost;         /* of taking it, whatever the area costs (0: the 3D distance between its
+                          * two points on the mesh) */
+    uint16_t flags;      /* filter flags (0: NAV_POLY_FLAG_WALK) */
+    bool bidirectional;  /* two-way */
+    uint32_t user_id;    /* the caller's, handed back in paths */
+} nav_mesh_link_desc;
+
 /* ---- Building from a grid -------------------------------------------------------------------- */
 
 /* Build options; zero fields take defaults. */
@@ -61,6 +74,11 @@ typedef struct nav_mesh_build_desc {
     /* [opt] 256 entries: the flags of the polygons of each terrain type; null, or an entry of 0:
      * NAV_POLY_FLAG_WALK. */
     const uint16_t *terrain_flags;
+    /* [opt] off-mesh links; each end must lie within link_extents of a polygon (a zero field: one
+     * cell horizontally, and any height) */
+    const nav_mesh_link_desc *links;
+    uint32_t link_count;
+    nav_vec3 link_extents;
     const nav_allocator *allocator; /* [opt] for the mesh (the build's scratch uses the system heap) */
     const nav_log *log;             /* [opt] errors */
     const nav_progress *progress;   /* [opt] progress of big builds; returning false cancels */
@@ -70,7 +88,8 @@ typedef struct nav_mesh_build_desc {
  * joined row after row into rectangles, their edges split where neighbours change, the rare polygon
  * of more than NAV_MESH_MAX_POLY_VERTS vertices cut along chords. Vertices sit at grid corners in the
  * grid's world transform, at the height of their polygon's cells. Deterministic.
- * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_INVALID_PARAM (null grid, bad radius), NAV_TOO_LARGE
+ * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_INVALID_PARAM (null grid, bad radius, a link off the
+ * mesh or with a cost that is not finite and >= 0, named in the log), NAV_TOO_LARGE
  * (more polygons or vertices than 32-bit indices hold), NAV_OUT_OF_MEMORY, or NAV_WRONG_STATE when
  * the progress callback cancelled; *out is null on failure. */
 nav_status nav_mesh_build_from_grid(const nav_grid *grid, const nav_mesh_build_desc *desc, nav_mesh **out);
@@ -106,6 +125,55 @@ bool nav_mesh_poly(const nav_mesh *mesh, uint32_t poly, nav_mesh_poly_info *info
 bool nav_mesh_edge_passable(const nav_mesh *mesh, uint32_t poly, uint32_t edge);
 /* The cost factor of an area type (its terrain's; NAV_COST_BLOCKED for a type no polygon uses). */
 double nav_mesh_area_cost(const nav_mesh *mesh, uint8_t area);
+
+/* Off-mesh links, in the order given at build time, their ends as located on the mesh. */
+typedef struct nav_mesh_link_info {
+    nav_vec3 start, end;
+    uint32_t start_poly, end_poly;
+    double cost;
+    uint16_t flags;
+    bool bidirectional;
+    uint32_t user_id;
+} nav_mesh_link_info;
+
+uint32_t nav_mesh_link_count(const nav_mesh *mesh);
+/* Fills *info for link `link`. Returns false (info untouched) when it is out of range. */
+bool nav_mesh_link(const nav_mesh *mesh, uint32_t link, nav_mesh_link_info *info);
+
+/* ---- The MESH chunk of a .nav file ----------------------------------------------------------- */
+
+#define NAV_CHUNK_MESH         NAV_TAG('M', 'E', 'S', 'H')
+#define NAV_MESH_CHUNK_VERSION 1
+
+/* Appends the mesh's MESH chunk data to out: vertices, polygons, edges with their neighbours and
+ * one-way flags, areas, flags, area costs, links and the source grid's fingerprint; what can be
+ * derived (twin edges, components, corners, the spatial index) is not stored. Returns the writer's
+ * status. */
+nav_status nav_mesh_write_chunk(const nav_mesh *mesh, nav_writer *out);
+
+/* Makes a mesh from MESH chunk data (version NAV_MESH_CHUNK_VERSION), checking everything a query
+ * relies on: every count and index, finite coordinates, each polygon convex, wound clockwise (as
+ * seen from above, z down) and not degenerate, adjacency symmetric (each neighbour holds the same
+ * edge reversed), flags and area costs valid, links inside their polygons. A chunk that passes
+ * cannot make a query read out of bounds. [in] allocator, log [opt]. [out] out: null on failure.
+ * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA (named in the log), NAV_TOO_LARGE,
+ * NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY. */
+nav_status nav_mesh_read_chunk(const void *data, size_t size, const nav_allocator *allocator,
+                               const nav_log *log, nav_mesh **out);
+
+/* Saves a mesh as a .nav file (atomically, see nav_container_write_file): a MESH chunk, after a
+ * GRID chunk when grid [opt] is given. Returns NAV_SUCCESS, NAV_FAILURE | NAV_SOURCE_MISMATCH when
+ * the mesh was not built from this grid as it is now (nothing is written), or the failure of
+ * writing. */
+nav_status nav_mesh_save_nav(const nav_grid *grid, const nav_mesh *mesh, const char *path);
+
+/* Loads the MESH chunk of a .nav file, and its GRID chunk when grid [opt] is given (the file must
+ * then hold one, and the mesh must have been built from it: NAV_SOURCE_MISMATCH otherwise).
+ * [in] allocator, log [opt] (messages as "PATH: message"). [out] mesh, grid: null on failure.
+ * Returns as nav_container_read_file and nav_mesh_read_chunk; a file without a MESH chunk, or with
+ * two, gives NAV_CORRUPT_DATA, one of another version NAV_WRONG_VERSION. */
+nav_status nav_mesh_load_nav(const char *path, const nav_allocator *allocator, const nav_log *log,
+                             nav_mesh **mesh, nav_grid **grid);
 
 /* ---- Locating points ------------------------------------------------------------------------- */
 
@@ -170,9 +238,11 @@ typedef struct nav_mesh_result {
 } nav_mesh_result;
 
 /* Flags of each point of a straight path (nav_mesh_query_point_flags). */
-#define NAV_MESH_POINT_START  0x01u
-#define NAV_MESH_POINT_CORNER 0x02u /* a bend at a polygon vertex */
-#define NAV_MESH_POINT_END    0x04u
+#define NAV_MESH_POINT_START      0x01u
+#define NAV_MESH_POINT_CORNER     0x02u /* a bend at a polygon vertex */
+#define NAV_MESH_POINT_END        0x04u
+#define NAV_MESH_POINT_LINK_START 0x08u /* the way onto an off-mesh link: the next point is its end */
+#define NAV_MESH_POINT_LINK_END   0x10u /* where an off-mesh link comes out */
 
 /* Finds a path from start to goal (world points, located as nav_mesh_locate does) and writes its
  * straight path to out: the start, every corner, the goal (points at floor height), with each

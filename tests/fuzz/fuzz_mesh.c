@@ -1,0 +1,117 @@
+/* libFuzzer harness for the MESH chunk reader (see README.md beside it).
+ *
+ * Input: a mode byte (unused, kept for the seed format the other harnesses share), then raw MESH
+ * chunk data, read by nav_mesh_read_chunk. Besides "no crash, no sanitizer report, no leak": a
+ * failure is one of the reader's documented statuses with no mesh; a mesh that loads writes back
+ * to exactly its bytes, and queries on it (points drawn from the input, in both modes, with a node
+ * budget) return a clean status, and on success a path of finite points from the start's polygon
+ * to the goal's whose reported cost is finite and no less than the straight line between its
+ * ends times the cheapest area cost.
+ *
+ * NAV_FUZZ_MAKE_SEEDS builds a program that writes seeds (meshes of random grids, some with
+ * off-mesh links); NAV_FUZZ_STANDALONE a main() that replays files. */
+#include <math.h>
+
+#include "fuzz_common.h"
+#include "nav/mesh.h"
+
+enum { HEADER = 1 };
+
+static void check_queries(const nav_mesh *mesh, uint64_t *rng)
+{
+    nav_mesh_query *q = NULL;
+    if (nav_failed(nav_mesh_query_create(mesh, &(nav_mesh_query_desc){.max_nodes = 20000}, &q))) return;
+    uint32_t polys = nav_mesh_poly_count(mesh);
+    double min_cost = INFINITY;
+    for (int t = 0; t < 256; t++) min_cost = fmin(min_cost, nav_mesh_area_cost(mesh, (uint8_t)t));
+    nav_path path;
+    nav_path_init(&path, NULL);
+    for (int k = 0; k < 8 && polys; k++) {
+        /* a point inside a polygon (the mean of its vertices) or near a vertex */
+        nav_vec3 ends[2];
+        for (int i = 0; i < 2; i++) {
+            nav_mesh_poly_info info;
+            nav_mesh_poly(mesh, (uint32_t)(fuzz_next(rng) % polys), &info);
+            nav_vec3 c = {0, 0, 0};
+            for (uint32_t v = 0; v < info.vert_count; v++) c = nav_vec3_add(c, nav_mesh_vert(mesh, info.verts[v]));
+            ends[i] = fuzz_next(rng) % 4 ? nav_vec3_scale(c, 1.0f / (float)info.vert_count)
+                                         : nav_mesh_vert(mesh, info.verts[0]);
+        }
+        nav_mesh_result r;
+        nav_mesh_path_desc d = {.mode = k % 2 ? NAV_MESH_PATH_FUNNEL : NAV_MESH_PATH_OPTIMAL,
+                                .max_expanded = (uint32_t)(fuzz_next(rng) % 3 ? 0 : 50)};
+        nav_status s = nav_mesh_find_path(q, &d, ends[0], ends[1], &path, &r);
+        if (nav_failed(s)) {
+            CHECK(s == (NAV_FAILURE | NAV_UNREACHABLE));
+            continue;
+        }
+        CHECK(s == NAV_SUCCESS || nav_has_detail(s, NAV_PARTIAL_RESULT));
+        CHECK(path.count >= 1 && isfinite(r.cost) && r.cost >= 0);
+        for (uint32_t i = 0; i < path.count; i++)
+            CHECK(isfinite(path.points[i].x) && isfinite(path.points[i].y) && isfinite(path.points[i].z));
+        if (s == NAV_SUCCESS) {
+            nav_vec3 a = path.points[0], b = path.points[path.count - 1];
+            double straight = sqrt(((double)b.x - a.x) * ((double)b.x - a.x) + ((double)b.z - a.z) * ((double)b.z - a.z));
+            CHECK(r.cost >= straight * min_cost * (1 - 1e-6) - 1e-6 || nav_mesh_link_count(mesh) > 0);
+        }
+    }
+    nav_path_destroy(&path);
+    nav_mesh_query_destroy(q);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < HEADER) return 0;
+    size_t n = size - HEADER;
+    uint8_t *chunk = malloc(n ? n : 1); /* exact size: ASan sees reads past the end */
+    CHECK(chunk);
+    memcpy(chunk, data + HEADER, n);
+    nav_mesh *mesh = (nav_mesh *)&mesh;
+    nav_status s = nav_mesh_read_chunk(chunk, n, NULL, NULL, &mesh);
+    if (nav_failed(s)) {
+        CHECK(mesh == NULL);
+        CHECK(s == (NAV_FAILURE | NAV_CORRUPT_DATA) || s == (NAV_FAILURE | NAV_OUT_OF_MEMORY) ||
+              s == (NAV_FAILURE | NAV_TOO_LARGE));
+    } else {
+        nav_writer w;
+        nav_writer_init(&w, NULL);
+        CHECK(nav_mesh_write_chunk(mesh, &w) == NAV_SUCCESS);
+        CHECK(w.size == n && memcmp(w.data, chunk, n) == 0);
+        nav_writer_destroy(&w);
+        uint64_t rng = fuzz_seed(data, size);
+        check_queries(mesh, &rng);
+        nav_mesh_destroy(mesh);
+    }
+    free(chunk);
+    return 0;
+}
+
+#if defined(NAV_FUZZ_MAKE_SEEDS)
+static void make_seeds(const char *dir)
+{
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        nav_grid *grid = random_grid(seed * 0x9e3779b1u);
+        if (!grid) exit(1);
+        int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
+        nav_mesh_link_desc links[2] = {
+            {.start = {0.5f, 0, 0.5f}, .end = {(float)w - 0.5f, 0, (float)h - 0.5f}, .bidirectional = true},
+            {.start = {(float)w / 2, 0, 0.5f}, .end = {0.5f, 0, (float)h / 2}, .cost = 2, .user_id = 3},
+        };
+        nav_mesh_build_desc desc = {.links = links,
+                                    .link_count = seed % 3 == 0 ? 2 : 0,
+                                    .link_extents = {(float)w, 100, (float)h},
+                                    .agent_radius = seed % 4 == 1 ? 0.5f : 0};
+        nav_mesh *mesh;
+        if (nav_failed(nav_mesh_build_from_grid(grid, &desc, &mesh))) exit(1);
+        nav_writer wr;
+        nav_writer_init(&wr, NULL);
+        nav_mesh_write_chunk(mesh, &wr);
+        char name[64];
+        snprintf(name, sizeof name, "mesh_%u", (unsigned)seed);
+        write_seed(dir, name, 0, wr.data, wr.size);
+        nav_writer_destroy(&wr);
+        nav_mesh_destroy(mesh);
+        nav_grid_destroy(grid);
+    }
+}
+#endif
