@@ -1005,6 +1005,224 @@ static void test_nav_file(void **state)
     nav_grid_destroy(grid);
 }
 
+/* ---- off-mesh links ---------------------------------------------------------------------------- */
+
+static void test_links_hand_made(void **state)
+{
+    (void)state;
+    /* two rooms no walk joins: a one-way link from the left one to the right one (a jump down),
+     * and a two-way link lower down (a ladder) that only some agents may use */
+    static const char *const rows[] = {
+        "....#....", "....#....", "....#....", "....#....", "....#....",
+    };
+    nav_grid *grid = test_grid_from_rows(rows, 5, NULL);
+    nav_mesh_link_desc links[2] = {
+        {.start = centre(3, 0), .end = centre(5, 0), .cost = 5, .user_id = 41},
+        {.start = centre(3, 4),
+         .end = centre(5, 4),
+         .cost = 4,
+         .bidirectional = true,
+         .flags = 0x10,
+         .user_id = 42},
+    };
+    nav_mesh *mesh = build(grid, &(nav_mesh_build_desc){.links = links, .link_count = 2});
+    nav_mesh_poly_info a, b;
+    nav_mesh_poly(mesh, 0, &a);
+    nav_mesh_poly(mesh, nav_mesh_poly_count(mesh) - 1, &b);
+    assert_int_equal(a.component, b.component); /* joined by the links */
+    nav_mesh_query *q;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+    nav_path path = new_path();
+    for (int mode = 1; mode <= 2; mode++) {
+        nav_mesh_path_desc d = {.mode = (nav_mesh_path_mode)mode};
+        nav_mesh_result r;
+        /* from (0, 1) to (8, 1): the upper link (cost 5) beats the ladder (cost 4, but 3 cells down
+         * and up again): 3.162 + 5 + 3.162 against 4.243 + 4 + 4.243 */
+        assert_int_equal(nav_mesh_find_path(q, &d, centre(0, 1), centre(8, 1), &path, &r), NAV_SUCCESS);
+        double up = 2 * sqrt(10) + 5, down = 2 * sqrt(18) + 4;
+        assert_true(fabs(r.cost - fmin(up, down)) < 1e-9);
+        assert_int_equal(path.count, 4);
+        const uint8_t *flags = nav_mesh_query_point_flags(q);
+        const uint32_t *ids = nav_mesh_query_point_links(q);
+        assert_int_equal(flags[0], NAV_MESH_POINT_START);
+        assert_int_equal(flags[1], NAV_MESH_POINT_LINK_START);
+        assert_int_equal(flags[2], NAV_MESH_POINT_LINK_END);
+        assert_int_equal(flags[3], NAV_MESH_POINT_END);
+        assert_int_equal(ids[1], 0);
+        assert_int_equal(ids[0], NAV_MESH_NO_POLY);
+        assert_point(&path, 1, 3.5f, 0.5f);
+        assert_point(&path, 2, 5.5f, 0.5f);
+        /* back: the jump is one-way, so the ladder */
+        assert_int_equal(nav_mesh_find_path(q, &d, centre(8, 1), centre(0, 1), &path, &r), NAV_SUCCESS);
+        assert_true(fabs(r.cost - down) < 1e-9);
+        flags = nav_mesh_query_point_flags(q);
+        ids = nav_mesh_query_point_links(q);
+        assert_int_equal(flags[1], NAV_MESH_POINT_LINK_START);
+        assert_int_equal(ids[1], 1);
+        assert_point(&path, 1, 5.5f, 4.5f);
+        assert_point(&path, 2, 3.5f, 4.5f);
+        /* the ladder excluded: no way back (the search ends where it can, short of the goal) */
+        nav_mesh_filter no_ladder = {.exclude_flags = 0x10};
+        d.filter = &no_ladder;
+        nav_status s = nav_mesh_find_path(q, &d, centre(8, 1), centre(0, 1), &path, &r);
+        assert_true(nav_has_detail(s, NAV_UNREACHABLE));
+        /* only ladder users: include flag 0x10 needs polygons with it too; include walk and ladder */
+        nav_mesh_filter ladder_only = {.include_flags = NAV_POLY_FLAG_WALK | 0x10};
+        d.filter = &ladder_only;
+        assert_int_equal(nav_mesh_find_path(q, &d, centre(0, 1), centre(8, 1), &path, &r), NAV_SUCCESS);
+        /* a teleporter-like link is not needed within one room */
+        d.filter = NULL;
+        assert_int_equal(nav_mesh_find_path(q, &d, centre(0, 1), centre(2, 3), &path, &r), NAV_SUCCESS);
+        assert_int_equal(path.count, 2);
+    }
+    /* links off the mesh are refused at build time */
+    nav_mesh *bad = NULL;
+    nav_mesh_link_desc off = {.start = centre(4, 2), .end = centre(5, 2)};
+    test_log log;
+    test_log_init(&log);
+    assert_int_equal(nav_mesh_build_from_grid(grid,
+                                              &(nav_mesh_build_desc){.links = &off,
+                                                                     .link_count = 1,
+                                                                     .link_extents = {0.1f, 1, 0.1f},
+                                                                     .log = &log.hooks},
+                                              &bad),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_null(bad);
+    assert_non_null(strstr(log.last, "off-mesh link 0"));
+    off.start = centre(3, 2);
+    off.cost = -1;
+    assert_int_equal(
+        nav_mesh_build_from_grid(grid, &(nav_mesh_build_desc){.links = &off, .link_count = 1}, &bad),
+        NAV_FAILURE | NAV_INVALID_PARAM);
+    nav_path_destroy(&path);
+    nav_mesh_query_destroy(q);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
+/* Random maps with random links (one-way and two-way, some cheaper than walking: teleporters)
+ * against a brute force: Dijkstra over start, goal and the links' ends, each pair joined by the
+ * reference's walking cost, each link by its own. */
+static void test_links_random(void **state)
+{
+    (void)state;
+    unsigned seed = 91;
+    int compared = 0, used = 0;
+    for (int m = 0; m < 30; m++) {
+        int32_t w = 8 + rand_r(&seed) % 16, h = 8 + rand_r(&seed) % 12;
+        nav_grid *grid = NULL;
+        assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = w, .height = h}, &grid), NAV_SUCCESS);
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++)
+                if ((int)(rand_r(&seed) % 100) < 25) nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
+        enum { LINKS = 4 };
+        nav_mesh_link_desc links[LINKS];
+        int32_t ends[LINKS][4];
+        for (int l = 0; l < LINKS; l++) {
+            for (int k = 0; k < 2; k++) {
+                int32_t x, y;
+                do {
+                    x = rand_r(&seed) % w;
+                    y = rand_r(&seed) % h;
+                } while (!nav_grid_passable(grid, x, y));
+                ends[l][2 * k] = x;
+                ends[l][2 * k + 1] = y;
+            }
+            links[l] = (nav_mesh_link_desc){.start = centre(ends[l][0], ends[l][1]),
+                                            .end = centre(ends[l][2], ends[l][3]),
+                                            .cost = (double)(rand_r(&seed) % 8),
+                                            .bidirectional = rand_r(&seed) % 2};
+        }
+        nav_mesh *mesh = build(grid, &(nav_mesh_build_desc){.links = links, .link_count = LINKS});
+        nav_mesh_query *q;
+        assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+        test_reference ref;
+        test_reference_init(&ref, grid);
+        nav_path path = new_path();
+        for (int k = 0; k < 12; k++) {
+            int32_t p[4];
+            for (int i = 0; i < 2; i++) {
+                do {
+                    p[2 * i] = rand_r(&seed) % w;
+                    p[2 * i + 1] = rand_r(&seed) % h;
+                } while (!nav_grid_passable(grid, p[2 * i], p[2 * i + 1]));
+            }
+            /* points: 0 start, 1 goal, 2 + 2l link l's start, 3 + 2l its end */
+            enum { N = 2 + 2 * LINKS };
+            double px[N], py[N], g[N];
+            bool done[N];
+            px[0] = p[0] + 0.5, py[0] = p[1] + 0.5, px[1] = p[2] + 0.5, py[1] = p[3] + 0.5;
+            for (int l = 0; l < LINKS; l++)
+                for (int e = 0; e < 2; e++) {
+                    px[2 + 2 * l + e] = ends[l][2 * e] + 0.5;
+                    py[2 + 2 * l + e] = ends[l][2 * e + 1] + 0.5;
+                }
+            for (int i = 0; i < N; i++) g[i] = INFINITY, done[i] = false;
+            g[0] = 0;
+            for (;;) {
+                int u = -1;
+                for (int i = 0; i < N; i++)
+                    if (!done[i] && g[i] < INFINITY && (u < 0 || g[i] < g[u])) u = i;
+                if (u < 0) break;
+                done[u] = true;
+                for (int v = 0; v < N; v++) {
+                    if (done[v]) continue;
+                    double c = test_reference_cost(&ref, px[u], py[u], px[v], py[v]);
+                    if (u >= 2 && v >= 2 && (u - 2) / 2 == (v - 2) / 2) {
+                        int l = (u - 2) / 2;
+                        bool forward = u % 2 == 0;
+                        nav_mesh_link_info info;
+                        nav_mesh_link(mesh, (uint32_t)l, &info);
+                        if (forward || info.bidirectional) c = fmin(c, info.cost);
+                    }
+                    if (g[u] + c < g[v]) g[v] = g[u] + c;
+                }
+            }
+            for (int mode = 1; mode <= 2; mode++) {
+                nav_mesh_result r;
+                nav_status s = nav_mesh_find_path(q, &(nav_mesh_path_desc){.mode = (nav_mesh_path_mode)mode},
+                                                  centre(p[0], p[1]), centre(p[2], p[3]), &path, &r);
+                if (!(g[1] < INFINITY)) {
+                    assert_true(nav_has_detail(s, NAV_UNREACHABLE));
+                    continue;
+                }
+                if (s != NAV_SUCCESS || (mode == 1 && fabs(r.cost - g[1]) > 1e-9 * (1 + g[1])))
+                    fprintf(stderr,
+                            "map %d: (%d,%d) -> (%d,%d) mode %d: status %x cost %.9f, brute force %.9f\n", m,
+                            p[0], p[1], p[2], p[3], mode, s, r.cost, g[1]);
+                assert_int_equal(s, NAV_SUCCESS);
+                if (mode == 1) assert_true(fabs(r.cost - g[1]) <= 1e-9 * (1 + g[1]));
+                assert_true(r.cost >= g[1] - 1e-9 * (1 + g[1]));
+                /* the cost is what the points say: lengths between them, links at theirs */
+                const uint8_t *flags = nav_mesh_query_point_flags(q);
+                const uint32_t *ids = nav_mesh_query_point_links(q);
+                double sum = 0;
+                for (uint32_t i = 0; i + 1 < path.count; i++) {
+                    if (flags[i] & NAV_MESH_POINT_LINK_START) {
+                        nav_mesh_link_info info;
+                        assert_true(nav_mesh_link(mesh, ids[i], &info));
+                        assert_true(flags[i + 1] & NAV_MESH_POINT_LINK_END);
+                        sum += info.cost;
+                        used++;
+                    } else {
+                        sum += hypot(path.points[i + 1].x - path.points[i].x,
+                                     path.points[i + 1].z - path.points[i].z);
+                    }
+                }
+                assert_true(fabs(sum - r.cost) < 1e-5 * (1 + sum));
+                compared++;
+            }
+        }
+        nav_path_destroy(&path);
+        test_reference_destroy(&ref);
+        nav_mesh_query_destroy(q);
+        nav_mesh_destroy(mesh);
+        nav_grid_destroy(grid);
+    }
+    fprintf(stderr, "links: %d paths compared, %d links taken\n", compared, used);
+    assert_true(compared > 400 && used > 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1027,6 +1245,8 @@ int main(void)
         cmocka_unit_test(test_chunk_round_trip),
         cmocka_unit_test(test_chunk_damage),
         cmocka_unit_test(test_nav_file),
+        cmocka_unit_test(test_links_hand_made),
+        cmocka_unit_test(test_links_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

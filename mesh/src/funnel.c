@@ -54,10 +54,9 @@ static bool add_corner(nav_path *out, uint8_t *flags, double x, float y, double 
 nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_t *corridor,
                        const double *area_cost, uint32_t count, nav_path *out, uint8_t *flags, double *cost)
 {
-    nav_path_clear(out);
     *cost = 0;
     if (nav_failed(nav_path_push(out, start, corridor[0]))) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    flags[0] = NAV_MESH_POINT_START;
+    flags[out->count - 1] = NAV_MESH_POINT_START;
     double apex_x = start.x, apex_z = start.z;
     double left_x = apex_x, left_z = apex_z, right_x = apex_x, right_z = apex_z;
     uint32_t apex_at = 0; /* the corridor polygon the apex lies in (for a corner: the one after it) */

@@ -120,7 +120,8 @@ typedef struct nav__portal {
 /* The funnel algorithm (Mononen's "simple stupid funnel"): the shortest path from start through the
  * portals of a corridor of polygons (corridor[i] leads through portals[i] into corridor[i + 1];
  * the last portal is the goal). Appends the start, each corner and the goal to out (nodes: the
- * polygon of each point, flags[i] its NAV_MESH_POINT_* flags; flags holds count + 1 entries) and
+ * polygon of each point, flags[j] the NAV_MESH_POINT_* flags of out's point j; flags holds room
+ * for out->count + count + 1 entries) and
  * returns the path's cost: its length in each polygon times area_cost[i] of corridor[i]
  * (area_cost [opt]: null when every polygon costs 1). Returns NAV_SUCCESS or
  * NAV_FAILURE | NAV_OUT_OF_MEMORY (out cannot grow). */

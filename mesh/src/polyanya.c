@@ -29,13 +29,17 @@
 #define NODE_ON_EDGE      0x04u /* the root lies on the entry edge: it sees all of the next polygon */
 #define NODE_GOAL         0x08u /* the goal, reached from the root */
 #define NODE_VIA          0x10u /* a root passed on the way (kept for the path, never expanded) */
-#define NO_NODE           UINT32_MAX
+#define NODE_LINK                                                                                            \
+    0x20u /* an off-mesh link taken: g at its far end; right_x/z its near end,                               \
+           * left_x/z its far end, edge its way */
+#define NO_NODE UINT32_MAX
 
 typedef struct search {
     nav_mesh_query *q;
     const nav_mesh *m;
     const nav__search_ends *ends;
     double gx, gz;
+    double cost; /* the one area cost: link costs divide by it to be lengths */
     uint32_t stamp;
     bool pool_full;
 } search;
@@ -56,7 +60,7 @@ static double dist(double ax, double az, double bx, double bz)
 }
 
 /* h: the length from the root through the interval to the goal. */
-static double heuristic(const search *s, const interval_node *n)
+static double interval_heuristic(const search *s, const interval_node *n)
 {
     double rx = n->root_x, rz = n->root_z, gx = s->gx, gz = s->gz;
     if (n->kind & (NODE_ON_EDGE | NODE_GOAL)) return dist(rx, rz, gx, gz);
@@ -77,11 +81,23 @@ static double heuristic(const search *s, const interval_node *n)
     return via_r < via_l ? via_r : via_l;
 }
 
+/* h, with off-mesh links that are shortcuts: the least of that and the bound through a link. A
+ * link node's g is at its far end already. */
+static double heuristic(const search *s, const interval_node *n)
+{
+    if (n->kind & NODE_LINK) return nav__h_point(s->q, n->left_x, n->left_z, s->gx, s->gz, s->cost) / s->cost;
+    double h = interval_heuristic(s, n);
+    if (!s->q->shortcuts || (n->kind & NODE_GOAL)) return h;
+    double via = nav__h_point(s->q, n->root_x, n->root_z, s->gx, s->gz, s->cost) / s->cost;
+    return via < h ? via : h;
+}
+
 /* A polygon with one neighbour, entered from it, leads nowhere (unless it holds the goal). */
 static bool dead_end(const search *s, uint32_t poly)
 {
     if (poly == s->ends->goal_poly) return false;
     const nav_mesh *m = s->m;
+    if (m->poly_link_first && m->poly_link_first[poly + 1] > m->poly_link_first[poly]) return false;
     uint32_t ways = 0;
     for (uint32_t e = m->poly_first[poly]; e < m->poly_first[poly + 1]; e++)
         ways += m->edge_poly[e] != NAV_MESH_NO_POLY;
@@ -130,7 +146,7 @@ static uint32_t add_node(search *s, const interval_node *proto)
     nav_mesh_query *q = s->q;
     const nav_mesh *m = s->m;
     interval_node n = *proto;
-    if (!(n.kind & NODE_GOAL)) {
+    if (!(n.kind & (NODE_GOAL | NODE_LINK))) {
         uint32_t t = n.edge, poly = m->edge_owner[t];
         uint32_t from_edge = m->edge_twin[t];
         if (m->edge_flags[from_edge] & NAV__EDGE_ONE_WAY) return NO_NODE;
@@ -170,7 +186,7 @@ static uint32_t add_node(search *s, const interval_node *proto)
             return NO_NODE; /* the root on the far side: cannot happen for a node seen through an edge */
         }
     }
-    if (!(n.kind & NODE_GOAL) && repeats(s, &n)) return NO_NODE;
+    if (!(n.kind & (NODE_GOAL | NODE_LINK)) && repeats(s, &n)) return NO_NODE;
     if (q->pool_count == q->pool_capacity) {
         s->pool_full = true;
         return NO_NODE;
@@ -204,6 +220,61 @@ static void clip(double a, double b, int sign, double *lo, double *hi, int *lo_b
     }
 }
 
+/* How the root of node n reaches point (px, pz) of its next polygon `poly`: straight when it lies
+ * in the cone through the interval (or the root is on the entry edge), else round the interval's
+ * end on its side when that end is a corner (and becomes a root at no worse a length). Fills the
+ * root, its polygon and g of *proto; false when neither way goes. */
+static bool reach_point(search *s, const interval_node *n, double px, double pz, interval_node *proto,
+                        bool turn_right, bool turn_left, uint32_t right_vert, uint32_t left_vert,
+                        uint32_t poly)
+{
+    proto->root_x = n->root_x;
+    proto->root_z = n->root_z;
+    proto->root_vert = n->root_vert;
+    proto->root_poly = n->root_poly;
+    proto->g = n->g;
+    if (n->kind & NODE_ON_EDGE) return true;
+    double fr = cross(n->root_x, n->root_z, n->right_dir_x, n->right_dir_z, px, pz);
+    double fl = cross(n->root_x, n->root_z, n->left_dir_x, n->left_dir_z, px, pz);
+    if (fr >= 0 && fl <= 0) return true;
+    bool right = fr < 0;
+    if (!(right ? turn_right : turn_left)) return false;
+    uint32_t v = right ? right_vert : left_vert;
+    nav_vec3 p = s->m->verts[v];
+    double g = n->g + dist(n->root_x, n->root_z, p.x, p.z);
+    if (!take_root(s, v, g)) return false;
+    proto->root_x = p.x;
+    proto->root_z = p.z;
+    proto->root_vert = v;
+    proto->root_poly = poly;
+    proto->g = g;
+    return true;
+}
+
+static void push(search *s, uint32_t id);
+
+/* Takes way w from the root of *proto (which sees its near end): a link node with g at the far
+ * end, pushed at once unless the far end has been reached at no more. */
+static void add_link(search *s, interval_node *proto, uint32_t w)
+{
+    const nav_mesh *m = s->m;
+    nav_mesh_query *q = s->q;
+    nav_vec3 a = nav__way_from(m, w), b = nav__way_to(m, w);
+    double g = proto->g + dist(proto->root_x, proto->root_z, a.x, a.z) + m->links[w >> 1].cost / s->cost;
+    if (q->link_stamp[w] == s->stamp && q->link_g[w] <= g) return;
+    q->link_stamp[w] = s->stamp;
+    q->link_g[w] = g;
+    proto->g = g;
+    proto->right_x = a.x;
+    proto->right_z = a.z;
+    proto->left_x = b.x;
+    proto->left_z = b.z;
+    proto->edge = w;
+    proto->kind = NODE_LINK;
+    uint32_t id = add_node(s, proto);
+    if (id != NO_NODE) push(s, id);
+}
+
 /* Generates the successors of node `at` into list (their pool indices); returns how many. */
 static uint32_t expand(search *s, uint32_t at, uint32_t *list)
 {
@@ -221,42 +292,24 @@ static uint32_t expand(search *s, uint32_t at, uint32_t *list)
     uint32_t produced = 0;
     interval_node proto = {0};
 
-    /* the goal, if it lies in this polygon: straight from the root, or round an end */
+    /* the goal, if it lies in this polygon, and the links that leave it: straight from the root,
+     * or round an end */
     if (poly == s->ends->goal_poly) {
-        proto = (interval_node){.root_x = rx,
-                                .root_z = rz,
-                                .g = n.g,
-                                .root_vert = n.root_vert,
-                                .root_poly = n.root_poly,
-                                .edge = n.edge,
-                                .parent = at,
-                                .kind = NODE_GOAL};
-        bool ok = true;
-        if (!on_edge) {
-            double fr = cross(rx, rz, n.right_dir_x, n.right_dir_z, s->gx, s->gz);
-            double fl = cross(rx, rz, n.left_dir_x, n.left_dir_z, s->gx, s->gz);
-            if (fr < 0 || fl > 0) {
-                ok = false;
-                bool right = fr < 0;
-                if (right ? turn_right : turn_left) {
-                    nav_vec3 v = right ? rv : lv;
-                    double g = n.g + dist(rx, rz, v.x, v.z);
-                    if (take_root(s, right ? right_vert : left_vert, g)) {
-                        proto.root_x = v.x;
-                        proto.root_z = v.z;
-                        proto.root_vert = right ? right_vert : left_vert;
-                        proto.root_poly = poly;
-                        proto.g = g;
-                        ok = true;
-                    }
-                }
-            }
-        }
-        if (ok) {
+        proto = (interval_node){.edge = n.edge, .parent = at, .kind = NODE_GOAL};
+        if (reach_point(s, &n, s->gx, s->gz, &proto, turn_right, turn_left, right_vert, left_vert, poly)) {
             uint32_t id = add_node(s, &proto);
             if (id != NO_NODE) list[produced++] = id;
         }
     }
+    if (m->poly_link_first)
+        for (uint32_t i = m->poly_link_first[poly]; i < m->poly_link_first[poly + 1]; i++) {
+            uint32_t w = m->poly_links[i];
+            if (!s->q->way_allowed[w]) continue;
+            nav_vec3 e = nav__way_from(m, w);
+            proto = (interval_node){.parent = at};
+            if (reach_point(s, &n, e.x, e.z, &proto, turn_right, turn_left, right_vert, left_vert, poly))
+                add_link(s, &proto, w);
+        }
 
     double right_g = n.g + dist(rx, rz, rv.x, rv.z), left_g = n.g + dist(rx, rz, lv.x, lv.z);
     bool right_root_ok = turn_right && take_root(s, right_vert, right_g);
@@ -376,6 +429,60 @@ static void push(search *s, uint32_t id)
     nav_heap_push(&s->q->interval_open, nav_heap_key_exact(n->f), nav_heap_tie_larger_g(n->g), id);
 }
 
+/* The successors of a point root (the start, or a link's far end) at (x, z) in polygon poly with
+ * length g: the goal if it lies there, every edge of the polygon whole, the links that leave it.
+ * Pushed at once. */
+static void expand_point(search *s, double x, double z, uint32_t poly, double g, uint32_t parent)
+{
+    const nav_mesh *m = s->m;
+    interval_node base = {.root_x = x,
+                          .root_z = z,
+                          .g = g,
+                          .root_vert = NAV_MESH_NO_POLY,
+                          .root_poly = poly,
+                          .edge = m->poly_first[poly],
+                          .parent = parent};
+    if (poly == s->ends->goal_poly) {
+        interval_node n = base;
+        n.kind = NODE_GOAL;
+        uint32_t id = add_node(s, &n);
+        if (id != NO_NODE) push(s, id);
+    }
+    uint32_t first = m->poly_first[poly], last = m->poly_first[poly + 1];
+    for (uint32_t e = first; e < last; e++) {
+        if (m->edge_poly[e] == NAV_MESH_NO_POLY) continue;
+        nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
+        interval_node n = base;
+        n.right_x = n.right_dir_x = a.x;
+        n.right_z = n.right_dir_z = a.z;
+        n.left_x = n.left_dir_x = b.x;
+        n.left_z = n.left_dir_z = b.z;
+        n.edge = m->edge_twin[e];
+        n.kind = NODE_RIGHT_VERTEX | NODE_LEFT_VERTEX;
+        uint32_t id = add_node(s, &n);
+        if (id != NO_NODE) push(s, id);
+    }
+    if (m->poly_link_first)
+        for (uint32_t i = m->poly_link_first[poly]; i < m->poly_link_first[poly + 1]; i++) {
+            uint32_t w = m->poly_links[i];
+            if (!s->q->way_allowed[w]) continue;
+            interval_node n = base;
+            add_link(s, &n, w);
+        }
+}
+
+/* Appends a point of the path being walked back (flags and link in the query's arrays). */
+static bool put_point(search *s, nav_path *out, double x, float y, double z, uint32_t poly, uint8_t flags,
+                      uint32_t link)
+{
+    nav_mesh_query *q = s->q;
+    if (out->count >= q->point_capacity) return false;
+    if (nav_failed(nav_path_push(out, nav_vec3_make((float)x, y, (float)z), poly))) return false;
+    q->point_flags[out->count - 1] = flags;
+    q->point_link[out->count - 1] = link;
+    return true;
+}
+
 /* The straight path of node `last` (its roots back to the start, then `end`) into out. */
 static nav_status write_path(search *s, uint32_t last, double end_x, float end_y, double end_z,
                              uint32_t end_poly, double cost_factor, nav_path *out, nav_mesh_result *r)
@@ -383,38 +490,74 @@ static nav_status write_path(search *s, uint32_t last, double end_x, float end_y
     nav_mesh_query *q = s->q;
     const nav_mesh *m = s->m;
     nav_path_clear(out);
-    /* the corridor: the next polygon of every node (the goal's is its parent's), back to the start */
+    /* the corridor: the next polygon of every node (the goal's is its parent's; a link's, its far
+     * end's), back to the start */
     uint32_t length = 0;
     for (uint32_t id = last; id != NO_NODE; id = q->pool[id].parent)
         length += !(q->pool[id].kind & (NODE_GOAL | NODE_VIA));
     uint32_t i = length + 1;
     q->corridor_count = i;
-    for (uint32_t id = last; id != NO_NODE; id = q->pool[id].parent)
-        if (!(q->pool[id].kind & (NODE_GOAL | NODE_VIA))) q->corridor[--i] = m->edge_owner[q->pool[id].edge];
-    q->corridor[0] = s->ends->start_poly;
-    /* the points: end, then every root met walking back, reversed */
-    if (nav_failed(nav_path_push(out, nav_vec3_make((float)end_x, end_y, (float)end_z), end_poly)))
-        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    uint32_t root = UINT32_MAX - 1;
-    double length_sum = 0, px = end_x, pz = end_z;
     for (uint32_t id = last; id != NO_NODE; id = q->pool[id].parent) {
         const interval_node *n = &q->pool[id];
-        if (n->root_vert == root) continue;
-        root = n->root_vert;
-        float y = root == NAV_MESH_NO_POLY ? s->ends->start.y : m->verts[root].y;
-        if (nav_failed(
-                nav_path_push(out, nav_vec3_make((float)n->root_x, y, (float)n->root_z), n->root_poly)))
+        if (n->kind & (NODE_GOAL | NODE_VIA)) continue;
+        q->corridor[--i] = n->kind & NODE_LINK ? nav__way_to_poly(m, n->edge) : m->edge_owner[n->edge];
+    }
+    q->corridor[0] = s->ends->start_poly;
+    /* the points, walking back: the end, then every root met (once), and at each link its near
+     * end after its far end (the root of the nodes after it) */
+    if (!put_point(s, out, end_x, end_y, end_z, end_poly, NAV_MESH_POINT_END, NAV_MESH_NO_POLY))
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    bool have_root = false;
+    double last_x = 0, last_z = 0;
+    for (uint32_t id = last; id != NO_NODE; id = q->pool[id].parent) {
+        const interval_node *n = &q->pool[id];
+        if (n->kind & NODE_LINK) {
+            /* the point before (walking back) is the far end: it comes out of the link */
+            q->point_flags[out->count - 1] =
+                (uint8_t)((q->point_flags[out->count - 1] & ~NAV_MESH_POINT_CORNER) |
+                          NAV_MESH_POINT_LINK_END);
+            uint32_t w = n->edge;
+            nav_vec3 a = nav__way_from(m, w);
+            uint32_t from_poly = w & 1 ? m->links[w >> 1].end_poly : m->links[w >> 1].start_poly;
+            if (!put_point(s, out, a.x, a.y, a.z, from_poly, NAV_MESH_POINT_LINK_START, w >> 1))
+                return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+            have_root = true;
+            last_x = a.x;
+            last_z = a.z;
+        }
+        if (have_root && n->root_x == last_x && n->root_z == last_z) continue;
+        have_root = true;
+        last_x = n->root_x;
+        last_z = n->root_z;
+        float y = n->root_vert != NAV_MESH_NO_POLY
+                      ? m->verts[n->root_vert].y
+                      : nav__mesh_poly_height(m, n->root_poly, n->root_x, n->root_z);
+        if (!put_point(s, out, n->root_x, y, n->root_z, n->root_poly, NAV_MESH_POINT_CORNER,
+                       NAV_MESH_NO_POLY))
             return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-        length_sum += dist(px, pz, n->root_x, n->root_z);
-        px = n->root_x;
-        pz = n->root_z;
     }
     nav_path_reverse(out);
+    for (uint32_t a = 0, b = out->count - 1; a < b; a++, b--) {
+        uint8_t f = q->point_flags[a];
+        q->point_flags[a] = q->point_flags[b];
+        q->point_flags[b] = f;
+        uint32_t l = q->point_link[a];
+        q->point_link[a] = q->point_link[b];
+        q->point_link[b] = l;
+    }
     out->points[0].y = s->ends->start.y;
-    for (uint32_t p = 0; p < out->count; p++) q->point_flags[p] = NAV_MESH_POINT_CORNER;
-    q->point_flags[0] = NAV_MESH_POINT_START;
-    q->point_flags[out->count - 1] = NAV_MESH_POINT_END;
-    r->cost = length_sum * cost_factor;
+    q->point_flags[0] = (uint8_t)((q->point_flags[0] & ~NAV_MESH_POINT_CORNER) | NAV_MESH_POINT_START);
+    if (out->count > 1) q->point_flags[out->count - 1] &= (uint8_t)~NAV_MESH_POINT_CORNER;
+    /* the cost: lengths at the one area cost, links at theirs */
+    double length_sum = 0, link_sum = 0;
+    for (uint32_t p = 0; p + 1 < out->count; p++) {
+        if (q->point_flags[p] & NAV_MESH_POINT_LINK_START)
+            link_sum += m->links[q->point_link[p]].cost;
+        else
+            length_sum +=
+                dist(out->points[p].x, out->points[p].z, out->points[p + 1].x, out->points[p + 1].z);
+    }
+    r->cost = length_sum * cost_factor + link_sum;
     r->generated = q->pool_count;
     out->cost = r->cost;
     return NAV_SUCCESS;
@@ -424,21 +567,15 @@ nav_status nav__mesh_optimal_search(nav_mesh_query *q, const nav__search_ends *e
                                     nav_path *out, nav_mesh_result *r)
 {
     const nav_mesh *m = q->mesh;
-    search s = {.q = q, .m = m, .ends = ends, .gx = ends->goal.x, .gz = ends->goal.z};
-    if (++q->stamp == 0) {
-        for (uint32_t v = 0; v < m->vert_count; v++) q->root_stamp[v] = 0;
-        for (uint32_t e = 0; e < m->edge_count; e++) q->edge_last_stamp[e] = 0;
-        for (uint32_t i = 0; i < q->node_count; i++) q->nodes[i].stamp = 0;
-        q->stamp = 1;
-    }
-    s.stamp = q->stamp;
+    search s = {.q = q, .m = m, .ends = ends, .gx = ends->goal.x, .gz = ends->goal.z, .cost = cost};
+    s.stamp = nav__next_stamp(q);
     q->pool_count = 0;
     nav_heap_clear(&q->interval_open);
     uint32_t sp = ends->start_poly;
     double sx = ends->start.x, sz = ends->start.z;
 
-    /* one polygon: a straight line */
-    if (sp == ends->goal_poly) {
+    /* one polygon: a straight line (unless a link is a shortcut) */
+    if (sp == ends->goal_poly && !q->shortcuts) {
         interval_node start = {.root_x = sx,
                                .root_z = sz,
                                .root_vert = NAV_MESH_NO_POLY,
@@ -449,39 +586,36 @@ nav_status nav__mesh_optimal_search(nav_mesh_query *q, const nav__search_ends *e
         q->pool[q->pool_count++] = start;
         return write_path(&s, 0, s.gx, ends->goal.y, s.gz, ends->goal_poly, cost, out, r);
     }
-    /* the start sees each edge of its polygon whole */
-    uint32_t first = m->poly_first[sp], last = m->poly_first[sp + 1];
-    for (uint32_t e = first; e < last; e++) {
-        if (m->edge_poly[e] == NAV_MESH_NO_POLY) continue;
-        nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
-        interval_node n = {.root_x = sx,
-                           .root_z = sz,
-                           .right_x = a.x,
-                           .right_z = a.z,
-                           .left_x = b.x,
-                           .left_z = b.z,
-                           .right_dir_x = a.x,
-                           .right_dir_z = a.z,
-                           .left_dir_x = b.x,
-                           .left_dir_z = b.z,
-                           .root_vert = NAV_MESH_NO_POLY,
-                           .root_poly = sp,
-                           .edge = m->edge_twin[e],
-                           .parent = NO_NODE,
-                           .kind = NODE_RIGHT_VERTEX | NODE_LEFT_VERTEX};
-        uint32_t id = add_node(&s, &n);
-        if (id != NO_NODE) push(&s, id);
-    }
+    /* the start sees each edge of its polygon whole, and every link's near end in it */
+    expand_point(&s, sx, sz, sp, 0, NO_NODE);
 
     uint32_t expanded = 0, best = NO_NODE, list[3 * NAV_MESH_MAX_POLY_VERTS + 1];
     double best_h = INFINITY;
-    bool out_of_nodes = false;
-    while (q->interval_open.count) {
+    bool out_of_nodes = s.pool_full;
+    while (q->interval_open.count && !out_of_nodes) {
         uint32_t id = nav_heap_entry_id(nav_heap_pop(&q->interval_open));
         const interval_node *n = &q->pool[id];
         if (n->kind & NODE_GOAL) {
             r->expanded = expanded;
             return write_path(&s, id, s.gx, ends->goal.y, s.gz, ends->goal_poly, cost, out, r);
+        }
+        if (n->kind & NODE_LINK) {
+            /* a shorter way to this link's far end has been found since */
+            if (q->link_g[n->edge] < n->g - 1e-9 * (1 + n->g)) continue;
+            if (ends->max_expanded && expanded >= ends->max_expanded) {
+                out_of_nodes = true;
+                break;
+            }
+            expanded++;
+            double h = n->f - n->g;
+            if (h < best_h) {
+                best_h = h;
+                best = id;
+            }
+            nav_vec3 b = nav__way_to(m, n->edge);
+            expand_point(&s, b.x, b.z, nav__way_to_poly(m, n->edge), n->g, id);
+            out_of_nodes = s.pool_full;
+            continue;
         }
         /* root-level pruning: a shorter way to this root has been found since */
         if (n->root_vert != NAV_MESH_NO_POLY && q->root_g[n->root_vert] < n->g - 1e-9 * (1 + n->g)) continue;
@@ -512,18 +646,26 @@ nav_status nav__mesh_optimal_search(nav_mesh_query *q, const nav__search_ends *e
             for (uint32_t i = 0; i < produced; i++) push(&s, list[i]);
             break;
         }
-        if (out_of_nodes) break;
     }
     r->expanded = expanded;
     r->generated = q->pool_count;
-    if (best == NO_NODE) return NAV_FAILURE | NAV_UNREACHABLE;
-    /* partial: to the point of the closest node's interval nearest the goal */
+    if (best == NO_NODE) return out_of_nodes ? NAV_FAILURE | NAV_OUT_OF_NODES : NAV_FAILURE | NAV_UNREACHABLE;
+    /* partial: to the point nearest the goal of the closest node's interval (a link: its far end) */
     const interval_node *b = &q->pool[best];
-    double ex = b->left_x - b->right_x, ez = b->left_z - b->right_z, len2 = ex * ex + ez * ez;
-    double t = len2 > 0 ? ((s.gx - b->right_x) * ex + (s.gz - b->right_z) * ez) / len2 : 0;
-    t = t < 0 ? 0 : (t > 1 ? 1 : t);
-    double px = b->right_x + ex * t, pz = b->right_z + ez * t;
-    uint32_t poly = m->edge_owner[b->edge];
+    double px, pz;
+    uint32_t poly;
+    if (b->kind & NODE_LINK) {
+        px = b->left_x;
+        pz = b->left_z;
+        poly = nav__way_to_poly(m, b->edge);
+    } else {
+        double ex = b->left_x - b->right_x, ez = b->left_z - b->right_z, len2 = ex * ex + ez * ez;
+        double t = len2 > 0 ? ((s.gx - b->right_x) * ex + (s.gz - b->right_z) * ez) / len2 : 0;
+        t = t < 0 ? 0 : (t > 1 ? 1 : t);
+        px = b->right_x + ex * t;
+        pz = b->right_z + ez * t;
+        poly = m->edge_owner[b->edge];
+    }
     nav_status ws = write_path(&s, best, px, nav__mesh_poly_height(m, poly, px, pz), pz, poly, cost, out, r);
     if (nav_failed(ws)) return ws;
     return NAV_SUCCESS | NAV_PARTIAL_RESULT | (out_of_nodes ? NAV_OUT_OF_NODES : NAV_UNREACHABLE);

@@ -25,11 +25,14 @@ nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     q->mesh = mesh;
     q->allocator = a;
-    q->node_count = mesh->edge_count + 2;
+    q->node_count = mesh->edge_count + 2 + 2 * mesh->link_count;
     q->pool_capacity = (uint32_t)pool;
     /* a corridor visits each node once at most, plus the start polygon */
     q->portal_capacity = q->node_count + 1;
     q->scratch_capacity = (q->node_count > q->pool_capacity ? q->node_count : q->pool_capacity) + 2;
+    /* a path's points: a root a node at most, and both ends of each link */
+    q->point_capacity = 2 * q->scratch_capacity + 4;
+    size_t ways = 2 * (size_t)mesh->link_count + 1;
     q->nodes = nav__calloc(&a, q->node_count, sizeof *q->nodes);
     q->pool = nav__calloc(&a, q->pool_capacity, sizeof *q->pool);
     q->root_g = nav__calloc(&a, mesh->vert_count ? mesh->vert_count : 1, sizeof *q->root_g);
@@ -39,9 +42,16 @@ nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc
     q->corridor = nav__calloc(&a, q->scratch_capacity, sizeof *q->corridor);
     q->portals = nav__calloc(&a, q->portal_capacity, sizeof *q->portals);
     q->corridor_cost = nav__calloc(&a, q->portal_capacity, sizeof *q->corridor_cost);
-    q->point_flags = nav__calloc(&a, (size_t)q->scratch_capacity + 1, sizeof *q->point_flags);
+    q->portal_way = nav__calloc(&a, q->portal_capacity, sizeof *q->portal_way);
+    q->point_flags = nav__calloc(&a, q->point_capacity, sizeof *q->point_flags);
+    q->point_link = nav__calloc(&a, q->point_capacity, sizeof *q->point_link);
+    q->link_g = nav__calloc(&a, ways, sizeof *q->link_g);
+    q->link_stamp = nav__calloc(&a, ways, sizeof *q->link_stamp);
+    q->link_lb = nav__calloc(&a, ways, sizeof *q->link_lb);
+    q->way_allowed = nav__calloc(&a, ways, sizeof *q->way_allowed);
     if (!q->nodes || !q->pool || !q->root_g || !q->root_stamp || !q->edge_last || !q->edge_last_stamp ||
-        !q->corridor || !q->portals || !q->corridor_cost || !q->point_flags ||
+        !q->corridor || !q->portals || !q->corridor_cost || !q->point_flags || !q->portal_way ||
+        !q->point_link || !q->link_g || !q->link_stamp || !q->link_lb || !q->way_allowed ||
         nav_failed(nav_heap_init(&q->open, &a, q->node_count, q->node_count)) ||
         nav_failed(nav_heap_init(&q->interval_open, &a, q->pool_capacity, 0))) {
         nav_mesh_query_destroy(q);
@@ -65,6 +75,12 @@ void nav_mesh_query_destroy(nav_mesh_query *q)
     nav__free(&a, q->portals);
     nav__free(&a, q->corridor_cost);
     nav__free(&a, q->point_flags);
+    nav__free(&a, q->portal_way);
+    nav__free(&a, q->point_link);
+    nav__free(&a, q->link_g);
+    nav__free(&a, q->link_stamp);
+    nav__free(&a, q->link_lb);
+    nav__free(&a, q->way_allowed);
     nav_heap_destroy(&q->open);
     nav_heap_destroy(&q->interval_open);
     nav__free(&a, q);
@@ -77,13 +93,20 @@ size_t nav_mesh_query_memory_bytes(const nav_mesh_query *q)
            q->pool_capacity * (sizeof *q->pool + sizeof(nav_heap_entry)) +
            q->mesh->vert_count * (sizeof *q->root_g + sizeof *q->root_stamp) +
            q->mesh->edge_count * (sizeof *q->edge_last + sizeof *q->edge_last_stamp) +
-           q->portal_capacity * (sizeof *q->portals + sizeof *q->corridor_cost) +
-           q->scratch_capacity * (sizeof *q->corridor + 1) + 1;
+           q->portal_capacity * (sizeof *q->portals + sizeof *q->corridor_cost + sizeof *q->portal_way) +
+           q->scratch_capacity * sizeof *q->corridor + q->point_capacity * (1 + sizeof *q->point_link) +
+           (2 * (size_t)q->mesh->link_count + 1) *
+               (sizeof *q->link_g + sizeof *q->link_stamp + sizeof *q->link_lb + sizeof *q->way_allowed);
 }
 
 const uint8_t *nav_mesh_query_point_flags(const nav_mesh_query *q)
 {
     return q ? q->point_flags : NULL;
+}
+
+const uint32_t *nav_mesh_query_point_links(const nav_mesh_query *q)
+{
+    return q ? q->point_link : NULL;
 }
 
 const uint32_t *nav_mesh_query_corridor(const nav_mesh_query *q, uint32_t *count)
@@ -143,31 +166,186 @@ static uint64_t f_key(double f)
     return nav_heap_key_exact(f);
 }
 
-/* Builds the corridor from the chain of nodes ending at `last` (an edge node, or the start node) into
- * q->corridor and q->portals, with the goal point as the last portal. Returns the corridor's length. */
+uint32_t nav__next_stamp(nav_mesh_query *q)
+{
+    if (++q->stamp == 0) {
+        const nav_mesh *m = q->mesh;
+        for (uint32_t i = 0; i < q->node_count; i++) q->nodes[i].stamp = 0;
+        for (uint32_t v = 0; v < m->vert_count; v++) q->root_stamp[v] = 0;
+        for (uint32_t e = 0; e < m->edge_count; e++) q->edge_last_stamp[e] = 0;
+        for (uint32_t w = 0; w < 2 * m->link_count; w++) q->link_stamp[w] = 0;
+        q->stamp = 1;
+    }
+    return q->stamp;
+}
+
+/* ---- off-mesh links -------------------------------------------------------------------------- */
+
+static bool way_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t w)
+{
+    const nav_mesh *m = q->mesh;
+    const nav__mesh_link *k = &m->links[w >> 1];
+    if (f && ((f->include_flags && !(k->flags & f->include_flags)) || (k->flags & f->exclude_flags)))
+        return false;
+    return nav__mesh_poly_allowed(q, f, k->start_poly) && nav__mesh_poly_allowed(q, f, k->end_poly);
+}
+
+/* Which ways this search may take, and, when one of them is a shortcut (cheaper than the straight
+ * line between its ends at the cheapest cost), a lower bound of the cost from each way's near end
+ * to the goal through it: Dijkstra over the ways, O(ways^2), only then. */
+static void prepare_links(nav_mesh_query *q, const nav_mesh_filter *f, double gx, double gz, double min_cost)
+{
+    const nav_mesh *m = q->mesh;
+    uint32_t ways = 2 * m->link_count;
+    q->shortcuts = 0;
+    for (uint32_t w = 0; w < ways; w++) {
+        q->way_allowed[w] = (uint8_t)((!(w & 1) || m->links[w >> 1].bidirectional) && way_allowed(q, f, w));
+        if (!q->way_allowed[w]) continue;
+        nav_vec3 a = nav__way_from(m, w), b = nav__way_to(m, w);
+        if (m->links[w >> 1].cost < nav__length((double)b.x - a.x, (double)b.z - a.z) * min_cost)
+            q->shortcuts = 1;
+    }
+    if (!q->shortcuts) return;
+    /* link_lb[w]: its cost, then from its far end either straight to the goal or onto another way;
+     * link_stamp marks the settled ways (this scratch use ends before the searches stamp them) */
+    for (uint32_t w = 0; w < ways; w++) {
+        nav_vec3 b = nav__way_to(m, w);
+        q->link_lb[w] =
+            q->way_allowed[w] ? m->links[w >> 1].cost + nav__length(gx - b.x, gz - b.z) * min_cost : INFINITY;
+        q->link_stamp[w] = 0;
+    }
+    for (;;) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t w = 0; w < ways; w++)
+            if (!q->link_stamp[w] && q->link_lb[w] < INFINITY &&
+                (best == UINT32_MAX || q->link_lb[w] < q->link_lb[best]))
+                best = w;
+        if (best == UINT32_MAX) break;
+        q->link_stamp[best] = 1;
+        /* a way v whose far end reaches best's near end */
+        nav_vec3 a = nav__way_from(m, best);
+        for (uint32_t v = 0; v < ways; v++) {
+            if (q->link_stamp[v] || !q->way_allowed[v]) continue;
+            nav_vec3 b = nav__way_to(m, v);
+            double lb = m->links[v >> 1].cost + nav__length((double)a.x - b.x, (double)a.z - b.z) * min_cost +
+                        q->link_lb[best];
+            if (lb < q->link_lb[v]) q->link_lb[v] = lb;
+        }
+    }
+    for (uint32_t w = 0; w < ways; w++) q->link_stamp[w] = 0;
+}
+
+double nav__h_point(const nav_mesh_query *q, double x, double z, double gx, double gz, double min_cost)
+{
+    double h = nav__length(gx - x, gz - z) * min_cost;
+    if (!q->shortcuts) return h;
+    const nav_mesh *m = q->mesh;
+    for (uint32_t w = 0; w < 2 * m->link_count; w++) {
+        if (!q->way_allowed[w]) continue;
+        nav_vec3 a = nav__way_from(m, w);
+        double via = nav__length((double)a.x - x, (double)a.z - z) * min_cost + q->link_lb[w];
+        if (via < h) h = via;
+    }
+    return h;
+}
+
+/* ---- the corridor search --------------------------------------------------------------------- */
+
+/* The polygon a corridor-search node lies in: an edge's owner, the start's, a way's far end's. */
+static uint32_t node_poly(const nav_mesh_query *q, uint32_t id, uint32_t start_poly)
+{
+    const nav_mesh *m = q->mesh;
+    if (id < m->edge_count) return m->edge_owner[id];
+    if (id == m->edge_count) return start_poly;
+    return nav__way_to_poly(m, id - m->edge_count - 2);
+}
+
+/* Builds the corridor from the chain of nodes ending at `last` (an edge node, a way node, or the
+ * start node) into q->corridor and q->portals (a link crossed: a portal of one point, its near
+ * end, with portal_way set), with the goal point as the last portal. Returns the corridor's
+ * length. */
 static uint32_t build_corridor(nav_mesh_query *q, uint32_t last, uint32_t start_poly, nav_vec3 goal)
 {
     const nav_mesh *m = q->mesh;
     uint32_t start_node = m->edge_count, n = 0;
     for (uint32_t id = last; id != start_node; id = q->nodes[id].parent) n++;
-    /* n edges crossed: n + 1 polygons, n portals and the goal */
+    /* n edges or ways crossed: n + 1 polygons, n portals and the goal */
     uint32_t i = n;
     for (uint32_t id = last; id != start_node; id = q->nodes[id].parent) {
         i--;
-        uint32_t poly = m->edge_owner[id];
+        uint32_t poly = node_poly(q, id, start_poly);
         q->corridor[i + 1] = poly;
+        if (id > m->edge_count + 1) {
+            uint32_t w = id - m->edge_count - 2;
+            nav_vec3 a = nav__way_from(m, w);
+            q->portals[i] = (nav__portal){a.x, a.z, a.x, a.z, a.y, a.y};
+            q->portal_way[i] = w;
+            continue;
+        }
         /* crossing into poly through its edge id, which runs from the walker's left end to the right */
         uint32_t first = m->poly_first[poly], next = id + 1 < m->poly_first[poly + 1] ? id + 1 : first;
         nav_vec3 l = m->verts[m->edge_vert[id]], r = m->verts[m->edge_vert[next]];
         q->portals[i] = (nav__portal){l.x, l.z, r.x, r.z, l.y, r.y};
+        q->portal_way[i] = NAV_MESH_NO_POLY;
     }
     q->corridor[0] = start_poly;
     q->portals[n] = (nav__portal){goal.x, goal.z, goal.x, goal.z, goal.y, goal.y};
+    q->portal_way[n] = NAV_MESH_NO_POLY;
     q->corridor_count = n + 1;
     return n + 1;
 }
 
-/* The funnel mode: A* over portal crossings, then the funnel through the corridor found. */
+/* Pulls the corridor straight into out: one funnel a stretch between links, each link's near end
+ * the last point of a stretch and its far end the first of the next. Returns the status and the
+ * cost (the funnels' costs and the links'). */
+static nav_status pull_corridor(nav_mesh_query *q, nav_vec3 start, uint32_t count, bool uniform,
+                                nav_path *out, double *cost)
+{
+    const nav_mesh *m = q->mesh;
+    nav_path_clear(out);
+    *cost = 0;
+    uint32_t from = 0;
+    nav_vec3 at = start;
+    for (uint32_t i = 0; i < count; i++) {
+        if (i + 1 < count && q->portal_way[i] == NAV_MESH_NO_POLY) continue;
+        /* a stretch: corridor[from .. i], ending at portal i (a link's near end, or the goal) */
+        uint32_t base = out->count;
+        double piece;
+        nav_status fs =
+            nav__funnel(at, q->portals + from, q->corridor + from, uniform ? NULL : q->corridor_cost + from,
+                        i - from + 1, out, q->point_flags, &piece);
+        if (nav_failed(fs)) return fs;
+        *cost += piece;
+        for (uint32_t p = base; p < out->count; p++) q->point_link[p] = NAV_MESH_NO_POLY;
+        if (base > 0) q->point_flags[base] = NAV_MESH_POINT_LINK_END; /* where the link came out */
+        if (i + 1 < count) {
+            uint32_t w = q->portal_way[i];
+            q->point_flags[out->count - 1] = NAV_MESH_POINT_LINK_START;
+            q->point_link[out->count - 1] = w >> 1;
+            *cost += m->links[w >> 1].cost;
+            at = nav__way_to(m, w);
+            from = i + 1;
+        }
+    }
+    out->cost = *cost;
+    return NAV_SUCCESS;
+}
+
+/* Pushes node t with g reached from node `from` at point (x, z) unless it is known at no more. */
+static void relax(nav_mesh_query *q, uint32_t t, uint32_t from, double g, double x, double z, double h)
+{
+    search_node *c = &q->nodes[t];
+    bool seen = c->stamp == q->stamp;
+    if (seen && g >= c->g) return;
+    bool queued = seen && !c->closed;
+    *c = (search_node){g, x, z, from, q->stamp, 0};
+    if (queued)
+        nav_heap_decrease(&q->open, t, f_key(g + h), nav_heap_tie_larger_g(g));
+    else
+        nav_heap_push(&q->open, f_key(g + h), nav_heap_tie_larger_g(g), t);
+}
+
+/* The funnel mode: A* over portal crossings and links, then the funnel through the corridor. */
 static nav_status corridor_search(nav_mesh_query *q, const nav__search_ends *ends, nav_path *out,
                                   nav_mesh_result *r)
 {
@@ -176,20 +354,16 @@ static nav_status corridor_search(nav_mesh_query *q, const nav__search_ends *end
     double min_cost = ends->min_cost;
     uint32_t sp = ends->start_poly, gp = ends->goal_poly;
     nav_vec3 s_at = ends->start, g_at = ends->goal;
-    if (++q->stamp == 0) {
-        for (uint32_t i = 0; i < q->node_count; i++) q->nodes[i].stamp = 0;
-        q->stamp = 1;
-    }
-    uint32_t stamp = q->stamp, start_node = m->edge_count, goal_node = m->edge_count + 1;
+    uint32_t stamp = nav__next_stamp(q), start_node = m->edge_count, goal_node = m->edge_count + 1;
     search_node *nodes = q->nodes;
     nav_heap_clear(&q->open);
     double gx = g_at.x, gz = g_at.z;
     nodes[start_node] = (search_node){0, s_at.x, s_at.z, start_node, stamp, 0};
-    nodes[goal_node] = (search_node){INFINITY, gx, gz, start_node, stamp, 0};
-    double h0 = nav__length(gx - s_at.x, gz - s_at.z) * min_cost;
+    nodes[goal_node] = (search_node){INFINITY, gx, gz, start_node, 0, 0}; /* not seen yet */
+    double h0 = nav__h_point(q, s_at.x, s_at.z, gx, gz, min_cost);
     nav_heap_push(&q->open, f_key(h0), nav_heap_tie_larger_g(0), start_node);
     uint32_t best = start_node, expanded = 0;
-    double best_h = h0;
+    double best_h = nav__length(gx - s_at.x, gz - s_at.z);
     bool found = false, out_of_nodes = false;
     while (q->open.count) {
         uint32_t id = nav_heap_entry_id(nav_heap_pop(&q->open));
@@ -204,27 +378,15 @@ static nav_status corridor_search(nav_mesh_query *q, const nav__search_ends *end
             break;
         }
         expanded++;
-        uint32_t poly = id == start_node ? sp : m->edge_owner[id];
+        uint32_t poly = node_poly(q, id, sp);
         double cost = q->area_cost[m->poly_area[poly]];
-        double h = nav__length(gx - n->x, gz - n->z) * min_cost;
-        if (h < best_h) {
-            best_h = h;
+        double to_goal = nav__length(gx - n->x, gz - n->z);
+        if (to_goal < best_h) {
+            best_h = to_goal;
             best = id;
         }
-        if (poly == gp) {
-            /* the goal lies in this polygon: straight to it */
-            double g = n->g + nav__length(gx - n->x, gz - n->z) * cost;
-            search_node *goal_rec = &nodes[goal_node];
-            if (g < goal_rec->g) {
-                bool queued = goal_rec->g < INFINITY;
-                goal_rec->g = g;
-                goal_rec->parent = id;
-                if (queued)
-                    nav_heap_decrease(&q->open, goal_node, f_key(g), nav_heap_tie_larger_g(g));
-                else
-                    nav_heap_push(&q->open, f_key(g), nav_heap_tie_larger_g(g), goal_node);
-            }
-        }
+        if (poly == gp) /* the goal lies in this polygon: straight to it */
+            relax(q, goal_node, id, n->g + to_goal * cost, gx, gz, 0);
         uint32_t first = m->poly_first[poly], last = m->poly_first[poly + 1];
         for (uint32_t e = first; e < last; e++) {
             uint32_t next_poly = m->edge_poly[e];
@@ -235,16 +397,16 @@ static nav_status corridor_search(nav_mesh_query *q, const nav__search_ends *end
             double x, z;
             best_crossing(n->x, n->z, gx, gz, a.x, a.z, b.x, b.z, &x, &z);
             double g = n->g + nav__length(x - n->x, z - n->z) * cost;
-            search_node *c = &nodes[t];
-            bool seen = c->stamp == stamp;
-            if (seen && g >= c->g) continue;
-            bool queued = seen && !c->closed;
-            *c = (search_node){g, x, z, id, stamp, 0};
-            double f = g + nav__length(gx - x, gz - z) * min_cost;
-            if (queued)
-                nav_heap_decrease(&q->open, t, f_key(f), nav_heap_tie_larger_g(g));
-            else
-                nav_heap_push(&q->open, f_key(f), nav_heap_tie_larger_g(g), t);
+            relax(q, t, id, g, x, z, nav__h_point(q, x, z, gx, gz, min_cost));
+        }
+        for (uint32_t i = m->poly_link_first ? m->poly_link_first[poly] : 0,
+                      end = m->poly_link_first ? m->poly_link_first[poly + 1] : 0;
+             i < end; i++) {
+            uint32_t w = m->poly_links[i];
+            if (!q->way_allowed[w]) continue;
+            nav_vec3 a = nav__way_from(m, w), b = nav__way_to(m, w);
+            double g = n->g + nav__length(a.x - n->x, a.z - n->z) * cost + m->links[w >> 1].cost;
+            relax(q, m->edge_count + 2 + w, id, g, b.x, b.z, nav__h_point(q, b.x, b.z, gx, gz, min_cost));
         }
     }
     r->expanded = expanded;
@@ -259,7 +421,7 @@ static nav_status corridor_search(nav_mesh_query *q, const nav__search_ends *end
         /* partial: to the point nearest the goal on the closest polygon reached */
         status |= NAV_PARTIAL_RESULT | (out_of_nodes ? NAV_OUT_OF_NODES : NAV_UNREACHABLE);
         last = best;
-        uint32_t poly = best == start_node ? sp : m->edge_owner[best];
+        uint32_t poly = node_poly(q, best, sp);
         double cx, cz;
         nav__mesh_poly_closest_xz(m, poly, gx, gz, &cx, &cz);
         end = nav_vec3_make((float)cx, nav__mesh_poly_height(m, poly, cx, cz), (float)cz);
@@ -272,8 +434,7 @@ static nav_status corridor_search(nav_mesh_query *q, const nav__search_ends *end
         uniform &= q->corridor_cost[i] == 1;
     }
     double cost;
-    nav_status fs = nav__funnel(s_at, q->portals, q->corridor, uniform ? NULL : q->corridor_cost, count, out,
-                                q->point_flags, &cost);
+    nav_status fs = pull_corridor(q, s_at, count, uniform, out, &cost);
     if (nav_failed(fs)) return fs;
     r->cost = cost;
     return status;
@@ -315,6 +476,7 @@ nav_status nav_mesh_find_path(nav_mesh_query *q, const nav_mesh_path_desc *desc,
     if (nav_failed(ls)) return ls;
     ls = nav_mesh_locate(m, goal, d.half_extents, &ends.goal_poly, &ends.goal);
     if (nav_failed(ls)) return ls;
+    prepare_links(q, filter, ends.goal.x, ends.goal.z, min_cost);
     r.start_poly = ends.start_poly;
     r.goal_poly = ends.goal_poly;
     if (result) *result = r;

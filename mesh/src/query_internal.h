@@ -26,7 +26,8 @@ typedef struct interval_node {
     double f;
     uint32_t root_vert; /* the root's vertex, NAV_MESH_NO_POLY for the start */
     uint32_t root_poly; /* the polygon in which the root became the root */
-    uint32_t edge;      /* the edge of the next polygon through which the node enters it */
+    uint32_t edge;      /* the edge of the next polygon through which the node enters it; for a
+                         * NODE_LINK node, the way (link * 2 + direction) it takes */
     uint32_t parent;
     uint8_t kind; /* NODE_* bits */
 } interval_node;
@@ -34,7 +35,8 @@ typedef struct interval_node {
 struct nav_mesh_query {
     const nav_mesh *mesh;
     nav_allocator allocator;
-    /* corridor search: one node an edge, then the start and the goal */
+    /* corridor search: one node an edge, then the start and the goal, then one a way along an
+     * off-mesh link (link * 2 + direction: its far end) */
     uint32_t node_count;
     search_node *nodes;
     nav_heap open;
@@ -50,14 +52,26 @@ struct nav_mesh_query {
     uint64_t *edge_last; /* a digest of the last node made for each edge (stamped), to drop repeats */
     uint32_t *edge_last_stamp;
     uint8_t all_corners; /* this search may turn at every vertex (a filter leaves polygons out) */
+    /* off-mesh links, per way (link * 2 + direction): the best g at its far end (stamped), and a
+     * lower bound of the cost from its near end to the goal through it (when shortcuts is set:
+     * some allowed way costs less than the straight line it spans, so the plain distance to the
+     * goal is no lower bound and the heuristics take the ways into account) */
+    double *link_g;
+    uint32_t *link_stamp;
+    double *link_lb;
+    uint8_t *way_allowed;
+    uint8_t shortcuts;
     /* the last path */
     uint32_t *corridor;
     uint32_t corridor_count;
     nav__portal *portals; /* portal_capacity entries */
     double *corridor_cost;
     uint32_t portal_capacity;
+    uint32_t *portal_way; /* per portal: the way of a link crossed there, or NAV_MESH_NO_POLY */
     uint8_t *point_flags;
-    uint32_t scratch_capacity; /* entries of corridor and point_flags */
+    uint32_t *point_link;      /* per point: the link it starts, or NAV_MESH_NO_POLY */
+    uint32_t scratch_capacity; /* entries of corridor */
+    uint32_t point_capacity;   /* entries of point_flags and point_link */
 };
 
 /* What both searches share once start and goal are located: the points on the mesh, their
@@ -71,6 +85,27 @@ typedef struct nav__search_ends {
 } nav__search_ends;
 
 bool nav__mesh_poly_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t p);
+
+/* A new search stamp (on wrapping round, every stamped array is cleared). */
+uint32_t nav__next_stamp(nav_mesh_query *q);
+
+/* The near end (where it is entered), far end and far polygon of way w of link w / 2. */
+static inline nav_vec3 nav__way_from(const nav_mesh *m, uint32_t w)
+{
+    return w & 1 ? m->links[w >> 1].end : m->links[w >> 1].start;
+}
+static inline nav_vec3 nav__way_to(const nav_mesh *m, uint32_t w)
+{
+    return w & 1 ? m->links[w >> 1].start : m->links[w >> 1].end;
+}
+static inline uint32_t nav__way_to_poly(const nav_mesh *m, uint32_t w)
+{
+    return w & 1 ? m->links[w >> 1].start_poly : m->links[w >> 1].end_poly;
+}
+
+/* A lower bound of the cost from (x, z) to the goal (gx, gz): the straight line at the cheapest
+ * cost, or, with shortcuts, through a way if that is less. */
+double nav__h_point(const nav_mesh_query *q, double x, double z, double gx, double gz, double min_cost);
 
 /* The optimal search (polyanya.c) for areas of one cost `cost`: writes the path to out and the
  * result's cost and expansions. Returns as nav_mesh_find_path. */

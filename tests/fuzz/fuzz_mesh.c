@@ -33,7 +33,8 @@ static void check_queries(const nav_mesh *mesh, uint64_t *rng)
             nav_mesh_poly_info info;
             nav_mesh_poly(mesh, (uint32_t)(fuzz_next(rng) % polys), &info);
             nav_vec3 c = {0, 0, 0};
-            for (uint32_t v = 0; v < info.vert_count; v++) c = nav_vec3_add(c, nav_mesh_vert(mesh, info.verts[v]));
+            for (uint32_t v = 0; v < info.vert_count; v++)
+                c = nav_vec3_add(c, nav_mesh_vert(mesh, info.verts[v]));
             ends[i] = fuzz_next(rng) % 4 ? nav_vec3_scale(c, 1.0f / (float)info.vert_count)
                                          : nav_mesh_vert(mesh, info.verts[0]);
         }
@@ -51,7 +52,8 @@ static void check_queries(const nav_mesh *mesh, uint64_t *rng)
             CHECK(isfinite(path.points[i].x) && isfinite(path.points[i].y) && isfinite(path.points[i].z));
         if (s == NAV_SUCCESS) {
             nav_vec3 a = path.points[0], b = path.points[path.count - 1];
-            double straight = sqrt(((double)b.x - a.x) * ((double)b.x - a.x) + ((double)b.z - a.z) * ((double)b.z - a.z));
+            double straight =
+                sqrt(((double)b.x - a.x) * ((double)b.x - a.x) + ((double)b.z - a.z) * ((double)b.z - a.z));
             CHECK(r.cost >= straight * min_cost * (1 - 1e-6) - 1e-6 || nav_mesh_link_count(mesh) > 0);
         }
     }

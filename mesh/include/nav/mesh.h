@@ -275,6 +275,10 @@ nav_status nav_mesh_find_path(nav_mesh_query *query, const nav_mesh_path_desc *d
 /* The flags of each point of the last straight path (as many as its points), valid until the
  * query's next call. */
 const uint8_t *nav_mesh_query_point_flags(const nav_mesh_query *query);
+/* For each point of the last straight path, the off-mesh link it takes (a point flagged
+ * NAV_MESH_POINT_LINK_START: the index for nav_mesh_link) or NAV_MESH_NO_POLY. Valid until the
+ * query's next call. */
+const uint32_t *nav_mesh_query_point_links(const nav_mesh_query *query);
 /* The polygon corridor of the last path, start polygon first; *count its length. Valid until the
  * query's next call. */
 const uint32_t *nav_mesh_query_corridor(const nav_mesh_query *query, uint32_t *count);
