@@ -1223,6 +1223,170 @@ static void test_links_random(void **state)
     assert_true(compared > 400 && used > 100);
 }
 
+/* ---- raycasts and moves ------------------------------------------------------------------------ */
+
+/* True when grid vertex (x, y) is a pinch: two blocked cells meeting there only at their corners. */
+static bool is_pinch(const nav_grid *grid, double x, double y)
+{
+    if (x != floor(x) || y != floor(y)) return false;
+    int32_t vx = (int32_t)x, vy = (int32_t)y;
+    bool ul = !nav_grid_passable(grid, vx - 1, vy - 1), ur = !nav_grid_passable(grid, vx, vy - 1),
+         ll = !nav_grid_passable(grid, vx - 1, vy), lr = !nav_grid_passable(grid, vx, vy);
+    return (ul && lr && !ur && !ll) || (ur && ll && !ul && !lr);
+}
+
+/* On random maps (walls, pinches, costly terrain), between cell centres, cell corners and points
+ * in between: the raycast reaches the end exactly when the grid's any-angle rule walks it. (A ray
+ * that starts on a pinch leaves on its start polygon's side only, where the grid's rule lets a
+ * segment from the pinch go either way: such starts are left out.) */
+static void test_raycast_against_grid(void **state)
+{
+    (void)state;
+    unsigned seed = 17;
+    int reached = 0, stopped = 0;
+    for (int m = 0; m < 40; m++) {
+        int32_t w = 6 + rand_r(&seed) % 20, h = 6 + rand_r(&seed) % 14;
+        nav_grid *grid = NULL;
+        assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = w, .height = h}, &grid), NAV_SUCCESS);
+        nav_grid_set_terrain_cost(grid, 2, 2.0);
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++) {
+                unsigned r = rand_r(&seed) % 100;
+                if (r < 10 + (unsigned)m % 30)
+                    nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
+                else if (r > 90)
+                    nav_grid_set_cell(grid, x, y, 2);
+            }
+        nav_mesh *mesh = build(grid, NULL);
+        nav_mesh_query *q;
+        assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+        uint32_t polys[512];
+        for (int k = 0; k < 150; k++) {
+            /* points on a quarter-cell lattice: centres, edges and corners of cells */
+            double ax = (rand_r(&seed) % (4 * w + 1)) / 4.0, ay = (rand_r(&seed) % (4 * h + 1)) / 4.0;
+            double bx = (rand_r(&seed) % (4 * w + 1)) / 4.0, by = (rand_r(&seed) % (4 * h + 1)) / 4.0;
+            nav_vec3 a = nav_vec3_make((float)ax, 0, (float)ay), b = nav_vec3_make((float)bx, 0, (float)by);
+            uint32_t start;
+            if (nav_failed(nav_mesh_locate(mesh, a, nav_vec3_make(0.01f, 0, 0.01f), &start, NULL))) continue;
+            if (!nav_mesh_poly_contains(mesh, start, a, NULL) || is_pinch(grid, ax, ay)) continue;
+            nav_mesh_raycast_hit hit;
+            assert_int_equal(nav_mesh_raycast(q, NULL, start, a, b, &hit, polys, 512), NAV_SUCCESS);
+            bool walkable = nav_grid_anyangle_segment(grid, ax, ay, bx, by, NULL);
+            if (walkable != (hit.t == 1))
+                fprintf(stderr, "map %d: (%g,%g) -> (%g,%g): grid says %d, raycast t %.6f\n", m, ax, ay, bx,
+                        by, walkable, hit.t);
+            assert_int_equal(walkable, hit.t == 1);
+            /* the polygons crossed are a chain of neighbours from start's */
+            assert_int_equal(polys[0], start);
+            assert_true(hit.visited >= 1 && hit.visited <= 512);
+            for (uint32_t i = 1; i < hit.visited; i++) {
+                nav_mesh_poly_info info;
+                nav_mesh_poly(mesh, polys[i - 1], &info);
+                bool shares = false;
+                for (uint32_t v = 0; v < info.vert_count; v++) {
+                    nav_vec3 p = nav_mesh_vert(mesh, info.verts[v]);
+                    nav_mesh_poly_info other;
+                    nav_mesh_poly(mesh, polys[i], &other);
+                    for (uint32_t u = 0; u < other.vert_count; u++) {
+                        nav_vec3 o = nav_mesh_vert(mesh, other.verts[u]);
+                        shares |= o.x == p.x && o.z == p.z;
+                    }
+                }
+                assert_true(shares);
+            }
+            assert_int_equal(polys[hit.visited - 1], hit.poly);
+            if (hit.t == 1) {
+                assert_true(nav_mesh_poly_contains(mesh, hit.poly, b, NULL));
+                assert_int_equal(hit.edge, NAV_MESH_NO_POLY);
+                reached++;
+            } else {
+                /* stopped on the segment, inside the last polygon, at an edge of it */
+                if (fabs(hit.point.x - (ax + (bx - ax) * hit.t)) >= 1e-5 ||
+                    fabs(hit.point.z - (ay + (by - ay) * hit.t)) >= 1e-5)
+                    fprintf(stderr, "map %d: (%g,%g) -> (%g,%g): t %.9f point (%g,%g)\n", m, ax, ay, bx, by,
+                            hit.t, hit.point.x, hit.point.z);
+                assert_true(hit.t >= 0 && hit.t < 1);
+                assert_true(fabs(hit.point.x - (ax + (bx - ax) * hit.t)) < 1e-5);
+                assert_true(fabs(hit.point.z - (ay + (by - ay) * hit.t)) < 1e-5);
+                assert_true(hit.edge != NAV_MESH_NO_POLY);
+                assert_true(fabs(hypot(hit.normal.x, hit.normal.z) - 1) < 1e-6);
+                /* the stop lies on the last polygon (up to the rounding of the point to floats) */
+                uint32_t near;
+                nav_vec3 on;
+                assert_int_equal(nav_mesh_locate(mesh, hit.point, nav_vec3_make(1e-4f, 0, 1e-4f), &near, &on),
+                                 NAV_SUCCESS);
+                assert_true(nav_mesh_poly_contains(mesh, hit.poly, on, NULL) ||
+                            fabs(on.x - hit.point.x) + fabs(on.z - hit.point.z) < 1e-5);
+                stopped++;
+            }
+        }
+        nav_mesh_query_destroy(q);
+        nav_mesh_destroy(mesh);
+        nav_grid_destroy(grid);
+    }
+    fprintf(stderr, "raycasts: %d reached, %d stopped\n", reached, stopped);
+    assert_true(reached > 500 && stopped > 500);
+}
+
+static void test_raycast_and_move_by_hand(void **state)
+{
+    (void)state;
+    /* a room with a pillar; the right part costs more; the lower right corner is a basin */
+    static const char *const rows[] = {
+        "........", "...##...", "...##...", "........", "........",
+    };
+    nav_grid *grid = test_grid_from_rows(rows, 5, NULL);
+    nav_mesh *mesh = build(grid, NULL);
+    nav_mesh_query *q;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+    uint32_t start;
+    nav_vec3 a = centre(0, 2);
+    assert_int_equal(nav_mesh_locate(mesh, a, nav_vec3_make(0, 0, 0), &start, NULL), NAV_SUCCESS);
+    /* straight into the pillar: stops on its face x = 3, normal pointing back (-x) */
+    nav_mesh_raycast_hit hit;
+    assert_int_equal(nav_mesh_raycast(q, NULL, start, a, centre(7, 2), &hit, NULL, 0), NAV_SUCCESS);
+    assert_true(fabs(hit.t - 2.5 / 7) < 1e-12);
+    assert_true(hit.point.x == 3.0f && hit.point.z == 2.5f);
+    assert_true(hit.normal.x == -1.0f && hit.normal.z == 0.0f);
+    /* along the pillar's top face (z = 1) and past it: an edge may be walked along */
+    nav_vec3 c = nav_vec3_make(0.5f, 0, 1.0f);
+    assert_int_equal(nav_mesh_locate(mesh, c, nav_vec3_make(0, 0, 0), &start, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_raycast(q, NULL, start, c, nav_vec3_make(7.5f, 0, 1.0f), &hit, NULL, 0),
+                     NAV_SUCCESS);
+    assert_true(hit.t == 1);
+    /* a polygon list too short */
+    uint32_t one[1];
+    assert_int_equal(nav_mesh_locate(mesh, a, nav_vec3_make(0, 0, 0), &start, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_raycast(q, NULL, start, a, centre(7, 4), &hit, one, 1),
+                     NAV_SUCCESS | NAV_BUFFER_TOO_SMALL);
+    assert_true(hit.t == 1 && hit.visited > 1 && one[0] == start);
+    /* a start outside its polygon */
+    assert_int_equal(nav_mesh_raycast(q, NULL, start, centre(7, 0), centre(0, 0), &hit, NULL, 0),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+
+    /* moves: a free target is reached; one inside the pillar slides to its face */
+    assert_int_equal(nav_mesh_locate(mesh, a, nav_vec3_make(0, 0, 0), &start, NULL), NAV_SUCCESS);
+    nav_vec3 at;
+    uint32_t at_poly;
+    assert_int_equal(nav_mesh_move_along_surface(q, NULL, start, a, centre(1, 4), &at, &at_poly),
+                     NAV_SUCCESS);
+    assert_true(at.x == 1.5f && at.z == 4.5f);
+    assert_true(nav_mesh_poly_contains(mesh, at_poly, at, NULL));
+    assert_int_equal(
+        nav_mesh_move_along_surface(q, NULL, start, a, nav_vec3_make(3.4f, 0, 2.2f), &at, &at_poly),
+        NAV_SUCCESS);
+    assert_true(at.x == 3.0f && fabsf(at.z - 2.2f) < 1e-6f);
+    assert_true(nav_mesh_poly_contains(mesh, at_poly, at, NULL));
+    /* off the map: to the border */
+    assert_int_equal(
+        nav_mesh_move_along_surface(q, NULL, start, a, nav_vec3_make(-2, 0, 2.5f), &at, &at_poly),
+        NAV_SUCCESS);
+    assert_true(at.x == 0.0f && at.z == 2.5f);
+    nav_mesh_query_destroy(q);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1247,6 +1411,8 @@ int main(void)
         cmocka_unit_test(test_nav_file),
         cmocka_unit_test(test_links_hand_made),
         cmocka_unit_test(test_links_random),
+        cmocka_unit_test(test_raycast_against_grid),
+        cmocka_unit_test(test_raycast_and_move_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

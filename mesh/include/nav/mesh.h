@@ -283,6 +283,40 @@ const uint32_t *nav_mesh_query_point_links(const nav_mesh_query *query);
  * query's next call. */
 const uint32_t *nav_mesh_query_corridor(const nav_mesh_query *query, uint32_t *count);
 
+/* ---- Walking straight ------------------------------------------------------------------------ */
+
+/* What a raycast found. */
+typedef struct nav_mesh_raycast_hit {
+    double t;         /* the part of start -> end walked: 1 when nothing stops it */
+    nav_vec3 point;   /* where it stops (end when t is 1), on the floor */
+    uint32_t poly;    /* the polygon it stops in (end's when t is 1) */
+    uint32_t edge;    /* the edge of that polygon that stops it (nav_mesh_poly's edge index), or
+                       * NAV_MESH_NO_POLY when t is 1 */
+    nav_vec3 normal;  /* the stopping edge's unit normal in (x, z), pointing back into the polygon */
+    uint32_t visited; /* polygons crossed, start and last included */
+} nav_mesh_raycast_hit;
+
+/* Walks the straight segment from start (inside polygon start_poly, as nav_mesh_locate gives)
+ * towards end, seen from above, polygon to polygon through portals the filter [opt] allows (not
+ * up a one-way step), and stops at the first edge that is not one. The segment may run along an
+ * edge and pass a vertex between polygons, never a pinch. On a mesh built from a grid, it reaches
+ * end exactly when nav_grid_anyangle_segment says the segment is walkable (cell heights aside).
+ * [out] hit; polys [opt]: the polygons crossed, up to max_polys (more: NAV_BUFFER_TOO_SMALL).
+ * Returns NAV_SUCCESS, or NAV_FAILURE | NAV_INVALID_PARAM (start not in start_poly, a polygon the
+ * filter leaves out, non-finite points). */
+nav_status nav_mesh_raycast(nav_mesh_query *query, const nav_mesh_filter *filter, uint32_t start_poly,
+                            nav_vec3 start, nav_vec3 end, nav_mesh_raycast_hit *hit, uint32_t *polys,
+                            uint32_t max_polys);
+
+/* Moves an agent from start (inside start_poly) towards target, staying on the mesh: target when
+ * the polygons within reach (those whose portals come within the circle with start and target on
+ * its diameter, walked from start through portals the filter allows) hold it, else their point
+ * nearest to it: the agent slides along walls. What a character controller calls every frame.
+ * [out] result, result_poly. Returns NAV_SUCCESS or NAV_FAILURE | NAV_INVALID_PARAM. */
+nav_status nav_mesh_move_along_surface(nav_mesh_query *query, const nav_mesh_filter *filter,
+                                       uint32_t start_poly, nav_vec3 start, nav_vec3 target, nav_vec3 *result,
+                                       uint32_t *result_poly);
+
 #ifdef __cplusplus
 }
 #endif
