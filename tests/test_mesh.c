@@ -1387,6 +1387,79 @@ static void test_raycast_and_move_by_hand(void **state)
     nav_grid_destroy(grid);
 }
 
+/* ---- step-wise ---------------------------------------------------------------------------------- */
+
+/* begin, steps of a few expansions, finish: the same path, cost and counts as one call, in both
+ * modes, on random maps with links and terrain; finishing early gives a partial path. */
+static void test_step_wise(void **state)
+{
+    (void)state;
+    unsigned seed = 23;
+    int compared = 0, sliced = 0;
+    for (int m = 0; m < 12; m++) {
+        nav_grid *grid = chunk_grid(seed + (unsigned)m, 14 + m, 10 + m / 2);
+        nav_mesh *mesh = chunk_mesh(grid);
+        nav_mesh_query *q1, *q2;
+        assert_int_equal(nav_mesh_query_create(mesh, NULL, &q1), NAV_SUCCESS);
+        assert_int_equal(nav_mesh_query_create(mesh, NULL, &q2), NAV_SUCCESS);
+        nav_path p1 = new_path(), p2 = new_path();
+        int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
+        for (int k = 0; k < 30; k++) {
+            nav_vec3 a = centre(rand_r(&seed) % w, rand_r(&seed) % h),
+                     b = centre(rand_r(&seed) % w, rand_r(&seed) % h);
+            nav_mesh_path_desc d = {.mode = k % 2 ? NAV_MESH_PATH_FUNNEL : NAV_MESH_PATH_OPTIMAL,
+                                    .max_expanded = k % 5 == 0 ? 7 : 0};
+            nav_mesh_result r1, r2;
+            nav_status s1 = nav_mesh_find_path(q1, &d, a, b, &p1, &r1);
+            nav_status s2 = nav_mesh_find_path_begin(q2, &d, a, b);
+            uint32_t steps = 0, total = 0;
+            while (s2 == NAV_IN_PROGRESS) {
+                uint32_t done;
+                s2 = nav_mesh_find_path_step(q2, 1 + (uint32_t)k % 4, &done);
+                assert_true(done <= 1 + (uint32_t)k % 4);
+                total += done;
+                steps++;
+            }
+            if (nav_succeeded(s2) || s2 == NAV_IN_PROGRESS)
+                s2 = nav_mesh_find_path_finish(q2, &p2, &r2);
+            else {
+                assert_int_equal(nav_mesh_find_path_finish(q2, &p2, &r2), s2);
+            }
+            assert_int_equal(s1, s2);
+            if (nav_failed(s1)) continue;
+            sliced += steps > 1;
+            assert_int_equal(r1.expanded, r2.expanded);
+            assert_int_equal(total, r2.expanded);
+            assert_true(r1.cost == r2.cost);
+            assert_int_equal(r1.mode, r2.mode);
+            assert_int_equal(p1.count, p2.count);
+            assert_memory_equal(p1.points, p2.points, p1.count * sizeof *p1.points);
+            assert_memory_equal(p1.nodes, p2.nodes, p1.count * sizeof *p1.nodes);
+            compared++;
+        }
+        /* finishing early: a partial path */
+        nav_vec3 a = centre(0, 0), b = centre(w - 1, h - 1);
+        if (nav_mesh_find_path_begin(q2, NULL, a, b) == NAV_IN_PROGRESS) {
+            nav_mesh_find_path_step(q2, 1, NULL);
+            nav_mesh_result r;
+            nav_status s = nav_mesh_find_path_finish(q2, &p2, &r);
+            assert_true(s == NAV_SUCCESS || s == (NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES));
+            assert_true(p2.count >= 1);
+        }
+        /* no search: wrong state */
+        assert_int_equal(nav_mesh_find_path_step(q2, 10, NULL), NAV_FAILURE | NAV_WRONG_STATE);
+        assert_int_equal(nav_mesh_find_path_finish(q2, &p2, NULL), NAV_FAILURE | NAV_WRONG_STATE);
+        nav_path_destroy(&p1);
+        nav_path_destroy(&p2);
+        nav_mesh_query_destroy(q1);
+        nav_mesh_query_destroy(q2);
+        nav_mesh_destroy(mesh);
+        nav_grid_destroy(grid);
+    }
+    fprintf(stderr, "step-wise: %d paths identical, %d of them in several slices\n", compared, sliced);
+    assert_true(compared > 150 && sliced > 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1413,6 +1486,7 @@ int main(void)
         cmocka_unit_test(test_links_random),
         cmocka_unit_test(test_raycast_against_grid),
         cmocka_unit_test(test_raycast_and_move_by_hand),
+        cmocka_unit_test(test_step_wise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

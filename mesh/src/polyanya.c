@@ -563,76 +563,102 @@ static nav_status write_path(search *s, uint32_t last, double end_x, float end_y
     return NAV_SUCCESS;
 }
 
-nav_status nav__mesh_optimal_search(nav_mesh_query *q, const nav__search_ends *ends, double cost,
-                                    nav_path *out, nav_mesh_result *r)
+static search make_search(nav_mesh_query *q)
+{
+    const nav__search_ends *ends = &q->st.ends;
+    return (search){.q = q,
+                    .m = q->mesh,
+                    .ends = ends,
+                    .gx = ends->goal.x,
+                    .gz = ends->goal.z,
+                    .cost = q->st.cost,
+                    .stamp = q->stamp};
+}
+
+void nav__optimal_begin(nav_mesh_query *q)
 {
     const nav_mesh *m = q->mesh;
-    search s = {.q = q, .m = m, .ends = ends, .gx = ends->goal.x, .gz = ends->goal.z, .cost = cost};
-    s.stamp = nav__next_stamp(q);
+    nav__search_state *st = &q->st;
+    nav__next_stamp(q);
+    search s = make_search(q);
     q->pool_count = 0;
     nav_heap_clear(&q->interval_open);
-    uint32_t sp = ends->start_poly;
-    double sx = ends->start.x, sz = ends->start.z;
-
+    st->expanded = 0;
+    st->best = NO_NODE;
+    st->best_h = INFINITY;
+    st->found = st->out_of_nodes = 0;
+    uint32_t sp = st->ends.start_poly;
     /* one polygon: a straight line (unless a link is a shortcut) */
-    if (sp == ends->goal_poly && !q->shortcuts) {
-        interval_node start = {.root_x = sx,
-                               .root_z = sz,
+    if (sp == st->ends.goal_poly && !q->shortcuts) {
+        interval_node start = {.root_x = st->ends.start.x,
+                               .root_z = st->ends.start.z,
                                .root_vert = NAV_MESH_NO_POLY,
                                .root_poly = sp,
                                .edge = m->poly_first[sp],
                                .parent = NO_NODE,
                                .kind = NODE_GOAL};
         q->pool[q->pool_count++] = start;
-        return write_path(&s, 0, s.gx, ends->goal.y, s.gz, ends->goal_poly, cost, out, r);
+        st->found = 1;
+        st->found_id = 0;
+        return;
     }
     /* the start sees each edge of its polygon whole, and every link's near end in it */
-    expand_point(&s, sx, sz, sp, 0, NO_NODE);
+    expand_point(&s, st->ends.start.x, st->ends.start.z, sp, 0, NO_NODE);
+    st->out_of_nodes = s.pool_full;
+}
 
-    uint32_t expanded = 0, best = NO_NODE, list[3 * NAV_MESH_MAX_POLY_VERTS + 1];
-    double best_h = INFINITY;
-    bool out_of_nodes = s.pool_full;
-    while (q->interval_open.count && !out_of_nodes) {
+bool nav__optimal_run(nav_mesh_query *q, uint32_t limit)
+{
+    const nav_mesh *m = q->mesh;
+    nav__search_state *st = &q->st;
+    const nav__search_ends *ends = &st->ends;
+    search s = make_search(q);
+    uint32_t list[3 * NAV_MESH_MAX_POLY_VERTS + 1], done = 0;
+    while (q->interval_open.count && !st->out_of_nodes && !st->found) {
+        if (done >= limit) return false;
         uint32_t id = nav_heap_entry_id(nav_heap_pop(&q->interval_open));
         const interval_node *n = &q->pool[id];
         if (n->kind & NODE_GOAL) {
-            r->expanded = expanded;
-            return write_path(&s, id, s.gx, ends->goal.y, s.gz, ends->goal_poly, cost, out, r);
+            st->found = 1;
+            st->found_id = id;
+            break;
         }
         if (n->kind & NODE_LINK) {
             /* a shorter way to this link's far end has been found since */
             if (q->link_g[n->edge] < n->g - 1e-9 * (1 + n->g)) continue;
-            if (ends->max_expanded && expanded >= ends->max_expanded) {
-                out_of_nodes = true;
+            if (ends->max_expanded && st->expanded >= ends->max_expanded) {
+                st->out_of_nodes = 1;
                 break;
             }
-            expanded++;
+            st->expanded++;
+            done++;
             double h = n->f - n->g;
-            if (h < best_h) {
-                best_h = h;
-                best = id;
+            if (h < st->best_h) {
+                st->best_h = h;
+                st->best = id;
             }
             nav_vec3 b = nav__way_to(m, n->edge);
             expand_point(&s, b.x, b.z, nav__way_to_poly(m, n->edge), n->g, id);
-            out_of_nodes = s.pool_full;
+            st->out_of_nodes = s.pool_full;
             continue;
         }
         /* root-level pruning: a shorter way to this root has been found since */
         if (n->root_vert != NAV_MESH_NO_POLY && q->root_g[n->root_vert] < n->g - 1e-9 * (1 + n->g)) continue;
         for (;;) {
-            if (ends->max_expanded && expanded >= ends->max_expanded) {
-                out_of_nodes = true;
+            if (ends->max_expanded && st->expanded >= ends->max_expanded) {
+                st->out_of_nodes = 1;
                 break;
             }
-            expanded++;
+            st->expanded++;
+            done++;
             double h = q->pool[id].f - q->pool[id].g;
-            if (h < best_h) {
-                best_h = h;
-                best = id;
+            if (h < st->best_h) {
+                st->best_h = h;
+                st->best = id;
             }
             uint32_t produced = expand(&s, id, list);
             if (s.pool_full) {
-                out_of_nodes = true;
+                st->out_of_nodes = 1;
                 break;
             }
             /* intermediate pruning: one successor of the same root is expanded at once */
@@ -647,11 +673,23 @@ nav_status nav__mesh_optimal_search(nav_mesh_query *q, const nav__search_ends *e
             break;
         }
     }
-    r->expanded = expanded;
+    return true;
+}
+
+nav_status nav__optimal_finish(nav_mesh_query *q, nav_path *out, nav_mesh_result *r)
+{
+    const nav_mesh *m = q->mesh;
+    nav__search_state *st = &q->st;
+    const nav__search_ends *ends = &st->ends;
+    search s = make_search(q);
+    r->expanded = st->expanded;
     r->generated = q->pool_count;
-    if (best == NO_NODE) return out_of_nodes ? NAV_FAILURE | NAV_OUT_OF_NODES : NAV_FAILURE | NAV_UNREACHABLE;
+    if (st->found)
+        return write_path(&s, st->found_id, s.gx, ends->goal.y, s.gz, ends->goal_poly, s.cost, out, r);
+    if (st->best == NO_NODE)
+        return st->out_of_nodes ? NAV_FAILURE | NAV_OUT_OF_NODES : NAV_FAILURE | NAV_UNREACHABLE;
     /* partial: to the point nearest the goal of the closest node's interval (a link: its far end) */
-    const interval_node *b = &q->pool[best];
+    const interval_node *b = &q->pool[st->best];
     double px, pz;
     uint32_t poly;
     if (b->kind & NODE_LINK) {
@@ -666,7 +704,8 @@ nav_status nav__mesh_optimal_search(nav_mesh_query *q, const nav__search_ends *e
         pz = b->right_z + ez * t;
         poly = m->edge_owner[b->edge];
     }
-    nav_status ws = write_path(&s, best, px, nav__mesh_poly_height(m, poly, px, pz), pz, poly, cost, out, r);
+    nav_status ws =
+        write_path(&s, st->best, px, nav__mesh_poly_height(m, poly, px, pz), pz, poly, s.cost, out, r);
     if (nav_failed(ws)) return ws;
-    return NAV_SUCCESS | NAV_PARTIAL_RESULT | (out_of_nodes ? NAV_OUT_OF_NODES : NAV_UNREACHABLE);
+    return NAV_SUCCESS | NAV_PARTIAL_RESULT | (st->out_of_nodes ? NAV_OUT_OF_NODES : NAV_UNREACHABLE);
 }

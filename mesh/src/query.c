@@ -345,45 +345,56 @@ static void relax(nav_mesh_query *q, uint32_t t, uint32_t from, double g, double
         nav_heap_push(&q->open, f_key(g + h), nav_heap_tie_larger_g(g), t);
 }
 
-/* The funnel mode: A* over portal crossings and links, then the funnel through the corridor. */
-static nav_status corridor_search(nav_mesh_query *q, const nav__search_ends *ends, nav_path *out,
-                                  nav_mesh_result *r)
+/* The funnel mode: A* over portal crossings and links, then the funnel through the corridor, in
+ * three parts as the optimal search. */
+static void corridor_begin(nav_mesh_query *q)
 {
     const nav_mesh *m = q->mesh;
-    const nav_mesh_filter *filter = ends->filter;
-    double min_cost = ends->min_cost;
-    uint32_t sp = ends->start_poly, gp = ends->goal_poly;
-    nav_vec3 s_at = ends->start, g_at = ends->goal;
+    nav__search_state *st = &q->st;
+    const nav__search_ends *ends = &st->ends;
     uint32_t stamp = nav__next_stamp(q), start_node = m->edge_count, goal_node = m->edge_count + 1;
-    search_node *nodes = q->nodes;
     nav_heap_clear(&q->open);
-    double gx = g_at.x, gz = g_at.z;
-    nodes[start_node] = (search_node){0, s_at.x, s_at.z, start_node, stamp, 0};
-    nodes[goal_node] = (search_node){INFINITY, gx, gz, start_node, 0, 0}; /* not seen yet */
-    double h0 = nav__h_point(q, s_at.x, s_at.z, gx, gz, min_cost);
+    double gx = ends->goal.x, gz = ends->goal.z;
+    q->nodes[start_node] = (search_node){0, ends->start.x, ends->start.z, start_node, stamp, 0};
+    q->nodes[goal_node] = (search_node){INFINITY, gx, gz, start_node, 0, 0}; /* not seen yet */
+    double h0 = nav__h_point(q, ends->start.x, ends->start.z, gx, gz, ends->min_cost);
     nav_heap_push(&q->open, f_key(h0), nav_heap_tie_larger_g(0), start_node);
-    uint32_t best = start_node, expanded = 0;
-    double best_h = nav__length(gx - s_at.x, gz - s_at.z);
-    bool found = false, out_of_nodes = false;
-    while (q->open.count) {
+    st->best = start_node;
+    st->expanded = 0;
+    st->best_h = nav__length(gx - ends->start.x, gz - ends->start.z);
+    st->found = st->out_of_nodes = 0;
+}
+
+static bool corridor_run(nav_mesh_query *q, uint32_t limit)
+{
+    const nav_mesh *m = q->mesh;
+    nav__search_state *st = &q->st;
+    const nav__search_ends *ends = &st->ends;
+    const nav_mesh_filter *filter = ends->filter;
+    double min_cost = ends->min_cost, gx = ends->goal.x, gz = ends->goal.z;
+    uint32_t sp = ends->start_poly, gp = ends->goal_poly, goal_node = m->edge_count + 1, done = 0;
+    search_node *nodes = q->nodes;
+    while (q->open.count && !st->found && !st->out_of_nodes) {
+        if (done >= limit) return false;
         uint32_t id = nav_heap_entry_id(nav_heap_pop(&q->open));
         if (id == goal_node) {
-            found = true;
+            st->found = 1;
             break;
         }
         search_node *n = &nodes[id];
         n->closed = 1;
-        if (ends->max_expanded && expanded >= ends->max_expanded) {
-            out_of_nodes = true;
+        if (ends->max_expanded && st->expanded >= ends->max_expanded) {
+            st->out_of_nodes = 1;
             break;
         }
-        expanded++;
+        st->expanded++;
+        done++;
         uint32_t poly = node_poly(q, id, sp);
         double cost = q->area_cost[m->poly_area[poly]];
         double to_goal = nav__length(gx - n->x, gz - n->z);
-        if (to_goal < best_h) {
-            best_h = to_goal;
-            best = id;
+        if (to_goal < st->best_h) {
+            st->best_h = to_goal;
+            st->best = id;
         }
         if (poly == gp) /* the goal lies in this polygon: straight to it */
             relax(q, goal_node, id, n->g + to_goal * cost, gx, gz, 0);
@@ -409,21 +420,29 @@ static nav_status corridor_search(nav_mesh_query *q, const nav__search_ends *end
             relax(q, m->edge_count + 2 + w, id, g, b.x, b.z, nav__h_point(q, b.x, b.z, gx, gz, min_cost));
         }
     }
-    r->expanded = expanded;
+    return true;
+}
 
+static nav_status corridor_finish(nav_mesh_query *q, nav_path *out, nav_mesh_result *r)
+{
+    const nav_mesh *m = q->mesh;
+    const nav__search_state *st = &q->st;
+    const nav__search_ends *ends = &st->ends;
+    uint32_t sp = ends->start_poly, gp = ends->goal_poly, start_node = m->edge_count;
+    r->expanded = st->expanded;
     nav_status status = NAV_SUCCESS;
     uint32_t last;
-    nav_vec3 end = g_at;
-    if (found) {
-        last = nodes[goal_node].parent;
+    nav_vec3 end = ends->goal;
+    if (st->found) {
+        last = q->nodes[m->edge_count + 1].parent;
     } else {
-        if (!out_of_nodes && best == start_node && sp != gp) return NAV_FAILURE | NAV_UNREACHABLE;
+        if (!st->out_of_nodes && st->best == start_node && sp != gp) return NAV_FAILURE | NAV_UNREACHABLE;
         /* partial: to the point nearest the goal on the closest polygon reached */
-        status |= NAV_PARTIAL_RESULT | (out_of_nodes ? NAV_OUT_OF_NODES : NAV_UNREACHABLE);
-        last = best;
-        uint32_t poly = node_poly(q, best, sp);
+        status |= NAV_PARTIAL_RESULT | (st->out_of_nodes ? NAV_OUT_OF_NODES : NAV_UNREACHABLE);
+        last = st->best;
+        uint32_t poly = node_poly(q, last, sp);
         double cx, cz;
-        nav__mesh_poly_closest_xz(m, poly, gx, gz, &cx, &cz);
+        nav__mesh_poly_closest_xz(m, poly, ends->goal.x, ends->goal.z, &cx, &cz);
         end = nav_vec3_make((float)cx, nav__mesh_poly_height(m, poly, cx, cz), (float)cz);
     }
     uint32_t count = build_corridor(q, last, sp, end);
@@ -434,25 +453,27 @@ static nav_status corridor_search(nav_mesh_query *q, const nav__search_ends *end
         uniform &= q->corridor_cost[i] == 1;
     }
     double cost;
-    nav_status fs = pull_corridor(q, s_at, count, uniform, out, &cost);
+    nav_status fs = pull_corridor(q, ends->start, count, uniform, out, &cost);
     if (nav_failed(fs)) return fs;
     r->cost = cost;
     return status;
 }
 
-nav_status nav_mesh_find_path(nav_mesh_query *q, const nav_mesh_path_desc *desc, nav_vec3 start,
-                              nav_vec3 goal, nav_path *out, nav_mesh_result *result)
+nav_status nav_mesh_find_path_begin(nav_mesh_query *q, const nav_mesh_path_desc *desc, nav_vec3 start,
+                                    nav_vec3 goal)
 {
-    nav_mesh_result r = {0, 0, 0, NAV_MESH_NO_POLY, NAV_MESH_NO_POLY, NAV_MESH_PATH_DEFAULT};
-    if (result) *result = r;
-    if (!q || !out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (!q) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav__search_state *st = &q->st;
+    st->phase = NAV__SEARCH_DONE;
+    st->result = (nav_mesh_result){0, 0, 0, NAV_MESH_NO_POLY, NAV_MESH_NO_POLY, NAV_MESH_PATH_DEFAULT};
+    st->status = NAV_FAILURE | NAV_INVALID_PARAM;
     q->corridor_count = 0;
-    nav_path_clear(out);
     nav_mesh_path_desc d = desc ? *desc : (nav_mesh_path_desc){0};
     if (d.mode != NAV_MESH_PATH_DEFAULT && d.mode != NAV_MESH_PATH_OPTIMAL && d.mode != NAV_MESH_PATH_FUNNEL)
-        return NAV_FAILURE | NAV_INVALID_PARAM;
+        return st->status;
     const nav_mesh *m = q->mesh;
-    const nav_mesh_filter *filter = d.filter;
+    if (d.filter) st->filter = *d.filter;
+    const nav_mesh_filter *filter = d.filter ? &st->filter : NULL;
     /* this search's area costs; the one cost of every area in use, or 0 when they differ */
     double min_cost = INFINITY, one_cost = -1;
     bool leaves_out = filter && (filter->include_flags || filter->exclude_flags);
@@ -460,7 +481,7 @@ nav_status nav_mesh_find_path(nav_mesh_query *q, const nav_mesh_path_desc *desc,
         double c = m->area_cost[t];
         if (filter && filter->area_cost && m->area_cost[t] < INFINITY) {
             c = filter->area_cost[t];
-            if (!nav_terrain_cost_valid(c)) return NAV_FAILURE | NAV_INVALID_PARAM;
+            if (!nav_terrain_cost_valid(c)) return st->status;
             leaves_out |= !(c < INFINITY);
         }
         q->area_cost[t] = c;
@@ -468,28 +489,89 @@ nav_status nav_mesh_find_path(nav_mesh_query *q, const nav_mesh_path_desc *desc,
         if (c < min_cost) min_cost = c;
         one_cost = one_cost < 0 || one_cost == c ? c : 0;
     }
+    st->filter.area_cost = NULL; /* copied into q->area_cost: the caller's array may go */
     if (!(min_cost < INFINITY)) min_cost = 1;
     q->all_corners = leaves_out;
 
-    nav__search_ends ends = {.filter = filter, .min_cost = min_cost, .max_expanded = d.max_expanded};
-    nav_status ls = nav_mesh_locate(m, start, d.half_extents, &ends.start_poly, &ends.start);
-    if (nav_failed(ls)) return ls;
-    ls = nav_mesh_locate(m, goal, d.half_extents, &ends.goal_poly, &ends.goal);
-    if (nav_failed(ls)) return ls;
-    prepare_links(q, filter, ends.goal.x, ends.goal.z, min_cost);
-    r.start_poly = ends.start_poly;
-    r.goal_poly = ends.goal_poly;
-    if (result) *result = r;
-    if (!nav__mesh_poly_allowed(q, filter, ends.start_poly) ||
-        !nav__mesh_poly_allowed(q, filter, ends.goal_poly) ||
-        m->poly_component[ends.start_poly] != m->poly_component[ends.goal_poly])
-        return NAV_FAILURE | NAV_UNREACHABLE;
+    st->ends = (nav__search_ends){.filter = filter, .min_cost = min_cost, .max_expanded = d.max_expanded};
+    nav__search_ends *ends = &st->ends;
+    st->status = nav_mesh_locate(m, start, d.half_extents, &ends->start_poly, &ends->start);
+    if (nav_failed(st->status)) return st->status;
+    st->status = nav_mesh_locate(m, goal, d.half_extents, &ends->goal_poly, &ends->goal);
+    if (nav_failed(st->status)) return st->status;
+    prepare_links(q, filter, ends->goal.x, ends->goal.z, min_cost);
+    st->result.start_poly = ends->start_poly;
+    st->result.goal_poly = ends->goal_poly;
+    st->status = NAV_FAILURE | NAV_UNREACHABLE;
+    if (!nav__mesh_poly_allowed(q, filter, ends->start_poly) ||
+        !nav__mesh_poly_allowed(q, filter, ends->goal_poly) ||
+        m->poly_component[ends->start_poly] != m->poly_component[ends->goal_poly])
+        return st->status;
 
     /* the optimal mode needs one cost everywhere; with several, the corridor search weighs them */
-    bool optimal = d.mode != NAV_MESH_PATH_FUNNEL && one_cost > 0;
-    r.mode = optimal ? NAV_MESH_PATH_OPTIMAL : NAV_MESH_PATH_FUNNEL;
-    nav_status s =
-        optimal ? nav__mesh_optimal_search(q, &ends, one_cost, out, &r) : corridor_search(q, &ends, out, &r);
+    st->optimal = d.mode != NAV_MESH_PATH_FUNNEL && one_cost > 0;
+    st->cost = one_cost;
+    st->result.mode = st->optimal ? NAV_MESH_PATH_OPTIMAL : NAV_MESH_PATH_FUNNEL;
+    if (st->optimal)
+        nav__optimal_begin(q);
+    else
+        corridor_begin(q);
+    st->phase = NAV__SEARCH_RUNNING;
+    st->status = NAV_IN_PROGRESS;
+    return NAV_IN_PROGRESS;
+}
+
+nav_status nav_mesh_find_path_step(nav_mesh_query *q, uint32_t max_expansions, uint32_t *done)
+{
+    if (done) *done = 0;
+    if (!q) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav__search_state *st = &q->st;
+    if (st->phase != NAV__SEARCH_RUNNING)
+        return st->phase == NAV__SEARCH_DONE ? st->status : NAV_FAILURE | NAV_WRONG_STATE;
+    uint32_t before = st->expanded;
+    bool ended = st->optimal ? nav__optimal_run(q, max_expansions) : corridor_run(q, max_expansions);
+    if (done) *done = st->expanded - before;
+    if (!ended) return NAV_IN_PROGRESS;
+    st->phase = NAV__SEARCH_DONE;
+    st->status = NAV_SUCCESS;
+    return NAV_SUCCESS;
+}
+
+nav_status nav_mesh_find_path_finish(nav_mesh_query *q, nav_path *out, nav_mesh_result *result)
+{
+    if (result)
+        *result = q ? q->st.result : (nav_mesh_result){0, 0, 0, NAV_MESH_NO_POLY, NAV_MESH_NO_POLY, 0};
+    if (!q || !out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav__search_state *st = &q->st;
+    nav_path_clear(out);
+    if (st->phase == NAV__SEARCH_IDLE) return NAV_FAILURE | NAV_WRONG_STATE;
+    if (st->phase == NAV__SEARCH_RUNNING) {
+        /* finished early: what has been found so far, as when the budget runs out */
+        st->out_of_nodes = 1;
+    } else if (nav_failed(st->status)) {
+        st->phase = NAV__SEARCH_IDLE;
+        return st->status;
+    }
+    st->phase = NAV__SEARCH_IDLE;
+    nav_mesh_result r = st->result;
+    nav_status s = st->optimal ? nav__optimal_finish(q, out, &r) : corridor_finish(q, out, &r);
     if (result) *result = r;
     return s;
+}
+
+nav_status nav_mesh_find_path(nav_mesh_query *q, const nav_mesh_path_desc *desc, nav_vec3 start,
+                              nav_vec3 goal, nav_path *out, nav_mesh_result *result)
+{
+    if (result)
+        *result = (nav_mesh_result){0, 0, 0, NAV_MESH_NO_POLY, NAV_MESH_NO_POLY, NAV_MESH_PATH_DEFAULT};
+    if (!q || !out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_status s = nav_mesh_find_path_begin(q, desc, start, goal);
+    if (s == NAV_IN_PROGRESS) s = nav_mesh_find_path_step(q, UINT32_MAX, NULL);
+    if (nav_failed(s)) {
+        nav_path_clear(out);
+        q->st.phase = NAV__SEARCH_IDLE;
+        if (result) *result = q->st.result;
+        return s;
+    }
+    return nav_mesh_find_path_finish(q, out, result);
 }

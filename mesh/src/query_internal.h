@@ -32,6 +32,34 @@ typedef struct interval_node {
     uint8_t kind; /* NODE_* bits */
 } interval_node;
 
+/* What both searches share once start and goal are located: the points on the mesh, their
+ * polygons, the filter, and the cheapest cost factor. */
+typedef struct nav__search_ends {
+    nav_vec3 start, goal;
+    uint32_t start_poly, goal_poly;
+    const nav_mesh_filter *filter;
+    double min_cost;
+    uint32_t max_expanded;
+} nav__search_ends;
+
+/* A search under way (step-wise: begin, steps, finish; nav_mesh_find_path does all three). */
+typedef struct nav__search_state {
+    nav__search_ends ends;
+    nav_mesh_filter filter; /* a copy (ends.filter points here, or is null) */
+    uint8_t phase;          /* NAV__SEARCH_IDLE, _RUNNING, _DONE */
+    uint8_t optimal;        /* the optimal search, else the corridor search */
+    uint8_t found, out_of_nodes;
+    double cost; /* the optimal search's one area cost */
+    uint32_t expanded, best, found_id;
+    double best_h;
+    nav_status status; /* a search decided at begin (unreachable, bad arguments) */
+    nav_mesh_result result;
+} nav__search_state;
+
+#define NAV__SEARCH_IDLE    0
+#define NAV__SEARCH_RUNNING 1
+#define NAV__SEARCH_DONE    2
+
 struct nav_mesh_query {
     const nav_mesh *mesh;
     nav_allocator allocator;
@@ -72,17 +100,8 @@ struct nav_mesh_query {
     uint32_t *point_link;      /* per point: the link it starts, or NAV_MESH_NO_POLY */
     uint32_t scratch_capacity; /* entries of corridor */
     uint32_t point_capacity;   /* entries of point_flags and point_link */
+    nav__search_state st;
 };
-
-/* What both searches share once start and goal are located: the points on the mesh, their
- * polygons, the filter, and the cheapest cost factor. */
-typedef struct nav__search_ends {
-    nav_vec3 start, goal;
-    uint32_t start_poly, goal_poly;
-    const nav_mesh_filter *filter;
-    double min_cost;
-    uint32_t max_expanded;
-} nav__search_ends;
 
 bool nav__mesh_poly_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t p);
 
@@ -107,9 +126,12 @@ static inline uint32_t nav__way_to_poly(const nav_mesh *m, uint32_t w)
  * cost, or, with shortcuts, through a way if that is less. */
 double nav__h_point(const nav_mesh_query *q, double x, double z, double gx, double gz, double min_cost);
 
-/* The optimal search (polyanya.c) for areas of one cost `cost`: writes the path to out and the
- * result's cost and expansions. Returns as nav_mesh_find_path. */
-nav_status nav__mesh_optimal_search(nav_mesh_query *q, const nav__search_ends *ends, double cost,
-                                    nav_path *out, nav_mesh_result *result);
+/* The optimal search (polyanya.c) for areas of one cost q->st.cost, in three parts: begin (the
+ * start's successors), run (up to `limit` expansions; true when the search has ended: the goal
+ * reached, nothing left, or out of nodes), finish (the path into out, the result's cost).
+ * finish returns as nav_mesh_find_path. */
+void nav__optimal_begin(nav_mesh_query *q);
+bool nav__optimal_run(nav_mesh_query *q, uint32_t limit);
+nav_status nav__optimal_finish(nav_mesh_query *q, nav_path *out, nav_mesh_result *result);
 
 #endif

@@ -272,6 +272,25 @@ typedef struct nav_mesh_result {
 nav_status nav_mesh_find_path(nav_mesh_query *query, const nav_mesh_path_desc *desc, nav_vec3 start,
                               nav_vec3 goal, nav_path *out, nav_mesh_result *result);
 
+/* The same search in slices, for games that spread it over frames (time-slicing):
+ *
+ *     nav_status s = nav_mesh_find_path_begin(q, &desc, start, goal);
+ *     while (s == NAV_IN_PROGRESS) s = nav_mesh_find_path_step(q, 100, NULL);  // one frame each
+ *     s = nav_mesh_find_path_finish(q, &path, &result);
+ *
+ * begin locates start and goal and sets the search up: NAV_IN_PROGRESS, or the failure
+ * nav_mesh_find_path would return (finish then returns it too). step expands up to max_expansions
+ * nodes ([out] done [opt]: how many): NAV_IN_PROGRESS while there is more to do, NAV_SUCCESS once
+ * the search has ended (found, exhausted or out of budget), NAV_FAILURE | NAV_WRONG_STATE with no
+ * search begun. finish writes the path and returns exactly what nav_mesh_find_path would have for
+ * the same arguments; called before the search has ended, it returns the partial path to the
+ * closest place reached so far with NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES. The mesh and the query
+ * must not change in between; the filter is copied at begin. One search at a time per query. */
+nav_status nav_mesh_find_path_begin(nav_mesh_query *query, const nav_mesh_path_desc *desc, nav_vec3 start,
+                                    nav_vec3 goal);
+nav_status nav_mesh_find_path_step(nav_mesh_query *query, uint32_t max_expansions, uint32_t *done);
+nav_status nav_mesh_find_path_finish(nav_mesh_query *query, nav_path *out, nav_mesh_result *result);
+
 /* The flags of each point of the last straight path (as many as its points), valid until the
  * query's next call. */
 const uint8_t *nav_mesh_query_point_flags(const nav_mesh_query *query);
