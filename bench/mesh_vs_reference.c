@@ -28,7 +28,8 @@ int main(int argc, char **argv)
     nav_mesh_query *q;
     if (nav_failed(nav_grid_load_map_file(argv[1], NULL, &grid)) ||
         nav_failed(nav_scen_load_file(argv[2], NULL, NULL, &scen)) ||
-        nav_failed(nav_mesh_build_from_grid(grid, NULL, &mesh)) || nav_failed(nav_mesh_query_create(mesh, NULL, &q))) {
+        nav_failed(nav_mesh_build_from_grid(grid, NULL, &mesh)) ||
+        nav_failed(nav_mesh_query_create(mesh, NULL, &q))) {
         fprintf(stderr, "%s: cannot load or build\n", argv[1]);
         return 2;
     }
@@ -57,7 +58,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s line %u: mesh %.9f, reference %.9f\n", argv[2], p->line, r.cost, best);
         }
     }
-    printf("%-24s %6u compared, worst relative difference %.2e, %u failures\n", argv[1], compared, worst, failures);
+    printf("%-24s %6u compared, worst relative difference %.2e, %u failures\n", argv[1], compared, worst,
+           failures);
     nav_path_destroy(&path);
     test_reference_destroy(&ref);
     nav_mesh_query_destroy(q);
