@@ -1,15 +1,20 @@
-/* libFuzzer harness for the MESH chunk reader (see README.md beside it).
+/* libFuzzer harness for the MESH chunk reader and .nav files with a mesh (see README.md beside it).
  *
- * Input: a mode byte (unused, kept for the seed format the other harnesses share), then raw MESH
- * chunk data, read by nav_mesh_read_chunk. Besides "no crash, no sanitizer report, no leak": a
- * failure is one of the reader's documented statuses with no mesh; a mesh that loads writes back
- * to exactly its bytes, and queries on it (points drawn from the input, in both modes, with a node
- * budget) return a clean status, and on success a path of finite points from the start's polygon
- * to the goal's whose reported cost is finite and no less than the straight line between its
- * ends times the cheapest area cost.
+ * Input: a mode byte, then
+ *   mode 0: raw MESH chunk data, read by nav_mesh_read_chunk;
+ *   mode 1: a whole .nav file (size field and CRCs repaired first, so mutations reach the chunk
+ *           readers), loaded the way users load one, by nav_mesh_load_nav on a path (an in-memory
+ *           file) with its GRID chunk: a mesh of another grid must be refused.
+ * Besides "no crash, no sanitizer report, no leak": a failure is one of the readers' documented
+ * statuses with nothing returned; a mesh that loads writes back to exactly its chunk's bytes (and,
+ * from a file, belongs to the file's grid), and queries on it (points drawn from the input, in
+ * both modes, with a node budget) return a clean status, and on success a path of finite points
+ * whose reported cost is finite and no less than the straight line between its ends times the
+ * cheapest area cost.
  *
  * NAV_FUZZ_MAKE_SEEDS builds a program that writes seeds (meshes of random grids, some with
- * off-mesh links); NAV_FUZZ_STANDALONE a main() that replays files. */
+ * off-mesh links, as chunks and as files with their grid or with another one);
+ * NAV_FUZZ_STANDALONE a main() that replays files. */
 #include <math.h>
 
 #include "fuzz_common.h"
@@ -61,6 +66,37 @@ static void check_queries(const nav_mesh *mesh, uint64_t *rng)
     nav_mesh_query_destroy(q);
 }
 
+static void check_written(const nav_mesh *mesh, const uint8_t *bytes, size_t n)
+{
+    nav_writer w;
+    nav_writer_init(&w, NULL);
+    CHECK(nav_mesh_write_chunk(mesh, &w) == NAV_SUCCESS);
+    CHECK(w.size == n && memcmp(w.data, bytes, n) == 0);
+    nav_writer_destroy(&w);
+}
+
+static void check_file(uint8_t *file, size_t n, uint64_t *rng)
+{
+    repair_container(file, n);
+    nav_mesh *mesh = (nav_mesh *)&mesh;
+    nav_grid *grid = (nav_grid *)&grid;
+    nav_status s = nav_mesh_load_nav(memory_file(file, n), NULL, NULL, &mesh, &grid);
+    if (nav_failed(s)) {
+        CHECK(mesh == NULL && grid == NULL);
+        CHECK(s == (NAV_FAILURE | NAV_CORRUPT_DATA) || s == (NAV_FAILURE | NAV_WRONG_VERSION) ||
+              s == (NAV_FAILURE | NAV_TOO_LARGE) || s == (NAV_FAILURE | NAV_SOURCE_MISMATCH) ||
+              s == (NAV_FAILURE | NAV_OUT_OF_MEMORY));
+        return;
+    }
+    CHECK(nav_mesh_source_fingerprint(mesh) == nav_grid_fingerprint(grid));
+    size_t offset, length;
+    CHECK(find_chunk_bytes(file, n, NAV_CHUNK_MESH, &offset, &length));
+    check_written(mesh, file + offset, length);
+    check_queries(mesh, rng);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < HEADER) return 0;
@@ -68,6 +104,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *chunk = malloc(n ? n : 1); /* exact size: ASan sees reads past the end */
     CHECK(chunk);
     memcpy(chunk, data + HEADER, n);
+    uint64_t rng = fuzz_seed(data, size);
+    if (data[0] & 1u) {
+        check_file(chunk, n, &rng);
+        free(chunk);
+        return 0;
+    }
     nav_mesh *mesh = (nav_mesh *)&mesh;
     nav_status s = nav_mesh_read_chunk(chunk, n, NULL, NULL, &mesh);
     if (nav_failed(s)) {
@@ -75,12 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(s == (NAV_FAILURE | NAV_CORRUPT_DATA) || s == (NAV_FAILURE | NAV_OUT_OF_MEMORY) ||
               s == (NAV_FAILURE | NAV_TOO_LARGE));
     } else {
-        nav_writer w;
-        nav_writer_init(&w, NULL);
-        CHECK(nav_mesh_write_chunk(mesh, &w) == NAV_SUCCESS);
-        CHECK(w.size == n && memcmp(w.data, chunk, n) == 0);
-        nav_writer_destroy(&w);
-        uint64_t rng = fuzz_seed(data, size);
+        check_written(mesh, chunk, n);
         check_queries(mesh, &rng);
         nav_mesh_destroy(mesh);
     }
@@ -111,6 +148,24 @@ static void make_seeds(const char *dir)
         char name[64];
         snprintf(name, sizeof name, "mesh_%u", (unsigned)seed);
         write_seed(dir, name, 0, wr.data, wr.size);
+        /* the same as a file with its grid (mode 1), and with another grid (a stale pair) */
+        nav_writer gw, file;
+        nav_writer_init(&gw, NULL);
+        nav_writer_init(&file, NULL);
+        nav_grid *other = random_grid(seed * 0x9e3779b1u + 1);
+        if (!other) exit(1);
+        for (int stale = 0; stale < 2; stale++) {
+            gw.size = file.size = 0;
+            nav_grid_write_chunk(stale ? other : grid, &gw);
+            nav_chunk chunks[2] = {{NAV_CHUNK_GRID, NAV_GRID_CHUNK_VERSION, gw.data, gw.size},
+                                   {NAV_CHUNK_MESH, NAV_MESH_CHUNK_VERSION, wr.data, wr.size}};
+            if (nav_failed(nav_container_write(&file, chunks, 2))) exit(1);
+            snprintf(name, sizeof name, "nav_%u%s", (unsigned)seed, stale ? "_stale" : "");
+            write_seed(dir, name, 1, file.data, file.size);
+        }
+        nav_grid_destroy(other);
+        nav_writer_destroy(&gw);
+        nav_writer_destroy(&file);
         nav_writer_destroy(&wr);
         nav_mesh_destroy(mesh);
         nav_grid_destroy(grid);
