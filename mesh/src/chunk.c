@@ -109,26 +109,26 @@ static bool coord_valid(float v)
     return isfinite(v) && fabsf(v) <= (float)NAV__MESH_MAX_COORD;
 }
 
-/* Polygon p of the draft: 3..NAV_MESH_MAX_POLY_VERTS vertices, no edge of zero length, every turn
- * clockwise or straight (x right, z down), turning once around in all, positive area. */
+/* What is wrong with polygon p of the draft (its vertex count already checked), or null: an edge of
+ * zero length, a turn that is not clockwise or straight (x right, z down), turning more than once
+ * around in all, no area. */
 static const char *polygon_problem(const nav__mesh_draft *d, uint32_t p)
 {
     uint32_t first = d->poly_first[p], n = d->poly_first[p + 1] - first;
-    if (n < 3 || n > NAV_MESH_MAX_POLY_VERTS) return "has too few or too many vertices: polygon";
     double turning = 0, area = 0;
     for (uint32_t i = 0; i < n; i++) {
         nav_vec3 a = d->verts[d->edge_vert[first + i]], b = d->verts[d->edge_vert[first + (i + 1) % n]],
                  c = d->verts[d->edge_vert[first + (i + 2) % n]];
         double ux = (double)b.x - a.x, uz = (double)b.z - a.z, vx = (double)c.x - b.x, vz = (double)c.z - b.z;
-        if (ux == 0 && uz == 0) return "has an edge of zero length: polygon";
+        if (ux == 0 && uz == 0) return "has an edge of zero length";
         double cross = ux * vz - uz * vx, dot = ux * vx + uz * vz;
-        if (cross < 0) return "is not convex and clockwise: polygon";
-        if (cross == 0 && dot < 0) return "folds back on itself: polygon";
+        if (cross < 0) return "is not convex and clockwise";
+        if (cross == 0 && dot < 0) return "folds back on itself";
         turning += atan2(cross, dot);
         area += (double)a.x * b.z - (double)b.x * a.z;
     }
-    if (fabs(turning - 2 * 3.14159265358979323846) > 1e-6) return "winds more than once around: polygon";
-    if (!(area > 0)) return "has no area: polygon";
+    if (fabs(turning - 2 * 3.14159265358979323846) > 1e-6) return "winds more than once around";
+    if (!(area > 0)) return "has no area";
     return NULL;
 }
 
@@ -237,7 +237,11 @@ static nav_status read_draft(chunk_reader *c, nav__mesh_draft *d, draft_arrays *
         for (uint32_t e = x->poly_first[p]; e < x->poly_first[p + 1]; e++)
             if (x->edge_poly[e] == p) return corrupt(c, "an edge into itself: polygon", p);
         const char *why = polygon_problem(d, p);
-        if (why) return corrupt(c, why, p);
+        if (why) {
+            nav__logf(c->log, NAV_LOG_ERROR, "MESH chunk: polygon %u %s", p, why);
+            nav_reader_fail(&c->r);
+            return NAV_FAILURE | NAV_CORRUPT_DATA;
+        }
     }
     for (uint32_t l = 0; l < nl; l++) {
         nav__mesh_link *k = &x->links[l];

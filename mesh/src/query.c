@@ -166,6 +166,22 @@ static uint64_t f_key(double f)
     return nav_heap_key_exact(f);
 }
 
+bool nav__query_set_costs(nav_mesh_query *q, const nav_mesh_filter *filter, bool *leaves_out)
+{
+    const nav_mesh *m = q->mesh;
+    *leaves_out = filter && (filter->include_flags || filter->exclude_flags);
+    for (int t = 0; t < 256; t++) {
+        double c = m->area_cost[t];
+        if (filter && filter->area_cost && m->area_cost[t] < INFINITY) {
+            c = filter->area_cost[t];
+            if (!nav_terrain_cost_valid(c)) return false;
+            *leaves_out |= !(c < INFINITY);
+        }
+        q->area_cost[t] = c;
+    }
+    return true;
+}
+
 uint32_t nav__next_stamp(nav_mesh_query *q)
 {
     if (++q->stamp == 0) {
@@ -475,21 +491,16 @@ nav_status nav_mesh_find_path_begin(nav_mesh_query *q, const nav_mesh_path_desc 
     if (d.filter) st->filter = *d.filter;
     const nav_mesh_filter *filter = d.filter ? &st->filter : NULL;
     /* this search's area costs; the one cost of every area in use, or 0 when they differ */
+    bool leaves_out;
+    if (!nav__query_set_costs(q, filter, &leaves_out)) return st->status;
+    st->filter.area_cost = NULL; /* copied into q->area_cost: the caller's array may go */
     double min_cost = INFINITY, one_cost = -1;
-    bool leaves_out = filter && (filter->include_flags || filter->exclude_flags);
     for (int t = 0; t < 256; t++) {
-        double c = m->area_cost[t];
-        if (filter && filter->area_cost && m->area_cost[t] < INFINITY) {
-            c = filter->area_cost[t];
-            if (!nav_terrain_cost_valid(c)) return st->status;
-            leaves_out |= !(c < INFINITY);
-        }
-        q->area_cost[t] = c;
+        double c = q->area_cost[t];
         if (!(c < INFINITY)) continue;
         if (c < min_cost) min_cost = c;
         one_cost = one_cost < 0 || one_cost == c ? c : 0;
     }
-    st->filter.area_cost = NULL; /* copied into q->area_cost: the caller's array may go */
     if (!(min_cost < INFINITY)) min_cost = 1;
     q->all_corners = leaves_out;
 

@@ -105,6 +105,10 @@ struct nav_mesh_query {
 
 bool nav__mesh_poly_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t p);
 
+/* Sets q->area_cost from the mesh's costs and the filter's [opt] overrides; *leaves_out: the
+ * filter leaves some polygons out (by flags or a blocked area). False for an invalid override. */
+bool nav__query_set_costs(nav_mesh_query *q, const nav_mesh_filter *filter, bool *leaves_out);
+
 /* A new search stamp (on wrapping round, every stamped array is cleared). */
 uint32_t nav__next_stamp(nav_mesh_query *q);
 

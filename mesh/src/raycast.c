@@ -84,22 +84,26 @@ static uint32_t round_vertex(const nav_mesh_query *q, const nav_mesh_filter *f, 
     return NAV_MESH_NO_POLY;
 }
 
+/* What a raycast and a move check first: finite points, start inside start_poly, the filter's
+ * costs valid (then set in q->area_cost) and start_poly one it allows. */
+static bool walk_begin(nav_mesh_query *q, const nav_mesh_filter *filter, uint32_t start_poly, nav_vec3 start,
+                       nav_vec3 end)
+{
+    const nav_mesh *m = q->mesh;
+    bool leaves_out;
+    return isfinite(start.x) && isfinite(start.z) && isfinite(end.x) && isfinite(end.z) &&
+           start_poly < m->poly_count && nav__mesh_poly_contains_xz(m, start_poly, start.x, start.z) &&
+           nav__query_set_costs(q, filter, &leaves_out) && nav__mesh_poly_allowed(q, filter, start_poly);
+}
+
 nav_status nav_mesh_raycast(nav_mesh_query *q, const nav_mesh_filter *filter, uint32_t start_poly,
                             nav_vec3 start, nav_vec3 end, nav_mesh_raycast_hit *hit, uint32_t *polys,
                             uint32_t max_polys)
 {
-    if (!q || !hit || (!polys && max_polys) || !isfinite(start.x) || !isfinite(start.z) || !isfinite(end.x) ||
-        !isfinite(end.z))
-        return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (!q || !hit || (!polys && max_polys)) return NAV_FAILURE | NAV_INVALID_PARAM;
     const nav_mesh *m = q->mesh;
     *hit = (nav_mesh_raycast_hit){0, start, start_poly, NAV_MESH_NO_POLY, {0, 0, 0}, 0};
-    if (start_poly >= m->poly_count || !nav__mesh_poly_contains_xz(m, start_poly, start.x, start.z))
-        return NAV_FAILURE | NAV_INVALID_PARAM;
-    for (int t = 0; t < 256; t++) q->area_cost[t] = m->area_cost[t];
-    if (filter && filter->area_cost)
-        for (int t = 0; t < 256; t++)
-            if (m->area_cost[t] < INFINITY) q->area_cost[t] = filter->area_cost[t];
-    if (!nav__mesh_poly_allowed(q, filter, start_poly)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (!walk_begin(q, filter, start_poly, start, end)) return NAV_FAILURE | NAV_INVALID_PARAM;
 
     double sx = start.x, sz = start.z, dx = (double)end.x - sx, dz = (double)end.z - sz;
     uint32_t p = start_poly, visited = 0, came_from = NAV_MESH_NO_POLY;
@@ -179,19 +183,11 @@ nav_status nav_mesh_move_along_surface(nav_mesh_query *q, const nav_mesh_filter 
                                        nav_vec3 start, nav_vec3 target, nav_vec3 *result,
                                        uint32_t *result_poly)
 {
-    if (!q || !result || !result_poly || !isfinite(target.x) || !isfinite(target.z) || !isfinite(start.x) ||
-        !isfinite(start.z))
-        return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (!q || !result || !result_poly) return NAV_FAILURE | NAV_INVALID_PARAM;
     const nav_mesh *m = q->mesh;
     *result = start;
     *result_poly = start_poly;
-    if (start_poly >= m->poly_count || !nav__mesh_poly_contains_xz(m, start_poly, start.x, start.z))
-        return NAV_FAILURE | NAV_INVALID_PARAM;
-    for (int t = 0; t < 256; t++) q->area_cost[t] = m->area_cost[t];
-    if (filter && filter->area_cost)
-        for (int t = 0; t < 256; t++)
-            if (m->area_cost[t] < INFINITY) q->area_cost[t] = filter->area_cost[t];
-    if (!nav__mesh_poly_allowed(q, filter, start_poly)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (!walk_begin(q, filter, start_poly, start, target)) return NAV_FAILURE | NAV_INVALID_PARAM;
     /* a breadth-first walk over the polygons whose portals reach into the circle round the move
      * (Detour's rule), keeping the point of them nearest the target; the node records serve as
      * the visited marks */

@@ -322,7 +322,7 @@ typedef struct nav_mesh_raycast_hit {
  * end exactly when nav_grid_anyangle_segment says the segment is walkable (cell heights aside).
  * [out] hit; polys [opt]: the polygons crossed, up to max_polys (more: NAV_BUFFER_TOO_SMALL).
  * Returns NAV_SUCCESS, or NAV_FAILURE | NAV_INVALID_PARAM (start not in start_poly, a polygon the
- * filter leaves out, non-finite points). */
+ * filter leaves out, an invalid area cost in it, non-finite points). */
 nav_status nav_mesh_raycast(nav_mesh_query *query, const nav_mesh_filter *filter, uint32_t start_poly,
                             nav_vec3 start, nav_vec3 end, nav_mesh_raycast_hit *hit, uint32_t *polys,
                             uint32_t max_polys);
