@@ -275,6 +275,35 @@ static void add_link(search *s, interval_node *proto, uint32_t w)
     if (id != NO_NODE) push(s, id);
 }
 
+/* The node that turns round vertex v (its new root, at length g, made in polygon poly) onto the
+ * part [lo, hi] of edge u -> w that the old root's ray past v bounds (lo_by / hi_by: the ray cut
+ * that end, else it is the edge's own): past v, the ray from the old root goes on through
+ * 2v - root. Returns the node (as add_node), or NO_NODE when the part is empty or dropped. */
+static uint32_t add_turn(search *s, const interval_node *proto, uint32_t v, double g, uint32_t poly,
+                         nav_vec3 u, nav_vec3 w, double lo, double hi, int lo_by, int hi_by)
+{
+    if (!(lo < hi)) return NO_NODE;
+    nav_vec3 p = s->m->verts[v];
+    double ex = (double)w.x - u.x, ez = (double)w.z - u.z;
+    double px = 2.0 * p.x - proto->root_x, pz = 2.0 * p.z - proto->root_z;
+    interval_node turn = *proto;
+    turn.root_x = p.x;
+    turn.root_z = p.z;
+    turn.root_vert = v;
+    turn.root_poly = poly;
+    turn.g = g;
+    turn.right_x = lo_by ? u.x + ex * lo : u.x;
+    turn.right_z = lo_by ? u.z + ez * lo : u.z;
+    turn.right_dir_x = lo_by ? px : u.x;
+    turn.right_dir_z = lo_by ? pz : u.z;
+    turn.left_x = hi_by ? u.x + ex * hi : w.x;
+    turn.left_z = hi_by ? u.z + ez * hi : w.z;
+    turn.left_dir_x = hi_by ? px : w.x;
+    turn.left_dir_z = hi_by ? pz : w.z;
+    turn.kind = (uint8_t)((lo_by ? 0 : NODE_RIGHT_VERTEX) | (hi_by ? 0 : NODE_LEFT_VERTEX));
+    return add_node(s, &turn);
+}
+
 /* Generates the successors of node `at` into list (their pool indices); returns how many. */
 static uint32_t expand(search *s, uint32_t at, uint32_t *list)
 {
@@ -366,58 +395,21 @@ static uint32_t expand(search *s, uint32_t at, uint32_t *list)
             if (id != NO_NODE) list[produced++] = id;
         }
 
-        /* round the right end: the part right of the ray r -> R, seen from R */
+        /* round the right end: the part right of the ray r -> R, seen from R; round the left
+         * end: the part left of the ray r -> L, seen from L */
         if (right_root_ok) {
             double a = 0, b = 1;
             int a_by = 0, b_by = 0;
             clip(fru, frw, -1, &a, &b, &a_by, &b_by, 1);
-            if (a < b) {
-                interval_node turn = proto;
-                turn.root_x = rv.x;
-                turn.root_z = rv.z;
-                turn.root_vert = right_vert;
-                turn.root_poly = poly;
-                turn.g = right_g;
-                /* past R, the ray r -> R goes on through 2R - r */
-                double px = 2.0 * rv.x - rx, pz = 2.0 * rv.z - rz;
-                turn.right_x = a_by ? u.x + ex * a : u.x;
-                turn.right_z = a_by ? u.z + ez * a : u.z;
-                turn.right_dir_x = a_by ? px : u.x;
-                turn.right_dir_z = a_by ? pz : u.z;
-                turn.left_x = b_by ? u.x + ex * b : w.x;
-                turn.left_z = b_by ? u.z + ez * b : w.z;
-                turn.left_dir_x = b_by ? px : w.x;
-                turn.left_dir_z = b_by ? pz : w.z;
-                turn.kind = (uint8_t)((a_by ? 0 : NODE_RIGHT_VERTEX) | (b_by ? 0 : NODE_LEFT_VERTEX));
-                uint32_t id = add_node(s, &turn);
-                if (id != NO_NODE) list[produced++] = id;
-            }
+            uint32_t id = add_turn(s, &proto, right_vert, right_g, poly, u, w, a, b, a_by, b_by);
+            if (id != NO_NODE) list[produced++] = id;
         }
-        /* round the left end: the part left of the ray r -> L, seen from L */
         if (left_root_ok) {
             double a = 0, b = 1;
             int a_by = 0, b_by = 0;
             clip(flu, flw, +1, &a, &b, &a_by, &b_by, 2);
-            if (a < b) {
-                interval_node turn = proto;
-                turn.root_x = lv.x;
-                turn.root_z = lv.z;
-                turn.root_vert = left_vert;
-                turn.root_poly = poly;
-                turn.g = left_g;
-                double px = 2.0 * lv.x - rx, pz = 2.0 * lv.z - rz;
-                turn.right_x = a_by ? u.x + ex * a : u.x;
-                turn.right_z = a_by ? u.z + ez * a : u.z;
-                turn.right_dir_x = a_by ? px : u.x;
-                turn.right_dir_z = a_by ? pz : u.z;
-                turn.left_x = b_by ? u.x + ex * b : w.x;
-                turn.left_z = b_by ? u.z + ez * b : w.z;
-                turn.left_dir_x = b_by ? px : w.x;
-                turn.left_dir_z = b_by ? pz : w.z;
-                turn.kind = (uint8_t)((a_by ? 0 : NODE_RIGHT_VERTEX) | (b_by ? 0 : NODE_LEFT_VERTEX));
-                uint32_t id = add_node(s, &turn);
-                if (id != NO_NODE) list[produced++] = id;
-            }
+            uint32_t id = add_turn(s, &proto, left_vert, left_g, poly, u, w, a, b, a_by, b_by);
+            if (id != NO_NODE) list[produced++] = id;
         }
     }
     return produced;
