@@ -12,6 +12,7 @@
 #include "reference.h"
 #include "support.h"
 
+#include "mesh_internal.h" /* the dead-end regions, checked against a search */
 #include "nav/anyangle.h"
 #include "nav/mesh.h"
 #include "nav/search.h"
@@ -1128,10 +1129,15 @@ static void test_links_random(void **state)
                 ends[l][2 * k] = x;
                 ends[l][2 * k + 1] = y;
             }
-            links[l] = (nav_mesh_link_desc){.start = centre(ends[l][0], ends[l][1]),
-                                            .end = centre(ends[l][2], ends[l][3]),
-                                            .cost = (double)(rand_r(&seed) % 8),
-                                            .bidirectional = rand_r(&seed) % 2};
+            links[l] = (nav_mesh_link_desc){
+                .start = centre(ends[l][0], ends[l][1]),
+                .end = centre(ends[l][2], ends[l][3]),
+                /* odd maps: no link is a shortcut, so the searches
+                 * prune dead-end regions (links join them) */
+                .cost =
+                    m % 2 ? ceil(hypot(ends[l][0] - ends[l][2], ends[l][1] - ends[l][3])) + rand_r(&seed) % 4
+                          : (double)(rand_r(&seed) % 8),
+                .bidirectional = rand_r(&seed) % 2};
         }
         nav_mesh *mesh = build(grid, &(nav_mesh_build_desc){.links = links, .link_count = LINKS});
         nav_mesh_query *q;
@@ -1220,7 +1226,92 @@ static void test_links_random(void **state)
         nav_grid_destroy(grid);
     }
     fprintf(stderr, "links: %d paths compared, %d links taken\n", compared, used);
-    assert_true(compared > 400 && used > 100);
+    assert_true(compared > 400 && used > 60);
+}
+
+/* ---- dead-end regions ------------------------------------------------------------------------ */
+
+/* Every step the searches may prune (nav__mesh_step_useful false) leads where the goal cannot be
+ * reached without coming back through the polygon stepped out of, and every step they keep out of
+ * a polygon that cuts the mesh leads where it can: checked by a search of the polygon graph (edges
+ * and links, either way) without that polygon, from the polygon stepped into, on random maps with
+ * many pockets, with and without links. */
+static void test_dead_end_regions(void **state)
+{
+    (void)state;
+    unsigned seed = 17;
+    uint64_t pruned = 0, kept = 0;
+    for (int m = 0; m < 60; m++) {
+        int32_t w = 4 + rand_r(&seed) % 22, h = 4 + rand_r(&seed) % 16;
+        nav_grid *grid = NULL;
+        assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = w, .height = h}, &grid), NAV_SUCCESS);
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++)
+                if ((int)(rand_r(&seed) % 100) < 20 + m % 30)
+                    nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
+        enum { MAX_LINKS = 3 };
+        nav_mesh_link_desc links[MAX_LINKS];
+        uint32_t link_count = m % 3 == 0 ? 0 : (uint32_t)(1 + rand_r(&seed) % MAX_LINKS);
+        for (uint32_t l = 0; l < link_count; l++) {
+            int32_t e[4];
+            for (int k = 0; k < 2; k++) {
+                int tries = 0;
+                do {
+                    e[2 * k] = rand_r(&seed) % w;
+                    e[2 * k + 1] = rand_r(&seed) % h;
+                } while (!nav_grid_passable(grid, e[2 * k], e[2 * k + 1]) && ++tries < 1000);
+                if (!nav_grid_passable(grid, e[2 * k], e[2 * k + 1]))
+                    nav_grid_set_cell(grid, e[2 * k], e[2 * k + 1], 0);
+            }
+            links[l] =
+                (nav_mesh_link_desc){.start = centre(e[0], e[1]), .end = centre(e[2], e[3]), .cost = 50};
+        }
+        nav_mesh *mesh = build(grid, &(nav_mesh_build_desc){.links = links, .link_count = link_count});
+        uint32_t np = mesh->poly_count;
+        uint32_t *mark = calloc(np, sizeof *mark), *queue = calloc(np, sizeof *queue);
+        assert_non_null(mark);
+        assert_non_null(queue);
+        uint32_t stamp = 0;
+        for (uint32_t e = 0; e < mesh->edge_count; e++) {
+            uint32_t p = mesh->edge_owner[e], x = mesh->edge_poly[e];
+            if (x == NAV_MESH_NO_POLY) continue;
+            /* the polygons reached from x without passing p */
+            stamp++;
+            uint32_t head = 0, tail = 0;
+            mark[x] = stamp;
+            queue[tail++] = x;
+            while (head < tail) {
+                uint32_t u = queue[head++];
+                uint32_t nb[NAV_MESH_MAX_POLY_VERTS + 2 * MAX_LINKS], n = 0;
+                for (uint32_t f = mesh->poly_first[u]; f < mesh->poly_first[u + 1]; f++)
+                    if (mesh->edge_poly[f] != NAV_MESH_NO_POLY) nb[n++] = mesh->edge_poly[f];
+                for (uint32_t l = 0; l < mesh->link_count; l++) {
+                    if (mesh->links[l].start_poly == u) nb[n++] = mesh->links[l].end_poly;
+                    if (mesh->links[l].end_poly == u) nb[n++] = mesh->links[l].start_poly;
+                }
+                for (uint32_t i = 0; i < n; i++)
+                    if (nb[i] != p && mark[nb[i]] != stamp) {
+                        mark[nb[i]] = stamp;
+                        queue[tail++] = nb[i];
+                    }
+            }
+            for (uint32_t g = 0; g < np; g++) {
+                if (mesh->poly_component[g] != mesh->poly_component[p]) continue;
+                bool useful = nav__mesh_step_useful(mesh, e, mesh->poly_region[g]);
+                bool reached = g != p && mark[g] == stamp;
+                if (reached) assert_true(useful); /* never prunes a way to the goal */
+                /* where p cuts the mesh, prunes every step that cannot reach the goal */
+                if (mesh->edge_region[e] != NAV__REGION_NONE) assert_int_equal(useful, reached);
+                pruned += !useful;
+                kept += useful;
+            }
+        }
+        free(mark);
+        free(queue);
+        nav_mesh_destroy(mesh);
+        nav_grid_destroy(grid);
+    }
+    assert_true(pruned > 1000 && kept > 1000); /* the maps have pockets, and ways round them */
 }
 
 /* ---- raycasts and moves ------------------------------------------------------------------------ */
@@ -1484,6 +1575,7 @@ int main(void)
         cmocka_unit_test(test_nav_file),
         cmocka_unit_test(test_links_hand_made),
         cmocka_unit_test(test_links_random),
+        cmocka_unit_test(test_dead_end_regions),
         cmocka_unit_test(test_raycast_against_grid),
         cmocka_unit_test(test_raycast_and_move_by_hand),
         cmocka_unit_test(test_step_wise),

@@ -26,6 +26,7 @@ static void free_arrays(nav_mesh *m)
     nav__free(a, m->links);
     nav__free(a, m->poly_link_first);
     nav__free(a, m->poly_links);
+    nav__mesh_free_regions(m);
 }
 
 void nav_mesh_destroy(nav_mesh *mesh)
@@ -272,6 +273,7 @@ nav_status nav__mesh_finish(const nav__mesh_draft *d, const nav_allocator *alloc
         }
     }
     s = label_components(m);
+    if (nav_succeeded(s)) s = nav__mesh_label_regions(m);
     if (nav_succeeded(s)) s = find_corners(m);
     if (nav_succeeded(s)) s = build_index(m);
     if (nav_failed(s)) goto fail;
@@ -327,7 +329,8 @@ nav_status nav__mesh_attach_links(nav_mesh *m, const nav__mesh_link *links, uint
     }
     for (uint32_t p = m->poly_count; p > 0; p--) m->poly_link_first[p] = m->poly_link_first[p - 1];
     m->poly_link_first[0] = 0;
-    return label_components(m);
+    nav_status s = label_components(m);
+    return nav_failed(s) ? s : nav__mesh_label_regions(m);
 }
 
 /* A point of polygon p at (x, z) in floats that the polygon holds exactly: the point itself, or
@@ -436,7 +439,9 @@ size_t nav_mesh_memory_bytes(const nav_mesh *m)
            m->bucket_poly_count * sizeof(uint32_t) +
            (m->links ? m->link_count * sizeof *m->links + (m->poly_count + 1) * sizeof(uint32_t) +
                            (2 * (size_t)m->link_count) * sizeof(uint32_t)
-                     : 0);
+                     : 0) +
+           m->edge_count * sizeof *m->edge_region + m->poly_count * sizeof *m->poly_region +
+           2 * (size_t)m->region_count * sizeof *m->region_range;
 }
 
 uint64_t nav_mesh_source_fingerprint(const nav_mesh *mesh)

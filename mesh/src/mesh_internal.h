@@ -57,7 +57,34 @@ struct nav_mesh {
     nav__mesh_link *links;
     uint32_t *poly_link_first;
     uint32_t *poly_links;
+    /* Dead-end regions (regions.c, derived at build and load): a step out of polygon edge_owner[e]
+     * across e leads into the part of the block-cut tree under node edge_region[e] & ~OUTSIDE (or,
+     * with NAV__REGION_OUTSIDE, everything outside it), and is no use unless the goal's polygon
+     * p has poly_region[p] in (or out of) [region_range[2 t], region_range[2 t + 1]).
+     * NAV__REGION_NONE: a step that leads anywhere. */
+    uint32_t region_count;
+    uint32_t *edge_region;
+    uint32_t *region_range;
+    uint32_t *poly_region;
 };
+
+#define NAV__REGION_NONE    UINT32_MAX
+#define NAV__REGION_OUTSIDE 0x80000000u
+
+/* Derives the dead-end regions from the edges and links (again after links are attached). */
+nav_status nav__mesh_label_regions(nav_mesh *mesh);
+void nav__mesh_free_regions(nav_mesh *mesh);
+
+/* Whether a step across edge e can lead to a goal whose polygon sits at goal_region (its
+ * poly_region). */
+static inline bool nav__mesh_step_useful(const nav_mesh *m, uint32_t e, uint32_t goal_region)
+{
+    uint32_t r = m->edge_region[e];
+    if (r == NAV__REGION_NONE) return true;
+    uint32_t t = r & ~NAV__REGION_OUTSIDE;
+    bool inside = m->region_range[2 * t] <= goal_region && goal_region < m->region_range[2 * t + 1];
+    return inside != ((r & NAV__REGION_OUTSIDE) != 0);
+}
 
 /* A mesh under construction: the builder fills these plain arrays (its own memory), then
  * nav__mesh_finish copies them into a mesh made through the allocator and derives the rest: twin

@@ -41,6 +41,8 @@ typedef struct search {
     double gx, gz;
     double cost; /* the one area cost: link costs divide by it to be lengths */
     uint32_t stamp;
+    uint32_t goal_region; /* the goal polygon's place among the dead-end regions */
+    bool regions;         /* steps into dead-end regions are pruned (no link is a shortcut) */
     bool pool_full;
 } search;
 
@@ -150,7 +152,9 @@ static uint32_t add_node(search *s, const interval_node *proto)
         uint32_t t = n.edge, poly = m->edge_owner[t];
         uint32_t from_edge = m->edge_twin[t];
         if (m->edge_flags[from_edge] & NAV__EDGE_ONE_WAY) return NO_NODE;
-        if (!nav__mesh_poly_allowed(q, s->ends->filter, poly) || dead_end(s, poly)) return NO_NODE;
+        if (!nav__mesh_poly_allowed(q, s->ends->filter, poly)) return NO_NODE;
+        if (s->regions ? !nav__mesh_step_useful(m, from_edge, s->goal_region) : dead_end(s, poly))
+            return NO_NODE;
         uint32_t first = m->poly_first[poly], next = t + 1 < m->poly_first[poly + 1] ? t + 1 : first;
         nav_vec3 a = m->verts[m->edge_vert[t]], b = m->verts[m->edge_vert[next]]; /* left end, right end */
         double side = cross(b.x, b.z, a.x, a.z, n.root_x, n.root_z); /* > 0: outside the polygon */
@@ -564,7 +568,9 @@ static search make_search(nav_mesh_query *q)
                     .gx = ends->goal.x,
                     .gz = ends->goal.z,
                     .cost = q->st.cost,
-                    .stamp = q->stamp};
+                    .stamp = q->stamp,
+                    .goal_region = q->mesh->poly_region[ends->goal_poly],
+                    .regions = !q->shortcuts};
 }
 
 void nav__optimal_begin(nav_mesh_query *q)

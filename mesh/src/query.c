@@ -390,6 +390,10 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
     double min_cost = ends->min_cost, gx = ends->goal.x, gz = ends->goal.z;
     uint32_t sp = ends->start_poly, gp = ends->goal_poly, goal_node = m->edge_count + 1, done = 0;
     search_node *nodes = q->nodes;
+    /* dead-end regions hold no shortcut where every area costs the same and no link is one (with
+     * costs that differ, a detour through cheaper polygons may pay) */
+    bool regions = st->cost > 0 && !q->shortcuts;
+    uint32_t goal_region = m->poly_region[gp];
     while (q->open.count && !st->found && !st->out_of_nodes) {
         if (done >= limit) return false;
         uint32_t id = nav_heap_entry_id(nav_heap_pop(&q->open));
@@ -420,6 +424,7 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
             if (next_poly == NAV_MESH_NO_POLY || (m->edge_flags[e] & NAV__EDGE_ONE_WAY)) continue;
             uint32_t t = m->edge_twin[e];
             if (e == id || !nav__mesh_poly_allowed(q, filter, next_poly)) continue;
+            if (regions && !nav__mesh_step_useful(m, e, goal_region)) continue;
             nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
             double x, z;
             best_crossing(n->x, n->z, gx, gz, a.x, a.z, b.x, b.z, &x, &z);
