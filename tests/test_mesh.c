@@ -384,6 +384,39 @@ static void test_funnel_u_turn(void **state)
     nav_grid_destroy(grid);
 }
 
+/* A portal on a line through the apex, the apex off it (a corner at a wall's end, the next portal
+ * along the wall): the apex sees it only along the line, so the path runs to its near end and
+ * bends there, never at the far end (arena2 once got a path 13% too long this way). */
+static void test_funnel_collinear_portal(void **state)
+{
+    (void)state;
+    /* start (0, 0); portal 0 from (0, 3) to (0, 10) on the line x = 0; portal 1 from (0, 3) to
+     * (1, 9); the goal (5, 4) */
+    const nav__portal portals[] = {
+        {.left_x = 0, .left_z = 10, .right_x = 0, .right_z = 3},
+        {.left_x = 1, .left_z = 9, .right_x = 0, .right_z = 3},
+        {.left_x = 5, .left_z = 4, .right_x = 5, .right_z = 4},
+    };
+    const uint32_t corridor[] = {0, 1, 2};
+    uint8_t flags[8];
+    nav_path path = new_path();
+    double cost;
+    assert_int_equal(nav__funnel(nav_vec3_make(0, 0, 0), portals, corridor, NULL, 3, &path, flags, &cost),
+                     NAV_SUCCESS);
+    assert_int_equal(path.count, 3);
+    assert_point(&path, 1, 0, 3);
+    assert_point(&path, 2, 5, 4);
+    assert_true(fabs(cost - (3 + sqrt(26))) < 1e-12);
+    /* the same portal seen from a point that is not on its line narrows the funnel as usual */
+    nav_path_clear(&path);
+    assert_int_equal(nav__funnel(nav_vec3_make(-1, 0, 0), portals, corridor, NULL, 3, &path, flags, &cost),
+                     NAV_SUCCESS);
+    assert_int_equal(path.count, 3);
+    assert_point(&path, 1, 0, 3);
+    assert_true(fabs(cost - (hypot(1, 3) + sqrt(26))) < 1e-12);
+    nav_path_destroy(&path);
+}
+
 /* The short way runs through a pinch, which no path may use: the path goes round. */
 static void test_funnel_no_pinch(void **state)
 {
@@ -1562,6 +1595,7 @@ int main(void)
         cmocka_unit_test(test_funnel_one_polygon),
         cmocka_unit_test(test_funnel_zigzag),
         cmocka_unit_test(test_funnel_u_turn),
+        cmocka_unit_test(test_funnel_collinear_portal),
         cmocka_unit_test(test_funnel_no_pinch),
         cmocka_unit_test(test_random_paths_funnel),
         cmocka_unit_test(test_random_paths_optimal),

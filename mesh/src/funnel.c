@@ -51,6 +51,25 @@ static bool add_corner(nav_path *out, uint8_t *flags, double x, float y, double 
     return true;
 }
 
+/* Portal p as seen from the apex: when the apex lies on the portal's line but off the portal, it
+ * sees the portal only along that line, and the path must reach its near end first; the portal
+ * then counts as that one point. */
+static nav__portal seen_portal(const nav__portal *p, double ax, double az)
+{
+    nav__portal s = *p;
+    if (cross(ax, az, p->right_x, p->right_z, p->left_x, p->left_z) != 0) return s;
+    double dr = (p->right_x - ax) * (p->left_x - ax) + (p->right_z - az) * (p->left_z - az);
+    if (dr <= 0) return s; /* the apex lies on the portal (or the portal is a point) */
+    double to_right = nav__length(p->right_x - ax, p->right_z - az);
+    double to_left = nav__length(p->left_x - ax, p->left_z - az);
+    if (to_right <= to_left) {
+        s.left_x = s.right_x, s.left_z = s.right_z, s.left_y = s.right_y;
+    } else {
+        s.right_x = s.left_x, s.right_z = s.left_z, s.right_y = s.left_y;
+    }
+    return s;
+}
+
 nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_t *corridor,
                        const double *area_cost, uint32_t count, nav_path *out, uint8_t *flags, double *cost)
 {
@@ -61,23 +80,26 @@ nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_
     double left_x = apex_x, left_z = apex_z, right_x = apex_x, right_z = apex_z;
     uint32_t apex_at = 0; /* the corridor polygon the apex lies in (for a corner: the one after it) */
     uint32_t left_at = 0, right_at = 0;
+    float left_y = start.y, right_y = start.y;
     for (uint32_t i = 0; i < count; i++) {
-        const nav__portal *p = &portals[i];
+        nav__portal p = seen_portal(&portals[i], apex_x, apex_z);
         /* the right side: narrow it when the new right end lies inside the funnel */
-        if (cross(apex_x, apex_z, right_x, right_z, p->right_x, p->right_z) >= 0) {
+        if (cross(apex_x, apex_z, right_x, right_z, p.right_x, p.right_z) >= 0) {
             if ((apex_x == right_x && apex_z == right_z) ||
-                cross(apex_x, apex_z, left_x, left_z, p->right_x, p->right_z) < 0) {
-                right_x = p->right_x;
-                right_z = p->right_z;
+                cross(apex_x, apex_z, left_x, left_z, p.right_x, p.right_z) < 0) {
+                right_x = p.right_x;
+                right_z = p.right_z;
+                right_y = p.right_y;
                 right_at = i;
             } else {
                 /* the right end crosses the left side: the left end is a corner (unless it is the goal) */
                 if (left_at + 1 == count) break;
                 *cost += segment_cost(portals, area_cost, apex_at, left_at, apex_x, apex_z, left_x, left_z);
-                if (!add_corner(out, flags, left_x, portals[left_at].left_y, left_z, corridor[left_at + 1]))
+                if (!add_corner(out, flags, left_x, left_y, left_z, corridor[left_at + 1]))
                     return NAV_FAILURE | NAV_OUT_OF_MEMORY;
                 apex_x = right_x = left_x;
                 apex_z = right_z = left_z;
+                right_y = left_y;
                 apex_at = left_at + 1;
                 right_at = left_at;
                 i = left_at; /* the loop moves on to the portal after the corner's */
@@ -85,21 +107,22 @@ nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_
             }
         }
         /* the left side, the same way round */
-        if (cross(apex_x, apex_z, left_x, left_z, p->left_x, p->left_z) <= 0) {
+        if (cross(apex_x, apex_z, left_x, left_z, p.left_x, p.left_z) <= 0) {
             if ((apex_x == left_x && apex_z == left_z) ||
-                cross(apex_x, apex_z, right_x, right_z, p->left_x, p->left_z) > 0) {
-                left_x = p->left_x;
-                left_z = p->left_z;
+                cross(apex_x, apex_z, right_x, right_z, p.left_x, p.left_z) > 0) {
+                left_x = p.left_x;
+                left_z = p.left_z;
+                left_y = p.left_y;
                 left_at = i;
             } else {
                 if (right_at + 1 == count) break;
                 *cost +=
                     segment_cost(portals, area_cost, apex_at, right_at, apex_x, apex_z, right_x, right_z);
-                if (!add_corner(out, flags, right_x, portals[right_at].right_y, right_z,
-                                corridor[right_at + 1]))
+                if (!add_corner(out, flags, right_x, right_y, right_z, corridor[right_at + 1]))
                     return NAV_FAILURE | NAV_OUT_OF_MEMORY;
                 apex_x = left_x = right_x;
                 apex_z = left_z = right_z;
+                left_y = right_y;
                 apex_at = right_at + 1;
                 left_at = right_at;
                 i = right_at;
