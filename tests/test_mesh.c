@@ -15,6 +15,7 @@
 #include "mesh_internal.h" /* the dead-end regions, checked against a search */
 #include "nav/anyangle.h"
 #include "nav/mesh.h"
+#include "nav/scen.h"
 #include "nav/search.h"
 
 /* ---- helpers ---------------------------------------------------------------------------------- */
@@ -449,7 +450,7 @@ static void test_funnel_no_pinch(void **state)
 
 /* On random maps every path is valid under the any-angle rule and costs what the planner says; the
  * optimal mode's cost equals the brute-force optimum (1e-9 relative), the funnel mode's is no
- * shorter and, on these small maps, within 2% of it on average. */
+ * shorter and, on these small maps, within 1% of it on average. */
 static void random_paths(nav_mesh_path_mode mode, unsigned seed, int maps)
 {
     double ratio_sum = 0;
@@ -507,7 +508,7 @@ static void random_paths(nav_mesh_path_mode mode, unsigned seed, int maps)
     assert_true(solved > 7 * maps && unreachable > maps / 4);
     fprintf(stderr, "%s: mean ratio to the optimum %.5f over %d paths\n",
             mode == NAV_MESH_PATH_OPTIMAL ? "optimal" : "funnel", ratio_sum / solved, solved);
-    assert_true(ratio_sum / solved < 1.02);
+    assert_true(ratio_sum / solved < 1.01);
 }
 
 static void test_random_paths_funnel(void **state)
@@ -521,6 +522,49 @@ static void test_random_paths_optimal(void **state)
     (void)state;
     random_paths(NAV_MESH_PATH_OPTIMAL, 5, 40);
     random_paths(NAV_MESH_PATH_OPTIMAL, 77, 120);
+}
+
+/* On a real map the funnel mode's mean length is within 1% of the optimal mode's (the issue's bar;
+ * with g at the crossing point alone, as Detour has it, brc000d's every 4th problem came to 1.37%,
+ * with g following the funnel 0.33%), and every path of both modes is valid. */
+static void test_funnel_quality_brc000d(void **state)
+{
+    (void)state;
+    nav_grid *grid = NULL;
+    assert_int_equal(nav_grid_load_map_file(test_data("brc000d.map"), NULL, &grid), NAV_SUCCESS);
+    nav_scen *scen = NULL;
+    assert_int_equal(nav_scen_load_file(test_data("brc000d.map.scen"), NULL, NULL, &scen), NAV_SUCCESS);
+    nav_mesh *mesh = build(grid, NULL);
+    nav_mesh_query *q;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+    nav_path path = new_path();
+    double sum_optimal = 0, sum_funnel = 0;
+    int solved = 0;
+    for (uint32_t i = 0; i < scen->count; i += 4) {
+        const nav_scen_problem *p = &scen->problems[i];
+        if (p->optimal_length == 0) continue;
+        nav_vec3 a = centre(p->start_x, p->start_y), b = centre(p->goal_x, p->goal_y);
+        nav_mesh_result r;
+        double check;
+        assert_int_equal(nav_mesh_find_path(q, NULL, a, b, &path, &r), NAV_SUCCESS);
+        assert_int_equal(nav_grid_validate_anyangle_path(grid, &path, &check), NAV_SUCCESS);
+        sum_optimal += r.cost;
+        assert_int_equal(
+            nav_mesh_find_path(q, &(nav_mesh_path_desc){.mode = NAV_MESH_PATH_FUNNEL}, a, b, &path, &r),
+            NAV_SUCCESS);
+        assert_int_equal(nav_grid_validate_anyangle_path(grid, &path, &check), NAV_SUCCESS);
+        assert_true(fabs(check - r.cost) < 1e-9 * (1 + check));
+        sum_funnel += r.cost;
+        solved++;
+    }
+    fprintf(stderr, "brc000d: funnel / optimal %.5f over %d problems\n", sum_funnel / sum_optimal, solved);
+    assert_true(solved > 200);
+    assert_true(sum_funnel / sum_optimal < 1.01);
+    nav_path_destroy(&path);
+    nav_mesh_query_destroy(q);
+    nav_mesh_destroy(mesh);
+    nav_scen_destroy(scen);
+    nav_grid_destroy(grid);
 }
 
 /* ---- terrain, climbs, filters ----------------------------------------------------------------- */
@@ -1598,6 +1642,7 @@ int main(void)
         cmocka_unit_test(test_funnel_collinear_portal),
         cmocka_unit_test(test_funnel_no_pinch),
         cmocka_unit_test(test_random_paths_funnel),
+        cmocka_unit_test(test_funnel_quality_brc000d),
         cmocka_unit_test(test_random_paths_optimal),
         cmocka_unit_test(test_one_way_steps),
         cmocka_unit_test(test_terrain_and_filters),

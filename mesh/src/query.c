@@ -3,8 +3,11 @@
  * The search is A* over portal crossings: a node is an edge of the mesh, entered from the polygon
  * across it, and holds the point where the path crosses it. That point is not the portal's midpoint
  * (Detour's choice, which makes paths up to 25% longer than optimal on its own meshes) but the
- * point of the portal that makes parent -> point -> goal shortest, so g follows where the funnel
- * will go; the corridor found is then pulled straight by the funnel (funnel.c). */
+ * point of the portal that makes the way there and on to the goal shortest, and g follows where the
+ * funnel will go: where every area costs the same, a node also keeps the path's last bend (its
+ * apex) and the cone the apex sees through the portals since, and a successor is reached either
+ * straight from the apex through that cone or from the node's own point, whichever gives the
+ * lower f. The corridor found is then pulled straight by the funnel (funnel.c). */
 #include <math.h>
 #include <string.h>
 
@@ -347,18 +350,130 @@ static nav_status pull_corridor(nav_mesh_query *q, nav_vec3 start, uint32_t coun
     return NAV_SUCCESS;
 }
 
-/* Pushes node t with g reached from node `from` at point (x, z) unless it is known at no more. */
-static void relax(nav_mesh_query *q, uint32_t t, uint32_t from, double g, double x, double z, double h)
+/* Pushes node t as c (reached from node `from`, with heuristic h at its point) unless it is known
+ * at no more. */
+static void relax(nav_mesh_query *q, uint32_t t, uint32_t from, search_node c, double h)
 {
-    search_node *c = &q->nodes[t];
-    bool seen = c->stamp == q->stamp;
-    if (seen && g >= c->g) return;
-    bool queued = seen && !c->closed;
-    *c = (search_node){g, x, z, from, q->stamp, 0};
+    search_node *old = &q->nodes[t];
+    bool seen = old->stamp == q->stamp;
+    double f = c.g + h;
+    if (seen && f >= old->f) return;
+    bool queued = seen && !old->closed;
+    c.f = f;
+    c.parent = from;
+    c.stamp = q->stamp;
+    c.closed = 0;
+    *old = c;
     if (queued)
-        nav_heap_decrease(&q->open, t, f_key(g + h), nav_heap_tie_larger_g(g));
+        nav_heap_decrease(&q->open, t, f_key(f), nav_heap_tie_larger_g(c.g));
     else
-        nav_heap_push(&q->open, f_key(g + h), nav_heap_tie_larger_g(g), t);
+        nav_heap_push(&q->open, f_key(f), nav_heap_tie_larger_g(c.g), t);
+}
+
+/* A node that sees all of its polygon from its own point (the start, a link's far end). */
+static search_node point_node(double g, double x, double z)
+{
+    return (search_node){.g = g, .x = x, .z = z, .apex_x = x, .apex_z = z, .apex_g = g, .whole = 1};
+}
+
+static double cross3(double ox, double oz, double ax, double az, double bx, double bz)
+{
+    return (ax - ox) * (bz - oz) - (az - oz) * (bx - ox);
+}
+
+/* Narrows [*lo, *hi], a range of t along an edge, to where (1 - t) a + t b >= 0 (a, b: a ray's
+ * cross products at the edge's two ends); *cut_lo / *cut_hi say that the ray cut that end. */
+static void clip(double a, double b, double *lo, double *hi, bool *cut_lo, bool *cut_hi)
+{
+    if (a >= 0 && b >= 0) return;
+    if (a < 0 && b < 0) {
+        *lo = 1, *hi = 0;
+        return;
+    }
+    double t = a / (a - b);
+    if (a < 0) {
+        if (t > *lo) *lo = t, *cut_lo = true;
+    } else if (t < *hi) {
+        *hi = t, *cut_hi = true;
+    }
+}
+
+/* A way to cross the exit edge u -> w (u its right end, as the walker sees it): straight from an
+ * apex at g apex_g through the part [lo, hi] of the edge; an end the apex's own ray cut keeps that
+ * ray (through right or left), an edge end bounds the new cone itself. */
+typedef struct crossing_way {
+    double apex_x, apex_z, apex_g;
+    double lo, hi;
+    bool cut_lo, cut_hi;
+    float right_x, right_z, left_x, left_z;
+} crossing_way;
+
+/* Offers the successor that crosses u -> w along `way`: at the point of the part best for the goal,
+ * with the cone the part makes, when it gives a lower f than *best_f. */
+static void offer(const crossing_way *way, nav_vec3 u, nav_vec3 w, double gx, double gz, double cost,
+                  search_node *best, double *best_f)
+{
+    if (!(way->lo < way->hi)) return;
+    double ax = way->apex_x, az = way->apex_z, ga = way->apex_g;
+    double ex = (double)w.x - u.x, ez = (double)w.z - u.z;
+    double px = way->cut_lo ? u.x + ex * way->lo : u.x, pz = way->cut_lo ? u.z + ez * way->lo : u.z;
+    double qx = way->cut_hi ? u.x + ex * way->hi : w.x, qz = way->cut_hi ? u.z + ez * way->hi : w.z;
+    bool whole = false;
+    if (cross3(u.x, u.z, w.x, w.z, ax, az) == 0) {
+        /* an apex on the exit edge sees all of the next polygon; one on its line but off it sees
+         * the edge only along the line: the path bends at the near end, which sees it all */
+        whole = true;
+        if ((u.x - ax) * (w.x - ax) + (u.z - az) * (w.z - az) > 0) {
+            double du = nav__length(u.x - ax, u.z - az), dw = nav__length(w.x - ax, w.z - az);
+            ga += fmin(du, dw) * cost;
+            ax = du <= dw ? u.x : w.x;
+            az = du <= dw ? u.z : w.z;
+            px = u.x, pz = u.z, qx = w.x, qz = w.z;
+        }
+    }
+    search_node c;
+    best_crossing(ax, az, gx, gz, px, pz, qx, qz, &c.x, &c.z);
+    c.g = ga + nav__length(c.x - ax, c.z - az) * cost;
+    double f = c.g + nav__length(gx - c.x, gz - c.z) * cost;
+    if (f >= *best_f) return;
+    *best_f = f;
+    c.apex_x = ax;
+    c.apex_z = az;
+    c.apex_g = ga;
+    c.right_x = way->cut_lo ? way->right_x : u.x;
+    c.right_z = way->cut_lo ? way->right_z : u.z;
+    c.left_x = way->cut_hi ? way->left_x : w.x;
+    c.left_z = way->cut_hi ? way->left_z : w.z;
+    c.whole = whole;
+    *best = c;
+}
+
+/* The successor of node n across exit edge u -> w where every area costs `cost`, g following the
+ * funnel: straight from n's apex through its cone where the cone reaches the edge, or from n's own
+ * point, which sees all of the polygon (the way Detour goes), whichever makes the lower f. */
+static search_node cone_successor(const search_node *n, nav_vec3 u, nav_vec3 w, double gx, double gz,
+                                  double cost)
+{
+    search_node best = {.g = INFINITY};
+    double best_f = INFINITY;
+    crossing_way way = {n->apex_x, n->apex_z, n->apex_g, 0, 1, false, false, 0, 0, 0, 0};
+    if (n->whole) {
+        offer(&way, u, w, gx, gz, cost, &best, &best_f);
+        return best;
+    }
+    /* n's own point first, so that it wins ties: its cone is the widest */
+    offer(&(crossing_way){n->x, n->z, n->g, 0, 1, false, false, 0, 0, 0, 0}, u, w, gx, gz, cost, &best,
+          &best_f);
+    double ax = n->apex_x, az = n->apex_z;
+    if (ax == n->x && az == n->z) return best; /* the apex is n's point: no other way */
+    clip(cross3(ax, az, n->right_x, n->right_z, u.x, u.z), cross3(ax, az, n->right_x, n->right_z, w.x, w.z),
+         &way.lo, &way.hi, &way.cut_lo, &way.cut_hi);
+    clip(-cross3(ax, az, n->left_x, n->left_z, u.x, u.z), -cross3(ax, az, n->left_x, n->left_z, w.x, w.z),
+         &way.lo, &way.hi, &way.cut_lo, &way.cut_hi);
+    way.right_x = n->right_x, way.right_z = n->right_z;
+    way.left_x = n->left_x, way.left_z = n->left_z;
+    offer(&way, u, w, gx, gz, cost, &best, &best_f);
+    return best;
 }
 
 /* The funnel mode: A* over portal crossings and links, then the funnel through the corridor, in
@@ -371,9 +486,12 @@ static void corridor_begin(nav_mesh_query *q)
     uint32_t stamp = nav__next_stamp(q), start_node = m->edge_count, goal_node = m->edge_count + 1;
     nav_heap_clear(&q->open);
     double gx = ends->goal.x, gz = ends->goal.z;
-    q->nodes[start_node] = (search_node){0, ends->start.x, ends->start.z, start_node, stamp, 0};
-    q->nodes[goal_node] = (search_node){INFINITY, gx, gz, start_node, 0, 0}; /* not seen yet */
+    q->nodes[start_node] = point_node(0, ends->start.x, ends->start.z);
+    q->nodes[start_node].parent = start_node;
+    q->nodes[start_node].stamp = stamp;
+    q->nodes[goal_node] = point_node(INFINITY, gx, gz); /* not seen yet (stamp 0) */
     double h0 = nav__h_point(q, ends->start.x, ends->start.z, gx, gz, ends->min_cost);
+    q->nodes[start_node].f = h0;
     nav_heap_push(&q->open, f_key(h0), nav_heap_tie_larger_g(0), start_node);
     st->best = start_node;
     st->expanded = 0;
@@ -392,7 +510,7 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
     search_node *nodes = q->nodes;
     /* dead-end regions hold no shortcut where every area costs the same and no link is one (with
      * costs that differ, a detour through cheaper polygons may pay) */
-    bool regions = st->cost > 0 && !q->shortcuts;
+    bool uniform = st->cost > 0, regions = uniform && !q->shortcuts;
     uint32_t goal_region = m->poly_region[gp];
     while (q->open.count && !st->found && !st->out_of_nodes) {
         if (done >= limit) return false;
@@ -416,20 +534,37 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
             st->best_h = to_goal;
             st->best = id;
         }
-        if (poly == gp) /* the goal lies in this polygon: straight to it */
-            relax(q, goal_node, id, n->g + to_goal * cost, gx, gz, 0);
+        if (poly == gp) { /* the goal lies in this polygon: straight to it */
+            double g = n->g + to_goal * cost;
+            if (uniform && (n->whole || (cross3(n->apex_x, n->apex_z, n->right_x, n->right_z, gx, gz) >= 0 &&
+                                         cross3(n->apex_x, n->apex_z, n->left_x, n->left_z, gx, gz) <= 0)))
+                g = fmin(g, n->apex_g + nav__length(gx - n->apex_x, gz - n->apex_z) * cost);
+            relax(q, goal_node, id, point_node(g, gx, gz), 0);
+        }
+        /* no successor makes a lower f than this (without shortcuts: the straight line from its
+         * apex, or from its point, to the goal): an edge already known at no more is skipped */
+        double bound = q->shortcuts ? -INFINITY
+                       : uniform    ? n->apex_g + nav__length(gx - n->apex_x, gz - n->apex_z) * cost
+                                    : n->f;
         uint32_t first = m->poly_first[poly], last = m->poly_first[poly + 1];
         for (uint32_t e = first; e < last; e++) {
             uint32_t next_poly = m->edge_poly[e];
             if (next_poly == NAV_MESH_NO_POLY || (m->edge_flags[e] & NAV__EDGE_ONE_WAY)) continue;
             uint32_t t = m->edge_twin[e];
             if (e == id || !nav__mesh_poly_allowed(q, filter, next_poly)) continue;
+            if (nodes[t].stamp == q->stamp && nodes[t].f <= bound) continue;
             if (regions && !nav__mesh_step_useful(m, e, goal_region)) continue;
             nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
-            double x, z;
-            best_crossing(n->x, n->z, gx, gz, a.x, a.z, b.x, b.z, &x, &z);
-            double g = n->g + nav__length(x - n->x, z - n->z) * cost;
-            relax(q, t, id, g, x, z, nav__h_point(q, x, z, gx, gz, min_cost));
+            search_node c;
+            if (uniform) {
+                c = cone_successor(n, a, b, gx, gz, cost);
+                if (!(c.g < INFINITY)) continue; /* no way across (not expected) */
+            } else {
+                c = point_node(0, 0, 0);
+                best_crossing(n->x, n->z, gx, gz, a.x, a.z, b.x, b.z, &c.x, &c.z);
+                c.g = n->g + nav__length(c.x - n->x, c.z - n->z) * cost;
+            }
+            relax(q, t, id, c, nav__h_point(q, c.x, c.z, gx, gz, min_cost));
         }
         for (uint32_t i = m->poly_link_first ? m->poly_link_first[poly] : 0,
                       end = m->poly_link_first ? m->poly_link_first[poly + 1] : 0;
@@ -438,7 +573,8 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
             if (!q->way_allowed[w]) continue;
             nav_vec3 a = nav__way_from(m, w), b = nav__way_to(m, w);
             double g = n->g + nav__length(a.x - n->x, a.z - n->z) * cost + m->links[w >> 1].cost;
-            relax(q, m->edge_count + 2 + w, id, g, b.x, b.z, nav__h_point(q, b.x, b.z, gx, gz, min_cost));
+            relax(q, m->edge_count + 2 + w, id, point_node(g, b.x, b.z),
+                  nav__h_point(q, b.x, b.z, gx, gz, min_cost));
         }
     }
     return true;

@@ -261,8 +261,9 @@ typedef struct nav_mesh_result {
  *
  * Funnel mode (Mononen's "simple stupid funnel" through the portals of the corridor): an A* over
  * portal crossings whose points follow the line to the goal (the point of each portal that makes
- * parent -> point -> goal shortest, not the portal's midpoint), then string pulling of the corridor
- * found. The straight path is the shortest within its corridor; the corridor need not be the best.
+ * the way on to the goal shortest, not the portal's midpoint) and whose g follows the funnel (from
+ * the path's last bend, where it sees the crossing), then string pulling of the corridor found.
+ * The straight path is the shortest within its corridor; the corridor need not be the best.
  *
  * Returns NAV_SUCCESS; with NAV_PARTIAL_RESULT when the goal was not reached (NAV_OUT_OF_NODES: the
  * budget or the node pool ran out), the path then leading to the point nearest the goal of the
