@@ -351,14 +351,15 @@ static nav_status pull_corridor(nav_mesh_query *q, nav_vec3 start, uint32_t coun
 }
 
 /* Pushes node t as c (reached from node `from`, with heuristic h at its point) unless it is known
- * at no more. */
+ * at no more f or already expanded. An expanded node is never reopened (g following the funnel is
+ * not a consistent cost, and a reopened node could become its own ancestor); on the shared maps
+ * no path changed for it. */
 static void relax(nav_mesh_query *q, uint32_t t, uint32_t from, search_node c, double h)
 {
     search_node *old = &q->nodes[t];
-    bool seen = old->stamp == q->stamp;
+    bool queued = old->stamp == q->stamp;
     double f = c.g + h;
-    if (seen && f >= old->f) return;
-    bool queued = seen && !old->closed;
+    if (queued && (old->closed || f >= old->f)) return;
     c.f = f;
     c.parent = from;
     c.stamp = q->stamp;
@@ -542,7 +543,7 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
             relax(q, goal_node, id, point_node(g, gx, gz), 0);
         }
         /* no successor makes a lower f than this (without shortcuts: the straight line from its
-         * apex, or from its point, to the goal): an edge already known at no more is skipped */
+         * apex, or from its point, to the goal): an edge expanded or known at no more is skipped */
         double bound = q->shortcuts ? -INFINITY
                        : uniform    ? n->apex_g + nav__length(gx - n->apex_x, gz - n->apex_z) * cost
                                     : n->f;
@@ -552,7 +553,7 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
             if (next_poly == NAV_MESH_NO_POLY || (m->edge_flags[e] & NAV__EDGE_ONE_WAY)) continue;
             uint32_t t = m->edge_twin[e];
             if (e == id || !nav__mesh_poly_allowed(q, filter, next_poly)) continue;
-            if (nodes[t].stamp == q->stamp && nodes[t].f <= bound) continue;
+            if (nodes[t].stamp == q->stamp && (nodes[t].closed || nodes[t].f <= bound)) continue;
             if (regions && !nav__mesh_step_useful(m, e, goal_region)) continue;
             nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
             search_node c;
