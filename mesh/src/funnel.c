@@ -8,17 +8,11 @@
 
 #include "mesh_internal.h"
 
-/* (p - o) x (q - o): positive when q lies left of o -> p (x to the right, z up). */
-static double cross(double ox, double oz, double px, double pz, double qx, double qz)
-{
-    return (px - ox) * (qz - oz) - (pz - oz) * (qx - ox);
-}
-
 /* The parameter along a -> b where it crosses the line of portal p (clamped to 0..1). */
 static double crossing(const nav__portal *p, double ax, double az, double bx, double bz)
 {
-    double da = cross(p->right_x, p->right_z, p->left_x, p->left_z, ax, az);
-    double db = cross(p->right_x, p->right_z, p->left_x, p->left_z, bx, bz);
+    double da = nav__cross(p->right_x, p->right_z, p->left_x, p->left_z, ax, az);
+    double db = nav__cross(p->right_x, p->right_z, p->left_x, p->left_z, bx, bz);
     if (da == db) return 0;
     double t = da / (da - db);
     return t < 0 ? 0 : (t > 1 ? 1 : t);
@@ -57,16 +51,10 @@ static bool add_corner(nav_path *out, uint8_t *flags, double x, float y, double 
 static nav__portal seen_portal(const nav__portal *p, double ax, double az)
 {
     nav__portal s = *p;
-    if (cross(ax, az, p->right_x, p->right_z, p->left_x, p->left_z) != 0) return s;
-    double dr = (p->right_x - ax) * (p->left_x - ax) + (p->right_z - az) * (p->left_z - az);
-    if (dr <= 0) return s; /* the apex lies on the portal (or the portal is a point) */
-    double to_right = nav__length(p->right_x - ax, p->right_z - az);
-    double to_left = nav__length(p->left_x - ax, p->left_z - az);
-    if (to_right <= to_left) {
-        s.left_x = s.right_x, s.left_z = s.right_z, s.left_y = s.right_y;
-    } else {
-        s.right_x = s.left_x, s.right_z = s.left_z, s.right_y = s.left_y;
-    }
+    if (nav__cross(ax, az, p->right_x, p->right_z, p->left_x, p->left_z) != 0) return s;
+    int near = nav__near_end_on_line(ax, az, p->right_x, p->right_z, p->left_x, p->left_z);
+    if (near == 1) s.left_x = s.right_x, s.left_z = s.right_z, s.left_y = s.right_y;
+    if (near == 2) s.right_x = s.left_x, s.right_z = s.left_z, s.right_y = s.left_y;
     return s;
 }
 
@@ -84,9 +72,9 @@ nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_
     for (uint32_t i = 0; i < count; i++) {
         nav__portal p = seen_portal(&portals[i], apex_x, apex_z);
         /* the right side: narrow it when the new right end lies inside the funnel */
-        if (cross(apex_x, apex_z, right_x, right_z, p.right_x, p.right_z) >= 0) {
+        if (nav__cross(apex_x, apex_z, right_x, right_z, p.right_x, p.right_z) >= 0) {
             if ((apex_x == right_x && apex_z == right_z) ||
-                cross(apex_x, apex_z, left_x, left_z, p.right_x, p.right_z) < 0) {
+                nav__cross(apex_x, apex_z, left_x, left_z, p.right_x, p.right_z) < 0) {
                 right_x = p.right_x;
                 right_z = p.right_z;
                 right_y = p.right_y;
@@ -107,9 +95,9 @@ nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_
             }
         }
         /* the left side, the same way round */
-        if (cross(apex_x, apex_z, left_x, left_z, p.left_x, p.left_z) <= 0) {
+        if (nav__cross(apex_x, apex_z, left_x, left_z, p.left_x, p.left_z) <= 0) {
             if ((apex_x == left_x && apex_z == left_z) ||
-                cross(apex_x, apex_z, right_x, right_z, p.left_x, p.left_z) > 0) {
+                nav__cross(apex_x, apex_z, right_x, right_z, p.left_x, p.left_z) > 0) {
                 left_x = p.left_x;
                 left_z = p.left_z;
                 left_y = p.left_y;

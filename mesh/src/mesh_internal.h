@@ -129,6 +129,23 @@ static inline double nav__length(double dx, double dz)
     return sqrt(dx * dx + dz * dz);
 }
 
+/* (p - o) x (q - o): positive when q lies left of o -> p (x to the right, z up). */
+static inline double nav__cross(double ox, double oz, double px, double pz, double qx, double qz)
+{
+    return (px - ox) * (qz - oz) - (pz - oz) * (qx - ox);
+}
+
+/* For a point a on the line of segment u-w: 0 when a lies on the segment, else which end is the
+ * nearer to a (1: u, 2: w). A point off the segment sees it only along the line, so a path from
+ * it through the segment reaches the near end first. */
+static inline int nav__near_end_on_line(double ax, double az, double ux, double uz, double wx, double wz)
+{
+    if ((ux - ax) * (wx - ax) + (uz - az) * (wz - az) <= 0) return 0;
+    double du = (ux - ax) * (ux - ax) + (uz - az) * (uz - az);
+    double dw = (wx - ax) * (wx - ax) + (wz - az) * (wz - az);
+    return du <= dw ? 1 : 2;
+}
+
 /* Point (x, z) against polygon p, in doubles: true when inside or on its boundary. */
 bool nav__mesh_poly_contains_xz(const nav_mesh *mesh, uint32_t p, double x, double z);
 /* The point of polygon p nearest to (x, z). */

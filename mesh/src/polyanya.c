@@ -46,11 +46,6 @@ typedef struct search {
     bool pool_full;
 } search;
 
-static double cross(double ox, double oz, double px, double pz, double qx, double qz)
-{
-    return (px - ox) * (qz - oz) - (pz - oz) * (qx - ox);
-}
-
 static bool is_corner(const search *s, uint32_t vert)
 {
     return s->q->all_corners || (s->m->vert_flags[vert] & NAV__VERT_CORNER);
@@ -68,15 +63,15 @@ static double interval_heuristic(const search *s, const interval_node *n)
     if (n->kind & (NODE_ON_EDGE | NODE_GOAL)) return dist(rx, rz, gx, gz);
     /* mirror the goal in the interval's line when it lies on the root's side */
     double ex = n->left_x - n->right_x, ez = n->left_z - n->right_z, len2 = ex * ex + ez * ez;
-    double sr = cross(n->right_x, n->right_z, n->left_x, n->left_z, rx, rz);
-    double sg = cross(n->right_x, n->right_z, n->left_x, n->left_z, gx, gz);
+    double sr = nav__cross(n->right_x, n->right_z, n->left_x, n->left_z, rx, rz);
+    double sg = nav__cross(n->right_x, n->right_z, n->left_x, n->left_z, gx, gz);
     if (len2 > 0 && ((sr > 0 && sg > 0) || (sr < 0 && sg < 0))) {
         double k = 2 * sg / len2;
         gx += k * ez;
         gz -= k * ex;
     }
-    bool right_of_left = cross(rx, rz, n->left_dir_x, n->left_dir_z, gx, gz) <= 0;
-    bool left_of_right = cross(rx, rz, n->right_dir_x, n->right_dir_z, gx, gz) >= 0;
+    bool right_of_left = nav__cross(rx, rz, n->left_dir_x, n->left_dir_z, gx, gz) <= 0;
+    bool left_of_right = nav__cross(rx, rz, n->right_dir_x, n->right_dir_z, gx, gz) >= 0;
     if (right_of_left && left_of_right) return dist(rx, rz, gx, gz);
     double via_r = dist(rx, rz, n->right_x, n->right_z) + dist(n->right_x, n->right_z, gx, gz);
     double via_l = dist(rx, rz, n->left_x, n->left_z) + dist(n->left_x, n->left_z, gx, gz);
@@ -157,7 +152,7 @@ static uint32_t add_node(search *s, const interval_node *proto)
             return NO_NODE;
         uint32_t first = m->poly_first[poly], next = t + 1 < m->poly_first[poly + 1] ? t + 1 : first;
         nav_vec3 a = m->verts[m->edge_vert[t]], b = m->verts[m->edge_vert[next]]; /* left end, right end */
-        double side = cross(b.x, b.z, a.x, a.z, n.root_x, n.root_z); /* > 0: outside the polygon */
+        double side = nav__cross(b.x, b.z, a.x, a.z, n.root_x, n.root_z); /* > 0: outside the polygon */
         if (side == 0) {
             /* the root on the edge's line: on the edge it sees all of the next polygon; outside
              * it, it sees only along the line, so the path runs along the line (on the boundary
@@ -238,8 +233,8 @@ static bool reach_point(search *s, const interval_node *n, double px, double pz,
     proto->root_poly = n->root_poly;
     proto->g = n->g;
     if (n->kind & NODE_ON_EDGE) return true;
-    double fr = cross(n->root_x, n->root_z, n->right_dir_x, n->right_dir_z, px, pz);
-    double fl = cross(n->root_x, n->root_z, n->left_dir_x, n->left_dir_z, px, pz);
+    double fr = nav__cross(n->root_x, n->root_z, n->right_dir_x, n->right_dir_z, px, pz);
+    double fl = nav__cross(n->root_x, n->root_z, n->left_dir_x, n->left_dir_z, px, pz);
     if (fr >= 0 && fl <= 0) return true;
     bool right = fr < 0;
     if (!(right ? turn_right : turn_left)) return false;
@@ -374,10 +369,10 @@ static uint32_t expand(search *s, uint32_t at, uint32_t *list)
             if (id != NO_NODE) list[produced++] = id;
             continue;
         }
-        double fru = cross(rx, rz, n.right_dir_x, n.right_dir_z, u.x, u.z);
-        double frw = cross(rx, rz, n.right_dir_x, n.right_dir_z, w.x, w.z);
-        double flu = cross(rx, rz, n.left_dir_x, n.left_dir_z, u.x, u.z);
-        double flw = cross(rx, rz, n.left_dir_x, n.left_dir_z, w.x, w.z);
+        double fru = nav__cross(rx, rz, n.right_dir_x, n.right_dir_z, u.x, u.z);
+        double frw = nav__cross(rx, rz, n.right_dir_x, n.right_dir_z, w.x, w.z);
+        double flu = nav__cross(rx, rz, n.left_dir_x, n.left_dir_z, u.x, u.z);
+        double flw = nav__cross(rx, rz, n.left_dir_x, n.left_dir_z, w.x, w.z);
         double ex = (double)w.x - u.x, ez = (double)w.z - u.z;
 
         /* observable: left of the right ray and right of the left ray */

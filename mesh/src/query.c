@@ -377,11 +377,6 @@ static search_node point_node(double g, double x, double z)
     return (search_node){.g = g, .x = x, .z = z, .apex_x = x, .apex_z = z, .apex_g = g, .whole = 1};
 }
 
-static double cross3(double ox, double oz, double ax, double az, double bx, double bz)
-{
-    return (ax - ox) * (bz - oz) - (az - oz) * (bx - ox);
-}
-
 /* Narrows [*lo, *hi], a range of t along an edge, to where (1 - t) a + t b >= 0 (a, b: a ray's
  * cross products at the edge's two ends); *cut_lo / *cut_hi say that the ray cut that end. */
 static void clip(double a, double b, double *lo, double *hi, bool *cut_lo, bool *cut_hi)
@@ -420,15 +415,15 @@ static void offer(const crossing_way *way, nav_vec3 u, nav_vec3 w, double gx, do
     double px = way->cut_lo ? u.x + ex * way->lo : u.x, pz = way->cut_lo ? u.z + ez * way->lo : u.z;
     double qx = way->cut_hi ? u.x + ex * way->hi : w.x, qz = way->cut_hi ? u.z + ez * way->hi : w.z;
     bool whole = false;
-    if (cross3(u.x, u.z, w.x, w.z, ax, az) == 0) {
+    if (nav__cross(u.x, u.z, w.x, w.z, ax, az) == 0) {
         /* an apex on the exit edge sees all of the next polygon; one on its line but off it sees
          * the edge only along the line: the path bends at the near end, which sees it all */
         whole = true;
-        if ((u.x - ax) * (w.x - ax) + (u.z - az) * (w.z - az) > 0) {
-            double du = nav__length(u.x - ax, u.z - az), dw = nav__length(w.x - ax, w.z - az);
-            ga += fmin(du, dw) * cost;
-            ax = du <= dw ? u.x : w.x;
-            az = du <= dw ? u.z : w.z;
+        int near = nav__near_end_on_line(ax, az, u.x, u.z, w.x, w.z);
+        if (near) {
+            nav_vec3 e = near == 1 ? u : w;
+            ga += nav__length(e.x - ax, e.z - az) * cost;
+            ax = e.x, az = e.z;
             px = u.x, pz = u.z, qx = w.x, qz = w.z;
         }
     }
@@ -455,22 +450,22 @@ static void offer(const crossing_way *way, nav_vec3 u, nav_vec3 w, double gx, do
 static search_node cone_successor(const search_node *n, nav_vec3 u, nav_vec3 w, double gx, double gz,
                                   double cost)
 {
-    search_node best = {.g = INFINITY};
+    search_node best = {0}; /* the own point's way always gives one */
     double best_f = INFINITY;
-    crossing_way way = {n->apex_x, n->apex_z, n->apex_g, 0, 1, false, false, 0, 0, 0, 0};
+    crossing_way way = {.apex_x = n->apex_x, .apex_z = n->apex_z, .apex_g = n->apex_g, .hi = 1};
     if (n->whole) {
         offer(&way, u, w, gx, gz, cost, &best, &best_f);
         return best;
     }
     /* n's own point first, so that it wins ties: its cone is the widest */
-    offer(&(crossing_way){n->x, n->z, n->g, 0, 1, false, false, 0, 0, 0, 0}, u, w, gx, gz, cost, &best,
+    offer(&(crossing_way){.apex_x = n->x, .apex_z = n->z, .apex_g = n->g, .hi = 1}, u, w, gx, gz, cost, &best,
           &best_f);
     double ax = n->apex_x, az = n->apex_z;
     if (ax == n->x && az == n->z) return best; /* the apex is n's point: no other way */
-    clip(cross3(ax, az, n->right_x, n->right_z, u.x, u.z), cross3(ax, az, n->right_x, n->right_z, w.x, w.z),
-         &way.lo, &way.hi, &way.cut_lo, &way.cut_hi);
-    clip(-cross3(ax, az, n->left_x, n->left_z, u.x, u.z), -cross3(ax, az, n->left_x, n->left_z, w.x, w.z),
-         &way.lo, &way.hi, &way.cut_lo, &way.cut_hi);
+    clip(nav__cross(ax, az, n->right_x, n->right_z, u.x, u.z),
+         nav__cross(ax, az, n->right_x, n->right_z, w.x, w.z), &way.lo, &way.hi, &way.cut_lo, &way.cut_hi);
+    clip(-nav__cross(ax, az, n->left_x, n->left_z, u.x, u.z),
+         -nav__cross(ax, az, n->left_x, n->left_z, w.x, w.z), &way.lo, &way.hi, &way.cut_lo, &way.cut_hi);
     way.right_x = n->right_x, way.right_z = n->right_z;
     way.left_x = n->left_x, way.left_z = n->left_z;
     offer(&way, u, w, gx, gz, cost, &best, &best_f);
@@ -537,8 +532,9 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
         }
         if (poly == gp) { /* the goal lies in this polygon: straight to it */
             double g = n->g + to_goal * cost;
-            if (uniform && (n->whole || (cross3(n->apex_x, n->apex_z, n->right_x, n->right_z, gx, gz) >= 0 &&
-                                         cross3(n->apex_x, n->apex_z, n->left_x, n->left_z, gx, gz) <= 0)))
+            if (uniform &&
+                (n->whole || (nav__cross(n->apex_x, n->apex_z, n->right_x, n->right_z, gx, gz) >= 0 &&
+                              nav__cross(n->apex_x, n->apex_z, n->left_x, n->left_z, gx, gz) <= 0)))
                 g = fmin(g, n->apex_g + nav__length(gx - n->apex_x, gz - n->apex_z) * cost);
             relax(q, goal_node, id, point_node(g, gx, gz), 0);
         }
@@ -559,7 +555,6 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
             search_node c;
             if (uniform) {
                 c = cone_successor(n, a, b, gx, gz, cost);
-                if (!(c.g < INFINITY)) continue; /* no way across (not expected) */
             } else {
                 c = point_node(0, 0, 0);
                 best_crossing(n->x, n->z, gx, gz, a.x, a.z, b.x, b.z, &c.x, &c.z);
