@@ -119,6 +119,17 @@ static void assert_mesh_exact(const nav_grid *grid, const nav_mesh *mesh, const 
     assert_true(fabs(total - free_count) < 1e-9); /* areas add up: the union is the free cells */
 }
 
+/* A w x h grid with each cell blocked with probability percent / 100 (row by row, from *seed). */
+static nav_grid *random_blocked_grid(int32_t w, int32_t h, int percent, unsigned *seed)
+{
+    nav_grid *grid = NULL;
+    assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = w, .height = h}, &grid), NAV_SUCCESS);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+            if ((int)(rand_r(seed) % 100) < percent) nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
+    return grid;
+}
+
 static nav_path new_path(void)
 {
     nav_path p;
@@ -457,12 +468,7 @@ static void random_paths(nav_mesh_path_mode mode, unsigned seed, int maps)
     int solved = 0, unreachable = 0;
     for (int m = 0; m < maps; m++) {
         int32_t w = 8 + rand_r(&seed) % 24, h = 8 + rand_r(&seed) % 16;
-        nav_grid *grid = NULL;
-        assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = w, .height = h}, &grid), NAV_SUCCESS);
-        for (int32_t y = 0; y < h; y++)
-            for (int32_t x = 0; x < w; x++)
-                if ((int)(rand_r(&seed) % 100) < 10 + m % 25)
-                    nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
+        nav_grid *grid = random_blocked_grid(w, h, 10 + m % 25, &seed);
         nav_grid_build_reachability(grid);
         nav_mesh *mesh = build(grid, NULL);
         nav_mesh_query *q;
@@ -1188,11 +1194,7 @@ static void test_links_random(void **state)
     int compared = 0, used = 0;
     for (int m = 0; m < 30; m++) {
         int32_t w = 8 + rand_r(&seed) % 16, h = 8 + rand_r(&seed) % 12;
-        nav_grid *grid = NULL;
-        assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = w, .height = h}, &grid), NAV_SUCCESS);
-        for (int32_t y = 0; y < h; y++)
-            for (int32_t x = 0; x < w; x++)
-                if ((int)(rand_r(&seed) % 100) < 25) nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
+        nav_grid *grid = random_blocked_grid(w, h, 25, &seed);
         enum { LINKS = 4 };
         nav_mesh_link_desc links[LINKS];
         int32_t ends[LINKS][4];
@@ -1320,12 +1322,7 @@ static void test_dead_end_regions(void **state)
     uint64_t pruned = 0, kept = 0;
     for (int m = 0; m < 60; m++) {
         int32_t w = 4 + rand_r(&seed) % 22, h = 4 + rand_r(&seed) % 16;
-        nav_grid *grid = NULL;
-        assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = w, .height = h}, &grid), NAV_SUCCESS);
-        for (int32_t y = 0; y < h; y++)
-            for (int32_t x = 0; x < w; x++)
-                if ((int)(rand_r(&seed) % 100) < 20 + m % 30)
-                    nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
+        nav_grid *grid = random_blocked_grid(w, h, 20 + m % 30, &seed);
         enum { MAX_LINKS = 3 };
         nav_mesh_link_desc links[MAX_LINKS];
         uint32_t link_count = m % 3 == 0 ? 0 : (uint32_t)(1 + rand_r(&seed) % MAX_LINKS);
