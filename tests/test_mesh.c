@@ -429,6 +429,33 @@ static void test_funnel_collinear_portal(void **state)
     nav_path_destroy(&path);
 }
 
+/* A start on the first portal (a cell centre on a diagonal edge) lies in the next polygon too: the
+ * path goes straight on. The funnel once narrowed to the portal's ends, its two sides pointing
+ * opposite ways, took the next portal's end on that line for a crossing and bent at the far end
+ * (orz900d (1035, 295) -> (1041, 293): 7.74 for an optimum of 6.41). */
+static void test_funnel_start_on_portal(void **state)
+{
+    (void)state;
+    const nav__portal portals[] = {
+        {.left_x = 0, .left_z = 1, .right_x = 1, .right_z = 0},
+        {.left_x = 1, .left_z = 4, .right_x = 1, .right_z = 0},
+        {.left_x = 8, .left_z = -1, .right_x = 6, .right_z = -1},
+        {.left_x = 6.5, .left_z = -1.5, .right_x = 6.5, .right_z = -1.5},
+    };
+    const uint32_t corridor[] = {0, 1, 2, 3};
+    uint8_t flags[8];
+    nav_path path = new_path();
+    double cost;
+    assert_int_equal(
+        nav__funnel(nav_vec3_make(0.5f, 0, 0.5f), portals, corridor, NULL, 4, &path, flags, &cost),
+        NAV_SUCCESS);
+    assert_int_equal(path.count, 3);
+    assert_point(&path, 1, 6, -1);
+    assert_point(&path, 2, 6.5, -1.5);
+    assert_true(fabs(cost - (hypot(5.5, 1.5) + hypot(0.5, 0.5))) < 1e-12);
+    nav_path_destroy(&path);
+}
+
 /* The short way runs through a pinch, which no path may use: the path goes round. */
 static void test_funnel_no_pinch(void **state)
 {
@@ -1637,6 +1664,7 @@ int main(void)
         cmocka_unit_test(test_funnel_zigzag),
         cmocka_unit_test(test_funnel_u_turn),
         cmocka_unit_test(test_funnel_collinear_portal),
+        cmocka_unit_test(test_funnel_start_on_portal),
         cmocka_unit_test(test_funnel_no_pinch),
         cmocka_unit_test(test_random_paths_funnel),
         cmocka_unit_test(test_funnel_quality_brc000d),

@@ -58,6 +58,13 @@ static nav__portal seen_portal(const nav__portal *p, double ax, double az)
     return s;
 }
 
+/* The apex lies on portal p (the start, or a link's far end, can lie on an edge). */
+static bool apex_on_portal(const nav__portal *p, double ax, double az)
+{
+    return nav__cross(ax, az, p->right_x, p->right_z, p->left_x, p->left_z) == 0 &&
+           nav__near_end_on_line(ax, az, p->right_x, p->right_z, p->left_x, p->left_z) == 0;
+}
+
 nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_t *corridor,
                        const double *area_cost, uint32_t count, nav_path *out, uint8_t *flags, double *cost)
 {
@@ -70,6 +77,16 @@ nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_
     uint32_t left_at = 0, right_at = 0;
     float left_y = start.y, right_y = start.y;
     for (uint32_t i = 0; i < count; i++) {
+        if (i + 1 < count && apex_on_portal(&portals[i], apex_x, apex_z)) {
+            /* the apex lies in the next polygon too and sees all of it: the funnel starts afresh
+             * (narrowed to the portal's two ends, its sides would point opposite ways, and the
+             * next portal's end on the line would look like a crossing) */
+            left_x = right_x = apex_x;
+            left_z = right_z = apex_z;
+            left_at = right_at = i;
+            apex_at = i + 1;
+            continue;
+        }
         nav__portal p = seen_portal(&portals[i], apex_x, apex_z);
         /* the right side: narrow it when the new right end lies inside the funnel */
         if (nav__cross(apex_x, apex_z, right_x, right_z, p.right_x, p.right_z) >= 0) {
