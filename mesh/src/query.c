@@ -4,10 +4,11 @@
  * across it, and holds the point where the path crosses it. That point is not the portal's midpoint
  * (Detour's choice, which makes paths up to 25% longer than optimal on its own meshes) but the
  * point of the portal that makes the way there and on to the goal shortest, and g follows where the
- * funnel will go: where every area costs the same, a node also keeps the path's last bend (its
- * apex) and the cone the apex sees through the portals since, and a successor is reached either
- * straight from the apex through that cone or from the node's own point, whichever gives the
- * lower f. The corridor found is then pulled straight by the funnel (funnel.c). */
+ * funnel will go: where every area costs the same, a node keeps the funnel of the portals from the
+ * start to its edge (the path's last bend, its apex, and the two sides), so that g is the exact
+ * length of the shortest path through the node's corridor, and f the shortest way through the
+ * node's edge to the goal as far as the straight line tells. The corridor found is then pulled
+ * straight by the funnel (funnel.c). */
 #include <math.h>
 #include <string.h>
 
@@ -354,11 +355,11 @@ static nav_status pull_corridor(nav_mesh_query *q, nav_vec3 start, uint32_t coun
  * at no more f or already expanded. An expanded node is never reopened (g following the funnel is
  * not a consistent cost, and a reopened node could become its own ancestor); on the shared maps
  * no path changed for it. */
-static void relax(nav_mesh_query *q, uint32_t t, uint32_t from, search_node c, double h)
+static void relax(nav_mesh_query *q, uint32_t t, uint32_t from, search_node c)
 {
     search_node *old = &q->nodes[t];
     bool queued = old->stamp == q->stamp;
-    double f = c.g + h;
+    double f = c.f;
     if (queued && (old->closed || f >= old->f)) return;
     c.f = f;
     c.parent = from;
@@ -371,15 +372,25 @@ static void relax(nav_mesh_query *q, uint32_t t, uint32_t from, search_node c, d
         nav_heap_push(&q->open, f_key(f), nav_heap_tie_larger_g(c.g), t);
 }
 
-/* A node that sees all of its polygon from its own point (the start, a link's far end). */
+/* A node that sees all of its polygon from its own point (the start, a link's far end): an apex
+ * whose two sides are open. */
 static search_node point_node(double g, double x, double z)
 {
-    return (search_node){.g = g, .x = x, .z = z, .apex_x = x, .apex_z = z, .apex_g = g, .whole = 1};
+    return (search_node){.g = g,
+                         .x = x,
+                         .z = z,
+                         .apex_x = x,
+                         .apex_z = z,
+                         .apex_g = g,
+                         .right_x = (float)x,
+                         .right_z = (float)z,
+                         .left_x = (float)x,
+                         .left_z = (float)z};
 }
 
 /* Narrows [*lo, *hi], a range of t along an edge, to where (1 - t) a + t b >= 0 (a, b: a ray's
- * cross products at the edge's two ends); *cut_lo / *cut_hi say that the ray cut that end. */
-static void clip(double a, double b, double *lo, double *hi, bool *cut_lo, bool *cut_hi)
+ * cross products at the edge's two ends). */
+static void clip(double a, double b, double *lo, double *hi)
 {
     if (a >= 0 && b >= 0) return;
     if (a < 0 && b < 0) {
@@ -388,88 +399,177 @@ static void clip(double a, double b, double *lo, double *hi, bool *cut_lo, bool 
     }
     double t = a / (a - b);
     if (a < 0) {
-        if (t > *lo) *lo = t, *cut_lo = true;
+        if (t > *lo) *lo = t;
     } else if (t < *hi) {
-        *hi = t, *cut_hi = true;
+        *hi = t;
     }
 }
 
-/* A way to cross the exit edge u -> w (u its right end, as the walker sees it): straight from an
- * apex at g apex_g through the part [lo, hi] of the edge; an end the apex's own ray cut keeps that
- * ray (through right or left), an edge end bounds the new cone itself. */
-typedef struct crossing_way {
-    double apex_x, apex_z, apex_g;
-    double lo, hi;
-    bool cut_lo, cut_hi;
-    float right_x, right_z, left_x, left_z;
-} crossing_way;
+/* ---- the funnel a node keeps ------------------------------------------------------------------
+ * Where every area costs the same, a node keeps the funnel (funnel.c) of the portals from the
+ * start to its edge: the apex, the path's last bend, at g apex_g, and two sides, rays from the
+ * apex through a right and a left vertex (a side through the apex itself is open). The funnel of
+ * a successor is one more step, unless the new portal lies wholly beyond a side: the path then
+ * bends at that side's vertex, and the funnel is replayed from there over the portals since, as
+ * the funnel algorithm restarts after a corner. g is then the exact length of the shortest path
+ * through the node's corridor to the part of its edge the apex sees. */
 
-/* Offers the successor that crosses u -> w along `way`: at the point of the part best for the goal,
- * with the cone the part makes, when it gives a lower f than *best_f. */
-static void offer(const crossing_way *way, nav_vec3 u, nav_vec3 w, double gx, double gz, double cost,
-                  search_node *best, double *best_f)
+/* The exit portal from right end (ux, uz) to left end (wx, wz), or portal k of a replay. */
+typedef struct portal_xz {
+    double ux, uz, wx, wz;
+} portal_xz;
+
+/* One funnel step through portal p: 0 narrowed (or left alone), 1 the portal lies beyond the right
+ * side (the path bends at the right vertex), 2 beyond the left side. */
+static int funnel_step(search_node *c, portal_xz p)
 {
-    if (!(way->lo < way->hi)) return;
-    double ax = way->apex_x, az = way->apex_z, ga = way->apex_g;
-    double ex = (double)w.x - u.x, ez = (double)w.z - u.z;
-    double px = way->cut_lo ? u.x + ex * way->lo : u.x, pz = way->cut_lo ? u.z + ez * way->lo : u.z;
-    double qx = way->cut_hi ? u.x + ex * way->hi : w.x, qz = way->cut_hi ? u.z + ez * way->hi : w.z;
-    bool whole = false;
-    if (nav__cross(u.x, u.z, w.x, w.z, ax, az) == 0) {
-        /* an apex on the exit edge sees all of the next polygon; one on its line but off it sees
-         * the edge only along the line: the path bends at the near end, which sees it all */
-        whole = true;
-        int near = nav__near_end_on_line(ax, az, u.x, u.z, w.x, w.z);
-        if (near) {
-            nav_vec3 e = near == 1 ? u : w;
-            ga += nav__length(e.x - ax, e.z - az) * cost;
-            ax = e.x, az = e.z;
-            px = u.x, pz = u.z, qx = w.x, qz = w.z;
+    double ax = c->apex_x, az = c->apex_z;
+    if (nav__cross(ax, az, p.ux, p.uz, p.wx, p.wz) == 0) {
+        int near = nav__near_end_on_line(ax, az, p.ux, p.uz, p.wx, p.wz);
+        if (near == 0) { /* the apex lies on the portal and sees all of the next polygon */
+            c->right_x = c->left_x = (float)ax;
+            c->right_z = c->left_z = (float)az;
+            return 0;
+        }
+        /* on its line but off it: the portal counts as its near end */
+        if (near == 1) p.wx = p.ux, p.wz = p.uz;
+        if (near == 2) p.ux = p.wx, p.uz = p.wz;
+    }
+    bool right_open = c->right_x == ax && c->right_z == az, left_open = c->left_x == ax && c->left_z == az;
+    if (nav__cross(ax, az, c->right_x, c->right_z, p.ux, p.uz) >= 0) {
+        if (!right_open && !left_open && nav__cross(ax, az, c->left_x, c->left_z, p.ux, p.uz) >= 0) return 2;
+        c->right_x = (float)p.ux, c->right_z = (float)p.uz;
+    }
+    if (nav__cross(ax, az, c->left_x, c->left_z, p.wx, p.wz) <= 0) {
+        if (!left_open && !right_open && nav__cross(ax, az, c->right_x, c->right_z, p.wx, p.wz) <= 0)
+            return 1;
+        c->left_x = (float)p.wx, c->left_z = (float)p.wz;
+    }
+    return 0;
+}
+
+/* Makes (x, z) the apex, both sides open. */
+static void set_apex(search_node *c, double x, double z)
+{
+    c->apex_x = x, c->apex_z = z;
+    c->right_x = c->left_x = (float)x;
+    c->right_z = c->left_z = (float)z;
+}
+
+/* The portal through which node id's edge is entered, right end first. */
+static portal_xz edge_portal(const nav_mesh *m, uint32_t e)
+{
+    uint32_t poly = m->edge_owner[e], first = m->poly_first[poly];
+    uint32_t next = e + 1 < m->poly_first[poly + 1] ? e + 1 : first;
+    nav_vec3 l = m->verts[m->edge_vert[e]], r = m->verts[m->edge_vert[next]];
+    return (portal_xz){r.x, r.z, l.x, l.z};
+}
+
+/* The funnel of node n (id) carried through portal `exit` into *c. False when the replay could
+ * not find the corner's portal (never on a valid chain). */
+static bool funnel_through(nav_mesh_query *q, uint32_t id, portal_xz exit, double cost, search_node *c)
+{
+    const nav_mesh *m = q->mesh;
+    const search_node *n = &q->nodes[id];
+    int bend = funnel_step(c, exit);
+    if (bend) {
+        /* the corner: the vertex of the side the exit lies beyond */
+        double vx = bend == 1 ? c->right_x : c->left_x, vz = bend == 1 ? c->right_z : c->left_z;
+        /* the portals since the last one with the corner as an end, walking back the chain (none
+         * when the corner is an end of the exit itself) */
+        uint32_t count = 0;
+        bool on_exit = (exit.ux == vx && exit.uz == vz) || (exit.wx == vx && exit.wz == vz);
+        while (!on_exit) {
+            uint32_t e = id;
+            if (e >= m->edge_count) return false; /* the start or a link: no corner before it */
+            portal_xz p = edge_portal(m, e);
+            if ((p.ux == vx && p.uz == vz) || (p.wx == vx && p.wz == vz)) break;
+            q->corridor[count++] = e;
+            id = q->nodes[id].parent;
+        }
+        c->apex_g = n->apex_g + nav__length(vx - n->apex_x, vz - n->apex_z) * cost;
+        set_apex(c, vx, vz);
+        /* the funnel algorithm from the corner over those portals, oldest first, then the exit;
+         * a corner restarts it after the portal that set the side bent round */
+        if (on_exit) return true;
+        uint32_t right_at = 0, left_at = 0;
+        for (uint32_t j = 0; j <= count; j++) {
+            portal_xz p = j < count ? edge_portal(m, q->corridor[count - 1 - j]) : exit;
+            float rx = c->right_x, rz = c->right_z, lx = c->left_x, lz = c->left_z;
+            int b = funnel_step(c, p);
+            if (c->right_x != rx || c->right_z != rz) right_at = j;
+            if (c->left_x != lx || c->left_z != lz) left_at = j;
+            if (!b) continue;
+            double nx = b == 1 ? c->right_x : c->left_x, nz = b == 1 ? c->right_z : c->left_z;
+            c->apex_g += nav__length(nx - c->apex_x, nz - c->apex_z) * cost;
+            set_apex(c, nx, nz);
+            j = b == 1 ? right_at : left_at; /* the loop goes on with the portal after it */
         }
     }
-    search_node c;
-    best_crossing(ax, az, gx, gz, px, pz, qx, qz, &c.x, &c.z);
-    c.g = ga + nav__length(c.x - ax, c.z - az) * cost;
-    double f = c.g + nav__length(gx - c.x, gz - c.z) * cost;
-    if (f >= *best_f) return;
-    *best_f = f;
-    c.apex_x = ax;
-    c.apex_z = az;
-    c.apex_g = ga;
-    c.right_x = way->cut_lo ? way->right_x : u.x;
-    c.right_z = way->cut_lo ? way->right_z : u.z;
-    c.left_x = way->cut_hi ? way->left_x : w.x;
-    c.left_z = way->cut_hi ? way->left_z : w.z;
-    c.whole = whole;
-    *best = c;
+    return true;
+}
+/* Sets c's crossing to the point of part [lo, hi] of edge u -> w best for the goal seen from
+ * (ax, az) at g ag, and c's g to its cost that way. */
+static void crossing_at(search_node *c, double ax, double az, double ag, nav_vec3 u, nav_vec3 w, double lo,
+                        double hi, double gx, double gz, double cost)
+{
+    double ex = (double)w.x - u.x, ez = (double)w.z - u.z;
+    double px = lo > 0 ? u.x + ex * lo : u.x, pz = lo > 0 ? u.z + ez * lo : u.z;
+    double qx = hi < 1 ? u.x + ex * hi : w.x, qz = hi < 1 ? u.z + ez * hi : w.z;
+    best_crossing(ax, az, gx, gz, px, pz, qx, qz, &c->x, &c->z);
+    c->g = ag + nav__length(c->x - ax, c->z - az) * cost;
 }
 
-/* The successor of node n across exit edge u -> w where every area costs `cost`, g following the
- * funnel: straight from n's apex through its cone where the cone reaches the edge, or from n's own
- * point, which sees all of the polygon (the way Detour goes), whichever makes the lower f. */
-static search_node cone_successor(const search_node *n, nav_vec3 u, nav_vec3 w, double gx, double gz,
-                                  double cost)
+/* The successor of node id across exit edge u -> w (u its right end) where every area costs
+ * `cost`: the node's funnel carried through the edge, and the point of the part of the edge its
+ * apex sees that is best for the goal; f also counts, as lower bounds, the ways round a side to
+ * the part beyond it. */
+static search_node funnel_successor(nav_mesh_query *q, uint32_t id, nav_vec3 u, nav_vec3 w, double gx,
+                                    double gz, double cost, double min_cost)
 {
-    search_node best = {0}; /* the own point's way always gives one */
-    double best_f = INFINITY;
-    crossing_way way = {.apex_x = n->apex_x, .apex_z = n->apex_z, .apex_g = n->apex_g, .hi = 1};
-    if (n->whole) {
-        offer(&way, u, w, gx, gz, cost, &best, &best_f);
-        return best;
+    const search_node *n = &q->nodes[id];
+    search_node c = *n;
+    if (!funnel_through(q, id, (portal_xz){u.x, u.z, w.x, w.z}, cost, &c)) {
+        /* not on a valid chain: from the node's own point, which sees all of its polygon */
+        c = point_node(n->g, n->x, n->z);
     }
-    /* n's own point first, so that it wins ties: its cone is the widest */
-    offer(&(crossing_way){.apex_x = n->x, .apex_z = n->z, .apex_g = n->g, .hi = 1}, u, w, gx, gz, cost, &best,
-          &best_f);
-    double ax = n->apex_x, az = n->apex_z;
-    if (ax == n->x && az == n->z) return best; /* the apex is n's point: no other way */
-    clip(nav__cross(ax, az, n->right_x, n->right_z, u.x, u.z),
-         nav__cross(ax, az, n->right_x, n->right_z, w.x, w.z), &way.lo, &way.hi, &way.cut_lo, &way.cut_hi);
-    clip(-nav__cross(ax, az, n->left_x, n->left_z, u.x, u.z),
-         -nav__cross(ax, az, n->left_x, n->left_z, w.x, w.z), &way.lo, &way.hi, &way.cut_lo, &way.cut_hi);
-    way.right_x = n->right_x, way.right_z = n->right_z;
-    way.left_x = n->left_x, way.left_z = n->left_z;
-    offer(&way, u, w, gx, gz, cost, &best, &best_f);
-    return best;
+    double ax = c.apex_x, az = c.apex_z, lo = 0, hi = 1;
+    bool right_open = c.right_x == ax && c.right_z == az, left_open = c.left_x == ax && c.left_z == az;
+    double ru = right_open ? 0 : nav__cross(ax, az, c.right_x, c.right_z, u.x, u.z);
+    double rw = right_open ? 0 : nav__cross(ax, az, c.right_x, c.right_z, w.x, w.z);
+    double lu = left_open ? 0 : -nav__cross(ax, az, c.left_x, c.left_z, u.x, u.z);
+    double lw = left_open ? 0 : -nav__cross(ax, az, c.left_x, c.left_z, w.x, w.z);
+    clip(ru, rw, &lo, &hi);
+    clip(lu, lw, &lo, &hi);
+    if (!(lo <= hi)) lo = hi = lo < 1 ? lo : 1; /* rounding: the funnel sees a point at least */
+    crossing_at(&c, ax, az, c.apex_g, u, w, lo, hi, gx, gz, cost);
+    c.f = c.g + nav__h_point(q, c.x, c.z, gx, gz, min_cost);
+    /* the parts of the edge beyond a side: round its vertex (a lower bound: straight from it) */
+    if (lo == 0 && hi == 1) return c;
+    for (int side = 0; side < 2; side++) {
+        double a = side ? lu : ru, b = side ? lw : rw, vx = side ? c.left_x : c.right_x,
+               vz = side ? c.left_z : c.right_z;
+        if (a >= 0 && b >= 0) continue;
+        double from = 0, to = 1;
+        clip(-a, -b, &from, &to);
+        search_node v;
+        crossing_at(&v, vx, vz, c.apex_g + nav__length(vx - ax, vz - az) * cost, u, w, from, to, gx, gz,
+                    cost);
+        double f = v.g + nav__h_point(q, v.x, v.z, gx, gz, min_cost);
+        if (f < c.f) c.f = f;
+    }
+    return c;
+}
+
+/* The g of point (x, z) of node id's polygon: through the node's funnel where every area costs the
+ * same (`uniform`), else straight from the node's point. */
+static double g_to(nav_mesh_query *q, uint32_t id, double x, double z, double cost, bool uniform)
+{
+    const search_node *n = &q->nodes[id];
+    search_node c = *n;
+    if (uniform && funnel_through(q, id, (portal_xz){x, z, x, z}, cost, &c))
+        return c.apex_g + nav__length(x - c.apex_x, z - c.apex_z) * cost;
+    return n->g + nav__length(x - n->x, z - n->z) * cost;
 }
 
 /* The funnel mode: A* over portal crossings and links, then the funnel through the corridor, in
@@ -531,12 +631,9 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
             st->best = id;
         }
         if (poly == gp) { /* the goal lies in this polygon: straight to it */
-            double g = n->g + to_goal * cost;
-            if (uniform &&
-                (n->whole || (nav__cross(n->apex_x, n->apex_z, n->right_x, n->right_z, gx, gz) >= 0 &&
-                              nav__cross(n->apex_x, n->apex_z, n->left_x, n->left_z, gx, gz) <= 0)))
-                g = fmin(g, n->apex_g + nav__length(gx - n->apex_x, gz - n->apex_z) * cost);
-            relax(q, goal_node, id, point_node(g, gx, gz), 0);
+            search_node c = point_node(g_to(q, id, gx, gz, cost, uniform), gx, gz);
+            c.f = c.g;
+            relax(q, goal_node, id, c);
         }
         /* no successor makes a lower f than this (without shortcuts: the straight line from its
          * apex, or from its point, to the goal): an edge expanded or known at no more is skipped */
@@ -554,13 +651,14 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
             nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
             search_node c;
             if (uniform) {
-                c = cone_successor(n, a, b, gx, gz, cost);
+                c = funnel_successor(q, id, a, b, gx, gz, cost, min_cost);
             } else {
                 c = point_node(0, 0, 0);
                 best_crossing(n->x, n->z, gx, gz, a.x, a.z, b.x, b.z, &c.x, &c.z);
                 c.g = n->g + nav__length(c.x - n->x, c.z - n->z) * cost;
+                c.f = c.g + nav__h_point(q, c.x, c.z, gx, gz, min_cost);
             }
-            relax(q, t, id, c, nav__h_point(q, c.x, c.z, gx, gz, min_cost));
+            relax(q, t, id, c);
         }
         for (uint32_t i = m->poly_link_first ? m->poly_link_first[poly] : 0,
                       end = m->poly_link_first ? m->poly_link_first[poly + 1] : 0;
@@ -568,9 +666,10 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
             uint32_t w = m->poly_links[i];
             if (!q->way_allowed[w]) continue;
             nav_vec3 a = nav__way_from(m, w), b = nav__way_to(m, w);
-            double g = n->g + nav__length(a.x - n->x, a.z - n->z) * cost + m->links[w >> 1].cost;
-            relax(q, m->edge_count + 2 + w, id, point_node(g, b.x, b.z),
-                  nav__h_point(q, b.x, b.z, gx, gz, min_cost));
+            search_node c =
+                point_node(g_to(q, id, a.x, a.z, cost, uniform) + m->links[w >> 1].cost, b.x, b.z);
+            c.f = c.g + nav__h_point(q, b.x, b.z, gx, gz, min_cost);
+            relax(q, m->edge_count + 2 + w, id, c);
         }
     }
     return true;

@@ -10,15 +10,14 @@
 typedef struct search_node {
     double g, f; /* f: g plus the heuristic at (x, z) */
     double x, z; /* where the path crosses this node's edge (start and goal: their points) */
-    /* where every area costs the same, the path's last bend before (x, z) (its apex), its g, and
-     * the mesh vertices the two rays from the apex run through that bound what it sees through
-     * this node's edge */
+    /* where every area costs the same, the funnel of the portals from the start to this node's
+     * edge: its apex (the path's last bend), the apex's g, and the vertices its two sides run
+     * through (a side through the apex itself is open) */
     double apex_x, apex_z, apex_g;
     float right_x, right_z, left_x, left_z;
     uint32_t parent;
     uint32_t stamp; /* the search that last touched the node */
     uint8_t closed;
-    uint8_t whole; /* the apex sees all of the polygon entered (it lies on its boundary) */
 } search_node;
 
 /* A node of the optimal search (Polyanya): a root and an interval of an edge seen from it. */
