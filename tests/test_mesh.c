@@ -488,10 +488,10 @@ static void test_funnel_no_pinch(void **state)
 
 /* On random maps every path is valid under the any-angle rule and costs what the planner says; the
  * optimal mode's cost equals the brute-force optimum (1e-9 relative), the funnel mode's is no
- * shorter and, on these small maps, within 1% of it on average. */
+ * shorter and, on these small maps, within 1% of it on average and 0.5% at worst. */
 static void random_paths(nav_mesh_path_mode mode, unsigned seed, int maps)
 {
-    double ratio_sum = 0;
+    double ratio_sum = 0, worst = 1;
     int solved = 0, unreachable = 0;
     for (int m = 0; m < maps; m++) {
         int32_t w = 8 + rand_r(&seed) % 24, h = 8 + rand_r(&seed) % 16;
@@ -530,6 +530,7 @@ static void random_paths(nav_mesh_path_mode mode, unsigned seed, int maps)
             if (mode == NAV_MESH_PATH_OPTIMAL) assert_true(fabs(r.cost - best) <= 1e-9 * (1 + best));
             assert_true(r.cost >= best - 1e-9 * (1 + best));
             ratio_sum += best > 0 ? r.cost / best : 1;
+            if (best > 0 && r.cost / best > worst) worst = r.cost / best;
             solved++;
         }
         nav_path_destroy(&path);
@@ -539,9 +540,12 @@ static void random_paths(nav_mesh_path_mode mode, unsigned seed, int maps)
         nav_grid_destroy(grid);
     }
     assert_true(solved > 7 * maps && unreachable > maps / 4);
-    fprintf(stderr, "%s: mean ratio to the optimum %.5f over %d paths\n",
-            mode == NAV_MESH_PATH_OPTIMAL ? "optimal" : "funnel", ratio_sum / solved, solved);
+    fprintf(stderr, "%s: mean ratio to the optimum %.6f, worst %.6f, over %d paths\n",
+            mode == NAV_MESH_PATH_OPTIMAL ? "optimal" : "funnel", ratio_sum / solved, worst, solved);
     assert_true(ratio_sum / solved < 1.01);
+    /* no funnel path 0.5% above the optimum on these maps (measured: 1.0012; with one funnel an
+     * edge, 1.0154) */
+    assert_true(worst < 1.005);
 }
 
 static void test_random_paths_funnel(void **state)

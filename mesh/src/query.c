@@ -7,8 +7,9 @@
  * funnel will go: where every area costs the same, a node keeps the funnel of the portals from the
  * start to its edge (the path's last bend, its apex, and the two sides), so that g is the exact
  * length of the shortest path through the node's corridor, and f the shortest way through the
- * node's edge to the goal as far as the straight line tells. The corridor found is then pulled
- * straight by the funnel (funnel.c). */
+ * node's edge to the goal as far as the straight line tells. An edge keeps up to two funnels,
+ * when neither is shorter at both of its ends (two ways round an obstacle). The corridor found is
+ * then pulled straight by the funnel (funnel.c). */
 #include <math.h>
 #include <string.h>
 
@@ -24,12 +25,14 @@ nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc
     nav_allocator a;
     nav__allocator_resolve(&a, d.allocator);
     uint64_t pool = d.max_nodes ? d.max_nodes : (uint64_t)mesh->edge_count + 4096;
-    if (mesh->edge_count > UINT32_MAX / 4 || pool > UINT32_MAX / 4) return NAV_FAILURE | NAV_TOO_LARGE;
+    if (mesh->edge_count > UINT32_MAX / 4 || mesh->link_count > UINT32_MAX / 8 || pool > UINT32_MAX / 4)
+        return NAV_FAILURE | NAV_TOO_LARGE;
     nav_mesh_query *q = nav__calloc(&a, 1, sizeof *q);
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     q->mesh = mesh;
     q->allocator = a;
-    q->node_count = mesh->edge_count + 2 + 2 * mesh->link_count;
+    q->second_base = mesh->edge_count + 2 + 2 * mesh->link_count;
+    q->node_count = q->second_base + mesh->edge_count;
     q->pool_capacity = (uint32_t)pool;
     /* a corridor visits each node once at most, plus the start polygon */
     q->portal_capacity = q->node_count + 1;
@@ -271,10 +274,17 @@ double nav__h_point(const nav_mesh_query *q, double x, double z, double gx, doub
 
 /* ---- the corridor search --------------------------------------------------------------------- */
 
+/* The edge of a corridor-search node id (its first or its second node), or the id itself. */
+static uint32_t node_edge(const nav_mesh_query *q, uint32_t id)
+{
+    return id >= q->second_base ? id - q->second_base : id;
+}
+
 /* The polygon a corridor-search node lies in: an edge's owner, the start's, a way's far end's. */
 static uint32_t node_poly(const nav_mesh_query *q, uint32_t id, uint32_t start_poly)
 {
     const nav_mesh *m = q->mesh;
+    id = node_edge(q, id);
     if (id < m->edge_count) return m->edge_owner[id];
     if (id == m->edge_count) return start_poly;
     return nav__way_to_poly(m, id - m->edge_count - 2);
@@ -295,16 +305,17 @@ static uint32_t build_corridor(nav_mesh_query *q, uint32_t last, uint32_t start_
         i--;
         uint32_t poly = node_poly(q, id, start_poly);
         q->corridor[i + 1] = poly;
-        if (id > m->edge_count + 1) {
-            uint32_t w = id - m->edge_count - 2;
+        uint32_t e = node_edge(q, id);
+        if (e > m->edge_count + 1) {
+            uint32_t w = e - m->edge_count - 2;
             nav_vec3 a = nav__way_from(m, w);
             q->portals[i] = (nav__portal){a.x, a.z, a.x, a.z, a.y, a.y};
             q->portal_way[i] = w;
             continue;
         }
-        /* crossing into poly through its edge id, which runs from the walker's left end to the right */
-        uint32_t first = m->poly_first[poly], next = id + 1 < m->poly_first[poly + 1] ? id + 1 : first;
-        nav_vec3 l = m->verts[m->edge_vert[id]], r = m->verts[m->edge_vert[next]];
+        /* crossing into poly through its edge e, which runs from the walker's left end to the right */
+        uint32_t first = m->poly_first[poly], next = e + 1 < m->poly_first[poly + 1] ? e + 1 : first;
+        nav_vec3 l = m->verts[m->edge_vert[e]], r = m->verts[m->edge_vert[next]];
         q->portals[i] = (nav__portal){l.x, l.z, r.x, r.z, l.y, r.y};
         q->portal_way[i] = NAV_MESH_NO_POLY;
     }
@@ -480,7 +491,7 @@ static bool funnel_through(nav_mesh_query *q, uint32_t id, portal_xz exit, doubl
         uint32_t count = 0;
         bool on_exit = (exit.ux == vx && exit.uz == vz) || (exit.wx == vx && exit.wz == vz);
         while (!on_exit) {
-            uint32_t e = id;
+            uint32_t e = node_edge(q, id);
             if (e >= m->edge_count) return false; /* the start or a link: no corner before it */
             portal_xz p = edge_portal(m, e);
             if ((p.ux == vx && p.uz == vz) || (p.wx == vx && p.wz == vz)) break;
@@ -572,6 +583,80 @@ static double g_to(nav_mesh_query *q, uint32_t id, double x, double z, double co
     return n->g + nav__length(x - n->x, z - n->z) * cost;
 }
 
+/* Both nodes of edge t are taken, each expanded or known at an f no successor can beat (`bound`):
+ * a new crossing of t could not enter. */
+static bool settled(const nav_mesh_query *q, uint32_t t, double bound)
+{
+    const search_node *a = &q->nodes[t], *b = &q->nodes[q->second_base + t];
+    return a->stamp == q->stamp && b->stamp == q->stamp && (a->closed || a->f <= bound) &&
+           (b->closed || b->f <= bound);
+}
+
+/* The length of the shortest path to point (x, z) of node s's edge through its funnel (round a
+ * side's vertex for a point beyond it). */
+static double funnel_length(const search_node *s, double x, double z, double cost)
+{
+    double ax = s->apex_x, az = s->apex_z;
+    bool right_open = s->right_x == ax && s->right_z == az, left_open = s->left_x == ax && s->left_z == az;
+    if (!right_open && nav__cross(ax, az, s->right_x, s->right_z, x, z) < 0)
+        return s->apex_g +
+               (nav__length(s->right_x - ax, s->right_z - az) + nav__length(x - s->right_x, z - s->right_z)) *
+                   cost;
+    if (!left_open && nav__cross(ax, az, s->left_x, s->left_z, x, z) > 0)
+        return s->apex_g +
+               (nav__length(s->left_x - ax, s->left_z - az) + nav__length(x - s->left_x, z - s->left_z)) *
+                   cost;
+    return s->apex_g + nav__length(x - ax, z - az) * cost;
+}
+
+/* a's way to edge u -> w is no longer than b's at both ends (where areas cost the same, `cost`;
+ * else: a's f is no higher) */
+static bool no_longer(const search_node *a, const search_node *b, nav_vec3 u, nav_vec3 w, double cost)
+{
+    if (!(cost > 0)) return a->f <= b->f;
+    return funnel_length(a, u.x, u.z, cost) <= funnel_length(b, u.x, u.z, cost) &&
+           funnel_length(a, w.x, w.z, cost) <= funnel_length(b, w.x, w.z, cost);
+}
+
+/* Offers crossing c of edge t (u -> w; reached from node `from`) to the edge's two nodes. A node
+ * whose way is no longer at both ends of the edge makes c useless (an expanded one too: it is never
+ * reopened); else c takes the place of an open node it is no longer than, or an empty node, or
+ * the open node with the higher f when c's is lower. Two nodes an edge keep two ways round an
+ * obstacle: the one whose crossing is nearer the goal does not shut out the other, which may turn
+ * out shorter. */
+static void relax_edge(nav_mesh_query *q, uint32_t t, uint32_t from, search_node c, nav_vec3 u, nav_vec3 w,
+                       double cost)
+{
+    uint32_t ids[2] = {t, q->second_base + t};
+    int target = -1;
+    for (int k = 0; k < 2; k++) {
+        const search_node *s = &q->nodes[ids[k]];
+        if (s->stamp != q->stamp) {
+            if (target < 0) target = k;
+            continue;
+        }
+        if (no_longer(s, &c, u, w, cost)) return;
+        if (!s->closed && target < 0 && c.f <= s->f && no_longer(&c, s, u, w, cost)) target = k;
+    }
+    if (target < 0) {
+        for (int k = 0; k < 2; k++) {
+            const search_node *s = &q->nodes[ids[k]];
+            if (!s->closed && c.f < s->f && (target < 0 || s->f > q->nodes[ids[target]].f)) target = k;
+        }
+        if (target < 0) return;
+    }
+    search_node *old = &q->nodes[ids[target]];
+    bool queued = old->stamp == q->stamp;
+    c.parent = from;
+    c.stamp = q->stamp;
+    c.closed = 0;
+    *old = c;
+    if (queued)
+        nav_heap_decrease(&q->open, ids[target], f_key(c.f), nav_heap_tie_larger_g(c.g));
+    else
+        nav_heap_push(&q->open, f_key(c.f), nav_heap_tie_larger_g(c.g), ids[target]);
+}
+
 /* The funnel mode: A* over portal crossings and links, then the funnel through the corridor, in
  * three parts as the optimal search. */
 static void corridor_begin(nav_mesh_query *q)
@@ -645,8 +730,8 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
             uint32_t next_poly = m->edge_poly[e];
             if (next_poly == NAV_MESH_NO_POLY || (m->edge_flags[e] & NAV__EDGE_ONE_WAY)) continue;
             uint32_t t = m->edge_twin[e];
-            if (e == id || !nav__mesh_poly_allowed(q, filter, next_poly)) continue;
-            if (nodes[t].stamp == q->stamp && (nodes[t].closed || nodes[t].f <= bound)) continue;
+            if (e == node_edge(q, id) || !nav__mesh_poly_allowed(q, filter, next_poly)) continue;
+            if (settled(q, t, bound)) continue;
             if (regions && !nav__mesh_step_useful(m, e, goal_region)) continue;
             nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
             search_node c;
@@ -658,7 +743,7 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
                 c.g = n->g + nav__length(c.x - n->x, c.z - n->z) * cost;
                 c.f = c.g + nav__h_point(q, c.x, c.z, gx, gz, min_cost);
             }
-            relax(q, t, id, c);
+            relax_edge(q, t, id, c, a, b, uniform ? cost : 0);
         }
         for (uint32_t i = m->poly_link_first ? m->poly_link_first[poly] : 0,
                       end = m->poly_link_first ? m->poly_link_first[poly + 1] : 0;

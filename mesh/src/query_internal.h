@@ -69,8 +69,9 @@ struct nav_mesh_query {
     const nav_mesh *mesh;
     nav_allocator allocator;
     /* corridor search: one node an edge, then the start and the goal, then one a way along an
-     * off-mesh link (link * 2 + direction: its far end) */
-    uint32_t node_count;
+     * off-mesh link (link * 2 + direction: its far end), then from second_base a second node an
+     * edge (an edge keeps two funnels when neither is shorter at both its ends) */
+    uint32_t node_count, second_base;
     search_node *nodes;
     nav_heap open;
     uint32_t stamp;
