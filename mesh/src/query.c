@@ -31,8 +31,7 @@ nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     q->mesh = mesh;
     q->allocator = a;
-    q->second_base = mesh->edge_count + 2 + 2 * mesh->link_count;
-    q->node_count = q->second_base + mesh->edge_count;
+    q->node_count = 2 * mesh->edge_count + 2 + 2 * mesh->link_count;
     q->pool_capacity = (uint32_t)pool;
     /* a corridor visits each node once at most, plus the start polygon */
     q->portal_capacity = q->node_count + 1;
@@ -41,6 +40,8 @@ nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc
     q->point_capacity = 2 * q->scratch_capacity + 4;
     size_t ways = 2 * (size_t)mesh->link_count + 1;
     q->nodes = nav__calloc(&a, q->node_count, sizeof *q->nodes);
+    q->heads_block = nav__calloc(&a, q->node_count + 2, sizeof *q->heads);
+    if (q->heads_block) q->heads = (search_head *)(((uintptr_t)q->heads_block + 31) & ~(uintptr_t)31);
     q->pool = nav__calloc(&a, q->pool_capacity, sizeof *q->pool);
     q->root_g = nav__calloc(&a, mesh->vert_count ? mesh->vert_count : 1, sizeof *q->root_g);
     q->root_stamp = nav__calloc(&a, mesh->vert_count ? mesh->vert_count : 1, sizeof *q->root_stamp);
@@ -56,9 +57,9 @@ nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc
     q->link_stamp = nav__calloc(&a, ways, sizeof *q->link_stamp);
     q->link_lb = nav__calloc(&a, ways, sizeof *q->link_lb);
     q->way_allowed = nav__calloc(&a, ways, sizeof *q->way_allowed);
-    if (!q->nodes || !q->pool || !q->root_g || !q->root_stamp || !q->edge_last || !q->edge_last_stamp ||
-        !q->corridor || !q->portals || !q->corridor_cost || !q->point_flags || !q->portal_way ||
-        !q->point_link || !q->link_g || !q->link_stamp || !q->link_lb || !q->way_allowed ||
+    if (!q->nodes || !q->heads_block || !q->pool || !q->root_g || !q->root_stamp || !q->edge_last ||
+        !q->edge_last_stamp || !q->corridor || !q->portals || !q->corridor_cost || !q->point_flags ||
+        !q->portal_way || !q->point_link || !q->link_g || !q->link_stamp || !q->link_lb || !q->way_allowed ||
         nav_failed(nav_heap_init(&q->open, &a, q->node_count, q->node_count)) ||
         nav_failed(nav_heap_init(&q->interval_open, &a, q->pool_capacity, 0))) {
         nav_mesh_query_destroy(q);
@@ -73,6 +74,7 @@ void nav_mesh_query_destroy(nav_mesh_query *q)
     if (!q) return;
     nav_allocator a = q->allocator;
     nav__free(&a, q->nodes);
+    nav__free(&a, q->heads_block);
     nav__free(&a, q->pool);
     nav__free(&a, q->root_g);
     nav__free(&a, q->root_stamp);
@@ -96,8 +98,9 @@ void nav_mesh_query_destroy(nav_mesh_query *q)
 size_t nav_mesh_query_memory_bytes(const nav_mesh_query *q)
 {
     if (!q) return 0;
-    return sizeof *q + q->node_count * (sizeof *q->nodes + sizeof(nav_heap_entry) + sizeof(uint32_t)) +
-           q->pool_capacity * (sizeof *q->pool + sizeof(nav_heap_entry)) +
+    return sizeof *q +
+           q->node_count * (sizeof *q->nodes + sizeof *q->heads + sizeof(nav_heap_entry) + sizeof(uint32_t)) +
+           2 * sizeof *q->heads + q->pool_capacity * (sizeof *q->pool + sizeof(nav_heap_entry)) +
            q->mesh->vert_count * (sizeof *q->root_g + sizeof *q->root_stamp) +
            q->mesh->edge_count * (sizeof *q->edge_last + sizeof *q->edge_last_stamp) +
            q->portal_capacity * (sizeof *q->portals + sizeof *q->corridor_cost + sizeof *q->portal_way) +
@@ -193,7 +196,7 @@ uint32_t nav__next_stamp(nav_mesh_query *q)
 {
     if (++q->stamp == 0) {
         const nav_mesh *m = q->mesh;
-        for (uint32_t i = 0; i < q->node_count; i++) q->nodes[i].stamp = 0;
+        for (uint32_t i = 0; i < q->node_count; i++) q->heads[i].stamp = 0;
         for (uint32_t v = 0; v < m->vert_count; v++) q->root_stamp[v] = 0;
         for (uint32_t e = 0; e < m->edge_count; e++) q->edge_last_stamp[e] = 0;
         for (uint32_t w = 0; w < 2 * m->link_count; w++) q->link_stamp[w] = 0;
@@ -274,10 +277,12 @@ double nav__h_point(const nav_mesh_query *q, double x, double z, double gx, doub
 
 /* ---- the corridor search --------------------------------------------------------------------- */
 
-/* The edge of a corridor-search node id (its first or its second node), or the id itself. */
+/* The edge of a corridor-search node id (one of its two nodes); for the start, the goal and the
+ * ways: the edge count, plus one, plus two and the way. */
 static uint32_t node_edge(const nav_mesh_query *q, uint32_t id)
 {
-    return id >= q->second_base ? id - q->second_base : id;
+    uint32_t edges = q->mesh->edge_count;
+    return id < 2 * edges ? id >> 1 : id - edges;
 }
 
 /* The polygon a corridor-search node lies in: an edge's owner, the start's, a way's far end's. */
@@ -297,7 +302,7 @@ static uint32_t node_poly(const nav_mesh_query *q, uint32_t id, uint32_t start_p
 static uint32_t build_corridor(nav_mesh_query *q, uint32_t last, uint32_t start_poly, nav_vec3 goal)
 {
     const nav_mesh *m = q->mesh;
-    uint32_t start_node = m->edge_count, n = 0;
+    uint32_t start_node = 2 * m->edge_count, n = 0;
     for (uint32_t id = last; id != start_node; id = q->nodes[id].parent) n++;
     /* n edges or ways crossed: n + 1 polygons, n portals and the goal */
     uint32_t i = n;
@@ -368,15 +373,13 @@ static nav_status pull_corridor(nav_mesh_query *q, nav_vec3 start, uint32_t coun
  * no path changed for it. */
 static void relax(nav_mesh_query *q, uint32_t t, uint32_t from, search_node c)
 {
-    search_node *old = &q->nodes[t];
-    bool queued = old->stamp == q->stamp;
+    search_head *head = &q->heads[t];
+    bool queued = head->stamp == q->stamp;
     double f = c.f;
-    if (queued && (old->closed || f >= old->f)) return;
-    c.f = f;
+    if (queued && (head->closed || f >= head->f)) return;
     c.parent = from;
-    c.stamp = q->stamp;
-    c.closed = 0;
-    *old = c;
+    q->nodes[t] = c;
+    *head = (search_head){f, q->stamp, 0};
     if (queued)
         nav_heap_decrease(&q->open, t, f_key(f), nav_heap_tie_larger_g(c.g));
     else
@@ -587,7 +590,7 @@ static double g_to(nav_mesh_query *q, uint32_t id, double x, double z, double co
  * a new crossing of t could not enter. */
 static bool settled(const nav_mesh_query *q, uint32_t t, double bound)
 {
-    const search_node *a = &q->nodes[t], *b = &q->nodes[q->second_base + t];
+    const search_head *a = &q->heads[2 * t], *b = &q->heads[2 * t + 1];
     return a->stamp == q->stamp && b->stamp == q->stamp && (a->closed || a->f <= bound) &&
            (b->closed || b->f <= bound);
 }
@@ -627,30 +630,29 @@ static bool no_longer(const search_node *a, const search_node *b, nav_vec3 u, na
 static void relax_edge(nav_mesh_query *q, uint32_t t, uint32_t from, search_node c, nav_vec3 u, nav_vec3 w,
                        double cost)
 {
-    uint32_t ids[2] = {t, q->second_base + t};
+    uint32_t ids[2] = {2 * t, 2 * t + 1};
     int target = -1;
     for (int k = 0; k < 2; k++) {
         const search_node *s = &q->nodes[ids[k]];
-        if (s->stamp != q->stamp) {
+        const search_head *h = &q->heads[ids[k]];
+        if (h->stamp != q->stamp) {
             if (target < 0) target = k;
             continue;
         }
         if (no_longer(s, &c, u, w, cost)) return;
-        if (!s->closed && target < 0 && c.f <= s->f && no_longer(&c, s, u, w, cost)) target = k;
+        if (!h->closed && target < 0 && c.f <= h->f && no_longer(&c, s, u, w, cost)) target = k;
     }
     if (target < 0) {
         for (int k = 0; k < 2; k++) {
-            const search_node *s = &q->nodes[ids[k]];
-            if (!s->closed && c.f < s->f && (target < 0 || s->f > q->nodes[ids[target]].f)) target = k;
+            const search_head *h = &q->heads[ids[k]];
+            if (!h->closed && c.f < h->f && (target < 0 || h->f > q->heads[ids[target]].f)) target = k;
         }
         if (target < 0) return;
     }
-    search_node *old = &q->nodes[ids[target]];
-    bool queued = old->stamp == q->stamp;
+    bool queued = q->heads[ids[target]].stamp == q->stamp;
     c.parent = from;
-    c.stamp = q->stamp;
-    c.closed = 0;
-    *old = c;
+    q->nodes[ids[target]] = c;
+    q->heads[ids[target]] = (search_head){c.f, q->stamp, 0};
     if (queued)
         nav_heap_decrease(&q->open, ids[target], f_key(c.f), nav_heap_tie_larger_g(c.g));
     else
@@ -664,15 +666,15 @@ static void corridor_begin(nav_mesh_query *q)
     const nav_mesh *m = q->mesh;
     nav__search_state *st = &q->st;
     const nav__search_ends *ends = &st->ends;
-    uint32_t stamp = nav__next_stamp(q), start_node = m->edge_count, goal_node = m->edge_count + 1;
+    uint32_t stamp = nav__next_stamp(q), start_node = 2 * m->edge_count, goal_node = start_node + 1;
     nav_heap_clear(&q->open);
     double gx = ends->goal.x, gz = ends->goal.z;
     q->nodes[start_node] = point_node(0, ends->start.x, ends->start.z);
     q->nodes[start_node].parent = start_node;
-    q->nodes[start_node].stamp = stamp;
-    q->nodes[goal_node] = point_node(INFINITY, gx, gz); /* not seen yet (stamp 0) */
+    q->nodes[goal_node] = point_node(INFINITY, gx, gz); /* not seen yet (an old stamp) */
     double h0 = nav__h_point(q, ends->start.x, ends->start.z, gx, gz, ends->min_cost);
     q->nodes[start_node].f = h0;
+    q->heads[start_node] = (search_head){h0, stamp, 0};
     nav_heap_push(&q->open, f_key(h0), nav_heap_tie_larger_g(0), start_node);
     st->best = start_node;
     st->expanded = 0;
@@ -687,7 +689,7 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
     const nav__search_ends *ends = &st->ends;
     const nav_mesh_filter *filter = ends->filter;
     double min_cost = ends->min_cost, gx = ends->goal.x, gz = ends->goal.z;
-    uint32_t sp = ends->start_poly, gp = ends->goal_poly, goal_node = m->edge_count + 1, done = 0;
+    uint32_t sp = ends->start_poly, gp = ends->goal_poly, goal_node = 2 * m->edge_count + 1, done = 0;
     search_node *nodes = q->nodes;
     /* dead-end regions hold no shortcut where every area costs the same and no link is one (with
      * costs that differ, a detour through cheaper polygons may pay) */
@@ -701,7 +703,7 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
             break;
         }
         search_node *n = &nodes[id];
-        n->closed = 1;
+        q->heads[id].closed = 1;
         if (ends->max_expanded && st->expanded >= ends->max_expanded) {
             st->out_of_nodes = 1;
             break;
@@ -754,7 +756,7 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
             search_node c =
                 point_node(g_to(q, id, a.x, a.z, cost, uniform) + m->links[w >> 1].cost, b.x, b.z);
             c.f = c.g + nav__h_point(q, b.x, b.z, gx, gz, min_cost);
-            relax(q, m->edge_count + 2 + w, id, c);
+            relax(q, 2 * m->edge_count + 2 + w, id, c);
         }
     }
     return true;
@@ -765,13 +767,13 @@ static nav_status corridor_finish(nav_mesh_query *q, nav_path *out, nav_mesh_res
     const nav_mesh *m = q->mesh;
     const nav__search_state *st = &q->st;
     const nav__search_ends *ends = &st->ends;
-    uint32_t sp = ends->start_poly, gp = ends->goal_poly, start_node = m->edge_count;
+    uint32_t sp = ends->start_poly, gp = ends->goal_poly, start_node = 2 * m->edge_count;
     r->expanded = st->expanded;
     nav_status status = NAV_SUCCESS;
     uint32_t last;
     nav_vec3 end = ends->goal;
     if (st->found) {
-        last = q->nodes[m->edge_count + 1].parent;
+        last = q->nodes[start_node + 1].parent;
     } else {
         if (!st->out_of_nodes && st->best == start_node && sp != gp) return NAV_FAILURE | NAV_UNREACHABLE;
         /* partial: to the point nearest the goal on the closest polygon reached */

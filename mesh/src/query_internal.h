@@ -16,9 +16,16 @@ typedef struct search_node {
     double apex_x, apex_z, apex_g;
     float right_x, right_z, left_x, left_z;
     uint32_t parent;
-    uint32_t stamp; /* the search that last touched the node */
-    uint8_t closed;
 } search_node;
+
+/* What the corridor search checks of a node before it looks further, apart from the node (the two
+ * of an edge share a cache line): its f, the search that last touched it, whether it is
+ * expanded. */
+typedef struct search_head {
+    double f;
+    uint32_t stamp;
+    uint32_t closed;
+} search_head;
 
 /* A node of the optimal search (Polyanya): a root and an interval of an edge seen from it. */
 typedef struct interval_node {
@@ -68,11 +75,13 @@ typedef struct nav__search_state {
 struct nav_mesh_query {
     const nav_mesh *mesh;
     nav_allocator allocator;
-    /* corridor search: one node an edge, then the start and the goal, then one a way along an
-     * off-mesh link (link * 2 + direction: its far end), then from second_base a second node an
-     * edge (an edge keeps two funnels when neither is shorter at both its ends) */
-    uint32_t node_count, second_base;
+    /* corridor search: two nodes an edge (2 e and 2 e + 1: an edge keeps two funnels when neither
+     * is shorter at both its ends), then the start and the goal, then one a way along an off-mesh
+     * link (link * 2 + direction: its far end) */
+    uint32_t node_count;
     search_node *nodes;
+    search_head *heads; /* node_count entries, aligned to 32 bytes */
+    void *heads_block;  /* what was allocated for heads */
     nav_heap open;
     uint32_t stamp;
     double area_cost[256]; /* this search's costs (the filter's or the mesh's) */

@@ -198,7 +198,7 @@ nav_status nav_mesh_move_along_surface(nav_mesh_query *q, const nav_mesh_filter 
     double best = INFINITY, bx = start.x, bz = start.z;
     uint32_t best_poly = start_poly;
     queue[tail++] = start_poly;
-    q->nodes[m->poly_first[start_poly]].stamp = stamp; /* a polygon is marked on its first edge's record */
+    q->heads[m->poly_first[start_poly]].stamp = stamp; /* a polygon is marked on its first edge's record */
     while (head < tail) {
         uint32_t p = queue[head++];
         double px, pz;
@@ -214,14 +214,14 @@ nav_status nav_mesh_move_along_surface(nav_mesh_query *q, const nav_mesh_filter 
         for (uint32_t e = m->poly_first[p]; e < m->poly_first[p + 1]; e++) {
             if (!passable(q, filter, e)) continue;
             uint32_t n = m->edge_poly[e];
-            if (q->nodes[m->poly_first[n]].stamp == stamp || tail >= q->scratch_capacity) continue;
+            if (q->heads[m->poly_first[n]].stamp == stamp || tail >= q->scratch_capacity) continue;
             /* the portal's distance to the circle's centre */
             nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[next_edge(m, p, e)]];
             double ex = (double)b.x - a.x, ez = (double)b.z - a.z, len2 = ex * ex + ez * ez;
             double s = len2 > 0 ? ((cx - a.x) * ex + (cz - a.z) * ez) / len2 : 0;
             s = s < 0 ? 0 : (s > 1 ? 1 : s);
             if (nav__length(a.x + ex * s - cx, a.z + ez * s - cz) > radius) continue;
-            q->nodes[m->poly_first[n]].stamp = stamp;
+            q->heads[m->poly_first[n]].stamp = stamp;
             queue[tail++] = n;
         }
     }
