@@ -45,26 +45,6 @@ static bool add_corner(nav_path *out, uint8_t *flags, double x, float y, double 
     return true;
 }
 
-/* Portal p as seen from the apex: when the apex lies on the portal's line but off the portal, it
- * sees the portal only along that line, and the path must reach its near end first; the portal
- * then counts as that one point. */
-static nav__portal seen_portal(const nav__portal *p, double ax, double az)
-{
-    nav__portal s = *p;
-    if (nav__cross(ax, az, p->right_x, p->right_z, p->left_x, p->left_z) != 0) return s;
-    int near = nav__near_end_on_line(ax, az, p->right_x, p->right_z, p->left_x, p->left_z);
-    if (near == 1) s.left_x = s.right_x, s.left_z = s.right_z, s.left_y = s.right_y;
-    if (near == 2) s.right_x = s.left_x, s.right_z = s.left_z, s.right_y = s.left_y;
-    return s;
-}
-
-/* The apex lies on portal p (the start, or a link's far end, can lie on an edge). */
-static bool apex_on_portal(const nav__portal *p, double ax, double az)
-{
-    return nav__cross(ax, az, p->right_x, p->right_z, p->left_x, p->left_z) == 0 &&
-           nav__near_end_on_line(ax, az, p->right_x, p->right_z, p->left_x, p->left_z) == 0;
-}
-
 nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_t *corridor,
                        const double *area_cost, uint32_t count, nav_path *out, uint8_t *flags, double *cost)
 {
@@ -77,7 +57,9 @@ nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_
     uint32_t left_at = 0, right_at = 0;
     float left_y = start.y, right_y = start.y;
     for (uint32_t i = 0; i < count; i++) {
-        if (i + 1 < count && apex_on_portal(&portals[i], apex_x, apex_z)) {
+        nav__portal p = portals[i];
+        int view = nav__portal_view(apex_x, apex_z, p.right_x, p.right_z, p.left_x, p.left_z);
+        if (view == NAV__SEES_ON && i + 1 < count) {
             /* the apex lies in the next polygon too and sees all of it: the funnel starts afresh
              * (narrowed to the portal's two ends, its sides would point opposite ways, and the
              * next portal's end on the line would look like a crossing) */
@@ -87,7 +69,9 @@ nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_
             apex_at = i + 1;
             continue;
         }
-        nav__portal p = seen_portal(&portals[i], apex_x, apex_z);
+        /* a portal on a line through the apex counts as its near end */
+        if (view == NAV__SEES_U) p.left_x = p.right_x, p.left_z = p.right_z, p.left_y = p.right_y;
+        if (view == NAV__SEES_W) p.right_x = p.left_x, p.right_z = p.left_z, p.right_y = p.left_y;
         /* the right side: narrow it when the new right end lies inside the funnel */
         if (nav__cross(apex_x, apex_z, right_x, right_z, p.right_x, p.right_z) >= 0) {
             if ((apex_x == right_x && apex_z == right_z) ||

@@ -135,15 +135,20 @@ static inline double nav__cross(double ox, double oz, double px, double pz, doub
     return (px - ox) * (qz - oz) - (pz - oz) * (qx - ox);
 }
 
-/* For a point a on the line of segment u-w: 0 when a lies on the segment, else which end is the
- * nearer to a (1: u, 2: w). A point off the segment sees it only along the line, so a path from
- * it through the segment reaches the near end first. */
-static inline int nav__near_end_on_line(double ax, double az, double ux, double uz, double wx, double wz)
+/* How a point a (a funnel's apex) sees portal u-w. */
+enum {
+    NAV__SEES_ALL = 0, /* off the portal's line: as usual */
+    NAV__SEES_U = 1,   /* on its line but off it, nearer u: only along the line, so a path through */
+    NAV__SEES_W = 2,   /* it reaches the near end first, and the portal counts as that one point */
+    NAV__SEES_ON = 3   /* on the portal: a lies in the polygon beyond too and sees all of it */
+};
+static inline int nav__portal_view(double ax, double az, double ux, double uz, double wx, double wz)
 {
-    if ((ux - ax) * (wx - ax) + (uz - az) * (wz - az) <= 0) return 0;
+    if (nav__cross(ax, az, ux, uz, wx, wz) != 0) return NAV__SEES_ALL;
+    if ((ux - ax) * (wx - ax) + (uz - az) * (wz - az) <= 0) return NAV__SEES_ON;
     double du = (ux - ax) * (ux - ax) + (uz - az) * (uz - az);
     double dw = (wx - ax) * (wx - ax) + (wz - az) * (wz - az);
-    return du <= dw ? 1 : 2;
+    return du <= dw ? NAV__SEES_U : NAV__SEES_W;
 }
 
 /* Point (x, z) against polygon p, in doubles: true when inside or on its boundary. */

@@ -295,6 +295,15 @@ static uint32_t node_poly(const nav_mesh_query *q, uint32_t id, uint32_t start_p
     return nav__way_to_poly(m, id - m->edge_count - 2);
 }
 
+/* The two vertices of edge e in its owner's winding (its start and its end). */
+static void edge_verts(const nav_mesh *m, uint32_t e, nav_vec3 *from, nav_vec3 *to)
+{
+    uint32_t poly = m->edge_owner[e], first = m->poly_first[poly];
+    uint32_t next = e + 1 < m->poly_first[poly + 1] ? e + 1 : first;
+    *from = m->verts[m->edge_vert[e]];
+    *to = m->verts[m->edge_vert[next]];
+}
+
 /* Builds the corridor from the chain of nodes ending at `last` (an edge node, a way node, or the
  * start node) into q->corridor and q->portals (a link crossed: a portal of one point, its near
  * end, with portal_way set), with the goal point as the last portal. Returns the corridor's
@@ -319,8 +328,8 @@ static uint32_t build_corridor(nav_mesh_query *q, uint32_t last, uint32_t start_
             continue;
         }
         /* crossing into poly through its edge e, which runs from the walker's left end to the right */
-        uint32_t first = m->poly_first[poly], next = e + 1 < m->poly_first[poly + 1] ? e + 1 : first;
-        nav_vec3 l = m->verts[m->edge_vert[e]], r = m->verts[m->edge_vert[next]];
+        nav_vec3 l, r;
+        edge_verts(m, e, &l, &r);
         q->portals[i] = (nav__portal){l.x, l.z, r.x, r.z, l.y, r.y};
         q->portal_way[i] = NAV_MESH_NO_POLY;
     }
@@ -367,8 +376,8 @@ static nav_status pull_corridor(nav_mesh_query *q, nav_vec3 start, uint32_t coun
     return NAV_SUCCESS;
 }
 
-/* Pushes node t as c (reached from node `from`, with heuristic h at its point) unless it is known
- * at no more f or already expanded. An expanded node is never reopened (g following the funnel is
+/* Pushes node t as c (reached from node `from`, its f set) unless it is known at no more f or
+ * already expanded. An expanded node is never reopened (g following the funnel is
  * not a consistent cost, and a reopened node could become its own ancestor); on the shared maps
  * no path changed for it. */
 static void relax(nav_mesh_query *q, uint32_t t, uint32_t from, search_node c)
@@ -433,23 +442,34 @@ typedef struct portal_xz {
     double ux, uz, wx, wz;
 } portal_xz;
 
+/* Makes (x, z) the apex, both sides open. */
+static void set_apex(search_node *c, double x, double z)
+{
+    c->apex_x = x, c->apex_z = z;
+    c->right_x = c->left_x = (float)x;
+    c->right_z = c->left_z = (float)z;
+}
+
+/* Side 0 (right) or 1 (left) of c's funnel runs through the apex itself: it is open. */
+static bool side_open(const search_node *c, int side)
+{
+    return side ? c->left_x == c->apex_x && c->left_z == c->apex_z
+                : c->right_x == c->apex_x && c->right_z == c->apex_z;
+}
+
 /* One funnel step through portal p: 0 narrowed (or left alone), 1 the portal lies beyond the right
  * side (the path bends at the right vertex), 2 beyond the left side. */
 static int funnel_step(search_node *c, portal_xz p)
 {
     double ax = c->apex_x, az = c->apex_z;
-    if (nav__cross(ax, az, p.ux, p.uz, p.wx, p.wz) == 0) {
-        int near = nav__near_end_on_line(ax, az, p.ux, p.uz, p.wx, p.wz);
-        if (near == 0) { /* the apex lies on the portal and sees all of the next polygon */
-            c->right_x = c->left_x = (float)ax;
-            c->right_z = c->left_z = (float)az;
-            return 0;
-        }
-        /* on its line but off it: the portal counts as its near end */
-        if (near == 1) p.wx = p.ux, p.wz = p.uz;
-        if (near == 2) p.ux = p.wx, p.uz = p.wz;
+    int view = nav__portal_view(ax, az, p.ux, p.uz, p.wx, p.wz);
+    if (view == NAV__SEES_ON) { /* the apex lies on the portal and sees all of the next polygon */
+        set_apex(c, ax, az);
+        return 0;
     }
-    bool right_open = c->right_x == ax && c->right_z == az, left_open = c->left_x == ax && c->left_z == az;
+    if (view == NAV__SEES_U) p.wx = p.ux, p.wz = p.uz;
+    if (view == NAV__SEES_W) p.ux = p.wx, p.uz = p.wz;
+    bool right_open = side_open(c, 0), left_open = side_open(c, 1);
     if (nav__cross(ax, az, c->right_x, c->right_z, p.ux, p.uz) >= 0) {
         if (!right_open && !left_open && nav__cross(ax, az, c->left_x, c->left_z, p.ux, p.uz) >= 0) return 2;
         c->right_x = (float)p.ux, c->right_z = (float)p.uz;
@@ -462,20 +482,11 @@ static int funnel_step(search_node *c, portal_xz p)
     return 0;
 }
 
-/* Makes (x, z) the apex, both sides open. */
-static void set_apex(search_node *c, double x, double z)
-{
-    c->apex_x = x, c->apex_z = z;
-    c->right_x = c->left_x = (float)x;
-    c->right_z = c->left_z = (float)z;
-}
-
 /* The portal through which node id's edge is entered, right end first. */
 static portal_xz edge_portal(const nav_mesh *m, uint32_t e)
 {
-    uint32_t poly = m->edge_owner[e], first = m->poly_first[poly];
-    uint32_t next = e + 1 < m->poly_first[poly + 1] ? e + 1 : first;
-    nav_vec3 l = m->verts[m->edge_vert[e]], r = m->verts[m->edge_vert[next]];
+    nav_vec3 l, r;
+    edge_verts(m, e, &l, &r);
     return (portal_xz){r.x, r.z, l.x, l.z};
 }
 
@@ -522,6 +533,7 @@ static bool funnel_through(nav_mesh_query *q, uint32_t id, portal_xz exit, doubl
     }
     return true;
 }
+
 /* Sets c's crossing to the point of part [lo, hi] of edge u -> w best for the goal seen from
  * (ax, az) at g ag, and c's g to its cost that way. */
 static void crossing_at(search_node *c, double ax, double az, double ag, nav_vec3 u, nav_vec3 w, double lo,
@@ -548,7 +560,7 @@ static search_node funnel_successor(nav_mesh_query *q, uint32_t id, nav_vec3 u, 
         c = point_node(n->g, n->x, n->z);
     }
     double ax = c.apex_x, az = c.apex_z, lo = 0, hi = 1;
-    bool right_open = c.right_x == ax && c.right_z == az, left_open = c.left_x == ax && c.left_z == az;
+    bool right_open = side_open(&c, 0), left_open = side_open(&c, 1);
     double ru = right_open ? 0 : nav__cross(ax, az, c.right_x, c.right_z, u.x, u.z);
     double rw = right_open ? 0 : nav__cross(ax, az, c.right_x, c.right_z, w.x, w.z);
     double lu = left_open ? 0 : -nav__cross(ax, az, c.left_x, c.left_z, u.x, u.z);
@@ -600,12 +612,11 @@ static bool settled(const nav_mesh_query *q, uint32_t t, double bound)
 static double funnel_length(const search_node *s, double x, double z, double cost)
 {
     double ax = s->apex_x, az = s->apex_z;
-    bool right_open = s->right_x == ax && s->right_z == az, left_open = s->left_x == ax && s->left_z == az;
-    if (!right_open && nav__cross(ax, az, s->right_x, s->right_z, x, z) < 0)
+    if (!side_open(s, 0) && nav__cross(ax, az, s->right_x, s->right_z, x, z) < 0)
         return s->apex_g +
                (nav__length(s->right_x - ax, s->right_z - az) + nav__length(x - s->right_x, z - s->right_z)) *
                    cost;
-    if (!left_open && nav__cross(ax, az, s->left_x, s->left_z, x, z) > 0)
+    if (!side_open(s, 1) && nav__cross(ax, az, s->left_x, s->left_z, x, z) > 0)
         return s->apex_g +
                (nav__length(s->left_x - ax, s->left_z - az) + nav__length(x - s->left_x, z - s->left_z)) *
                    cost;
