@@ -3,7 +3,7 @@
 # to back on the same scenario file and print the ratio of mean query times (ours / theirs).
 # Ratios from one run on one machine are what to quote; absolute times on shared machines are not.
 #
-# usage: bench/astar_vs_ref.sh [--every N] [--repeat R] [--chunk C] [--algo A] [SCEN...]
+# usage: bench/astar_vs_ref.sh [--every N] [--repeat R] [--chunk C] [--algo A] [--landmarks K] [SCEN...]
 #   --every N   use every Nth problem only (quick iterations); default: all problems
 #   --repeat R  run both R times, alternating which goes first, and keep each one's fastest time
 #               (default 1); on a shared machine the fastest run is the one least disturbed
@@ -11,13 +11,15 @@
 #               piece by piece, keeping the fastest of the R runs of every piece: a burst of load
 #               from elsewhere then falls on both sides alike instead of on one whole run
 #               (default 0: whole files)
+#   --algo A    navtool scen's algorithm (default astar)
+#   --landmarks K  with --algo mesh or mesh-funnel: K landmarks baked into the mesh (default 0)
 #   SCEN...    scenario files; default: every ../shared/maps/*/*.scen
 # needs: a built build/tools/navtool (Release), cc, python3
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 shared=${NAV_SHARED:-$here/../shared}
 navtool=${NAVTOOL:-$here/build/tools/navtool}
-every=1 repeat=1 chunk=0 algo=astar
+every=1 repeat=1 chunk=0 algo=astar landmarks=0
 scens=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -25,9 +27,12 @@ while [ $# -gt 0 ]; do
     --repeat) repeat=$2; shift 2 ;;
     --chunk) chunk=$2; shift 2 ;;
     --algo) algo=$2; shift 2 ;;
+    --landmarks) landmarks=$2; shift 2 ;;
     *) scens+=("$1"); shift ;;
     esac
 done
+extra=()
+[ "$landmarks" = 0 ] || extra=(--landmarks "$landmarks")
 [ ${#scens[@]} -gt 0 ] || scens=("$shared"/maps/*/*.scen)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -57,7 +62,7 @@ for scen in "${scens[@]}"; do
     for ((i = 0; i < repeat; i++)); do
         for piece in "${pieces[@]}"; do
             ref() { echo "ref $piece $("$work/refastar" "${piece%.scen}" "$piece")" >>"$results"; }
-            ours() { echo "ours $piece $("$navtool" scen "$piece" --algo "$algo" --json | tail -n 1)" >>"$results"; }
+            ours() { echo "ours $piece $("$navtool" scen "$piece" --algo "$algo" "${extra[@]}" --json | tail -n 1)" >>"$results"; }
             if [ $((i % 2)) -eq 0 ]; then ref; ours; else ours; ref; fi
         done
     done

@@ -489,7 +489,7 @@ static void test_funnel_no_pinch(void **state)
 /* On random maps every path is valid under the any-angle rule and costs what the planner says; the
  * optimal mode's cost equals the brute-force optimum (1e-9 relative), the funnel mode's is no
  * shorter and, on these small maps, within 1% of it on average and 0.5% at worst. */
-static void random_paths(nav_mesh_path_mode mode, unsigned seed, int maps)
+static void random_paths(nav_mesh_path_mode mode, unsigned seed, int maps, uint32_t landmarks)
 {
     double ratio_sum = 0, worst = 1;
     int solved = 0, unreachable = 0;
@@ -498,6 +498,7 @@ static void random_paths(nav_mesh_path_mode mode, unsigned seed, int maps)
         nav_grid *grid = random_blocked_grid(w, h, 10 + m % 25, &seed);
         nav_grid_build_reachability(grid);
         nav_mesh *mesh = build(grid, NULL);
+        if (landmarks) assert_int_equal(nav_mesh_bake_landmarks(mesh, landmarks, NULL), NAV_SUCCESS);
         nav_mesh_query *q;
         assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
         test_reference ref;
@@ -551,14 +552,57 @@ static void random_paths(nav_mesh_path_mode mode, unsigned seed, int maps)
 static void test_random_paths_funnel(void **state)
 {
     (void)state;
-    random_paths(NAV_MESH_PATH_FUNNEL, 5, 40);
+    random_paths(NAV_MESH_PATH_FUNNEL, 5, 40, 0);
 }
 
 static void test_random_paths_optimal(void **state)
 {
     (void)state;
-    random_paths(NAV_MESH_PATH_OPTIMAL, 5, 40);
-    random_paths(NAV_MESH_PATH_OPTIMAL, 77, 120);
+    random_paths(NAV_MESH_PATH_OPTIMAL, 5, 40, 0);
+    random_paths(NAV_MESH_PATH_OPTIMAL, 77, 120, 0);
+}
+
+/* Landmarks: each distance is the brute-force reference's from the landmark to the vertex (-1 only
+ * at pinches, where two walls meet at a point), and the optimal mode still finds every optimum. */
+static void test_landmarks(void **state)
+{
+    (void)state;
+    unsigned seed = 31;
+    int checked = 0, pinches = 0;
+    for (int m = 0; m < 30; m++) {
+        int32_t w = 8 + rand_r(&seed) % 24, h = 8 + rand_r(&seed) % 16;
+        nav_grid *grid = random_blocked_grid(w, h, 10 + m % 25, &seed);
+        nav_mesh *mesh = build(grid, NULL);
+        assert_int_equal(nav_mesh_bake_landmarks(mesh, 3, NULL), NAV_SUCCESS);
+        assert_int_equal(nav_mesh_landmark_count(mesh), 3);
+        test_reference ref;
+        test_reference_init(&ref, grid);
+        for (uint32_t l = 0; l < 3; l++) {
+            assert_true(nav__mesh_poly_contains_xz(mesh, mesh->landmark_poly[l], mesh->landmark_x[l],
+                                                   mesh->landmark_z[l]));
+            for (uint32_t v = 0; v < mesh->vert_count; v++) {
+                float d = mesh->landmark_dist[v * 3 + l];
+                nav_vec3 p = mesh->verts[v];
+                double best = test_reference_cost(&ref, mesh->landmark_x[l], mesh->landmark_z[l], p.x, p.z);
+                if (d < 0) {
+                    pinches += l == 0;
+                    continue;
+                }
+                if (fabs(d - best) > 1e-5 * (1 + best))
+                    fprintf(stderr, "map %d: landmark %u to vertex %u (%g, %g): %.6f, reference %.6f\n", m, l,
+                            v, p.x, p.z, d, best);
+                assert_true(fabs(d - best) <= 1e-5 * (1 + best));
+                checked++;
+            }
+        }
+        test_reference_destroy(&ref);
+        nav_mesh_destroy(mesh);
+        nav_grid_destroy(grid);
+    }
+    fprintf(stderr, "landmarks: %d distances as the reference's, %d pinch vertices\n", checked, pinches);
+    assert_true(checked > 5000 && pinches > 0);
+    random_paths(NAV_MESH_PATH_OPTIMAL, 5, 40, 4);
+    random_paths(NAV_MESH_PATH_OPTIMAL, 77, 120, 2);
 }
 
 /* On real maps the funnel mode's mean length is within 1% of the optimal mode's (the issue's bar;
@@ -824,6 +868,11 @@ static void test_allocation_failures(void **state)
         nav_mesh *mesh = NULL;
         nav_status s = nav_mesh_build_from_grid(grid, &(nav_mesh_build_desc){.allocator = &t.hooks}, &mesh);
         nav_mesh_query *q = NULL;
+        if (nav_succeeded(s)) {
+            s = nav_mesh_bake_landmarks(mesh, 2, NULL);
+            /* a failed bake leaves the mesh as it was, without landmarks */
+            assert_int_equal(nav_mesh_landmark_count(mesh), nav_succeeded(s) ? 2 : 0);
+        }
         if (nav_succeeded(s))
             s = nav_mesh_query_create(mesh, &(nav_mesh_query_desc){.allocator = &t.hooks}, &q);
         nav_mesh_query_destroy(q);
@@ -867,7 +916,11 @@ static nav_mesh *chunk_mesh(const nav_grid *grid)
         {.start = centre(0, 0), .end = centre(w - 1, h - 1), .cost = 3, .bidirectional = true, .user_id = 7},
         {.start = centre(w - 1, h - 1), .end = centre(0, 0), .flags = 4, .user_id = 9},
     };
-    return build(grid, &(nav_mesh_build_desc){.links = links, .link_count = 2});
+    nav_mesh *mesh = build(grid, &(nav_mesh_build_desc){.links = links, .link_count = 2});
+    /* the basin's one-way steps: no landmarks (yet) */
+    assert_int_equal(nav_mesh_bake_landmarks(mesh, 2, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_landmark_count(mesh), 0);
+    return mesh;
 }
 
 static void write_chunk(const nav_mesh *mesh, nav_writer *w)
@@ -878,6 +931,12 @@ static void write_chunk(const nav_mesh *mesh, nav_writer *w)
 
 static void assert_same_mesh(const nav_mesh *a, const nav_mesh *b)
 {
+    assert_int_equal(a->landmark_count, b->landmark_count);
+    assert_memory_equal(a->landmark_dist, b->landmark_dist,
+                        (size_t)a->vert_count * a->landmark_count * sizeof *a->landmark_dist);
+    for (uint32_t l = 0; l < a->landmark_count; l++)
+        assert_true(a->landmark_poly[l] == b->landmark_poly[l] && a->landmark_x[l] == b->landmark_x[l] &&
+                    a->landmark_z[l] == b->landmark_z[l]);
     assert_int_equal(nav_mesh_poly_count(a), nav_mesh_poly_count(b));
     assert_int_equal(nav_mesh_vert_count(a), nav_mesh_vert_count(b));
     assert_int_equal(nav_mesh_link_count(a), nav_mesh_link_count(b));
@@ -991,6 +1050,78 @@ static void assert_queries_clean(const nav_mesh *mesh, unsigned seed)
     }
     nav_path_destroy(&path);
     nav_mesh_query_destroy(q);
+}
+
+/* Landmarks in the chunk: read back, the same paths with the same expansions; a distance that no
+ * walk along the edges allows, or a landmark's own polygon at a wrong distance, is refused. */
+static void test_chunk_landmarks(void **state)
+{
+    (void)state;
+    unsigned seed = 5;
+    nav_grid *grid = random_blocked_grid(30, 20, 15, &seed);
+    nav_mesh *mesh = build(grid, NULL);
+    assert_int_equal(nav_mesh_bake_landmarks(mesh, 4, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_landmark_count(mesh), 4);
+    nav_writer w;
+    write_chunk(mesh, &w);
+    nav_mesh *back = NULL;
+    assert_int_equal(nav_mesh_read_chunk(w.data, w.size, NULL, NULL, &back), NAV_SUCCESS);
+    assert_same_mesh(mesh, back);
+    nav_mesh_query *q1, *q2;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q1), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_query_create(back, NULL, &q2), NAV_SUCCESS);
+    nav_path p1 = new_path(), p2 = new_path();
+    unsigned r = 3;
+    int solved = 0;
+    for (int k = 0; k < 60; k++) {
+        nav_vec3 a = centre(rand_r(&r) % 30, rand_r(&r) % 20), b = centre(rand_r(&r) % 30, rand_r(&r) % 20);
+        nav_mesh_result r1, r2;
+        nav_status s1 = nav_mesh_find_path(q1, NULL, a, b, &p1, &r1);
+        assert_int_equal(nav_mesh_find_path(q2, NULL, a, b, &p2, &r2), s1);
+        if (nav_failed(s1)) continue;
+        assert_true(r1.cost == r2.cost && r1.expanded == r2.expanded);
+        solved++;
+    }
+    assert_true(solved > 30);
+    /* the distance block is the chunk's tail: vertex-major floats */
+    size_t tail = w.size - (size_t)mesh->vert_count * 4 * sizeof(float);
+    uint8_t *copy = malloc(w.size);
+    int refused = 0;
+    for (uint32_t v = 0; v < mesh->vert_count; v += 7) {
+        memcpy(copy, w.data, w.size);
+        float d;
+        memcpy(&d, copy + tail + (size_t)v * 4 * sizeof d, sizeof d);
+        if (d < 0) continue;
+        d += 50; /* further than any edge allows from its neighbours */
+        memcpy(copy + tail + (size_t)v * 4 * sizeof d, &d, sizeof d);
+        test_log log;
+        test_log_init(&log);
+        nav_mesh *bad = NULL;
+        assert_int_equal(nav_mesh_read_chunk(copy, w.size, NULL, &log.hooks, &bad),
+                         NAV_FAILURE | NAV_CORRUPT_DATA);
+        assert_null(bad);
+        assert_non_null(strstr(log.last, "landmark"));
+        refused++;
+    }
+    assert_true(refused > 5);
+    /* a landmark moved off its own polygon */
+    memcpy(copy, w.data, w.size);
+    size_t first = tail - 4 * 24; /* the first landmark's record */
+    double x;
+    memcpy(&x, copy + first + 8, sizeof x);
+    x += 1000;
+    memcpy(copy + first + 8, &x, sizeof x);
+    nav_mesh *bad = NULL;
+    assert_int_equal(nav_mesh_read_chunk(copy, w.size, NULL, NULL, &bad), NAV_FAILURE | NAV_CORRUPT_DATA);
+    free(copy);
+    nav_path_destroy(&p1);
+    nav_path_destroy(&p2);
+    nav_mesh_query_destroy(q1);
+    nav_mesh_query_destroy(q2);
+    nav_writer_destroy(&w);
+    nav_mesh_destroy(back);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
 }
 
 static void test_chunk_damage(void **state)
@@ -1687,12 +1818,14 @@ int main(void)
         cmocka_unit_test(test_random_paths_funnel),
         cmocka_unit_test(test_funnel_quality),
         cmocka_unit_test(test_random_paths_optimal),
+        cmocka_unit_test(test_landmarks),
         cmocka_unit_test(test_one_way_steps),
         cmocka_unit_test(test_terrain_and_filters),
         cmocka_unit_test(test_budget_and_partial),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_chunk_round_trip),
+        cmocka_unit_test(test_chunk_landmarks),
         cmocka_unit_test(test_chunk_damage),
         cmocka_unit_test(test_nav_file),
         cmocka_unit_test(test_links_hand_made),

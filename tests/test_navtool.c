@@ -183,7 +183,8 @@ static void test_mesh_commands(void **state)
     snprintf(args, sizeof args, "info '%s'", nav);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
     expect_output(out, "chunks: GRID v1");
-    expect_output(out, "MESH v1");
+    expect_output(out, "MESH v2");
+    expect_output(out, "16 landmarks");
     expect_output(out, "hpa: none");
     expect_output(out, "(this file's grid)");
 

@@ -23,7 +23,7 @@ static double ms_since(const struct timespec *t0)
 }
 
 /* --mesh: the grid and its navigation mesh. Takes the grid. */
-static int bake_mesh(nav_grid *grid, const char *input, const char *output, float radius,
+static int bake_mesh(nav_grid *grid, const char *input, const char *output, float radius, uint32_t landmarks,
                      nav_progress progress)
 {
     struct timespec t0;
@@ -34,6 +34,10 @@ static int bake_mesh(nav_grid *grid, const char *input, const char *output, floa
         &(nav_mesh_build_desc){.agent_radius = radius, .log = &navtool_stderr_log, .progress = &progress},
         &mesh);
     double ms = ms_since(&t0);
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (nav_succeeded(s) && landmarks) s = nav_mesh_bake_landmarks(mesh, landmarks, &progress);
+    double landmark_ms = ms_since(&t1);
     if (nav_succeeded(s)) s = nav_mesh_save_nav(grid, mesh, output);
     if (nav_failed(s)) {
         fprintf(stderr, "navtool bake: %s\n", nav_status_str(s));
@@ -41,8 +45,9 @@ static int bake_mesh(nav_grid *grid, const char *input, const char *output, floa
         nav_grid_destroy(grid);
         return 1;
     }
-    printf("baked %s in %.1f ms: %u polygons, %u vertices, %zu bytes -> %s\n", input, ms,
-           nav_mesh_poly_count(mesh), nav_mesh_vert_count(mesh), nav_mesh_memory_bytes(mesh), output);
+    printf("baked %s in %.1f ms: %u polygons, %u vertices, %u landmarks (%.1f ms), %zu bytes -> %s\n", input,
+           ms, nav_mesh_poly_count(mesh), nav_mesh_vert_count(mesh), landmarks, landmark_ms,
+           nav_mesh_memory_bytes(mesh), output);
     nav_mesh_destroy(mesh);
     nav_grid_destroy(grid);
     return 0;
@@ -54,6 +59,7 @@ int navtool_bake(int argc, char **argv)
     nav_hpa_desc desc = {0};
     bool quiet = false, mesh = false;
     float radius = 0;
+    uint32_t landmarks = 16;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             output = argv[++i];
@@ -68,6 +74,8 @@ int navtool_bake(int argc, char **argv)
                 fprintf(stderr, "navtool bake: --radius needs a number of cells >= 0\n");
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--landmarks") && i + 1 < argc) {
+            if (!navtool_parse_landmarks("bake", argv[++i], &landmarks)) return 2;
         } else if (navtool_parse_hpa_option(argc, argv, &i, &desc)) {
             continue;
         } else if (argv[i][0] != '-' && !input) {
@@ -86,7 +94,7 @@ int navtool_bake(int argc, char **argv)
     if (!grid) return 1;
     desc.log = &navtool_stderr_log;
     if (!quiet) desc.progress = (nav_progress){print_progress, NULL};
-    if (mesh) return bake_mesh(grid, input, output, radius, desc.progress);
+    if (mesh) return bake_mesh(grid, input, output, radius, landmarks, desc.progress);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     nav_hpa *hpa = NULL;

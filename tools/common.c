@@ -112,6 +112,18 @@ bool navtool_parse_heuristic(const char *name, nav_heuristic *heuristic)
     return false;
 }
 
+bool navtool_parse_landmarks(const char *command, const char *text, uint32_t *out)
+{
+    char *end;
+    unsigned long n = strtoul(text, &end, 10);
+    if (!*text || *end || n > NAV_MESH_MAX_LANDMARKS) {
+        fprintf(stderr, "navtool %s: --landmarks takes 0 to %d\n", command, NAV_MESH_MAX_LANDMARKS);
+        return false;
+    }
+    *out = (uint32_t)n;
+    return true;
+}
+
 bool navtool_parse_hpa_option(int argc, char **argv, int *i, nav_hpa_desc *desc)
 {
     static const char *const names[] = {"--cluster", "--levels", "--ratio", "--long"};

@@ -69,9 +69,9 @@ static void print_mesh(const nav_mesh *mesh, const nav_grid *grid)
     }
     uint64_t fp = nav_mesh_source_fingerprint(mesh);
     printf("mesh: %u polygons (up to %u vertices), %u vertices, %u edges (%u portals, %u one-way), %u links, "
-           "%u components, %zu bytes\n",
+           "%u components, %u landmarks, %zu bytes\n",
            polys, most, nav_mesh_vert_count(mesh), edges, portals, one_way, nav_mesh_link_count(mesh),
-           components, nav_mesh_memory_bytes(mesh));
+           components, nav_mesh_landmark_count(mesh), nav_mesh_memory_bytes(mesh));
     printf("mesh: built from grid %016" PRIx64 "%s\n", fp,
            !grid                              ? ""
            : fp == nav_grid_fingerprint(grid) ? " (this file's grid)"

@@ -15,10 +15,10 @@ static const struct {
      "               [--smooth] [--radius CELLS] [--png OUT] [--ascii]"},
     {"scen", navtool_scen,
      "navtool scen SCEN [--map MAP|FILE.nav] [--algo A|hpa|mesh|mesh-funnel] [--weight W] [--smooth] [--json]"
-     "\n               [--cluster N] [--levels N] [--ratio N] [--long N]"},
+     "\n               [--cluster N] [--levels N] [--ratio N] [--long N] [--landmarks K]"},
     {"bake", navtool_bake,
-     "navtool bake MAP -o OUT.nav [--cluster N] [--levels N] [--ratio N] [--long N] [--mesh [--radius "
-     "CELLS]]\n"
+     "navtool bake MAP -o OUT.nav [--cluster N] [--levels N] [--ratio N] [--long N]\n"
+     "               [--mesh [--radius CELLS] [--landmarks K (default 16)]]\n"
      "               [--quiet]"},
     {"info", navtool_info, "navtool info FILE.nav"},
     {"render", navtool_render,

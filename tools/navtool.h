@@ -36,6 +36,8 @@ bool navtool_parse_heuristic(const char *name, nav_heuristic *heuristic);
 /* Parses one HPA* bake option at argv[*i] (--cluster N, --levels N, --ratio N, --long N) into desc,
  * moving *i past its value. Returns false (and leaves *i) when argv[*i] is not one of them. */
 bool navtool_parse_hpa_option(int argc, char **argv, int *i, nav_hpa_desc *desc);
+/* --landmarks K: 0 to NAV_MESH_MAX_LANDMARKS into *out; else false, having said so (as `command`). */
+bool navtool_parse_landmarks(const char *command, const char *text, uint32_t *out);
 
 /* Writes a PNG of the grid: walls, terrain shades, the closed and open cells of the query's last
  * search [opt], and the path [opt] on top. scale pixels a cell. Returns 0 on success. */

@@ -41,6 +41,7 @@ int navtool_scen(int argc, char **argv)
     nav_search_desc search = {0};
     bool json = false, verbose = false, smooth = false, hpa = false, mesh = false;
     nav_mesh_path_mode mesh_mode = NAV_MESH_PATH_DEFAULT;
+    uint32_t landmarks = 0;
     nav_hpa_desc hpa_desc = {0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--map") && i + 1 < argc) {
@@ -53,6 +54,8 @@ int navtool_scen(int argc, char **argv)
             mesh = true;
             mesh_mode = !strcmp(argv[i + 1], "mesh") ? NAV_MESH_PATH_OPTIMAL : NAV_MESH_PATH_FUNNEL;
             i++;
+        } else if (!strcmp(argv[i], "--landmarks") && i + 1 < argc) {
+            if (!navtool_parse_landmarks("scen", argv[++i], &landmarks)) return 2;
         } else if (navtool_parse_hpa_option(argc, argv, &i, &hpa_desc)) {
             continue;
         } else if (!strcmp(argv[i], "--algo") && i + 1 < argc) {
@@ -110,7 +113,7 @@ int navtool_scen(int argc, char **argv)
     double load_start = now_seconds();
     nav_hpa *baked = NULL;
     nav_grid *grid = navtool_load(map_path, NULL, hpa ? &baked : NULL);
-    double load_ms = (now_seconds() - load_start) * 1e3, bake_ms = 0;
+    double load_ms = (now_seconds() - load_start) * 1e3, bake_ms = 0, landmark_ms = 0;
     if (!grid) {
         nav_scen_destroy(scen);
         return 1;
@@ -145,6 +148,9 @@ int navtool_scen(int argc, char **argv)
         double bake_start = now_seconds();
         s = nav_mesh_build_from_grid(grid, &(nav_mesh_build_desc){.log = &navtool_stderr_log}, &navmesh);
         bake_ms = (now_seconds() - bake_start) * 1e3;
+        double landmark_start = now_seconds();
+        if (nav_succeeded(s) && landmarks) s = nav_mesh_bake_landmarks(navmesh, landmarks, NULL);
+        landmark_ms = (now_seconds() - landmark_start) * 1e3;
         if (nav_succeeded(s)) s = nav_mesh_query_create(navmesh, NULL, &mesh_query);
         if (nav_failed(s)) {
             fprintf(stderr, "navtool scen: mesh build failed: %s\n", nav_status_str(s));
@@ -273,16 +279,18 @@ int navtool_scen(int argc, char **argv)
                    : navtool_algo_name(search.algo),
              smooth ? "+smooth" : "");
     printf("%s %s: %u problems, %u solved, %u unreachable, wrong %u, mismatches %u, invalid %u, "
-           "mean %.1f us, p95 %.1f us, %.1f expanded, ratio mean %.5f max %.5f, load %.1f ms, bake %.1f ms\n",
+           "mean %.1f us, p95 %.1f us, %.1f expanded, ratio mean %.5f max %.5f, load %.1f ms, bake %.1f ms",
            base_name(map_path), label, n, solved, unreachable, wrong, mismatches, invalid, mean_us, p95 * 1e6,
            mean_expanded, mean_ratio, ratio_max, load_ms, bake_ms);
+    if (landmarks) printf(", %u landmarks %.1f ms", landmarks, landmark_ms);
+    printf("\n");
     if (skipped) printf("note: %u problems name a map size different from the map's\n", skipped);
     if (json)
         printf(
             "{\"map\":\"%s\",\"algo\":\"%s\",\"problems\":%u,\"solved\":%u,\"unreachable\":%u,\"wrong\":%u,"
             "\"mismatches\":%u,\"invalid\":%u,\"mean_ratio\":%.6f,\"max_ratio\":%.6f,\"mean_us\":%.3f,"
             "\"p95_us\":%.3f,\"mean_expanded\":%.1f,\"bake_ms\":%.3f,\"bake_bytes\":%zu,\"query_bytes\":%zu,"
-            "\"load_ms\":%.3f}"
+            "\"load_ms\":%.3f,\"landmarks\":%u,\"landmark_ms\":%.3f}"
             "\n",
             base_name(map_path), label, n, solved, unreachable, wrong, mismatches, invalid, mean_ratio,
             ratio_max, mean_us, p95 * 1e6, mean_expanded, bake_ms,
@@ -292,7 +300,7 @@ int navtool_scen(int argc, char **argv)
             mesh  ? nav_mesh_query_memory_bytes(mesh_query)
             : hpa ? nav_hpa_query_memory_bytes(hpa_query)
                   : nav_grid_query_memory_bytes(query),
-            load_ms);
+            load_ms, landmarks, landmark_ms);
     if (mesh && !json)
         printf("mesh: %u polygons, %u vertices\n", nav_mesh_poly_count(navmesh),
                nav_mesh_vert_count(navmesh));

@@ -14,6 +14,10 @@
  *   f64 area_cost[256]
  *   per link: f32 start x, y, z, end x, y, z; u32 start polygon, end polygon; f64 cost;
  *             u32 user id; u16 flags; u8 two-way (0 or 1); u8 0
+ *   u32 landmarks (0..NAV_MESH_MAX_LANDMARKS), u32 0
+ *   per landmark: u32 polygon, u32 0, f64 x, z (a point of that polygon)
+ *   f32 distance[vertices * landmarks]     vertex-major: landmark l's distance to vertex v at
+ *                                          v * landmarks + l, or -1 where unknown
  * What can be derived is not stored: twin edges, edge owners, components, corners, the index.
  *
  * Nothing in the file is trusted: every count against the bytes left before anything is
@@ -21,7 +25,11 @@
  * 3..NAV_MESH_MAX_POLY_VERTS vertices, convex, wound clockwise (x right, z down) exactly once
  * around and of positive area, no edge of zero length, neighbours symmetric (checked as the twins
  * are found), flags and padding, area costs valid and finite for the areas in use, links inside
- * their polygons. */
+ * their polygons, landmark distances -1 or finite and >= 0, a landmark's distance to each vertex of
+ * its own polygon the straight line, and the two ends of every edge no further apart in distance
+ * than in length (which bounds any distance by a walk along edges; a chunk can still hold
+ * distances that are wrong within that, which make optimal paths longer, never a read out of
+ * bounds). */
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
@@ -77,6 +85,16 @@ nav_status nav_mesh_write_chunk(const nav_mesh *m, nav_writer *w)
         nav_writer_put_u8(w, k->bidirectional);
         nav_writer_put_u8(w, 0);
     }
+    nav_writer_put_u32(w, m->landmark_count);
+    nav_writer_put_u32(w, 0);
+    for (uint32_t l = 0; l < m->landmark_count; l++) {
+        nav_writer_put_u32(w, m->landmark_poly[l]);
+        nav_writer_put_u32(w, 0);
+        nav_writer_put_f64(w, m->landmark_x[l]);
+        nav_writer_put_f64(w, m->landmark_z[l]);
+    }
+    for (size_t i = 0; i < (size_t)m->vert_count * m->landmark_count; i++)
+        nav_writer_put_f32(w, m->landmark_dist[i]);
     return w->status;
 }
 
@@ -140,6 +158,10 @@ typedef struct draft_arrays {
     uint16_t *poly_flags;
     double *area_cost;
     nav__mesh_link *links;
+    uint32_t landmark_count;
+    uint32_t landmark_poly[NAV_MESH_MAX_LANDMARKS];
+    double landmark_x[NAV_MESH_MAX_LANDMARKS], landmark_z[NAV_MESH_MAX_LANDMARKS];
+    float *landmark_dist;
 } draft_arrays;
 
 static void free_draft(const nav_allocator *a, draft_arrays *x)
@@ -153,6 +175,7 @@ static void free_draft(const nav_allocator *a, draft_arrays *x)
     nav__free(a, x->poly_flags);
     nav__free(a, x->area_cost);
     nav__free(a, x->links);
+    nav__free(a, x->landmark_dist);
 }
 
 static nav_status read_draft(chunk_reader *c, nav__mesh_draft *d, draft_arrays *x, uint32_t *link_count)
@@ -261,7 +284,89 @@ static nav_status read_draft(chunk_reader *c, nav__mesh_draft *d, draft_arrays *
                 return corrupt(c, "a coordinate that is not finite or is too large: link", l);
     }
     if (r->status != NAV_SUCCESS) return corrupt(c, "truncated in the links", UINT32_MAX);
-    if (nav_reader_remaining(r) != 0) return corrupt(c, "bytes after the links", UINT32_MAX);
+    uint32_t nk = nav_reader_get_u32(r);
+    if (nav_reader_get_u32(r) != 0 || r->status != NAV_SUCCESS)
+        return corrupt(c, "truncated, or padding that is not zero, in the landmark count", UINT32_MAX);
+    if (nk > NAV_MESH_MAX_LANDMARKS) return corrupt(c, "too many landmarks", UINT32_MAX);
+    if (!fits(c, (uint64_t)nk * 24 + (uint64_t)nv * nk * 4, 1))
+        return corrupt(c, "landmarks larger than the chunk", UINT32_MAX);
+    x->landmark_count = nk;
+    for (uint32_t l = 0; l < nk; l++) {
+        x->landmark_poly[l] = nav_reader_get_u32(r);
+        if (nav_reader_get_u32(r) != 0) return corrupt(c, "padding that is not zero: landmark", l);
+        x->landmark_x[l] = nav_reader_get_f64(r);
+        x->landmark_z[l] = nav_reader_get_f64(r);
+        if (x->landmark_poly[l] >= np) return corrupt(c, "a polygon out of range: landmark", l);
+        if (!(fabs(x->landmark_x[l]) <= NAV__MESH_MAX_COORD) ||
+            !(fabs(x->landmark_z[l]) <= NAV__MESH_MAX_COORD))
+            return corrupt(c, "a coordinate that is not finite or is too large: landmark", l);
+    }
+    if (nk) {
+        x->landmark_dist = nav__calloc(a, (size_t)nv * nk, sizeof *x->landmark_dist);
+        if (!x->landmark_dist) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    for (size_t i = 0; i < (size_t)nv * nk; i++) {
+        float v = x->landmark_dist[i] = nav_reader_get_f32(r);
+        if (!(v == -1.0f || (v >= 0 && v <= (float)NAV__MESH_MAX_COORD * 8)))
+            return corrupt(c, "a distance that is not -1 or finite and >= 0: vertex", (uint32_t)(i / nk));
+    }
+    if (r->status != NAV_SUCCESS) return corrupt(c, "truncated in the landmarks", UINT32_MAX);
+    if (nav_reader_remaining(r) != 0) return corrupt(c, "bytes after the landmarks", UINT32_MAX);
+    return NAV_SUCCESS;
+}
+
+/* Checks the landmarks read into x against the finished mesh m and moves them into it. */
+static nav_status attach_landmarks(const nav_log *log, nav_mesh *m, draft_arrays *x)
+{
+    uint32_t k = x->landmark_count;
+    if (!k) return NAV_SUCCESS;
+    if (nav__mesh_has_one_way(m)) {
+        nav__logf(log, NAV_LOG_ERROR, "MESH chunk: landmarks on a mesh with one-way steps");
+        return NAV_FAILURE | NAV_CORRUPT_DATA;
+    }
+    const float *d = x->landmark_dist;
+    double longest = 0;
+    for (size_t i = 0; i < (size_t)m->vert_count * k; i++)
+        if (d[i] > longest) longest = d[i];
+    double slack = 4 * longest * 0x1p-24 + 1e-9;
+    for (uint32_t l = 0; l < k; l++) {
+        uint32_t p = x->landmark_poly[l];
+        double lx = x->landmark_x[l], lz = x->landmark_z[l];
+        bool bad = !nav__mesh_poly_contains_xz(m, p, lx, lz);
+        for (uint32_t e = m->poly_first[p]; e < m->poly_first[p + 1] && !bad; e++) {
+            uint32_t v = m->edge_vert[e];
+            double straight = nav__length(m->verts[v].x - lx, m->verts[v].z - lz);
+            float dv = d[(size_t)v * k + l];
+            bad = dv >= 0 && fabs(dv - straight) > slack + 1e-6 * straight;
+        }
+        if (bad) {
+            nav__logf(log, NAV_LOG_ERROR, "MESH chunk: landmark %u off its polygon or not its distance", l);
+            return NAV_FAILURE | NAV_CORRUPT_DATA;
+        }
+    }
+    for (uint32_t e = 0; e < m->edge_count; e++) {
+        uint32_t p = m->edge_owner[e], next = e + 1 < m->poly_first[p + 1] ? e + 1 : m->poly_first[p];
+        uint32_t a = m->edge_vert[e], b = m->edge_vert[next];
+        double len =
+            nav__length((double)m->verts[a].x - m->verts[b].x, (double)m->verts[a].z - m->verts[b].z);
+        for (uint32_t l = 0; l < k; l++) {
+            float da = d[(size_t)a * k + l], db = d[(size_t)b * k + l];
+            if (da >= 0 && db >= 0 && fabs((double)da - db) > len + slack + 1e-6 * len) {
+                nav__logf(log, NAV_LOG_ERROR, "MESH chunk: landmark %u: distances further apart than edge %u",
+                          l, e);
+                return NAV_FAILURE | NAV_CORRUPT_DATA;
+            }
+        }
+    }
+    m->landmark_count = k;
+    m->landmark_dist = x->landmark_dist;
+    x->landmark_dist = NULL;
+    m->landmark_slack = slack;
+    for (uint32_t l = 0; l < k; l++) {
+        m->landmark_poly[l] = x->landmark_poly[l];
+        m->landmark_x[l] = x->landmark_x[l];
+        m->landmark_z[l] = x->landmark_z[l];
+    }
     return NAV_SUCCESS;
 }
 
@@ -289,6 +394,7 @@ nav_status nav_mesh_read_chunk(const void *data, size_t size, const nav_allocato
         s = nav__mesh_attach_links(m, x.links, link_count);
         if (s == (NAV_FAILURE | NAV_CORRUPT_DATA)) nav__logf(log, NAV_LOG_ERROR, "MESH chunk: bad link");
     }
+    if (nav_succeeded(s)) s = attach_landmarks(log, m, &x);
     free_draft(&c.allocator, &x);
     if (nav_failed(s)) {
         nav_mesh_destroy(m);

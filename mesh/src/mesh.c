@@ -26,6 +26,7 @@ static void free_arrays(nav_mesh *m)
     nav__free(a, m->links);
     nav__free(a, m->poly_link_first);
     nav__free(a, m->poly_links);
+    nav__free(a, m->landmark_dist);
     nav__mesh_free_regions(m);
 }
 
@@ -82,22 +83,6 @@ static nav_status find_corners(nav_mesh *m)
     return NAV_SUCCESS;
 }
 
-static uint32_t find_root(uint32_t *parent, uint32_t p)
-{
-    while (parent[p] != p) {
-        parent[p] = parent[parent[p]];
-        p = parent[p];
-    }
-    return p;
-}
-
-static void join(uint32_t *parent, uint32_t a, uint32_t b)
-{
-    a = find_root(parent, a);
-    b = find_root(parent, b);
-    if (a != b) parent[a > b ? a : b] = a < b ? a : b;
-}
-
 /* Components over edges and links taken either way (union-find), numbered 1.. in the order of
  * their lowest polygon. */
 static nav_status label_components(nav_mesh *m)
@@ -106,11 +91,12 @@ static nav_status label_components(nav_mesh *m)
     if (!parent) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     for (uint32_t p = 0; p < m->poly_count; p++) parent[p] = p;
     for (uint32_t e = 0; e < m->edge_count; e++)
-        if (m->edge_poly[e] != NAV_MESH_NO_POLY) join(parent, m->edge_owner[e], m->edge_poly[e]);
-    for (uint32_t l = 0; l < m->link_count; l++) join(parent, m->links[l].start_poly, m->links[l].end_poly);
+        if (m->edge_poly[e] != NAV_MESH_NO_POLY) nav__join(parent, m->edge_owner[e], m->edge_poly[e]);
+    for (uint32_t l = 0; l < m->link_count; l++)
+        nav__join(parent, m->links[l].start_poly, m->links[l].end_poly);
     uint32_t label = 0;
     for (uint32_t p = 0; p < m->poly_count; p++) {
-        uint32_t r = find_root(parent, p);
+        uint32_t r = nav__find_root(parent, p);
         m->poly_component[p] = r == p ? ++label : m->poly_component[r];
     }
     nav__free(&m->allocator, parent);
@@ -441,7 +427,8 @@ size_t nav_mesh_memory_bytes(const nav_mesh *m)
                            (2 * (size_t)m->link_count) * sizeof(uint32_t)
                      : 0) +
            m->edge_count * sizeof *m->edge_region + m->poly_count * sizeof *m->poly_region +
-           2 * (size_t)m->region_count * sizeof *m->region_range;
+           2 * (size_t)m->region_count * sizeof *m->region_range +
+           (size_t)m->vert_count * m->landmark_count * sizeof *m->landmark_dist;
 }
 
 uint64_t nav_mesh_source_fingerprint(const nav_mesh *mesh)

@@ -66,7 +66,37 @@ struct nav_mesh {
     uint32_t *edge_region;
     uint32_t *region_range;
     uint32_t *poly_region;
+    /* Landmarks (landmarks.c): landmark_dist[v * landmark_count + l] is the shortest distance from
+     * landmark l (point landmark_x/z[l] of polygon landmark_poly[l]) to vertex v, or -1 where unknown (a
+     * pinch, another component); landmark_slack covers the floats' rounding in a bound made of two of them.
+     */
+    uint32_t landmark_count;
+    float *landmark_dist;
+    double landmark_slack;
+    uint32_t landmark_poly[NAV_MESH_MAX_LANDMARKS]; /* where each landmark lies */
+    double landmark_x[NAV_MESH_MAX_LANDMARKS], landmark_z[NAV_MESH_MAX_LANDMARKS];
 };
+
+/* Whether some edge is one-way (such a mesh has no landmarks). */
+bool nav__mesh_has_one_way(const nav_mesh *mesh);
+
+/* Union-find over indices: the root of p's set (halving the path), and joining two sets (the lower
+ * index becomes the root). */
+static inline uint32_t nav__find_root(uint32_t *parent, uint32_t p)
+{
+    while (parent[p] != p) {
+        parent[p] = parent[parent[p]];
+        p = parent[p];
+    }
+    return p;
+}
+
+static inline void nav__join(uint32_t *parent, uint32_t a, uint32_t b)
+{
+    a = nav__find_root(parent, a);
+    b = nav__find_root(parent, b);
+    if (a != b) parent[a > b ? a : b] = a < b ? a : b;
+}
 
 #define NAV__REGION_NONE    UINT32_MAX
 #define NAV__REGION_OUTSIDE 0x80000000u

@@ -44,6 +44,10 @@ typedef struct search {
     uint32_t goal_region; /* the goal polygon's place among the dead-end regions */
     bool regions;         /* steps into dead-end regions are pruned (no link is a shortcut) */
     bool pool_full;
+    /* the distance search (nav__optimal_distances): no goal, every polygon and step allowed, each
+     * vertex's least distance into dist */
+    bool all;
+    double *dist;
 } search;
 
 static bool is_corner(const search *s, uint32_t vert)
@@ -78,12 +82,70 @@ static double interval_heuristic(const search *s, const interval_node *n)
     return via_r < via_l ? via_r : via_l;
 }
 
+/* The landmarks' lower bound of the length from vertex v to the goal (0 when they know nothing). */
+static double landmark_bound(const search *s, uint32_t v)
+{
+    const nav_mesh *m = s->m;
+    const nav_mesh_query *q = s->q;
+    uint32_t k = m->landmark_count;
+    const float *d = m->landmark_dist + (size_t)v * k;
+    double h = 0;
+    for (uint32_t l = 0; l < k; l++) {
+        if (d[l] < 0) continue;
+        double below = q->goal_lo[l] - d[l], above = d[l] - q->goal_hi[l];
+        if (below > h) h = below;
+        if (above > h) h = above;
+    }
+    h -= m->landmark_slack;
+    return h > 0 ? h : 0;
+}
+
+/* landmark_bound(v), worked out once a search. */
+static double vert_bound(const search *s, uint32_t v)
+{
+    nav_mesh_query *q = s->q;
+    if (q->vert_h_stamp[v] != s->stamp) {
+        q->vert_h[v] = landmark_bound(s, v);
+        q->vert_h_stamp[v] = s->stamp;
+    }
+    return q->vert_h[v];
+}
+
+/* The landmarks' lower bound of the length from node n's root through its interval to the goal:
+ * the root's own bound; and, through each point x of the interval, at least the root's distance
+ * to the interval plus the bound of an end vertex of its edge less that vertex's distance to x
+ * (the triangle inequality along the edge). */
+static double landmark_heuristic(const search *s, const interval_node *n)
+{
+    const nav_mesh *m = s->m;
+    double h = n->root_vert != NAV_MESH_NO_POLY ? vert_bound(s, n->root_vert) : 0;
+    uint32_t t = n->edge, poly = m->edge_owner[t];
+    uint32_t next = t + 1 < m->poly_first[poly + 1] ? t + 1 : m->poly_first[poly];
+    uint32_t a = m->edge_vert[t], b = m->edge_vert[next]; /* the edge's left and right ends */
+    nav_vec3 pa = m->verts[a], pb = m->verts[b];
+    double ea = vert_bound(s, a) - dist(pa.x, pa.z, n->right_x, n->right_z);
+    double eb = vert_bound(s, b) - dist(pb.x, pb.z, n->left_x, n->left_z);
+    double e = ea > eb ? ea : eb;
+    if (e <= h) return h;
+    /* the root's distance to the interval */
+    double ix = n->left_x - n->right_x, iz = n->left_z - n->right_z, len2 = ix * ix + iz * iz;
+    double u = len2 > 0 ? ((n->root_x - n->right_x) * ix + (n->root_z - n->right_z) * iz) / len2 : 0;
+    u = u < 0 ? 0 : (u > 1 ? 1 : u);
+    e += dist(n->root_x, n->root_z, n->right_x + u * ix, n->right_z + u * iz);
+    return e > h ? e : h;
+}
+
 /* h, with off-mesh links that are shortcuts: the least of that and the bound through a link. A
  * link node's g is at its far end already. */
 static double heuristic(const search *s, const interval_node *n)
 {
+    if (s->all) return 0;
     if (n->kind & NODE_LINK) return nav__h_point(s->q, n->left_x, n->left_z, s->gx, s->gz, s->cost) / s->cost;
     double h = interval_heuristic(s, n);
+    if (s->q->landmarks && !(n->kind & NODE_GOAL)) {
+        double l = landmark_heuristic(s, n);
+        if (l > h) h = l;
+    }
     if (!s->q->shortcuts || (n->kind & NODE_GOAL)) return h;
     double via = nav__h_point(s->q, n->root_x, n->root_z, s->gx, s->gz, s->cost) / s->cost;
     return via < h ? via : h;
@@ -107,8 +169,12 @@ static bool dead_end(const search *s, uint32_t poly)
 static bool take_root(search *s, uint32_t v, double g)
 {
     nav_mesh_query *q = s->q;
-    if (q->root_stamp[v] == s->stamp && q->root_g[v] < g - 1e-9 * (1 + g)) return false;
-    if (q->root_stamp[v] != s->stamp || g < q->root_g[v]) q->root_g[v] = g;
+    if (q->root_stamp[v] == s->stamp) {
+        if (q->root_g[v] < g - 1e-9 * (1 + g)) return false;
+        if (g < q->root_g[v]) q->root_g[v] = g;
+        return true;
+    }
+    q->root_g[v] = g;
     q->root_stamp[v] = s->stamp;
     return true;
 }
@@ -136,8 +202,22 @@ static bool repeats(search *s, const interval_node *n)
     return false;
 }
 
-/* Adds a node to the pool (not yet to the open list). Returns its index, or NO_NODE when it is
- * dropped (pruned, or not allowed by the filter) or the pool is full. */
+/* Whether the search may step across edge e (of the polygon it is in) into the polygon beyond:
+ * not a wall, not one-way against it, allowed by the filter, and not into a dead end (a region
+ * without the goal, or a polygon whose only neighbour is this one). */
+static bool step_allowed(const search *s, uint32_t e)
+{
+    const nav_mesh *m = s->m;
+    uint32_t next = m->edge_poly[e];
+    if (next == NAV_MESH_NO_POLY) return false;
+    if (m->edge_flags[e] & NAV__EDGE_ONE_WAY) return false;
+    if (s->all) return true;
+    if (!nav__mesh_poly_allowed(s->q, s->ends->filter, next)) return false;
+    return s->regions ? nav__mesh_step_useful(m, e, s->goal_region) : !dead_end(s, next);
+}
+
+/* Adds a node to the pool (not yet to the open list); its step was allowed (step_allowed). Returns
+ * its index, or NO_NODE when it is dropped (pruned) or the pool is full. */
 static uint32_t add_node(search *s, const interval_node *proto)
 {
     nav_mesh_query *q = s->q;
@@ -146,10 +226,6 @@ static uint32_t add_node(search *s, const interval_node *proto)
     if (!(n.kind & (NODE_GOAL | NODE_LINK))) {
         uint32_t t = n.edge, poly = m->edge_owner[t];
         uint32_t from_edge = m->edge_twin[t];
-        if (m->edge_flags[from_edge] & NAV__EDGE_ONE_WAY) return NO_NODE;
-        if (!nav__mesh_poly_allowed(q, s->ends->filter, poly)) return NO_NODE;
-        if (s->regions ? !nav__mesh_step_useful(m, from_edge, s->goal_region) : dead_end(s, poly))
-            return NO_NODE;
         uint32_t first = m->poly_first[poly], next = t + 1 < m->poly_first[poly + 1] ? t + 1 : first;
         nav_vec3 a = m->verts[m->edge_vert[t]], b = m->verts[m->edge_vert[next]]; /* left end, right end */
         double side = nav__cross(b.x, b.z, a.x, a.z, n.root_x, n.root_z); /* > 0: outside the polygon */
@@ -303,6 +379,30 @@ static uint32_t add_turn(search *s, const interval_node *proto, uint32_t v, doub
     return add_node(s, &turn);
 }
 
+/* The distance search: the vertices of polygon poly, which node n enters, reached from its root,
+ * straight where the root sees them through the interval, and by way of either of the interval's
+ * ends (all ways that are paths; the least of them over the search is the shortest). */
+static void reach_vertices(search *s, const interval_node *n, uint32_t poly)
+{
+    const nav_mesh *m = s->m;
+    double rx = n->root_x, rz = n->root_z;
+    double via_r = n->g + dist(rx, rz, n->right_x, n->right_z);
+    double via_l = n->g + dist(rx, rz, n->left_x, n->left_z);
+    for (uint32_t e = m->poly_first[poly]; e < m->poly_first[poly + 1]; e++) {
+        uint32_t v = m->edge_vert[e];
+        nav_vec3 p = m->verts[v];
+        double d = via_r + dist(n->right_x, n->right_z, p.x, p.z);
+        double d_l = via_l + dist(n->left_x, n->left_z, p.x, p.z);
+        if (d_l < d) d = d_l;
+        if ((n->kind & NODE_ON_EDGE) || (nav__cross(rx, rz, n->right_dir_x, n->right_dir_z, p.x, p.z) >= 0 &&
+                                         nav__cross(rx, rz, n->left_dir_x, n->left_dir_z, p.x, p.z) <= 0)) {
+            double d_s = n->g + dist(rx, rz, p.x, p.z);
+            if (d_s < d) d = d_s;
+        }
+        if (d < s->dist[v]) s->dist[v] = d;
+    }
+}
+
 /* Generates the successors of node `at` into list (their pool indices); returns how many. */
 static uint32_t expand(search *s, uint32_t at, uint32_t *list)
 {
@@ -310,8 +410,8 @@ static uint32_t expand(search *s, uint32_t at, uint32_t *list)
     interval_node n = s->q->pool[at]; /* a copy: the pool may not move, but stay clear of aliasing */
     uint32_t poly = m->edge_owner[n.edge], first = m->poly_first[poly],
              count = m->poly_first[poly + 1] - first;
-    uint32_t k = n.edge - first;
-    uint32_t right_vert = m->edge_vert[first + (k + 1) % count], left_vert = m->edge_vert[n.edge];
+    uint32_t right_vert = m->edge_vert[n.edge + 1 < first + count ? n.edge + 1 : first],
+             left_vert = m->edge_vert[n.edge];
     nav_vec3 rv = m->verts[right_vert], lv = m->verts[left_vert];
     bool on_edge = (n.kind & NODE_ON_EDGE) != 0;
     bool turn_right = !on_edge && (n.kind & NODE_RIGHT_VERTEX) && is_corner(s, right_vert);
@@ -329,7 +429,8 @@ static uint32_t expand(search *s, uint32_t at, uint32_t *list)
             if (id != NO_NODE) list[produced++] = id;
         }
     }
-    if (m->poly_link_first)
+    if (s->all) reach_vertices(s, &n, poly);
+    if (m->poly_link_first && !s->all)
         for (uint32_t i = m->poly_link_first[poly]; i < m->poly_link_first[poly + 1]; i++) {
             uint32_t w = m->poly_links[i];
             if (!s->q->way_allowed[w]) continue;
@@ -342,9 +443,11 @@ static uint32_t expand(search *s, uint32_t at, uint32_t *list)
     double right_g = n.g + dist(rx, rz, rv.x, rv.z), left_g = n.g + dist(rx, rz, lv.x, lv.z);
     bool right_root_ok = turn_right && take_root(s, right_vert, right_g);
     bool left_root_ok = turn_left && take_root(s, left_vert, left_g);
+    uint32_t last = first + count, e = n.edge;
     for (uint32_t j = 1; j < count; j++) {
-        uint32_t e = first + (k + j) % count, e_next = first + (k + j + 1) % count;
-        if (m->edge_poly[e] == NAV_MESH_NO_POLY) continue;
+        e = e + 1 < last ? e + 1 : first;
+        uint32_t e_next = e + 1 < last ? e + 1 : first;
+        if (!step_allowed(s, e)) continue;
         nav_vec3 u = m->verts[m->edge_vert[e]], w = m->verts[m->edge_vert[e_next]]; /* u right, w left */
         uint32_t t = m->edge_twin[e];
         proto = (interval_node){.root_x = rx,
@@ -441,7 +544,7 @@ static void expand_point(search *s, double x, double z, uint32_t poly, double g,
     }
     uint32_t first = m->poly_first[poly], last = m->poly_first[poly + 1];
     for (uint32_t e = first; e < last; e++) {
-        if (m->edge_poly[e] == NAV_MESH_NO_POLY) continue;
+        if (!step_allowed(s, e)) continue;
         nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
         interval_node n = base;
         n.right_x = n.right_dir_x = a.x;
@@ -453,7 +556,13 @@ static void expand_point(search *s, double x, double z, uint32_t poly, double g,
         uint32_t id = add_node(s, &n);
         if (id != NO_NODE) push(s, id);
     }
-    if (m->poly_link_first)
+    if (s->all)
+        for (uint32_t e = first; e < last; e++) {
+            nav_vec3 p = m->verts[m->edge_vert[e]];
+            double d = g + dist(x, z, p.x, p.z);
+            if (d < s->dist[m->edge_vert[e]]) s->dist[m->edge_vert[e]] = d;
+        }
+    if (m->poly_link_first && !s->all)
         for (uint32_t i = m->poly_link_first[poly]; i < m->poly_link_first[poly + 1]; i++) {
             uint32_t w = m->poly_links[i];
             if (!s->q->way_allowed[w]) continue;
@@ -564,8 +673,66 @@ static search make_search(nav_mesh_query *q)
                     .gz = ends->goal.z,
                     .cost = q->st.cost,
                     .stamp = q->stamp,
-                    .goal_region = q->mesh->poly_region[ends->goal_poly],
+                    .goal_region =
+                        ends->goal_poly < q->mesh->poly_count ? q->mesh->poly_region[ends->goal_poly] : 0,
                     .regions = !q->shortcuts};
+}
+
+/* Whether this search uses the mesh's landmarks, and the bounds of each one's distance to the goal
+ * g in polygon P (convex). Above: through any vertex v of P, d(v) + |v - g|. Below: any vertex v
+ * of P, d(v) - |v - g| (the triangle inequality), and the least over the ways into P: a path
+ * comes in across an edge v1-v2 of P at some point y, where d(y) >= max(d1 - |v1 - y|,
+ * d2 - |v2 - y|) >= (d1 + d2 - |v1 - v2|) / 2, and |y - g| is at least g's distance to the
+ * edge's line. A landmark in P itself is |L - g| away. */
+static void set_landmarks(nav_mesh_query *q)
+{
+    const nav_mesh *m = q->mesh;
+    const nav__search_ends *ends = &q->st.ends;
+    q->landmarks = m->landmark_count > 0 && !q->any_way;
+    if (!q->landmarks) return;
+    uint32_t k = m->landmark_count, p = ends->goal_poly;
+    uint32_t first = m->poly_first[p], n = m->poly_first[p + 1] - first;
+    double gx = ends->goal.x, gz = ends->goal.z;
+    /* per corner: its vertex and distance to g; per edge: whether it is a way in, its length and
+     * g's distance to its line */
+    uint32_t vert[NAV_MESH_MAX_POLY_VERTS];
+    double r[NAV_MESH_MAX_POLY_VERTS], len[NAV_MESH_MAX_POLY_VERTS], across[NAV_MESH_MAX_POLY_VERTS];
+    for (uint32_t i = 0; i < n; i++) {
+        vert[i] = m->edge_vert[first + i];
+        r[i] = dist(gx, gz, m->verts[vert[i]].x, m->verts[vert[i]].z);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        nav_vec3 a = m->verts[vert[i]], b = m->verts[vert[i + 1 < n ? i + 1 : 0]];
+        len[i] = m->edge_poly[first + i] == NAV_MESH_NO_POLY ? -1 : dist(a.x, a.z, b.x, b.z);
+        across[i] = len[i] > 0 ? fabs(nav__cross(a.x, a.z, b.x, b.z, gx, gz)) / len[i] : 0;
+    }
+    for (uint32_t l = 0; l < k; l++) {
+        if (m->landmark_poly[l] == p) {
+            q->goal_lo[l] = q->goal_hi[l] = dist(m->landmark_x[l], m->landmark_z[l], gx, gz);
+            continue;
+        }
+        double lo = -INFINITY, hi = INFINITY, way_lo = INFINITY;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t j = i + 1 < n ? i + 1 : 0;
+            double d1 = m->landmark_dist[(size_t)vert[i] * k + l],
+                   d2 = m->landmark_dist[(size_t)vert[j] * k + l];
+            if (d1 >= 0) {
+                if (d1 - r[i] > lo) lo = d1 - r[i];
+                if (d1 + r[i] < hi) hi = d1 + r[i];
+            }
+            if (len[i] < 0) continue;
+            /* a way in across this edge */
+            double in = -INFINITY;
+            if (d1 >= 0) in = d1 - r[i];
+            if (d2 >= 0 && d2 - r[j] > in) in = d2 - r[j];
+            if (d1 >= 0 && d2 >= 0 && (d1 + d2 - len[i]) / 2 + across[i] > in)
+                in = (d1 + d2 - len[i]) / 2 + across[i];
+            if (in < way_lo) way_lo = in;
+        }
+        if (way_lo < INFINITY && way_lo > lo) lo = way_lo;
+        q->goal_lo[l] = lo;
+        q->goal_hi[l] = hi;
+    }
 }
 
 void nav__optimal_begin(nav_mesh_query *q)
@@ -580,6 +747,7 @@ void nav__optimal_begin(nav_mesh_query *q)
     st->best = NO_NODE;
     st->best_h = INFINITY;
     st->found = st->out_of_nodes = 0;
+    set_landmarks(q);
     uint32_t sp = st->ends.start_poly;
     /* one polygon: a straight line (unless a link is a shortcut) */
     if (sp == st->ends.goal_poly && !q->shortcuts) {
@@ -701,4 +869,35 @@ nav_status nav__optimal_finish(nav_mesh_query *q, nav_path *out, nav_mesh_result
         write_path(&s, st->best, px, nav__mesh_poly_height(m, poly, px, pz), pz, poly, s.cost, out, r);
     if (nav_failed(ws)) return ws;
     return NAV_SUCCESS | NAV_PARTIAL_RESULT | (st->out_of_nodes ? NAV_OUT_OF_NODES : NAV_UNREACHABLE);
+}
+
+nav_status nav__optimal_distances(nav_mesh_query *q, uint32_t poly, double x, double z, double *dist)
+{
+    const nav_mesh *m = q->mesh;
+    nav__search_state *st = &q->st;
+    for (uint32_t v = 0; v < m->vert_count; v++) dist[v] = INFINITY;
+    st->ends = (nav__search_ends){.start = nav_vec3_make((float)x, 0, (float)z),
+                                  .start_poly = poly,
+                                  .goal_poly = NAV_MESH_NO_POLY,
+                                  .min_cost = 1};
+    q->shortcuts = 0;
+    q->all_corners = 0;
+    q->landmarks = 0;
+    nav__next_stamp(q);
+    search s = make_search(q);
+    s.all = true;
+    s.dist = dist;
+    s.regions = false;
+    q->pool_count = 0;
+    nav_heap_clear(&q->interval_open);
+    expand_point(&s, x, z, poly, 0, NO_NODE);
+    uint32_t list[3 * NAV_MESH_MAX_POLY_VERTS + 1];
+    while (q->interval_open.count && !s.pool_full) {
+        uint32_t id = nav_heap_entry_id(nav_heap_pop(&q->interval_open));
+        const interval_node *n = &q->pool[id];
+        if (n->root_vert != NAV_MESH_NO_POLY && q->root_g[n->root_vert] < n->g - 1e-9 * (1 + n->g)) continue;
+        uint32_t produced = expand(&s, id, list);
+        for (uint32_t i = 0; i < produced; i++) push(&s, list[i]);
+    }
+    return s.pool_full ? NAV_FAILURE | NAV_OUT_OF_NODES : NAV_SUCCESS;
 }

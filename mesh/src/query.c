@@ -45,6 +45,8 @@ nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc
     q->pool = nav__calloc(&a, q->pool_capacity, sizeof *q->pool);
     q->root_g = nav__calloc(&a, mesh->vert_count ? mesh->vert_count : 1, sizeof *q->root_g);
     q->root_stamp = nav__calloc(&a, mesh->vert_count ? mesh->vert_count : 1, sizeof *q->root_stamp);
+    q->vert_h = nav__calloc(&a, mesh->vert_count ? mesh->vert_count : 1, sizeof *q->vert_h);
+    q->vert_h_stamp = nav__calloc(&a, mesh->vert_count ? mesh->vert_count : 1, sizeof *q->vert_h_stamp);
     q->edge_last = nav__calloc(&a, mesh->edge_count ? mesh->edge_count : 1, sizeof *q->edge_last);
     q->edge_last_stamp = nav__calloc(&a, mesh->edge_count ? mesh->edge_count : 1, sizeof *q->edge_last_stamp);
     q->corridor = nav__calloc(&a, q->scratch_capacity, sizeof *q->corridor);
@@ -57,9 +59,10 @@ nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc
     q->link_stamp = nav__calloc(&a, ways, sizeof *q->link_stamp);
     q->link_lb = nav__calloc(&a, ways, sizeof *q->link_lb);
     q->way_allowed = nav__calloc(&a, ways, sizeof *q->way_allowed);
-    if (!q->nodes || !q->heads_block || !q->pool || !q->root_g || !q->root_stamp || !q->edge_last ||
-        !q->edge_last_stamp || !q->corridor || !q->portals || !q->corridor_cost || !q->point_flags ||
-        !q->portal_way || !q->point_link || !q->link_g || !q->link_stamp || !q->link_lb || !q->way_allowed ||
+    if (!q->nodes || !q->heads_block || !q->pool || !q->root_g || !q->root_stamp || !q->vert_h ||
+        !q->vert_h_stamp || !q->edge_last || !q->edge_last_stamp || !q->corridor || !q->portals ||
+        !q->corridor_cost || !q->point_flags || !q->portal_way || !q->point_link || !q->link_g ||
+        !q->link_stamp || !q->link_lb || !q->way_allowed ||
         nav_failed(nav_heap_init(&q->open, &a, q->node_count, q->node_count)) ||
         nav_failed(nav_heap_init(&q->interval_open, &a, q->pool_capacity, 0))) {
         nav_mesh_query_destroy(q);
@@ -78,6 +81,8 @@ void nav_mesh_query_destroy(nav_mesh_query *q)
     nav__free(&a, q->pool);
     nav__free(&a, q->root_g);
     nav__free(&a, q->root_stamp);
+    nav__free(&a, q->vert_h);
+    nav__free(&a, q->vert_h_stamp);
     nav__free(&a, q->edge_last);
     nav__free(&a, q->edge_last_stamp);
     nav__free(&a, q->corridor);
@@ -101,7 +106,8 @@ size_t nav_mesh_query_memory_bytes(const nav_mesh_query *q)
     return sizeof *q +
            q->node_count * (sizeof *q->nodes + sizeof *q->heads + sizeof(nav_heap_entry) + sizeof(uint32_t)) +
            2 * sizeof *q->heads + q->pool_capacity * (sizeof *q->pool + sizeof(nav_heap_entry)) +
-           q->mesh->vert_count * (sizeof *q->root_g + sizeof *q->root_stamp) +
+           q->mesh->vert_count *
+               (sizeof *q->root_g + sizeof *q->root_stamp + sizeof *q->vert_h + sizeof *q->vert_h_stamp) +
            q->mesh->edge_count * (sizeof *q->edge_last + sizeof *q->edge_last_stamp) +
            q->portal_capacity * (sizeof *q->portals + sizeof *q->corridor_cost + sizeof *q->portal_way) +
            q->scratch_capacity * sizeof *q->corridor + q->point_capacity * (1 + sizeof *q->point_link) +
@@ -197,7 +203,7 @@ uint32_t nav__next_stamp(nav_mesh_query *q)
     if (++q->stamp == 0) {
         const nav_mesh *m = q->mesh;
         for (uint32_t i = 0; i < q->node_count; i++) q->heads[i].stamp = 0;
-        for (uint32_t v = 0; v < m->vert_count; v++) q->root_stamp[v] = 0;
+        for (uint32_t v = 0; v < m->vert_count; v++) q->root_stamp[v] = q->vert_h_stamp[v] = 0;
         for (uint32_t e = 0; e < m->edge_count; e++) q->edge_last_stamp[e] = 0;
         for (uint32_t w = 0; w < 2 * m->link_count; w++) q->link_stamp[w] = 0;
         q->stamp = 1;
@@ -224,9 +230,11 @@ static void prepare_links(nav_mesh_query *q, const nav_mesh_filter *f, double gx
     const nav_mesh *m = q->mesh;
     uint32_t ways = 2 * m->link_count;
     q->shortcuts = 0;
+    q->any_way = 0;
     for (uint32_t w = 0; w < ways; w++) {
         q->way_allowed[w] = (uint8_t)((!(w & 1) || m->links[w >> 1].bidirectional) && way_allowed(q, f, w));
         if (!q->way_allowed[w]) continue;
+        q->any_way = 1;
         nav_vec3 a = nav__way_from(m, w), b = nav__way_to(m, w);
         if (m->links[w >> 1].cost < nav__length((double)b.x - a.x, (double)b.z - a.z) * min_cost)
             q->shortcuts = 1;

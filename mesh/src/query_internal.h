@@ -92,6 +92,12 @@ struct nav_mesh_query {
     nav_heap interval_open;
     double *root_g;
     uint32_t *root_stamp;
+    /* landmarks (when the mesh has them and no way is allowed): the bounds of each landmark's
+     * distance to the goal, and their lower bound of each vertex's distance to the goal (stamped) */
+    double *vert_h;
+    uint32_t *vert_h_stamp;
+    double goal_lo[NAV_MESH_MAX_LANDMARKS], goal_hi[NAV_MESH_MAX_LANDMARKS];
+    uint8_t landmarks;
     uint64_t *edge_last; /* a digest of the last node made for each edge (stamped), to drop repeats */
     uint32_t *edge_last_stamp;
     uint8_t all_corners; /* this search may turn at every vertex (a filter leaves polygons out) */
@@ -104,6 +110,7 @@ struct nav_mesh_query {
     double *link_lb;
     uint8_t *way_allowed;
     uint8_t shortcuts;
+    uint8_t any_way; /* some way is allowed */
     /* the last path */
     uint32_t *corridor;
     uint32_t corridor_count;
@@ -152,5 +159,11 @@ double nav__h_point(const nav_mesh_query *q, double x, double z, double gx, doub
 void nav__optimal_begin(nav_mesh_query *q);
 bool nav__optimal_run(nav_mesh_query *q, uint32_t limit);
 nav_status nav__optimal_finish(nav_mesh_query *q, nav_path *out, nav_mesh_result *result);
+
+/* The shortest distance in (x, z) from point (x, z) of polygon poly to every vertex (INFINITY
+ * where none leads), every polygon allowed and every step but against a one-way edge, links not
+ * taken: the optimal search run to the end with no goal. NAV_FAILURE | NAV_OUT_OF_NODES when the node pool
+ * runs out. */
+nav_status nav__optimal_distances(nav_mesh_query *q, uint32_t poly, double x, double z, double *dist);
 
 #endif

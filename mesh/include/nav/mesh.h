@@ -95,6 +95,25 @@ typedef struct nav_mesh_build_desc {
 nav_status nav_mesh_build_from_grid(const nav_grid *grid, const nav_mesh_build_desc *desc, nav_mesh **out);
 void nav_mesh_destroy(nav_mesh *mesh);
 
+/* ---- Landmarks ------------------------------------------------------------------------------- */
+
+#define NAV_MESH_MAX_LANDMARKS 32
+
+/* Adds `count` landmarks (at most NAV_MESH_MAX_LANDMARKS; 0 removes them) to a mesh, for a
+ * stronger heuristic in the optimal mode: the exact shortest distance from each landmark to every
+ * vertex, so a search can bound the rest of a path by the triangle inequality (a differential
+ * heuristic, as in Goldberg and Harrelson's ALT). Paths stay exactly the same; searches through
+ * rooms and round long walls expand fewer nodes. Costs one exhaustive optimal search a landmark
+ * (and one more to place the first), and 4 bytes a vertex a landmark. Landmarks are placed far
+ * apart in the largest component; searches that may take an off-mesh link do not use them. A
+ * mesh with one-way steps (heights the climb rule allows one way only) gets none yet (the count
+ * stays 0, and NAV_SUCCESS).
+ * progress [opt]: stage "landmarks"; returning false cancels. Returns NAV_SUCCESS, or NAV_FAILURE
+ * with NAV_INVALID_PARAM, NAV_OUT_OF_MEMORY, NAV_OUT_OF_NODES (a search ran out of its pool of
+ * 64 nodes an edge) or NAV_WRONG_STATE (cancelled); on failure the mesh has no landmarks. */
+nav_status nav_mesh_bake_landmarks(nav_mesh *mesh, uint32_t count, const nav_progress *progress);
+uint32_t nav_mesh_landmark_count(const nav_mesh *mesh);
+
 /* ---- Reading a mesh -------------------------------------------------------------------------- */
 
 uint32_t nav_mesh_poly_count(const nav_mesh *mesh);
@@ -143,10 +162,10 @@ bool nav_mesh_link(const nav_mesh *mesh, uint32_t link, nav_mesh_link_info *info
 /* ---- The MESH chunk of a .nav file ----------------------------------------------------------- */
 
 #define NAV_CHUNK_MESH         NAV_TAG('M', 'E', 'S', 'H')
-#define NAV_MESH_CHUNK_VERSION 1
+#define NAV_MESH_CHUNK_VERSION 2 /* 2: landmarks */
 
 /* Appends the mesh's MESH chunk data to out: vertices, polygons, edges with their neighbours and
- * one-way flags, areas, flags, area costs, links and the source grid's fingerprint; what can be
+ * one-way flags, areas, flags, area costs, links, landmarks and the source grid's fingerprint; what can be
  * derived (twin edges, components, corners, the spatial index) is not stored. Returns the writer's
  * status. */
 nav_status nav_mesh_write_chunk(const nav_mesh *mesh, nav_writer *out);
@@ -154,7 +173,8 @@ nav_status nav_mesh_write_chunk(const nav_mesh *mesh, nav_writer *out);
 /* Makes a mesh from MESH chunk data (version NAV_MESH_CHUNK_VERSION), checking everything a query
  * relies on: every count and index, finite coordinates, each polygon convex, wound clockwise (as
  * seen from above, z down) and not degenerate, adjacency symmetric (each neighbour holds the same
- * edge reversed), flags and area costs valid, links inside their polygons. A chunk that passes
+ * edge reversed), flags and area costs valid, links inside their polygons, landmark distances
+ * consistent with the edges' lengths. A chunk that passes
  * cannot make a query read out of bounds. [in] allocator, log [opt]. [out] out: null on failure.
  * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA (named in the log), NAV_TOO_LARGE,
  * NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY. */
