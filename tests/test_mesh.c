@@ -839,6 +839,8 @@ static void test_threads(void **state)
     nav_grid *grid = NULL;
     assert_int_equal(nav_grid_load_map_file(test_data("den312d.map"), NULL, &grid), NAV_SUCCESS);
     nav_mesh *mesh = build(grid, NULL);
+    assert_int_equal(nav_mesh_bake_landmarks(mesh, 4, NULL), NAV_SUCCESS); /* read by every thread */
+    assert_int_equal(nav_mesh_landmark_count(mesh), 4);
     thread_job jobs[4];
     pthread_t threads[4];
     for (int i = 0; i < 4; i++) {
