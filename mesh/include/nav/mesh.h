@@ -273,7 +273,8 @@ typedef struct nav_mesh_result {
  * a root (the start or a corner where the path bends) and an interval of a polygon edge that the
  * root sees; a node's successors are the parts of the next polygon's edges seen through the
  * interval, and, past the interval's ends where they are corners of the mesh's boundary, the parts
- * seen by turning there. No preprocessing. Its cost is the length times the one area cost of the
+ * seen by turning there. No preprocessing is needed; landmarks (nav_mesh_bake_landmarks) make the
+ * heuristic stronger, with the same paths. Its cost is the length times the one area cost of the
  * polygons the filter allows. Where the allowed areas cost differently, the exact weighted optimum
  * bends where areas meet, not only at corners, and this mode instead runs the funnel mode (result
  * ->mode says which ran); its cost is then that of the path returned, at least the optimum, with
