@@ -44,8 +44,8 @@ typedef struct search {
     uint32_t goal_region; /* the goal polygon's place among the dead-end regions */
     bool regions;         /* steps into dead-end regions are pruned (no link is a shortcut) */
     bool pool_full;
-    /* the distance search (nav__optimal_distances): no goal, every polygon and step allowed, each
-     * vertex's least distance into dist */
+    /* the distance search (nav__optimal_distances): no goal, every polygon allowed and every step
+     * but against a one-way edge, each vertex's least distance into dist */
     bool all;
     double *dist;
 } search;
@@ -111,17 +111,14 @@ static double vert_bound(const search *s, uint32_t v)
     return q->vert_h[v];
 }
 
-/* The landmarks' lower bound of the length from node n's root through its interval to the goal:
- * the root's own bound; and, through each point x of the interval, at least the root's distance
- * to the interval plus the bound of an end vertex of its edge less that vertex's distance to x
- * (the triangle inequality along the edge). */
-static double landmark_heuristic(const search *s, const interval_node *n)
+/* The landmarks' lower bound of the length from node n's root through its interval (on the edge
+ * from vertex a, its left end, to b) to the goal: the root's own bound; and, through each point x of the
+ * interval, at least the root's distance to the interval plus the bound of an end vertex of its edge less
+ * that vertex's distance to x (the triangle inequality along the edge). */
+static double landmark_heuristic(const search *s, const interval_node *n, uint32_t a, uint32_t b)
 {
     const nav_mesh *m = s->m;
     double h = n->root_vert != NAV_MESH_NO_POLY ? vert_bound(s, n->root_vert) : 0;
-    uint32_t t = n->edge, poly = m->edge_owner[t];
-    uint32_t next = t + 1 < m->poly_first[poly + 1] ? t + 1 : m->poly_first[poly];
-    uint32_t a = m->edge_vert[t], b = m->edge_vert[next]; /* the edge's left and right ends */
     nav_vec3 pa = m->verts[a], pb = m->verts[b];
     double ea = vert_bound(s, a) - dist(pa.x, pa.z, n->right_x, n->right_z);
     double eb = vert_bound(s, b) - dist(pb.x, pb.z, n->left_x, n->left_z);
@@ -136,14 +133,15 @@ static double landmark_heuristic(const search *s, const interval_node *n)
 }
 
 /* h, with off-mesh links that are shortcuts: the least of that and the bound through a link. A
- * link node's g is at its far end already. */
-static double heuristic(const search *s, const interval_node *n)
+ * link node's g is at its far end already. a, b: the left and right end vertices of the edge of a
+ * node through an edge. */
+static double heuristic(const search *s, const interval_node *n, uint32_t a, uint32_t b)
 {
     if (s->all) return 0;
     if (n->kind & NODE_LINK) return nav__h_point(s->q, n->left_x, n->left_z, s->gx, s->gz, s->cost) / s->cost;
     double h = interval_heuristic(s, n);
     if (s->q->landmarks && !(n->kind & NODE_GOAL)) {
-        double l = landmark_heuristic(s, n);
+        double l = landmark_heuristic(s, n, a, b);
         if (l > h) h = l;
     }
     if (!s->q->shortcuts || (n->kind & NODE_GOAL)) return h;
@@ -163,18 +161,20 @@ static bool dead_end(const search *s, uint32_t poly)
     return ways <= 1;
 }
 
+/* Root-level pruning: a shorter way to node n's root has been found since n was made. */
+static bool root_outdated(const nav_mesh_query *q, const interval_node *n)
+{
+    return n->root_vert != NAV_MESH_NO_POLY && q->root_g[n->root_vert] < n->g - 1e-9 * (1 + n->g);
+}
+
 /* Makes v a root at length g; false when it already is one at a shorter length (root-level
  * pruning, the paper's rule: ties are kept, as paths of one length may turn round v on different
  * sides). */
 static bool take_root(search *s, uint32_t v, double g)
 {
     nav_mesh_query *q = s->q;
-    if (q->root_stamp[v] == s->stamp) {
-        if (q->root_g[v] < g - 1e-9 * (1 + g)) return false;
-        if (g < q->root_g[v]) q->root_g[v] = g;
-        return true;
-    }
-    q->root_g[v] = g;
+    if (q->root_stamp[v] == s->stamp && q->root_g[v] < g - 1e-9 * (1 + g)) return false;
+    if (q->root_stamp[v] != s->stamp || g < q->root_g[v]) q->root_g[v] = g;
     q->root_stamp[v] = s->stamp;
     return true;
 }
@@ -223,11 +223,14 @@ static uint32_t add_node(search *s, const interval_node *proto)
     nav_mesh_query *q = s->q;
     const nav_mesh *m = s->m;
     interval_node n = *proto;
+    uint32_t va = NAV_MESH_NO_POLY, vb = NAV_MESH_NO_POLY; /* the edge's left and right end vertices */
     if (!(n.kind & (NODE_GOAL | NODE_LINK))) {
         uint32_t t = n.edge, poly = m->edge_owner[t];
         uint32_t from_edge = m->edge_twin[t];
         uint32_t first = m->poly_first[poly], next = t + 1 < m->poly_first[poly + 1] ? t + 1 : first;
-        nav_vec3 a = m->verts[m->edge_vert[t]], b = m->verts[m->edge_vert[next]]; /* left end, right end */
+        va = m->edge_vert[t];
+        vb = m->edge_vert[next];
+        nav_vec3 a = m->verts[va], b = m->verts[vb];
         double side = nav__cross(b.x, b.z, a.x, a.z, n.root_x, n.root_z); /* > 0: outside the polygon */
         if (side == 0) {
             /* the root on the edge's line: on the edge it sees all of the next polygon; outside
@@ -237,7 +240,7 @@ static uint32_t add_node(search *s, const interval_node *proto)
             double len2 =
                 ((double)a.x - b.x) * ((double)a.x - b.x) + ((double)a.z - b.z) * ((double)a.z - b.z);
             if (along < 0 || along > len2) {
-                uint32_t v = along < 0 ? m->edge_vert[next] : m->edge_vert[t];
+                uint32_t v = along < 0 ? vb : va;
                 nav_vec3 p = m->verts[v];
                 double g = n.g + nav__length(p.x - n.root_x, p.z - n.root_z);
                 if (!take_root(s, v, g)) return NO_NODE;
@@ -266,7 +269,7 @@ static uint32_t add_node(search *s, const interval_node *proto)
         s->pool_full = true;
         return NO_NODE;
     }
-    n.f = n.g + heuristic(s, &n);
+    n.f = n.g + heuristic(s, &n, va, vb);
     q->pool[q->pool_count] = n;
     return q->pool_count++;
 }
@@ -803,8 +806,7 @@ bool nav__optimal_run(nav_mesh_query *q, uint32_t limit)
             st->out_of_nodes = s.pool_full;
             continue;
         }
-        /* root-level pruning: a shorter way to this root has been found since */
-        if (n->root_vert != NAV_MESH_NO_POLY && q->root_g[n->root_vert] < n->g - 1e-9 * (1 + n->g)) continue;
+        if (root_outdated(q, n)) continue;
         for (;;) {
             if (ends->max_expanded && st->expanded >= ends->max_expanded) {
                 st->out_of_nodes = 1;
@@ -895,7 +897,7 @@ nav_status nav__optimal_distances(nav_mesh_query *q, uint32_t poly, double x, do
     while (q->interval_open.count && !s.pool_full) {
         uint32_t id = nav_heap_entry_id(nav_heap_pop(&q->interval_open));
         const interval_node *n = &q->pool[id];
-        if (n->root_vert != NAV_MESH_NO_POLY && q->root_g[n->root_vert] < n->g - 1e-9 * (1 + n->g)) continue;
+        if (root_outdated(q, n)) continue;
         uint32_t produced = expand(&s, id, list);
         for (uint32_t i = 0; i < produced; i++) push(&s, list[i]);
     }
