@@ -563,7 +563,8 @@ static void test_random_paths_optimal(void **state)
 }
 
 /* Landmarks: each distance is the brute-force reference's from the landmark to the vertex (-1 only
- * at pinches, where two walls meet at a point), and the optimal mode still finds every optimum. */
+ * at pinches, where two walls meet at a point), the optimal mode still finds every optimum, and the
+ * funnel mode's paths stay as short (its quality with landmarks on real maps: test_funnel_quality). */
 static void test_landmarks(void **state)
 {
     (void)state;
@@ -603,6 +604,7 @@ static void test_landmarks(void **state)
     assert_true(checked > 5000 && pinches > 0);
     random_paths(NAV_MESH_PATH_OPTIMAL, 5, 40, 4);
     random_paths(NAV_MESH_PATH_OPTIMAL, 77, 120, 2);
+    random_paths(NAV_MESH_PATH_FUNNEL, 5, 40, 4);
 }
 
 /* On real maps the funnel mode's mean length is within 1% of the optimal mode's (the issue's bar;
@@ -611,7 +613,7 @@ static void test_landmarks(void **state)
  * optimum by more than its rounding (1.001), and every path of both modes is valid. Before g was
  * the exact length through the node's corridor, Berlin_0_256 (95, 167) -> (103, 134) came to
  * 85.81 for an 8-connected optimum of 84.74: the way round the obstacle was cut short. */
-static void funnel_quality(const char *map, uint32_t every)
+static void funnel_quality(const char *map, uint32_t every, uint32_t landmarks)
 {
     nav_grid *grid = NULL;
     char scen_name[64];
@@ -620,6 +622,7 @@ static void funnel_quality(const char *map, uint32_t every)
     nav_scen *scen = NULL;
     assert_int_equal(nav_scen_load_file(test_data(scen_name), NULL, NULL, &scen), NAV_SUCCESS);
     nav_mesh *mesh = build(grid, NULL);
+    if (landmarks) assert_int_equal(nav_mesh_bake_landmarks(mesh, landmarks, NULL), NAV_SUCCESS);
     nav_mesh_query *q;
     assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
     nav_path path = new_path();
@@ -643,8 +646,9 @@ static void funnel_quality(const char *map, uint32_t every)
         if (r.cost / p->optimal_length > worst) worst = r.cost / p->optimal_length;
         solved++;
     }
-    fprintf(stderr, "%s: funnel / optimal %.5f over %d problems, worst funnel / 8-connected %.5f\n", map,
-            sum_funnel / sum_optimal, solved, worst);
+    fprintf(stderr,
+            "%s, %u landmarks: funnel / optimal %.5f over %d problems, worst funnel / 8-connected %.5f\n",
+            map, landmarks, sum_funnel / sum_optimal, solved, worst);
     assert_true(solved * every > 800);
     assert_true(sum_funnel / sum_optimal < 1.01);
     assert_true(worst <= 1.001);
@@ -658,8 +662,10 @@ static void funnel_quality(const char *map, uint32_t every)
 static void test_funnel_quality(void **state)
 {
     (void)state;
-    funnel_quality("brc000d.map", 1);
-    funnel_quality("Berlin_0_256.map", 1);
+    funnel_quality("brc000d.map", 1, 0);
+    funnel_quality("Berlin_0_256.map", 1, 0);
+    funnel_quality("brc000d.map", 1, 16);
+    funnel_quality("Berlin_0_256.map", 1, 16);
 }
 
 /* ---- terrain, climbs, filters ----------------------------------------------------------------- */
@@ -1082,6 +1088,10 @@ static void test_chunk_landmarks(void **state)
         assert_int_equal(nav_mesh_find_path(q2, NULL, a, b, &p2, &r2), s1);
         if (nav_failed(s1)) continue;
         assert_true(r1.cost == r2.cost && r1.expanded == r2.expanded);
+        nav_mesh_path_desc funnel = {.mode = NAV_MESH_PATH_FUNNEL};
+        assert_int_equal(nav_mesh_find_path(q1, &funnel, a, b, &p1, &r1), NAV_SUCCESS);
+        assert_int_equal(nav_mesh_find_path(q2, &funnel, a, b, &p2, &r2), NAV_SUCCESS);
+        assert_true(r1.cost == r2.cost && r1.expanded == r2.expanded);
         solved++;
     }
     assert_true(solved > 30);
@@ -1115,6 +1125,21 @@ static void test_chunk_landmarks(void **state)
     memcpy(copy + first + 8, &x, sizeof x);
     nav_mesh *bad = NULL;
     assert_int_equal(nav_mesh_read_chunk(copy, w.size, NULL, NULL, &bad), NAV_FAILURE | NAV_CORRUPT_DATA);
+    /* a vertex that knows its distance to some landmarks and not to others */
+    uint32_t known = 0;
+    float d;
+    do {
+        memcpy(&d, w.data + tail + (size_t)known * 4 * sizeof d, sizeof d);
+    } while (d < 0 && ++known < mesh->vert_count);
+    assert_true(known < mesh->vert_count);
+    memcpy(copy, w.data, w.size);
+    d = -1.0f;
+    memcpy(copy + tail + ((size_t)known * 4 + 2) * sizeof d, &d, sizeof d);
+    test_log log;
+    test_log_init(&log);
+    assert_int_equal(nav_mesh_read_chunk(copy, w.size, NULL, &log.hooks, &bad),
+                     NAV_FAILURE | NAV_CORRUPT_DATA);
+    assert_non_null(strstr(log.last, "some landmarks and not to others"));
     free(copy);
     nav_path_destroy(&p1);
     nav_path_destroy(&p2);

@@ -172,9 +172,18 @@ nav_status nav_mesh_bake_landmarks(nav_mesh *mesh, uint32_t count, const nav_pro
             }
         }
         if (i == count) break;
-        if (far == NAV_MESH_NO_POLY) break; /* a component without vertices: nothing to measure */
+        if (far == NAV_MESH_NO_POLY) goto done; /* no vertex to measure from: no landmarks (s: success) */
         from = vert_poly(mesh, far);
         poly_middle(mesh, from, &x, &z);
+    }
+    /* a vertex keeps its distances to every landmark or to none (each is in the largest component,
+     * so this only ever drops what could not be measured) */
+    for (uint32_t v = 0; v < V; v++) {
+        float *d = out + (size_t)v * count;
+        bool all = true;
+        for (uint32_t l = 0; l < count; l++) all &= d[l] >= 0;
+        if (!all)
+            for (uint32_t l = 0; l < count; l++) d[l] = -1.0f;
     }
     mesh->landmark_dist = out;
     mesh->landmark_count = count;

@@ -548,11 +548,24 @@ nav_status nav_mesh_locate(const nav_mesh *m, nav_vec3 point, nav_vec3 half_exte
     uint32_t bz0 = bucket_coord((float)(point.z - ez), m->bounds_min[2], m->bucket_size, m->bucket_h);
     uint32_t bz1 = bucket_coord((float)(point.z + ez), m->bounds_min[2], m->bucket_size, m->bucket_h);
     /* Prefer a polygon whose area holds the point and whose floor is nearest in height, then the
-     * polygon nearest in 3D. Ties go to the lower polygon index (buckets list them in order). */
+     * polygon nearest in 3D. Ties go to the lower polygon index (buckets list them in order).
+     * A polygon that holds the point is listed in the point's own bucket (its bounds hold the
+     * point): look there first. */
     double best_under = INFINITY, best_near = INFINITY;
     uint32_t under = NAV_MESH_NO_POLY, near = NAV_MESH_NO_POLY;
     double near_x = 0, near_z = 0;
-    for (uint32_t bz = bz0; bz <= bz1; bz++)
+    uint32_t own = bucket_coord((float)point.z, m->bounds_min[2], m->bucket_size, m->bucket_h) * m->bucket_w +
+                   bucket_coord((float)point.x, m->bounds_min[0], m->bucket_size, m->bucket_w);
+    for (uint32_t i = m->bucket_first[own]; i < m->bucket_first[own + 1]; i++) {
+        uint32_t p = m->bucket_polys[i];
+        if (!nav__mesh_poly_contains_xz(m, p, point.x, point.z)) continue;
+        double dy = fabs((double)nav__mesh_poly_height(m, p, point.x, point.z) - point.y);
+        if (dy <= ey && (dy < best_under || (dy == best_under && p < under))) {
+            best_under = dy;
+            under = p;
+        }
+    }
+    for (uint32_t bz = bz0; bz <= bz1 && under == NAV_MESH_NO_POLY; bz++)
         for (uint32_t bx = bx0; bx <= bx1; bx++) {
             uint32_t b = bz * m->bucket_w + bx;
             for (uint32_t i = m->bucket_first[b]; i < m->bucket_first[b + 1]; i++) {

@@ -82,35 +82,6 @@ static double interval_heuristic(const search *s, const interval_node *n)
     return via_r < via_l ? via_r : via_l;
 }
 
-/* The landmarks' lower bound of the length from vertex v to the goal (0 when they know nothing). */
-static double landmark_bound(const search *s, uint32_t v)
-{
-    const nav_mesh *m = s->m;
-    const nav_mesh_query *q = s->q;
-    uint32_t k = m->landmark_count;
-    const float *d = m->landmark_dist + (size_t)v * k;
-    double h = 0;
-    for (uint32_t l = 0; l < k; l++) {
-        if (d[l] < 0) continue;
-        double below = q->goal_lo[l] - d[l], above = d[l] - q->goal_hi[l];
-        if (below > h) h = below;
-        if (above > h) h = above;
-    }
-    h -= m->landmark_slack;
-    return h > 0 ? h : 0;
-}
-
-/* landmark_bound(v), worked out once a search. */
-static double vert_bound(const search *s, uint32_t v)
-{
-    nav_mesh_query *q = s->q;
-    if (q->vert_h_stamp[v] != s->stamp) {
-        q->vert_h[v] = landmark_bound(s, v);
-        q->vert_h_stamp[v] = s->stamp;
-    }
-    return q->vert_h[v];
-}
-
 /* The landmarks' lower bound of the length from node n's root through its interval (on the edge
  * from vertex a, its left end, to b) to the goal: the root's own bound; and, through each point x of the
  * interval, at least the root's distance to the interval plus the bound of an end vertex of its edge less
@@ -118,10 +89,10 @@ static double vert_bound(const search *s, uint32_t v)
 static double landmark_heuristic(const search *s, const interval_node *n, uint32_t a, uint32_t b)
 {
     const nav_mesh *m = s->m;
-    double h = n->root_vert != NAV_MESH_NO_POLY ? vert_bound(s, n->root_vert) : 0;
+    double h = n->root_vert != NAV_MESH_NO_POLY ? nav__vert_bound(s->q, n->root_vert) : 0;
     nav_vec3 pa = m->verts[a], pb = m->verts[b];
-    double ea = vert_bound(s, a) - dist(pa.x, pa.z, n->right_x, n->right_z);
-    double eb = vert_bound(s, b) - dist(pb.x, pb.z, n->left_x, n->left_z);
+    double ea = nav__vert_bound(s->q, a) - dist(pa.x, pa.z, n->right_x, n->right_z);
+    double eb = nav__vert_bound(s->q, b) - dist(pb.x, pb.z, n->left_x, n->left_z);
     double e = ea > eb ? ea : eb;
     if (e <= h) return h;
     /* the root's distance to the interval */
@@ -681,63 +652,6 @@ static search make_search(nav_mesh_query *q)
                     .regions = !q->shortcuts};
 }
 
-/* Whether this search uses the mesh's landmarks, and the bounds of each one's distance to the goal
- * g in polygon P (convex). Above: through any vertex v of P, d(v) + |v - g|. Below: any vertex v
- * of P, d(v) - |v - g| (the triangle inequality), and the least over the ways into P: a path
- * comes in across an edge v1-v2 of P at some point y, where d(y) >= max(d1 - |v1 - y|,
- * d2 - |v2 - y|) >= (d1 + d2 - |v1 - v2|) / 2, and |y - g| is at least g's distance to the
- * edge's line. A landmark in P itself is |L - g| away. */
-static void set_landmarks(nav_mesh_query *q)
-{
-    const nav_mesh *m = q->mesh;
-    const nav__search_ends *ends = &q->st.ends;
-    q->landmarks = m->landmark_count > 0 && !q->any_way;
-    if (!q->landmarks) return;
-    uint32_t k = m->landmark_count, p = ends->goal_poly;
-    uint32_t first = m->poly_first[p], n = m->poly_first[p + 1] - first;
-    double gx = ends->goal.x, gz = ends->goal.z;
-    /* per corner: its vertex and distance to g; per edge: whether it is a way in, its length and
-     * g's distance to its line */
-    uint32_t vert[NAV_MESH_MAX_POLY_VERTS];
-    double r[NAV_MESH_MAX_POLY_VERTS], len[NAV_MESH_MAX_POLY_VERTS], across[NAV_MESH_MAX_POLY_VERTS];
-    for (uint32_t i = 0; i < n; i++) {
-        vert[i] = m->edge_vert[first + i];
-        r[i] = dist(gx, gz, m->verts[vert[i]].x, m->verts[vert[i]].z);
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        nav_vec3 a = m->verts[vert[i]], b = m->verts[vert[i + 1 < n ? i + 1 : 0]];
-        len[i] = m->edge_poly[first + i] == NAV_MESH_NO_POLY ? -1 : dist(a.x, a.z, b.x, b.z);
-        across[i] = len[i] > 0 ? fabs(nav__cross(a.x, a.z, b.x, b.z, gx, gz)) / len[i] : 0;
-    }
-    for (uint32_t l = 0; l < k; l++) {
-        if (m->landmark_poly[l] == p) {
-            q->goal_lo[l] = q->goal_hi[l] = dist(m->landmark_x[l], m->landmark_z[l], gx, gz);
-            continue;
-        }
-        double lo = -INFINITY, hi = INFINITY, way_lo = INFINITY;
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t j = i + 1 < n ? i + 1 : 0;
-            double d1 = m->landmark_dist[(size_t)vert[i] * k + l],
-                   d2 = m->landmark_dist[(size_t)vert[j] * k + l];
-            if (d1 >= 0) {
-                if (d1 - r[i] > lo) lo = d1 - r[i];
-                if (d1 + r[i] < hi) hi = d1 + r[i];
-            }
-            if (len[i] < 0) continue;
-            /* a way in across this edge */
-            double in = -INFINITY;
-            if (d1 >= 0) in = d1 - r[i];
-            if (d2 >= 0 && d2 - r[j] > in) in = d2 - r[j];
-            if (d1 >= 0 && d2 >= 0 && (d1 + d2 - len[i]) / 2 + across[i] > in)
-                in = (d1 + d2 - len[i]) / 2 + across[i];
-            if (in < way_lo) way_lo = in;
-        }
-        if (way_lo < INFINITY && way_lo > lo) lo = way_lo;
-        q->goal_lo[l] = lo;
-        q->goal_hi[l] = hi;
-    }
-}
-
 void nav__optimal_begin(nav_mesh_query *q)
 {
     const nav_mesh *m = q->mesh;
@@ -750,7 +664,7 @@ void nav__optimal_begin(nav_mesh_query *q)
     st->best = NO_NODE;
     st->best_h = INFINITY;
     st->found = st->out_of_nodes = 0;
-    set_landmarks(q);
+    nav__set_landmarks(q);
     uint32_t sp = st->ends.start_poly;
     /* one polygon: a straight line (unless a link is a shortcut) */
     if (sp == st->ends.goal_poly && !q->shortcuts) {

@@ -131,6 +131,96 @@ const uint32_t *nav_mesh_query_corridor(const nav_mesh_query *q, uint32_t *count
     return q ? q->corridor : NULL;
 }
 
+/* ---- landmarks ------------------------------------------------------------------------------- */
+
+static double dist(double ax, double az, double bx, double bz)
+{
+    return nav__length(bx - ax, bz - az);
+}
+
+/* Whether this search uses the mesh's landmarks, and the bounds of each one's distance to the goal
+ * g in polygon P (convex). Above: through any vertex v of P, d(v) + |v - g|. Below: any vertex v
+ * of P, d(v) - |v - g| (the triangle inequality), and the least over the ways into P: a path
+ * comes in across an edge v1-v2 of P at some point y, where d(y) >= max(d1 - |v1 - y|,
+ * d2 - |v2 - y|) >= (d1 + d2 - |v1 - v2|) / 2, and |y - g| is at least g's distance to the
+ * edge's line. A landmark in P itself is |L - g| away. */
+void nav__set_landmarks(nav_mesh_query *q)
+{
+    const nav_mesh *m = q->mesh;
+    const nav__search_ends *ends = &q->st.ends;
+    q->landmarks = m->landmark_count > 0 && !q->any_way;
+    if (!q->landmarks) return;
+    uint32_t k = m->landmark_count, p = ends->goal_poly;
+    uint32_t first = m->poly_first[p], n = m->poly_first[p + 1] - first;
+    double gx = ends->goal.x, gz = ends->goal.z;
+    /* per corner: its vertex and distance to g; per edge: whether it is a way in, its length and
+     * g's distance to its line */
+    uint32_t vert[NAV_MESH_MAX_POLY_VERTS];
+    double r[NAV_MESH_MAX_POLY_VERTS], len[NAV_MESH_MAX_POLY_VERTS], across[NAV_MESH_MAX_POLY_VERTS];
+    for (uint32_t i = 0; i < n; i++) {
+        vert[i] = m->edge_vert[first + i];
+        r[i] = dist(gx, gz, m->verts[vert[i]].x, m->verts[vert[i]].z);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        nav_vec3 a = m->verts[vert[i]], b = m->verts[vert[i + 1 < n ? i + 1 : 0]];
+        len[i] = m->edge_poly[first + i] == NAV_MESH_NO_POLY ? -1 : dist(a.x, a.z, b.x, b.z);
+        across[i] = len[i] > 0 ? fabs(nav__cross(a.x, a.z, b.x, b.z, gx, gz)) / len[i] : 0;
+    }
+    for (uint32_t l = 0; l < k; l++) {
+        if (m->landmark_poly[l] == p) {
+            q->goal_lo[l] = q->goal_hi[l] = dist(m->landmark_x[l], m->landmark_z[l], gx, gz);
+            continue;
+        }
+        double lo = -INFINITY, hi = INFINITY, way_lo = INFINITY;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t j = i + 1 < n ? i + 1 : 0;
+            double d1 = m->landmark_dist[(size_t)vert[i] * k + l],
+                   d2 = m->landmark_dist[(size_t)vert[j] * k + l];
+            if (d1 >= 0) {
+                if (d1 - r[i] > lo) lo = d1 - r[i];
+                if (d1 + r[i] < hi) hi = d1 + r[i];
+            }
+            if (len[i] < 0) continue;
+            /* a way in across this edge */
+            double in = -INFINITY;
+            if (d1 >= 0) in = d1 - r[i];
+            if (d2 >= 0 && d2 - r[j] > in) in = d2 - r[j];
+            if (d1 >= 0 && d2 >= 0 && (d1 + d2 - len[i]) / 2 + across[i] > in)
+                in = (d1 + d2 - len[i]) / 2 + across[i];
+            if (in < way_lo) way_lo = in;
+        }
+        if (way_lo < INFINITY && way_lo > lo) lo = way_lo;
+        q->goal_lo[l] = lo;
+        q->goal_hi[l] = hi;
+    }
+}
+
+/* The landmarks' lower bound of the length from vertex v to the goal (0 when they know nothing). */
+static double landmark_bound(const nav_mesh_query *q, uint32_t v)
+{
+    const nav_mesh *m = q->mesh;
+    uint32_t k = m->landmark_count;
+    const float *d = m->landmark_dist + (size_t)v * k;
+    if (d[0] < 0) return 0; /* a vertex knows its distance to every landmark or to none */
+    double h = 0;
+    for (uint32_t l = 0; l < k; l++) {
+        double below = q->goal_lo[l] - d[l], above = d[l] - q->goal_hi[l];
+        double most = below > above ? below : above;
+        h = most > h ? most : h;
+    }
+    h -= m->landmark_slack;
+    return h > 0 ? h : 0;
+}
+
+double nav__vert_bound(nav_mesh_query *q, uint32_t v)
+{
+    if (q->vert_h_stamp[v] != q->stamp) {
+        q->vert_h[v] = landmark_bound(q, v);
+        q->vert_h_stamp[v] = q->stamp;
+    }
+    return q->vert_h[v];
+}
+
 /* ---- the corridor search --------------------------------------------------------------------- */
 
 bool nav__mesh_poly_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t p)
@@ -554,13 +644,28 @@ static void crossing_at(search_node *c, double ax, double az, double ag, nav_vec
     c->g = ag + nav__length(c->x - ax, c->z - az) * cost;
 }
 
+/* With landmarks: a lower bound of the length from (ax, az) through some point p of part [lo, hi]
+ * of edge u -> w (vertices vu, vw) to the goal. The rest from p is at least u's bound less
+ * |p - u| (the triangle inequality along the edge), and |A - p| - |p - u| only falls as p moves
+ * away from u: the least is at the part's far end from u, and likewise for w. */
+static double landmark_part(nav_mesh_query *q, double ax, double az, uint32_t vu, uint32_t vw, nav_vec3 u,
+                            nav_vec3 w, double lo, double hi)
+{
+    double ex = (double)w.x - u.x, ez = (double)w.z - u.z, len = nav__length(ex, ez);
+    double hx = u.x + ex * hi, hz = u.z + ez * hi, lx = u.x + ex * lo, lz = u.z + ez * lo;
+    double via_u = dist(ax, az, hx, hz) + nav__vert_bound(q, vu) - hi * len;
+    double via_w = dist(ax, az, lx, lz) + nav__vert_bound(q, vw) - (1 - lo) * len;
+    return via_u > via_w ? via_u : via_w;
+}
+
 /* The successor of node id across exit edge u -> w (u its right end) where every area costs
  * `cost`: the node's funnel carried through the edge, and the point of the part of the edge its
  * apex sees that is best for the goal; f also counts, as lower bounds, the ways round a side to
  * the part beyond it. */
-static search_node funnel_successor(nav_mesh_query *q, uint32_t id, nav_vec3 u, nav_vec3 w, double gx,
+static search_node funnel_successor(nav_mesh_query *q, uint32_t id, uint32_t vu, uint32_t vw, double gx,
                                     double gz, double cost, double min_cost)
 {
+    nav_vec3 u = q->mesh->verts[vu], w = q->mesh->verts[vw];
     const search_node *n = &q->nodes[id];
     search_node c = *n;
     if (!funnel_through(q, id, (portal_xz){u.x, u.z, w.x, w.z}, cost, &c)) {
@@ -578,6 +683,10 @@ static search_node funnel_successor(nav_mesh_query *q, uint32_t id, nav_vec3 u, 
     if (!(lo <= hi)) lo = hi = lo < 1 ? lo : 1; /* rounding: the funnel sees a point at least */
     crossing_at(&c, ax, az, c.apex_g, u, w, lo, hi, gx, gz, cost);
     c.f = c.g + nav__h_point(q, c.x, c.z, gx, gz, min_cost);
+    if (q->landmarks) {
+        double l = c.apex_g + landmark_part(q, ax, az, vu, vw, u, w, lo, hi) * cost;
+        if (l > c.f) c.f = l;
+    }
     /* the parts of the edge beyond a side: round its vertex (a lower bound: straight from it) */
     if (lo == 0 && hi == 1) return c;
     for (int side = 0; side < 2; side++) {
@@ -587,9 +696,13 @@ static search_node funnel_successor(nav_mesh_query *q, uint32_t id, nav_vec3 u, 
         double from = 0, to = 1;
         clip(-a, -b, &from, &to);
         search_node v;
-        crossing_at(&v, vx, vz, c.apex_g + nav__length(vx - ax, vz - az) * cost, u, w, from, to, gx, gz,
-                    cost);
+        double vg = c.apex_g + nav__length(vx - ax, vz - az) * cost;
+        crossing_at(&v, vx, vz, vg, u, w, from, to, gx, gz, cost);
         double f = v.g + nav__h_point(q, v.x, v.z, gx, gz, min_cost);
+        if (q->landmarks) {
+            double l = vg + landmark_part(q, vx, vz, vu, vw, u, w, from, to) * cost;
+            if (l > f) f = l;
+        }
         if (f < c.f) c.f = f;
     }
     return c;
@@ -687,6 +800,7 @@ static void corridor_begin(nav_mesh_query *q)
     const nav__search_ends *ends = &st->ends;
     uint32_t stamp = nav__next_stamp(q), start_node = 2 * m->edge_count, goal_node = start_node + 1;
     nav_heap_clear(&q->open);
+    nav__set_landmarks(q);
     double gx = ends->goal.x, gz = ends->goal.z;
     q->nodes[start_node] = point_node(0, ends->start.x, ends->start.z);
     q->nodes[start_node].parent = start_node;
@@ -754,15 +868,20 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
             if (e == node_edge(q, id) || !nav__mesh_poly_allowed(q, filter, next_poly)) continue;
             if (settled(q, t, bound)) continue;
             if (regions && !nav__mesh_step_useful(m, e, goal_region)) continue;
-            nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
+            uint32_t va = m->edge_vert[e], vb = m->edge_vert[e + 1 < last ? e + 1 : first];
+            nav_vec3 a = m->verts[va], b = m->verts[vb];
             search_node c;
             if (uniform) {
-                c = funnel_successor(q, id, a, b, gx, gz, cost, min_cost);
+                c = funnel_successor(q, id, va, vb, gx, gz, cost, min_cost);
             } else {
                 c = point_node(0, 0, 0);
                 best_crossing(n->x, n->z, gx, gz, a.x, a.z, b.x, b.z, &c.x, &c.z);
                 c.g = n->g + nav__length(c.x - n->x, c.z - n->z) * cost;
                 c.f = c.g + nav__h_point(q, c.x, c.z, gx, gz, min_cost);
+                if (q->landmarks) {
+                    double l = n->g + landmark_part(q, n->x, n->z, va, vb, a, b, 0, 1) * min_cost;
+                    if (l > c.f) c.f = l;
+                }
             }
             relax_edge(q, t, id, c, a, b, uniform ? cost : 0);
         }

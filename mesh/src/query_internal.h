@@ -152,6 +152,15 @@ static inline uint32_t nav__way_to_poly(const nav_mesh *m, uint32_t w)
  * cost, or, with shortcuts, through a way if that is less. */
 double nav__h_point(const nav_mesh_query *q, double x, double z, double gx, double gz, double min_cost);
 
+/* Landmarks: whether this search uses the mesh's (q->landmarks: it has some and no way is allowed),
+ * and if so the bounds of each one's distance to the goal (q->goal_lo, goal_hi). Once the ends are
+ * set and the search stamped. */
+void nav__set_landmarks(nav_mesh_query *q);
+
+/* The landmarks' lower bound of the length from vertex v to the goal (0 when they know nothing),
+ * worked out once a search (stamped). Only when q->landmarks is set. */
+double nav__vert_bound(nav_mesh_query *q, uint32_t v);
+
 /* The optimal search (polyanya.c) for areas of one cost q->st.cost, in three parts: begin (the
  * start's successors), run (up to `limit` expansions; true when the search has ended: the goal
  * reached, nothing left, or out of nodes), finish (the path into out, the result's cost).
