@@ -144,6 +144,16 @@ static double dist(double ax, double az, double bx, double bz)
  * comes in across an edge v1-v2 of P at some point y, where d(y) >= max(d1 - |v1 - y|,
  * d2 - |v2 - y|) >= (d1 + d2 - |v1 - v2|) / 2, and |y - g| is at least g's distance to the
  * edge's line. A landmark in P itself is |L - g| away. */
+static double most(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static double least(double a, double b)
+{
+    return a < b ? a : b;
+}
+
 void nav__set_landmarks(nav_mesh_query *q)
 {
     const nav_mesh *m = q->mesh;
@@ -166,50 +176,90 @@ void nav__set_landmarks(nav_mesh_query *q)
         len[i] = m->edge_poly[first + i] == NAV_MESH_NO_POLY ? -1 : dist(a.x, a.z, b.x, b.z);
         across[i] = len[i] > 0 ? fabs(nav__cross(a.x, a.z, b.x, b.z, gx, gz)) / len[i] : 0;
     }
+    /* each vertex's row of distances (null where it knows none), corner by corner */
+    double lo[NAV_MESH_MAX_LANDMARKS], hi[NAV_MESH_MAX_LANDMARKS], way_lo[NAV_MESH_MAX_LANDMARKS];
+    for (uint32_t l = 0; l < k; l++) lo[l] = -INFINITY, hi[l] = way_lo[l] = INFINITY;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = i + 1 < n ? i + 1 : 0;
+        const float *d1 = m->landmark_dist + (size_t)vert[i] * k,
+                    *d2 = m->landmark_dist + (size_t)vert[j] * k;
+        bool k1 = d1[0] >= 0, k2 = d2[0] >= 0;
+        if (k1)
+            for (uint32_t l = 0; l < k; l++) {
+                lo[l] = most(lo[l], d1[l] - r[i]);
+                hi[l] = least(hi[l], d1[l] + r[i]);
+            }
+        if (len[i] < 0) continue;
+        /* a way in across this edge */
+        for (uint32_t l = 0; l < k; l++) {
+            double in = -INFINITY;
+            if (k1) in = d1[l] - r[i];
+            if (k2) in = most(in, d2[l] - r[j]);
+            if (k1 && k2) in = most(in, (d1[l] + d2[l] - len[i]) / 2 + across[i]);
+            way_lo[l] = least(way_lo[l], in);
+        }
+    }
     for (uint32_t l = 0; l < k; l++) {
         if (m->landmark_poly[l] == p) {
             q->goal_lo[l] = q->goal_hi[l] = dist(m->landmark_x[l], m->landmark_z[l], gx, gz);
             continue;
         }
-        double lo = -INFINITY, hi = INFINITY, way_lo = INFINITY;
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t j = i + 1 < n ? i + 1 : 0;
-            double d1 = m->landmark_dist[(size_t)vert[i] * k + l],
-                   d2 = m->landmark_dist[(size_t)vert[j] * k + l];
-            if (d1 >= 0) {
-                if (d1 - r[i] > lo) lo = d1 - r[i];
-                if (d1 + r[i] < hi) hi = d1 + r[i];
-            }
-            if (len[i] < 0) continue;
-            /* a way in across this edge */
-            double in = -INFINITY;
-            if (d1 >= 0) in = d1 - r[i];
-            if (d2 >= 0 && d2 - r[j] > in) in = d2 - r[j];
-            if (d1 >= 0 && d2 >= 0 && (d1 + d2 - len[i]) / 2 + across[i] > in)
-                in = (d1 + d2 - len[i]) / 2 + across[i];
-            if (in < way_lo) way_lo = in;
-        }
-        if (way_lo < INFINITY && way_lo > lo) lo = way_lo;
-        q->goal_lo[l] = lo;
-        q->goal_hi[l] = hi;
+        q->goal_lo[l] = way_lo[l] < INFINITY && way_lo[l] > lo[l] ? way_lo[l] : lo[l];
+        q->goal_hi[l] = hi[l];
     }
+    /* the same as floats rounded outwards, for landmark_bound; its float subtractions round a
+     * positive result by at most 2^-24 of the larger operand: a goal bound, or a distance (at most
+     * the longest, which the mesh's slack is 4 * 2^-24 of) */
+    double largest = 0;
+    for (uint32_t l = 0; l < k; l++) {
+        float f = (float)q->goal_lo[l], g = (float)q->goal_hi[l];
+        q->goal_lo_f[l] = f > q->goal_lo[l] ? nextafterf(f, -INFINITY) : f;
+        q->goal_hi_f[l] = g < q->goal_hi[l] ? nextafterf(g, INFINITY) : g;
+        if (fabs(q->goal_lo[l]) < INFINITY) largest = most(largest, fabs(q->goal_lo[l]));
+        if (fabs(q->goal_hi[l]) < INFINITY) largest = most(largest, fabs(q->goal_hi[l]));
+    }
+    q->landmark_slack = m->landmark_slack * 1.5 + largest * 0x1p-22;
 }
 
-/* The landmarks' lower bound of the length from vertex v to the goal (0 when they know nothing). */
+/* Four floats at once (GNU C vector extensions: SSE on x86, NEON on ARM, scalar elsewhere). */
+typedef float nav__f4 __attribute__((vector_size(16)));
+typedef int32_t nav__i4 __attribute__((vector_size(16)));
+
+static nav__f4 f4_load(const float *p)
+{
+    nav__f4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static nav__f4 f4_max(nav__f4 a, nav__f4 b)
+{
+    nav__i4 a_more = a > b;
+    return (nav__f4)(((nav__i4)a & a_more) | ((nav__i4)b & ~a_more));
+}
+
+/* The landmarks' lower bound of the length from vertex v to the goal (0 when they know nothing):
+ * the most by which v's distance to a landmark lies outside the goal's bounds. */
 static double landmark_bound(const nav_mesh_query *q, uint32_t v)
 {
     const nav_mesh *m = q->mesh;
-    uint32_t k = m->landmark_count;
+    uint32_t k = m->landmark_count, l = 0;
     const float *d = m->landmark_dist + (size_t)v * k;
     if (d[0] < 0) return 0; /* a vertex knows its distance to every landmark or to none */
-    double h = 0;
-    for (uint32_t l = 0; l < k; l++) {
-        double below = q->goal_lo[l] - d[l], above = d[l] - q->goal_hi[l];
-        double most = below > above ? below : above;
-        h = most > h ? most : h;
+    nav__f4 best = {0, 0, 0, 0};
+    for (; l + 4 <= k; l += 4) {
+        nav__f4 dl = f4_load(d + l);
+        best = f4_max(best, f4_max(f4_load(q->goal_lo_f + l) - dl, dl - f4_load(q->goal_hi_f + l)));
     }
-    h -= m->landmark_slack;
-    return h > 0 ? h : 0;
+    float h = 0;
+    for (int i = 0; i < 4; i++) h = best[i] > h ? best[i] : h;
+    for (; l < k; l++) {
+        float below = q->goal_lo_f[l] - d[l], above = d[l] - q->goal_hi_f[l];
+        h = below > h ? below : h;
+        h = above > h ? above : h;
+    }
+    double bound = h - q->landmark_slack;
+    return bound > 0 ? bound : 0;
 }
 
 double nav__vert_bound(nav_mesh_query *q, uint32_t v)

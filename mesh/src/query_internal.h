@@ -97,6 +97,8 @@ struct nav_mesh_query {
     double *vert_h;
     uint32_t *vert_h_stamp;
     double goal_lo[NAV_MESH_MAX_LANDMARKS], goal_hi[NAV_MESH_MAX_LANDMARKS];
+    float goal_lo_f[NAV_MESH_MAX_LANDMARKS], goal_hi_f[NAV_MESH_MAX_LANDMARKS]; /* rounded outwards */
+    double landmark_slack; /* what a vertex's bound subtracts for the rounding of floats */
     uint8_t landmarks;
     uint64_t *edge_last; /* a digest of the last node made for each edge (stamped), to drop repeats */
     uint32_t *edge_last_stamp;
