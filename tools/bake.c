@@ -46,8 +46,8 @@ static int bake_mesh(nav_grid *grid, const char *input, const char *output, floa
         return 1;
     }
     printf("baked %s in %.1f ms: %u polygons, %u vertices, %u landmarks (%.1f ms), %zu bytes -> %s\n", input,
-           ms, nav_mesh_poly_count(mesh), nav_mesh_vert_count(mesh), landmarks, landmark_ms,
-           nav_mesh_memory_bytes(mesh), output);
+           ms, nav_mesh_poly_count(mesh), nav_mesh_vert_count(mesh), nav_mesh_landmark_count(mesh),
+           landmark_ms, nav_mesh_memory_bytes(mesh), output);
     nav_mesh_destroy(mesh);
     nav_grid_destroy(grid);
     return 0;

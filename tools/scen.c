@@ -282,7 +282,7 @@ int navtool_scen(int argc, char **argv)
            "mean %.1f us, p95 %.1f us, %.1f expanded, ratio mean %.5f max %.5f, load %.1f ms, bake %.1f ms",
            base_name(map_path), label, n, solved, unreachable, wrong, mismatches, invalid, mean_us, p95 * 1e6,
            mean_expanded, mean_ratio, ratio_max, load_ms, bake_ms);
-    if (landmarks) printf(", %u landmarks %.1f ms", landmarks, landmark_ms);
+    if (landmarks) printf(", %u landmarks %.1f ms", nav_mesh_landmark_count(navmesh), landmark_ms);
     printf("\n");
     if (skipped) printf("note: %u problems name a map size different from the map's\n", skipped);
     if (json)
@@ -300,7 +300,7 @@ int navtool_scen(int argc, char **argv)
             mesh  ? nav_mesh_query_memory_bytes(mesh_query)
             : hpa ? nav_hpa_query_memory_bytes(hpa_query)
                   : nav_grid_query_memory_bytes(query),
-            load_ms, landmarks, landmark_ms);
+            load_ms, nav_mesh_landmark_count(navmesh), landmark_ms);
     if (mesh && !json)
         printf("mesh: %u polygons, %u vertices\n", nav_mesh_poly_count(navmesh),
                nav_mesh_vert_count(navmesh));

@@ -25,7 +25,8 @@
  * 3..NAV_MESH_MAX_POLY_VERTS vertices, convex, wound clockwise (x right, z down) exactly once
  * around and of positive area, no edge of zero length, neighbours symmetric (checked as the twins
  * are found), flags and padding, area costs valid and finite for the areas in use, links inside
- * their polygons, landmark distances -1 or finite and >= 0, a landmark's distance to each vertex of
+ * their polygons, landmark distances -1 or finite and >= 0 (a vertex's all -1 or none), a landmark's
+ * distance to each vertex of
  * its own polygon the straight line, and the two ends of every edge no further apart in distance
  * than in length (which bounds any distance by a walk along edges; a chunk can still hold
  * distances that are wrong within that, which make optimal paths longer, never a read out of

@@ -1,5 +1,5 @@
 /* Landmarks: a differential heuristic (Goldberg and Harrelson's ALT, on the Euclidean shortest
- * paths of the mesh) for the optimal search.
+ * paths of the mesh) for both searches (the bounds: query.c).
  *
  * For a few landmark points L the bake stores the exact shortest distance d(L, v) from L to every
  * vertex v (the optimal search run to the end from L: nav__optimal_distances). By the triangle
@@ -13,8 +13,10 @@
  * The distances ignore filters and areas' costs, so they are never more than the lengths a search
  * may use, and the bound stays a lower bound; off-mesh links can be shorter than any path on the
  * mesh, so a search that may take one does not use landmarks. A mesh with one-way steps gets none
- * (not yet: the distances would be one way, and their search does not yet pass the edge check the
- * chunk reader makes).
+ * (not yet: the distances would be one way, so only d(L, goal) - d(L, r) would hold; and
+ * find_pinches joins the fans round a vertex across a one-way step into a polygon that holds
+ * another vertex at the same point, so a vertex that two polygons touch only there is not found to
+ * be a pinch, and its distance fails the chunk reader's edge check).
  *
  * Landmarks are chosen far apart in the mesh's largest component: the first the vertex farthest
  * from a point of it, each next the vertex farthest from all chosen so far. */

@@ -138,12 +138,6 @@ static double dist(double ax, double az, double bx, double bz)
     return nav__length(bx - ax, bz - az);
 }
 
-/* Whether this search uses the mesh's landmarks, and the bounds of each one's distance to the goal
- * g in polygon P (convex). Above: through any vertex v of P, d(v) + |v - g|. Below: any vertex v
- * of P, d(v) - |v - g| (the triangle inequality), and the least over the ways into P: a path
- * comes in across an edge v1-v2 of P at some point y, where d(y) >= max(d1 - |v1 - y|,
- * d2 - |v2 - y|) >= (d1 + d2 - |v1 - v2|) / 2, and |y - g| is at least g's distance to the
- * edge's line. A landmark in P itself is |L - g| away. */
 static double most(double a, double b)
 {
     return a > b ? a : b;
@@ -154,6 +148,12 @@ static double least(double a, double b)
     return a < b ? a : b;
 }
 
+/* Whether this search uses the mesh's landmarks, and the bounds of each one's distance to the goal
+ * g in polygon P (convex). Above: through any vertex v of P, d(v) + |v - g|. Below: any vertex v
+ * of P, d(v) - |v - g| (the triangle inequality), and the least over the ways into P: a path
+ * comes in across an edge v1-v2 of P at some point y, where d(y) >= max(d1 - |v1 - y|,
+ * d2 - |v2 - y|) >= (d1 + d2 - |v1 - v2|) / 2, and |y - g| is at least g's distance to the
+ * edge's line. A landmark in P itself is |L - g| away. */
 void nav__set_landmarks(nav_mesh_query *q)
 {
     const nav_mesh *m = q->mesh;
@@ -176,7 +176,7 @@ void nav__set_landmarks(nav_mesh_query *q)
         len[i] = m->edge_poly[first + i] == NAV_MESH_NO_POLY ? -1 : dist(a.x, a.z, b.x, b.z);
         across[i] = len[i] > 0 ? fabs(nav__cross(a.x, a.z, b.x, b.z, gx, gz)) / len[i] : 0;
     }
-    /* each vertex's row of distances (null where it knows none), corner by corner */
+    /* corner by corner over the two end vertices' rows of distances (k1, k2: they know them) */
     double lo[NAV_MESH_MAX_LANDMARKS], hi[NAV_MESH_MAX_LANDMARKS], way_lo[NAV_MESH_MAX_LANDMARKS];
     for (uint32_t l = 0; l < k; l++) lo[l] = -INFINITY, hi[l] = way_lo[l] = INFINITY;
     for (uint32_t i = 0; i < n; i++) {
@@ -524,23 +524,28 @@ static nav_status pull_corridor(nav_mesh_query *q, nav_vec3 start, uint32_t coun
     return NAV_SUCCESS;
 }
 
-/* Pushes node t as c (reached from node `from`, its f set) unless it is known at no more f or
- * already expanded. An expanded node is never reopened (g following the funnel is
- * not a consistent cost, and a reopened node could become its own ancestor); on the shared maps
- * no path changed for it. */
-static void relax(nav_mesh_query *q, uint32_t t, uint32_t from, search_node c)
+/* Makes node t c (reached from node `from`, its f set) and puts it on the open list, or moves it
+ * there to its new f. */
+static void open_node(nav_mesh_query *q, uint32_t t, uint32_t from, search_node c)
 {
-    search_head *head = &q->heads[t];
-    bool queued = head->stamp == q->stamp;
-    double f = c.f;
-    if (queued && (head->closed || f >= head->f)) return;
+    bool queued = q->heads[t].stamp == q->stamp;
     c.parent = from;
     q->nodes[t] = c;
-    *head = (search_head){f, q->stamp, 0};
+    q->heads[t] = (search_head){c.f, q->stamp, 0};
     if (queued)
-        nav_heap_decrease(&q->open, t, f_key(f), nav_heap_tie_larger_g(c.g));
+        nav_heap_decrease(&q->open, t, f_key(c.f), nav_heap_tie_larger_g(c.g));
     else
-        nav_heap_push(&q->open, f_key(f), nav_heap_tie_larger_g(c.g), t);
+        nav_heap_push(&q->open, f_key(c.f), nav_heap_tie_larger_g(c.g), t);
+}
+
+/* Opens node t as c unless it is known at no more f or already expanded. An expanded node is never
+ * reopened (g following the funnel is not a consistent cost, and a reopened node could become its
+ * own ancestor); on the shared maps no path changed for it. */
+static void relax(nav_mesh_query *q, uint32_t t, uint32_t from, search_node c)
+{
+    const search_head *head = &q->heads[t];
+    if (head->stamp == q->stamp && (head->closed || c.f >= head->f)) return;
+    open_node(q, t, from, c);
 }
 
 /* A node that sees all of its polygon from its own point (the start, a link's far end): an apex
@@ -831,14 +836,7 @@ static void relax_edge(nav_mesh_query *q, uint32_t t, uint32_t from, search_node
         }
         if (target < 0) return;
     }
-    bool queued = q->heads[ids[target]].stamp == q->stamp;
-    c.parent = from;
-    q->nodes[ids[target]] = c;
-    q->heads[ids[target]] = (search_head){c.f, q->stamp, 0};
-    if (queued)
-        nav_heap_decrease(&q->open, ids[target], f_key(c.f), nav_heap_tie_larger_g(c.g));
-    else
-        nav_heap_push(&q->open, f_key(c.f), nav_heap_tie_larger_g(c.g), ids[target]);
+    open_node(q, ids[target], from, c);
 }
 
 /* The funnel mode: A* over portal crossings and links, then the funnel through the corridor, in
