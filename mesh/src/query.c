@@ -325,16 +325,30 @@ static uint64_t f_key(double f)
 bool nav__query_set_costs(nav_mesh_query *q, const nav_mesh_filter *filter, bool *leaves_out)
 {
     const nav_mesh *m = q->mesh;
+    bool override = filter && filter->area_cost;
     *leaves_out = filter && (filter->include_flags || filter->exclude_flags);
+    if (!override && q->costs_from_mesh) return true; /* as the last search left them */
+    q->costs_from_mesh = 0;
     for (int t = 0; t < 256; t++) {
         double c = m->area_cost[t];
-        if (filter && filter->area_cost && m->area_cost[t] < INFINITY) {
+        if (override && m->area_cost[t] < INFINITY) {
             c = filter->area_cost[t];
             if (!nav_terrain_cost_valid(c)) return false;
             *leaves_out |= !(c < INFINITY);
         }
         q->area_cost[t] = c;
     }
+    /* the cheapest cost, and the one cost of every area in use or 0 when they differ */
+    q->min_cost = INFINITY;
+    q->one_cost = -1;
+    for (int t = 0; t < 256; t++) {
+        double c = q->area_cost[t];
+        if (!(c < INFINITY)) continue;
+        if (c < q->min_cost) q->min_cost = c;
+        q->one_cost = q->one_cost < 0 || q->one_cost == c ? c : 0;
+    }
+    if (!(q->min_cost < INFINITY)) q->min_cost = 1;
+    q->costs_from_mesh = !override;
     return true;
 }
 
@@ -555,8 +569,8 @@ static search_node point_node(double g, double x, double z)
     return (search_node){.g = g,
                          .x = x,
                          .z = z,
-                         .apex_x = x,
-                         .apex_z = z,
+                         .apex_x = (float)x,
+                         .apex_z = (float)z,
                          .apex_g = g,
                          .right_x = (float)x,
                          .right_z = (float)z,
@@ -588,7 +602,9 @@ static void clip(double a, double b, double *lo, double *hi)
  * a successor is one more step, unless the new portal lies wholly beyond a side: the path then
  * bends at that side's vertex, and the funnel is replayed from there over the portals since, as
  * the funnel algorithm restarts after a corner. g is then the exact length of the shortest path
- * through the node's corridor to the part of its edge the apex sees. */
+ * through the node's corridor to the part of its edge the apex sees. (Without the replay, the
+ * funnel from the corner through the exit alone, a fifth fewer instructions on brc000d, paths
+ * came out 0.25% longer on brc501d and up to 5% on single ones.) */
 
 /* The exit portal from right end (ux, uz) to left end (wx, wz), or portal k of a replay. */
 typedef struct portal_xz {
@@ -596,11 +612,10 @@ typedef struct portal_xz {
 } portal_xz;
 
 /* Makes (x, z) the apex, both sides open. */
-static void set_apex(search_node *c, double x, double z)
+static void set_apex(search_node *c, float x, float z)
 {
-    c->apex_x = x, c->apex_z = z;
-    c->right_x = c->left_x = (float)x;
-    c->right_z = c->left_z = (float)z;
+    c->apex_x = c->right_x = c->left_x = x;
+    c->apex_z = c->right_z = c->left_z = z;
 }
 
 /* Side 0 (right) or 1 (left) of c's funnel runs through the apex itself: it is open. */
@@ -617,7 +632,7 @@ static int funnel_step(search_node *c, portal_xz p)
     double ax = c->apex_x, az = c->apex_z;
     int view = nav__portal_view(ax, az, p.ux, p.uz, p.wx, p.wz);
     if (view == NAV__SEES_ON) { /* the apex lies on the portal and sees all of the next polygon */
-        set_apex(c, ax, az);
+        set_apex(c, c->apex_x, c->apex_z);
         return 0;
     }
     if (view == NAV__SEES_U) p.wx = p.ux, p.wz = p.uz;
@@ -652,7 +667,7 @@ static bool funnel_through(nav_mesh_query *q, uint32_t id, portal_xz exit, doubl
     int bend = funnel_step(c, exit);
     if (bend) {
         /* the corner: the vertex of the side the exit lies beyond */
-        double vx = bend == 1 ? c->right_x : c->left_x, vz = bend == 1 ? c->right_z : c->left_z;
+        float vx = bend == 1 ? c->right_x : c->left_x, vz = bend == 1 ? c->right_z : c->left_z;
         /* the portals since the last one with the corner as an end, walking back the chain (none
          * when the corner is an end of the exit itself) */
         uint32_t count = 0;
@@ -662,7 +677,7 @@ static bool funnel_through(nav_mesh_query *q, uint32_t id, portal_xz exit, doubl
             if (e >= m->edge_count) return false; /* the start or a link: no corner before it */
             portal_xz p = edge_portal(m, e);
             if ((p.ux == vx && p.uz == vz) || (p.wx == vx && p.wz == vz)) break;
-            q->corridor[count++] = e;
+            q->portals[count++] = (nav__portal){p.wx, p.wz, p.ux, p.uz, 0, 0}; /* scratch */
             id = q->nodes[id].parent;
         }
         c->apex_g = n->apex_g + nav__length(vx - n->apex_x, vz - n->apex_z) * cost;
@@ -672,13 +687,17 @@ static bool funnel_through(nav_mesh_query *q, uint32_t id, portal_xz exit, doubl
         if (on_exit) return true;
         uint32_t right_at = 0, left_at = 0;
         for (uint32_t j = 0; j <= count; j++) {
-            portal_xz p = j < count ? edge_portal(m, q->corridor[count - 1 - j]) : exit;
+            portal_xz p = exit;
+            if (j < count) {
+                const nav__portal *k = &q->portals[count - 1 - j];
+                p = (portal_xz){k->right_x, k->right_z, k->left_x, k->left_z};
+            }
             float rx = c->right_x, rz = c->right_z, lx = c->left_x, lz = c->left_z;
             int b = funnel_step(c, p);
             if (c->right_x != rx || c->right_z != rz) right_at = j;
             if (c->left_x != lx || c->left_z != lz) left_at = j;
             if (!b) continue;
-            double nx = b == 1 ? c->right_x : c->left_x, nz = b == 1 ? c->right_z : c->left_z;
+            float nx = b == 1 ? c->right_x : c->left_x, nz = b == 1 ? c->right_z : c->left_z;
             c->apex_g += nav__length(nx - c->apex_x, nz - c->apex_z) * cost;
             set_apex(c, nx, nz);
             j = b == 1 ? right_at : left_at; /* the loop goes on with the portal after it */
@@ -750,11 +769,14 @@ static search_node funnel_successor(nav_mesh_query *q, uint32_t id, uint32_t vu,
         if (a >= 0 && b >= 0) continue;
         double from = 0, to = 1;
         clip(-a, -b, &from, &to);
-        search_node v;
+        /* only a lower f than c's counts: none can be lower than the straight line through v
+         * (without shortcuts) */
         double vg = c.apex_g + nav__length(vx - ax, vz - az) * cost;
+        if (!q->shortcuts && vg + dist(vx, vz, gx, gz) * min_cost >= c.f) continue;
+        search_node v;
         crossing_at(&v, vx, vz, vg, u, w, from, to, gx, gz, cost);
         double f = v.g + nav__h_point(q, v.x, v.z, gx, gz, min_cost);
-        if (q->landmarks) {
+        if (q->landmarks && f < c.f) {
             double l = vg + landmark_part(q, vx, vz, vu, vw, u, w, from, to) * cost;
             if (l > f) f = l;
         }
@@ -908,12 +930,12 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
         double bound = q->shortcuts ? -INFINITY
                        : uniform    ? n->apex_g + nav__length(gx - n->apex_x, gz - n->apex_z) * cost
                                     : n->f;
-        uint32_t first = m->poly_first[poly], last = m->poly_first[poly + 1];
+        uint32_t first = m->poly_first[poly], last = m->poly_first[poly + 1], entered = node_edge(q, id);
         for (uint32_t e = first; e < last; e++) {
             uint32_t next_poly = m->edge_poly[e];
             if (next_poly == NAV_MESH_NO_POLY || (m->edge_flags[e] & NAV__EDGE_ONE_WAY)) continue;
             uint32_t t = m->edge_twin[e];
-            if (e == node_edge(q, id) || !nav__mesh_poly_allowed(q, filter, next_poly)) continue;
+            if (e == entered || !nav__mesh_poly_allowed(q, filter, next_poly)) continue;
             if (settled(q, t, bound)) continue;
             if (regions && !nav__mesh_step_useful(m, e, goal_region)) continue;
             uint32_t va = m->edge_vert[e], vb = m->edge_vert[e + 1 < last ? e + 1 : first];
@@ -999,18 +1021,11 @@ nav_status nav_mesh_find_path_begin(nav_mesh_query *q, const nav_mesh_path_desc 
     const nav_mesh *m = q->mesh;
     if (d.filter) st->filter = *d.filter;
     const nav_mesh_filter *filter = d.filter ? &st->filter : NULL;
-    /* this search's area costs; the one cost of every area in use, or 0 when they differ */
+    /* this search's area costs */
     bool leaves_out;
     if (!nav__query_set_costs(q, filter, &leaves_out)) return st->status;
     st->filter.area_cost = NULL; /* copied into q->area_cost: the caller's array may go */
-    double min_cost = INFINITY, one_cost = -1;
-    for (int t = 0; t < 256; t++) {
-        double c = q->area_cost[t];
-        if (!(c < INFINITY)) continue;
-        if (c < min_cost) min_cost = c;
-        one_cost = one_cost < 0 || one_cost == c ? c : 0;
-    }
-    if (!(min_cost < INFINITY)) min_cost = 1;
+    double min_cost = q->min_cost, one_cost = q->one_cost;
     q->all_corners = leaves_out;
 
     st->ends = (nav__search_ends){.filter = filter, .min_cost = min_cost, .max_expanded = d.max_expanded};

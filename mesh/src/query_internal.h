@@ -13,7 +13,8 @@ typedef struct search_node {
     /* where every area costs the same, the funnel of the portals from the start to this node's
      * edge: its apex (the path's last bend), the apex's g, and the vertices its two sides run
      * through (a side through the apex itself is open) */
-    double apex_x, apex_z, apex_g;
+    double apex_g;
+    float apex_x, apex_z; /* a vertex, the start or a link's end: floats */
     float right_x, right_z, left_x, left_z;
     uint32_t parent;
 } search_node;
@@ -84,7 +85,10 @@ struct nav_mesh_query {
     void *heads_block;  /* what was allocated for heads */
     nav_heap open;
     uint32_t stamp;
-    double area_cost[256]; /* this search's costs (the filter's or the mesh's) */
+    double area_cost[256];   /* this search's costs (the filter's or the mesh's) */
+    double min_cost;         /* the cheapest of them */
+    double one_cost;         /* the one cost of every area in use, or 0 when they differ */
+    uint8_t costs_from_mesh; /* area_cost, min_cost and one_cost are the mesh's own */
     /* optimal search: a pool of interval nodes, an open list of their indices, the best g of each
      * vertex as a root (stamped) */
     interval_node *pool;
@@ -129,8 +133,9 @@ struct nav_mesh_query {
 
 bool nav__mesh_poly_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t p);
 
-/* Sets q->area_cost from the mesh's costs and the filter's [opt] overrides; *leaves_out: the
- * filter leaves some polygons out (by flags or a blocked area). False for an invalid override. */
+/* Sets q->area_cost (and min_cost, one_cost) from the mesh's costs and the filter's [opt]
+ * overrides; *leaves_out: the filter leaves some polygons out (by flags or a blocked area). False
+ * for an invalid override (area_cost is then half set: not the mesh's). */
 bool nav__query_set_costs(nav_mesh_query *q, const nav_mesh_filter *filter, bool *leaves_out);
 
 /* A new search stamp (on wrapping round, every stamped array is cleared). */
