@@ -324,7 +324,7 @@ static nav_status attach_landmarks(const nav_log *log, nav_mesh *m, draft_arrays
 {
     uint32_t k = x->landmark_count;
     if (!k) return NAV_SUCCESS;
-    if (nav__mesh_has_one_way(m)) {
+    if (m->one_way) {
         nav__logf(log, NAV_LOG_ERROR, "MESH chunk: landmarks on a mesh with one-way steps");
         return NAV_FAILURE | NAV_CORRUPT_DATA;
     }

@@ -13,10 +13,10 @@
  * The distances ignore filters and areas' costs, so they are never more than the lengths a search
  * may use, and the bound stays a lower bound; off-mesh links can be shorter than any path on the
  * mesh, so a search that may take one does not use landmarks. A mesh with one-way steps gets none
- * (not yet: the distances would be one way, so only d(L, goal) - d(L, r) would hold; and
- * find_pinches joins the fans round a vertex across a one-way step into a polygon that holds
- * another vertex at the same point, so a vertex that two polygons touch only there is not found to
- * be a pinch, and its distance fails the chunk reader's edge check).
+ * (not yet: its distances would be one way, so only d(L, goal) - d(L, r) would hold; find_pinches
+ * joins the fans round a vertex across a one-way step; and on meshes with steps the distance
+ * search has been seen to miss a vertex's distance round a corner and along a wall, and a
+ * distance too long makes a bound too high).
  *
  * Landmarks are chosen far apart in the mesh's largest component: the first the vertex farthest
  * from a point of it, each next the vertex farthest from all chosen so far. */
@@ -98,7 +98,7 @@ nav_status nav_mesh_bake_landmarks(nav_mesh *mesh, uint32_t count, const nav_pro
     mesh->landmark_dist = NULL;
     mesh->landmark_count = 0;
     mesh->landmark_slack = 0;
-    if (count == 0 || mesh->poly_count == 0 || nav__mesh_has_one_way(mesh)) return NAV_SUCCESS;
+    if (count == 0 || mesh->poly_count == 0 || mesh->one_way) return NAV_SUCCESS;
 
     nav_status s = NAV_SUCCESS;
     uint32_t V = mesh->vert_count;
@@ -156,7 +156,6 @@ nav_status nav_mesh_bake_landmarks(nav_mesh *mesh, uint32_t count, const nav_pro
             for (uint32_t v = 0; v < V; v++) {
                 bool known = !pinch[v] && dist[v] < INFINITY;
                 d[(size_t)v * count] = known ? (float)dist[v] : -1.0f;
-                if (known && dist[v] > longest) longest = dist[v];
             }
         }
         /* the next landmark: the vertex farthest from all so far (the first pass only measures) */
@@ -179,13 +178,16 @@ nav_status nav_mesh_bake_landmarks(nav_mesh *mesh, uint32_t count, const nav_pro
         poly_middle(mesh, from, &x, &z);
     }
     /* a vertex keeps its distances to every landmark or to none (each is in the largest component,
-     * so this only ever drops what could not be measured) */
+     * so this only ever drops what could not be measured); the slack is the chunk reader's, from
+     * the distances kept */
     for (uint32_t v = 0; v < V; v++) {
         float *d = out + (size_t)v * count;
         bool all = true;
         for (uint32_t l = 0; l < count; l++) all &= d[l] >= 0;
-        if (!all)
-            for (uint32_t l = 0; l < count; l++) d[l] = -1.0f;
+        for (uint32_t l = 0; l < count; l++) {
+            if (!all) d[l] = -1.0f;
+            if (d[l] > longest) longest = d[l];
+        }
     }
     mesh->landmark_dist = out;
     mesh->landmark_count = count;
@@ -201,13 +203,6 @@ done:
     nav__free(a, out);
     nav__free(a, size);
     return s;
-}
-
-bool nav__mesh_has_one_way(const nav_mesh *m)
-{
-    for (uint32_t e = 0; e < m->edge_count; e++)
-        if (m->edge_flags[e] & NAV__EDGE_ONE_WAY) return true;
-    return false;
 }
 
 uint32_t nav_mesh_landmark_count(const nav_mesh *mesh)

@@ -44,7 +44,11 @@ static bool same_xz(nav_vec3 a, nav_vec3 b)
 }
 
 /* Corners: boundary vertices (an edge at them is a wall or one-way, or a neighbour holds them under
- * another vertex: a step between heights) whose polygons' angles add up to more than a half turn. */
+ * another vertex: a step between heights) whose polygons' angles add up to more than a half turn,
+ * and every vertex on a step: the free space round a point of a step is split among the vertices
+ * of its levels, so no one of them sees its whole angle (a path from above into a basin may turn
+ * round a wall at the basin's edge, where each level's vertex alone spans no more than a half
+ * turn). */
 static nav_status find_corners(nav_mesh *m)
 {
     double *angle = nav__calloc(&m->allocator, m->vert_count ? m->vert_count : 1, sizeof *angle);
@@ -62,22 +66,25 @@ static nav_status find_corners(nav_mesh *m)
             uint32_t at[2] = {e, prev};
             for (int i = 0; i < 2; i++) {
                 uint32_t f = at[i], n = m->edge_poly[f];
-                bool boundary = n == NAV_MESH_NO_POLY || (m->edge_flags[f] & NAV__EDGE_ONE_WAY) ||
-                                (m->edge_twin[f] != NAV_MESH_NO_POLY &&
-                                 (m->edge_flags[m->edge_twin[f]] & NAV__EDGE_ONE_WAY));
-                if (!boundary) {
+                bool step = n != NAV_MESH_NO_POLY && ((m->edge_flags[f] & NAV__EDGE_ONE_WAY) ||
+                                                      (m->edge_twin[f] != NAV_MESH_NO_POLY &&
+                                                       (m->edge_flags[m->edge_twin[f]] & NAV__EDGE_ONE_WAY)));
+                if (n != NAV_MESH_NO_POLY && !step) {
                     /* the neighbour must hold this very vertex */
-                    boundary = true;
+                    step = true;
                     for (uint32_t g = m->poly_first[n]; g < m->poly_first[n + 1]; g++)
-                        if (m->edge_vert[g] == v) boundary = false;
+                        if (m->edge_vert[g] == v) step = false;
                 }
-                if (boundary) m->vert_flags[v] |= 0x80u; /* scratch: on the boundary */
+                /* scratch: on the boundary, on a step */
+                if (n == NAV_MESH_NO_POLY || step) m->vert_flags[v] |= 0x80u;
+                if (step) m->vert_flags[v] |= 0x40u;
             }
         }
     }
     for (uint32_t v = 0; v < m->vert_count; v++) {
-        bool boundary = (m->vert_flags[v] & 0x80u) != 0;
-        m->vert_flags[v] = boundary && angle[v] > 3.14159265358979323846 * (1 + 1e-9) ? NAV__VERT_CORNER : 0;
+        bool boundary = (m->vert_flags[v] & 0x80u) != 0, step = (m->vert_flags[v] & 0x40u) != 0;
+        m->vert_flags[v] =
+            step || (boundary && angle[v] > 3.14159265358979323846 * (1 + 1e-9)) ? NAV__VERT_CORNER : 0;
     }
     nav__free(&m->allocator, angle);
     return NAV_SUCCESS;
@@ -228,6 +235,7 @@ nav_status nav__mesh_finish(const nav__mesh_draft *d, const nav_allocator *alloc
         memcpy(m->edge_poly, d->edge_poly, m->edge_count * sizeof *m->edge_poly);
         memcpy(m->edge_flags, d->edge_flags, m->edge_count * sizeof *m->edge_flags);
     }
+    for (uint32_t e = 0; e < m->edge_count; e++) m->one_way |= (m->edge_flags[e] & NAV__EDGE_ONE_WAY) != 0;
     if (m->poly_count) {
         memcpy(m->poly_area, d->poly_area, m->poly_count * sizeof *m->poly_area);
         memcpy(m->poly_flags, d->poly_flags, m->poly_count * sizeof *m->poly_flags);

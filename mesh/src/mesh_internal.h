@@ -73,13 +73,11 @@ struct nav_mesh {
      */
     uint32_t landmark_count;
     float *landmark_dist;
+    uint8_t one_way; /* some edge is one-way (derived at build and load): no landmarks then */
     double landmark_slack;
     uint32_t landmark_poly[NAV_MESH_MAX_LANDMARKS]; /* where each landmark lies */
     double landmark_x[NAV_MESH_MAX_LANDMARKS], landmark_z[NAV_MESH_MAX_LANDMARKS];
 };
-
-/* Whether some edge is one-way (such a mesh has no landmarks). */
-bool nav__mesh_has_one_way(const nav_mesh *mesh);
 
 /* Union-find over indices: the root of p's set (halving the path), and joining two sets (the lower
  * index becomes the root). */
