@@ -119,15 +119,23 @@ static void assert_mesh_exact(const nav_grid *grid, const nav_mesh *mesh, const 
     assert_true(fabs(total - free_count) < 1e-9); /* areas add up: the union is the free cells */
 }
 
-/* A w x h grid with each cell blocked with probability percent / 100 (row by row, from *seed). */
-static nav_grid *random_blocked_grid(int32_t w, int32_t h, int percent, unsigned *seed)
+/* A w x h grid (max_climb as nav_grid_desc's) with each cell blocked with probability percent / 100
+ * (row by row, from *seed). */
+static nav_grid *random_climb_grid(int32_t w, int32_t h, int percent, float max_climb, unsigned *seed)
 {
     nav_grid *grid = NULL;
-    assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = w, .height = h}, &grid), NAV_SUCCESS);
+    assert_int_equal(
+        nav_grid_create(&(nav_grid_desc){.width = w, .height = h, .max_climb = max_climb}, &grid),
+        NAV_SUCCESS);
     for (int32_t y = 0; y < h; y++)
         for (int32_t x = 0; x < w; x++)
             if ((int)(rand_r(seed) % 100) < percent) nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
     return grid;
+}
+
+static nav_grid *random_blocked_grid(int32_t w, int32_t h, int percent, unsigned *seed)
+{
+    return random_climb_grid(w, h, percent, 0, seed);
 }
 
 static nav_path new_path(void)
@@ -619,12 +627,7 @@ static void test_steps_optimal(void **state)
     int compared = 0, unreachable = 0;
     for (int m = 0; m < 20; m++) {
         int32_t w = 10 + rand_r(&seed) % 20, h = 10 + rand_r(&seed) % 12;
-        nav_grid *grid = NULL;
-        assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = w, .height = h, .max_climb = 1}, &grid),
-                         NAV_SUCCESS);
-        for (int32_t y = 0; y < h; y++)
-            for (int32_t x = 0; x < w; x++)
-                if (rand_r(&seed) % 100 < 12) nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
+        nav_grid *grid = random_climb_grid(w, h, 12, 1, &seed);
         for (int b = 0; b < 4; b++) {
             int32_t x0 = rand_r(&seed) % w, y0 = rand_r(&seed) % h, bw = 1 + rand_r(&seed) % 5,
                     bh = 1 + rand_r(&seed) % 4;

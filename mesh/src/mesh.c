@@ -43,6 +43,19 @@ static bool same_xz(nav_vec3 a, nav_vec3 b)
     return a.x == b.x && a.z == b.z;
 }
 
+/* Edge f at vertex v, with a neighbour, is a step between heights: one-way either way, or the
+ * neighbour holds v's point under another vertex. */
+static bool edge_is_step(const nav_mesh *m, uint32_t f, uint32_t v)
+{
+    uint32_t n = m->edge_poly[f], t = m->edge_twin[f];
+    if ((m->edge_flags[f] & NAV__EDGE_ONE_WAY) ||
+        (t != NAV_MESH_NO_POLY && (m->edge_flags[t] & NAV__EDGE_ONE_WAY)))
+        return true;
+    for (uint32_t g = m->poly_first[n]; g < m->poly_first[n + 1]; g++)
+        if (m->edge_vert[g] == v) return false;
+    return true;
+}
+
 /* Corners: boundary vertices (an edge at them is a wall or one-way, or a neighbour holds them under
  * another vertex: a step between heights) whose polygons' angles add up to more than a half turn,
  * and every vertex on a step: the free space round a point of a step is split among the vertices
@@ -66,18 +79,11 @@ static nav_status find_corners(nav_mesh *m)
             uint32_t at[2] = {e, prev};
             for (int i = 0; i < 2; i++) {
                 uint32_t f = at[i], n = m->edge_poly[f];
-                bool step = n != NAV_MESH_NO_POLY && ((m->edge_flags[f] & NAV__EDGE_ONE_WAY) ||
-                                                      (m->edge_twin[f] != NAV_MESH_NO_POLY &&
-                                                       (m->edge_flags[m->edge_twin[f]] & NAV__EDGE_ONE_WAY)));
-                if (n != NAV_MESH_NO_POLY && !step) {
-                    /* the neighbour must hold this very vertex */
-                    step = true;
-                    for (uint32_t g = m->poly_first[n]; g < m->poly_first[n + 1]; g++)
-                        if (m->edge_vert[g] == v) step = false;
-                }
-                /* scratch: on the boundary, on a step */
-                if (n == NAV_MESH_NO_POLY || step) m->vert_flags[v] |= 0x80u;
-                if (step) m->vert_flags[v] |= 0x40u;
+                /* scratch: on the boundary (0x80), on a step too (0x40) */
+                if (n == NAV_MESH_NO_POLY)
+                    m->vert_flags[v] |= 0x80u;
+                else if (edge_is_step(m, f, v))
+                    m->vert_flags[v] |= 0xc0u;
             }
         }
     }

@@ -35,6 +35,7 @@ struct nav_mesh {
     uint32_t *edge_twin;  /* the same edge in that polygon, or NAV_MESH_NO_POLY */
     uint32_t *edge_owner; /* the polygon edge e belongs to */
     uint8_t *edge_flags;  /* NAV__EDGE_ONE_WAY */
+    uint8_t one_way;      /* some edge is one-way (derived at build and load): no landmarks then */
     uint8_t *poly_area;
     uint16_t *poly_flags;
     uint32_t *poly_component; /* 1.. for polygons joined by edges either way */
@@ -73,7 +74,6 @@ struct nav_mesh {
      */
     uint32_t landmark_count;
     float *landmark_dist;
-    uint8_t one_way; /* some edge is one-way (derived at build and load): no landmarks then */
     double landmark_slack;
     uint32_t landmark_poly[NAV_MESH_MAX_LANDMARKS]; /* where each landmark lies */
     double landmark_x[NAV_MESH_MAX_LANDMARKS], landmark_z[NAV_MESH_MAX_LANDMARKS];
@@ -156,6 +156,12 @@ nav_status nav__mesh_add_links(nav_mesh *mesh, const nav_mesh_link_desc *links, 
 static inline double nav__length(double dx, double dz)
 {
     return sqrt(dx * dx + dz * dz);
+}
+
+/* The distance from (ax, az) to (bx, bz). */
+static inline double nav__dist(double ax, double az, double bx, double bz)
+{
+    return nav__length(bx - ax, bz - az);
 }
 
 /* (p - o) x (q - o): positive when q lies left of o -> p (x to the right, z up). */

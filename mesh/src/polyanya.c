@@ -55,16 +55,11 @@ static bool is_corner(const search *s, uint32_t vert)
     return s->q->all_corners || (s->m->vert_flags[vert] & NAV__VERT_CORNER);
 }
 
-static double dist(double ax, double az, double bx, double bz)
-{
-    return nav__length(bx - ax, bz - az);
-}
-
 /* h: the length from the root through the interval to the goal. */
 static double interval_heuristic(const search *s, const interval_node *n)
 {
     double rx = n->root_x, rz = n->root_z, gx = s->gx, gz = s->gz;
-    if (n->kind & (NODE_ON_EDGE | NODE_GOAL)) return dist(rx, rz, gx, gz);
+    if (n->kind & (NODE_ON_EDGE | NODE_GOAL)) return nav__dist(rx, rz, gx, gz);
     /* mirror the goal in the interval's line when it lies on the root's side */
     double ex = n->left_x - n->right_x, ez = n->left_z - n->right_z, len2 = ex * ex + ez * ez;
     double sr = nav__cross(n->right_x, n->right_z, n->left_x, n->left_z, rx, rz);
@@ -76,9 +71,9 @@ static double interval_heuristic(const search *s, const interval_node *n)
     }
     bool right_of_left = nav__cross(rx, rz, n->left_dir_x, n->left_dir_z, gx, gz) <= 0;
     bool left_of_right = nav__cross(rx, rz, n->right_dir_x, n->right_dir_z, gx, gz) >= 0;
-    if (right_of_left && left_of_right) return dist(rx, rz, gx, gz);
-    double via_r = dist(rx, rz, n->right_x, n->right_z) + dist(n->right_x, n->right_z, gx, gz);
-    double via_l = dist(rx, rz, n->left_x, n->left_z) + dist(n->left_x, n->left_z, gx, gz);
+    if (right_of_left && left_of_right) return nav__dist(rx, rz, gx, gz);
+    double via_r = nav__dist(rx, rz, n->right_x, n->right_z) + nav__dist(n->right_x, n->right_z, gx, gz);
+    double via_l = nav__dist(rx, rz, n->left_x, n->left_z) + nav__dist(n->left_x, n->left_z, gx, gz);
     return via_r < via_l ? via_r : via_l;
 }
 
@@ -91,15 +86,15 @@ static double landmark_heuristic(const search *s, const interval_node *n, uint32
     const nav_mesh *m = s->m;
     double h = n->root_vert != NAV_MESH_NO_POLY ? nav__vert_bound(s->q, n->root_vert) : 0;
     nav_vec3 pa = m->verts[a], pb = m->verts[b];
-    double ea = nav__vert_bound(s->q, a) - dist(pa.x, pa.z, n->right_x, n->right_z);
-    double eb = nav__vert_bound(s->q, b) - dist(pb.x, pb.z, n->left_x, n->left_z);
+    double ea = nav__vert_bound(s->q, a) - nav__dist(pa.x, pa.z, n->right_x, n->right_z);
+    double eb = nav__vert_bound(s->q, b) - nav__dist(pb.x, pb.z, n->left_x, n->left_z);
     double e = ea > eb ? ea : eb;
     if (e <= h) return h;
     /* the root's distance to the interval */
     double ix = n->left_x - n->right_x, iz = n->left_z - n->right_z, len2 = ix * ix + iz * iz;
     double u = len2 > 0 ? ((n->root_x - n->right_x) * ix + (n->root_z - n->right_z) * iz) / len2 : 0;
     u = u < 0 ? 0 : (u > 1 ? 1 : u);
-    e += dist(n->root_x, n->root_z, n->right_x + u * ix, n->right_z + u * iz);
+    e += nav__dist(n->root_x, n->root_z, n->right_x + u * ix, n->right_z + u * iz);
     return e > h ? e : h;
 }
 
@@ -290,7 +285,7 @@ static bool reach_point(search *s, const interval_node *n, double px, double pz,
     if (!(right ? turn_right : turn_left)) return false;
     uint32_t v = right ? right_vert : left_vert;
     nav_vec3 p = s->m->verts[v];
-    double g = n->g + dist(n->root_x, n->root_z, p.x, p.z);
+    double g = n->g + nav__dist(n->root_x, n->root_z, p.x, p.z);
     if (!take_root(s, v, g)) return false;
     proto->root_x = p.x;
     proto->root_z = p.z;
@@ -309,7 +304,7 @@ static void add_link(search *s, interval_node *proto, uint32_t w)
     const nav_mesh *m = s->m;
     nav_mesh_query *q = s->q;
     nav_vec3 a = nav__way_from(m, w), b = nav__way_to(m, w);
-    double g = proto->g + dist(proto->root_x, proto->root_z, a.x, a.z) + m->links[w >> 1].cost / s->cost;
+    double g = proto->g + nav__dist(proto->root_x, proto->root_z, a.x, a.z) + m->links[w >> 1].cost / s->cost;
     if (q->link_stamp[w] == s->stamp && q->link_g[w] <= g) return;
     q->link_stamp[w] = s->stamp;
     q->link_g[w] = g;
@@ -360,17 +355,17 @@ static void reach_vertices(search *s, const interval_node *n, uint32_t poly)
 {
     const nav_mesh *m = s->m;
     double rx = n->root_x, rz = n->root_z;
-    double via_r = n->g + dist(rx, rz, n->right_x, n->right_z);
-    double via_l = n->g + dist(rx, rz, n->left_x, n->left_z);
+    double via_r = n->g + nav__dist(rx, rz, n->right_x, n->right_z);
+    double via_l = n->g + nav__dist(rx, rz, n->left_x, n->left_z);
     for (uint32_t e = m->poly_first[poly]; e < m->poly_first[poly + 1]; e++) {
         uint32_t v = m->edge_vert[e];
         nav_vec3 p = m->verts[v];
-        double d = via_r + dist(n->right_x, n->right_z, p.x, p.z);
-        double d_l = via_l + dist(n->left_x, n->left_z, p.x, p.z);
+        double d = via_r + nav__dist(n->right_x, n->right_z, p.x, p.z);
+        double d_l = via_l + nav__dist(n->left_x, n->left_z, p.x, p.z);
         if (d_l < d) d = d_l;
         if ((n->kind & NODE_ON_EDGE) || (nav__cross(rx, rz, n->right_dir_x, n->right_dir_z, p.x, p.z) >= 0 &&
                                          nav__cross(rx, rz, n->left_dir_x, n->left_dir_z, p.x, p.z) <= 0)) {
-            double d_s = n->g + dist(rx, rz, p.x, p.z);
+            double d_s = n->g + nav__dist(rx, rz, p.x, p.z);
             if (d_s < d) d = d_s;
         }
         if (d < s->dist[v]) s->dist[v] = d;
@@ -414,7 +409,7 @@ static uint32_t expand(search *s, uint32_t at, uint32_t *list)
                 add_link(s, &proto, w);
         }
 
-    double right_g = n.g + dist(rx, rz, rv.x, rv.z), left_g = n.g + dist(rx, rz, lv.x, lv.z);
+    double right_g = n.g + nav__dist(rx, rz, rv.x, rv.z), left_g = n.g + nav__dist(rx, rz, lv.x, lv.z);
     bool right_root_ok = turn_right && take_root(s, right_vert, right_g);
     bool left_root_ok = turn_left && take_root(s, left_vert, left_g);
     uint32_t last = first + count, e = n.edge;
@@ -533,7 +528,7 @@ static void expand_point(search *s, double x, double z, uint32_t poly, double g,
     if (s->all)
         for (uint32_t e = first; e < last; e++) {
             nav_vec3 p = m->verts[m->edge_vert[e]];
-            double d = g + dist(x, z, p.x, p.z);
+            double d = g + nav__dist(x, z, p.x, p.z);
             if (d < s->dist[m->edge_vert[e]]) s->dist[m->edge_vert[e]] = d;
         }
     if (m->poly_link_first && !s->all)
@@ -629,7 +624,7 @@ static nav_status write_path(search *s, uint32_t last, double end_x, float end_y
             link_sum += m->links[q->point_link[p]].cost;
         else
             length_sum +=
-                dist(out->points[p].x, out->points[p].z, out->points[p + 1].x, out->points[p + 1].z);
+                nav__dist(out->points[p].x, out->points[p].z, out->points[p + 1].x, out->points[p + 1].z);
     }
     r->cost = length_sum * cost_factor + link_sum;
     r->generated = q->pool_count;

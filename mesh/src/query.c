@@ -133,11 +133,6 @@ const uint32_t *nav_mesh_query_corridor(const nav_mesh_query *q, uint32_t *count
 
 /* ---- landmarks ------------------------------------------------------------------------------- */
 
-static double dist(double ax, double az, double bx, double bz)
-{
-    return nav__length(bx - ax, bz - az);
-}
-
 static double most(double a, double b)
 {
     return a > b ? a : b;
@@ -169,11 +164,11 @@ void nav__set_landmarks(nav_mesh_query *q)
     double r[NAV_MESH_MAX_POLY_VERTS], len[NAV_MESH_MAX_POLY_VERTS], across[NAV_MESH_MAX_POLY_VERTS];
     for (uint32_t i = 0; i < n; i++) {
         vert[i] = m->edge_vert[first + i];
-        r[i] = dist(gx, gz, m->verts[vert[i]].x, m->verts[vert[i]].z);
+        r[i] = nav__dist(gx, gz, m->verts[vert[i]].x, m->verts[vert[i]].z);
     }
     for (uint32_t i = 0; i < n; i++) {
         nav_vec3 a = m->verts[vert[i]], b = m->verts[vert[i + 1 < n ? i + 1 : 0]];
-        len[i] = m->edge_poly[first + i] == NAV_MESH_NO_POLY ? -1 : dist(a.x, a.z, b.x, b.z);
+        len[i] = m->edge_poly[first + i] == NAV_MESH_NO_POLY ? -1 : nav__dist(a.x, a.z, b.x, b.z);
         across[i] = len[i] > 0 ? fabs(nav__cross(a.x, a.z, b.x, b.z, gx, gz)) / len[i] : 0;
     }
     /* corner by corner over the two end vertices' rows of distances (k1, k2: they know them) */
@@ -201,7 +196,7 @@ void nav__set_landmarks(nav_mesh_query *q)
     }
     for (uint32_t l = 0; l < k; l++) {
         if (m->landmark_poly[l] == p) {
-            q->goal_lo[l] = q->goal_hi[l] = dist(m->landmark_x[l], m->landmark_z[l], gx, gz);
+            q->goal_lo[l] = q->goal_hi[l] = nav__dist(m->landmark_x[l], m->landmark_z[l], gx, gz);
             continue;
         }
         q->goal_lo[l] = way_lo[l] < INFINITY && way_lo[l] > lo[l] ? way_lo[l] : lo[l];
@@ -727,8 +722,8 @@ static double landmark_part(nav_mesh_query *q, double ax, double az, uint32_t vu
 {
     double ex = (double)w.x - u.x, ez = (double)w.z - u.z, len = nav__length(ex, ez);
     double hx = u.x + ex * hi, hz = u.z + ez * hi, lx = u.x + ex * lo, lz = u.z + ez * lo;
-    double via_u = dist(ax, az, hx, hz) + nav__vert_bound(q, vu) - hi * len;
-    double via_w = dist(ax, az, lx, lz) + nav__vert_bound(q, vw) - (1 - lo) * len;
+    double via_u = nav__dist(ax, az, hx, hz) + nav__vert_bound(q, vu) - hi * len;
+    double via_w = nav__dist(ax, az, lx, lz) + nav__vert_bound(q, vw) - (1 - lo) * len;
     return via_u > via_w ? via_u : via_w;
 }
 
@@ -772,7 +767,7 @@ static search_node funnel_successor(nav_mesh_query *q, uint32_t id, uint32_t vu,
         /* only a lower f than c's counts: none can be lower than the straight line through v
          * (without shortcuts) */
         double vg = c.apex_g + nav__length(vx - ax, vz - az) * cost;
-        if (!q->shortcuts && vg + dist(vx, vz, gx, gz) * min_cost >= c.f) continue;
+        if (!q->shortcuts && vg + nav__dist(vx, vz, gx, gz) * min_cost >= c.f) continue;
         search_node v;
         crossing_at(&v, vx, vz, vg, u, w, from, to, gx, gz, cost);
         double f = v.g + nav__h_point(q, v.x, v.z, gx, gz, min_cost);

@@ -120,7 +120,7 @@ struct nav_mesh_query {
     /* the last path */
     uint32_t *corridor;
     uint32_t corridor_count;
-    nav__portal *portals; /* portal_capacity entries */
+    nav__portal *portals; /* portal_capacity entries; during a search, the funnel replay's scratch */
     double *corridor_cost;
     uint32_t portal_capacity;
     uint32_t *portal_way; /* per portal: the way of a link crossed there, or NAV_MESH_NO_POLY */
