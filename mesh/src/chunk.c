@@ -310,9 +310,6 @@ static nav_status read_draft(chunk_reader *c, nav__mesh_draft *d, draft_arrays *
         float v = x->landmark_dist[i] = nav_reader_get_f32(r);
         if (!(v == -1.0f || (v >= 0 && v <= (float)NAV__MESH_MAX_COORD * 8)))
             return corrupt(c, "a distance that is not -1 or finite and >= 0: vertex", (uint32_t)(i / nk));
-        /* a vertex knows its distance to every landmark or to none (the queries look at the first) */
-        if (i % nk && (v < 0) != (x->landmark_dist[i - i % nk] < 0))
-            return corrupt(c, "distances to some landmarks and not to others: vertex", (uint32_t)(i / nk));
     }
     if (r->status != NAV_SUCCESS) return corrupt(c, "truncated in the landmarks", UINT32_MAX);
     if (nav_reader_remaining(r) != 0) return corrupt(c, "bytes after the landmarks", UINT32_MAX);
@@ -324,10 +321,6 @@ static nav_status attach_landmarks(const nav_log *log, nav_mesh *m, draft_arrays
 {
     uint32_t k = x->landmark_count;
     if (!k) return NAV_SUCCESS;
-    if (m->one_way) {
-        nav__logf(log, NAV_LOG_ERROR, "MESH chunk: landmarks on a mesh with one-way steps");
-        return NAV_FAILURE | NAV_CORRUPT_DATA;
-    }
     const float *d = x->landmark_dist;
     double longest = 0;
     for (size_t i = 0; i < (size_t)m->vert_count * k; i++)

@@ -12,11 +12,10 @@
  *
  * The distances ignore filters and areas' costs, so they are never more than the lengths a search
  * may use, and the bound stays a lower bound; off-mesh links can be shorter than any path on the
- * mesh, so a search that may take one does not use landmarks. A mesh with one-way steps gets none
- * (not yet: its distances would be one way, so only d(L, goal) - d(L, r) would hold; find_pinches
- * joins the fans round a vertex across a one-way step; and on meshes with steps the distance
- * search has been seen to miss a vertex's distance round a corner and along a wall, and a
- * distance too long makes a bound too high).
+ * mesh, so a search that may take one does not use landmarks. On a mesh with one-way steps the
+ * distances are one way, from L: only d(L, goal) - d(L, r) holds (d(L, goal) <= d(L, r) + d(r,
+ * goal)), and only ways into the goal's polygon that may be crossed inward bound d(L, goal) from
+ * below; a vertex L does not reach keeps no distance to L (the other landmarks' stay).
  *
  * Landmarks are chosen far apart in the mesh's largest component: the first the vertex farthest
  * from a point of it, each next the vertex farthest from all chosen so far. */
@@ -26,9 +25,19 @@
 #include "alloc.h"
 #include "query_internal.h"
 
+/* Whether the path may cross edge e either way (not a wall, not one-way). */
+static bool both_ways(const nav_mesh *m, uint32_t e)
+{
+    uint32_t t = m->edge_twin[e];
+    return t != NAV_MESH_NO_POLY && !(m->edge_flags[e] & NAV__EDGE_ONE_WAY) &&
+           !(m->edge_flags[t] & NAV__EDGE_ONE_WAY);
+}
+
 /* Marks the pinch vertices: where the polygons round a vertex make more than one fan. A corner of
  * a polygon (the start of its edge e) joins the corner of the polygon across e and that across
- * the polygon's edge before e, which hold the same vertex. */
+ * the polygon's edge before e, which hold the same vertex (or, across a step, the same place),
+ * where the path may cross that edge both ways: two corners joined only through a one-way step
+ * are two fans, as a path round the vertex cannot come back up. */
 static nav_status find_pinches(const nav_mesh *m, uint8_t *pinch)
 {
     const nav_allocator *a = &m->allocator;
@@ -45,14 +54,14 @@ static nav_status find_pinches(const nav_mesh *m, uint8_t *pinch)
         for (uint32_t e = first; e < last; e++) {
             uint32_t prev = e == first ? last - 1 : e - 1;
             uint32_t t = m->edge_twin[e];
-            if (t != NAV_MESH_NO_POLY) {
+            if (both_ways(m, e)) {
                 /* across e, the vertex starts the twin's next edge */
                 uint32_t tp = m->edge_owner[t];
                 uint32_t next = t + 1 < m->poly_first[tp + 1] ? t + 1 : m->poly_first[tp];
                 nav__join(parent, e, next);
             }
             t = m->edge_twin[prev];
-            if (t != NAV_MESH_NO_POLY) nav__join(parent, e, t); /* across prev, the twin starts there */
+            if (both_ways(m, prev)) nav__join(parent, e, t); /* across prev, the twin starts there */
         }
     }
     for (uint32_t v = 0; v < m->vert_count; v++) fan[v] = NAV_MESH_NO_POLY;
@@ -69,7 +78,11 @@ static nav_status find_pinches(const nav_mesh *m, uint8_t *pinch)
     return NAV_SUCCESS;
 }
 
-/* The middle of polygon p (its vertices' mean: inside, as it is convex). */
+/* The middle of polygon p (its vertices' mean: inside, as it is convex), as floats, as a query's
+ * start is: the search's tests are then exact on grid meshes, as a query's. (From the mean in
+ * doubles, say (48/7, 5/7), a ray through two grid vertices in a line was not quite straight, the
+ * search lost the far one as the end of its interval and could not turn there: distances came out
+ * up to 1% long, and a bound from them too high.) */
 static void poly_middle(const nav_mesh *m, uint32_t p, double *x, double *z)
 {
     double sx = 0, sz = 0;
@@ -80,6 +93,8 @@ static void poly_middle(const nav_mesh *m, uint32_t p, double *x, double *z)
     }
     *x = sx / n;
     *z = sz / n;
+    float fx = (float)*x, fz = (float)*z;
+    if (nav__mesh_poly_contains_xz(m, p, fx, fz)) *x = fx, *z = fz;
 }
 
 /* A polygon that holds vertex v. */
@@ -98,7 +113,7 @@ nav_status nav_mesh_bake_landmarks(nav_mesh *mesh, uint32_t count, const nav_pro
     mesh->landmark_dist = NULL;
     mesh->landmark_count = 0;
     mesh->landmark_slack = 0;
-    if (count == 0 || mesh->poly_count == 0 || mesh->one_way) return NAV_SUCCESS;
+    if (count == 0 || mesh->poly_count == 0) return NAV_SUCCESS;
 
     nav_status s = NAV_SUCCESS;
     uint32_t V = mesh->vert_count;
@@ -177,18 +192,9 @@ nav_status nav_mesh_bake_landmarks(nav_mesh *mesh, uint32_t count, const nav_pro
         from = vert_poly(mesh, far);
         poly_middle(mesh, from, &x, &z);
     }
-    /* a vertex keeps its distances to every landmark or to none (each is in the largest component,
-     * so this only ever drops what could not be measured); the slack is the chunk reader's, from
-     * the distances kept */
-    for (uint32_t v = 0; v < V; v++) {
-        float *d = out + (size_t)v * count;
-        bool all = true;
-        for (uint32_t l = 0; l < count; l++) all &= d[l] >= 0;
-        for (uint32_t l = 0; l < count; l++) {
-            if (!all) d[l] = -1.0f;
-            if (d[l] > longest) longest = d[l];
-        }
-    }
+    /* the slack is the chunk reader's, from the distances kept */
+    for (size_t i = 0; i < (size_t)V * count; i++)
+        if (out[i] > longest) longest = out[i];
     mesh->landmark_dist = out;
     mesh->landmark_count = count;
     /* floats round each distance by at most 2^-24 of it; a bound subtracts two of them */

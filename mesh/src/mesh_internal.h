@@ -69,8 +69,8 @@ struct nav_mesh {
     uint32_t *poly_region;
     /* Landmarks (landmarks.c): landmark_dist[v * landmark_count + l] is the shortest distance from
      * landmark l (point landmark_x/z[l] of polygon landmark_poly[l]) to vertex v, or -1 where unknown (a
-     * pinch, another component: then for every landmark); landmark_slack covers the floats' rounding in a
-     * bound made of two of them.
+     * pinch or another component: for every landmark; a vertex l does not reach over one-way steps);
+     * landmark_slack covers the floats' rounding in a bound made of two of them.
      */
     uint32_t landmark_count;
     float *landmark_dist;

@@ -428,9 +428,10 @@ static uint32_t expand(search *s, uint32_t at, uint32_t *list)
                                 .parent = at};
         if (on_edge) {
             /* through an edge at the root itself, the walk goes round the root's fan of polygons:
-             * it stops where the root was made, or it would go round for ever */
+             * it stops where the root was made, or it would go round for ever. The root is known
+             * by its place: across a step the polygons hold it as two vertices (one a level). */
             if (n.root_vert != NAV_MESH_NO_POLY && m->edge_poly[e] == n.root_poly &&
-                (m->edge_vert[e] == n.root_vert || m->edge_vert[e_next] == n.root_vert))
+                ((u.x == rx && u.z == rz) || (w.x == rx && w.z == rz)))
                 continue;
             proto.right_x = proto.right_dir_x = u.x;
             proto.right_z = proto.right_dir_z = u.z;

@@ -148,7 +148,10 @@ static double least(double a, double b)
  * of P, d(v) - |v - g| (the triangle inequality), and the least over the ways into P: a path
  * comes in across an edge v1-v2 of P at some point y, where d(y) >= max(d1 - |v1 - y|,
  * d2 - |v2 - y|) >= (d1 + d2 - |v1 - v2|) / 2, and |y - g| is at least g's distance to the
- * edge's line. A landmark in P itself is |L - g| away. */
+ * edge's line. A landmark in P itself is |L - g| away. A vertex that does not know its distance to
+ * a landmark (-1) says nothing of it. With one-way steps the distances hold one way: no bound
+ * above (landmark_bound then only uses the one below), and an edge that may not be crossed into P
+ * is no way in. */
 void nav__set_landmarks(nav_mesh_query *q)
 {
     const nav_mesh *m = q->mesh;
@@ -168,7 +171,9 @@ void nav__set_landmarks(nav_mesh_query *q)
     }
     for (uint32_t i = 0; i < n; i++) {
         nav_vec3 a = m->verts[vert[i]], b = m->verts[vert[i + 1 < n ? i + 1 : 0]];
-        len[i] = m->edge_poly[first + i] == NAV_MESH_NO_POLY ? -1 : nav__dist(a.x, a.z, b.x, b.z);
+        uint32_t twin = m->edge_twin[first + i];
+        bool way_in = twin != NAV_MESH_NO_POLY && !(m->edge_flags[twin] & NAV__EDGE_ONE_WAY);
+        len[i] = way_in ? nav__dist(a.x, a.z, b.x, b.z) : -1;
         across[i] = len[i] > 0 ? fabs(nav__cross(a.x, a.z, b.x, b.z, gx, gz)) / len[i] : 0;
     }
     /* corner by corner over the two end vertices' rows of distances (k1, k2: they know them) */
@@ -178,15 +183,15 @@ void nav__set_landmarks(nav_mesh_query *q)
         uint32_t j = i + 1 < n ? i + 1 : 0;
         const float *d1 = m->landmark_dist + (size_t)vert[i] * k,
                     *d2 = m->landmark_dist + (size_t)vert[j] * k;
-        bool k1 = d1[0] >= 0, k2 = d2[0] >= 0;
-        if (k1)
-            for (uint32_t l = 0; l < k; l++) {
+        for (uint32_t l = 0; l < k; l++)
+            if (d1[l] >= 0) {
                 lo[l] = most(lo[l], d1[l] - r[i]);
                 hi[l] = least(hi[l], d1[l] + r[i]);
             }
         if (len[i] < 0) continue;
         /* a way in across this edge */
         for (uint32_t l = 0; l < k; l++) {
+            bool k1 = d1[l] >= 0, k2 = d2[l] >= 0;
             double in = -INFINITY;
             if (k1) in = d1[l] - r[i];
             if (k2) in = most(in, d2[l] - r[j]);
@@ -202,6 +207,8 @@ void nav__set_landmarks(nav_mesh_query *q)
         q->goal_lo[l] = way_lo[l] < INFINITY && way_lo[l] > lo[l] ? way_lo[l] : lo[l];
         q->goal_hi[l] = hi[l];
     }
+    if (m->one_way)
+        for (uint32_t l = 0; l < k; l++) q->goal_hi[l] = INFINITY;
     /* the same as floats rounded outwards, for landmark_bound; its float subtractions round a
      * positive result by at most 2^-24 of the larger operand: a goal bound, or a distance (at most
      * the longest, which the mesh's slack is 4 * 2^-24 of) */
@@ -234,21 +241,23 @@ static nav__f4 f4_max(nav__f4 a, nav__f4 b)
 }
 
 /* The landmarks' lower bound of the length from vertex v to the goal (0 when they know nothing):
- * the most by which v's distance to a landmark lies outside the goal's bounds. */
+ * the most by which v's distance to a landmark lies outside the goal's bounds (a distance v does
+ * not know, -1, counts 0). */
 static double landmark_bound(const nav_mesh_query *q, uint32_t v)
 {
     const nav_mesh *m = q->mesh;
     uint32_t k = m->landmark_count, l = 0;
     const float *d = m->landmark_dist + (size_t)v * k;
-    if (d[0] < 0) return 0; /* a vertex knows its distance to every landmark or to none */
-    nav__f4 best = {0, 0, 0, 0};
+    nav__f4 best = {0, 0, 0, 0}, zero = {0, 0, 0, 0};
     for (; l + 4 <= k; l += 4) {
         nav__f4 dl = f4_load(d + l);
-        best = f4_max(best, f4_max(f4_load(q->goal_lo_f + l) - dl, dl - f4_load(q->goal_hi_f + l)));
+        nav__f4 out = f4_max(f4_load(q->goal_lo_f + l) - dl, dl - f4_load(q->goal_hi_f + l));
+        best = f4_max(best, (nav__f4)((nav__i4)out & (dl >= zero)));
     }
     float h = 0;
     for (int i = 0; i < 4; i++) h = best[i] > h ? best[i] : h;
     for (; l < k; l++) {
+        if (d[l] < 0) continue;
         float below = q->goal_lo_f[l] - d[l], above = d[l] - q->goal_hi_f[l];
         h = below > h ? below : h;
         h = above > h ? above : h;

@@ -107,8 +107,9 @@ void nav_mesh_destroy(nav_mesh *mesh);
  * rooms and round long walls expand fewer nodes (8room_000, every problem: 1027 instead of 3387 in
  * the optimal mode, 601 instead of 2575 in the funnel mode, with 16). Costs one exhaustive optimal search a
  * landmark (and one more to place the first), and 4 bytes a vertex a landmark. Landmarks are placed far apart
- * in the largest component; searches that may take an off-mesh link do not use them. A mesh with one-way
- * steps (heights the climb rule allows one way only) gets none yet (the count stays 0, and NAV_SUCCESS).
+ * in the largest component; searches that may take an off-mesh link do not use them. On a mesh with
+ * one-way steps (heights the climb rule allows one way only) the distances are from each landmark, and
+ * only the bound they give from below is used.
  * progress [opt]: stage "landmarks"; returning false cancels. Returns NAV_SUCCESS, or NAV_FAILURE
  * with NAV_INVALID_PARAM, NAV_OUT_OF_MEMORY, NAV_OUT_OF_NODES (a search ran out of its pool of
  * 64 nodes an edge) or NAV_WRONG_STATE (cancelled); on failure the mesh has no landmarks. */
