@@ -290,7 +290,7 @@ int navtool_scen(int argc, char **argv)
             "{\"map\":\"%s\",\"algo\":\"%s\",\"problems\":%u,\"solved\":%u,\"unreachable\":%u,\"wrong\":%u,"
             "\"mismatches\":%u,\"invalid\":%u,\"mean_ratio\":%.6f,\"max_ratio\":%.6f,\"mean_us\":%.3f,"
             "\"p95_us\":%.3f,\"mean_expanded\":%.1f,\"bake_ms\":%.3f,\"bake_bytes\":%zu,\"query_bytes\":%zu,"
-            "\"load_ms\":%.3f,\"landmarks\":%u,\"landmark_ms\":%.3f}"
+            "\"load_ms\":%.3f,\"landmarks\":%u,\"landmark_ms\":%.3f,\"polygons\":%u}"
             "\n",
             base_name(map_path), label, n, solved, unreachable, wrong, mismatches, invalid, mean_ratio,
             ratio_max, mean_us, p95 * 1e6, mean_expanded, bake_ms,
@@ -300,7 +300,7 @@ int navtool_scen(int argc, char **argv)
             mesh  ? nav_mesh_query_memory_bytes(mesh_query)
             : hpa ? nav_hpa_query_memory_bytes(hpa_query)
                   : nav_grid_query_memory_bytes(query),
-            load_ms, nav_mesh_landmark_count(navmesh), landmark_ms);
+            load_ms, nav_mesh_landmark_count(navmesh), landmark_ms, nav_mesh_poly_count(navmesh));
     if (mesh && !json)
         printf("mesh: %u polygons, %u vertices\n", nav_mesh_poly_count(navmesh),
                nav_mesh_vert_count(navmesh));
