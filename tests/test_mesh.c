@@ -185,6 +185,47 @@ static void test_build_small_maps(void **state)
     nav_grid_destroy(grid);
 }
 
+/* Progress of a build: counts the calls, and cancels at call `cancel_at` (0: never). */
+typedef struct progress_log {
+    uint32_t calls, cancel_at;
+    char last[32];
+} progress_log;
+
+static bool log_progress(const char *stage, uint64_t done, uint64_t total, void *user)
+{
+    progress_log *log = user;
+    assert_true(done <= total);
+    snprintf(log->last, sizeof log->last, "%s", stage);
+    return ++log->calls != log->cancel_at;
+}
+
+/* The build reports each stage and ends with "mesh: done"; cancelled at any report, it fails with
+ * NAV_WRONG_STATE and leaves nothing behind (the sanitizer builds check for leaks). */
+static void test_build_progress(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {"..........", "..##......", "..##..#...", "......#...", "#.....####"};
+    nav_grid *grid = test_grid_from_rows(rows, 5, NULL);
+    progress_log log = {0};
+    nav_progress progress = {log_progress, &log};
+    nav_mesh *mesh = NULL;
+    assert_int_equal(nav_mesh_build_from_grid(grid, &(nav_mesh_build_desc){.progress = &progress}, &mesh),
+                     NAV_SUCCESS);
+    assert_string_equal(log.last, "mesh: done");
+    uint32_t calls = log.calls;
+    assert_true(calls >= 6);
+    nav_mesh_destroy(mesh);
+    for (uint32_t k = 1; k < calls; k++) {
+        log = (progress_log){.cancel_at = k};
+        mesh = (nav_mesh *)&log; /* must come back null */
+        assert_int_equal(nav_mesh_build_from_grid(grid, &(nav_mesh_build_desc){.progress = &progress}, &mesh),
+                         NAV_FAILURE | NAV_WRONG_STATE);
+        assert_null(mesh);
+        assert_int_equal(log.calls, k);
+    }
+    nav_grid_destroy(grid);
+}
+
 static void test_build_random_maps(void **state)
 {
     (void)state;
@@ -2094,6 +2135,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_small_maps),
+        cmocka_unit_test(test_build_progress),
         cmocka_unit_test(test_build_random_maps),
         cmocka_unit_test(test_build_long_edges),
         cmocka_unit_test(test_build_pinch),

@@ -21,34 +21,15 @@ typedef struct rect {
     int32_t x0, y0, x1, y1; /* cells x0..x1-1, y0..y1-1 */
 } rect;
 
-typedef struct vert_key {
-    int32_t x, y; /* grid corner */
-    float height;
-} vert_key;
-
-typedef struct vert_entry {
-    vert_key key;
-    uint32_t value;
-} vert_entry;
-
-typedef struct edge_key {
-    int32_t ax, ay, bx, by;
-} edge_key;
-
-typedef struct edge_entry {
-    edge_key key;
-    uint32_t value; /* polygon */
-} edge_entry;
-
 typedef struct builder {
     const nav_grid *grid;
     const nav_mesh_build_desc *desc;
     uint8_t *free;                    /* cell is free after erosion */
     uint32_t *rect_of;                /* rectangle of each free cell */
     rect *rects;                      /* stb_ds */
-    vert_entry *vert_map;             /* stb_ds hash map: corner and height -> vertex */
     nav_vec3 *verts;                  /* stb_ds */
     int32_t *corner_x, *corner_y;     /* stb_ds: grid corner of each vertex */
+    float *vert_height;               /* stb_ds: the height of its cells */
     uint32_t *poly_first, *edge_vert; /* stb_ds */
     uint8_t *poly_area;
     uint16_t *poly_flags;
@@ -144,15 +125,10 @@ static uint32_t across(const builder *b, int32_t x, int32_t y)
     return b->free[c] ? b->rect_of[c] : UINT32_MAX;
 }
 
+/* A new vertex at grid corner (x, y) and a height; each rectangle makes its own, welded once all
+ * are made (weld_vertices). */
 static uint32_t vertex(builder *b, int32_t x, int32_t y, float height)
 {
-    vert_key key;
-    memset(&key, 0, sizeof key); /* hashed as bytes */
-    key.x = x;
-    key.y = y;
-    key.height = height;
-    ptrdiff_t i = hmgeti(b->vert_map, key);
-    if (i >= 0) return b->vert_map[i].value;
     uint32_t v = (uint32_t)arrlen(b->verts);
     const nav_grid_desc *d = &b->grid->desc;
     nav_vec3 p = nav_vec3_make(d->origin.x + (float)x * d->cell_size, d->origin.y + height,
@@ -160,8 +136,19 @@ static uint32_t vertex(builder *b, int32_t x, int32_t y, float height)
     arrput(b->verts, p);
     arrput(b->corner_x, x);
     arrput(b->corner_y, y);
-    hmput(b->vert_map, key, v);
+    arrput(b->vert_height, height);
     return v;
+}
+
+/* The rectangles' corners welded: one vertex a grid corner and height (a sort of the corners, no
+ * hashing); the others stay in the arrays, unused, until the unused are dropped after merging. */
+static void weld_vertices(builder *b)
+{
+    uint32_t *rep = NULL;
+    arrsetlen(rep, arrlen(b->verts));
+    nav__corner_reps(b->corner_x, b->corner_y, b->vert_height, (uint32_t)arrlen(b->verts), rep);
+    for (ptrdiff_t e = 0; e < arrlen(b->edge_vert); e++) b->edge_vert[e] = rep[b->edge_vert[e]];
+    arrfree(rep);
 }
 
 /* Appends polygon corners[0..n-1] (vertex indices) of one area, height and flags. */
@@ -208,23 +195,12 @@ static void make_poly(builder *b, uint32_t id, uint32_t **corners)
     emit_poly(b, *corners, (uint32_t)arrlen(*corners), area, flags, height);
 }
 
-static edge_key make_edge_key(const builder *b, uint32_t from, uint32_t to)
-{
-    edge_key k;
-    memset(&k, 0, sizeof k);
-    k.ax = b->corner_x[from];
-    k.ay = b->corner_y[from];
-    k.bx = b->corner_x[to];
-    k.by = b->corner_y[to];
-    return k;
-}
-
 static void free_builder(builder *b, const nav_allocator *a)
 {
     nav__free(a, b->free);
     nav__free(a, b->rect_of);
     arrfree(b->rects);
-    hmfree(b->vert_map);
+    arrfree(b->vert_height);
     arrfree(b->verts);
     arrfree(b->corner_x);
     arrfree(b->corner_y);
@@ -270,6 +246,7 @@ nav_status nav_mesh_build_from_grid(const nav_grid *grid, const nav_mesh_build_d
         make_poly(&b, r, &corners);
     }
     arrfree(corners);
+    weld_vertices(&b);
 
     /* the rectangles into large convex polygons */
     if (!report(&b, "mesh: merging", 0, rect_count)) goto done;
@@ -306,6 +283,7 @@ nav_status nav_mesh_build_from_grid(const nav_grid *grid, const nav_mesh_build_d
         b.poly_flags = flags;
         b.poly_height = height;
     }
+    if (!report(&b, "mesh: vertices", 0, 1)) goto done;
     {
         /* keep only the vertices still used, in order of first use */
         uint32_t *remap = NULL, used = 0;
@@ -338,12 +316,24 @@ nav_status nav_mesh_build_from_grid(const nav_grid *grid, const nav_mesh_build_d
 
     /* neighbours: the polygon holding the reversed edge; one way where the step up is too high */
     uint32_t poly_count = (uint32_t)arrlen(b.poly_first) - 1, edge_count = (uint32_t)arrlen(b.edge_vert);
-    edge_entry *edge_map = NULL;
+    if (!report(&b, "mesh: adjacency", 0, 1)) goto done;
+    /* edges matched by their ends' grid corners (at any height: a step joins two heights) */
+    uint32_t vert_count = (uint32_t)arrlen(b.verts);
+    uint32_t *rep = NULL, *from = NULL, *to = NULL, *twin = NULL, *owner = NULL;
+    arrsetlen(rep, vert_count);
+    arrsetlen(from, edge_count);
+    arrsetlen(to, edge_count);
+    arrsetlen(twin, edge_count);
+    arrsetlen(owner, edge_count);
+    nav__corner_reps(b.corner_x, b.corner_y, NULL, vert_count, rep);
     for (uint32_t p = 0; p < poly_count; p++)
         for (uint32_t e = b.poly_first[p]; e < b.poly_first[p + 1]; e++) {
             uint32_t next = e + 1 < b.poly_first[p + 1] ? e + 1 : b.poly_first[p];
-            hmput(edge_map, make_edge_key(&b, b.edge_vert[e], b.edge_vert[next]), p);
+            from[e] = rep[b.edge_vert[e]];
+            to[e] = rep[b.edge_vert[next]];
+            owner[e] = p;
         }
+    nav__match_edges(from, to, edge_count, vert_count, twin);
     uint32_t *edge_poly = NULL;
     uint8_t *edge_flags = NULL;
     arrsetlen(edge_poly, edge_count);
@@ -351,14 +341,16 @@ nav_status nav_mesh_build_from_grid(const nav_grid *grid, const nav_mesh_build_d
     float climb = grid->desc.max_climb;
     for (uint32_t p = 0; p < poly_count; p++)
         for (uint32_t e = b.poly_first[p]; e < b.poly_first[p + 1]; e++) {
-            uint32_t next = e + 1 < b.poly_first[p + 1] ? e + 1 : b.poly_first[p];
-            ptrdiff_t i = hmgeti(edge_map, make_edge_key(&b, b.edge_vert[next], b.edge_vert[e]));
-            edge_poly[e] = i >= 0 ? edge_map[i].value : NAV_MESH_NO_POLY;
+            edge_poly[e] = twin[e] != UINT32_MAX ? owner[twin[e]] : NAV_MESH_NO_POLY;
             edge_flags[e] = 0;
-            if (i >= 0 && b.poly_height[edge_poly[e]] - b.poly_height[p] > climb)
+            if (twin[e] != UINT32_MAX && b.poly_height[edge_poly[e]] - b.poly_height[p] > climb)
                 edge_flags[e] = NAV__EDGE_ONE_WAY;
         }
-    hmfree(edge_map);
+    arrfree(rep);
+    arrfree(from);
+    arrfree(to);
+    arrfree(twin);
+    arrfree(owner);
 
     double area_cost[256];
     for (int t = 0; t < 256; t++) area_cost[t] = NAV_COST_BLOCKED;
@@ -377,6 +369,11 @@ nav_status nav_mesh_build_from_grid(const nav_grid *grid, const nav_mesh_build_d
         .source_fingerprint = nav_grid_fingerprint(grid),
         .cell_size = grid->desc.cell_size,
     };
+    if (!report(&b, "mesh: finishing", 0, 1)) {
+        arrfree(edge_poly);
+        arrfree(edge_flags);
+        goto done;
+    }
     s = nav__mesh_finish(&draft, &a, log, out);
     if (nav_succeeded(s)) {
         s = nav__mesh_add_links(*out, d.links, d.link_count, d.link_extents);

@@ -29,24 +29,6 @@ typedef struct tri {
     uint32_t source; /* the rectangle it came from (its area, flags and height) */
 } tri;
 
-typedef struct edge_key {
-    uint32_t a, b;
-} edge_key;
-
-typedef struct edge_entry {
-    edge_key key;
-    uint32_t value; /* 3 * triangle + side */
-} edge_entry;
-
-typedef struct corner_key {
-    int32_t x, y;
-} corner_key;
-
-typedef struct corner_entry {
-    corner_key key;
-    uint32_t value;
-} corner_entry;
-
 typedef struct merger {
     const int32_t *x, *y;
     tri *tris; /* stb_ds */
@@ -150,25 +132,94 @@ static bool zipper(merger *m, const uint32_t *p, uint32_t n, uint32_t source)
     return true;
 }
 
+void nav__corner_reps(const int32_t *x, const int32_t *y, const float *height, uint32_t n, uint32_t *rep)
+{
+    /* the vertices in order of (y, x): two stable counting passes, x then y (16 bits each) */
+    uint32_t *a = NULL, *b = NULL, *count = NULL;
+    arrsetlen(a, n);
+    arrsetlen(b, n);
+    arrsetlen(count, 65537);
+    for (int pass = 0; pass < 2; pass++) {
+        const int32_t *key = pass ? y : x;
+        memset(count, 0, 65537 * sizeof *count);
+        for (uint32_t v = 0; v < n; v++) count[(uint16_t)key[v] + 1]++;
+        for (uint32_t k = 0; k < 65536; k++) count[k + 1] += count[k];
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t v = pass ? a[i] : i;
+            b[count[(uint16_t)key[v]]++] = v;
+        }
+        uint32_t *t = a;
+        a = b;
+        b = t;
+    }
+    /* runs of one corner (a few vertices): the first of each height in the run (the least, as
+     * the sort is stable) is the representative */
+    uint32_t run = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = a[i];
+        if (i == 0 || x[a[i - 1]] != x[v] || y[a[i - 1]] != y[v]) run = i;
+        rep[v] = v;
+        for (uint32_t k = run; k < i; k++)
+            if (!height || !memcmp(&height[a[k]], &height[v], sizeof *height)) {
+                rep[v] = rep[a[k]];
+                break;
+            }
+    }
+    arrfree(a);
+    arrfree(b);
+    arrfree(count);
+}
+
+void nav__match_edges(const uint32_t *from, const uint32_t *to, uint32_t n, uint32_t vert_count,
+                      uint32_t *twin)
+{
+    /* the edges by start vertex: first[v] .. first[v + 1] - 1 in `order` */
+    uint32_t *first = NULL, *order = NULL;
+    arrsetlen(first, (size_t)vert_count + 1);
+    arrsetlen(order, n);
+    memset(first, 0, ((size_t)vert_count + 1) * sizeof *first);
+    for (uint32_t i = 0; i < n; i++) first[from[i] + 1]++;
+    for (uint32_t v = 0; v < vert_count; v++) first[v + 1] += first[v];
+    for (uint32_t i = 0; i < n; i++) order[first[from[i]]++] = i;
+    for (uint32_t v = vert_count; v > 0; v--) first[v] = first[v - 1]; /* back to the starts */
+    first[0] = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        twin[i] = UINT32_MAX;
+        for (uint32_t k = first[to[i]]; k < first[to[i] + 1]; k++)
+            if (to[order[k]] == from[i]) {
+                twin[i] = order[k];
+                break;
+            }
+    }
+    arrfree(first);
+    arrfree(order);
+}
+
 /* Edges shared by two triangles of one area (and height: vertices differ between heights). */
 static void link_triangles(merger *m, const uint8_t *area)
 {
-    edge_entry *map = NULL;
-    uint32_t count = (uint32_t)arrlen(m->tris);
+    uint32_t count = (uint32_t)arrlen(m->tris), verts = 0;
+    uint32_t *from = NULL, *to = NULL, *twin = NULL;
+    arrsetlen(from, 3 * (size_t)count);
+    arrsetlen(to, 3 * (size_t)count);
+    arrsetlen(twin, 3 * (size_t)count);
     for (uint32_t t = 0; t < count; t++)
         for (int s = 0; s < 3; s++) {
-            edge_key k = {m->tris[t].v[s], m->tris[t].v[(s + 1) % 3]};
-            hmput(map, k, 3 * t + (uint32_t)s);
+            from[3 * t + s] = m->tris[t].v[s];
+            to[3 * t + s] = m->tris[t].v[(s + 1) % 3];
+            if (from[3 * t + s] >= verts) verts = from[3 * t + s] + 1;
         }
+    nav__match_edges(from, to, 3 * count, verts, twin);
     for (uint32_t t = 0; t < count; t++)
         for (int s = 0; s < 3; s++) {
-            edge_key k = {m->tris[t].v[(s + 1) % 3], m->tris[t].v[s]};
-            ptrdiff_t i = hmgeti(map, k);
-            if (i < 0) continue;
-            uint32_t other = map[i].value / 3;
+            uint32_t i = twin[3 * t + s];
+            if (i == UINT32_MAX) continue;
+            uint32_t other = i / 3;
             if (area[m->tris[other].source] == area[m->tris[t].source]) m->tris[t].adj[s] = other;
         }
-    hmfree(map);
+    arrfree(from);
+    arrfree(to);
+    arrfree(twin);
 }
 
 static int side_of(const tri *t, uint32_t neighbour)
@@ -296,57 +347,70 @@ bool nav__merge_rectangles(const int32_t *x, const int32_t *y, const uint32_t *p
             arrput(cands, c);
         }
     if (arrlen(cands)) qsort(cands, (size_t)arrlen(cands), sizeof *cands, by_length);
-    uint32_t *parent = NULL, **polys = NULL;
+    /* the polygons: for each root t of the union-find, n[t] vertices at pool[at[t]], in a slot of
+     * room[t]; a union too big for its slot moves to a new one of twice the room at the pool's end */
+    uint32_t *parent = NULL, *at = NULL, *n = NULL, *room = NULL, *pool = NULL;
     arrsetlen(parent, count);
-    arrsetlen(polys, count);
+    arrsetlen(at, count);
+    arrsetlen(n, count);
+    arrsetlen(room, count);
+    arrsetcap(pool, 4 * (size_t)count + 16);
     for (uint32_t t = 0; t < count; t++) {
         parent[t] = t;
-        polys[t] = NULL;
-        for (int s = 0; s < 3; s++) arrput(polys[t], m.tris[t].v[s]);
+        at[t] = (uint32_t)arrlen(pool);
+        n[t] = room[t] = 3;
+        for (int s = 0; s < 3; s++) arrput(pool, m.tris[t].v[s]);
     }
     uint32_t merged[NAV_MESH_MAX_POLY_VERTS + 2], n_merged;
     for (ptrdiff_t i = 0; i < arrlen(cands); i++) {
         uint32_t p = find(parent, cands[i].t), q = find(parent, cands[i].u);
         if (p == q) continue;
-        if (!try_union(&m, polys[p], (uint32_t)arrlen(polys[p]), polys[q], (uint32_t)arrlen(polys[q]),
-                       cands[i].a, cands[i].b, merged, &n_merged))
+        if (!try_union(&m, pool + at[p], n[p], pool + at[q], n[q], cands[i].a, cands[i].b, merged, &n_merged))
             continue;
-        arrsetlen(polys[p], n_merged);
-        memcpy(polys[p], merged, n_merged * sizeof *merged);
-        arrfree(polys[q]);
+        if (n_merged > room[p]) {
+            while (room[p] < n_merged) room[p] *= 2;
+            at[p] = (uint32_t)arrlen(pool);
+            arraddnptr(pool, room[p]);
+        }
+        memcpy(pool + at[p], merged, n_merged * sizeof *merged);
+        n[p] = n_merged;
         parent[q] = p;
     }
     arrfree(cands);
 
     /* 4. drop the vertices in the middle of a straight side that no other polygon uses at that
      * grid corner (at any height: a step between heights matches its edges by position) */
-    corner_entry *uses = NULL;
+    uint32_t verts = 0;
+    for (uint32_t t = 0; t < count; t++)
+        for (int k = 0; k < 3; k++)
+            if (m.tris[t].v[k] >= verts) verts = m.tris[t].v[k] + 1;
+    uint32_t *rep = NULL, *uses = NULL;
+    arrsetlen(rep, verts);
+    arrsetlen(uses, verts);
+    nav__corner_reps(x, y, NULL, verts, rep);
+    if (verts) memset(uses, 0, (size_t)verts * sizeof *uses);
     for (uint32_t t = 0; t < count; t++)
         if (parent[t] == t)
-            for (ptrdiff_t k = 0; k < arrlen(polys[t]); k++) {
-                corner_key key = {x[polys[t][k]], y[polys[t][k]]};
-                ptrdiff_t i = hmgeti(uses, key);
-                if (i < 0)
-                    hmput(uses, key, 1);
-                else
-                    uses[i].value++;
-            }
+            for (uint32_t k = 0; k < n[t]; k++) uses[rep[pool[at[t] + k]]]++;
     arrput(*out_first, 0);
     for (uint32_t t = 0; t < count; t++) {
         if (parent[t] != t) continue;
-        uint32_t *poly = polys[t], n = (uint32_t)arrlen(poly);
-        for (uint32_t k = 0; k < n; k++) {
-            uint32_t prev = poly[(k + n - 1) % n], next = poly[(k + 1) % n];
-            corner_key key = {x[poly[k]], y[poly[k]]};
-            if (hmget(uses, key) == 1 && orient(&m, prev, poly[k], next) == 0) continue;
+        const uint32_t *poly = pool + at[t];
+        uint32_t size = n[t];
+        for (uint32_t k = 0; k < size; k++) {
+            uint32_t prev = poly[(k + size - 1) % size], next = poly[(k + 1) % size];
+            if (uses[rep[poly[k]]] == 1 && orient(&m, prev, poly[k], next) == 0) continue;
             arrput(*out_verts, poly[k]);
         }
         arrput(*out_first, (uint32_t)arrlen(*out_verts));
         arrput(*out_source, m.tris[t].source);
-        arrfree(polys[t]);
     }
-    hmfree(uses);
-    arrfree(polys);
+    arrfree(uses);
+    arrfree(rep);
+    arrfree(pool);
+    arrfree(at);
+    arrfree(n);
+    arrfree(room);
     arrfree(parent);
     arrfree(m.tris);
     return true;

@@ -15,4 +15,15 @@ bool nav__merge_rectangles(const int32_t *x, const int32_t *y, const uint32_t *p
                            const uint32_t *poly_verts, const uint8_t *area, uint32_t poly_count,
                            uint32_t **out_first, uint32_t **out_verts, uint32_t **out_source);
 
+/* rep[v]: the least vertex at v's grid corner (x[v], y[v]: 0..NAV_GRID_MAX_SIDE), for n vertices,
+ * and with the same height (the same bits of height[v]) unless height is null; a radix sort of the
+ * corners, no hashing. */
+void nav__corner_reps(const int32_t *x, const int32_t *y, const float *height, uint32_t n, uint32_t *rep);
+
+/* For each of n directed edges from[i] -> to[i] (vertex ids below vert_count), twin[i]: the edge
+ * to[i] -> from[i], or UINT32_MAX when there is none (the first such, should there be several).
+ * Edges grouped by their start vertex, so a lookup reads the few edges of one vertex. */
+void nav__match_edges(const uint32_t *from, const uint32_t *to, uint32_t n, uint32_t vert_count,
+                      uint32_t *twin);
+
 #endif
