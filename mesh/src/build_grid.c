@@ -251,9 +251,9 @@ nav_status nav_mesh_build_from_grid(const nav_grid *grid, const nav_mesh_build_d
     /* the rectangles into large convex polygons */
     if (!report(&b, "mesh: merging", 0, rect_count)) goto done;
     uint32_t *merged_first = NULL, *merged_verts = NULL, *source = NULL;
-    bool merged =
-        nav__merge_rectangles(b.corner_x, b.corner_y, b.poly_first, b.edge_vert, b.poly_area,
-                              (uint32_t)arrlen(b.poly_first) - 1, &merged_first, &merged_verts, &source);
+    bool merged = nav__merge_rectangles(
+        b.corner_x, b.corner_y, b.poly_first, b.edge_vert, (uint32_t)arrlen(b.verts), b.poly_area,
+        (uint32_t)arrlen(b.poly_first) - 1, &merged_first, &merged_verts, &source);
     if (!merged) {
         arrfree(merged_first);
         arrfree(merged_verts);

@@ -31,6 +31,7 @@ typedef struct tri {
 
 typedef struct merger {
     const int32_t *x, *y;
+    uint32_t vert_count;
     tri *tris; /* stb_ds */
 } merger;
 
@@ -198,7 +199,7 @@ void nav__match_edges(const uint32_t *from, const uint32_t *to, uint32_t n, uint
 /* Edges shared by two triangles of one area (and height: vertices differ between heights). */
 static void link_triangles(merger *m, const uint8_t *area)
 {
-    uint32_t count = (uint32_t)arrlen(m->tris), verts = 0;
+    uint32_t count = (uint32_t)arrlen(m->tris);
     uint32_t *from = NULL, *to = NULL, *twin = NULL;
     arrsetlen(from, 3 * (size_t)count);
     arrsetlen(to, 3 * (size_t)count);
@@ -207,9 +208,8 @@ static void link_triangles(merger *m, const uint8_t *area)
         for (int s = 0; s < 3; s++) {
             from[3 * t + s] = m->tris[t].v[s];
             to[3 * t + s] = m->tris[t].v[(s + 1) % 3];
-            if (from[3 * t + s] >= verts) verts = from[3 * t + s] + 1;
         }
-    nav__match_edges(from, to, 3 * count, verts, twin);
+    nav__match_edges(from, to, 3 * count, m->vert_count, twin);
     for (uint32_t t = 0; t < count; t++)
         for (int s = 0; s < 3; s++) {
             uint32_t i = twin[3 * t + s];
@@ -322,10 +322,11 @@ static bool try_union(const merger *m, const uint32_t *p, uint32_t np, const uin
 }
 
 bool nav__merge_rectangles(const int32_t *x, const int32_t *y, const uint32_t *poly_first,
-                           const uint32_t *poly_verts, const uint8_t *area, uint32_t poly_count,
-                           uint32_t **out_first, uint32_t **out_verts, uint32_t **out_source)
+                           const uint32_t *poly_verts, uint32_t vert_count, const uint8_t *area,
+                           uint32_t poly_count, uint32_t **out_first, uint32_t **out_verts,
+                           uint32_t **out_source)
 {
-    merger m = {x, y, NULL};
+    merger m = {x, y, vert_count, NULL};
     for (uint32_t p = 0; p < poly_count; p++)
         if (!zipper(&m, poly_verts + poly_first[p], poly_first[p + 1] - poly_first[p], p)) {
             arrfree(m.tris);
@@ -380,15 +381,11 @@ bool nav__merge_rectangles(const int32_t *x, const int32_t *y, const uint32_t *p
 
     /* 4. drop the vertices in the middle of a straight side that no other polygon uses at that
      * grid corner (at any height: a step between heights matches its edges by position) */
-    uint32_t verts = 0;
-    for (uint32_t t = 0; t < count; t++)
-        for (int k = 0; k < 3; k++)
-            if (m.tris[t].v[k] >= verts) verts = m.tris[t].v[k] + 1;
     uint32_t *rep = NULL, *uses = NULL;
-    arrsetlen(rep, verts);
-    arrsetlen(uses, verts);
-    nav__corner_reps(x, y, NULL, verts, rep);
-    if (verts) memset(uses, 0, (size_t)verts * sizeof *uses);
+    arrsetlen(rep, vert_count);
+    arrsetlen(uses, vert_count);
+    nav__corner_reps(x, y, NULL, vert_count, rep);
+    if (vert_count) memset(uses, 0, (size_t)vert_count * sizeof *uses);
     for (uint32_t t = 0; t < count; t++)
         if (parent[t] == t)
             for (uint32_t k = 0; k < n[t]; k++) uses[rep[pool[at[t] + k]]]++;
