@@ -138,9 +138,43 @@ static double most(double a, double b)
     return a > b ? a : b;
 }
 
-static double least(double a, double b)
+/* Four floats at once (GNU C vector extensions: SSE on x86, NEON on ARM, scalar elsewhere). */
+typedef float nav__f4 __attribute__((vector_size(16)));
+typedef int32_t nav__i4 __attribute__((vector_size(16)));
+
+static nav__f4 f4_load(const float *p)
 {
-    return a < b ? a : b;
+    nav__f4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* a where mask is set, else b */
+static nav__f4 f4_select(nav__i4 mask, nav__f4 a, nav__f4 b)
+{
+    return (nav__f4)(((nav__i4)a & mask) | ((nav__i4)b & ~mask));
+}
+
+static nav__f4 f4_max(nav__f4 a, nav__f4 b)
+{
+    return f4_select(a > b, a, b);
+}
+
+static nav__f4 f4_min(nav__f4 a, nav__f4 b)
+{
+    return f4_select(a < b, a, b);
+}
+
+/* v's lanes in the order a, b, c, d */
+#if defined(__clang__)
+#define F4_SHUFFLE(v, a, b, c, d) __builtin_shufflevector(v, v, a, b, c, d)
+#else
+#define F4_SHUFFLE(v, a, b, c, d) __builtin_shuffle(v, (nav__i4){a, b, c, d})
+#endif
+
+static nav__f4 f4_all(float x)
+{
+    return (nav__f4){x, x, x, x};
 }
 
 /* Whether this search uses the mesh's landmarks, and the bounds of each one's distance to the goal
@@ -151,61 +185,75 @@ static double least(double a, double b)
  * edge's line. A landmark in P itself is |L - g| away. A vertex that does not know its distance to
  * a landmark (-1) says nothing of it. With one-way steps the distances hold one way: no bound
  * above (landmark_bound then only uses the one below), and an edge that may not be crossed into P
- * is no way in. */
+ * is no way in.
+ *
+ * The bounds are worked out in floats, four landmarks at once, then widened by what that can cost:
+ * every value on the way is at most twice `big` (the longest landmark distance, or a length in P),
+ * and a bound goes through at most eight roundings, each of at most 2^-24 of its size. */
 void nav__set_landmarks(nav_mesh_query *q)
 {
     const nav_mesh *m = q->mesh;
     const nav__search_ends *ends = &q->st.ends;
     q->landmarks = m->landmark_count > 0 && !q->any_way;
     if (!q->landmarks) return;
-    uint32_t k = m->landmark_count, p = ends->goal_poly;
+    uint32_t k = m->landmark_count, k4 = (k + 3) / 4, p = ends->goal_poly;
     uint32_t first = m->poly_first[p], n = m->poly_first[p + 1] - first;
     double gx = ends->goal.x, gz = ends->goal.z;
-    /* per corner: its vertex and distance to g; per edge: whether it is a way in, its length and
-     * g's distance to its line */
-    uint32_t vert[NAV_MESH_MAX_POLY_VERTS];
-    double r[NAV_MESH_MAX_POLY_VERTS], len[NAV_MESH_MAX_POLY_VERTS], across[NAV_MESH_MAX_POLY_VERTS];
+    /* per corner: its row of distances (padded with -1: unknown) and its distance to g; per edge:
+     * its length if it is a way in (else -1) and g's distance to its line */
+    float row[NAV_MESH_MAX_POLY_VERTS][NAV_MESH_MAX_LANDMARKS];
+    float r[NAV_MESH_MAX_POLY_VERTS], len[NAV_MESH_MAX_POLY_VERTS], across[NAV_MESH_MAX_POLY_VERTS];
+    double big = m->landmark_slack * 0x1p22; /* at least the longest landmark distance */
     for (uint32_t i = 0; i < n; i++) {
-        vert[i] = m->edge_vert[first + i];
-        r[i] = nav__dist(gx, gz, m->verts[vert[i]].x, m->verts[vert[i]].z);
+        uint32_t v = m->edge_vert[first + i];
+        memcpy(row[i], m->landmark_dist + (size_t)v * k, k * sizeof(float));
+        for (uint32_t l = k; l < 4 * k4; l++) row[i][l] = -1;
+        double d = nav__dist(gx, gz, m->verts[v].x, m->verts[v].z);
+        r[i] = (float)d;
+        big = most(big, d);
     }
     for (uint32_t i = 0; i < n; i++) {
-        nav_vec3 a = m->verts[vert[i]], b = m->verts[vert[i + 1 < n ? i + 1 : 0]];
+        nav_vec3 a = m->verts[m->edge_vert[first + i]],
+                 b = m->verts[m->edge_vert[first + (i + 1 < n ? i + 1 : 0)]];
         uint32_t twin = m->edge_twin[first + i];
         bool way_in = twin != NAV_MESH_NO_POLY && !(m->edge_flags[twin] & NAV__EDGE_ONE_WAY);
-        len[i] = way_in ? nav__dist(a.x, a.z, b.x, b.z) : -1;
-        across[i] = len[i] > 0 ? fabs(nav__cross(a.x, a.z, b.x, b.z, gx, gz)) / len[i] : 0;
+        double l = way_in ? nav__dist(a.x, a.z, b.x, b.z) : -1;
+        len[i] = (float)l;
+        across[i] = l > 0 ? (float)(fabs(nav__cross(a.x, a.z, b.x, b.z, gx, gz)) / l) : 0;
+        big = most(big, l);
     }
     /* corner by corner over the two end vertices' rows of distances (k1, k2: they know them) */
-    double lo[NAV_MESH_MAX_LANDMARKS], hi[NAV_MESH_MAX_LANDMARKS], way_lo[NAV_MESH_MAX_LANDMARKS];
-    for (uint32_t l = 0; l < k; l++) lo[l] = -INFINITY, hi[l] = way_lo[l] = INFINITY;
+    nav__f4 lo[NAV_MESH_MAX_LANDMARKS / 4], hi[NAV_MESH_MAX_LANDMARKS / 4],
+        way_lo[NAV_MESH_MAX_LANDMARKS / 4];
+    nav__f4 zero = f4_all(0), none = f4_all(-INFINITY);
+    for (uint32_t b = 0; b < k4; b++) lo[b] = none, hi[b] = way_lo[b] = f4_all(INFINITY);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t j = i + 1 < n ? i + 1 : 0;
-        const float *d1 = m->landmark_dist + (size_t)vert[i] * k,
-                    *d2 = m->landmark_dist + (size_t)vert[j] * k;
-        for (uint32_t l = 0; l < k; l++)
-            if (d1[l] >= 0) {
-                lo[l] = most(lo[l], d1[l] - r[i]);
-                hi[l] = least(hi[l], d1[l] + r[i]);
-            }
-        if (len[i] < 0) continue;
-        /* a way in across this edge */
-        for (uint32_t l = 0; l < k; l++) {
-            bool k1 = d1[l] >= 0, k2 = d2[l] >= 0;
-            double in = -INFINITY;
-            if (k1) in = d1[l] - r[i];
-            if (k2) in = most(in, d2[l] - r[j]);
-            if (k1 && k2) in = most(in, (d1[l] + d2[l] - len[i]) / 2 + across[i]);
-            way_lo[l] = least(way_lo[l], in);
+        nav__f4 ri = f4_all(r[i]), rj = f4_all(r[j]), li = f4_all(len[i]), ai = f4_all(across[i]);
+        for (uint32_t b = 0; b < k4; b++) {
+            nav__f4 d1 = f4_load(row[i] + 4 * b);
+            nav__i4 k1 = d1 >= zero;
+            lo[b] = f4_select(k1, f4_max(lo[b], d1 - ri), lo[b]);
+            hi[b] = f4_select(k1, f4_min(hi[b], d1 + ri), hi[b]);
+            if (len[i] < 0) continue;
+            /* a way in across this edge */
+            nav__f4 d2 = f4_load(row[j] + 4 * b);
+            nav__i4 k2 = d2 >= zero;
+            nav__f4 in = f4_select(k1, d1 - ri, none);
+            in = f4_select(k2, f4_max(in, d2 - rj), in);
+            in = f4_select(k1 & k2, f4_max(in, (d1 + d2 - li) * f4_all(0.5f) + ai), in);
+            way_lo[b] = f4_min(way_lo[b], in);
         }
     }
+    double eps = big * 0x1p-19;
     for (uint32_t l = 0; l < k; l++) {
         if (m->landmark_poly[l] == p) {
             q->goal_lo[l] = q->goal_hi[l] = nav__dist(m->landmark_x[l], m->landmark_z[l], gx, gz);
             continue;
         }
-        q->goal_lo[l] = way_lo[l] < INFINITY && way_lo[l] > lo[l] ? way_lo[l] : lo[l];
-        q->goal_hi[l] = hi[l];
+        double below = lo[l / 4][l % 4], way = way_lo[l / 4][l % 4];
+        q->goal_lo[l] = (way < INFINITY && way > below ? way : below) - eps;
+        q->goal_hi[l] = hi[l / 4][l % 4] + eps;
     }
     if (m->one_way)
         for (uint32_t l = 0; l < k; l++) q->goal_hi[l] = INFINITY;
@@ -223,23 +271,6 @@ void nav__set_landmarks(nav_mesh_query *q)
     q->landmark_slack = m->landmark_slack * 1.5 + largest * 0x1p-22;
 }
 
-/* Four floats at once (GNU C vector extensions: SSE on x86, NEON on ARM, scalar elsewhere). */
-typedef float nav__f4 __attribute__((vector_size(16)));
-typedef int32_t nav__i4 __attribute__((vector_size(16)));
-
-static nav__f4 f4_load(const float *p)
-{
-    nav__f4 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-static nav__f4 f4_max(nav__f4 a, nav__f4 b)
-{
-    nav__i4 a_more = a > b;
-    return (nav__f4)(((nav__i4)a & a_more) | ((nav__i4)b & ~a_more));
-}
-
 /* The landmarks' lower bound of the length from vertex v to the goal (0 when they know nothing):
  * the most by which v's distance to a landmark lies outside the goal's bounds (a distance v does
  * not know, -1, counts 0). */
@@ -254,8 +285,9 @@ static double landmark_bound(const nav_mesh_query *q, uint32_t v)
         nav__f4 out = f4_max(f4_load(q->goal_lo_f + l) - dl, dl - f4_load(q->goal_hi_f + l));
         best = f4_max(best, (nav__f4)((nav__i4)out & (dl >= zero)));
     }
-    float h = 0;
-    for (int i = 0; i < 4; i++) h = best[i] > h ? best[i] : h;
+    best = f4_max(best, F4_SHUFFLE(best, 2, 3, 0, 1));
+    best = f4_max(best, F4_SHUFFLE(best, 1, 0, 3, 2));
+    float h = best[0];
     for (; l < k; l++) {
         if (d[l] < 0) continue;
         float below = q->goal_lo_f[l] - d[l], above = d[l] - q->goal_hi_f[l];
