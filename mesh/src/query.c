@@ -283,7 +283,7 @@ static double landmark_bound(const nav_mesh_query *q, uint32_t v)
     for (; l + 4 <= k; l += 4) {
         nav__f4 dl = f4_load(d + l);
         nav__f4 out = f4_max(f4_load(q->goal_lo_f + l) - dl, dl - f4_load(q->goal_hi_f + l));
-        best = f4_max(best, (nav__f4)((nav__i4)out & (dl >= zero)));
+        best = f4_max(best, f4_select(dl >= zero, out, zero));
     }
     best = f4_max(best, F4_SHUFFLE(best, 2, 3, 0, 1));
     best = f4_max(best, F4_SHUFFLE(best, 1, 0, 3, 2));
