@@ -10,11 +10,13 @@
 #include <nav/hpa.h>
 #include <nav/anyangle.h>
 #include <nav/mesh.h>
+#include <nav/waypoints.h>
 
 int main()
 {
     nav_path path;
     nav_path_init(&path, nullptr);
     nav_path_destroy(&path);
+    if (nav_waypoints_count(nullptr) != 0) return 1;
     return nav_version() == NAV_VERSION_NUMBER ? 0 : 1;
 }

@@ -1,0 +1,552 @@
+/* waypoints/: the bake's tables against a plain Dijkstra of this file's own, hand-made routes,
+ * one-way and disabled links, the size limit, bad graphs, the text format and its errors,
+ * allocation failures, cancelling, and the same tables at any thread count. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nav/waypoints.h"
+#include "support.h"
+
+/* ---- a hand-made graph -------------------------------------------------------------------------
+ *
+ *   a (0,0) --- b (4,0) --- c (8,0)
+ *     \                      |
+ *      ------- d (4,3) -----   (d -> c one-way, cost 1)
+ *
+ * a-b 4, b-c 4, a-d 5 (its length), d->c 1: from a to c the cheapest is a, d, c (6), but from c
+ * back to a it is c, b, a (8). */
+static const nav_waypoint hand_points[4] = {
+    {.position = {0, 0, 0}, .name = "a"},
+    {.position = {4, 0, 0}, .name = "b", .tags = 2},
+    {.position = {8, 0, 0}, .name = "c"},
+    {.position = {4, 0, 3}, .name = "d"},
+};
+static const nav_waypoint_link hand_links[4] = {
+    {.from = 0, .to = 1},
+    {.from = 1, .to = 2},
+    {.from = 0, .to = 3},
+    {.from = 3, .to = 2, .cost = 1, .one_way = true},
+};
+
+static nav_waypoints *bake_or_fail(const nav_waypoint_graph *g, const nav_waypoints_bake_desc *d)
+{
+    nav_waypoints *wp = NULL;
+    assert_int_equal(nav_waypoints_bake(g, d, &wp), NAV_SUCCESS);
+    assert_non_null(wp);
+    return wp;
+}
+
+static void test_hand_made_routes(void **state)
+{
+    (void)state;
+    nav_waypoint_graph g = {
+        .waypoints = hand_points, .waypoint_count = 4, .links = hand_links, .link_count = 4};
+    nav_waypoints *wp = bake_or_fail(&g, NULL);
+    assert_int_equal(nav_waypoints_count(wp), 4);
+    assert_float_equal(nav_waypoints_distance(wp, 0, 2), 6, 1e-6);
+    assert_float_equal(nav_waypoints_distance(wp, 2, 0), 8, 1e-6);
+    assert_float_equal(nav_waypoints_distance(wp, 2, 3), 13, 1e-6); /* c, b, a, d */
+    assert_float_equal(nav_waypoints_distance(wp, 1, 1), 0, 0);
+    assert_int_equal(nav_waypoints_next_hop(wp, 0, 2), 3);
+    assert_int_equal(nav_waypoints_next_hop(wp, 2, 0), 1);
+    assert_int_equal(nav_waypoints_next_hop(wp, 1, 1), 1);
+    assert_int_equal(nav_waypoints_next_hop(wp, 0, 9), NAV_WAYPOINTS_NONE);
+    assert_true(isinf(nav_waypoints_distance(wp, 0, 9)));
+
+    nav_path path;
+    nav_path_init(&path, NULL);
+    assert_int_equal(nav_waypoints_route(wp, 0, 2, &path), NAV_SUCCESS);
+    assert_int_equal(path.count, 3);
+    assert_int_equal(path.nodes[0], 0);
+    assert_int_equal(path.nodes[1], 3);
+    assert_int_equal(path.nodes[2], 2);
+    assert_float_equal(path.points[1].z, 3, 0);
+    assert_float_equal(path.cost, 6, 1e-12);
+    assert_int_equal(nav_waypoints_route(wp, 2, 3, &path), NAV_SUCCESS);
+    assert_int_equal(path.count, 4);
+    assert_int_equal(path.nodes[1], 1);
+    assert_int_equal(path.nodes[2], 0);
+    assert_float_equal(path.cost, 13, 1e-12);
+    assert_int_equal(nav_waypoints_route(wp, 1, 1, &path), NAV_SUCCESS);
+    assert_int_equal(path.count, 1);
+    assert_float_equal(path.cost, 0, 0);
+    FAILS_WITH(nav_waypoints_route(wp, 0, 4, &path), NAV_INVALID_PARAM);
+    assert_int_equal(path.count, 0);
+
+    assert_int_equal(nav_waypoints_find(wp, "d"), 3);
+    assert_int_equal(nav_waypoints_find(wp, "e"), NAV_WAYPOINTS_NONE);
+    assert_string_equal(nav_waypoints_name(wp, 1), "b");
+    assert_int_equal(nav_waypoints_tags(wp, 1), 2);
+    assert_float_equal(nav_waypoints_position(wp, 3).z, 3, 0);
+    /* tables: 16 pairs of 6 bytes, plus the rest */
+    assert_true(nav_waypoints_memory_bytes(wp) > 16 * 6);
+    nav_path_destroy(&path);
+    nav_waypoints_destroy(wp);
+}
+
+/* Disabled links are left out; a waypoint nobody links to is unreachable; parallel links take the
+ * cheaper. */
+static void test_disabled_unreachable_parallel(void **state)
+{
+    (void)state;
+    nav_waypoint points[4] = {
+        {.position = {0, 0, 0}}, {.position = {1, 0, 0}}, {.position = {2, 0, 0}}, {.position = {9, 9, 9}}};
+    nav_waypoint_link links[4] = {
+        {.from = 0, .to = 1, .cost = 5},
+        {.from = 0, .to = 1, .cost = 2},
+        {.from = 1, .to = 2, .cost = 1, .disabled = true},
+        {.from = 0, .to = 2, .cost = 7},
+    };
+    nav_waypoint_graph g = {.waypoints = points, .waypoint_count = 4, .links = links, .link_count = 4};
+    nav_waypoints *wp = bake_or_fail(&g, NULL);
+    assert_float_equal(nav_waypoints_distance(wp, 1, 0), 2, 0);
+    assert_float_equal(nav_waypoints_distance(wp, 1, 2), 9, 1e-6); /* 1, 0, 2: the short link is off */
+    assert_true(isinf(nav_waypoints_distance(wp, 0, 3)));
+    assert_string_equal(nav_waypoints_name(wp, 0), "");
+    nav_path path;
+    nav_path_init(&path, NULL);
+    FAILS_WITH(nav_waypoints_route(wp, 0, 3, &path), NAV_UNREACHABLE);
+    assert_int_equal(path.count, 0);
+    assert_int_equal(nav_waypoints_route(wp, 1, 2, &path), NAV_SUCCESS);
+    assert_float_equal(path.cost, 9, 0);
+    nav_path_destroy(&path);
+    nav_waypoints_destroy(wp);
+}
+
+/* ---- against a plain Dijkstra on random graphs ------------------------------------------------- */
+
+static uint64_t next_random(uint64_t *s)
+{
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return *s;
+}
+
+typedef struct random_graph {
+    nav_waypoint *points;
+    nav_waypoint_link *links;
+    nav_waypoint_graph g;
+} random_graph;
+
+/* n waypoints in a 100 x 100 square, m links between random pairs: a third one-way, a tenth with a
+ * cost of their own, a twentieth disabled; small integer coordinates make equal-cost ties common. */
+static random_graph make_random(uint32_t n, uint32_t m, uint64_t seed)
+{
+    random_graph r;
+    r.points = calloc(n, sizeof *r.points);
+    r.links = calloc(m, sizeof *r.links);
+    for (uint32_t i = 0; i < n; i++)
+        r.points[i].position =
+            (nav_vec3){(float)(next_random(&seed) % 20), 0, (float)(next_random(&seed) % 20)};
+    for (uint32_t i = 0; i < m; i++) {
+        nav_waypoint_link *l = &r.links[i];
+        l->from = (uint32_t)(next_random(&seed) % n);
+        l->to = (uint32_t)(next_random(&seed) % n);
+        l->one_way = next_random(&seed) % 3 == 0;
+        l->disabled = next_random(&seed) % 20 == 0;
+        uint64_t pick = next_random(&seed) % 10;
+        nav_vec3 a = r.points[l->from].position, b = r.points[l->to].position;
+        if (pick == 0 || (a.x == b.x && a.z == b.z)) l->cost = 1 + (double)(next_random(&seed) % 50) / 7;
+    }
+    r.g = (nav_waypoint_graph){.waypoints = r.points, .waypoint_count = n, .links = r.links, .link_count = m};
+    return r;
+}
+
+static void free_random(random_graph *r)
+{
+    free(r->points);
+    free(r->links);
+}
+
+static double link_cost_of(const nav_waypoint_graph *g, const nav_waypoint_link *l)
+{
+    if (l->cost > 0) return l->cost;
+    nav_vec3 a = g->waypoints[l->from].position, b = g->waypoints[l->to].position;
+    double dx = (double)b.x - a.x, dy = (double)b.y - a.y, dz = (double)b.z - a.z;
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/* O(n^2) Dijkstra over the link list: the reference distances from source. */
+static void reference_dijkstra(const nav_waypoint_graph *g, uint32_t source, double *dist)
+{
+    uint32_t n = g->waypoint_count;
+    char *done = calloc(n, 1);
+    for (uint32_t v = 0; v < n; v++) dist[v] = INFINITY;
+    dist[source] = 0;
+    for (;;) {
+        uint32_t u = n;
+        for (uint32_t v = 0; v < n; v++)
+            if (!done[v] && dist[v] < INFINITY && (u == n || dist[v] < dist[u])) u = v;
+        if (u == n) break;
+        done[u] = 1;
+        for (uint32_t i = 0; i < g->link_count; i++) {
+            const nav_waypoint_link *l = &g->links[i];
+            if (l->disabled) continue;
+            double c = link_cost_of(g, l);
+            if (l->from == u && dist[u] + c < dist[l->to]) dist[l->to] = dist[u] + c;
+            if (!l->one_way && l->to == u && dist[u] + c < dist[l->from]) dist[l->from] = dist[u] + c;
+        }
+    }
+    free(done);
+}
+
+/* Whether some enabled link goes from u to v with cost c. */
+static bool has_link(const nav_waypoint_graph *g, uint32_t u, uint32_t v, double *cheapest)
+{
+    *cheapest = INFINITY;
+    for (uint32_t i = 0; i < g->link_count; i++) {
+        const nav_waypoint_link *l = &g->links[i];
+        if (l->disabled || l->from == l->to) continue;
+        if ((l->from == u && l->to == v) || (!l->one_way && l->from == v && l->to == u)) {
+            double c = link_cost_of(g, l);
+            if (c < *cheapest) *cheapest = c;
+        }
+    }
+    return *cheapest < INFINITY;
+}
+
+static void test_tables_against_dijkstra(void **state)
+{
+    (void)state;
+    const uint32_t sizes[][2] = {{1, 0}, {2, 1}, {12, 30}, {40, 60}, {60, 240}, {150, 400}};
+    nav_path path;
+    nav_path_init(&path, NULL);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        uint32_t n = sizes[k][0], m = sizes[k][1];
+        random_graph r = make_random(n, m, 0x9e3779b97f4a7c15ull + k);
+        nav_waypoints *wp = bake_or_fail(&r.g, &(nav_waypoints_bake_desc){.threads = 2});
+        double *dist = calloc(n, sizeof *dist);
+        for (uint32_t s = 0; s < n; s++) {
+            reference_dijkstra(&r.g, s, dist);
+            for (uint32_t t = 0; t < n; t++) {
+                double table = nav_waypoints_distance(wp, s, t);
+                if (isinf(dist[t])) {
+                    assert_true(isinf(table));
+                    assert_int_equal(nav_waypoints_next_hop(wp, s, t), NAV_WAYPOINTS_NONE);
+                    FAILS_WITH(nav_waypoints_route(wp, s, t, &path), NAV_UNREACHABLE);
+                    continue;
+                }
+                assert_true(fabs(table - dist[t]) <= 1e-6 * (dist[t] > 1 ? dist[t] : 1));
+                /* the route: made of existing links, and exactly as long as the reference */
+                assert_int_equal(nav_waypoints_route(wp, s, t, &path), NAV_SUCCESS);
+                assert_int_equal(path.nodes[0], s);
+                assert_int_equal(path.nodes[path.count - 1], t);
+                double sum = 0, c;
+                for (uint32_t i = 0; i + 1 < path.count; i++) {
+                    assert_true(has_link(&r.g, path.nodes[i], path.nodes[i + 1], &c));
+                    sum += c;
+                }
+                assert_true(fabs(sum - path.cost) <= 1e-9 * (sum > 1 ? sum : 1));
+                assert_true(fabs(path.cost - dist[t]) <= 1e-9 * (dist[t] > 1 ? dist[t] : 1));
+            }
+        }
+        free(dist);
+        nav_waypoints_destroy(wp);
+        free_random(&r);
+    }
+    nav_path_destroy(&path);
+}
+
+/* The same tables at 1, 2 and 5 threads (ties included: integer coordinates). */
+static void test_same_tables_any_thread_count(void **state)
+{
+    (void)state;
+    random_graph r = make_random(200, 700, 77);
+    nav_waypoints *one = bake_or_fail(&r.g, &(nav_waypoints_bake_desc){.threads = 1});
+    for (uint32_t threads = 2; threads <= 5; threads += 3) {
+        nav_waypoints *many = bake_or_fail(&r.g, &(nav_waypoints_bake_desc){.threads = threads});
+        for (uint32_t s = 0; s < 200; s++)
+            for (uint32_t t = 0; t < 200; t++) {
+                assert_int_equal(nav_waypoints_next_hop(one, s, t), nav_waypoints_next_hop(many, s, t));
+                double a = nav_waypoints_distance(one, s, t), b = nav_waypoints_distance(many, s, t);
+                assert_true(a == b || (isinf(a) && isinf(b)));
+            }
+        nav_waypoints_destroy(many);
+    }
+    nav_waypoints_destroy(one);
+    free_random(&r);
+}
+
+/* ---- limits and bad graphs --------------------------------------------------------------------- */
+
+static void test_size_limit(void **state)
+{
+    (void)state;
+    random_graph r = make_random(11, 20, 5);
+    nav_waypoints *wp = NULL;
+    test_log log;
+    test_log_init(&log);
+    FAILS_WITH(
+        nav_waypoints_bake(&r.g, &(nav_waypoints_bake_desc){.max_waypoints = 10, .log = &log.hooks}, &wp),
+        NAV_TOO_LARGE);
+    assert_null(wp);
+    assert_non_null(strstr(log.last, "11 waypoints, more than the limit of 10"));
+    assert_int_equal(nav_waypoints_bake(&r.g, &(nav_waypoints_bake_desc){.max_waypoints = 11}, &wp),
+                     NAV_SUCCESS);
+    nav_waypoints_destroy(wp);
+    free_random(&r);
+    /* past NAV_WAYPOINTS_LIMIT whatever max_waypoints says (refused before any table is made) */
+    nav_waypoint_graph big = {
+        .waypoints = hand_points, .waypoint_count = NAV_WAYPOINTS_LIMIT + 1, .links = NULL, .link_count = 0};
+    FAILS_WITH(nav_waypoints_bake(&big, &(nav_waypoints_bake_desc){.max_waypoints = UINT32_MAX}, &wp),
+               NAV_TOO_LARGE);
+}
+
+static void expect_invalid(const nav_waypoint *points, uint32_t n, const nav_waypoint_link *links, uint32_t m,
+                           const char *message)
+{
+    nav_waypoint_graph g = {.waypoints = points, .waypoint_count = n, .links = links, .link_count = m};
+    nav_waypoints *wp = NULL;
+    test_log log;
+    test_log_init(&log);
+    FAILS_WITH(nav_waypoints_bake(&g, &(nav_waypoints_bake_desc){.log = &log.hooks}, &wp), NAV_INVALID_PARAM);
+    assert_null(wp);
+    if (!strstr(log.last, message)) fail_msg("expected '%s', got '%s'", message, log.last);
+}
+
+static void test_bad_graphs(void **state)
+{
+    (void)state;
+    nav_waypoint p[3] = {
+        {.position = {0, 0, 0}, .name = "x"}, {.position = {1, 0, 0}, .name = "y"}, {.position = {1, 0, 0}}};
+    expect_invalid(p, 3, &(nav_waypoint_link){.from = 0, .to = 3}, 1, "waypoint 3 out of range");
+    expect_invalid(p, 3, &(nav_waypoint_link){.from = 0, .to = 1, .cost = -1}, 1, "negative or not finite");
+    expect_invalid(p, 3, &(nav_waypoint_link){.from = 0, .to = 1, .cost = NAN}, 1, "negative or not finite");
+    expect_invalid(p, 3, &(nav_waypoint_link){.from = 0, .to = 1, .cost = INFINITY}, 1,
+                   "negative or not finite");
+    expect_invalid(p, 3, &(nav_waypoint_link){.from = 1, .to = 2}, 1, "length 0 and no cost");
+    nav_waypoint twins[2] = {{.name = "x"}, {.position = {1, 0, 0}, .name = "x"}};
+    expect_invalid(twins, 2, NULL, 0, "both named 'x'");
+    nav_waypoint far[1] = {{.position = {INFINITY, 0, 0}}};
+    expect_invalid(far, 1, NULL, 0, "position not finite");
+    nav_waypoint blank[1] = {{.name = "two words"}};
+    expect_invalid(blank, 1, NULL, 0, "a name is 1 to 63 bytes");
+    expect_invalid(NULL, 2, NULL, 0, "no array");
+    nav_waypoints *wp = NULL;
+    FAILS_WITH(nav_waypoints_bake(NULL, NULL, &wp), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_waypoints_bake(&(nav_waypoint_graph){0}, NULL, NULL), NAV_INVALID_PARAM);
+    /* an empty graph bakes to nothing */
+    assert_int_equal(nav_waypoints_bake(&(nav_waypoint_graph){0}, NULL, &wp), NAV_SUCCESS);
+    assert_int_equal(nav_waypoints_count(wp), 0);
+    nav_waypoints_destroy(wp);
+}
+
+static bool cancel_at_3(const char *stage, uint64_t done, uint64_t total, void *user)
+{
+    (void)total;
+    assert_string_equal(stage, "routes");
+    *(uint64_t *)user = done;
+    return done < 3;
+}
+
+static void test_progress_and_cancel(void **state)
+{
+    (void)state;
+    random_graph r = make_random(50, 100, 9);
+    uint64_t last = 0;
+    nav_progress progress = {cancel_at_3, &last};
+    nav_waypoints *wp = NULL;
+    FAILS_WITH(nav_waypoints_bake(&r.g, &(nav_waypoints_bake_desc){.threads = 1, .progress = &progress}, &wp),
+               NAV_WRONG_STATE);
+    assert_null(wp);
+    assert_int_equal(last, 3);
+    free_random(&r);
+}
+
+static void test_allocation_failures(void **state)
+{
+    (void)state;
+    random_graph r = make_random(30, 80, 3);
+    int failed = 0;
+    for (long at = 1;; at++) {
+        test_allocator t;
+        test_allocator_init(&t, at);
+        nav_waypoints *wp = NULL;
+        nav_status s =
+            nav_waypoints_bake(&r.g, &(nav_waypoints_bake_desc){.allocator = &t.hooks, .threads = 1}, &wp);
+        if (nav_succeeded(s)) {
+            nav_waypoints_destroy(wp);
+            assert_int_equal(t.live, 0);
+            break;
+        }
+        FAILS_WITH(s, NAV_OUT_OF_MEMORY);
+        assert_null(wp);
+        assert_int_equal(t.live, 0);
+        failed++;
+    }
+    assert_true(failed > 10);
+    free_random(&r);
+}
+
+/* ---- the text format --------------------------------------------------------------------------- */
+
+static const char hand_text[] = "# the hand-made graph\n"
+                                "libnav waypoints 1\n"
+                                "\n"
+                                "waypoint a 0 0 0\n"
+                                "waypoint b 4 0 0 tags 2\n"
+                                "link a b\n"
+                                "link b c\n" /* c comes further down */
+                                "waypoint c 8 0 0\n"
+                                "  waypoint d 4 0 3  \n"
+                                "link a d\n"
+                                "link d c cost 1 oneway flags 5\n"
+                                "link a c cost 100 disabled\n";
+
+static void test_text_format(void **state)
+{
+    (void)state;
+    nav_waypoint_graph g;
+    assert_int_equal(nav_waypoint_graph_load_text(hand_text, strlen(hand_text), NULL, &g), NAV_SUCCESS);
+    assert_int_equal(g.waypoint_count, 4);
+    assert_int_equal(g.link_count, 5);
+    assert_string_equal(g.waypoints[3].name, "d");
+    assert_int_equal(g.waypoints[1].tags, 2);
+    assert_int_equal(g.links[1].from, 1);
+    assert_int_equal(g.links[1].to, 2);
+    assert_true(g.links[3].one_way);
+    assert_int_equal(g.links[3].flags, 5);
+    assert_float_equal(g.links[3].cost, 1, 0);
+    assert_float_equal(g.links[0].cost, 0, 0);
+    assert_true(g.links[4].disabled);
+    nav_waypoints *wp = bake_or_fail(&g, NULL);
+    nav_waypoint_graph_release(&g);
+    assert_null(g.storage);
+    /* the same routes as the graph built by hand */
+    assert_float_equal(nav_waypoints_distance(wp, nav_waypoints_find(wp, "a"), nav_waypoints_find(wp, "c")),
+                       6, 1e-6);
+    assert_float_equal(nav_waypoints_distance(wp, nav_waypoints_find(wp, "c"), nav_waypoints_find(wp, "a")),
+                       8, 1e-6);
+    nav_waypoints_destroy(wp);
+
+    /* from a file, named by its base name in messages */
+    char path[] = "/tmp/nav_waypoints_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(hand_text, f);
+    fclose(f);
+    assert_int_equal(nav_waypoint_graph_load_file(path, NULL, &g), NAV_SUCCESS);
+    assert_int_equal(g.waypoint_count, 4);
+    nav_waypoint_graph_release(&g);
+    remove(path);
+    test_log log;
+    test_log_init(&log);
+    FAILS_WITH(
+        nav_waypoint_graph_load_file("/nonexistent/w.txt", &(nav_waypoint_load_desc){.log = &log.hooks}, &g),
+        NAV_IO_ERROR);
+    assert_non_null(strstr(log.last, "w.txt: cannot read"));
+}
+
+static void expect_parse_error(const char *text, const char *message)
+{
+    nav_waypoint_graph g;
+    test_log log;
+    test_log_init(&log);
+    nav_status s = nav_waypoint_graph_load_text(
+        text, strlen(text), &(nav_waypoint_load_desc){.log = &log.hooks, .name = "w.txt"}, &g);
+    FAILS_WITH(s, NAV_PARSE_ERROR);
+    assert_null(g.storage);
+    assert_int_equal(g.waypoint_count, 0);
+    if (!strstr(log.last, message)) fail_msg("expected '%s', got '%s'", message, log.last);
+}
+
+static void test_text_errors(void **state)
+{
+    (void)state;
+    expect_parse_error("", "w.txt: no header");
+    expect_parse_error("waypoint a 0 0 0\n", "w.txt:1: expected the header 'libnav waypoints 1'");
+    expect_parse_error("libnav waypoints 2\n", "w.txt:1: waypoint format version 2");
+    expect_parse_error("libnav waypoints 1\nroad a b\n", "w.txt:2: unknown keyword 'road'");
+    expect_parse_error("libnav waypoints 1\nwaypoint a 0 0\n", "w.txt:2: waypoint 'a' has no z coordinate");
+    expect_parse_error("libnav waypoints 1\nwaypoint a 0 x 0\n",
+                       "w.txt:2: y coordinate 'x' is not a finite number");
+    expect_parse_error("libnav waypoints 1\nwaypoint a 0 1e999 0\n", "y coordinate '1e999' is not a finite");
+    expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\n# gap\nwaypoint a 1 0 0\n",
+                       "w.txt:4: waypoint 'a' is already defined on line 2");
+    expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0 color red\n", "w.txt:2: unexpected 'color'");
+    expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\nlink a b\n",
+                       "w.txt:3: link names waypoint 'b', which is not defined");
+    expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\nlink a\n",
+                       "w.txt:3: link without a second waypoint");
+    expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b cost -2\n",
+                       "w.txt:4: cost -2 is not above 0 and finite");
+    expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b cost 1e400\n",
+                       "cost 1e400 is not above 0 and finite");
+    expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b cost\n",
+                       "w.txt:4: cost needs a number");
+    expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b flags 70000\n",
+                       "w.txt:4: flags need a count below 65536");
+    expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b twice\n",
+                       "w.txt:4: unexpected 'twice' in a link");
+    expect_parse_error("libnav waypoints 1\nwaypoint "
+                       "a234567890123456789012345678901234567890123456789012345678901234 0 0 0\n",
+                       "is no name");
+    nav_waypoint_graph g;
+    FAILS_WITH(nav_waypoint_graph_load_text(NULL, 3, NULL, &g), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_waypoint_graph_load_text(hand_text, strlen(hand_text), NULL, NULL), NAV_INVALID_PARAM);
+}
+
+/* Every prefix and every flipped byte of the text loads or fails cleanly (a parse error), and the
+ * loader's allocation failures leak nothing. */
+static void test_text_damage_and_allocation(void **state)
+{
+    (void)state;
+    size_t size = strlen(hand_text);
+    char *copy = malloc(size);
+    for (size_t len = 0; len <= size; len++) {
+        nav_waypoint_graph g;
+        nav_status s = nav_waypoint_graph_load_text(hand_text, len, NULL, &g);
+        assert_true(s == NAV_SUCCESS || s == (NAV_FAILURE | NAV_PARSE_ERROR));
+        nav_waypoint_graph_release(&g);
+    }
+    for (size_t i = 0; i < size; i++)
+        for (int bit = 0; bit < 8; bit++) {
+            memcpy(copy, hand_text, size);
+            copy[i] = (char)(copy[i] ^ (1 << bit));
+            nav_waypoint_graph g;
+            nav_status s = nav_waypoint_graph_load_text(copy, size, NULL, &g);
+            assert_true(s == NAV_SUCCESS || s == (NAV_FAILURE | NAV_PARSE_ERROR));
+            if (s == NAV_SUCCESS) {
+                nav_waypoints *wp = NULL;
+                nav_status b = nav_waypoints_bake(&g, NULL, &wp);
+                assert_true(b == NAV_SUCCESS || b == (NAV_FAILURE | NAV_INVALID_PARAM));
+                nav_waypoints_destroy(wp);
+            }
+            nav_waypoint_graph_release(&g);
+        }
+    free(copy);
+    test_allocator t;
+    test_allocator_init(&t, 1);
+    nav_waypoint_graph g;
+    FAILS_WITH(
+        nav_waypoint_graph_load_text(hand_text, size, &(nav_waypoint_load_desc){.allocator = &t.hooks}, &g),
+        NAV_OUT_OF_MEMORY);
+    assert_int_equal(t.live, 0);
+    test_allocator_init(&t, 0);
+    assert_int_equal(
+        nav_waypoint_graph_load_text(hand_text, size, &(nav_waypoint_load_desc){.allocator = &t.hooks}, &g),
+        NAV_SUCCESS);
+    assert_int_equal(t.live, 1);
+    nav_waypoint_graph_release(&g);
+    assert_int_equal(t.live, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hand_made_routes),
+        cmocka_unit_test(test_disabled_unreachable_parallel),
+        cmocka_unit_test(test_tables_against_dijkstra),
+        cmocka_unit_test(test_same_tables_any_thread_count),
+        cmocka_unit_test(test_size_limit),
+        cmocka_unit_test(test_bad_graphs),
+        cmocka_unit_test(test_progress_and_cancel),
+        cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_text_format),
+        cmocka_unit_test(test_text_errors),
+        cmocka_unit_test(test_text_damage_and_allocation),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,405 @@
+/* The waypoint bake: the graph checked and flattened into arcs, then Dijkstra's algorithm from
+ * every waypoint (Dijkstra 1959), spread over threads, into the all-pairs distance and first-move
+ * tables.
+ *
+ * Each row (one source) depends on the graph alone, so threads take sources in any order and the
+ * tables come out the same. Within a row ties break by a fixed rule: the heap orders equal
+ * distances by waypoint index, and a distance is replaced only by a strictly smaller one, so the
+ * first route found stays. */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "log.h"
+#include "nav/heap.h"
+#include "waypoints_internal.h"
+
+/* ---- Checking and flattening ----------------------------------------------------------------- */
+
+static double link_length(const nav_waypoint_graph *g, const nav_waypoint_link *l)
+{
+    nav_vec3 a = g->waypoints[l->from].position, b = g->waypoints[l->to].position;
+    double dx = (double)b.x - a.x, dy = (double)b.y - a.y, dz = (double)b.z - a.z;
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/* The cost of a link as the tables use it: its own, or its length. */
+static double link_cost(const nav_waypoint_graph *g, const nav_waypoint_link *l)
+{
+    return l->cost > 0 ? l->cost : link_length(g, l);
+}
+
+static bool name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > NAV_WAYPOINT_NAME_MAX) return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (c <= ' ' || c == 0x7f) return false;
+    }
+    return true;
+}
+
+/* Reports the first thing wrong with the graph (false), or true. */
+static bool check_graph(const nav_waypoint_graph *g, const nav_log *log)
+{
+    if (g->waypoint_count && !g->waypoints) {
+        nav__logf(log, NAV_LOG_ERROR, "waypoints: %u waypoints but no array", g->waypoint_count);
+        return false;
+    }
+    if (g->link_count && !g->links) {
+        nav__logf(log, NAV_LOG_ERROR, "waypoints: %u links but no array", g->link_count);
+        return false;
+    }
+    for (uint32_t i = 0; i < g->waypoint_count; i++) {
+        const nav_waypoint *w = &g->waypoints[i];
+        if (!isfinite(w->position.x) || !isfinite(w->position.y) || !isfinite(w->position.z)) {
+            nav__logf(log, NAV_LOG_ERROR, "waypoints: waypoint %u: position not finite", i);
+            return false;
+        }
+        if (w->name && !name_ok(w->name)) {
+            nav__logf(log, NAV_LOG_ERROR,
+                      "waypoints: waypoint %u: a name is 1 to %u bytes without blanks or control characters",
+                      i, NAV_WAYPOINT_NAME_MAX);
+            return false;
+        }
+    }
+    for (uint32_t i = 0; i < g->link_count; i++) {
+        const nav_waypoint_link *l = &g->links[i];
+        if (l->from >= g->waypoint_count || l->to >= g->waypoint_count) {
+            nav__logf(log, NAV_LOG_ERROR, "waypoints: link %u: waypoint %u out of range (%u waypoints)", i,
+                      l->from >= g->waypoint_count ? l->from : l->to, g->waypoint_count);
+            return false;
+        }
+        if (!isfinite(l->cost) || l->cost < 0) {
+            nav__logf(log, NAV_LOG_ERROR, "waypoints: link %u: cost %g is negative or not finite", i,
+                      l->cost);
+            return false;
+        }
+        if (!(link_cost(g, l) > 0)) {
+            nav__logf(log, NAV_LOG_ERROR, "waypoints: link %u: length 0 and no cost: give it a cost above 0",
+                      i);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Orders named waypoints by name (qsort's context through a struct: no global state). */
+typedef struct named {
+    const char *name;
+    uint32_t index;
+} named;
+
+static int by_name(const void *a, const void *b)
+{
+    const named *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* An arc before sorting. */
+typedef struct arc {
+    uint32_t from, to;
+    double cost;
+    uint32_t link;
+    uint16_t flags;
+    uint8_t disabled;
+} arc;
+
+static int arc_order(const void *a, const void *b)
+{
+    const arc *x = a, *y = b;
+    if (x->from != y->from) return x->from < y->from ? -1 : 1;
+    if (x->to != y->to) return x->to < y->to ? -1 : 1;
+    if (x->cost != y->cost) return x->cost < y->cost ? -1 : 1;
+    return (x->link > y->link) - (x->link < y->link);
+}
+
+/* Copies waypoints and names, and sorts the names (a duplicate is reported: false). */
+static nav_status copy_waypoints(nav_waypoints *wp, const nav_waypoint_graph *g, const nav_log *log)
+{
+    const nav_allocator *a = &wp->allocator;
+    uint32_t n = g->waypoint_count;
+    size_t bytes = 1;
+    for (uint32_t i = 0; i < n; i++)
+        if (g->waypoints[i].name) bytes += strlen(g->waypoints[i].name) + 1;
+    wp->positions = nav__calloc(a, n ? n : 1, sizeof *wp->positions);
+    wp->tags = nav__calloc(a, n ? n : 1, sizeof *wp->tags);
+    wp->name_at = nav__calloc(a, n ? n : 1, sizeof *wp->name_at);
+    wp->by_name = nav__calloc(a, n ? n : 1, sizeof *wp->by_name);
+    wp->names = nav__alloc(a, bytes);
+    named *order = nav__calloc(a, n ? n : 1, sizeof *order);
+    if (!wp->positions || !wp->tags || !wp->name_at || !wp->by_name || !wp->names || !order) {
+        nav__free(a, order);
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    wp->names[0] = 0;
+    wp->names_bytes = bytes;
+    size_t at = 1;
+    uint32_t named_count = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const nav_waypoint *w = &g->waypoints[i];
+        wp->positions[i] = w->position;
+        wp->tags[i] = w->tags;
+        if (!w->name) continue;
+        size_t len = strlen(w->name);
+        memcpy(wp->names + at, w->name, len + 1);
+        wp->name_at[i] = (uint32_t)at;
+        order[named_count++] = (named){wp->names + at, i};
+        at += len + 1;
+    }
+    qsort(order, named_count, sizeof *order, by_name);
+    for (uint32_t i = 0; i < named_count; i++) {
+        if (i > 0 && strcmp(order[i - 1].name, order[i].name) == 0) {
+            nav__logf(log, NAV_LOG_ERROR, "waypoints: waypoints %u and %u are both named '%s'",
+                      order[i - 1].index, order[i].index, order[i].name);
+            nav__free(a, order);
+            return NAV_FAILURE | NAV_INVALID_PARAM;
+        }
+        wp->by_name[i] = order[i].index;
+    }
+    wp->named_count = named_count;
+    wp->count = n;
+    nav__free(a, order);
+    return NAV_SUCCESS;
+}
+
+/* The links as arcs, grouped by their from waypoint (arc_first) and sorted. */
+static nav_status make_arcs(nav_waypoints *wp, const nav_waypoint_graph *g)
+{
+    const nav_allocator *a = &wp->allocator;
+    uint32_t n = g->waypoint_count;
+    size_t count = 0;
+    for (uint32_t i = 0; i < g->link_count; i++)
+        if (g->links[i].from != g->links[i].to) count += g->links[i].one_way ? 1 : 2;
+    if (count > UINT32_MAX - 1) return NAV_FAILURE | NAV_TOO_LARGE;
+    arc *arcs = nav__calloc(a, count ? count : 1, sizeof *arcs);
+    wp->arc_first = nav__calloc(a, (size_t)n + 1, sizeof *wp->arc_first);
+    wp->arc_to = nav__calloc(a, count ? count : 1, sizeof *wp->arc_to);
+    wp->arc_cost = nav__calloc(a, count ? count : 1, sizeof *wp->arc_cost);
+    wp->arc_flags = nav__calloc(a, count ? count : 1, sizeof *wp->arc_flags);
+    wp->arc_disabled = nav__calloc(a, count ? count : 1, sizeof *wp->arc_disabled);
+    wp->arc_link = nav__calloc(a, count ? count : 1, sizeof *wp->arc_link);
+    if (!arcs || !wp->arc_first || !wp->arc_to || !wp->arc_cost || !wp->arc_flags || !wp->arc_disabled ||
+        !wp->arc_link) {
+        nav__free(a, arcs);
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    size_t k = 0;
+    for (uint32_t i = 0; i < g->link_count; i++) {
+        const nav_waypoint_link *l = &g->links[i];
+        if (l->from == l->to) continue; /* a loop is never part of a shortest route */
+        arc one = {l->from, l->to, link_cost(g, l), i, l->flags, l->disabled};
+        arcs[k++] = one;
+        if (!l->one_way) arcs[k++] = (arc){l->to, l->from, one.cost, i, l->flags, l->disabled};
+    }
+    qsort(arcs, count, sizeof *arcs, arc_order);
+    for (size_t i = 0; i < count; i++) {
+        wp->arc_first[arcs[i].from + 1]++;
+        wp->arc_to[i] = arcs[i].to;
+        wp->arc_cost[i] = arcs[i].cost;
+        wp->arc_flags[i] = arcs[i].flags;
+        wp->arc_disabled[i] = arcs[i].disabled;
+        wp->arc_link[i] = arcs[i].link;
+    }
+    for (uint32_t u = 0; u < n; u++) wp->arc_first[u + 1] += wp->arc_first[u];
+    wp->arc_count = (uint32_t)count;
+    wp->link_count = g->link_count;
+    nav__free(a, arcs);
+    return NAV_SUCCESS;
+}
+
+/* ---- Dijkstra from every source -------------------------------------------------------------- */
+
+/* What the threads share. */
+typedef struct bake_job {
+    nav_waypoints *wp;
+    atomic_uint next;      /* the next source to take */
+    atomic_uint done;      /* sources finished */
+    atomic_bool stop;      /* cancelled, or a thread ran out of memory */
+    atomic_bool no_memory; /* a thread could not get its scratch */
+    const nav_progress *progress;
+} bake_job;
+
+/* One thread's scratch: the distances of its current row in doubles, and the open list. */
+typedef struct row_scratch {
+    double *dist;
+    uint16_t *hop;
+    nav_heap open;
+} row_scratch;
+
+static bool scratch_init(row_scratch *s, const nav_allocator *a, uint32_t n)
+{
+    memset(s, 0, sizeof *s);
+    s->dist = nav__calloc(a, n ? n : 1, sizeof *s->dist);
+    s->hop = nav__calloc(a, n ? n : 1, sizeof *s->hop);
+    return s->dist && s->hop && !nav_failed(nav_heap_init(&s->open, a, n ? n : 1, n ? n : 1));
+}
+
+static void scratch_free(row_scratch *s, const nav_allocator *a)
+{
+    nav__free(a, s->dist);
+    nav__free(a, s->hop);
+    nav_heap_destroy(&s->open);
+}
+
+/* Row `source` of the tables. */
+static void bake_row(nav_waypoints *wp, row_scratch *s, uint32_t source)
+{
+    uint32_t n = wp->count;
+    for (uint32_t v = 0; v < n; v++) s->dist[v] = INFINITY, s->hop[v] = NAV__NO_HOP;
+    nav_heap_clear(&s->open);
+    s->dist[source] = 0;
+    s->hop[source] = (uint16_t)source;
+    nav_heap_push(&s->open, nav_heap_key_exact(0), 0, source);
+    while (s->open.count) {
+        uint32_t u = nav_heap_entry_id(nav_heap_pop(&s->open));
+        double du = s->dist[u];
+        for (uint32_t i = wp->arc_first[u], end = wp->arc_first[u + 1]; i < end; i++) {
+            if (wp->arc_disabled[i]) continue;
+            uint32_t v = wp->arc_to[i];
+            double dv = du + wp->arc_cost[i];
+            if (!(dv < s->dist[v])) continue;
+            bool queued = s->dist[v] < INFINITY;
+            s->dist[v] = dv;
+            s->hop[v] = u == source ? (uint16_t)v : s->hop[u];
+            if (queued)
+                nav_heap_decrease(&s->open, v, nav_heap_key_exact(dv), 0);
+            else
+                nav_heap_push(&s->open, nav_heap_key_exact(dv), 0, v);
+        }
+    }
+    float *drow = wp->dist + (size_t)source * n;
+    uint16_t *hrow = wp->hop + (size_t)source * n;
+    for (uint32_t v = 0; v < n; v++) drow[v] = (float)s->dist[v];
+    memcpy(hrow, s->hop, (size_t)n * sizeof *hrow);
+}
+
+/* Takes sources until none is left; the first thread (`reports`) also reports progress. */
+static void bake_rows(bake_job *job, bool reports)
+{
+    nav_waypoints *wp = job->wp;
+    row_scratch s;
+    if (!scratch_init(&s, &wp->allocator, wp->count)) {
+        atomic_store(&job->no_memory, true);
+        atomic_store(&job->stop, true);
+        scratch_free(&s, &wp->allocator);
+        return;
+    }
+    for (;;) {
+        if (atomic_load(&job->stop)) break;
+        uint32_t source = atomic_fetch_add(&job->next, 1);
+        if (source >= wp->count) break;
+        bake_row(wp, &s, source);
+        uint32_t done = atomic_fetch_add(&job->done, 1) + 1;
+        if (reports && job->progress && job->progress->fn &&
+            !job->progress->fn("routes", done, wp->count, job->progress->user))
+            atomic_store(&job->stop, true);
+    }
+    scratch_free(&s, &wp->allocator);
+}
+
+static void *bake_thread(void *arg)
+{
+    bake_rows(arg, false);
+    return NULL;
+}
+
+static uint32_t core_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (uint32_t)(n < 256 ? n : 256) : 1;
+}
+
+/* Fills the tables; false when cancelled (*no_memory: or out of memory). */
+static bool bake_tables(nav_waypoints *wp, uint32_t threads, const nav_progress *progress, bool *no_memory)
+{
+    bake_job job = {.wp = wp, .progress = progress};
+    atomic_init(&job.next, 0);
+    atomic_init(&job.done, 0);
+    atomic_init(&job.stop, false);
+    atomic_init(&job.no_memory, false);
+    if (threads == 0) threads = core_count();
+    if (threads > wp->count) threads = wp->count ? wp->count : 1;
+    if (threads > 256) threads = 256;
+    pthread_t helpers[255];
+    uint32_t started = 0;
+    for (uint32_t t = 1; t < threads; t++) {
+        if (pthread_create(&helpers[started], NULL, bake_thread, &job) != 0) break; /* fewer threads */
+        started++;
+    }
+    bake_rows(&job, true);
+    for (uint32_t t = 0; t < started; t++) pthread_join(helpers[t], NULL);
+    *no_memory = atomic_load(&job.no_memory);
+    return atomic_load(&job.done) == wp->count;
+}
+
+/* ---- The bake -------------------------------------------------------------------------------- */
+
+void nav_waypoints_destroy(nav_waypoints *wp)
+{
+    if (!wp) return;
+    const nav_allocator a = wp->allocator;
+    nav__free(&a, wp->positions);
+    nav__free(&a, wp->tags);
+    nav__free(&a, wp->name_at);
+    nav__free(&a, wp->names);
+    nav__free(&a, wp->by_name);
+    nav__free(&a, wp->arc_first);
+    nav__free(&a, wp->arc_to);
+    nav__free(&a, wp->arc_cost);
+    nav__free(&a, wp->arc_flags);
+    nav__free(&a, wp->arc_disabled);
+    nav__free(&a, wp->arc_link);
+    nav__free(&a, wp->dist);
+    nav__free(&a, wp->hop);
+    nav__free(&a, wp);
+}
+
+nav_status nav_waypoints_bake(const nav_waypoint_graph *graph, const nav_waypoints_bake_desc *desc,
+                              nav_waypoints **out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *out = NULL;
+    if (!graph) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_waypoints_bake_desc d = desc ? *desc : (nav_waypoints_bake_desc){0};
+    uint32_t limit = d.max_waypoints ? d.max_waypoints : NAV_WAYPOINTS_DEFAULT_MAX;
+    if (limit > NAV_WAYPOINTS_LIMIT) limit = NAV_WAYPOINTS_LIMIT;
+    if (graph->waypoint_count > limit) {
+        nav__logf(d.log, NAV_LOG_ERROR,
+                  "waypoints: %u waypoints, more than the limit of %u (the tables would take %.0f MiB)",
+                  graph->waypoint_count, limit,
+                  (double)graph->waypoint_count * graph->waypoint_count * 6 / 1048576);
+        return NAV_FAILURE | NAV_TOO_LARGE;
+    }
+    if (!check_graph(graph, d.log)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_allocator a;
+    nav__allocator_resolve(&a, d.allocator);
+    nav_waypoints *wp = nav__calloc(&a, 1, sizeof *wp);
+    if (!wp) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    wp->allocator = a;
+    nav_status s = copy_waypoints(wp, graph, d.log);
+    if (!nav_failed(s)) s = make_arcs(wp, graph);
+    if (!nav_failed(s)) {
+        size_t cells = nav__mul_size(graph->waypoint_count, graph->waypoint_count);
+        wp->dist = nav__calloc(&a, cells ? cells : 1, sizeof *wp->dist);
+        wp->hop = nav__calloc(&a, cells ? cells : 1, sizeof *wp->hop);
+        if (!wp->dist || !wp->hop) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    if (!nav_failed(s)) {
+        bool no_memory = false;
+        if (!bake_tables(wp, d.threads, d.progress, &no_memory))
+            s = NAV_FAILURE | (no_memory ? NAV_OUT_OF_MEMORY : NAV_WRONG_STATE);
+    }
+    if (nav_failed(s)) {
+        nav_waypoints_destroy(wp);
+        return s;
+    }
+    *out = wp;
+    return NAV_SUCCESS;
+}

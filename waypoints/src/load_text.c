@@ -1,0 +1,314 @@
+/* The waypoint text format (docs/waypoints.md): a header line, then one waypoint or link a line.
+ *
+ *     libnav waypoints 1
+ *     waypoint NAME X Y Z [tags N]
+ *     link FROM TO [cost C] [oneway] [flags N] [disabled]
+ *
+ * Blank lines and lines starting with '#' are skipped. A link may name a waypoint defined further
+ * down; names are resolved once the whole text is read. The graph is gathered in stb_ds arrays and
+ * a name map (bake-time code), then copied into one block from the caller's allocator. */
+#include <math.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "ds.h"
+#include "file.h"
+#include "text.h"
+#include "waypoints_internal.h"
+
+/* A link as read: its two names (offsets into the name buffer) and the line it is on. */
+typedef struct read_link {
+    size_t from, to;
+    uint32_t line;
+    nav_waypoint_link link;
+} read_link;
+
+typedef struct name_entry {
+    char *key;
+    uint32_t value; /* the waypoint */
+} name_entry;
+
+typedef struct reading {
+    const load_context *ctx;
+    nav_waypoint *waypoints; /* stb_ds array (names: null until the end) */
+    size_t *waypoint_name;   /* where each one's name starts in names */
+    uint32_t *waypoint_line;
+    read_link *links;
+    char *names;         /* stb_ds array of NUL-terminated names */
+    name_entry *by_name; /* stb_ds string map */
+} reading;
+
+/* Copies a word into the name buffer; its offset, or SIZE_MAX when it is no valid name. */
+static size_t keep_name(reading *rd, text_span word)
+{
+    if (word.length == 0 || word.length > NAV_WAYPOINT_NAME_MAX) return SIZE_MAX;
+    for (size_t i = 0; i < word.length; i++) {
+        unsigned char c = (unsigned char)word.text[i];
+        if (c <= ' ' || c == 0x7f) return SIZE_MAX;
+    }
+    size_t at = arrlenu(rd->names);
+    memcpy(arraddnptr(rd->names, word.length + 1), word.text, word.length);
+    rd->names[at + word.length] = 0;
+    return at;
+}
+
+static bool read_waypoint(reading *rd, text_span rest, uint32_t line)
+{
+    const load_context *ctx = rd->ctx;
+    text_span word;
+    char shown[48];
+    if (!nav__next_word(&rest, &word)) {
+        nav__report(ctx, line, "waypoint without a name");
+        return false;
+    }
+    size_t name = keep_name(rd, word);
+    if (name == SIZE_MAX) {
+        nav__report(ctx, line, "'%s' is no name (1 to %u bytes, no control characters)",
+                    nav__printable(word, shown), NAV_WAYPOINT_NAME_MAX);
+        return false;
+    }
+    ptrdiff_t known = shgeti(rd->by_name, rd->names + name);
+    if (known >= 0) {
+        uint32_t w = rd->by_name[known].value;
+        nav__report(ctx, line, "waypoint '%s' is already defined on line %u", rd->names + name,
+                    rd->waypoint_line[w]);
+        return false;
+    }
+    if (arrlenu(rd->waypoints) >= NAV_WAYPOINTS_LIMIT) {
+        nav__report(ctx, line, "more than %u waypoints", NAV_WAYPOINTS_LIMIT);
+        return false;
+    }
+    double xyz[3];
+    static const char *const axis[3] = {"x", "y", "z"};
+    for (int i = 0; i < 3; i++) {
+        if (!nav__next_word(&rest, &word)) {
+            nav__report(ctx, line, "waypoint '%s' has no %s coordinate", rd->names + name, axis[i]);
+            return false;
+        }
+        if (!nav__parse_number(word, &xyz[i]) || !isfinite((float)xyz[i])) {
+            nav__report(ctx, line, "%s coordinate '%s' is not a finite number", axis[i],
+                        nav__printable(word, shown));
+            return false;
+        }
+    }
+    nav_waypoint w = {.position = {(float)xyz[0], (float)xyz[1], (float)xyz[2]}};
+    while (nav__next_word(&rest, &word)) {
+        uint64_t count;
+        if (nav__span_is(word, "tags") && nav__next_word(&rest, &word)) {
+            if (!nav__parse_count(word, &count) || count > UINT32_MAX) {
+                nav__report(ctx, line, "tags '%s' are not a count below 2^32", nav__printable(word, shown));
+                return false;
+            }
+            w.tags = (uint32_t)count;
+            continue;
+        }
+        nav__report(ctx, line, "unexpected '%s' after waypoint '%s' (only 'tags N' may follow)",
+                    nav__printable(word, shown), rd->names + name);
+        return false;
+    }
+    uint32_t index = (uint32_t)arrlenu(rd->waypoints);
+    arrput(rd->waypoints, w);
+    arrput(rd->waypoint_name, name);
+    arrput(rd->waypoint_line, line);
+    shput(rd->by_name, rd->names + name, index);
+    return true;
+}
+
+static bool read_link_line(reading *rd, text_span rest, uint32_t line)
+{
+    const load_context *ctx = rd->ctx;
+    text_span word;
+    char shown[48];
+    read_link l = {.line = line};
+    size_t *ends[2] = {&l.from, &l.to};
+    for (int i = 0; i < 2; i++) {
+        if (!nav__next_word(&rest, &word)) {
+            nav__report(ctx, line, "link without %s waypoint", i ? "a second" : "any");
+            return false;
+        }
+        *ends[i] = keep_name(rd, word);
+        if (*ends[i] == SIZE_MAX) {
+            nav__report(ctx, line, "'%s' is no waypoint name", nav__printable(word, shown));
+            return false;
+        }
+    }
+    while (nav__next_word(&rest, &word)) {
+        uint64_t count;
+        if (nav__span_is(word, "oneway")) {
+            l.link.one_way = true;
+        } else if (nav__span_is(word, "disabled")) {
+            l.link.disabled = true;
+        } else if (nav__span_is(word, "cost")) {
+            double cost;
+            if (!nav__next_word(&rest, &word) || !nav__parse_number(word, &cost)) {
+                nav__report(ctx, line, "cost needs a number");
+                return false;
+            }
+            if (!isfinite(cost) || cost <= 0) {
+                nav__report(ctx, line,
+                            "cost %s is not above 0 and finite (leave it out for the link's length)",
+                            nav__printable(word, shown));
+                return false;
+            }
+            l.link.cost = cost;
+        } else if (nav__span_is(word, "flags")) {
+            if (!nav__next_word(&rest, &word) || !nav__parse_count(word, &count) || count > UINT16_MAX) {
+                nav__report(ctx, line, "flags need a count below 65536");
+                return false;
+            }
+            l.link.flags = (uint16_t)count;
+        } else {
+            nav__report(ctx, line, "unexpected '%s' in a link (cost C, oneway, flags N, disabled)",
+                        nav__printable(word, shown));
+            return false;
+        }
+    }
+    arrput(rd->links, l);
+    return true;
+}
+
+/* Resolves the links' names and copies the graph into one block of the caller's. */
+static nav_status finish(reading *rd, const nav_allocator *allocator, nav_waypoint_graph *out)
+{
+    const load_context *ctx = rd->ctx;
+    uint32_t n = (uint32_t)arrlenu(rd->waypoints);
+    size_t m = arrlenu(rd->links), name_bytes = arrlenu(rd->names);
+    if (m > UINT32_MAX) {
+        nav__report(ctx, 0, "more than %u links", UINT32_MAX);
+        return NAV_FAILURE | NAV_PARSE_ERROR;
+    }
+    for (size_t i = 0; i < m; i++) {
+        read_link *l = &rd->links[i];
+        const char *names[2] = {rd->names + l->from, rd->names + l->to};
+        uint32_t *index[2] = {&l->link.from, &l->link.to};
+        for (int k = 0; k < 2; k++) {
+            ptrdiff_t at = shgeti(rd->by_name, names[k]);
+            if (at < 0) {
+                nav__report(ctx, l->line, "link names waypoint '%s', which is not defined", names[k]);
+                return NAV_FAILURE | NAV_PARSE_ERROR;
+            }
+            *index[k] = rd->by_name[at].value;
+        }
+    }
+    size_t bytes = nav__mul_size(n, sizeof(nav_waypoint));
+    size_t link_at = bytes, names_at = link_at + nav__mul_size(m, sizeof(nav_waypoint_link));
+    size_t total = names_at + name_bytes;
+    nav_allocator a;
+    nav__allocator_resolve(&a, allocator);
+    char *block = nav__alloc(&a, total ? total : 1);
+    if (!block) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    nav_waypoint *waypoints = (nav_waypoint *)(void *)block;
+    nav_waypoint_link *links = (nav_waypoint_link *)(void *)(block + link_at);
+    char *names = block + names_at;
+    if (name_bytes) memcpy(names, rd->names, name_bytes);
+    for (uint32_t i = 0; i < n; i++) {
+        waypoints[i] = rd->waypoints[i];
+        waypoints[i].name = names + rd->waypoint_name[i];
+    }
+    for (size_t i = 0; i < m; i++) links[i] = rd->links[i].link;
+    *out = (nav_waypoint_graph){waypoints, n, links, (uint32_t)m, block, a};
+    return NAV_SUCCESS;
+}
+
+static nav_status load_lines(const load_context *ctx, line_reader *r, const nav_allocator *allocator,
+                             nav_waypoint_graph *out)
+{
+    reading rd = {.ctx = ctx};
+    sh_new_arena(rd.by_name);
+    text_span line, word;
+    char shown[48];
+    nav_status s = NAV_SUCCESS;
+    bool header = false;
+    while (nav__next_line(r, &line)) {
+        text_span rest = line;
+        if (!nav__next_word(&rest, &word) || word.text[0] == '#') continue;
+        if (!header) {
+            uint64_t version;
+            text_span kind, number;
+            if (!nav__span_is(word, "libnav") || !nav__next_word(&rest, &kind) ||
+                !nav__span_is(kind, "waypoints") || !nav__next_word(&rest, &number) ||
+                !nav__parse_count(number, &version) || nav__next_word(&rest, &word)) {
+                nav__report(ctx, r->number, "expected the header 'libnav waypoints 1', found '%s'",
+                            nav__printable(line, shown));
+                s = NAV_FAILURE | NAV_PARSE_ERROR;
+                break;
+            }
+            if (version != 1) {
+                nav__report(ctx, r->number, "waypoint format version %s; this library reads version 1",
+                            nav__printable(number, shown));
+                s = NAV_FAILURE | NAV_PARSE_ERROR;
+                break;
+            }
+            header = true;
+            continue;
+        }
+        bool ok;
+        if (nav__span_is(word, "waypoint")) {
+            ok = read_waypoint(&rd, rest, r->number);
+        } else if (nav__span_is(word, "link")) {
+            ok = read_link_line(&rd, rest, r->number);
+        } else {
+            nav__report(ctx, r->number, "unknown keyword '%s' (waypoint, link)", nav__printable(word, shown));
+            ok = false;
+        }
+        if (!ok) {
+            s = NAV_FAILURE | NAV_PARSE_ERROR;
+            break;
+        }
+    }
+    if (!nav_failed(s) && nav_failed(r->status)) s = r->status;
+    if (!nav_failed(s) && !header) {
+        nav__report(ctx, 0, "no header: a waypoint file starts with 'libnav waypoints 1'");
+        s = NAV_FAILURE | NAV_PARSE_ERROR;
+    }
+    if (!nav_failed(s)) s = finish(&rd, allocator, out);
+    arrfree(rd.waypoints);
+    arrfree(rd.waypoint_name);
+    arrfree(rd.waypoint_line);
+    arrfree(rd.links);
+    arrfree(rd.names);
+    shfree(rd.by_name);
+    return s;
+}
+
+nav_status nav_waypoint_graph_load_text(const char *text, size_t size, const nav_waypoint_load_desc *desc,
+                                        nav_waypoint_graph *out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *out = (nav_waypoint_graph){0};
+    nav_waypoint_load_desc d = desc ? *desc : (nav_waypoint_load_desc){0};
+    load_context ctx = {d.log, d.name ? d.name : "waypoints"};
+    line_reader r;
+    if (!nav__start_lines(&ctx, text, size, NAV__TRIM_BLANKS, &r)) return r.status;
+    return load_lines(&ctx, &r, d.allocator, out);
+}
+
+nav_status nav_waypoint_graph_load_file(const char *path, const nav_waypoint_load_desc *desc,
+                                        nav_waypoint_graph *out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *out = (nav_waypoint_graph){0};
+    if (!path) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_waypoint_load_desc d = desc ? *desc : (nav_waypoint_load_desc){0};
+    load_context ctx = {d.log, d.name ? d.name : nav__base_name(path)};
+    FILE *file;
+    char why[NAV__WHY_SIZE];
+    nav_status s = nav__file_open(path, &file, NULL, why);
+    if (nav_failed(s)) {
+        nav__report(&ctx, 0, "cannot read '%s': %s", path, why);
+        return s;
+    }
+    line_reader r;
+    nav__start_file_lines(&ctx, file, d.allocator, NAV__TRIM_BLANKS, &r);
+    s = load_lines(&ctx, &r, d.allocator, out);
+    nav__end_lines(&r);
+    fclose(file);
+    return s;
+}
+
+void nav_waypoint_graph_release(nav_waypoint_graph *graph)
+{
+    if (!graph) return;
+    if (graph->storage) nav__free(&graph->allocator, graph->storage);
+    *graph = (nav_waypoint_graph){0};
+}

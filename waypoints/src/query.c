@@ -1,0 +1,105 @@
+/* Reading a waypoint bake: the waypoints, their names, and the routes the tables hold. */
+#include <math.h>
+#include <string.h>
+
+#include "waypoints_internal.h"
+
+uint32_t nav_waypoints_count(const nav_waypoints *wp)
+{
+    return wp ? wp->count : 0;
+}
+
+nav_vec3 nav_waypoints_position(const nav_waypoints *wp, uint32_t i)
+{
+    return wp && i < wp->count ? wp->positions[i] : (nav_vec3){0, 0, 0};
+}
+
+uint32_t nav_waypoints_tags(const nav_waypoints *wp, uint32_t i)
+{
+    return wp && i < wp->count ? wp->tags[i] : 0;
+}
+
+const char *nav_waypoints_name(const nav_waypoints *wp, uint32_t i)
+{
+    return wp && i < wp->count ? wp->names + wp->name_at[i] : "";
+}
+
+uint32_t nav_waypoints_find(const nav_waypoints *wp, const char *name)
+{
+    if (!wp || !name) return NAV_WAYPOINTS_NONE;
+    uint32_t lo = 0, hi = wp->named_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2, w = wp->by_name[mid];
+        int c = strcmp(wp->names + wp->name_at[w], name);
+        if (c == 0) return w;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NAV_WAYPOINTS_NONE;
+}
+
+size_t nav_waypoints_memory_bytes(const nav_waypoints *wp)
+{
+    if (!wp) return 0;
+    size_t n = wp->count, arcs = wp->arc_count;
+    return sizeof *wp +
+           n * (sizeof *wp->positions + sizeof *wp->tags + sizeof *wp->name_at + sizeof *wp->by_name) +
+           wp->names_bytes + (n + 1) * sizeof *wp->arc_first +
+           arcs * (sizeof *wp->arc_to + sizeof *wp->arc_cost + sizeof *wp->arc_flags +
+                   sizeof *wp->arc_disabled + sizeof *wp->arc_link) +
+           n * n * (sizeof *wp->dist + sizeof *wp->hop);
+}
+
+double nav_waypoints_distance(const nav_waypoints *wp, uint32_t from, uint32_t to)
+{
+    if (!wp || from >= wp->count || to >= wp->count) return INFINITY;
+    return wp->dist[(size_t)from * wp->count + to];
+}
+
+uint32_t nav_waypoints_next_hop(const nav_waypoints *wp, uint32_t from, uint32_t to)
+{
+    if (!wp || from >= wp->count || to >= wp->count) return NAV_WAYPOINTS_NONE;
+    uint16_t h = wp->hop[(size_t)from * wp->count + to];
+    return h == NAV__NO_HOP ? NAV_WAYPOINTS_NONE : h;
+}
+
+/* The cheapest arc from u to v that is not disabled (the arcs from u are sorted by target, then
+ * cost), or UINT32_MAX. */
+static uint32_t cheapest_arc(const nav_waypoints *wp, uint32_t u, uint32_t v)
+{
+    for (uint32_t i = wp->arc_first[u], end = wp->arc_first[u + 1]; i < end; i++)
+        if (wp->arc_to[i] == v && !wp->arc_disabled[i]) return i;
+    return UINT32_MAX;
+}
+
+nav_status nav_waypoints_route(const nav_waypoints *wp, uint32_t from, uint32_t to, nav_path *out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_path_clear(out);
+    out->cost = 0;
+    if (!wp || from >= wp->count || to >= wp->count) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (nav_waypoints_next_hop(wp, from, to) == NAV_WAYPOINTS_NONE) return NAV_FAILURE | NAV_UNREACHABLE;
+    double cost = 0;
+    uint32_t at = from;
+    nav_status s = nav_path_push(out, wp->positions[from], from);
+    /* every step goes to a waypoint strictly nearer `to` (costs are above 0): at most count - 1 */
+    for (uint32_t steps = 0; !nav_failed(s) && at != to; steps++) {
+        uint32_t next = nav_waypoints_next_hop(wp, at, to);
+        uint32_t arc = next == NAV_WAYPOINTS_NONE ? UINT32_MAX : cheapest_arc(wp, at, next);
+        if (arc == UINT32_MAX || steps >= wp->count) { /* never on a bake of this library */
+            s = NAV_FAILURE | NAV_CORRUPT_DATA;
+            break;
+        }
+        cost += wp->arc_cost[arc];
+        at = next;
+        s = nav_path_push(out, wp->positions[at], at);
+    }
+    if (nav_failed(s)) {
+        nav_path_clear(out);
+        return s;
+    }
+    out->cost = cost;
+    return NAV_SUCCESS;
+}
