@@ -21,13 +21,13 @@ mkdir -p "$dir"
 stb_prefixed=0
 [ -e /usr/include/stb/stb_ds.h ] && stb_prefixed=1
 common=(-g -std=gnu11 -DNAV_STB_PREFIXED=$stb_prefixed -Inav/include -Inav/src -Ihpa/include -Imesh/include
-        -I/usr/include/stb $(pkg-config --cflags spng))
-srcs=(nav/src/*.c hpa/src/*.c mesh/src/*.c)
-libs=($(pkg-config --libs spng) -lm)
+        -Iwaypoints/include -I/usr/include/stb $(pkg-config --cflags spng))
+srcs=(nav/src/*.c hpa/src/*.c mesh/src/*.c waypoints/src/*.c)
+libs=($(pkg-config --libs spng) -lm -pthread)
 
 # each harness and the longest input it is fed
-harnesses=(fuzz_container fuzz_loaders fuzz_hpa fuzz_nav fuzz_mesh)
-declare -A max_len=([fuzz_container]=8192 [fuzz_loaders]=65536 [fuzz_hpa]=40000 [fuzz_nav]=40000 [fuzz_mesh]=40000)
+harnesses=(fuzz_container fuzz_loaders fuzz_hpa fuzz_nav fuzz_mesh fuzz_waypoints)
+declare -A max_len=([fuzz_container]=8192 [fuzz_loaders]=65536 [fuzz_hpa]=40000 [fuzz_nav]=40000 [fuzz_mesh]=40000 [fuzz_waypoints]=8192)
 
 for h in "${harnesses[@]}"; do
     work="$dir/$h"

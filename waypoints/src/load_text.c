@@ -214,7 +214,7 @@ static nav_status load_lines(const load_context *ctx, line_reader *r, const nav_
                              nav_waypoint_graph *out)
 {
     reading rd = {.ctx = ctx};
-    sh_new_arena(rd.by_name);
+    sh_new_strdup(rd.by_name); /* not sh_new_arena: its blocks index past a char[8] (UBSan: bounds) */
     text_span line, word;
     char shown[48];
     nav_status s = NAV_SUCCESS;

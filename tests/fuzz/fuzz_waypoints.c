@@ -1,0 +1,133 @@
+/* libFuzzer harness for the waypoint text format (nav_waypoint_graph_load_text and, through an
+ * in-memory file, nav_waypoint_graph_load_file, which reads a window at a time) and the bake of
+ * what it loads (see README.md here). The first byte is a mode: bit 0 bakes on two threads instead
+ * of one. The rest is the file.
+ *
+ * Besides crashes, sanitizer reports and leaks, it traps when a result breaks a promise: the two
+ * loaders disagree (status, counts, waypoints, links), a loaded graph holds an index out of range
+ * or a cost that is negative or not finite, a bake of a loaded graph fails other than as
+ * documented, or a baked route is not made of the graph's links, does not start and end where
+ * asked, or costs other than the table says.
+ *
+ * NAV_FUZZ_MAKE_SEEDS builds a program that writes a few graphs as seeds. */
+#include <math.h>
+
+#include "fuzz_common.h"
+#include "nav/waypoints.h"
+
+static void check_same_graph(const nav_waypoint_graph *a, const nav_waypoint_graph *b)
+{
+    CHECK(a->waypoint_count == b->waypoint_count && a->link_count == b->link_count);
+    for (uint32_t i = 0; i < a->waypoint_count; i++) {
+        const nav_waypoint *x = &a->waypoints[i], *y = &b->waypoints[i];
+        CHECK(memcmp(&x->position, &y->position, sizeof x->position) == 0 && x->tags == y->tags);
+        CHECK(strcmp(x->name, y->name) == 0);
+    }
+    for (uint32_t i = 0; i < a->link_count; i++) {
+        const nav_waypoint_link *x = &a->links[i], *y = &b->links[i];
+        CHECK(x->from == y->from && x->to == y->to && x->flags == y->flags && x->one_way == y->one_way &&
+              x->disabled == y->disabled && memcmp(&x->cost, &y->cost, sizeof x->cost) == 0);
+        CHECK(x->from < a->waypoint_count && x->to < a->waypoint_count);
+        CHECK(isfinite(x->cost) && x->cost >= 0);
+    }
+}
+
+/* The cheapest enabled link from u to v, INFINITY when there is none. */
+static double cheapest_link(const nav_waypoint_graph *g, uint32_t u, uint32_t v)
+{
+    double best = INFINITY;
+    for (uint32_t i = 0; i < g->link_count; i++) {
+        const nav_waypoint_link *l = &g->links[i];
+        if (l->disabled || !((l->from == u && l->to == v) || (!l->one_way && l->from == v && l->to == u)))
+            continue;
+        double c = l->cost;
+        if (!(c > 0)) {
+            nav_vec3 a = g->waypoints[u].position, b = g->waypoints[v].position;
+            double dx = (double)b.x - a.x, dy = (double)b.y - a.y, dz = (double)b.z - a.z;
+            c = sqrt(dx * dx + dy * dy + dz * dz);
+        }
+        if (c < best) best = c;
+    }
+    return best;
+}
+
+static void check_bake(const nav_waypoint_graph *g, uint32_t threads)
+{
+    nav_waypoints *wp = NULL;
+    nav_status s =
+        nav_waypoints_bake(g, &(nav_waypoints_bake_desc){.threads = threads, .max_waypoints = 200}, &wp);
+    CHECK(nav_succeeded(s) == (wp != NULL));
+    if (!wp) {
+        CHECK(s == (NAV_FAILURE | NAV_INVALID_PARAM) || s == (NAV_FAILURE | NAV_TOO_LARGE));
+        return;
+    }
+    uint32_t n = nav_waypoints_count(wp);
+    CHECK(n == g->waypoint_count);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    for (uint32_t a = 0; a < n; a++) {
+        CHECK(nav_waypoints_find(wp, g->waypoints[a].name) == a);
+        for (uint32_t b = 0; b < n; b++) {
+            double d = nav_waypoints_distance(wp, a, b);
+            nav_status r = nav_waypoints_route(wp, a, b, &path);
+            if (isinf(d)) {
+                CHECK(r == (NAV_FAILURE | NAV_UNREACHABLE) && path.count == 0);
+                continue;
+            }
+            CHECK(r == NAV_SUCCESS && path.nodes[0] == a && path.nodes[path.count - 1] == b);
+            double sum = 0;
+            for (uint32_t i = 0; i + 1 < path.count; i++)
+                sum += cheapest_link(g, path.nodes[i], path.nodes[i + 1]);
+            CHECK(sum == path.cost);
+            CHECK(fabs(path.cost - d) <= 1e-6 * (d > 1 ? d : 1));
+        }
+    }
+    nav_path_destroy(&path);
+    nav_waypoints_destroy(wp);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1) return 0;
+    size_t n = size - 1;
+    uint8_t *file = malloc(n ? n : 1); /* exact size: ASan sees reads past the end */
+    CHECK(file);
+    memcpy(file, data + 1, n);
+    nav_waypoint_graph g, fg;
+    nav_status s = nav_waypoint_graph_load_text((const char *)file, n, NULL, &g);
+    nav_status f = nav_waypoint_graph_load_file(memory_file(file, n), NULL, &fg);
+    CHECK(f == s);
+    CHECK(nav_succeeded(s) == (g.storage != NULL) && nav_succeeded(f) == (fg.storage != NULL));
+    if (nav_failed(s))
+        CHECK(s == (NAV_FAILURE | NAV_PARSE_ERROR) && g.waypoint_count == 0 && g.link_count == 0);
+    if (nav_succeeded(s)) {
+        check_same_graph(&g, &fg);
+        check_bake(&g, data[0] & 1u ? 2 : 1);
+    }
+    nav_waypoint_graph_release(&g);
+    nav_waypoint_graph_release(&fg);
+    free(file);
+    return 0;
+}
+
+#if defined(NAV_FUZZ_MAKE_SEEDS)
+static void make_seeds(const char *dir)
+{
+    static const char *const seeds[][2] = {
+        {"hand", "libnav waypoints 1\n# gate, yard, tower\nwaypoint gate 0 0 0\nwaypoint yard 4 0 0 tags 2\n"
+                 "waypoint tower 4 0 3\nlink gate yard\nlink yard tower oneway cost 3.5 flags 1\n"
+                 "link gate tower cost 20 disabled\n"},
+        {"square",
+         "libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nwaypoint c 1 0 1\nwaypoint d 0 0 1\n"
+         "link a b\nlink b c\nlink c d\nlink d a\nlink a c cost 1.4142\nlink b d oneway cost 2\n"},
+        {"forward", "libnav waypoints 1\nlink x y cost 2\nwaypoint x -1.5 2e1 3\nwaypoint y 7 0 0.5\n"
+                    "waypoint lonely 9 9 9\nlink y x\nlink x x cost 1\n"},
+    };
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
+        write_seed(dir, seeds[i][0], 0, seeds[i][1], strlen(seeds[i][1]));
+        char name[32];
+        snprintf(name, sizeof name, "%s_2", seeds[i][0]);
+        write_seed(dir, name, 1, seeds[i][1], strlen(seeds[i][1]));
+    }
+}
+#endif
