@@ -33,17 +33,6 @@ static double link_cost(const nav_waypoint_graph *g, const nav_waypoint_link *l)
     return l->cost > 0 ? l->cost : link_length(g, l);
 }
 
-static bool name_ok(const char *name)
-{
-    size_t n = strlen(name);
-    if (n == 0 || n > NAV_WAYPOINT_NAME_MAX) return false;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)name[i];
-        if (c <= ' ' || c == 0x7f) return false;
-    }
-    return true;
-}
-
 /* Reports the first thing wrong with the graph (false), or true. */
 static bool check_graph(const nav_waypoint_graph *g, const nav_log *log)
 {
@@ -61,7 +50,7 @@ static bool check_graph(const nav_waypoint_graph *g, const nav_log *log)
             nav__logf(log, NAV_LOG_ERROR, "waypoints: waypoint %u: position not finite", i);
             return false;
         }
-        if (w->name && !name_ok(w->name)) {
+        if (w->name && !nav__waypoint_name_ok(w->name, strlen(w->name))) {
             nav__logf(log, NAV_LOG_ERROR,
                       "waypoints: waypoint %u: a name is 1 to %u bytes without blanks or control characters",
                       i, NAV_WAYPOINT_NAME_MAX);
@@ -120,7 +109,7 @@ static int arc_order(const void *a, const void *b)
     return (x->link > y->link) - (x->link < y->link);
 }
 
-/* Copies waypoints and names, and sorts the names (a duplicate is reported: false). */
+/* Copies waypoints and names, and sorts the names (a duplicate is reported: NAV_INVALID_PARAM). */
 static nav_status copy_waypoints(nav_waypoints *wp, const nav_waypoint_graph *g, const nav_log *log)
 {
     const nav_allocator *a = &wp->allocator;

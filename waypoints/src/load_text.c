@@ -41,11 +41,7 @@ typedef struct reading {
 /* Copies a word into the name buffer; its offset, or SIZE_MAX when it is no valid name. */
 static size_t keep_name(reading *rd, text_span word)
 {
-    if (word.length == 0 || word.length > NAV_WAYPOINT_NAME_MAX) return SIZE_MAX;
-    for (size_t i = 0; i < word.length; i++) {
-        unsigned char c = (unsigned char)word.text[i];
-        if (c <= ' ' || c == 0x7f) return SIZE_MAX;
-    }
+    if (!nav__waypoint_name_ok(word.text, word.length)) return SIZE_MAX;
     size_t at = arrlenu(rd->names);
     memcpy(arraddnptr(rd->names, word.length + 1), word.text, word.length);
     rd->names[at + word.length] = 0;

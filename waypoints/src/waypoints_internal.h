@@ -2,6 +2,8 @@
 #ifndef NAV_WAYPOINTS_INTERNAL_H
 #define NAV_WAYPOINTS_INTERNAL_H
 
+#include <string.h>
+
 #include "nav/waypoints.h"
 
 #define NAV__NO_HOP UINT16_MAX /* a next hop of "no route" (so NAV_WAYPOINTS_LIMIT is 65535) */
@@ -31,5 +33,17 @@ struct nav_waypoints {
     float *dist;   /* INFINITY: no route */
     uint16_t *hop; /* NAV__NO_HOP: no route */
 };
+
+/* A valid name: 1 to NAV_WAYPOINT_NAME_MAX bytes, none a blank or control character (the text
+ * format splits words at blanks). */
+static inline bool nav__waypoint_name_ok(const char *name, size_t length)
+{
+    if (length == 0 || length > NAV_WAYPOINT_NAME_MAX) return false;
+    for (size_t i = 0; i < length; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (c <= ' ' || c == 0x7f) return false;
+    }
+    return true;
+}
 
 #endif
