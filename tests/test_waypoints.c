@@ -316,6 +316,11 @@ static void test_bad_graphs(void **state)
     expect_invalid(p, 3, &(nav_waypoint_link){.from = 0, .to = 1, .cost = INFINITY}, 1,
                    "negative or not finite");
     expect_invalid(p, 3, &(nav_waypoint_link){.from = 1, .to = 2}, 1, "length 0 and no cost");
+    expect_invalid(p, 3, &(nav_waypoint_link){.from = 0, .to = 1, .cost = 2e30}, 1,
+                   "cost 2e+30 is above the most a link may cost, 1e+30");
+    nav_waypoint apart[2] = {{.position = {-3e38f, 0, 0}}, {.position = {3e38f, 0, 0}}};
+    expect_invalid(apart, 2, &(nav_waypoint_link){.from = 0, .to = 1}, 1,
+                   "is above the most a link may cost");
     nav_waypoint twins[2] = {{.name = "x"}, {.position = {1, 0, 0}, .name = "x"}};
     expect_invalid(twins, 2, NULL, 0, "both named 'x'");
     nav_waypoint far[1] = {{.position = {INFINITY, 0, 0}}};
@@ -329,6 +334,26 @@ static void test_bad_graphs(void **state)
     /* an empty graph bakes to nothing */
     assert_int_equal(nav_waypoints_bake(&(nav_waypoint_graph){0}, NULL, &wp), NAV_SUCCESS);
     assert_int_equal(nav_waypoints_count(wp), 0);
+    nav_waypoints_destroy(wp);
+}
+
+/* Links at the dearest cost allowed: a route of several stays finite in the float table. */
+static void test_dearest_links(void **state)
+{
+    (void)state;
+    nav_waypoint points[4] = {
+        {.position = {0, 0, 0}}, {.position = {1, 0, 0}}, {.position = {2, 0, 0}}, {.position = {3, 0, 0}}};
+    nav_waypoint_link links[3] = {{.from = 0, .to = 1, .cost = NAV_WAYPOINT_MAX_COST},
+                                  {.from = 1, .to = 2, .cost = NAV_WAYPOINT_MAX_COST},
+                                  {.from = 2, .to = 3, .cost = NAV_WAYPOINT_MAX_COST}};
+    nav_waypoint_graph g = {.waypoints = points, .waypoint_count = 4, .links = links, .link_count = 3};
+    nav_waypoints *wp = bake_or_fail(&g, NULL);
+    assert_float_equal(nav_waypoints_distance(wp, 0, 3), 3e30, 3e23);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    assert_int_equal(nav_waypoints_route(wp, 3, 0, &path), NAV_SUCCESS);
+    assert_float_equal(path.cost, 3e30, 0);
+    nav_path_destroy(&path);
     nav_waypoints_destroy(wp);
 }
 
@@ -471,9 +496,12 @@ static void test_text_errors(void **state)
     expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\nlink a\n",
                        "w.txt:3: link without a second waypoint");
     expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b cost -2\n",
-                       "w.txt:4: cost -2 is not above 0 and finite");
+                       "w.txt:4: cost -2 is not above 0 and at most 1e30");
     expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b cost 1e400\n",
-                       "cost 1e400 is not above 0 and finite");
+                       "cost 1e400 is not above 0 and at most 1e30");
+    /* a finite double beyond float range (found by fuzz_waypoints: the table said "no route") */
+    expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b cost 4.4e116\n",
+                       "w.txt:4: cost 4.4e116 is not above 0 and at most 1e30");
     expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b cost\n",
                        "w.txt:4: cost needs a number");
     expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b flags 70000\n",
@@ -542,6 +570,7 @@ int main(void)
         cmocka_unit_test(test_same_tables_any_thread_count),
         cmocka_unit_test(test_size_limit),
         cmocka_unit_test(test_bad_graphs),
+        cmocka_unit_test(test_dearest_links),
         cmocka_unit_test(test_progress_and_cancel),
         cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_text_format),

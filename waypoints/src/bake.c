@@ -69,9 +69,15 @@ static bool check_graph(const nav_waypoint_graph *g, const nav_log *log)
                       l->cost);
             return false;
         }
-        if (!(link_cost(g, l) > 0)) {
+        double cost = link_cost(g, l);
+        if (!(cost > 0)) {
             nav__logf(log, NAV_LOG_ERROR, "waypoints: link %u: length 0 and no cost: give it a cost above 0",
                       i);
+            return false;
+        }
+        if (cost > NAV_WAYPOINT_MAX_COST) {
+            nav__logf(log, NAV_LOG_ERROR, "waypoints: link %u: cost %g is above the most a link may cost, %g",
+                      i, cost, NAV_WAYPOINT_MAX_COST);
             return false;
         }
     }

@@ -140,9 +140,9 @@ static bool read_link_line(reading *rd, text_span rest, uint32_t line)
                 nav__report(ctx, line, "cost needs a number");
                 return false;
             }
-            if (!isfinite(cost) || cost <= 0) {
+            if (!(cost > 0 && cost <= NAV_WAYPOINT_MAX_COST)) {
                 nav__report(ctx, line,
-                            "cost %s is not above 0 and finite (leave it out for the link's length)",
+                            "cost %s is not above 0 and at most 1e30 (leave it out for the link's length)",
                             nav__printable(word, shown));
                 return false;
             }

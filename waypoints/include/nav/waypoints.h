@@ -53,6 +53,7 @@ extern "C" {
 #define NAV_WAYPOINTS_DEFAULT_MAX 4096u      /* waypoints a bake takes unless told otherwise */
 #define NAV_WAYPOINTS_LIMIT       65535u     /* the most any bake takes (16-bit next hops) */
 #define NAV_WAYPOINT_NAME_MAX     63u        /* the longest name, in bytes */
+#define NAV_WAYPOINT_MAX_COST     1e30       /* the dearest link (so that every route fits a float) */
 
 /* A waypoint: a world point, an optional name (unique when given; NAV_WAYPOINT_NAME_MAX bytes at
  * most, no blanks) and 32 tag bits of the caller's. */
@@ -64,7 +65,8 @@ typedef struct nav_waypoint {
 
 /* A link between two waypoints (their indices). Two-way unless one_way. Its cost is that of
  * taking it either way: 0 means its 3D length; a cost must be finite and not negative, and a link
- * of length 0 needs a cost above 0 (a route has no zero-cost cycles). A disabled link is left out
+ * of length 0 needs a cost above 0 (a route has no zero-cost cycles). A link may cost (or be long)
+ * at most NAV_WAYPOINT_MAX_COST: the tables keep distances as floats. A disabled link is left out
  * of the tables (a door that starts locked). flags are the caller's (filters use them). */
 typedef struct nav_waypoint_link {
     uint32_t from, to;
@@ -126,7 +128,8 @@ typedef struct nav_waypoints_bake_desc {
 /* Checks the graph and works out every route. Ties between routes of equal cost break the same
  * way on every run and at every thread count: Dijkstra settles the lower index first and keeps the
  * first route found. Returns NAV_SUCCESS; NAV_FAILURE | NAV_INVALID_PARAM for a bad graph (an
- * index out of range, a cost that is negative or not finite, a zero-cost link, a duplicate name,
+ * index out of range, a cost that is negative or not finite, a zero-cost link, a link dearer than
+ * NAV_WAYPOINT_MAX_COST, a duplicate name,
  * a position not finite: told to desc->log); NAV_FAILURE | NAV_TOO_LARGE beyond max_waypoints;
  * NAV_FAILURE | NAV_OUT_OF_MEMORY; NAV_FAILURE | NAV_WRONG_STATE when progress cancelled it. */
 nav_status nav_waypoints_bake(const nav_waypoint_graph *graph, const nav_waypoints_bake_desc *desc,
