@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nav/anyangle.h"
 #include "nav/waypoints.h"
+#include "reference.h"
 #include "support.h"
 
 /* ---- a hand-made graph -------------------------------------------------------------------------
@@ -561,6 +563,212 @@ static void test_text_damage_and_allocation(void **state)
     assert_int_equal(t.live, 0);
 }
 
+/* ---- graphs made from grids ------------------------------------------------------------------ */
+
+/* A w x h grid, each cell blocked with probability percent / 100; with `terrain`, free cells of
+ * type 2 (cost 3) now and then; with `climb`, random heights 0..3 and max_climb 1. */
+static nav_grid *random_grid(int32_t w, int32_t h, int percent, bool terrain, bool climb, unsigned *seed)
+{
+    nav_grid *grid = NULL;
+    assert_int_equal(
+        nav_grid_create(&(nav_grid_desc){.width = w, .height = h, .max_climb = climb ? 1.0f : 0.0f}, &grid),
+        NAV_SUCCESS);
+    if (terrain) assert_int_equal(nav_grid_set_terrain_cost(grid, 2, 3.0), NAV_SUCCESS);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            if ((int)(rand_r(seed) % 100) < percent)
+                nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
+            else if (terrain && rand_r(seed) % 4 == 0)
+                nav_grid_set_cell(grid, x, y, 2);
+            if (climb) nav_grid_set_cell_height(grid, x, y, (float)(rand_r(seed) % 4));
+        }
+    return grid;
+}
+
+static bool passable_at(const nav_grid *g, int32_t x, int32_t y)
+{
+    return nav_grid_passable(g, x, y);
+}
+
+/* Whether a path may bend at corner (x, y) running along (dx, dy): this file's own reading of "taut"
+ * (the segment's line does not cross into the quadrant of the corner's blocked cell, nor into the
+ * quadrant opposite). */
+static bool taut_at(const nav_grid *g, int32_t x, int32_t y, double dx, double dy)
+{
+    int qx = passable_at(g, x, y - 1) && passable_at(g, x, y) ? -1 : 1;
+    int qy = passable_at(g, x - 1, y) && passable_at(g, x, y) ? -1 : 1;
+    bool into = dx * qx > 0 && dy * qy > 0, opposite = dx * qx < 0 && dy * qy < 0;
+    return !into && !opposite;
+}
+
+/* The graph's links against every pair of corners tested by nav_grid_anyangle_segment: the same
+ * links, one-way where only one way is walkable, costing what the segment costs. */
+static void check_graph_brute_force(const nav_grid *grid, bool keep_all)
+{
+    nav_waypoint_graph g;
+    assert_int_equal(nav_waypoint_graph_from_grid(
+                         grid, &(nav_waypoint_grid_desc){.keep_all_links = keep_all, .threads = 2}, &g),
+                     NAV_SUCCESS);
+    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
+    /* the corners, row-major */
+    uint32_t n = 0;
+    int32_t *cx = malloc(sizeof *cx * (size_t)(w + 1) * (size_t)(h + 1));
+    int32_t *cy = malloc(sizeof *cy * (size_t)(w + 1) * (size_t)(h + 1));
+    for (int32_t y = 0; y <= h; y++)
+        for (int32_t x = 0; x <= w; x++)
+            if (passable_at(grid, x - 1, y - 1) + passable_at(grid, x, y - 1) + passable_at(grid, x - 1, y) +
+                    passable_at(grid, x, y) ==
+                3) {
+                cx[n] = x;
+                cy[n] = y;
+                n++;
+            }
+    assert_int_equal(g.waypoint_count, n);
+    for (uint32_t i = 0; i < n; i++) {
+        assert_true(g.waypoints[i].position.x == (float)cx[i]);
+        assert_true(g.waypoints[i].position.z == (float)cy[i]);
+    }
+    /* the cost of every ordered pair in the graph (INFINITY: no link) */
+    double *cost = malloc(sizeof *cost * n * n);
+    for (size_t i = 0; i < (size_t)n * n; i++) cost[i] = INFINITY;
+    for (uint32_t i = 0; i < g.link_count; i++) {
+        const nav_waypoint_link *l = &g.links[i];
+        assert_true(l->from < n && l->to < n && l->from != l->to);
+        assert_true(cost[l->from * n + l->to] == INFINITY); /* one link a pair and way */
+        cost[l->from * n + l->to] = l->cost;
+        if (!l->one_way) {
+            assert_true(cost[l->to * n + l->from] == INFINITY);
+            cost[l->to * n + l->from] = l->cost;
+        }
+    }
+    bool prune =
+        !keep_all && nav_grid_uniform_cost(grid) > 0 && !(nav_grid_get_desc(grid)->max_climb < INFINITY);
+    for (uint32_t u = 0; u < n; u++)
+        for (uint32_t v = 0; v < n; v++) {
+            if (u == v) continue;
+            double c;
+            bool seen = nav_grid_anyangle_segment(grid, cx[u], cy[u], cx[v], cy[v], &c);
+            double dx = cx[v] - cx[u], dy = cy[v] - cy[u];
+            if (seen && prune &&
+                (!taut_at(grid, cx[u], cy[u], dx, dy) || !taut_at(grid, cx[v], cy[v], dx, dy)))
+                seen = false;
+            if (!seen) {
+                if (cost[u * n + v] != INFINITY)
+                    fail_msg("link (%d,%d) -> (%d,%d) should not exist", cx[u], cy[u], cx[v], cy[v]);
+                continue;
+            }
+            if (!(fabs(cost[u * n + v] - c) <= 1e-9 * (1 + c)))
+                fail_msg("link (%d,%d) -> (%d,%d): %.9f, segment %.9f", cx[u], cy[u], cx[v], cy[v],
+                         cost[u * n + v], c);
+        }
+    free(cost);
+    free(cx);
+    free(cy);
+    nav_waypoint_graph_release(&g);
+}
+
+static void test_grid_graph_brute_force(void **state)
+{
+    (void)state;
+    unsigned seed = 11;
+    for (int round = 0; round < 60; round++) {
+        int32_t w = 4 + (int32_t)(rand_r(&seed) % 17), h = 4 + (int32_t)(rand_r(&seed) % 17);
+        int percent = 10 + (int)(rand_r(&seed) % 35);
+        bool terrain = round % 3 == 1, climb = round % 3 == 2;
+        nav_grid *grid = random_grid(w, h, percent, terrain, climb, &seed);
+        check_graph_brute_force(grid, false);
+        if (round % 3 == 0) check_graph_brute_force(grid, true);
+        nav_grid_destroy(grid);
+    }
+}
+
+/* A random point in the grid's free space: a cell centre, a point off it, a grid vertex or a point
+ * on a cell's edge. */
+static bool random_free_point(const nav_grid *grid, unsigned *seed, double *x, double *y)
+{
+    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
+    for (int tries = 0; tries < 100; tries++) {
+        int32_t cx = (int32_t)(rand_r(seed) % (unsigned)w), cy = (int32_t)(rand_r(seed) % (unsigned)h);
+        if (!nav_grid_passable(grid, cx, cy)) continue;
+        switch (rand_r(seed) % 4) {
+        case 0:
+            *x = cx + 0.5, *y = cy + 0.5;
+            break;
+        case 1:
+            *x = cx + (rand_r(seed) % 1000) / 1000.0, *y = cy + (rand_r(seed) % 1000) / 1000.0;
+            break;
+        case 2:
+            *x = cx + (rand_r(seed) % 2), *y = cy + (rand_r(seed) % 2);
+            break;
+        default:
+            *x = cx + (rand_r(seed) % 2), *y = cy + (rand_r(seed) % 8) / 8.0;
+            break;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* Paths between points against the brute-force any-angle reference (tests/reference.c). */
+static void check_points_against_reference(nav_grid *grid, unsigned *seed, int pairs, float cell_size)
+{
+    nav_waypoints *wp = NULL;
+    assert_int_equal(nav_waypoints_bake_grid(grid, &(nav_waypoint_grid_desc){.threads = 2}, &wp),
+                     NAV_SUCCESS);
+    nav_waypoints_query *q = NULL;
+    assert_int_equal(nav_waypoints_query_create(wp, &(nav_waypoints_query_desc){.grid = grid}, &q),
+                     NAV_SUCCESS);
+    test_reference ref;
+    test_reference_init(&ref, grid);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    for (int i = 0; i < pairs; i++) {
+        double sx, sy, gx, gy;
+        if (!random_free_point(grid, seed, &sx, &sy) || !random_free_point(grid, seed, &gx, &gy)) continue;
+        /* world points are floats: the reference takes the points the query sees */
+        nav_vec3 s = nav_grid_units_to_world(grid, sx, sy), g = nav_grid_units_to_world(grid, gx, gy);
+        nav_grid_world_to_units(grid, s, &sx, &sy);
+        nav_grid_world_to_units(grid, g, &gx, &gy);
+        double best = test_reference_cost(&ref, sx, sy, gx, gy);
+        nav_waypoints_result r;
+        nav_status st = nav_waypoints_find_path(q, s, g, &path, &r);
+        if (best == INFINITY) {
+            if (st != (NAV_FAILURE | NAV_UNREACHABLE))
+                fail_msg("(%.4f,%.4f) -> (%.4f,%.4f): no path exists, status %s", sx, sy, gx, gy,
+                         nav_status_str(st));
+            continue;
+        }
+        if (st != NAV_SUCCESS)
+            fail_msg("(%.4f,%.4f) -> (%.4f,%.4f): %s, reference %.9f", sx, sy, gx, gy, nav_status_str(st),
+                     best);
+        double walked;
+        assert_int_equal(nav_grid_validate_anyangle_path(grid, &path, &walked), NAV_SUCCESS);
+        assert_true(fabs(walked * cell_size - path.cost) <= 1e-9 * (1 + path.cost));
+        assert_true(fabs(r.cost - path.cost) <= 1e-12 * (1 + path.cost));
+        if (!(fabs(walked - best) <= 1e-6 * best))
+            fail_msg("(%.4f,%.4f) -> (%.4f,%.4f): cost %.9f, reference %.9f (candidates %u, %u)", sx, sy, gx,
+                     gy, walked, best, r.start_candidates, r.goal_candidates);
+    }
+    nav_path_destroy(&path);
+    test_reference_destroy(&ref);
+    nav_waypoints_query_destroy(q);
+    nav_waypoints_destroy(wp);
+}
+
+static void test_grid_points_against_reference(void **state)
+{
+    (void)state;
+    unsigned seed = 5;
+    for (int round = 0; round < 90; round++) {
+        int32_t w = 4 + (int32_t)(rand_r(&seed) % 29), h = 4 + (int32_t)(rand_r(&seed) % 29);
+        int percent = 5 + (int)(rand_r(&seed) % 40);
+        bool terrain = round % 3 == 1, climb = round % 3 == 2;
+        nav_grid *grid = random_grid(w, h, percent, terrain, climb, &seed);
+        check_points_against_reference(grid, &seed, 40, 1);
+        nav_grid_destroy(grid);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -576,6 +784,8 @@ int main(void)
         cmocka_unit_test(test_text_format),
         cmocka_unit_test(test_text_errors),
         cmocka_unit_test(test_text_damage_and_allocation),
+        cmocka_unit_test(test_grid_graph_brute_force),
+        cmocka_unit_test(test_grid_points_against_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -112,16 +112,22 @@ bool navtool_parse_heuristic(const char *name, nav_heuristic *heuristic)
     return false;
 }
 
-bool navtool_parse_landmarks(const char *command, const char *text, uint32_t *out)
+bool navtool_parse_u32(const char *command, const char *option, const char *text, uint32_t min, uint32_t max,
+                       uint32_t *out)
 {
     char *end;
     unsigned long n = strtoul(text, &end, 10);
-    if (!*text || *end || n > NAV_MESH_MAX_LANDMARKS) {
-        fprintf(stderr, "navtool %s: --landmarks takes 0 to %d\n", command, NAV_MESH_MAX_LANDMARKS);
+    if (!*text || *text == '-' || *end || n < min || n > max) {
+        fprintf(stderr, "navtool %s: %s takes %u to %u\n", command, option, min, max);
         return false;
     }
     *out = (uint32_t)n;
     return true;
+}
+
+bool navtool_parse_landmarks(const char *command, const char *text, uint32_t *out)
+{
+    return navtool_parse_u32(command, "--landmarks", text, 0, NAV_MESH_MAX_LANDMARKS, out);
 }
 
 bool navtool_parse_hpa_option(int argc, char **argv, int *i, nav_hpa_desc *desc)

@@ -37,6 +37,9 @@ bool navtool_parse_heuristic(const char *name, nav_heuristic *heuristic);
  * moving *i past its value. Returns false (and leaves *i) when argv[*i] is not one of them. */
 bool navtool_parse_hpa_option(int argc, char **argv, int *i, nav_hpa_desc *desc);
 /* --landmarks K: 0 to NAV_MESH_MAX_LANDMARKS into *out; else false, having said so (as `command`). */
+/* An unsigned number in [min, max] for an option (false after a message to stderr). */
+bool navtool_parse_u32(const char *command, const char *option, const char *text, uint32_t min, uint32_t max,
+                       uint32_t *out);
 bool navtool_parse_landmarks(const char *command, const char *text, uint32_t *out);
 
 /* Writes a PNG of the grid: walls, terrain shades, the closed and open cells of the query's last

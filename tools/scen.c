@@ -13,6 +13,7 @@
 #include "nav/anyangle.h"
 #include "nav/hpa.h"
 #include "nav/mesh.h"
+#include "nav/waypoints.h"
 #include "nav/scen.h"
 #include "nav/smooth.h"
 
@@ -39,7 +40,8 @@ int navtool_scen(int argc, char **argv)
 {
     const char *scen_path = NULL, *map_path = NULL;
     nav_search_desc search = {0};
-    bool json = false, verbose = false, smooth = false, hpa = false, mesh = false;
+    bool json = false, verbose = false, smooth = false, hpa = false, mesh = false, waypoints = false;
+    nav_waypoint_grid_desc waypoint_desc = {.log = &navtool_stderr_log};
     nav_mesh_path_mode mesh_mode = NAV_MESH_PATH_DEFAULT;
     uint32_t landmarks = 0;
     nav_hpa_desc hpa_desc = {0};
@@ -54,6 +56,13 @@ int navtool_scen(int argc, char **argv)
             mesh = true;
             mesh_mode = !strcmp(argv[i + 1], "mesh") ? NAV_MESH_PATH_OPTIMAL : NAV_MESH_PATH_FUNNEL;
             i++;
+        } else if (!strcmp(argv[i], "--algo") && i + 1 < argc && !strcmp(argv[i + 1], "waypoints")) {
+            waypoints = true;
+            i++;
+        } else if (!strcmp(argv[i], "--max-waypoints") && i + 1 < argc) {
+            if (!navtool_parse_u32("scen", "--max-waypoints", argv[++i], 1, NAV_WAYPOINTS_LIMIT,
+                                   &waypoint_desc.max_waypoints))
+                return 2;
         } else if (!strcmp(argv[i], "--landmarks") && i + 1 < argc) {
             if (!navtool_parse_landmarks("scen", argv[++i], &landmarks)) return 2;
         } else if (navtool_parse_hpa_option(argc, argv, &i, &hpa_desc)) {
@@ -157,6 +166,23 @@ int navtool_scen(int argc, char **argv)
             return 1;
         }
     }
+    nav_waypoints *wp = NULL;
+    nav_waypoints_query *wp_query = NULL;
+    if (waypoints) {
+        double bake_start = now_seconds();
+        s = nav_waypoints_bake_grid(grid, &waypoint_desc, &wp);
+        bake_ms = (now_seconds() - bake_start) * 1e3;
+        if (nav_succeeded(s))
+            s = nav_waypoints_query_create(
+                wp, &(nav_waypoints_query_desc){.grid = grid, .log = &navtool_stderr_log}, &wp_query);
+        if (nav_failed(s)) {
+            fprintf(stderr, "navtool scen: waypoint bake of %s failed: %s\n", base_name(map_path),
+                    nav_status_str(s));
+            nav_grid_destroy(grid);
+            nav_scen_destroy(scen);
+            return 1;
+        }
+    }
     nav_grid_query *query = NULL;
     nav_path path, smoothed;
     nav_path_init(&path, NULL);
@@ -180,7 +206,12 @@ int navtool_scen(int argc, char **argv)
         }
         nav_search_result r;
         double t0 = now_seconds();
-        if (mesh) {
+        if (waypoints) {
+            nav_waypoints_result wr;
+            s = nav_waypoints_find_path(wp_query, nav_grid_cell_center(grid, p->start_x, p->start_y),
+                                        nav_grid_cell_center(grid, p->goal_x, p->goal_y), &path, &wr);
+            r = (nav_search_result){.cost = wr.cost, .expanded = wr.start_candidates + wr.goal_candidates};
+        } else if (mesh) {
             nav_mesh_result mr;
             s = nav_mesh_find_path(mesh_query, &(nav_mesh_path_desc){.mode = mesh_mode},
                                    nav_grid_cell_center(grid, p->start_x, p->start_y),
@@ -221,7 +252,7 @@ int navtool_scen(int argc, char **argv)
             continue;
         }
         double cost = 0;
-        if (mesh) {
+        if (mesh || waypoints) {
             /* any-angle: every segment under the grid's any-angle rule, from centre to centre */
             nav_vec3 a = nav_grid_cell_center(grid, p->start_x, p->start_y);
             nav_vec3 b = nav_grid_cell_center(grid, p->goal_x, p->goal_y);
@@ -274,9 +305,10 @@ int navtool_scen(int argc, char **argv)
     double mean_ratio = solved ? ratio_sum / solved : 0;
     char label[64]; /* "astar", or "astar+smooth" when the lengths are those of smoothed paths */
     snprintf(label, sizeof label, "%s%s",
-             mesh  ? (mesh_mode == NAV_MESH_PATH_FUNNEL ? "mesh-funnel" : "mesh")
-             : hpa ? "hpa"
-                   : navtool_algo_name(search.algo),
+             mesh        ? (mesh_mode == NAV_MESH_PATH_FUNNEL ? "mesh-funnel" : "mesh")
+             : hpa       ? "hpa"
+             : waypoints ? "waypoints"
+                         : navtool_algo_name(search.algo),
              smooth ? "+smooth" : "");
     printf("%s %s: %u problems, %u solved, %u unreachable, wrong %u, mismatches %u, invalid %u, "
            "mean %.1f us, p95 %.1f us, %.1f expanded, ratio mean %.5f max %.5f, load %.1f ms, bake %.1f ms",
@@ -294,16 +326,22 @@ int navtool_scen(int argc, char **argv)
             "\n",
             base_name(map_path), label, n, solved, unreachable, wrong, mismatches, invalid, mean_ratio,
             ratio_max, mean_us, p95 * 1e6, mean_expanded, bake_ms,
-            mesh  ? nav_mesh_memory_bytes(navmesh)
-            : hpa ? nav_hpa_memory_bytes(baked)
-                  : nav_grid_memory_bytes(grid),
-            mesh  ? nav_mesh_query_memory_bytes(mesh_query)
-            : hpa ? nav_hpa_query_memory_bytes(hpa_query)
-                  : nav_grid_query_memory_bytes(query),
+            mesh        ? nav_mesh_memory_bytes(navmesh)
+            : hpa       ? nav_hpa_memory_bytes(baked)
+            : waypoints ? nav_waypoints_memory_bytes(wp)
+                        : nav_grid_memory_bytes(grid),
+            mesh        ? nav_mesh_query_memory_bytes(mesh_query)
+            : hpa       ? nav_hpa_query_memory_bytes(hpa_query)
+            : waypoints ? nav_waypoints_query_memory_bytes(wp_query)
+                        : nav_grid_query_memory_bytes(query),
             load_ms, nav_mesh_landmark_count(navmesh), landmark_ms, nav_mesh_poly_count(navmesh));
     if (mesh && !json)
         printf("mesh: %u polygons, %u vertices\n", nav_mesh_poly_count(navmesh),
                nav_mesh_vert_count(navmesh));
+    if (waypoints && !json)
+        printf("waypoints: %u, links %u, %.1f MiB baked, query %zu bytes\n", nav_waypoints_count(wp),
+               nav_waypoints_link_count(wp), (double)nav_waypoints_memory_bytes(wp) / 1048576.0,
+               nav_waypoints_query_memory_bytes(wp_query));
     free(times);
     nav_path_destroy(&smoothed);
     nav_path_destroy(&path);
@@ -311,6 +349,8 @@ int navtool_scen(int argc, char **argv)
     nav_hpa_query_destroy(hpa_query);
     nav_mesh_query_destroy(mesh_query);
     nav_mesh_destroy(navmesh);
+    nav_waypoints_query_destroy(wp_query);
+    nav_waypoints_destroy(wp);
     nav_hpa_destroy(baked);
     nav_grid_destroy(grid);
     nav_scen_destroy(scen);

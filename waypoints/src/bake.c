@@ -7,11 +7,8 @@
  * distances by waypoint index, and a distance is replaced only by a strictly smaller one, so the
  * first route found stays. */
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "alloc.h"
 #include "log.h"
@@ -211,16 +208,6 @@ static nav_status make_arcs(nav_waypoints *wp, const nav_waypoint_graph *g)
 
 /* ---- Dijkstra from every source -------------------------------------------------------------- */
 
-/* What the threads share. */
-typedef struct bake_job {
-    nav_waypoints *wp;
-    atomic_uint next;      /* the next source to take */
-    atomic_uint done;      /* sources finished */
-    atomic_bool stop;      /* cancelled, or a thread ran out of memory */
-    atomic_bool no_memory; /* a thread could not get its scratch */
-    const nav_progress *progress;
-} bake_job;
-
 /* One thread's scratch: the distances of its current row in doubles, and the open list. */
 typedef struct row_scratch {
     double *dist;
@@ -228,24 +215,35 @@ typedef struct row_scratch {
     nav_heap open;
 } row_scratch;
 
-static bool scratch_init(row_scratch *s, const nav_allocator *a, uint32_t n)
+static bool scratch_init(void *ctx, void **out)
 {
-    memset(s, 0, sizeof *s);
+    const nav_waypoints *wp = ctx;
+    const nav_allocator *a = &wp->allocator;
+    uint32_t n = wp->count;
+    row_scratch *s = nav__calloc(a, 1, sizeof *s);
+    *out = s;
+    if (!s) return false;
     s->dist = nav__calloc(a, n ? n : 1, sizeof *s->dist);
     s->hop = nav__calloc(a, n ? n : 1, sizeof *s->hop);
     return s->dist && s->hop && !nav_failed(nav_heap_init(&s->open, a, n ? n : 1, n ? n : 1));
 }
 
-static void scratch_free(row_scratch *s, const nav_allocator *a)
+static void scratch_free(void *ctx, void *scratch)
 {
-    nav__free(a, s->dist);
-    nav__free(a, s->hop);
+    const nav_waypoints *wp = ctx;
+    row_scratch *s = scratch;
+    if (!s) return;
+    nav__free(&wp->allocator, s->dist);
+    nav__free(&wp->allocator, s->hop);
     nav_heap_destroy(&s->open);
+    nav__free(&wp->allocator, s);
 }
 
 /* Row `source` of the tables. */
-static void bake_row(nav_waypoints *wp, row_scratch *s, uint32_t source)
+static bool bake_row(void *ctx, void *scratch, uint32_t source)
 {
+    nav_waypoints *wp = ctx;
+    row_scratch *s = scratch;
     uint32_t n = wp->count;
     for (uint32_t v = 0; v < n; v++) s->dist[v] = INFINITY, s->hop[v] = NAV__NO_HOP;
     nav_heap_clear(&s->open);
@@ -273,65 +271,7 @@ static void bake_row(nav_waypoints *wp, row_scratch *s, uint32_t source)
     uint16_t *hrow = wp->hop + (size_t)source * n;
     for (uint32_t v = 0; v < n; v++) drow[v] = (float)s->dist[v];
     memcpy(hrow, s->hop, (size_t)n * sizeof *hrow);
-}
-
-/* Takes sources until none is left; the first thread (`reports`) also reports progress. */
-static void bake_rows(bake_job *job, bool reports)
-{
-    nav_waypoints *wp = job->wp;
-    row_scratch s;
-    if (!scratch_init(&s, &wp->allocator, wp->count)) {
-        atomic_store(&job->no_memory, true);
-        atomic_store(&job->stop, true);
-        scratch_free(&s, &wp->allocator);
-        return;
-    }
-    for (;;) {
-        if (atomic_load(&job->stop)) break;
-        uint32_t source = atomic_fetch_add(&job->next, 1);
-        if (source >= wp->count) break;
-        bake_row(wp, &s, source);
-        uint32_t done = atomic_fetch_add(&job->done, 1) + 1;
-        if (reports && job->progress && job->progress->fn &&
-            !job->progress->fn("routes", done, wp->count, job->progress->user))
-            atomic_store(&job->stop, true);
-    }
-    scratch_free(&s, &wp->allocator);
-}
-
-static void *bake_thread(void *arg)
-{
-    bake_rows(arg, false);
-    return NULL;
-}
-
-static uint32_t core_count(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (uint32_t)(n < 256 ? n : 256) : 1;
-}
-
-/* Fills the tables; false when cancelled (*no_memory: or out of memory). */
-static bool bake_tables(nav_waypoints *wp, uint32_t threads, const nav_progress *progress, bool *no_memory)
-{
-    bake_job job = {.wp = wp, .progress = progress};
-    atomic_init(&job.next, 0);
-    atomic_init(&job.done, 0);
-    atomic_init(&job.stop, false);
-    atomic_init(&job.no_memory, false);
-    if (threads == 0) threads = core_count();
-    if (threads > wp->count) threads = wp->count ? wp->count : 1;
-    if (threads > 256) threads = 256;
-    pthread_t helpers[255];
-    uint32_t started = 0;
-    for (uint32_t t = 1; t < threads; t++) {
-        if (pthread_create(&helpers[started], NULL, bake_thread, &job) != 0) break; /* fewer threads */
-        started++;
-    }
-    bake_rows(&job, true);
-    for (uint32_t t = 0; t < started; t++) pthread_join(helpers[t], NULL);
-    *no_memory = atomic_load(&job.no_memory);
-    return atomic_load(&job.done) == wp->count;
+    return true;
 }
 
 /* ---- The bake -------------------------------------------------------------------------------- */
@@ -353,6 +293,7 @@ void nav_waypoints_destroy(nav_waypoints *wp)
     nav__free(&a, wp->arc_link);
     nav__free(&a, wp->dist);
     nav__free(&a, wp->hop);
+    nav__wp_corners_free(&wp->corners, &a);
     nav__free(&a, wp);
 }
 
@@ -387,9 +328,14 @@ nav_status nav_waypoints_bake(const nav_waypoint_graph *graph, const nav_waypoin
         if (!wp->dist || !wp->hop) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
     if (!nav_failed(s)) {
-        bool no_memory = false;
-        if (!bake_tables(wp, d.threads, d.progress, &no_memory))
-            s = NAV_FAILURE | (no_memory ? NAV_OUT_OF_MEMORY : NAV_WRONG_STATE);
+        nav__wp_work work = {.count = wp->count,
+                             .init = scratch_init,
+                             .run = bake_row,
+                             .fini = scratch_free,
+                             .ctx = wp,
+                             .stage = "routes",
+                             .progress = d.progress};
+        s = nav__wp_parallel(&work, d.threads);
     }
     if (nav_failed(s)) {
         nav_waypoints_destroy(wp);

@@ -40,6 +40,11 @@ uint32_t nav_waypoints_find(const nav_waypoints *wp, const char *name)
     return NAV_WAYPOINTS_NONE;
 }
 
+uint32_t nav_waypoints_link_count(const nav_waypoints *wp)
+{
+    return wp ? wp->link_count : 0;
+}
+
 size_t nav_waypoints_memory_bytes(const nav_waypoints *wp)
 {
     if (!wp) return 0;
@@ -49,7 +54,12 @@ size_t nav_waypoints_memory_bytes(const nav_waypoints *wp)
            wp->names_bytes + (n + 1) * sizeof *wp->arc_first +
            arcs * (sizeof *wp->arc_to + sizeof *wp->arc_cost + sizeof *wp->arc_flags +
                    sizeof *wp->arc_disabled + sizeof *wp->arc_link) +
-           n * n * (sizeof *wp->dist + sizeof *wp->hop);
+           n * n * (sizeof *wp->dist + sizeof *wp->hop) +
+           (wp->from_grid
+                ? ((size_t)wp->corners.height + 2) * sizeof *wp->corners.row_first +
+                      n * (sizeof *wp->corners.x + sizeof *wp->corners.y + sizeof *wp->corners.quad) +
+                      (size_t)wp->corners.row_words * wp->corners.height * sizeof *wp->corners.bits
+                : 0);
 }
 
 double nav_waypoints_distance(const nav_waypoints *wp, uint32_t from, uint32_t to)
@@ -67,7 +77,7 @@ uint32_t nav_waypoints_next_hop(const nav_waypoints *wp, uint32_t from, uint32_t
 
 /* The cheapest arc from u to v that is not disabled (the arcs from u are sorted by target, then
  * cost), or UINT32_MAX. */
-static uint32_t cheapest_arc(const nav_waypoints *wp, uint32_t u, uint32_t v)
+uint32_t nav__wp_cheapest_arc(const nav_waypoints *wp, uint32_t u, uint32_t v)
 {
     for (uint32_t i = wp->arc_first[u], end = wp->arc_first[u + 1]; i < end; i++)
         if (wp->arc_to[i] == v && !wp->arc_disabled[i]) return i;
@@ -87,7 +97,7 @@ nav_status nav_waypoints_route(const nav_waypoints *wp, uint32_t from, uint32_t 
     /* every step goes to a waypoint strictly nearer `to` (costs are above 0): at most count - 1 */
     for (uint32_t steps = 0; !nav_failed(s) && at != to; steps++) {
         uint32_t next = nav_waypoints_next_hop(wp, at, to);
-        uint32_t arc = next == NAV_WAYPOINTS_NONE ? UINT32_MAX : cheapest_arc(wp, at, next);
+        uint32_t arc = next == NAV_WAYPOINTS_NONE ? UINT32_MAX : nav__wp_cheapest_arc(wp, at, next);
         if (arc == UINT32_MAX || steps >= wp->count) { /* never on a bake of this library */
             s = NAV_FAILURE | NAV_CORRUPT_DATA;
             break;

@@ -4,9 +4,92 @@
 
 #include <string.h>
 
+#include "nav/grid.h"
 #include "nav/waypoints.h"
 
 #define NAV__NO_HOP UINT16_MAX /* a next hop of "no route" (so NAV_WAYPOINTS_LIMIT is 65535) */
+
+/* The convex corners of a grid's blocked cells (grid vertices with exactly three free cells around
+ * them), in row-major order (by y, then x): the waypoints of a graph made from a grid. */
+typedef struct nav__wp_corners {
+    uint32_t width, height; /* the grid's, in cells */
+    uint32_t count;
+    uint32_t *row_first; /* height + 2 entries: the corners on vertex row y are row_first[y] .. [y + 1] */
+    int32_t *x, *y;      /* each corner's grid vertex */
+    uint8_t *quad;       /* where its blocked cell lies: bit 0 set towards +x, bit 1 towards +y */
+    uint64_t *bits;      /* the blocked cells, row by row: bit x + 1 of row y is cell (x, y); bits 0
+                          * and width + 1 (the map's outside) are set */
+    uint32_t row_words;  /* words a row */
+} nav__wp_corners;
+
+/* Whether cell (x, y) is blocked (outside the map: yes). */
+static inline bool nav__wp_blocked(const nav__wp_corners *c, int64_t x, int64_t y)
+{
+    if (y < 0 || y >= (int64_t)c->height || x < -1 || x > (int64_t)c->width) return true;
+    uint64_t bit = (uint64_t)(x + 1);
+    return c->bits[(size_t)y * c->row_words + bit / 64] >> (bit % 64) & 1;
+}
+
+/* Finds the convex corners of grid into *c (its arrays from a; freed by nav__wp_corners_free).
+ * NAV_FAILURE | NAV_OUT_OF_MEMORY. */
+nav_status nav__wp_corners_find(const nav_grid *grid, const nav_allocator *a, nav__wp_corners *c);
+void nav__wp_corners_free(nav__wp_corners *c, const nav_allocator *a);
+/* The corner at grid vertex (x, y), or UINT32_MAX. */
+uint32_t nav__wp_corner_at(const nav__wp_corners *c, int64_t x, int64_t y);
+
+/* True when a shortest path may bend at corner i while running along direction (dx, dy) (either
+ * way): the segment is taut there, its line touching the blocked cell without crossing it. A path
+ * that would cross the line of the cell's two edges could cut the corner and be shorter. */
+static inline bool nav__wp_taut(const nav__wp_corners *c, uint32_t i, double dx, double dy)
+{
+    double qx = c->quad[i] & 1 ? 1 : -1, qy = c->quad[i] & 2 ? 1 : -1;
+    return (dx * qx) * (dy * qy) <= 0;
+}
+
+/* The scratch of a visibility scan (one per thread): two interval lists of width + 4 entries, and
+ * a stamp per corner to report each once. */
+typedef struct nav__wp_scan {
+    double *lo, *hi, *next_lo, *next_hi;
+    uint32_t capacity;
+    uint32_t *stamp; /* per corner */
+    uint32_t stamp_now;
+} nav__wp_scan;
+
+nav_status nav__wp_scan_init(nav__wp_scan *s, const nav__wp_corners *c, const nav_allocator *a);
+void nav__wp_scan_free(nav__wp_scan *s, const nav_allocator *a);
+size_t nav__wp_scan_bytes(const nav__wp_corners *c);
+
+/* The corners that may be seen from point (sx, sy) (grid units, in or on the map): every corner the
+ * straight segment from the point reaches under the any-angle rule (nav/anyangle.h) is written to
+ * out (capacity c->count), each once, and a few more that it does not reach: callers check each
+ * with nav_grid_anyangle_segment. With taut_only, only corners where the segment is taut
+ * (nav__wp_taut). Returns how many. */
+uint32_t nav__wp_scan_corners(const nav_grid *grid, const nav__wp_corners *c, nav__wp_scan *s, double sx,
+                              double sy, bool taut_only, uint32_t *out);
+
+/* True when the grid's shortest paths bend only where they wrap a corner (one terrain cost and no
+ * climb limit), so links that are not taut may be left out. */
+bool nav__wp_grid_prunable(const nav_grid *grid);
+/* nav_waypoint_graph_from_grid, also handing back the corners (the graph's waypoints, in order). */
+nav_status nav__wp_graph_from_grid(const nav_grid *grid, const nav_waypoint_grid_desc *desc,
+                                   nav_waypoint_graph *out, nav__wp_corners *corners);
+
+/* Work spread over threads: run(ctx, scratch, item) for item = 0 .. count - 1, each thread with
+ * scratch of its own from init (false: out of memory) released by fini (also after a failed init).
+ * run returns false when out of memory. */
+typedef struct nav__wp_work {
+    uint32_t count;
+    bool (*init)(void *ctx, void **scratch);
+    bool (*run)(void *ctx, void *scratch, uint32_t item);
+    void (*fini)(void *ctx, void *scratch);
+    void *ctx;
+    const char *stage;            /* for progress */
+    const nav_progress *progress; /* [opt] items done out of count, from the calling thread; false cancels */
+} nav__wp_work;
+
+/* Runs the work on `threads` threads (0: every core). NAV_SUCCESS; NAV_FAILURE | NAV_OUT_OF_MEMORY;
+ * NAV_FAILURE | NAV_WRONG_STATE when progress cancelled it. */
+nav_status nav__wp_parallel(const nav__wp_work *work, uint32_t threads);
 
 /* Flat arrays, each its own allocation. Arcs are the links taken one way (a two-way link makes
  * two), grouped by their from waypoint and sorted within it by (to, cost, link): the first arc
@@ -32,7 +115,15 @@ struct nav_waypoints {
     /* the tables, row `from`, column `to` */
     float *dist;   /* INFINITY: no route */
     uint16_t *hop; /* NAV__NO_HOP: no route */
+    /* a bake of a grid (nav_waypoints_bake_grid): its waypoints are the grid's corners */
+    bool from_grid;
+    bool pruned;          /* links not taut at both ends were left out */
+    uint64_t fingerprint; /* the grid's */
+    nav__wp_corners corners;
 };
+
+/* The cheapest arc from u to v that is not disabled, or UINT32_MAX. */
+uint32_t nav__wp_cheapest_arc(const nav_waypoints *wp, uint32_t u, uint32_t v);
 
 /* A valid name: 1 to NAV_WAYPOINT_NAME_MAX bytes, none a blank or control character (the text
  * format splits words at blanks). */

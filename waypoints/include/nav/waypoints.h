@@ -42,6 +42,7 @@
 #define NAV_WAYPOINTS_H
 
 #include "nav/core.h"
+#include "nav/grid.h"
 #include "nav/path.h"
 #include "nav/vec3.h"
 
@@ -136,6 +137,47 @@ nav_status nav_waypoints_bake(const nav_waypoint_graph *graph, const nav_waypoin
                               nav_waypoints **out);
 void nav_waypoints_destroy(nav_waypoints *wp);
 
+/* ---- Graphs made from grids ------------------------------------------------------------------ */
+
+/* Options of a grid's graph; zero fields take defaults. */
+typedef struct nav_waypoint_grid_desc {
+    bool keep_all_links;            /* keep links that are not taut (see below) */
+    uint32_t threads;               /* worker threads (0: every core); the result comes out the same */
+    uint32_t max_waypoints;         /* refuse grids with more corners (0: NAV_WAYPOINTS_DEFAULT_MAX) */
+    const nav_allocator *allocator; /* [opt] */
+    const nav_log *log;             /* [opt] why a grid is refused */
+    const nav_progress *progress;   /* [opt] "visibility": corners done; then the bake's "routes" */
+} nav_waypoint_grid_desc;
+
+/* The waypoint graph of a grid (the tutorials' "polygonal map"): a waypoint at every convex corner
+ * of its blocked cells (a grid vertex with exactly three free cells around it), in row-major order
+ * (by y, then x), at that vertex in world space (its y: the height of the free cell diagonal to the
+ * blocked one); a link between every two corners that see each other under the any-angle rule of
+ * nav/anyangle.h, costing what walking it costs (terrain-weighted length, in world units). A link
+ * that climbs too high one way is one-way; one that cannot be walked either way is absent.
+ *
+ * Shortest any-angle paths bend only at these corners, and there they wrap the blocked cell: both
+ * of the path's segments at a corner are taut (their line touches the cell without crossing the line
+ * of its two edges). On grids of one terrain cost without a climb limit, links that are not taut at
+ * both ends are left out (unless keep_all_links): often most of them. Routes between two points
+ * (nav_waypoints_find_path) stay exact; a route between two corners of such a graph is the
+ * shortest one whose first and last links are taut. On other grids every link is kept, and paths
+ * are the cheapest that bend only at corners (terrain may make a bend elsewhere cheaper).
+ *
+ * Finding the links: each corner scans the rows away from it for the corners it may see (the rays
+ * still free kept as intervals, cut by the runs of blocked cells; work in proportion to the rows'
+ * reachable spans, not to the number of corners), then checks each exactly. NAV_FAILURE |
+ * NAV_TOO_LARGE (told to desc->log) when the grid has more corners than max_waypoints, before any
+ * work; NAV_FAILURE | NAV_OUT_OF_MEMORY; NAV_FAILURE | NAV_WRONG_STATE when cancelled. Release *out
+ * with nav_waypoint_graph_release. */
+nav_status nav_waypoint_graph_from_grid(const nav_grid *grid, const nav_waypoint_grid_desc *desc,
+                                        nav_waypoint_graph *out);
+
+/* nav_waypoint_graph_from_grid, then nav_waypoints_bake; the bake keeps the corners and the grid's
+ * fingerprint, so that a query object bound to the grid finds paths between any two points. */
+nav_status nav_waypoints_bake_grid(const nav_grid *grid, const nav_waypoint_grid_desc *desc,
+                                   nav_waypoints **out);
+
 /* ---- Reading a bake -------------------------------------------------------------------------- */
 
 uint32_t nav_waypoints_count(const nav_waypoints *wp);
@@ -145,6 +187,8 @@ uint32_t nav_waypoints_tags(const nav_waypoints *wp, uint32_t i);
 const char *nav_waypoints_name(const nav_waypoints *wp, uint32_t i);
 /* The waypoint of that name, or NAV_WAYPOINTS_NONE (binary search over the sorted names). */
 uint32_t nav_waypoints_find(const nav_waypoints *wp, const char *name);
+/* The links of the graph that was baked (a two-way link counts once). */
+uint32_t nav_waypoints_link_count(const nav_waypoints *wp);
 /* Bytes of the baked data (tables, waypoints, links, names). */
 size_t nav_waypoints_memory_bytes(const nav_waypoints *wp);
 
@@ -165,6 +209,48 @@ uint32_t nav_waypoints_next_hop(const nav_waypoints *wp, uint32_t from, uint32_t
  * NAV_UNREACHABLE (out empty) when there is no route; NAV_FAILURE | NAV_INVALID_PARAM for an index
  * out of range; NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
 nav_status nav_waypoints_route(const nav_waypoints *wp, uint32_t from, uint32_t to, nav_path *out);
+
+/* ---- Query objects: paths between any two points -------------------------------------------- */
+
+/* A query object: one per thread, over a bake that any number of them share. Holds the scratch of
+ * point queries, so that they allocate nothing. */
+typedef struct nav_waypoints_query nav_waypoints_query;
+
+typedef struct nav_waypoints_query_desc {
+    const nav_grid *grid;           /* [opt] the grid a bake of nav_waypoints_bake_grid came from
+                                     * (checked by fingerprint); needed by nav_waypoints_find_path */
+    const nav_allocator *allocator; /* [opt] */
+    const nav_log *log;             /* [opt] why creation failed */
+} nav_waypoints_query_desc;
+
+/* NAV_FAILURE | NAV_INVALID_PARAM when a grid is given and the bake was not made from it (or from
+ * no grid); NAV_FAILURE | NAV_OUT_OF_MEMORY. The grid must outlive the query and stay unchanged. */
+nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoints_query_desc *desc,
+                                      nav_waypoints_query **out);
+void nav_waypoints_query_destroy(nav_waypoints_query *query);
+/* Bytes of the query object: about 12 per waypoint and 32 per grid column. */
+size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *query);
+
+/* What a point query did. */
+typedef struct nav_waypoints_result {
+    double cost;       /* the path's cost (terrain-weighted length, world units) */
+    bool straight;     /* the two points see each other and the straight line is the path */
+    uint32_t from, to; /* the route's first and last waypoints (NAV_WAYPOINTS_NONE when straight) */
+    uint32_t start_candidates, goal_candidates; /* corners each end was joined to */
+} nav_waypoints_result;
+
+/* The shortest any-angle path from start to goal (world points, anywhere in free space) on the
+ * query's grid. If the two see each other, the straight line (on grids of one cost; elsewhere when
+ * nothing through the corners is cheaper). Otherwise each end is joined to the corners it sees
+ * where the segment is taut (every corner it sees on graphs that kept all links) - found by the
+ * scan of nav_waypoint_graph_from_grid, so at most the corners in view and usually a few dozen -
+ * and the path is the cheapest combination start -> a -> (table route) -> b -> goal: for each a,
+ * one pass over row a of the distance table. Written to out (cleared first): start, the route's
+ * corners, goal; out->cost its exact cost, summed in doubles. Returns NAV_SUCCESS; NAV_FAILURE |
+ * NAV_UNREACHABLE when no path exists; NAV_FAILURE | NAV_INVALID_PARAM for an end not in free space
+ * (or a query without a grid); NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
+nav_status nav_waypoints_find_path(nav_waypoints_query *query, nav_vec3 start, nav_vec3 goal, nav_path *out,
+                                   nav_waypoints_result *result);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,78 @@
+/* Work spread over threads: items taken from an atomic counter, each thread with its own scratch,
+ * progress reported by the calling thread. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <unistd.h>
+
+#include "waypoints_internal.h"
+
+/* What the threads share. */
+typedef struct job {
+    const nav__wp_work *work;
+    atomic_uint next;      /* the next item to take */
+    atomic_uint done;      /* items finished */
+    atomic_bool stop;      /* cancelled, or a thread ran out of memory */
+    atomic_bool no_memory; /* a thread could not get its scratch */
+} job;
+
+/* Takes items until none is left; the calling thread (`reports`) also reports progress. */
+static void run_items(job *j, bool reports)
+{
+    const nav__wp_work *w = j->work;
+    void *scratch = NULL;
+    if (!w->init(w->ctx, &scratch)) {
+        atomic_store(&j->no_memory, true);
+        atomic_store(&j->stop, true);
+        w->fini(w->ctx, scratch);
+        return;
+    }
+    for (;;) {
+        if (atomic_load(&j->stop)) break;
+        uint32_t item = atomic_fetch_add(&j->next, 1);
+        if (item >= w->count) break;
+        if (!w->run(w->ctx, scratch, item)) {
+            atomic_store(&j->no_memory, true);
+            atomic_store(&j->stop, true);
+            break;
+        }
+        uint32_t done = atomic_fetch_add(&j->done, 1) + 1;
+        if (reports && w->progress && w->progress->fn &&
+            !w->progress->fn(w->stage, done, w->count, w->progress->user))
+            atomic_store(&j->stop, true);
+    }
+    w->fini(w->ctx, scratch);
+}
+
+static void *helper(void *arg)
+{
+    run_items(arg, false);
+    return NULL;
+}
+
+static uint32_t core_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (uint32_t)(n < 256 ? n : 256) : 1;
+}
+
+nav_status nav__wp_parallel(const nav__wp_work *work, uint32_t threads)
+{
+    job j = {.work = work};
+    atomic_init(&j.next, 0);
+    atomic_init(&j.done, 0);
+    atomic_init(&j.stop, false);
+    atomic_init(&j.no_memory, false);
+    if (threads == 0) threads = core_count();
+    if (threads > work->count) threads = work->count ? work->count : 1;
+    if (threads > 256) threads = 256;
+    pthread_t helpers[255];
+    uint32_t started = 0;
+    for (uint32_t t = 1; t < threads; t++) {
+        if (pthread_create(&helpers[started], NULL, helper, &j) != 0) break; /* fewer threads */
+        started++;
+    }
+    run_items(&j, true);
+    for (uint32_t t = 0; t < started; t++) pthread_join(helpers[t], NULL);
+    if (atomic_load(&j.no_memory)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    return atomic_load(&j.done) == work->count ? NAV_SUCCESS : NAV_FAILURE | NAV_WRONG_STATE;
+}

@@ -1,0 +1,220 @@
+/* Query objects and paths between any two points of a grid's waypoint bake: each end joined to the
+ * corners it sees, the cheapest combination through the distance table, the route by first moves. */
+#include <math.h>
+
+#include "alloc.h"
+#include "grid_internal.h"
+#include "log.h"
+#include "nav/anyangle.h"
+#include "waypoints_internal.h"
+
+struct nav_waypoints_query {
+    nav_allocator allocator;
+    const nav_waypoints *wp;
+    const nav_grid *grid; /* null: no point queries */
+    nav__wp_scan scan;
+    uint32_t *start_corner, *goal_corner; /* the corners each end sees, then their costs */
+    double *start_cost, *goal_cost;
+    uint8_t *start_checked, *goal_checked; /* whether a candidate's cost is exact yet */
+};
+
+void nav_waypoints_query_destroy(nav_waypoints_query *q)
+{
+    if (!q) return;
+    const nav_allocator a = q->allocator;
+    nav__wp_scan_free(&q->scan, &a);
+    nav__free(&a, q->start_corner);
+    nav__free(&a, q->goal_corner);
+    nav__free(&a, q->start_cost);
+    nav__free(&a, q->goal_cost);
+    nav__free(&a, q->start_checked);
+    nav__free(&a, q->goal_checked);
+    nav__free(&a, q);
+}
+
+nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoints_query_desc *desc,
+                                      nav_waypoints_query **out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *out = NULL;
+    if (!wp) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_waypoints_query_desc d = desc ? *desc : (nav_waypoints_query_desc){0};
+    if (d.grid && (!wp->from_grid || nav_grid_fingerprint(d.grid) != wp->fingerprint)) {
+        nav__logf(d.log, NAV_LOG_ERROR,
+                  wp->from_grid ? "waypoints: the grid is not the one the waypoints were baked from "
+                                  "(fingerprint %016llx, the bake's %016llx)"
+                                : "waypoints: the waypoints were not baked from a grid",
+                  (unsigned long long)nav_grid_fingerprint(d.grid), (unsigned long long)wp->fingerprint);
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    nav_allocator a;
+    nav__allocator_resolve(&a, d.allocator);
+    nav_waypoints_query *q = nav__calloc(&a, 1, sizeof *q);
+    if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    q->allocator = a;
+    q->wp = wp;
+    if (d.grid) {
+        uint32_t n = wp->count ? wp->count : 1;
+        q->grid = d.grid;
+        q->start_corner = nav__calloc(&a, n, sizeof *q->start_corner);
+        q->goal_corner = nav__calloc(&a, n, sizeof *q->goal_corner);
+        q->start_cost = nav__calloc(&a, n, sizeof *q->start_cost);
+        q->goal_cost = nav__calloc(&a, n, sizeof *q->goal_cost);
+        q->start_checked = nav__calloc(&a, n, sizeof *q->start_checked);
+        q->goal_checked = nav__calloc(&a, n, sizeof *q->goal_checked);
+        if (!q->start_corner || !q->goal_corner || !q->start_cost || !q->goal_cost || !q->start_checked ||
+            !q->goal_checked || nav_failed(nav__wp_scan_init(&q->scan, &wp->corners, &a))) {
+            nav_waypoints_query_destroy(q);
+            return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        }
+    }
+    *out = q;
+    return NAV_SUCCESS;
+}
+
+size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *q)
+{
+    if (!q) return 0;
+    size_t bytes = sizeof *q;
+    if (q->grid)
+        bytes += (size_t)q->wp->count * 2 *
+                     (sizeof *q->start_corner + sizeof *q->start_cost + sizeof *q->start_checked) +
+                 nav__wp_scan_bytes(&q->wp->corners);
+    return bytes;
+}
+
+/* The corners point (x, y) may see, each with a lower bound of its segment's cost (world units):
+ * its length at the grid's cheapest terrain, which on grids of one cost is the cost itself. Returns
+ * how many. */
+static uint32_t candidates(nav_waypoints_query *q, double x, double y, uint32_t *corner, double *cost,
+                           uint8_t *checked)
+{
+    const nav_waypoints *wp = q->wp;
+    const nav__wp_corners *c = &wp->corners;
+    double factor = q->grid->min_cost * q->grid->desc.cell_size;
+    uint32_t n = nav__wp_scan_corners(q->grid, c, &q->scan, x, y, wp->pruned, corner);
+    for (uint32_t i = 0; i < n; i++) {
+        cost[i] = hypot(c->x[corner[i]] - x, c->y[corner[i]] - y) * factor;
+        checked[i] = 0;
+    }
+    return n;
+}
+
+/* Checks candidate i of an end exactly (the segment from (x, y) to it, or from it when `towards`):
+ * its cost becomes the segment's, or INFINITY when the segment cannot be walked. */
+static void check(nav_waypoints_query *q, double x, double y, bool towards, const uint32_t *corner,
+                  double *cost, uint8_t *checked, uint32_t i)
+{
+    const nav__wp_corners *c = &q->wp->corners;
+    double cx = c->x[corner[i]], cy = c->y[corner[i]], length;
+    bool seen = towards ? nav_grid_anyangle_segment(q->grid, cx, cy, x, y, &length)
+                        : nav_grid_anyangle_segment(q->grid, x, y, cx, cy, &length);
+    cost[i] = seen ? length * q->grid->desc.cell_size : INFINITY;
+    checked[i] = 1;
+}
+
+nav_status nav_waypoints_find_path(nav_waypoints_query *q, nav_vec3 start, nav_vec3 goal, nav_path *out,
+                                   nav_waypoints_result *result)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_path_clear(out);
+    out->cost = 0;
+    nav_waypoints_result r = {.from = NAV_WAYPOINTS_NONE, .to = NAV_WAYPOINTS_NONE};
+    if (result) *result = r;
+    if (!q || !q->grid) return NAV_FAILURE | NAV_INVALID_PARAM;
+    const nav_waypoints *wp = q->wp;
+    const nav_grid *grid = q->grid;
+    double sx, sy, gx, gy, size = grid->desc.cell_size, direct;
+    nav_grid_world_to_units(grid, start, &sx, &sy);
+    nav_grid_world_to_units(grid, goal, &gx, &gy);
+    if (!nav_grid_anyangle_segment(grid, sx, sy, sx, sy, NULL) ||
+        !nav_grid_anyangle_segment(grid, gx, gy, gx, gy, NULL))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    double best = nav_grid_anyangle_segment(grid, sx, sy, gx, gy, &direct) ? direct * size : INFINITY;
+    uint32_t best_a = NAV_WAYPOINTS_NONE, best_b = NAV_WAYPOINTS_NONE;
+    double cost_a = 0, cost_b = 0;
+    if (!(best < INFINITY && wp->pruned)) {
+        /* The cheapest start -> a -> (table) -> b -> goal over the candidates, their segments costed
+         * by lower bounds and checked only when a combination wins: best first, as A* does, so most
+         * candidates are never walked. Each round checks one more candidate or ends. */
+        uint32_t na = candidates(q, sx, sy, q->start_corner, q->start_cost, q->start_checked);
+        uint32_t nb = candidates(q, gx, gy, q->goal_corner, q->goal_cost, q->goal_checked);
+        r.start_candidates = na;
+        r.goal_candidates = nb;
+        size_t n = wp->count;
+        for (;;) {
+            double round_best = best;
+            uint32_t i_best = UINT32_MAX, j_best = UINT32_MAX;
+            for (uint32_t i = 0; i < na; i++) {
+                double ca = q->start_cost[i];
+                if (!(ca < round_best)) continue;
+                const float *row = wp->dist + (size_t)q->start_corner[i] * n;
+                for (uint32_t j = 0; j < nb; j++) {
+                    double total = ca + (double)row[q->goal_corner[j]] + q->goal_cost[j];
+                    if (total < round_best) {
+                        round_best = total;
+                        i_best = i;
+                        j_best = j;
+                    }
+                }
+            }
+            if (i_best == UINT32_MAX) break; /* nothing beats the straight line (or no path) */
+            /* a check that finds the bound was the cost (one terrain cost: the usual case) leaves
+             * this combination the best: no new round */
+            if (!q->start_checked[i_best]) {
+                double bound = q->start_cost[i_best];
+                check(q, sx, sy, false, q->start_corner, q->start_cost, q->start_checked, i_best);
+                if (!(q->start_cost[i_best] <= bound * (1 + 1e-12))) continue;
+                round_best += q->start_cost[i_best] - bound;
+            }
+            if (!q->goal_checked[j_best]) {
+                double bound = q->goal_cost[j_best];
+                check(q, gx, gy, true, q->goal_corner, q->goal_cost, q->goal_checked, j_best);
+                if (!(q->goal_cost[j_best] <= bound * (1 + 1e-12))) continue;
+                round_best += q->goal_cost[j_best] - bound;
+            }
+            best = round_best;
+            cost_a = q->start_cost[i_best];
+            cost_b = q->goal_cost[j_best];
+            best_a = q->start_corner[i_best];
+            best_b = q->goal_corner[j_best];
+            break;
+        }
+    }
+    if (!(best < INFINITY)) {
+        if (result) *result = r;
+        return NAV_FAILURE | NAV_UNREACHABLE;
+    }
+    nav_status s = nav_path_push(out, start, NAV_WAYPOINTS_NONE);
+    double cost = direct * size;
+    if (best_a == NAV_WAYPOINTS_NONE) {
+        r.straight = true;
+    } else {
+        cost = cost_a;
+        uint32_t at = best_a;
+        if (!nav_failed(s)) s = nav_path_push(out, wp->positions[at], at);
+        for (uint32_t steps = 0; !nav_failed(s) && at != best_b; steps++) {
+            uint32_t next = nav_waypoints_next_hop(wp, at, best_b);
+            uint32_t arc = next == NAV_WAYPOINTS_NONE ? UINT32_MAX : nav__wp_cheapest_arc(wp, at, next);
+            if (arc == UINT32_MAX || steps >= wp->count) {
+                s = NAV_FAILURE | NAV_CORRUPT_DATA; /* never on a bake of this library */
+                break;
+            }
+            cost += wp->arc_cost[arc];
+            at = next;
+            s = nav_path_push(out, wp->positions[at], at);
+        }
+        cost += cost_b;
+        r.from = best_a;
+        r.to = best_b;
+    }
+    if (!nav_failed(s)) s = nav_path_push(out, goal, NAV_WAYPOINTS_NONE);
+    if (nav_failed(s)) {
+        nav_path_clear(out);
+        return s;
+    }
+    out->cost = cost;
+    r.cost = cost;
+    if (result) *result = r;
+    return NAV_SUCCESS;
+}
