@@ -31,18 +31,13 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O2 -o "$work/refastar" "$shared/bench/refastar.c" -lm
+. "$here/bench/piece.sh"
 
 results=$work/results
 : >"$results"
 for scen in "${scens[@]}"; do
-    map=${scen%.scen}
-    name=$(basename "$map")
-    mkdir -p "$work/$name.d"
-    # the problems (every Nth) beside a copy of the map, under the name the tools derive
-    cp "$map" "$work/$name.d/$name"
-    { head -n 1 "$scen"; tail -n +2 "$scen" | awk -v n="$every" 'NR % n == 1 || n == 1'; } \
-        >"$work/$name.d/$name.scen"
-    piece=$work/$name.d/$name.scen
+    name=$(basename "${scen%.scen}")
+    piece=$(bench_piece "$scen" "$work" "$every") # every Nth problem beside a copy of the map
     ref() { echo "$name ref $("$work/refastar" "${piece%.scen}" "$piece")" >>"$results"; }
     mesh() { echo "$name $1 $("$navtool" scen "$piece" --algo "$1" --landmarks "$landmarks" --json | tail -n 1)" >>"$results"; }
     for ((i = 0; i < repeat; i++)); do

@@ -769,6 +769,127 @@ static void test_grid_points_against_reference(void **state)
     }
 }
 
+static bool count_stages(const char *stage, uint64_t done, uint64_t total, void *user)
+{
+    int *seen = user;
+    assert_true(done <= total);
+    if (!strcmp(stage, "visibility")) seen[0]++;
+    if (!strcmp(stage, "routes")) seen[1]++;
+    return seen[2] == 0 || seen[0] < seen[2]; /* seen[2]: cancel at that report of "visibility" */
+}
+
+/* A grid bake's limits, progress, cancelling, allocation failures, thread counts, and what a query
+ * refuses: another grid, no grid, an end off the free space. */
+static void test_grid_bake_and_query_errors(void **state)
+{
+    (void)state;
+    unsigned seed = 3;
+    nav_grid *grid = random_grid(24, 18, 25, false, false, &seed);
+    nav_waypoints *wp = NULL;
+    test_log log;
+    test_log_init(&log);
+    /* too many corners for the limit: refused before any work, and said */
+    FAILS_WITH(
+        nav_waypoints_bake_grid(grid, &(nav_waypoint_grid_desc){.max_waypoints = 5, .log = &log.hooks}, &wp),
+        NAV_TOO_LARGE);
+    assert_null(wp);
+    assert_non_null(strstr(log.last, "convex corners"));
+    /* progress: both stages; cancelling in the first */
+    int seen[3] = {0, 0, 0};
+    nav_progress progress = {count_stages, seen};
+    assert_int_equal(nav_waypoints_bake_grid(grid, &(nav_waypoint_grid_desc){.progress = &progress}, &wp),
+                     NAV_SUCCESS);
+    assert_true(seen[0] > 0 && seen[1] > 0);
+    nav_waypoints_destroy(wp);
+    seen[0] = seen[1] = 0;
+    seen[2] = 3;
+    FAILS_WITH(
+        nav_waypoints_bake_grid(grid, &(nav_waypoint_grid_desc){.progress = &progress, .threads = 1}, &wp),
+        NAV_WRONG_STATE);
+    assert_null(wp);
+    /* the same graph at 1 and 3 threads */
+    nav_waypoint_graph g1, g3;
+    assert_int_equal(nav_waypoint_graph_from_grid(grid, &(nav_waypoint_grid_desc){.threads = 1}, &g1),
+                     NAV_SUCCESS);
+    assert_int_equal(nav_waypoint_graph_from_grid(grid, &(nav_waypoint_grid_desc){.threads = 3}, &g3),
+                     NAV_SUCCESS);
+    assert_int_equal(g1.link_count, g3.link_count);
+    assert_true(g1.link_count > 0);
+    assert_memory_equal(g1.links, g3.links, g1.link_count * sizeof *g1.links);
+    nav_waypoint_graph_release(&g1);
+    nav_waypoint_graph_release(&g3);
+    /* every allocation failure: a clean status, nothing left behind */
+    int failed = 0;
+    for (long at = 1;; at++) {
+        test_allocator t;
+        test_allocator_init(&t, at);
+        nav_status s = nav_waypoints_bake_grid(
+            grid, &(nav_waypoint_grid_desc){.allocator = &t.hooks, .threads = 1}, &wp);
+        if (nav_succeeded(s)) {
+            nav_waypoints_query *q = NULL;
+            s = nav_waypoints_query_create(
+                wp, &(nav_waypoints_query_desc){.grid = grid, .allocator = &t.hooks}, &q);
+            nav_waypoints_query_destroy(q);
+            nav_waypoints_destroy(wp);
+            assert_int_equal(t.live, 0);
+            if (nav_succeeded(s)) break;
+            FAILS_WITH(s, NAV_OUT_OF_MEMORY);
+            failed++;
+            continue;
+        }
+        FAILS_WITH(s, NAV_OUT_OF_MEMORY);
+        assert_null(wp);
+        assert_int_equal(t.live, 0);
+        failed++;
+    }
+    assert_true(failed > 10);
+    /* queries */
+    assert_int_equal(nav_waypoints_bake_grid(grid, NULL, &wp), NAV_SUCCESS);
+    nav_grid *other = random_grid(24, 18, 25, false, false, &seed);
+    nav_waypoints_query *q = NULL;
+    FAILS_WITH(
+        nav_waypoints_query_create(wp, &(nav_waypoints_query_desc){.grid = other, .log = &log.hooks}, &q),
+        NAV_INVALID_PARAM);
+    assert_null(q);
+    assert_non_null(strstr(log.last, "not the one"));
+    nav_path path;
+    nav_path_init(&path, NULL);
+    assert_int_equal(nav_waypoints_query_create(wp, NULL, &q), NAV_SUCCESS); /* tables only */
+    FAILS_WITH(
+        nav_waypoints_find_path(q, nav_vec3_make(0.5f, 0, 0.5f), nav_vec3_make(1.5f, 0, 0.5f), &path, NULL),
+        NAV_INVALID_PARAM);
+    nav_waypoints_query_destroy(q);
+    assert_int_equal(nav_waypoints_query_create(wp, &(nav_waypoints_query_desc){.grid = grid}, &q),
+                     NAV_SUCCESS);
+    int32_t bx = -1, by = -1, fx = -1, fy = -1;
+    for (int32_t y = 0; y < 18; y++)
+        for (int32_t x = 0; x < 24; x++) {
+            if (!nav_grid_passable(grid, x, y))
+                bx = x, by = y;
+            else
+                fx = x, fy = y;
+        }
+    assert_true(bx >= 0 && fx >= 0);
+    nav_vec3 blocked_point = nav_vec3_make((float)bx + 0.5f, 0, (float)by + 0.5f);
+    nav_vec3 free_point = nav_vec3_make((float)fx + 0.5f, 0, (float)fy + 0.5f);
+    FAILS_WITH(nav_waypoints_find_path(q, blocked_point, free_point, &path, NULL), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_waypoints_find_path(q, free_point, nav_vec3_make(-3, 0, 2), &path, NULL),
+               NAV_INVALID_PARAM);
+    FAILS_WITH(nav_waypoints_find_path(q, free_point, nav_vec3_make(NAN, 0, 2), &path, NULL),
+               NAV_INVALID_PARAM);
+    assert_int_equal(path.count, 0);
+    /* a point to itself: a path of one segment of length 0 */
+    nav_waypoints_result r;
+    assert_int_equal(nav_waypoints_find_path(q, free_point, free_point, &path, &r), NAV_SUCCESS);
+    assert_true(r.straight && path.cost == 0);
+    assert_true(nav_waypoints_query_memory_bytes(q) > 0);
+    nav_path_destroy(&path);
+    nav_waypoints_query_destroy(q);
+    nav_waypoints_destroy(wp);
+    nav_grid_destroy(other);
+    nav_grid_destroy(grid);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -786,6 +907,7 @@ int main(void)
         cmocka_unit_test(test_text_damage_and_allocation),
         cmocka_unit_test(test_grid_graph_brute_force),
         cmocka_unit_test(test_grid_points_against_reference),
+        cmocka_unit_test(test_grid_bake_and_query_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

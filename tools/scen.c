@@ -322,8 +322,8 @@ int navtool_scen(int argc, char **argv)
             "{\"map\":\"%s\",\"algo\":\"%s\",\"problems\":%u,\"solved\":%u,\"unreachable\":%u,\"wrong\":%u,"
             "\"mismatches\":%u,\"invalid\":%u,\"mean_ratio\":%.6f,\"max_ratio\":%.6f,\"mean_us\":%.3f,"
             "\"p95_us\":%.3f,\"mean_expanded\":%.1f,\"bake_ms\":%.3f,\"bake_bytes\":%zu,\"query_bytes\":%zu,"
-            "\"load_ms\":%.3f,\"landmarks\":%u,\"landmark_ms\":%.3f,\"polygons\":%u}"
-            "\n",
+            "\"load_ms\":%.3f,\"landmarks\":%u,\"landmark_ms\":%.3f,\"polygons\":%u,\"waypoints\":%u,"
+            "\"links\":%u}\n",
             base_name(map_path), label, n, solved, unreachable, wrong, mismatches, invalid, mean_ratio,
             ratio_max, mean_us, p95 * 1e6, mean_expanded, bake_ms,
             mesh        ? nav_mesh_memory_bytes(navmesh)
@@ -334,7 +334,8 @@ int navtool_scen(int argc, char **argv)
             : hpa       ? nav_hpa_query_memory_bytes(hpa_query)
             : waypoints ? nav_waypoints_query_memory_bytes(wp_query)
                         : nav_grid_query_memory_bytes(query),
-            load_ms, nav_mesh_landmark_count(navmesh), landmark_ms, nav_mesh_poly_count(navmesh));
+            load_ms, nav_mesh_landmark_count(navmesh), landmark_ms, nav_mesh_poly_count(navmesh),
+            nav_waypoints_count(wp), nav_waypoints_link_count(wp));
     if (mesh && !json)
         printf("mesh: %u polygons, %u vertices\n", nav_mesh_poly_count(navmesh),
                nav_mesh_vert_count(navmesh));

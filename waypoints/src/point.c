@@ -86,13 +86,13 @@ size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *q)
 /* The corners point (x, y) may see, each with a lower bound of its segment's cost (world units):
  * its length at the grid's cheapest terrain, which on grids of one cost is the cost itself. Returns
  * how many. */
-static uint32_t candidates(nav_waypoints_query *q, double x, double y, uint32_t *corner, double *cost,
-                           uint8_t *checked)
+static uint32_t candidates(nav_waypoints_query *q, double x, double y, const nav__wp_bound *bound,
+                           uint32_t *corner, double *cost, uint8_t *checked)
 {
     const nav_waypoints *wp = q->wp;
     const nav__wp_corners *c = &wp->corners;
     double factor = q->grid->min_cost * q->grid->desc.cell_size;
-    uint32_t n = nav__wp_scan_corners(q->grid, c, &q->scan, x, y, wp->pruned, corner);
+    uint32_t n = nav__wp_scan_corners(q->grid, c, &q->scan, x, y, wp->pruned, bound, corner);
     for (uint32_t i = 0; i < n; i++) {
         cost[i] = hypot(c->x[corner[i]] - x, c->y[corner[i]] - y) * factor;
         checked[i] = 0;
@@ -111,6 +111,64 @@ static void check(nav_waypoints_query *q, double x, double y, bool towards, cons
                         : nav_grid_anyangle_segment(q->grid, x, y, cx, cy, &length);
     cost[i] = seen ? length * q->grid->desc.cell_size : INFINITY;
     checked[i] = 1;
+}
+
+/* The cheapest way start -> a -> (table) -> b -> goal found by one round: a = NAV_WAYPOINTS_NONE
+ * when none beats `best`. */
+typedef struct via {
+    double cost, cost_a, cost_b;
+    uint32_t a, b;
+} via;
+
+/* One round: the candidates of both ends in the ellipse of points p with |p - start| + |p - goal|
+ * <= sum (grid units; INFINITY: every one), then their cheapest combination below `best`, segments
+ * costed by lower bounds and checked only when their combination wins: best first, as A* does, so
+ * most candidates are never walked. Each pass over the pairs checks one more candidate or ends. */
+static via through_corners(nav_waypoints_query *q, double sx, double sy, double gx, double gy, double best,
+                           double sum, nav_waypoints_result *r)
+{
+    const nav_waypoints *wp = q->wp;
+    via v = {.a = NAV_WAYPOINTS_NONE, .b = NAV_WAYPOINTS_NONE};
+    nav__wp_bound from_start = {gx, gy, sum}, from_goal = {sx, sy, sum};
+    uint32_t na = candidates(q, sx, sy, &from_start, q->start_corner, q->start_cost, q->start_checked);
+    uint32_t nb = candidates(q, gx, gy, &from_goal, q->goal_corner, q->goal_cost, q->goal_checked);
+    r->start_candidates += na;
+    r->goal_candidates += nb;
+    size_t n = wp->count;
+    for (;;) {
+        double round_best = best;
+        uint32_t i_best = UINT32_MAX, j_best = UINT32_MAX;
+        for (uint32_t i = 0; i < na; i++) {
+            double ca = q->start_cost[i];
+            if (!(ca < round_best)) continue;
+            const float *row = wp->dist + (size_t)q->start_corner[i] * n;
+            for (uint32_t j = 0; j < nb; j++) {
+                double total = ca + (double)row[q->goal_corner[j]] + q->goal_cost[j];
+                if (total < round_best) {
+                    round_best = total;
+                    i_best = i;
+                    j_best = j;
+                }
+            }
+        }
+        if (i_best == UINT32_MAX) return v; /* nothing beats `best` */
+        /* a check that finds the bound was the cost (one terrain cost: the usual case) leaves this
+         * combination the best: no new pass */
+        if (!q->start_checked[i_best]) {
+            double bound = q->start_cost[i_best];
+            check(q, sx, sy, false, q->start_corner, q->start_cost, q->start_checked, i_best);
+            if (!(q->start_cost[i_best] <= bound * (1 + 1e-12))) continue;
+            round_best += q->start_cost[i_best] - bound;
+        }
+        if (!q->goal_checked[j_best]) {
+            double bound = q->goal_cost[j_best];
+            check(q, gx, gy, true, q->goal_corner, q->goal_cost, q->goal_checked, j_best);
+            if (!(q->goal_cost[j_best] <= bound * (1 + 1e-12))) continue;
+            round_best += q->goal_cost[j_best] - bound;
+        }
+        return (via){round_best, q->start_cost[i_best], q->goal_cost[j_best], q->start_corner[i_best],
+                     q->goal_corner[j_best]};
+    }
 }
 
 nav_status nav_waypoints_find_path(nav_waypoints_query *q, nav_vec3 start, nav_vec3 goal, nav_path *out,
@@ -134,51 +192,26 @@ nav_status nav_waypoints_find_path(nav_waypoints_query *q, nav_vec3 start, nav_v
     uint32_t best_a = NAV_WAYPOINTS_NONE, best_b = NAV_WAYPOINTS_NONE;
     double cost_a = 0, cost_b = 0;
     if (!(best < INFINITY && wp->pruned)) {
-        /* The cheapest start -> a -> (table) -> b -> goal over the candidates, their segments costed
-         * by lower bounds and checked only when a combination wins: best first, as A* does, so most
-         * candidates are never walked. Each round checks one more candidate or ends. */
-        uint32_t na = candidates(q, sx, sy, q->start_corner, q->start_cost, q->start_checked);
-        uint32_t nb = candidates(q, gx, gy, q->goal_corner, q->goal_cost, q->goal_checked);
-        r.start_candidates = na;
-        r.goal_candidates = nb;
-        size_t n = wp->count;
-        for (;;) {
-            double round_best = best;
-            uint32_t i_best = UINT32_MAX, j_best = UINT32_MAX;
-            for (uint32_t i = 0; i < na; i++) {
-                double ca = q->start_cost[i];
-                if (!(ca < round_best)) continue;
-                const float *row = wp->dist + (size_t)q->start_corner[i] * n;
-                for (uint32_t j = 0; j < nb; j++) {
-                    double total = ca + (double)row[q->goal_corner[j]] + q->goal_cost[j];
-                    if (total < round_best) {
-                        round_best = total;
-                        i_best = i;
-                        j_best = j;
-                    }
-                }
+        /* Every corner of a path of cost C lies in the ellipse |p - start| + |p - goal| <= C / the
+         * cheapest cost a unit. The first round scans the thinnest (paths that bend a little find
+         * their corners there, and a path that bends more gives the ellipse of the next), then the
+         * one of the best path found, or everything: exact once the best found fits. Measured
+         * (callgrind, 4 maps): starting at 1.0, 1.05, 1.1, 1.2 times the straight distance costs
+         * 130k to 200k, 133k to 205k, 135k to 208k, 146k to 218k instructions a query; no ellipse,
+         * 165k to 350k. */
+        double unit = grid->min_cost * size, sum = hypot(gx - sx, gy - sy) * NAV__WP_FIRST_ELLIPSE + 2;
+        for (int round = 0;; round++) {
+            via v = through_corners(q, sx, sy, gx, gy, best, sum, &r);
+            if (v.a != NAV_WAYPOINTS_NONE) {
+                best = v.cost;
+                cost_a = v.cost_a;
+                cost_b = v.cost_b;
+                best_a = v.a;
+                best_b = v.b;
             }
-            if (i_best == UINT32_MAX) break; /* nothing beats the straight line (or no path) */
-            /* a check that finds the bound was the cost (one terrain cost: the usual case) leaves
-             * this combination the best: no new round */
-            if (!q->start_checked[i_best]) {
-                double bound = q->start_cost[i_best];
-                check(q, sx, sy, false, q->start_corner, q->start_cost, q->start_checked, i_best);
-                if (!(q->start_cost[i_best] <= bound * (1 + 1e-12))) continue;
-                round_best += q->start_cost[i_best] - bound;
-            }
-            if (!q->goal_checked[j_best]) {
-                double bound = q->goal_cost[j_best];
-                check(q, gx, gy, true, q->goal_corner, q->goal_cost, q->goal_checked, j_best);
-                if (!(q->goal_cost[j_best] <= bound * (1 + 1e-12))) continue;
-                round_best += q->goal_cost[j_best] - bound;
-            }
-            best = round_best;
-            cost_a = q->start_cost[i_best];
-            cost_b = q->goal_cost[j_best];
-            best_a = q->start_corner[i_best];
-            best_b = q->goal_corner[j_best];
-            break;
+            if (!(sum < INFINITY) || best / unit <= sum) break;
+            sum = best < INFINITY ? best / unit * (1 + 1e-9) + 1e-9 : round > 0 ? INFINITY : sum * 4;
+            r.rounds++;
         }
     }
     if (!(best < INFINITY)) {

@@ -59,13 +59,19 @@ nav_status nav__wp_scan_init(nav__wp_scan *s, const nav__wp_corners *c, const na
 void nav__wp_scan_free(nav__wp_scan *s, const nav_allocator *a);
 size_t nav__wp_scan_bytes(const nav__wp_corners *c);
 
+/* An ellipse a scan may keep to: the points p with |p - scan point| + |p - (x, y)| <= sum. */
+typedef struct nav__wp_bound {
+    double x, y, sum;
+} nav__wp_bound;
+
 /* The corners that may be seen from point (sx, sy) (grid units, in or on the map): every corner the
  * straight segment from the point reaches under the any-angle rule (nav/anyangle.h) is written to
  * out (capacity c->count), each once, and a few more that it does not reach: callers check each
  * with nav_grid_anyangle_segment. With taut_only, only corners where the segment is taut
- * (nav__wp_taut). Returns how many. */
+ * (nav__wp_taut). With a bound [opt], only those in its ellipse are sure to be reported. Returns
+ * how many. */
 uint32_t nav__wp_scan_corners(const nav_grid *grid, const nav__wp_corners *c, nav__wp_scan *s, double sx,
-                              double sy, bool taut_only, uint32_t *out);
+                              double sy, bool taut_only, const nav__wp_bound *bound, uint32_t *out);
 
 /* True when the grid's shortest paths bend only where they wrap a corner (one terrain cost and no
  * climb limit), so links that are not taut may be left out. */
@@ -121,6 +127,10 @@ struct nav_waypoints {
     uint64_t fingerprint; /* the grid's */
     nav__wp_corners corners;
 };
+
+/* A point query's first ellipse: paths up to this many times the straight distance, plus 2 cells
+ * (then larger; point.c says why so thin). */
+#define NAV__WP_FIRST_ELLIPSE 1.0
 
 /* The cheapest arc from u to v that is not disabled, or UINT32_MAX. */
 uint32_t nav__wp_cheapest_arc(const nav_waypoints *wp, uint32_t u, uint32_t v);

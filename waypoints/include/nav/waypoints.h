@@ -237,6 +237,7 @@ typedef struct nav_waypoints_result {
     bool straight;     /* the two points see each other and the straight line is the path */
     uint32_t from, to; /* the route's first and last waypoints (NAV_WAYPOINTS_NONE when straight) */
     uint32_t start_candidates, goal_candidates; /* corners each end was joined to */
+    uint32_t rounds;                            /* scans beyond the first (each over a larger ellipse) */
 } nav_waypoints_result;
 
 /* The shortest any-angle path from start to goal (world points, anywhere in free space) on the
