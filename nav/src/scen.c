@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "file.h"
 #include "text.h"
 
 /* ---- Problems ---------------------------------------------------------------------------------- */
@@ -218,17 +217,10 @@ nav_status nav_scen_load_file(const char *path, const nav_allocator *allocator, 
     *out = NULL;
     if (!path) return NAV_FAILURE | NAV_INVALID_PARAM;
     load_context ctx = {log, nav__base_name(path)};
-    FILE *file;
-    char why[NAV__WHY_SIZE];
-    nav_status s = nav__file_open(path, &file, NULL, why);
-    if (nav_failed(s)) {
-        nav__report(&ctx, 0, "cannot read '%s': %s", path, why);
-        return s;
-    }
     line_reader r;
-    nav__start_file_lines(&ctx, file, allocator, NAV__TRIM_BLANKS, &r);
+    nav_status s = nav__open_file_lines(&ctx, path, allocator, NAV__TRIM_BLANKS, NULL, &r);
+    if (nav_failed(s)) return s;
     s = load_scen_lines(&ctx, &r, allocator, out);
     nav__end_lines(&r);
-    fclose(file);
     return s;
 }

@@ -54,16 +54,27 @@ bool nav__start_lines(const load_context *ctx, const char *text, size_t size, li
     return false;
 }
 
-void nav__start_file_lines(const load_context *ctx, FILE *file, const nav_allocator *allocator,
-                           line_trim trim, line_reader *r)
+nav_status nav__open_file_lines(const load_context *ctx, const char *path, const nav_allocator *allocator,
+                                line_trim trim, uint64_t *size, line_reader *r)
 {
-    *r = (line_reader){.ctx = ctx, .trim = trim, .status = NAV_SUCCESS, .file = file};
+    *r = (line_reader){.ctx = ctx, .trim = trim, .status = NAV_SUCCESS};
     nav__allocator_resolve(&r->allocator, allocator);
+    char why[NAV__WHY_SIZE];
+    nav_status s = nav__file_open(path, &r->file, size, why);
+    if (nav_failed(s)) {
+        r->file = NULL;
+        nav__report(ctx, 0, "cannot read '%s': %s", path, why);
+    }
+    return s;
 }
 
 void nav__end_lines(line_reader *r)
 {
-    if (r->file) nav__free(&r->allocator, r->window);
+    if (r->file) {
+        nav__free(&r->allocator, r->window);
+        fclose(r->file);
+        r->file = NULL;
+    }
     r->window = NULL;
     r->at = r->end = NULL;
 }
@@ -358,18 +369,11 @@ nav_status nav__load_grid_file(const char *path, line_trim trim, const nav_grid_
     *out = NULL;
     if (!path) return NAV_FAILURE | NAV_INVALID_PARAM;
     load_context ctx = {options ? options->log : NULL, nav__base_name(path)};
-    FILE *file;
     uint64_t size;
-    char why[NAV__WHY_SIZE];
-    nav_status s = nav__file_open(path, &file, &size, why);
-    if (nav_failed(s)) {
-        nav__report(&ctx, 0, "cannot read '%s': %s", path, why);
-        return s;
-    }
     line_reader r;
-    nav__start_file_lines(&ctx, file, options ? options->allocator : NULL, trim, &r);
+    nav_status s = nav__open_file_lines(&ctx, path, options ? options->allocator : NULL, trim, &size, &r);
+    if (nav_failed(s)) return s;
     s = load(&ctx, &r, size, options, out);
     nav__end_lines(&r);
-    fclose(file);
     return s;
 }

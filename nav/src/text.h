@@ -93,11 +93,12 @@ typedef struct line_mark {
  * empty). False, after reporting "NAME: no text given", when text is null but size is not. */
 bool nav__start_lines(const load_context *ctx, const char *text, size_t size, line_trim trim, line_reader *r);
 
-/* Sets *r to read the open file from its current position, through allocator [opt] (a window of
- * 64 KiB, grown for long lines up to NAV__LINE_MAX). Never fails; release it with nav__end_lines. */
-void nav__start_file_lines(const load_context *ctx, FILE *file, const nav_allocator *allocator,
-                           line_trim trim, line_reader *r);
-/* Frees a file reader's window (the file stays open). Does nothing for a memory reader. */
+/* Opens the file at path and sets *r to read it through allocator [opt] (a window of 64 KiB, grown
+ * for long lines up to NAV__LINE_MAX); *size [opt] gets its size. Returns as nav__file_open, having
+ * reported "NAME: cannot read 'PATH': why" on failure. Release the reader with nav__end_lines. */
+nav_status nav__open_file_lines(const load_context *ctx, const char *path, const nav_allocator *allocator,
+                                line_trim trim, uint64_t *size, line_reader *r);
+/* Frees a file reader's window and closes its file. Does nothing for a memory reader. */
 void nav__end_lines(line_reader *r);
 
 /* Space, tab, CR, VT and FF: the blanks between words and at the ends of lines. */

@@ -37,6 +37,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FUZZ_TRACE(...) ((void)0)
 #endif
 
+/* An exact-size copy of data[0 .. n) (malloc'd; the caller frees it): ASan then sees a loader's
+ * reads past the end of its input, which libFuzzer's own buffer may hide. */
+static inline uint8_t *fuzz_copy(const uint8_t *data, size_t n)
+{
+    uint8_t *copy = malloc(n ? n : 1);
+    CHECK(copy);
+    memcpy(copy, data, n);
+    return copy;
+}
+
 static inline uint32_t load_u32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;

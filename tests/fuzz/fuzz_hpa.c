@@ -24,9 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     nav_grid *grid = random_grid(load_u64(data + 1));
     CHECK(grid);
     size_t n = size - HEADER;
-    uint8_t *chunk = malloc(n ? n : 1); /* exact size: ASan sees reads past the end */
-    CHECK(chunk);
-    memcpy(chunk, data + HEADER, n);
+    uint8_t *chunk = fuzz_copy(data + HEADER, n);
     if ((data[0] & 1u) && n >= 16) {
         store_u32(chunk, (uint32_t)nav_grid_width(grid));
         store_u32(chunk + 4, (uint32_t)nav_grid_height(grid));

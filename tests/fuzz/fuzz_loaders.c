@@ -60,9 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
     size_t n = size - 1;
-    uint8_t *file = malloc(n ? n : 1); /* exact size: ASan sees reads past the end */
-    CHECK(file);
-    memcpy(file, data + 1, n);
+    uint8_t *file = fuzz_copy(data + 1, n);
     const char *text = (const char *)file;
     nav_grid *grid = NULL, *file_grid = NULL;
     nav_status s, f;

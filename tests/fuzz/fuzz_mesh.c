@@ -101,9 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < HEADER) return 0;
     size_t n = size - HEADER;
-    uint8_t *chunk = malloc(n ? n : 1); /* exact size: ASan sees reads past the end */
-    CHECK(chunk);
-    memcpy(chunk, data + HEADER, n);
+    uint8_t *chunk = fuzz_copy(data + HEADER, n);
     uint64_t rng = fuzz_seed(data, size);
     if (data[0] & 1u) {
         check_file(chunk, n, &rng);

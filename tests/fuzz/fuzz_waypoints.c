@@ -90,9 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
     size_t n = size - 1;
-    uint8_t *file = malloc(n ? n : 1); /* exact size: ASan sees reads past the end */
-    CHECK(file);
-    memcpy(file, data + 1, n);
+    uint8_t *file = fuzz_copy(data + 1, n);
     nav_waypoint_graph g, fg;
     nav_status s = nav_waypoint_graph_load_text((const char *)file, n, NULL, &g);
     nav_status f = nav_waypoint_graph_load_file(memory_file(file, n), NULL, &fg);

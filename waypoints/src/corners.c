@@ -153,7 +153,6 @@ static int64_t find_cell(const uint64_t *row, int64_t from, int64_t to, bool val
 
 /* One scan: the point, the direction, the ellipse it keeps to, and where reports go. */
 typedef struct scan {
-    const nav_grid *grid;
     const nav__wp_corners *c;
     nav__wp_scan *s;
     double sx, sy;
@@ -239,9 +238,8 @@ static void keep(nav__wp_scan *s, uint32_t *n, double lo, double hi)
 /* The rows on one side of the point: dir +1 towards +y, -1 towards -y. */
 static void scan_side(scan *sc, int dir)
 {
-    const nav_grid *grid = sc->grid;
     nav__wp_scan *s = sc->s;
-    int64_t w = grid->width, h = grid->height;
+    int64_t w = sc->c->width, h = sc->c->height;
     double sx = sc->sx, sy = sc->sy;
     uint32_t n = 1;
     s->lo[0] = -INFINITY;
@@ -309,14 +307,14 @@ static void scan_side(scan *sc, int dir)
     }
 }
 
-uint32_t nav__wp_scan_corners(const nav_grid *grid, const nav__wp_corners *c, nav__wp_scan *s, double sx,
-                              double sy, bool taut_only, const nav__wp_bound *bound, uint32_t *out)
+uint32_t nav__wp_scan_corners(const nav__wp_corners *c, nav__wp_scan *s, double sx, double sy, bool taut_only,
+                              const nav__wp_bound *bound, uint32_t *out)
 {
     if (++s->stamp_now == 0) { /* wrapped: forget every stamp */
         for (uint32_t i = 0; i < c->count; i++) s->stamp[i] = 0;
         s->stamp_now = 1;
     }
-    scan sc = {.grid = grid, .c = c, .s = s, .sx = sx, .sy = sy, .taut_only = taut_only, .out = out};
+    scan sc = {.c = c, .s = s, .sx = sx, .sy = sy, .taut_only = taut_only, .out = out};
     sc.bounded = bound && ellipse_init(&sc, bound->x, bound->y, bound->sum);
     scan_side(&sc, 1);
     scan_side(&sc, -1);

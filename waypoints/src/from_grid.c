@@ -68,7 +68,7 @@ static bool vis_corner(void *ctx, void *scratch, uint32_t u)
     vis_scratch *s = scratch;
     const nav__wp_corners *c = job->c;
     double ux = c->x[u], uy = c->y[u];
-    uint32_t n = nav__wp_scan_corners(job->grid, c, &s->scan, ux, uy, job->prune, NULL, s->candidates);
+    uint32_t n = nav__wp_scan_corners(c, &s->scan, ux, uy, job->prune, NULL, s->candidates);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = s->candidates[i];
         if (v <= u) continue; /* each pair once, from its lower corner */

@@ -12,7 +12,6 @@
 
 #include "alloc.h"
 #include "ds.h"
-#include "file.h"
 #include "text.h"
 #include "waypoints_internal.h"
 
@@ -287,18 +286,11 @@ nav_status nav_waypoint_graph_load_file(const char *path, const nav_waypoint_loa
     if (!path) return NAV_FAILURE | NAV_INVALID_PARAM;
     nav_waypoint_load_desc d = desc ? *desc : (nav_waypoint_load_desc){0};
     load_context ctx = {d.log, d.name ? d.name : nav__base_name(path)};
-    FILE *file;
-    char why[NAV__WHY_SIZE];
-    nav_status s = nav__file_open(path, &file, NULL, why);
-    if (nav_failed(s)) {
-        nav__report(&ctx, 0, "cannot read '%s': %s", path, why);
-        return s;
-    }
     line_reader r;
-    nav__start_file_lines(&ctx, file, d.allocator, NAV__TRIM_BLANKS, &r);
+    nav_status s = nav__open_file_lines(&ctx, path, d.allocator, NAV__TRIM_BLANKS, NULL, &r);
+    if (nav_failed(s)) return s;
     s = load_lines(&ctx, &r, d.allocator, out);
     nav__end_lines(&r);
-    fclose(file);
     return s;
 }
 

@@ -92,7 +92,7 @@ static uint32_t candidates(nav_waypoints_query *q, double x, double y, const nav
     const nav_waypoints *wp = q->wp;
     const nav__wp_corners *c = &wp->corners;
     double factor = q->grid->min_cost * q->grid->desc.cell_size;
-    uint32_t n = nav__wp_scan_corners(q->grid, c, &q->scan, x, y, wp->pruned, bound, corner);
+    uint32_t n = nav__wp_scan_corners(c, &q->scan, x, y, wp->pruned, bound, corner);
     for (uint32_t i = 0; i < n; i++) {
         cost[i] = hypot(c->x[corner[i]] - x, c->y[corner[i]] - y) * factor;
         checked[i] = 0;
@@ -182,7 +182,7 @@ nav_status nav_waypoints_find_path(nav_waypoints_query *q, nav_vec3 start, nav_v
     if (!q || !q->grid) return NAV_FAILURE | NAV_INVALID_PARAM;
     const nav_waypoints *wp = q->wp;
     const nav_grid *grid = q->grid;
-    double sx, sy, gx, gy, size = grid->desc.cell_size, direct;
+    double sx, sy, gx, gy, size = grid->desc.cell_size, direct = INFINITY;
     nav_grid_world_to_units(grid, start, &sx, &sy);
     nav_grid_world_to_units(grid, goal, &gx, &gy);
     if (!nav_grid_anyangle_segment(grid, sx, sy, sx, sy, NULL) ||
@@ -196,8 +196,9 @@ nav_status nav_waypoints_find_path(nav_waypoints_query *q, nav_vec3 start, nav_v
          * cheapest cost a unit. The first round scans the thinnest (paths that bend a little find
          * their corners there, and a path that bends more gives the ellipse of the next), then the
          * one of the best path found, or everything: exact once the best found fits. Measured
-         * (callgrind, 4 maps): starting at 1.0, 1.05, 1.1, 1.2 times the straight distance costs
-         * 130k to 200k, 133k to 205k, 135k to 208k, 146k to 218k instructions a query; no ellipse,
+         * (callgrind, den520d, brc000d, AR0602SR, Berlin_0_256, a sample of each): starting at the
+         * straight distance + 2 cells, 129k to 201k instructions a query; + 1 cell, 132k to 203k;
+         * 1.05, 1.1, 1.2 times it + 1 cell, 133k to 204k, 135k to 208k, 146k to 218k; no ellipse,
          * 165k to 350k. */
         double unit = grid->min_cost * size, sum = hypot(gx - sx, gy - sy) * NAV__WP_FIRST_ELLIPSE + 2;
         for (int round = 0;; round++) {

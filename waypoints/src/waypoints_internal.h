@@ -64,14 +64,15 @@ typedef struct nav__wp_bound {
     double x, y, sum;
 } nav__wp_bound;
 
-/* The corners that may be seen from point (sx, sy) (grid units, in or on the map): every corner the
+/* The corners that may be seen from point (sx, sy) (grid units, in or on the map of the corners'
+ * grid, whose blocked cells c holds): every corner the
  * straight segment from the point reaches under the any-angle rule (nav/anyangle.h) is written to
  * out (capacity c->count), each once, and a few more that it does not reach: callers check each
  * with nav_grid_anyangle_segment. With taut_only, only corners where the segment is taut
  * (nav__wp_taut). With a bound [opt], only those in its ellipse are sure to be reported. Returns
  * how many. */
-uint32_t nav__wp_scan_corners(const nav_grid *grid, const nav__wp_corners *c, nav__wp_scan *s, double sx,
-                              double sy, bool taut_only, const nav__wp_bound *bound, uint32_t *out);
+uint32_t nav__wp_scan_corners(const nav__wp_corners *c, nav__wp_scan *s, double sx, double sy, bool taut_only,
+                              const nav__wp_bound *bound, uint32_t *out);
 
 /* True when the grid's shortest paths bend only where they wrap a corner (one terrain cost and no
  * climb limit), so links that are not taut may be left out. */
