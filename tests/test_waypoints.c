@@ -169,13 +169,31 @@ static double link_cost_of(const nav_waypoint_graph *g, const nav_waypoint_link 
     return sqrt(dx * dx + dy * dy + dz * dz);
 }
 
-/* O(n^2) Dijkstra over the link list: the reference distances from source. */
-static void reference_dijkstra(const nav_waypoint_graph *g, uint32_t source, double *dist)
+/* This file's own reading of a filter [opt] (null: the bake's view, every enabled link open). */
+static bool ref_link_open(const nav_waypoint_graph *g, const nav_waypoints_filter *f, uint32_t i)
+{
+    const nav_waypoint_link *l = &g->links[i];
+    if (!f) return !l->disabled;
+    if (l->disabled && !f->open_disabled) return false;
+    if (l->flags & f->exclude_link_flags) return false;
+    return !(f->closed_links && f->closed_links[i]);
+}
+
+static bool ref_point_open(const nav_waypoint_graph *g, const nav_waypoints_filter *f, uint32_t v)
+{
+    if (!f) return true;
+    if (g->waypoints[v].tags & f->exclude_tags) return false;
+    return !(f->closed_waypoints && f->closed_waypoints[v]);
+}
+
+/* O(n^2) Dijkstra over the link list: the reference distances from source under the filter [opt]. */
+static void reference_dijkstra(const nav_waypoint_graph *g, const nav_waypoints_filter *f, uint32_t source,
+                               double *dist)
 {
     uint32_t n = g->waypoint_count;
     char *done = calloc(n, 1);
     for (uint32_t v = 0; v < n; v++) dist[v] = INFINITY;
-    dist[source] = 0;
+    if (ref_point_open(g, f, source)) dist[source] = 0;
     for (;;) {
         uint32_t u = n;
         for (uint32_t v = 0; v < n; v++)
@@ -184,28 +202,50 @@ static void reference_dijkstra(const nav_waypoint_graph *g, uint32_t source, dou
         done[u] = 1;
         for (uint32_t i = 0; i < g->link_count; i++) {
             const nav_waypoint_link *l = &g->links[i];
-            if (l->disabled) continue;
+            if (!ref_link_open(g, f, i)) continue;
             double c = link_cost_of(g, l);
-            if (l->from == u && dist[u] + c < dist[l->to]) dist[l->to] = dist[u] + c;
-            if (!l->one_way && l->to == u && dist[u] + c < dist[l->from]) dist[l->from] = dist[u] + c;
+            if (l->from == u && ref_point_open(g, f, l->to) && dist[u] + c < dist[l->to])
+                dist[l->to] = dist[u] + c;
+            if (!l->one_way && l->to == u && ref_point_open(g, f, l->from) && dist[u] + c < dist[l->from])
+                dist[l->from] = dist[u] + c;
         }
     }
     free(done);
 }
 
-/* Whether some enabled link goes from u to v with cost c. */
-static bool has_link(const nav_waypoint_graph *g, uint32_t u, uint32_t v, double *cheapest)
+/* Whether some link the filter [opt] leaves open goes from u to v; *cheapest its cost. */
+static bool has_link(const nav_waypoint_graph *g, const nav_waypoints_filter *f, uint32_t u, uint32_t v,
+                     double *cheapest)
 {
     *cheapest = INFINITY;
     for (uint32_t i = 0; i < g->link_count; i++) {
         const nav_waypoint_link *l = &g->links[i];
-        if (l->disabled || l->from == l->to) continue;
+        if (!ref_link_open(g, f, i) || l->from == l->to) continue;
         if ((l->from == u && l->to == v) || (!l->one_way && l->from == v && l->to == u)) {
             double c = link_cost_of(g, l);
             if (c < *cheapest) *cheapest = c;
         }
     }
     return *cheapest < INFINITY;
+}
+
+/* A route in path from s to t: made of links the filter [opt] leaves open between open waypoints,
+ * and costing what they cost (to 1e-9). Returns its cost. */
+static double check_route(const nav_waypoint_graph *g, const nav_waypoints_filter *f, const nav_path *path,
+                          uint32_t s, uint32_t t)
+{
+    assert_true(path->count >= 1);
+    assert_int_equal(path->nodes[0], s);
+    assert_int_equal(path->nodes[path->count - 1], t);
+    double sum = 0, c;
+    for (uint32_t i = 0; i < path->count; i++) {
+        assert_true(ref_point_open(g, f, path->nodes[i]));
+        if (i + 1 == path->count) break;
+        assert_true(has_link(g, f, path->nodes[i], path->nodes[i + 1], &c));
+        sum += c;
+    }
+    assert_true(fabs(sum - path->cost) <= 1e-9 * (sum > 1 ? sum : 1));
+    return sum;
 }
 
 static void test_tables_against_dijkstra(void **state)
@@ -220,7 +260,7 @@ static void test_tables_against_dijkstra(void **state)
         nav_waypoints *wp = bake_or_fail(&r.g, &(nav_waypoints_bake_desc){.threads = 2});
         double *dist = calloc(n, sizeof *dist);
         for (uint32_t s = 0; s < n; s++) {
-            reference_dijkstra(&r.g, s, dist);
+            reference_dijkstra(&r.g, NULL, s, dist);
             for (uint32_t t = 0; t < n; t++) {
                 double table = nav_waypoints_distance(wp, s, t);
                 if (isinf(dist[t])) {
@@ -234,12 +274,7 @@ static void test_tables_against_dijkstra(void **state)
                 assert_int_equal(nav_waypoints_route(wp, s, t, &path), NAV_SUCCESS);
                 assert_int_equal(path.nodes[0], s);
                 assert_int_equal(path.nodes[path.count - 1], t);
-                double sum = 0, c;
-                for (uint32_t i = 0; i + 1 < path.count; i++) {
-                    assert_true(has_link(&r.g, path.nodes[i], path.nodes[i + 1], &c));
-                    sum += c;
-                }
-                assert_true(fabs(sum - path.cost) <= 1e-9 * (sum > 1 ? sum : 1));
+                check_route(&r.g, NULL, &path, s, t);
                 assert_true(fabs(path.cost - dist[t]) <= 1e-9 * (dist[t] > 1 ? dist[t] : 1));
             }
         }
@@ -268,6 +303,231 @@ static void test_same_tables_any_thread_count(void **state)
     }
     nav_waypoints_destroy(one);
     free_random(&r);
+}
+
+/* ---- filtered routes ---------------------------------------------------------------------------- */
+
+/* Routes under random filters against this file's Dijkstra over the filtered link list, by each
+ * method; which way the query went (the table, A*, Dijkstra) as the filter implies. */
+static void test_filtered_routes(void **state)
+{
+    (void)state;
+    const uint32_t sizes[][2] = {{2, 1}, {30, 70}, {120, 400}, {250, 900}};
+    nav_path path;
+    nav_path_init(&path, NULL);
+    uint64_t seed = 0x5bd1e995;
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        uint32_t n = sizes[k][0], m = sizes[k][1];
+        random_graph r = make_random(n, m, 0xabcdef12u + k);
+        bool any_disabled = false;
+        for (uint32_t i = 0; i < m; i++) {
+            r.links[i].flags = (uint16_t)(next_random(&seed) % 8);
+            any_disabled |= r.links[i].disabled && r.links[i].from != r.links[i].to;
+        }
+        for (uint32_t i = 0; i < n; i++) r.points[i].tags = (uint32_t)(next_random(&seed) % 16 == 0);
+        nav_waypoints *wp = bake_or_fail(&r.g, NULL);
+        nav_waypoints_query *q = NULL;
+        assert_int_equal(nav_waypoints_query_create(wp, NULL, &q), NAV_SUCCESS);
+        uint8_t *closed_links = calloc(m ? m : 1, 1), *closed_points = calloc(n, 1);
+        double *dist = calloc(n, sizeof *dist);
+        for (int trial = 0; trial < 6; trial++) {
+            nav_waypoints_filter f = {0};
+            switch (trial) {
+            case 0: /* nothing closed */
+                break;
+            case 1:
+                f.exclude_link_flags = (uint16_t)(1u << (k % 3));
+                break;
+            case 2:
+                f.exclude_tags = 1;
+                break;
+            case 3: /* a tenth of the links and a twentieth of the waypoints */
+                for (uint32_t i = 0; i < m; i++) closed_links[i] = next_random(&seed) % 10 == 0;
+                for (uint32_t i = 0; i < n; i++) closed_points[i] = next_random(&seed) % 20 == 0;
+                f.closed_links = closed_links;
+                f.closed_waypoints = closed_points;
+                break;
+            case 4:
+                f.open_disabled = true;
+                break;
+            default:
+                f.open_disabled = true;
+                f.exclude_link_flags = 4;
+                f.closed_links = closed_links;
+                break;
+            }
+            for (uint32_t s = 0; s<n; s += n> 60 ? 7 : 1) {
+                reference_dijkstra(&r.g, &f, s, dist);
+                for (uint32_t t = 0; t < n; t++) {
+                    for (int method = NAV_WAYPOINTS_AUTO; method <= NAV_WAYPOINTS_DIJKSTRA; method++) {
+                        f.method = (nav_waypoints_method)method;
+                        nav_waypoints_route_result res;
+                        nav_status st = nav_waypoints_query_route(q, s, t, &f, &path, &res);
+                        if (isinf(dist[t])) {
+                            assert_int_equal(st, NAV_FAILURE | NAV_UNREACHABLE);
+                            assert_int_equal(path.count, 0);
+                            continue;
+                        }
+                        assert_int_equal(st, NAV_SUCCESS);
+                        double cost = check_route(&r.g, &f, &path, s, t);
+                        assert_true(fabs(cost - dist[t]) <= 1e-9 * (dist[t] > 1 ? dist[t] : 1));
+                        assert_true(res.cost == path.cost);
+                        bool opened = f.open_disabled && any_disabled;
+                        if (method != NAV_WAYPOINTS_AUTO) assert_true(res.searched);
+                        if (res.searched)
+                            assert_true(res.heuristic == (!opened && method != NAV_WAYPOINTS_DIJKSTRA));
+                        if (method == NAV_WAYPOINTS_AUTO && trial == 0) assert_false(res.searched);
+                    }
+                }
+            }
+        }
+        /* no filter: the table's route; indices out of range */
+        reference_dijkstra(&r.g, NULL, 0, dist);
+        nav_waypoints_route_result res;
+        if (dist[n - 1] < INFINITY) {
+            assert_int_equal(nav_waypoints_query_route(q, 0, n - 1, NULL, &path, &res), NAV_SUCCESS);
+            assert_false(res.searched);
+        }
+        FAILS_WITH(nav_waypoints_query_route(q, n, 0, NULL, &path, &res), NAV_INVALID_PARAM);
+        FAILS_WITH(nav_waypoints_query_route(q, 0, n, NULL, &path, NULL), NAV_INVALID_PARAM);
+        FAILS_WITH(nav_waypoints_query_route(q, 0, 0, NULL, NULL, NULL), NAV_INVALID_PARAM);
+        free(dist);
+        free(closed_links);
+        free(closed_points);
+        nav_waypoints_query_destroy(q);
+        nav_waypoints_destroy(wp);
+        free_random(&r);
+    }
+    nav_path_destroy(&path);
+}
+
+/* A filter that closes the hand-made graph's shortcut: from a to c the route goes round by b. */
+static void test_filter_closes_a_door(void **state)
+{
+    (void)state;
+    nav_waypoint_graph g = {
+        .waypoints = hand_points, .waypoint_count = 4, .links = hand_links, .link_count = 4};
+    nav_waypoints *wp = bake_or_fail(&g, NULL);
+    nav_waypoints_query *q = NULL;
+    assert_int_equal(nav_waypoints_query_create(wp, NULL, &q), NAV_SUCCESS);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    uint32_t a = nav_waypoints_find(wp, "a"), c = nav_waypoints_find(wp, "c"),
+             d = nav_waypoints_find(wp, "d");
+    nav_waypoints_route_result res;
+    assert_int_equal(nav_waypoints_query_route(q, a, c, NULL, &path, &res), NAV_SUCCESS);
+    assert_true(fabs(res.cost - 6) < 1e-12 && !res.searched && path.count == 3);
+    uint8_t closed[4] = {0};
+    closed[d] = 1;
+    nav_waypoints_filter f = {.closed_waypoints = closed};
+    assert_int_equal(nav_waypoints_query_route(q, a, c, &f, &path, &res), NAV_SUCCESS);
+    assert_true(fabs(res.cost - 8) < 1e-12 && res.searched && res.heuristic && path.count == 3);
+    assert_int_equal(path.nodes[1], nav_waypoints_find(wp, "b"));
+    FAILS_WITH(nav_waypoints_query_route(q, a, d, &f, &path, &res), NAV_UNREACHABLE);
+    FAILS_WITH(nav_waypoints_query_route(q, d, d, &f, &path, &res), NAV_UNREACHABLE);
+    assert_int_equal(nav_waypoints_query_route(q, c, c, &f, &path, &res), NAV_SUCCESS);
+    assert_true(path.count == 1 && res.cost == 0);
+    nav_path_destroy(&path);
+    nav_waypoints_query_destroy(q);
+    nav_waypoints_destroy(wp);
+}
+
+/* ---- nearest waypoints -------------------------------------------------------------------------- */
+
+static double squared(nav_vec3 a, nav_vec3 b)
+{
+    double dx = (double)a.x - b.x, dy = (double)a.y - b.y, dz = (double)a.z - b.z;
+    return dx * dx + dy * dy + dz * dz;
+}
+
+/* Every third waypoint, for the accept hook. */
+static bool every_third(void *user, uint32_t waypoint)
+{
+    (*(int *)user)++;
+    return waypoint % 3 == 0;
+}
+
+/* The nearest waypoint by brute force: the least distance, then the least index, among those
+ * within max (0: any) that the filter [opt] leaves open and, with `third`, every third. */
+static uint32_t brute_nearest(const nav_waypoint_graph *g, nav_vec3 p, double max,
+                              const nav_waypoints_filter *f, bool third)
+{
+    uint32_t best = NAV_WAYPOINTS_NONE;
+    double best2 = max > 0 ? max * max : INFINITY;
+    for (uint32_t i = 0; i < g->waypoint_count; i++) {
+        if (!ref_point_open(g, f, i) || (third && i % 3)) continue;
+        double d2 = squared(p, g->waypoints[i].position);
+        if (d2 < best2 || (d2 == best2 && best == NAV_WAYPOINTS_NONE)) best2 = d2, best = i;
+    }
+    return best;
+}
+
+/* Nearest waypoints against brute force on random sets (integer coordinates: many ties, points on
+ * top of each other, points in a plane), with limits, filters and an accept hook. */
+static void test_nearest_against_brute_force(void **state)
+{
+    (void)state;
+    uint64_t seed = 0x243f6a8885a308d3ull;
+    const uint32_t sizes[] = {1, 2, 3, 7, 64, 100, 513, 2000};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        uint32_t n = sizes[k], span = k % 2 ? 8 : 1000;
+        random_graph r = make_random(n, 0, seed + k);
+        for (uint32_t i = 0; i < n; i++) {
+            r.points[i].position =
+                (nav_vec3){(float)(next_random(&seed) % span), k % 3 ? (float)(next_random(&seed) % span) : 0,
+                           (float)(next_random(&seed) % span)};
+            r.points[i].tags = next_random(&seed) % 4 == 0;
+        }
+        nav_waypoints *wp = bake_or_fail(&r.g, NULL);
+        nav_waypoints_query *q = NULL;
+        assert_int_equal(nav_waypoints_query_create(wp, NULL, &q), NAV_SUCCESS);
+        nav_waypoints_filter f = {.exclude_tags = 1};
+        for (int trial = 0; trial < 400; trial++) {
+            nav_vec3 p =
+                trial % 5 == 0
+                    ? r.points[next_random(&seed) % n].position
+                    : (nav_vec3){(float)(next_random(&seed) % (span + 4)) - 2.0f + 0.5f * (trial % 2),
+                                 (float)(next_random(&seed) % (span + 4)) - 2.0f,
+                                 (float)(next_random(&seed) % (span + 4)) - 2.0f};
+            double max = trial % 4 == 0 ? (double)(next_random(&seed) % (span / 2 + 2)) : 0, d = -1;
+            uint32_t want = brute_nearest(&r.g, p, max, NULL, false);
+            assert_int_equal(nav_waypoints_nearest(wp, p, max, &d), want);
+            if (want == NAV_WAYPOINTS_NONE)
+                assert_true(isinf(d));
+            else
+                assert_true(d == sqrt(squared(p, r.points[want].position)));
+            /* the query object's, plain and with a filter and the hook */
+            uint32_t got;
+            nav_waypoints_nearest_desc nd = {.max_distance = max};
+            nav_status st = nav_waypoints_query_nearest(q, p, &nd, &got, &d);
+            assert_int_equal(st, want == NAV_WAYPOINTS_NONE ? (NAV_FAILURE | NAV_UNREACHABLE) : NAV_SUCCESS);
+            assert_int_equal(got, want);
+            int calls = 0;
+            nd.filter = &f;
+            nd.accept = every_third;
+            nd.user = &calls;
+            want = brute_nearest(&r.g, p, max, &f, true);
+            st = nav_waypoints_query_nearest(q, p, &nd, &got, &d);
+            assert_int_equal(st, want == NAV_WAYPOINTS_NONE ? (NAV_FAILURE | NAV_UNREACHABLE) : NAV_SUCCESS);
+            assert_int_equal(got, want);
+            if (want != NAV_WAYPOINTS_NONE) assert_true(d == sqrt(squared(p, r.points[want].position)));
+            assert_true(calls <= (int)n);
+        }
+        /* bad input */
+        uint32_t got;
+        nav_vec3 nan_point = {NAN, 0, 0};
+        assert_int_equal(nav_waypoints_nearest(wp, nan_point, 0, NULL), NAV_WAYPOINTS_NONE);
+        assert_int_equal(nav_waypoints_nearest(NULL, (nav_vec3){0, 0, 0}, 0, NULL), NAV_WAYPOINTS_NONE);
+        FAILS_WITH(nav_waypoints_query_nearest(q, nan_point, NULL, &got, NULL), NAV_INVALID_PARAM);
+        assert_int_equal(got, NAV_WAYPOINTS_NONE);
+        FAILS_WITH(nav_waypoints_query_nearest(q, (nav_vec3){0, 0, 0}, NULL, NULL, NULL), NAV_INVALID_PARAM);
+        FAILS_WITH(nav_waypoints_query_nearest(q, (nav_vec3){0, 0, 0},
+                                               &(nav_waypoints_nearest_desc){.visible = true}, &got, NULL),
+                   NAV_INVALID_PARAM);
+        nav_waypoints_query_destroy(q);
+        nav_waypoints_destroy(wp);
+        free_random(&r);
+    }
 }
 
 /* ---- limits and bad graphs --------------------------------------------------------------------- */
@@ -769,6 +1029,65 @@ static void test_grid_points_against_reference(void **state)
     }
 }
 
+/* The nearest waypoint a point sees on random grids against brute force: every corner by distance
+ * (then index), the first the point sees under nav_grid_anyangle_segment. */
+static void test_grid_nearest_visible(void **state)
+{
+    (void)state;
+    unsigned seed = 11;
+    for (int round = 0; round < 40; round++) {
+        int32_t w = 4 + (int32_t)(rand_r(&seed) % 29), h = 4 + (int32_t)(rand_r(&seed) % 29);
+        nav_grid *grid = random_grid(w, h, 5 + (int)(rand_r(&seed) % 40), false, round % 2, &seed);
+        nav_waypoints *wp = NULL;
+        nav_waypoints_query *q = NULL;
+        assert_int_equal(nav_waypoints_bake_grid(grid, NULL, &wp), NAV_SUCCESS);
+        assert_int_equal(nav_waypoints_query_create(wp, &(nav_waypoints_query_desc){.grid = grid}, &q),
+                         NAV_SUCCESS);
+        uint32_t n = nav_waypoints_count(wp);
+        for (int trial = 0; trial < 30; trial++) {
+            double ux, uy, sx, sy;
+            if (!random_free_point(grid, &seed, &ux, &uy)) break;
+            nav_vec3 p = nav_grid_units_to_world(grid, ux, uy);
+            nav_grid_world_to_units(grid, p, &sx, &sy);
+            double max = trial % 3 == 0 ? 1 + rand_r(&seed) % 8 : 0;
+            uint32_t want = NAV_WAYPOINTS_NONE;
+            double want2 = max > 0 ? max * max : INFINITY;
+            for (uint32_t i = 0; i < n; i++) {
+                nav_vec3 c = nav_waypoints_position(wp, i);
+                double d2 = squared(p, c), cx, cy;
+                nav_grid_world_to_units(grid, c, &cx, &cy);
+                if ((d2 < want2 || (d2 == want2 && want == NAV_WAYPOINTS_NONE)) &&
+                    nav_grid_anyangle_segment(grid, sx, sy, cx, cy, NULL))
+                    want2 = d2, want = i;
+            }
+            uint32_t got;
+            double d;
+            nav_status st = nav_waypoints_query_nearest(
+                q, p, &(nav_waypoints_nearest_desc){.visible = true, .max_distance = max}, &got, &d);
+            assert_int_equal(st, want == NAV_WAYPOINTS_NONE ? (NAV_FAILURE | NAV_UNREACHABLE) : NAV_SUCCESS);
+            assert_int_equal(got, want);
+        }
+        /* a point in a blocked cell, or off the map */
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++)
+                if (!nav_grid_passable(grid, x, y)) {
+                    uint32_t got;
+                    FAILS_WITH(nav_waypoints_query_nearest(q, nav_grid_units_to_world(grid, x + 0.5, y + 0.5),
+                                                           &(nav_waypoints_nearest_desc){.visible = true},
+                                                           &got, NULL),
+                               NAV_INVALID_PARAM);
+                    x = w, y = h;
+                }
+        uint32_t got;
+        FAILS_WITH(nav_waypoints_query_nearest(q, nav_grid_units_to_world(grid, -3, 1),
+                                               &(nav_waypoints_nearest_desc){.visible = true}, &got, NULL),
+                   NAV_INVALID_PARAM);
+        nav_waypoints_query_destroy(q);
+        nav_waypoints_destroy(wp);
+        nav_grid_destroy(grid);
+    }
+}
+
 static bool count_stages(const char *stage, uint64_t done, uint64_t total, void *user)
 {
     int *seen = user;
@@ -897,6 +1216,9 @@ int main(void)
         cmocka_unit_test(test_disabled_unreachable_parallel),
         cmocka_unit_test(test_tables_against_dijkstra),
         cmocka_unit_test(test_same_tables_any_thread_count),
+        cmocka_unit_test(test_filtered_routes),
+        cmocka_unit_test(test_filter_closes_a_door),
+        cmocka_unit_test(test_nearest_against_brute_force),
         cmocka_unit_test(test_size_limit),
         cmocka_unit_test(test_bad_graphs),
         cmocka_unit_test(test_dearest_links),
@@ -907,6 +1229,7 @@ int main(void)
         cmocka_unit_test(test_text_damage_and_allocation),
         cmocka_unit_test(test_grid_graph_brute_force),
         cmocka_unit_test(test_grid_points_against_reference),
+        cmocka_unit_test(test_grid_nearest_visible),
         cmocka_unit_test(test_grid_bake_and_query_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,13 +1,15 @@
 /* libFuzzer harness for the waypoint text format (nav_waypoint_graph_load_text and, through an
  * in-memory file, nav_waypoint_graph_load_file, which reads a window at a time) and the bake of
  * what it loads (see README.md here). The first byte is a mode: bit 0 bakes on two threads instead
- * of one. The rest is the file.
+ * of one; bit 1 filters out links of flag 1 and waypoints of tag 2, bit 2 opens disabled links, in
+ * the queries of the bake. The rest is the file.
  *
  * Besides crashes, sanitizer reports and leaks, it traps when a result breaks a promise: the two
  * loaders disagree (status, counts, waypoints, links), a loaded graph holds an index out of range
  * or a cost that is negative or not finite, a bake of a loaded graph fails other than as
  * documented, or a baked route is not made of the graph's links, does not start and end where
- * asked, or costs other than the table says.
+ * asked, or costs other than the table says, or a filtered route (the table's or A*'s) costs other
+ * than Dijkstra's under the same filter, or the nearest waypoint to a waypoint is not at its spot.
  *
  * NAV_FUZZ_MAKE_SEEDS builds a program that writes a few graphs as seeds. */
 #include <math.h>
@@ -51,7 +53,34 @@ static double cheapest_link(const nav_waypoint_graph *g, uint32_t u, uint32_t v)
     return best;
 }
 
-static void check_bake(const nav_waypoint_graph *g, uint32_t threads)
+/* Filtered routes: the table's route or A* (method AUTO) costs what Dijkstra's does, and starts and
+ * ends where asked; the nearest waypoint to each waypoint is at distance 0, the first at its spot. */
+static void check_queries(const nav_waypoints *wp, const nav_waypoints_filter *f)
+{
+    nav_waypoints_query *q = NULL;
+    if (nav_failed(nav_waypoints_query_create(wp, NULL, &q))) return;
+    nav_path path;
+    nav_path_init(&path, NULL);
+    uint32_t n = nav_waypoints_count(wp);
+    nav_waypoints_filter dijkstra = *f;
+    dijkstra.method = NAV_WAYPOINTS_DIJKSTRA;
+    for (uint32_t a = 0; a < n; a++) {
+        double d = -1;
+        uint32_t near = nav_waypoints_nearest(wp, nav_waypoints_position(wp, a), 0, &d);
+        CHECK(near <= a && d == 0);
+        for (uint32_t b = 0; b < n; b++) {
+            nav_waypoints_route_result x, y;
+            nav_status r = nav_waypoints_query_route(q, a, b, f, &path, &x);
+            CHECK(nav_failed(r) || (path.nodes[0] == a && path.nodes[path.count - 1] == b));
+            nav_status t = nav_waypoints_query_route(q, a, b, &dijkstra, &path, &y);
+            CHECK(r == t && (nav_failed(r) || fabs(x.cost - y.cost) <= 1e-9 * (y.cost > 1 ? y.cost : 1)));
+        }
+    }
+    nav_path_destroy(&path);
+    nav_waypoints_query_destroy(q);
+}
+
+static void check_bake(const nav_waypoint_graph *g, uint32_t threads, const nav_waypoints_filter *f)
 {
     nav_waypoints *wp = NULL;
     nav_status s =
@@ -83,6 +112,7 @@ static void check_bake(const nav_waypoint_graph *g, uint32_t threads)
         }
     }
     nav_path_destroy(&path);
+    check_queries(wp, f);
     nav_waypoints_destroy(wp);
 }
 
@@ -100,7 +130,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(s == (NAV_FAILURE | NAV_PARSE_ERROR) && g.waypoint_count == 0 && g.link_count == 0);
     if (nav_succeeded(s)) {
         check_same_graph(&g, &fg);
-        check_bake(&g, data[0] & 1u ? 2 : 1);
+        nav_waypoints_filter filter = {.exclude_link_flags = data[0] & 2u ? 1 : 0,
+                                       .exclude_tags = data[0] & 2u ? 2 : 0,
+                                       .open_disabled = data[0] & 4u};
+        check_bake(&g, data[0] & 1u ? 2 : 1, &filter);
     }
     nav_waypoint_graph_release(&g);
     nav_waypoint_graph_release(&fg);

@@ -198,6 +198,7 @@ static nav_status make_arcs(nav_waypoints *wp, const nav_waypoint_graph *g)
         wp->arc_flags[i] = arcs[i].flags;
         wp->arc_disabled[i] = arcs[i].disabled;
         wp->arc_link[i] = arcs[i].link;
+        wp->disabled_arcs += arcs[i].disabled;
     }
     for (uint32_t u = 0; u < n; u++) wp->arc_first[u + 1] += wp->arc_first[u];
     wp->arc_count = (uint32_t)count;
@@ -291,6 +292,8 @@ void nav_waypoints_destroy(nav_waypoints *wp)
     nav__free(&a, wp->arc_flags);
     nav__free(&a, wp->arc_disabled);
     nav__free(&a, wp->arc_link);
+    nav__free(&a, wp->kd_point);
+    nav__free(&a, wp->kd_axis);
     nav__free(&a, wp->dist);
     nav__free(&a, wp->hop);
     nav__wp_corners_free(&wp->corners, &a);
@@ -321,6 +324,7 @@ nav_status nav_waypoints_bake(const nav_waypoint_graph *graph, const nav_waypoin
     wp->allocator = a;
     nav_status s = copy_waypoints(wp, graph, d.log);
     if (!nav_failed(s)) s = make_arcs(wp, graph);
+    if (!nav_failed(s)) s = nav__wp_kd_build(wp);
     if (!nav_failed(s)) {
         size_t cells = nav__mul_size(graph->waypoint_count, graph->waypoint_count);
         wp->dist = nav__calloc(&a, cells ? cells : 1, sizeof *wp->dist);

@@ -8,20 +8,16 @@
 #include "nav/anyangle.h"
 #include "waypoints_internal.h"
 
-struct nav_waypoints_query {
-    nav_allocator allocator;
-    const nav_waypoints *wp;
-    const nav_grid *grid; /* null: no point queries */
-    nav__wp_scan scan;
-    uint32_t *start_corner, *goal_corner; /* the corners each end sees, then their costs */
-    double *start_cost, *goal_cost;
-    uint8_t *start_checked, *goal_checked; /* whether a candidate's cost is exact yet */
-};
-
 void nav_waypoints_query_destroy(nav_waypoints_query *q)
 {
     if (!q) return;
     const nav_allocator a = q->allocator;
+    nav__free(&a, q->g);
+    nav__free(&a, q->parent);
+    nav__free(&a, q->seen);
+    nav__free(&a, q->in_open);
+    nav_heap_destroy(&q->open);
+    nav_heap_destroy(&q->near);
     nav__wp_scan_free(&q->scan, &a);
     nav__free(&a, q->start_corner);
     nav__free(&a, q->goal_corner);
@@ -53,8 +49,14 @@ nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoin
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     q->allocator = a;
     q->wp = wp;
-    if (d.grid) {
-        uint32_t n = wp->count ? wp->count : 1;
+    uint32_t n = wp->count ? wp->count : 1;
+    q->g = nav__calloc(&a, n, sizeof *q->g);
+    q->parent = nav__calloc(&a, n, sizeof *q->parent);
+    q->seen = nav__calloc(&a, n, sizeof *q->seen);
+    q->in_open = nav__calloc(&a, n, sizeof *q->in_open);
+    bool ok = q->g && q->parent && q->seen && q->in_open && !nav_failed(nav_heap_init(&q->open, &a, n, n)) &&
+              !nav_failed(nav_heap_init(&q->near, &a, 2 * n + 1, 0));
+    if (ok && d.grid) {
         q->grid = d.grid;
         q->start_corner = nav__calloc(&a, n, sizeof *q->start_corner);
         q->goal_corner = nav__calloc(&a, n, sizeof *q->goal_corner);
@@ -62,11 +64,12 @@ nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoin
         q->goal_cost = nav__calloc(&a, n, sizeof *q->goal_cost);
         q->start_checked = nav__calloc(&a, n, sizeof *q->start_checked);
         q->goal_checked = nav__calloc(&a, n, sizeof *q->goal_checked);
-        if (!q->start_corner || !q->goal_corner || !q->start_cost || !q->goal_cost || !q->start_checked ||
-            !q->goal_checked || nav_failed(nav__wp_scan_init(&q->scan, &wp->corners, &a))) {
-            nav_waypoints_query_destroy(q);
-            return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-        }
+        ok = q->start_corner && q->goal_corner && q->start_cost && q->goal_cost && q->start_checked &&
+             q->goal_checked && !nav_failed(nav__wp_scan_init(&q->scan, &wp->corners, &a));
+    }
+    if (!ok) {
+        nav_waypoints_query_destroy(q);
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
     *out = q;
     return NAV_SUCCESS;
@@ -75,7 +78,10 @@ nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoin
 size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *q)
 {
     if (!q) return 0;
-    size_t bytes = sizeof *q;
+    size_t n = q->wp->count ? q->wp->count : 1;
+    size_t bytes = sizeof *q + n * (sizeof *q->g + sizeof *q->parent + sizeof *q->seen + sizeof *q->in_open) +
+                   (size_t)(q->open.capacity + q->near.capacity) * sizeof(nav_heap_entry) +
+                   (size_t)q->open.capacity * sizeof *q->open.pos;
     if (q->grid)
         bytes += (size_t)q->wp->count * 2 *
                      (sizeof *q->start_corner + sizeof *q->start_cost + sizeof *q->start_checked) +
@@ -225,19 +231,7 @@ nav_status nav_waypoints_find_path(nav_waypoints_query *q, nav_vec3 start, nav_v
         r.straight = true;
     } else {
         cost = cost_a;
-        uint32_t at = best_a;
-        if (!nav_failed(s)) s = nav_path_push(out, wp->positions[at], at);
-        for (uint32_t steps = 0; !nav_failed(s) && at != best_b; steps++) {
-            uint32_t next = nav_waypoints_next_hop(wp, at, best_b);
-            uint32_t arc = next == NAV_WAYPOINTS_NONE ? UINT32_MAX : nav__wp_cheapest_arc(wp, at, next);
-            if (arc == UINT32_MAX || steps >= wp->count) {
-                s = NAV_FAILURE | NAV_CORRUPT_DATA; /* never on a bake of this library */
-                break;
-            }
-            cost += wp->arc_cost[arc];
-            at = next;
-            s = nav_path_push(out, wp->positions[at], at);
-        }
+        if (!nav_failed(s)) s = nav__wp_walk(wp, NULL, best_a, best_b, out, &cost);
         cost += cost_b;
         r.from = best_a;
         r.to = best_b;

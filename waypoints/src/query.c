@@ -54,7 +54,7 @@ size_t nav_waypoints_memory_bytes(const nav_waypoints *wp)
            wp->names_bytes + (n + 1) * sizeof *wp->arc_first +
            arcs * (sizeof *wp->arc_to + sizeof *wp->arc_cost + sizeof *wp->arc_flags +
                    sizeof *wp->arc_disabled + sizeof *wp->arc_link) +
-           n * n * (sizeof *wp->dist + sizeof *wp->hop) +
+           n * n * (sizeof *wp->dist + sizeof *wp->hop) + n * (sizeof *wp->kd_point + sizeof *wp->kd_axis) +
            (wp->from_grid
                 ? ((size_t)wp->corners.height + 2) * sizeof *wp->corners.row_first +
                       n * (sizeof *wp->corners.x + sizeof *wp->corners.y + sizeof *wp->corners.quad) +
@@ -84,6 +84,25 @@ uint32_t nav__wp_cheapest_arc(const nav_waypoints *wp, uint32_t u, uint32_t v)
     return UINT32_MAX;
 }
 
+nav_status nav__wp_walk(const nav_waypoints *wp, const nav_waypoints_filter *f, uint32_t from, uint32_t to,
+                        nav_path *out, double *cost)
+{
+    uint32_t at = from;
+    nav_status s = nav_path_push(out, wp->positions[from], from);
+    /* every step goes to a waypoint strictly nearer `to` (costs are above 0): at most count - 1 */
+    for (uint32_t steps = 0; !nav_failed(s) && at != to; steps++) {
+        uint32_t next = nav_waypoints_next_hop(wp, at, to);
+        uint32_t arc = next == NAV_WAYPOINTS_NONE ? UINT32_MAX : nav__wp_cheapest_arc(wp, at, next);
+        if (arc == UINT32_MAX || steps >= wp->count) return NAV_FAILURE | NAV_CORRUPT_DATA; /* never */
+        if (!nav__wp_arc_open(wp, f, arc) || !nav__wp_point_open(wp, f, next))
+            return NAV_FAILURE | NAV_UNREACHABLE;
+        *cost += wp->arc_cost[arc];
+        at = next;
+        s = nav_path_push(out, wp->positions[at], at);
+    }
+    return s;
+}
+
 nav_status nav_waypoints_route(const nav_waypoints *wp, uint32_t from, uint32_t to, nav_path *out)
 {
     if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
@@ -92,20 +111,7 @@ nav_status nav_waypoints_route(const nav_waypoints *wp, uint32_t from, uint32_t 
     if (!wp || from >= wp->count || to >= wp->count) return NAV_FAILURE | NAV_INVALID_PARAM;
     if (nav_waypoints_next_hop(wp, from, to) == NAV_WAYPOINTS_NONE) return NAV_FAILURE | NAV_UNREACHABLE;
     double cost = 0;
-    uint32_t at = from;
-    nav_status s = nav_path_push(out, wp->positions[from], from);
-    /* every step goes to a waypoint strictly nearer `to` (costs are above 0): at most count - 1 */
-    for (uint32_t steps = 0; !nav_failed(s) && at != to; steps++) {
-        uint32_t next = nav_waypoints_next_hop(wp, at, to);
-        uint32_t arc = next == NAV_WAYPOINTS_NONE ? UINT32_MAX : nav__wp_cheapest_arc(wp, at, next);
-        if (arc == UINT32_MAX || steps >= wp->count) { /* never on a bake of this library */
-            s = NAV_FAILURE | NAV_CORRUPT_DATA;
-            break;
-        }
-        cost += wp->arc_cost[arc];
-        at = next;
-        s = nav_path_push(out, wp->positions[at], at);
-    }
+    nav_status s = nav__wp_walk(wp, NULL, from, to, out, &cost);
     if (nav_failed(s)) {
         nav_path_clear(out);
         return s;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "nav/grid.h"
+#include "nav/heap.h"
 #include "nav/waypoints.h"
 
 #define NAV__NO_HOP UINT16_MAX /* a next hop of "no route" (so NAV_WAYPOINTS_LIMIT is 65535) */
@@ -119,6 +120,12 @@ struct nav_waypoints {
     uint16_t *arc_flags;
     uint8_t *arc_disabled;
     uint32_t *arc_link; /* the source link of each arc */
+    uint32_t disabled_arcs;
+    /* a k-d tree of the positions for nearest-waypoint queries: complete and left-balanced, node k
+     * has children 2k + 1 and 2k + 2 (no pointers); node k holds waypoint kd_point[k] and splits
+     * its subtree on axis kd_axis[k] (0 x, 1 y, 2 z) at that waypoint's coordinate */
+    uint32_t *kd_point;
+    uint8_t *kd_axis;
     /* the tables, row `from`, column `to` */
     float *dist;   /* INFINITY: no route */
     uint16_t *hop; /* NAV__NO_HOP: no route */
@@ -128,6 +135,50 @@ struct nav_waypoints {
     uint64_t fingerprint; /* the grid's */
     nav__wp_corners corners;
 };
+
+/* Builds the k-d tree of wp's positions (kd_point, kd_axis). NAV_FAILURE | NAV_OUT_OF_MEMORY. */
+nav_status nav__wp_kd_build(nav_waypoints *wp);
+
+/* A query object's scratch. */
+struct nav_waypoints_query {
+    nav_allocator allocator;
+    const nav_waypoints *wp;
+    /* route searches (route.c) */
+    double *g;         /* per waypoint: the cost from the start, valid where seen == seen_now */
+    uint32_t *parent;  /* per waypoint: the waypoint it was reached from */
+    uint32_t *seen;    /* per waypoint: the search that last reached it */
+    uint32_t seen_now; /* this search's number */
+    uint8_t *in_open;  /* per waypoint: on the open list (valid where seen) */
+    nav_heap open;     /* with decrease-key */
+    nav_heap near;     /* nearest-waypoint queries: k-d tree nodes and waypoints by distance */
+    /* point queries (point.c) */
+    const nav_grid *grid; /* null: no point queries */
+    nav__wp_scan scan;
+    uint32_t *start_corner, *goal_corner; /* the corners each end sees, then their costs */
+    double *start_cost, *goal_cost;
+    uint8_t *start_checked, *goal_checked; /* whether a candidate's cost is exact yet */
+};
+
+/* Whether the filter [opt] leaves arc i / waypoint v open. */
+static inline bool nav__wp_arc_open(const nav_waypoints *wp, const nav_waypoints_filter *f, uint32_t i)
+{
+    if (!f) return !wp->arc_disabled[i];
+    return (!wp->arc_disabled[i] || f->open_disabled) && !(wp->arc_flags[i] & f->exclude_link_flags) &&
+           !(f->closed_links && f->closed_links[wp->arc_link[i]]);
+}
+
+static inline bool nav__wp_point_open(const nav_waypoints *wp, const nav_waypoints_filter *f, uint32_t v)
+{
+    return !f || (!(wp->tags[v] & f->exclude_tags) && !(f->closed_waypoints && f->closed_waypoints[v]));
+}
+
+/* Appends the table's route from `from` to `to` (which has one) to out, from's point first, adding
+ * its links' costs to *cost in order: a walk along first moves, taking the cheapest arc between
+ * each two. NAV_SUCCESS; NAV_FAILURE | NAV_UNREACHABLE when the filter [opt] closes a link or
+ * waypoint on it (out holds the part walked); NAV_FAILURE | NAV_OUT_OF_MEMORY; NAV_FAILURE |
+ * NAV_CORRUPT_DATA if the tables break their promise (never on a bake of this library). */
+nav_status nav__wp_walk(const nav_waypoints *wp, const nav_waypoints_filter *f, uint32_t from, uint32_t to,
+                        nav_path *out, double *cost);
 
 /* A point query's first ellipse: paths up to this many times the straight distance, plus 2 cells
  * (then larger; point.c says why so thin). */

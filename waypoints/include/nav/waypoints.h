@@ -210,11 +210,46 @@ uint32_t nav_waypoints_next_hop(const nav_waypoints *wp, uint32_t from, uint32_t
  * out of range; NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
 nav_status nav_waypoints_route(const nav_waypoints *wp, uint32_t from, uint32_t to, nav_path *out);
 
-/* ---- Query objects: paths between any two points -------------------------------------------- */
+/* The waypoint nearest to `point` (3D distance, into *distance [opt]) among those within
+ * max_distance (0: any), or NAV_WAYPOINTS_NONE. Walks a k-d tree the bake built: O(log n) for points
+ * among the waypoints. Ties go to the lower index. For a nearest waypoint that the point sees, or
+ * that a filter leaves open, see nav_waypoints_query_nearest. */
+uint32_t nav_waypoints_nearest(const nav_waypoints *wp, nav_vec3 point, double max_distance,
+                               double *distance);
+
+/* ---- Query objects: filtered routes, nearest waypoints, paths between any two points -------- */
 
 /* A query object: one per thread, over a bake that any number of them share. Holds the scratch of
- * point queries, so that they allocate nothing. */
+ * searches, so that queries allocate nothing. */
 typedef struct nav_waypoints_query nav_waypoints_query;
+
+/* How nav_waypoints_query_route finds a route. */
+typedef enum nav_waypoints_method {
+    NAV_WAYPOINTS_AUTO = 0, /* the table's route if the filter leaves it open, else a search */
+    NAV_WAYPOINTS_SEARCH,   /* always search (A* guided by the table where it holds) */
+    NAV_WAYPOINTS_DIJKSTRA, /* always Dijkstra, the tables unused (a yardstick for them) */
+} nav_waypoints_method;
+
+/* Which links and waypoints a route may use (a locked door, a bridge blown up, a ladder only some
+ * agents climb). A closed waypoint is out of the graph: no route starts, ends or passes there.
+ * Zero fields close nothing. */
+typedef struct nav_waypoints_filter {
+    uint16_t exclude_link_flags;     /* close the links with any of these flags */
+    uint32_t exclude_tags;           /* close the waypoints with any of these tags */
+    const uint8_t *closed_links;     /* [opt] one byte a link of the baked graph (by its index in
+                                      * the graph's links): nonzero closes it */
+    const uint8_t *closed_waypoints; /* [opt] one byte a waypoint: nonzero closes it */
+    bool open_disabled;              /* open the links the graph marked disabled */
+    nav_waypoints_method method;
+} nav_waypoints_filter;
+
+/* What a route query did. */
+typedef struct nav_waypoints_route_result {
+    double cost;       /* the route's cost */
+    bool searched;     /* a search found it (the filter closed the table's route, or method said so) */
+    bool heuristic;    /* that search was A* on the table's distances (else Dijkstra) */
+    uint32_t expanded; /* waypoints the search expanded */
+} nav_waypoints_route_result;
 
 typedef struct nav_waypoints_query_desc {
     const nav_grid *grid;           /* [opt] the grid a bake of nav_waypoints_bake_grid came from
@@ -228,8 +263,42 @@ typedef struct nav_waypoints_query_desc {
 nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoints_query_desc *desc,
                                       nav_waypoints_query **out);
 void nav_waypoints_query_destroy(nav_waypoints_query *query);
-/* Bytes of the query object: about 12 per waypoint and 32 per grid column. */
+/* Bytes of the query object: about 70 per waypoint, and with a grid 12 more and 32 per grid column. */
 size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *query);
+
+/* The cheapest route from waypoint `from` to `to` that the filter [opt] leaves open, written to out
+ * as nav_waypoints_route writes it. With no filter, or when every link and waypoint of the table's
+ * route is open, that route (a walk along first moves: no search). Otherwise a search over the
+ * graph: A* with the table's distances as the heuristic (exact where nothing is closed, so it goes
+ * almost straight to the goal), or Dijkstra when the filter opens disabled links (the tables
+ * knew nothing of them, so their distances are no lower bound). Ties between routes of equal cost
+ * break the same way on every run. Returns NAV_SUCCESS; NAV_FAILURE | NAV_UNREACHABLE (out empty)
+ * when the filter leaves no route; NAV_FAILURE | NAV_INVALID_PARAM for an index out of range;
+ * NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
+nav_status nav_waypoints_query_route(nav_waypoints_query *query, uint32_t from, uint32_t to,
+                                     const nav_waypoints_filter *filter, nav_path *out,
+                                     nav_waypoints_route_result *result);
+
+/* Which waypoints nav_waypoints_query_nearest may pick; zero fields take any. */
+typedef struct nav_waypoints_nearest_desc {
+    double max_distance;                /* 0: any distance */
+    bool visible;                       /* only waypoints the point sees under the any-angle rule of
+                                         * nav/anyangle.h (a query with a grid; heights ignored) */
+    const nav_waypoints_filter *filter; /* [opt] only waypoints it leaves open */
+    bool (*accept)(void *user, uint32_t waypoint); /* [opt] your own test (a ray cast, a team) */
+    void *user;
+} nav_waypoints_nearest_desc;
+
+/* The waypoint nearest to `point` (3D distance) that desc [opt] accepts, into *waypoint, and its
+ * distance into *distance [opt]. Visits waypoints in order of distance through the bake's k-d tree
+ * (Hjaltason and Samet's incremental nearest neighbour), testing each until one passes: the work
+ * grows with the waypoints nearer than the answer. Ties go to the lower index. Returns NAV_SUCCESS;
+ * NAV_FAILURE | NAV_UNREACHABLE (*waypoint NAV_WAYPOINTS_NONE) when none qualifies; NAV_FAILURE |
+ * NAV_INVALID_PARAM for a point that is not finite, or `visible` without a grid or with the point
+ * outside the grid's free space. */
+nav_status nav_waypoints_query_nearest(nav_waypoints_query *query, nav_vec3 point,
+                                       const nav_waypoints_nearest_desc *desc, uint32_t *waypoint,
+                                       double *distance);
 
 /* What a point query did. */
 typedef struct nav_waypoints_result {
