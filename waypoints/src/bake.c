@@ -202,6 +202,21 @@ static nav_status make_arcs(nav_waypoints *wp, const nav_waypoint_graph *g)
     }
     for (uint32_t u = 0; u < n; u++) wp->arc_first[u + 1] += wp->arc_first[u];
     wp->arc_count = (uint32_t)count;
+    /* the arcs by target: a counting sort, in the order of the arcs (so by source within a target) */
+    wp->in_first = nav__calloc(a, (size_t)n + 2, sizeof *wp->in_first);
+    wp->in_arc = nav__calloc(a, count ? count : 1, sizeof *wp->in_arc);
+    wp->in_from = nav__calloc(a, count ? count : 1, sizeof *wp->in_from);
+    if (!wp->in_first || !wp->in_arc || !wp->in_from) {
+        nav__free(a, arcs);
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    for (size_t i = 0; i < count; i++) wp->in_first[arcs[i].to + 2]++;
+    for (uint32_t v = 0; v < n; v++) wp->in_first[v + 2] += wp->in_first[v + 1];
+    for (size_t i = 0; i < count; i++) {
+        uint32_t at = wp->in_first[arcs[i].to + 1]++;
+        wp->in_arc[at] = (uint32_t)i;
+        wp->in_from[at] = arcs[i].from;
+    }
     wp->link_count = g->link_count;
     nav__free(a, arcs);
     return NAV_SUCCESS;
@@ -292,6 +307,9 @@ void nav_waypoints_destroy(nav_waypoints *wp)
     nav__free(&a, wp->arc_flags);
     nav__free(&a, wp->arc_disabled);
     nav__free(&a, wp->arc_link);
+    nav__free(&a, wp->in_first);
+    nav__free(&a, wp->in_arc);
+    nav__free(&a, wp->in_from);
     nav__free(&a, wp->kd_point);
     nav__free(&a, wp->kd_axis);
     nav__free(&a, wp->dist);

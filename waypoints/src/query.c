@@ -52,9 +52,11 @@ size_t nav_waypoints_memory_bytes(const nav_waypoints *wp)
     return sizeof *wp +
            n * (sizeof *wp->positions + sizeof *wp->tags + sizeof *wp->name_at + sizeof *wp->by_name) +
            wp->names_bytes + (n + 1) * sizeof *wp->arc_first +
-           arcs * (sizeof *wp->arc_to + sizeof *wp->arc_cost + sizeof *wp->arc_flags +
-                   sizeof *wp->arc_disabled + sizeof *wp->arc_link) +
-           n * n * (sizeof *wp->dist + sizeof *wp->hop) + n * (sizeof *wp->kd_point + sizeof *wp->kd_axis) +
+           arcs *
+               (sizeof *wp->arc_to + sizeof *wp->arc_cost + sizeof *wp->arc_flags + sizeof *wp->arc_disabled +
+                sizeof *wp->arc_link + sizeof *wp->in_arc + sizeof *wp->in_from) +
+           (n + 2) * sizeof *wp->in_first + n * n * (sizeof *wp->dist + sizeof *wp->hop) +
+           n * (sizeof *wp->kd_point + sizeof *wp->kd_axis) +
            (wp->from_grid
                 ? ((size_t)wp->corners.height + 2) * sizeof *wp->corners.row_first +
                       n * (sizeof *wp->corners.x + sizeof *wp->corners.y + sizeof *wp->corners.quad) +

@@ -4,19 +4,21 @@
 
 #include "waypoints_internal.h"
 
-/* A lower bound of the cost from v to `to` under the filter: the table's distance (the unfiltered
- * graph's: a filter that only closes things can only make routes dearer), shrunk by 2^-20 so that
- * the float's rounding never lifts it above the truth; 0 for Dijkstra. INFINITY: `to` cannot be
- * reached from v at all. */
-static inline double bound(const nav_waypoints *wp, bool heuristic, uint32_t v, uint32_t to)
+/* A lower bound of the cost from `from` to v under the filter: the table's distance (the
+ * unfiltered graph's: a filter that only closes things can only make routes dearer), shrunk by
+ * 2^-20 so that the float's rounding never lifts it above the truth; 0 for Dijkstra. INFINITY: v
+ * cannot be reached from `from` at all. */
+static inline double bound(const nav_waypoints *wp, bool heuristic, uint32_t from, uint32_t v)
 {
-    return heuristic ? (double)wp->dist[(size_t)v * wp->count + to] * (1 - 0x1p-20) : 0;
+    return heuristic ? (double)wp->dist[(size_t)from * wp->count + v] * (1 - 0x1p-20) : 0;
 }
 
-/* A* from `from` to `to` over the arcs the filter leaves open (Dijkstra when !heuristic), ordered
- * by f, then larger g, then index; the route into out (cost in r). A waypoint whose g drops after it was
- * expanded goes back on the open list (the float bound may be off by its rounding), so the route found is the
- * cheapest. */
+/* A* backwards, from `to` over the arcs into each waypoint that the filter leaves open, until it
+ * reaches `from` (Dijkstra when !heuristic), ordered by f, then larger g, then index. Backwards, so
+ * that the heuristic of every waypoint is on one row of the table (row `from`: one stretch of
+ * memory) and not one row a waypoint. A waypoint whose g drops after it was expanded goes back on
+ * the open list (the float bound may be off by its rounding), so the route found is the cheapest.
+ * The route into out, its cost (summed first link first) in r. */
 static nav_status search(nav_waypoints_query *q, const nav_waypoints_filter *f, bool heuristic, uint32_t from,
                          uint32_t to, nav_path *out, nav_waypoints_route_result *r)
 {
@@ -27,52 +29,51 @@ static nav_status search(nav_waypoints_query *q, const nav_waypoints_filter *f, 
     }
     uint32_t now = q->seen_now;
     nav_heap_clear(&q->open);
-    if (!(bound(wp, heuristic, from, to) < INFINITY)) return NAV_FAILURE | NAV_UNREACHABLE;
-    q->seen[from] = now;
-    q->g[from] = 0;
-    q->parent[from] = from;
-    q->in_open[from] = 1;
-    nav_heap_push(&q->open, nav_heap_key_exact(bound(wp, heuristic, from, to)), nav_heap_tie_larger_g(0),
-                  from);
+    q->seen[to] = now;
+    q->g[to] = 0;
+    q->next_arc[to] = UINT32_MAX;
+    q->in_open[to] = 1;
+    nav_heap_push(&q->open, nav_heap_key_exact(bound(wp, heuristic, from, to)), nav_heap_tie_larger_g(0), to);
     bool found = false;
     while (q->open.count) {
-        uint32_t u = nav_heap_entry_id(nav_heap_pop(&q->open));
-        q->in_open[u] = 0;
+        uint32_t v = nav_heap_entry_id(nav_heap_pop(&q->open));
+        q->in_open[v] = 0;
         r->expanded++;
-        if (u == to) {
+        if (v == from) {
             found = true;
             break;
         }
-        double gu = q->g[u];
-        for (uint32_t i = wp->arc_first[u], end = wp->arc_first[u + 1]; i < end; i++) {
-            uint32_t v = wp->arc_to[i];
-            double gv = gu + wp->arc_cost[i];
-            if (q->seen[v] == now && !(gv < q->g[v])) continue;
-            if (!nav__wp_arc_open(wp, f, i) || !nav__wp_point_open(wp, f, v)) continue;
-            double h = bound(wp, heuristic, v, to);
+        double gv = q->g[v];
+        for (uint32_t k = wp->in_first[v], end = wp->in_first[v + 1]; k < end; k++) {
+            uint32_t u = wp->in_from[k], i = wp->in_arc[k];
+            double gu = gv + wp->arc_cost[i];
+            if (q->seen[u] == now && !(gu < q->g[u])) continue;
+            if (!nav__wp_arc_open(wp, f, i) || !nav__wp_point_open(wp, f, u)) continue;
+            double h = bound(wp, heuristic, from, u);
             if (!(h < INFINITY)) continue;
-            bool queued = q->seen[v] == now && q->in_open[v];
-            q->seen[v] = now;
-            q->g[v] = gv;
-            q->parent[v] = u;
-            q->in_open[v] = 1;
-            uint64_t key = nav_heap_key_exact(gv + h);
+            bool queued = q->seen[u] == now && q->in_open[u];
+            q->seen[u] = now;
+            q->g[u] = gu;
+            q->next_arc[u] = i;
+            q->in_open[u] = 1;
+            uint64_t key = nav_heap_key_exact(gu + h);
             if (queued)
-                nav_heap_decrease(&q->open, v, key, nav_heap_tie_larger_g(gv));
+                nav_heap_decrease(&q->open, u, key, nav_heap_tie_larger_g(gu));
             else
-                nav_heap_push(&q->open, key, nav_heap_tie_larger_g(gv), v);
+                nav_heap_push(&q->open, key, nav_heap_tie_larger_g(gu), u);
         }
     }
     if (!found) return NAV_FAILURE | NAV_UNREACHABLE;
-    nav_status s = NAV_SUCCESS;
-    for (uint32_t v = to; !nav_failed(s); v = q->parent[v]) {
-        s = nav_path_push(out, wp->positions[v], v);
-        if (v == from) break;
+    double cost = 0;
+    nav_status s = nav_path_push(out, wp->positions[from], from);
+    for (uint32_t u = from; u != to && !nav_failed(s);) {
+        uint32_t i = q->next_arc[u];
+        cost += wp->arc_cost[i];
+        u = wp->arc_to[i];
+        s = nav_path_push(out, wp->positions[u], u);
     }
-    if (nav_failed(s)) return s;
-    nav_path_reverse(out);
-    r->cost = q->g[to]; /* summed along the route, first link first */
-    return NAV_SUCCESS;
+    r->cost = cost;
+    return s;
 }
 
 nav_status nav_waypoints_query_route(nav_waypoints_query *q, uint32_t from, uint32_t to,

@@ -121,6 +121,10 @@ struct nav_waypoints {
     uint8_t *arc_disabled;
     uint32_t *arc_link; /* the source link of each arc */
     uint32_t disabled_arcs;
+    /* the arcs again, grouped by the waypoint they go to (for searches that run backwards): into v
+     * come arcs in_arc[in_first[v] .. in_first[v + 1]], from waypoints in_from[...] */
+    uint32_t *in_first; /* count + 1 entries */
+    uint32_t *in_arc, *in_from;
     /* a k-d tree of the positions for nearest-waypoint queries: complete and left-balanced, node k
      * has children 2k + 1 and 2k + 2 (no pointers); node k holds waypoint kd_point[k] and splits
      * its subtree on axis kd_axis[k] (0 x, 1 y, 2 z) at that waypoint's coordinate */
@@ -144,13 +148,13 @@ struct nav_waypoints_query {
     nav_allocator allocator;
     const nav_waypoints *wp;
     /* route searches (route.c) */
-    double *g;         /* per waypoint: the cost from the start, valid where seen == seen_now */
-    uint32_t *parent;  /* per waypoint: the waypoint it was reached from */
-    uint32_t *seen;    /* per waypoint: the search that last reached it */
-    uint32_t seen_now; /* this search's number */
-    uint8_t *in_open;  /* per waypoint: on the open list (valid where seen) */
-    nav_heap open;     /* with decrease-key */
-    nav_heap near;     /* nearest-waypoint queries: k-d tree nodes and waypoints by distance */
+    double *g;          /* per waypoint: the cost from the start, valid where seen == seen_now */
+    uint32_t *next_arc; /* per waypoint: the arc it leaves by towards the goal */
+    uint32_t *seen;     /* per waypoint: the search that last reached it */
+    uint32_t seen_now;  /* this search's number */
+    uint8_t *in_open;   /* per waypoint: on the open list (valid where seen) */
+    nav_heap open;      /* with decrease-key */
+    nav_heap near;      /* nearest-waypoint queries: k-d tree nodes and waypoints by distance */
     /* point queries (point.c) */
     const nav_grid *grid; /* null: no point queries */
     nav__wp_scan scan;
