@@ -42,7 +42,7 @@ typedef struct timing {
     uint32_t unreachable; /* queries that found no route */
 } timing;
 
-/* Times the routes of every pair under filter f [opt] (each pair `repeat` times), writing their
+/* Times the routes of every pair under filter f [opt], writing their
  * costs to cost (or comparing them with against [opt]). */
 static timing time_routes(nav_waypoints_query *q, const uint32_t *pairs, uint32_t count,
                           const nav_waypoints_filter *f, double *cost, const double *against)

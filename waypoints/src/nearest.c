@@ -118,6 +118,19 @@ static inline double limit2(double max_distance)
     return max_distance > 0 ? max_distance * max_distance : INFINITY;
 }
 
+/* Node k's children as seen from point: *near on the point's side of its splitting plane, *far on
+ * the other. Returns the far side's bound on squared distance: the plane's, or the node's own
+ * (bound2) if that is larger. */
+static inline double split(const nav_waypoints *wp, nav_vec3 point, uint32_t k, double bound2, uint32_t *near,
+                           uint32_t *far)
+{
+    unsigned axis = wp->kd_axis[k];
+    double diff = coord(point, axis) - coord(wp->positions[wp->kd_point[k]], axis);
+    *near = diff < 0 ? 2 * k + 1 : 2 * k + 2;
+    *far = diff < 0 ? 2 * k + 2 : 2 * k + 1;
+    return diff * diff > bound2 ? diff * diff : bound2;
+}
+
 uint32_t nav_waypoints_nearest(const nav_waypoints *wp, nav_vec3 point, double max_distance, double *distance)
 {
     if (distance) *distance = INFINITY;
@@ -125,25 +138,25 @@ uint32_t nav_waypoints_nearest(const nav_waypoints *wp, nav_vec3 point, double m
     /* depth first, nearer side first; a far side waits with the bound of its splitting plane. The
      * tree is at most 17 levels deep (NAV_WAYPOINTS_LIMIT), and the stack holds one far side a
      * level. */
-    struct {
+    typedef struct pending {
         uint32_t node;
         double bound2;
-    } stack[64];
+    } pending;
+    pending stack[64];
     uint32_t top = 0, best = NAV_WAYPOINTS_NONE, n = wp->count;
     double best2 = limit2(max_distance);
-    stack[top++] = (typeof(stack[0])){0, 0};
+    stack[top++] = (pending){0, 0};
     while (top) {
-        uint32_t k = stack[--top].node;
-        if (stack[top].bound2 > best2) continue;
-        for (double bound2 = stack[top].bound2; k < n;) {
+        pending p = stack[--top];
+        /* down the nearer sides while their bound (the popped one's) can still beat the best */
+        for (uint32_t k = p.node; k < n && p.bound2 <= best2;) {
             uint32_t i = wp->kd_point[k];
             double d2 = distance2(point, wp->positions[i]);
             if (d2 < best2 || (d2 == best2 && i < best)) best2 = d2, best = i;
-            double diff = coord(point, wp->kd_axis[k]) - coord(wp->positions[i], wp->kd_axis[k]);
-            double far2 = diff * diff > bound2 ? diff * diff : bound2;
-            uint32_t near = diff < 0 ? 2 * k + 1 : 2 * k + 2, far = diff < 0 ? 2 * k + 2 : 2 * k + 1;
+            uint32_t near, far;
+            double far2 = split(wp, point, k, p.bound2, &near, &far);
             if (far < n && far2 <= best2 && top < sizeof stack / sizeof stack[0])
-                stack[top++] = (typeof(stack[0])){far, far2};
+                stack[top++] = (pending){far, far2};
             k = near;
         }
     }
@@ -191,9 +204,8 @@ nav_status nav_waypoints_query_nearest(nav_waypoints_query *q, nav_vec3 point,
         double bound2, d2 = distance2(point, wp->positions[i]);
         memcpy(&bound2, &e.key, sizeof bound2); /* the key is the bound's bits */
         if (d2 <= max2) nav_heap_push(open, nav_heap_key_exact(d2), 1, i);
-        double diff = coord(point, wp->kd_axis[id]) - coord(wp->positions[i], wp->kd_axis[id]);
-        double far2 = diff * diff > bound2 ? diff * diff : bound2;
-        uint32_t near = diff < 0 ? 2 * id + 1 : 2 * id + 2, far = diff < 0 ? 2 * id + 2 : 2 * id + 1;
+        uint32_t near, far;
+        double far2 = split(wp, point, id, bound2, &near, &far);
         if (near < n) nav_heap_push(open, nav_heap_key_exact(bound2), 0, near);
         if (far < n && far2 <= max2) nav_heap_push(open, nav_heap_key_exact(far2), 0, far);
     }

@@ -123,7 +123,7 @@ struct nav_waypoints {
     uint32_t disabled_arcs;
     /* the arcs again, grouped by the waypoint they go to (for searches that run backwards): into v
      * come arcs in_arc[in_first[v] .. in_first[v + 1]], from waypoints in_from[...] */
-    uint32_t *in_first; /* count + 1 entries */
+    uint32_t *in_first; /* count + 2 entries (the last serves the counting sort of the bake) */
     uint32_t *in_arc, *in_from;
     /* a k-d tree of the positions for nearest-waypoint queries: complete and left-balanced, node k
      * has children 2k + 1 and 2k + 2 (no pointers); node k holds waypoint kd_point[k] and splits
