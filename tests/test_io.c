@@ -144,6 +144,38 @@ static void test_crc32(void **state)
     assert_int_equal(nav_crc32(0, zeros, sizeof zeros), 0x190A55ADu);
 }
 
+/* The CRC of a bit at a time, straight from the polynomial: the yardstick for long inputs, which
+ * nav_crc32 takes 8 bytes a step. */
+static uint32_t crc32_bitwise(uint32_t crc, const uint8_t *p, size_t size)
+{
+    crc = ~crc;
+    for (size_t i = 0; i < size; i++) {
+        crc ^= p[i];
+        for (int b = 0; b < 8; b++) crc = crc & 1 ? (crc >> 1) ^ 0xEDB88320u : crc >> 1;
+    }
+    return ~crc;
+}
+
+static void test_crc32_long(void **state)
+{
+    (void)state;
+    size_t n = 300007;
+    uint8_t *bytes = malloc(n);
+    assert_non_null(bytes);
+    uint32_t x = 12345;
+    for (size_t i = 0; i < n; i++) bytes[i] = (uint8_t)((x = x * 1103515245u + 12345u) >> 16);
+    uint32_t whole = crc32_bitwise(0, bytes, n);
+    assert_int_equal(nav_crc32(0, bytes, n), whole);
+    /* lengths about the switch to 8 bytes a step, at every alignment, and split anywhere */
+    for (size_t len = 65530; len < 65550; len++)
+        for (size_t at = 0; at < 8; at++)
+            assert_int_equal(nav_crc32(0, bytes + at, len), crc32_bitwise(0, bytes + at, len));
+    size_t cuts[] = {1, 7, 65535, 65536, 100000, 234567};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++)
+        assert_int_equal(nav_crc32(nav_crc32(0, bytes, cuts[i]), bytes + cuts[i], n - cuts[i]), whole);
+    free(bytes);
+}
+
 /* ---- writer and reader ----------------------------------------------------------------------- */
 
 static void test_writer_reader_round_trip(void **state)
@@ -1132,6 +1164,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crc32),
+        cmocka_unit_test(test_crc32_long),
         cmocka_unit_test(test_writer_reader_round_trip),
         cmocka_unit_test(test_writer_align_and_patch),
         cmocka_unit_test(test_reader_overrun_is_sticky),

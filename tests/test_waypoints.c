@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nav/anyangle.h"
+#include "nav/io.h"
 #include "nav/waypoints.h"
 #include "reference.h"
 #include "support.h"
@@ -1209,6 +1211,370 @@ static void test_grid_bake_and_query_errors(void **state)
     nav_grid_destroy(grid);
 }
 
+/* ---- the WAYPOINTS chunk -------------------------------------------------------------------------- */
+
+static void write_chunk(const nav_waypoints *wp, nav_writer *w)
+{
+    nav_writer_init(w, NULL);
+    assert_int_equal(nav_waypoints_write_chunk(wp, w), NAV_SUCCESS);
+}
+
+/* Two bakes answer alike: waypoints, names, links, every distance and first move (bit for bit). */
+static void assert_same_bake(const nav_waypoints *a, const nav_waypoints *b)
+{
+    uint32_t n = nav_waypoints_count(a);
+    assert_int_equal(nav_waypoints_count(b), n);
+    assert_int_equal(nav_waypoints_link_count(b), nav_waypoints_link_count(a));
+    assert_int_equal(nav_waypoints_from_grid(b), nav_waypoints_from_grid(a));
+    assert_true(nav_waypoints_source_fingerprint(b) == nav_waypoints_source_fingerprint(a));
+    assert_int_equal(nav_waypoints_memory_bytes(b), nav_waypoints_memory_bytes(a));
+    for (uint32_t i = 0; i < nav_waypoints_link_count(a); i++) {
+        nav_waypoint_link x, y;
+        assert_true(nav_waypoints_link(a, i, &x) && nav_waypoints_link(b, i, &y));
+        assert_true(x.from == y.from && x.to == y.to && x.cost == y.cost && x.flags == y.flags &&
+                    x.one_way == y.one_way && x.disabled == y.disabled);
+    }
+    for (uint32_t u = 0; u < n; u++) {
+        nav_vec3 p = nav_waypoints_position(a, u), q = nav_waypoints_position(b, u);
+        assert_memory_equal(&p, &q, sizeof p);
+        assert_int_equal(nav_waypoints_tags(b, u), nav_waypoints_tags(a, u));
+        assert_string_equal(nav_waypoints_name(b, u), nav_waypoints_name(a, u));
+        if (*nav_waypoints_name(a, u)) assert_int_equal(nav_waypoints_find(b, nav_waypoints_name(a, u)), u);
+        for (uint32_t v = 0; v < n; v++) {
+            double x = nav_waypoints_distance(a, u, v), y = nav_waypoints_distance(b, u, v);
+            assert_memory_equal(&x, &y, sizeof x);
+            assert_int_equal(nav_waypoints_next_hop(b, u, v), nav_waypoints_next_hop(a, u, v));
+        }
+    }
+}
+
+/* Reads chunk data back and checks it writes the same bytes and answers alike. */
+static nav_waypoints *round_trip(const nav_waypoints *wp, const nav_grid *grid)
+{
+    nav_writer w, again;
+    write_chunk(wp, &w);
+    nav_waypoints *back = NULL;
+    assert_int_equal(nav_waypoints_read_chunk(w.data, w.size, grid, NULL, NULL, &back), NAV_SUCCESS);
+    write_chunk(back, &again);
+    assert_int_equal(again.size, w.size);
+    assert_memory_equal(again.data, w.data, w.size);
+    assert_same_bake(wp, back);
+    nav_writer_destroy(&w);
+    nav_writer_destroy(&again);
+    return back;
+}
+
+static void test_chunk_round_trip(void **state)
+{
+    (void)state;
+    /* the hand-made graph with a loop, flags, tags and a disabled link */
+    nav_waypoint_link links[6];
+    memcpy(links, hand_links, sizeof hand_links);
+    links[4] = (nav_waypoint_link){.from = 1, .to = 1, .cost = 2, .flags = 4};
+    links[5] = (nav_waypoint_link){.from = 2, .to = 0, .cost = 1, .disabled = true, .flags = 9};
+    nav_waypoint_graph g = {.waypoints = hand_points, .waypoint_count = 4, .links = links, .link_count = 6};
+    nav_waypoints *wp = bake_or_fail(&g, NULL);
+    nav_waypoint_link loop;
+    assert_true(nav_waypoints_link(wp, 4, &loop));
+    assert_true(loop.from == 1 && loop.to == 1 && loop.cost == 2 && loop.flags == 4 && !loop.one_way);
+    assert_false(nav_waypoints_link(wp, 6, &loop));
+    nav_waypoints *back = round_trip(wp, NULL);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    assert_int_equal(nav_waypoints_route(back, 0, 2, &path), NAV_SUCCESS);
+    assert_float_equal(path.cost, 6, 1e-12);
+    nav_waypoints_destroy(back);
+    nav_waypoints_destroy(wp);
+
+    /* random graphs, and the empty one */
+    for (uint32_t round = 0; round < 6; round++) {
+        random_graph r = make_random(1 + round * 17, round * 60, 100 + round);
+        wp = bake_or_fail(&r.g, NULL);
+        nav_waypoints_destroy(round_trip(wp, NULL));
+        nav_waypoints_destroy(wp);
+        free_random(&r);
+    }
+    nav_waypoint_graph empty = {0};
+    wp = bake_or_fail(&empty, NULL);
+    nav_waypoints_destroy(round_trip(wp, NULL));
+    nav_waypoints_destroy(wp);
+
+    /* grid bakes: the same paths between points after a round trip with the grid */
+    unsigned seed = 41;
+    for (int round = 0; round < 6; round++) {
+        nav_grid *grid = random_grid(8 + round * 3, 7 + round * 2, 20, round % 3 == 1, round % 3 == 2, &seed);
+        assert_int_equal(nav_waypoints_bake_grid(grid, NULL, &wp), NAV_SUCCESS);
+        back = round_trip(wp, grid);
+        nav_waypoints_query *q1 = NULL, *q2 = NULL;
+        nav_waypoints_query_desc qd = {.grid = grid};
+        assert_int_equal(nav_waypoints_query_create(wp, &qd, &q1), NAV_SUCCESS);
+        assert_int_equal(nav_waypoints_query_create(back, &qd, &q2), NAV_SUCCESS);
+        nav_path other;
+        nav_path_init(&other, NULL);
+        for (int i = 0; i < 30; i++) {
+            double sx, sy, gx, gy;
+            if (!random_free_point(grid, &seed, &sx, &sy) || !random_free_point(grid, &seed, &gx, &gy))
+                continue;
+            nav_vec3 a = nav_grid_units_to_world(grid, sx, sy), b = nav_grid_units_to_world(grid, gx, gy);
+            nav_status s1 = nav_waypoints_find_path(q1, a, b, &path, NULL);
+            nav_status s2 = nav_waypoints_find_path(q2, a, b, &other, NULL);
+            assert_int_equal(s1, s2);
+            assert_int_equal(path.count, other.count);
+            assert_true(path.cost == other.cost);
+        }
+        nav_path_destroy(&other);
+        nav_waypoints_query_destroy(q1);
+        nav_waypoints_query_destroy(q2);
+        nav_waypoints_destroy(back);
+
+        /* without its grid: waypoint queries only; with another grid: refused */
+        nav_writer w;
+        write_chunk(wp, &w);
+        assert_int_equal(nav_waypoints_read_chunk(w.data, w.size, NULL, NULL, NULL, &back), NAV_SUCCESS);
+        test_log log;
+        test_log_init(&log);
+        assert_int_equal(nav_waypoints_query_create(
+                             back, &(nav_waypoints_query_desc){.grid = grid, .log = &log.hooks}, &q1),
+                         NAV_FAILURE | NAV_INVALID_PARAM);
+        assert_non_null(strstr(log.last, "loaded without its grid"));
+        assert_int_equal(nav_waypoints_route(back, 0, nav_waypoints_count(back) - 1, &path) != NAV_SUCCESS,
+                         nav_waypoints_route(wp, 0, nav_waypoints_count(wp) - 1, &path) != NAV_SUCCESS);
+        nav_waypoints_destroy(back);
+        nav_grid_set_cell(grid, 0, 0, nav_grid_passable(grid, 0, 0) ? NAV_TERRAIN_BLOCKED : 1);
+        assert_int_equal(nav_waypoints_read_chunk(w.data, w.size, grid, NULL, &log.hooks, &back),
+                         NAV_FAILURE | NAV_SOURCE_MISMATCH);
+        assert_null(back);
+        assert_non_null(strstr(log.last, "belong to another grid"));
+        nav_writer_destroy(&w);
+        nav_waypoints_destroy(wp);
+        nav_grid_destroy(grid);
+    }
+    nav_path_destroy(&path);
+}
+
+/* Offsets in a chunk of the hand-made graph (4 waypoints, names "a".."d", 4 links). */
+enum { CHUNK_HEAD = 24, CHUNK_POINTS = CHUNK_HEAD + 4 * 20, CHUNK_NAMES_END = CHUNK_POINTS + 9 + 7 };
+enum { CHUNK_LINKS = CHUNK_NAMES_END, CHUNK_DIST = CHUNK_LINKS + 4 * 24, CHUNK_HOP = CHUNK_DIST + 16 * 4 };
+
+/* Reads damaged chunk data: it fails cleanly, saying so, with what_said in the log [opt]. */
+static void expect_corrupt(const uint8_t *bytes, size_t size, const char *what_said)
+{
+    test_log log;
+    test_log_init(&log);
+    nav_waypoints *wp = NULL;
+    nav_status s = nav_waypoints_read_chunk(bytes, size, NULL, NULL, &log.hooks, &wp);
+    if (s != (NAV_FAILURE | NAV_CORRUPT_DATA))
+        fail_msg("%zu bytes, expecting '%s': %s", size, what_said ? what_said : "", nav_status_str(s));
+    assert_null(wp);
+    assert_non_null(strstr(log.last, "WAYPOINTS chunk: "));
+    if (what_said && !strstr(log.last, what_said)) fail_msg("'%s' does not say '%s'", log.last, what_said);
+}
+
+static void put_u32(uint8_t *at, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) at[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put_f32(uint8_t *at, float f)
+{
+    uint32_t v;
+    memcpy(&v, &f, 4);
+    put_u32(at, v);
+}
+
+/* Every way of damaging a chunk that the reader promises to catch, one at a time; then every byte
+ * flipped and every length cut: each read fails cleanly or gives a bake whose every route walks. */
+static void test_chunk_damage(void **state)
+{
+    (void)state;
+    nav_waypoint_graph g = {
+        .waypoints = hand_points, .waypoint_count = 4, .links = hand_links, .link_count = 4};
+    nav_waypoints *wp = bake_or_fail(&g, NULL);
+    nav_writer w;
+    write_chunk(wp, &w);
+    assert_int_equal(w.size, CHUNK_HOP + 16 * 2);
+    uint8_t *copy = malloc(w.size + 8);
+    struct {
+        size_t at;
+        int kind; /* 0: u32, 1: f32, 2: u16 */
+        double value;
+        const char *said;
+    } cases[] = {
+        {0, 0, 70000, "more waypoints"},
+        {0, 0, 5, "counts larger"},
+        {4, 0, 9, "counts larger"},
+        {8, 0, 0, "counts larger"},
+        {12, 0, 2, "bad flags"},
+        {12, 0, 4, "bad flags"},
+        {16, 0, 1, "fingerprint without a grid"},
+        {CHUNK_HEAD + 0, 1, NAN, "position not finite"},
+        {CHUNK_HEAD + 16, 0, 2, "a name out of place"}, /* names: "\0a\0b\0c\0d\0"; 2 is a's end */
+        {CHUNK_HEAD + 16, 0, 9, "a name out of place"},
+        {CHUNK_HEAD + 36, 0, 1, "are both named 'a'"},
+        {CHUNK_POINTS, 0, 'x', "start and end with a NUL"},
+        {CHUNK_LINKS, 0, 4, "out of range"},
+        {CHUNK_LINKS + 12, 0, 0xfff80000u, "not above 0"},          /* the cost's high word: a NaN */
+        {CHUNK_LINKS + 12, 0, 0x40200000u, "from waypoint 0 to 1"}, /* a-b costs 8, the table says 4 */
+        {CHUNK_LINKS + 18, 0, 2, "bad flags or padding"},
+        {CHUNK_LINKS + 20, 0, 1, "bad flags or padding"},
+        {CHUNK_DIST + 4, 1, 5, "from waypoint 0 to 1"}, /* a-b is 4 */
+        {CHUNK_DIST + 4, 1, INFINITY, "from waypoint 0 to 1"},
+        {CHUNK_DIST + 4, 1, -4, "from waypoint 0 to 1"},
+        {CHUNK_DIST + 0, 1, 1, "from waypoint 0 to 0"},
+        {CHUNK_HOP + 2, 2, 2, "from waypoint 0 to 1"},       /* 0 -> 1 by c: no link */
+        {CHUNK_HOP + 14, 2, 1, "from waypoint 1 to 3"},      /* 1 -> 3 by 1 itself */
+        {CHUNK_HOP + 14, 2, 4, "from waypoint 1 to 3"},      /* out of range */
+        {CHUNK_HOP + 14, 2, 0xffff, "from waypoint 1 to 3"}, /* no route, at a finite distance */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memcpy(copy, w.data, w.size);
+        if (cases[i].kind == 2) {
+            uint16_t v = (uint16_t)cases[i].value;
+            copy[cases[i].at] = (uint8_t)v, copy[cases[i].at + 1] = (uint8_t)(v >> 8);
+        } else if (cases[i].kind == 0) {
+            put_u32(copy + cases[i].at, (uint32_t)cases[i].value);
+        } else {
+            put_f32(copy + cases[i].at, (float)cases[i].value);
+        }
+        expect_corrupt(copy, w.size, cases[i].said);
+    }
+    /* bytes after the end, and a padding byte */
+    memcpy(copy, w.data, w.size);
+    copy[w.size] = 0;
+    expect_corrupt(copy, w.size + 4, "bytes after the tables");
+    memcpy(copy, w.data, w.size);
+    copy[CHUNK_POINTS + 9 + 3] = 1; /* the names are 9 bytes, padded to 16 */
+    expect_corrupt(copy, w.size, "padding that is not zero");
+
+    /* every length cut short, every byte flipped */
+    nav_path path;
+    nav_path_init(&path, NULL);
+    for (size_t n = 0; n < w.size; n++) expect_corrupt(w.data, n, NULL);
+    int loaded = 0;
+    for (size_t at = 0; at < w.size; at++)
+        for (int bit = 0; bit < 8; bit += 3) {
+            memcpy(copy, w.data, w.size);
+            copy[at] ^= (uint8_t)(1u << bit);
+            nav_waypoints *back = NULL;
+            nav_status s = nav_waypoints_read_chunk(copy, w.size, NULL, NULL, NULL, &back);
+            if (nav_failed(s)) {
+                FAILS_WITH(s, NAV_CORRUPT_DATA);
+                assert_null(back);
+                continue;
+            }
+            loaded++;
+            for (uint32_t u = 0; u < 4; u++)
+                for (uint32_t v = 0; v < 4; v++) {
+                    nav_status r = nav_waypoints_route(back, u, v, &path);
+                    double d = nav_waypoints_distance(back, u, v);
+                    if (isinf(d)) {
+                        assert_int_equal(r, NAV_FAILURE | NAV_UNREACHABLE);
+                        continue;
+                    }
+                    assert_int_equal(r, NAV_SUCCESS);
+                    assert_true(fabs(path.cost - d) <= 1e-6 * d);
+                }
+            nav_waypoints_destroy(back);
+        }
+    assert_true(loaded > 0); /* tags, flags, and positions the costs do not depend on */
+    nav_path_destroy(&path);
+    free(copy);
+    nav_writer_destroy(&w);
+    nav_waypoints_destroy(wp);
+}
+
+/* .nav files: saved with their grid and loaded back; another grid, two chunks, another version,
+ * and allocation failures at every step. */
+static void test_chunk_files(void **state)
+{
+    (void)state;
+    unsigned seed = 77;
+    nav_grid *grid = random_grid(14, 11, 25, false, false, &seed),
+             *other = random_grid(14, 11, 25, false, false, &seed);
+    nav_waypoints *wp = NULL, *back = NULL;
+    assert_int_equal(nav_waypoints_bake_grid(grid, NULL, &wp), NAV_SUCCESS);
+    char path[] = "/tmp/libnav_wp_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    test_log log;
+    test_log_init(&log);
+    assert_int_equal(nav_waypoints_save_nav(other, wp, path, &log.hooks), NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    assert_non_null(strstr(log.last, "belong to another grid"));
+    assert_int_equal(nav_waypoints_save_nav(grid, wp, path, &log.hooks), NAV_SUCCESS);
+    nav_grid *loaded = NULL;
+    assert_int_equal(nav_waypoints_load_nav(path, NULL, NULL, &back, &loaded), NAV_SUCCESS);
+    assert_true(nav_grid_fingerprint(loaded) == nav_grid_fingerprint(grid));
+    assert_same_bake(wp, back);
+    nav_waypoints_query *q = NULL;
+    assert_int_equal(nav_waypoints_query_create(back, &(nav_waypoints_query_desc){.grid = loaded}, &q),
+                     NAV_SUCCESS);
+    nav_waypoints_query_destroy(q);
+    nav_waypoints_destroy(back);
+    nav_grid_destroy(loaded);
+    /* allocation failures while loading */
+    int failed = 0;
+    for (long at = 1;; at++) {
+        test_allocator t;
+        test_allocator_init(&t, at);
+        nav_status s = nav_waypoints_load_nav(path, &t.hooks, NULL, &back, &loaded);
+        if (nav_succeeded(s)) {
+            nav_waypoints_destroy(back);
+            nav_grid_destroy(loaded);
+            assert_int_equal(t.live, 0);
+            break;
+        }
+        FAILS_WITH(s, NAV_OUT_OF_MEMORY);
+        assert_null(back);
+        assert_null(loaded);
+        assert_int_equal(t.live, 0);
+        failed++;
+    }
+    assert_true(failed > 10);
+
+    /* another grid's chunk beside this grid */
+    nav_writer gw, ww;
+    nav_writer_init(&gw, NULL);
+    write_chunk(wp, &ww);
+    assert_int_equal(nav_grid_write_chunk(other, &gw), NAV_SUCCESS);
+    nav_chunk chunks[3] = {{NAV_CHUNK_GRID, NAV_GRID_CHUNK_VERSION, gw.data, gw.size},
+                           {NAV_CHUNK_WAYPOINTS, NAV_WAYPOINTS_CHUNK_VERSION, ww.data, ww.size},
+                           {NAV_CHUNK_WAYPOINTS, NAV_WAYPOINTS_CHUNK_VERSION, ww.data, ww.size}};
+    assert_int_equal(nav_container_write_file(path, chunks, 2, NULL), NAV_SUCCESS);
+    FAILS_WITH(nav_waypoints_load_nav(path, NULL, &log.hooks, &back, &loaded), NAV_SOURCE_MISMATCH);
+    assert_null(back);
+    assert_null(loaded);
+    assert_non_null(strstr(log.last, "belong to another grid"));
+    assert_int_equal(nav_waypoints_load_nav(path, NULL, NULL, &back, NULL), NAV_SUCCESS); /* no grid asked */
+    nav_waypoints_destroy(back);
+    assert_int_equal(nav_container_write_file(path, chunks, 3, NULL), NAV_SUCCESS);
+    FAILS_WITH(nav_waypoints_load_nav(path, NULL, &log.hooks, &back, NULL), NAV_CORRUPT_DATA);
+    assert_non_null(strstr(log.last, "2 WAYPOINTS chunks"));
+    chunks[1].version = 2;
+    assert_int_equal(nav_container_write_file(path, chunks, 2, NULL), NAV_SUCCESS);
+    FAILS_WITH(nav_waypoints_load_nav(path, NULL, NULL, &back, NULL), NAV_WRONG_VERSION);
+    assert_int_equal(nav_container_write_file(path, chunks, 1, NULL), NAV_SUCCESS);
+    FAILS_WITH(nav_waypoints_load_nav(path, NULL, &log.hooks, &back, NULL), NAV_CORRUPT_DATA);
+    assert_non_null(strstr(log.last, "no WAYPOINTS chunk"));
+    /* a hand-made graph saves alone, not beside a grid */
+    nav_waypoint_graph g = {
+        .waypoints = hand_points, .waypoint_count = 4, .links = hand_links, .link_count = 4};
+    nav_waypoints *hand = bake_or_fail(&g, NULL);
+    assert_int_equal(nav_waypoints_save_nav(grid, hand, path, &log.hooks), NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    assert_non_null(strstr(log.last, "not baked from a grid"));
+    assert_int_equal(nav_waypoints_save_nav(NULL, hand, path, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_waypoints_load_nav(path, NULL, NULL, &back, NULL), NAV_SUCCESS);
+    assert_same_bake(hand, back);
+    nav_waypoints_destroy(back);
+    nav_waypoints_destroy(hand);
+    nav_writer_destroy(&gw);
+    nav_writer_destroy(&ww);
+    unlink(path);
+    nav_waypoints_destroy(wp);
+    nav_grid_destroy(grid);
+    nav_grid_destroy(other);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1231,6 +1597,9 @@ int main(void)
         cmocka_unit_test(test_grid_points_against_reference),
         cmocka_unit_test(test_grid_nearest_visible),
         cmocka_unit_test(test_grid_bake_and_query_errors),
+        cmocka_unit_test(test_chunk_round_trip),
+        cmocka_unit_test(test_chunk_damage),
+        cmocka_unit_test(test_chunk_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
-/* navtool bake: bake a map's HPA* abstract graph (or, with --mesh, its navigation mesh) and write
- * map and bake into one .nav file. */
+/* navtool bake: bake a map's HPA* abstract graph (or, with --mesh, its navigation mesh; with
+ * --waypoints, its waypoint graph) and write map and bake into one .nav file. With --waypoints the
+ * input may instead be a waypoint file: its bake is written alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,11 +54,33 @@ static int bake_mesh(nav_grid *grid, const char *input, const char *output, floa
     return 0;
 }
 
+/* --waypoints: a grid's waypoint graph (with the grid) or a waypoint file's (alone). */
+static int bake_waypoints(const char *input, const char *output, const nav_waypoint_grid_desc *desc,
+                          bool quiet)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    nav_waypoints *wp;
+    nav_grid *grid;
+    if (navtool_waypoints_for(input, desc, !quiet, &wp, &grid)) return 1;
+    double ms = ms_since(&t0);
+    nav_status s = nav_waypoints_save_nav(grid, wp, output, &navtool_stderr_log);
+    if (nav_succeeded(s))
+        printf("baked %s in %.1f ms: %u waypoints, %u links, %zu bytes -> %s\n", input, ms,
+               nav_waypoints_count(wp), nav_waypoints_link_count(wp), nav_waypoints_memory_bytes(wp), output);
+    else
+        fprintf(stderr, "navtool bake: %s\n", nav_status_str(s));
+    nav_waypoints_destroy(wp);
+    nav_grid_destroy(grid);
+    return nav_succeeded(s) ? 0 : 1;
+}
+
 int navtool_bake(int argc, char **argv)
 {
     const char *input = NULL, *output = NULL;
     nav_hpa_desc desc = {0};
-    bool quiet = false, mesh = false;
+    bool quiet = false, mesh = false, waypoints = false;
+    nav_waypoint_grid_desc waypoint_desc = {0};
     float radius = 0;
     uint32_t landmarks = 16;
     for (int i = 1; i < argc; i++) {
@@ -67,6 +90,16 @@ int navtool_bake(int argc, char **argv)
             quiet = true;
         } else if (!strcmp(argv[i], "--mesh")) {
             mesh = true;
+        } else if (!strcmp(argv[i], "--waypoints")) {
+            waypoints = true;
+        } else if (!strcmp(argv[i], "--keep-all-links")) {
+            waypoint_desc.keep_all_links = true;
+        } else if (!strcmp(argv[i], "--max-waypoints") && i + 1 < argc) {
+            if (!navtool_parse_u32("bake", "--max-waypoints", argv[++i], 1, NAV_WAYPOINTS_LIMIT,
+                                   &waypoint_desc.max_waypoints))
+                return 2;
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            if (!navtool_parse_u32("bake", "--threads", argv[++i], 0, 1024, &waypoint_desc.threads)) return 2;
         } else if (!strcmp(argv[i], "--radius") && i + 1 < argc) {
             char *end;
             radius = strtof(argv[++i], &end);
@@ -90,6 +123,11 @@ int navtool_bake(int argc, char **argv)
         navtool_usage(stderr);
         return 2;
     }
+    if (mesh && waypoints) {
+        fprintf(stderr, "navtool bake: --mesh and --waypoints are two bakes: make one file each\n");
+        return 2;
+    }
+    if (waypoints) return bake_waypoints(input, output, &waypoint_desc, quiet);
     nav_grid *grid = navtool_load_grid(input, NULL);
     if (!grid) return 1;
     desc.log = &navtool_stderr_log;

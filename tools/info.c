@@ -1,5 +1,5 @@
-/* navtool info: what a .nav file holds: its chunks, its grid, the figures of its HPA* bake and of
- * its navigation mesh.
+/* navtool info: what a .nav file holds: its chunks, its grid, the figures of its HPA* bake, of its
+ * navigation mesh and of its waypoints.
  * A chunk that is there but cannot be loaded (damaged, of a newer version, baked from another
  * grid) is reported on its own line with the reason, and the exit status is 1: a script that
  * checks a file with `navtool info` must not take a broken bake for a missing one. */
@@ -98,7 +98,7 @@ int navtool_info(int argc, char **argv)
     }
     printf("%s\n", path);
     printf("chunks:");
-    bool has_hpa = false, has_mesh = false;
+    bool has_hpa = false, has_mesh = false, has_grid = false, has_waypoints = false;
     for (uint32_t i = 0; i < container.count; i++) {
         char tag[5];
         tag_text(container.chunks[i].tag, tag);
@@ -106,14 +106,18 @@ int navtool_info(int argc, char **argv)
                (unsigned long long)container.chunks[i].size);
         has_hpa |= container.chunks[i].tag == NAV_CHUNK_HPA;
         has_mesh |= container.chunks[i].tag == NAV_CHUNK_MESH;
+        has_grid |= container.chunks[i].tag == NAV_CHUNK_GRID;
+        has_waypoints |= container.chunks[i].tag == NAV_CHUNK_WAYPOINTS;
     }
     printf("%s\n", container.count ? "" : " none");
     free(bytes);
 
     int rc = 0;
     nav_grid *grid = NULL;
-    s = nav_grid_load_nav(path, &(nav_grid_desc){.log = &log}, &grid);
-    if (nav_failed(s)) {
+    s = has_grid ? nav_grid_load_nav(path, &(nav_grid_desc){.log = &log}, &grid) : NAV_SUCCESS;
+    if (!has_grid) {
+        printf("grid: none\n");
+    } else if (nav_failed(s)) {
         printf("grid: error: %s\n", without_path(error.text, path));
         rc = 1;
     } else {
@@ -126,7 +130,7 @@ int navtool_info(int argc, char **argv)
     }
     if (!has_hpa) {
         printf("hpa: none\n");
-    } else if (grid) {
+    } else if (grid || !has_grid) {
         nav_grid *hpa_grid = NULL;
         nav_hpa *hpa = NULL;
         error.text[0] = '\0';
@@ -156,6 +160,23 @@ int navtool_info(int argc, char **argv)
             if (grid && nav_mesh_source_fingerprint(mesh) != nav_grid_fingerprint(grid)) rc = 1;
         }
         nav_mesh_destroy(mesh);
+    }
+    if (!has_waypoints) {
+        printf("waypoints: none\n");
+    } else {
+        nav_waypoints *wp = NULL;
+        nav_grid *own = NULL;
+        error.text[0] = '\0';
+        /* with the file's grid: a bake of a grid is checked against it (its corners) */
+        s = nav_waypoints_load_nav(path, NULL, &log, &wp, grid ? &own : NULL);
+        if (nav_failed(s)) {
+            printf("waypoints: error: %s\n", without_path(error.text, path));
+            rc = 1;
+        } else {
+            navtool_print_waypoints(wp, grid);
+        }
+        nav_waypoints_destroy(wp);
+        nav_grid_destroy(own);
     }
     nav_grid_destroy(grid);
     if (rc) fprintf(stderr, "navtool info: %s holds a chunk that does not load (see above)\n", path);

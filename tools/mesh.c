@@ -7,23 +7,11 @@
 #include "navtool.h"
 #include "nav/anyangle.h"
 
-static bool nav_file_has_mesh(const char *path)
-{
-    size_t n = strlen(path);
-    if (n < 4 || strcmp(path + n - 4, ".nav") != 0) return false;
-    void *bytes;
-    nav_container container;
-    if (nav_failed(nav_container_read_file(path, NULL, NULL, &bytes, &container))) return false;
-    bool found = nav_container_find(&container, NAV_CHUNK_MESH) != NULL;
-    free(bytes);
-    return found;
-}
-
 nav_mesh *navtool_mesh_for(const char *input, const nav_grid *grid, float agent_radius)
 {
     nav_mesh *mesh = NULL;
     nav_status s;
-    if (nav_file_has_mesh(input)) {
+    if (navtool_nav_file_has(input, NAV_CHUNK_MESH)) {
         if (agent_radius > 0)
             fprintf(stderr, "navtool: %s holds its mesh; --radius does not apply to it\n", input);
         s = nav_mesh_load_nav(input, NULL, &navtool_stderr_log, &mesh, NULL);

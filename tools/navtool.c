@@ -11,18 +11,26 @@ static const struct {
 } commands[] = {
     {"demo", navtool_demo, "navtool demo                  run the bundled sample world"},
     {"path", navtool_path,
-     "navtool path MAP|FILE.nav SX SY GX GY [--algo A|hpa|mesh|mesh-funnel] [--weight W] [--heuristic H]\n"
-     "               [--smooth] [--radius CELLS] [--png OUT] [--ascii]"},
+     "navtool path MAP|FILE.nav SX SY GX GY [--algo A|hpa|mesh|mesh-funnel|waypoints] [--weight W]\n"
+     "               [--heuristic H] [--smooth] [--radius CELLS] [--png OUT] [--ascii]\n"
+     "  navtool path FILE.nav|WAYPOINTS.txt FROM TO --algo waypoints [--png OUT]   (waypoint names or "
+     "indices)"},
     {"scen", navtool_scen,
-     "navtool scen SCEN [--map MAP|FILE.nav] [--algo A|hpa|mesh|mesh-funnel] [--weight W] [--smooth] [--json]"
-     "\n               [--cluster N] [--levels N] [--ratio N] [--long N] [--landmarks K]"},
+     "navtool scen SCEN [--map MAP|FILE.nav] [--algo A|hpa|mesh|mesh-funnel|waypoints] [--weight W] "
+     "[--smooth]"
+     "\n               [--json] [--cluster N] [--levels N] [--ratio N] [--long N] [--landmarks K]"
+     "\n               [--max-waypoints N]"},
     {"bake", navtool_bake,
      "navtool bake MAP -o OUT.nav [--cluster N] [--levels N] [--ratio N] [--long N]\n"
      "               [--mesh [--radius CELLS] [--landmarks K (default 16)]]\n"
+     "               [--waypoints [--max-waypoints N] [--keep-all-links] [--threads N]]   (MAP or "
+     "WAYPOINTS.txt)\n"
      "               [--quiet]"},
     {"info", navtool_info, "navtool info FILE.nav"},
     {"render", navtool_render,
-     "navtool render MAP|FILE.nav [SX SY GX GY] [--algo A|hpa|mesh|mesh-funnel] [--png OUT] [--ascii]\n"
+     "navtool render MAP|FILE.nav|WAYPOINTS.txt [SX SY GX GY | FROM TO] [--algo "
+     "A|hpa|mesh|mesh-funnel|waypoints]\n"
+     "               [--png OUT] [--ascii]\n"
      "               [--scale PX] [--radius CELLS] [--cluster N] [--levels N] [--ratio N] [--long N]"},
 };
 

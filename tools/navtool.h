@@ -8,6 +8,7 @@
 #include "nav/hpa.h"
 #include "nav/mesh.h"
 #include "nav/search.h"
+#include "nav/waypoints.h"
 
 int navtool_demo(int argc, char **argv);
 int navtool_path(int argc, char **argv);
@@ -56,7 +57,9 @@ typedef struct navtool_layers {
     const nav_mesh *mesh;        /* polygon outlines, links */
     const uint32_t *corridor;    /* polygons tinted, their portals drawn */
     uint32_t corridor_count;
-    const nav_path *mesh_path; /* a straight path of world points, with its corners */
+    const nav_path *mesh_path;      /* a straight path of world points, with its corners */
+    const nav_waypoints *waypoints; /* links, then waypoints */
+    const nav_path *waypoint_path;  /* a route or path of world points, with its corners */
 } navtool_layers;
 int navtool_write_png_layers(const char *path, const nav_grid *grid, const navtool_layers *layers,
                              const nav_path *path_cells, int scale);
@@ -70,6 +73,23 @@ bool navtool_parse_mesh_mode(const char *name, nav_mesh_path_mode *mode);
 /* navtool path and render with --algo mesh or mesh-funnel: c (four cell coordinates) [opt]. */
 int navtool_mesh_route(const char *input, const int32_t *c, nav_mesh_path_mode mode, float agent_radius,
                        const char *png, int scale, bool print);
+
+/* Whether path is a .nav file (by its name) that holds a chunk with this tag. */
+bool navtool_nav_file_has(const char *path, uint32_t tag);
+/* Whether the file starts as a waypoint file does ("libnav waypoints"). */
+bool navtool_is_waypoint_file(const char *path);
+/* The waypoints of an input: a .nav file's WAYPOINTS chunk (with the file's grid when it holds one),
+ * a waypoint file baked here, or a grid (map, ASCII, PNG) baked here with options [opt]. *grid is
+ * the grid, or null for a graph of its own. Progress to stderr when asked. Returns 0, or 1 having
+ * said why (both null). */
+int navtool_waypoints_for(const char *input, const nav_waypoint_grid_desc *options, bool progress,
+                          nav_waypoints **wp, nav_grid **grid);
+/* navtool path and render with --algo waypoints: nends 2 (two waypoints, by name or index), 4 (two
+ * cells: waypoints baked from a grid) or 0 (the graph alone). */
+int navtool_waypoints_route(const char *input, const char *const *ends, int nends, const char *png, int scale,
+                            bool print);
+/* navtool info's lines about a bake; grid [opt] the file's. */
+void navtool_print_waypoints(const nav_waypoints *wp, const nav_grid *grid);
 
 /* Prints the grid with the path as '*' (start 's', goal 't'). */
 void navtool_print_ascii(FILE *out, const nav_grid *grid, const nav_path *path_cells);

@@ -1,6 +1,8 @@
 /* navtool path: one search on a map, printed as cells (and optionally drawn). MAP may be a baked
  * .nav file: its grid is loaded instead of rebuilt, and with --algo hpa its bake is used (for a map,
- * --algo hpa bakes first, with the default options or the given ones). */
+ * --algo hpa bakes first, with the default options or the given ones). With --algo waypoints, a
+ * route between two waypoints (of a .nav file's bake or a waypoint file) or a path between two
+ * cells (waypoints of a grid). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +21,13 @@ int navtool_path(int argc, char **argv)
     bool mesh = false;
     nav_mesh_path_mode mesh_mode = NAV_MESH_PATH_OPTIMAL;
     float radius = 0;
+    bool waypoints = false;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--algo") && i + 1 < argc && navtool_parse_mesh_mode(argv[i + 1], &mesh_mode)) {
+        if (!strcmp(argv[i], "--algo") && i + 1 < argc && !strcmp(argv[i + 1], "waypoints")) {
+            waypoints = true;
+            i++;
+        } else if (!strcmp(argv[i], "--algo") && i + 1 < argc &&
+                   navtool_parse_mesh_mode(argv[i + 1], &mesh_mode)) {
             mesh = true;
             i++;
         } else if (!strcmp(argv[i], "--radius") && i + 1 < argc) {
@@ -57,6 +64,8 @@ int navtool_path(int argc, char **argv)
             return 2;
         }
     }
+    if (waypoints && (npos == 3 || npos == 5))
+        return navtool_waypoints_route(positional[0], positional + 1, npos - 1, png, 0, true);
     if (npos != 5) {
         navtool_usage(stderr);
         return 2;

@@ -1,5 +1,6 @@
 /* navtool render: draw a grid as a PNG (walls, terrain shades, the closed and open cells of a
- * search, the path on top, like the seed tutorials' pictures) or as text. */
+ * search, the path on top, like the seed tutorials' pictures) or as text; with an HPA* bake, a
+ * navigation mesh or waypoints (links, waypoints and a route) over it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,13 +125,35 @@ static void to_pixel(const nav_grid *grid, nav_vec3 p, int scale, size_t pw, siz
     *y = (int64_t)fmin(fmax(fy, 0), (double)ph - 1);
 }
 
+/* A path of world points: its segments, then its corners (start green, goal blue). */
+static void draw_route(uint8_t *pixels, size_t pw, size_t ph, int scale, const nav_grid *grid,
+                       const nav_path *path)
+{
+    static const rgb corner = {120, 20, 20};
+    for (uint32_t i = 0; i + 1 < path->count; i++) {
+        int64_t ax, ay, bx, by;
+        to_pixel(grid, path->points[i], scale, pw, ph, &ax, &ay);
+        to_pixel(grid, path->points[i + 1], scale, pw, ph, &bx, &by);
+        for (int d = 0; d < (scale >= 4 ? 2 : 1); d++)
+            line(pixels, pw, ph, ax + d, ay, bx + d, by, path_colour, 1.0);
+    }
+    for (uint32_t i = 0; i < path->count; i++) {
+        int64_t x, y;
+        to_pixel(grid, path->points[i], scale, pw, ph, &x, &y);
+        rgb c = i == 0 ? start_colour : i + 1 == path->count ? goal_colour : corner;
+        int r = scale >= 4 ? scale / 2 : 1;
+        for (int dy = -r; dy <= r; dy++)
+            for (int dx = -r; dx <= r; dx++) blend(pixels, pw, ph, x + dx, y + dy, c, 1.0);
+    }
+}
+
 /* The mesh over the grid: the corridor's polygons tinted, every polygon's outline, the corridor's
  * portals, the links as arcs of dots, the straight path on top with its corners. */
 static void draw_mesh(uint8_t *pixels, size_t pw, size_t ph, int scale, const nav_grid *grid,
                       const navtool_layers *layers)
 {
     static const rgb outline = {70, 110, 170}, corridor_tint = {250, 210, 60}, portal = {240, 130, 20},
-                     link_colour = {160, 40, 200}, corner = {120, 20, 20};
+                     link_colour = {160, 40, 200};
     const nav_mesh *mesh = layers->mesh;
     for (uint32_t i = 0; i < layers->corridor_count; i++) {
         nav_mesh_poly_info info;
@@ -190,23 +213,36 @@ static void draw_mesh(uint8_t *pixels, size_t pw, size_t ph, int scale, const na
         to_pixel(grid, info.end, scale, pw, ph, &bx, &by);
         line(pixels, pw, ph, ax, ay, bx, by, link_colour, 0.5);
     }
-    const nav_path *path = layers->mesh_path;
-    if (!path) return;
-    for (uint32_t i = 0; i + 1 < path->count; i++) {
+    if (layers->mesh_path) draw_route(pixels, pw, ph, scale, grid, layers->mesh_path);
+}
+
+/* Waypoints over the grid: links as lines (one-way ones lighter, disabled ones grey), then the
+ * waypoints as dots, the route on top with its corners. */
+static void draw_waypoints(uint8_t *pixels, size_t pw, size_t ph, int scale, const nav_grid *grid,
+                           const navtool_layers *layers)
+{
+    static const rgb link_colour = {90, 60, 170}, one_way_colour = {190, 120, 230},
+                     disabled_colour = {150, 150, 150}, point_colour = {30, 30, 110};
+    const nav_waypoints *wp = layers->waypoints;
+    uint32_t n = nav_waypoints_count(wp), links = nav_waypoints_link_count(wp);
+    double strength = links > 20000 ? 0.15 : links > 2000 ? 0.3 : 0.6;
+    for (uint32_t l = 0; l < links; l++) {
+        nav_waypoint_link k;
+        nav_waypoints_link(wp, l, &k);
         int64_t ax, ay, bx, by;
-        to_pixel(grid, path->points[i], scale, pw, ph, &ax, &ay);
-        to_pixel(grid, path->points[i + 1], scale, pw, ph, &bx, &by);
-        for (int d = 0; d < (scale >= 4 ? 2 : 1); d++)
-            line(pixels, pw, ph, ax + d, ay, bx + d, by, path_colour, 1.0);
+        to_pixel(grid, nav_waypoints_position(wp, k.from), scale, pw, ph, &ax, &ay);
+        to_pixel(grid, nav_waypoints_position(wp, k.to), scale, pw, ph, &bx, &by);
+        rgb c = k.disabled ? disabled_colour : k.one_way ? one_way_colour : link_colour;
+        line(pixels, pw, ph, ax, ay, bx, by, c, strength);
     }
-    for (uint32_t i = 0; i < path->count; i++) {
+    int r = scale >= 6 ? scale / 3 : scale >= 3 ? 1 : 0;
+    for (uint32_t i = 0; i < n; i++) {
         int64_t x, y;
-        to_pixel(grid, path->points[i], scale, pw, ph, &x, &y);
-        rgb c = i == 0 ? start_colour : i + 1 == path->count ? goal_colour : corner;
-        int r = scale >= 4 ? scale / 2 : 1;
+        to_pixel(grid, nav_waypoints_position(wp, i), scale, pw, ph, &x, &y);
         for (int dy = -r; dy <= r; dy++)
-            for (int dx = -r; dx <= r; dx++) blend(pixels, pw, ph, x + dx, y + dy, c, 1.0);
+            for (int dx = -r; dx <= r; dx++) blend(pixels, pw, ph, x + dx, y + dy, point_colour, 1.0);
     }
+    if (layers->waypoint_path) draw_route(pixels, pw, ph, scale, grid, layers->waypoint_path);
 }
 
 int navtool_write_png(const char *path, const nav_grid *grid, const nav_grid_query *query,
@@ -277,6 +313,7 @@ int navtool_write_png_layers(const char *path, const nav_grid *grid, const navto
     }
     if (hpa) draw_hpa(pixels, pw, ph, scale, hpa, w);
     if (layers->mesh) draw_mesh(pixels, pw, ph, scale, grid, layers);
+    if (layers->waypoints) draw_waypoints(pixels, pw, ph, scale, grid, layers);
     if (path_cells) { /* the path on top of everything */
         for (uint32_t i = 0; i < path_cells->count; i++) {
             uint32_t cell = path_cells->nodes[i];
@@ -326,7 +363,9 @@ int navtool_render(int argc, char **argv)
 {
     const char *map = NULL, *png = NULL;
     int32_t c[4];
+    const char *ends[4];
     int ncoord = 0, scale = 0;
+    bool waypoints = false;
     bool ascii = false;
     nav_search_desc search = {0};
     bool hpa = false;
@@ -337,6 +376,9 @@ int navtool_render(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--png") && i + 1 < argc) {
             png = argv[++i];
+        } else if (!strcmp(argv[i], "--algo") && i + 1 < argc && !strcmp(argv[i + 1], "waypoints")) {
+            waypoints = true;
+            i++;
         } else if (!strcmp(argv[i], "--algo") && i + 1 < argc &&
                    navtool_parse_mesh_mode(argv[i + 1], &mesh_mode)) {
             mesh = true;
@@ -360,12 +402,15 @@ int navtool_render(int argc, char **argv)
         } else if (!map && argv[i][0] != '-') {
             map = argv[i];
         } else if (ncoord < 4 && (argv[i][0] != '-' || (argv[i][1] >= '0' && argv[i][1] <= '9'))) {
+            ends[ncoord] = argv[i];
             c[ncoord++] = (int32_t)strtol(argv[i], NULL, 10);
         } else {
             fprintf(stderr, "navtool render: unexpected argument '%s'\n", argv[i]);
             return 2;
         }
     }
+    if (waypoints && map && png && !ascii && (ncoord == 0 || ncoord == 2 || ncoord == 4))
+        return navtool_waypoints_route(map, ends, ncoord, png, scale, false);
     if (!map || (ncoord != 0 && ncoord != 4) || (!png && !ascii)) {
         navtool_usage(stderr);
         return 2;

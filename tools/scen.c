@@ -168,7 +168,26 @@ int navtool_scen(int argc, char **argv)
     }
     nav_waypoints *wp = NULL;
     nav_waypoints_query *wp_query = NULL;
-    if (waypoints) {
+    if (waypoints && navtool_nav_file_has(map_path, NAV_CHUNK_WAYPOINTS)) {
+        /* the file's bake, bound to the file's grid (timed with the loading) */
+        double start = now_seconds();
+        nav_grid *own = NULL;
+        s = nav_waypoints_load_nav(map_path, NULL, &navtool_stderr_log, &wp, &own);
+        if (nav_succeeded(s) && !nav_waypoints_from_grid(wp)) s = NAV_FAILURE | NAV_INVALID_PARAM;
+        nav_grid_destroy(own);
+        load_ms += (now_seconds() - start) * 1e3;
+        if (nav_succeeded(s))
+            s = nav_waypoints_query_create(
+                wp, &(nav_waypoints_query_desc){.grid = grid, .log = &navtool_stderr_log}, &wp_query);
+        if (nav_failed(s)) {
+            fprintf(stderr, "navtool scen: the waypoints of %s do not load: %s\n", base_name(map_path),
+                    nav_status_str(s));
+            nav_waypoints_destroy(wp);
+            nav_grid_destroy(grid);
+            nav_scen_destroy(scen);
+            return 1;
+        }
+    } else if (waypoints) {
         double bake_start = now_seconds();
         s = nav_waypoints_bake_grid(grid, &waypoint_desc, &wp);
         bake_ms = (now_seconds() - bake_start) * 1e3;

@@ -84,9 +84,7 @@ typedef struct chunk_reader {
 
 static nav_status corrupt(chunk_reader *c, const char *what)
 {
-    nav__logf(c->log, NAV_LOG_ERROR, "HPA chunk: %s", what);
-    nav_reader_fail(&c->r);
-    return NAV_FAILURE | NAV_CORRUPT_DATA;
+    return nav__chunk_corrupt(&c->r, c->log, "HPA", what, UINT32_MAX);
 }
 
 /* Reads count u32 values into a new array (count + extra slots allocated). */
@@ -369,17 +367,11 @@ nav_status nav_hpa_save_nav(const nav_grid *grid, const nav_hpa *hpa, const char
                   path, hpa->grid_fingerprint, fingerprint);
         return NAV_FAILURE | NAV_SOURCE_MISMATCH;
     }
-    nav_writer grid_data, hpa_data;
-    nav_writer_init(&grid_data, &hpa->allocator);
+    nav_writer hpa_data;
     nav_writer_init(&hpa_data, &hpa->allocator);
-    nav_status s = nav_grid_write_chunk(grid, &grid_data);
-    if (nav_succeeded(s)) s = nav_hpa_write_chunk(hpa, &hpa_data);
-    if (nav_succeeded(s)) {
-        nav_chunk chunks[2] = {{NAV_CHUNK_GRID, NAV_GRID_CHUNK_VERSION, grid_data.data, grid_data.size},
-                               {NAV_CHUNK_HPA, NAV_HPA_CHUNK_VERSION, hpa_data.data, hpa_data.size}};
-        s = nav_container_write_file(path, chunks, 2, &hpa->allocator);
-    }
-    nav_writer_destroy(&grid_data);
+    nav_status s = nav_hpa_write_chunk(hpa, &hpa_data);
+    if (nav_succeeded(s))
+        s = nav__save_layer_nav(path, grid, NAV_CHUNK_HPA, NAV_HPA_CHUNK_VERSION, &hpa_data, &hpa->allocator);
     nav_writer_destroy(&hpa_data);
     return s;
 }
@@ -395,29 +387,16 @@ nav_status nav_hpa_load_nav(const char *path, const nav_hpa_desc *options, nav_g
     nav__file_log file_log;
     nav__file_log_init(&file_log, log, path);
     void *bytes;
-    nav_container container;
-    nav_status s = nav__open_nav_file(path, given, &file_log, &bytes, &container);
+    const nav_chunk *hpa_chunk;
+    nav_status s = nav__open_layer_nav(path, given, &file_log, NAV_CHUNK_HPA, "HPA", NAV_HPA_CHUNK_VERSION,
+                                       &bytes, &hpa_chunk, grid);
     if (nav_failed(s)) return s;
-    const nav_chunk *grid_chunk = NULL, *hpa_chunk = NULL;
-    s = nav__find_unique_chunk(&container, NAV_CHUNK_GRID, "GRID", NAV_GRID_CHUNK_VERSION, &file_log.hooks,
-                               &grid_chunk);
-    if (nav_succeeded(s))
-        s = nav__find_unique_chunk(&container, NAV_CHUNK_HPA, "HPA", NAV_HPA_CHUNK_VERSION, &file_log.hooks,
-                                   &hpa_chunk);
-    /* the grid keeps a copy of its log: give it the caller's, not file_log on this stack frame */
-    if (nav_succeeded(s))
-        s = nav_grid_read_chunk(grid_chunk->data, (size_t)grid_chunk->size,
-                                &(nav_grid_desc){.allocator = given, .log = log}, grid);
-    if (nav_succeeded(s)) {
-        nav_hpa_desc d = {.allocator = given, .log = &file_log.hooks};
-        s = nav_hpa_read_chunk(hpa_chunk->data, (size_t)hpa_chunk->size, *grid, &d, hpa);
-        if (nav_failed(s)) {
-            nav_grid_destroy(*grid);
-            *grid = NULL;
-        }
+    nav_hpa_desc d = {.allocator = given, .log = &file_log.hooks};
+    s = nav_hpa_read_chunk(hpa_chunk->data, (size_t)hpa_chunk->size, *grid, &d, hpa);
+    if (nav_failed(s)) {
+        nav_grid_destroy(*grid);
+        *grid = NULL;
     }
-    nav_allocator a;
-    nav__allocator_resolve(&a, given);
-    nav__free(&a, bytes);
+    nav__close_nav_file(given, bytes);
     return s;
 }

@@ -109,12 +109,7 @@ typedef struct chunk_reader {
 
 static nav_status corrupt(chunk_reader *c, const char *what, uint32_t index)
 {
-    if (index == UINT32_MAX)
-        nav__logf(c->log, NAV_LOG_ERROR, "MESH chunk: %s", what);
-    else
-        nav__logf(c->log, NAV_LOG_ERROR, "MESH chunk: %s %u", what, index);
-    nav_reader_fail(&c->r);
-    return NAV_FAILURE | NAV_CORRUPT_DATA;
+    return nav__chunk_corrupt(&c->r, c->log, "MESH", what, index);
 }
 
 /* True when count elements of elem_size bytes remain to be read. */
@@ -413,17 +408,12 @@ nav_status nav_mesh_save_nav(const nav_grid *grid, const nav_mesh *mesh, const c
                   path, mesh->source_fingerprint, nav_grid_fingerprint(grid));
         return NAV_FAILURE | NAV_SOURCE_MISMATCH;
     }
-    nav_writer grid_data, mesh_data;
-    nav_writer_init(&grid_data, &mesh->allocator);
+    nav_writer mesh_data;
     nav_writer_init(&mesh_data, &mesh->allocator);
-    nav_status s = grid ? nav_grid_write_chunk(grid, &grid_data) : NAV_SUCCESS;
-    if (nav_succeeded(s)) s = nav_mesh_write_chunk(mesh, &mesh_data);
-    if (nav_succeeded(s)) {
-        nav_chunk chunks[2] = {{NAV_CHUNK_GRID, NAV_GRID_CHUNK_VERSION, grid_data.data, grid_data.size},
-                               {NAV_CHUNK_MESH, NAV_MESH_CHUNK_VERSION, mesh_data.data, mesh_data.size}};
-        s = nav_container_write_file(path, grid ? chunks : chunks + 1, grid ? 2 : 1, &mesh->allocator);
-    }
-    nav_writer_destroy(&grid_data);
+    nav_status s = nav_mesh_write_chunk(mesh, &mesh_data);
+    if (nav_succeeded(s))
+        s = nav__save_layer_nav(path, grid, NAV_CHUNK_MESH, NAV_MESH_CHUNK_VERSION, &mesh_data,
+                                &mesh->allocator);
     nav_writer_destroy(&mesh_data);
     return s;
 }
@@ -438,42 +428,28 @@ nav_status nav_mesh_load_nav(const char *path, const nav_allocator *allocator, c
     nav__file_log file_log;
     nav__file_log_init(&file_log, log, path);
     void *bytes;
-    nav_container container;
-    nav_status s = nav__open_nav_file(path, allocator, &file_log, &bytes, &container);
+    const nav_chunk *mesh_chunk;
+    nav_status s = nav__open_layer_nav(path, allocator, &file_log, NAV_CHUNK_MESH, "MESH",
+                                       NAV_MESH_CHUNK_VERSION, &bytes, &mesh_chunk, grid);
     if (nav_failed(s)) return s;
-    const nav_chunk *grid_chunk = NULL, *mesh_chunk = NULL;
-    s = nav__find_unique_chunk(&container, NAV_CHUNK_MESH, "MESH", NAV_MESH_CHUNK_VERSION, &file_log.hooks,
-                               &mesh_chunk);
-    if (nav_succeeded(s) && grid)
-        s = nav__find_unique_chunk(&container, NAV_CHUNK_GRID, "GRID", NAV_GRID_CHUNK_VERSION,
-                                   &file_log.hooks, &grid_chunk);
-    /* the mesh and the grid keep a copy of their log: give them the caller's */
-    if (nav_succeeded(s))
-        s = nav_mesh_read_chunk(mesh_chunk->data, (size_t)mesh_chunk->size, allocator, &file_log.hooks, mesh);
-    if (nav_succeeded(s)) {
-        (*mesh)->log = log ? *log : (nav_log){0};
+    s = nav_mesh_read_chunk(mesh_chunk->data, (size_t)mesh_chunk->size, allocator, &file_log.hooks, mesh);
+    /* the mesh keeps a copy of its log: give it the caller's */
+    if (nav_succeeded(s)) (*mesh)->log = log ? *log : (nav_log){0};
+    if (nav_succeeded(s) && grid && nav_grid_fingerprint(*grid) != (*mesh)->source_fingerprint) {
+        nav__logf(&file_log.hooks, NAV_LOG_ERROR,
+                  "the mesh was built from another grid (%016" PRIx64 ") than the file's (%016" PRIx64
+                  "): build it again",
+                  (*mesh)->source_fingerprint, nav_grid_fingerprint(*grid));
+        s = NAV_FAILURE | NAV_SOURCE_MISMATCH;
+    }
+    if (nav_failed(s)) {
+        nav_mesh_destroy(*mesh);
+        *mesh = NULL;
         if (grid) {
-            s = nav_grid_read_chunk(grid_chunk->data, (size_t)grid_chunk->size,
-                                    &(nav_grid_desc){.allocator = allocator, .log = log}, grid);
-            if (nav_succeeded(s) && nav_grid_fingerprint(*grid) != (*mesh)->source_fingerprint) {
-                nav__logf(&file_log.hooks, NAV_LOG_ERROR,
-                          "the mesh was built from another grid (%016" PRIx64 ") than the file's (%016" PRIx64
-                          "): build it again",
-                          (*mesh)->source_fingerprint, nav_grid_fingerprint(*grid));
-                s = NAV_FAILURE | NAV_SOURCE_MISMATCH;
-            }
-            if (nav_failed(s)) {
-                nav_grid_destroy(*grid);
-                *grid = NULL;
-            }
-        }
-        if (nav_failed(s)) {
-            nav_mesh_destroy(*mesh);
-            *mesh = NULL;
+            nav_grid_destroy(*grid);
+            *grid = NULL;
         }
     }
-    nav_allocator a;
-    nav__allocator_resolve(&a, allocator);
-    nav__free(&a, bytes);
+    nav__close_nav_file(allocator, bytes);
     return s;
 }

@@ -455,6 +455,17 @@ nav_status nav__find_unique_chunk(const nav_container *container, uint32_t tag, 
     return NAV_SUCCESS;
 }
 
+nav_status nav__chunk_corrupt(nav_reader *r, const nav_log *log, const char *name, const char *what,
+                              uint32_t index)
+{
+    if (index == UINT32_MAX)
+        nav__logf(log, NAV_LOG_ERROR, "%s chunk: %s", name, what);
+    else
+        nav__logf(log, NAV_LOG_ERROR, "%s chunk: %s %" PRIu32, name, what, index);
+    nav_reader_fail(r);
+    return NAV_FAILURE | NAV_CORRUPT_DATA;
+}
+
 nav_status nav_container_read_file(const char *path, const nav_allocator *allocator, const nav_log *log,
                                    void **bytes, nav_container *out)
 {

@@ -217,8 +217,51 @@ nav_status nav_grid_load_nav(const char *path, const nav_grid_desc *options, nav
         /* The grid copied file_log, which lives on this stack frame: give it the caller's. */
         if (nav_succeeded(s)) (*out)->log = log ? *log : (nav_log){0};
     }
+    nav__close_nav_file(given, bytes);
+    return s;
+}
+
+void nav__close_nav_file(const nav_allocator *allocator, void *bytes)
+{
     nav_allocator a;
-    nav__allocator_resolve(&a, given);
+    nav__allocator_resolve(&a, allocator);
     nav__free(&a, bytes);
+}
+
+nav_status nav__save_layer_nav(const char *path, const nav_grid *grid, uint32_t tag, uint32_t version,
+                               const nav_writer *layer, const nav_allocator *allocator)
+{
+    nav_writer grid_data;
+    nav_writer_init(&grid_data, allocator);
+    nav_status s = grid ? nav_grid_write_chunk(grid, &grid_data) : NAV_SUCCESS;
+    if (nav_succeeded(s)) {
+        nav_chunk chunks[2] = {{NAV_CHUNK_GRID, NAV_GRID_CHUNK_VERSION, grid_data.data, grid_data.size},
+                               {tag, version, layer->data, layer->size}};
+        s = nav_container_write_file(path, grid ? chunks : chunks + 1, grid ? 2 : 1, allocator);
+    }
+    nav_writer_destroy(&grid_data);
+    return s;
+}
+
+nav_status nav__open_layer_nav(const char *path, const nav_allocator *allocator, nav__file_log *log,
+                               uint32_t tag, const char *name, uint32_t version, void **bytes,
+                               const nav_chunk **layer, nav_grid **grid)
+{
+    nav_container container;
+    nav_status s = nav__open_nav_file(path, allocator, log, bytes, &container);
+    if (nav_failed(s)) return s;
+    s = nav__find_unique_chunk(&container, tag, name, version, &log->hooks, layer);
+    const nav_chunk *grid_chunk = NULL;
+    if (nav_succeeded(s) && grid)
+        s = nav__find_unique_chunk(&container, NAV_CHUNK_GRID, "GRID", NAV_GRID_CHUNK_VERSION, &log->hooks,
+                                   &grid_chunk);
+    /* the grid keeps a copy of its log: give it the caller's, not the prefixing one on the stack */
+    if (nav_succeeded(s) && grid)
+        s = nav_grid_read_chunk(grid_chunk->data, (size_t)grid_chunk->size,
+                                &(nav_grid_desc){.allocator = allocator, .log = log->inner}, grid);
+    if (nav_failed(s)) {
+        nav__close_nav_file(allocator, *bytes);
+        *bytes = NULL;
+    }
     return s;
 }

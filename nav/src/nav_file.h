@@ -2,6 +2,7 @@
 #ifndef NAV_SRC_NAV_FILE_H
 #define NAV_SRC_NAV_FILE_H
 
+#include "nav/grid.h"
 #include "nav/io.h"
 
 /* A log that puts the file name before each message ("level.nav: chunk 0 ('GRID'): ..."). It
@@ -25,5 +26,26 @@ nav_status nav__open_nav_file(const char *path, const nav_allocator *allocator, 
  * one"); another version NAV_WRONG_VERSION. Says why to log. [out] out: null on failure. */
 nav_status nav__find_unique_chunk(const nav_container *container, uint32_t tag, const char *name,
                                   uint32_t version, const nav_log *log, const nav_chunk **out);
+
+/* Writes a .nav file of a layer's chunk (tag, version, its bytes in layer) after grid's GRID chunk
+ * when grid is given (the layer was baked from it). Returns as nav_container_write_file. */
+nav_status nav__save_layer_nav(const char *path, const nav_grid *grid, uint32_t tag, uint32_t version,
+                               const nav_writer *layer, const nav_allocator *allocator);
+
+/* Opens a .nav file for a layer's loader: finds its one chunk of tag (called name in messages) and
+ * version, and when grid is given reads the file's GRID chunk into *grid (with allocator and the
+ * caller's log, inner). On success *bytes holds the file, *layer points into it: the loader reads
+ * its chunk, then frees the bytes with nav__close_nav_file. On failure nothing is held. */
+nav_status nav__open_layer_nav(const char *path, const nav_allocator *allocator, nav__file_log *log,
+                               uint32_t tag, const char *name, uint32_t version, void **bytes,
+                               const nav_chunk **layer, nav_grid **grid);
+
+/* Frees the bytes of nav__open_nav_file or nav__open_layer_nav (allocator: the one given there). */
+void nav__close_nav_file(const nav_allocator *allocator, void *bytes);
+
+/* Logs "NAME chunk: what" (with " index" unless index is UINT32_MAX) as an error, fails r and returns
+ * NAV_FAILURE | NAV_CORRUPT_DATA: the one way a chunk reader rejects its data. */
+nav_status nav__chunk_corrupt(nav_reader *r, const nav_log *log, const char *name, const char *what,
+                              uint32_t index);
 
 #endif

@@ -167,8 +167,7 @@ static nav_status make_arcs(nav_waypoints *wp, const nav_waypoint_graph *g)
     const nav_allocator *a = &wp->allocator;
     uint32_t n = g->waypoint_count;
     size_t count = 0;
-    for (uint32_t i = 0; i < g->link_count; i++)
-        if (g->links[i].from != g->links[i].to) count += g->links[i].one_way ? 1 : 2;
+    for (uint32_t i = 0; i < g->link_count; i++) count += g->links[i].one_way ? 1 : 2;
     if (count > UINT32_MAX - 1) return NAV_FAILURE | NAV_TOO_LARGE;
     arc *arcs = nav__calloc(a, count ? count : 1, sizeof *arcs);
     wp->arc_first = nav__calloc(a, (size_t)n + 1, sizeof *wp->arc_first);
@@ -177,21 +176,24 @@ static nav_status make_arcs(nav_waypoints *wp, const nav_waypoint_graph *g)
     wp->arc_flags = nav__calloc(a, count ? count : 1, sizeof *wp->arc_flags);
     wp->arc_disabled = nav__calloc(a, count ? count : 1, sizeof *wp->arc_disabled);
     wp->arc_link = nav__calloc(a, count ? count : 1, sizeof *wp->arc_link);
+    wp->link_arc = nav__alloc(a, nav__mul_size(g->link_count ? g->link_count : 1, 2 * sizeof *wp->link_arc));
     if (!arcs || !wp->arc_first || !wp->arc_to || !wp->arc_cost || !wp->arc_flags || !wp->arc_disabled ||
-        !wp->arc_link) {
+        !wp->arc_link || !wp->link_arc) {
         nav__free(a, arcs);
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
     size_t k = 0;
     for (uint32_t i = 0; i < g->link_count; i++) {
         const nav_waypoint_link *l = &g->links[i];
-        if (l->from == l->to) continue; /* a loop is never part of a shortest route */
         arc one = {l->from, l->to, link_cost(g, l), i, l->flags, l->disabled};
         arcs[k++] = one;
         if (!l->one_way) arcs[k++] = (arc){l->to, l->from, one.cost, i, l->flags, l->disabled};
     }
     qsort(arcs, count, sizeof *arcs, arc_order);
+    for (size_t i = 0; i < 2 * (size_t)g->link_count; i++) wp->link_arc[i] = UINT32_MAX;
     for (size_t i = 0; i < count; i++) {
+        uint32_t *slot = &wp->link_arc[2 * (size_t)arcs[i].link];
+        slot[slot[0] != UINT32_MAX] = (uint32_t)i;
         wp->arc_first[arcs[i].from + 1]++;
         wp->arc_to[i] = arcs[i].to;
         wp->arc_cost[i] = arcs[i].cost;
@@ -307,6 +309,7 @@ void nav_waypoints_destroy(nav_waypoints *wp)
     nav__free(&a, wp->arc_flags);
     nav__free(&a, wp->arc_disabled);
     nav__free(&a, wp->arc_link);
+    nav__free(&a, wp->link_arc);
     nav__free(&a, wp->in_first);
     nav__free(&a, wp->in_arc);
     nav__free(&a, wp->in_from);
@@ -316,6 +319,34 @@ void nav_waypoints_destroy(nav_waypoints *wp)
     nav__free(&a, wp->hop);
     nav__wp_corners_free(&wp->corners, &a);
     nav__free(&a, wp);
+}
+
+nav_status nav__wp_assemble(const nav_waypoint_graph *graph, const nav_allocator *allocator,
+                            const nav_log *log, nav_waypoints **out)
+{
+    *out = NULL;
+    if (!check_graph(graph, log)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_allocator a;
+    nav__allocator_resolve(&a, allocator);
+    nav_waypoints *wp = nav__calloc(&a, 1, sizeof *wp);
+    if (!wp) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    wp->allocator = a;
+    nav_status s = copy_waypoints(wp, graph, log);
+    if (!nav_failed(s)) s = make_arcs(wp, graph);
+    if (!nav_failed(s)) s = nav__wp_kd_build(wp);
+    if (!nav_failed(s)) {
+        size_t cells = nav__mul_size(graph->waypoint_count, graph->waypoint_count);
+        /* not zeroed: every entry is written (by the bake's rows, or a chunk's tables) */
+        wp->dist = nav__alloc(&a, nav__mul_size(cells ? cells : 1, sizeof *wp->dist));
+        wp->hop = nav__alloc(&a, nav__mul_size(cells ? cells : 1, sizeof *wp->hop));
+        if (!wp->dist || !wp->hop) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    if (nav_failed(s)) {
+        nav_waypoints_destroy(wp);
+        return s;
+    }
+    *out = wp;
+    return NAV_SUCCESS;
 }
 
 nav_status nav_waypoints_bake(const nav_waypoint_graph *graph, const nav_waypoints_bake_desc *desc,
@@ -334,31 +365,17 @@ nav_status nav_waypoints_bake(const nav_waypoint_graph *graph, const nav_waypoin
                   (double)graph->waypoint_count * graph->waypoint_count * 6 / 1048576);
         return NAV_FAILURE | NAV_TOO_LARGE;
     }
-    if (!check_graph(graph, d.log)) return NAV_FAILURE | NAV_INVALID_PARAM;
-    nav_allocator a;
-    nav__allocator_resolve(&a, d.allocator);
-    nav_waypoints *wp = nav__calloc(&a, 1, sizeof *wp);
-    if (!wp) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    wp->allocator = a;
-    nav_status s = copy_waypoints(wp, graph, d.log);
-    if (!nav_failed(s)) s = make_arcs(wp, graph);
-    if (!nav_failed(s)) s = nav__wp_kd_build(wp);
-    if (!nav_failed(s)) {
-        size_t cells = nav__mul_size(graph->waypoint_count, graph->waypoint_count);
-        wp->dist = nav__calloc(&a, cells ? cells : 1, sizeof *wp->dist);
-        wp->hop = nav__calloc(&a, cells ? cells : 1, sizeof *wp->hop);
-        if (!wp->dist || !wp->hop) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    }
-    if (!nav_failed(s)) {
-        nav__wp_work work = {.count = wp->count,
-                             .init = scratch_init,
-                             .run = bake_row,
-                             .fini = scratch_free,
-                             .ctx = wp,
-                             .stage = "routes",
-                             .progress = d.progress};
-        s = nav__wp_parallel(&work, d.threads);
-    }
+    nav_waypoints *wp;
+    nav_status s = nav__wp_assemble(graph, d.allocator, d.log, &wp);
+    if (nav_failed(s)) return s;
+    nav__wp_work work = {.count = wp->count,
+                         .init = scratch_init,
+                         .run = bake_row,
+                         .fini = scratch_free,
+                         .ctx = wp,
+                         .stage = "routes",
+                         .progress = d.progress};
+    s = nav__wp_parallel(&work, d.threads);
     if (nav_failed(s)) {
         nav_waypoints_destroy(wp);
         return s;

@@ -43,6 +43,12 @@ nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoin
                   (unsigned long long)nav_grid_fingerprint(d.grid), (unsigned long long)wp->fingerprint);
         return NAV_FAILURE | NAV_INVALID_PARAM;
     }
+    if (d.grid && !wp->corners.row_first) {
+        nav__logf(d.log, NAV_LOG_ERROR,
+                  "waypoints: the bake was loaded without its grid: load it with its grid "
+                  "(nav_waypoints_load_nav or nav_waypoints_read_chunk)");
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
     nav_allocator a;
     nav__allocator_resolve(&a, d.allocator);
     nav_waypoints_query *q = nav__calloc(&a, 1, sizeof *q);

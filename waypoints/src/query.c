@@ -45,6 +45,43 @@ uint32_t nav_waypoints_link_count(const nav_waypoints *wp)
     return wp ? wp->link_count : 0;
 }
 
+bool nav_waypoints_from_grid(const nav_waypoints *wp)
+{
+    return wp && wp->from_grid;
+}
+
+uint64_t nav_waypoints_source_fingerprint(const nav_waypoints *wp)
+{
+    return wp && wp->from_grid ? wp->fingerprint : 0;
+}
+
+/* The waypoint arc i leaves from: the last u with arc_first[u] <= i (arcs are grouped by it). */
+static uint32_t arc_from(const nav_waypoints *wp, uint32_t i)
+{
+    uint32_t lo = 0, hi = wp->count; /* arc_first[lo] <= i < arc_first[hi] */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (wp->arc_first[mid] <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+bool nav_waypoints_link(const nav_waypoints *wp, uint32_t link, nav_waypoint_link *out)
+{
+    if (!wp || !out || link >= wp->link_count) return false;
+    uint32_t i = wp->link_arc[2 * (size_t)link];
+    *out = (nav_waypoint_link){.from = arc_from(wp, i),
+                               .to = wp->arc_to[i],
+                               .cost = wp->arc_cost[i],
+                               .flags = wp->arc_flags[i],
+                               .one_way = wp->link_arc[2 * (size_t)link + 1] == UINT32_MAX,
+                               .disabled = wp->arc_disabled[i]};
+    return true;
+}
+
 size_t nav_waypoints_memory_bytes(const nav_waypoints *wp)
 {
     if (!wp) return 0;
@@ -52,6 +89,7 @@ size_t nav_waypoints_memory_bytes(const nav_waypoints *wp)
     return sizeof *wp +
            n * (sizeof *wp->positions + sizeof *wp->tags + sizeof *wp->name_at + sizeof *wp->by_name) +
            wp->names_bytes + (n + 1) * sizeof *wp->arc_first +
+           (size_t)wp->link_count * 2 * sizeof *wp->link_arc +
            arcs *
                (sizeof *wp->arc_to + sizeof *wp->arc_cost + sizeof *wp->arc_flags + sizeof *wp->arc_disabled +
                 sizeof *wp->arc_link + sizeof *wp->in_arc + sizeof *wp->in_from) +

@@ -18,7 +18,14 @@ static inline double bound(const nav_waypoints *wp, bool heuristic, uint32_t fro
  * that the heuristic of every waypoint is on one row of the table (row `from`: one stretch of
  * memory) and not one row a waypoint. A waypoint whose g drops after it was expanded goes back on
  * the open list (the float bound may be off by its rounding), so the route found is the cheapest.
- * The route into out, its cost (summed first link first) in r. */
+ * The route into out, its cost (summed first link first) in r.
+ *
+ * The tables of a bake are a consistent heuristic but for their rounding, so hardly any waypoint is
+ * expanded twice. Those of a forged chunk (which the chunk reader checks for routes that exist, not
+ * for routes that are the cheapest) could make A* reopen waypoints without end in sight: beyond
+ * 4n + 64 expansions it gives up (GAVE_UP) and the caller runs Dijkstra, which needs no bound. */
+#define GAVE_UP (NAV_FAILURE | NAV_WRONG_STATE)
+
 static nav_status search(nav_waypoints_query *q, const nav_waypoints_filter *f, bool heuristic, uint32_t from,
                          uint32_t to, nav_path *out, nav_waypoints_route_result *r)
 {
@@ -38,7 +45,7 @@ static nav_status search(nav_waypoints_query *q, const nav_waypoints_filter *f, 
     while (q->open.count) {
         uint32_t v = nav_heap_entry_id(nav_heap_pop(&q->open));
         q->in_open[v] = 0;
-        r->expanded++;
+        if (++r->expanded > 4 * (uint64_t)wp->count + 64 && heuristic) return GAVE_UP;
         if (v == from) {
             found = true;
             break;
@@ -104,6 +111,10 @@ nav_status nav_waypoints_query_route(nav_waypoints_query *q, uint32_t from, uint
         r.searched = true;
         r.heuristic = tables_hold && method != NAV_WAYPOINTS_DIJKSTRA;
         s = search(q, filter, r.heuristic, from, to, out, &r);
+        if (s == GAVE_UP) {
+            r.heuristic = false;
+            s = search(q, filter, false, from, to, out, &r);
+        }
     }
     if (nav_failed(s)) {
         nav_path_clear(out);

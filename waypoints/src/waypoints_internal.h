@@ -120,6 +120,8 @@ struct nav_waypoints {
     uint16_t *arc_flags;
     uint8_t *arc_disabled;
     uint32_t *arc_link; /* the source link of each arc */
+    uint32_t *link_arc; /* per link of the source graph: its arc, and its arc the other way (two-way
+                         * links) or UINT32_MAX; 2 entries a link */
     uint32_t disabled_arcs;
     /* the arcs again, grouped by the waypoint they go to (for searches that run backwards): into v
      * come arcs in_arc[in_first[v] .. in_first[v + 1]], from waypoints in_from[...] */
@@ -139,6 +141,12 @@ struct nav_waypoints {
     uint64_t fingerprint; /* the grid's */
     nav__wp_corners corners;
 };
+
+/* Checks graph and makes a bake of it without its routes: waypoints, names, arcs, the k-d tree, and
+ * the tables allocated (not zeroed: the caller writes every entry). NAV_FAILURE | NAV_INVALID_PARAM (told to
+ * log) | NAV_OUT_OF_MEMORY. */
+nav_status nav__wp_assemble(const nav_waypoint_graph *graph, const nav_allocator *allocator,
+                            const nav_log *log, nav_waypoints **out);
 
 /* Builds the k-d tree of wp's positions (kd_point, kd_axis). NAV_FAILURE | NAV_OUT_OF_MEMORY. */
 nav_status nav__wp_kd_build(nav_waypoints *wp);

@@ -43,6 +43,7 @@
 
 #include "nav/core.h"
 #include "nav/grid.h"
+#include "nav/io.h"
 #include "nav/path.h"
 #include "nav/vec3.h"
 
@@ -178,6 +179,51 @@ nav_status nav_waypoint_graph_from_grid(const nav_grid *grid, const nav_waypoint
 nav_status nav_waypoints_bake_grid(const nav_grid *grid, const nav_waypoint_grid_desc *desc,
                                    nav_waypoints **out);
 
+/* ---- The WAYPOINTS chunk of a .nav file ------------------------------------------------------ */
+
+#define NAV_CHUNK_WAYPOINTS         NAV_TAG('W', 'A', 'Y', 'P')
+#define NAV_WAYPOINTS_CHUNK_VERSION 1
+
+/* Appends the bake's WAYPOINTS chunk data to out: the waypoints (positions, tags, names), the links
+ * (each with the cost the bake gave it), the distance and first-move tables, and for a bake of a
+ * grid its fingerprint. What can be derived (arcs, the name index, the k-d tree, a grid's corners)
+ * is not stored. Returns the writer's status. */
+nav_status nav_waypoints_write_chunk(const nav_waypoints *wp, nav_writer *out);
+
+/* Makes a bake from WAYPOINTS chunk data, checking everything a query relies on: every count
+ * against the bytes, every index, finite positions and costs, names (valid, unique, inside the
+ * chunk), and the tables against the graph in O(n^2): each waypoint's distance to itself 0 and
+ * first move itself; elsewhere a distance that is finite and not negative exactly where the first
+ * move is a waypoint (not "no route"), that first move joined to the row's waypoint by a link that
+ * is not disabled, and the distance that link's cost plus the first move's own distance (within a
+ * float's rounding). A chunk that passes cannot make a query read out of bounds or loop; its routes
+ * are real routes of its graph with the costs it states (a forged one may still hold routes that
+ * are not the cheapest).
+ *
+ * A bake of a grid needs that grid for paths between points: give it as grid [opt] (it must be the
+ * grid of the bake's fingerprint, whose corners are the waypoints: NAV_SOURCE_MISMATCH otherwise).
+ * Without it the bake still answers waypoint queries, and nav_waypoints_query_create refuses a grid.
+ * [in] allocator, log [opt]. [out] out: null on failure. Returns NAV_SUCCESS, or NAV_FAILURE with
+ * NAV_CORRUPT_DATA (said to the log), NAV_SOURCE_MISMATCH, NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY. */
+nav_status nav_waypoints_read_chunk(const void *data, size_t size, const nav_grid *grid,
+                                    const nav_allocator *allocator, const nav_log *log, nav_waypoints **out);
+
+/* Saves a bake as a .nav file (atomically, see nav_container_write_file): a WAYPOINTS chunk, after
+ * a GRID chunk when grid [opt] is given. Returns NAV_SUCCESS, NAV_FAILURE | NAV_SOURCE_MISMATCH
+ * when grid is given and the bake was not made from it (nothing is written), or the failure of
+ * writing. */
+nav_status nav_waypoints_save_nav(const nav_grid *grid, const nav_waypoints *wp, const char *path,
+                                  const nav_log *log);
+
+/* Loads the WAYPOINTS chunk of a .nav file. For grid [opt], the file's GRID chunk too (the file
+ * must hold one; for a bake of a grid it must be that grid) and the bake is bound to it as
+ * nav_waypoints_read_chunk describes. [in] allocator, log [opt] (messages as "PATH: message").
+ * [out] wp, grid: null on failure. Returns as nav_container_read_file and nav_waypoints_read_chunk;
+ * a file without a WAYPOINTS chunk, or with two, gives NAV_CORRUPT_DATA, one of another version
+ * NAV_WRONG_VERSION. */
+nav_status nav_waypoints_load_nav(const char *path, const nav_allocator *allocator, const nav_log *log,
+                                  nav_waypoints **wp, nav_grid **grid);
+
 /* ---- Reading a bake -------------------------------------------------------------------------- */
 
 uint32_t nav_waypoints_count(const nav_waypoints *wp);
@@ -189,6 +235,14 @@ const char *nav_waypoints_name(const nav_waypoints *wp, uint32_t i);
 uint32_t nav_waypoints_find(const nav_waypoints *wp, const char *name);
 /* The links of the graph that was baked (a two-way link counts once). */
 uint32_t nav_waypoints_link_count(const nav_waypoints *wp);
+/* Whether the bake was made from a grid (nav_waypoints_bake_grid), and that grid's fingerprint
+ * (nav_grid_fingerprint; 0 for other bakes). */
+bool nav_waypoints_from_grid(const nav_waypoints *wp);
+uint64_t nav_waypoints_source_fingerprint(const nav_waypoints *wp);
+/* Link `link` of the baked graph (by its index in the graph's links) into *out: its waypoints, its
+ * cost as the tables use it (a cost of 0 given as its length), flags, one_way and disabled. A
+ * two-way link reads with from below to. Returns false (out untouched) when out of range. */
+bool nav_waypoints_link(const nav_waypoints *wp, uint32_t link, nav_waypoint_link *out);
 /* Bytes of the baked data (tables, waypoints, links, names). */
 size_t nav_waypoints_memory_bytes(const nav_waypoints *wp);
 
