@@ -11,6 +11,7 @@
 #include "nav/hpa.h"
 #include "nav/io.h"
 #include "nav/mesh.h"
+#include "nav/waypoints.h"
 
 /* Runs navtool with the arguments (a shell command line after the program), stdout and stderr
  * together into out. Returns its exit status. */
@@ -165,6 +166,18 @@ static void test_baked_file_input(void **state)
     remove(path);
 }
 
+/* Checks that path is a PNG file, and removes it. */
+static void expect_png(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    unsigned char magic[8];
+    assert_int_equal(fread(magic, 1, 8, f), 8);
+    fclose(f);
+    assert_memory_equal(magic, "\x89PNG\r\n\x1a\n", 8);
+    remove(path);
+}
+
 /* The mesh as navtool serves it: bake --mesh, info, path and render with --algo mesh and
  * mesh-funnel, from the map and from the baked file alike; a damaged MESH chunk is reported. */
 static void test_mesh_commands(void **state)
@@ -200,17 +213,10 @@ static void test_mesh_commands(void **state)
     snprintf(args, sizeof args, "path '%s' 3 3 40 40 --algo mesh-funnel --png '%s'", nav, png);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
     expect_output(out, "mode: funnel");
-    FILE *f = fopen(png, "rb");
-    assert_non_null(f);
-    unsigned char magic[8];
-    assert_int_equal(fread(magic, 1, 8, f), 8);
-    fclose(f);
-    assert_memory_equal(magic, "\x89PNG\r\n\x1a\n", 8);
-    remove(png);
+    expect_png(png);
     snprintf(args, sizeof args, "render '%s' 3 3 40 40 --algo mesh --png '%s'", nav, png);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
-    assert_int_equal(access(png, F_OK), 0);
-    remove(png);
+    expect_png(png);
     snprintf(args, sizeof args, "path '%s' 0 0 40 40 --algo mesh", nav); /* a wall */
     assert_int_equal(run_navtool(out, sizeof out, args), 1);
 
@@ -241,12 +247,113 @@ static void test_mesh_commands(void **state)
     remove(path);
 }
 
+/* Waypoint graphs as navtool serves them: bake --waypoints of a map (with its grid) and of a
+ * waypoint file (alone), info, path and render with --algo waypoints by cells, names and indices;
+ * a damaged WAYPOINTS chunk is reported. */
+static void test_waypoint_commands(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_navtool_XXXXXX", args[1024], out[16384], fresh[16384];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char nav[64], png[64], text[64];
+    snprintf(nav, sizeof nav, "%s.nav", path);
+    snprintf(png, sizeof png, "%s.png", path);
+    snprintf(text, sizeof text, "%s.txt", path);
+
+    /* from a map: the grid's corners; any-angle optimal routes (52.905 as the mesh's, below the
+     * 8-connected 55.255) */
+    snprintf(args, sizeof args, "bake '%s' -o '%s' --waypoints --quiet", test_data("arena.map"), nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "64 waypoints, 478 links");
+    snprintf(args, sizeof args, "info '%s'", nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "chunks: GRID v1");
+    expect_output(out, "WAYP v1");
+    expect_output(out, "waypoints: 64 waypoints (0 named), 478 links");
+    expect_output(out, "(this file's grid)");
+    snprintf(args, sizeof args, "path '%s' 3 3 40 40 --algo waypoints --png '%s'", nav, png);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "cost: 52.904925");
+    expect_png(png);
+    snprintf(args, sizeof args, "path '%s' 3 3 40 40 --algo waypoints", test_data("arena.map"));
+    assert_int_equal(run_navtool(fresh, sizeof fresh, args), 0);
+    expect_output(fresh, "cost: 52.904925");
+    snprintf(args, sizeof args, "render '%s' 3 3 40 40 --algo waypoints --png '%s'", nav, png);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_png(png);
+    snprintf(args, sizeof args, "path '%s' 0 0 40 40 --algo waypoints", nav); /* a wall */
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+
+    /* a hand-made graph: its bake holds no grid; routes by names and by indices */
+    FILE *f = fopen(text, "w");
+    assert_non_null(f);
+    fputs("libnav waypoints 1\n"
+          "waypoint gate  0 0 0\n"
+          "waypoint yard  4 0 0 tags 2\n"
+          "waypoint tower 4 0 3\n"
+          "link gate yard\n"
+          "link yard tower oneway cost 3.5 flags 1\n"
+          "link gate tower cost 20 disabled\n",
+          f);
+    fclose(f);
+    snprintf(args, sizeof args, "bake '%s' -o '%s' --waypoints --quiet", text, nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "3 waypoints, 3 links");
+    snprintf(args, sizeof args, "info '%s'", nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "grid: none");
+    expect_output(out, "3 links (1 one-way, 1 disabled)");
+    expect_output(out, "not baked from a grid");
+    snprintf(args, sizeof args, "path '%s' gate tower --algo waypoints", nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "cost: 7.500000"); /* 4 to the yard, 3.5 up the ladder; the link of 20 is shut */
+    expect_output(out, "route: gate yard tower");
+    snprintf(args, sizeof args, "path '%s' 0 2 --algo waypoints", nav);
+    assert_int_equal(run_navtool(fresh, sizeof fresh, args), 0);
+    assert_string_equal(out, fresh);
+    snprintf(args, sizeof args, "path '%s' tower gate --algo waypoints", nav); /* the ladder is one-way */
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out, "unreachable");
+    snprintf(args, sizeof args, "path '%s' gate keep --algo waypoints", nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out, "keep");
+    snprintf(args, sizeof args, "render '%s' gate tower --algo waypoints --png '%s'", nav, png);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_png(png);
+
+    /* a damaged WAYPOINTS chunk: info says so on the waypoints line and exits 1 */
+    nav_waypoint_graph graph;
+    assert_int_equal(nav_waypoint_graph_load_file(text, NULL, &graph), NAV_SUCCESS);
+    nav_waypoints *wp;
+    assert_int_equal(nav_waypoints_bake(&graph, NULL, &wp), NAV_SUCCESS);
+    nav_waypoint_graph_release(&graph);
+    nav_writer w;
+    nav_writer_init(&w, NULL);
+    assert_int_equal(nav_waypoints_write_chunk(wp, &w), NAV_SUCCESS);
+    memset(w.data + 4, 0xff, 4); /* the link count */
+    nav_chunk chunk = {NAV_CHUNK_WAYPOINTS, NAV_WAYPOINTS_CHUNK_VERSION, w.data, w.size};
+    assert_int_equal(nav_container_write_file(nav, &chunk, 1, NULL), NAV_SUCCESS);
+    snprintf(args, sizeof args, "info '%s'", nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out, "waypoints: error: WAYPOINTS chunk: counts larger than the chunk");
+    snprintf(args, sizeof args, "path '%s' gate tower --algo waypoints", nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    nav_writer_destroy(&w);
+    nav_waypoints_destroy(wp);
+    remove(text);
+    remove(nav);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_info),
         cmocka_unit_test(test_baked_file_input),
         cmocka_unit_test(test_mesh_commands),
+        cmocka_unit_test(test_waypoint_commands),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

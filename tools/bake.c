@@ -8,14 +8,6 @@
 
 #include "navtool.h"
 
-static bool print_progress(const char *stage, uint64_t done, uint64_t total, void *user)
-{
-    (void)user;
-    fprintf(stderr, "\rbake: %-16s %3.0f%%", stage, total ? 100.0 * (double)done / (double)total : 100.0);
-    if (done == total) fprintf(stderr, "\n");
-    return true;
-}
-
 static double ms_since(const struct timespec *t0)
 {
     struct timespec t1;
@@ -131,7 +123,7 @@ int navtool_bake(int argc, char **argv)
     nav_grid *grid = navtool_load_grid(input, NULL);
     if (!grid) return 1;
     desc.log = &navtool_stderr_log;
-    if (!quiet) desc.progress = (nav_progress){print_progress, NULL};
+    if (!quiet) desc.progress = (nav_progress){navtool_print_progress, "bake"};
     if (mesh) return bake_mesh(grid, input, output, radius, landmarks, desc.progress);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);

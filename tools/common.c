@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nav/io.h"
 
@@ -18,6 +19,18 @@ static void print_log(nav_log_level level, const char *message, void *user)
 }
 
 const nav_log navtool_stderr_log = {print_log, NULL};
+
+bool navtool_print_progress(const char *stage, uint64_t done, uint64_t total, void *user)
+{
+    const char *who = user;
+    bool finished = done == total;
+    if (isatty(fileno(stderr)))
+        fprintf(stderr, "\r%s: %-16s %3.0f%%%s", who, stage,
+                total ? 100.0 * (double)done / (double)total : 100.0, finished ? "\n" : "");
+    else if (done == 0 || finished)
+        fprintf(stderr, "%s: %s%s\n", who, stage, finished ? " 100%" : "");
+    return true;
+}
 
 static bool ends_with(const char *s, const char *suffix)
 {

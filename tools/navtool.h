@@ -21,6 +21,10 @@ void navtool_usage(FILE *out);
 /* A nav_log that prints to stderr. */
 extern const nav_log navtool_stderr_log;
 
+/* A bake's progress on stderr (a nav_progress callback; user: the name before each line, a
+ * const char *): a bar redrawn in place on a terminal; in a log a line as a stage starts and as it ends. */
+bool navtool_print_progress(const char *stage, uint64_t done, uint64_t total, void *user);
+
 /* Loads a grid by file extension: .nav (a baked file's grid), .map (Moving AI), .png (mask, default
  * palette), else ASCII. Prints the reason to stderr and returns null on failure. */
 nav_grid *navtool_load_grid(const char *path, const nav_grid_desc *options);

@@ -33,15 +33,6 @@ bool navtool_is_waypoint_file(const char *path)
     return n == sizeof header - 1 && memcmp(first, header, n) == 0;
 }
 
-static bool print_progress(const char *stage, uint64_t done, uint64_t total, void *user)
-{
-    (void)user;
-    fprintf(stderr, "\rwaypoints: %-12s %3.0f%%", stage,
-            total ? 100.0 * (double)done / (double)total : 100.0);
-    if (done == total) fprintf(stderr, "\n");
-    return true;
-}
-
 int navtool_waypoints_for(const char *input, const nav_waypoint_grid_desc *options, bool progress,
                           nav_waypoints **wp, nav_grid **grid)
 {
@@ -49,7 +40,7 @@ int navtool_waypoints_for(const char *input, const nav_waypoint_grid_desc *optio
     *grid = NULL;
     nav_waypoint_grid_desc d = options ? *options : (nav_waypoint_grid_desc){0};
     d.log = &navtool_stderr_log;
-    nav_progress bar = {print_progress, NULL};
+    nav_progress bar = {navtool_print_progress, "waypoints"};
     if (progress) d.progress = &bar;
     nav_status s;
     if (navtool_nav_file_has(input, NAV_CHUNK_WAYPOINTS)) {
@@ -141,7 +132,7 @@ int navtool_waypoints_route(const char *input, const char *const *ends, int nend
     if (!rc && nends == 2) {
         uint32_t from = waypoint_named(wp, ends[0]), to = waypoint_named(wp, ends[1]);
         if (from == NAV_WAYPOINTS_NONE || to == NAV_WAYPOINTS_NONE) {
-            rc = 2;
+            rc = 1; /* as a cell off the map */
         } else {
             nav_waypoints_route_result r;
             s = nav_waypoints_query_route(q, from, to, NULL, &path, &r);

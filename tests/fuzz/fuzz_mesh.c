@@ -15,9 +15,9 @@
  * NAV_FUZZ_MAKE_SEEDS builds a program that writes seeds (meshes of random grids, some with
  * off-mesh links, as chunks and as files with their grid or with another one);
  * NAV_FUZZ_STANDALONE a main() that replays files. */
-#include <math.h>
+#include "fuzz_common.h" /* first: it asks for _GNU_SOURCE */
 
-#include "fuzz_common.h"
+#include <math.h>
 #include "nav/mesh.h"
 
 enum { HEADER = 1 };
