@@ -318,6 +318,7 @@ void nav_waypoints_destroy(nav_waypoints *wp)
     nav__free(&a, wp->dist);
     nav__free(&a, wp->hop);
     nav__wp_corners_free(&wp->corners, &a);
+    nav__wp_sight_free(&wp->sight, &a);
     nav__free(&a, wp);
 }
 

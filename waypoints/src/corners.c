@@ -151,54 +151,16 @@ static int64_t find_cell(const uint64_t *row, int64_t from, int64_t to, bool val
     return to + 1;
 }
 
-/* One scan: the point, the direction, the ellipse it keeps to, and where reports go. */
+/* One scan: the point, and where reports go. */
 typedef struct scan {
     const nav__wp_corners *c;
     nav__wp_scan *s;
     double sx, sy;
     bool taut_only;
-    bool bounded;               /* keep to the ellipse: */
-    double cx, cy, ux, uy;      /* its centre and major axis */
-    double inv_a2, inv_b2, pad; /* 1 / the semi-axes squared; how far to widen its spans */
-    uint32_t *out, count;
+    uint32_t *out, count; /* null out: no reports */
+    nav__wp_span_fn span; /* [opt] told the rays kept in each row */
+    void *span_user;
 } scan;
-
-/* Sets up the ellipse of points p with |p - (sx, sy)| + |p - (ox, oy)| <= sum (false: none that
- * can be used, so the scan keeps to nothing but the map). */
-static bool ellipse_init(scan *sc, double ox, double oy, double sum)
-{
-    double dx = ox - sc->sx, dy = oy - sc->sy, focal = hypot(dx, dy);
-    double a = sum / 2, c = focal / 2, b2 = a * a - c * c;
-    if (!(sum < INFINITY) || !(b2 > 1e-9 * a * a)) return false;
-    sc->cx = (sc->sx + ox) / 2;
-    sc->cy = (sc->sy + oy) / 2;
-    sc->ux = focal > 0 ? dx / focal : 1;
-    sc->uy = focal > 0 ? dy / focal : 0;
-    sc->inv_a2 = 1 / (a * a);
-    sc->inv_b2 = 1 / b2;
-    sc->pad = 1e-6 * a + 1e-6;
-    return true;
-}
-
-/* The x range of the ellipse on the line y = y0 (false: the line misses it), a little wide. */
-static bool ellipse_span(const scan *sc, double y0, double *x0, double *x1)
-{
-    /* a point (cx + t, y0) in the ellipse's frame: p = t ux + k1, q = -t uy + k2 */
-    double k1 = (y0 - sc->cy) * sc->uy, k2 = (y0 - sc->cy) * sc->ux;
-    double alpha = sc->ux * sc->ux * sc->inv_a2 + sc->uy * sc->uy * sc->inv_b2;
-    double beta = sc->ux * k1 * sc->inv_a2 - sc->uy * k2 * sc->inv_b2;
-    double gamma = k1 * k1 * sc->inv_a2 + k2 * k2 * sc->inv_b2 - 1;
-    double disc = beta * beta - alpha * gamma;
-    if (disc < 0) {
-        /* missed, unless only by rounding: then the point of closest approach */
-        if (disc < -1e-9 * beta * beta - 1e-12) return false;
-        disc = 0;
-    }
-    double root = sqrt(disc);
-    *x0 = sc->cx + (-beta - root) / alpha - sc->pad;
-    *x1 = sc->cx + (-beta + root) / alpha + sc->pad;
-    return true;
-}
 
 /* m times a distance, where a distance of 0 gives 0 even for the infinite rays. */
 static double times(double m, double d)
@@ -214,7 +176,7 @@ static double slack(double m)
 
 static void report(scan *sc, int64_t x, double y)
 {
-    if (y != floor(y) || !convex(sc->c, x, (int64_t)y)) return;
+    if (!sc->out || y != floor(y) || !convex(sc->c, x, (int64_t)y)) return;
     uint32_t v = nav__wp_corner_at(sc->c, x, (int64_t)y);
     if (v == UINT32_MAX || sc->s->stamp[v] == sc->s->stamp_now) return;
     sc->s->stamp[v] = sc->s->stamp_now;
@@ -250,21 +212,13 @@ static void scan_side(scan *sc, int dir)
         double yn = dir > 0 ? fmax((double)r, sy) : fmin((double)r + 1, sy);
         double yf = dir > 0 ? (double)r + 1 : (double)r;
         double d0 = fabs(yn - sy), d1 = fabs(yf - sy);
-        /* the rays still in the ellipse at the near line (a ray leaves it once: the point is a focus) */
-        double m_min = -INFINITY, m_max = INFINITY;
-        if (sc->bounded && d0 > 0) {
-            double x0, x1;
-            if (!ellipse_span(sc, yn, &x0, &x1)) break; /* and so the rows beyond */
-            m_min = (x0 - sx) / d0;
-            m_max = (x1 - sx) / d0;
-        }
         uint32_t kept = 0;
         for (uint32_t i = 0; i < n; i++) {
-            double lo = s->lo[i] > m_min ? s->lo[i] : m_min, hi = s->hi[i] < m_max ? s->hi[i] : m_max;
-            if (lo > hi) continue;
+            double lo = s->lo[i], hi = s->hi[i];
             /* the span of the row these rays cross, and the cells that may block them */
             double lo0 = times(lo, d0), lo1 = times(lo, d1), hi0 = times(hi, d0), hi1 = times(hi, d1);
             double xa = sx + (lo0 < lo1 ? lo0 : lo1), xb = sx + (hi0 > hi1 ? hi0 : hi1);
+            if (sc->span) sc->span(sc->span_user, r, d0, d1, lo, hi);
             int64_t first = xa < 0 ? -1 : xa >= (double)w ? w : (int64_t)xa - 1;
             int64_t last = xb < 0 ? -1 : xb >= (double)w ? w : (int64_t)xb;
             double lo_reach = lo - slack(lo), hi_reach = hi + slack(hi);
@@ -308,15 +262,22 @@ static void scan_side(scan *sc, int dir)
 }
 
 uint32_t nav__wp_scan_corners(const nav__wp_corners *c, nav__wp_scan *s, double sx, double sy, bool taut_only,
-                              const nav__wp_bound *bound, uint32_t *out)
+                              uint32_t *out)
 {
     if (++s->stamp_now == 0) { /* wrapped: forget every stamp */
         for (uint32_t i = 0; i < c->count; i++) s->stamp[i] = 0;
         s->stamp_now = 1;
     }
     scan sc = {.c = c, .s = s, .sx = sx, .sy = sy, .taut_only = taut_only, .out = out};
-    sc.bounded = bound && ellipse_init(&sc, bound->x, bound->y, bound->sum);
     scan_side(&sc, 1);
     scan_side(&sc, -1);
     return sc.count;
+}
+
+void nav__wp_scan_region(const nav__wp_corners *c, nav__wp_scan *s, double sx, double sy,
+                         nav__wp_span_fn span, void *user)
+{
+    scan sc = {.c = c, .s = s, .sx = sx, .sy = sy, .span = span, .span_user = user};
+    scan_side(&sc, 1);
+    scan_side(&sc, -1);
 }

@@ -68,7 +68,7 @@ static bool vis_corner(void *ctx, void *scratch, uint32_t u)
     vis_scratch *s = scratch;
     const nav__wp_corners *c = job->c;
     double ux = c->x[u], uy = c->y[u];
-    uint32_t n = nav__wp_scan_corners(c, &s->scan, ux, uy, job->prune, NULL, s->candidates);
+    uint32_t n = nav__wp_scan_corners(c, &s->scan, ux, uy, job->prune, s->candidates);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = s->candidates[i];
         if (v <= u) continue; /* each pair once, from its lower corner */
@@ -229,5 +229,10 @@ nav_status nav_waypoints_bake_grid(const nav_grid *grid, const nav_waypoint_grid
     wp->pruned = nav__wp_grid_prunable(grid) && !d.keep_all_links;
     wp->fingerprint = nav_grid_fingerprint(grid);
     wp->corners = corners;
-    return NAV_SUCCESS;
+    s = nav__wp_sight_build(&wp->corners, wp->pruned, d.threads, d.progress, &wp->allocator, &wp->sight);
+    if (nav_failed(s)) {
+        nav_waypoints_destroy(wp);
+        *out = NULL;
+    }
+    return s;
 }

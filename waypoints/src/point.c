@@ -18,13 +18,8 @@ void nav_waypoints_query_destroy(nav_waypoints_query *q)
     nav__free(&a, q->in_open);
     nav_heap_destroy(&q->open);
     nav_heap_destroy(&q->near);
-    nav__wp_scan_free(&q->scan, &a);
-    nav__free(&a, q->start_corner);
-    nav__free(&a, q->goal_corner);
-    nav__free(&a, q->start_cost);
-    nav__free(&a, q->goal_cost);
-    nav__free(&a, q->start_checked);
-    nav__free(&a, q->goal_checked);
+    nav__free(&a, q->start);
+    nav__free(&a, q->goal);
     nav__free(&a, q);
 }
 
@@ -65,14 +60,9 @@ nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoin
               !nav_failed(nav_heap_init(&q->near, &a, 2 * n + 1, 0));
     if (ok && d.grid) {
         q->grid = d.grid;
-        q->start_corner = nav__calloc(&a, n, sizeof *q->start_corner);
-        q->goal_corner = nav__calloc(&a, n, sizeof *q->goal_corner);
-        q->start_cost = nav__calloc(&a, n, sizeof *q->start_cost);
-        q->goal_cost = nav__calloc(&a, n, sizeof *q->goal_cost);
-        q->start_checked = nav__calloc(&a, n, sizeof *q->start_checked);
-        q->goal_checked = nav__calloc(&a, n, sizeof *q->goal_checked);
-        ok = q->start_corner && q->goal_corner && q->start_cost && q->goal_cost && q->start_checked &&
-             q->goal_checked && !nav_failed(nav__wp_scan_init(&q->scan, &wp->corners, &a));
+        q->start = nav__calloc(&a, n, sizeof *q->start);
+        q->goal = nav__calloc(&a, n, sizeof *q->goal);
+        ok = q->start && q->goal;
     }
     if (!ok) {
         nav_waypoints_query_destroy(q);
@@ -90,98 +80,128 @@ size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *q)
                    n * (sizeof *q->g + sizeof *q->next_arc + sizeof *q->seen + sizeof *q->in_open) +
                    (size_t)(q->open.capacity + q->near.capacity) * sizeof(nav_heap_entry) +
                    (size_t)q->open.capacity * sizeof *q->open.pos;
-    if (q->grid)
-        bytes += (size_t)q->wp->count * 2 *
-                     (sizeof *q->start_corner + sizeof *q->start_cost + sizeof *q->start_checked) +
-                 nav__wp_scan_bytes(&q->wp->corners);
+    if (q->grid) bytes += (size_t)q->wp->count * 2 * sizeof *q->start;
     return bytes;
 }
 
-/* The corners point (x, y) may see, each with a lower bound of its segment's cost (world units):
- * its length at the grid's cheapest terrain, which on grids of one cost is the cost itself. Returns
- * how many. */
-static uint32_t candidates(nav_waypoints_query *q, double x, double y, const nav__wp_bound *bound,
-                           uint32_t *corner, double *cost, uint8_t *checked)
+/* The corners point (x, y) may see (from the lists of the free cells whose closed squares hold it:
+ * one, or on an edge two, at a grid vertex up to four; taut ones only on a pruned graph) into out,
+ * each with a lower bound of its segment's cost (world units): its length at the grid's cheapest
+ * terrain, which on grids of one cost is the cost itself; and of the whole path through it to the
+ * other end (ox, oy), the straight distance there being another such bound. Returns how many. */
+static uint32_t candidates(const nav_waypoints_query *q, double x, double y, double ox, double oy,
+                           nav__wp_candidate *out)
 {
     const nav_waypoints *wp = q->wp;
     const nav__wp_corners *c = &wp->corners;
+    const nav__wp_sight *sight = &wp->sight;
     double factor = q->grid->min_cost * q->grid->desc.cell_size;
-    uint32_t n = nav__wp_scan_corners(c, &q->scan, x, y, wp->pruned, bound, corner);
-    for (uint32_t i = 0; i < n; i++) {
-        cost[i] = hypot(c->x[corner[i]] - x, c->y[corner[i]] - y) * factor;
-        checked[i] = 0;
+    int64_t fx = (int64_t)floor(x), fy = (int64_t)floor(y);
+    uint32_t n = 0, blocks[4], seen = 0;
+    for (int64_t cy = fy; cy >= fy - 1; cy--) {
+        for (int64_t cx = fx; cx >= fx - 1; cx--) {
+            bool holds = (cx == fx || (double)fx == x) && (cy == fy || (double)fy == y);
+            if (!holds || cx < 0 || cy < 0 || cx >= c->width || cy >= c->height || nav__wp_blocked(c, cx, cy))
+                continue;
+            uint32_t b = (uint32_t)(cy >> sight->shift) * sight->across + (uint32_t)(cx >> sight->shift);
+            bool again = false;
+            for (uint32_t k = 0; k < seen; k++) again |= blocks[k] == b;
+            if (again) continue;
+            blocks[seen++] = b;
+            uint32_t before = n; /* a corner in two lists is taken once */
+            for (uint32_t k = sight->first[b]; k < sight->first[b + 1]; k++) {
+                uint32_t v = sight->corner[k];
+                double dx = c->x[v] - x, dy = c->y[v] - y;
+                if (wp->pruned && !nav__wp_taut(c, v, dx, dy)) continue;
+                bool twice = false;
+                for (uint32_t t = 0; t < before && !twice; t++) twice = out[t].corner == v;
+                if (twice) continue;
+                double ex = c->x[v] - ox, ey = c->y[v] - oy;
+                double cost = sqrt(dx * dx + dy * dy) * factor;
+                /* the table's floats may round a route's cost down a little: the bound gives way by more */
+                double rest = sqrt(ex * ex + ey * ey) * factor * (1 - 1e-6);
+                out[n++] =
+                    (nav__wp_candidate){.corner = v, .via = UINT32_MAX, .cost = cost, .total = cost + rest};
+            }
+        }
     }
     return n;
 }
 
-/* Checks candidate i of an end exactly (the segment from (x, y) to it, or from it when `towards`):
- * its cost becomes the segment's, or INFINITY when the segment cannot be walked. */
-static void check(nav_waypoints_query *q, double x, double y, bool towards, const uint32_t *corner,
-                  double *cost, uint8_t *checked, uint32_t i)
+/* Checks candidate c of an end exactly (the segment from (x, y) to it, or from it when `towards`):
+ * its cost becomes the segment's, or INFINITY when the segment cannot be walked. Returns by how much
+ * the cost grew. */
+static double check(const nav_waypoints_query *q, double x, double y, bool towards, nav__wp_candidate *c,
+                    nav_waypoints_result *r)
 {
-    const nav__wp_corners *c = &q->wp->corners;
-    double cx = c->x[corner[i]], cy = c->y[corner[i]], length;
+    const nav__wp_corners *corners = &q->wp->corners;
+    double cx = corners->x[c->corner], cy = corners->y[c->corner], length, bound = c->cost;
     bool seen = towards ? nav_grid_anyangle_segment(q->grid, cx, cy, x, y, &length)
                         : nav_grid_anyangle_segment(q->grid, x, y, cx, cy, &length);
-    cost[i] = seen ? length * q->grid->desc.cell_size : INFINITY;
-    checked[i] = 1;
+    c->cost = seen ? length * q->grid->desc.cell_size : INFINITY;
+    c->checked = true;
+    r->checks++;
+    /* rounding aside, a check that finds the bound was the cost (one terrain cost: the usual case)
+     * changes nothing */
+    return c->cost <= bound * (1 + 1e-12) ? 0 : c->cost - bound;
 }
 
-/* The cheapest way start -> a -> (table) -> b -> goal found by one round: a = NAV_WAYPOINTS_NONE
- * when none beats `best`. */
+/* Start candidate a's cheapest combination with the goal's: one pass over row a of the table. */
+static void combine(const nav_waypoints_query *q, nav__wp_candidate *a, uint32_t nb)
+{
+    const nav_waypoints *wp = q->wp;
+    const float *row = wp->dist + (size_t)a->corner * wp->count;
+    double least = INFINITY;
+    uint32_t via = UINT32_MAX;
+    for (uint32_t j = 0; j < nb; j++) {
+        double t = (double)row[q->goal[j].corner] + q->goal[j].cost;
+        if (t < least) least = t, via = j;
+    }
+    a->total = a->cost + least;
+    a->via = via;
+}
+
+/* The cheapest way start -> a -> (table) -> b -> goal: a = NAV_WAYPOINTS_NONE when none beats `best`. */
 typedef struct via {
     double cost, cost_a, cost_b;
     uint32_t a, b;
 } via;
 
-/* One round: the candidates of both ends in the ellipse of points p with |p - start| + |p - goal|
- * <= sum (grid units; INFINITY: every one), then their cheapest combination below `best`, segments
- * costed by lower bounds and checked only when their combination wins: best first, as A* does, so
- * most candidates are never walked. Each pass over the pairs checks one more candidate or ends. */
+/* Best first, as A* is: every start candidate holds a lower bound of the paths through it; the
+ * least is refined until it is exact. Its row of the table is read only when it comes first (the
+ * bound, its segment plus the straight distance to the goal, is close: few rows are read), and its
+ * segments are checked only when its combination comes first. A failed or dearer goal segment sends
+ * the start candidates that chose it back to their rows. */
 static via through_corners(nav_waypoints_query *q, double sx, double sy, double gx, double gy, double best,
-                           double sum, nav_waypoints_result *r)
+                           nav_waypoints_result *r)
 {
-    const nav_waypoints *wp = q->wp;
-    via v = {.a = NAV_WAYPOINTS_NONE, .b = NAV_WAYPOINTS_NONE};
-    nav__wp_bound from_start = {gx, gy, sum}, from_goal = {sx, sy, sum};
-    uint32_t na = candidates(q, sx, sy, &from_start, q->start_corner, q->start_cost, q->start_checked);
-    uint32_t nb = candidates(q, gx, gy, &from_goal, q->goal_corner, q->goal_cost, q->goal_checked);
+    uint32_t na = candidates(q, sx, sy, gx, gy, q->start), nb = candidates(q, gx, gy, sx, sy, q->goal);
     r->start_candidates += na;
     r->goal_candidates += nb;
-    size_t n = wp->count;
     for (;;) {
-        double round_best = best;
-        uint32_t i_best = UINT32_MAX, j_best = UINT32_MAX;
-        for (uint32_t i = 0; i < na; i++) {
-            double ca = q->start_cost[i];
-            if (!(ca < round_best)) continue;
-            const float *row = wp->dist + (size_t)q->start_corner[i] * n;
-            for (uint32_t j = 0; j < nb; j++) {
-                double total = ca + (double)row[q->goal_corner[j]] + q->goal_cost[j];
-                if (total < round_best) {
-                    round_best = total;
-                    i_best = i;
-                    j_best = j;
-                }
-            }
+        uint32_t i = UINT32_MAX;
+        double least = best;
+        for (uint32_t k = 0; k < na; k++)
+            if (q->start[k].total < least) least = q->start[k].total, i = k;
+        if (i == UINT32_MAX) return (via){.a = NAV_WAYPOINTS_NONE, .b = NAV_WAYPOINTS_NONE};
+        nav__wp_candidate *a = &q->start[i];
+        if (a->via == UINT32_MAX) {
+            combine(q, a, nb);
+            continue;
         }
-        if (i_best == UINT32_MAX) return v; /* nothing beats `best` */
-        /* a check that finds the bound was the cost (one terrain cost: the usual case) leaves this
-         * combination the best: no new pass */
-        if (!q->start_checked[i_best]) {
-            double bound = q->start_cost[i_best];
-            check(q, sx, sy, false, q->start_corner, q->start_cost, q->start_checked, i_best);
-            if (!(q->start_cost[i_best] <= bound * (1 + 1e-12))) continue;
-            round_best += q->start_cost[i_best] - bound;
+        if (!a->checked) {
+            double grew = check(q, sx, sy, false, a, r);
+            a->total += grew;
+            if (grew > 0) continue;
         }
-        if (!q->goal_checked[j_best]) {
-            double bound = q->goal_cost[j_best];
-            check(q, gx, gy, true, q->goal_corner, q->goal_cost, q->goal_checked, j_best);
-            if (!(q->goal_cost[j_best] <= bound * (1 + 1e-12))) continue;
-            round_best += q->goal_cost[j_best] - bound;
+        uint32_t j = a->via;
+        nav__wp_candidate *b = &q->goal[j];
+        if (!b->checked && check(q, gx, gy, true, b, r) > 0) {
+            for (uint32_t k = 0; k < na; k++)
+                if (q->start[k].via == j) q->start[k].via = UINT32_MAX; /* totals stay lower bounds */
+            continue;
         }
-        return (via){round_best, q->start_cost[i_best], q->goal_cost[j_best], q->start_corner[i_best],
-                     q->goal_corner[j_best]};
+        return (via){a->total, a->cost, b->cost, a->corner, b->corner};
     }
 }
 
@@ -205,28 +225,14 @@ nav_status nav_waypoints_find_path(nav_waypoints_query *q, nav_vec3 start, nav_v
     double best = nav_grid_anyangle_segment(grid, sx, sy, gx, gy, &direct) ? direct * size : INFINITY;
     uint32_t best_a = NAV_WAYPOINTS_NONE, best_b = NAV_WAYPOINTS_NONE;
     double cost_a = 0, cost_b = 0;
-    if (!(best < INFINITY && wp->pruned)) {
-        /* Every corner of a path of cost C lies in the ellipse |p - start| + |p - goal| <= C / the
-         * cheapest cost a unit. The first round scans the thinnest (paths that bend a little find
-         * their corners there, and a path that bends more gives the ellipse of the next), then the
-         * one of the best path found, or everything: exact once the best found fits. Measured
-         * (callgrind, den520d, brc000d, AR0602SR, Berlin_0_256, a sample of each): starting at the
-         * straight distance + 2 cells, 129k to 201k instructions a query; + 1 cell, 132k to 203k;
-         * 1.05, 1.1, 1.2 times it + 1 cell, 133k to 204k, 135k to 208k, 146k to 218k; no ellipse,
-         * 165k to 350k. */
-        double unit = grid->min_cost * size, sum = hypot(gx - sx, gy - sy) * NAV__WP_FIRST_ELLIPSE + 2;
-        for (int round = 0;; round++) {
-            via v = through_corners(q, sx, sy, gx, gy, best, sum, &r);
-            if (v.a != NAV_WAYPOINTS_NONE) {
-                best = v.cost;
-                cost_a = v.cost_a;
-                cost_b = v.cost_b;
-                best_a = v.a;
-                best_b = v.b;
-            }
-            if (!(sum < INFINITY) || best / unit <= sum) break;
-            sum = best < INFINITY ? best / unit * (1 + 1e-9) + 1e-9 : round > 0 ? INFINITY : sum * 4;
-            r.rounds++;
+    if (!(best < INFINITY && wp->pruned)) { /* on a pruned graph the straight line is the path */
+        via v = through_corners(q, sx, sy, gx, gy, best, &r);
+        if (v.a != NAV_WAYPOINTS_NONE) {
+            best = v.cost;
+            cost_a = v.cost_a;
+            cost_b = v.cost_b;
+            best_a = v.a;
+            best_b = v.b;
         }
     }
     if (!(best < INFINITY)) {

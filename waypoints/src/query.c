@@ -95,10 +95,11 @@ size_t nav_waypoints_memory_bytes(const nav_waypoints *wp)
                 sizeof *wp->arc_link + sizeof *wp->in_arc + sizeof *wp->in_from) +
            (n + 2) * sizeof *wp->in_first + n * n * (sizeof *wp->dist + sizeof *wp->hop) +
            n * (sizeof *wp->kd_point + sizeof *wp->kd_axis) +
-           (wp->from_grid
+           (wp->corners.row_first /* a bake of a grid, with its grid */
                 ? ((size_t)wp->corners.height + 2) * sizeof *wp->corners.row_first +
                       n * (sizeof *wp->corners.x + sizeof *wp->corners.y + sizeof *wp->corners.quad) +
-                      (size_t)wp->corners.row_words * wp->corners.height * sizeof *wp->corners.bits
+                      (size_t)wp->corners.row_words * wp->corners.height * sizeof *wp->corners.bits +
+                      nav__wp_sight_bytes(&wp->sight)
                 : 0);
 }
 

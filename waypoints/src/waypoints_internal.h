@@ -60,20 +60,44 @@ nav_status nav__wp_scan_init(nav__wp_scan *s, const nav__wp_corners *c, const na
 void nav__wp_scan_free(nav__wp_scan *s, const nav_allocator *a);
 size_t nav__wp_scan_bytes(const nav__wp_corners *c);
 
-/* An ellipse a scan may keep to: the points p with |p - scan point| + |p - (x, y)| <= sum. */
-typedef struct nav__wp_bound {
-    double x, y, sum;
-} nav__wp_bound;
-
 /* The corners that may be seen from point (sx, sy) (grid units, in or on the map of the corners'
  * grid, whose blocked cells c holds): every corner the
  * straight segment from the point reaches under the any-angle rule (nav/anyangle.h) is written to
  * out (capacity c->count), each once, and a few more that it does not reach: callers check each
  * with nav_grid_anyangle_segment. With taut_only, only corners where the segment is taut
- * (nav__wp_taut). With a bound [opt], only those in its ellipse are sure to be reported. Returns
- * how many. */
+ * (nav__wp_taut). Returns how many. */
 uint32_t nav__wp_scan_corners(const nav__wp_corners *c, nav__wp_scan *s, double sx, double sy, bool taut_only,
-                              const nav__wp_bound *bound, uint32_t *out);
+                              uint32_t *out);
+
+/* Rays of a scan that reach the row of cells y: those of m = dx / |dy| in [lo, hi] (either may be
+ * infinite), the row's near and far lines at distances d0 <= d1 from the point. */
+typedef void (*nav__wp_span_fn)(void *user, int64_t y, double d0, double d1, double lo, double hi);
+
+/* The same scan without reports, telling span the rays it keeps in each row: every point the
+ * point sees lies on one of them, before the first blocked cell it meets in that row. */
+void nav__wp_scan_region(const nav__wp_corners *c, nav__wp_scan *s, double sx, double sy,
+                         nav__wp_span_fn span, void *user);
+
+/* For point queries, the corners each block of cells may see: for every point p of a block
+ * (its closed square) and every corner v that p sees, taut at v on a pruned graph, v is in the
+ * block's list, or the segment from p to v runs through another corner of the list (which a path
+ * may then bend at for free). Lists hold a few more: a query checks its winners exactly. Built by
+ * scanning from every corner (nav__wp_scan_region: the seeing is symmetric). */
+typedef struct nav__wp_sight {
+    uint32_t shift;   /* blocks of 2^shift by 2^shift cells */
+    uint32_t across;  /* blocks a row */
+    uint32_t blocks;  /* in all */
+    uint32_t *first;  /* blocks + 1 entries: block b's corners are corner[first[b] .. first[b + 1]] */
+    uint16_t *corner; /* ascending in each block */
+} nav__wp_sight;
+
+/* Builds c's lists (on `threads` threads, 0: every core, with progress [opt] as "sight"). With
+ * taut_only, a corner only where a segment to it is taut. NAV_SUCCESS; NAV_FAILURE |
+ * NAV_OUT_OF_MEMORY | NAV_TOO_LARGE (more than 2^32 entries) | NAV_WRONG_STATE (cancelled). */
+nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_t threads,
+                               const nav_progress *progress, const nav_allocator *a, nav__wp_sight *out);
+void nav__wp_sight_free(nav__wp_sight *s, const nav_allocator *a);
+size_t nav__wp_sight_bytes(const nav__wp_sight *s);
 
 /* True when the grid's shortest paths bend only where they wrap a corner (one terrain cost and no
  * climb limit), so links that are not taut may be left out. */
@@ -140,6 +164,7 @@ struct nav_waypoints {
     bool pruned;          /* links not taut at both ends were left out */
     uint64_t fingerprint; /* the grid's */
     nav__wp_corners corners;
+    nav__wp_sight sight; /* built with the corners, for point queries */
 };
 
 /* Checks graph and makes a bake of it without its routes: waypoints, names, arcs, the k-d tree, and
@@ -150,6 +175,17 @@ nav_status nav__wp_assemble(const nav_waypoint_graph *graph, const nav_allocator
 
 /* Builds the k-d tree of wp's positions (kd_point, kd_axis). NAV_FAILURE | NAV_OUT_OF_MEMORY. */
 nav_status nav__wp_kd_build(nav_waypoints *wp);
+
+/* A corner an end of a point query may see. */
+typedef struct nav__wp_candidate {
+    uint32_t corner;
+    uint32_t via; /* start candidates: the goal candidate of their cheapest combination, or
+                   * UINT32_MAX while that is to be found */
+    double cost;  /* the segment's cost (world units): a lower bound until checked */
+    double total; /* start candidates: a lower bound of the cheapest path through them, the cost
+                   * of that combination once via is found */
+    bool checked; /* cost is exact (INFINITY: the segment cannot be walked) */
+} nav__wp_candidate;
 
 /* A query object's scratch. */
 struct nav_waypoints_query {
@@ -164,11 +200,8 @@ struct nav_waypoints_query {
     nav_heap open;      /* with decrease-key */
     nav_heap near;      /* nearest-waypoint queries: k-d tree nodes and waypoints by distance */
     /* point queries (point.c) */
-    const nav_grid *grid; /* null: no point queries */
-    nav__wp_scan scan;
-    uint32_t *start_corner, *goal_corner; /* the corners each end sees, then their costs */
-    double *start_cost, *goal_cost;
-    uint8_t *start_checked, *goal_checked; /* whether a candidate's cost is exact yet */
+    const nav_grid *grid;            /* null: no point queries */
+    nav__wp_candidate *start, *goal; /* the corners each end may see (point.c) */
 };
 
 /* Whether the filter [opt] leaves arc i / waypoint v open. */
@@ -191,10 +224,6 @@ static inline bool nav__wp_point_open(const nav_waypoints *wp, const nav_waypoin
  * NAV_CORRUPT_DATA if the tables break their promise (never on a bake of this library). */
 nav_status nav__wp_walk(const nav_waypoints *wp, const nav_waypoints_filter *f, uint32_t from, uint32_t to,
                         nav_path *out, double *cost);
-
-/* A point query's first ellipse: paths up to this many times the straight distance, plus 2 cells
- * (then larger; point.c says why so thin). */
-#define NAV__WP_FIRST_ELLIPSE 1.0
 
 /* The cheapest arc from u to v that is not disabled, or UINT32_MAX. */
 uint32_t nav__wp_cheapest_arc(const nav_waypoints *wp, uint32_t u, uint32_t v);

@@ -26,6 +26,9 @@
  *
  * Size: the tables hold 6 bytes a pair (a float distance and a 16-bit next hop), n^2 for n
  * waypoints: 96 MiB at the default limit of 4096. A bake of more is refused with NAV_TOO_LARGE.
+ * A bake of a grid also keeps, for point queries, the corners each 2 x 2 block of cells may see: a
+ * 2-byte entry a corner a block it is seen from, 4 bytes a block besides (den520d 1.1 MB beside 5.4
+ * MB of tables, orz900d 3.8 MB beside 99 MB); rebuilt, not stored, when a file is loaded.
  *
  * The text format (docs/waypoints.md):
  *
@@ -243,7 +246,8 @@ uint64_t nav_waypoints_source_fingerprint(const nav_waypoints *wp);
  * cost as the tables use it (a cost of 0 given as its length), flags, one_way and disabled. A
  * two-way link reads with from below to. Returns false (out untouched) when out of range. */
 bool nav_waypoints_link(const nav_waypoints *wp, uint32_t link, nav_waypoint_link *out);
-/* Bytes of the baked data (tables, waypoints, links, names). */
+/* Bytes of the baked data (tables, waypoints, links, names; for a bake of a grid, its corners and
+ * what each block of cells may see). */
 size_t nav_waypoints_memory_bytes(const nav_waypoints *wp);
 
 /* ---- Queries (read-only: any number of threads at once) -------------------------------------- */
@@ -360,19 +364,20 @@ typedef struct nav_waypoints_result {
     bool straight;     /* the two points see each other and the straight line is the path */
     uint32_t from, to; /* the route's first and last waypoints (NAV_WAYPOINTS_NONE when straight) */
     uint32_t start_candidates, goal_candidates; /* corners each end was joined to */
-    uint32_t rounds;                            /* scans beyond the first (each over a larger ellipse) */
+    uint32_t checks;                            /* segments checked exactly */
 } nav_waypoints_result;
 
 /* The shortest any-angle path from start to goal (world points, anywhere in free space) on the
  * query's grid. If the two see each other, the straight line (on grids of one cost; elsewhere when
- * nothing through the corners is cheaper). Otherwise each end is joined to the corners it sees
- * where the segment is taut (every corner it sees on graphs that kept all links) - found by the
- * scan of nav_waypoint_graph_from_grid, so at most the corners in view and usually a few dozen -
- * and the path is the cheapest combination start -> a -> (table route) -> b -> goal: for each a,
- * one pass over row a of the distance table. Written to out (cleared first): start, the route's
- * corners, goal; out->cost its exact cost, summed in doubles. Returns NAV_SUCCESS; NAV_FAILURE |
- * NAV_UNREACHABLE when no path exists; NAV_FAILURE | NAV_INVALID_PARAM for an end not in free space
- * (or a query without a grid); NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
+ * nothing through the corners is cheaper). Otherwise each end is joined to the corners it may see
+ * where the segment is taut (every corner it may see on graphs that kept all links): the list the
+ * bake made for its cell, usually a few dozen. The path is the cheapest combination start -> a ->
+ * (table route) -> b -> goal, found best first: each a is bounded below by its segment plus the
+ * straight distance on to the goal, its row of the distance table is read only when that bound
+ * comes first, and segments are checked exactly only when their combination comes first. Written to out
+ * (cleared first): start, the route's corners, goal; out->cost its exact cost, summed in doubles. Returns
+ * NAV_SUCCESS; NAV_FAILURE | NAV_UNREACHABLE when no path exists; NAV_FAILURE | NAV_INVALID_PARAM for an end
+ * not in free space (or a query without a grid); NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
 nav_status nav_waypoints_find_path(nav_waypoints_query *query, nav_vec3 start, nav_vec3 goal, nav_path *out,
                                    nav_waypoints_result *result);
 

@@ -1,0 +1,186 @@
+/* The corners each block of cells may see, for point queries (nav__wp_sight).
+ *
+ * A point query needs the corners its two ends see. Scanning for them at query time walks every row
+ * between the ends; instead, the bake scans once from every corner (seeing is symmetric) and marks
+ * the blocks of cells its free rays cross, keeping on a pruned graph only the cells on the side
+ * where a segment to the corner is taut. A query then reads its block's list and checks the few
+ * winners exactly, as it checked the scan's. Blocks are square, 2^shift cells a side: bigger blocks
+ * mean fewer lists but longer ones. */
+#include <math.h>
+
+#include "alloc.h"
+#include "ds.h"
+#include "waypoints_internal.h"
+
+/* Block side 2^SIGHT_SHIFT cells. Measured (bench/waypoints_table.sh, see bench/README.md). */
+#define SIGHT_SHIFT 1
+
+typedef struct sight_job {
+    const nav__wp_corners *c;
+    bool taut_only;
+    uint32_t shift, across, blocks;
+    const nav_allocator *a;
+    uint32_t **found; /* per corner: stb_ds array of the blocks it may be seen from */
+} sight_job;
+
+typedef struct sight_scratch {
+    const sight_job *job;
+    nav__wp_scan scan;
+    uint32_t *stamp; /* per block: the corner + 1 that marked it last */
+    uint32_t v;      /* the corner being scanned from */
+} sight_scratch;
+
+static bool sight_init(void *ctx, void **out)
+{
+    sight_job *job = ctx;
+    sight_scratch *s = nav__calloc(job->a, 1, sizeof *s);
+    *out = s;
+    if (!s) return false;
+    s->job = job;
+    s->stamp = nav__calloc(job->a, job->blocks ? job->blocks : 1, sizeof *s->stamp);
+    return s->stamp && !nav_failed(nav__wp_scan_init(&s->scan, job->c, job->a));
+}
+
+static void sight_fini(void *ctx, void *scratch)
+{
+    sight_job *job = ctx;
+    sight_scratch *s = scratch;
+    if (!s) return;
+    nav__wp_scan_free(&s->scan, job->a);
+    nav__free(job->a, s->stamp);
+    nav__free(job->a, s);
+}
+
+/* m times a distance, where a distance of 0 gives 0 even for the infinite rays. */
+static double times(double m, double d)
+{
+    return d == 0 ? 0 : m * d;
+}
+
+/* Marks the blocks of cells lo .. hi of row y, of those that hold a point from which the segment
+ * to corner v is taut (all of them when that is not asked). */
+static void mark(sight_scratch *s, int64_t y, int64_t lo, int64_t hi)
+{
+    const sight_job *job = s->job;
+    const nav__wp_corners *c = job->c;
+    int64_t vx = c->x[s->v], vy = c->y[s->v];
+    if (job->taut_only && y != vy && y + 1 != vy) {
+        /* taut: (px - vx) qx (py - vy) qy <= 0; off the corner's line, py - vy has one sign in the row */
+        int side = (c->quad[s->v] & 1 ? 1 : -1) * (y > vy ? 1 : -1) * (c->quad[s->v] & 2 ? 1 : -1);
+        if (side > 0 && hi > vx) hi = vx;         /* px <= vx: cells up to the one whose left edge is vx */
+        if (side < 0 && lo < vx - 1) lo = vx - 1; /* px >= vx: cells from the one whose right edge is vx */
+    }
+    if (lo > hi) return;
+    uint32_t row = (uint32_t)(y >> job->shift) * job->across;
+    for (uint32_t b = row + (uint32_t)(lo >> job->shift); b <= row + (uint32_t)(hi >> job->shift); b++) {
+        if (s->stamp[b] == s->v + 1) continue;
+        s->stamp[b] = s->v + 1;
+        arrput(job->found[s->v], b);
+    }
+}
+
+/* The rays [lo, hi] from corner v reaching row y (near and far lines at d0, d1): within the row a
+ * ray stays in the run of free cells it enters by (or, in the corner's own row, starts in), so in
+ * each run the cells are marked whose closed squares the rays entering it reach. A point a segment
+ * reaches lies in one of those, but on a cell's edge maybe not in the one beside it: queries look at
+ * every free cell a point lies in. */
+static void rays(void *user, int64_t y, double d0, double d1, double lo, double hi)
+{
+    sight_scratch *s = user;
+    const nav__wp_corners *c = s->job->c;
+    double sx = c->x[s->v];
+    double xa = sx + fmin(times(lo, d0), times(lo, d1)), xb = sx + fmax(times(hi, d0), times(hi, d1));
+    int64_t w = c->width, first = xa < 0 ? 0 : xa >= (double)w ? w - 1 : (int64_t)xa;
+    int64_t last = xb < 0 ? 0 : xb >= (double)w ? w - 1 : (int64_t)xb;
+    for (int64_t x = first; x <= last; x++) {
+        if (nav__wp_blocked(c, x, y)) continue;
+        int64_t f0 = x;
+        while (x + 1 <= last && !nav__wp_blocked(c, x + 1, y)) x++;
+        double left = (double)f0, right = (double)(x + 1); /* the run's closed extent */
+        double m_a = lo, m_b = hi;
+        if (d0 > 0) { /* the rays entering the run at the near line */
+            m_a = fmax(lo, (left - sx) / d0);
+            m_b = fmin(hi, (right - sx) / d0);
+        } else if (sx < left || sx > right) {
+            continue; /* the corner's own row: the rays start at the corner */
+        }
+        if (m_a > m_b) continue;
+        /* where they reach in the run (a little wide), and the cells that holds */
+        double e0 = fmax(left, sx + fmin(times(m_a, d0), times(m_a, d1))),
+               e1 = fmin(right, sx + fmax(times(m_b, d0), times(m_b, d1)));
+        int64_t lo_cell = (int64_t)floor(e0 - 1e-9 * (1 + e0)),
+                hi_cell = (int64_t)floor(e1 + 1e-9 * (1 + e1));
+        mark(s, y, lo_cell > f0 ? lo_cell : f0, hi_cell < x ? hi_cell : x);
+    }
+}
+
+static bool sight_corner(void *ctx, void *scratch, uint32_t v)
+{
+    sight_job *job = ctx;
+    sight_scratch *s = scratch;
+    s->v = v;
+    nav__wp_scan_region(job->c, &s->scan, job->c->x[v], job->c->y[v], rays, s);
+    return true;
+}
+
+nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_t threads,
+                               const nav_progress *progress, const nav_allocator *a, nav__wp_sight *out)
+{
+    *out = (nav__wp_sight){.shift = SIGHT_SHIFT};
+    uint32_t side = 1u << SIGHT_SHIFT;
+    out->across = (c->width + side - 1) / side;
+    uint64_t blocks = (uint64_t)out->across * ((c->height + side - 1) / side);
+    if (blocks >= UINT32_MAX) return NAV_FAILURE | NAV_TOO_LARGE;
+    out->blocks = (uint32_t)blocks;
+    sight_job job = {c, taut_only, SIGHT_SHIFT, out->across, out->blocks, a, NULL};
+    job.found = nav__calloc(a, c->count ? c->count : 1, sizeof *job.found);
+    out->first = nav__calloc(a, (size_t)out->blocks + 1, sizeof *out->first);
+    nav_status s = job.found && out->first ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!nav_failed(s)) {
+        nav__wp_work work = {.count = c->count,
+                             .init = sight_init,
+                             .run = sight_corner,
+                             .fini = sight_fini,
+                             .ctx = &job,
+                             .stage = "sight",
+                             .progress = progress};
+        s = nav__wp_parallel(&work, threads);
+    }
+    /* counting sort by block; corners in ascending order within each */
+    uint64_t total = 0;
+    for (uint32_t v = 0; !nav_failed(s) && v < c->count; v++) {
+        total += (uint64_t)arrlen(job.found[v]);
+        for (ptrdiff_t i = 0; i < arrlen(job.found[v]); i++) out->first[job.found[v][i] + 1]++;
+    }
+    if (!nav_failed(s) && total >= UINT32_MAX) s = NAV_FAILURE | NAV_TOO_LARGE;
+    if (!nav_failed(s)) {
+        out->corner = nav__alloc(a, (size_t)(total ? total : 1) * sizeof *out->corner);
+        if (!out->corner) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    if (!nav_failed(s)) {
+        for (uint32_t b = 0; b < out->blocks; b++) out->first[b + 1] += out->first[b];
+        for (uint32_t v = 0; v < c->count; v++)
+            for (ptrdiff_t i = 0; i < arrlen(job.found[v]); i++)
+                out->corner[out->first[job.found[v][i]]++] = (uint16_t)v;
+        for (uint32_t b = out->blocks; b > 0; b--) out->first[b] = out->first[b - 1];
+        out->first[0] = 0;
+    }
+    if (job.found)
+        for (uint32_t v = 0; v < c->count; v++) arrfree(job.found[v]);
+    nav__free(a, job.found);
+    if (nav_failed(s)) nav__wp_sight_free(out, a);
+    return s;
+}
+
+void nav__wp_sight_free(nav__wp_sight *s, const nav_allocator *a)
+{
+    nav__free(a, s->first);
+    nav__free(a, s->corner);
+    *s = (nav__wp_sight){0};
+}
+
+size_t nav__wp_sight_bytes(const nav__wp_sight *s)
+{
+    if (!s->first) return 0;
+    return ((size_t)s->blocks + 1) * sizeof *s->first + (size_t)s->first[s->blocks] * sizeof *s->corner;
+}
