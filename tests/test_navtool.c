@@ -286,6 +286,23 @@ static void test_waypoint_commands(void **state)
     snprintf(args, sizeof args, "path '%s' 0 0 40 40 --algo waypoints", nav); /* a wall */
     assert_int_equal(run_navtool(out, sizeof out, args), 1);
 
+    /* from the map's navigation mesh: the same graph (a mesh of a grid has the grid's corners), saved
+     * alone; with an agent radius, another */
+    snprintf(args, sizeof args, "bake '%s' -o '%s' --waypoints --from-mesh --quiet", test_data("arena.map"),
+             nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "64 waypoints, 478 links");
+    snprintf(args, sizeof args, "info '%s'", nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "grid: none");
+    expect_output(out, "not baked from a grid");
+    snprintf(args, sizeof args, "bake '%s' -o '%s' --waypoints --from-mesh --radius 1 --quiet",
+             test_data("arena.map"), nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "53 waypoints, 311 links");
+    snprintf(args, sizeof args, "bake '%s' -o '%s' --from-mesh", test_data("arena.map"), nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 2);
+
     /* a hand-made graph: its bake holds no grid; routes by names and by indices */
     FILE *f = fopen(text, "w");
     assert_non_null(f);

@@ -9,6 +9,7 @@
 
 #include "nav/anyangle.h"
 #include "nav/io.h"
+#include "nav/mesh.h"
 #include "nav/waypoints.h"
 #include "reference.h"
 #include "support.h"
@@ -1575,6 +1576,82 @@ static void test_chunk_files(void **state)
     nav_grid_destroy(other);
 }
 
+/* The waypoint of wp at world point p (x and z), or NAV_WAYPOINTS_NONE. */
+static uint32_t waypoint_at(const nav_waypoints *wp, nav_vec3 p)
+{
+    for (uint32_t i = 0; i < nav_waypoints_count(wp); i++) {
+        nav_vec3 q = nav_waypoints_position(wp, i);
+        if (q.x == p.x && q.z == p.z) return i;
+    }
+    return NAV_WAYPOINTS_NONE;
+}
+
+/* Graphs made from navigation meshes: on meshes built from random grids (one cost, and terrain),
+ * the mesh's corners are the grid's, its links the grid's (pruned alike, or all kept), and every
+ * route costs the same; an off-mesh link adds its two ends and itself. */
+static void test_mesh_graph_matches_grid(void **state)
+{
+    (void)state;
+    unsigned seed = 23;
+    for (int round = 0; round < 60; round++) {
+        int32_t w = 3 + (int32_t)(rand_r(&seed) % 26), h = 3 + (int32_t)(rand_r(&seed) % 26);
+        bool terrain = round % 3 == 1, keep = round % 4 == 3;
+        nav_grid *grid = random_grid(w, h, 5 + (int)(rand_r(&seed) % 40), terrain, false, &seed);
+        nav_mesh *mesh = NULL;
+        assert_int_equal(nav_mesh_build_from_grid(grid, NULL, &mesh), NAV_SUCCESS);
+        nav_waypoints *from_grid = NULL, *from_mesh = NULL;
+        assert_int_equal(
+            nav_waypoints_bake_grid(grid, &(nav_waypoint_grid_desc){.keep_all_links = keep}, &from_grid),
+            NAV_SUCCESS);
+        assert_int_equal(
+            nav_waypoints_bake_mesh(mesh, &(nav_waypoint_mesh_desc){.keep_all_links = keep, .threads = 2},
+                                    &from_mesh),
+            NAV_SUCCESS);
+        uint32_t n = nav_waypoints_count(from_grid);
+        assert_int_equal(nav_waypoints_count(from_mesh), n);
+        assert_int_equal(nav_waypoints_link_count(from_mesh), nav_waypoints_link_count(from_grid));
+        uint32_t *to_mesh = malloc((n ? n : 1) * sizeof *to_mesh);
+        assert_non_null(to_mesh);
+        for (uint32_t i = 0; i < n; i++) {
+            to_mesh[i] = waypoint_at(from_mesh, nav_waypoints_position(from_grid, i));
+            if (to_mesh[i] == NAV_WAYPOINTS_NONE)
+                fail_msg("round %d: grid corner %u is no mesh corner", round, i);
+        }
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t j = 0; j < n; j++) {
+                double a = nav_waypoints_distance(from_grid, i, j),
+                       b = nav_waypoints_distance(from_mesh, to_mesh[i], to_mesh[j]);
+                if (!(a == b || fabs(a - b) <= 1e-6 * a))
+                    fail_msg("round %d: %u -> %u costs %.9g on the grid's graph, %.9g on the mesh's", round,
+                             i, j, a, b);
+            }
+        free(to_mesh);
+        nav_waypoints_destroy(from_grid);
+        nav_waypoints_destroy(from_mesh);
+        nav_mesh_destroy(mesh);
+        nav_grid_destroy(grid);
+    }
+
+    /* an off-mesh link: a ladder over a wall across the map, one-way, with its own cost */
+    nav_grid *grid = NULL;
+    assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = 9, .height = 3}, &grid), NAV_SUCCESS);
+    for (int32_t y = 0; y < 3; y++) nav_grid_set_cell(grid, 4, y, NAV_TERRAIN_BLOCKED);
+    nav_mesh_link_desc ladder = {
+        .start = nav_vec3_make(1.5f, 0, 1.5f), .end = nav_vec3_make(7.5f, 0, 1.5f), .cost = 2.5};
+    nav_mesh *mesh = NULL;
+    assert_int_equal(
+        nav_mesh_build_from_grid(grid, &(nav_mesh_build_desc){.links = &ladder, .link_count = 1}, &mesh),
+        NAV_SUCCESS);
+    nav_waypoints *wp = NULL;
+    assert_int_equal(nav_waypoints_bake_mesh(mesh, NULL, &wp), NAV_SUCCESS);
+    assert_int_equal(nav_waypoints_count(wp), 2); /* a wall across the map has no convex corner */
+    assert_true(nav_waypoints_distance(wp, 0, 1) == 2.5);
+    assert_true(isinf(nav_waypoints_distance(wp, 1, 0)));
+    nav_waypoints_destroy(wp);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1596,6 +1673,7 @@ int main(void)
         cmocka_unit_test(test_grid_graph_brute_force),
         cmocka_unit_test(test_grid_points_against_reference),
         cmocka_unit_test(test_grid_nearest_visible),
+        cmocka_unit_test(test_mesh_graph_matches_grid),
         cmocka_unit_test(test_grid_bake_and_query_errors),
         cmocka_unit_test(test_chunk_round_trip),
         cmocka_unit_test(test_chunk_damage),

@@ -46,15 +46,45 @@ static int bake_mesh(nav_grid *grid, const char *input, const char *output, floa
     return 0;
 }
 
-/* --waypoints: a grid's waypoint graph (with the grid) or a waypoint file's (alone). */
+/* --waypoints --from-mesh: the graph of the map's navigation mesh (its .nav file's, or built with
+ * the agent radius), written alone: it is not tied to the grid's cells. */
+static int waypoints_of_mesh(const char *input, const nav_waypoint_grid_desc *desc, float radius, bool quiet,
+                             nav_waypoints **wp)
+{
+    nav_grid *grid = navtool_load_grid(input, NULL);
+    if (!grid) return 1;
+    nav_mesh *mesh = navtool_mesh_for(input, grid, radius);
+    nav_grid_destroy(grid);
+    if (!mesh) return 1;
+    nav_progress bar = {navtool_print_progress, "waypoints"};
+    nav_status s = nav_waypoints_bake_mesh(mesh,
+                                           &(nav_waypoint_mesh_desc){.keep_all_links = desc->keep_all_links,
+                                                                     .threads = desc->threads,
+                                                                     .max_waypoints = desc->max_waypoints,
+                                                                     .log = &navtool_stderr_log,
+                                                                     .progress = quiet ? NULL : &bar},
+                                           wp);
+    nav_mesh_destroy(mesh);
+    if (nav_failed(s)) {
+        char text[256];
+        nav_status_format(s, text, sizeof text);
+        fprintf(stderr, "navtool: no waypoints for %s's mesh: %s\n", input, text);
+        return 1;
+    }
+    return 0;
+}
+
+/* --waypoints: a grid's waypoint graph (with the grid), a waypoint file's or a mesh's (alone). */
 static int bake_waypoints(const char *input, const char *output, const nav_waypoint_grid_desc *desc,
-                          bool quiet)
+                          bool from_mesh, float radius, bool quiet)
 {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     nav_waypoints *wp;
-    nav_grid *grid;
-    if (navtool_waypoints_for(input, desc, !quiet, &wp, &grid)) return 1;
+    nav_grid *grid = NULL;
+    if (from_mesh ? waypoints_of_mesh(input, desc, radius, quiet, &wp)
+                  : navtool_waypoints_for(input, desc, !quiet, &wp, &grid))
+        return 1;
     double ms = ms_since(&t0);
     nav_status s = nav_waypoints_save_nav(grid, wp, output, &navtool_stderr_log);
     if (nav_succeeded(s))
@@ -71,7 +101,7 @@ int navtool_bake(int argc, char **argv)
 {
     const char *input = NULL, *output = NULL;
     nav_hpa_desc desc = {0};
-    bool quiet = false, mesh = false, waypoints = false;
+    bool quiet = false, mesh = false, waypoints = false, from_mesh = false;
     nav_waypoint_grid_desc waypoint_desc = {0};
     float radius = 0;
     uint32_t landmarks = 16;
@@ -84,6 +114,8 @@ int navtool_bake(int argc, char **argv)
             mesh = true;
         } else if (!strcmp(argv[i], "--waypoints")) {
             waypoints = true;
+        } else if (!strcmp(argv[i], "--from-mesh")) {
+            from_mesh = true;
         } else if (!strcmp(argv[i], "--keep-all-links")) {
             waypoint_desc.keep_all_links = true;
         } else if (!strcmp(argv[i], "--max-waypoints") && i + 1 < argc) {
@@ -119,7 +151,11 @@ int navtool_bake(int argc, char **argv)
         fprintf(stderr, "navtool bake: --mesh and --waypoints are two bakes: make one file each\n");
         return 2;
     }
-    if (waypoints) return bake_waypoints(input, output, &waypoint_desc, quiet);
+    if (from_mesh && !waypoints) {
+        fprintf(stderr, "navtool bake: --from-mesh goes with --waypoints\n");
+        return 2;
+    }
+    if (waypoints) return bake_waypoints(input, output, &waypoint_desc, from_mesh, radius, quiet);
     nav_grid *grid = navtool_load_grid(input, NULL);
     if (!grid) return 1;
     desc.log = &navtool_stderr_log;

@@ -25,6 +25,7 @@ static const struct {
      "               [--mesh [--radius CELLS] [--landmarks K (default 16)]]\n"
      "               [--waypoints [--max-waypoints N] [--keep-all-links] [--threads N]]   (MAP or "
      "WAYPOINTS.txt)\n"
+     "               [--waypoints --from-mesh [--radius CELLS] ...]   (the graph of the map's navmesh)\n"
      "               [--quiet]"},
     {"info", navtool_info, "navtool info FILE.nav"},
     {"render", navtool_render,

@@ -17,18 +17,12 @@
 #include "nav/anyangle.h"
 #include "waypoints_internal.h"
 
-/* A pair of corners u < v that see each other: the cost each way in cells (INFINITY: not that way). */
-typedef struct seen {
-    uint32_t v;
-    double there, back;
-} seen;
-
 typedef struct vis_job {
     const nav_grid *grid;
     const nav__wp_corners *c;
     const nav_allocator *a;
     bool prune;
-    seen **found; /* per corner u: stb_ds array of the corners above u it sees */
+    nav__wp_seen **found; /* per corner u: stb_ds array of the corners above u it sees */
 } vis_job;
 
 typedef struct vis_scratch {
@@ -58,7 +52,7 @@ static void vis_fini(void *ctx, void *scratch)
 
 static int by_v(const void *a, const void *b)
 {
-    const seen *x = a, *y = b;
+    const nav__wp_seen *x = a, *y = b;
     return (x->v > y->v) - (x->v < y->v);
 }
 
@@ -80,9 +74,9 @@ static bool vis_corner(void *ctx, void *scratch, uint32_t u)
             back = there; /* without heights the rule is the same both ways */
         else if (!nav_grid_anyangle_segment(job->grid, vx, vy, ux, uy, &back))
             back = INFINITY;
-        if (there < INFINITY || back < INFINITY) arrput(job->found[u], ((seen){v, there, back}));
+        if (there < INFINITY || back < INFINITY) arrput(job->found[u], ((nav__wp_seen){v, there, back}));
     }
-    if (arrlen(job->found[u]) > 1) qsort(job->found[u], arrlen(job->found[u]), sizeof(seen), by_v);
+    if (arrlen(job->found[u]) > 1) qsort(job->found[u], arrlen(job->found[u]), sizeof(nav__wp_seen), by_v);
     return true;
 }
 
@@ -121,65 +115,23 @@ nav_status nav__wp_graph_from_grid(const nav_grid *grid, const nav_waypoint_grid
     vis_job job = {grid, c, &a, nav__wp_grid_prunable(grid) && !d.keep_all_links, NULL};
     job.found = nav__calloc(&a, c->count ? c->count : 1, sizeof *job.found);
     if (!job.found) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    nav__wp_work work = {.count = c->count,
+                         .init = vis_init,
+                         .run = vis_corner,
+                         .fini = vis_fini,
+                         .ctx = &job,
+                         .stage = "visibility",
+                         .progress = d.progress};
+    if (!nav_failed(s))
+        s = nav__wp_graph_by_visibility(&work, d.threads, job.found, grid->desc.cell_size, NULL, 0, &a, out);
     if (!nav_failed(s)) {
-        nav__wp_work work = {.count = c->count,
-                             .init = vis_init,
-                             .run = vis_corner,
-                             .fini = vis_fini,
-                             .ctx = &job,
-                             .stage = "visibility",
-                             .progress = d.progress};
-        s = nav__wp_parallel(&work, d.threads);
-    }
-    /* the graph: waypoints, then links, in one block */
-    size_t links = 0;
-    for (uint32_t u = 0; !nav_failed(s) && u < c->count; u++)
-        for (ptrdiff_t i = 0; i < arrlen(job.found[u]); i++) {
-            const seen *e = &job.found[u][i];
-            links += e->there < INFINITY && e->back < INFINITY && e->there == e->back
-                         ? 1
-                         : (e->there < INFINITY) + (e->back < INFINITY);
-        }
-    if (!nav_failed(s) && links > UINT32_MAX) s = NAV_FAILURE | NAV_TOO_LARGE;
-    size_t head = ((size_t)c->count * sizeof(nav_waypoint) + 15) / 16 * 16;
-    void *block = NULL;
-    if (!nav_failed(s)) {
-        block = nav__alloc(&a, head + (links ? links : 1) * sizeof(nav_waypoint_link));
-        if (!block) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    }
-    if (!nav_failed(s)) {
-        nav_waypoint *points = block;
-        nav_waypoint_link *link = (nav_waypoint_link *)((char *)block + head);
-        double size = grid->desc.cell_size;
+        nav_waypoint *points = out->storage;
         for (uint32_t i = 0; i < c->count; i++) {
             nav_vec3 p = nav_grid_units_to_world(grid, c->x[i], c->y[i]);
             p.y = (float)((double)grid->desc.origin.y + corner_height(grid, c, i));
             points[i] = (nav_waypoint){.position = p};
         }
-        size_t k = 0;
-        for (uint32_t u = 0; u < c->count; u++)
-            for (ptrdiff_t i = 0; i < arrlen(job.found[u]); i++) {
-                const seen *e = &job.found[u][i];
-                if (e->there < INFINITY && e->back < INFINITY && e->there == e->back) {
-                    link[k++] = (nav_waypoint_link){.from = u, .to = e->v, .cost = e->there * size};
-                    continue;
-                }
-                if (e->there < INFINITY)
-                    link[k++] =
-                        (nav_waypoint_link){.from = u, .to = e->v, .cost = e->there * size, .one_way = true};
-                if (e->back < INFINITY)
-                    link[k++] =
-                        (nav_waypoint_link){.from = e->v, .to = u, .cost = e->back * size, .one_way = true};
-            }
-        *out = (nav_waypoint_graph){.waypoints = points,
-                                    .waypoint_count = c->count,
-                                    .links = link,
-                                    .link_count = (uint32_t)links,
-                                    .storage = block,
-                                    .allocator = a};
     }
-    if (job.found)
-        for (uint32_t u = 0; u < c->count; u++) arrfree(job.found[u]);
     nav__free(&a, job.found);
     if (nav_failed(s)) nav__wp_corners_free(corners, &a);
     return s;
@@ -234,5 +186,58 @@ nav_status nav_waypoints_bake_grid(const nav_grid *grid, const nav_waypoint_grid
         nav_waypoints_destroy(wp);
         *out = NULL;
     }
+    return s;
+}
+
+/* nav__wp_graph_by_visibility's graph of what the work found. */
+static nav_status graph_of_pairs(uint32_t count, nav__wp_seen *const *found, double scale,
+                                 const nav_waypoint_link *extra, uint32_t extra_count, const nav_allocator *a,
+                                 nav_waypoint_graph *out)
+{
+    size_t links = extra_count;
+    for (uint32_t u = 0; u < count; u++)
+        for (ptrdiff_t i = 0; i < arrlen(found[u]); i++) {
+            const nav__wp_seen *e = &found[u][i];
+            links += e->there < INFINITY && e->back < INFINITY && e->there == e->back
+                         ? 1
+                         : (e->there < INFINITY) + (e->back < INFINITY);
+        }
+    if (links > UINT32_MAX) return NAV_FAILURE | NAV_TOO_LARGE;
+    size_t head = ((size_t)count * sizeof(nav_waypoint) + 15) / 16 * 16;
+    void *block = nav__calloc(a, 1, head + (links ? links : 1) * sizeof(nav_waypoint_link));
+    if (!block) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    nav_waypoint_link *link = (nav_waypoint_link *)((char *)block + head);
+    size_t k = 0;
+    for (uint32_t u = 0; u < count; u++)
+        for (ptrdiff_t i = 0; i < arrlen(found[u]); i++) {
+            const nav__wp_seen *e = &found[u][i];
+            if (e->there < INFINITY && e->back < INFINITY && e->there == e->back) {
+                link[k++] = (nav_waypoint_link){.from = u, .to = e->v, .cost = e->there * scale};
+                continue;
+            }
+            if (e->there < INFINITY)
+                link[k++] =
+                    (nav_waypoint_link){.from = u, .to = e->v, .cost = e->there * scale, .one_way = true};
+            if (e->back < INFINITY)
+                link[k++] =
+                    (nav_waypoint_link){.from = e->v, .to = u, .cost = e->back * scale, .one_way = true};
+        }
+    for (uint32_t i = 0; i < extra_count; i++) link[k++] = extra[i];
+    *out = (nav_waypoint_graph){.waypoints = block,
+                                .waypoint_count = count,
+                                .links = link,
+                                .link_count = (uint32_t)links,
+                                .storage = block,
+                                .allocator = *a};
+    return NAV_SUCCESS;
+}
+
+nav_status nav__wp_graph_by_visibility(const nav__wp_work *work, uint32_t threads, nav__wp_seen **found,
+                                       double scale, const nav_waypoint_link *extra, uint32_t extra_count,
+                                       const nav_allocator *a, nav_waypoint_graph *out)
+{
+    nav_status s = nav__wp_parallel(work, threads);
+    if (!nav_failed(s)) s = graph_of_pairs(work->count, found, scale, extra, extra_count, a, out);
+    for (uint32_t u = 0; u < work->count; u++) arrfree(found[u]);
     return s;
 }

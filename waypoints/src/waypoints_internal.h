@@ -123,6 +123,22 @@ typedef struct nav__wp_work {
  * NAV_FAILURE | NAV_WRONG_STATE when progress cancelled it. */
 nav_status nav__wp_parallel(const nav__wp_work *work, uint32_t threads);
 
+/* Two waypoints u < v that see each other: the cost each way (INFINITY: not that way). */
+typedef struct nav__wp_seen {
+    uint32_t v;
+    double there, back;
+} nav__wp_seen;
+
+/* A generated graph: runs work on `threads` threads (an item a waypoint u, adding to found[u], an
+ * stb_ds array, the waypoints above u it sees, ascending), then makes *out in one block (its
+ * storage, from a): work->count waypoints, zeroed for the caller to fill (through out->storage),
+ * and links: for each u, those of found[u] in order, one two-way link where both ways cost the same
+ * and one-way links otherwise, costs times scale; then extra. Frees found's arrays (not found).
+ * NAV_FAILURE | NAV_OUT_OF_MEMORY | NAV_TOO_LARGE | NAV_WRONG_STATE (cancelled). */
+nav_status nav__wp_graph_by_visibility(const nav__wp_work *work, uint32_t threads, nav__wp_seen **found,
+                                       double scale, const nav_waypoint_link *extra, uint32_t extra_count,
+                                       const nav_allocator *a, nav_waypoint_graph *out);
+
 /* Flat arrays, each its own allocation. Arcs are the links taken one way (a two-way link makes
  * two), grouped by their from waypoint and sorted within it by (to, cost, link): the first arc
  * from u to v that is not disabled is the cheapest way from u to v. */

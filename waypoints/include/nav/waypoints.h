@@ -182,6 +182,38 @@ nav_status nav_waypoint_graph_from_grid(const nav_grid *grid, const nav_waypoint
 nav_status nav_waypoints_bake_grid(const nav_grid *grid, const nav_waypoint_grid_desc *desc,
                                    nav_waypoints **out);
 
+/* ---- Graphs made from navigation meshes ------------------------------------------------------ */
+
+typedef struct nav_mesh nav_mesh;
+
+/* Options of a mesh's graph; zero fields take defaults. */
+typedef struct nav_waypoint_mesh_desc {
+    bool keep_all_links;            /* keep links that are not taut (see below) */
+    uint32_t threads;               /* worker threads (0: every core); the result comes out the same */
+    uint32_t max_waypoints;         /* refuse meshes with more (0: NAV_WAYPOINTS_DEFAULT_MAX) */
+    const nav_allocator *allocator; /* [opt] */
+    const nav_log *log;             /* [opt] why a mesh is refused */
+    const nav_progress *progress;   /* [opt] "visibility": waypoints done; then the bake's "routes" */
+} nav_waypoint_mesh_desc;
+
+/* The waypoint graph of a navigation mesh (nav/mesh.h): a waypoint at every convex corner of its
+ * obstacles - a vertex where the walkable area around it, seen from above, turns more than half
+ * round between two walls - in the order of the mesh's vertices, then one at each end of every
+ * off-mesh link, in the links' order; a link between every two that see each other on the mesh
+ * (nav_mesh_raycast from one to the other: both ways when the mesh has one-way steps, so a link up
+ * a step is one-way), costing its length (x, z) in each polygon times the polygon's area cost; and
+ * every off-mesh link, with its cost, flags and direction. Where every area costs the same and no
+ * step is one-way, links that are not taut at both corner ends are left out (unless
+ * keep_all_links), as nav_waypoint_graph_from_grid does. On a mesh built from a grid, the corners
+ * are the grid's and so are the links (tested). Every pair is raycast: O(n^2) rays. Returns as
+ * nav_waypoint_graph_from_grid; release *out with nav_waypoint_graph_release. */
+nav_status nav_waypoint_graph_from_mesh(const nav_mesh *mesh, const nav_waypoint_mesh_desc *desc,
+                                        nav_waypoint_graph *out);
+/* nav_waypoint_graph_from_mesh, then nav_waypoints_bake of it: a bake of its own (not tied to a
+ * grid: routes between waypoints, not paths between any two points). */
+nav_status nav_waypoints_bake_mesh(const nav_mesh *mesh, const nav_waypoint_mesh_desc *desc,
+                                   nav_waypoints **out);
+
 /* ---- The WAYPOINTS chunk of a .nav file ------------------------------------------------------ */
 
 #define NAV_CHUNK_WAYPOINTS         NAV_TAG('W', 'A', 'Y', 'P')
