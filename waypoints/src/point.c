@@ -20,6 +20,9 @@ void nav_waypoints_query_destroy(nav_waypoints_query *q)
     nav_heap_destroy(&q->near);
     nav__free(&a, q->start);
     nav__free(&a, q->goal);
+    nav__free(&a, q->goal_column);
+    nav__free(&a, q->goal_cost);
+    nav__free(&a, q->open_bounds);
     nav__free(&a, q);
 }
 
@@ -62,7 +65,10 @@ nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoin
         q->grid = d.grid;
         q->start = nav__calloc(&a, n, sizeof *q->start);
         q->goal = nav__calloc(&a, n, sizeof *q->goal);
-        ok = q->start && q->goal;
+        q->goal_column = nav__calloc(&a, n, sizeof *q->goal_column);
+        q->goal_cost = nav__calloc(&a, n, sizeof *q->goal_cost);
+        q->open_bounds = nav__calloc(&a, n, sizeof *q->open_bounds);
+        ok = q->start && q->goal && q->goal_column && q->goal_cost && q->open_bounds;
     }
     if (!ok) {
         nav_waypoints_query_destroy(q);
@@ -80,7 +86,9 @@ size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *q)
                    n * (sizeof *q->g + sizeof *q->next_arc + sizeof *q->seen + sizeof *q->in_open) +
                    (size_t)(q->open.capacity + q->near.capacity) * sizeof(nav_heap_entry) +
                    (size_t)q->open.capacity * sizeof *q->open.pos;
-    if (q->grid) bytes += (size_t)q->wp->count * 2 * sizeof *q->start;
+    if (q->grid)
+        bytes += (size_t)q->wp->count * (2 * sizeof *q->start + sizeof *q->goal_column +
+                                         sizeof *q->goal_cost + sizeof *q->open_bounds);
     return bytes;
 }
 
@@ -151,10 +159,12 @@ static void combine(const nav_waypoints_query *q, nav__wp_candidate *a, uint32_t
 {
     const nav_waypoints *wp = q->wp;
     const float *row = wp->dist + (size_t)a->corner * wp->count;
+    const uint32_t *column = q->goal_column;
+    const double *cost = q->goal_cost;
     double least = INFINITY;
     uint32_t via = UINT32_MAX;
     for (uint32_t j = 0; j < nb; j++) {
-        double t = (double)row[q->goal[j].corner] + q->goal[j].cost;
+        double t = (double)row[column[j]] + cost[j];
         if (t < least) least = t, via = j;
     }
     a->total = a->cost + least;
@@ -167,42 +177,106 @@ typedef struct via {
     uint32_t a, b;
 } via;
 
-/* Best first, as A* is: every start candidate holds a lower bound of the paths through it; the
- * least is refined until it is exact. Its row of the table is read only when it comes first (the
- * bound, its segment plus the straight distance to the goal, is close: few rows are read), and its
- * segments are checked only when its combination comes first. A failed or dearer goal segment sends
- * the start candidates that chose it back to their rows. */
+/* The start candidates by bound: a binary min-heap of (total, index), filled all at once. */
+static bool bound_less(const nav__wp_bound *x, const nav__wp_bound *y)
+{
+    return x->total < y->total || (x->total == y->total && x->index < y->index);
+}
+
+static void bound_sift_down(nav__wp_bound *heap, uint32_t count, uint32_t at)
+{
+    nav__wp_bound e = heap[at];
+    for (;;) {
+        uint32_t child = 2 * at + 1;
+        if (child >= count) break;
+        if (child + 1 < count && bound_less(&heap[child + 1], &heap[child])) child++;
+        if (!bound_less(&heap[child], &e)) break;
+        heap[at] = heap[child];
+        at = child;
+    }
+    heap[at] = e;
+}
+
+static void bound_push(nav__wp_bound *heap, uint32_t *count, double total, uint32_t index)
+{
+    uint32_t at = (*count)++;
+    nav__wp_bound e = {total, index};
+    while (at > 0 && bound_less(&e, &heap[(at - 1) / 2])) {
+        heap[at] = heap[(at - 1) / 2];
+        at = (at - 1) / 2;
+    }
+    heap[at] = e;
+}
+
+static uint32_t bound_pop(nav__wp_bound *heap, uint32_t *count)
+{
+    uint32_t index = heap[0].index;
+    heap[0] = heap[--*count];
+    if (*count) bound_sift_down(heap, *count, 0);
+    return index;
+}
+
+/* Best first, as A* is: every start candidate holds a lower bound of the paths through it, kept in
+ * a heap; the least is refined until it is exact. Its row of the table is read only when it comes
+ * first (the bound, its segment plus the straight distance on to the goal, is close: few rows are
+ * read), and its segments are checked only when its combination comes first. A failed or dearer
+ * goal segment sends the start candidates that chose it back to their rows. */
 static via through_corners(nav_waypoints_query *q, double sx, double sy, double gx, double gy, double best,
                            nav_waypoints_result *r)
 {
+    via none = {.a = NAV_WAYPOINTS_NONE, .b = NAV_WAYPOINTS_NONE};
     uint32_t na = candidates(q, sx, sy, gx, gy, q->start), nb = candidates(q, gx, gy, sx, sy, q->goal);
     r->start_candidates += na;
     r->goal_candidates += nb;
-    for (;;) {
-        uint32_t i = UINT32_MAX;
-        double least = best;
-        for (uint32_t k = 0; k < na; k++)
-            if (q->start[k].total < least) least = q->start[k].total, i = k;
-        if (i == UINT32_MAX) return (via){.a = NAV_WAYPOINTS_NONE, .b = NAV_WAYPOINTS_NONE};
+    uint32_t pivot = UINT32_MAX;        /* the goal candidate nearest the goal */
+    for (uint32_t j = 0; j < nb; j++) { /* the goal's side as the rows' loop reads it */
+        q->goal_column[j] = q->goal[j].corner;
+        q->goal_cost[j] = q->goal[j].cost;
+        if (pivot == UINT32_MAX || q->goal[j].cost < q->goal[pivot].cost) pivot = j;
+    }
+    /* A second bound through the table: for any goal candidate b, d(a, b) >= d(a, p) - d(b, p) for the
+     * pivot p (the triangle inequality), so d(a, b) + cost(b) >= d(a, p) + min over b of (cost(b) -
+     * d(b, p)) = d(a, p) + shift: one table read a start candidate. */
+    const nav_waypoints *wp = q->wp;
+    size_t n = wp->count;
+    double shift = INFINITY;
+    if (pivot != UINT32_MAX) {
+        uint32_t p = q->goal[pivot].corner;
+        for (uint32_t j = 0; j < nb; j++)
+            shift = fmin(shift, q->goal_cost[j] - (double)wp->dist[(size_t)q->goal_column[j] * n + p]);
+        if (shift > -INFINITY)
+            for (uint32_t k = 0; k < na; k++) {
+                double through = (double)wp->dist[(size_t)q->start[k].corner * n + p] + shift;
+                through -= 1e-6 * fabs(through) + 1e-9; /* the floats' rounding, and more */
+                double total = q->start[k].cost + through;
+                if (total > q->start[k].total) q->start[k].total = total;
+            }
+    }
+    nav__wp_bound *open = q->open_bounds;
+    uint32_t open_count = 0;
+    for (uint32_t k = 0; k < na; k++)
+        if (q->start[k].total < best) open[open_count++] = (nav__wp_bound){q->start[k].total, k};
+    for (uint32_t k = open_count / 2; k-- > 0;) bound_sift_down(open, open_count, k);
+    while (open_count) {
+        uint32_t i = bound_pop(open, &open_count);
         nav__wp_candidate *a = &q->start[i];
+        double grew = 0;
         if (a->via == UINT32_MAX) {
             combine(q, a, nb);
-            continue;
-        }
-        if (!a->checked) {
-            double grew = check(q, sx, sy, false, a, r);
+        } else if (!a->checked && (grew = check(q, sx, sy, false, a, r)) > 0) {
             a->total += grew;
-            if (grew > 0) continue;
-        }
-        uint32_t j = a->via;
-        nav__wp_candidate *b = &q->goal[j];
-        if (!b->checked && check(q, gx, gy, true, b, r) > 0) {
+        } else {
+            uint32_t j = a->via;
+            nav__wp_candidate *b = &q->goal[j];
+            if (b->checked || check(q, gx, gy, true, b, r) == 0)
+                return (via){a->total, a->cost, b->cost, a->corner, b->corner};
+            q->goal_cost[j] = b->cost;
             for (uint32_t k = 0; k < na; k++)
                 if (q->start[k].via == j) q->start[k].via = UINT32_MAX; /* totals stay lower bounds */
-            continue;
         }
-        return (via){a->total, a->cost, b->cost, a->corner, b->corner};
+        if (a->total < best) bound_push(open, &open_count, a->total, i);
     }
+    return none;
 }
 
 nav_status nav_waypoints_find_path(nav_waypoints_query *q, nav_vec3 start, nav_vec3 goal, nav_path *out,

@@ -203,6 +203,12 @@ typedef struct nav__wp_candidate {
     bool checked; /* cost is exact (INFINITY: the segment cannot be walked) */
 } nav__wp_candidate;
 
+/* A start candidate in the heap of a point query: its bound, and where it is in the candidates. */
+typedef struct nav__wp_bound {
+    double total;
+    uint32_t index;
+} nav__wp_bound;
+
 /* A query object's scratch. */
 struct nav_waypoints_query {
     nav_allocator allocator;
@@ -218,6 +224,9 @@ struct nav_waypoints_query {
     /* point queries (point.c) */
     const nav_grid *grid;            /* null: no point queries */
     nav__wp_candidate *start, *goal; /* the corners each end may see (point.c) */
+    uint32_t *goal_column;           /* the goal's corners again, and their costs, as a row's */
+    double *goal_cost;               /* loop reads them */
+    nav__wp_bound *open_bounds;      /* the start candidates to refine, a heap by bound */
 };
 
 /* Whether the filter [opt] leaves arc i / waypoint v open. */
