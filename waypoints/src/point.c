@@ -26,6 +26,14 @@ void nav_waypoints_query_destroy(nav_waypoints_query *q)
     nav__free(&a, q);
 }
 
+/* The most candidates an end of a point query can have: the corners of up to four blocks (a point
+ * at a grid vertex), each corner once. */
+static uint32_t candidate_capacity(const nav_waypoints *wp)
+{
+    uint64_t most = 4 * (uint64_t)wp->sight.longest;
+    return most < wp->count ? (most ? (uint32_t)most : 1) : (wp->count ? wp->count : 1);
+}
+
 nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoints_query_desc *desc,
                                       nav_waypoints_query **out)
 {
@@ -63,11 +71,12 @@ nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoin
               !nav_failed(nav_heap_init(&q->near, &a, 2 * n + 1, 0));
     if (ok && d.grid) {
         q->grid = d.grid;
-        q->start = nav__calloc(&a, n, sizeof *q->start);
-        q->goal = nav__calloc(&a, n, sizeof *q->goal);
-        q->goal_column = nav__calloc(&a, n, sizeof *q->goal_column);
-        q->goal_cost = nav__calloc(&a, n, sizeof *q->goal_cost);
-        q->open_bounds = nav__calloc(&a, n, sizeof *q->open_bounds);
+        uint32_t m = candidate_capacity(wp);
+        q->start = nav__calloc(&a, m, sizeof *q->start);
+        q->goal = nav__calloc(&a, m, sizeof *q->goal);
+        q->goal_column = nav__calloc(&a, m, sizeof *q->goal_column);
+        q->goal_cost = nav__calloc(&a, m, sizeof *q->goal_cost);
+        q->open_bounds = nav__calloc(&a, m, sizeof *q->open_bounds);
         ok = q->start && q->goal && q->goal_column && q->goal_cost && q->open_bounds;
     }
     if (!ok) {
@@ -87,8 +96,8 @@ size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *q)
                    (size_t)(q->open.capacity + q->near.capacity) * sizeof(nav_heap_entry) +
                    (size_t)q->open.capacity * sizeof *q->open.pos;
     if (q->grid)
-        bytes += (size_t)q->wp->count * (2 * sizeof *q->start + sizeof *q->goal_column +
-                                         sizeof *q->goal_cost + sizeof *q->open_bounds);
+        bytes += (size_t)candidate_capacity(q->wp) * (2 * sizeof *q->start + sizeof *q->goal_column +
+                                                      sizeof *q->goal_cost + sizeof *q->open_bounds);
     return bytes;
 }
 

@@ -164,6 +164,9 @@ nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_
                 out->corner[out->first[job.found[v][i]]++] = (uint16_t)v;
         for (uint32_t b = out->blocks; b > 0; b--) out->first[b] = out->first[b - 1];
         out->first[0] = 0;
+        for (uint32_t b = 0; b < out->blocks; b++)
+            if (out->first[b + 1] - out->first[b] > out->longest)
+                out->longest = out->first[b + 1] - out->first[b];
     }
     if (job.found)
         for (uint32_t v = 0; v < c->count; v++) arrfree(job.found[v]);

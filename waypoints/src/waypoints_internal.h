@@ -89,6 +89,7 @@ typedef struct nav__wp_sight {
     uint32_t blocks;  /* in all */
     uint32_t *first;  /* blocks + 1 entries: block b's corners are corner[first[b] .. first[b + 1]] */
     uint16_t *corner; /* ascending in each block */
+    uint32_t longest; /* the most corners a block has */
 } nav__wp_sight;
 
 /* Builds c's lists (on `threads` threads, 0: every core, with progress [opt] as "sight"). With
