@@ -10,7 +10,9 @@
  * from a file, belongs to the file's grid), and queries on it (points drawn from the input, in
  * both modes, with a node budget) return a clean status, and on success a path of finite points
  * whose reported cost is finite and no less than the straight line between its ends times the
- * cheapest area cost.
+ * cheapest area cost; its waypoint graph (nav_waypoint_graph_from_mesh, at most 64 waypoints)
+ * is refused only as too large, or has links between its waypoints, dearer than 0 and finite, and
+ * bakes.
  *
  * NAV_FUZZ_MAKE_SEEDS builds a program that writes seeds (meshes of random grids, some with
  * off-mesh links, as chunks and as files with their grid or with another one);
@@ -18,6 +20,8 @@
 #include "fuzz_common.h" /* first: it asks for _GNU_SOURCE */
 
 #include <math.h>
+
+#include "nav/waypoints.h"
 #include "nav/mesh.h"
 
 enum { HEADER = 1 };
@@ -97,6 +101,28 @@ static void check_file(uint8_t *file, size_t n, uint64_t *rng)
     nav_grid_destroy(grid);
 }
 
+/* The mesh's waypoint graph: made, or refused as too large; links within it, costs finite and
+ * above 0; and it bakes. */
+static void check_waypoints(const nav_mesh *mesh)
+{
+    nav_waypoint_graph g;
+    nav_status s =
+        nav_waypoint_graph_from_mesh(mesh, &(nav_waypoint_mesh_desc){.max_waypoints = 64, .threads = 1}, &g);
+    if (nav_failed(s)) {
+        CHECK(s == (NAV_FAILURE | NAV_TOO_LARGE) || s == (NAV_FAILURE | NAV_OUT_OF_MEMORY));
+        return;
+    }
+    for (uint32_t i = 0; i < g.link_count; i++) {
+        const nav_waypoint_link *l = &g.links[i];
+        CHECK(l->from < g.waypoint_count && l->to < g.waypoint_count && isfinite(l->cost) && l->cost > 0);
+    }
+    nav_waypoints *wp = NULL;
+    s = nav_waypoints_bake(&g, &(nav_waypoints_bake_desc){.threads = 1}, &wp);
+    CHECK(nav_succeeded(s) || s == (NAV_FAILURE | NAV_OUT_OF_MEMORY));
+    nav_waypoints_destroy(wp);
+    nav_waypoint_graph_release(&g);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < HEADER) return 0;
@@ -117,6 +143,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         check_written(mesh, chunk, n);
         check_queries(mesh, &rng);
+        check_waypoints(mesh);
         nav_mesh_destroy(mesh);
     }
     free(chunk);

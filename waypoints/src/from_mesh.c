@@ -352,8 +352,14 @@ nav_status nav_waypoint_graph_from_mesh(const nav_mesh *mesh, const nav_waypoint
         uint32_t at = (uint32_t)arrlen(points);
         arrput(points, ((mesh_point){.at = info.start, .vertex = NAV_MESH_NO_POLY, .poly = info.start_poly}));
         arrput(points, ((mesh_point){.at = info.end, .vertex = NAV_MESH_NO_POLY, .poly = info.end_poly}));
+        /* its cost as the mesh takes it (0: the distance between its ends); a link that goes
+         * nowhere for nothing is left out */
+        double dx = (double)info.end.x - info.start.x, dy = (double)info.end.y - info.start.y,
+               dz = (double)info.end.z - info.start.z;
+        double cost = info.cost > 0 ? info.cost : sqrt(dx * dx + dy * dy + dz * dz);
+        if (!(cost > 0)) continue;
         nav_waypoint_link k = {
-            .from = at, .to = at + 1, .cost = info.cost, .flags = info.flags, .one_way = !info.bidirectional};
+            .from = at, .to = at + 1, .cost = cost, .flags = info.flags, .one_way = !info.bidirectional};
         arrput(extra, k);
     }
     nav_status s = NAV_SUCCESS;

@@ -12,40 +12,40 @@ typedef struct job {
     atomic_uint next;      /* the next item to take */
     atomic_uint done;      /* items finished */
     atomic_bool stop;      /* cancelled, or a thread ran out of memory */
-    atomic_bool no_memory; /* a thread could not get its scratch */
+    atomic_bool no_memory; /* a run ran out of memory */
 } job;
 
-/* Takes items until none is left; the calling thread (`reports`) also reports progress. */
-static void run_items(job *j, bool reports)
+/* One thread's share: the job, its scratch, and whether it reports progress (the calling thread). */
+typedef struct worker {
+    job *j;
+    void *scratch;
+    bool reports;
+} worker;
+
+/* Takes items until none is left. */
+static void run_items(const worker *k)
 {
+    job *j = k->j;
     const nav__wp_work *w = j->work;
-    void *scratch = NULL;
-    if (!w->init(w->ctx, &scratch)) {
-        atomic_store(&j->no_memory, true);
-        atomic_store(&j->stop, true);
-        w->fini(w->ctx, scratch);
-        return;
-    }
     for (;;) {
         if (atomic_load(&j->stop)) break;
         uint32_t item = atomic_fetch_add(&j->next, 1);
         if (item >= w->count) break;
-        if (!w->run(w->ctx, scratch, item)) {
+        if (!w->run(w->ctx, k->scratch, item)) {
             atomic_store(&j->no_memory, true);
             atomic_store(&j->stop, true);
             break;
         }
         uint32_t done = atomic_fetch_add(&j->done, 1) + 1;
-        if (reports && w->progress && w->progress->fn &&
+        if (k->reports && w->progress && w->progress->fn &&
             !w->progress->fn(w->stage, done, w->count, w->progress->user))
             atomic_store(&j->stop, true);
     }
-    w->fini(w->ctx, scratch);
 }
 
 static void *helper(void *arg)
 {
-    run_items(arg, false);
+    run_items(arg);
     return NULL;
 }
 
@@ -65,14 +65,27 @@ nav_status nav__wp_parallel(const nav__wp_work *work, uint32_t threads)
     if (threads == 0) threads = core_count();
     if (threads > work->count) threads = work->count ? work->count : 1;
     if (threads > 256) threads = 256;
+    /* every scratch made (and later released) here, on the calling thread: the caller's allocator is
+     * never called from another */
+    worker workers[256];
+    uint32_t made = 0;
+    bool ok = true;
+    while (ok && made < threads) {
+        workers[made] = (worker){&j, NULL, made == 0};
+        ok = work->init(work->ctx, &workers[made].scratch);
+        made++;
+    }
     pthread_t helpers[255];
     uint32_t started = 0;
-    for (uint32_t t = 1; t < threads; t++) {
-        if (pthread_create(&helpers[started], NULL, helper, &j) != 0) break; /* fewer threads */
-        started++;
+    if (ok) {
+        for (uint32_t t = 1; t < threads; t++) {
+            if (pthread_create(&helpers[started], NULL, helper, &workers[t]) != 0) break; /* fewer threads */
+            started++;
+        }
+        run_items(&workers[0]);
+        for (uint32_t t = 0; t < started; t++) pthread_join(helpers[t], NULL);
     }
-    run_items(&j, true);
-    for (uint32_t t = 0; t < started; t++) pthread_join(helpers[t], NULL);
-    if (atomic_load(&j.no_memory)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (uint32_t t = 0; t < made; t++) work->fini(work->ctx, workers[t].scratch);
+    if (!ok || atomic_load(&j.no_memory)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     return atomic_load(&j.done) == work->count ? NAV_SUCCESS : NAV_FAILURE | NAV_WRONG_STATE;
 }

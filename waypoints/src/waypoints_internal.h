@@ -108,8 +108,9 @@ nav_status nav__wp_graph_from_grid(const nav_grid *grid, const nav_waypoint_grid
                                    nav_waypoint_graph *out, nav__wp_corners *corners);
 
 /* Work spread over threads: run(ctx, scratch, item) for item = 0 .. count - 1, each thread with
- * scratch of its own from init (false: out of memory) released by fini (also after a failed init).
- * run returns false when out of memory. */
+ * scratch of its own from init (false: out of memory) released by fini (also after a failed init);
+ * init and fini run on the calling thread, so an allocator is only ever called from it. run returns
+ * false when out of memory. */
 typedef struct nav__wp_work {
     uint32_t count;
     bool (*init)(void *ctx, void **scratch);

@@ -8,7 +8,9 @@
  *
  * Life: describe the graph (nav_waypoint_graph: arrays of your own, or read from the text format
  * by nav_waypoint_graph_load_text / _file), bake it (nav_waypoints_bake), then share the result:
- * it is immutable, and any number of threads read it at once.
+ * it is immutable, and any number of threads read it at once. Bakes (and loading a bake of a grid,
+ * which rebuilds what its point queries read) run on several threads, but call the allocator you
+ * give only from the thread that called them.
  *
  *     nav_waypoint points[3] = {{.position = {0, 0, 0}, .name = "gate"},
  *                               {.position = {4, 0, 0}, .name = "yard"},
