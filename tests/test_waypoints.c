@@ -1643,6 +1643,21 @@ static void test_mesh_graph_matches_grid(void **state)
         nav_mesh_build_from_grid(grid, &(nav_mesh_build_desc){.links = &ladder, .link_count = 1}, &mesh),
         NAV_SUCCESS);
     nav_waypoints *wp = NULL;
+    /* every allocation failure (two threads: the allocator is called from this one only) */
+    int failed = 0;
+    for (long at = 1;; at++) {
+        test_allocator t;
+        test_allocator_init(&t, at);
+        nav_status s = nav_waypoints_bake_mesh(
+            mesh, &(nav_waypoint_mesh_desc){.allocator = &t.hooks, .threads = 2}, &wp);
+        nav_waypoints_destroy(wp);
+        assert_int_equal(t.live, 0);
+        if (nav_succeeded(s)) break;
+        FAILS_WITH(s, NAV_OUT_OF_MEMORY);
+        assert_null(wp);
+        failed++;
+    }
+    assert_true(failed > 5);
     assert_int_equal(nav_waypoints_bake_mesh(mesh, NULL, &wp), NAV_SUCCESS);
     assert_int_equal(nav_waypoints_count(wp), 2); /* a wall across the map has no convex corner */
     assert_true(nav_waypoints_distance(wp, 0, 1) == 2.5);
@@ -1650,6 +1665,68 @@ static void test_mesh_graph_matches_grid(void **state)
     nav_waypoints_destroy(wp);
     nav_mesh_destroy(mesh);
     nav_grid_destroy(grid);
+}
+
+/* Bakes of grids and of meshes at 1 and at 3 threads: the same links in the same order, the same
+ * block lists (as bytes), the same paths between points. */
+static void test_generated_same_any_thread_count(void **state)
+{
+    (void)state;
+    unsigned seed = 61;
+    nav_path a, b;
+    nav_path_init(&a, NULL);
+    nav_path_init(&b, NULL);
+    for (int round = 0; round < 6; round++) {
+        nav_grid *grid = random_grid(20 + round * 5, 18 + round * 3, 25, round % 2 == 1, false, &seed);
+        nav_mesh *mesh = NULL;
+        assert_int_equal(nav_mesh_build_from_grid(grid, NULL, &mesh), NAV_SUCCESS);
+        nav_waypoints *g1 = NULL, *g3 = NULL, *m1 = NULL, *m3 = NULL;
+        assert_int_equal(nav_waypoints_bake_grid(grid, &(nav_waypoint_grid_desc){.threads = 1}, &g1),
+                         NAV_SUCCESS);
+        assert_int_equal(nav_waypoints_bake_grid(grid, &(nav_waypoint_grid_desc){.threads = 3}, &g3),
+                         NAV_SUCCESS);
+        assert_int_equal(nav_waypoints_bake_mesh(mesh, &(nav_waypoint_mesh_desc){.threads = 1}, &m1),
+                         NAV_SUCCESS);
+        assert_int_equal(nav_waypoints_bake_mesh(mesh, &(nav_waypoint_mesh_desc){.threads = 3}, &m3),
+                         NAV_SUCCESS);
+        const nav_waypoints *pairs[2][2] = {{g1, g3}, {m1, m3}};
+        for (int k = 0; k < 2; k++) {
+            const nav_waypoints *x = pairs[k][0], *y = pairs[k][1];
+            assert_int_equal(nav_waypoints_link_count(x), nav_waypoints_link_count(y));
+            assert_int_equal(nav_waypoints_memory_bytes(x), nav_waypoints_memory_bytes(y));
+            for (uint32_t l = 0; l < nav_waypoints_link_count(x); l++) {
+                nav_waypoint_link p, q;
+                assert_true(nav_waypoints_link(x, l, &p) && nav_waypoints_link(y, l, &q));
+                assert_true(p.from == q.from && p.to == q.to && p.cost == q.cost && p.one_way == q.one_way);
+            }
+        }
+        nav_waypoints_query *q1 = NULL, *q3 = NULL;
+        assert_int_equal(nav_waypoints_query_create(g1, &(nav_waypoints_query_desc){.grid = grid}, &q1),
+                         NAV_SUCCESS);
+        assert_int_equal(nav_waypoints_query_create(g3, &(nav_waypoints_query_desc){.grid = grid}, &q3),
+                         NAV_SUCCESS);
+        for (int i = 0; i < 40; i++) {
+            double sx, sy, gx, gy;
+            if (!random_free_point(grid, &seed, &sx, &sy) || !random_free_point(grid, &seed, &gx, &gy))
+                continue;
+            nav_vec3 s = nav_grid_units_to_world(grid, sx, sy), g = nav_grid_units_to_world(grid, gx, gy);
+            assert_int_equal(nav_waypoints_find_path(q1, s, g, &a, NULL),
+                             nav_waypoints_find_path(q3, s, g, &b, NULL));
+            assert_int_equal(a.count, b.count);
+            assert_true(a.cost == b.cost);
+            for (uint32_t p = 0; p < a.count; p++) assert_int_equal(a.nodes[p], b.nodes[p]);
+        }
+        nav_waypoints_query_destroy(q1);
+        nav_waypoints_query_destroy(q3);
+        nav_waypoints_destroy(g1);
+        nav_waypoints_destroy(g3);
+        nav_waypoints_destroy(m1);
+        nav_waypoints_destroy(m3);
+        nav_mesh_destroy(mesh);
+        nav_grid_destroy(grid);
+    }
+    nav_path_destroy(&a);
+    nav_path_destroy(&b);
 }
 
 int main(void)
@@ -1674,6 +1751,7 @@ int main(void)
         cmocka_unit_test(test_grid_points_against_reference),
         cmocka_unit_test(test_grid_nearest_visible),
         cmocka_unit_test(test_mesh_graph_matches_grid),
+        cmocka_unit_test(test_generated_same_any_thread_count),
         cmocka_unit_test(test_grid_bake_and_query_errors),
         cmocka_unit_test(test_chunk_round_trip),
         cmocka_unit_test(test_chunk_damage),
