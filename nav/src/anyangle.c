@@ -124,34 +124,29 @@ bool nav_grid_anyangle_segment(const nav_grid *grid, double ax, double ay, doubl
     int64_t ey = sy > 0 ? (int64_t)ceil(by) - 1 : (int64_t)floor(by);
     int64_t steps = (ex - cx) * sx + (ey - cy) * sy;
     double adx = fabs(dx), ady = fabs(dy), length = sqrt(dx * dx + dy * dy);
+    /* on a grid of one cost without heights, only the cells matter: the cost is the length times it */
+    bool uniform = grid->uniform_cost > 0 && !grid->heights;
     double total = 0, t_in = 0;
     for (int64_t i = 0;; i++) {
         if (!free_cell(grid, cx, cy)) return false;
         if ((cx == ex && cy == ey) || i > steps) {
             /* i > steps only when rounding of inexact inputs misses the end cell by a step */
-            total += (1 - t_in) * length * cell_cost(grid, cx, cy);
+            total =
+                uniform ? length * grid->uniform_cost : total + (1 - t_in) * length * cell_cost(grid, cx, cy);
             break;
         }
         int64_t kx = sx > 0 ? cx + 1 : cx, ky = sy > 0 ? cy + 1 : cy; /* the corner ahead */
         double to_x = fabs((double)kx - ax) * ady, to_y = fabs((double)ky - ay) * adx;
-        int64_t nx = cx, ny = cy;
-        double t;
-        if (to_x < to_y) {
-            t = ((double)kx - ax) / dx;
-            nx += sx;
-        } else if (to_y < to_x) {
-            t = ((double)ky - ay) / dy;
-            ny += sy;
-        } else {
-            /* exactly through the corner: the two cells beside it may not both be blocked */
-            t = ((double)kx - ax) / dx;
-            if (!free_cell(grid, cx + sx, cy) && !free_cell(grid, cx, cy + sy)) return false;
-            nx += sx;
-            ny += sy;
+        bool step_x = to_x <= to_y, step_y = to_y <= to_x;
+        /* exactly through the corner: the two cells beside it may not both be blocked */
+        if (step_x && step_y && !free_cell(grid, cx + sx, cy) && !free_cell(grid, cx, cy + sy)) return false;
+        int64_t nx = step_x ? cx + sx : cx, ny = step_y ? cy + sy : cy;
+        if (!uniform) {
+            double t = step_x ? ((double)kx - ax) / dx : ((double)ky - ay) / dy;
+            if (free_cell(grid, nx, ny) && !climb_ok(grid, cx, cy, nx, ny)) return false;
+            total += (t - t_in) * length * cell_cost(grid, cx, cy);
+            t_in = t;
         }
-        if (free_cell(grid, nx, ny) && !climb_ok(grid, cx, cy, nx, ny)) return false;
-        total += (t - t_in) * length * cell_cost(grid, cx, cy);
-        t_in = t;
         cx = nx;
         cy = ny;
     }
