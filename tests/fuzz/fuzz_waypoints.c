@@ -3,7 +3,10 @@
  * what it loads (see README.md here). The first byte is a mode: bit 0 bakes on two threads instead
  * of one; bit 1 filters out links of flag 1 and waypoints of tag 2, bit 2 opens disabled links, in
  * the queries of the bake. The rest is the file; with bit 3 set it is instead the data of a
- * WAYPOINTS chunk, read by nav_waypoints_read_chunk.
+ * WAYPOINTS chunk, read by nav_waypoints_read_chunk; with bit 4 (and not 3), a small grid (bytes
+ * 1 and 2: its size, up to 15 x 15; byte 3 bit 0: terrain of cost 3 too, bit 1: keep every link;
+ * then a bit a cell, blocked when set, and with terrain a second bit a cell) and pairs of points
+ * on it (a byte a coordinate, in quarter cells), for nav_waypoints_find_path.
  *
  * Besides crashes, sanitizer reports and leaks, it traps when a result breaks a promise: the two
  * loaders disagree (status, counts, waypoints, links), a loaded graph holds an index out of range
@@ -13,13 +16,18 @@
  * than Dijkstra's under the same filter, or the nearest waypoint to a waypoint is not at its spot;
  * a chunk's reader fails other than as corrupt data, or what it accepts does not write back to
  * data it reads again and writes back the same, or has a route that does not start and end where
- * asked, or costs more than 1e-6 a step off the table's distance, or a filtered route below Dijkstra's.
+ * asked, or costs more than 1e-6 a step off the table's distance, or a filtered route below Dijkstra's;
+ * a path between two points of a grid's bake is not valid under the any-angle rule, or its cost is
+ * more than 1e-9 off the brute-force reference's (tests/reference.c), or it finds none where the
+ * reference does, or one where it does not.
  *
  * NAV_FUZZ_MAKE_SEEDS builds a program that writes a few graphs as seeds. */
 #include "fuzz_common.h" /* first: it asks for _GNU_SOURCE */
 
 #include <math.h>
+#include "nav/anyangle.h"
 #include "nav/waypoints.h"
+#include "reference.h"
 
 static void check_same_graph(const nav_waypoint_graph *a, const nav_waypoint_graph *b)
 {
@@ -167,6 +175,67 @@ static void check_chunk(const uint8_t *data, size_t size, const nav_waypoints_fi
     nav_waypoints_destroy(wp);
 }
 
+/* A bit of the input from bit `at` on (0 past its end). */
+static bool bit_at(const uint8_t *data, size_t size, size_t at)
+{
+    return at / 8 < size && (data[at / 8] >> (at % 8) & 1);
+}
+
+/* Mode bit 4: a grid's bake and paths between points on it against the brute-force reference. */
+static void check_grid(const uint8_t *data, size_t size)
+{
+    if (size < 3) return;
+    int32_t w = 1 + data[0] % 15, h = 1 + data[1] % 15;
+    bool terrain = data[2] & 1, keep = data[2] & 2;
+    nav_grid *grid = NULL;
+    CHECK(nav_succeeded(nav_grid_create(&(nav_grid_desc){.width = w, .height = h}, &grid)));
+    if (terrain) CHECK(nav_succeeded(nav_grid_set_terrain_cost(grid, 2, 3.0)));
+    size_t bit = 3 * 8, cells = (size_t)w * h;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++, bit++) {
+            if (bit_at(data, size, bit))
+                nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
+            else if (terrain && bit_at(data, size, bit + cells))
+                nav_grid_set_cell(grid, x, y, 2);
+        }
+    size_t at = 3 + (cells * (terrain ? 2 : 1) + 7) / 8;
+    nav_waypoints *wp = NULL;
+    nav_status s = nav_waypoints_bake_grid(
+        grid, &(nav_waypoint_grid_desc){.keep_all_links = keep, .threads = 1, .max_waypoints = 200}, &wp);
+    CHECK(nav_succeeded(s) || s == (NAV_FAILURE | NAV_TOO_LARGE));
+    nav_waypoints_query *q = NULL;
+    if (wp)
+        CHECK(nav_succeeded(nav_waypoints_query_create(wp, &(nav_waypoints_query_desc){.grid = grid}, &q)));
+    test_reference ref;
+    test_reference_init(&ref, grid);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    for (int pairs = 0; q && pairs < 8 && at + 4 <= size; pairs++, at += 4) {
+        double sx = data[at] % (4 * w + 1) / 4.0, sy = data[at + 1] % (4 * h + 1) / 4.0;
+        double gx = data[at + 2] % (4 * w + 1) / 4.0, gy = data[at + 3] % (4 * h + 1) / 4.0;
+        if (!nav_grid_anyangle_segment(grid, sx, sy, sx, sy, NULL) ||
+            !nav_grid_anyangle_segment(grid, gx, gy, gx, gy, NULL))
+            continue;
+        nav_vec3 a = nav_grid_units_to_world(grid, sx, sy), b = nav_grid_units_to_world(grid, gx, gy);
+        double best = test_reference_cost(&ref, sx, sy, gx, gy);
+        nav_waypoints_result r;
+        s = nav_waypoints_find_path(q, a, b, &path, &r);
+        if (best == INFINITY) {
+            CHECK(s == (NAV_FAILURE | NAV_UNREACHABLE));
+            continue;
+        }
+        CHECK(s == NAV_SUCCESS);
+        double walked;
+        CHECK(nav_grid_validate_anyangle_path(grid, &path, &walked) == NAV_SUCCESS);
+        CHECK(fabs(walked - best) <= 1e-9 * (1 + best) && fabs(path.cost - best) <= 1e-9 * (1 + best));
+    }
+    nav_path_destroy(&path);
+    test_reference_destroy(&ref);
+    nav_waypoints_query_destroy(q);
+    nav_waypoints_destroy(wp);
+    nav_grid_destroy(grid);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
@@ -177,6 +246,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint8_t *chunk = fuzz_copy(data + 1, size - 1);
         check_chunk(chunk, size - 1, &filter);
         free(chunk);
+        return 0;
+    }
+    if (data[0] & 16u) {
+        check_grid(data + 1, size - 1);
         return 0;
     }
     size_t n = size - 1;
@@ -211,6 +284,15 @@ static void make_seeds(const char *dir)
         {"forward", "libnav waypoints 1\nlink x y cost 2\nwaypoint x -1.5 2e1 3\nwaypoint y 7 0 0.5\n"
                     "waypoint lonely 9 9 9\nlink y x\nlink x x cost 1\n"},
     };
+    /* grids for mode 16: a 12 x 10 grid with a few walls, plain and with terrain, and point pairs */
+    uint8_t grid[64] = {11, 9, 0};
+    for (size_t i = 3; i < sizeof grid; i++)
+        grid[i] = (uint8_t)(i * 37 % 11 == 0 ? 0x21 : i * 13 % 7 == 0 ? 0x80 : 0);
+    write_seed(dir, "grid", 16, grid, sizeof grid);
+    grid[2] = 1;
+    write_seed(dir, "grid_terrain", 16, grid, sizeof grid);
+    grid[2] = 2;
+    write_seed(dir, "grid_all_links", 16, grid, sizeof grid);
     for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
         write_seed(dir, seeds[i][0], 0, seeds[i][1], strlen(seeds[i][1]));
         char name[32];

@@ -21,12 +21,14 @@ mkdir -p "$dir"
 stb_prefixed=0
 [ -e /usr/include/stb/stb_ds.h ] && stb_prefixed=1
 common=(-g -std=gnu11 -DNAV_STB_PREFIXED=$stb_prefixed -Inav/include -Inav/src -Ihpa/include -Imesh/include
-        -Iwaypoints/include -I/usr/include/stb $(pkg-config --cflags spng))
+        -Iwaypoints/include -Itests -I/usr/include/stb $(pkg-config --cflags spng))
 srcs=(nav/src/*.c hpa/src/*.c mesh/src/*.c waypoints/src/*.c)
 libs=($(pkg-config --libs spng) -lm -pthread)
 
 # each harness and the longest input it is fed
 harnesses=(fuzz_container fuzz_loaders fuzz_hpa fuzz_nav fuzz_mesh fuzz_waypoints)
+# sources beyond the library a harness needs
+declare -A extra=([fuzz_waypoints]=tests/reference.c)
 declare -A max_len=([fuzz_container]=8192 [fuzz_loaders]=65536 [fuzz_hpa]=40000 [fuzz_nav]=40000 [fuzz_mesh]=40000 [fuzz_waypoints]=8192)
 
 for h in "${harnesses[@]}"; do
@@ -34,9 +36,9 @@ for h in "${harnesses[@]}"; do
     mkdir -p "$work/seeds" "$work/corpus"
     echo "== $h: build"
     $cc -O1 "${common[@]}" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-        "tests/fuzz/$h.c" "${srcs[@]}" "${libs[@]}" -o "$work/$h"
+        "tests/fuzz/$h.c" ${extra[$h]:-} "${srcs[@]}" "${libs[@]}" -o "$work/$h"
     if grep -q 'static void make_seeds(const char' "tests/fuzz/$h.c"; then
-        $cc -O1 "${common[@]}" -DNAV_FUZZ_MAKE_SEEDS "tests/fuzz/$h.c" "${srcs[@]}" "${libs[@]}" \
+        $cc -O1 "${common[@]}" -DNAV_FUZZ_MAKE_SEEDS "tests/fuzz/$h.c" ${extra[$h]:-} "${srcs[@]}" "${libs[@]}" \
             -o "$work/make_seeds"
         "$work/make_seeds" "$work/seeds"
     fi
