@@ -345,6 +345,7 @@ nav_status nav_waypoint_graph_from_mesh(const nav_mesh *mesh, const nav_waypoint
     find_corners(mesh, &points, &wedges);
     uint32_t corners = (uint32_t)arrlen(points), links = nav_mesh_link_count(mesh);
     /* each off-mesh link: a waypoint at each end, and a link between them */
+    nav_status s = NAV_SUCCESS;
     nav_waypoint_link *extra = NULL;
     for (uint32_t l = 0; l < links; l++) {
         nav_mesh_link_info info;
@@ -358,13 +359,18 @@ nav_status nav_waypoint_graph_from_mesh(const nav_mesh *mesh, const nav_waypoint
                dz = (double)info.end.z - info.start.z;
         double cost = info.cost > 0 ? info.cost : sqrt(dx * dx + dy * dy + dz * dz);
         if (!(cost > 0)) continue;
+        if (cost > NAV_WAYPOINT_MAX_COST) {
+            nav__logf(d.log, NAV_LOG_ERROR,
+                      "waypoints: the mesh's off-mesh link %u costs %g, more than a waypoint link may (%g)",
+                      l, cost, NAV_WAYPOINT_MAX_COST);
+            s = NAV_FAILURE | NAV_INVALID_PARAM;
+        }
         nav_waypoint_link k = {
             .from = at, .to = at + 1, .cost = cost, .flags = info.flags, .one_way = !info.bidirectional};
         arrput(extra, k);
     }
-    nav_status s = NAV_SUCCESS;
     uint64_t count = (uint64_t)arrlen(points);
-    if (count > limit) {
+    if (!nav_failed(s) && count > limit) {
         nav__logf(
             d.log, NAV_LOG_ERROR,
             "waypoints: the mesh has %u convex corners and %u off-mesh links, more than the limit of %u "
