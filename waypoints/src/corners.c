@@ -135,7 +135,9 @@ void nav__wp_scan_free(nav__wp_scan *s, const nav_allocator *a)
     *s = (nav__wp_scan){0};
 }
 
-int64_t nav__wp_find_cell(const uint64_t *row, int64_t from, int64_t to, bool value)
+/* The first x in [from, to] (from >= -1, to <= width) whose cell in the row is blocked (`value`) or
+ * free (!value), or to + 1. */
+static int64_t find_cell(const uint64_t *row, int64_t from, int64_t to, bool value)
 {
     uint64_t b = (uint64_t)(from + 1), end = (uint64_t)(to + 1), flip = value ? 0 : ~0ull;
     while (b <= end) {
@@ -223,9 +225,9 @@ static void scan_side(scan *sc, int dir)
             double start = lo;
             const uint64_t *row = sc->c->bits + (size_t)r * sc->c->row_words;
             for (int64_t x = first; x <= last; x++) {
-                int64_t b0 = nav__wp_find_cell(row, x, last, true);
+                int64_t b0 = find_cell(row, x, last, true);
                 if (b0 > last) break;
-                int64_t b1 = nav__wp_find_cell(row, b0, last, false) - 1;
+                int64_t b1 = find_cell(row, b0, last, false) - 1;
                 x = b1;
                 /* the rays entering cells b0 .. b1: the open interval (m1, m2) */
                 double left = (double)b0 - sx, right = (double)(b1 + 1) - sx;

@@ -102,8 +102,7 @@ size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *q)
 }
 
 /* The corners point (x, y) may see (from the lists of the free cells whose closed squares hold it:
- * one, or on an edge two, at a grid vertex up to four; taut ones only on a pruned graph, those the
- * block's whole square sees already checked) into out,
+ * one, or on an edge two, at a grid vertex up to four; taut ones only on a pruned graph) into out,
  * each with a lower bound of its segment's cost (world units): its length at the grid's cheapest
  * terrain, which on grids of one cost is the cost itself; and of the whole path through it to the
  * other end (ox, oy), the straight distance there being another such bound. Returns how many. */
@@ -138,12 +137,8 @@ static uint32_t candidates(const nav_waypoints_query *q, double x, double y, dou
                 double cost = sqrt(dx * dx + dy * dy) * factor;
                 /* the table's floats may round a route's cost down a little: the bound gives way by more */
                 double rest = sqrt(ex * ex + ey * ey) * factor * (1 - 1e-6);
-                /* a corner the block's whole square sees needs no check: the cost is the length's */
-                out[n++] = (nav__wp_candidate){.corner = v,
-                                               .via = UINT32_MAX,
-                                               .cost = cost,
-                                               .total = cost + rest,
-                                               .checked = k < sight->clear_end[b]};
+                out[n++] =
+                    (nav__wp_candidate){.corner = v, .via = UINT32_MAX, .cost = cost, .total = cost + rest};
             }
         }
     }

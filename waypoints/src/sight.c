@@ -123,109 +123,6 @@ static bool sight_corner(void *ctx, void *scratch, uint32_t v)
     return true;
 }
 
-/* ---- Corners seen from a whole block ---------------------------------------------------------- */
-
-/* The x of segment (ax, ay) -> (bx, by) (integers, ay != by) at height y (an integer between them):
- * the division of integers is rounded once, so it is exact when the x is an integer and never
- * rounds across one (denominators are far too small). */
-static double x_at(double ax, double ay, double bx, double by, double y)
-{
-    return ax + (y - ay) * (bx - ax) / (by - ay);
-}
-
-/* True when no blocked cell's inside meets the convex hull of corner (vx, vy) and the square
- * [x0, x1] x [y0, y1] (integers, its cells free): then the segment from every point of the square
- * to the corner stays off blocked cells and passes no pinch (a pinch on it would put one of its
- * two cells inside the hull), so it is walkable without a check. Row by row, the hull's x extent in
- * the row (exact: see x_at) and every cell across it; more cells than the hull meets, never fewer. */
-static bool hull_clear(const nav__wp_corners *c, double vx, double vy, double x0, double y0, double x1,
-                       double y1)
-{
-    /* the hull is the square and the segments from the corner to the two of its corners that bound
-     * it as seen from the corner (the others lie inside) */
-    const double px[4] = {x0, x1, x1, x0}, py[4] = {y0, y0, y1, y1};
-    int use[2] = {0, 0};
-    for (int i = 1; i < 4; i++) {
-        double ax = px[i] - vx, ay = py[i] - vy;
-        if (ax * (py[use[0]] - vy) - ay * (px[use[0]] - vx) > 0) use[0] = i; /* further one way */
-        if (ax * (py[use[1]] - vy) - ay * (px[use[1]] - vx) < 0) use[1] = i; /* and the other */
-    }
-    int64_t top = (int64_t)fmin(vy, y0), bottom = (int64_t)fmax(vy, y1);
-    for (int64_t r = top; r < bottom; r++) {
-        double b0 = (double)r, b1 = (double)r + 1, lo = INFINITY, hi = -INFINITY;
-        if (b1 > y0 && b0 < y1) lo = x0, hi = x1; /* a row of the square */
-        for (int k = 0; k < 2; k++) {
-            int i = use[k];
-            double ya = fmin(vy, py[i]), yb = fmax(vy, py[i]);
-            if (yb < b0 || ya > b1) continue;
-            if (ya == yb) {
-                lo = fmin(lo, fmin(vx, px[i])), hi = fmax(hi, fmax(vx, px[i]));
-                continue;
-            }
-            double e0 = x_at(vx, vy, px[i], py[i], fmax(ya, b0)),
-                   e1 = x_at(vx, vy, px[i], py[i], fmin(yb, b1));
-            lo = fmin(lo, fmin(e0, e1)), hi = fmax(hi, fmax(e0, e1));
-        }
-        if (!(lo < hi)) continue;
-        /* the cells x with x < hi and x + 1 > lo, a word of them at a time */
-        int64_t from = (int64_t)floor(lo), to = (int64_t)ceil(hi) - 1;
-        if (from < -1) from = -1;
-        if (to > (int64_t)c->width) to = c->width;
-        if (from <= to && nav__wp_find_cell(c->bits + (size_t)r * c->row_words, from, to, true) <= to)
-            return false;
-    }
-    return true;
-}
-
-typedef struct clear_job {
-    const nav__wp_corners *c;
-    nav__wp_sight *sight;
-    const nav_allocator *a;
-} clear_job;
-
-/* A worker's scratch: room for the longest list. */
-static bool clear_init(void *ctx, void **scratch)
-{
-    clear_job *job = ctx;
-    *scratch = nav__alloc(job->a, (job->sight->longest ? job->sight->longest : 1) * sizeof(uint16_t));
-    return *scratch != NULL;
-}
-
-static void clear_fini(void *ctx, void *scratch)
-{
-    clear_job *job = ctx;
-    nav__free(job->a, scratch);
-}
-
-/* Block b's list reordered: the corners its whole square sees first (each part ascending), and
- * where they end. */
-static bool clear_block(void *ctx, void *scratch, uint32_t b)
-{
-    uint16_t *rest = scratch;
-    clear_job *job = ctx;
-    const nav__wp_corners *c = job->c;
-    nav__wp_sight *s = job->sight;
-    uint32_t side = 1u << s->shift, bx = b % s->across * side, by = b / s->across * side;
-    uint32_t ex = bx + side < c->width ? bx + side : c->width,
-             ey = by + side < c->height ? by + side : c->height;
-    uint32_t first = s->first[b], end = s->first[b + 1], kept = first;
-    s->clear_end[b] = first;
-    for (uint32_t y = by; y < ey; y++)
-        for (uint32_t x = bx; x < ex; x++)
-            if (nav__wp_blocked(c, x, y)) return true; /* only squares of free cells */
-    uint32_t spilled = 0;
-    for (uint32_t k = first; k < end; k++) {
-        uint16_t v = s->corner[k];
-        if (hull_clear(c, c->x[v], c->y[v], bx, by, ex, ey))
-            s->corner[kept++] = v;
-        else
-            rest[spilled++] = v;
-    }
-    s->clear_end[b] = kept;
-    for (uint32_t i = 0; i < spilled; i++) s->corner[kept + i] = rest[i];
-    return true;
-}
-
 nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_t threads,
                                const nav_progress *progress, const nav_allocator *a, nav__wp_sight *out)
 {
@@ -271,24 +168,6 @@ nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_
             if (out->first[b + 1] - out->first[b] > out->longest)
                 out->longest = out->first[b + 1] - out->first[b];
     }
-    /* on pruned graphs (one cost, no climbs), the corners each whole block sees come first */
-    if (!nav_failed(s)) {
-        out->clear_end = nav__calloc(a, out->blocks ? out->blocks : 1, sizeof *out->clear_end);
-        if (!out->clear_end) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    }
-    if (!nav_failed(s) && taut_only) {
-        clear_job clear = {c, out, a};
-        nav__wp_work work = {.count = out->blocks,
-                             .init = clear_init,
-                             .run = clear_block,
-                             .fini = clear_fini,
-                             .ctx = &clear,
-                             .stage = "sight checks",
-                             .progress = progress};
-        s = nav__wp_parallel(&work, threads);
-    } else if (!nav_failed(s)) {
-        for (uint32_t b = 0; b < out->blocks; b++) out->clear_end[b] = out->first[b];
-    }
     if (job.found)
         for (uint32_t v = 0; v < c->count; v++) arrfree(job.found[v]);
     nav__free(a, job.found);
@@ -298,7 +177,6 @@ nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_
 
 void nav__wp_sight_free(nav__wp_sight *s, const nav_allocator *a)
 {
-    nav__free(a, s->clear_end);
     nav__free(a, s->first);
     nav__free(a, s->corner);
     *s = (nav__wp_sight){0};
@@ -307,6 +185,5 @@ void nav__wp_sight_free(nav__wp_sight *s, const nav_allocator *a)
 size_t nav__wp_sight_bytes(const nav__wp_sight *s)
 {
     if (!s->first) return 0;
-    return ((size_t)s->blocks + 1) * sizeof *s->first + (size_t)s->blocks * sizeof *s->clear_end +
-           (size_t)s->first[s->blocks] * sizeof *s->corner;
+    return ((size_t)s->blocks + 1) * sizeof *s->first + (size_t)s->first[s->blocks] * sizeof *s->corner;
 }

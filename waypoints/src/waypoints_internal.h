@@ -31,10 +31,6 @@ static inline bool nav__wp_blocked(const nav__wp_corners *c, int64_t x, int64_t 
     return c->bits[(size_t)y * c->row_words + bit / 64] >> (bit % 64) & 1;
 }
 
-/* The first x in [from, to] (from >= -1, to <= width) whose cell in row `row` of c->bits is blocked
- * (`value`) or free (!value), or to + 1: a word of cells at a time. */
-int64_t nav__wp_find_cell(const uint64_t *row, int64_t from, int64_t to, bool value);
-
 /* Finds the convex corners of grid into *c (its arrays from a; freed by nav__wp_corners_free).
  * NAV_FAILURE | NAV_OUT_OF_MEMORY. */
 nav_status nav__wp_corners_find(const nav_grid *grid, const nav_allocator *a, nav__wp_corners *c);
@@ -92,10 +88,8 @@ typedef struct nav__wp_sight {
     uint32_t across;  /* blocks a row */
     uint32_t blocks;  /* in all */
     uint32_t *first;  /* blocks + 1 entries: block b's corners are corner[first[b] .. first[b + 1]] */
-    uint16_t *corner; /* in each block: those its whole square sees, then the others; each part ascending */
-    uint32_t *clear_end; /* per block: where its corners that the whole square sees end (a point
-                          * anywhere in it sees them: no check) */
-    uint32_t longest;    /* the most corners a block has */
+    uint16_t *corner; /* ascending in each block */
+    uint32_t longest; /* the most corners a block has */
 } nav__wp_sight;
 
 /* Builds c's lists (on `threads` threads, 0: every core, with progress [opt] as "sight"). With
