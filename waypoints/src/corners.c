@@ -104,12 +104,6 @@ static uint32_t scan_capacity(const nav__wp_corners *c)
     return 2 * c->width + 8;
 }
 
-size_t nav__wp_scan_bytes(const nav__wp_corners *c)
-{
-    return sizeof(nav__wp_scan) + 4 * (size_t)scan_capacity(c) * sizeof(double) +
-           (size_t)c->count * sizeof(uint32_t);
-}
-
 nav_status nav__wp_scan_init(nav__wp_scan *s, const nav__wp_corners *c, const nav_allocator *a)
 {
     *s = (nav__wp_scan){.capacity = scan_capacity(c)};
@@ -162,12 +156,6 @@ typedef struct scan {
     void *span_user;
 } scan;
 
-/* m times a distance, where a distance of 0 gives 0 even for the infinite rays. */
-static double times(double m, double d)
-{
-    return d == 0 ? 0 : m * d;
-}
-
 /* Narrowing of a cut at m. */
 static double slack(double m)
 {
@@ -216,7 +204,8 @@ static void scan_side(scan *sc, int dir)
         for (uint32_t i = 0; i < n; i++) {
             double lo = s->lo[i], hi = s->hi[i];
             /* the span of the row these rays cross, and the cells that may block them */
-            double lo0 = times(lo, d0), lo1 = times(lo, d1), hi0 = times(hi, d0), hi1 = times(hi, d1);
+            double lo0 = nav__wp_times(lo, d0), lo1 = nav__wp_times(lo, d1), hi0 = nav__wp_times(hi, d0),
+                   hi1 = nav__wp_times(hi, d1);
             double xa = sx + (lo0 < lo1 ? lo0 : lo1), xb = sx + (hi0 > hi1 ? hi0 : hi1);
             if (sc->span) sc->span(sc->span_user, r, d0, d1, lo, hi);
             int64_t first = xa < 0 ? -1 : xa >= (double)w ? w : (int64_t)xa - 1;

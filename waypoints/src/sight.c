@@ -51,12 +51,6 @@ static void sight_fini(void *ctx, void *scratch)
     nav__free(job->a, s);
 }
 
-/* m times a distance, where a distance of 0 gives 0 even for the infinite rays. */
-static double times(double m, double d)
-{
-    return d == 0 ? 0 : m * d;
-}
-
 /* Marks the blocks of cells lo .. hi of row y, of those that hold a point from which the segment
  * to corner v is taut (all of them when that is not asked). */
 static void mark(sight_scratch *s, int64_t y, int64_t lo, int64_t hi)
@@ -89,7 +83,8 @@ static void rays(void *user, int64_t y, double d0, double d1, double lo, double 
     sight_scratch *s = user;
     const nav__wp_corners *c = s->job->c;
     double sx = c->x[s->v];
-    double xa = sx + fmin(times(lo, d0), times(lo, d1)), xb = sx + fmax(times(hi, d0), times(hi, d1));
+    double xa = sx + fmin(nav__wp_times(lo, d0), nav__wp_times(lo, d1)),
+           xb = sx + fmax(nav__wp_times(hi, d0), nav__wp_times(hi, d1));
     int64_t w = c->width, first = xa < 0 ? 0 : xa >= (double)w ? w - 1 : (int64_t)xa;
     int64_t last = xb < 0 ? 0 : xb >= (double)w ? w - 1 : (int64_t)xb;
     for (int64_t x = first; x <= last; x++) {
@@ -106,8 +101,8 @@ static void rays(void *user, int64_t y, double d0, double d1, double lo, double 
         }
         if (m_a > m_b) continue;
         /* where they reach in the run (a little wide), and the cells that holds */
-        double e0 = fmax(left, sx + fmin(times(m_a, d0), times(m_a, d1))),
-               e1 = fmin(right, sx + fmax(times(m_b, d0), times(m_b, d1)));
+        double e0 = fmax(left, sx + fmin(nav__wp_times(m_a, d0), nav__wp_times(m_a, d1))),
+               e1 = fmin(right, sx + fmax(nav__wp_times(m_b, d0), nav__wp_times(m_b, d1)));
         int64_t lo_cell = (int64_t)floor(e0 - 1e-9 * (1 + e0)),
                 hi_cell = (int64_t)floor(e1 + 1e-9 * (1 + e1));
         mark(s, y, lo_cell > f0 ? lo_cell : f0, hi_cell < x ? hi_cell : x);

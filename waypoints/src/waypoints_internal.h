@@ -58,7 +58,6 @@ typedef struct nav__wp_scan {
 
 nav_status nav__wp_scan_init(nav__wp_scan *s, const nav__wp_corners *c, const nav_allocator *a);
 void nav__wp_scan_free(nav__wp_scan *s, const nav_allocator *a);
-size_t nav__wp_scan_bytes(const nav__wp_corners *c);
 
 /* The corners that may be seen from point (sx, sy) (grid units, in or on the map of the corners'
  * grid, whose blocked cells c holds): every corner the
@@ -68,6 +67,12 @@ size_t nav__wp_scan_bytes(const nav__wp_corners *c);
  * (nav__wp_taut). Returns how many. */
 uint32_t nav__wp_scan_corners(const nav__wp_corners *c, nav__wp_scan *s, double sx, double sy, bool taut_only,
                               uint32_t *out);
+
+/* m times a distance, where a distance of 0 gives 0 even for the infinite rays (m = dx / |dy|). */
+static inline double nav__wp_times(double m, double d)
+{
+    return d == 0 ? 0 : m * d;
+}
 
 /* Rays of a scan that reach the row of cells y: those of m = dx / |dy| in [lo, hi] (either may be
  * infinite), the row's near and far lines at distances d0 <= d1 from the point. */
