@@ -6,7 +6,9 @@
  * WAYPOINTS chunk, read by nav_waypoints_read_chunk; with bit 4 (and not 3), a small grid (bytes
  * 1 and 2: its size, up to 15 x 15; byte 3 bit 0: terrain of cost 3 too, bit 1: keep every link;
  * then a bit a cell, blocked when set, and with terrain a second bit a cell) and pairs of points
- * on it (a byte a coordinate, in quarter cells), for nav_waypoints_find_path.
+ * on it (a byte a coordinate, in quarter cells), for nav_waypoints_find_path; with bit 5 (and not
+ * 3 or 4), a whole .nav file (size field and CRCs repaired first) loaded by nav_waypoints_load_nav
+ * with its GRID chunk.
  *
  * Besides crashes, sanitizer reports and leaks, it traps when a result breaks a promise: the two
  * loaders disagree (status, counts, waypoints, links), a loaded graph holds an index out of range
@@ -19,7 +21,8 @@
  * asked, or costs more than 1e-6 a step off the table's distance, or a filtered route below Dijkstra's;
  * a path between two points of a grid's bake is not valid under the any-angle rule, or its cost is
  * more than 1e-9 off the brute-force reference's (tests/reference.c), or it finds none where the
- * reference does, or one where it does not.
+ * reference does, or one where it does not; a file is refused other than as documented, or what
+ * loads cannot serve point queries on its grid (a clean status, a valid path on success).
  *
  * NAV_FUZZ_MAKE_SEEDS builds a program that writes a few graphs as seeds. */
 #include "fuzz_common.h" /* first: it asks for _GNU_SOURCE */
@@ -236,6 +239,44 @@ static void check_grid(const uint8_t *data, size_t size)
     nav_grid_destroy(grid);
 }
 
+/* Mode bit 5: a whole .nav file, loaded with its grid, then point queries on it. */
+static void check_file(uint8_t *file, size_t n)
+{
+    repair_container(file, n);
+    nav_waypoints *wp = (nav_waypoints *)&wp;
+    nav_grid *grid = (nav_grid *)&grid;
+    nav_status s = nav_waypoints_load_nav(memory_file(file, n), NULL, NULL, &wp, &grid);
+    if (nav_failed(s)) {
+        CHECK(wp == NULL && grid == NULL);
+        CHECK(s == (NAV_FAILURE | NAV_CORRUPT_DATA) || s == (NAV_FAILURE | NAV_WRONG_VERSION) ||
+              s == (NAV_FAILURE | NAV_TOO_LARGE) || s == (NAV_FAILURE | NAV_SOURCE_MISMATCH) ||
+              s == (NAV_FAILURE | NAV_OUT_OF_MEMORY));
+        return;
+    }
+    check_walks(wp);
+    nav_waypoints_query *q = NULL;
+    s = nav_waypoints_query_create(wp, &(nav_waypoints_query_desc){.grid = grid}, &q);
+    /* a graph of its own beside a grid is refused as a query's grid; a grid's bake serves it */
+    CHECK(nav_waypoints_from_grid(wp) ? nav_succeeded(s) || s == (NAV_FAILURE | NAV_OUT_OF_MEMORY)
+                                      : s == (NAV_FAILURE | NAV_INVALID_PARAM));
+    nav_path path;
+    nav_path_init(&path, NULL);
+    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
+    for (uint32_t i = 0; q && i < 6; i++) {
+        double sx = (i * 7 + 1) % (4 * w + 1) / 4.0, sy = (i * 5 + 2) % (4 * h + 1) / 4.0;
+        double gx = (i * 11 + 3) % (4 * w + 1) / 4.0, gy = (i * 13 + 1) % (4 * h + 1) / 4.0;
+        s = nav_waypoints_find_path(q, nav_grid_units_to_world(grid, sx, sy),
+                                    nav_grid_units_to_world(grid, gx, gy), &path, NULL);
+        CHECK(s == NAV_SUCCESS || s == (NAV_FAILURE | NAV_UNREACHABLE) ||
+              s == (NAV_FAILURE | NAV_INVALID_PARAM) || s == (NAV_FAILURE | NAV_OUT_OF_MEMORY));
+        if (s == NAV_SUCCESS) CHECK(nav_grid_validate_anyangle_path(grid, &path, NULL) == NAV_SUCCESS);
+    }
+    nav_path_destroy(&path);
+    nav_waypoints_query_destroy(q);
+    nav_waypoints_destroy(wp);
+    nav_grid_destroy(grid);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
@@ -250,6 +291,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (data[0] & 16u) {
         check_grid(data + 1, size - 1);
+        return 0;
+    }
+    if (data[0] & 32u) {
+        uint8_t *file = fuzz_copy(data + 1, size - 1);
+        check_file(file, size - 1);
+        free(file);
         return 0;
     }
     size_t n = size - 1;
@@ -293,6 +340,26 @@ static void make_seeds(const char *dir)
     write_seed(dir, "grid_terrain", 16, grid, sizeof grid);
     grid[2] = 2;
     write_seed(dir, "grid_all_links", 16, grid, sizeof grid);
+    /* for mode 32: a grid's bake saved with its grid */
+    nav_grid *g = NULL;
+    nav_waypoints *baked = NULL;
+    if (nav_succeeded(nav_grid_create(&(nav_grid_desc){.width = 10, .height = 8}, &g))) {
+        for (int32_t y = 2; y < 6; y++) nav_grid_set_cell(g, 4, y, NAV_TERRAIN_BLOCKED);
+        nav_grid_set_cell(g, 7, 3, NAV_TERRAIN_BLOCKED);
+        char path[4096];
+        snprintf(path, sizeof path, "%s/file.nav", dir);
+        if (nav_succeeded(nav_waypoints_bake_grid(g, NULL, &baked)) &&
+            nav_succeeded(nav_waypoints_save_nav(g, baked, path, NULL))) {
+            FILE *f = fopen(path, "rb");
+            uint8_t bytes[65536];
+            size_t got = f ? fread(bytes, 1, sizeof bytes, f) : 0;
+            if (f) fclose(f);
+            remove(path);
+            if (got) write_seed(dir, "file", 32, bytes, got);
+        }
+        nav_waypoints_destroy(baked);
+        nav_grid_destroy(g);
+    }
     for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
         write_seed(dir, seeds[i][0], 0, seeds[i][1], strlen(seeds[i][1]));
         char name[32];
