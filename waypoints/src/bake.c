@@ -224,7 +224,81 @@ static nav_status make_arcs(nav_waypoints *wp, const nav_waypoint_graph *g)
     return NAV_SUCCESS;
 }
 
+/* ---- The order of compressed rows ----------------------------------------------------------- */
+
+/* The place of cell (x, y) of a 2^16 by 2^16 square along the Hilbert curve through it: cells near
+ * each other on the curve are near each other on the ground, so targets that share a first move
+ * (those in one direction, behind one doorway) tend to be neighbours in the order. */
+static uint64_t hilbert(uint32_t x, uint32_t y)
+{
+    uint64_t d = 0;
+    for (uint32_t side = 1u << 15; side > 0; side >>= 1) {
+        uint32_t rx = (x & side) != 0, ry = (y & side) != 0;
+        d += (uint64_t)side * side * ((3 * rx) ^ ry);
+        if (!ry) { /* rotate the quadrant */
+            if (rx) {
+                x = side - 1 - x;
+                y = side - 1 - y;
+            }
+            uint32_t t = x;
+            x = y;
+            y = t;
+        }
+    }
+    return d;
+}
+
+typedef struct keyed {
+    uint64_t key;
+    uint32_t index;
+} keyed;
+
+static int by_key(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The ranks of compressed rows: the waypoints along the Hilbert curve through their ground
+ * positions (x, z) scaled to the bounding box, ties by index. */
+static nav_status make_ranks(nav_waypoints *wp)
+{
+    const nav_allocator *a = &wp->allocator;
+    uint32_t n = wp->count;
+    wp->rank = nav__calloc(a, n ? n : 1, sizeof *wp->rank);
+    keyed *order = nav__calloc(a, n ? n : 1, sizeof *order);
+    if (!wp->rank || !order) {
+        nav__free(a, order);
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    double lo_x = INFINITY, hi_x = -INFINITY, lo_z = INFINITY, hi_z = -INFINITY;
+    for (uint32_t i = 0; i < n; i++) {
+        lo_x = fmin(lo_x, wp->positions[i].x), hi_x = fmax(hi_x, wp->positions[i].x);
+        lo_z = fmin(lo_z, wp->positions[i].z), hi_z = fmax(hi_z, wp->positions[i].z);
+    }
+    double span = fmax(hi_x - lo_x, hi_z - lo_z), scale = span > 0 ? 65535 / span : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t x = (uint32_t)((wp->positions[i].x - lo_x) * scale),
+                 z = (uint32_t)((wp->positions[i].z - lo_z) * scale);
+        order[i] = (keyed){hilbert(x < 65535 ? x : 65535, z < 65535 ? z : 65535), i};
+    }
+    qsort(order, n, sizeof *order, by_key);
+    for (uint32_t k = 0; k < n; k++) wp->rank[order[k].index] = (uint16_t)k;
+    nav__free(a, order);
+    return NAV_SUCCESS;
+}
+
 /* ---- Dijkstra from every source -------------------------------------------------------------- */
+
+/* What the rows' threads share: the bake, and for compressed rows the batch being made. */
+typedef struct bake_job {
+    nav_waypoints *wp;
+    const uint32_t *by_rank; /* compressed: the waypoint of each rank */
+    uint32_t base;           /* compressed: the batch's first source */
+    uint32_t *rows;          /* compressed: the batch's rows, count words each */
+    uint32_t *lengths;       /* compressed: their runs */
+} bake_job;
 
 /* One thread's scratch: the distances of its current row in doubles, and the open list. */
 typedef struct row_scratch {
@@ -235,7 +309,7 @@ typedef struct row_scratch {
 
 static bool scratch_init(void *ctx, void **out)
 {
-    const nav_waypoints *wp = ctx;
+    const nav_waypoints *wp = ((const bake_job *)ctx)->wp;
     const nav_allocator *a = &wp->allocator;
     uint32_t n = wp->count;
     row_scratch *s = nav__calloc(a, 1, sizeof *s);
@@ -248,7 +322,7 @@ static bool scratch_init(void *ctx, void **out)
 
 static void scratch_free(void *ctx, void *scratch)
 {
-    const nav_waypoints *wp = ctx;
+    const nav_waypoints *wp = ((const bake_job *)ctx)->wp;
     row_scratch *s = scratch;
     if (!s) return;
     nav__free(&wp->allocator, s->dist);
@@ -257,11 +331,9 @@ static void scratch_free(void *ctx, void *scratch)
     nav__free(&wp->allocator, s);
 }
 
-/* Row `source` of the tables. */
-static bool bake_row(void *ctx, void *scratch, uint32_t source)
+/* Dijkstra from `source` into s->dist and s->hop. */
+static void search_row(const nav_waypoints *wp, row_scratch *s, uint32_t source)
 {
-    nav_waypoints *wp = ctx;
-    row_scratch *s = scratch;
     uint32_t n = wp->count;
     for (uint32_t v = 0; v < n; v++) s->dist[v] = INFINITY, s->hop[v] = NAV__NO_HOP;
     nav_heap_clear(&s->open);
@@ -285,11 +357,108 @@ static bool bake_row(void *ctx, void *scratch, uint32_t source)
                 nav_heap_push(&s->open, nav_heap_key_exact(dv), 0, v);
         }
     }
+}
+
+/* Row `source` of the plain tables. */
+static bool bake_row(void *ctx, void *scratch, uint32_t source)
+{
+    nav_waypoints *wp = ((bake_job *)ctx)->wp;
+    row_scratch *s = scratch;
+    uint32_t n = wp->count;
+    search_row(wp, s, source);
     float *drow = wp->dist + (size_t)source * n;
     uint16_t *hrow = wp->hop + (size_t)source * n;
     for (uint32_t v = 0; v < n; v++) drow[v] = (float)s->dist[v];
     memcpy(hrow, s->hop, (size_t)n * sizeof *hrow);
     return true;
+}
+
+/* Row base + item of a batch of compressed rows: its first moves by rank, as runs. */
+static bool bake_compressed_row(void *ctx, void *scratch, uint32_t item)
+{
+    bake_job *job = ctx;
+    const nav_waypoints *wp = job->wp;
+    row_scratch *s = scratch;
+    uint32_t n = wp->count, source = job->base + item, length = 0;
+    search_row(wp, s, source);
+    uint32_t *row = job->rows + (size_t)item * n;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t v = job->by_rank[k];
+        if (v == source) continue; /* its own rank joins whichever run covers it */
+        uint32_t h = s->hop[v];
+        if (length == 0 || (row[length - 1] & 0xffff) != h) {
+            row[length] = (length ? k : 0) << 16 | h;
+            length++;
+        }
+    }
+    job->lengths[item] = length;
+    return true;
+}
+
+/* The compressed rows, in batches of a few megabytes: the threads make a batch's rows, then this
+ * thread appends them to wp->run (so that only it calls the allocator). */
+static nav_status bake_compressed(nav_waypoints *wp, const nav_waypoints_bake_desc *d)
+{
+    const nav_allocator *a = &wp->allocator;
+    uint32_t n = wp->count;
+    uint32_t batch = (uint32_t)((4u << 20) / (n ? n : 1));
+    batch = batch < 16 ? 16 : batch > 1024 ? 1024 : batch;
+    bake_job job = {.wp = wp};
+    uint32_t *by_rank = nav__calloc(a, n ? n : 1, sizeof *by_rank);
+    job.rows = nav__alloc(a, nav__mul_size((size_t)batch * n, sizeof *job.rows));
+    job.lengths = nav__calloc(a, batch, sizeof *job.lengths);
+    wp->run_first = nav__calloc(a, (size_t)n + 1, sizeof *wp->run_first);
+    size_t capacity = (size_t)n * 16 + 1, used = 0;
+    wp->run = nav__alloc(a, capacity * sizeof *wp->run);
+    nav_status s = by_rank && job.rows && job.lengths && wp->run_first && wp->run
+                       ? NAV_SUCCESS
+                       : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!nav_failed(s)) {
+        for (uint32_t v = 0; v < n; v++) by_rank[wp->rank[v]] = v;
+        job.by_rank = by_rank;
+    }
+    for (uint32_t base = 0; base < n && !nav_failed(s); base += batch) {
+        job.base = base;
+        nav__wp_work work = {.count = n - base < batch ? n - base : batch,
+                             .init = scratch_init,
+                             .run = bake_compressed_row,
+                             .fini = scratch_free,
+                             .ctx = &job,
+                             .stage = "routes",
+                             .progress = d->progress,
+                             .progress_base = base,
+                             .progress_total = n};
+        s = nav__wp_parallel(&work, d->threads);
+        for (uint32_t i = 0; i < work.count && !nav_failed(s); i++) {
+            uint32_t length = job.lengths[i];
+            if (used + length > UINT32_MAX) {
+                nav__logf(d->log, NAV_LOG_ERROR, "waypoints: more than 2^32 runs of first moves");
+                s = NAV_FAILURE | NAV_TOO_LARGE;
+                break;
+            }
+            if (used + length > capacity) {
+                size_t grown = 2 * capacity > used + length ? 2 * capacity : used + length;
+                uint32_t *run = nav__realloc(a, wp->run, capacity * sizeof *run, grown * sizeof *run);
+                if (!run) {
+                    s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+                    break;
+                }
+                wp->run = run;
+                capacity = grown;
+            }
+            memcpy(wp->run + used, job.rows + (size_t)i * n, (size_t)length * sizeof *wp->run);
+            used += length;
+            wp->run_first[base + i + 1] = (uint32_t)used;
+        }
+    }
+    if (!nav_failed(s) && used < capacity) { /* give back what the last doubling left over */
+        uint32_t *run = nav__realloc(a, wp->run, capacity * sizeof *run, (used ? used : 1) * sizeof *run);
+        if (run) wp->run = run;
+    }
+    nav__free(a, by_rank);
+    nav__free(a, job.rows);
+    nav__free(a, job.lengths);
+    return s;
 }
 
 /* ---- The bake -------------------------------------------------------------------------------- */
@@ -317,12 +486,15 @@ void nav_waypoints_destroy(nav_waypoints *wp)
     nav__free(&a, wp->kd_axis);
     nav__free(&a, wp->dist);
     nav__free(&a, wp->hop);
+    nav__free(&a, wp->rank);
+    nav__free(&a, wp->run_first);
+    nav__free(&a, wp->run);
     nav__wp_corners_free(&wp->corners, &a);
     nav__wp_sight_free(&wp->sight, &a);
     nav__free(&a, wp);
 }
 
-nav_status nav__wp_assemble(const nav_waypoint_graph *graph, const nav_allocator *allocator,
+nav_status nav__wp_assemble(const nav_waypoint_graph *graph, bool compressed, const nav_allocator *allocator,
                             const nav_log *log, nav_waypoints **out)
 {
     *out = NULL;
@@ -335,7 +507,10 @@ nav_status nav__wp_assemble(const nav_waypoint_graph *graph, const nav_allocator
     nav_status s = copy_waypoints(wp, graph, log);
     if (!nav_failed(s)) s = make_arcs(wp, graph);
     if (!nav_failed(s)) s = nav__wp_kd_build(wp);
-    if (!nav_failed(s)) {
+    wp->compressed = compressed;
+    if (!nav_failed(s) && compressed) {
+        s = make_ranks(wp);
+    } else if (!nav_failed(s)) {
         size_t cells = nav__mul_size(graph->waypoint_count, graph->waypoint_count);
         /* not zeroed: every entry is written (by the bake's rows, or a chunk's tables) */
         wp->dist = nav__alloc(&a, nav__mul_size(cells ? cells : 1, sizeof *wp->dist));
@@ -361,22 +536,27 @@ nav_status nav_waypoints_bake(const nav_waypoint_graph *graph, const nav_waypoin
     if (limit > NAV_WAYPOINTS_LIMIT) limit = NAV_WAYPOINTS_LIMIT;
     if (graph->waypoint_count > limit) {
         nav__logf(d.log, NAV_LOG_ERROR,
-                  "waypoints: %u waypoints, more than the limit of %u (the tables would take %.0f MiB)",
-                  graph->waypoint_count, limit,
-                  (double)graph->waypoint_count * graph->waypoint_count * 6 / 1048576);
+                  "waypoints: %u waypoints, more than the limit of %u (max_waypoints: at most %u)",
+                  graph->waypoint_count, limit, NAV_WAYPOINTS_LIMIT);
         return NAV_FAILURE | NAV_TOO_LARGE;
     }
+    bool compressed = graph->waypoint_count > (d.dense_max ? d.dense_max : NAV_WAYPOINTS_DENSE_MAX);
     nav_waypoints *wp;
-    nav_status s = nav__wp_assemble(graph, d.allocator, d.log, &wp);
+    nav_status s = nav__wp_assemble(graph, compressed, d.allocator, d.log, &wp);
     if (nav_failed(s)) return s;
-    nav__wp_work work = {.count = wp->count,
-                         .init = scratch_init,
-                         .run = bake_row,
-                         .fini = scratch_free,
-                         .ctx = wp,
-                         .stage = "routes",
-                         .progress = d.progress};
-    s = nav__wp_parallel(&work, d.threads);
+    if (compressed) {
+        s = bake_compressed(wp, &d);
+    } else {
+        bake_job job = {.wp = wp};
+        nav__wp_work work = {.count = wp->count,
+                             .init = scratch_init,
+                             .run = bake_row,
+                             .fini = scratch_free,
+                             .ctx = &job,
+                             .stage = "routes",
+                             .progress = d.progress};
+        s = nav__wp_parallel(&work, d.threads);
+    }
     if (nav_failed(s)) {
         nav_waypoints_destroy(wp);
         return s;

@@ -2,21 +2,28 @@
  *
  * Layout (little-endian, version NAV_WAYPOINTS_CHUNK_VERSION):
  *   u32 waypoints (n), links, name bytes, flags (bit 0: baked from a grid; bit 1: links that are
- *       not taut left out, only with bit 0)
+ *       not taut left out, only with bit 0; bit 2: compressed first moves)
  *   u64 the grid's fingerprint (0 unless bit 0)
  *   per waypoint: f32 x, y, z; u32 tags; u32 where its name starts in the names (0: no name)
  *   the names: NUL-terminated, one after another, after a first NUL; zero padding to 8
  *   per link: u32 from, to; f64 cost (as the bake gave it: above 0); u16 flags; u8 one-way (0 or
  *             1); u8 disabled (0 or 1); u32 0
- *   f32 distance[n * n]   row from, column to; +infinity: no route
- *   u16 first move[n * n] 0xffff: no route; zero padding to 4
- * What can be derived is not stored: the arcs, the name index, the k-d tree, the grid's corners.
+ *   plain tables:
+ *     f32 distance[n * n]   row from, column to; +infinity: no route
+ *     u16 first move[n * n] 0xffff: no route; zero padding to 4
+ *   or compressed first moves (bit 2):
+ *     u32 row start[n + 1]  row u's runs are run[start[u] .. start[u + 1]]; start[0] = 0
+ *     u32 run[start[n]]     first rank << 16 | first move (0xffff: no route)
+ * What can be derived is not stored: the arcs, the name index, the k-d tree, the grid's corners,
+ * the ranks of compressed rows (from the positions, as the bake made them).
  *
  * Nothing in the file is trusted: every count against the bytes left before anything is
  * allocated; the graph as nav_waypoints_bake checks one (indices, finite positions and costs,
  * names, duplicates); flags and padding; and the tables against the graph, row by row (see
  * check_tables), so that a walk along first moves always finds its link and every table route is a
- * route of the graph at the cost the table says. */
+ * route of the graph at the cost the table says. Compressed rows are checked run by run (check_runs):
+ * every first move is a link; that walks end (no forged cycle) is what the walks themselves check,
+ * giving up after as many steps as there are waypoints. */
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -29,18 +36,20 @@
 #include "waypoints_internal.h"
 
 enum { WAYPOINT_BYTES = 5 * 4, LINK_BYTES = 2 * 4 + 8 + 2 + 1 + 1 + 4 };
-enum { FLAG_FROM_GRID = 1u, FLAG_PRUNED = 2u };
+enum { FLAG_FROM_GRID = 1u, FLAG_PRUNED = 2u, FLAG_COMPRESSED = 4u };
 
 nav_status nav_waypoints_write_chunk(const nav_waypoints *wp, nav_writer *w)
 {
     if (!wp || !w) return NAV_FAILURE | NAV_INVALID_PARAM;
     size_t n = wp->count;
+    size_t tables = wp->compressed ? (n + 1 + wp->run_first[n]) * 4 : n * n * 6 + 4;
     nav_writer_reserve(w, 32 + n * WAYPOINT_BYTES + wp->names_bytes + 8 +
-                              (size_t)wp->link_count * LINK_BYTES + n * n * 6 + 4);
+                              (size_t)wp->link_count * LINK_BYTES + tables);
     nav_writer_put_u32(w, wp->count);
     nav_writer_put_u32(w, wp->link_count);
     nav_writer_put_u32(w, (uint32_t)wp->names_bytes);
-    nav_writer_put_u32(w, (wp->from_grid ? FLAG_FROM_GRID : 0) | (wp->pruned ? FLAG_PRUNED : 0));
+    nav_writer_put_u32(w, (wp->from_grid ? FLAG_FROM_GRID : 0) | (wp->pruned ? FLAG_PRUNED : 0) |
+                              (wp->compressed ? FLAG_COMPRESSED : 0));
     nav_writer_put_u64(w, wp->from_grid ? wp->fingerprint : 0);
     for (size_t i = 0; i < n; i++) {
         nav_writer_put_f32(w, wp->positions[i].x);
@@ -62,9 +71,14 @@ nav_status nav_waypoints_write_chunk(const nav_waypoints *wp, nav_writer *w)
         nav_writer_put_u8(w, k.disabled);
         nav_writer_put_u32(w, 0);
     }
-    for (size_t i = 0; i < n * n; i++) nav_writer_put_f32(w, wp->dist[i]);
-    for (size_t i = 0; i < n * n; i++) nav_writer_put_u16(w, wp->hop[i]);
-    nav_writer_align(w, 4);
+    if (wp->compressed) {
+        for (size_t i = 0; i <= n; i++) nav_writer_put_u32(w, wp->run_first[i]);
+        for (size_t i = 0; i < wp->run_first[n]; i++) nav_writer_put_u32(w, wp->run[i]);
+    } else {
+        for (size_t i = 0; i < n * n; i++) nav_writer_put_f32(w, wp->dist[i]);
+        for (size_t i = 0; i < n * n; i++) nav_writer_put_u16(w, wp->hop[i]);
+        nav_writer_align(w, 4);
+    }
     return w->status;
 }
 
@@ -116,12 +130,12 @@ static nav_status read_graph(chunk_reader *c, chunk_graph *g, nav_waypoint_graph
     *fingerprint = nav_reader_get_u64(r);
     if (r->status != NAV_SUCCESS) return corrupt(c, "truncated in the header", UINT32_MAX);
     if (n > NAV_WAYPOINTS_LIMIT) return corrupt(c, "more waypoints than any bake holds:", n);
-    if ((*flags & ~(uint32_t)(FLAG_FROM_GRID | FLAG_PRUNED)) ||
+    if ((*flags & ~(uint32_t)(FLAG_FROM_GRID | FLAG_PRUNED | FLAG_COMPRESSED)) ||
         (!(*flags & FLAG_FROM_GRID) && (*flags & FLAG_PRUNED || *fingerprint)))
         return corrupt(c, "bad flags or a fingerprint without a grid", UINT32_MAX);
     /* every count against the bytes left, before anything is allocated */
-    uint64_t need =
-        (uint64_t)n * WAYPOINT_BYTES + names_bytes + (uint64_t)links * LINK_BYTES + (uint64_t)n * n * 6;
+    uint64_t need = (uint64_t)n * WAYPOINT_BYTES + names_bytes + (uint64_t)links * LINK_BYTES +
+                    (*flags & FLAG_COMPRESSED ? ((uint64_t)n + 1) * 4 : (uint64_t)n * n * 6);
     if (names_bytes == 0 || need > nav_reader_remaining(r))
         return corrupt(c, "counts larger than the chunk", UINT32_MAX);
     g->waypoints = nav__calloc(a, n ? n : 1, sizeof *g->waypoints);
@@ -222,6 +236,50 @@ static nav_status check_tables(chunk_reader *c, const nav_waypoints *wp)
     return s;
 }
 
+/* Compressed rows against the graph: row u's runs start at rank 0 and at ranks ascending below n,
+ * and each first move is "no route" or a waypoint u has an arc to that is not disabled. */
+static nav_status check_runs(chunk_reader *c, const nav_waypoints *wp)
+{
+    uint32_t n = wp->count;
+    for (uint32_t u = 0; u < n; u++) {
+        uint32_t first = wp->run_first[u], end = wp->run_first[u + 1];
+        bool ok = end >= first && (end > first || n == 1);
+        for (uint32_t k = first; ok && k < end; k++) {
+            uint32_t start = wp->run[k] >> 16, h = wp->run[k] & 0xffff;
+            ok = k == first ? start == 0 : start > wp->run[k - 1] >> 16 && start < n;
+            ok =
+                ok && (h == NAV__NO_HOP || (h < n && h != u && nav__wp_cheapest_arc(wp, u, h) != UINT32_MAX));
+        }
+        if (!ok) {
+            nav__logf(c->log, NAV_LOG_ERROR,
+                      "WAYPOINTS chunk: the first moves do not match the graph: from waypoint %u", u);
+            return NAV_FAILURE | NAV_CORRUPT_DATA;
+        }
+    }
+    return NAV_SUCCESS;
+}
+
+/* Reads compressed rows into wp (row starts first, all checked against the bytes left). */
+static nav_status read_runs(chunk_reader *c, nav_waypoints *wp)
+{
+    const nav_allocator *a = &wp->allocator;
+    uint32_t n = wp->count;
+    wp->run_first = nav__calloc(a, (size_t)n + 1, sizeof *wp->run_first);
+    if (!wp->run_first) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (uint32_t u = 0; u <= n; u++) wp->run_first[u] = nav_reader_get_u32(&c->r);
+    if (c->r.status != NAV_SUCCESS || wp->run_first[0] != 0)
+        return corrupt(c, "truncated, or a first row not at 0, in the row starts", UINT32_MAX);
+    for (uint32_t u = 0; u < n; u++)
+        if (wp->run_first[u + 1] < wp->run_first[u]) return corrupt(c, "row starts going back: waypoint", u);
+    uint32_t total = wp->run_first[n];
+    if ((uint64_t)total * 4 != nav_reader_remaining(&c->r))
+        return corrupt(c, "the runs do not fill the rest of the chunk", UINT32_MAX);
+    wp->run = nav__alloc(a, nav__mul_size(total ? total : 1, sizeof *wp->run));
+    if (!wp->run) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (uint32_t k = 0; k < total; k++) wp->run[k] = nav_reader_get_u32(&c->r);
+    return check_runs(c, wp);
+}
+
 /* Binds a bake of a grid to that grid: its corners, which must be the waypoints. */
 static nav_status attach_grid(chunk_reader *c, nav_waypoints *wp, const nav_grid *grid)
 {
@@ -263,10 +321,12 @@ nav_status nav_waypoints_read_chunk(const void *data, size_t size, const nav_gri
     nav_status s = read_graph(&c, &g, &graph, &flags, &fingerprint);
     if (nav_succeeded(s)) {
         nav_log forward = {.fn = forward_graph_error, .user = (void *)log};
-        s = nav__wp_assemble(&graph, &c.allocator, log ? &forward : NULL, &wp);
+        s = nav__wp_assemble(&graph, flags & FLAG_COMPRESSED, &c.allocator, log ? &forward : NULL, &wp);
         if (s == (NAV_FAILURE | NAV_INVALID_PARAM)) s = NAV_FAILURE | NAV_CORRUPT_DATA;
     }
-    if (nav_succeeded(s)) {
+    if (nav_succeeded(s) && wp->compressed) {
+        s = read_runs(&c, wp);
+    } else if (nav_succeeded(s)) {
         /* in bulk (the tables are most of the chunk): decoded little-endian, which on a
          * little-endian machine compiles to plain copies */
         size_t cells = (size_t)wp->count * wp->count;
@@ -281,7 +341,7 @@ nav_status nav_waypoints_read_chunk(const void *data, size_t size, const nav_gri
         if (c.r.status != NAV_SUCCESS || nav_reader_remaining(&c.r))
             s = corrupt(&c, "truncated, or bytes after the tables", UINT32_MAX);
     }
-    if (nav_succeeded(s)) s = check_tables(&c, wp);
+    if (nav_succeeded(s) && !wp->compressed) s = check_tables(&c, wp);
     if (nav_succeeded(s) && flags & FLAG_FROM_GRID) {
         wp->from_grid = true;
         wp->pruned = flags & FLAG_PRUNED;

@@ -167,6 +167,7 @@ nav_status nav_waypoints_bake_grid(const nav_grid *grid, const nav_waypoint_grid
     if (nav_failed(s)) return s;
     nav_waypoints_bake_desc bake = {.threads = d.threads,
                                     .max_waypoints = d.max_waypoints,
+                                    .dense_max = d.dense_max,
                                     .allocator = d.allocator,
                                     .log = d.log,
                                     .progress = d.progress};

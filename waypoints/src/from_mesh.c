@@ -422,6 +422,7 @@ nav_status nav_waypoints_bake_mesh(const nav_mesh *mesh, const nav_waypoint_mesh
     if (nav_failed(s)) return s;
     nav_waypoints_bake_desc bake = {.threads = d.threads,
                                     .max_waypoints = d.max_waypoints,
+                                    .dense_max = d.dense_max,
                                     .allocator = d.allocator,
                                     .log = d.log,
                                     .progress = d.progress};

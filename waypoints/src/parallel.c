@@ -38,7 +38,8 @@ static void run_items(const worker *k)
         }
         uint32_t done = atomic_fetch_add(&j->done, 1) + 1;
         if (k->reports && w->progress && w->progress->fn &&
-            !w->progress->fn(w->stage, done, w->count, w->progress->user))
+            !w->progress->fn(w->stage, w->progress_base + done,
+                             w->progress_total ? w->progress_total : w->count, w->progress->user))
             atomic_store(&j->stop, true);
     }
 }

@@ -180,6 +180,36 @@ static void combine(const nav_waypoints_query *q, nav__wp_candidate *a, uint32_t
     a->via = via;
 }
 
+/* combine on compressed rows, which keep no distances: each route walked, the most promising goal
+ * candidate first (least straight distance plus cost), the others given up as soon as their cost so
+ * far plus the straight distance on cannot beat the least found, nor `limit` (a total that some
+ * other start candidate already reaches). When nothing beats limit, a's total becomes limit, a lower
+ * bound, and a is combined again (with limit `best`) if it ever comes first. */
+static void combine_walked(const nav_waypoints_query *q, nav__wp_candidate *a, uint32_t nb, double limit)
+{
+    const nav_waypoints *wp = q->wp;
+    const nav__wp_corners *c = &wp->corners;
+    double factor = q->grid->min_cost * q->grid->desc.cell_size;
+    uint32_t first = UINT32_MAX;
+    double first_bound = INFINITY;
+    for (uint32_t j = 0; j < nb; j++) {
+        uint32_t b = q->goal_column[j];
+        double dx = c->x[a->corner] - c->x[b], dy = c->y[a->corner] - c->y[b];
+        double bound = sqrt(dx * dx + dy * dy) * factor + q->goal_cost[j];
+        if (bound < first_bound) first_bound = bound, first = j;
+    }
+    double least = limit - a->cost;
+    uint32_t via = UINT32_MAX;
+    for (uint32_t k = 0; k <= nb && first != UINT32_MAX; k++) {
+        uint32_t j = k == 0 ? first : k - 1;
+        if (k > 0 && j == first) continue;
+        double d = nav__wp_walked(wp, a->corner, q->goal_column[j], least - q->goal_cost[j], factor);
+        if (d + q->goal_cost[j] < least) least = d + q->goal_cost[j], via = j;
+    }
+    a->total = via == UINT32_MAX ? limit : a->cost + least;
+    a->via = via;
+}
+
 /* The cheapest way start -> a -> (table) -> b -> goal: a = NAV_WAYPOINTS_NONE when none beats `best`. */
 typedef struct via {
     double cost, cost_a, cost_b;
@@ -245,17 +275,19 @@ static via through_corners(nav_waypoints_query *q, double sx, double sy, double 
     }
     /* A second bound through the table: for any goal candidate b, d(a, b) >= d(a, p) - d(b, p) for the
      * pivot p (the triangle inequality), so d(a, b) + cost(b) >= d(a, p) + min over b of (cost(b) -
-     * d(b, p)) = d(a, p) + shift: one table read a start candidate. */
+     * d(b, p)) = d(a, p) + shift: one distance a candidate (a table read; in compressed rows a walk,
+     * few of them long: the goal's candidates are near p, and one walk a start candidate buys bounds
+     * that spare most of them the walks to every goal candidate). */
     const nav_waypoints *wp = q->wp;
-    size_t n = wp->count;
     double shift = INFINITY;
     if (pivot != UINT32_MAX) {
         uint32_t p = q->goal[pivot].corner;
         for (uint32_t j = 0; j < nb; j++)
-            shift = fmin(shift, q->goal_cost[j] - (double)wp->dist[(size_t)q->goal_column[j] * n + p]);
+            shift = fmin(shift, q->goal_cost[j] - nav_waypoints_distance(wp, q->goal_column[j], p));
         if (shift > -INFINITY)
             for (uint32_t k = 0; k < na; k++) {
-                double through = (double)wp->dist[(size_t)q->start[k].corner * n + p] + shift;
+                if (!(q->start[k].total < best)) continue;
+                double through = nav_waypoints_distance(wp, q->start[k].corner, p) + shift;
                 through -= 1e-6 * fabs(through) + 1e-9; /* the floats' rounding, and more */
                 double total = q->start[k].cost + through;
                 if (total > q->start[k].total) q->start[k].total = total;
@@ -266,12 +298,18 @@ static via through_corners(nav_waypoints_query *q, double sx, double sy, double 
     for (uint32_t k = 0; k < na; k++)
         if (q->start[k].total < best) open[open_count++] = (nav__wp_bound){q->start[k].total, k};
     for (uint32_t k = open_count / 2; k-- > 0;) bound_sift_down(open, open_count, k);
+    double upper = best; /* compressed: the least total a combination reached */
     while (open_count) {
         uint32_t i = bound_pop(open, &open_count);
         nav__wp_candidate *a = &q->start[i];
         double grew = 0;
         if (a->via == UINT32_MAX) {
-            combine(q, a, nb);
+            if (wp->compressed) {
+                combine_walked(q, a, nb, a->total < upper ? upper : best);
+                if (a->via != UINT32_MAX && a->total < upper) upper = a->total;
+            } else {
+                combine(q, a, nb);
+            }
         } else if (!a->checked && (grew = check(q, sx, sy, false, a, r)) > 0) {
             a->total += grew;
         } else {

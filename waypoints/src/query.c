@@ -9,6 +9,11 @@ uint32_t nav_waypoints_count(const nav_waypoints *wp)
     return wp ? wp->count : 0;
 }
 
+bool nav_waypoints_compressed(const nav_waypoints *wp)
+{
+    return wp && wp->compressed;
+}
+
 nav_vec3 nav_waypoints_position(const nav_waypoints *wp, uint32_t i)
 {
     return wp && i < wp->count ? wp->positions[i] : (nav_vec3){0, 0, 0};
@@ -93,7 +98,10 @@ size_t nav_waypoints_memory_bytes(const nav_waypoints *wp)
            arcs *
                (sizeof *wp->arc_to + sizeof *wp->arc_cost + sizeof *wp->arc_flags + sizeof *wp->arc_disabled +
                 sizeof *wp->arc_link + sizeof *wp->in_arc + sizeof *wp->in_from) +
-           (n + 2) * sizeof *wp->in_first + n * n * (sizeof *wp->dist + sizeof *wp->hop) +
+           (n + 2) * sizeof *wp->in_first +
+           (wp->compressed ? n * sizeof *wp->rank + (n + 1) * sizeof *wp->run_first +
+                                 (size_t)wp->run_first[n] * sizeof *wp->run
+                           : n * n * (sizeof *wp->dist + sizeof *wp->hop)) +
            n * (sizeof *wp->kd_point + sizeof *wp->kd_axis) +
            (wp->corners.row_first /* a bake of a grid, with its grid */
                 ? ((size_t)wp->corners.height + 2) * sizeof *wp->corners.row_first +
@@ -106,22 +114,51 @@ size_t nav_waypoints_memory_bytes(const nav_waypoints *wp)
 double nav_waypoints_distance(const nav_waypoints *wp, uint32_t from, uint32_t to)
 {
     if (!wp || from >= wp->count || to >= wp->count) return INFINITY;
-    return wp->dist[(size_t)from * wp->count + to];
+    if (!wp->compressed) return wp->dist[(size_t)from * wp->count + to];
+    return nav__wp_walked(wp, from, to, INFINITY, 0); /* no distances kept: the route's, walked */
+}
+
+double nav__wp_walked(const nav_waypoints *wp, uint32_t from, uint32_t to, double limit, double factor)
+{
+    const nav__wp_corners *c = &wp->corners;
+    double cost = 0;
+    /* every step goes strictly nearer `to` (costs are above 0): at most count - 1 */
+    for (uint32_t at = from, steps = 0; at != to; steps++) {
+        if (factor > 0) {
+            double dx = c->x[at] - c->x[to], dy = c->y[at] - c->y[to];
+            if (cost + sqrt(dx * dx + dy * dy) * factor * (1 - 1e-9) >= limit) return INFINITY;
+        }
+        uint32_t next = nav__wp_compressed_hop(wp, at, to);
+        uint32_t arc = next == NAV_WAYPOINTS_NONE ? UINT32_MAX : nav__wp_cheapest_arc(wp, at, next);
+        if (arc == UINT32_MAX || steps >= wp->count) return INFINITY;
+        cost += wp->arc_cost[arc];
+        at = next;
+    }
+    return cost;
 }
 
 uint32_t nav_waypoints_next_hop(const nav_waypoints *wp, uint32_t from, uint32_t to)
 {
     if (!wp || from >= wp->count || to >= wp->count) return NAV_WAYPOINTS_NONE;
+    if (wp->compressed) return from == to ? from : nav__wp_compressed_hop(wp, from, to);
     uint16_t h = wp->hop[(size_t)from * wp->count + to];
     return h == NAV__NO_HOP ? NAV_WAYPOINTS_NONE : h;
 }
 
 /* The cheapest arc from u to v that is not disabled (the arcs from u are sorted by target, then
- * cost), or UINT32_MAX. */
+ * cost: a binary search for the first to v), or UINT32_MAX. */
 uint32_t nav__wp_cheapest_arc(const nav_waypoints *wp, uint32_t u, uint32_t v)
 {
-    for (uint32_t i = wp->arc_first[u], end = wp->arc_first[u + 1]; i < end; i++)
-        if (wp->arc_to[i] == v && !wp->arc_disabled[i]) return i;
+    uint32_t lo = wp->arc_first[u], hi = wp->arc_first[u + 1];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (wp->arc_to[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint32_t end = wp->arc_first[u + 1]; lo < end && wp->arc_to[lo] == v; lo++)
+        if (!wp->arc_disabled[lo]) return lo;
     return UINT32_MAX;
 }
 

@@ -109,7 +109,7 @@ nav_status nav_waypoints_query_route(nav_waypoints_query *q, uint32_t from, uint
         nav_path_clear(out);
         r.cost = 0;
         r.searched = true;
-        r.heuristic = tables_hold && method != NAV_WAYPOINTS_DIJKSTRA;
+        r.heuristic = tables_hold && method != NAV_WAYPOINTS_DIJKSTRA && !wp->compressed;
         s = search(q, filter, r.heuristic, from, to, out, &r);
         if (s == GAVE_UP) {
             r.heuristic = false;

@@ -124,6 +124,8 @@ typedef struct nav__wp_work {
     void *ctx;
     const char *stage;            /* for progress */
     const nav_progress *progress; /* [opt] items done out of count, from the calling thread; false cancels */
+    uint32_t progress_base;       /* work in batches: items done before this one, */
+    uint32_t progress_total;      /* and in all (0: count) */
 } nav__wp_work;
 
 /* Runs the work on `threads` threads (0: every core). NAV_SUCCESS; NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -179,9 +181,18 @@ struct nav_waypoints {
      * its subtree on axis kd_axis[k] (0 x, 1 y, 2 z) at that waypoint's coordinate */
     uint32_t *kd_point;
     uint8_t *kd_axis;
-    /* the tables, row `from`, column `to` */
+    /* plain tables (up to dense_max waypoints), row `from`, column `to`; null when compressed */
     float *dist;   /* INFINITY: no route */
     uint16_t *hop; /* NAV__NO_HOP: no route */
+    /* compressed first moves (larger graphs; no distances): the targets ranked along a Hilbert
+     * curve through the positions (rank), and row u a list of runs run[run_first[u] ..
+     * run_first[u + 1]], each (first rank << 16 | first move), ascending, the first at rank 0: the
+     * first move from u to v is that of the last run starting at or before rank[v] (u's own rank
+     * belongs to whichever run covers it: the move to itself is u, read apart) */
+    bool compressed;
+    uint16_t *rank;
+    uint32_t *run_first; /* count + 1 entries */
+    uint32_t *run;
     /* a bake of a grid (nav_waypoints_bake_grid): its waypoints are the grid's corners */
     bool from_grid;
     bool pruned;          /* links not taut at both ends were left out */
@@ -191,10 +202,34 @@ struct nav_waypoints {
 };
 
 /* Checks graph and makes a bake of it without its routes: waypoints, names, arcs, the k-d tree, and
- * the tables allocated (not zeroed: the caller writes every entry). NAV_FAILURE | NAV_INVALID_PARAM (told to
- * log) | NAV_OUT_OF_MEMORY. */
-nav_status nav__wp_assemble(const nav_waypoint_graph *graph, const nav_allocator *allocator,
+ * the plain tables allocated (not zeroed: the caller writes every entry), or with `compressed` the
+ * ranks (the run arrays are the caller's to make). NAV_FAILURE | NAV_INVALID_PARAM (told to log) |
+ * NAV_OUT_OF_MEMORY. */
+nav_status nav__wp_assemble(const nav_waypoint_graph *graph, bool compressed, const nav_allocator *allocator,
                             const nav_log *log, nav_waypoints **out);
+
+/* The cost of the route from `from` to `to` in compressed rows, walked; INFINITY when there is none
+ * (or a forged row sends the walk round in circles), or, with factor > 0 (a bake of a grid: the
+ * cheapest terrain's cost a grid unit), once the cost so far plus the straight distance on reaches
+ * limit. */
+double nav__wp_walked(const nav_waypoints *wp, uint32_t from, uint32_t to, double limit, double factor);
+
+/* The first move from `from` to `to` in compressed rows (from != to): a binary search of the row. */
+static inline uint32_t nav__wp_compressed_hop(const nav_waypoints *wp, uint32_t from, uint32_t to)
+{
+    const uint32_t *run = wp->run + wp->run_first[from];
+    uint32_t lo = 0, hi = wp->run_first[from + 1] - wp->run_first[from],
+             key = (uint32_t)wp->rank[to] << 16 | 0xffff;
+    while (hi - lo > 1) { /* run[lo] <= key < run[hi] (run[count] as infinite) */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (run[mid] <= key)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    uint32_t h = hi ? run[lo] & 0xffff : NAV__NO_HOP;
+    return h == NAV__NO_HOP ? NAV_WAYPOINTS_NONE : h;
+}
 
 /* Builds the k-d tree of wp's positions (kd_point, kd_axis). NAV_FAILURE | NAV_OUT_OF_MEMORY. */
 nav_status nav__wp_kd_build(nav_waypoints *wp);

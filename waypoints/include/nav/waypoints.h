@@ -26,8 +26,16 @@
  *     nav_path_destroy(&path);
  *     nav_waypoints_destroy(wp);
  *
- * Size: the tables hold 6 bytes a pair (a float distance and a 16-bit next hop), n^2 for n
- * waypoints: 96 MiB at the default limit of 4096. A bake of more is refused with NAV_TOO_LARGE.
+ * Size: plain tables hold 6 bytes a pair (a float distance and a 16-bit next hop), n^2 for n
+ * waypoints: 96 MiB at NAV_WAYPOINTS_DENSE_MAX (4096). Larger graphs (up to max_waypoints: by
+ * default NAV_WAYPOINTS_DEFAULT_MAX, 32768; more is refused with NAV_TOO_LARGE) keep compressed
+ * first moves and no distances, as compressed path databases do (Botea 2011; Strasser, Botea and
+ * Harabor 2015): the targets are ranked along a Hilbert curve through the positions, so that
+ * neighbours in the order mostly share a first move, and each row keeps only where its first move
+ * changes, 4 bytes a run (TheFrozenSea, 23,464 corners: 391 runs a row on average, 35 MiB where
+ * plain tables would take 3.1 GiB). A first move is then a binary search of its row, a distance a
+ * walk along the route. Bake time grows as n times one Dijkstra search: 8room_000 (22,340
+ * corners) 27 s on 2 cores, TheFrozenSea 63 s.
  * A bake of a grid also keeps, for point queries, the corners each 2 x 2 block of cells may see:
  * a 2-byte entry a corner a block it is seen from, 4 bytes a block besides (den520d 1.1 MB beside
  * 5.4 MB of tables, orz900d 3.8 MB beside 99 MB); rebuilt, not stored, when a file is loaded with
@@ -58,7 +66,8 @@ extern "C" {
 #endif
 
 #define NAV_WAYPOINTS_NONE        UINT32_MAX /* "no waypoint": no route, an unknown name */
-#define NAV_WAYPOINTS_DEFAULT_MAX 4096u      /* waypoints a bake takes unless told otherwise */
+#define NAV_WAYPOINTS_DENSE_MAX   4096u      /* the largest graph given plain tables by default */
+#define NAV_WAYPOINTS_DEFAULT_MAX 32768u     /* waypoints a bake takes unless told otherwise */
 #define NAV_WAYPOINTS_LIMIT       65535u     /* the most any bake takes (16-bit next hops) */
 #define NAV_WAYPOINT_NAME_MAX     63u        /* the longest name, in bytes */
 #define NAV_WAYPOINT_MAX_COST     1e30       /* the dearest link (so that every route fits a float) */
@@ -128,6 +137,8 @@ typedef struct nav_waypoints_bake_desc {
     uint32_t threads;               /* worker threads (0: every core); the tables come out the same */
     uint32_t max_waypoints;         /* refuse larger graphs (0: NAV_WAYPOINTS_DEFAULT_MAX; at most
                                      * NAV_WAYPOINTS_LIMIT) */
+    uint32_t dense_max;             /* graphs up to this size get plain tables, larger ones
+                                     * compressed first moves (0: NAV_WAYPOINTS_DENSE_MAX) */
     const nav_allocator *allocator; /* [opt] for the baked data */
     const nav_log *log;             /* [opt] why a graph is refused */
     const nav_progress *progress;   /* [opt] "routes": sources done out of all; false cancels */
@@ -151,6 +162,7 @@ typedef struct nav_waypoint_grid_desc {
     bool keep_all_links;            /* keep links that are not taut (see below) */
     uint32_t threads;               /* worker threads (0: every core); the result comes out the same */
     uint32_t max_waypoints;         /* refuse grids with more corners (0: NAV_WAYPOINTS_DEFAULT_MAX) */
+    uint32_t dense_max;             /* the bake's (nav_waypoints_bake_desc) */
     const nav_allocator *allocator; /* [opt] */
     const nav_log *log;             /* [opt] why a grid is refused */
     const nav_progress *progress;   /* [opt] "visibility": corners done; then the bake's "routes" */
@@ -194,6 +206,7 @@ typedef struct nav_waypoint_mesh_desc {
     bool keep_all_links;            /* keep links that are not taut (see below) */
     uint32_t threads;               /* worker threads (0: every core); the result comes out the same */
     uint32_t max_waypoints;         /* refuse meshes with more (0: NAV_WAYPOINTS_DEFAULT_MAX) */
+    uint32_t dense_max;             /* the bake's (nav_waypoints_bake_desc) */
     const nav_allocator *allocator; /* [opt] */
     const nav_log *log;             /* [opt] why a mesh is refused */
     const nav_progress *progress;   /* [opt] "visibility": waypoints done; then the bake's "routes" */
@@ -282,6 +295,9 @@ uint64_t nav_waypoints_source_fingerprint(const nav_waypoints *wp);
  * cost as the tables use it (a cost of 0 given as its length), flags, one_way and disabled. A
  * two-way link reads with from below to. Returns false (out untouched) when out of range. */
 bool nav_waypoints_link(const nav_waypoints *wp, uint32_t link, nav_waypoint_link *out);
+/* Whether the bake keeps compressed first moves (more waypoints than dense_max) rather than plain
+ * tables: then distances are walked, not read (see nav_waypoints_distance). */
+bool nav_waypoints_compressed(const nav_waypoints *wp);
 /* Bytes of the baked data (tables, waypoints, links, names; for a bake of a grid, its corners and
  * what each block of cells may see). */
 size_t nav_waypoints_memory_bytes(const nav_waypoints *wp);
@@ -289,8 +305,9 @@ size_t nav_waypoints_memory_bytes(const nav_waypoints *wp);
 /* ---- Queries (read-only: any number of threads at once) -------------------------------------- */
 
 /* The cost of the cheapest route from waypoint `from` to `to` (0 from a waypoint to itself),
- * INFINITY when there is none or an index is out of range. O(1). The table keeps it as a float
- * (relative error below 1e-7); nav_waypoints_route sums the links exactly. */
+ * INFINITY when there is none or an index is out of range. Plain tables: O(1), kept as a float
+ * (relative error below 1e-7; nav_waypoints_route sums the links exactly). Compressed first moves:
+ * the route walked and its links summed, O(links on it x log(runs in a row)). */
 double nav_waypoints_distance(const nav_waypoints *wp, uint32_t from, uint32_t to);
 
 /* The first move of that route: the waypoint after `from` (`to` itself for a direct link, `from`
