@@ -100,8 +100,12 @@ static void check_queries(const nav_waypoints *wp, const nav_waypoints_filter *f
 static void check_bake(const nav_waypoint_graph *g, uint32_t threads, const nav_waypoints_filter *f)
 {
     nav_waypoints *wp = NULL;
-    nav_status s =
-        nav_waypoints_bake(g, &(nav_waypoints_bake_desc){.threads = threads, .max_waypoints = 200}, &wp);
+    nav_status s = nav_waypoints_bake(
+        g,
+        &(nav_waypoints_bake_desc){.threads = threads,
+                                   .max_waypoints = 200,
+                                   .dense_max = g->waypoint_count % 2}, /* odd: compressed */
+        &wp);
     CHECK(nav_succeeded(s) == (wp != NULL));
     if (!wp) {
         CHECK(s == (NAV_FAILURE | NAV_INVALID_PARAM) || s == (NAV_FAILURE | NAV_TOO_LARGE));
@@ -204,7 +208,10 @@ static void check_grid(const uint8_t *data, size_t size)
     size_t at = 3 + (cells * (terrain ? 2 : 1) + 7) / 8;
     nav_waypoints *wp = NULL;
     nav_status s = nav_waypoints_bake_grid(
-        grid, &(nav_waypoint_grid_desc){.keep_all_links = keep, .threads = 1, .max_waypoints = 200}, &wp);
+        grid,
+        &(nav_waypoint_grid_desc){
+            .keep_all_links = keep, .threads = 1, .max_waypoints = 200, .dense_max = (uint32_t)(w + h) % 2},
+        &wp);
     CHECK(nav_succeeded(s) || s == (NAV_FAILURE | NAV_TOO_LARGE));
     nav_waypoints_query *q = NULL;
     if (wp)
