@@ -347,24 +347,27 @@ static void make_seeds(const char *dir)
     write_seed(dir, "grid_terrain", 16, grid, sizeof grid);
     grid[2] = 2;
     write_seed(dir, "grid_all_links", 16, grid, sizeof grid);
-    /* for mode 32: a grid's bake saved with its grid */
+    /* for mode 32: a grid's bake saved with its grid, with plain tables and compressed first moves */
     nav_grid *g = NULL;
-    nav_waypoints *baked = NULL;
     if (nav_succeeded(nav_grid_create(&(nav_grid_desc){.width = 10, .height = 8}, &g))) {
         for (int32_t y = 2; y < 6; y++) nav_grid_set_cell(g, 4, y, NAV_TERRAIN_BLOCKED);
         nav_grid_set_cell(g, 7, 3, NAV_TERRAIN_BLOCKED);
-        char path[4096];
-        snprintf(path, sizeof path, "%s/file.nav", dir);
-        if (nav_succeeded(nav_waypoints_bake_grid(g, NULL, &baked)) &&
-            nav_succeeded(nav_waypoints_save_nav(g, baked, path, NULL))) {
-            FILE *f = fopen(path, "rb");
-            uint8_t bytes[65536];
-            size_t got = f ? fread(bytes, 1, sizeof bytes, f) : 0;
-            if (f) fclose(f);
-            remove(path);
-            if (got) write_seed(dir, "file", 32, bytes, got);
+        for (uint32_t dense_max = 0; dense_max < 2; dense_max++) {
+            nav_waypoints *baked = NULL;
+            char path[4096];
+            snprintf(path, sizeof path, "%s/file.nav", dir);
+            if (nav_succeeded(
+                    nav_waypoints_bake_grid(g, &(nav_waypoint_grid_desc){.dense_max = dense_max}, &baked)) &&
+                nav_succeeded(nav_waypoints_save_nav(g, baked, path, NULL))) {
+                FILE *f = fopen(path, "rb");
+                uint8_t bytes[65536];
+                size_t got = f ? fread(bytes, 1, sizeof bytes, f) : 0;
+                if (f) fclose(f);
+                remove(path);
+                if (got) write_seed(dir, dense_max ? "file_runs" : "file", 32, bytes, got);
+            }
+            nav_waypoints_destroy(baked);
         }
-        nav_waypoints_destroy(baked);
         nav_grid_destroy(g);
     }
     for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
@@ -372,15 +375,17 @@ static void make_seeds(const char *dir)
         char name[32];
         snprintf(name, sizeof name, "%s_2", seeds[i][0]);
         write_seed(dir, name, 1, seeds[i][1], strlen(seeds[i][1]));
-        /* and its bake as a chunk */
+        /* and its bake as a chunk, with plain tables and compressed first moves */
         nav_waypoint_graph g;
-        nav_waypoints *wp;
         if (nav_failed(nav_waypoint_graph_load_text(seeds[i][1], strlen(seeds[i][1]), NULL, &g))) continue;
-        if (nav_succeeded(nav_waypoints_bake(&g, NULL, &wp))) {
+        for (uint32_t dense_max = 0; dense_max < 2; dense_max++) {
+            nav_waypoints *wp;
+            if (nav_failed(nav_waypoints_bake(&g, &(nav_waypoints_bake_desc){.dense_max = dense_max}, &wp)))
+                continue;
             nav_writer w;
             nav_writer_init(&w, NULL);
             if (nav_succeeded(nav_waypoints_write_chunk(wp, &w))) {
-                snprintf(name, sizeof name, "%s_chunk", seeds[i][0]);
+                snprintf(name, sizeof name, "%s_chunk%s", seeds[i][0], dense_max ? "_runs" : "");
                 write_seed(dir, name, 8, w.data, w.size);
             }
             nav_writer_destroy(&w);

@@ -243,7 +243,7 @@ static nav_status check_runs(chunk_reader *c, const nav_waypoints *wp)
     uint32_t n = wp->count;
     for (uint32_t u = 0; u < n; u++) {
         uint32_t first = wp->run_first[u], end = wp->run_first[u + 1];
-        bool ok = end >= first && (end > first || n == 1);
+        bool ok = end > first || n == 1; /* read_runs saw the starts ascend */
         for (uint32_t k = first; ok && k < end; k++) {
             uint32_t start = wp->run[k] >> 16, h = wp->run[k] & 0xffff;
             ok = k == first ? start == 0 : start > wp->run[k - 1] >> 16 && start < n;

@@ -200,9 +200,8 @@ static void combine_walked(const nav_waypoints_query *q, nav__wp_candidate *a, u
     }
     double least = limit - a->cost;
     uint32_t via = UINT32_MAX;
-    for (uint32_t k = 0; k <= nb && first != UINT32_MAX; k++) {
-        uint32_t j = k == 0 ? first : k - 1;
-        if (k > 0 && j == first) continue;
+    for (uint32_t k = 0; k < nb && first != UINT32_MAX; k++) {
+        uint32_t j = (first + k) % nb; /* first, then the others */
         double d = nav__wp_walked(wp, a->corner, q->goal_column[j], least - q->goal_cost[j], factor);
         if (d + q->goal_cost[j] < least) least = d + q->goal_cost[j], via = j;
     }
