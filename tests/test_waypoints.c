@@ -258,7 +258,7 @@ static void test_tables_against_dijkstra(void **state)
     nav_path path;
     nav_path_init(&path, NULL);
     for (size_t k = 0; k < 2 * sizeof sizes / sizeof sizes[0]; k++) {
-        /* plain tables, then compressed first moves (dense_max 1) */
+        /* plain tables, then hub labels (dense_max 1) */
         bool compressed = k >= sizeof sizes / sizeof sizes[0];
         uint32_t n = sizes[k % 6][0], m = sizes[k % 6][1];
         random_graph r = make_random(n, m, 0x9e3779b97f4a7c15ull + k % 6);
@@ -292,27 +292,57 @@ static void test_tables_against_dijkstra(void **state)
     nav_path_destroy(&path);
 }
 
-/* The same tables at 1, 2 and 5 threads (ties included: integer coordinates). */
+static void write_chunk(const nav_waypoints *wp, nav_writer *w)
+{
+    nav_writer_init(w, NULL);
+    assert_int_equal(nav_waypoints_write_chunk(wp, w), NAV_SUCCESS);
+}
+
+/* The same tables at 1, 2 and 5 threads (ties included: integer coordinates); hub labels the same
+ * bytes at 1 and 8 threads, their distances the tables' and their first moves on routes as short. */
 static void test_same_tables_any_thread_count(void **state)
 {
     (void)state;
     random_graph r = make_random(200, 700, 77);
     nav_waypoints *one = bake_or_fail(&r.g, &(nav_waypoints_bake_desc){.threads = 1});
-    /* compressed rows in batches (of 16 rows here) come out as the plain tables say */
-    for (uint32_t threads = 2; threads <= 8; threads += 3) {
-        nav_waypoints *many = bake_or_fail(
-            &r.g, &(nav_waypoints_bake_desc){.threads = threads, .dense_max = threads == 8 ? 1 : 0});
-        assert_int_equal(nav_waypoints_compressed(many), threads == 8);
+    for (uint32_t threads = 2; threads <= 5; threads += 3) {
+        nav_waypoints *many = bake_or_fail(&r.g, &(nav_waypoints_bake_desc){.threads = threads});
         for (uint32_t s = 0; s < 200; s++)
             for (uint32_t t = 0; t < 200; t++) {
                 assert_int_equal(nav_waypoints_next_hop(one, s, t), nav_waypoints_next_hop(many, s, t));
                 double a = nav_waypoints_distance(one, s, t), b = nav_waypoints_distance(many, s, t);
-                if (threads == 8) /* walked in doubles, against the float table */
-                    assert_true(fabs(a - b) <= 1e-6 * (b > 1 ? b : 1) || (isinf(a) && isinf(b)));
-                else
-                    assert_true(a == b || (isinf(a) && isinf(b)));
+                assert_true(a == b || (isinf(a) && isinf(b)));
             }
         nav_waypoints_destroy(many);
+    }
+    nav_waypoints *labels[2];
+    nav_writer w[2];
+    for (int k = 0; k < 2; k++) {
+        labels[k] = bake_or_fail(&r.g, &(nav_waypoints_bake_desc){.threads = k ? 8 : 1, .dense_max = 1});
+        assert_true(nav_waypoints_compressed(labels[k]));
+        write_chunk(labels[k], &w[k]);
+    }
+    assert_int_equal(w[0].size, w[1].size);
+    assert_memory_equal(w[0].data, w[1].data, w[0].size);
+    for (uint32_t s = 0; s < 200; s++)
+        for (uint32_t t = 0; t < 200; t++) {
+            double a = nav_waypoints_distance(one, s, t), b = nav_waypoints_distance(labels[0], s, t);
+            assert_true(fabs(a - b) <= 1e-6 * (a > 1 ? a : 1) || (isinf(a) && isinf(b)));
+            uint32_t hop = nav_waypoints_next_hop(labels[0], s, t);
+            if (isinf(a) || s == t) continue;
+            double cheapest = INFINITY; /* the first move is a link, and a shortest route goes on from it */
+            for (uint32_t i = 0; i < nav_waypoints_link_count(labels[0]); i++) {
+                nav_waypoint_link l;
+                nav_waypoints_link(labels[0], i, &l);
+                if (!l.disabled &&
+                    ((l.from == s && l.to == hop) || (!l.one_way && l.to == s && l.from == hop)))
+                    cheapest = fmin(cheapest, l.cost);
+            }
+            assert_true(fabs(cheapest + nav_waypoints_distance(one, hop, t) - a) <= 1e-6 * (a > 1 ? a : 1));
+        }
+    for (int k = 0; k < 2; k++) {
+        nav_writer_destroy(&w[k]);
+        nav_waypoints_destroy(labels[k]);
     }
     nav_waypoints_destroy(one);
     free_random(&r);
@@ -330,7 +360,7 @@ static void test_filtered_routes(void **state)
     nav_path_init(&path, NULL);
     uint64_t seed = 0x5bd1e995;
     for (size_t k = 0; k < 2 * sizeof sizes / sizeof sizes[0]; k++) {
-        bool compressed = k >= sizeof sizes / sizeof sizes[0]; /* searches without table distances */
+        bool compressed = k >= sizeof sizes / sizeof sizes[0]; /* A* by the hub labels' distances */
         uint32_t n = sizes[k % 4][0], m = sizes[k % 4][1];
         random_graph r = make_random(n, m, 0xabcdef12u + k % 4);
         bool any_disabled = false;
@@ -389,8 +419,7 @@ static void test_filtered_routes(void **state)
                         bool opened = f.open_disabled && any_disabled;
                         if (method != NAV_WAYPOINTS_AUTO) assert_true(res.searched);
                         if (res.searched)
-                            assert_true(res.heuristic ==
-                                        (!opened && method != NAV_WAYPOINTS_DIJKSTRA && !compressed));
+                            assert_true(res.heuristic == (!opened && method != NAV_WAYPOINTS_DIJKSTRA));
                         if (method == NAV_WAYPOINTS_AUTO && trial == 0) assert_false(res.searched);
                     }
                 }
@@ -1229,12 +1258,6 @@ static void test_grid_bake_and_query_errors(void **state)
 
 /* ---- the WAYPOINTS chunk -------------------------------------------------------------------------- */
 
-static void write_chunk(const nav_waypoints *wp, nav_writer *w)
-{
-    nav_writer_init(w, NULL);
-    assert_int_equal(nav_waypoints_write_chunk(wp, w), NAV_SUCCESS);
-}
-
 /* Two bakes answer alike: waypoints, names, links, every distance and first move (bit for bit). */
 static void assert_same_bake(const nav_waypoints *a, const nav_waypoints *b)
 {
@@ -1399,13 +1422,25 @@ static void put_f32(uint8_t *at, float f)
     put_u32(at, v);
 }
 
+/* Writes value at `at` as a u32 (kind 0), f32 (1) or u16 (2), little-endian. */
+static void put_value(uint8_t *at, int kind, double value)
+{
+    if (kind == 2) {
+        uint16_t v = (uint16_t)value;
+        at[0] = (uint8_t)v, at[1] = (uint8_t)(v >> 8);
+    } else if (kind == 0) {
+        put_u32(at, (uint32_t)value);
+    } else {
+        put_f32(at, (float)value);
+    }
+}
+
 /* Every way of damaging a chunk that the reader promises to catch, one at a time; then every byte
  * flipped and every length cut: each read fails cleanly or gives a bake whose every route walks. */
 /* Every prefix of a chunk of the hand-made graph refused as corrupt; every byte with bits flipped
  * (every `bit_step`-th bit) read cleanly or refused as corrupt, and what loads walks its routes at
- * the distance it reports: within the float's rounding for plain tables, exactly for compressed
- * rows (walked the same way), whose forged cycles end as corrupt data. Returns how many loaded. */
-static int cut_and_flip(const nav_writer *w, uint8_t *copy, int bit_step, bool compressed)
+ * the distance it reports, within the floats' rounding. Returns how many loaded. */
+static int cut_and_flip(const nav_writer *w, uint8_t *copy, int bit_step)
 {
     nav_path path;
     nav_path_init(&path, NULL);
@@ -1418,7 +1453,8 @@ static int cut_and_flip(const nav_writer *w, uint8_t *copy, int bit_step, bool c
             nav_waypoints *back = NULL;
             nav_status s = nav_waypoints_read_chunk(copy, w->size, NULL, NULL, NULL, &back);
             if (nav_failed(s)) {
-                FAILS_WITH(s, NAV_CORRUPT_DATA);
+                /* flag bit 2 set: the retired compressed rows, refused as a version */
+                if (at != 12 || bit != 2) FAILS_WITH(s, NAV_CORRUPT_DATA);
                 assert_null(back);
                 continue;
             }
@@ -1428,18 +1464,11 @@ static int cut_and_flip(const nav_writer *w, uint8_t *copy, int bit_step, bool c
                     nav_status r = nav_waypoints_route(back, u, v, &path);
                     double d = nav_waypoints_distance(back, u, v);
                     if (isinf(d)) {
-                        if (compressed)
-                            assert_true(r == (NAV_FAILURE | NAV_UNREACHABLE) ||
-                                        r == (NAV_FAILURE | NAV_CORRUPT_DATA));
-                        else
-                            assert_int_equal(r, NAV_FAILURE | NAV_UNREACHABLE);
+                        assert_int_equal(r, NAV_FAILURE | NAV_UNREACHABLE);
                         continue;
                     }
                     assert_int_equal(r, NAV_SUCCESS);
-                    if (compressed)
-                        assert_true(path.cost == d);
-                    else
-                        assert_true(fabs(path.cost - d) <= 1e-6 * d);
+                    assert_true(fabs(path.cost - d) <= 1e-5 * d);
                 }
             nav_waypoints_destroy(back);
         }
@@ -1468,7 +1497,8 @@ static void test_chunk_damage(void **state)
         {4, 0, 9, "counts larger"},
         {8, 0, 0, "counts larger"},
         {12, 0, 2, "bad flags"},
-        {12, 0, 8, "bad flags"},
+        {12, 0, 32, "bad flags"},
+        {12, 0, 16, "bad flags"}, /* one label a waypoint, without labels */
         {16, 0, 1, "fingerprint without a grid"},
         {CHUNK_HEAD + 0, 1, NAN, "position not finite"},
         {CHUNK_HEAD + 16, 0, 2, "a name out of place"}, /* names: "\0a\0b\0c\0d\0"; 2 is a's end */
@@ -1491,14 +1521,7 @@ static void test_chunk_damage(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         memcpy(copy, w.data, w.size);
-        if (cases[i].kind == 2) {
-            uint16_t v = (uint16_t)cases[i].value;
-            copy[cases[i].at] = (uint8_t)v, copy[cases[i].at + 1] = (uint8_t)(v >> 8);
-        } else if (cases[i].kind == 0) {
-            put_u32(copy + cases[i].at, (uint32_t)cases[i].value);
-        } else {
-            put_f32(copy + cases[i].at, (float)cases[i].value);
-        }
+        put_value(copy + cases[i].at, cases[i].kind, cases[i].value);
         expect_corrupt(copy, w.size, cases[i].said);
     }
     /* bytes after the end, and a padding byte */
@@ -1510,7 +1533,7 @@ static void test_chunk_damage(void **state)
     expect_corrupt(copy, w.size, "padding that is not zero");
 
     /* every length cut short, every byte flipped */
-    int loaded = cut_and_flip(&w, copy, 3, false);
+    int loaded = cut_and_flip(&w, copy, 3);
     assert_true(loaded > 0); /* tags, flags, and positions the costs do not depend on */
     free(copy);
     nav_writer_destroy(&w);
@@ -1519,9 +1542,11 @@ static void test_chunk_damage(void **state)
 
 /* .nav files: saved with their grid and loaded back; another grid, two chunks, another version,
  * and allocation failures at every step. */
-/* Compressed rows in a chunk: their damage found, every cut and flip read cleanly, and what loads
- * walks its routes (a forged cycle ends as corrupt data, not a hang). */
-static void test_compressed_chunk_damage(void **state)
+/* Hub labels in a chunk: their damage found, every cut and flip read cleanly, and what loads walks
+ * its routes at the distance it reports. The hand-made graph (one-way d -> c) keeps out- and
+ * in-labels; its hubs rank a, b, c, d; out-labels hold 1, 2, 3 and 4 entries, in-labels 1, 2, 3 and 2
+ * (entry: u16 hub, u16 hop, f32 distance). */
+static void test_labels_chunk_damage(void **state)
 {
     (void)state;
     nav_waypoint_graph g = {
@@ -1530,30 +1555,92 @@ static void test_compressed_chunk_damage(void **state)
     assert_true(nav_waypoints_compressed(wp));
     nav_writer w;
     write_chunk(wp, &w);
-    enum { STARTS = CHUNK_DIST, RUNS = CHUNK_DIST + 5 * 4 };
-    uint32_t total = (uint32_t)(w.size - RUNS) / 4;
+    enum { HUBS = CHUNK_DIST, OUT_STARTS = HUBS + 8, OUT = OUT_STARTS + 20, IN_STARTS = OUT + 10 * 8 };
+    enum { IN = IN_STARTS + 20 };
+    assert_int_equal(w.size, IN + 8 * 8);
     uint8_t *copy = malloc(w.size + 8);
     struct {
         size_t at;
-        uint32_t value;
+        int kind; /* 0: u32, 1: f32, 2: u16 */
+        double value;
         const char *said;
     } cases[] = {
-        {STARTS, 1, "a first row not at 0"},
-        {STARTS + 8, 0, "row starts going back"},
-        {STARTS + 16, total + 1, "do not fill"},
-        {STARTS + 16, total - 1, "do not fill"},
-        {RUNS, 1u << 16 | 1, "from waypoint 0"}, /* the first run not at rank 0 */
-        {RUNS, 2, "from waypoint 0"},            /* 0 -> c: no link */
-        {RUNS, 0, "from waypoint 0"},            /* 0 -> itself */
-        {RUNS, 4, "from waypoint 0"},            /* out of range */
-        {STARTS + 4, 0, "from waypoint 0"},      /* row 0 without runs */
+        {HUBS + 2, 2, 0, "a hub once: rank 1"},          {HUBS, 2, 4, "a hub once: rank 0"},
+        {OUT_STARTS, 0, 1, "a first label not at 0"},    {OUT_STARTS + 8, 0, 0, "label starts going back"},
+        {IN_STARTS + 16, 0, 9, "do not fill"},           {IN_STARTS + 16, 0, 7, "do not fill"},
+        {OUT + 4, 1, 1, "out-label of waypoint 0"},      /* a's own entry not at 0 */
+        {OUT + 8 + 4, 1, 5, "out-label of waypoint 1"},  /* b -> a is 4 */
+        {OUT + 8 + 2, 2, 2, "out-label of waypoint 1"},  /* b -> a by c: c -> a is 8, not 0 */
+        {OUT + 24 + 2, 2, 3, "out-label of waypoint 2"}, /* c -> a by d: no link c -> d */
+        {OUT + 16, 2, 0, "out-label of waypoint 1"},     /* hubs not ascending */
+        {OUT + 16, 2, 4, "out-label of waypoint 1"},     /* no such hub */
+        {OUT + 16 + 2, 2, 9, "out-label of waypoint 1"}, /* no such waypoint */
+        {IN + 24 + 2, 2, 1, "in-label of waypoint 2"},   /* a -> c by b: a -> b is 4, not 2 */
+        {IN + 24 + 4, 1, NAN, "in-label of waypoint 2"}, /* a -> c */
+        {IN + 24 + 4, 1, -6, "in-label of waypoint 2"},  /* a -> c */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         memcpy(copy, w.data, w.size);
-        put_u32(copy + cases[i].at, cases[i].value);
+        put_value(copy + cases[i].at, cases[i].kind, cases[i].value);
         expect_corrupt(copy, w.size, cases[i].said);
     }
-    assert_true(cut_and_flip(&w, copy, 1, true) > 0);
+    /* the compressed first moves of older bakes (flag bit 2) are refused as a version */
+    memcpy(copy, w.data, w.size);
+    put_u32(copy + 12, 4);
+    test_log log;
+    test_log_init(&log);
+    nav_waypoints *back = NULL;
+    assert_int_equal(nav_waypoints_read_chunk(copy, w.size, NULL, NULL, &log.hooks, &back),
+                     NAV_FAILURE | NAV_WRONG_VERSION);
+    assert_null(back);
+    assert_non_null(strstr(log.last, "bake the waypoints again"));
+    assert_true(cut_and_flip(&w, copy, 1) > 0);
+    free(copy);
+    nav_writer_destroy(&w);
+    nav_waypoints_destroy(wp);
+}
+
+/* A forged cycle of first moves that every distance allows: centre c (the first hub: every route
+ * between the others runs through it) joined to p, q, r and s, and p - q costs 1e-12, within the
+ * floats' rounding of p's and q's distances to c; p's first move towards c turned to q and q's to
+ * p. Refused, rather than walked round for ever. */
+static void test_labels_chunk_cycle(void **state)
+{
+    (void)state;
+    enum { N = 5, LINKS = 5, C = 0, P = 1, Q = 2 };
+    nav_waypoint points[N] = {{.position = {0, 0, 0}},
+                              {.position = {1, 0, 0}},
+                              {.position = {1, 0, 0}},
+                              {.position = {-1, 0, 0}},
+                              {.position = {0, 0, 1}}};
+    nav_waypoint_link links[LINKS] = {{.from = C, .to = P},
+                                      {.from = C, .to = Q},
+                                      {.from = C, .to = 3},
+                                      {.from = C, .to = 4},
+                                      {.from = P, .to = Q, .cost = 1e-12}};
+    nav_waypoint_graph g = {.waypoints = points, .waypoint_count = N, .links = links, .link_count = LINKS};
+    nav_waypoints *wp = bake_or_fail(&g, &(nav_waypoints_bake_desc){.dense_max = 1});
+    nav_writer w;
+    write_chunk(wp, &w);
+    /* header and waypoints, names (one NUL, padded to 8), links; hub ranks (padded to 4); one label
+     * a waypoint (every link two-way): its starts, then entries of 8 bytes */
+    enum { HUBS = ((24 + 20 * N + 1 + 7) & ~7) + 24 * LINKS, STARTS = HUBS + ((2 * N + 3) & ~3) };
+    enum { ENTRIES = STARTS + 4 * (N + 1) };
+    uint8_t *copy = malloc(w.size);
+    memcpy(copy, w.data, w.size);
+    uint32_t first[N + 1];
+    for (uint32_t v = 0; v <= N; v++)
+        first[v] = (uint32_t)copy[STARTS + 4 * v] | (uint32_t)copy[STARTS + 4 * v + 1] << 8;
+    assert_true(copy[HUBS] == C && copy[HUBS + 1] == 0 && w.size == ENTRIES + 8 * first[N]);
+    int turned = 0;
+    for (uint32_t v = P; v <= Q; v++) /* their entries for c (rank 0), first moves to each other */
+        for (uint32_t k = first[v]; k < first[v + 1]; k++)
+            if (copy[ENTRIES + 8 * k] == 0 && copy[ENTRIES + 8 * k + 1] == 0) {
+                copy[ENTRIES + 8 * k + 2] = (uint8_t)(v == P ? Q : P);
+                turned++;
+            }
+    assert_int_equal(turned, 2);
+    expect_corrupt(copy, w.size, "go round in circles");
     free(copy);
     nav_writer_destroy(&w);
     nav_waypoints_destroy(wp);
@@ -1828,7 +1915,8 @@ int main(void)
         cmocka_unit_test(test_grid_bake_and_query_errors),
         cmocka_unit_test(test_chunk_round_trip),
         cmocka_unit_test(test_chunk_damage),
-        cmocka_unit_test(test_compressed_chunk_damage),
+        cmocka_unit_test(test_labels_chunk_damage),
+        cmocka_unit_test(test_labels_chunk_cycle),
         cmocka_unit_test(test_chunk_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

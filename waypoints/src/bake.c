@@ -1,6 +1,6 @@
 /* The waypoint bake: the graph checked and flattened into arcs, then Dijkstra's algorithm from
  * every waypoint (Dijkstra 1959), spread over threads, into the all-pairs distance and first-move
- * tables.
+ * tables (graphs of up to dense_max waypoints; larger ones get hub labels: labels.c).
  *
  * Each row (one source) depends on the graph alone, so threads take sources in any order and the
  * tables come out the same. Within a row ties break by a fixed rule: the heap orders equal
@@ -224,86 +224,17 @@ static nav_status make_arcs(nav_waypoints *wp, const nav_waypoint_graph *g)
     return NAV_SUCCESS;
 }
 
-/* ---- The order of compressed rows ----------------------------------------------------------- */
-
-/* The place of cell (x, y) of a 2^16 by 2^16 square along the Hilbert curve through it: cells near
- * each other on the curve are near each other on the ground, so targets that share a first move
- * (those in one direction, behind one doorway) tend to be neighbours in the order. */
-static uint64_t hilbert(uint32_t x, uint32_t y)
-{
-    uint64_t d = 0;
-    for (uint32_t side = 1u << 15; side > 0; side >>= 1) {
-        uint32_t rx = (x & side) != 0, ry = (y & side) != 0;
-        d += (uint64_t)side * side * ((3 * rx) ^ ry);
-        if (!ry) { /* rotate the quadrant */
-            if (rx) {
-                x = side - 1 - x;
-                y = side - 1 - y;
-            }
-            uint32_t t = x;
-            x = y;
-            y = t;
-        }
-    }
-    return d;
-}
-
-typedef struct keyed {
-    uint64_t key;
-    uint32_t index;
-} keyed;
-
-static int by_key(const void *a, const void *b)
-{
-    const keyed *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return (x->index > y->index) - (x->index < y->index);
-}
-
-/* The ranks of compressed rows: the waypoints along the Hilbert curve through their ground
- * positions (x, z) scaled to the bounding box, ties by index. */
-static nav_status make_ranks(nav_waypoints *wp)
-{
-    const nav_allocator *a = &wp->allocator;
-    uint32_t n = wp->count;
-    wp->rank = nav__calloc(a, n ? n : 1, sizeof *wp->rank);
-    keyed *order = nav__calloc(a, n ? n : 1, sizeof *order);
-    if (!wp->rank || !order) {
-        nav__free(a, order);
-        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    }
-    double lo_x = INFINITY, hi_x = -INFINITY, lo_z = INFINITY, hi_z = -INFINITY;
-    for (uint32_t i = 0; i < n; i++) {
-        lo_x = fmin(lo_x, wp->positions[i].x), hi_x = fmax(hi_x, wp->positions[i].x);
-        lo_z = fmin(lo_z, wp->positions[i].z), hi_z = fmax(hi_z, wp->positions[i].z);
-    }
-    double span = fmax(hi_x - lo_x, hi_z - lo_z), scale = span > 0 ? 65535 / span : 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t x = (uint32_t)((wp->positions[i].x - lo_x) * scale),
-                 z = (uint32_t)((wp->positions[i].z - lo_z) * scale);
-        order[i] = (keyed){hilbert(x < 65535 ? x : 65535, z < 65535 ? z : 65535), i};
-    }
-    qsort(order, n, sizeof *order, by_key);
-    for (uint32_t k = 0; k < n; k++) wp->rank[order[k].index] = (uint16_t)k;
-    nav__free(a, order);
-    return NAV_SUCCESS;
-}
-
 /* ---- Dijkstra from every source -------------------------------------------------------------- */
 
-/* What the rows' threads share: the bake, and for compressed rows the batch being made. */
+/* What the rows' threads share: the bake. */
 typedef struct bake_job {
     nav_waypoints *wp;
-    const uint32_t *by_rank; /* compressed: the waypoint of each rank */
-    uint32_t base;           /* compressed: the batch's first source */
-    uint32_t *rows;          /* compressed: the batch's rows, count words each */
-    uint32_t *lengths;       /* compressed: their runs */
 } bake_job;
 
 /* One thread's scratch: the distances of its current row in doubles, and the open list. */
 typedef struct row_scratch {
     double *dist;
-    uint16_t *hop;
+    uint16_t *hop, *parent, *seq;
     nav_heap open;
 } row_scratch;
 
@@ -317,7 +248,10 @@ static bool scratch_init(void *ctx, void **out)
     if (!s) return false;
     s->dist = nav__calloc(a, n ? n : 1, sizeof *s->dist);
     s->hop = nav__calloc(a, n ? n : 1, sizeof *s->hop);
-    return s->dist && s->hop && !nav_failed(nav_heap_init(&s->open, a, n ? n : 1, n ? n : 1));
+    s->parent = nav__calloc(a, n ? n : 1, sizeof *s->parent);
+    s->seq = nav__calloc(a, n ? n : 1, sizeof *s->seq);
+    return s->dist && s->hop && s->parent && s->seq &&
+           !nav_failed(nav_heap_init(&s->open, a, n ? n : 1, n ? n : 1));
 }
 
 static void scratch_free(void *ctx, void *scratch)
@@ -327,35 +261,52 @@ static void scratch_free(void *ctx, void *scratch)
     if (!s) return;
     nav__free(&wp->allocator, s->dist);
     nav__free(&wp->allocator, s->hop);
+    nav__free(&wp->allocator, s->parent);
+    nav__free(&wp->allocator, s->seq);
     nav_heap_destroy(&s->open);
     nav__free(&wp->allocator, s);
 }
 
-/* Dijkstra from `source` into s->dist and s->hop. */
-static void search_row(const nav_waypoints *wp, row_scratch *s, uint32_t source)
+uint32_t nav__wp_tree(const nav_waypoints *wp, double *dist, nav_heap *open, uint32_t source,
+                      uint16_t *parent, uint16_t *seq)
 {
-    uint32_t n = wp->count;
-    for (uint32_t v = 0; v < n; v++) s->dist[v] = INFINITY, s->hop[v] = NAV__NO_HOP;
-    nav_heap_clear(&s->open);
-    s->dist[source] = 0;
-    s->hop[source] = (uint16_t)source;
-    nav_heap_push(&s->open, nav_heap_key_exact(0), 0, source);
-    while (s->open.count) {
-        uint32_t u = nav_heap_entry_id(nav_heap_pop(&s->open));
-        double du = s->dist[u];
+    uint32_t settled = 0;
+    nav_heap_clear(open);
+    dist[source] = 0;
+    parent[source] = (uint16_t)source;
+    nav_heap_push(open, nav_heap_key_exact(0), 0, source);
+    while (open->count) {
+        uint32_t u = nav_heap_entry_id(nav_heap_pop(open));
+        seq[settled++] = (uint16_t)u;
+        double du = dist[u];
         for (uint32_t i = wp->arc_first[u], end = wp->arc_first[u + 1]; i < end; i++) {
             if (wp->arc_disabled[i]) continue;
             uint32_t v = wp->arc_to[i];
             double dv = du + wp->arc_cost[i];
-            if (!(dv < s->dist[v])) continue;
-            bool queued = s->dist[v] < INFINITY;
-            s->dist[v] = dv;
-            s->hop[v] = u == source ? (uint16_t)v : s->hop[u];
+            if (!(dv < dist[v])) continue;
+            bool queued = dist[v] < INFINITY;
+            dist[v] = dv;
+            parent[v] = (uint16_t)u;
             if (queued)
-                nav_heap_decrease(&s->open, v, nav_heap_key_exact(dv), 0);
+                nav_heap_decrease(open, v, nav_heap_key_exact(dv), 0);
             else
-                nav_heap_push(&s->open, nav_heap_key_exact(dv), 0, v);
+                nav_heap_push(open, nav_heap_key_exact(dv), 0, v);
         }
+    }
+    return settled;
+}
+
+/* Dijkstra from `source` into s->dist and s->hop (each waypoint's first move: that of its parent,
+ * in the order they settled). */
+static void search_row(const nav_waypoints *wp, row_scratch *s, uint32_t source)
+{
+    uint32_t n = wp->count;
+    for (uint32_t v = 0; v < n; v++) s->dist[v] = INFINITY, s->hop[v] = NAV__NO_HOP;
+    uint32_t settled = nav__wp_tree(wp, s->dist, &s->open, source, s->parent, s->seq);
+    s->hop[source] = (uint16_t)source;
+    for (uint32_t i = 1; i < settled; i++) {
+        uint32_t v = s->seq[i], p = s->parent[v];
+        s->hop[v] = p == source ? (uint16_t)v : s->hop[p];
     }
 }
 
@@ -371,94 +322,6 @@ static bool bake_row(void *ctx, void *scratch, uint32_t source)
     for (uint32_t v = 0; v < n; v++) drow[v] = (float)s->dist[v];
     memcpy(hrow, s->hop, (size_t)n * sizeof *hrow);
     return true;
-}
-
-/* Row base + item of a batch of compressed rows: its first moves by rank, as runs. */
-static bool bake_compressed_row(void *ctx, void *scratch, uint32_t item)
-{
-    bake_job *job = ctx;
-    const nav_waypoints *wp = job->wp;
-    row_scratch *s = scratch;
-    uint32_t n = wp->count, source = job->base + item, length = 0;
-    search_row(wp, s, source);
-    uint32_t *row = job->rows + (size_t)item * n;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t v = job->by_rank[k];
-        if (v == source) continue; /* its own rank joins whichever run covers it */
-        uint32_t h = s->hop[v];
-        if (length == 0 || (row[length - 1] & 0xffff) != h) {
-            row[length] = (length ? k : 0) << 16 | h;
-            length++;
-        }
-    }
-    job->lengths[item] = length;
-    return true;
-}
-
-/* The compressed rows, in batches of a few megabytes: the threads make a batch's rows, then this
- * thread appends them to wp->run (so that only it calls the allocator). */
-static nav_status bake_compressed(nav_waypoints *wp, const nav_waypoints_bake_desc *d)
-{
-    const nav_allocator *a = &wp->allocator;
-    uint32_t n = wp->count;
-    uint32_t batch = (uint32_t)((4u << 20) / (n ? n : 1));
-    batch = batch < 16 ? 16 : batch > 1024 ? 1024 : batch;
-    bake_job job = {.wp = wp};
-    uint32_t *by_rank = nav__calloc(a, n ? n : 1, sizeof *by_rank);
-    job.rows = nav__alloc(a, nav__mul_size((size_t)batch * n, sizeof *job.rows));
-    job.lengths = nav__calloc(a, batch, sizeof *job.lengths);
-    wp->run_first = nav__calloc(a, (size_t)n + 1, sizeof *wp->run_first);
-    size_t capacity = (size_t)n * 16 + 1, used = 0;
-    wp->run = nav__alloc(a, capacity * sizeof *wp->run);
-    nav_status s = by_rank && job.rows && job.lengths && wp->run_first && wp->run
-                       ? NAV_SUCCESS
-                       : NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    if (!nav_failed(s)) {
-        for (uint32_t v = 0; v < n; v++) by_rank[wp->rank[v]] = v;
-        job.by_rank = by_rank;
-    }
-    for (uint32_t base = 0; base < n && !nav_failed(s); base += batch) {
-        job.base = base;
-        nav__wp_work work = {.count = n - base < batch ? n - base : batch,
-                             .init = scratch_init,
-                             .run = bake_compressed_row,
-                             .fini = scratch_free,
-                             .ctx = &job,
-                             .stage = "routes",
-                             .progress = d->progress,
-                             .progress_base = base,
-                             .progress_total = n};
-        s = nav__wp_parallel(&work, d->threads);
-        for (uint32_t i = 0; i < work.count && !nav_failed(s); i++) {
-            uint32_t length = job.lengths[i];
-            if (used + length > UINT32_MAX) {
-                nav__logf(d->log, NAV_LOG_ERROR, "waypoints: more than 2^32 runs of first moves");
-                s = NAV_FAILURE | NAV_TOO_LARGE;
-                break;
-            }
-            if (used + length > capacity) {
-                size_t grown = 2 * capacity > used + length ? 2 * capacity : used + length;
-                uint32_t *run = nav__realloc(a, wp->run, capacity * sizeof *run, grown * sizeof *run);
-                if (!run) {
-                    s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-                    break;
-                }
-                wp->run = run;
-                capacity = grown;
-            }
-            memcpy(wp->run + used, job.rows + (size_t)i * n, (size_t)length * sizeof *wp->run);
-            used += length;
-            wp->run_first[base + i + 1] = (uint32_t)used;
-        }
-    }
-    if (!nav_failed(s) && used < capacity) { /* give back what the last doubling left over */
-        uint32_t *run = nav__realloc(a, wp->run, capacity * sizeof *run, (used ? used : 1) * sizeof *run);
-        if (run) wp->run = run;
-    }
-    nav__free(a, by_rank);
-    nav__free(a, job.rows);
-    nav__free(a, job.lengths);
-    return s;
 }
 
 /* ---- The bake -------------------------------------------------------------------------------- */
@@ -486,9 +349,7 @@ void nav_waypoints_destroy(nav_waypoints *wp)
     nav__free(&a, wp->kd_axis);
     nav__free(&a, wp->dist);
     nav__free(&a, wp->hop);
-    nav__free(&a, wp->rank);
-    nav__free(&a, wp->run_first);
-    nav__free(&a, wp->run);
+    nav__wp_labels_free(wp);
     nav__wp_corners_free(&wp->corners, &a);
     nav__wp_sight_free(&wp->sight, &a);
     nav__free(&a, wp);
@@ -508,9 +369,7 @@ nav_status nav__wp_assemble(const nav_waypoint_graph *graph, bool compressed, co
     if (!nav_failed(s)) s = make_arcs(wp, graph);
     if (!nav_failed(s)) s = nav__wp_kd_build(wp);
     wp->compressed = compressed;
-    if (!nav_failed(s) && compressed) {
-        s = make_ranks(wp);
-    } else if (!nav_failed(s)) {
+    if (!nav_failed(s) && !compressed) {
         size_t cells = nav__mul_size(graph->waypoint_count, graph->waypoint_count);
         /* not zeroed: every entry is written (by the bake's rows, or a chunk's tables) */
         wp->dist = nav__alloc(&a, nav__mul_size(cells ? cells : 1, sizeof *wp->dist));
@@ -545,7 +404,7 @@ nav_status nav_waypoints_bake(const nav_waypoint_graph *graph, const nav_waypoin
     nav_status s = nav__wp_assemble(graph, compressed, d.allocator, d.log, &wp);
     if (nav_failed(s)) return s;
     if (compressed) {
-        s = bake_compressed(wp, &d);
+        s = nav__wp_labels_bake(wp, &d);
     } else {
         bake_job job = {.wp = wp};
         nav__wp_work work = {.count = wp->count,

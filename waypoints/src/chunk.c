@@ -2,7 +2,8 @@
  *
  * Layout (little-endian, version NAV_WAYPOINTS_CHUNK_VERSION):
  *   u32 waypoints (n), links, name bytes, flags (bit 0: baked from a grid; bit 1: links that are
- *       not taut left out, only with bit 0; bit 2: compressed first moves)
+ *       not taut left out, only with bit 0; bit 2: the compressed first moves of older bakes, no
+ *       longer read; bit 3: hub labels; bit 4: one label a waypoint, only with bit 3)
  *   u64 the grid's fingerprint (0 unless bit 0)
  *   per waypoint: f32 x, y, z; u32 tags; u32 where its name starts in the names (0: no name)
  *   the names: NUL-terminated, one after another, after a first NUL; zero padding to 8
@@ -11,19 +12,22 @@
  *   plain tables:
  *     f32 distance[n * n]   row from, column to; +infinity: no route
  *     u16 first move[n * n] 0xffff: no route; zero padding to 4
- *   or compressed first moves (bit 2):
- *     u32 row start[n + 1]  row u's runs are run[start[u] .. start[u + 1]]; start[0] = 0
- *     u32 run[start[n]]     first rank << 16 | first move (0xffff: no route)
- * What can be derived is not stored: the arcs, the name index, the k-d tree, the grid's corners,
- * the ranks of compressed rows (from the positions, as the bake made them).
+ *   or hub labels (bit 3; labels.c):
+ *     u16 hub[n]            the waypoint of each hub rank (each waypoint once); zero padding to 4
+ *     out-labels, then in-labels (unless bit 4: one label a waypoint serves both ways), each:
+ *       u32 start[n + 1]    waypoint v's entries are [start[v] .. start[v + 1]]; start[0] = 0
+ *       per entry: u16 hub rank (ascending in a label), u16 first move towards the hub (out) or
+ *                  waypoint before v from it (in), f32 distance
+ * What can be derived is not stored: the arcs, the name index, the k-d tree, the grid's corners.
  *
  * Nothing in the file is trusted: every count against the bytes left before anything is
  * allocated; the graph as nav_waypoints_bake checks one (indices, finite positions and costs,
  * names, duplicates); flags and padding; and the tables against the graph, row by row (see
  * check_tables), so that a walk along first moves always finds its link and every table route is a
- * route of the graph at the cost the table says. Compressed rows are checked run by run (check_runs):
- * every first move is a link; that walks end (no forged cycle) is what the walks themselves check,
- * giving up after as many steps as there are waypoints. */
+ * route of the graph at the cost the table says. Hub labels are checked entry by entry
+ * (check_labels): each hub's route steps by a link to a waypoint that keeps the hub too, at the
+ * distance the entry says less the link's cost, and reaches the hub (hops_reach_hubs: no forged
+ * cycle). */
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -36,20 +40,25 @@
 #include "waypoints_internal.h"
 
 enum { WAYPOINT_BYTES = 5 * 4, LINK_BYTES = 2 * 4 + 8 + 2 + 1 + 1 + 4 };
-enum { FLAG_FROM_GRID = 1u, FLAG_PRUNED = 2u, FLAG_COMPRESSED = 4u };
+enum { FLAG_FROM_GRID = 1u, FLAG_PRUNED = 2u, FLAG_OLD_RUNS = 4u, FLAG_LABELS = 8u, FLAG_SYMMETRIC = 16u };
 
 nav_status nav_waypoints_write_chunk(const nav_waypoints *wp, nav_writer *w)
 {
     if (!wp || !w) return NAV_FAILURE | NAV_INVALID_PARAM;
     size_t n = wp->count;
-    size_t tables = wp->compressed ? (n + 1 + wp->run_first[n]) * 4 : n * n * 6 + 4;
+    size_t tables = n * n * 6 + 4;
+    if (wp->compressed) {
+        tables = n * 2 + 4;
+        for (int side = 0; side < (wp->symmetric ? 1 : 2); side++)
+            tables += (n + 1) * 4 + (size_t)wp->label_first[side][n] * 8;
+    }
     nav_writer_reserve(w, 32 + n * WAYPOINT_BYTES + wp->names_bytes + 8 +
                               (size_t)wp->link_count * LINK_BYTES + tables);
     nav_writer_put_u32(w, wp->count);
     nav_writer_put_u32(w, wp->link_count);
     nav_writer_put_u32(w, (uint32_t)wp->names_bytes);
     nav_writer_put_u32(w, (wp->from_grid ? FLAG_FROM_GRID : 0) | (wp->pruned ? FLAG_PRUNED : 0) |
-                              (wp->compressed ? FLAG_COMPRESSED : 0));
+                              (wp->compressed ? FLAG_LABELS : 0) | (wp->symmetric ? FLAG_SYMMETRIC : 0));
     nav_writer_put_u64(w, wp->from_grid ? wp->fingerprint : 0);
     for (size_t i = 0; i < n; i++) {
         nav_writer_put_f32(w, wp->positions[i].x);
@@ -72,8 +81,16 @@ nav_status nav_waypoints_write_chunk(const nav_waypoints *wp, nav_writer *w)
         nav_writer_put_u32(w, 0);
     }
     if (wp->compressed) {
-        for (size_t i = 0; i <= n; i++) nav_writer_put_u32(w, wp->run_first[i]);
-        for (size_t i = 0; i < wp->run_first[n]; i++) nav_writer_put_u32(w, wp->run[i]);
+        for (size_t i = 0; i < n; i++) nav_writer_put_u16(w, wp->hub_node[i]);
+        nav_writer_align(w, 4);
+        for (int side = 0; side < (wp->symmetric ? 1 : 2); side++) {
+            for (size_t i = 0; i <= n; i++) nav_writer_put_u32(w, wp->label_first[side][i]);
+            for (size_t k = 0; k < wp->label_first[side][n]; k++) {
+                nav_writer_put_u16(w, wp->label_hub[side][k]);
+                nav_writer_put_u16(w, wp->label_hop[side][k]);
+                nav_writer_put_f32(w, wp->label_dist[side][k]);
+            }
+        }
     } else {
         for (size_t i = 0; i < n * n; i++) nav_writer_put_f32(w, wp->dist[i]);
         for (size_t i = 0; i < n * n; i++) nav_writer_put_u16(w, wp->hop[i]);
@@ -130,12 +147,19 @@ static nav_status read_graph(chunk_reader *c, chunk_graph *g, nav_waypoint_graph
     *fingerprint = nav_reader_get_u64(r);
     if (r->status != NAV_SUCCESS) return corrupt(c, "truncated in the header", UINT32_MAX);
     if (n > NAV_WAYPOINTS_LIMIT) return corrupt(c, "more waypoints than any bake holds:", n);
-    if ((*flags & ~(uint32_t)(FLAG_FROM_GRID | FLAG_PRUNED | FLAG_COMPRESSED)) ||
-        (!(*flags & FLAG_FROM_GRID) && (*flags & FLAG_PRUNED || *fingerprint)))
+    if (*flags & FLAG_OLD_RUNS) {
+        nav__logf(c->log, NAV_LOG_ERROR,
+                  "WAYPOINTS chunk: compressed first moves of an older bake, which this library no longer "
+                  "reads: bake the waypoints again");
+        return NAV_FAILURE | NAV_WRONG_VERSION;
+    }
+    if ((*flags & ~(uint32_t)(FLAG_FROM_GRID | FLAG_PRUNED | FLAG_LABELS | FLAG_SYMMETRIC)) ||
+        (!(*flags & FLAG_FROM_GRID) && (*flags & FLAG_PRUNED || *fingerprint)) ||
+        (*flags & FLAG_SYMMETRIC && !(*flags & FLAG_LABELS)))
         return corrupt(c, "bad flags or a fingerprint without a grid", UINT32_MAX);
     /* every count against the bytes left, before anything is allocated */
     uint64_t need = (uint64_t)n * WAYPOINT_BYTES + names_bytes + (uint64_t)links * LINK_BYTES +
-                    (*flags & FLAG_COMPRESSED ? ((uint64_t)n + 1) * 4 : (uint64_t)n * n * 6);
+                    (*flags & FLAG_LABELS ? (uint64_t)n * 2 + ((uint64_t)n + 1) * 4 : (uint64_t)n * n * 6);
     if (names_bytes == 0 || need > nav_reader_remaining(r))
         return corrupt(c, "counts larger than the chunk", UINT32_MAX);
     g->waypoints = nav__calloc(a, n ? n : 1, sizeof *g->waypoints);
@@ -236,48 +260,131 @@ static nav_status check_tables(chunk_reader *c, const nav_waypoints *wp)
     return s;
 }
 
-/* Compressed rows against the graph: row u's runs start at rank 0 and at ranks ascending below n,
- * and each first move is "no route" or a waypoint u has an arc to that is not disabled. */
-static nav_status check_runs(chunk_reader *c, const nav_waypoints *wp)
+/* Hub labels against the graph: hubs ascending in each label; a waypoint's entry for itself (as a
+ * hub) at distance 0 and its own hop; every other entry's hop a waypoint joined to it by a link
+ * (from it in out-labels, to it in in-labels) that keeps the hub too, at the entry's distance less
+ * the link's cost (within the floats' rounding), so that every step of a walk to or from a hub is a
+ * link and the walk's cost is what the labels say. */
+static nav_status check_labels(chunk_reader *c, const nav_waypoints *wp, int side)
 {
     uint32_t n = wp->count;
-    for (uint32_t u = 0; u < n; u++) {
-        uint32_t first = wp->run_first[u], end = wp->run_first[u + 1];
-        bool ok = end > first || n == 1; /* read_runs saw the starts ascend */
-        for (uint32_t k = first; ok && k < end; k++) {
-            uint32_t start = wp->run[k] >> 16, h = wp->run[k] & 0xffff;
-            ok = k == first ? start == 0 : start > wp->run[k - 1] >> 16 && start < n;
-            ok =
-                ok && (h == NAV__NO_HOP || (h < n && h != u && nav__wp_cheapest_arc(wp, u, h) != UINT32_MAX));
+    const uint32_t *first = wp->label_first[side];
+    for (uint32_t v = 0; v < n; v++) {
+        bool ok = true;
+        for (uint32_t k = first[v]; ok && k < first[v + 1]; k++) {
+            uint32_t h = wp->label_hub[side][k], hop = wp->label_hop[side][k];
+            float d = wp->label_dist[side][k];
+            ok = h < n && (k == first[v] || h > wp->label_hub[side][k - 1]) && isfinite(d) && d >= 0 &&
+                 hop < n;
+            if (!ok) break;
+            if (wp->hub_node[h] == v) {
+                ok = hop == v && d == 0;
+                continue;
+            }
+            uint32_t arc = side == 0 ? nav__wp_cheapest_arc(wp, v, hop) : nav__wp_cheapest_arc(wp, hop, v);
+            uint32_t at = hop == v ? UINT32_MAX : nav__wp_label_find(wp, side, hop, h);
+            ok = arc != UINT32_MAX && at != UINT32_MAX;
+            if (ok) {
+                double rest = (double)d - wp->arc_cost[arc], there = wp->label_dist[side][at];
+                ok = fabs(rest - there) <= 1e-6 * (double)d + 1e-30;
+            }
         }
         if (!ok) {
             nav__logf(c->log, NAV_LOG_ERROR,
-                      "WAYPOINTS chunk: the first moves do not match the graph: from waypoint %u", u);
+                      "WAYPOINTS chunk: the hub labels do not match the graph: %s-label of waypoint %u",
+                      side == 0 ? "out" : "in", v);
             return NAV_FAILURE | NAV_CORRUPT_DATA;
         }
     }
     return NAV_SUCCESS;
 }
 
-/* Reads compressed rows into wp (row starts first, all checked against the bytes left). */
-static nav_status read_runs(chunk_reader *c, nav_waypoints *wp)
+/* Whether every entry's hops reach its hub, with no forged cycle on the way: each entry is marked
+ * (mark, one byte an entry: 0 not seen, 1 on the chain being followed, 2 reaches its hub) once,
+ * so the whole check is one pass over the entries. */
+static bool hops_reach_hubs(const nav_waypoints *wp, int side, uint8_t *mark, uint32_t *chain)
+{
+    const uint32_t *first = wp->label_first[side];
+    const uint16_t *hub = wp->label_hub[side], *hop = wp->label_hop[side];
+    for (uint32_t v = 0; v < wp->count; v++)
+        for (uint32_t k = first[v]; k < first[v + 1]; k++) {
+            uint32_t length = 0, at = v, e = k;
+            while (mark[e] != 2) {
+                if (mark[e] == 1) return false;
+                mark[e] = 1;
+                chain[length++] = e;
+                if (wp->hub_node[hub[e]] == at) break;
+                at = hop[e];
+                e = nav__wp_label_find(wp, side, at, hub[e]); /* check_labels found it */
+            }
+            for (uint32_t i = 0; i < length; i++) mark[chain[i]] = 2;
+        }
+    return true;
+}
+
+/* Reads hub labels into wp (counts checked against the bytes left before anything is allocated). */
+static nav_status read_labels(chunk_reader *c, nav_waypoints *wp, bool symmetric)
 {
     const nav_allocator *a = &wp->allocator;
     uint32_t n = wp->count;
-    wp->run_first = nav__calloc(a, (size_t)n + 1, sizeof *wp->run_first);
-    if (!wp->run_first) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    for (uint32_t u = 0; u <= n; u++) wp->run_first[u] = nav_reader_get_u32(&c->r);
-    if (c->r.status != NAV_SUCCESS || wp->run_first[0] != 0)
-        return corrupt(c, "truncated, or a first row not at 0, in the row starts", UINT32_MAX);
-    for (uint32_t u = 0; u < n; u++)
-        if (wp->run_first[u + 1] < wp->run_first[u]) return corrupt(c, "row starts going back: waypoint", u);
-    uint32_t total = wp->run_first[n];
-    if ((uint64_t)total * 4 != nav_reader_remaining(&c->r))
-        return corrupt(c, "the runs do not fill the rest of the chunk", UINT32_MAX);
-    wp->run = nav__alloc(a, nav__mul_size(total ? total : 1, sizeof *wp->run));
-    if (!wp->run) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    for (uint32_t k = 0; k < total; k++) wp->run[k] = nav_reader_get_u32(&c->r);
-    return check_runs(c, wp);
+    wp->symmetric = symmetric;
+    wp->hub_node = nav__calloc(a, n ? n : 1, sizeof *wp->hub_node);
+    uint8_t *seen = nav__calloc(a, n ? n : 1, 1);
+    nav_status s = wp->hub_node && seen ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < n && !nav_failed(s); i++) {
+        uint32_t v = wp->hub_node[i] = nav_reader_get_u16(&c->r);
+        if (c->r.status != NAV_SUCCESS || v >= n || seen[v]++)
+            s = corrupt(c, "truncated, or not every waypoint a hub once: rank", i);
+    }
+    nav__free(a, seen);
+    nav_reader_align(&c->r, 4);
+    if (!nav_failed(s) && c->r.status != NAV_SUCCESS)
+        s = corrupt(c, "truncated, or padding that is not zero, after the hubs", UINT32_MAX);
+    for (int side = 0; side < (symmetric ? 1 : 2) && !nav_failed(s); side++) {
+        uint32_t *first = wp->label_first[side] = nav__calloc(a, (size_t)n + 1, sizeof *first);
+        if (!first) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        for (uint32_t v = 0; v <= n; v++) first[v] = nav_reader_get_u32(&c->r);
+        if (c->r.status != NAV_SUCCESS || first[0] != 0)
+            return corrupt(c, "truncated, or a first label not at 0, in the label starts", UINT32_MAX);
+        for (uint32_t v = 0; v < n; v++)
+            if (first[v + 1] < first[v]) return corrupt(c, "label starts going back: waypoint", v);
+        uint64_t bytes = (uint64_t)first[n] * 8 + (side == 0 && !symmetric ? ((uint64_t)n + 1) * 4 : 0);
+        if (side == 0 && !symmetric ? bytes > nav_reader_remaining(&c->r)
+                                    : bytes != nav_reader_remaining(&c->r))
+            return corrupt(c, "the labels do not fill the rest of the chunk", UINT32_MAX);
+        size_t total = first[n] ? first[n] : 1;
+        wp->label_hub[side] = nav__alloc(a, total * sizeof *wp->label_hub[side]);
+        wp->label_hop[side] = nav__alloc(a, total * sizeof *wp->label_hop[side]);
+        wp->label_dist[side] = nav__alloc(a, total * sizeof *wp->label_dist[side]);
+        if (!wp->label_hub[side] || !wp->label_hop[side] || !wp->label_dist[side])
+            return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        for (uint32_t k = 0; k < first[n]; k++) {
+            wp->label_hub[side][k] = nav_reader_get_u16(&c->r);
+            wp->label_hop[side][k] = nav_reader_get_u16(&c->r);
+            wp->label_dist[side][k] = nav_reader_get_f32(&c->r);
+        }
+    }
+    if (!nav_failed(s) && symmetric) {
+        wp->label_first[1] = wp->label_first[0];
+        wp->label_hub[1] = wp->label_hub[0];
+        wp->label_hop[1] = wp->label_hop[0];
+        wp->label_dist[1] = wp->label_dist[0];
+    }
+    for (int side = 0; side < (symmetric ? 1 : 2) && !nav_failed(s); side++) {
+        s = check_labels(c, wp, side);
+        uint8_t *mark = nav_failed(s) ? NULL : nav__calloc(a, (size_t)wp->label_first[side][n] + 1, 1);
+        uint32_t *chain = mark ? nav__calloc(a, n ? n : 1, sizeof *chain) : NULL;
+        if (!nav_failed(s) && !chain)
+            s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        else if (!nav_failed(s) && !hops_reach_hubs(wp, side, mark, chain))
+            s = corrupt(c,
+                        side == 0 ? "the out-labels' first moves go round in circles"
+                                  : "the in-labels' waypoints before go round in circles",
+                        UINT32_MAX);
+        nav__free(a, mark);
+        nav__free(a, chain);
+    }
+    return s;
 }
 
 /* Binds a bake of a grid to that grid: its corners, which must be the waypoints. */
@@ -321,11 +428,11 @@ nav_status nav_waypoints_read_chunk(const void *data, size_t size, const nav_gri
     nav_status s = read_graph(&c, &g, &graph, &flags, &fingerprint);
     if (nav_succeeded(s)) {
         nav_log forward = {.fn = forward_graph_error, .user = (void *)log};
-        s = nav__wp_assemble(&graph, flags & FLAG_COMPRESSED, &c.allocator, log ? &forward : NULL, &wp);
+        s = nav__wp_assemble(&graph, flags & FLAG_LABELS, &c.allocator, log ? &forward : NULL, &wp);
         if (s == (NAV_FAILURE | NAV_INVALID_PARAM)) s = NAV_FAILURE | NAV_CORRUPT_DATA;
     }
     if (nav_succeeded(s) && wp->compressed) {
-        s = read_runs(&c, wp);
+        s = read_labels(&c, wp, flags & FLAG_SYMMETRIC);
     } else if (nav_succeeded(s)) {
         /* in bulk (the tables are most of the chunk): decoded little-endian, which on a
          * little-endian machine compiles to plain copies */

@@ -1,5 +1,6 @@
 /* Query objects and paths between any two points of a grid's waypoint bake: each end joined to the
- * corners it sees, the cheapest combination through the distance table, the route by first moves. */
+ * corners it sees, the cheapest combination through the distance table (or the hub labels), the
+ * route by first moves. */
 #include <math.h>
 
 #include "alloc.h"
@@ -23,6 +24,9 @@ void nav_waypoints_query_destroy(nav_waypoints_query *q)
     nav__free(&a, q->goal_column);
     nav__free(&a, q->goal_cost);
     nav__free(&a, q->open_bounds);
+    nav__free(&a, q->hub_best);
+    nav__free(&a, q->hub_via);
+    nav__free(&a, q->hub_touched);
     nav__free(&a, q);
 }
 
@@ -79,6 +83,13 @@ nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoin
         q->open_bounds = nav__calloc(&a, m, sizeof *q->open_bounds);
         ok = q->start && q->goal && q->goal_column && q->goal_cost && q->open_bounds;
     }
+    if (ok && d.grid && wp->compressed) {
+        q->hub_best = nav__alloc(&a, (size_t)n * sizeof *q->hub_best);
+        q->hub_via = nav__calloc(&a, n, sizeof *q->hub_via);
+        q->hub_touched = nav__calloc(&a, n, sizeof *q->hub_touched);
+        ok = q->hub_best && q->hub_via && q->hub_touched;
+        for (uint32_t h = 0; ok && h < n; h++) q->hub_best[h] = INFINITY;
+    }
     if (!ok) {
         nav_waypoints_query_destroy(q);
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -98,6 +109,7 @@ size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *q)
     if (q->grid)
         bytes += (size_t)candidate_capacity(q->wp) * (2 * sizeof *q->start + sizeof *q->goal_column +
                                                       sizeof *q->goal_cost + sizeof *q->open_bounds);
+    if (q->hub_best) bytes += n * (sizeof *q->hub_best + sizeof *q->hub_via + sizeof *q->hub_touched);
     return bytes;
 }
 
@@ -180,33 +192,45 @@ static void combine(const nav_waypoints_query *q, nav__wp_candidate *a, uint32_t
     a->via = via;
 }
 
-/* combine on compressed rows, which keep no distances: each route walked, the most promising goal
- * candidate first (least straight distance plus cost), the others given up as soon as their cost so
- * far plus the straight distance on cannot beat the least found, nor `limit` (a total that some
- * other start candidate already reaches). When nothing beats limit, a's total becomes limit, a lower
- * bound, and a is combined again (with limit `best`) if it ever comes first. */
-static void combine_walked(const nav_waypoints_query *q, nav__wp_candidate *a, uint32_t nb, double limit)
+/* On hub labels the goal's side is folded into one value a hub (q->hub_best: the least distance
+ * from the hub to a goal candidate plus that candidate's cost; q->hub_via: which candidate), so that
+ * a start candidate's cheapest combination is one pass over its out-label. Folded again when a goal
+ * candidate's cost changes. */
+static void fold_goal(nav_waypoints_query *q, uint32_t nb)
 {
     const nav_waypoints *wp = q->wp;
-    const nav__wp_corners *c = &wp->corners;
-    double factor = q->grid->min_cost * q->grid->desc.cell_size;
-    uint32_t first = UINT32_MAX;
-    double first_bound = INFINITY;
+    for (uint32_t k = 0; k < q->hub_count; k++) q->hub_best[q->hub_touched[k]] = INFINITY;
+    q->hub_count = 0;
     for (uint32_t j = 0; j < nb; j++) {
         uint32_t b = q->goal_column[j];
-        double dx = c->x[a->corner] - c->x[b], dy = c->y[a->corner] - c->y[b];
-        double bound = sqrt(dx * dx + dy * dy) * factor + q->goal_cost[j];
-        if (bound < first_bound) first_bound = bound, first = j;
+        double cost = q->goal_cost[j];
+        if (!(cost < INFINITY)) continue;
+        for (uint32_t k = wp->label_first[1][b], end = wp->label_first[1][b + 1]; k < end; k++) {
+            uint32_t h = wp->label_hub[1][k];
+            double t = (double)wp->label_dist[1][k] + cost;
+            if (!(t < q->hub_best[h])) continue;
+            if (q->hub_best[h] == INFINITY) q->hub_touched[q->hub_count++] = (uint16_t)h;
+            q->hub_best[h] = t;
+            q->hub_via[h] = j;
+        }
     }
-    double least = limit - a->cost;
-    uint32_t via = UINT32_MAX;
-    for (uint32_t k = 0; k < nb && first != UINT32_MAX; k++) {
-        uint32_t j = (first + k) % nb; /* first, then the others */
-        double d = nav__wp_walked(wp, a->corner, q->goal_column[j], least - q->goal_cost[j], factor);
-        if (d + q->goal_cost[j] < least) least = d + q->goal_cost[j], via = j;
+}
+
+/* combine on hub labels: one pass over a's out-label against the folded goal side. */
+static void combine_labels(const nav_waypoints_query *q, nav__wp_candidate *a)
+{
+    const nav_waypoints *wp = q->wp;
+    const uint16_t *hub = wp->label_hub[0];
+    const float *dist = wp->label_dist[0];
+    const double *best = q->hub_best;
+    double least = INFINITY;
+    uint32_t at = UINT32_MAX;
+    for (uint32_t k = wp->label_first[0][a->corner], end = wp->label_first[0][a->corner + 1]; k < end; k++) {
+        double t = (double)dist[k] + best[hub[k]];
+        if (t < least) least = t, at = k;
     }
-    a->total = via == UINT32_MAX ? limit : a->cost + least;
-    a->via = via;
+    a->total = a->cost + least;
+    a->via = at == UINT32_MAX ? UINT32_MAX : q->hub_via[hub[at]];
 }
 
 /* The cheapest way start -> a -> (table) -> b -> goal: a = NAV_WAYPOINTS_NONE when none beats `best`. */
@@ -255,8 +279,8 @@ static uint32_t bound_pop(nav__wp_bound *heap, uint32_t *count)
 }
 
 /* Best first, as A* is: every start candidate holds a lower bound of the paths through it, kept in
- * a heap; the least is refined until it is exact. Its row of the table is read only when it comes
- * first (the bound, its segment plus the straight distance on to the goal, is close: few rows are
+ * a heap; the least is refined until it is exact. Its row of the table (its out-label) is read only when it
+ * comes first (the bound, its segment plus the straight distance on to the goal, is close: few rows are
  * read), and its segments are checked only when its combination comes first. A failed or dearer
  * goal segment sends the start candidates that chose it back to their rows. */
 static via through_corners(nav_waypoints_query *q, double sx, double sy, double gx, double gy, double best,
@@ -274,12 +298,13 @@ static via through_corners(nav_waypoints_query *q, double sx, double sy, double 
     }
     /* A second bound through the table: for any goal candidate b, d(a, b) >= d(a, p) - d(b, p) for the
      * pivot p (the triangle inequality), so d(a, b) + cost(b) >= d(a, p) + min over b of (cost(b) -
-     * d(b, p)) = d(a, p) + shift: one distance a candidate (a table read; in compressed rows a walk,
-     * few of them long: the goal's candidates are near p, and one walk a start candidate buys bounds
-     * that spare most of them the walks to every goal candidate). */
+     * d(b, p)) = d(a, p) + shift: one table read a candidate. On hub labels a combination is one
+     * pass over a label, about what the bound would cost: none, the goal's side folded instead. */
     const nav_waypoints *wp = q->wp;
     double shift = INFINITY;
-    if (pivot != UINT32_MAX) {
+    if (wp->compressed) {
+        fold_goal(q, nb);
+    } else if (pivot != UINT32_MAX) {
         uint32_t p = q->goal[pivot].corner;
         for (uint32_t j = 0; j < nb; j++)
             shift = fmin(shift, q->goal_cost[j] - nav_waypoints_distance(wp, q->goal_column[j], p));
@@ -297,18 +322,15 @@ static via through_corners(nav_waypoints_query *q, double sx, double sy, double 
     for (uint32_t k = 0; k < na; k++)
         if (q->start[k].total < best) open[open_count++] = (nav__wp_bound){q->start[k].total, k};
     for (uint32_t k = open_count / 2; k-- > 0;) bound_sift_down(open, open_count, k);
-    double upper = best; /* compressed: the least total a combination reached */
     while (open_count) {
         uint32_t i = bound_pop(open, &open_count);
         nav__wp_candidate *a = &q->start[i];
         double grew = 0;
         if (a->via == UINT32_MAX) {
-            if (wp->compressed) {
-                combine_walked(q, a, nb, a->total < upper ? upper : best);
-                if (a->via != UINT32_MAX && a->total < upper) upper = a->total;
-            } else {
+            if (wp->compressed)
+                combine_labels(q, a);
+            else
                 combine(q, a, nb);
-            }
         } else if (!a->checked && (grew = check(q, sx, sy, false, a, r)) > 0) {
             a->total += grew;
         } else {
@@ -317,6 +339,7 @@ static via through_corners(nav_waypoints_query *q, double sx, double sy, double 
             if (b->checked || check(q, gx, gy, true, b, r) == 0)
                 return (via){a->total, a->cost, b->cost, a->corner, b->corner};
             q->goal_cost[j] = b->cost;
+            if (wp->compressed) fold_goal(q, nb);
             for (uint32_t k = 0; k < na; k++)
                 if (q->start[k].via == j) q->start[k].via = UINT32_MAX; /* totals stay lower bounds */
         }

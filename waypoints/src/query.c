@@ -99,9 +99,7 @@ size_t nav_waypoints_memory_bytes(const nav_waypoints *wp)
                (sizeof *wp->arc_to + sizeof *wp->arc_cost + sizeof *wp->arc_flags + sizeof *wp->arc_disabled +
                 sizeof *wp->arc_link + sizeof *wp->in_arc + sizeof *wp->in_from) +
            (n + 2) * sizeof *wp->in_first +
-           (wp->compressed ? n * sizeof *wp->rank + (n + 1) * sizeof *wp->run_first +
-                                 (size_t)wp->run_first[n] * sizeof *wp->run
-                           : n * n * (sizeof *wp->dist + sizeof *wp->hop)) +
+           (wp->compressed ? nav__wp_labels_bytes(wp) : n * n * (sizeof *wp->dist + sizeof *wp->hop)) +
            n * (sizeof *wp->kd_point + sizeof *wp->kd_axis) +
            (wp->corners.row_first /* a bake of a grid, with its grid */
                 ? ((size_t)wp->corners.height + 2) * sizeof *wp->corners.row_first +
@@ -115,32 +113,13 @@ double nav_waypoints_distance(const nav_waypoints *wp, uint32_t from, uint32_t t
 {
     if (!wp || from >= wp->count || to >= wp->count) return INFINITY;
     if (!wp->compressed) return wp->dist[(size_t)from * wp->count + to];
-    return nav__wp_walked(wp, from, to, INFINITY, 0); /* no distances kept: the route's, walked */
-}
-
-double nav__wp_walked(const nav_waypoints *wp, uint32_t from, uint32_t to, double limit, double factor)
-{
-    const nav__wp_corners *c = &wp->corners;
-    double cost = 0;
-    /* every step goes strictly nearer `to` (costs are above 0): at most count - 1 */
-    for (uint32_t at = from, steps = 0; at != to; steps++) {
-        if (factor > 0) {
-            double dx = c->x[at] - c->x[to], dy = c->y[at] - c->y[to];
-            if (cost + sqrt(dx * dx + dy * dy) * factor * (1 - 1e-9) >= limit) return INFINITY;
-        }
-        uint32_t next = nav__wp_compressed_hop(wp, at, to);
-        uint32_t arc = next == NAV_WAYPOINTS_NONE ? UINT32_MAX : nav__wp_cheapest_arc(wp, at, next);
-        if (arc == UINT32_MAX || steps >= wp->count) return INFINITY;
-        cost += wp->arc_cost[arc];
-        at = next;
-    }
-    return cost;
+    return nav__wp_label_meet(wp, from, to, NULL, NULL);
 }
 
 uint32_t nav_waypoints_next_hop(const nav_waypoints *wp, uint32_t from, uint32_t to)
 {
     if (!wp || from >= wp->count || to >= wp->count) return NAV_WAYPOINTS_NONE;
-    if (wp->compressed) return from == to ? from : nav__wp_compressed_hop(wp, from, to);
+    if (wp->compressed) return from == to ? from : nav__wp_label_hop(wp, from, to);
     uint16_t h = wp->hop[(size_t)from * wp->count + to];
     return h == NAV__NO_HOP ? NAV_WAYPOINTS_NONE : h;
 }
@@ -162,21 +141,69 @@ uint32_t nav__wp_cheapest_arc(const nav_waypoints *wp, uint32_t u, uint32_t v)
     return UINT32_MAX;
 }
 
+/* One step of a walk from `at` to `next`: its cheapest arc open under the filter, appended. */
+static nav_status step(const nav_waypoints *wp, const nav_waypoints_filter *f, uint32_t at, uint32_t next,
+                       double *cost)
+{
+    uint32_t arc = next == NAV_WAYPOINTS_NONE ? UINT32_MAX : nav__wp_cheapest_arc(wp, at, next);
+    if (arc == UINT32_MAX) return NAV_FAILURE | NAV_CORRUPT_DATA; /* never on a bake of this library */
+    if (!nav__wp_arc_open(wp, f, arc) || !nav__wp_point_open(wp, f, next))
+        return NAV_FAILURE | NAV_UNREACHABLE;
+    *cost += wp->arc_cost[arc];
+    return NAV_SUCCESS;
+}
+
+/* nav__wp_walk on hub labels: through the hub the two labels meet at, first moves up to it from
+ * `from`, then the waypoints before `to` back to it (appended backwards, then turned round). */
+static nav_status walk_labels(const nav_waypoints *wp, const nav_waypoints_filter *f, uint32_t from,
+                              uint32_t to, nav_path *out, double *cost)
+{
+    uint32_t i;
+    if (!(nav__wp_label_meet(wp, from, to, &i, NULL) < INFINITY)) return NAV_FAILURE | NAV_CORRUPT_DATA;
+    uint32_t hub = wp->label_hub[0][i], at = from, steps = 0;
+    nav_status s = nav_path_push(out, wp->positions[from], from);
+    /* walks end: a forged chunk's hops could go round in circles */
+    for (; !nav_failed(s) && wp->hub_node[hub] != at; steps++) {
+        uint32_t k = nav__wp_label_find(wp, 0, at, hub);
+        if (k == UINT32_MAX || steps >= wp->count) return NAV_FAILURE | NAV_CORRUPT_DATA;
+        uint32_t next = wp->label_hop[0][k];
+        s = step(wp, f, at, next, cost);
+        if (!nav_failed(s)) s = nav_path_push(out, wp->positions[next], next);
+        at = next;
+    }
+    uint32_t turn = out->count; /* from here, to first */
+    for (uint32_t v = to; !nav_failed(s) && v != at; steps++) {
+        uint32_t k = nav__wp_label_find(wp, 1, v, hub);
+        if (k == UINT32_MAX || steps >= wp->count) return NAV_FAILURE | NAV_CORRUPT_DATA;
+        s = nav_path_push(out, wp->positions[v], v);
+        v = wp->label_hop[1][k];
+    }
+    for (uint32_t lo = turn, hi = out->count; !nav_failed(s) && hi > lo + 1; lo++, hi--) {
+        nav_vec3 p = out->points[lo];
+        uint32_t node = out->nodes[lo];
+        out->points[lo] = out->points[hi - 1], out->nodes[lo] = out->nodes[hi - 1];
+        out->points[hi - 1] = p, out->nodes[hi - 1] = node;
+    }
+    for (uint32_t k = turn; !nav_failed(s) && k < out->count; k++) {
+        s = step(wp, f, at, out->nodes[k], cost);
+        at = out->nodes[k];
+    }
+    return s;
+}
+
 nav_status nav__wp_walk(const nav_waypoints *wp, const nav_waypoints_filter *f, uint32_t from, uint32_t to,
                         nav_path *out, double *cost)
 {
+    if (wp->compressed) return walk_labels(wp, f, from, to, out, cost);
     uint32_t at = from;
     nav_status s = nav_path_push(out, wp->positions[from], from);
     /* every step goes to a waypoint strictly nearer `to` (costs are above 0): at most count - 1 */
     for (uint32_t steps = 0; !nav_failed(s) && at != to; steps++) {
         uint32_t next = nav_waypoints_next_hop(wp, at, to);
-        uint32_t arc = next == NAV_WAYPOINTS_NONE ? UINT32_MAX : nav__wp_cheapest_arc(wp, at, next);
-        if (arc == UINT32_MAX || steps >= wp->count) return NAV_FAILURE | NAV_CORRUPT_DATA; /* never */
-        if (!nav__wp_arc_open(wp, f, arc) || !nav__wp_point_open(wp, f, next))
-            return NAV_FAILURE | NAV_UNREACHABLE;
-        *cost += wp->arc_cost[arc];
+        if (steps >= wp->count) return NAV_FAILURE | NAV_CORRUPT_DATA; /* never */
+        s = step(wp, f, at, next, cost);
         at = next;
-        s = nav_path_push(out, wp->positions[at], at);
+        if (!nav_failed(s)) s = nav_path_push(out, wp->positions[at], at);
     }
     return s;
 }

@@ -4,13 +4,17 @@
 
 #include "waypoints_internal.h"
 
-/* A lower bound of the cost from `from` to v under the filter: the table's distance (the
+/* A lower bound of the cost from `from` to v under the filter: the table's distance (or the hub
+ * labels': one merge of two labels; the
  * unfiltered graph's: a filter that only closes things can only make routes dearer), shrunk by
  * 2^-20 so that the float's rounding never lifts it above the truth; 0 for Dijkstra. INFINITY: v
  * cannot be reached from `from` at all. */
 static inline double bound(const nav_waypoints *wp, bool heuristic, uint32_t from, uint32_t v)
 {
-    return heuristic ? (double)wp->dist[(size_t)from * wp->count + v] * (1 - 0x1p-20) : 0;
+    if (!heuristic) return 0;
+    double d =
+        wp->compressed ? nav__wp_label_meet(wp, from, v, NULL, NULL) : wp->dist[(size_t)from * wp->count + v];
+    return d * (1 - 0x1p-20);
 }
 
 /* A* backwards, from `to` over the arcs into each waypoint that the filter leaves open, until it
@@ -109,7 +113,7 @@ nav_status nav_waypoints_query_route(nav_waypoints_query *q, uint32_t from, uint
         nav_path_clear(out);
         r.cost = 0;
         r.searched = true;
-        r.heuristic = tables_hold && method != NAV_WAYPOINTS_DIJKSTRA && !wp->compressed;
+        r.heuristic = tables_hold && method != NAV_WAYPOINTS_DIJKSTRA;
         s = search(q, filter, r.heuristic, from, to, out, &r);
         if (s == GAVE_UP) {
             r.heuristic = false;

@@ -184,15 +184,17 @@ struct nav_waypoints {
     /* plain tables (up to dense_max waypoints), row `from`, column `to`; null when compressed */
     float *dist;   /* INFINITY: no route */
     uint16_t *hop; /* NAV__NO_HOP: no route */
-    /* compressed first moves (larger graphs; no distances): the targets ranked along a Hilbert
-     * curve through the positions (rank), and row u a list of runs run[run_first[u] ..
-     * run_first[u + 1]], each (first rank << 16 | first move), ascending, the first at rank 0: the
-     * first move from u to v is that of the last run starting at or before rank[v] (u's own rank
-     * belongs to whichever run covers it: the move to itself is u, read apart) */
+    /* hub labels (larger graphs: labels.c): waypoint v's out-label is entries label_first[0][v] ..
+     * label_first[0][v + 1] of label_hub[0], label_hop[0], label_dist[0] (a hub by its rank,
+     * ascending; v's first move towards the hub; the distance there), its in-label the same of
+     * [1] (the waypoint before v on the route from the hub; the distance from it); a symmetric
+     * graph's [1] are its [0] (one allocation) */
     bool compressed;
-    uint16_t *rank;
-    uint32_t *run_first; /* count + 1 entries */
-    uint32_t *run;
+    bool symmetric;
+    uint16_t *hub_node; /* per rank: the hub's waypoint */
+    uint32_t *label_first[2];
+    uint16_t *label_hub[2], *label_hop[2];
+    float *label_dist[2];
     /* a bake of a grid (nav_waypoints_bake_grid): its waypoints are the grid's corners */
     bool from_grid;
     bool pruned;          /* links not taut at both ends were left out */
@@ -208,28 +210,27 @@ struct nav_waypoints {
 nav_status nav__wp_assemble(const nav_waypoint_graph *graph, bool compressed, const nav_allocator *allocator,
                             const nav_log *log, nav_waypoints **out);
 
-/* The cost of the route from `from` to `to` in compressed rows, walked; INFINITY when there is none
- * (or a forged row sends the walk round in circles), or, with factor > 0 (a bake of a grid: the
- * cheapest terrain's cost a grid unit), once the cost so far plus the straight distance on reaches
- * limit. */
-double nav__wp_walked(const nav_waypoints *wp, uint32_t from, uint32_t to, double limit, double factor);
+/* Dijkstra's algorithm from `source` over the arcs that are not disabled (ties: the lower index
+ * settles first, and a distance is replaced only by a strictly smaller one): dist (count entries,
+ * INFINITY on entry) holds the distances after; parent each settled waypoint's predecessor (the
+ * source's is itself); seq the waypoints in the order they settled. Returns how many settled. */
+uint32_t nav__wp_tree(const nav_waypoints *wp, double *dist, nav_heap *open, uint32_t source,
+                      uint16_t *parent, uint16_t *seq);
 
-/* The first move from `from` to `to` in compressed rows (from != to): a binary search of the row. */
-static inline uint32_t nav__wp_compressed_hop(const nav_waypoints *wp, uint32_t from, uint32_t to)
-{
-    const uint32_t *run = wp->run + wp->run_first[from];
-    uint32_t lo = 0, hi = wp->run_first[from + 1] - wp->run_first[from],
-             key = (uint32_t)wp->rank[to] << 16 | 0xffff;
-    while (hi - lo > 1) { /* run[lo] <= key < run[hi] (run[count] as infinite) */
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (run[mid] <= key)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    uint32_t h = hi ? run[lo] & 0xffff : NAV__NO_HOP;
-    return h == NAV__NO_HOP ? NAV_WAYPOINTS_NONE : h;
-}
+/* Makes wp's hub labels (wp->compressed; threads and progress from d). NAV_FAILURE |
+ * NAV_OUT_OF_MEMORY | NAV_TOO_LARGE (more than 2^32 entries) | NAV_WRONG_STATE (cancelled). */
+nav_status nav__wp_labels_bake(nav_waypoints *wp, const nav_waypoints_bake_desc *d);
+void nav__wp_labels_free(nav_waypoints *wp);
+size_t nav__wp_labels_bytes(const nav_waypoints *wp);
+
+/* The distance from `from` to `to` by the labels (INFINITY: no route), and where the hub through
+ * which it runs is in from's out-label and to's in-label [opt] (UINT32_MAX: no route). */
+double nav__wp_label_meet(const nav_waypoints *wp, uint32_t from, uint32_t to, uint32_t *at_from,
+                          uint32_t *at_to);
+/* Where hub (a rank) is in v's out-label (side 0) or in-label (1), or UINT32_MAX. */
+uint32_t nav__wp_label_find(const nav_waypoints *wp, int side, uint32_t v, uint32_t hub);
+/* The first move from `from` to `to` (from != to) by the labels, or NAV_WAYPOINTS_NONE. */
+uint32_t nav__wp_label_hop(const nav_waypoints *wp, uint32_t from, uint32_t to);
 
 /* Builds the k-d tree of wp's positions (kd_point, kd_axis). NAV_FAILURE | NAV_OUT_OF_MEMORY. */
 nav_status nav__wp_kd_build(nav_waypoints *wp);
@@ -269,6 +270,12 @@ struct nav_waypoints_query {
     uint32_t *goal_column;           /* the goal's corners again, and their costs, as a row's */
     double *goal_cost;               /* loop reads them */
     nav__wp_bound *open_bounds;      /* the start candidates to refine, a heap by bound */
+    /* point queries on hub labels: the goal's side folded a hub (point.c's fold_goal), INFINITY but
+     * at the hub_count hubs of hub_touched */
+    double *hub_best;
+    uint32_t *hub_via;
+    uint16_t *hub_touched;
+    uint32_t hub_count;
 };
 
 /* Whether the filter [opt] leaves arc i / waypoint v open. */

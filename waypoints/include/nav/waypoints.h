@@ -28,14 +28,18 @@
  *
  * Size: plain tables hold 6 bytes a pair (a float distance and a 16-bit next hop), n^2 for n
  * waypoints: 96 MiB at NAV_WAYPOINTS_DENSE_MAX (4096). Larger graphs (up to max_waypoints: by
- * default NAV_WAYPOINTS_DEFAULT_MAX, 32768; more is refused with NAV_TOO_LARGE) keep compressed
- * first moves and no distances, as compressed path databases do (Botea 2011; Strasser, Botea and
- * Harabor 2015): the targets are ranked along a Hilbert curve through the positions, so that
- * neighbours in the order mostly share a first move, and each row keeps only where its first move
- * changes, 4 bytes a run (TheFrozenSea, 23,464 corners: 391 runs a row on average, 35 MiB where
- * plain tables would take 3.1 GiB). A first move is then a binary search of its row, a distance a
- * walk along the route. Bake time grows as n times one Dijkstra search: 8room_000 (22,340
- * corners) 27 s on 2 cores, TheFrozenSea 63 s.
+ * default NAV_WAYPOINTS_DEFAULT_MAX, 32768; more is refused with NAV_TOO_LARGE) keep hub labels
+ * instead (a 2-hop cover: Cohen, Halperin, Kaplan and Zwick 2003; built by pruned landmark
+ * labelling, Akiba, Iwata and Yoshida 2013): each waypoint keeps a short list of hubs with its
+ * distance to each and its first move towards it (and, on graphs with one-way links or costs that
+ * differ each way, a second list from the hubs), such that every shortest route runs through a hub
+ * both its ends keep. 8 bytes an entry; on the four game maps above 4096 corners 63 to 164 entries
+ * a waypoint: TheFrozenSea
+ * (23,464 corners) 2.0 million entries, 15.4 MiB, where plain tables would take 3.1 GiB. A distance
+ * is then one merge of two lists (0.4 to 2.7 us on those maps), a first move the same, a route a walk
+ * through the hub the lists meet at. The hubs are ordered by how many shortest routes of a sample
+ * of route trees run through them, and each hub's search stops where earlier hubs serve: a bake
+ * takes seconds (TheFrozenSea 3.9 s on 2 cores; see bench/README.md).
  * A bake of a grid also keeps, for point queries, the corners each 2 x 2 block of cells may see:
  * a 2-byte entry a corner a block it is seen from, 4 bytes a block besides (den520d 1.1 MB beside
  * 5.4 MB of tables, orz900d 3.8 MB beside 99 MB); rebuilt, not stored, when a file is loaded with
@@ -138,10 +142,11 @@ typedef struct nav_waypoints_bake_desc {
     uint32_t max_waypoints;         /* refuse larger graphs (0: NAV_WAYPOINTS_DEFAULT_MAX; at most
                                      * NAV_WAYPOINTS_LIMIT) */
     uint32_t dense_max;             /* graphs up to this size get plain tables, larger ones
-                                     * compressed first moves (0: NAV_WAYPOINTS_DENSE_MAX) */
+                                     * hub labels (0: NAV_WAYPOINTS_DENSE_MAX) */
     const nav_allocator *allocator; /* [opt] for the baked data */
     const nav_log *log;             /* [opt] why a graph is refused */
-    const nav_progress *progress;   /* [opt] "routes": sources done out of all; false cancels */
+    const nav_progress *progress;   /* [opt] "routes": sources done out of all (hub labels: "hub order",
+                                     * sampled trees; then "labels", hubs); false cancels */
 } nav_waypoints_bake_desc;
 
 /* Checks the graph and works out every route. Ties between routes of equal cost break the same
@@ -295,8 +300,8 @@ uint64_t nav_waypoints_source_fingerprint(const nav_waypoints *wp);
  * cost as the tables use it (a cost of 0 given as its length), flags, one_way and disabled. A
  * two-way link reads with from below to. Returns false (out untouched) when out of range. */
 bool nav_waypoints_link(const nav_waypoints *wp, uint32_t link, nav_waypoint_link *out);
-/* Whether the bake keeps compressed first moves (more waypoints than dense_max) rather than plain
- * tables: then distances are walked, not read (see nav_waypoints_distance). */
+/* Whether the bake keeps hub labels (more waypoints than dense_max) rather than plain tables: then
+ * a distance or first move is a merge of two short lists, not one read (see nav_waypoints_distance). */
 bool nav_waypoints_compressed(const nav_waypoints *wp);
 /* Bytes of the baked data (tables, waypoints, links, names; for a bake of a grid, its corners and
  * what each block of cells may see). */
@@ -306,17 +311,21 @@ size_t nav_waypoints_memory_bytes(const nav_waypoints *wp);
 
 /* The cost of the cheapest route from waypoint `from` to `to` (0 from a waypoint to itself),
  * INFINITY when there is none or an index is out of range. Plain tables: O(1), kept as a float
- * (relative error below 1e-7; nav_waypoints_route sums the links exactly). Compressed first moves:
- * the route walked and its links summed, O(links on it x log(runs in a row)). */
+ * (relative error below 1e-7; nav_waypoints_route sums the links exactly). Hub labels: the least
+ * sum over the hubs the two waypoints' labels share, O(entries in the two labels), two floats
+ * (relative error below 2e-7). */
 double nav_waypoints_distance(const nav_waypoints *wp, uint32_t from, uint32_t to);
 
 /* The first move of that route: the waypoint after `from` (`to` itself for a direct link, `from`
- * when from == to), or NAV_WAYPOINTS_NONE when there is no route. O(1). */
+ * when from == to), or NAV_WAYPOINTS_NONE when there is no route. O(1) on plain tables; on hub
+ * labels a merge as nav_waypoints_distance, and when `from` is itself the hub, a walk back from
+ * `to` (O(links on the route x log(entries))). */
 uint32_t nav_waypoints_next_hop(const nav_waypoints *wp, uint32_t from, uint32_t to);
 
 /* The route from `from` to `to` into out (cleared first): the waypoints' positions, their indices
- * in out->nodes, out->cost the sum of its links' costs (in doubles). Walks the first moves, taking
- * the cheapest link between consecutive waypoints. Returns NAV_SUCCESS; NAV_FAILURE |
+ * in out->nodes, out->cost the sum of its links' costs (in doubles). Walks the first moves (on hub
+ * labels: up to the hub, then back from `to` to it), taking the cheapest link between consecutive
+ * waypoints. Returns NAV_SUCCESS; NAV_FAILURE |
  * NAV_UNREACHABLE (out empty) when there is no route; NAV_FAILURE | NAV_INVALID_PARAM for an index
  * out of range; NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
 nav_status nav_waypoints_route(const nav_waypoints *wp, uint32_t from, uint32_t to, nav_path *out);
@@ -380,12 +389,12 @@ size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *query);
 /* The cheapest route from waypoint `from` to `to` that the filter [opt] leaves open, written to out
  * as nav_waypoints_route writes it. With no filter, or when every link and waypoint of the table's
  * route is open, that route (a walk along first moves: no search). Otherwise a search over the
- * graph: A* with the table's distances as the heuristic (exact where nothing is closed, so it goes
- * almost straight to the goal), or Dijkstra when the filter opens disabled links (the tables
- * knew nothing of them, so their distances are no lower bound). Ties between routes of equal cost
- * break the same way on every run. Returns NAV_SUCCESS; NAV_FAILURE | NAV_UNREACHABLE (out empty)
- * when the filter leaves no route; NAV_FAILURE | NAV_INVALID_PARAM for an index out of range;
- * NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
+ * graph: A* with the table's (or hub labels') distances as the heuristic (exact where nothing is closed, so
+ * it goes almost straight to the goal), or Dijkstra when the filter opens disabled links (the tables knew
+ * nothing of them, so their distances are no lower bound). Ties between routes of equal cost break the same
+ * way on every run. Returns NAV_SUCCESS; NAV_FAILURE | NAV_UNREACHABLE (out empty) when the filter leaves no
+ * route; NAV_FAILURE | NAV_INVALID_PARAM for an index out of range; NAV_FAILURE | NAV_OUT_OF_MEMORY when out
+ * cannot grow. */
 nav_status nav_waypoints_query_route(nav_waypoints_query *query, uint32_t from, uint32_t to,
                                      const nav_waypoints_filter *filter, nav_path *out,
                                      nav_waypoints_route_result *result);
@@ -427,7 +436,9 @@ typedef struct nav_waypoints_result {
  * bake made for its cell, usually a few dozen. The path is the cheapest combination start -> a ->
  * (table route) -> b -> goal, found best first: each a is bounded below by its segment plus the
  * straight distance on to the goal, its row of the distance table is read only when that bound
- * comes first, and segments are checked exactly only when their combination comes first. Written to out
+ * comes first (on hub labels: the goal's candidates are folded into one value a hub, so an a costs
+ * one pass over its label), and segments are checked exactly only when their combination comes
+ * first. Written to out
  * (cleared first): start, the route's corners, goal; out->cost its exact cost, summed in doubles. Returns
  * NAV_SUCCESS; NAV_FAILURE | NAV_UNREACHABLE when no path exists; NAV_FAILURE | NAV_INVALID_PARAM for an end
  * not in free space (or a query without a grid); NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
