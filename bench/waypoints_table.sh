@@ -74,7 +74,7 @@ print("%-19s %6s %7s %7s %10s %7s | %8s %7s %7s %7s %8s %7s %4s" % (
 for name in order:
     short = name.replace(".map", "")
     if name in refused:
-        print("%-19s refused: %s, above the default limit of 32768 waypoints" % (short, refused[name]))
+        print("%-19s refused: %s, above the limit of 65535 waypoints" % (short, refused[name]))
         continue
     ref, wp, mesh = best[(name, "ref")], best[(name, "waypoints")], best[(name, "mesh")]
     print("%-19s %6d %7d %7.2f %10d %7d | %8.1f %7.1f %7.4f %7.3f %8.5f %7.5f %d/%d" % (

@@ -107,8 +107,8 @@ nav_status nav__wp_graph_from_grid(const nav_grid *grid, const nav_waypoint_grid
     if (c->count > limit) {
         nav__logf(d.log, NAV_LOG_ERROR,
                   "waypoints: the grid has %u convex corners, more than the limit of %u waypoints "
-                  "(the tables would take %.0f MiB)",
-                  c->count, limit, (double)c->count * c->count * 6 / 1048576);
+                  "(max_waypoints raises it to at most %u, the most a bake holds)",
+                  c->count, limit, NAV_WAYPOINTS_LIMIT);
         nav__wp_corners_free(corners, &a);
         return NAV_FAILURE | NAV_TOO_LARGE;
     }

@@ -374,8 +374,8 @@ nav_status nav_waypoint_graph_from_mesh(const nav_mesh *mesh, const nav_waypoint
         nav__logf(
             d.log, NAV_LOG_ERROR,
             "waypoints: the mesh has %u convex corners and %u off-mesh links, more than the limit of %u "
-            "waypoints (the tables would take %.0f MiB)",
-            corners, links, limit, (double)count * (double)count * 6 / 1048576);
+            "waypoints (max_waypoints raises it to at most %u, the most a bake holds)",
+            corners, links, limit, NAV_WAYPOINTS_LIMIT);
         s = NAV_FAILURE | NAV_TOO_LARGE;
     }
     mesh_job job = {.mesh = mesh,

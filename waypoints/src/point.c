@@ -194,17 +194,20 @@ static void combine(const nav_waypoints_query *q, nav__wp_candidate *a, uint32_t
 
 /* On hub labels the goal's side is folded into one value a hub (q->hub_best: the least distance
  * from the hub to a goal candidate plus that candidate's cost; q->hub_via: which candidate), so that
- * a start candidate's cheapest combination is one pass over its out-label. Folded again when a goal
- * candidate's cost changes. */
-static void fold_goal(nav_waypoints_query *q, uint32_t nb)
+ * a start candidate's cheapest combination is one pass over its out-label. Only candidates b that
+ * could beat `limit` are folded: a path through b costs at least the straight distance from the
+ * start (sx, sy) to b plus b's cost. Folded again when a goal candidate's cost changes. */
+static void fold_goal(nav_waypoints_query *q, uint32_t nb, double sx, double sy, double limit)
 {
     const nav_waypoints *wp = q->wp;
+    const nav__wp_corners *c = &wp->corners;
+    double factor = q->grid->min_cost * q->grid->desc.cell_size * (1 - 1e-6);
     for (uint32_t k = 0; k < q->hub_count; k++) q->hub_best[q->hub_touched[k]] = INFINITY;
     q->hub_count = 0;
     for (uint32_t j = 0; j < nb; j++) {
         uint32_t b = q->goal_column[j];
-        double cost = q->goal_cost[j];
-        if (!(cost < INFINITY)) continue;
+        double cost = q->goal_cost[j], dx = c->x[b] - sx, dy = c->y[b] - sy;
+        if (!(cost + sqrt(dx * dx + dy * dy) * factor < limit)) continue;
         for (uint32_t k = wp->label_first[1][b], end = wp->label_first[1][b + 1]; k < end; k++) {
             uint32_t h = wp->label_hub[1][k];
             double t = (double)wp->label_dist[1][k] + cost;
@@ -278,6 +281,35 @@ static uint32_t bound_pop(nav__wp_bound *heap, uint32_t *count)
     return index;
 }
 
+/* On hub labels, a path to beat before the goal's side is folded (fold_goal leaves out the goal
+ * candidates that cannot): through the start candidate of least bound and the goal candidate
+ * nearest it by straight distance plus cost, both segments checked. On open ground it is the
+ * cheapest or close to it. `none` when a segment cannot be walked or no route joins the two. */
+static via first_guess(nav_waypoints_query *q, double sx, double sy, double gx, double gy, uint32_t na,
+                       uint32_t nb, nav_waypoints_result *r)
+{
+    via none = {.a = NAV_WAYPOINTS_NONE, .b = NAV_WAYPOINTS_NONE};
+    const nav__wp_corners *c = &q->wp->corners;
+    uint32_t i = UINT32_MAX, j = UINT32_MAX;
+    for (uint32_t k = 0; k < na; k++)
+        if (i == UINT32_MAX || q->start[k].total < q->start[i].total) i = k;
+    if (i == UINT32_MAX || nb == 0) return none;
+    nav__wp_candidate *a = &q->start[i];
+    double least = INFINITY;
+    for (uint32_t k = 0; k < nb; k++) {
+        double dx = c->x[q->goal[k].corner] - c->x[a->corner], dy = c->y[q->goal[k].corner] - c->y[a->corner];
+        double t = sqrt(dx * dx + dy * dy) + q->goal[k].cost / (q->grid->min_cost * q->grid->desc.cell_size);
+        if (t < least) least = t, j = k;
+    }
+    nav__wp_candidate *b = &q->goal[j];
+    a->total += check(q, sx, sy, false, a, r);
+    check(q, gx, gy, true, b, r);
+    q->goal_cost[j] = b->cost;
+    double d = nav__wp_label_meet(q->wp, a->corner, b->corner, NULL, NULL);
+    if (!(a->cost + d + b->cost < INFINITY)) return none;
+    return (via){a->cost + d + b->cost, a->cost, b->cost, a->corner, b->corner};
+}
+
 /* Best first, as A* is: every start candidate holds a lower bound of the paths through it, kept in
  * a heap; the least is refined until it is exact. Its row of the table (its out-label) is read only when it
  * comes first (the bound, its segment plus the straight distance on to the goal, is close: few rows are
@@ -302,8 +334,14 @@ static via through_corners(nav_waypoints_query *q, double sx, double sy, double 
      * pass over a label, about what the bound would cost: none, the goal's side folded instead. */
     const nav_waypoints *wp = q->wp;
     double shift = INFINITY;
+    via guess = none; /* what to return when nothing beats best */
     if (wp->compressed) {
-        fold_goal(q, nb);
+        guess = first_guess(q, sx, sy, gx, gy, na, nb, r);
+        if (guess.a != NAV_WAYPOINTS_NONE && guess.cost < best)
+            best = guess.cost;
+        else
+            guess = none;
+        fold_goal(q, nb, sx, sy, best);
     } else if (pivot != UINT32_MAX) {
         uint32_t p = q->goal[pivot].corner;
         for (uint32_t j = 0; j < nb; j++)
@@ -339,13 +377,13 @@ static via through_corners(nav_waypoints_query *q, double sx, double sy, double 
             if (b->checked || check(q, gx, gy, true, b, r) == 0)
                 return (via){a->total, a->cost, b->cost, a->corner, b->corner};
             q->goal_cost[j] = b->cost;
-            if (wp->compressed) fold_goal(q, nb);
+            if (wp->compressed) fold_goal(q, nb, sx, sy, best);
             for (uint32_t k = 0; k < na; k++)
                 if (q->start[k].via == j) q->start[k].via = UINT32_MAX; /* totals stay lower bounds */
         }
         if (a->total < best) bound_push(open, &open_count, a->total, i);
     }
-    return none;
+    return guess;
 }
 
 nav_status nav_waypoints_find_path(nav_waypoints_query *q, nav_vec3 start, nav_vec3 goal, nav_path *out,

@@ -28,7 +28,7 @@
  *
  * Size: plain tables hold 6 bytes a pair (a float distance and a 16-bit next hop), n^2 for n
  * waypoints: 96 MiB at NAV_WAYPOINTS_DENSE_MAX (4096). Larger graphs (up to max_waypoints: by
- * default NAV_WAYPOINTS_DEFAULT_MAX, 32768; more is refused with NAV_TOO_LARGE) keep hub labels
+ * default NAV_WAYPOINTS_DEFAULT_MAX, 65535; more is refused with NAV_TOO_LARGE) keep hub labels
  * instead (a 2-hop cover: Cohen, Halperin, Kaplan and Zwick 2003; built by pruned landmark
  * labelling, Akiba, Iwata and Yoshida 2013): each waypoint keeps a short list of hubs with its
  * distance to each and its first move towards it (and, on graphs with one-way links or costs that
@@ -71,7 +71,7 @@ extern "C" {
 
 #define NAV_WAYPOINTS_NONE        UINT32_MAX /* "no waypoint": no route, an unknown name */
 #define NAV_WAYPOINTS_DENSE_MAX   4096u      /* the largest graph given plain tables by default */
-#define NAV_WAYPOINTS_DEFAULT_MAX 32768u     /* waypoints a bake takes unless told otherwise */
+#define NAV_WAYPOINTS_DEFAULT_MAX 65535u     /* waypoints a bake takes unless told otherwise */
 #define NAV_WAYPOINTS_LIMIT       65535u     /* the most any bake takes (16-bit next hops) */
 #define NAV_WAYPOINT_NAME_MAX     63u        /* the longest name, in bytes */
 #define NAV_WAYPOINT_MAX_COST     1e30       /* the dearest link (so that every route fits a float) */
