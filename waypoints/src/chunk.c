@@ -265,7 +265,7 @@ static nav_status check_tables(chunk_reader *c, const nav_waypoints *wp)
  * (from it in out-labels, to it in in-labels) that keeps the hub too, at the entry's distance less
  * the link's cost (within the floats' rounding), so that every step of a walk to or from a hub is a
  * link and the walk's cost is what the labels say. */
-static nav_status check_labels(chunk_reader *c, const nav_waypoints *wp, int side)
+static nav_status check_labels(chunk_reader *c, nav_waypoints *wp, int side)
 {
     uint32_t n = wp->count;
     const uint32_t *first = wp->label_first[side];
@@ -279,11 +279,13 @@ static nav_status check_labels(chunk_reader *c, const nav_waypoints *wp, int sid
             if (!ok) break;
             if (wp->hub_node[h] == v) {
                 ok = hop == v && d == 0;
+                wp->label_up[side][k] = k;
                 continue;
             }
             uint32_t arc = side == 0 ? nav__wp_cheapest_arc(wp, v, hop) : nav__wp_cheapest_arc(wp, hop, v);
             uint32_t at = hop == v ? UINT32_MAX : nav__wp_label_find(wp, side, hop, h);
             ok = arc != UINT32_MAX && at != UINT32_MAX;
+            wp->label_up[side][k] = at;
             if (ok) {
                 double rest = (double)d - wp->arc_cost[arc], there = wp->label_dist[side][at];
                 ok = fabs(rest - there) <= 1e-6 * (double)d + 1e-30;
@@ -315,7 +317,7 @@ static bool hops_reach_hubs(const nav_waypoints *wp, int side, uint8_t *mark, ui
                 chain[length++] = e;
                 if (wp->hub_node[hub[e]] == at) break;
                 at = hop[e];
-                e = nav__wp_label_find(wp, side, at, hub[e]); /* check_labels found it */
+                e = wp->label_up[side][e];
             }
             for (uint32_t i = 0; i < length; i++) mark[chain[i]] = 2;
         }
@@ -356,7 +358,8 @@ static nav_status read_labels(chunk_reader *c, nav_waypoints *wp, bool symmetric
         wp->label_hub[side] = nav__alloc(a, total * sizeof *wp->label_hub[side]);
         wp->label_hop[side] = nav__alloc(a, total * sizeof *wp->label_hop[side]);
         wp->label_dist[side] = nav__alloc(a, total * sizeof *wp->label_dist[side]);
-        if (!wp->label_hub[side] || !wp->label_hop[side] || !wp->label_dist[side])
+        wp->label_up[side] = nav__alloc(a, total * sizeof *wp->label_up[side]);
+        if (!wp->label_hub[side] || !wp->label_hop[side] || !wp->label_dist[side] || !wp->label_up[side])
             return NAV_FAILURE | NAV_OUT_OF_MEMORY;
         for (uint32_t k = 0; k < first[n]; k++) {
             wp->label_hub[side][k] = nav_reader_get_u16(&c->r);
@@ -369,6 +372,7 @@ static nav_status read_labels(chunk_reader *c, nav_waypoints *wp, bool symmetric
         wp->label_hub[1] = wp->label_hub[0];
         wp->label_hop[1] = wp->label_hop[0];
         wp->label_dist[1] = wp->label_dist[0];
+        wp->label_up[1] = wp->label_up[0];
     }
     for (int side = 0; side < (symmetric ? 1 : 2) && !nav_failed(s); side++) {
         s = check_labels(c, wp, side);

@@ -179,6 +179,7 @@ static nav_status make_order(const nav_waypoints *wp, const nav_waypoints_bake_d
 typedef struct entry {
     double dist;
     uint16_t hub, hop;
+    uint32_t up; /* where the hop's entry for the hub is in its label */
 } entry;
 
 typedef struct growing {
@@ -239,7 +240,9 @@ static bool label_hub(labelling *b, uint32_t rank, int fill)
                 served = fmin(served, b->hub_dist[lu->e[k].hub] + lu->e[k].dist);
             if (served <= du) continue;
         }
-        ok = append(a, lu, (entry){du, (uint16_t)rank, b->before[u]});
+        /* the waypoint it was reached from took this hub last (it was searched on from) */
+        uint32_t up = u == root ? lu->count : b->label[fill][b->before[u]].count - 1;
+        ok = append(a, lu, (entry){du, (uint16_t)rank, b->before[u], up});
         uint32_t first = fill == IN ? wp->arc_first[u] : wp->in_first[u],
                  end = fill == IN ? wp->arc_first[u + 1] : wp->in_first[u + 1];
         for (uint32_t k = first; k < end; k++) {
@@ -284,21 +287,23 @@ static nav_status flatten(nav_waypoints *wp, const growing *label, int side)
     size_t total = 0;
     for (uint32_t v = 0; v < n; v++) total += label[v].count;
     if (total > UINT32_MAX) return NAV_FAILURE | NAV_TOO_LARGE;
-    wp->label_first[side] = nav__calloc(a, (size_t)n + 1, sizeof *wp->label_first[side]);
+    uint32_t *first = wp->label_first[side] = nav__calloc(a, (size_t)n + 1, sizeof *first);
     wp->label_hub[side] = nav__alloc(a, (total ? total : 1) * sizeof *wp->label_hub[side]);
     wp->label_hop[side] = nav__alloc(a, (total ? total : 1) * sizeof *wp->label_hop[side]);
     wp->label_dist[side] = nav__alloc(a, (total ? total : 1) * sizeof *wp->label_dist[side]);
-    if (!wp->label_first[side] || !wp->label_hub[side] || !wp->label_hop[side] || !wp->label_dist[side])
+    wp->label_up[side] = nav__alloc(a, (total ? total : 1) * sizeof *wp->label_up[side]);
+    if (!first || !wp->label_hub[side] || !wp->label_hop[side] || !wp->label_dist[side] ||
+        !wp->label_up[side])
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    uint32_t at = 0;
-    for (uint32_t v = 0; v < n; v++) {
-        for (uint32_t k = 0; k < label[v].count; k++, at++) {
-            wp->label_hub[side][at] = label[v].e[k].hub;
-            wp->label_hop[side][at] = label[v].e[k].hop;
-            wp->label_dist[side][at] = (float)label[v].e[k].dist;
+    for (uint32_t v = 0; v < n; v++) first[v + 1] = first[v] + label[v].count;
+    for (uint32_t v = 0; v < n; v++)
+        for (uint32_t k = 0, at = first[v]; k < label[v].count; k++, at++) {
+            const entry *e = &label[v].e[k];
+            wp->label_hub[side][at] = e->hub;
+            wp->label_hop[side][at] = e->hop;
+            wp->label_dist[side][at] = (float)e->dist;
+            wp->label_up[side][at] = first[e->hop] + e->up;
         }
-        wp->label_first[side][v + 1] = at;
-    }
     return NAV_SUCCESS;
 }
 
@@ -337,6 +342,7 @@ nav_status nav__wp_labels_bake(nav_waypoints *wp, const nav_waypoints_bake_desc 
         wp->label_first[IN] = wp->label_first[OUT];
         wp->label_hub[IN] = wp->label_hub[OUT];
         wp->label_hop[IN] = wp->label_hop[OUT];
+        wp->label_up[IN] = wp->label_up[OUT];
         wp->label_dist[IN] = wp->label_dist[OUT];
     }
     for (int side = 0; side < (wp->symmetric ? 1 : 2); side++)
@@ -359,6 +365,7 @@ void nav__wp_labels_free(nav_waypoints *wp)
         nav__free(a, wp->label_first[side]);
         nav__free(a, wp->label_hub[side]);
         nav__free(a, wp->label_hop[side]);
+        nav__free(a, wp->label_up[side]);
         nav__free(a, wp->label_dist[side]);
     }
     nav__free(a, wp->hub_node);
@@ -412,12 +419,11 @@ uint32_t nav__wp_label_hop(const nav_waypoints *wp, uint32_t from, uint32_t to)
     uint32_t hub = wp->label_hub[OUT][i];
     if (wp->hub_node[hub] != from) return wp->label_hop[OUT][i];
     /* from is the hub: back from `to` along the hub's tree to the waypoint after it */
-    for (uint32_t at = to, steps = 0; steps < wp->count; steps++) {
-        uint32_t k = nav__wp_label_find(wp, IN, at, hub);
-        if (k == UINT32_MAX) break;
+    for (uint32_t at = to, k = j, steps = 0; steps < wp->count; steps++) {
         uint32_t before = wp->label_hop[IN][k];
         if (before == from) return at;
         at = before;
+        k = wp->label_up[IN][k];
     }
     return NAV_WAYPOINTS_NONE; /* a forged chunk's labels: never a bake's */
 }
@@ -428,7 +434,7 @@ size_t nav__wp_labels_bytes(const nav_waypoints *wp)
     for (int side = 0; side < (wp->symmetric ? 1 : 2); side++)
         bytes +=
             (n + 1) * sizeof *wp->label_first[side] +
-            (size_t)wp->label_first[side][n] *
-                (sizeof *wp->label_hub[side] + sizeof *wp->label_hop[side] + sizeof *wp->label_dist[side]);
+            (size_t)wp->label_first[side][n] * (sizeof *wp->label_hub[side] + sizeof *wp->label_hop[side] +
+                                                sizeof *wp->label_dist[side] + sizeof *wp->label_up[side]);
     return bytes;
 }

@@ -158,25 +158,23 @@ static nav_status step(const nav_waypoints *wp, const nav_waypoints_filter *f, u
 static nav_status walk_labels(const nav_waypoints *wp, const nav_waypoints_filter *f, uint32_t from,
                               uint32_t to, nav_path *out, double *cost)
 {
-    uint32_t i;
-    if (!(nav__wp_label_meet(wp, from, to, &i, NULL) < INFINITY)) return NAV_FAILURE | NAV_CORRUPT_DATA;
-    uint32_t hub = wp->label_hub[0][i], at = from, steps = 0;
+    uint32_t k, j;
+    if (!(nav__wp_label_meet(wp, from, to, &k, &j) < INFINITY)) return NAV_FAILURE | NAV_CORRUPT_DATA;
+    uint32_t hub = wp->label_hub[0][k], at = from, steps = 0;
     nav_status s = nav_path_push(out, wp->positions[from], from);
     /* walks end: a forged chunk's hops could go round in circles */
-    for (; !nav_failed(s) && wp->hub_node[hub] != at; steps++) {
-        uint32_t k = nav__wp_label_find(wp, 0, at, hub);
-        if (k == UINT32_MAX || steps >= wp->count) return NAV_FAILURE | NAV_CORRUPT_DATA;
+    for (; !nav_failed(s) && wp->hub_node[hub] != at; steps++, k = wp->label_up[0][k]) {
+        if (steps >= wp->count) return NAV_FAILURE | NAV_CORRUPT_DATA;
         uint32_t next = wp->label_hop[0][k];
         s = step(wp, f, at, next, cost);
         if (!nav_failed(s)) s = nav_path_push(out, wp->positions[next], next);
         at = next;
     }
     uint32_t turn = out->count; /* from here, to first */
-    for (uint32_t v = to; !nav_failed(s) && v != at; steps++) {
-        uint32_t k = nav__wp_label_find(wp, 1, v, hub);
-        if (k == UINT32_MAX || steps >= wp->count) return NAV_FAILURE | NAV_CORRUPT_DATA;
+    for (uint32_t v = to; !nav_failed(s) && v != at; steps++, j = wp->label_up[1][j]) {
+        if (steps >= wp->count) return NAV_FAILURE | NAV_CORRUPT_DATA;
         s = nav_path_push(out, wp->positions[v], v);
-        v = wp->label_hop[1][k];
+        v = wp->label_hop[1][j];
     }
     for (uint32_t lo = turn, hi = out->count; !nav_failed(s) && hi > lo + 1; lo++, hi--) {
         nav_vec3 p = out->points[lo];
@@ -184,9 +182,9 @@ static nav_status walk_labels(const nav_waypoints *wp, const nav_waypoints_filte
         out->points[lo] = out->points[hi - 1], out->nodes[lo] = out->nodes[hi - 1];
         out->points[hi - 1] = p, out->nodes[hi - 1] = node;
     }
-    for (uint32_t k = turn; !nav_failed(s) && k < out->count; k++) {
-        s = step(wp, f, at, out->nodes[k], cost);
-        at = out->nodes[k];
+    for (uint32_t i = turn; !nav_failed(s) && i < out->count; i++) {
+        s = step(wp, f, at, out->nodes[i], cost);
+        at = out->nodes[i];
     }
     return s;
 }

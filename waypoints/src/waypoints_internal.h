@@ -195,6 +195,9 @@ struct nav_waypoints {
     uint32_t *label_first[2];
     uint16_t *label_hub[2], *label_hop[2];
     float *label_dist[2];
+    uint32_t *label_up[2]; /* per entry: where its hop's entry for the same hub is (its own index for
+                            * the waypoint's own entry), so a walk to or from a hub searches no
+                            * label; made by the bake or the chunk reader, not stored */
     /* a bake of a grid (nav_waypoints_bake_grid): its waypoints are the grid's corners */
     bool from_grid;
     bool pruned;          /* links not taut at both ends were left out */
