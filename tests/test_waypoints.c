@@ -1565,9 +1565,13 @@ static void test_labels_chunk_damage(void **state)
         double value;
         const char *said;
     } cases[] = {
-        {HUBS + 2, 2, 0, "a hub once: rank 1"},          {HUBS, 2, 4, "a hub once: rank 0"},
-        {OUT_STARTS, 0, 1, "a first label not at 0"},    {OUT_STARTS + 8, 0, 0, "label starts going back"},
-        {IN_STARTS + 16, 0, 9, "do not fill"},           {IN_STARTS + 16, 0, 7, "do not fill"},
+        {12, 0, 8 | 16, "one label a waypoint, but links that cost differently each way"},
+        {HUBS + 2, 2, 0, "a hub once: rank 1"},
+        {HUBS, 2, 4, "a hub once: rank 0"},
+        {OUT_STARTS, 0, 1, "a first label not at 0"},
+        {OUT_STARTS + 8, 0, 0, "label starts going back"},
+        {IN_STARTS + 16, 0, 9, "do not fill"},
+        {IN_STARTS + 16, 0, 7, "do not fill"},
         {OUT + 4, 1, 1, "out-label of waypoint 0"},      /* a's own entry not at 0 */
         {OUT + 8 + 4, 1, 5, "out-label of waypoint 1"},  /* b -> a is 4 */
         {OUT + 8 + 2, 2, 2, "out-label of waypoint 1"},  /* b -> a by c: c -> a is 8, not 0 */
@@ -1641,6 +1645,9 @@ static void test_labels_chunk_cycle(void **state)
             }
     assert_int_equal(turned, 2);
     expect_corrupt(copy, w.size, "go round in circles");
+    memcpy(copy, w.data, w.size);
+    put_u32(copy + 12, 8); /* labels, but two a waypoint */
+    expect_corrupt(copy, w.size, "two labels a waypoint, but links that cost the same both ways");
     free(copy);
     nav_writer_destroy(&w);
     nav_waypoints_destroy(wp);

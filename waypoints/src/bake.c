@@ -368,6 +368,7 @@ nav_status nav__wp_assemble(const nav_waypoint_graph *graph, bool compressed, co
     nav_status s = copy_waypoints(wp, graph, log);
     if (!nav_failed(s)) s = make_arcs(wp, graph);
     if (!nav_failed(s)) s = nav__wp_kd_build(wp);
+    if (!nav_failed(s)) wp->symmetric = nav__wp_symmetric(wp);
     wp->compressed = compressed;
     if (!nav_failed(s) && !compressed) {
         size_t cells = nav__mul_size(graph->waypoint_count, graph->waypoint_count);

@@ -58,7 +58,8 @@ nav_status nav_waypoints_write_chunk(const nav_waypoints *wp, nav_writer *w)
     nav_writer_put_u32(w, wp->link_count);
     nav_writer_put_u32(w, (uint32_t)wp->names_bytes);
     nav_writer_put_u32(w, (wp->from_grid ? FLAG_FROM_GRID : 0) | (wp->pruned ? FLAG_PRUNED : 0) |
-                              (wp->compressed ? FLAG_LABELS : 0) | (wp->symmetric ? FLAG_SYMMETRIC : 0));
+                              (wp->compressed ? FLAG_LABELS : 0) |
+                              (wp->compressed && wp->symmetric ? FLAG_SYMMETRIC : 0));
     nav_writer_put_u64(w, wp->from_grid ? wp->fingerprint : 0);
     for (size_t i = 0; i < n; i++) {
         nav_writer_put_f32(w, wp->positions[i].x);
@@ -329,7 +330,11 @@ static nav_status read_labels(chunk_reader *c, nav_waypoints *wp, bool symmetric
 {
     const nav_allocator *a = &wp->allocator;
     uint32_t n = wp->count;
-    wp->symmetric = symmetric;
+    if (wp->symmetric != symmetric) /* nav__wp_assemble found whether the links cost the same both ways */
+        return corrupt(c,
+                       symmetric ? "one label a waypoint, but links that cost differently each way"
+                                 : "two labels a waypoint, but links that cost the same both ways",
+                       UINT32_MAX);
     wp->hub_node = nav__calloc(a, n ? n : 1, sizeof *wp->hub_node);
     uint8_t *seen = nav__calloc(a, n ? n : 1, 1);
     nav_status s = wp->hub_node && seen ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;

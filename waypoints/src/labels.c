@@ -266,9 +266,7 @@ static bool label_hub(labelling *b, uint32_t rank, int fill)
     return ok;
 }
 
-/* True when every link costs the same both ways (the cheapest open arc from u to v costs what the
- * cheapest from v to u does, for every u and v). */
-static bool symmetric(const nav_waypoints *wp)
+bool nav__wp_symmetric(const nav_waypoints *wp)
 {
     for (uint32_t u = 0; u < wp->count; u++)
         for (uint32_t i = wp->arc_first[u], end = wp->arc_first[u + 1]; i < end; i++) {
@@ -311,7 +309,6 @@ nav_status nav__wp_labels_bake(nav_waypoints *wp, const nav_waypoints_bake_desc 
 {
     const nav_allocator *a = &wp->allocator;
     uint32_t n = wp->count;
-    wp->symmetric = symmetric(wp);
     wp->hub_node = nav__calloc(a, n ? n : 1, sizeof *wp->hub_node);
     uint16_t *rank_of = nav__calloc(a, n ? n : 1, sizeof *rank_of);
     labelling b = {.wp = wp, .by_rank = wp->hub_node, .rank_of = rank_of};

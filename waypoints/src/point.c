@@ -23,6 +23,7 @@ void nav_waypoints_query_destroy(nav_waypoints_query *q)
     nav__free(&a, q->goal);
     nav__free(&a, q->goal_column);
     nav__free(&a, q->goal_cost);
+    nav__free(&a, q->goal_index);
     nav__free(&a, q->open_bounds);
     nav__free(&a, q->hub_best);
     nav__free(&a, q->hub_via);
@@ -80,8 +81,9 @@ nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoin
         q->goal = nav__calloc(&a, m, sizeof *q->goal);
         q->goal_column = nav__calloc(&a, m, sizeof *q->goal_column);
         q->goal_cost = nav__calloc(&a, m, sizeof *q->goal_cost);
+        q->goal_index = nav__calloc(&a, m, sizeof *q->goal_index);
         q->open_bounds = nav__calloc(&a, m, sizeof *q->open_bounds);
-        ok = q->start && q->goal && q->goal_column && q->goal_cost && q->open_bounds;
+        ok = q->start && q->goal && q->goal_column && q->goal_cost && q->goal_index && q->open_bounds;
     }
     if (ok && d.grid && wp->compressed) {
         q->hub_best = nav__alloc(&a, (size_t)n * sizeof *q->hub_best);
@@ -107,8 +109,9 @@ size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *q)
                    (size_t)(q->open.capacity + q->near.capacity) * sizeof(nav_heap_entry) +
                    (size_t)q->open.capacity * sizeof *q->open.pos;
     if (q->grid)
-        bytes += (size_t)candidate_capacity(q->wp) * (2 * sizeof *q->start + sizeof *q->goal_column +
-                                                      sizeof *q->goal_cost + sizeof *q->open_bounds);
+        bytes += (size_t)candidate_capacity(q->wp) *
+                 (2 * sizeof *q->start + sizeof *q->goal_column + sizeof *q->goal_cost +
+                  sizeof *q->goal_index + sizeof *q->open_bounds);
     if (q->hub_best) bytes += n * (sizeof *q->hub_best + sizeof *q->hub_via + sizeof *q->hub_touched);
     return bytes;
 }
@@ -175,8 +178,9 @@ static double check(const nav_waypoints_query *q, double x, double y, bool towar
     return c->cost <= bound * (1 + 1e-12) ? 0 : c->cost - bound;
 }
 
-/* Start candidate a's cheapest combination with the goal's: one pass over row a of the table. */
-static void combine(const nav_waypoints_query *q, nav__wp_candidate *a, uint32_t nb)
+/* Start candidate a's cheapest combination with the goal's kept candidates: one pass over row a of
+ * the table. */
+static void combine(const nav_waypoints_query *q, nav__wp_candidate *a, uint32_t kept)
 {
     const nav_waypoints *wp = q->wp;
     const float *row = wp->dist + (size_t)a->corner * wp->count;
@@ -184,37 +188,53 @@ static void combine(const nav_waypoints_query *q, nav__wp_candidate *a, uint32_t
     const double *cost = q->goal_cost;
     double least = INFINITY;
     uint32_t via = UINT32_MAX;
-    for (uint32_t j = 0; j < nb; j++) {
-        double t = (double)row[column[j]] + cost[j];
-        if (t < least) least = t, via = j;
+    for (uint32_t m = 0; m < kept; m++) {
+        double t = (double)row[column[m]] + cost[m];
+        if (t < least) least = t, via = m;
     }
     a->total = a->cost + least;
-    a->via = via;
+    a->via = via == UINT32_MAX ? UINT32_MAX : q->goal_index[via];
 }
 
-/* On hub labels the goal's side is folded into one value a hub (q->hub_best: the least distance
- * from the hub to a goal candidate plus that candidate's cost; q->hub_via: which candidate), so that
- * a start candidate's cheapest combination is one pass over its out-label. Only candidates b that
- * could beat `limit` are folded: a path through b costs at least the straight distance from the
- * start (sx, sy) to b plus b's cost. Folded again when a goal candidate's cost changes. */
-static void fold_goal(nav_waypoints_query *q, uint32_t nb, double sx, double sy, double limit)
+/* The goal candidates that could beat `limit` into the rows' loop arrays (goal_column, goal_cost,
+ * goal_index: which candidate): a path through b costs at least the straight distance from the
+ * start (sx, sy) to b plus b's cost. Made again when a goal candidate's cost changes. Returns how
+ * many. */
+static uint32_t keep_goal(nav_waypoints_query *q, uint32_t nb, double sx, double sy, double limit)
+{
+    const nav__wp_corners *c = &q->wp->corners;
+    double factor = q->grid->min_cost * q->grid->desc.cell_size * (1 - 1e-6);
+    uint32_t kept = 0;
+    for (uint32_t j = 0; j < nb; j++) {
+        uint32_t b = q->goal[j].corner;
+        double cost = q->goal[j].cost, dx = c->x[b] - sx, dy = c->y[b] - sy;
+        if (!(cost + sqrt(dx * dx + dy * dy) * factor < limit)) continue;
+        q->goal_column[kept] = b;
+        q->goal_cost[kept] = cost;
+        q->goal_index[kept++] = j;
+    }
+    return kept;
+}
+
+/* On hub labels the goal's side (the kept candidates) is folded into one value a hub (q->hub_best:
+ * the least distance from the hub to a goal candidate plus that candidate's cost; q->hub_via:
+ * which candidate), so that a start candidate's cheapest combination is one pass over its
+ * out-label. */
+static void fold_goal(nav_waypoints_query *q, uint32_t kept)
 {
     const nav_waypoints *wp = q->wp;
-    const nav__wp_corners *c = &wp->corners;
-    double factor = q->grid->min_cost * q->grid->desc.cell_size * (1 - 1e-6);
     for (uint32_t k = 0; k < q->hub_count; k++) q->hub_best[q->hub_touched[k]] = INFINITY;
     q->hub_count = 0;
-    for (uint32_t j = 0; j < nb; j++) {
-        uint32_t b = q->goal_column[j];
-        double cost = q->goal_cost[j], dx = c->x[b] - sx, dy = c->y[b] - sy;
-        if (!(cost + sqrt(dx * dx + dy * dy) * factor < limit)) continue;
+    for (uint32_t m = 0; m < kept; m++) {
+        uint32_t b = q->goal_column[m];
+        double cost = q->goal_cost[m];
         for (uint32_t k = wp->label_first[1][b], end = wp->label_first[1][b + 1]; k < end; k++) {
             uint32_t h = wp->label_hub[1][k];
             double t = (double)wp->label_dist[1][k] + cost;
             if (!(t < q->hub_best[h])) continue;
             if (q->hub_best[h] == INFINITY) q->hub_touched[q->hub_count++] = (uint16_t)h;
             q->hub_best[h] = t;
-            q->hub_via[h] = j;
+            q->hub_via[h] = q->goal_index[m];
         }
     }
 }
@@ -304,8 +324,7 @@ static via first_guess(nav_waypoints_query *q, double sx, double sy, double gx, 
     nav__wp_candidate *b = &q->goal[j];
     a->total += check(q, sx, sy, false, a, r);
     check(q, gx, gy, true, b, r);
-    q->goal_cost[j] = b->cost;
-    double d = nav__wp_label_meet(q->wp, a->corner, b->corner, NULL, NULL);
+    double d = nav_waypoints_distance(q->wp, a->corner, b->corner);
     if (!(a->cost + d + b->cost < INFINITY)) return none;
     return (via){a->cost + d + b->cost, a->cost, b->cost, a->corner, b->corner};
 }
@@ -322,34 +341,37 @@ static via through_corners(nav_waypoints_query *q, double sx, double sy, double 
     uint32_t na = candidates(q, sx, sy, gx, gy, q->start), nb = candidates(q, gx, gy, sx, sy, q->goal);
     r->start_candidates += na;
     r->goal_candidates += nb;
-    uint32_t pivot = UINT32_MAX;        /* the goal candidate nearest the goal */
-    for (uint32_t j = 0; j < nb; j++) { /* the goal's side as the rows' loop reads it */
-        q->goal_column[j] = q->goal[j].corner;
-        q->goal_cost[j] = q->goal[j].cost;
-        if (pivot == UINT32_MAX || q->goal[j].cost < q->goal[pivot].cost) pivot = j;
-    }
-    /* A second bound through the table: for any goal candidate b, d(a, b) >= d(a, p) - d(b, p) for the
-     * pivot p (the triangle inequality), so d(a, b) + cost(b) >= d(a, p) + min over b of (cost(b) -
-     * d(b, p)) = d(a, p) + shift: one table read a candidate. On hub labels a combination is one
-     * pass over a label, about what the bound would cost: none, the goal's side folded instead. */
+    /* a path to beat first, so that the goal candidates that cannot are left out of every row read */
     const nav_waypoints *wp = q->wp;
+    via guess = first_guess(q, sx, sy, gx, gy, na, nb, r); /* what to return when nothing beats best */
+    if (guess.a != NAV_WAYPOINTS_NONE && guess.cost < best)
+        best = guess.cost;
+    else
+        guess = none;
+    uint32_t kept = keep_goal(q, nb, sx, sy, best);
+    /* A second bound through the table: for any goal candidate b, d(a, b) >= d(a, p) - d(b, p) for the
+     * pivot p (the kept candidate nearest the goal; the triangle inequality), so d(a, b) + cost(b) >=
+     * d(a, p) + min over b of (cost(b) - d(b, p)) = d(a, p) + shift: one table read a candidate. On
+     * hub labels a combination is one pass over a label, about what the bound would cost: none, the
+     * goal's side folded instead. */
+    uint32_t pivot = UINT32_MAX;
+    for (uint32_t m = 0; m < kept; m++)
+        if (pivot == UINT32_MAX || q->goal_cost[m] < q->goal_cost[pivot]) pivot = m;
     double shift = INFINITY;
-    via guess = none; /* what to return when nothing beats best */
     if (wp->compressed) {
-        guess = first_guess(q, sx, sy, gx, gy, na, nb, r);
-        if (guess.a != NAV_WAYPOINTS_NONE && guess.cost < best)
-            best = guess.cost;
-        else
-            guess = none;
-        fold_goal(q, nb, sx, sy, best);
+        fold_goal(q, kept);
     } else if (pivot != UINT32_MAX) {
-        uint32_t p = q->goal[pivot].corner;
-        for (uint32_t j = 0; j < nb; j++)
-            shift = fmin(shift, q->goal_cost[j] - nav_waypoints_distance(wp, q->goal_column[j], p));
+        /* d(x, p) from column p; on a graph whose links cost the same both ways, from row p (one
+         * stretch of memory, not one row a candidate) */
+        uint32_t p = q->goal_column[pivot], n = wp->count;
+        const float *to_p = wp->symmetric ? wp->dist + (size_t)p * n : wp->dist + p;
+        size_t step = wp->symmetric ? 1 : n;
+        for (uint32_t m = 0; m < kept; m++)
+            shift = fmin(shift, q->goal_cost[m] - (double)to_p[q->goal_column[m] * step]);
         if (shift > -INFINITY)
             for (uint32_t k = 0; k < na; k++) {
                 if (!(q->start[k].total < best)) continue;
-                double through = nav_waypoints_distance(wp, q->start[k].corner, p) + shift;
+                double through = (double)to_p[q->start[k].corner * step] + shift;
                 through -= 1e-6 * fabs(through) + 1e-9; /* the floats' rounding, and more */
                 double total = q->start[k].cost + through;
                 if (total > q->start[k].total) q->start[k].total = total;
@@ -368,7 +390,7 @@ static via through_corners(nav_waypoints_query *q, double sx, double sy, double 
             if (wp->compressed)
                 combine_labels(q, a);
             else
-                combine(q, a, nb);
+                combine(q, a, kept);
         } else if (!a->checked && (grew = check(q, sx, sy, false, a, r)) > 0) {
             a->total += grew;
         } else {
@@ -376,8 +398,8 @@ static via through_corners(nav_waypoints_query *q, double sx, double sy, double 
             nav__wp_candidate *b = &q->goal[j];
             if (b->checked || check(q, gx, gy, true, b, r) == 0)
                 return (via){a->total, a->cost, b->cost, a->corner, b->corner};
-            q->goal_cost[j] = b->cost;
-            if (wp->compressed) fold_goal(q, nb, sx, sy, best);
+            kept = keep_goal(q, nb, sx, sy, best);
+            if (wp->compressed) fold_goal(q, kept);
             for (uint32_t k = 0; k < na; k++)
                 if (q->start[k].via == j) q->start[k].via = UINT32_MAX; /* totals stay lower bounds */
         }

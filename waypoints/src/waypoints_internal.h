@@ -190,7 +190,8 @@ struct nav_waypoints {
      * [1] (the waypoint before v on the route from the hub; the distance from it); a symmetric
      * graph's [1] are its [0] (one allocation) */
     bool compressed;
-    bool symmetric;
+    bool symmetric;     /* nav__wp_symmetric: hub labels keep one list a waypoint; plain tables read
+                         * d(x, p) along row p */
     uint16_t *hub_node; /* per rank: the hub's waypoint */
     uint32_t *label_first[2];
     uint16_t *label_hub[2], *label_hop[2];
@@ -219,6 +220,10 @@ nav_status nav__wp_assemble(const nav_waypoint_graph *graph, bool compressed, co
  * source's is itself); seq the waypoints in the order they settled. Returns how many settled. */
 uint32_t nav__wp_tree(const nav_waypoints *wp, double *dist, nav_heap *open, uint32_t source,
                       uint16_t *parent, uint16_t *seq);
+
+/* True when every link costs the same both ways (the cheapest open arc from u to v costs what the
+ * cheapest from v to u does, for every u and v): then d(u, v) = d(v, u). */
+bool nav__wp_symmetric(const nav_waypoints *wp);
 
 /* Makes wp's hub labels (wp->compressed; threads and progress from d). NAV_FAILURE |
  * NAV_OUT_OF_MEMORY | NAV_TOO_LARGE (more than 2^32 entries) | NAV_WRONG_STATE (cancelled). */
@@ -270,8 +275,9 @@ struct nav_waypoints_query {
     /* point queries (point.c) */
     const nav_grid *grid;            /* null: no point queries */
     nav__wp_candidate *start, *goal; /* the corners each end may see (point.c) */
-    uint32_t *goal_column;           /* the goal's corners again, and their costs, as a row's */
-    double *goal_cost;               /* loop reads them */
+    uint32_t *goal_column;           /* the goal's corners that could be on the path (point.c's */
+    double *goal_cost;               /* keep_goal), their costs, and which candidates they are, */
+    uint32_t *goal_index;            /* as a row's loop reads them */
     nav__wp_bound *open_bounds;      /* the start candidates to refine, a heap by bound */
     /* point queries on hub labels: the goal's side folded a hub (point.c's fold_goal), INFINITY but
      * at the hub_count hubs of hub_touched */
