@@ -85,7 +85,7 @@ nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoin
         q->open_bounds = nav__calloc(&a, m, sizeof *q->open_bounds);
         ok = q->start && q->goal && q->goal_column && q->goal_cost && q->goal_index && q->open_bounds;
     }
-    if (ok && d.grid && wp->compressed) {
+    if (ok && wp->compressed) { /* point queries' folds, and the bounds of route searches */
         q->hub_best = nav__alloc(&a, (size_t)n * sizeof *q->hub_best);
         q->hub_via = nav__calloc(&a, n, sizeof *q->hub_via);
         q->hub_touched = nav__calloc(&a, n, sizeof *q->hub_touched);

@@ -4,17 +4,33 @@
 
 #include "waypoints_internal.h"
 
-/* A lower bound of the cost from `from` to v under the filter: the table's distance (or the hub
- * labels': one merge of two labels; the
+/* A lower bound of the cost from `from` to v under the filter: the table's distance (the
  * unfiltered graph's: a filter that only closes things can only make routes dearer), shrunk by
  * 2^-20 so that the float's rounding never lifts it above the truth; 0 for Dijkstra. INFINITY: v
- * cannot be reached from `from` at all. */
-static inline double bound(const nav_waypoints *wp, bool heuristic, uint32_t from, uint32_t v)
+ * cannot be reached from `from` at all. On hub labels, the least over v's in-label of the distance
+ * from `from` to the hub (from's out-label, spread over q->hub_best by hub_from) plus the hub's to
+ * v: one pass over one label. */
+static inline double bound(const nav_waypoints_query *q, bool heuristic, uint32_t from, uint32_t v)
 {
+    const nav_waypoints *wp = q->wp;
     if (!heuristic) return 0;
-    double d =
-        wp->compressed ? nav__wp_label_meet(wp, from, v, NULL, NULL) : wp->dist[(size_t)from * wp->count + v];
+    if (!wp->compressed) return (double)wp->dist[(size_t)from * wp->count + v] * (1 - 0x1p-20);
+    double d = INFINITY;
+    for (uint32_t k = wp->label_first[1][v], end = wp->label_first[1][v + 1]; k < end; k++)
+        d = fmin(d, q->hub_best[wp->label_hub[1][k]] + (double)wp->label_dist[1][k]);
     return d * (1 - 0x1p-20);
+}
+
+/* On hub labels: from's out-label into q->hub_best (INFINITY elsewhere), for bound. */
+static void hub_from(nav_waypoints_query *q, uint32_t from)
+{
+    const nav_waypoints *wp = q->wp;
+    for (uint32_t k = 0; k < q->hub_count; k++) q->hub_best[q->hub_touched[k]] = INFINITY;
+    q->hub_count = 0;
+    for (uint32_t k = wp->label_first[0][from], end = wp->label_first[0][from + 1]; k < end; k++) {
+        q->hub_best[wp->label_hub[0][k]] = wp->label_dist[0][k];
+        q->hub_touched[q->hub_count++] = wp->label_hub[0][k];
+    }
 }
 
 /* A* backwards, from `to` over the arcs into each waypoint that the filter leaves open, until it
@@ -39,12 +55,13 @@ static nav_status search(nav_waypoints_query *q, const nav_waypoints_filter *f, 
         q->seen_now = 1;
     }
     uint32_t now = q->seen_now;
+    if (heuristic && wp->compressed) hub_from(q, from);
     nav_heap_clear(&q->open);
     q->seen[to] = now;
     q->g[to] = 0;
     q->next_arc[to] = UINT32_MAX;
     q->in_open[to] = 1;
-    nav_heap_push(&q->open, nav_heap_key_exact(bound(wp, heuristic, from, to)), nav_heap_tie_larger_g(0), to);
+    nav_heap_push(&q->open, nav_heap_key_exact(bound(q, heuristic, from, to)), nav_heap_tie_larger_g(0), to);
     bool found = false;
     while (q->open.count) {
         uint32_t v = nav_heap_entry_id(nav_heap_pop(&q->open));
@@ -60,7 +77,7 @@ static nav_status search(nav_waypoints_query *q, const nav_waypoints_filter *f, 
             double gu = gv + wp->arc_cost[i];
             if (q->seen[u] == now && !(gu < q->g[u])) continue;
             if (!nav__wp_arc_open(wp, f, i) || !nav__wp_point_open(wp, f, u)) continue;
-            double h = bound(wp, heuristic, from, u);
+            double h = bound(q, heuristic, from, u);
             if (!(h < INFINITY)) continue;
             bool queued = q->seen[u] == now && q->in_open[u];
             q->seen[u] = now;

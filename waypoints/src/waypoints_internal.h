@@ -279,8 +279,9 @@ struct nav_waypoints_query {
     double *goal_cost;               /* keep_goal), their costs, and which candidates they are, */
     uint32_t *goal_index;            /* as a row's loop reads them */
     nav__wp_bound *open_bounds;      /* the start candidates to refine, a heap by bound */
-    /* point queries on hub labels: the goal's side folded a hub (point.c's fold_goal), INFINITY but
-     * at the hub_count hubs of hub_touched */
+    /* on hub labels, a value a hub: point queries' goal side folded (point.c's fold_goal), or a
+     * route search's distances from its start (route.c); INFINITY but at the hub_count hubs of
+     * hub_touched */
     double *hub_best;
     uint32_t *hub_via;
     uint16_t *hub_touched;

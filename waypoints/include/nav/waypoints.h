@@ -383,7 +383,8 @@ typedef struct nav_waypoints_query_desc {
 nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoints_query_desc *desc,
                                       nav_waypoints_query **out);
 void nav_waypoints_query_destroy(nav_waypoints_query *query);
-/* Bytes of the query object: about 70 per waypoint, and with a grid 12 more and 32 per grid column. */
+/* Bytes of the query object: about 70 per waypoint (84 on hub labels), and with a grid 12 more and 32
+ * per grid column. */
 size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *query);
 
 /* The cheapest route from waypoint `from` to `to` that the filter [opt] leaves open, written to out
@@ -434,14 +435,16 @@ typedef struct nav_waypoints_result {
  * nothing through the corners is cheaper). Otherwise each end is joined to the corners it may see
  * where the segment is taut (every corner it may see on graphs that kept all links): the list the
  * bake made for its cell, usually a few dozen. The path is the cheapest combination start -> a ->
- * (table route) -> b -> goal, found best first: each a is bounded below by its segment plus the
- * straight distance on to the goal, its row of the distance table is read only when that bound
- * comes first (on hub labels: the goal's candidates are folded into one value a hub, so an a costs
- * one pass over its label), and segments are checked exactly only when their combination comes
- * first. Written to out
- * (cleared first): start, the route's corners, goal; out->cost its exact cost, summed in doubles. Returns
- * NAV_SUCCESS; NAV_FAILURE | NAV_UNREACHABLE when no path exists; NAV_FAILURE | NAV_INVALID_PARAM for an end
- * not in free space (or a query without a grid); NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
+ * (table route) -> b -> goal. A first guess (the start corner of least bound below, the goal
+ * corner nearest it, both segments checked) leaves out every goal corner whose straight distance
+ * from the start plus its segment cannot beat it; the rest is found best first: each a is bounded
+ * below by its segment plus the straight distance on to the goal, its row of the distance table is
+ * read only when that bound comes first (on hub labels: the goal's candidates are folded into one
+ * value a hub, so an a costs one pass over its label), and segments are checked exactly only when
+ * their combination comes first. Written to out (cleared first): start, the route's corners, goal;
+ * out->cost its exact cost, summed in doubles. Returns NAV_SUCCESS; NAV_FAILURE | NAV_UNREACHABLE
+ * when no path exists; NAV_FAILURE | NAV_INVALID_PARAM for an end not in free space (or a query
+ * without a grid); NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
 nav_status nav_waypoints_find_path(nav_waypoints_query *query, nav_vec3 start, nav_vec3 goal, nav_path *out,
                                    nav_waypoints_result *result);
 
