@@ -33,13 +33,14 @@
  * labelling, Akiba, Iwata and Yoshida 2013): each waypoint keeps a short list of hubs with its
  * distance to each and its first move towards it (and, on graphs with one-way links or costs that
  * differ each way, a second list from the hubs), such that every shortest route runs through a hub
- * both its ends keep. 8 bytes an entry; on the four game maps above 4096 corners 63 to 164 entries
- * a waypoint: TheFrozenSea
- * (23,464 corners) 2.0 million entries, 15.4 MiB, where plain tables would take 3.1 GiB. A distance
- * is then one merge of two lists (0.4 to 2.7 us on those maps), a first move the same, a route a walk
- * through the hub the lists meet at. The hubs are ordered by how many shortest routes of a sample
- * of route trees run through them, and each hub's search stops where earlier hubs serve: a bake
- * takes seconds (TheFrozenSea 3.9 s on 2 cores; see bench/README.md).
+ * both its ends keep. 12 bytes an entry (8 in a file: where the next entry towards the hub is, 4
+ * bytes, is rebuilt on loading); on the four game maps above 4096 corners 63 to 164 entries a
+ * waypoint: TheFrozenSea (23,464 corners) 2.0 million entries, 23 MiB, where plain tables would
+ * take 3.1 GiB. A distance is then one merge of two lists (0.35 to 1.35 us on those maps:
+ * bench/waypoints_routes.sh), a first move the same, a route a walk through the hub the lists meet
+ * at. The hubs are ordered by how many shortest routes of a sample of route trees run through them,
+ * and each hub's search stops where earlier hubs serve: a bake takes seconds (TheFrozenSea 3.9 s on
+ * 2 cores; see bench/README.md).
  * A bake of a grid also keeps, for point queries, the corners each 2 x 2 block of cells may see:
  * a 2-byte entry a corner a block it is seen from, 4 bytes a block besides (den520d 1.1 MB beside
  * 5.4 MB of tables, orz900d 3.8 MB beside 99 MB); rebuilt, not stored, when a file is loaded with
