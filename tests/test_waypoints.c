@@ -689,24 +689,49 @@ static void test_allocation_failures(void **state)
 {
     (void)state;
     random_graph r = make_random(30, 80, 3);
-    int failed = 0;
-    for (long at = 1;; at++) {
-        test_allocator t;
-        test_allocator_init(&t, at);
-        nav_waypoints *wp = NULL;
-        nav_status s =
-            nav_waypoints_bake(&r.g, &(nav_waypoints_bake_desc){.allocator = &t.hooks, .threads = 1}, &wp);
-        if (nav_succeeded(s)) {
-            nav_waypoints_destroy(wp);
+    for (uint32_t dense_max = 0; dense_max < 2; dense_max++) { /* plain tables, then hub labels */
+        int failed = 0;
+        nav_writer w = {0};
+        for (long at = 1;; at++) {
+            test_allocator t;
+            test_allocator_init(&t, at);
+            nav_waypoints *wp = NULL;
+            nav_status s = nav_waypoints_bake(
+                &r.g, &(nav_waypoints_bake_desc){.allocator = &t.hooks, .threads = 1, .dense_max = dense_max},
+                &wp);
+            if (nav_succeeded(s)) {
+                assert_int_equal(nav_waypoints_compressed(wp), dense_max == 1);
+                write_chunk(wp, &w);
+                nav_waypoints_destroy(wp);
+                assert_int_equal(t.live, 0);
+                break;
+            }
+            FAILS_WITH(s, NAV_OUT_OF_MEMORY);
+            assert_null(wp);
             assert_int_equal(t.live, 0);
-            break;
+            failed++;
         }
-        FAILS_WITH(s, NAV_OUT_OF_MEMORY);
-        assert_null(wp);
-        assert_int_equal(t.live, 0);
-        failed++;
+        assert_true(failed > 10);
+        /* and reading the bake back */
+        failed = 0;
+        for (long at = 1;; at++) {
+            test_allocator t;
+            test_allocator_init(&t, at);
+            nav_waypoints *wp = NULL;
+            nav_status s = nav_waypoints_read_chunk(w.data, w.size, NULL, &t.hooks, NULL, &wp);
+            if (nav_succeeded(s)) {
+                nav_waypoints_destroy(wp);
+                assert_int_equal(t.live, 0);
+                break;
+            }
+            FAILS_WITH(s, NAV_OUT_OF_MEMORY);
+            assert_null(wp);
+            assert_int_equal(t.live, 0);
+            failed++;
+        }
+        assert_true(failed > 10);
+        nav_writer_destroy(&w);
     }
-    assert_true(failed > 10);
     free_random(&r);
 }
 
