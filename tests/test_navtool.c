@@ -272,6 +272,7 @@ static void test_waypoint_commands(void **state)
     expect_output(out, "chunks: GRID v1");
     expect_output(out, "WAYP v1");
     expect_output(out, "waypoints: 64 waypoints (0 named), 478 links");
+    expect_output(out, "bytes, plain tables");
     expect_output(out, "(this file's grid)");
     snprintf(args, sizeof args, "path '%s' 3 3 40 40 --algo waypoints --png '%s'", nav, png);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);

@@ -197,8 +197,9 @@ void navtool_print_waypoints(const nav_waypoints *wp, const nav_grid *grid)
         disabled += k.disabled;
     }
     for (uint32_t i = 0; i < n; i++) named += *nav_waypoints_name(wp, i) != 0;
-    printf("waypoints: %u waypoints (%u named), %u links (%u one-way, %u disabled), %zu bytes\n", n, named,
-           links, one_way, disabled, nav_waypoints_memory_bytes(wp));
+    printf("waypoints: %u waypoints (%u named), %u links (%u one-way, %u disabled), %zu bytes, %s\n", n,
+           named, links, one_way, disabled, nav_waypoints_memory_bytes(wp),
+           nav_waypoints_compressed(wp) ? "hub labels" : "plain tables");
     if (!nav_waypoints_from_grid(wp)) {
         printf("waypoints: a graph of its own (not baked from a grid)\n");
         return;
