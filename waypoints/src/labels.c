@@ -8,7 +8,9 @@
  * the least sum over the hubs the two labels share (one merge of two short sorted lists), and the
  * route is walked through that hub: first moves from u up to the hub, then back from v to the hub
  * by the waypoints before (every waypoint on the way keeps the hub: it lies on the hub's shortest
- * route tree, which is how the hub got into the labels).
+ * route tree, which is how the hub got into the labels). Each entry also knows where the next
+ * waypoint's entry for its hub is (label_up: made here and by the chunk reader, not stored), so a
+ * walk follows indices and searches no label.
  *
  * Built by pruned landmark labelling (Akiba, Iwata and Yoshida 2013): hubs are taken one by one
  * in order of importance, and each runs Dijkstra's algorithm forwards (in-labels) and backwards
