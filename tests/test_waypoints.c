@@ -685,51 +685,63 @@ static void test_progress_and_cancel(void **state)
     free_random(&r);
 }
 
+/* One way of making a bake with the allocator given, and what to do with one that succeeds. */
+typedef struct bake_attempt {
+    nav_status (*make)(const struct bake_attempt *x, const nav_allocator *a, nav_waypoints **out);
+    random_graph *graph;
+    uint32_t dense_max;
+    nav_writer *chunk; /* make: bakes (and writes the bake here); otherwise reads it */
+} bake_attempt;
+
+static nav_status attempt_bake(const bake_attempt *x, const nav_allocator *a, nav_waypoints **out)
+{
+    nav_status s = nav_waypoints_bake(
+        &x->graph->g, &(nav_waypoints_bake_desc){.allocator = a, .threads = 1, .dense_max = x->dense_max},
+        out);
+    if (nav_succeeded(s)) {
+        assert_int_equal(nav_waypoints_compressed(*out), x->dense_max == 1);
+        write_chunk(*out, x->chunk);
+    }
+    return s;
+}
+
+static nav_status attempt_read(const bake_attempt *x, const nav_allocator *a, nav_waypoints **out)
+{
+    return nav_waypoints_read_chunk(x->chunk->data, x->chunk->size, NULL, a, NULL, out);
+}
+
+/* Makes the bake with the allocator failing at its first, second, ... allocation until it
+ * succeeds: each failure a clean NAV_OUT_OF_MEMORY with nothing returned and nothing left
+ * allocated. Returns how many failed. */
+static int fail_every_allocation(const bake_attempt *x)
+{
+    int failed = 0;
+    for (long at = 1;; at++) {
+        test_allocator t;
+        test_allocator_init(&t, at);
+        nav_waypoints *wp = NULL;
+        nav_status s = x->make(x, &t.hooks, &wp);
+        if (nav_succeeded(s)) {
+            nav_waypoints_destroy(wp);
+            assert_int_equal(t.live, 0);
+            return failed;
+        }
+        FAILS_WITH(s, NAV_OUT_OF_MEMORY);
+        assert_null(wp);
+        assert_int_equal(t.live, 0);
+        failed++;
+    }
+}
+
 static void test_allocation_failures(void **state)
 {
     (void)state;
     random_graph r = make_random(30, 80, 3);
     for (uint32_t dense_max = 0; dense_max < 2; dense_max++) { /* plain tables, then hub labels */
-        int failed = 0;
         nav_writer w = {0};
-        for (long at = 1;; at++) {
-            test_allocator t;
-            test_allocator_init(&t, at);
-            nav_waypoints *wp = NULL;
-            nav_status s = nav_waypoints_bake(
-                &r.g, &(nav_waypoints_bake_desc){.allocator = &t.hooks, .threads = 1, .dense_max = dense_max},
-                &wp);
-            if (nav_succeeded(s)) {
-                assert_int_equal(nav_waypoints_compressed(wp), dense_max == 1);
-                write_chunk(wp, &w);
-                nav_waypoints_destroy(wp);
-                assert_int_equal(t.live, 0);
-                break;
-            }
-            FAILS_WITH(s, NAV_OUT_OF_MEMORY);
-            assert_null(wp);
-            assert_int_equal(t.live, 0);
-            failed++;
-        }
-        assert_true(failed > 10);
+        assert_true(fail_every_allocation(&(bake_attempt){attempt_bake, &r, dense_max, &w}) > 10);
         /* and reading the bake back */
-        failed = 0;
-        for (long at = 1;; at++) {
-            test_allocator t;
-            test_allocator_init(&t, at);
-            nav_waypoints *wp = NULL;
-            nav_status s = nav_waypoints_read_chunk(w.data, w.size, NULL, &t.hooks, NULL, &wp);
-            if (nav_succeeded(s)) {
-                nav_waypoints_destroy(wp);
-                assert_int_equal(t.live, 0);
-                break;
-            }
-            FAILS_WITH(s, NAV_OUT_OF_MEMORY);
-            assert_null(wp);
-            assert_int_equal(t.live, 0);
-            failed++;
-        }
-        assert_true(failed > 10);
+        assert_true(fail_every_allocation(&(bake_attempt){attempt_read, &r, dense_max, &w}) > 10);
         nav_writer_destroy(&w);
     }
     free_random(&r);

@@ -196,21 +196,17 @@ static void combine(const nav_waypoints_query *q, nav__wp_candidate *a, uint32_t
     a->via = via == UINT32_MAX ? UINT32_MAX : q->goal_index[via];
 }
 
-/* The goal candidates that could beat `limit` into the rows' loop arrays (goal_column, goal_cost,
- * goal_index: which candidate): a path through b costs at least the straight distance from the
- * start (sx, sy) to b plus b's cost. Made again when a goal candidate's cost changes. Returns how
- * many. */
-static uint32_t keep_goal(nav_waypoints_query *q, uint32_t nb, double sx, double sy, double limit)
+/* The goal candidates that could beat `limit` (their totals: a path through b costs at least b's
+ * cost plus the straight distance from the start to b) into the rows' loop arrays (goal_column,
+ * goal_cost, goal_index: which candidate). Made again when a goal candidate's cost changes.
+ * Returns how many. */
+static uint32_t keep_goal(nav_waypoints_query *q, uint32_t nb, double limit)
 {
-    const nav__wp_corners *c = &q->wp->corners;
-    double factor = q->grid->min_cost * q->grid->desc.cell_size * (1 - 1e-6);
     uint32_t kept = 0;
     for (uint32_t j = 0; j < nb; j++) {
-        uint32_t b = q->goal[j].corner;
-        double cost = q->goal[j].cost, dx = c->x[b] - sx, dy = c->y[b] - sy;
-        if (!(cost + sqrt(dx * dx + dy * dy) * factor < limit)) continue;
-        q->goal_column[kept] = b;
-        q->goal_cost[kept] = cost;
+        if (!(q->goal[j].total < limit)) continue;
+        q->goal_column[kept] = q->goal[j].corner;
+        q->goal_cost[kept] = q->goal[j].cost;
         q->goal_index[kept++] = j;
     }
     return kept;
@@ -223,8 +219,7 @@ static uint32_t keep_goal(nav_waypoints_query *q, uint32_t nb, double sx, double
 static void fold_goal(nav_waypoints_query *q, uint32_t kept)
 {
     const nav_waypoints *wp = q->wp;
-    for (uint32_t k = 0; k < q->hub_count; k++) q->hub_best[q->hub_touched[k]] = INFINITY;
-    q->hub_count = 0;
+    nav__wp_hubs_clear(q);
     for (uint32_t m = 0; m < kept; m++) {
         uint32_t b = q->goal_column[m];
         double cost = q->goal_cost[m];
@@ -323,7 +318,7 @@ static via first_guess(nav_waypoints_query *q, double sx, double sy, double gx, 
     }
     nav__wp_candidate *b = &q->goal[j];
     a->total += check(q, sx, sy, false, a, r);
-    check(q, gx, gy, true, b, r);
+    b->total += check(q, gx, gy, true, b, r);
     double d = nav_waypoints_distance(q->wp, a->corner, b->corner);
     if (!(a->cost + d + b->cost < INFINITY)) return none;
     return (via){a->cost + d + b->cost, a->cost, b->cost, a->corner, b->corner};
@@ -348,7 +343,7 @@ static via through_corners(nav_waypoints_query *q, double sx, double sy, double 
         best = guess.cost;
     else
         guess = none;
-    uint32_t kept = keep_goal(q, nb, sx, sy, best);
+    uint32_t kept = keep_goal(q, nb, best);
     /* A second bound through the table: for any goal candidate b, d(a, b) >= d(a, p) - d(b, p) for the
      * pivot p (the kept candidate nearest the goal; the triangle inequality), so d(a, b) + cost(b) >=
      * d(a, p) + min over b of (cost(b) - d(b, p)) = d(a, p) + shift: one table read a candidate. On
@@ -396,9 +391,10 @@ static via through_corners(nav_waypoints_query *q, double sx, double sy, double 
         } else {
             uint32_t j = a->via;
             nav__wp_candidate *b = &q->goal[j];
-            if (b->checked || check(q, gx, gy, true, b, r) == 0)
-                return (via){a->total, a->cost, b->cost, a->corner, b->corner};
-            kept = keep_goal(q, nb, sx, sy, best);
+            double grew_b = b->checked ? 0 : check(q, gx, gy, true, b, r);
+            if (grew_b == 0) return (via){a->total, a->cost, b->cost, a->corner, b->corner};
+            b->total += grew_b;
+            kept = keep_goal(q, nb, best);
             if (wp->compressed) fold_goal(q, kept);
             for (uint32_t k = 0; k < na; k++)
                 if (q->start[k].via == j) q->start[k].via = UINT32_MAX; /* totals stay lower bounds */

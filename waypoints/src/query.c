@@ -212,7 +212,8 @@ nav_status nav_waypoints_route(const nav_waypoints *wp, uint32_t from, uint32_t 
     nav_path_clear(out);
     out->cost = 0;
     if (!wp || from >= wp->count || to >= wp->count) return NAV_FAILURE | NAV_INVALID_PARAM;
-    if (nav_waypoints_next_hop(wp, from, to) == NAV_WAYPOINTS_NONE) return NAV_FAILURE | NAV_UNREACHABLE;
+    /* (a distance is one read or one merge; a first move on hub labels may be a walk) */
+    if (!(nav_waypoints_distance(wp, from, to) < INFINITY)) return NAV_FAILURE | NAV_UNREACHABLE;
     double cost = 0;
     nav_status s = nav__wp_walk(wp, NULL, from, to, out, &cost);
     if (nav_failed(s)) {

@@ -25,8 +25,7 @@ static inline double bound(const nav_waypoints_query *q, bool heuristic, uint32_
 static void hub_from(nav_waypoints_query *q, uint32_t from)
 {
     const nav_waypoints *wp = q->wp;
-    for (uint32_t k = 0; k < q->hub_count; k++) q->hub_best[q->hub_touched[k]] = INFINITY;
-    q->hub_count = 0;
+    nav__wp_hubs_clear(q);
     for (uint32_t k = wp->label_first[0][from], end = wp->label_first[0][from + 1]; k < end; k++) {
         q->hub_best[wp->label_hub[0][k]] = wp->label_dist[0][k];
         q->hub_touched[q->hub_count++] = wp->label_hub[0][k];
@@ -121,7 +120,7 @@ nav_status nav_waypoints_query_route(nav_waypoints_query *q, uint32_t from, uint
     nav_status s;
     if (!nav__wp_point_open(wp, filter, from) || !nav__wp_point_open(wp, filter, to)) {
         s = NAV_FAILURE | NAV_UNREACHABLE;
-    } else if (tables_hold && nav_waypoints_next_hop(wp, from, to) == NAV_WAYPOINTS_NONE) {
+    } else if (tables_hold && !(nav_waypoints_distance(wp, from, to) < INFINITY)) {
         s = NAV_FAILURE | NAV_UNREACHABLE; /* no route even with everything open */
     } else if (method == NAV_WAYPOINTS_AUTO && tables_hold &&
                (s = nav__wp_walk(wp, filter, from, to, out, &r.cost)) != (NAV_FAILURE | NAV_UNREACHABLE)) {

@@ -2,6 +2,7 @@
 #ifndef NAV_WAYPOINTS_INTERNAL_H
 #define NAV_WAYPOINTS_INTERNAL_H
 
+#include <math.h>
 #include <string.h>
 
 #include "nav/grid.h"
@@ -250,7 +251,8 @@ typedef struct nav__wp_candidate {
                    * UINT32_MAX while that is to be found */
     double cost;  /* the segment's cost (world units): a lower bound until checked */
     double total; /* start candidates: a lower bound of the cheapest path through them, the cost
-                   * of that combination once via is found */
+                   * of that combination once via is found; goal candidates: their cost plus the
+                   * straight distance from the start, a lower bound of any path through them */
     bool checked; /* cost is exact (INFINITY: the segment cannot be walked) */
 } nav__wp_candidate;
 
@@ -287,6 +289,13 @@ struct nav_waypoints_query {
     uint16_t *hub_touched;
     uint32_t hub_count;
 };
+
+/* Sets the query's hub array back to INFINITY everywhere (only the touched hubs hold more). */
+static inline void nav__wp_hubs_clear(nav_waypoints_query *q)
+{
+    for (uint32_t k = 0; k < q->hub_count; k++) q->hub_best[q->hub_touched[k]] = INFINITY;
+    q->hub_count = 0;
+}
 
 /* Whether the filter [opt] leaves arc i / waypoint v open. */
 static inline bool nav__wp_arc_open(const nav_waypoints *wp, const nav_waypoints_filter *f, uint32_t i)
