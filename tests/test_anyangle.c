@@ -1,4 +1,4 @@
-/* The any-angle rule (nav/anyangle.h): hand-made cases with known answers, and two differential
+/* The any-angle rule (nav/anyangle.h): hand-made cases with known answers, and differential
  * checks on random maps: against dense sampling of the segment (no sample may lie inside a blocked
  * square) and against the stricter centre-to-centre rule of nav_grid_segment_cost. */
 #include <math.h>
@@ -121,6 +121,30 @@ static void test_terrain_and_climb(void **state)
     nav_grid_destroy(grid);
 }
 
+/* A terrain type turned blocked and back (nav_grid_set_terrain_cost), and cells set one by one: the
+ * rule follows, on a grid of one cost (the walk over the free cells' bits) and of two. */
+static void test_blocking_a_type(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {"......", ".2222.", "......"};
+    nav_grid *grid = test_grid_from_rows(rows, 3, NULL);
+    double c;
+    assert_true(seg(grid, 0.5, 0.5, 5.5, 2.5, &c));
+    assert_true(fabs(c - hypot(5, 2)) < 1e-12);
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 2, INFINITY), NAV_SUCCESS);
+    assert_false(seg(grid, 0.5, 0.5, 5.5, 2.5, NULL));
+    assert_true(seg(grid, 0, 1, 6, 1, NULL)); /* along the blocked row's edge */
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 2, 3.0), NAV_SUCCESS);
+    assert_true(seg(grid, 0.5, 0.5, 5.5, 2.5, &c));
+    assert_true(c > hypot(5, 2)); /* two costs: the walk that sums them */
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 2, 1.0), NAV_SUCCESS);
+    assert_int_equal(nav_grid_set_cell(grid, 3, 1, NAV_TERRAIN_BLOCKED), NAV_SUCCESS);
+    assert_false(seg(grid, 0.5, 1.5, 5.5, 1.5, NULL));
+    assert_int_equal(nav_grid_set_cell(grid, 3, 1, NAV_TERRAIN_PLAIN), NAV_SUCCESS);
+    assert_true(seg(grid, 0.5, 1.5, 5.5, 1.5, NULL));
+    nav_grid_destroy(grid);
+}
+
 /* The world transform: points convert through origin and cell size. */
 static void test_world_units(void **state)
 {
@@ -199,19 +223,19 @@ static bool passes_pinch(const nav_grid *grid, double ax, double ay, double bx, 
     return false;
 }
 
-/* Random segments between half-integer points, checked against a definition of the rule by
- * sampling: the rule accepts a segment exactly when no sample lies outside the free squares'
- * closures and no pinch lies inside it. */
-static void test_random_against_sampling(void **state)
+/* Random segments between half-integer points on random maps of w x h cells (seeded), checked
+ * against a definition of the rule by sampling: the rule accepts a segment exactly when no sample
+ * lies outside the free squares' closures and no pinch lies inside it. Counts what was accepted,
+ * refused, and refused without a sample inside a blocked square (on grid lines or at pinches). */
+static void against_sampling(unsigned seed, int32_t w, int32_t h, int maps, int segments, int accepted_min,
+                             int refused_min, int on_lines_min)
 {
-    (void)state;
-    unsigned seed = 7;
     int accepted = 0, refused = 0, refused_on_lines = 0;
-    for (int m = 0; m < 60; m++) {
-        nav_grid *grid = random_grid(&seed, 12, 10, 10 + m % 30);
-        for (int k = 0; k < 400; k++) {
-            double ax = (rand_r(&seed) % 25) * 0.5, ay = (rand_r(&seed) % 21) * 0.5;
-            double bx = (rand_r(&seed) % 25) * 0.5, by = (rand_r(&seed) % 21) * 0.5;
+    for (int m = 0; m < maps; m++) {
+        nav_grid *grid = random_grid(&seed, w, h, 10 + m % 30);
+        for (int k = 0; k < segments; k++) {
+            double ax = (rand_r(&seed) % (2 * w + 1)) * 0.5, ay = (rand_r(&seed) % (2 * h + 1)) * 0.5;
+            double bx = (rand_r(&seed) % (2 * w + 1)) * 0.5, by = (rand_r(&seed) % (2 * h + 1)) * 0.5;
             double c;
             bool ok = seg(grid, ax, ay, bx, by, &c);
             bool expected = !sample_outside_free(grid, ax, ay, bx, by) && !passes_pinch(grid, ax, ay, bx, by);
@@ -232,7 +256,21 @@ static void test_random_against_sampling(void **state)
         }
         nav_grid_destroy(grid);
     }
-    assert_true(accepted > 2000 && refused > 2000 && refused_on_lines > 20);
+    assert_true(accepted > accepted_min && refused > refused_min && refused_on_lines > on_lines_min);
+}
+
+static void test_random_against_sampling(void **state)
+{
+    (void)state;
+    against_sampling(7, 12, 10, 60, 400, 2000, 2000, 20);
+}
+
+/* The same on maps wider than a word of the free cells' bits (rows of 140 cells): segments cross
+ * from word to word. */
+static void test_random_wide(void **state)
+{
+    (void)state;
+    against_sampling(23, 140, 7, 12, 150, 50, 100, 5);
 }
 
 /* Centre to centre, the any-angle rule accepts everything the smoother's stricter rule accepts, at
@@ -271,8 +309,10 @@ int main(void)
         cmocka_unit_test(test_between_two_walls),
         cmocka_unit_test(test_pinch),
         cmocka_unit_test(test_terrain_and_climb),
+        cmocka_unit_test(test_blocking_a_type),
         cmocka_unit_test(test_world_units),
         cmocka_unit_test(test_random_against_sampling),
+        cmocka_unit_test(test_random_wide),
         cmocka_unit_test(test_random_against_smoother),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -340,8 +340,8 @@ static void test_map_truncated(void **state)
 static void test_map_out_of_memory(void **state)
 {
     (void)state;
-    /* Grid (3 blocks) and reachability (2). */
-    assert_int_equal(fail_every_allocation(nav_grid_load_map, MAP_HEADER "..@\n.S.\n"), 5);
+    /* Grid (4 blocks: the struct, terrain, moves, free-cell bits) and reachability (2). */
+    assert_int_equal(fail_every_allocation(nav_grid_load_map, MAP_HEADER "..@\n.S.\n"), 6);
     /* The file variant reads the file through the same allocator first. */
     for (long n = 1;; n++) {
         test_allocator alloc;
@@ -349,7 +349,7 @@ static void test_map_out_of_memory(void **state)
         nav_grid *grid = NULL;
         nav_status s = nav_grid_load_map_file(test_data("arena.map"),
                                               &(nav_grid_desc){.allocator = &alloc.hooks}, &grid);
-        assert_int_equal(alloc.live, nav_succeeded(s) ? 4 : 0); /* grid, terrain, moves, labels */
+        assert_int_equal(alloc.live, nav_succeeded(s) ? 5 : 0); /* grid, terrain, moves, bits, labels */
         nav_grid_destroy(grid);
         if (nav_succeeded(s)) break;
         FAILS_WITH(s, NAV_OUT_OF_MEMORY);
@@ -694,9 +694,9 @@ static void test_ascii_truncated(void **state)
 static void test_ascii_out_of_memory(void **state)
 {
     (void)state;
-    /* Grid (3), heights (1), reachability (2). */
-    assert_int_equal(fail_every_allocation(nav_grid_load_ascii, header_text), 6);
-    assert_int_equal(fail_every_allocation(nav_grid_load_ascii, "..f\n#m.\n"), 5);
+    /* Grid (4), heights (1), reachability (2). */
+    assert_int_equal(fail_every_allocation(nav_grid_load_ascii, header_text), 7);
+    assert_int_equal(fail_every_allocation(nav_grid_load_ascii, "..f\n#m.\n"), 6);
 }
 
 /* ---- files are read in pieces (issue 10, finding 4) -------------------------------------------- */

@@ -9,8 +9,9 @@
 
 static bool free_cell(const nav_grid *grid, int64_t x, int64_t y)
 {
-    if (x < 0 || y < 0 || x >= grid->width || y >= grid->height) return false;
-    return nav__cell_free(grid, (uint32_t)y * grid->width + (uint32_t)x);
+    if (x < -1 || y < -1 || x > grid->width || y > grid->height)
+        return false; /* the border's bits: blocked */
+    return nav__open_at(grid->open_bits, nav__open_index(grid, x, y));
 }
 
 static double cell_cost(const nav_grid *grid, int64_t x, int64_t y)
@@ -89,6 +90,31 @@ static bool along_row(const nav_grid *grid, bool vertical, int64_t row, double a
     return true;
 }
 
+/* The walk of nav_grid_anyangle_segment on a grid of one cost without heights, where only which
+ * cells are free matters: the same steps, decided by the same products, over the free cells' bits. */
+static bool walk_open(const nav_grid *grid, double ax, double ay, double adx, double ady, int sx, int sy,
+                      int64_t cx, int64_t cy, int64_t ex, int64_t ey, int64_t steps)
+{
+    const uint64_t *bits = grid->open_bits;
+    int64_t across = sx, down = sy * (int64_t)grid->open_row_words * 64;
+    uint64_t at = nav__open_index(grid, cx, cy);
+    double kx = (double)(sx > 0 ? cx + 1 : cx), ky = (double)(sy > 0 ? cy + 1 : cy); /* the corner ahead */
+    for (int64_t i = 0;; i++) {
+        if (!nav__open_at(bits, at)) return false;
+        if ((cx == ex && cy == ey) || i > steps) return true;
+        double to_x = fabs(kx - ax) * ady, to_y = fabs(ky - ay) * adx;
+        if (to_x < to_y) {
+            cx += sx, kx += sx, at += (uint64_t)across;
+        } else if (to_y < to_x) {
+            cy += sy, ky += sy, at += (uint64_t)down;
+        } else { /* exactly through the corner: the two cells beside it may not both be blocked */
+            if (!nav__open_at(bits, at + (uint64_t)across) && !nav__open_at(bits, at + (uint64_t)down))
+                return false;
+            cx += sx, kx += sx, cy += sy, ky += sy, at += (uint64_t)(across + down);
+        }
+    }
+}
+
 bool nav_grid_anyangle_segment(const nav_grid *grid, double ax, double ay, double bx, double by, double *cost)
 {
     if (!grid || !isfinite(ax) || !isfinite(ay) || !isfinite(bx) || !isfinite(by)) return false;
@@ -125,14 +151,18 @@ bool nav_grid_anyangle_segment(const nav_grid *grid, double ax, double ay, doubl
     int64_t steps = (ex - cx) * sx + (ey - cy) * sy;
     double adx = fabs(dx), ady = fabs(dy), length = sqrt(dx * dx + dy * dy);
     /* on a grid of one cost without heights, only the cells matter: the cost is the length times it */
-    bool uniform = grid->uniform_cost > 0 && !grid->heights;
+    if (grid->uniform_cost > 0 && !grid->heights) {
+        if (!walk_open(grid, ax, ay, adx, ady, sx, sy, cx, cy, ex, ey, steps)) return false;
+        if (cost) *cost = length * grid->uniform_cost;
+        return true;
+    }
+    /* otherwise each cell's share of the length at its cost, and every climb checked */
     double total = 0, t_in = 0;
     for (int64_t i = 0;; i++) {
         if (!free_cell(grid, cx, cy)) return false;
         if ((cx == ex && cy == ey) || i > steps) {
             /* i > steps only when rounding of inexact inputs misses the end cell by a step */
-            total =
-                uniform ? length * grid->uniform_cost : total + (1 - t_in) * length * cell_cost(grid, cx, cy);
+            total += (1 - t_in) * length * cell_cost(grid, cx, cy);
             break;
         }
         int64_t kx = sx > 0 ? cx + 1 : cx, ky = sy > 0 ? cy + 1 : cy; /* the corner ahead */
@@ -141,12 +171,10 @@ bool nav_grid_anyangle_segment(const nav_grid *grid, double ax, double ay, doubl
         /* exactly through the corner: the two cells beside it may not both be blocked */
         if (step_x && step_y && !free_cell(grid, cx + sx, cy) && !free_cell(grid, cx, cy + sy)) return false;
         int64_t nx = step_x ? cx + sx : cx, ny = step_y ? cy + sy : cy;
-        if (!uniform) {
-            double t = step_x ? ((double)kx - ax) / dx : ((double)ky - ay) / dy;
-            if (free_cell(grid, nx, ny) && !climb_ok(grid, cx, cy, nx, ny)) return false;
-            total += (t - t_in) * length * cell_cost(grid, cx, cy);
-            t_in = t;
-        }
+        double t = step_x ? ((double)kx - ax) / dx : ((double)ky - ay) / dy;
+        if (free_cell(grid, nx, ny) && !climb_ok(grid, cx, cy, nx, ny)) return false;
+        total += (t - t_in) * length * cell_cost(grid, cx, cy);
+        t_in = t;
         cx = nx;
         cy = ny;
     }

@@ -94,8 +94,20 @@ static void refresh_moves_around(nav_grid *grid, int32_t x, int32_t y)
                 grid->moves[(uint32_t)ny * grid->width + (uint32_t)nx] = compute_moves(grid, nx, ny);
 }
 
+static void set_open_bit(nav_grid *grid, uint32_t x, uint32_t y)
+{
+    uint64_t i = nav__open_index(grid, x, y), bit = (uint64_t)1 << (i & 63);
+    if (nav__cell_free(grid, y * grid->width + x))
+        grid->open_bits[i >> 6] |= bit;
+    else
+        grid->open_bits[i >> 6] &= ~bit;
+}
+
 static void refresh_all_moves(nav_grid *grid)
 {
+    memset(grid->open_bits, 0, (size_t)(grid->height + 2) * grid->open_row_words * sizeof *grid->open_bits);
+    for (uint32_t y = 0; y < grid->height; y++)
+        for (uint32_t x = 0; x < grid->width; x++) set_open_bit(grid, x, y);
     for (uint32_t y = 0; y < grid->height; y++)
         for (uint32_t x = 0; x < grid->width; x++)
             grid->moves[y * grid->width + x] = compute_moves(grid, (int32_t)x, (int32_t)y);
@@ -107,6 +119,8 @@ static void fill_plain_moves(nav_grid *grid)
     uint8_t all = grid->desc.connectivity == NAV_CONNECT_4 ? 0x0f : 0xff;
     memset(grid->moves, all, grid->cells);
     uint32_t w = grid->width, h = grid->height;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) set_open_bit(grid, x, y);
     for (uint32_t x = 0; x < w; x++) {
         grid->moves[x] = compute_moves(grid, (int32_t)x, 0);
         grid->moves[(h - 1) * w + x] = compute_moves(grid, (int32_t)x, (int32_t)(h - 1));
@@ -164,7 +178,10 @@ nav_status nav_grid_create(const nav_grid_desc *desc, nav_grid **out)
      * cell beside any cell without a bounds test (search.c, pruned_from) */
     uint8_t *moves = nav__calloc(&allocator, (size_t)grid->cells + 2 * (size_t)grid->width, 1);
     grid->moves = moves ? moves + grid->width : NULL;
-    if (!grid->terrain || !grid->moves) {
+    grid->open_row_words = (grid->width + 2 + 63) / 64;
+    grid->open_bits =
+        nav__calloc(&allocator, (size_t)(grid->height + 2) * grid->open_row_words, sizeof *grid->open_bits);
+    if (!grid->terrain || !grid->moves || !grid->open_bits) {
         nav_grid_destroy(grid);
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
@@ -189,6 +206,7 @@ void nav_grid_destroy(nav_grid *grid)
     nav__free(&allocator, grid->terrain);
     nav__free(&allocator, grid->heights);
     nav__free(&allocator, grid->moves ? grid->moves - grid->width : NULL);
+    nav__free(&allocator, grid->open_bits);
     nav__free(&allocator, grid->component);
     nav__free(&allocator, grid);
 }
@@ -210,8 +228,9 @@ int32_t nav_grid_height(const nav_grid *grid)
 
 size_t nav_grid_memory_bytes(const nav_grid *grid)
 {
-    /* terrain and moves a cell, and the moves' two rows of zeros */
-    size_t bytes = sizeof *grid + 2 * (size_t)grid->cells + 2 * (size_t)grid->width;
+    /* terrain and moves a cell, the moves' two rows of zeros, and the free cells' bits */
+    size_t bytes = sizeof *grid + 2 * (size_t)grid->cells + 2 * (size_t)grid->width +
+                   (size_t)(grid->height + 2) * grid->open_row_words * sizeof *grid->open_bits;
     if (grid->heights) bytes += (size_t)grid->cells * sizeof *grid->heights;
     if (grid->component) bytes += (size_t)grid->cells * sizeof *grid->component;
     return bytes;
@@ -266,6 +285,7 @@ nav_status nav_grid_set_cell(nav_grid *grid, int32_t x, int32_t y, uint8_t type)
     grid->terrain[cell] = type;
     if ((grid->terrain_use[old] == 0) || (grid->terrain_use[type] == 1)) update_costs(grid);
     if ((grid->terrain_cost[old] < INFINITY) != (grid->terrain_cost[type] < INFINITY)) {
+        set_open_bit(grid, (uint32_t)x, (uint32_t)y);
         refresh_moves_around(grid, x, y);
         drop_reachability(grid);
     }
@@ -298,6 +318,7 @@ nav_status nav_grid_set_cell_height(nav_grid *grid, int32_t x, int32_t y, float 
     if (grid->heights[cell] == height) return NAV_SUCCESS;
     grid->heights[cell] = height;
     if (grid->desc.max_climb < INFINITY) {
+        set_open_bit(grid, (uint32_t)x, (uint32_t)y);
         refresh_moves_around(grid, x, y);
         drop_reachability(grid);
     }

@@ -9,10 +9,14 @@ struct nav_grid {
     nav_allocator allocator;
     nav_log log;
     uint32_t width, height, cells;
-    uint8_t *terrain;     /* terrain type of each cell */
-    float *heights;       /* height of each cell; null while every height is 0 */
-    uint8_t *moves;       /* allowed move bits of each cell (terrain, corners, climb), with a
-                           * row of zeros before the first cell and after the last */
+    uint8_t *terrain;    /* terrain type of each cell */
+    float *heights;      /* height of each cell; null while every height is 0 */
+    uint8_t *moves;      /* allowed move bits of each cell (terrain, corners, climb), with a
+                          * row of zeros before the first cell and after the last */
+    uint64_t *open_bits; /* the free cells, one bit each, rows of open_row_words words with a blocked
+                          * border: bit x + 1 of row y + 1 is cell (x, y), for x in -1 .. width and
+                          * y in -1 .. height (nav__open_index) */
+    uint32_t open_row_words;
     uint32_t *component;  /* reachability labels; null when not built or out of date */
     bool component_exact; /* every move can be taken back, so one label means a path exists */
     double terrain_cost[NAV_TERRAIN_TYPES];
@@ -36,6 +40,17 @@ static inline int nav__dir_opposite(int d)
 static inline bool nav__cell_free(const nav_grid *grid, uint32_t cell)
 {
     return grid->terrain_cost[grid->terrain[cell]] < INFINITY;
+}
+
+/* Bit index of cell (x, y) in open_bits, for x in -1 .. width and y in -1 .. height. */
+static inline uint64_t nav__open_index(const nav_grid *grid, int64_t x, int64_t y)
+{
+    return (uint64_t)(y + 1) * grid->open_row_words * 64 + (uint64_t)(x + 1);
+}
+
+static inline bool nav__open_at(const uint64_t *bits, uint64_t index)
+{
+    return (bits[index >> 6] >> (index & 63)) & 1;
 }
 
 static inline float nav__cell_height(const nav_grid *grid, uint32_t cell)

@@ -109,7 +109,8 @@ void nav_grid_destroy(nav_grid *grid);
 const nav_grid_desc *nav_grid_get_desc(const nav_grid *grid);
 int32_t nav_grid_width(const nav_grid *grid);
 int32_t nav_grid_height(const nav_grid *grid);
-/* Bytes the grid holds (cells, heights, moves, reachability labels). */
+/* Bytes the grid holds (cells, heights, moves, a bit a cell for the any-angle walks, reachability
+ * labels). */
 size_t nav_grid_memory_bytes(const nav_grid *grid);
 
 /* Cell index y * width + x, and back. */
