@@ -121,7 +121,7 @@ size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *q)
  * each with a lower bound of its segment's cost (world units): its length at the grid's cheapest
  * terrain, which on grids of one cost is the cost itself; and of the whole path through it to the
  * other end (ox, oy), the straight distance there being another such bound. Returns how many. */
-static uint32_t candidates(const nav_waypoints_query *q, double x, double y, double ox, double oy,
+static uint32_t candidates(const nav_waypoints_query *q, double x, double y, double ox, double oy, bool goal,
                            nav__wp_candidate *out)
 {
     const nav_waypoints *wp = q->wp;
@@ -143,12 +143,16 @@ static uint32_t candidates(const nav_waypoints_query *q, double x, double y, dou
             uint32_t before = n; /* a corner in two lists is taken once */
             for (uint32_t k = sight->first[b]; k < sight->first[b + 1]; k++) {
                 uint32_t v = sight->corner[k];
-                double dx = c->x[v] - x, dy = c->y[v] - y;
-                if (wp->pruned && !nav__wp_taut(c, v, dx, dy)) continue;
+                const nav__wp_corner_info *info = &sight->info[v];
+                double dx = info->x - x, dy = info->y - y;
+                /* taut (nav__wp_taut), and a corner a path may bend at */
+                if (wp->pruned && (dx != 0 || dy != 0) &&
+                    ((dx * info->qx) * (dy * info->qy) > 0 || !nav__wp_may_bend(info, x, y, ox, oy, goal)))
+                    continue;
                 bool twice = false;
                 for (uint32_t t = 0; t < before && !twice; t++) twice = out[t].corner == v;
                 if (twice) continue;
-                double ex = c->x[v] - ox, ey = c->y[v] - oy;
+                double ex = info->x - ox, ey = info->y - oy;
                 double cost = sqrt(dx * dx + dy * dy) * factor;
                 /* the table's floats may round a route's cost down a little: the bound gives way by more */
                 double rest = sqrt(ex * ex + ey * ey) * factor * (1 - 1e-6);
@@ -333,7 +337,8 @@ static via through_corners(nav_waypoints_query *q, double sx, double sy, double 
                            nav_waypoints_result *r)
 {
     via none = {.a = NAV_WAYPOINTS_NONE, .b = NAV_WAYPOINTS_NONE};
-    uint32_t na = candidates(q, sx, sy, gx, gy, q->start), nb = candidates(q, gx, gy, sx, sy, q->goal);
+    uint32_t na = candidates(q, sx, sy, gx, gy, false, q->start),
+             nb = candidates(q, gx, gy, sx, sy, true, q->goal);
     r->start_candidates += na;
     r->goal_candidates += nb;
     /* a path to beat first, so that the goal candidates that cannot are left out of every row read */

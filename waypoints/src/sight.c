@@ -174,11 +174,62 @@ void nav__wp_sight_free(nav__wp_sight *s, const nav_allocator *a)
 {
     nav__free(a, s->first);
     nav__free(a, s->corner);
+    nav__free(a, s->info);
     *s = (nav__wp_sight){0};
 }
 
 size_t nav__wp_sight_bytes(const nav__wp_sight *s)
 {
     if (!s->first) return 0;
-    return ((size_t)s->blocks + 1) * sizeof *s->first + (size_t)s->first[s->blocks] * sizeof *s->corner;
+    return ((size_t)s->blocks + 1) * sizeof *s->first + (size_t)s->first[s->blocks] * sizeof *s->corner +
+           (size_t)s->corners * sizeof *s->info;
+}
+
+/* ---- Where a path may bend -------------------------------------------------------------------- */
+
+/* A shortest path among the blocked cells of a grid of one cost bends at a corner only to wrap its
+ * blocked cell: the cell lies between the segment in and the segment out (else cutting the corner
+ * would be shorter), so the diagonal q into the cell lies in the angle (under 180 degrees) the two
+ * segments make, or the path runs straight through. Both segments are taut, one on each side of q.
+ * For a point query's first corner, the segment out is a link (or goes to the other end); of the
+ * links on the other side of q from the point, those that fit are the ones from q round to the
+ * straight line on: the link nearest q fits if any does, so it is the one kept. Likewise the last
+ * corner with the links in. */
+
+static double cross(double ax, double ay, double bx, double by)
+{
+    return ax * by - ay * bx;
+}
+
+nav_status nav__wp_corner_info_build(nav_waypoints *wp)
+{
+    nav__wp_sight *s = &wp->sight;
+    const nav__wp_corners *c = &wp->corners;
+    s->corners = c->count;
+    s->info = nav__alloc(&wp->allocator, (size_t)(c->count ? c->count : 1) * sizeof *s->info);
+    if (!s->info) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (uint32_t v = 0; v < c->count; v++) {
+        nav__wp_corner_info *info = &s->info[v];
+        info->x = (float)c->x[v], info->y = (float)c->y[v];
+        info->qx = c->quad[v] & 1 ? 1.0f : -1.0f, info->qy = c->quad[v] & 2 ? 1.0f : -1.0f;
+        for (int k = 0; k < 8; k++) info->bend[k] = NAN;
+        for (int in = 0; wp->pruned && in < 2; in++) {
+            uint32_t first = in ? wp->in_first[v] : wp->arc_first[v],
+                     end = in ? wp->in_first[v + 1] : wp->arc_first[v + 1];
+            for (uint32_t k = first; k < end; k++) {
+                uint32_t arc = in ? wp->in_arc[k] : k, t = in ? wp->in_from[k] : wp->arc_to[k];
+                if (wp->arc_disabled[arc]) continue;
+                double dx = (double)c->x[t] - c->x[v], dy = (double)c->y[t] - c->y[v];
+                double side = cross(info->qx, info->qy, dx, dy);
+                if (side == 0) continue; /* along the diagonal: not taut, never a link here */
+                float *best = &info->bend[4 * in + (side > 0 ? 2 : 0)];
+                /* nearest q: on the side where cross(q, d) > 0, the one every other is turned from
+                 * away from q (cross(best, d) > 0 for each other d), and the other way round */
+                double turn = isnan(best[0]) ? 0 : cross(best[0], best[1], dx, dy);
+                if (isnan(best[0]) || (side > 0 ? turn < 0 : turn > 0))
+                    best[0] = (float)dx, best[1] = (float)dy;
+            }
+        }
+    }
+    return NAV_SUCCESS;
 }

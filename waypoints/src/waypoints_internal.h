@@ -89,6 +89,15 @@ void nav__wp_scan_region(const nav__wp_corners *c, nav__wp_scan *s, double sx, d
  * block's list, or the segment from p to v runs through another corner of the list (which a path
  * may then bend at for free). Lists hold a few more: a query checks its winners exactly. Built by
  * scanning from every corner (nav__wp_scan_region: the seeing is symmetric). */
+/* What a point query reads of a corner, in one place: its position, the diagonal q into its
+ * blocked cell (qx, qy: 1 or -1), and on a pruned graph, on each side of q (k = 1 where
+ * cross(q, d) > 0, else 0), the link from the corner nearest q as d = (dx, dy): links out at
+ * bend[2k], links in at bend[4 + 2k]; NAN where it has none (nav__wp_corner_info_build). */
+typedef struct nav__wp_corner_info {
+    float x, y, qx, qy;
+    float bend[8];
+} nav__wp_corner_info;
+
 typedef struct nav__wp_sight {
     uint32_t shift;   /* blocks of 2^shift by 2^shift cells */
     uint32_t across;  /* blocks a row */
@@ -96,6 +105,8 @@ typedef struct nav__wp_sight {
     uint32_t *first;  /* blocks + 1 entries: block b's corners are corner[first[b] .. first[b + 1]] */
     uint16_t *corner; /* ascending in each block */
     uint32_t longest; /* the most corners a block has */
+    uint32_t corners; /* of info */
+    nav__wp_corner_info *info;
 } nav__wp_sight;
 
 /* Builds c's lists (on `threads` threads, 0: every core, with progress [opt] as "sight"). With
@@ -104,6 +115,26 @@ typedef struct nav__wp_sight {
 nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_t threads,
                                const nav_progress *progress, const nav_allocator *a, nav__wp_sight *out);
 void nav__wp_sight_free(nav__wp_sight *s, const nav_allocator *a);
+/* wp->sight.info from wp's corners and (on a pruned bake) its links. NAV_FAILURE |
+ * NAV_OUT_OF_MEMORY. */
+nav_status nav__wp_corner_info_build(nav_waypoints *wp);
+/* Whether a shortest path from point (px, py) may bend at corner v (the path's first corner,
+ * `goal` false, or its last, `goal` true), going on to (coming from) a link of v or the other end
+ * (ox, oy): on a pruned graph a shortest path bends only around the blocked cell, which must lie
+ * between its two segments there (sight.c). Not for a point at the corner. */
+static inline bool nav__wp_may_bend(const nav__wp_corner_info *v, double px, double py, double ox, double oy,
+                                    bool goal)
+{
+    double ex = px - v->x, ey = py - v->y;
+    /* the other segment lies on the other side of q and turns from e the way q does (turn: the
+     * sign of cross(e, q)); a little room for rounding, so that one straight through is kept */
+    double turn = v->qx * ey - v->qy * ex < 0 ? 1 : -1, room = 1e-9 * (fabs(ex) + fabs(ey));
+    const float *d = &v->bend[(goal ? 4 : 0) + (turn > 0 ? 2 : 0)];
+    if (turn * (ex * d[1] - ey * d[0]) >= -room * (fabs(d[0]) + fabs(d[1]))) return true; /* NAN: no */
+    double fx = ox - v->x, fy = oy - v->y;
+    bool other_side = turn * (v->qx * fy - v->qy * fx) >= 0;
+    return other_side && turn * (ex * fy - ey * fx) >= -room * (fabs(fx) + fabs(fy));
+}
 size_t nav__wp_sight_bytes(const nav__wp_sight *s);
 
 /* True when the grid's shortest paths bend only where they wrap a corner (one terrain cost and no

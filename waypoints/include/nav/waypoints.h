@@ -435,7 +435,10 @@ typedef struct nav_waypoints_result {
  * query's grid. If the two see each other, the straight line (on grids of one cost; elsewhere when
  * nothing through the corners is cheaper). Otherwise each end is joined to the corners it may see
  * where the segment is taut (every corner it may see on graphs that kept all links): the list the
- * bake made for its cell, usually a few dozen. The path is the cheapest combination start -> a ->
+ * bake made for its cell, usually a few dozen, less the corners a shortest path cannot bend at
+ * (on a pruned graph a path bends only round the corner's blocked cell, which must lie between
+ * the segment from the point and the next segment: a link of the corner, or the segment to the
+ * other end). The path is the cheapest combination start -> a ->
  * (table route) -> b -> goal. A first guess (the start corner of least bound below, the goal
  * corner nearest it, both segments checked) leaves out every goal corner whose straight distance
  * from the start plus its segment cannot beat it; the rest is found best first: each a is bounded
