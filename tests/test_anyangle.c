@@ -273,6 +273,52 @@ static void test_random_wide(void **state)
     against_sampling(23, 140, 7, 12, 150, 50, 100, 5);
 }
 
+/* A grid of one cost walks the free cells' bits; with two costs the walk reads the cells' terrain
+ * and sums their costs. Both decide by the same products, so on the same free cells they accept
+ * the same segments, whatever the points: integers, halves and arbitrary doubles, on maps wider
+ * and taller than a word of bits. */
+static void test_bits_against_terrain(void **state)
+{
+    (void)state;
+    unsigned seed = 31;
+    const int32_t sizes[][2] = {{12, 10}, {150, 9}, {9, 140}, {70, 70}};
+    long compared = 0, accepted = 0;
+    for (int m = 0; m < 24; m++) {
+        int32_t w = sizes[m % 4][0], h = sizes[m % 4][1];
+        nav_grid *one = random_grid(&seed, w, h, 3 + m % 20), *two = NULL;
+        assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = w, .height = h}, &two), NAV_SUCCESS);
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++)
+                nav_grid_set_cell(two, x, y, nav_grid_passable(one, x, y) ? 2 : NAV_TERRAIN_BLOCKED);
+        nav_grid_set_terrain_cost(two, 2, 1.0);
+        nav_grid_set_terrain_cost(two, 3, 2.0);
+        for (int32_t k = 0; k < w * h; k++) /* one dearer cell, so that the costs differ */
+            if (nav_grid_passable(two, k % w, k / w)) {
+                nav_grid_set_cell(two, k % w, k / w, 3);
+                break;
+            }
+        assert_true(nav_grid_uniform_cost(one) > 0 && nav_grid_uniform_cost(two) == 0);
+        for (int i = 0; i < 3000; i++) {
+            double p[4];
+            for (int j = 0; j < 4; j++) {
+                double side = j % 2 ? h : w, r = (double)rand_r(&seed) / RAND_MAX;
+                int kind = (int)(rand_r(&seed) % 3);
+                p[j] = kind == 0 ? floor(r * side + 0.5) : kind == 1 ? floor(r * 2 * side) * 0.5 : r * side;
+            }
+            bool a = seg(one, p[0], p[1], p[2], p[3], NULL), b = seg(two, p[0], p[1], p[2], p[3], NULL);
+            if (a != b)
+                fprintf(stderr, "(%.17g, %.17g) -> (%.17g, %.17g): one cost %d, two %d\n", p[0], p[1], p[2],
+                        p[3], a, b);
+            assert_int_equal(a, b);
+            compared++;
+            accepted += a;
+        }
+        nav_grid_destroy(one);
+        nav_grid_destroy(two);
+    }
+    assert_true(accepted > compared / 10 && accepted < compared * 9 / 10);
+}
+
 /* Centre to centre, the any-angle rule accepts everything the smoother's stricter rule accepts, at
  * the same cost, and differs only where the segment touches a blocked corner. */
 static void test_random_against_smoother(void **state)
@@ -313,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_world_units),
         cmocka_unit_test(test_random_against_sampling),
         cmocka_unit_test(test_random_wide),
+        cmocka_unit_test(test_bits_against_terrain),
         cmocka_unit_test(test_random_against_smoother),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
