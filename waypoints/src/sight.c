@@ -1,4 +1,5 @@
-/* The corners each block of cells may see, for point queries (nav__wp_sight).
+/* The corners each block of cells may see, for point queries (nav__wp_sight), and what a query
+ * reads of each corner, with where a path may bend at it (nav__wp_corner_info, at the end).
  *
  * A point query needs the corners its two ends see. Scanning for them at query time walks every row
  * between the ends; instead, the bake scans once from every corner (seeing is symmetric) and marks

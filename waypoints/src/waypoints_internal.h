@@ -84,11 +84,6 @@ typedef void (*nav__wp_span_fn)(void *user, int64_t y, double d0, double d1, dou
 void nav__wp_scan_region(const nav__wp_corners *c, nav__wp_scan *s, double sx, double sy,
                          nav__wp_span_fn span, void *user);
 
-/* For point queries, the corners each block of cells may see: for every point p of a block
- * (its closed square) and every corner v that p sees, taut at v on a pruned graph, v is in the
- * block's list, or the segment from p to v runs through another corner of the list (which a path
- * may then bend at for free). Lists hold a few more: a query checks its winners exactly. Built by
- * scanning from every corner (nav__wp_scan_region: the seeing is symmetric). */
 /* What a point query reads of a corner, in one place: its position, the diagonal q into its
  * blocked cell (qx, qy: 1 or -1), and on a pruned graph, on each side of q (k = 1 where
  * cross(q, d) > 0, else 0), the link from the corner nearest q as d = (dx, dy): links out at
@@ -98,6 +93,11 @@ typedef struct nav__wp_corner_info {
     float bend[8];
 } nav__wp_corner_info;
 
+/* For point queries, the corners each block of cells may see: for every point p of a block
+ * (its closed square) and every corner v that p sees, taut at v on a pruned graph, v is in the
+ * block's list, or the segment from p to v runs through another corner of the list (which a path
+ * may then bend at for free). Lists hold a few more: a query checks its winners exactly. Built by
+ * scanning from every corner (nav__wp_scan_region: the seeing is symmetric). */
 typedef struct nav__wp_sight {
     uint32_t shift;   /* blocks of 2^shift by 2^shift cells */
     uint32_t across;  /* blocks a row */
