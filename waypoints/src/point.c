@@ -14,6 +14,7 @@ void nav_waypoints_query_destroy(nav_waypoints_query *q)
     if (!q) return;
     const nav_allocator a = q->allocator;
     nav__free(&a, q->g);
+    nav__free(&a, q->h);
     nav__free(&a, q->next_arc);
     nav__free(&a, q->seen);
     nav__free(&a, q->in_open);
@@ -68,10 +69,11 @@ nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoin
     q->wp = wp;
     uint32_t n = wp->count ? wp->count : 1;
     q->g = nav__calloc(&a, n, sizeof *q->g);
+    q->h = nav__calloc(&a, n, sizeof *q->h);
     q->next_arc = nav__calloc(&a, n, sizeof *q->next_arc);
     q->seen = nav__calloc(&a, n, sizeof *q->seen);
     q->in_open = nav__calloc(&a, n, sizeof *q->in_open);
-    bool ok = q->g && q->next_arc && q->seen && q->in_open &&
+    bool ok = q->g && q->h && q->next_arc && q->seen && q->in_open &&
               !nav_failed(nav_heap_init(&q->open, &a, n, n)) &&
               !nav_failed(nav_heap_init(&q->near, &a, 2 * n + 1, 0));
     if (ok && d.grid) {
@@ -104,10 +106,11 @@ size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *q)
 {
     if (!q) return 0;
     size_t n = q->wp->count ? q->wp->count : 1;
-    size_t bytes = sizeof *q +
-                   n * (sizeof *q->g + sizeof *q->next_arc + sizeof *q->seen + sizeof *q->in_open) +
-                   (size_t)(q->open.capacity + q->near.capacity) * sizeof(nav_heap_entry) +
-                   (size_t)q->open.capacity * sizeof *q->open.pos;
+    size_t bytes =
+        sizeof *q +
+        n * (sizeof *q->g + sizeof *q->h + sizeof *q->next_arc + sizeof *q->seen + sizeof *q->in_open) +
+        (size_t)(q->open.capacity + q->near.capacity) * sizeof(nav_heap_entry) +
+        (size_t)q->open.capacity * sizeof *q->open.pos;
     if (q->grid)
         bytes += (size_t)candidate_capacity(q->wp) *
                  (2 * sizeof *q->start + sizeof *q->goal_column + sizeof *q->goal_cost +

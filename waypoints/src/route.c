@@ -58,9 +58,10 @@ static nav_status search(nav_waypoints_query *q, const nav_waypoints_filter *f, 
     nav_heap_clear(&q->open);
     q->seen[to] = now;
     q->g[to] = 0;
+    q->h[to] = bound(q, heuristic, from, to);
     q->next_arc[to] = UINT32_MAX;
     q->in_open[to] = 1;
-    nav_heap_push(&q->open, nav_heap_key_exact(bound(q, heuristic, from, to)), nav_heap_tie_larger_g(0), to);
+    nav_heap_push(&q->open, nav_heap_key_exact(q->h[to]), nav_heap_tie_larger_g(0), to);
     bool found = false;
     while (q->open.count) {
         uint32_t v = nav_heap_entry_id(nav_heap_pop(&q->open));
@@ -76,10 +77,15 @@ static nav_status search(nav_waypoints_query *q, const nav_waypoints_filter *f, 
             double gu = gv + wp->arc_cost[i];
             if (q->seen[u] == now && !(gu < q->g[u])) continue;
             if (!nav__wp_arc_open(wp, f, i) || !nav__wp_point_open(wp, f, u)) continue;
-            double h = bound(q, heuristic, from, u);
+            if (q->seen[u] != now) { /* first reached: its bound, once a search (on hub labels a pass) */
+                q->seen[u] = now;
+                q->g[u] = INFINITY;
+                q->in_open[u] = 0;
+                q->h[u] = bound(q, heuristic, from, u);
+            }
+            double h = q->h[u];
             if (!(h < INFINITY)) continue;
-            bool queued = q->seen[u] == now && q->in_open[u];
-            q->seen[u] = now;
+            bool queued = q->in_open[u];
             q->g[u] = gu;
             q->next_arc[u] = i;
             q->in_open[u] = 1;

@@ -299,6 +299,7 @@ struct nav_waypoints_query {
     const nav_waypoints *wp;
     /* route searches (route.c) */
     double *g;          /* per waypoint: the cost from the start, valid where seen == seen_now */
+    double *h;          /* per waypoint: its bound in this search (route.c), valid where seen */
     uint32_t *next_arc; /* per waypoint: the arc it leaves by towards the goal */
     uint32_t *seen;     /* per waypoint: the search that last reached it */
     uint32_t seen_now;  /* this search's number */
