@@ -107,10 +107,10 @@ static void refresh_all_moves(nav_grid *grid)
 {
     memset(grid->open_bits, 0, (size_t)(grid->height + 2) * grid->open_row_words * sizeof *grid->open_bits);
     for (uint32_t y = 0; y < grid->height; y++)
-        for (uint32_t x = 0; x < grid->width; x++) set_open_bit(grid, x, y);
-    for (uint32_t y = 0; y < grid->height; y++)
-        for (uint32_t x = 0; x < grid->width; x++)
+        for (uint32_t x = 0; x < grid->width; x++) {
+            set_open_bit(grid, x, y);
             grid->moves[y * grid->width + x] = compute_moves(grid, (int32_t)x, (int32_t)y);
+        }
 }
 
 /* The moves of a grid of plain cells: everything inside, computed only along the border. */

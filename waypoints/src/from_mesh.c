@@ -37,7 +37,7 @@ typedef struct wedge {
 
 static double cross(const double *a, const double *b)
 {
-    return a[0] * b[1] - a[1] * b[0];
+    return nav__wp_cross(a[0], a[1], b[0], b[1]);
 }
 
 /* True when d lies strictly inside the cone spanned by a and b (an angle below pi). */

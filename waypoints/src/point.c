@@ -148,9 +148,9 @@ static uint32_t candidates(const nav_waypoints_query *q, double x, double y, dou
                 uint32_t v = sight->corner[k];
                 const nav__wp_corner_info *info = &sight->info[v];
                 double dx = info->x - x, dy = info->y - y;
-                /* taut (nav__wp_taut), and a corner a path may bend at */
                 if (wp->pruned && (dx != 0 || dy != 0) &&
-                    ((dx * info->qx) * (dy * info->qy) > 0 || !nav__wp_may_bend(info, x, y, ox, oy, goal)))
+                    (!nav__wp_taut_q(info->qx, info->qy, dx, dy) ||
+                     !nav__wp_may_bend(info, x, y, ox, oy, goal)))
                     continue;
                 bool twice = false;
                 for (uint32_t t = 0; t < before && !twice; t++) twice = out[t].corner == v;
@@ -369,8 +369,10 @@ static via through_corners(nav_waypoints_query *q, double sx, double sy, double 
         uint32_t p = q->goal_column[pivot], n = wp->count;
         const float *to_p = wp->symmetric ? wp->dist + (size_t)p * n : wp->dist + p;
         size_t step = wp->symmetric ? 1 : n;
-        for (uint32_t m = 0; m < kept; m++)
-            shift = fmin(shift, q->goal_cost[m] - (double)to_p[q->goal_column[m] * step]);
+        for (uint32_t m = 0; m < kept; m++) {
+            double t = q->goal_cost[m] - (double)to_p[q->goal_column[m] * step];
+            if (t < shift) shift = t;
+        }
         if (shift > -INFINITY)
             for (uint32_t k = 0; k < na; k++) {
                 if (!(q->start[k].total < best)) continue;

@@ -197,11 +197,6 @@ size_t nav__wp_sight_bytes(const nav__wp_sight *s)
  * straight line on: the link nearest q fits if any does, so it is the one kept. Likewise the last
  * corner with the links in. */
 
-static double cross(double ax, double ay, double bx, double by)
-{
-    return ax * by - ay * bx;
-}
-
 nav_status nav__wp_corner_info_build(nav_waypoints *wp)
 {
     nav__wp_sight *s = &wp->sight;
@@ -221,12 +216,12 @@ nav_status nav__wp_corner_info_build(nav_waypoints *wp)
                 uint32_t arc = in ? wp->in_arc[k] : k, t = in ? wp->in_from[k] : wp->arc_to[k];
                 if (wp->arc_disabled[arc]) continue;
                 double dx = (double)c->x[t] - c->x[v], dy = (double)c->y[t] - c->y[v];
-                double side = cross(info->qx, info->qy, dx, dy);
+                double side = nav__wp_cross(info->qx, info->qy, dx, dy);
                 if (side == 0) continue; /* along the diagonal: not taut, never a link here */
                 float *best = &info->bend[4 * in + (side > 0 ? 2 : 0)];
                 /* nearest q: on the side where cross(q, d) > 0, the one every other is turned from
                  * away from q (cross(best, d) > 0 for each other d), and the other way round */
-                double turn = isnan(best[0]) ? 0 : cross(best[0], best[1], dx, dy);
+                double turn = isnan(best[0]) ? 0 : nav__wp_cross(best[0], best[1], dx, dy);
                 if (isnan(best[0]) || (side > 0 ? turn < 0 : turn > 0))
                     best[0] = (float)dx, best[1] = (float)dy;
             }

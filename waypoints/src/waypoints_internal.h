@@ -42,10 +42,20 @@ uint32_t nav__wp_corner_at(const nav__wp_corners *c, int64_t x, int64_t y);
 /* True when a shortest path may bend at corner i while running along direction (dx, dy) (either
  * way): the segment is taut there, its line touching the blocked cell without crossing it. A path
  * that would cross the line of the cell's two edges could cut the corner and be shorter. */
+static inline bool nav__wp_taut_q(double qx, double qy, double dx, double dy) /* q: the diagonal */
+{
+    return (dx * qx) * (dy * qy) <= 0;
+}
+
 static inline bool nav__wp_taut(const nav__wp_corners *c, uint32_t i, double dx, double dy)
 {
-    double qx = c->quad[i] & 1 ? 1 : -1, qy = c->quad[i] & 2 ? 1 : -1;
-    return (dx * qx) * (dy * qy) <= 0;
+    return nav__wp_taut_q(c->quad[i] & 1 ? 1 : -1, c->quad[i] & 2 ? 1 : -1, dx, dy);
+}
+
+/* The cross product a x b (> 0: b turned from a the way y is from x). */
+static inline double nav__wp_cross(double ax, double ay, double bx, double by)
+{
+    return ax * by - ay * bx;
 }
 
 /* The scratch of a visibility scan (one per thread): two interval lists of width + 4 entries, and
@@ -128,12 +138,13 @@ static inline bool nav__wp_may_bend(const nav__wp_corner_info *v, double px, dou
     double ex = px - v->x, ey = py - v->y;
     /* the other segment lies on the other side of q and turns from e the way q does (turn: the
      * sign of cross(e, q)); a little room for rounding, so that one straight through is kept */
-    double turn = v->qx * ey - v->qy * ex < 0 ? 1 : -1, room = 1e-9 * (fabs(ex) + fabs(ey));
+    double turn = nav__wp_cross(v->qx, v->qy, ex, ey) < 0 ? 1 : -1, room = 1e-9 * (fabs(ex) + fabs(ey));
     const float *d = &v->bend[(goal ? 4 : 0) + (turn > 0 ? 2 : 0)];
-    if (turn * (ex * d[1] - ey * d[0]) >= -room * (fabs(d[0]) + fabs(d[1]))) return true; /* NAN: no */
+    if (turn * nav__wp_cross(ex, ey, d[0], d[1]) >= -room * (fabs(d[0]) + fabs(d[1])))
+        return true; /* NAN: no */
     double fx = ox - v->x, fy = oy - v->y;
-    bool other_side = turn * (v->qx * fy - v->qy * fx) >= 0;
-    return other_side && turn * (ex * fy - ey * fx) >= -room * (fabs(fx) + fabs(fy));
+    bool other_side = turn * nav__wp_cross(v->qx, v->qy, fx, fy) >= 0;
+    return other_side && turn * nav__wp_cross(ex, ey, fx, fy) >= -room * (fabs(fx) + fabs(fy));
 }
 size_t nav__wp_sight_bytes(const nav__wp_sight *s);
 
