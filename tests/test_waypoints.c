@@ -13,6 +13,7 @@
 #include "nav/waypoints.h"
 #include "reference.h"
 #include "support.h"
+#include "waypoints_internal.h" /* the sight lists' parts, checked against the query's tests */
 
 /* ---- a hand-made graph -------------------------------------------------------------------------
  *
@@ -1113,6 +1114,50 @@ static void test_grid_points_against_reference(void **state)
     }
 }
 
+/* The three parts of each block's sight list (nav__wp_sight) against the tests a point query makes,
+ * at points of the block's square eighths of a cell apart (their arithmetic exact): in part 0 the
+ * segment from every point is taut and may go on to (come in by) a link, in part 2 from none. */
+static void test_sight_parts(void **state)
+{
+    (void)state;
+    unsigned seed = 23;
+    long counted[3] = {0, 0, 0};
+    for (int round = 0; round < 30; round++) {
+        int32_t w = 4 + (int32_t)(rand_r(&seed) % 29), h = 4 + (int32_t)(rand_r(&seed) % 29);
+        nav_grid *grid = random_grid(w, h, 5 + (int)(rand_r(&seed) % 40), false, false, &seed);
+        nav_waypoints *wp = NULL;
+        assert_int_equal(nav_waypoints_bake_grid(grid, NULL, &wp), NAV_SUCCESS);
+        assert_true(wp->pruned);
+        const nav__wp_sight *s = &wp->sight;
+        double side = (double)(1u << s->shift);
+        for (uint32_t b = 0; b < s->blocks; b++) {
+            uint32_t first = s->first[b], count = s->first[b + 1] - first;
+            assert_true(s->part[2 * b] <= s->part[2 * b + 1] && s->part[2 * b + 1] <= count);
+            double x0 = (b % s->across) * side, y0 = (double)(b / s->across) * side;
+            for (uint32_t k = 0; k < count; k++) {
+                int part = k < s->part[2 * b] ? 0 : k < s->part[2 * b + 1] ? 1 : 2;
+                counted[part]++;
+                if (part == 1) continue;
+                const nav__wp_corner_info *v = &s->info[s->corner[first + k]];
+                for (int i = 0; i <= 8 * (int)side; i++)
+                    for (int j = 0; j <= 8 * (int)side; j++) {
+                        double ex = x0 + i / 8.0 - v->x, ey = y0 + j / 8.0 - v->y;
+                        if (ex == 0 && ey == 0) continue; /* a point at the corner takes it anyway */
+                        bool on = nav__wp_bends_on(v, ex, ey, false), in = nav__wp_bends_on(v, ex, ey, true);
+                        if (part == 0)
+                            assert_true(nav__wp_taut_q(v->qx, v->qy, -ex, -ey) && on && in);
+                        else
+                            assert_true(!on && !in);
+                    }
+            }
+        }
+        nav_waypoints_destroy(wp);
+        nav_grid_destroy(grid);
+    }
+    /* each part holds some: the test above tests something */
+    assert_true(counted[0] > 0 && counted[1] > 0 && counted[2] > 0);
+}
+
 /* The nearest waypoint a point sees on random grids against brute force: every corner by distance
  * (then index), the first the point sees under nav_grid_anyangle_segment. */
 static void test_grid_nearest_visible(void **state)
@@ -1953,6 +1998,7 @@ int main(void)
         cmocka_unit_test(test_text_damage_and_allocation),
         cmocka_unit_test(test_grid_graph_brute_force),
         cmocka_unit_test(test_grid_points_against_reference),
+        cmocka_unit_test(test_sight_parts),
         cmocka_unit_test(test_grid_nearest_visible),
         cmocka_unit_test(test_mesh_graph_matches_grid),
         cmocka_unit_test(test_generated_same_any_thread_count),

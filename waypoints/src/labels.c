@@ -239,7 +239,7 @@ static bool label_hub(labelling *b, uint32_t rank, int fill)
         if (u != root) {
             double served = INFINITY;
             for (uint32_t k = 0; k < lu->count; k++)
-                served = fmin(served, b->hub_dist[lu->e[k].hub] + lu->e[k].dist);
+                served = nav__wp_min(served, b->hub_dist[lu->e[k].hub] + lu->e[k].dist);
             if (served <= du) continue;
         }
         /* the waypoint it was reached from took this hub last (it was searched on from) */

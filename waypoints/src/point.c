@@ -33,7 +33,8 @@ void nav_waypoints_query_destroy(nav_waypoints_query *q)
 }
 
 /* The most candidates an end of a point query can have: the corners of up to four blocks (a point
- * at a grid vertex), each corner once. */
+ * at a grid vertex), each corner once; the goal's end up to twice that (the start's paths of one
+ * corner added). */
 static uint32_t candidate_capacity(const nav_waypoints *wp)
 {
     uint64_t most = 4 * (uint64_t)wp->sight.longest;
@@ -80,10 +81,10 @@ nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoin
         q->grid = d.grid;
         uint32_t m = candidate_capacity(wp);
         q->start = nav__calloc(&a, m, sizeof *q->start);
-        q->goal = nav__calloc(&a, m, sizeof *q->goal);
-        q->goal_column = nav__calloc(&a, m, sizeof *q->goal_column);
-        q->goal_cost = nav__calloc(&a, m, sizeof *q->goal_cost);
-        q->goal_index = nav__calloc(&a, m, sizeof *q->goal_index);
+        q->goal = nav__calloc(&a, 2 * (size_t)m, sizeof *q->goal);
+        q->goal_column = nav__calloc(&a, 2 * (size_t)m, sizeof *q->goal_column);
+        q->goal_cost = nav__calloc(&a, 2 * (size_t)m, sizeof *q->goal_cost);
+        q->goal_index = nav__calloc(&a, 2 * (size_t)m, sizeof *q->goal_index);
         q->open_bounds = nav__calloc(&a, m, sizeof *q->open_bounds);
         ok = q->start && q->goal && q->goal_column && q->goal_cost && q->goal_index && q->open_bounds;
     }
@@ -112,27 +113,46 @@ size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *q)
         (size_t)(q->open.capacity + q->near.capacity) * sizeof(nav_heap_entry) +
         (size_t)q->open.capacity * sizeof *q->open.pos;
     if (q->grid)
-        bytes += (size_t)candidate_capacity(q->wp) *
-                 (2 * sizeof *q->start + sizeof *q->goal_column + sizeof *q->goal_cost +
-                  sizeof *q->goal_index + sizeof *q->open_bounds);
+        bytes +=
+            (size_t)candidate_capacity(q->wp) *
+            (sizeof *q->start + sizeof *q->open_bounds +
+             2 * (sizeof *q->goal + sizeof *q->goal_column + sizeof *q->goal_cost + sizeof *q->goal_index));
     if (q->hub_best) bytes += n * (sizeof *q->hub_best + sizeof *q->hub_via + sizeof *q->hub_touched);
     return bytes;
 }
 
+/* Corner v as a candidate of point (x, y), the other end at (ox, oy): a lower bound of its
+ * segment's cost (world units): its length at the grid's cheapest terrain (`factor`: that cost a
+ * unit), which on grids of one cost is the cost itself; and of the whole path through it, the
+ * straight distance on to the other end being another such bound. */
+static nav__wp_candidate candidate(uint32_t v, const nav__wp_corner_info *info, double x, double y, double ox,
+                                   double oy, double factor)
+{
+    double dx = info->x - x, dy = info->y - y, ex = info->x - ox, ey = info->y - oy;
+    double cost = sqrt(dx * dx + dy * dy) * factor;
+    /* the table's floats may round a route's cost down a little: the bound gives way by more */
+    double rest = sqrt(ex * ex + ey * ey) * factor * (1 - 1e-6);
+    return (nav__wp_candidate){.corner = v, .via = UINT32_MAX, .cost = cost, .total = cost + rest};
+}
+
 /* The corners point (x, y) may see (from the lists of the free cells whose closed squares hold it:
- * one, or on an edge two, at a grid vertex up to four; taut ones only on a pruned graph) into out,
- * each with a lower bound of its segment's cost (world units): its length at the grid's cheapest
- * terrain, which on grids of one cost is the cost itself; and of the whole path through it to the
- * other end (ox, oy), the straight distance there being another such bound. Returns how many. */
-static uint32_t candidates(const nav_waypoints_query *q, double x, double y, double ox, double oy, bool goal,
-                           nav__wp_candidate *out)
+ * one, or on an edge two, at a grid vertex up to four), each once, into out (*n of them; q->seen
+ * marks them with `mark`). On a pruned graph only those a shortest path to the other end (ox, oy)
+ * may bend at first (`goal` false) or last (true): the goal's end takes those where it may come in
+ * by a link (tested in the first two parts of each list; the others are marked mark + 1, listed),
+ * the start's end also those where it may go straight on to the goal (a path of one corner), which
+ * it adds to the goal's candidates (q->goal, *goal_n) when the goal's lists have them but the goal
+ * did not take them (marked goal_mark + 1). */
+static void candidates(nav_waypoints_query *q, double x, double y, double ox, double oy, bool goal,
+                       uint32_t mark, nav__wp_candidate *out, uint32_t *n, uint32_t goal_mark,
+                       uint32_t *goal_n)
 {
     const nav_waypoints *wp = q->wp;
     const nav__wp_corners *c = &wp->corners;
     const nav__wp_sight *sight = &wp->sight;
     double factor = q->grid->min_cost * q->grid->desc.cell_size;
     int64_t fx = (int64_t)floor(x), fy = (int64_t)floor(y);
-    uint32_t n = 0, blocks[4], seen = 0;
+    uint32_t blocks[4], seen = 0;
     for (int64_t cy = fy; cy >= fy - 1; cy--) {
         for (int64_t cx = fx; cx >= fx - 1; cx--) {
             bool holds = (cx == fx || (double)fx == x) && (cy == fy || (double)fy == y);
@@ -143,28 +163,40 @@ static uint32_t candidates(const nav_waypoints_query *q, double x, double y, dou
             for (uint32_t k = 0; k < seen; k++) again |= blocks[k] == b;
             if (again) continue;
             blocks[seen++] = b;
-            uint32_t before = n; /* a corner in two lists is taken once */
-            for (uint32_t k = sight->first[b]; k < sight->first[b + 1]; k++) {
+            uint32_t first = sight->first[b], tested = first + sight->part[2 * b],
+                     linked = first + sight->part[2 * b + 1], end = goal ? linked : sight->first[b + 1];
+            for (uint32_t k = first; k < end; k++) {
                 uint32_t v = sight->corner[k];
                 const nav__wp_corner_info *info = &sight->info[v];
-                double dx = info->x - x, dy = info->y - y;
-                if (wp->pruned && (dx != 0 || dy != 0) &&
-                    (!nav__wp_taut_q(info->qx, info->qy, dx, dy) ||
-                     !nav__wp_may_bend(info, x, y, ox, oy, goal)))
-                    continue;
-                bool twice = false;
-                for (uint32_t t = 0; t < before && !twice; t++) twice = out[t].corner == v;
-                if (twice) continue;
-                double ex = info->x - ox, ey = info->y - oy;
-                double cost = sqrt(dx * dx + dy * dy) * factor;
-                /* the table's floats may round a route's cost down a little: the bound gives way by more */
-                double rest = sqrt(ex * ex + ey * ey) * factor * (1 - 1e-6);
-                out[n++] =
-                    (nav__wp_candidate){.corner = v, .via = UINT32_MAX, .cost = cost, .total = cost + rest};
+                double ex = x - info->x, ey = y - info->y, fx_ = ox - info->x, fy_ = oy - info->y;
+                bool at = ex == 0 && ey == 0;
+                int once = -1; /* whether a path of one corner may bend here: not worked out yet */
+                if (k >= tested && !at) {
+                    bool on = nav__wp_taut_q(info->qx, info->qy, -ex, -ey) && k < linked &&
+                              nav__wp_bends_on(info, ex, ey, goal);
+                    if (!on && goal) {
+                        if (q->seen[v] != mark) q->seen[v] = mark + 1;
+                        continue;
+                    }
+                    if (!on) {
+                        once = nav__wp_taut_q(info->qx, info->qy, -ex, -ey) &&
+                               nav__wp_bends_once(info, ex, ey, fx_, fy_);
+                        if (!once) continue;
+                    }
+                }
+                if (q->seen[v] == mark) continue; /* a corner in two lists is taken once */
+                bool goal_listed = !goal && q->seen[v] == goal_mark + 1;
+                q->seen[v] = mark;
+                out[(*n)++] = candidate(v, info, x, y, ox, oy, factor);
+                if (!goal_listed || at) continue;
+                if (once < 0) once = nav__wp_bends_once(info, ex, ey, fx_, fy_);
+                if (once) q->goal[(*goal_n)++] = candidate(v, info, ox, oy, x, y, factor);
             }
+            if (goal) /* the rest of the list: listed, never on to a link */
+                for (uint32_t k = end; k < sight->first[b + 1]; k++)
+                    if (q->seen[sight->corner[k]] != mark) q->seen[sight->corner[k]] = mark + 1;
         }
     }
-    return n;
 }
 
 /* Checks candidate c of an end exactly (the segment from (x, y) to it, or from it when `towards`):
@@ -340,8 +372,9 @@ static via through_corners(nav_waypoints_query *q, double sx, double sy, double 
                            nav_waypoints_result *r)
 {
     via none = {.a = NAV_WAYPOINTS_NONE, .b = NAV_WAYPOINTS_NONE};
-    uint32_t na = candidates(q, sx, sy, gx, gy, false, q->start),
-             nb = candidates(q, gx, gy, sx, sy, true, q->goal);
+    uint32_t na = 0, nb = 0, mark = nav__wp_stamps(q, 3);
+    candidates(q, gx, gy, sx, sy, true, mark, q->goal, &nb, 0, NULL);
+    candidates(q, sx, sy, gx, gy, false, mark + 2, q->start, &na, mark, &nb);
     r->start_candidates += na;
     r->goal_candidates += nb;
     /* a path to beat first, so that the goal candidates that cannot are left out of every row read */

@@ -51,11 +51,7 @@ static nav_status search(nav_waypoints_query *q, const nav_waypoints_filter *f, 
                          uint32_t to, nav_path *out, nav_waypoints_route_result *r)
 {
     const nav_waypoints *wp = q->wp;
-    if (++q->seen_now == 0) { /* the stamps wrapped: forget them all */
-        for (uint32_t v = 0; v < wp->count; v++) q->seen[v] = 0;
-        q->seen_now = 1;
-    }
-    uint32_t now = q->seen_now;
+    uint32_t now = nav__wp_stamps(q, 1);
     if (heuristic && wp->compressed) hub_from(q, from);
     nav_heap_clear(&q->open);
     q->seen[to] = now;

@@ -8,6 +8,7 @@
  * winners exactly, as it checked the scan's. Blocks are square, 2^shift cells a side: bigger blocks
  * mean fewer lists but longer ones. */
 #include <math.h>
+#include <string.h>
 
 #include "alloc.h"
 #include "ds.h"
@@ -84,8 +85,8 @@ static void rays(void *user, int64_t y, double d0, double d1, double lo, double 
     sight_scratch *s = user;
     const nav__wp_corners *c = s->job->c;
     double sx = c->x[s->v];
-    double xa = sx + fmin(nav__wp_times(lo, d0), nav__wp_times(lo, d1)),
-           xb = sx + fmax(nav__wp_times(hi, d0), nav__wp_times(hi, d1));
+    double xa = sx + nav__wp_min(nav__wp_times(lo, d0), nav__wp_times(lo, d1)),
+           xb = sx + nav__wp_max(nav__wp_times(hi, d0), nav__wp_times(hi, d1));
     int64_t w = c->width, first = xa < 0 ? 0 : xa >= (double)w ? w - 1 : (int64_t)xa;
     int64_t last = xb < 0 ? 0 : xb >= (double)w ? w - 1 : (int64_t)xb;
     for (int64_t x = first; x <= last; x++) {
@@ -95,15 +96,15 @@ static void rays(void *user, int64_t y, double d0, double d1, double lo, double 
         double left = (double)f0, right = (double)(x + 1); /* the run's closed extent */
         double m_a = lo, m_b = hi;
         if (d0 > 0) { /* the rays entering the run at the near line */
-            m_a = fmax(lo, (left - sx) / d0);
-            m_b = fmin(hi, (right - sx) / d0);
+            m_a = nav__wp_max(lo, (left - sx) / d0);
+            m_b = nav__wp_min(hi, (right - sx) / d0);
         } else if (sx < left || sx > right) {
             continue; /* the corner's own row: the rays start at the corner */
         }
         if (m_a > m_b) continue;
         /* where they reach in the run (a little wide), and the cells that holds */
-        double e0 = fmax(left, sx + fmin(nav__wp_times(m_a, d0), nav__wp_times(m_a, d1))),
-               e1 = fmin(right, sx + fmax(nav__wp_times(m_b, d0), nav__wp_times(m_b, d1)));
+        double e0 = nav__wp_max(left, sx + nav__wp_min(nav__wp_times(m_a, d0), nav__wp_times(m_a, d1))),
+               e1 = nav__wp_min(right, sx + nav__wp_max(nav__wp_times(m_b, d0), nav__wp_times(m_b, d1)));
         int64_t lo_cell = (int64_t)floor(e0 - 1e-9 * (1 + e0)),
                 hi_cell = (int64_t)floor(e1 + 1e-9 * (1 + e1));
         mark(s, y, lo_cell > f0 ? lo_cell : f0, hi_cell < x ? hi_cell : x);
@@ -175,6 +176,7 @@ void nav__wp_sight_free(nav__wp_sight *s, const nav_allocator *a)
 {
     nav__free(a, s->first);
     nav__free(a, s->corner);
+    nav__free(a, s->part);
     nav__free(a, s->info);
     *s = (nav__wp_sight){0};
 }
@@ -183,7 +185,7 @@ size_t nav__wp_sight_bytes(const nav__wp_sight *s)
 {
     if (!s->first) return 0;
     return ((size_t)s->blocks + 1) * sizeof *s->first + (size_t)s->first[s->blocks] * sizeof *s->corner +
-           (size_t)s->corners * sizeof *s->info;
+           (s->part ? 2 * (size_t)s->blocks * sizeof *s->part : 0) + (size_t)s->corners * sizeof *s->info;
 }
 
 /* ---- Where a path may bend -------------------------------------------------------------------- */
@@ -197,7 +199,120 @@ size_t nav__wp_sight_bytes(const nav__wp_sight *s)
  * straight line on: the link nearest q fits if any does, so it is the one kept. Likewise the last
  * corner with the links in. */
 
-nav_status nav__wp_corner_info_build(nav_waypoints *wp)
+/* The least and greatest of ax * ex + ay * ey over the square ex0 <= ex <= ex0 + side, ey0 <= ey <=
+ * ey0 + side (at its vertices: the function is linear). */
+static void linear_span(double ax, double ay, double ex0, double ey0, double side, double *lo, double *hi)
+{
+    double at = ax * ex0 + ay * ey0;
+    *lo = at + side * ((ax < 0 ? ax : 0) + (ay < 0 ? ay : 0));
+    *hi = at + side * ((ax > 0 ? ax : 0) + (ay > 0 ? ay : 0));
+}
+
+/* Which part of block b's list corner v belongs in (nav__wp_sight): 0 when at every point p of the
+ * block's closed square the segment to v is taut and may go on to (come in by) a link, 2 when at
+ * none may it go on to (come in by) a link, else 1. Over the square e = p - v spans a square too:
+ * cross(q, e) and cross(e, d) are linear in it (their extremes at its vertices), and taut needs
+ * the signs of e's two coordinates apart. Part 0 may take a few that fail, in rounding (a query
+ * checks what it takes); part 2 none that pass: it leaves more than twice nav__wp_bends_on's room
+ * for rounding, and when q's line comes within a hair of the square the corner is in part 1. */
+static int corner_part(const nav__wp_sight *s, uint32_t b, const nav__wp_corner_info *v)
+{
+    double side = (double)(1u << s->shift);
+    double ex0 = (b % s->across) * side - v->x, ey0 = (double)(b / s->across) * side - v->y;
+    double size = (ex0 < 0 ? -ex0 : ex0 + side) + (ey0 < 0 ? -ey0 : ey0 + side); /* |ex| + |ey| at most */
+    double lo, hi;
+    linear_span(-v->qy, v->qx, ex0, ey0, side, &lo, &hi); /* cross(q, e) */
+    double hair = 1e-12 * (size + 1);
+    if (!(lo > hair || hi < -hair)) return 1;
+    double turn = hi < 0 ? 1 : -1;
+    /* taut: (-ex qx) (-ey qy) <= 0 everywhere, neither both positive nor both negative anywhere */
+    double ax_lo = v->qx > 0 ? -(ex0 + side) : ex0, ax_hi = v->qx > 0 ? -ex0 : ex0 + side;
+    double ay_lo = v->qy > 0 ? -(ey0 + side) : ey0, ay_hi = v->qy > 0 ? -ey0 : ey0 + side;
+    bool taut = !(ax_hi > 0 && ay_hi > 0) && !(ax_lo < 0 && ay_lo < 0);
+    int on = 0, off = 0;
+    for (int goal = 0; goal < 2; goal++) {
+        const float *d = &v->bend[4 * goal + (turn > 0 ? 2 : 0)];
+        if (isnan(d[0])) { /* no link on that side */
+            off++;
+            continue;
+        }
+        linear_span(turn * d[1], -turn * d[0], ex0, ey0, side, &lo, &hi); /* turn cross(e, d) */
+        if (lo >= 0)
+            on++;
+        else if (hi + 2e-9 * size * (fabs(d[0]) + fabs(d[1])) < 0)
+            off++;
+    }
+    return taut && on == 2 ? 0 : off == 2 ? 2 : 1;
+}
+
+/* Orders blocks' lists in their three parts (stable: ascending within each), a batch of blocks an
+ * item. */
+#define SPLIT_BATCH 256
+
+typedef struct split_job {
+    nav__wp_sight *s;
+    const nav_allocator *a;
+} split_job;
+
+static bool split_init(void *ctx, void **scratch)
+{
+    split_job *job = ctx;
+    size_t longest = job->s->longest ? job->s->longest : 1; /* a list's copy and its parts */
+    *scratch = nav__alloc(job->a, longest * (sizeof(uint16_t) + 1));
+    return *scratch != NULL;
+}
+
+static void split_fini(void *ctx, void *scratch)
+{
+    split_job *job = ctx;
+    nav__free(job->a, scratch);
+}
+
+static bool split_batch(void *ctx, void *scratch, uint32_t item)
+{
+    nav__wp_sight *s = ((split_job *)ctx)->s;
+    uint16_t *copy = scratch;
+    uint8_t *parts = (uint8_t *)(copy + (s->longest ? s->longest : 1));
+    uint32_t end = (uint32_t)((uint64_t)item * SPLIT_BATCH + SPLIT_BATCH < s->blocks
+                                  ? (uint64_t)item * SPLIT_BATCH + SPLIT_BATCH
+                                  : s->blocks);
+    for (uint32_t b = item * SPLIT_BATCH; b < end; b++) {
+        uint16_t *list = s->corner + s->first[b];
+        uint32_t count = s->first[b + 1] - s->first[b], at[3] = {0, 0, 0};
+        memcpy(copy, list, count * sizeof *copy);
+        for (uint32_t k = 0; k < count; k++) {
+            parts[k] = (uint8_t)corner_part(s, b, &s->info[copy[k]]);
+            at[parts[k]]++;
+        }
+        s->part[2 * b] = (uint16_t)at[0];
+        s->part[2 * b + 1] = (uint16_t)(at[0] + at[1]);
+        at[2] = at[0] + at[1], at[1] = at[0], at[0] = 0; /* where each part starts */
+        for (uint32_t k = 0; k < count; k++) list[at[parts[k]]++] = copy[k];
+    }
+    return true;
+}
+
+static nav_status split_lists(nav_waypoints *wp, uint32_t threads)
+{
+    nav__wp_sight *s = &wp->sight;
+    s->part = nav__alloc(&wp->allocator, 2 * (size_t)(s->blocks ? s->blocks : 1) * sizeof *s->part);
+    if (!s->part) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!wp->pruned) { /* every corner in part 0: no test */
+        for (uint32_t b = 0; b < s->blocks; b++)
+            s->part[2 * b] = s->part[2 * b + 1] = (uint16_t)(s->first[b + 1] - s->first[b]);
+        return NAV_SUCCESS;
+    }
+    split_job job = {s, &wp->allocator};
+    nav__wp_work work = {.count = (uint32_t)(((uint64_t)s->blocks + SPLIT_BATCH - 1) / SPLIT_BATCH),
+                         .init = split_init,
+                         .run = split_batch,
+                         .fini = split_fini,
+                         .ctx = &job,
+                         .stage = "sight"};
+    return nav__wp_parallel(&work, threads);
+}
+
+nav_status nav__wp_corner_info_build(nav_waypoints *wp, uint32_t threads)
 {
     nav__wp_sight *s = &wp->sight;
     const nav__wp_corners *c = &wp->corners;
@@ -227,5 +342,5 @@ nav_status nav__wp_corner_info_build(nav_waypoints *wp)
             }
         }
     }
-    return NAV_SUCCESS;
+    return split_lists(wp, threads);
 }

@@ -52,6 +52,18 @@ static inline bool nav__wp_taut(const nav__wp_corners *c, uint32_t i, double dx,
     return nav__wp_taut_q(c->quad[i] & 1 ? 1 : -1, c->quad[i] & 2 ? 1 : -1, dx, dy);
 }
 
+/* The lesser and the greater of two numbers neither of which is NAN (fmin and fmax are calls into
+ * libm at -O2, in bake loops that run millions of times). */
+static inline double nav__wp_min(double a, double b)
+{
+    return b < a ? b : a;
+}
+
+static inline double nav__wp_max(double a, double b)
+{
+    return b > a ? b : a;
+}
+
 /* The cross product a x b (> 0: b turned from a the way y is from x). */
 static inline double nav__wp_cross(double ax, double ay, double bx, double by)
 {
@@ -113,7 +125,14 @@ typedef struct nav__wp_sight {
     uint32_t across;  /* blocks a row */
     uint32_t blocks;  /* in all */
     uint32_t *first;  /* blocks + 1 entries: block b's corners are corner[first[b] .. first[b + 1]] */
-    uint16_t *corner; /* ascending in each block */
+    uint16_t *corner; /* ascending in each part of a block's list */
+    /* 2 a block, once the corners' records are built: each list in three parts, by what a shortest
+     * path from anywhere in the block's square may do at the corner. corner[first[b] ..
+     * first[b] + part[2b]]: bend there on to (in from) a link, at every point (or every corner,
+     * on a graph not pruned); then up to first[b] + part[2b + 1], the corners that depend on the
+     * point; then the rest: never on to a link, only straight to the other end (a path of one
+     * corner, which the start's end finds alone). */
+    uint16_t *part;
     uint32_t longest; /* the most corners a block has */
     uint32_t corners; /* of info */
     nav__wp_corner_info *info;
@@ -125,26 +144,32 @@ typedef struct nav__wp_sight {
 nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_t threads,
                                const nav_progress *progress, const nav_allocator *a, nav__wp_sight *out);
 void nav__wp_sight_free(nav__wp_sight *s, const nav_allocator *a);
-/* wp->sight.info from wp's corners and (on a pruned bake) its links. NAV_FAILURE |
- * NAV_OUT_OF_MEMORY. */
-nav_status nav__wp_corner_info_build(nav_waypoints *wp);
+/* wp->sight.info from wp's corners and (on a pruned bake) its links, and the lists' parts (on
+ * `threads` threads, 0: every core). NAV_FAILURE | NAV_OUT_OF_MEMORY. */
+nav_status nav__wp_corner_info_build(nav_waypoints *wp, uint32_t threads);
 /* Whether a shortest path from point (px, py) may bend at corner v (the path's first corner,
- * `goal` false, or its last, `goal` true), going on to (coming from) a link of v or the other end
- * (ox, oy): on a pruned graph a shortest path bends only around the blocked cell, which must lie
- * between its two segments there (sight.c). Not for a point at the corner. */
-static inline bool nav__wp_may_bend(const nav__wp_corner_info *v, double px, double py, double ox, double oy,
-                                    bool goal)
+ * `goal` false, or its last, `goal` true), e = (px, py) - v: on a pruned graph a shortest path
+ * bends only around the blocked cell, which must lie between its two segments there (sight.c).
+ * The other segment lies on the other side of q and turns from e the way q does (turn: the sign
+ * of cross(e, q)); a little room for rounding, so that one straight through is kept. Not for a
+ * point at the corner.
+ * nav__wp_bends_on: the other segment may be a link of v (going on from it, or coming in by it
+ * when `goal`). */
+static inline bool nav__wp_bends_on(const nav__wp_corner_info *v, double ex, double ey, bool goal)
 {
-    double ex = px - v->x, ey = py - v->y;
-    /* the other segment lies on the other side of q and turns from e the way q does (turn: the
-     * sign of cross(e, q)); a little room for rounding, so that one straight through is kept */
     double turn = nav__wp_cross(v->qx, v->qy, ex, ey) < 0 ? 1 : -1, room = 1e-9 * (fabs(ex) + fabs(ey));
     const float *d = &v->bend[(goal ? 4 : 0) + (turn > 0 ? 2 : 0)];
-    if (turn * nav__wp_cross(ex, ey, d[0], d[1]) >= -room * (fabs(d[0]) + fabs(d[1])))
-        return true; /* NAN: no */
-    double fx = ox - v->x, fy = oy - v->y;
-    bool other_side = turn * nav__wp_cross(v->qx, v->qy, fx, fy) >= 0;
-    return other_side && turn * nav__wp_cross(ex, ey, fx, fy) >= -room * (fabs(fx) + fabs(fy));
+    return turn * nav__wp_cross(ex, ey, d[0], d[1]) >= -room * (fabs(d[0]) + fabs(d[1])); /* NAN: no */
+}
+
+/* nav__wp_bends_once: the other segment may go straight to the other end, f = other end - v (a
+ * path of one corner: the same test from either end). */
+static inline bool nav__wp_bends_once(const nav__wp_corner_info *v, double ex, double ey, double fx,
+                                      double fy)
+{
+    double turn = nav__wp_cross(v->qx, v->qy, ex, ey) < 0 ? 1 : -1, room = 1e-9 * (fabs(ex) + fabs(ey));
+    return turn * nav__wp_cross(v->qx, v->qy, fx, fy) >= 0 &&
+           turn * nav__wp_cross(ex, ey, fx, fy) >= -room * (fabs(fx) + fabs(fy));
 }
 size_t nav__wp_sight_bytes(const nav__wp_sight *s);
 
@@ -312,8 +337,8 @@ struct nav_waypoints_query {
     double *g;          /* per waypoint: the cost from the start, valid where seen == seen_now */
     double *h;          /* per waypoint: its bound in this search (route.c), valid where seen */
     uint32_t *next_arc; /* per waypoint: the arc it leaves by towards the goal */
-    uint32_t *seen;     /* per waypoint: the search that last reached it */
-    uint32_t seen_now;  /* this search's number */
+    uint32_t *seen;     /* per waypoint: the search that last reached it (nav__wp_stamps) */
+    uint32_t seen_now;  /* the last stamp taken */
     uint8_t *in_open;   /* per waypoint: on the open list (valid where seen) */
     nav_heap open;      /* with decrease-key */
     nav_heap near;      /* nearest-waypoint queries: k-d tree nodes and waypoints by distance */
@@ -332,6 +357,18 @@ struct nav_waypoints_query {
     uint16_t *hub_touched;
     uint32_t hub_count;
 };
+
+/* Reserves k of q->seen's stamps and returns the first (route searches mark the waypoints they
+ * reach, point queries the corners each end takes). */
+static inline uint32_t nav__wp_stamps(nav_waypoints_query *q, uint32_t k)
+{
+    if (q->seen_now > UINT32_MAX - k) { /* they would wrap: forget them all */
+        for (uint32_t v = 0; v < q->wp->count; v++) q->seen[v] = 0;
+        q->seen_now = 0;
+    }
+    q->seen_now += k;
+    return q->seen_now - k + 1;
+}
 
 /* Sets the query's hub array back to INFINITY everywhere (only the touched hubs hold more). */
 static inline void nav__wp_hubs_clear(nav_waypoints_query *q)
