@@ -1052,8 +1052,9 @@ static bool random_free_point(const nav_grid *grid, unsigned *seed, double *x, d
 }
 
 /* Paths between points against the brute-force any-angle reference (tests/reference.c). */
+/* stamps: where the query's stamps start (q->seen_now; 0: as created), to make them wrap. */
 static void check_points_against_reference(nav_grid *grid, unsigned *seed, int pairs, float cell_size,
-                                           bool compressed)
+                                           bool compressed, uint32_t stamps)
 {
     nav_waypoints *wp = NULL;
     assert_int_equal(nav_waypoints_bake_grid(
@@ -1062,6 +1063,7 @@ static void check_points_against_reference(nav_grid *grid, unsigned *seed, int p
     nav_waypoints_query *q = NULL;
     assert_int_equal(nav_waypoints_query_create(wp, &(nav_waypoints_query_desc){.grid = grid}, &q),
                      NAV_SUCCESS);
+    if (stamps) q->seen_now = stamps;
     test_reference ref;
     test_reference_init(&ref, grid);
     nav_path path;
@@ -1108,8 +1110,22 @@ static void test_grid_points_against_reference(void **state)
         int percent = 5 + (int)(rand_r(&seed) % 40);
         bool terrain = round % 3 == 1, climb = round % 3 == 2;
         nav_grid *grid = random_grid(w, h, percent, terrain, climb, &seed);
-        check_points_against_reference(grid, &seed, 40, 1, false);
-        check_points_against_reference(grid, &seed, 40, 1, true); /* routes walked, no distances */
+        check_points_against_reference(grid, &seed, 40, 1, false, 0);
+        check_points_against_reference(grid, &seed, 40, 1, true, 0); /* routes walked, no distances */
+        nav_grid_destroy(grid);
+    }
+}
+
+/* Point queries mark corners with stamps a query (nav__wp_stamps): when the count wraps, the marks
+ * of earlier queries must not pass for new ones. */
+static void test_point_stamps_wrap(void **state)
+{
+    (void)state;
+    unsigned seed = 17;
+    for (int round = 0; round < 12; round++) {
+        int32_t w = 8 + (int32_t)(rand_r(&seed) % 25), h = 8 + (int32_t)(rand_r(&seed) % 25);
+        nav_grid *grid = random_grid(w, h, 10 + (int)(rand_r(&seed) % 30), false, false, &seed);
+        check_points_against_reference(grid, &seed, 20, 1, round % 2, UINT32_MAX - (uint32_t)(round % 4));
         nav_grid_destroy(grid);
     }
 }
@@ -1999,6 +2015,7 @@ int main(void)
         cmocka_unit_test(test_grid_graph_brute_force),
         cmocka_unit_test(test_grid_points_against_reference),
         cmocka_unit_test(test_sight_parts),
+        cmocka_unit_test(test_point_stamps_wrap),
         cmocka_unit_test(test_grid_nearest_visible),
         cmocka_unit_test(test_mesh_graph_matches_grid),
         cmocka_unit_test(test_generated_same_any_thread_count),
