@@ -42,8 +42,8 @@
  * and each hub's search stops where earlier hubs serve: a bake takes seconds (TheFrozenSea 3.9 s on
  * 2 cores; see bench/README.md).
  * A bake of a grid also keeps, for point queries, the corners each 2 x 2 block of cells may see:
- * a 2-byte entry a corner a block it is seen from, 4 bytes a block besides (den520d 1.1 MB beside
- * 5.4 MB of tables, orz900d 3.8 MB beside 99 MB); rebuilt, not stored, when a file is loaded with
+ * a 2-byte entry a corner a block it is seen from, 8 bytes a block besides (den520d 1.0 MB beside
+ * 5.6 MB of the rest, orz900d 4.2 MB beside 101 MB); rebuilt, not stored, when a file is loaded with
  * its grid (orz900d's file: 0.25 to 0.29 s with its grid, 0.2 s without).
  *
  * The text format (docs/waypoints.md):
@@ -438,7 +438,10 @@ typedef struct nav_waypoints_result {
  * bake made for its cell, usually a few dozen, less the corners a shortest path cannot bend at
  * (on a pruned graph a path bends only round the corner's blocked cell, which must lie between
  * the segment from the point and the next segment: a link of the corner, or the segment to the
- * other end). The path is the cheapest combination start -> a ->
+ * other end). Each list comes in three parts, by what a path from anywhere in the block may do at
+ * the corner: bend on to a link everywhere (taken untested), nowhere (only a path of one corner,
+ * which the start's end finds alone and adds to the goal's candidates), or it depends on the point
+ * (tested); so the goal's end reads two of them. The path is the cheapest combination start -> a ->
  * (table route) -> b -> goal. A first guess (the start corner of least bound below, the goal
  * corner nearest it, both segments checked) leaves out every goal corner whose straight distance
  * from the start plus its segment cannot beat it; the rest is found best first: each a is bounded
