@@ -7,6 +7,19 @@
 #include "log.h"
 #include "nav/anyangle.h"
 
+/* floor and ceil of a coordinate known to lie in [0, width] or [0, height] (checked on entry to
+ * nav_grid_anyangle_segment): truncation, not the libm calls GCC makes of floor and ceil at -O2. */
+static inline int64_t floor_in(double v)
+{
+    return (int64_t)v;
+}
+
+static inline int64_t ceil_in(double v)
+{
+    int64_t i = (int64_t)v;
+    return i + ((double)i < v);
+}
+
 static bool free_cell(const nav_grid *grid, int64_t x, int64_t y)
 {
     if (x < -1 || y < -1 || x > grid->width || y > grid->height)
@@ -47,7 +60,7 @@ static int pinch_kind(const nav_grid *grid, int64_t x, int64_t y)
 static bool along_line(const nav_grid *grid, bool vertical, int64_t line, double a, double b, double *cost)
 {
     double lo = a < b ? a : b, hi = a < b ? b : a;
-    int64_t first = (int64_t)floor(lo), last = (int64_t)ceil(hi) - 1;
+    int64_t first = floor_in(lo), last = ceil_in(hi) - 1;
     double total = 0;
     bool prev_lo = false, prev_hi = false;
     for (int64_t c = first; c <= last; c++) {
@@ -72,8 +85,8 @@ static bool along_line(const nav_grid *grid, bool vertical, int64_t line, double
 static bool along_row(const nav_grid *grid, bool vertical, int64_t row, double a, double b, double *cost)
 {
     int step = b > a ? 1 : -1;
-    int64_t c = step > 0 ? (int64_t)floor(a) : (int64_t)ceil(a) - 1;
-    int64_t end = step > 0 ? (int64_t)ceil(b) - 1 : (int64_t)floor(b);
+    int64_t c = step > 0 ? floor_in(a) : ceil_in(a) - 1;
+    int64_t end = step > 0 ? ceil_in(b) - 1 : floor_in(b);
     double total = 0, at = a;
     for (;;) {
         int64_t x = vertical ? row : c, y = vertical ? c : row;
@@ -122,7 +135,7 @@ bool nav_grid_anyangle_segment(const nav_grid *grid, double ax, double ay, doubl
     if (ax < 0 || ay < 0 || bx < 0 || by < 0 || ax > w || bx > w || ay > h || by > h) return false;
     double dx = bx - ax, dy = by - ay;
     if (dx == 0 && dy == 0) {
-        int64_t x = (int64_t)floor(ax), y = (int64_t)floor(ay);
+        int64_t x = floor_in(ax), y = floor_in(ay);
         bool on_x = ax == (double)x, on_y = ay == (double)y;
         for (int64_t i = on_x ? x - 1 : x; i <= x; i++)
             for (int64_t j = on_y ? y - 1 : y; j <= y; j++)
@@ -133,21 +146,21 @@ bool nav_grid_anyangle_segment(const nav_grid *grid, double ax, double ay, doubl
         return false;
     }
     if (dy == 0) {
-        if (ay == floor(ay)) return along_line(grid, false, (int64_t)ay, ax, bx, cost);
-        return along_row(grid, false, (int64_t)floor(ay), ax, bx, cost);
+        if (ay == (double)floor_in(ay)) return along_line(grid, false, floor_in(ay), ax, bx, cost);
+        return along_row(grid, false, floor_in(ay), ax, bx, cost);
     }
     if (dx == 0) {
-        if (ax == floor(ax)) return along_line(grid, true, (int64_t)ax, ay, by, cost);
-        return along_row(grid, true, (int64_t)floor(ax), ay, by, cost);
+        if (ax == (double)floor_in(ax)) return along_line(grid, true, floor_in(ax), ay, by, cost);
+        return along_row(grid, true, floor_in(ax), ay, by, cost);
     }
 
     /* The cell the segment starts in (on a grid line: the one it moves into), the one it ends in
      * (on a grid line: the one it arrives from), and a walk between them. */
     int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
-    int64_t cx = sx > 0 ? (int64_t)floor(ax) : (int64_t)ceil(ax) - 1;
-    int64_t cy = sy > 0 ? (int64_t)floor(ay) : (int64_t)ceil(ay) - 1;
-    int64_t ex = sx > 0 ? (int64_t)ceil(bx) - 1 : (int64_t)floor(bx);
-    int64_t ey = sy > 0 ? (int64_t)ceil(by) - 1 : (int64_t)floor(by);
+    int64_t cx = sx > 0 ? floor_in(ax) : ceil_in(ax) - 1;
+    int64_t cy = sy > 0 ? floor_in(ay) : ceil_in(ay) - 1;
+    int64_t ex = sx > 0 ? ceil_in(bx) - 1 : floor_in(bx);
+    int64_t ey = sy > 0 ? ceil_in(by) - 1 : floor_in(by);
     int64_t steps = (ex - cx) * sx + (ey - cy) * sy;
     double adx = fabs(dx), ady = fabs(dy), length = sqrt(dx * dx + dy * dy);
     /* on a grid of one cost without heights, only the cells matter: the cost is the length times it */

@@ -151,7 +151,7 @@ static void candidates(nav_waypoints_query *q, double x, double y, double ox, do
     const nav__wp_corners *c = &wp->corners;
     const nav__wp_sight *sight = &wp->sight;
     double factor = q->grid->min_cost * q->grid->desc.cell_size;
-    int64_t fx = (int64_t)floor(x), fy = (int64_t)floor(y);
+    int64_t fx = (int64_t)x, fy = (int64_t)y; /* floor: the point is on the map (x, y >= 0) */
     uint32_t blocks[4], seen = 0;
     for (int64_t cy = fy; cy >= fy - 1; cy--) {
         for (int64_t cx = fx; cx >= fx - 1; cx--) {
@@ -335,10 +335,12 @@ static uint32_t bound_pop(nav__wp_bound *heap, uint32_t *count)
     return index;
 }
 
-/* On hub labels, a path to beat before the goal's side is folded (fold_goal leaves out the goal
- * candidates that cannot): through the start candidate of least bound and the goal candidate
- * nearest it by straight distance plus cost, both segments checked. On open ground it is the
- * cheapest or close to it. `none` when a segment cannot be walked or no route joins the two. */
+/* A path to beat before the goal's side is kept (keep_goal) or folded (fold_goal), leaving out the
+ * goal candidates that cannot: through the start candidate of least bound and the goal candidate
+ * that joins it cheapest by the table plus its cost (on hub labels, nearest it by straight
+ * distance plus cost, a merge of labels being dearer), both segments checked. On open ground it
+ * is the cheapest or close to it. `none` when a segment cannot be walked or no route joins the
+ * two. */
 static via first_guess(nav_waypoints_query *q, double sx, double sy, double gx, double gy, uint32_t na,
                        uint32_t nb, nav_waypoints_result *r)
 {
@@ -349,12 +351,20 @@ static via first_guess(nav_waypoints_query *q, double sx, double sy, double gx, 
         if (i == UINT32_MAX || q->start[k].total < q->start[i].total) i = k;
     if (i == UINT32_MAX || nb == 0) return none;
     nav__wp_candidate *a = &q->start[i];
+    const nav_waypoints *wp = q->wp;
     double least = INFINITY;
     for (uint32_t k = 0; k < nb; k++) {
-        double dx = c->x[q->goal[k].corner] - c->x[a->corner], dy = c->y[q->goal[k].corner] - c->y[a->corner];
-        double t = sqrt(dx * dx + dy * dy) + q->goal[k].cost / (q->grid->min_cost * q->grid->desc.cell_size);
+        double t;
+        if (!wp->compressed) { /* by the table (a's row is read first anyway) */
+            t = (double)wp->dist[(size_t)a->corner * wp->count + q->goal[k].corner] + q->goal[k].cost;
+        } else {
+            double dx = c->x[q->goal[k].corner] - c->x[a->corner],
+                   dy = c->y[q->goal[k].corner] - c->y[a->corner];
+            t = sqrt(dx * dx + dy * dy) + q->goal[k].cost / (q->grid->min_cost * q->grid->desc.cell_size);
+        }
         if (t < least) least = t, j = k;
     }
+    if (j == UINT32_MAX) j = 0; /* none joined by the table: any, to check */
     nav__wp_candidate *b = &q->goal[j];
     a->total += check(q, sx, sy, false, a, r);
     b->total += check(q, gx, gy, true, b, r);
