@@ -164,23 +164,23 @@ static void candidates(nav_waypoints_query *q, double x, double y, double ox, do
             if (again) continue;
             blocks[seen++] = b;
             uint32_t first = sight->first[b], tested = first + sight->part[2 * b],
-                     linked = first + sight->part[2 * b + 1], end = goal ? linked : sight->first[b + 1];
-            for (uint32_t k = first; k < end; k++) {
+                     linked = first + sight->part[2 * b + 1];
+            for (uint32_t k = first; k < linked; k++) {
                 uint32_t v = sight->corner[k];
                 const nav__wp_corner_info *info = &sight->info[v];
                 double ex = x - info->x, ey = y - info->y, fx_ = ox - info->x, fy_ = oy - info->y;
                 bool at = ex == 0 && ey == 0;
                 int once = -1; /* whether a path of one corner may bend here: not worked out yet */
                 if (k >= tested && !at) {
-                    bool on = nav__wp_taut_q(info->qx, info->qy, -ex, -ey) && k < linked &&
-                              nav__wp_bends_on(info, ex, ey, goal);
-                    if (!on && goal) {
-                        if (q->seen[v] != mark) q->seen[v] = mark + 1;
-                        continue;
-                    }
-                    if (!on) {
-                        once = nav__wp_taut_q(info->qx, info->qy, -ex, -ey) &&
-                               nav__wp_bends_once(info, ex, ey, fx_, fy_);
+                    bool taut = nav__wp_taut_q(info->qx, info->qy, -ex, -ey);
+                    if (!(taut && nav__wp_bends_on(info, ex, ey, goal))) {
+                        if (goal) {
+                            if (q->seen[v] != mark) q->seen[v] = mark + 1;
+                            continue;
+                        }
+                        /* a path of one corner, which needs the goal to list it */
+                        if (q->seen[v] != goal_mark && q->seen[v] != goal_mark + 1) continue;
+                        once = taut && nav__wp_bends_once(info, ex, ey, fx_, fy_);
                         if (!once) continue;
                     }
                 }
@@ -192,9 +192,23 @@ static void candidates(nav_waypoints_query *q, double x, double y, double ox, do
                 if (once < 0) once = nav__wp_bends_once(info, ex, ey, fx_, fy_);
                 if (once) q->goal[(*goal_n)++] = candidate(v, info, ox, oy, x, y, factor);
             }
-            if (goal) /* the rest of the list: listed, never on to a link */
-                for (uint32_t k = end; k < sight->first[b + 1]; k++)
-                    if (q->seen[sight->corner[k]] != mark) q->seen[sight->corner[k]] = mark + 1;
+            /* the rest of the list: never on to a link, only a path of one corner */
+            for (uint32_t k = linked; !goal && k < sight->first[b + 1]; k++) {
+                uint32_t v = sight->corner[k], stamp = q->seen[v];
+                if (stamp != goal_mark && stamp != goal_mark + 1) continue; /* the goal does not list it */
+                const nav__wp_corner_info *info = &sight->info[v];
+                double ex = x - info->x, ey = y - info->y;
+                bool at = ex == 0 && ey == 0,
+                     once = !at && nav__wp_taut_q(info->qx, info->qy, -ex, -ey) &&
+                            nav__wp_bends_once(info, ex, ey, ox - info->x, oy - info->y);
+                if (!at && !once) continue;
+                q->seen[v] = mark;
+                out[(*n)++] = candidate(v, info, x, y, ox, oy, factor);
+                if (once && stamp == goal_mark + 1)
+                    q->goal[(*goal_n)++] = candidate(v, info, ox, oy, x, y, factor);
+            }
+            for (uint32_t k = linked; goal && k < sight->first[b + 1]; k++) /* listed */
+                if (q->seen[sight->corner[k]] != mark) q->seen[sight->corner[k]] = mark + 1;
         }
     }
 }
