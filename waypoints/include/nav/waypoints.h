@@ -440,18 +440,20 @@ typedef struct nav_waypoints_result {
  * the segment from the point and the next segment: a link of the corner, or the segment to the
  * other end). Each list comes in three parts, by what a path from anywhere in the block may do at
  * the corner: bend on to a link everywhere (taken untested), nowhere (only a path of one corner,
- * which the start's end finds alone and adds to the goal's candidates), or it depends on the point
- * (tested); so the goal's end reads two of them. The path is the cheapest combination start -> a ->
- * (table route) -> b -> goal. A first guess (the start corner of least bound below, the goal
- * corner nearest it, both segments checked) leaves out every goal corner whose straight distance
- * from the start plus its segment cannot beat it; the rest is found best first: each a is bounded
- * below by its segment plus the straight distance on to the goal, its row of the distance table is
- * read only when that bound comes first (on hub labels: the goal's candidates are folded into one
- * value a hub, so an a costs one pass over its label), and segments are checked exactly only when
- * their combination comes first. Written to out (cleared first): start, the route's corners, goal;
- * out->cost its exact cost, summed in doubles. Returns NAV_SUCCESS; NAV_FAILURE | NAV_UNREACHABLE
- * when no path exists; NAV_FAILURE | NAV_INVALID_PARAM for an end not in free space (or a query
- * without a grid); NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
+ * which the start's end finds alone, where the goal's lists hold the corner too, and adds to the
+ * goal's candidates), or it depends on the point (tested); so the goal's end reads two of them.
+ * The path is the cheapest combination start -> a -> (table route) -> b -> goal. A first guess
+ * (the start corner of least bound below, the goal corner that joins it cheapest by the table, on
+ * hub labels the nearest, both segments checked) leaves out every goal corner whose straight
+ * distance from the start plus its segment cannot beat it; the rest is found best first: each a
+ * is bounded below by its segment plus the straight distance on to the goal, its row of the
+ * distance table is read only when that bound comes first (on hub labels: the goal's candidates
+ * are folded into one value a hub, so an a costs one pass over its label), and segments are
+ * checked exactly only when their combination comes first. Written to out (cleared first): start,
+ * the route's corners, goal; out->cost its exact cost, summed in doubles. Returns NAV_SUCCESS;
+ * NAV_FAILURE | NAV_UNREACHABLE when no path exists; NAV_FAILURE | NAV_INVALID_PARAM for an end
+ * not in free space (or a query without a grid); NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot
+ * grow. */
 nav_status nav_waypoints_find_path(nav_waypoints_query *query, nav_vec3 start, nav_vec3 goal, nav_path *out,
                                    nav_waypoints_result *result);
 
