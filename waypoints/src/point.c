@@ -164,48 +164,34 @@ static void candidates(nav_waypoints_query *q, double x, double y, double ox, do
             if (again) continue;
             blocks[seen++] = b;
             uint32_t first = sight->first[b], tested = first + sight->part[2 * b],
-                     linked = first + sight->part[2 * b + 1];
-            for (uint32_t k = first; k < linked; k++) {
-                uint32_t v = sight->corner[k];
+                     linked = first + sight->part[2 * b + 1], end = goal ? linked : sight->first[b + 1];
+            for (uint32_t k = first; k < end; k++) {
+                uint32_t v = sight->corner[k], stamp = q->seen[v];
+                /* the start's corners of a path of one corner need the goal to list them too; those
+                 * of the list's last part can be nothing else, so they go before their record is read */
+                bool goal_lists = !goal && (stamp == goal_mark || stamp == goal_mark + 1);
+                if (!goal && k >= linked && !goal_lists) continue;
                 const nav__wp_corner_info *info = &sight->info[v];
                 double ex = x - info->x, ey = y - info->y, fx_ = ox - info->x, fy_ = oy - info->y;
                 bool at = ex == 0 && ey == 0;
                 int once = -1; /* whether a path of one corner may bend here: not worked out yet */
                 if (k >= tested && !at) {
                     bool taut = nav__wp_taut_q(info->qx, info->qy, -ex, -ey);
-                    if (!(taut && nav__wp_bends_on(info, ex, ey, goal))) {
+                    if (!(taut && k < linked && nav__wp_bends_on(info, ex, ey, goal))) {
                         if (goal) {
-                            if (q->seen[v] != mark) q->seen[v] = mark + 1;
+                            if (stamp != mark) q->seen[v] = mark + 1;
                             continue;
                         }
-                        /* a path of one corner, which needs the goal to list it */
-                        if (q->seen[v] != goal_mark && q->seen[v] != goal_mark + 1) continue;
-                        once = taut && nav__wp_bends_once(info, ex, ey, fx_, fy_);
+                        once = goal_lists && taut && nav__wp_bends_once(info, ex, ey, fx_, fy_);
                         if (!once) continue;
                     }
                 }
-                if (q->seen[v] == mark) continue; /* a corner in two lists is taken once */
-                bool goal_listed = !goal && q->seen[v] == goal_mark + 1;
+                if (stamp == mark) continue; /* a corner in two lists is taken once */
                 q->seen[v] = mark;
                 out[(*n)++] = candidate(v, info, x, y, ox, oy, factor);
-                if (!goal_listed || at) continue;
+                if (goal || stamp != goal_mark + 1 || at) continue; /* the goal listed it, did not take it */
                 if (once < 0) once = nav__wp_bends_once(info, ex, ey, fx_, fy_);
                 if (once) q->goal[(*goal_n)++] = candidate(v, info, ox, oy, x, y, factor);
-            }
-            /* the rest of the list: never on to a link, only a path of one corner */
-            for (uint32_t k = linked; !goal && k < sight->first[b + 1]; k++) {
-                uint32_t v = sight->corner[k], stamp = q->seen[v];
-                if (stamp != goal_mark && stamp != goal_mark + 1) continue; /* the goal does not list it */
-                const nav__wp_corner_info *info = &sight->info[v];
-                double ex = x - info->x, ey = y - info->y;
-                bool at = ex == 0 && ey == 0,
-                     once = !at && nav__wp_taut_q(info->qx, info->qy, -ex, -ey) &&
-                            nav__wp_bends_once(info, ex, ey, ox - info->x, oy - info->y);
-                if (!at && !once) continue;
-                q->seen[v] = mark;
-                out[(*n)++] = candidate(v, info, x, y, ox, oy, factor);
-                if (once && stamp == goal_mark + 1)
-                    q->goal[(*goal_n)++] = candidate(v, info, ox, oy, x, y, factor);
             }
             for (uint32_t k = linked; goal && k < sight->first[b + 1]; k++) /* listed */
                 if (q->seen[sight->corner[k]] != mark) q->seen[sight->corner[k]] = mark + 1;
@@ -426,10 +412,8 @@ static via through_corners(nav_waypoints_query *q, double sx, double sy, double 
         uint32_t p = q->goal_column[pivot], n = wp->count;
         const float *to_p = wp->symmetric ? wp->dist + (size_t)p * n : wp->dist + p;
         size_t step = wp->symmetric ? 1 : n;
-        for (uint32_t m = 0; m < kept; m++) {
-            double t = q->goal_cost[m] - (double)to_p[q->goal_column[m] * step];
-            if (t < shift) shift = t;
-        }
+        for (uint32_t m = 0; m < kept; m++)
+            shift = nav__wp_min(shift, q->goal_cost[m] - (double)to_p[q->goal_column[m] * step]);
         if (shift > -INFINITY)
             for (uint32_t k = 0; k < na; k++) {
                 if (!(q->start[k].total < best)) continue;

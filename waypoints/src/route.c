@@ -16,10 +16,8 @@ static inline double bound(const nav_waypoints_query *q, bool heuristic, uint32_
     if (!heuristic) return 0;
     if (!wp->compressed) return (double)wp->dist[(size_t)from * wp->count + v] * (1 - 0x1p-20);
     double d = INFINITY;
-    for (uint32_t k = wp->label_first[1][v], end = wp->label_first[1][v + 1]; k < end; k++) {
-        double t = q->hub_best[wp->label_hub[1][k]] + (double)wp->label_dist[1][k];
-        if (t < d) d = t;
-    }
+    for (uint32_t k = wp->label_first[1][v], end = wp->label_first[1][v + 1]; k < end; k++)
+        d = nav__wp_min(d, q->hub_best[wp->label_hub[1][k]] + (double)wp->label_dist[1][k]);
     return d * (1 - 0x1p-20);
 }
 

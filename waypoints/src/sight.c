@@ -252,13 +252,14 @@ static int corner_part(const nav__wp_sight *s, uint32_t b, const nav__wp_corner_
 typedef struct split_job {
     nav__wp_sight *s;
     const nav_allocator *a;
+    size_t longest; /* a list's entries at most (1 for none): a thread's scratch holds a list's copy
+                     * and each entry's part */
 } split_job;
 
 static bool split_init(void *ctx, void **scratch)
 {
     split_job *job = ctx;
-    size_t longest = job->s->longest ? job->s->longest : 1; /* a list's copy and its parts */
-    *scratch = nav__alloc(job->a, longest * (sizeof(uint16_t) + 1));
+    *scratch = nav__alloc(job->a, job->longest * (sizeof(uint16_t) + 1));
     return *scratch != NULL;
 }
 
@@ -270,13 +271,13 @@ static void split_fini(void *ctx, void *scratch)
 
 static bool split_batch(void *ctx, void *scratch, uint32_t item)
 {
-    nav__wp_sight *s = ((split_job *)ctx)->s;
+    const split_job *job = ctx;
+    nav__wp_sight *s = job->s;
     uint16_t *copy = scratch;
-    uint8_t *parts = (uint8_t *)(copy + (s->longest ? s->longest : 1));
-    uint32_t end = (uint32_t)((uint64_t)item * SPLIT_BATCH + SPLIT_BATCH < s->blocks
-                                  ? (uint64_t)item * SPLIT_BATCH + SPLIT_BATCH
-                                  : s->blocks);
-    for (uint32_t b = item * SPLIT_BATCH; b < end; b++) {
+    uint8_t *parts = (uint8_t *)(copy + job->longest);
+    uint64_t start = (uint64_t)item * SPLIT_BATCH, end = start + SPLIT_BATCH;
+    if (end > s->blocks) end = s->blocks;
+    for (uint32_t b = (uint32_t)start; b < end; b++) {
         uint16_t *list = s->corner + s->first[b];
         uint32_t count = s->first[b + 1] - s->first[b], at[3] = {0, 0, 0};
         memcpy(copy, list, count * sizeof *copy);
@@ -302,7 +303,7 @@ static nav_status split_lists(nav_waypoints *wp, uint32_t threads)
             s->part[2 * b] = s->part[2 * b + 1] = (uint16_t)(s->first[b + 1] - s->first[b]);
         return NAV_SUCCESS;
     }
-    split_job job = {s, &wp->allocator};
+    split_job job = {s, &wp->allocator, s->longest ? s->longest : 1};
     nav__wp_work work = {.count = (uint32_t)(((uint64_t)s->blocks + SPLIT_BATCH - 1) / SPLIT_BATCH),
                          .init = split_init,
                          .run = split_batch,
