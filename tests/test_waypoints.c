@@ -1174,6 +1174,57 @@ static void test_sight_parts(void **state)
     assert_true(counted[0] > 0 && counted[1] > 0 && counted[2] > 0);
 }
 
+/* The sure bits of the sight lists (nav__wp_sight) against nav_grid_anyangle_segment: from every
+ * point of a block's free cells, eighths of a cell apart, the segment to a sure entry's corner can
+ * be walked. */
+static void test_sight_sure(void **state)
+{
+    (void)state;
+    unsigned seed = 29;
+    long sure = 0, unsure = 0;
+    for (int round = 0; round < 40; round++) {
+        int32_t w = 4 + (int32_t)(rand_r(&seed) % 29), h = 4 + (int32_t)(rand_r(&seed) % 29);
+        nav_grid *grid = random_grid(w, h, 5 + (int)(rand_r(&seed) % 40), false, false, &seed);
+        nav_waypoints *wp = NULL;
+        assert_int_equal(nav_waypoints_bake_grid(grid, NULL, &wp), NAV_SUCCESS);
+        const nav__wp_sight *s = &wp->sight;
+        assert_non_null(s->sure);
+        int32_t side = 1 << s->shift;
+        for (uint32_t b = 0; b < s->blocks; b++)
+            for (uint32_t k = s->first[b]; k < s->first[b + 1]; k++) {
+                if (!(s->sure[k / 8] >> (k % 8) & 1)) {
+                    unsure++;
+                    continue;
+                }
+                sure++;
+                const nav__wp_corner_info *v = &s->info[s->corner[k]];
+                for (int32_t cy = (int32_t)(b / s->across) * side; cy < ((int32_t)(b / s->across) + 1) * side;
+                     cy++)
+                    for (int32_t cx = (int32_t)(b % s->across) * side;
+                         cx < ((int32_t)(b % s->across) + 1) * side; cx++) {
+                        if (!nav_grid_passable(grid, cx, cy)) continue;
+                        for (int i = 0; i <= 8; i++)
+                            for (int j = 0; j <= 8; j++) {
+                                double px = cx + i / 8.0, py = cy + j / 8.0;
+                                if (!nav_grid_anyangle_segment(grid, px, py, v->x, v->y, NULL))
+                                    fail_msg("block %u: (%.3f, %.3f) does not see sure corner (%g, %g)", b,
+                                             px, py, v->x, v->y);
+                            }
+                    }
+            }
+        nav_waypoints_destroy(wp);
+        nav_grid_destroy(grid);
+    }
+    assert_true(sure > 0 && unsure > 0); /* the test above tests something */
+    /* on grids of more than one cost a segment's cost is not its length: no sure bits */
+    nav_grid *grid = random_grid(12, 12, 20, true, false, &seed);
+    nav_waypoints *wp = NULL;
+    assert_int_equal(nav_waypoints_bake_grid(grid, NULL, &wp), NAV_SUCCESS);
+    assert_null(wp->sight.sure);
+    nav_waypoints_destroy(wp);
+    nav_grid_destroy(grid);
+}
+
 /* The nearest waypoint a point sees on random grids against brute force: every corner by distance
  * (then index), the first the point sees under nav_grid_anyangle_segment. */
 static void test_grid_nearest_visible(void **state)
@@ -2015,6 +2066,7 @@ int main(void)
         cmocka_unit_test(test_grid_graph_brute_force),
         cmocka_unit_test(test_grid_points_against_reference),
         cmocka_unit_test(test_sight_parts),
+        cmocka_unit_test(test_sight_sure),
         cmocka_unit_test(test_point_stamps_wrap),
         cmocka_unit_test(test_grid_nearest_visible),
         cmocka_unit_test(test_mesh_graph_matches_grid),

@@ -418,7 +418,7 @@ static nav_status attach_grid(chunk_reader *c, nav_waypoints *wp, const nav_grid
         return NAV_FAILURE | NAV_CORRUPT_DATA;
     }
     s = nav__wp_sight_build(&wp->corners, wp->pruned, 0, NULL, &wp->allocator, &wp->sight);
-    return nav_failed(s) ? s : nav__wp_corner_info_build(wp, 0);
+    return nav_failed(s) ? s : nav__wp_corner_info_build(wp, grid, 0);
 }
 
 nav_status nav_waypoints_read_chunk(const void *data, size_t size, const nav_grid *grid,

@@ -124,15 +124,19 @@ size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *q)
 /* Corner v as a candidate of point (x, y), the other end at (ox, oy): a lower bound of its
  * segment's cost (world units): its length at the grid's cheapest terrain (`factor`: that cost a
  * unit), which on grids of one cost is the cost itself; and of the whole path through it, the
- * straight distance on to the other end being another such bound. */
-static nav__wp_candidate candidate(uint32_t v, const nav__wp_corner_info *info, double x, double y, double ox,
-                                   double oy, double factor)
+ * straight distance on to the other end being another such bound. When the point surely sees v
+ * (`seen`: the sight lists' sure bits, on grids of one cost without heights) the cost is exact, as
+ * check works it out. */
+static nav__wp_candidate candidate(const nav_waypoints_query *q, uint32_t v, const nav__wp_corner_info *info,
+                                   double x, double y, double ox, double oy, double factor, bool seen)
 {
     double dx = info->x - x, dy = info->y - y, ex = info->x - ox, ey = info->y - oy;
-    double cost = sqrt(dx * dx + dy * dy) * factor;
+    double length = sqrt(dx * dx + dy * dy);
+    double cost = seen ? length * q->grid->uniform_cost * q->grid->desc.cell_size : length * factor;
     /* the table's floats may round a route's cost down a little: the bound gives way by more */
     double rest = sqrt(ex * ex + ey * ey) * factor * (1 - 1e-6);
-    return (nav__wp_candidate){.corner = v, .via = UINT32_MAX, .cost = cost, .total = cost + rest};
+    return (nav__wp_candidate){
+        .corner = v, .via = UINT32_MAX, .cost = cost, .total = cost + rest, .checked = seen};
 }
 
 /* The corners point (x, y) may see (from the lists of the free cells whose closed squares hold it:
@@ -188,10 +192,11 @@ static void candidates(nav_waypoints_query *q, double x, double y, double ox, do
                 }
                 if (stamp == mark) continue; /* a corner in two lists is taken once */
                 q->seen[v] = mark;
-                out[(*n)++] = candidate(v, info, x, y, ox, oy, factor);
+                bool sure = sight->sure && (sight->sure[k / 8] >> (k % 8) & 1);
+                out[(*n)++] = candidate(q, v, info, x, y, ox, oy, factor, sure);
                 if (goal || stamp != goal_mark + 1 || at) continue; /* the goal listed it, did not take it */
                 if (once < 0) once = nav__wp_bends_once(info, ex, ey, fx_, fy_);
-                if (once) q->goal[(*goal_n)++] = candidate(v, info, ox, oy, x, y, factor);
+                if (once) q->goal[(*goal_n)++] = candidate(q, v, info, ox, oy, x, y, factor, false);
             }
             for (uint32_t k = linked; goal && k < sight->first[b + 1]; k++) /* listed */
                 if (q->seen[sight->corner[k]] != mark) q->seen[sight->corner[k]] = mark + 1;
@@ -366,8 +371,8 @@ static via first_guess(nav_waypoints_query *q, double sx, double sy, double gx, 
     }
     if (j == UINT32_MAX) j = 0; /* none joined by the table: any, to check */
     nav__wp_candidate *b = &q->goal[j];
-    a->total += check(q, sx, sy, false, a, r);
-    b->total += check(q, gx, gy, true, b, r);
+    if (!a->checked) a->total += check(q, sx, sy, false, a, r);
+    if (!b->checked) b->total += check(q, gx, gy, true, b, r);
     double d = nav_waypoints_distance(q->wp, a->corner, b->corner);
     if (!(a->cost + d + b->cost < INFINITY)) return none;
     return (via){a->cost + d + b->cost, a->cost, b->cost, a->corner, b->corner};

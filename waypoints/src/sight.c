@@ -12,6 +12,8 @@
 
 #include "alloc.h"
 #include "ds.h"
+#include "grid_internal.h"
+#include "nav/anyangle.h"
 #include "waypoints_internal.h"
 
 /* Block side 2^SIGHT_SHIFT cells. Measured (bench/waypoints_table.sh, see bench/README.md). */
@@ -177,6 +179,7 @@ void nav__wp_sight_free(nav__wp_sight *s, const nav_allocator *a)
     nav__free(a, s->first);
     nav__free(a, s->corner);
     nav__free(a, s->part);
+    nav__free(a, s->sure);
     nav__free(a, s->info);
     *s = (nav__wp_sight){0};
 }
@@ -185,7 +188,8 @@ size_t nav__wp_sight_bytes(const nav__wp_sight *s)
 {
     if (!s->first) return 0;
     return ((size_t)s->blocks + 1) * sizeof *s->first + (size_t)s->first[s->blocks] * sizeof *s->corner +
-           (s->part ? 2 * (size_t)s->blocks * sizeof *s->part : 0) + (size_t)s->corners * sizeof *s->info;
+           (s->part ? 2 * (size_t)s->blocks * sizeof *s->part : 0) +
+           (s->sure ? (size_t)s->first[s->blocks] / 8 + 1 : 0) + (size_t)s->corners * sizeof *s->info;
 }
 
 /* ---- Where a path may bend -------------------------------------------------------------------- */
@@ -245,12 +249,39 @@ static int corner_part(const nav__wp_sight *s, uint32_t b, const nav__wp_corner_
     return taut && on == 2 ? 0 : off == 2 ? 2 : 1;
 }
 
+/* Whether every point of block b's free cells sees corner v. A free cell C whose four corners see v
+ * does at every point: the segments from them bound the hull of C and v, which is C and triangles
+ * on C's sides with v, so a segment from inside C that entered a blocked cell (or squeezed through
+ * a pinch, which needs blocked cells on both sides) would have that cell meet the inside of such a
+ * triangle without crossing its sides: inside it, and a unit square does not fit in a triangle one
+ * of whose sides is a unit side of C. A segment along a grid line is part of one from a corner. */
+static bool sees_all(const nav_grid *grid, const nav__wp_sight *s, uint32_t b, uint32_t v)
+{
+    const nav__wp_corner_info *info = &s->info[v];
+    uint32_t side = 1u << s->shift, x0 = b % s->across * side, y0 = b / s->across * side;
+    uint32_t w = (uint32_t)nav_grid_width(grid), h = (uint32_t)nav_grid_height(grid);
+    uint32_t x1 = x0 + side < w ? x0 + side : w, y1 = y0 + side < h ? y0 + side : h;
+    /* the vertices of the block's free cells, each walked once */
+    for (uint32_t y = y0; y <= y1; y++)
+        for (uint32_t x = x0; x <= x1; x++) {
+            bool corner_of_free = false;
+            for (uint32_t cy = y ? y - 1 : 0; cy <= y && cy < y1; cy++)
+                for (uint32_t cx = x ? x - 1 : 0; cx <= x && cx < x1; cx++)
+                    corner_of_free |=
+                        cy >= y0 && cx >= x0 && nav_grid_passable(grid, (int32_t)cx, (int32_t)cy);
+            if (corner_of_free && !nav_grid_anyangle_segment(grid, x, y, info->x, info->y, NULL))
+                return false;
+        }
+    return true;
+}
+
 /* Orders blocks' lists in their three parts (stable: ascending within each), a batch of blocks an
  * item. */
 #define SPLIT_BATCH 256
 
 typedef struct split_job {
     nav__wp_sight *s;
+    const nav_grid *grid; /* for the sure bits; null: none */
     const nav_allocator *a;
     size_t longest; /* a list's entries at most (1 for none): a thread's scratch holds a list's copy
                      * and each entry's part */
@@ -289,11 +320,32 @@ static bool split_batch(void *ctx, void *scratch, uint32_t item)
         s->part[2 * b + 1] = (uint16_t)(at[0] + at[1]);
         at[2] = at[0] + at[1], at[1] = at[0], at[0] = 0; /* where each part starts */
         for (uint32_t k = 0; k < count; k++) list[at[parts[k]]++] = copy[k];
+        if (job->grid)
+            for (uint32_t k = 0; k < count; k++)
+                if (sees_all(job->grid, s, b, list[k]))
+                    s->sure[(s->first[b] + k) / 8] |= (uint8_t)(1u << ((s->first[b] + k) % 8));
     }
     return true;
 }
 
-static nav_status split_lists(nav_waypoints *wp, uint32_t threads)
+/* Whether the sure bits' walks come to at most SURE_STEPS steps in all (an estimate: nine walks an
+ * entry, from the block's centre), so that they take a second or two on big bakes (and loads) and
+ * are left out of the biggest. On a grid of one cost without heights the segment's cost is its
+ * length (nav_grid_anyangle_segment), which is what a sure entry takes. */
+#define SURE_STEPS ((double)(1u << 31))
+
+static bool sure_affordable(const nav__wp_sight *s)
+{
+    double steps = 0, side = (double)(1u << s->shift);
+    for (uint32_t b = 0; b < s->blocks && steps <= SURE_STEPS; b++) {
+        double cx = (b % s->across + 0.5) * side, cy = (b / s->across + 0.5) * side;
+        for (uint32_t k = s->first[b]; k < s->first[b + 1]; k++)
+            steps += 9 * (fabs(cx - s->info[s->corner[k]].x) + fabs(cy - s->info[s->corner[k]].y));
+    }
+    return steps <= SURE_STEPS;
+}
+
+static nav_status split_lists(nav_waypoints *wp, const nav_grid *grid, uint32_t threads)
 {
     nav__wp_sight *s = &wp->sight;
     s->part = nav__alloc(&wp->allocator, 2 * (size_t)(s->blocks ? s->blocks : 1) * sizeof *s->part);
@@ -303,7 +355,12 @@ static nav_status split_lists(nav_waypoints *wp, uint32_t threads)
             s->part[2 * b] = s->part[2 * b + 1] = (uint16_t)(s->first[b + 1] - s->first[b]);
         return NAV_SUCCESS;
     }
-    split_job job = {s, &wp->allocator, s->longest ? s->longest : 1};
+    bool sure = grid->uniform_cost > 0 && !grid->heights && sure_affordable(s);
+    if (sure) {
+        s->sure = nav__calloc(&wp->allocator, (size_t)s->first[s->blocks] / 8 + 1, 1);
+        if (!s->sure) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    split_job job = {s, sure ? grid : NULL, &wp->allocator, s->longest ? s->longest : 1};
     nav__wp_work work = {.count = (uint32_t)(((uint64_t)s->blocks + SPLIT_BATCH - 1) / SPLIT_BATCH),
                          .init = split_init,
                          .run = split_batch,
@@ -313,7 +370,7 @@ static nav_status split_lists(nav_waypoints *wp, uint32_t threads)
     return nav__wp_parallel(&work, threads);
 }
 
-nav_status nav__wp_corner_info_build(nav_waypoints *wp, uint32_t threads)
+nav_status nav__wp_corner_info_build(nav_waypoints *wp, const nav_grid *grid, uint32_t threads)
 {
     nav__wp_sight *s = &wp->sight;
     const nav__wp_corners *c = &wp->corners;
@@ -343,5 +400,5 @@ nav_status nav__wp_corner_info_build(nav_waypoints *wp, uint32_t threads)
             }
         }
     }
-    return split_lists(wp, threads);
+    return split_lists(wp, grid, threads);
 }

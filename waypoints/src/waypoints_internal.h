@@ -133,6 +133,11 @@ typedef struct nav__wp_sight {
      * point; then the rest: never on to a link, only straight to the other end (a path of one
      * corner, which the start's end finds alone). */
     uint16_t *part;
+    /* A bit an entry (bit k % 8 of sure[k / 8]), on a pruned bake of a grid of one cost without
+     * heights, else null: set when every point of the block's free cells sees the corner (their
+     * cells' corners do: sight.c), so that a query takes the segment's length as its cost without
+     * walking it. */
+    uint8_t *sure;
     uint32_t longest; /* the most corners a block has */
     uint32_t corners; /* of info */
     nav__wp_corner_info *info;
@@ -144,9 +149,10 @@ typedef struct nav__wp_sight {
 nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_t threads,
                                const nav_progress *progress, const nav_allocator *a, nav__wp_sight *out);
 void nav__wp_sight_free(nav__wp_sight *s, const nav_allocator *a);
-/* wp->sight.info from wp's corners and (on a pruned bake) its links, and the lists' parts (on
- * `threads` threads, 0: every core). NAV_FAILURE | NAV_OUT_OF_MEMORY. */
-nav_status nav__wp_corner_info_build(nav_waypoints *wp, uint32_t threads);
+/* wp->sight.info from wp's corners and (on a pruned bake) its links, the lists' parts and their
+ * sure bits (grid: the one baked from; on `threads` threads, 0: every core). NAV_FAILURE |
+ * NAV_OUT_OF_MEMORY. */
+nav_status nav__wp_corner_info_build(nav_waypoints *wp, const nav_grid *grid, uint32_t threads);
 /* Whether a shortest path from point (px, py) may bend at corner v (the path's first corner,
  * `goal` false, or its last, `goal` true), e = (px, py) - v: on a pruned graph a shortest path
  * bends only around the blocked cell, which must lie between its two segments there (sight.c).
