@@ -135,15 +135,9 @@ bool nav_grid_anyangle_segment(const nav_grid *grid, double ax, double ay, doubl
     if (ax < 0 || ay < 0 || bx < 0 || by < 0 || ax > w || bx > w || ay > h || by > h) return false;
     double dx = bx - ax, dy = by - ay;
     if (dx == 0 && dy == 0) {
-        int64_t x = floor_in(ax), y = floor_in(ay);
-        bool on_x = ax == (double)x, on_y = ay == (double)y;
-        for (int64_t i = on_x ? x - 1 : x; i <= x; i++)
-            for (int64_t j = on_y ? y - 1 : y; j <= y; j++)
-                if (free_cell(grid, i, j)) {
-                    if (cost) *cost = 0;
-                    return true;
-                }
-        return false;
+        if (!nav__point_free(grid, ax, ay)) return false;
+        if (cost) *cost = 0;
+        return true;
     }
     if (dy == 0) {
         if (ay == (double)floor_in(ay)) return along_line(grid, false, floor_in(ay), ax, bx, cost);

@@ -53,6 +53,19 @@ static inline bool nav__open_at(const uint64_t *bits, uint64_t index)
     return (bits[index >> 6] >> (index & 63)) & 1;
 }
 
+/* Whether point (x, y) (grid units) lies on the map in or on a free cell: one of the up to four
+ * cells whose closed squares hold it (the border's bits, blocked, stand for the outside). */
+static inline bool nav__point_free(const nav_grid *grid, double x, double y)
+{
+    if (!(x >= 0 && y >= 0 && x <= grid->width && y <= grid->height)) return false; /* NaN too */
+    int64_t fx = (int64_t)x, fy = (int64_t)y;
+    bool on_x = x == (double)fx, on_y = y == (double)fy;
+    uint64_t at = nav__open_index(grid, fx, fy), up = (uint64_t)grid->open_row_words * 64;
+    return nav__open_at(grid->open_bits, at) || (on_x && nav__open_at(grid->open_bits, at - 1)) ||
+           (on_y && nav__open_at(grid->open_bits, at - up)) ||
+           (on_x && on_y && nav__open_at(grid->open_bits, at - up - 1));
+}
+
 static inline float nav__cell_height(const nav_grid *grid, uint32_t cell)
 {
     return grid->heights ? grid->heights[cell] : 0.0f;

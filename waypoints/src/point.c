@@ -474,8 +474,7 @@ nav_status nav_waypoints_find_path(nav_waypoints_query *q, nav_vec3 start, nav_v
     double sx, sy, gx, gy, size = grid->desc.cell_size, direct = INFINITY;
     nav_grid_world_to_units(grid, start, &sx, &sy);
     nav_grid_world_to_units(grid, goal, &gx, &gy);
-    if (!nav_grid_anyangle_segment(grid, sx, sy, sx, sy, NULL) ||
-        !nav_grid_anyangle_segment(grid, gx, gy, gx, gy, NULL))
+    if (!nav__point_free(grid, sx, sy) || !nav__point_free(grid, gx, gy))
         return NAV_FAILURE | NAV_INVALID_PARAM;
     double best = nav_grid_anyangle_segment(grid, sx, sy, gx, gy, &direct) ? direct * size : INFINITY;
     uint32_t best_a = NAV_WAYPOINTS_NONE, best_b = NAV_WAYPOINTS_NONE;
