@@ -128,15 +128,12 @@ uint32_t nav_waypoints_next_hop(const nav_waypoints *wp, uint32_t from, uint32_t
  * cost: a binary search for the first to v), or UINT32_MAX. */
 uint32_t nav__wp_cheapest_arc(const nav_waypoints *wp, uint32_t u, uint32_t v)
 {
-    uint32_t lo = wp->arc_first[u], hi = wp->arc_first[u + 1];
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (wp->arc_to[mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (uint32_t end = wp->arc_first[u + 1]; lo < end && wp->arc_to[lo] == v; lo++)
+    uint32_t first = wp->arc_first[u], end = wp->arc_first[u + 1], base = first, n = end - first;
+    if (n == 0) return UINT32_MAX;
+    /* the first arc to v or beyond is in base .. base + n; halved without a branch (a select) */
+    for (; n > 1; n -= n / 2) base = wp->arc_to[base + n / 2] < v ? base + n / 2 : base;
+    uint32_t lo = base + (wp->arc_to[base] < v);
+    for (; lo < end && wp->arc_to[lo] == v; lo++)
         if (!wp->arc_disabled[lo]) return lo;
     return UINT32_MAX;
 }
