@@ -1053,13 +1053,26 @@ static bool random_free_point(const nav_grid *grid, unsigned *seed, double *x, d
 
 /* Paths between points against the brute-force any-angle reference (tests/reference.c). */
 /* stamps: where the query's stamps start (q->seen_now; 0: as created), to make them wrap. */
+/* wp's sight lists built again for blocks of 2^shift cells a side (a bake picks the side by the
+ * grid's size: the tests' small grids get one cell). */
+static void resight(nav_waypoints *wp, const nav_grid *grid, uint32_t shift)
+{
+    nav__wp_sight_free(&wp->sight, &wp->allocator);
+    assert_int_equal(
+        nav__wp_sight_build(&wp->corners, wp->pruned, shift, 2, NULL, &wp->allocator, &wp->sight),
+        NAV_SUCCESS);
+    assert_int_equal(nav__wp_corner_info_build(wp, grid, 2), NAV_SUCCESS);
+}
+
+/* shift: the sight lists' block side (resight), or UINT32_MAX for the bake's. */
 static void check_points_against_reference(nav_grid *grid, unsigned *seed, int pairs, float cell_size,
-                                           bool compressed, uint32_t stamps)
+                                           bool compressed, uint32_t stamps, uint32_t shift)
 {
     nav_waypoints *wp = NULL;
     assert_int_equal(nav_waypoints_bake_grid(
                          grid, &(nav_waypoint_grid_desc){.threads = 2, .dense_max = compressed ? 1 : 0}, &wp),
                      NAV_SUCCESS);
+    if (shift != UINT32_MAX) resight(wp, grid, shift);
     nav_waypoints_query *q = NULL;
     assert_int_equal(nav_waypoints_query_create(wp, &(nav_waypoints_query_desc){.grid = grid}, &q),
                      NAV_SUCCESS);
@@ -1110,8 +1123,9 @@ static void test_grid_points_against_reference(void **state)
         int percent = 5 + (int)(rand_r(&seed) % 40);
         bool terrain = round % 3 == 1, climb = round % 3 == 2;
         nav_grid *grid = random_grid(w, h, percent, terrain, climb, &seed);
-        check_points_against_reference(grid, &seed, 40, 1, false, 0);
-        check_points_against_reference(grid, &seed, 40, 1, true, 0); /* routes walked, no distances */
+        check_points_against_reference(grid, &seed, 40, 1, false, 0, UINT32_MAX);
+        check_points_against_reference(grid, &seed, 40, 1, true, 0, UINT32_MAX); /* routes walked */
+        check_points_against_reference(grid, &seed, 40, 1, round % 2, 0, 1);     /* blocks of 2 by 2 */
         nav_grid_destroy(grid);
     }
 }
@@ -1125,7 +1139,8 @@ static void test_point_stamps_wrap(void **state)
     for (int round = 0; round < 12; round++) {
         int32_t w = 8 + (int32_t)(rand_r(&seed) % 25), h = 8 + (int32_t)(rand_r(&seed) % 25);
         nav_grid *grid = random_grid(w, h, 10 + (int)(rand_r(&seed) % 30), false, false, &seed);
-        check_points_against_reference(grid, &seed, 20, 1, round % 2, UINT32_MAX - (uint32_t)(round % 4));
+        check_points_against_reference(grid, &seed, 20, 1, round % 2, UINT32_MAX - (uint32_t)(round % 4),
+                                       UINT32_MAX);
         nav_grid_destroy(grid);
     }
 }
@@ -1144,6 +1159,7 @@ static void test_sight_parts(void **state)
         nav_waypoints *wp = NULL;
         assert_int_equal(nav_waypoints_bake_grid(grid, NULL, &wp), NAV_SUCCESS);
         assert_true(wp->pruned);
+        resight(wp, grid, (uint32_t)round % 2); /* blocks of one cell and of 2 by 2 */
         const nav__wp_sight *s = &wp->sight;
         double side = (double)(1u << s->shift);
         for (uint32_t b = 0; b < s->blocks; b++) {
@@ -1187,6 +1203,7 @@ static void test_sight_sure(void **state)
         nav_grid *grid = random_grid(w, h, 5 + (int)(rand_r(&seed) % 40), false, false, &seed);
         nav_waypoints *wp = NULL;
         assert_int_equal(nav_waypoints_bake_grid(grid, NULL, &wp), NAV_SUCCESS);
+        resight(wp, grid, (uint32_t)round % 2); /* blocks of one cell and of 2 by 2 */
         const nav__wp_sight *s = &wp->sight;
         assert_non_null(s->sure);
         int32_t side = 1 << s->shift;

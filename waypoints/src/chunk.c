@@ -417,7 +417,8 @@ static nav_status attach_grid(chunk_reader *c, nav_waypoints *wp, const nav_grid
         nav__logf(c->log, NAV_LOG_ERROR, "WAYPOINTS chunk: the waypoints are not the grid's corners");
         return NAV_FAILURE | NAV_CORRUPT_DATA;
     }
-    s = nav__wp_sight_build(&wp->corners, wp->pruned, 0, NULL, &wp->allocator, &wp->sight);
+    s = nav__wp_sight_build(&wp->corners, wp->pruned, nav__wp_sight_shift(&wp->corners), 0, NULL,
+                            &wp->allocator, &wp->sight);
     return nav_failed(s) ? s : nav__wp_corner_info_build(wp, grid, 0);
 }
 

@@ -182,7 +182,8 @@ nav_status nav_waypoints_bake_grid(const nav_grid *grid, const nav_waypoint_grid
     wp->pruned = nav__wp_grid_prunable(grid) && !d.keep_all_links;
     wp->fingerprint = nav_grid_fingerprint(grid);
     wp->corners = corners;
-    s = nav__wp_sight_build(&wp->corners, wp->pruned, d.threads, d.progress, &wp->allocator, &wp->sight);
+    s = nav__wp_sight_build(&wp->corners, wp->pruned, nav__wp_sight_shift(&wp->corners), d.threads,
+                            d.progress, &wp->allocator, &wp->sight);
     if (!nav_failed(s)) s = nav__wp_corner_info_build(wp, grid, d.threads);
     if (nav_failed(s)) {
         nav_waypoints_destroy(wp);

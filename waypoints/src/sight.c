@@ -16,8 +16,10 @@
 #include "nav/anyangle.h"
 #include "waypoints_internal.h"
 
-/* Block side 2^SIGHT_SHIFT cells. Measured (bench/waypoints_table.sh, see bench/README.md). */
-#define SIGHT_SHIFT 1
+/* Blocks of one cell on grids of at most SIGHT_SMALL cells, else of 2 by 2: one cell's list is
+ * shorter and more of it sure (a query reads and walks less), but the lists hold about 3.5 times as
+ * many entries. Measured (bench/README.md). */
+#define SIGHT_SMALL (1u << 18)
 
 typedef struct sight_job {
     const nav__wp_corners *c;
@@ -122,16 +124,21 @@ static bool sight_corner(void *ctx, void *scratch, uint32_t v)
     return true;
 }
 
-nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_t threads,
+uint32_t nav__wp_sight_shift(const nav__wp_corners *c)
+{
+    return (uint64_t)c->width * c->height <= SIGHT_SMALL ? 0 : 1;
+}
+
+nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_t shift, uint32_t threads,
                                const nav_progress *progress, const nav_allocator *a, nav__wp_sight *out)
 {
-    *out = (nav__wp_sight){.shift = SIGHT_SHIFT};
-    uint32_t side = 1u << SIGHT_SHIFT;
+    *out = (nav__wp_sight){.shift = shift};
+    uint32_t side = 1u << out->shift;
     out->across = (c->width + side - 1) / side;
     uint64_t blocks = (uint64_t)out->across * ((c->height + side - 1) / side);
     if (blocks >= UINT32_MAX) return NAV_FAILURE | NAV_TOO_LARGE;
     out->blocks = (uint32_t)blocks;
-    sight_job job = {c, taut_only, SIGHT_SHIFT, out->across, out->blocks, a, NULL};
+    sight_job job = {c, taut_only, out->shift, out->across, out->blocks, a, NULL};
     job.found = nav__calloc(a, c->count ? c->count : 1, sizeof *job.found);
     out->first = nav__calloc(a, (size_t)out->blocks + 1, sizeof *out->first);
     nav_status s = job.found && out->first ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -328,19 +335,19 @@ static bool split_batch(void *ctx, void *scratch, uint32_t item)
     return true;
 }
 
-/* Whether the sure bits' walks come to at most SURE_STEPS steps in all (an estimate: nine walks an
- * entry, from the block's centre), so that they take a second or two on big bakes (and loads) and
- * are left out of the biggest. On a grid of one cost without heights the segment's cost is its
- * length (nav_grid_anyangle_segment), which is what a sure entry takes. */
+/* Whether the sure bits' walks come to at most SURE_STEPS steps in all (an estimate: a walk from
+ * each vertex of the block, from its centre), so that they take a second or two on big bakes (and
+ * loads) and are left out of the biggest. On a grid of one cost without heights the segment's cost
+ * is its length (nav_grid_anyangle_segment), which is what a sure entry takes. */
 #define SURE_STEPS ((double)(1u << 31))
 
 static bool sure_affordable(const nav__wp_sight *s)
 {
-    double steps = 0, side = (double)(1u << s->shift);
+    double steps = 0, side = (double)(1u << s->shift), walks = (side + 1) * (side + 1);
     for (uint32_t b = 0; b < s->blocks && steps <= SURE_STEPS; b++) {
         double cx = (b % s->across + 0.5) * side, cy = (b / s->across + 0.5) * side;
         for (uint32_t k = s->first[b]; k < s->first[b + 1]; k++)
-            steps += 9 * (fabs(cx - s->info[s->corner[k]].x) + fabs(cy - s->info[s->corner[k]].y));
+            steps += walks * (fabs(cx - s->info[s->corner[k]].x) + fabs(cy - s->info[s->corner[k]].y));
     }
     return steps <= SURE_STEPS;
 }

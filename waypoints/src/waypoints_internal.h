@@ -143,10 +143,13 @@ typedef struct nav__wp_sight {
     nav__wp_corner_info *info;
 } nav__wp_sight;
 
-/* Builds c's lists (on `threads` threads, 0: every core, with progress [opt] as "sight"). With
- * taut_only, a corner only where a segment to it is taut. NAV_SUCCESS; NAV_FAILURE |
- * NAV_OUT_OF_MEMORY | NAV_TOO_LARGE (more than 2^32 entries) | NAV_WRONG_STATE (cancelled). */
-nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_t threads,
+/* The block side (2^shift cells) c's lists are built with: one cell on small grids, else 2. */
+uint32_t nav__wp_sight_shift(const nav__wp_corners *c);
+/* Builds c's lists for blocks of 2^shift cells a side (on `threads` threads, 0: every core, with
+ * progress [opt] as "sight"). With taut_only, a corner only where a segment to it is taut.
+ * NAV_SUCCESS; NAV_FAILURE | NAV_OUT_OF_MEMORY | NAV_TOO_LARGE (more than 2^32 entries) |
+ * NAV_WRONG_STATE (cancelled). */
+nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_t shift, uint32_t threads,
                                const nav_progress *progress, const nav_allocator *a, nav__wp_sight *out);
 void nav__wp_sight_free(nav__wp_sight *s, const nav_allocator *a);
 /* wp->sight.info from wp's corners and (on a pruned bake) its links, the lists' parts and their
