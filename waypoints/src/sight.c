@@ -261,24 +261,32 @@ static int corner_part(const nav__wp_sight *s, uint32_t b, const nav__wp_corner_
  * on C's sides with v, so a segment from inside C that entered a blocked cell (or squeezed through
  * a pinch, which needs blocked cells on both sides) would have that cell meet the inside of such a
  * triangle without crossing its sides: inside it, and a unit square does not fit in a triangle one
- * of whose sides is a unit side of C. A segment along a grid line is part of one from a corner. */
-static bool sees_all(const nav_grid *grid, const nav__wp_sight *s, uint32_t b, uint32_t v)
+ * of whose sides is a unit side of C. A segment along a grid line is part of one from a corner.
+ * The block's left column of vertices is its left neighbour's right one: *edge carries the ones
+ * found to see v from one block to the next (bit y - y0), in and out. */
+static bool sees_all(const nav_grid *grid, const nav__wp_sight *s, uint32_t b, uint32_t v, uint8_t *edge)
 {
     const nav__wp_corner_info *info = &s->info[v];
     uint32_t side = 1u << s->shift, x0 = b % s->across * side, y0 = b / s->across * side;
     uint32_t w = (uint32_t)nav_grid_width(grid), h = (uint32_t)nav_grid_height(grid);
     uint32_t x1 = x0 + side < w ? x0 + side : w, y1 = y0 + side < h ? y0 + side : h;
+    unsigned in = *edge, out = 0;
+    *edge = 0;
     /* the vertices of the block's free cells, each walked once */
-    for (uint32_t y = y0; y <= y1; y++)
-        for (uint32_t x = x0; x <= x1; x++) {
+    for (uint32_t x = x0; x <= x1; x++)
+        for (uint32_t y = y0; y <= y1; y++) {
             bool corner_of_free = false;
             for (uint32_t cy = y ? y - 1 : 0; cy <= y && cy < y1; cy++)
                 for (uint32_t cx = x ? x - 1 : 0; cx <= x && cx < x1; cx++)
                     corner_of_free |=
                         cy >= y0 && cx >= x0 && nav_grid_passable(grid, (int32_t)cx, (int32_t)cy);
-            if (corner_of_free && !nav_grid_anyangle_segment(grid, x, y, info->x, info->y, NULL))
-                return false;
+            if (!corner_of_free) continue;
+            bool seen = (x == x0 && (in >> (y - y0) & 1)) ||
+                        nav_grid_anyangle_segment(grid, x, y, info->x, info->y, NULL);
+            if (!seen) return false;
+            if (x == x1) out |= 1u << (y - y0);
         }
+    *edge = (uint8_t)out;
     return true;
 }
 
@@ -288,7 +296,7 @@ static bool sees_all(const nav_grid *grid, const nav__wp_sight *s, uint32_t b, u
 
 typedef struct split_job {
     nav__wp_sight *s;
-    const nav_grid *grid; /* for the sure bits; null: none */
+    const nav_grid *grid; /* for the sure bits */
     const nav_allocator *a;
     size_t longest; /* a list's entries at most (1 for none): a thread's scratch holds a list's copy
                      * and each entry's part */
@@ -327,11 +335,54 @@ static bool split_batch(void *ctx, void *scratch, uint32_t item)
         s->part[2 * b + 1] = (uint16_t)(at[0] + at[1]);
         at[2] = at[0] + at[1], at[1] = at[0], at[0] = 0; /* where each part starts */
         for (uint32_t k = 0; k < count; k++) list[at[parts[k]]++] = copy[k];
-        if (job->grid)
-            for (uint32_t k = 0; k < count; k++)
-                if (sees_all(job->grid, s, b, list[k]))
-                    s->sure[(s->first[b] + k) / 8] |= (uint8_t)(1u << ((s->first[b] + k) % 8));
     }
+    return true;
+}
+
+/* The sure bits of a batch of blocks' first two parts (the third, paths of one corner, gains
+ * nothing measurable from them: bench/README.md). A thread's scratch: for each corner, the block
+ * (+ 1) whose left column of vertices `edge` holds what was found on (sees_all). */
+typedef struct sure_scratch {
+    uint32_t *next;
+    uint8_t *edge;
+} sure_scratch;
+
+static bool sure_init(void *ctx, void **out)
+{
+    const split_job *job = ctx;
+    sure_scratch *sc = nav__calloc(job->a, 1, sizeof *sc);
+    *out = sc;
+    if (!sc) return false;
+    size_t n = job->s->corners ? job->s->corners : 1;
+    sc->next = nav__calloc(job->a, n, sizeof *sc->next);
+    sc->edge = nav__calloc(job->a, n, sizeof *sc->edge);
+    return sc->next && sc->edge;
+}
+
+static void sure_fini(void *ctx, void *scratch)
+{
+    const split_job *job = ctx;
+    sure_scratch *sc = scratch;
+    if (!sc) return;
+    nav__free(job->a, sc->next);
+    nav__free(job->a, sc->edge);
+    nav__free(job->a, sc);
+}
+
+static bool sure_batch(void *ctx, void *scratch, uint32_t item)
+{
+    const split_job *job = ctx;
+    sure_scratch *sc = scratch;
+    nav__wp_sight *s = job->s;
+    uint64_t start = (uint64_t)item * SPLIT_BATCH, end = start + SPLIT_BATCH;
+    if (end > s->blocks) end = s->blocks;
+    for (uint32_t b = (uint32_t)start; b < end; b++)
+        for (uint32_t k = s->first[b]; k < s->first[b] + s->part[2 * b + 1]; k++) {
+            uint32_t v = s->corner[k];
+            uint8_t edge = sc->next[v] == b + 1 && b % s->across ? sc->edge[v] : 0;
+            if (sees_all(job->grid, s, b, v, &edge)) s->sure[k / 8] |= (uint8_t)(1u << (k % 8));
+            sc->next[v] = b + 2, sc->edge[v] = edge;
+        }
     return true;
 }
 
@@ -346,7 +397,7 @@ static bool sure_affordable(const nav__wp_sight *s)
     double steps = 0, side = (double)(1u << s->shift), walks = (side + 1) * (side + 1);
     for (uint32_t b = 0; b < s->blocks && steps <= SURE_STEPS; b++) {
         double cx = (b % s->across + 0.5) * side, cy = (b / s->across + 0.5) * side;
-        for (uint32_t k = s->first[b]; k < s->first[b + 1]; k++)
+        for (uint32_t k = s->first[b]; k < s->first[b] + s->part[2 * b + 1]; k++)
             steps += walks * (fabs(cx - s->info[s->corner[k]].x) + fabs(cy - s->info[s->corner[k]].y));
     }
     return steps <= SURE_STEPS;
@@ -362,18 +413,19 @@ static nav_status split_lists(nav_waypoints *wp, const nav_grid *grid, uint32_t 
             s->part[2 * b] = s->part[2 * b + 1] = (uint16_t)(s->first[b + 1] - s->first[b]);
         return NAV_SUCCESS;
     }
-    bool sure = grid->uniform_cost > 0 && !grid->heights && sure_affordable(s);
-    if (sure) {
-        s->sure = nav__calloc(&wp->allocator, (size_t)s->first[s->blocks] / 8 + 1, 1);
-        if (!s->sure) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    }
-    split_job job = {s, sure ? grid : NULL, &wp->allocator, s->longest ? s->longest : 1};
+    split_job job = {s, grid, &wp->allocator, s->longest ? s->longest : 1};
     nav__wp_work work = {.count = (uint32_t)(((uint64_t)s->blocks + SPLIT_BATCH - 1) / SPLIT_BATCH),
                          .init = split_init,
                          .run = split_batch,
                          .fini = split_fini,
                          .ctx = &job,
                          .stage = "sight"};
+    nav_status status = nav__wp_parallel(&work, threads);
+    if (nav_failed(status) || !(grid->uniform_cost > 0 && !grid->heights && sure_affordable(s)))
+        return status;
+    s->sure = nav__calloc(&wp->allocator, (size_t)s->first[s->blocks] / 8 + 1, 1);
+    if (!s->sure) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    work.init = sure_init, work.run = sure_batch, work.fini = sure_fini;
     return nav__wp_parallel(&work, threads);
 }
 

@@ -134,9 +134,9 @@ typedef struct nav__wp_sight {
      * corner, which the start's end finds alone). */
     uint16_t *part;
     /* A bit an entry (bit k % 8 of sure[k / 8]), on a pruned bake of a grid of one cost without
-     * heights, else null: set when every point of the block's free cells sees the corner (their
-     * cells' corners do: sight.c), so that a query takes the segment's length as its cost without
-     * walking it. */
+     * heights when working them out is affordable (sight.c), else null: set in a list's first two
+     * parts when every point of the block's free cells sees the corner (their cells' corners do),
+     * so that a query takes the segment's length as its cost without walking it. */
     uint8_t *sure;
     uint32_t longest; /* the most corners a block has */
     uint32_t corners; /* of info */

@@ -41,10 +41,14 @@
  * at. The hubs are ordered by how many shortest routes of a sample of route trees run through them,
  * and each hub's search stops where earlier hubs serve: a bake takes seconds (TheFrozenSea 3.9 s on
  * 2 cores; see bench/README.md).
- * A bake of a grid also keeps, for point queries, the corners each 2 x 2 block of cells may see:
- * a 2-byte entry a corner a block it is seen from, 8 bytes a block besides (den520d 1.0 MB beside
- * 5.6 MB of the rest, orz900d 4.2 MB beside 101 MB); rebuilt, not stored, when a file is loaded with
- * its grid (orz900d's file: 0.25 to 0.29 s with its grid, 0.2 s without).
+ * A bake of a grid also keeps, for point queries, the corners each block of cells may see (a block
+ * is one cell on grids of at most 2^18 cells, 2 x 2 cells above): a 2-byte entry a corner a block
+ * it is seen from, 8 bytes a block besides, and on grids of one cost without heights a bit an
+ * entry, set where every point of the block's free cells sees the corner (for the lists' first
+ * two parts, when working that out takes at most 2^31 steps of walking: every shared map but
+ * AcrosstheCape, TheFrozenSea and Berlin_0_1024); den520d 3.7 MB beside 5.6 MB of the rest,
+ * orz900d 4.3 MB beside 101 MB, Berlin_0_1024 136 MB beside 39 MB. Rebuilt, not stored, when a
+ * file is loaded with its grid (Berlin_0_256's file 0.46 s, orz900d's 0.46 s: bench/README.md).
  *
  * The text format (docs/waypoints.md):
  *
@@ -435,13 +439,14 @@ typedef struct nav_waypoints_result {
  * query's grid. If the two see each other, the straight line (on grids of one cost; elsewhere when
  * nothing through the corners is cheaper). Otherwise each end is joined to the corners it may see
  * where the segment is taut (every corner it may see on graphs that kept all links): the list the
- * bake made for its cell, usually a few dozen, less the corners a shortest path cannot bend at
+ * bake made for its block, usually a few dozen, less the corners a shortest path cannot bend at
  * (on a pruned graph a path bends only round the corner's blocked cell, which must lie between
  * the segment from the point and the next segment: a link of the corner, or the segment to the
  * other end). Each list comes in three parts, by what a path from anywhere in the block may do at
  * the corner: bend on to a link everywhere (taken untested), nowhere (only a path of one corner,
  * which the start's end finds alone, where the goal's lists hold the corner too, and adds to the
  * goal's candidates), or it depends on the point (tested); so the goal's end reads two of them.
+ * A corner the whole block surely sees (the sure bits above) costs its length, never walked.
  * The path is the cheapest combination start -> a -> (table route) -> b -> goal. A first guess
  * (the start corner of least bound below, the goal corner that joins it cheapest by the table, on
  * hub labels the nearest, both segments checked) leaves out every goal corner whose straight
