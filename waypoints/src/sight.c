@@ -380,7 +380,9 @@ static bool sure_batch(void *ctx, void *scratch, uint32_t item)
         for (uint32_t k = s->first[b]; k < s->first[b] + s->part[2 * b + 1]; k++) {
             uint32_t v = s->corner[k];
             uint8_t edge = sc->next[v] == b + 1 && b % s->across ? sc->edge[v] : 0;
-            if (sees_all(job->grid, s, b, v, &edge)) s->sure[k / 8] |= (uint8_t)(1u << (k % 8));
+            /* a byte may hold entries of two batches, set on two threads: an atomic or */
+            if (sees_all(job->grid, s, b, v, &edge))
+                __atomic_fetch_or(&s->sure[k / 8], (uint8_t)(1u << (k % 8)), __ATOMIC_RELAXED);
             sc->next[v] = b + 2, sc->edge[v] = edge;
         }
     return true;
