@@ -256,35 +256,42 @@ static int corner_part(const nav__wp_sight *s, uint32_t b, const nav__wp_corner_
     return taut && on == 2 ? 0 : off == 2 ? 2 : 1;
 }
 
-/* Whether every point of block b's free cells sees corner v. A free cell C whose four corners see v
- * does at every point: the segments from them bound the hull of C and v, which is C and triangles
- * on C's sides with v, so a segment from inside C that entered a blocked cell (or squeezed through
- * a pinch, which needs blocked cells on both sides) would have that cell meet the inside of such a
- * triangle without crossing its sides: inside it, and a unit square does not fit in a triangle one
- * of whose sides is a unit side of C. A segment along a grid line is part of one from a corner.
- * The block's left column of vertices is its left neighbour's right one: *edge carries the ones
- * found to see v from one block to the next (bit y - y0), in and out. */
-static bool sees_all(const nav_grid *grid, const nav__wp_sight *s, uint32_t b, uint32_t v, uint8_t *edge)
+/* The vertices of block b's free cells: bit (x - x0) * (side + 1) + (y - y0) for vertex (x, y),
+ * (x0, y0) the block's first cell (at most 3 x 3 vertices). */
+static unsigned block_vertices(const nav_grid *grid, const nav__wp_sight *s, uint32_t b)
+{
+    uint32_t side = 1u << s->shift, x0 = b % s->across * side, y0 = b / s->across * side;
+    unsigned mask = 0;
+    for (uint32_t dy = 0; dy < side && y0 + dy < (uint32_t)nav_grid_height(grid); dy++)
+        for (uint32_t dx = 0; dx < side && x0 + dx < (uint32_t)nav_grid_width(grid); dx++)
+            if (nav_grid_passable(grid, (int32_t)(x0 + dx), (int32_t)(y0 + dy)))
+                mask |= (3u | 3u << (side + 1)) << (dx * (side + 1) + dy); /* its four corners */
+    return mask;
+}
+
+/* Whether every point of block b's free cells (their vertices: `vertices`, block_vertices) sees
+ * corner v. A free cell C whose four corners see v does at every point: the segments from them
+ * bound the hull of C and v, which is C and triangles on C's sides with v, so a segment from inside
+ * C that entered a blocked cell (or squeezed through a pinch, which needs blocked cells on both
+ * sides) would have that cell meet the inside of such a triangle without crossing its sides: inside
+ * it, and a unit square does not fit in a triangle one of whose sides is a unit side of C. A
+ * segment along a grid line is part of one from a corner. The block's left column of vertices is
+ * its left neighbour's right one: *edge carries the ones found to see v from one block to the next
+ * (bit y - y0), in and out. */
+static bool sees_all(const nav_grid *grid, const nav__wp_sight *s, uint32_t b, uint32_t v, unsigned vertices,
+                     uint8_t *edge)
 {
     const nav__wp_corner_info *info = &s->info[v];
     uint32_t side = 1u << s->shift, x0 = b % s->across * side, y0 = b / s->across * side;
-    uint32_t w = (uint32_t)nav_grid_width(grid), h = (uint32_t)nav_grid_height(grid);
-    uint32_t x1 = x0 + side < w ? x0 + side : w, y1 = y0 + side < h ? y0 + side : h;
     unsigned in = *edge, out = 0;
     *edge = 0;
-    /* the vertices of the block's free cells, each walked once */
-    for (uint32_t x = x0; x <= x1; x++)
-        for (uint32_t y = y0; y <= y1; y++) {
-            bool corner_of_free = false;
-            for (uint32_t cy = y ? y - 1 : 0; cy <= y && cy < y1; cy++)
-                for (uint32_t cx = x ? x - 1 : 0; cx <= x && cx < x1; cx++)
-                    corner_of_free |=
-                        cy >= y0 && cx >= x0 && nav_grid_passable(grid, (int32_t)cx, (int32_t)cy);
-            if (!corner_of_free) continue;
-            bool seen = (x == x0 && (in >> (y - y0) & 1)) ||
-                        nav_grid_anyangle_segment(grid, x, y, info->x, info->y, NULL);
+    for (uint32_t dx = 0; dx <= side; dx++)
+        for (uint32_t dy = 0; dy <= side; dy++) {
+            if (!(vertices >> (dx * (side + 1) + dy) & 1)) continue;
+            bool seen = (dx == 0 && (in >> dy & 1)) ||
+                        nav_grid_anyangle_segment(grid, x0 + dx, y0 + dy, info->x, info->y, NULL);
             if (!seen) return false;
-            if (x == x1) out |= 1u << (y - y0);
+            if (dx == side) out |= 1u << dy;
         }
     *edge = (uint8_t)out;
     return true;
@@ -376,15 +383,17 @@ static bool sure_batch(void *ctx, void *scratch, uint32_t item)
     nav__wp_sight *s = job->s;
     uint64_t start = (uint64_t)item * SPLIT_BATCH, end = start + SPLIT_BATCH;
     if (end > s->blocks) end = s->blocks;
-    for (uint32_t b = (uint32_t)start; b < end; b++)
+    for (uint32_t b = (uint32_t)start; b < end; b++) {
+        unsigned vertices = block_vertices(job->grid, s, b);
         for (uint32_t k = s->first[b]; k < s->first[b] + s->part[2 * b + 1]; k++) {
             uint32_t v = s->corner[k];
             uint8_t edge = sc->next[v] == b + 1 && b % s->across ? sc->edge[v] : 0;
             /* a byte may hold entries of two batches, set on two threads: an atomic or */
-            if (sees_all(job->grid, s, b, v, &edge))
+            if (sees_all(job->grid, s, b, v, vertices, &edge))
                 __atomic_fetch_or(&s->sure[k / 8], (uint8_t)(1u << (k % 8)), __ATOMIC_RELAXED);
             sc->next[v] = b + 2, sc->edge[v] = edge;
         }
+    }
     return true;
 }
 
