@@ -11,6 +11,7 @@
 #include <nav/anyangle.h>
 #include <nav/mesh.h>
 #include <nav/waypoints.h>
+#include <nav/world.h>
 
 int main()
 {
@@ -18,5 +19,6 @@ int main()
     nav_path_init(&path, nullptr);
     nav_path_destroy(&path);
     if (nav_waypoints_count(nullptr) != 0) return 1;
+    if (nav_world_memory_bytes(nullptr) != 0) return 1;
     return nav_version() == NAV_VERSION_NUMBER ? 0 : 1;
 }

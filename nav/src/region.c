@@ -65,6 +65,16 @@ void nav_region_query_destroy(nav_region_query *q)
     nav__free(&q->allocator, q);
 }
 
+nav_status nav_region_query_set_grid(nav_region_query *q, const nav_grid *grid)
+{
+    if (!q || !grid) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (q->grid != grid) {
+        q->grid = grid;
+        q->rect = (nav_grid_rect){0, 0, 0, 0}; /* no last fan */
+    }
+    return NAV_SUCCESS;
+}
+
 size_t nav_region_query_memory_bytes(const nav_region_query *q)
 {
     return q ? sizeof *q + (size_t)q->max_cells * (sizeof *q->g + sizeof *q->stamp + 1 +

@@ -42,6 +42,10 @@ typedef struct nav_region_query nav_region_query;
 nav_status nav_region_query_create(const nav_grid *grid, uint32_t max_cells, const nav_allocator *allocator,
                                    nav_region_query **out);
 void nav_region_query_destroy(nav_region_query *query);
+/* Points the query at another grid (a world's grid regions share one query object); its max_cells
+ * stays. The last fan's results are dropped. Returns NAV_FAILURE | NAV_INVALID_PARAM for null
+ * arguments. */
+nav_status nav_region_query_set_grid(nav_region_query *query, const nav_grid *grid);
 size_t nav_region_query_memory_bytes(const nav_region_query *query);
 
 /* Fan: Dijkstra from cell `from` inside rect, until every target is settled or nothing is left.

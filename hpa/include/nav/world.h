@@ -1,0 +1,246 @@
+/* nav/world.h - worlds: regions of every kind stitched together through chokepoints.
+ *
+ * A level is rarely one kind of space: the rooms of a house are fine grids, the town outside a
+ * navmesh, the roads between towns a waypoint graph, and they meet at doors, stairs, bridges and
+ * ladders. A world is a set of regions placed in world coordinates plus links between them (or
+ * between two places of one region). The abstract layer plans over chokepoints only (the two ends
+ * of every link), as HPA* plans over the transitions between its clusters (../shared/DESIGN.md,
+ * "leg and fan"):
+ *   - bake: inside each region, the cost from each of its chokepoints to each other (a fan: one
+ *     search, many targets), kept as one small table a region;
+ *   - query: locate start and goal in their regions, fan them to their regions' chokepoints, search
+ *     the graph of chokepoints (links and the regions' tables), then fill in each leg with its
+ *     region's own planner and stitch one path. When both ends lie in one region, the direct leg
+ *     competes with routes that leave the region and come back.
+ * The world knows each region kind through three questions only (locate, fan, leg: see
+ * hpa/src/world_internal.h), so a new kind plugs in without touching the search.
+ *
+ * Region kinds today: grids (nav/grid.h), searched flat, placed by their own origin and cell size
+ * (nav_grid_desc); a grid's heights are world heights above its origin, so storeys are grids at
+ * different heights over the same ground. Costs are in world units: a grid's costs (cells times
+ * terrain factors) times its cell size.
+ *
+ * Links have a kind (door, stairs, ...), a cost, a direction and an enabled state that changes at
+ * run time (a drawbridge goes up) without a re-bake: the state lives beside the immutable bake.
+ *
+ * Life: make a builder, add regions and links, bake (a pure function of what was added), destroy
+ * the builder; share the world read-only between threads, each with its own nav_world_query. The
+ * world borrows its grids: they must outlive it and not change while it lives.
+ *
+ *     nav_world_builder *b;
+ *     nav_world_builder_create(NULL, NULL, &b);
+ *     uint32_t ground, upper;
+ *     nav_world_builder_add_grid(b, "ground", ground_grid, &ground);
+ *     nav_world_builder_add_grid(b, "upper", upper_grid, &upper);   // origin.y = 3
+ *     nav_world_builder_add_link(b, &(nav_world_link_desc){.kind = NAV_LINK_STAIRS,
+ *         .from_region = ground, .from = {4.5f, 0, 2.5f}, .to_region = upper, .to = {4.5f, 3, 6.5f}},
+ *         NULL);
+ *     nav_world *world;
+ *     nav_world_bake(b, NULL, &world);
+ *     nav_world_builder_destroy(b);
+ *     nav_world_query *q;
+ *     nav_world_query_create(world, NULL, &q);
+ *     nav_world_result r;
+ *     s = nav_world_find_path(q, start, goal, &path, &r);   // world points; r.legs legs
+ *     const nav_world_leg *legs = nav_world_query_legs(q, NULL);   // region, link, cost of each
+ */
+#ifndef NAV_WORLD_H
+#define NAV_WORLD_H
+
+#include "nav/core.h"
+#include "nav/grid.h"
+#include "nav/path.h"
+#include "nav/vec3.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NAV_WORLD_NONE          UINT32_MAX
+#define NAV_WORLD_MAX_REGIONS   (1u << 20)
+#define NAV_WORLD_MAX_LINKS     (1u << 24)
+#define NAV_WORLD_MAX_NAME      63 /* bytes of a region's or link's name */
+#define NAV_WORLD_MAX_LINK_COST 1e30
+
+typedef enum nav_world_region_kind {
+    NAV_WORLD_REGION_GRID = 1,
+} nav_world_region_kind;
+
+typedef enum nav_world_link_kind {
+    NAV_LINK_DOOR = 1,
+    NAV_LINK_STAIRS,
+    NAV_LINK_BRIDGE,
+    NAV_LINK_LADDER,
+    NAV_LINK_GATE,
+    NAV_LINK_PORTAL,
+    NAV_LINK_JUMP,
+    NAV_LINK_BORDER, /* two regions that touch, joined along their shared border */
+    NAV_LINK_KIND_COUNT
+} nav_world_link_kind;
+
+/* "door", "stairs", ..., or "?" for a value that is no kind. */
+const char *nav_world_link_kind_name(nav_world_link_kind kind);
+
+/* ---- Building a world ------------------------------------------------------------------------ */
+
+typedef struct nav_world_builder nav_world_builder;
+
+/* [in] allocator [opt] copied: the world's memory; log [opt] copied: what is wrong with a region or a
+ * link ("link 3 (\"stairs\"): ..."). Returns NAV_FAILURE with NAV_INVALID_PARAM or
+ * NAV_OUT_OF_MEMORY; *out is null on failure. */
+nav_status nav_world_builder_create(const nav_allocator *allocator, const nav_log *log,
+                                    nav_world_builder **out);
+void nav_world_builder_destroy(nav_world_builder *builder);
+
+/* Adds a grid region (borrowed: it must outlive the world, unchanged). name: 1 to
+ * NAV_WORLD_MAX_NAME bytes, unique in the world. [out] region [opt]: its index (0, 1, ... in the
+ * order added). Returns NAV_FAILURE | NAV_INVALID_PARAM (null grid, bad or taken name: logged),
+ * NAV_TOO_LARGE or NAV_OUT_OF_MEMORY. */
+nav_status nav_world_builder_add_grid(nav_world_builder *builder, const char *name, const nav_grid *grid,
+                                      uint32_t *region);
+
+/* A link between a place of one region and a place of another (or of the same region). */
+typedef struct nav_world_link_desc {
+    const char *name;         /* [opt] up to NAV_WORLD_MAX_NAME bytes, for messages and tools */
+    nav_world_link_kind kind; /* 0: NAV_LINK_DOOR */
+    uint32_t from_region, to_region;
+    nav_vec3 from, to; /* world points over a walkable place of each region (x, z pick the
+                          grid cell; y is not used to pick a region: the region is named) */
+    double cost;       /* of going through it, > 0 and at most NAV_WORLD_MAX_LINK_COST;
+                          0: the straight distance between the two points */
+    bool one_way;      /* only from -> to (a drop that cannot be climbed back) */
+    bool disabled;     /* starts disabled (nav_world_set_links turns it on) */
+} nav_world_link_desc;
+
+/* Adds a link. Checked here: both regions exist, both points lie over a walkable place of their
+ * region, the cost is valid. [out] link [opt]: its index (0, 1, ... in the order added).
+ * Returns NAV_FAILURE | NAV_INVALID_PARAM (logged with the link's number and name), NAV_TOO_LARGE
+ * or NAV_OUT_OF_MEMORY. */
+nav_status nav_world_builder_add_link(nav_world_builder *builder, const nav_world_link_desc *link,
+                                      uint32_t *id);
+
+typedef struct nav_world_bake_desc {
+    nav_progress progress;          /* [opt] stage "fans": regions done out of all */
+    const nav_allocator *allocator; /* [opt] null: the builder's */
+} nav_world_bake_desc;
+
+typedef struct nav_world nav_world;
+
+/* Bakes the world: each region's chokepoint table, and the graph over all chokepoints. The builder
+ * is only read and can be destroyed afterwards. Returns NAV_SUCCESS; NAV_FAILURE with
+ * NAV_INVALID_PARAM (null arguments, no region), NAV_OUT_OF_MEMORY or NAV_WRONG_STATE (cancelled
+ * through the progress callback); *out is null on failure. */
+nav_status nav_world_bake(const nav_world_builder *builder, const nav_world_bake_desc *desc, nav_world **out);
+void nav_world_destroy(nav_world *world);
+
+/* ---- Reading a world --------------------------------------------------------------------------- */
+
+typedef struct nav_world_info {
+    uint32_t regions, links;
+    uint32_t chokepoints;  /* places the abstract graph plans over: the two ends of every link */
+    uint64_t region_edges; /* costs between chokepoints of one region (the regions' tables) */
+    size_t bytes;          /* of the bake (not counting the borrowed grids) */
+} nav_world_info;
+
+void nav_world_get_info(const nav_world *world, nav_world_info *info);
+size_t nav_world_memory_bytes(const nav_world *world);
+/* A region's name and kind; null / 0 for a bad index. */
+const char *nav_world_region_name(const nav_world *world, uint32_t region);
+nav_world_region_kind nav_world_region_kind_of(const nav_world *world, uint32_t region);
+/* The region of that name, or NAV_WORLD_NONE. */
+uint32_t nav_world_find_region(const nav_world *world, const char *name);
+/* A link as it was added (its name points into the world; cost resolved: never 0), or false for a
+ * bad index. The disabled field gives its state at bake time, not its state now. */
+bool nav_world_link(const nav_world *world, uint32_t link, nav_world_link_desc *out);
+
+/* A place: a region and where in it (for a grid, the cell index y * width + x), with its world
+ * position (for a grid, the cell's centre at its height). */
+typedef struct nav_world_place {
+    uint32_t region;
+    uint32_t id;
+    nav_vec3 position;
+} nav_world_place;
+
+/* Locates a world point: among the regions with a walkable place under (x, z), the one whose floor
+ * lies at or below the point (within 0.5 world units above it), the highest of those; else the
+ * nearest floor above it. Returns NAV_SUCCESS, or NAV_FAILURE | NAV_INVALID_PARAM (no walkable
+ * place of any region under the point, or a null argument). */
+nav_status nav_world_locate(const nav_world *world, nav_vec3 point, nav_world_place *out);
+
+/* ---- Link state at run time ---------------------------------------------------------------------- */
+
+/* A change of one link's state. */
+typedef struct nav_world_link_change {
+    uint32_t link;
+    bool enabled;
+} nav_world_link_change;
+
+/* Changes links' states, all of them as one change: a query running on another thread at the same
+ * time sees every one of them as before or every one as after, never some of each (it copies the
+ * state once, when it starts). So a drawbridge that goes up as a ferry starts is never seen with
+ * both gone. Calls that change the state may come from any thread and may overlap each other and
+ * any query; they never allocate. Returns NAV_FAILURE | NAV_INVALID_PARAM for a bad link index
+ * (nothing is changed). */
+nav_status nav_world_set_links(nav_world *world, const nav_world_link_change *changes, uint32_t count);
+/* The state of one link now (false for a bad index). */
+bool nav_world_link_enabled(const nav_world *world, uint32_t link);
+
+/* ---- Queries ------------------------------------------------------------------------------------- */
+
+typedef struct nav_world_query nav_world_query;
+
+/* Makes a query object (one a thread). [in] allocator [opt] copied. Returns NAV_FAILURE with
+ * NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY; *out is null on failure. */
+nav_status nav_world_query_create(const nav_world *world, const nav_allocator *allocator,
+                                  nav_world_query **out);
+void nav_world_query_destroy(nav_world_query *query);
+size_t nav_world_query_memory_bytes(const nav_world_query *query);
+
+/* One leg of a route: a stretch inside one region, and the link taken at its end. */
+typedef struct nav_world_leg {
+    uint32_t region;
+    uint32_t link;                     /* taken at the leg's end; NAV_WORLD_NONE for the last leg */
+    nav_world_place from, to;          /* the leg's ends */
+    double cost;                       /* inside the region (the link's not included): the plan's, then the
+                                          refined points' (equal but for the floats' rounding) */
+    double link_cost;                  /* of the link at its end (0 for the last leg) */
+    uint32_t first_point, point_count; /* its points in the path, once refined (else 0, 0) */
+} nav_world_leg;
+
+typedef struct nav_world_result {
+    double cost; /* of the route: the legs' and links' costs summed */
+    uint32_t legs;
+    uint32_t chokepoints_expanded; /* by the abstract search */
+    bool direct;                   /* one leg, both ends in one region, no link taken */
+} nav_world_result;
+
+/* Plans a route from start to goal (world points, located as nav_world_locate does) without
+ * filling in the legs: the legs, with their regions, links and costs, are read with
+ * nav_world_query_legs, and each is filled in with nav_world_refine_leg when it is needed (an agent
+ * can walk the first leg while the rest waits). The route is the cheapest over the abstract graph:
+ * a leg's cost is the region's cheapest inside it, so on worlds of exact planners (grids) it is the
+ * cheapest route of the whole world. Links disabled when the query starts are never taken.
+ * Returns NAV_SUCCESS; NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE (no route: no legs);
+ * NAV_FAILURE | NAV_INVALID_PARAM (an end located nowhere, or null arguments). */
+nav_status nav_world_plan(nav_world_query *query, nav_vec3 start, nav_vec3 goal, nav_world_result *result);
+
+/* The last plan's legs, valid until the next plan on this query object. [out] count [opt]. */
+const nav_world_leg *nav_world_query_legs(const nav_world_query *query, uint32_t *count);
+
+/* Appends the points of the last plan's leg `leg` to path (its region's planner: for a grid, the
+ * cell centres, both ends included) and records where they went in the leg (first_point,
+ * point_count). Returns NAV_SUCCESS, NAV_FAILURE with NAV_INVALID_PARAM (no such leg),
+ * NAV_OUT_OF_MEMORY (the path could not grow), or NAV_CORRUPT_DATA (the region's planner found no
+ * way the plan said was there: never on a world whose grids did not change). */
+nav_status nav_world_refine_leg(nav_world_query *query, uint32_t leg, nav_path *path);
+
+/* Plans and fills in every leg: path holds the whole route, start first, and path->cost (and
+ * result->cost) the legs' refined costs plus the links'. Returns as nav_world_plan and
+ * nav_world_refine_leg; when unreachable, path holds only the start's place. */
+nav_status nav_world_find_path(nav_world_query *query, nav_vec3 start, nav_vec3 goal, nav_path *path,
+                               nav_world_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

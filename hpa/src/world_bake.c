@@ -1,0 +1,482 @@
+/* Building and baking a world: regions and links gathered in a builder (stb_ds, bake time only),
+ * then each region's table of costs between its chokepoints, one fan a chokepoint. */
+#include <math.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "ds.h"
+#include "log.h"
+#include "world_internal.h"
+
+typedef struct builder_region {
+    nav_world_region_kind kind;
+    const nav_grid *grid;
+    char name[NAV_WORLD_MAX_NAME + 1];
+} builder_region;
+
+typedef struct builder_link {
+    nav_world_link_desc desc; /* name points at `name` below once copied */
+    char name[NAV_WORLD_MAX_NAME + 1];
+    bool named;
+    nav_world_place from, to; /* located at add time */
+} builder_link;
+
+struct nav_world_builder {
+    nav_allocator allocator;
+    nav_log log;
+    builder_region *regions; /* stb_ds array */
+    builder_link *links;     /* stb_ds array */
+    struct {
+        char *key;
+        uint32_t value;
+    } * by_name; /* stb_ds string map: region name -> index */
+};
+
+static const nav__world_region_ops *ops_of(nav_world_region_kind kind)
+{
+    return kind == NAV_WORLD_REGION_GRID ? &nav__world_grid_ops : NULL;
+}
+
+const char *nav_world_link_kind_name(nav_world_link_kind kind)
+{
+    static const char *const names[NAV_LINK_KIND_COUNT] = {"?",    "door",   "stairs", "bridge", "ladder",
+                                                           "gate", "portal", "jump",   "border"};
+    return kind > 0 && kind < NAV_LINK_KIND_COUNT ? names[kind] : "?";
+}
+
+nav_status nav_world_builder_create(const nav_allocator *allocator, const nav_log *log,
+                                    nav_world_builder **out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_allocator a;
+    nav__allocator_resolve(&a, allocator);
+    nav_world_builder *b = nav__calloc(&a, 1, sizeof *b);
+    *out = b;
+    if (!b) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    b->allocator = a;
+    if (log) b->log = *log;
+    sh_new_strdup(b->by_name);
+    return NAV_SUCCESS;
+}
+
+void nav_world_builder_destroy(nav_world_builder *b)
+{
+    if (!b) return;
+    arrfree(b->regions);
+    arrfree(b->links);
+    shfree(b->by_name);
+    nav__free(&b->allocator, b);
+}
+
+static bool name_ok(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    if (n == 0 || n > NAV_WORLD_MAX_NAME) return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f) return false;
+    return true;
+}
+
+nav_status nav_world_builder_add_grid(nav_world_builder *b, const char *name, const nav_grid *grid,
+                                      uint32_t *region)
+{
+    if (region) *region = NAV_WORLD_NONE;
+    if (!b || !grid) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (!name_ok(name)) {
+        nav__logf(&b->log, NAV_LOG_ERROR, "region %u: a name is 1 to %d bytes, no control characters",
+                  (unsigned)arrlenu(b->regions), NAV_WORLD_MAX_NAME);
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    if (shgeti(b->by_name, name) >= 0) {
+        nav__logf(&b->log, NAV_LOG_ERROR, "region %u: the name \"%s\" is taken by region %u",
+                  (unsigned)arrlenu(b->regions), name, shget(b->by_name, name));
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    if (arrlenu(b->regions) >= NAV_WORLD_MAX_REGIONS) return NAV_FAILURE | NAV_TOO_LARGE;
+    builder_region r = {.kind = NAV_WORLD_REGION_GRID, .grid = grid};
+    strcpy(r.name, name);
+    uint32_t index = (uint32_t)arrlenu(b->regions);
+    arrput(b->regions, r);
+    shput(b->by_name, name, index);
+    if (region) *region = index;
+    return NAV_SUCCESS;
+}
+
+/* The place of a point in region r for a link's end, or false (logged). */
+static bool link_end(const nav_world_builder *b, uint32_t link, const char *link_name, const char *end,
+                     uint32_t region, nav_vec3 p, nav_world_place *out)
+{
+    if (region >= arrlenu(b->regions)) {
+        nav__logf(&b->log, NAV_LOG_ERROR, "link %u (\"%s\"): its %s region %u does not exist (%u regions)",
+                  link, link_name, end, region, (unsigned)arrlenu(b->regions));
+        return false;
+    }
+    const builder_region *r = &b->regions[region];
+    nav__world_region probe = {.kind = r->kind, .ops = ops_of(r->kind), .grid = r->grid};
+    if (!(isfinite(p.x) && isfinite(p.y) && isfinite(p.z)) || !probe.ops->locate(&probe, p, out)) {
+        nav__logf(&b->log, NAV_LOG_ERROR,
+                  "link %u (\"%s\"): its %s point (%g, %g, %g) is not over a walkable place of region \"%s\"",
+                  link, link_name, end, (double)p.x, (double)p.y, (double)p.z, r->name);
+        return false;
+    }
+    out->region = region;
+    return true;
+}
+
+nav_status nav_world_builder_add_link(nav_world_builder *b, const nav_world_link_desc *desc, uint32_t *id)
+{
+    if (id) *id = NAV_WORLD_NONE;
+    if (!b || !desc) return NAV_FAILURE | NAV_INVALID_PARAM;
+    uint32_t index = (uint32_t)arrlenu(b->links);
+    if (index >= NAV_WORLD_MAX_LINKS) return NAV_FAILURE | NAV_TOO_LARGE;
+    builder_link l = {.desc = *desc};
+    const char *shown = desc->name ? desc->name : "";
+    if (desc->name) {
+        if (!name_ok(desc->name)) {
+            nav__logf(&b->log, NAV_LOG_ERROR, "link %u: a name is 1 to %d bytes, no control characters",
+                      index, NAV_WORLD_MAX_NAME);
+            return NAV_FAILURE | NAV_INVALID_PARAM;
+        }
+        strcpy(l.name, desc->name);
+        l.named = true;
+    }
+    if (l.desc.kind == 0) l.desc.kind = NAV_LINK_DOOR;
+    if ((int)l.desc.kind < 0 || l.desc.kind >= NAV_LINK_KIND_COUNT) {
+        nav__logf(&b->log, NAV_LOG_ERROR, "link %u (\"%s\"): kind %d is none of nav_world_link_kind", index,
+                  shown, (int)l.desc.kind);
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    if (!link_end(b, index, shown, "from", desc->from_region, desc->from, &l.from) ||
+        !link_end(b, index, shown, "to", desc->to_region, desc->to, &l.to))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (l.desc.cost == 0) {
+        double dx = (double)desc->to.x - desc->from.x, dy = (double)desc->to.y - desc->from.y,
+               dz = (double)desc->to.z - desc->from.z;
+        l.desc.cost = sqrt(dx * dx + dy * dy + dz * dz);
+    }
+    if (!(l.desc.cost > 0 && l.desc.cost <= NAV_WORLD_MAX_LINK_COST)) {
+        nav__logf(
+            &b->log, NAV_LOG_ERROR,
+            "link %u (\"%s\"): its cost %g is not above 0 and at most %g (two points in one place need a "
+            "cost of their own)",
+            index, shown, desc->cost, NAV_WORLD_MAX_LINK_COST);
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    arrput(b->links, l);
+    if (id) *id = index;
+    return NAV_SUCCESS;
+}
+
+/* ---- Bake ------------------------------------------------------------------------------------- */
+
+void nav_world_destroy(nav_world *w)
+{
+    if (!w) return;
+    nav_allocator a = w->allocator;
+    nav__free(&a, w->regions);
+    nav__free(&a, w->links);
+    nav__free(&a, w->choke);
+    nav__free(&a, w->region_choke);
+    nav__free(&a, w->choke_slot);
+    nav__free(&a, w->table);
+    nav__free(&a, w->names);
+    nav__free(&a, w->by_name);
+    nav__free(&a, (void *)w->state.bits);
+    nav__free(&a, w);
+}
+
+/* Orders region indices by name (for nav_world_find_region's binary search). */
+static void sort_by_name(nav_world *w)
+{
+    for (uint32_t i = 1; i < w->region_count; i++) { /* insertion sort: built once */
+        uint32_t r = w->by_name[i], j = i;
+        const char *name = nav__world_name(w, w->regions[r].name);
+        for (; j > 0 && strcmp(nav__world_name(w, w->regions[w->by_name[j - 1]].name), name) > 0; j--)
+            w->by_name[j] = w->by_name[j - 1];
+        w->by_name[j] = r;
+    }
+}
+
+static uint64_t cells_of(const nav_grid *grid)
+{
+    return (uint64_t)nav_grid_width(grid) * (uint64_t)nav_grid_height(grid);
+}
+
+/* Copies the builder's regions, links and names into w (allocated through w's allocator). */
+static nav_status copy_inputs(const nav_world_builder *b, nav_world *w)
+{
+    const nav_allocator *a = &w->allocator;
+    size_t names = 1;
+    for (uint32_t r = 0; r < w->region_count; r++) names += strlen(b->regions[r].name) + 1;
+    for (uint32_t k = 0; k < w->link_count; k++)
+        names += b->links[k].named ? strlen(b->links[k].name) + 1 : 0;
+    if (names > UINT32_MAX) return NAV_FAILURE | NAV_TOO_LARGE;
+    w->names = nav__alloc(a, names);
+    w->regions = nav__calloc(a, w->region_count, sizeof *w->regions);
+    w->by_name = nav__calloc(a, w->region_count, sizeof *w->by_name);
+    w->links = nav__calloc(a, w->link_count ? w->link_count : 1, sizeof *w->links);
+    if (!w->names || !w->regions || !w->by_name || !w->links) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    uint32_t at = 0;
+    w->names[at++] = '\0'; /* offset 0: the empty name */
+    for (uint32_t r = 0; r < w->region_count; r++) {
+        const builder_region *br = &b->regions[r];
+        w->regions[r] =
+            (nav__world_region){.kind = br->kind, .ops = ops_of(br->kind), .grid = br->grid, .name = at};
+        size_t n = strlen(br->name) + 1;
+        memcpy(w->names + at, br->name, n);
+        at += (uint32_t)n;
+        w->by_name[r] = r;
+        if (br->grid && (!w->largest_grid || cells_of(br->grid) > cells_of(w->largest_grid)))
+            w->largest_grid = br->grid;
+    }
+    for (uint32_t k = 0; k < w->link_count; k++) {
+        const builder_link *bl = &b->links[k];
+        w->links[k] = (nav__world_link){.kind = bl->desc.kind,
+                                        .name = 0,
+                                        .cost = bl->desc.cost,
+                                        .one_way = bl->desc.one_way,
+                                        .disabled = bl->desc.disabled};
+        if (bl->named) {
+            size_t n = strlen(bl->name) + 1;
+            memcpy(w->names + at, bl->name, n);
+            w->links[k].name = at;
+            at += (uint32_t)n;
+        }
+    }
+    w->names_size = at;
+    sort_by_name(w);
+    return NAV_SUCCESS;
+}
+
+/* The chokepoints (two a link) and each region's list of them. */
+static nav_status place_chokepoints(const nav_world_builder *b, nav_world *w)
+{
+    const nav_allocator *a = &w->allocator;
+    uint32_t n = w->choke_count;
+    w->choke = nav__calloc(a, n ? n : 1, sizeof *w->choke);
+    w->region_choke = nav__calloc(a, n ? n : 1, sizeof *w->region_choke);
+    w->choke_slot = nav__calloc(a, n ? n : 1, sizeof *w->choke_slot);
+    if (!w->choke || !w->region_choke || !w->choke_slot) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (uint32_t k = 0; k < w->link_count; k++) {
+        w->choke[2 * k] = b->links[k].from;
+        w->choke[2 * k + 1] = b->links[k].to;
+    }
+    for (uint32_t c = 0; c < n; c++) w->regions[w->choke[c].region].choke_count++;
+    uint32_t first = 0;
+    uint64_t table = 0;
+    for (uint32_t r = 0; r < w->region_count; r++) {
+        nav__world_region *region = &w->regions[r];
+        region->choke_first = first;
+        region->table_first = table;
+        first += region->choke_count;
+        table += (uint64_t)region->choke_count * region->choke_count;
+        if (region->choke_count > w->max_region_chokes) w->max_region_chokes = region->choke_count;
+        region->choke_count = 0; /* counted again as they are placed */
+    }
+    for (uint32_t c = 0; c < n; c++) { /* ascending chokepoints in each region's list */
+        nav__world_region *region = &w->regions[w->choke[c].region];
+        w->choke_slot[c] = region->choke_count;
+        w->region_choke[region->choke_first + region->choke_count++] = c;
+    }
+    w->table_size = table;
+    if (table > SIZE_MAX / sizeof *w->table) return NAV_FAILURE | NAV_TOO_LARGE;
+    w->table = nav__alloc(a, (size_t)(table ? table : 1) * sizeof *w->table);
+    return w->table ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+}
+
+/* Each region's table: one fan from each of its chokepoints to all of them. */
+static nav_status fill_tables(nav_world *w, const nav_progress *progress)
+{
+    nav__world_scratch scratch = {.largest_grid = w->largest_grid, .allocator = w->allocator};
+    uint32_t *targets =
+        nav__alloc(&w->allocator, (w->max_region_chokes ? w->max_region_chokes : 1) * sizeof *targets);
+    nav_status s = targets ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++) {
+        const nav__world_region *region = &w->regions[r];
+        uint32_t k = region->choke_count;
+        for (uint32_t j = 0; j < k; j++) targets[j] = w->choke[w->region_choke[region->choke_first + j]].id;
+        for (uint32_t i = 0; i < k && !nav_failed(s); i++)
+            s = region->ops->fan(&scratch, region, targets[i], false, targets, k,
+                                 w->table + region->table_first + (uint64_t)i * k);
+        if (!nav_failed(s) && progress && progress->fn &&
+            !progress->fn("fans", r + 1, w->region_count, progress->user))
+            s = NAV_FAILURE | NAV_WRONG_STATE;
+    }
+    nav__free(&w->allocator, targets);
+    nav__world_scratch_free(&scratch);
+    return s;
+}
+
+static nav_status init_state(nav_world *w)
+{
+    w->state.words = (w->link_count + 63) / 64;
+    w->state.bits = nav__calloc(&w->allocator, w->state.words ? w->state.words : 1, sizeof *w->state.bits);
+    if (!w->state.bits) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    atomic_init(&w->state.seq, 0);
+    atomic_flag_clear(&w->state.writing);
+    for (uint32_t k = 0; k < w->link_count; k++)
+        if (!w->links[k].disabled)
+            atomic_fetch_or_explicit(&w->state.bits[k / 64], 1ull << (k % 64), memory_order_relaxed);
+    return NAV_SUCCESS;
+}
+
+nav_status nav_world_bake(const nav_world_builder *b, const nav_world_bake_desc *desc, nav_world **out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *out = NULL;
+    if (!b) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (arrlenu(b->regions) == 0) {
+        nav__logf(&b->log, NAV_LOG_ERROR, "a world needs at least one region");
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    nav_allocator a = b->allocator;
+    if (desc && desc->allocator) nav__allocator_resolve(&a, desc->allocator);
+    nav_world *w = nav__calloc(&a, 1, sizeof *w);
+    if (!w) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    w->allocator = a;
+    w->region_count = (uint32_t)arrlenu(b->regions);
+    w->link_count = (uint32_t)arrlenu(b->links);
+    w->choke_count = 2 * w->link_count;
+    nav_status s = copy_inputs(b, w);
+    if (!nav_failed(s)) s = place_chokepoints(b, w);
+    if (!nav_failed(s)) s = fill_tables(w, desc ? &desc->progress : NULL);
+    if (!nav_failed(s)) s = init_state(w);
+    if (nav_failed(s)) {
+        nav_world_destroy(w);
+        return s;
+    }
+    w->bytes = sizeof *w + w->region_count * (sizeof *w->regions + sizeof *w->by_name) +
+               w->link_count * sizeof *w->links +
+               w->choke_count * (sizeof *w->choke + sizeof *w->region_choke + sizeof *w->choke_slot) +
+               (size_t)w->table_size * sizeof *w->table + w->names_size + w->state.words * sizeof(uint64_t);
+    *out = w;
+    return NAV_SUCCESS;
+}
+
+/* ---- Reading ----------------------------------------------------------------------------------- */
+
+void nav_world_get_info(const nav_world *w, nav_world_info *info)
+{
+    if (!info) return;
+    *info = (nav_world_info){0};
+    if (!w) return;
+    info->regions = w->region_count;
+    info->links = w->link_count;
+    info->chokepoints = w->choke_count;
+    info->region_edges = w->table_size;
+    info->bytes = w->bytes;
+}
+
+size_t nav_world_memory_bytes(const nav_world *w)
+{
+    return w ? w->bytes : 0;
+}
+
+const char *nav_world_region_name(const nav_world *w, uint32_t region)
+{
+    return w && region < w->region_count ? nav__world_name(w, w->regions[region].name) : NULL;
+}
+
+nav_world_region_kind nav_world_region_kind_of(const nav_world *w, uint32_t region)
+{
+    return w && region < w->region_count ? w->regions[region].kind : (nav_world_region_kind)0;
+}
+
+uint32_t nav_world_find_region(const nav_world *w, const char *name)
+{
+    if (!w || !name) return NAV_WORLD_NONE;
+    uint32_t lo = 0, hi = w->region_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(nav__world_name(w, w->regions[w->by_name[mid]].name), name);
+        if (c == 0) return w->by_name[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NAV_WORLD_NONE;
+}
+
+bool nav_world_link(const nav_world *w, uint32_t link, nav_world_link_desc *out)
+{
+    if (!w || link >= w->link_count || !out) return false;
+    const nav__world_link *l = &w->links[link];
+    const nav_world_place *from = &w->choke[2 * link], *to = &w->choke[2 * link + 1];
+    *out = (nav_world_link_desc){.name = l->name ? nav__world_name(w, l->name) : NULL,
+                                 .kind = l->kind,
+                                 .from_region = from->region,
+                                 .to_region = to->region,
+                                 .from = from->position,
+                                 .to = to->position,
+                                 .cost = l->cost,
+                                 .one_way = l->one_way,
+                                 .disabled = l->disabled};
+    return true;
+}
+
+nav_status nav_world_locate(const nav_world *w, nav_vec3 point, nav_world_place *out)
+{
+    if (!w || !out || !(isfinite(point.x) && isfinite(point.y) && isfinite(point.z)))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    const float above = 0.5f; /* a floor this far above the point still counts as under it */
+    bool found = false, below = false;
+    for (uint32_t r = 0; r < w->region_count; r++) {
+        const nav__world_region *region = &w->regions[r];
+        nav_world_place p;
+        if (!region->ops->locate(region, point, &p)) continue;
+        p.region = r;
+        bool under = p.position.y <= point.y + above;
+        /* the highest floor under the point; failing that, the lowest above it */
+        bool better =
+            !found || (under && !below) ||
+            (under == below && (under ? p.position.y > out->position.y : p.position.y < out->position.y));
+        if (better) *out = p, found = true, below = under;
+    }
+    return found ? NAV_SUCCESS : NAV_FAILURE | NAV_INVALID_PARAM;
+}
+
+/* ---- Link state ---------------------------------------------------------------------------------- */
+
+nav_status nav_world_set_links(nav_world *w, const nav_world_link_change *changes, uint32_t count)
+{
+    if (!w || (count && !changes)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    for (uint32_t i = 0; i < count; i++)
+        if (changes[i].link >= w->link_count) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav__world_state *st = &w->state;
+    while (atomic_flag_test_and_set_explicit(&st->writing, memory_order_acquire)) {
+    }
+    unsigned seq = atomic_load_explicit(&st->seq, memory_order_relaxed);
+    atomic_store_explicit(&st->seq, seq + 1, memory_order_relaxed); /* odd: a change under way */
+    atomic_thread_fence(memory_order_release);
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t link = changes[i].link;
+        uint64_t bit = 1ull << (link % 64);
+        if (changes[i].enabled)
+            atomic_fetch_or_explicit(&st->bits[link / 64], bit, memory_order_relaxed);
+        else
+            atomic_fetch_and_explicit(&st->bits[link / 64], ~bit, memory_order_relaxed);
+    }
+    atomic_store_explicit(&st->seq, seq + 2, memory_order_release);
+    atomic_flag_clear_explicit(&st->writing, memory_order_release);
+    return NAV_SUCCESS;
+}
+
+bool nav_world_link_enabled(const nav_world *w, uint32_t link)
+{
+    if (!w || link >= w->link_count) return false;
+    return atomic_load_explicit(&w->state.bits[link / 64], memory_order_relaxed) >> (link % 64) & 1;
+}
+
+void nav__world_state_read(const nav_world *w, uint64_t *bits)
+{
+    nav__world_state *st = (nav__world_state *)&w->state; /* only read: C11's loads take no const */
+    for (;;) {
+        unsigned before = atomic_load_explicit(&st->seq, memory_order_acquire);
+        if (before & 1) continue; /* a change under way */
+        for (uint32_t i = 0; i < st->words; i++)
+            bits[i] = atomic_load_explicit(&st->bits[i], memory_order_relaxed);
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&st->seq, memory_order_relaxed) == before) return;
+    }
+}

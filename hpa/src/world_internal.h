@@ -1,0 +1,105 @@
+/* Private: the baked world (world_bake.c builds it, world_query.c reads it) and the region
+ * interface every region kind answers (world_grid.c for grids).
+ *
+ * Chokepoints are the two ends of every link: chokepoint 2k is link k's `from` end, 2k + 1 its `to`
+ * end. Each region lists its chokepoints in ascending order and keeps a table of the costs from each
+ * to each (row-major, INFINITY where the region joins no way). */
+#ifndef NAV_WORLD_INTERNAL_H
+#define NAV_WORLD_INTERNAL_H
+
+#include <stdatomic.h>
+
+#include "nav/region.h"
+#include "nav/world.h"
+
+/* The scratch a query (or a bake thread) keeps for the regions' planners: one of each kind,
+ * made on first use and re-pointed at whichever region it serves. */
+typedef struct nav__world_scratch {
+    nav_region_query *grid; /* made for the largest grid region, then pointed at any */
+    const nav_grid *largest_grid;
+    nav_allocator allocator;
+} nav__world_scratch;
+
+typedef struct nav__world_region nav__world_region;
+
+/* What the world asks a region kind (DESIGN.md: locate, fan, leg). Places are ids inside the
+ * region (a grid's cell index); costs are in world units. */
+typedef struct nav__world_region_ops {
+    /* The walkable place under (point.x, point.z), with its world position; false if none. */
+    bool (*locate)(const nav__world_region *r, nav_vec3 point, nav_world_place *out);
+    /* costs[k]: from `from` to targets[k] (reverse: from targets[k] to `from`), INFINITY where
+     * there is no way inside the region. NAV_FAILURE | NAV_OUT_OF_MEMORY (scratch) or
+     * NAV_INVALID_PARAM. */
+    nav_status (*fan)(nav__world_scratch *s, const nav__world_region *r, uint32_t from, bool reverse,
+                      const uint32_t *targets, uint32_t count, double *costs);
+    /* Appends the places of the cheapest way from `from` to `to` (both ends) to path and its cost to
+     * *cost. NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE when there is none. */
+    nav_status (*leg)(nav__world_scratch *s, const nav__world_region *r, uint32_t from, uint32_t to,
+                      nav_path *path, double *cost);
+} nav__world_region_ops;
+
+struct nav__world_region {
+    nav_world_region_kind kind;
+    const nav__world_region_ops *ops;
+    const nav_grid *grid; /* NAV_WORLD_REGION_GRID */
+    uint32_t name;        /* offset into the world's names */
+    uint32_t choke_first; /* its chokepoints: region_choke[choke_first .. choke_first + choke_count] */
+    uint32_t choke_count;
+    uint64_t table_first; /* its table: table[table_first .. + choke_count^2] */
+};
+
+extern const nav__world_region_ops nav__world_grid_ops;
+
+/* Frees what the scratch made. */
+void nav__world_scratch_free(nav__world_scratch *s);
+
+typedef struct nav__world_link {
+    nav_world_link_kind kind;
+    uint32_t name; /* offset into names; UINT32_MAX: none */
+    double cost;
+    bool one_way, disabled;
+} nav__world_link;
+
+/* The link state of now: a bit a link, changed as one under a sequence lock (a writer makes seq odd,
+ * changes the bits, makes it even again; a reader copies the bits and tries again if seq moved). */
+typedef struct nav__world_state {
+    atomic_uint seq;
+    atomic_flag writing; /* writers take turns */
+    _Atomic uint64_t *bits;
+    uint32_t words;
+} nav__world_state;
+
+struct nav_world {
+    nav_allocator allocator;
+    uint32_t region_count, link_count, choke_count;
+    nav__world_region *regions;
+    nav__world_link *links;
+    /* chokepoints (2 a link) */
+    nav_world_place *choke; /* place and position of each */
+    uint32_t *region_choke; /* chokepoints by region (each region's in ascending order) */
+    uint32_t *choke_slot;   /* where each chokepoint sits in its region's list */
+    double *table;          /* the regions' tables */
+    uint64_t table_size;
+    uint32_t max_region_chokes;
+    const nav_grid *largest_grid; /* of the grid regions (the grid scratch is made for it) */
+    char *names;
+    uint32_t names_size;
+    uint32_t *by_name; /* region indices ordered by name */
+    size_t bytes;
+    nav__world_state state;
+};
+
+/* The region's name, NUL-terminated. */
+static inline const char *nav__world_name(const nav_world *w, uint32_t offset)
+{
+    return w->names + offset;
+}
+
+/* Copies the link state into bits (w->state.words words), consistent as one change. */
+void nav__world_state_read(const nav_world *w, uint64_t *bits);
+static inline bool nav__world_bit(const uint64_t *bits, uint32_t link)
+{
+    return bits[link / 64] >> (link % 64) & 1;
+}
+
+#endif
