@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nav/anyangle.h"
 #include "nav/world.h"
+#include "reference.h"
 #include "support.h"
 
 /* ---- The flat reference ---------------------------------------------------------------------- */
@@ -19,19 +21,122 @@ typedef struct flat_link {
     bool one_way, enabled;
 } flat_link;
 
+/* A region of the flattened world: a grid (every cell a node), a mesh built from a grid of one
+ * cost (nodes: the places the query needs, the links' ends and the query's ends, joined pairwise
+ * by the brute-force any-angle reference of tests/reference.c), or a waypoint graph (every
+ * waypoint a node, its links the edges). */
+typedef struct flat_region {
+    nav_world_region_kind kind;
+    const nav_grid *grid; /* a grid region's, or the grid a mesh was built from */
+    const nav_waypoint_graph *graph;
+    test_reference ref;
+    nav_vec3 points[72]; /* a mesh's nodes */
+    uint32_t point_count;
+    double *pair; /* a mesh's costs between its nodes, worked out when first needed (NAN: not yet) */
+} flat_region;
+
 typedef struct flat_world {
-    const nav_grid *grids[8];
-    uint32_t offset[9]; /* node of cell 0 of each grid */
-    uint32_t regions;
+    flat_region regions[8];
+    uint32_t offset[9]; /* each region's first node */
+    uint32_t count;
     flat_link links[32];
     uint32_t link_count;
 } flat_world;
 
+static void add_flat(flat_world *f, nav_world_region_kind kind, const nav_grid *g,
+                     const nav_waypoint_graph *graph)
+{
+    flat_region *r = &f->regions[f->count++];
+    *r = (flat_region){.kind = kind, .grid = g, .graph = graph};
+    if (kind == NAV_WORLD_REGION_MESH) test_reference_init(&r->ref, g);
+}
+
+static void add_flat_grid(flat_world *f, const nav_grid *g)
+{
+    add_flat(f, NAV_WORLD_REGION_GRID, g, NULL);
+}
+
+static void flat_free(flat_world *f)
+{
+    for (uint32_t r = 0; r < f->count; r++) {
+        if (f->regions[r].kind == NAV_WORLD_REGION_MESH) test_reference_destroy(&f->regions[r].ref);
+        free(f->regions[r].pair);
+    }
+}
+
+static nav_vec3 waypoint_at(const nav_waypoint_graph *g, uint32_t i)
+{
+    return g->waypoints[i].position;
+}
+
+/* A waypoint link's cost: its own, or its 3D length in doubles. */
+static double road_cost(const nav_waypoint_graph *g, const nav_waypoint_link *l)
+{
+    nav_vec3 a = waypoint_at(g, l->from), b = waypoint_at(g, l->to);
+    double dx = (double)b.x - a.x, dy = (double)b.y - a.y, dz = (double)b.z - a.z;
+    return l->cost ? l->cost : sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/* The node of point p in region r. */
 static uint32_t flat_node(const flat_world *f, uint32_t region, nav_vec3 p)
 {
-    int32_t x, y;
-    assert_true(nav_grid_world_to_cell(f->grids[region], p, &x, &y));
-    return f->offset[region] + nav_grid_index(f->grids[region], x, y);
+    const flat_region *r = &f->regions[region];
+    if (r->kind == NAV_WORLD_REGION_GRID) {
+        int32_t x, y;
+        assert_true(nav_grid_world_to_cell(r->grid, p, &x, &y));
+        return f->offset[region] + nav_grid_index(r->grid, x, y);
+    }
+    if (r->kind == NAV_WORLD_REGION_MESH) {
+        for (uint32_t i = 0; i < r->point_count; i++)
+            if (r->points[i].x == p.x && r->points[i].z == p.z) return f->offset[region] + i;
+        fail_msg("a point not among the mesh's nodes");
+    }
+    uint32_t best = 0; /* the nearest waypoint, the lower index on ties */
+    for (uint32_t i = 1; i < r->graph->waypoint_count; i++)
+        if (nav_vec3_dist(waypoint_at(r->graph, i), p) < nav_vec3_dist(waypoint_at(r->graph, best), p))
+            best = i;
+    return f->offset[region] + best;
+}
+
+/* Numbers the nodes for a query from a to b (a mesh's nodes: its links' ends, then a and b there). */
+static void flat_prepare(flat_world *f, const nav_world_place *a, const nav_world_place *b)
+{
+    for (uint32_t r = 0; r < f->count; r++) {
+        flat_region *region = &f->regions[r];
+        uint32_t n = 0;
+        if (region->kind == NAV_WORLD_REGION_GRID)
+            n = (uint32_t)(nav_grid_width(region->grid) * nav_grid_height(region->grid));
+        if (region->kind == NAV_WORLD_REGION_WAYPOINTS) n = region->graph->waypoint_count;
+        if (region->kind == NAV_WORLD_REGION_MESH) {
+            region->point_count = 0;
+            for (uint32_t k = 0; k < f->link_count; k++) {
+                if (f->links[k].from_region == r) region->points[region->point_count++] = f->links[k].from;
+                if (f->links[k].to_region == r) region->points[region->point_count++] = f->links[k].to;
+            }
+            if (a->region == r) region->points[region->point_count++] = a->position;
+            if (b->region == r) region->points[region->point_count++] = b->position;
+            n = region->point_count;
+            free(region->pair);
+            region->pair = malloc((size_t)(n ? n * n : 1) * sizeof *region->pair);
+            for (uint32_t i = 0; i < n * n; i++) region->pair[i] = NAN;
+        }
+        f->offset[r + 1] = f->offset[r] + n;
+    }
+}
+
+/* The any-angle cost between a mesh's nodes i and j (grid units scaled to the world). */
+static double mesh_pair(flat_region *r, uint32_t i, uint32_t j)
+{
+    double *c = &r->pair[i * r->point_count + j];
+    if (isnan(*c)) {
+        const nav_grid_desc *d = nav_grid_get_desc(r->grid);
+        nav_vec3 a = r->points[i], b = r->points[j];
+        *c = test_reference_cost(&r->ref, (a.x - d->origin.x) / d->cell_size,
+                                 (a.z - d->origin.z) / d->cell_size, (b.x - d->origin.x) / d->cell_size,
+                                 (b.z - d->origin.z) / d->cell_size) *
+             d->cell_size;
+    }
+    return *c;
 }
 
 typedef struct flat_item {
@@ -39,84 +144,100 @@ typedef struct flat_item {
     uint32_t v;
 } flat_item;
 
-static void flat_push(flat_item *heap, size_t *count, size_t cap, double d, uint32_t v)
+typedef struct flat_heap {
+    flat_item *items;
+    size_t count, cap;
+    double *dist;
+} flat_heap;
+
+static void flat_relax(flat_heap *h, uint32_t v, double d)
 {
-    assert_true(*count < cap);
-    size_t h = (*count)++;
-    heap[h] = (flat_item){d, v};
-    while (h && heap[(h - 1) / 2].d > heap[h].d) {
-        flat_item t = heap[h];
-        heap[h] = heap[(h - 1) / 2];
-        heap[(h - 1) / 2] = t;
-        h = (h - 1) / 2;
+    if (!(d < h->dist[v])) return;
+    h->dist[v] = d;
+    if (h->count == h->cap) h->items = realloc(h->items, (h->cap *= 2) * sizeof *h->items);
+    size_t at = h->count++;
+    h->items[at] = (flat_item){d, v};
+    while (at && h->items[(at - 1) / 2].d > h->items[at].d) {
+        flat_item t = h->items[at];
+        h->items[at] = h->items[(at - 1) / 2];
+        h->items[(at - 1) / 2] = t;
+        at = (at - 1) / 2;
     }
 }
 
-/* Dijkstra from node `from` to `to` over the flattened world (a lazy binary heap of (cost, node)). */
-static double flat_cost(const flat_world *f, uint32_t from, uint32_t to)
+static flat_item flat_pop(flat_heap *h)
 {
-    uint32_t n = f->offset[f->regions];
-    double *dist = malloc(n * sizeof *dist);
-    size_t cap = 16 * (size_t)n + 64, count = 0;
-    flat_item *heap = malloc(cap * sizeof *heap);
-    for (uint32_t i = 0; i < n; i++) dist[i] = INFINITY;
-#define PUSH(dd, vv) flat_push(heap, &count, cap, dd, vv)
-    dist[from] = 0;
-    PUSH(0.0, from);
-    while (count) {
-        flat_item top = heap[0];
-        heap[0] = heap[--count];
-        for (size_t h = 0;;) {
-            size_t c = 2 * h + 1;
-            if (c >= count) break;
-            if (c + 1 < count && heap[c + 1].d < heap[c].d) c++;
-            if (heap[h].d <= heap[c].d) break;
-            flat_item t = heap[h];
-            heap[h] = heap[c];
-            heap[c] = t;
-            h = c;
-        }
-        if (top.d > dist[top.v]) continue;
+    flat_item top = h->items[0];
+    h->items[0] = h->items[--h->count];
+    for (size_t at = 0;;) {
+        size_t c = 2 * at + 1;
+        if (c >= h->count) break;
+        if (c + 1 < h->count && h->items[c + 1].d < h->items[c].d) c++;
+        if (h->items[at].d <= h->items[c].d) break;
+        flat_item t = h->items[at];
+        h->items[at] = h->items[c];
+        h->items[c] = t;
+        at = c;
+    }
+    return top;
+}
+
+/* Dijkstra from place a to place b over the flattened world. */
+static double flat_cost(flat_world *f, const nav_world_place *a, const nav_world_place *b)
+{
+    flat_prepare(f, a, b);
+    uint32_t n = f->offset[f->count], from = flat_node(f, a->region, a->position),
+             to = flat_node(f, b->region, b->position);
+    flat_heap h = {.items = malloc(64 * sizeof(flat_item)), .cap = 64, .dist = malloc(n * sizeof(double))};
+    for (uint32_t i = 0; i < n; i++) h.dist[i] = INFINITY;
+    flat_relax(&h, from, 0);
+    while (h.count) {
+        flat_item top = flat_pop(&h);
+        if (top.d > h.dist[top.v]) continue;
         if (top.v == to) break;
         uint32_t r = 0;
         while (top.v >= f->offset[r + 1]) r++;
-        const nav_grid *g = f->grids[r];
-        uint32_t cell = top.v - f->offset[r];
-        int32_t x = (int32_t)(cell % (uint32_t)nav_grid_width(g)),
-                y = (int32_t)(cell / (uint32_t)nav_grid_width(g));
-        double size = nav_grid_get_desc(g)->cell_size;
-        for (int d = 0; d < 8; d++) {
-            double c = nav_grid_move_cost(g, x, y, (nav_dir)d);
-            if (c == NAV_COST_BLOCKED) continue;
-            int32_t dx, dy;
-            nav_dir_offset((nav_dir)d, &dx, &dy);
-            uint32_t v = f->offset[r] + nav_grid_index(g, x + dx, y + dy);
-            if (top.d + c * size < dist[v]) dist[v] = top.d + c * size, PUSH(dist[v], v);
+        flat_region *region = &f->regions[r];
+        uint32_t local = top.v - f->offset[r];
+        if (region->kind == NAV_WORLD_REGION_GRID) {
+            const nav_grid *g = region->grid;
+            int32_t x = (int32_t)(local % (uint32_t)nav_grid_width(g)),
+                    y = (int32_t)(local / (uint32_t)nav_grid_width(g));
+            double size = nav_grid_get_desc(g)->cell_size;
+            for (int d = 0; d < 8; d++) {
+                double c = nav_grid_move_cost(g, x, y, (nav_dir)d);
+                if (c == NAV_COST_BLOCKED) continue;
+                int32_t dx, dy;
+                nav_dir_offset((nav_dir)d, &dx, &dy);
+                flat_relax(&h, f->offset[r] + nav_grid_index(g, x + dx, y + dy), top.d + c * size);
+            }
+        } else if (region->kind == NAV_WORLD_REGION_MESH) {
+            for (uint32_t j = 0; j < region->point_count; j++)
+                if (j != local) flat_relax(&h, f->offset[r] + j, top.d + mesh_pair(region, local, j));
+        } else {
+            const nav_waypoint_graph *g = region->graph;
+            for (uint32_t k = 0; k < g->link_count; k++) {
+                const nav_waypoint_link *l = &g->links[k];
+                double c = road_cost(g, l);
+                if (l->from == local) flat_relax(&h, f->offset[r] + l->to, top.d + c);
+                if (l->to == local && !l->one_way) flat_relax(&h, f->offset[r] + l->from, top.d + c);
+            }
         }
         for (uint32_t k = 0; k < f->link_count; k++) {
             const flat_link *l = &f->links[k];
             if (!l->enabled) continue;
-            uint32_t a = flat_node(f, l->from_region, l->from), b = flat_node(f, l->to_region, l->to);
-            if (a == top.v && top.d + l->cost < dist[b]) dist[b] = top.d + l->cost, PUSH(dist[b], b);
-            if (!l->one_way && b == top.v && top.d + l->cost < dist[a])
-                dist[a] = top.d + l->cost, PUSH(dist[a], a);
+            uint32_t u = flat_node(f, l->from_region, l->from), v = flat_node(f, l->to_region, l->to);
+            if (u == top.v) flat_relax(&h, v, top.d + l->cost);
+            if (!l->one_way && v == top.v) flat_relax(&h, u, top.d + l->cost);
         }
     }
-#undef PUSH
-    double d = dist[to];
-    free(dist);
-    free(heap);
+    double d = h.dist[to];
+    free(h.dist);
+    free(h.items);
     return d;
 }
 
 /* ---- Helpers ----------------------------------------------------------------------------------- */
-
-static void add_flat_grid(flat_world *f, const nav_grid *g)
-{
-    f->grids[f->regions] = g;
-    f->offset[f->regions + 1] = f->offset[f->regions] + (uint32_t)(nav_grid_width(g) * nav_grid_height(g));
-    f->regions++;
-}
 
 static uint32_t add_link(nav_world_builder *b, flat_world *f, const nav_world_link_desc *d)
 {
@@ -138,9 +259,58 @@ static bool close_to(double a, double b)
     return fabs(a - b) <= 1e-9 * fmax(1, fabs(b));
 }
 
-/* The path of the last find_path is a valid walk: each leg's points are moves of its region's grid
- * (the nodes are cell indices), it starts and ends at the leg's places, and the link at a leg's end
- * joins its last point to the next leg's first. Returns the path's cost counted again. */
+/* The cost of one leg's points, checked as a walk of its region: grid moves between neighbouring
+ * cells (nodes are cells), a mesh's straight segments walkable under the any-angle rule on the grid
+ * it was built from, a waypoint graph's links between consecutive waypoints. */
+static double leg_cost(const flat_region *r, const nav_path *path, uint32_t first, uint32_t count)
+{
+    double cost = 0;
+    for (uint32_t p = first + 1; p < first + count; p++) {
+        if (r->kind == NAV_WORLD_REGION_GRID) {
+            const nav_grid *g = r->grid;
+            uint32_t a = path->nodes[p - 1], c = path->nodes[p], w = (uint32_t)nav_grid_width(g);
+            int32_t ax = (int32_t)(a % w), ay = (int32_t)(a / w), cx = (int32_t)(c % w),
+                    cy = (int32_t)(c / w);
+            bool found = false;
+            for (int d = 0; d < 8 && !found; d++) {
+                int32_t dx, dy;
+                nav_dir_offset((nav_dir)d, &dx, &dy);
+                if (ax + dx == cx && ay + dy == cy) {
+                    double m = nav_grid_move_cost(g, ax, ay, (nav_dir)d);
+                    assert_true(m != NAV_COST_BLOCKED);
+                    cost += m * nav_grid_get_desc(g)->cell_size;
+                    found = true;
+                }
+            }
+            assert_true(found);
+        } else if (r->kind == NAV_WORLD_REGION_MESH) {
+            const nav_grid_desc *d = nav_grid_get_desc(r->grid);
+            nav_vec3 a = path->points[p - 1], c = path->points[p];
+            double step;
+            assert_true(nav_grid_anyangle_segment(
+                r->grid, (a.x - d->origin.x) / d->cell_size, (a.z - d->origin.z) / d->cell_size,
+                (c.x - d->origin.x) / d->cell_size, (c.z - d->origin.z) / d->cell_size, &step));
+            cost += step * d->cell_size;
+        } else {
+            const nav_waypoint_graph *g = r->graph;
+            uint32_t a = path->nodes[p - 1], c = path->nodes[p];
+            double best = INFINITY;
+            for (uint32_t k = 0; k < g->link_count; k++) {
+                const nav_waypoint_link *l = &g->links[k];
+                double lc = road_cost(g, l);
+                if ((l->from == a && l->to == c) || (!l->one_way && l->to == a && l->from == c))
+                    best = fmin(best, lc);
+            }
+            assert_true(best < INFINITY);
+            cost += best;
+        }
+    }
+    return cost;
+}
+
+/* The path of the last find_path is a valid walk: each leg's points a walk of its region (leg_cost)
+ * from the leg's first place to its last, and the link at a leg's end joins its last place to the
+ * next leg's first. Returns the path's cost counted again. */
 static double check_path(const nav_world *w, const nav_world_query *q, const flat_world *f,
                          const nav_path *path)
 {
@@ -154,28 +324,10 @@ static double check_path(const nav_world *w, const nav_world_query *q, const fla
         assert_int_equal(l->first_point, next_point);
         assert_true(l->point_count >= 1);
         next_point += l->point_count;
-        const nav_grid *g = f->grids[l->region];
-        double size = nav_grid_get_desc(g)->cell_size, leg = 0;
-        assert_int_equal(path->nodes[l->first_point], l->from.id);
-        assert_int_equal(path->nodes[l->first_point + l->point_count - 1], l->to.id);
-        for (uint32_t p = l->first_point + 1; p < l->first_point + l->point_count; p++) {
-            uint32_t a = path->nodes[p - 1], c = path->nodes[p];
-            int32_t w_ = nav_grid_width(g), ax = (int32_t)(a % (uint32_t)w_),
-                    ay = (int32_t)(a / (uint32_t)w_);
-            int32_t cx = (int32_t)(c % (uint32_t)w_), cy = (int32_t)(c / (uint32_t)w_);
-            bool found = false;
-            for (int d = 0; d < 8 && !found; d++) {
-                int32_t dx, dy;
-                nav_dir_offset((nav_dir)d, &dx, &dy);
-                if (ax + dx == cx && ay + dy == cy) {
-                    double m = nav_grid_move_cost(g, ax, ay, (nav_dir)d);
-                    assert_true(m != NAV_COST_BLOCKED);
-                    leg += m * size;
-                    found = true;
-                }
-            }
-            assert_true(found);
-        }
+        assert_true(nav_vec3_dist_xz(path->points[l->first_point], l->from.position) < 1e-5f);
+        assert_true(nav_vec3_dist_xz(path->points[l->first_point + l->point_count - 1], l->to.position) <
+                    1e-5f);
+        double leg = leg_cost(&f->regions[l->region], path, l->first_point, l->point_count);
         assert_true(close_to(leg, l->cost));
         total += leg;
         if (l->link != NAV_WORLD_NONE) {
@@ -184,12 +336,14 @@ static double check_path(const nav_world *w, const nav_world_query *q, const fla
             assert_true(nav_world_link(w, l->link, &link));
             assert_true(nav_world_link_enabled(w, l->link));
             const nav_world_leg *n = &legs[i + 1];
-            bool forward = link.from_region == l->region &&
-                           flat_node(f, link.from_region, link.from) == f->offset[l->region] + l->to.id &&
-                           flat_node(f, link.to_region, link.to) == f->offset[n->region] + n->from.id;
-            bool backward = !link.one_way && link.to_region == l->region &&
-                            flat_node(f, link.to_region, link.to) == f->offset[l->region] + l->to.id &&
-                            flat_node(f, link.from_region, link.from) == f->offset[n->region] + n->from.id;
+            uint32_t end = flat_node(f, l->region, l->to.position),
+                     next = flat_node(f, n->region, n->from.position);
+            const flat_link *fl = &f->links[l->link];
+            bool forward = fl->from_region == l->region && flat_node(f, fl->from_region, fl->from) == end &&
+                           flat_node(f, fl->to_region, fl->to) == next;
+            bool backward = !fl->one_way && fl->to_region == l->region &&
+                            flat_node(f, fl->to_region, fl->to) == end &&
+                            flat_node(f, fl->from_region, fl->from) == next;
             assert_true(forward || backward);
             assert_true(close_to(l->link_cost, link.cost));
             total += link.cost;
@@ -203,18 +357,19 @@ static double check_path(const nav_world *w, const nav_world_query *q, const fla
 
 /* Plans and finds a path from a to b; checks both against the flat reference. Returns the cost
  * (INFINITY when unreachable). */
-static double check_query(const nav_world *w, nav_world_query *q, const flat_world *f, nav_vec3 a, nav_vec3 b)
+static double check_query(const nav_world *w, nav_world_query *q, flat_world *f, nav_vec3 a, nav_vec3 b)
 {
     nav_world_place pa, pb;
     assert_int_equal(nav_world_locate(w, a, &pa), NAV_SUCCESS);
     assert_int_equal(nav_world_locate(w, b, &pb), NAV_SUCCESS);
-    double want = flat_cost(f, f->offset[pa.region] + pa.id, f->offset[pb.region] + pb.id);
-    nav_world_result r;
-    nav_status s = nav_world_plan(q, a, b, &r);
+    double want = flat_cost(f, &pa, &pb);
+    nav_world_result planned, r;
+    nav_status s = nav_world_plan(q, a, b, &planned);
     nav_path path;
     nav_path_init(&path, NULL);
     nav_status s2 = nav_world_find_path(q, a, b, &path, &r);
     assert_int_equal(s, s2);
+    assert_int_equal(planned.legs, r.legs);
     if (!(want < INFINITY)) {
         assert_int_equal(s, NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
         assert_int_equal(path.count, 1);
@@ -222,7 +377,8 @@ static double check_query(const nav_world *w, nav_world_query *q, const flat_wor
         return INFINITY;
     }
     assert_int_equal(s, NAV_SUCCESS);
-    assert_true(close_to(r.cost, want));
+    assert_true(close_to(planned.cost, want)); /* the plan's cost, from fans and tables */
+    assert_true(close_to(r.cost, want));       /* the refined legs' */
     assert_true(close_to(path.cost, want));
     assert_true(close_to(check_path(w, q, f, &path), want));
     nav_path_destroy(&path);
@@ -306,6 +462,7 @@ static void test_two_storeys(void **state)
     nav_world_destroy(w);
     nav_grid_destroy(ground);
     nav_grid_destroy(upper);
+    flat_free(&f);
 }
 
 /* Locate: the floor under the point first, else the nearest above; nothing off every region. */
@@ -409,6 +566,7 @@ static void test_one_way_drop(void **state)
     nav_world_destroy(w);
     nav_grid_destroy(ledge);
     nav_grid_destroy(yard);
+    flat_free(&f);
 }
 
 /* A hall cut by a long wall, with a corridor beside it: from one side of the wall to the other the
@@ -460,6 +618,7 @@ static void test_same_region_detour(void **state)
     nav_world_destroy(w);
     nav_grid_destroy(hall);
     nav_grid_destroy(corridor);
+    flat_free(&f);
 }
 
 /* Random worlds of up to five grids (terrain costs, cell sizes, links one-way, disabled, inside one
@@ -540,10 +699,148 @@ static void test_random_worlds(void **state)
         nav_world_query_destroy(q);
         nav_world_destroy(w);
         for (uint32_t r = 0; r < regions; r++) nav_grid_destroy(grids[r]);
+        flat_free(&f);
     }
     /* both kinds of answer were checked */
     assert_true(compared > 1000);
     assert_true(unreachable > 50 && unreachable < compared - 500);
+}
+
+/* A house (a grid), a town (a navmesh built from a grid), a road (a waypoint graph) and a far town
+ * (a grid), joined by a door, a gate, a bridge, a portal and a one-way jump: every answer against
+ * the flat reference (the town's costs from the brute-force any-angle reference). */
+static void test_mixed_kinds(void **state)
+{
+    (void)state;
+    const char *house_rows[] = {"........", ".####...", "....#...", "....#...", "........", "........"};
+    const char *town_rows[] = {"............", "............", "...##.......", "...##...#...",
+                               "........#...", "........#...", "..###.......", "............",
+                               "......##....", "............"};
+    const char *far_rows[] = {"........", "..##....", "..##....", "........",
+                              ".....#..", ".....#..", "........", "........"};
+    nav_grid *house = grid_at(house_rows, 6, nav_vec3_make(0, 0, 0), 1);
+    nav_grid *town_grid = grid_at(town_rows, 10, nav_vec3_make(20, 0, 0), 1);
+    nav_grid *far = grid_at(far_rows, 8, nav_vec3_make(62, 0, 0), 1);
+    nav_mesh *town;
+    assert_int_equal(nav_mesh_build_from_grid(town_grid, NULL, &town), NAV_SUCCESS);
+    const nav_waypoint stops[] = {{{34, 0, 5}, "west", 0}, {{40, 0, 5}, NULL, 0},   {{46, 0, 8}, NULL, 0},
+                                  {{52, 0, 5}, NULL, 0},   {{58, 0, 5}, "east", 0}, {{46, 0, 1}, NULL, 0}};
+    const nav_waypoint_link roads[] = {{0, 1, 0, 0, false, false}, {1, 2, 0, 0, false, false},
+                                       {2, 3, 0, 0, false, false}, {3, 4, 0, 0, false, false},
+                                       {1, 5, 0, 0, false, false}, {5, 3, 3, 0, true, false}};
+    nav_waypoint_graph graph = {.waypoints = stops, .waypoint_count = 6, .links = roads, .link_count = 6};
+    nav_waypoints *road;
+    assert_int_equal(nav_waypoints_bake(&graph, NULL, &road), NAV_SUCCESS);
+
+    flat_world f = {0};
+    add_flat(&f, NAV_WORLD_REGION_GRID, house, NULL);
+    add_flat(&f, NAV_WORLD_REGION_MESH, town_grid, NULL);
+    add_flat(&f, NAV_WORLD_REGION_WAYPOINTS, NULL, &graph);
+    add_flat(&f, NAV_WORLD_REGION_GRID, far, NULL);
+    nav_world_builder *b;
+    assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_grid(b, "house", house, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_mesh(b, "town", town, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_waypoints(b, "road", road, 0.5, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_grid(b, "far town", far, NULL), NAV_SUCCESS);
+    add_link(b, &f,
+             &(nav_world_link_desc){.kind = NAV_LINK_DOOR,
+                                    .from_region = 0,
+                                    .from = {7.5f, 0, 2.5f},
+                                    .to_region = 1,
+                                    .to = {20.5f, 0, 2.5f}});
+    add_link(b, &f,
+             &(nav_world_link_desc){.kind = NAV_LINK_GATE,
+                                    .from_region = 1,
+                                    .from = {31.5f, 0, 5.5f},
+                                    .to_region = 2,
+                                    .to = {34, 0, 5}});
+    uint32_t bridge = add_link(b, &f,
+                               &(nav_world_link_desc){.kind = NAV_LINK_BRIDGE,
+                                                      .from_region = 2,
+                                                      .from = {58, 0, 5},
+                                                      .to_region = 3,
+                                                      .to = {62.5f, 0, 5.5f}});
+    add_link(b, &f,
+             &(nav_world_link_desc){.kind = NAV_LINK_PORTAL,
+                                    .from_region = 0,
+                                    .from = {0.5f, 0, 5.5f},
+                                    .to_region = 3,
+                                    .to = {69.5f, 0, 7.5f},
+                                    .cost = 80});
+    add_link(b, &f,
+             &(nav_world_link_desc){.kind = NAV_LINK_JUMP,
+                                    .from_region = 1,
+                                    .from = {22.5f, 0, 9.5f},
+                                    .to_region = 1,
+                                    .to = {30.5f, 0, 0.5f},
+                                    .cost = 2,
+                                    .one_way = true});
+    FAILS_WITH(nav_world_builder_add_waypoints(b, "x", road, -1, NULL), NAV_INVALID_PARAM);
+    nav_world *w;
+    assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
+    nav_world_builder_destroy(b);
+    assert_int_equal(nav_world_region_kind_of(w, 1), NAV_WORLD_REGION_MESH);
+    assert_int_equal(nav_world_region_kind_of(w, 2), NAV_WORLD_REGION_WAYPOINTS);
+    nav_world_query *q;
+    assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+
+    /* from the house's upper left to the far town: door, town, gate, road, bridge */
+    check_query(w, q, &f, (nav_vec3){0.5f, 0, 0.5f}, (nav_vec3){66.5f, 0, 6.5f});
+    uint32_t count;
+    const nav_world_leg *legs = nav_world_query_legs(q, &count);
+    assert_int_equal(count, 4);
+    assert_int_equal(legs[1].region, 1);
+    assert_int_equal(legs[2].region, 2);
+    assert_int_equal(legs[2].link, bridge);
+    /* the bridge goes up: the portal's way round */
+    nav_world_set_links(w, &(nav_world_link_change){bridge, false}, 1);
+    f.links[bridge].enabled = false;
+    check_query(w, q, &f, (nav_vec3){0.5f, 0, 0.5f}, (nav_vec3){66.5f, 0, 6.5f});
+    nav_world_query_legs(q, &count);
+    assert_int_equal(count, 2);
+    nav_world_set_links(w, &(nav_world_link_change){bridge, true}, 1);
+    f.links[bridge].enabled = true;
+
+    /* to and from every waypoint of the road (its one-way link makes fans differ by direction) */
+    nav_vec3 ends[3] = {{0.5f, 0, 0.5f}, {26.5f, 0, 4.5f}, {66.5f, 0, 6.5f}};
+    for (uint32_t i = 0; i < graph.waypoint_count; i++)
+        for (int e = 0; e < 3; e++) {
+            check_query(w, q, &f, ends[e], stops[i].position);
+            check_query(w, q, &f, stops[i].position, ends[e]);
+            for (uint32_t j = 0; j < graph.waypoint_count; j++)
+                check_query(w, q, &f, stops[i].position, stops[j].position);
+        }
+    /* random places of every region, both ways, the bridge up half the time */
+    nav_vec3 places[256];
+    uint32_t n = 0;
+    const nav_grid *cells[3] = {house, town_grid, far};
+    for (int g = 0; g < 3; g++)
+        for (int32_t y = 0; y < nav_grid_height(cells[g]); y++)
+            for (int32_t x = 0; x < nav_grid_width(cells[g]); x++)
+                if (nav_grid_passable(cells[g], x, y) && (x + y) % 3 == 0)
+                    places[n++] = nav_grid_cell_center(cells[g], x, y);
+    for (uint32_t i = 0; i < graph.waypoint_count; i++) places[n++] = stops[i].position;
+    srand(11);
+    int reached = 0, tried = 0;
+    for (int t = 0; t < 300; t++) {
+        if (t % 50 == 0) {
+            bool up = t % 100 == 0;
+            nav_world_set_links(w, &(nav_world_link_change){bridge, !up}, 1);
+            f.links[bridge].enabled = !up;
+        }
+        reached += check_query(w, q, &f, places[rand() % n], places[rand() % n]) < INFINITY;
+        tried++;
+    }
+    assert_true(reached > 250); /* some ends are cut off: the jump is one way */
+    nav_world_query_destroy(q);
+    nav_world_destroy(w);
+    nav_waypoints_destroy(road);
+    nav_mesh_destroy(town);
+    nav_grid_destroy(house);
+    nav_grid_destroy(town_grid);
+    nav_grid_destroy(far);
+    flat_free(&f);
 }
 
 /* Bad regions, links and calls: a status and a message naming the culprit. */
@@ -577,7 +874,7 @@ static void test_bad_input(void **state)
     d.to = (nav_vec3){2.5f, 0, 0.5f}; /* the blocked cell */
     FAILS_WITH(nav_world_builder_add_link(b, &d, NULL), NAV_INVALID_PARAM);
     assert_non_null(
-        strstr(log.last, "its to point (2.5, 0, 0.5) is not over a walkable place of region \"house\""));
+        strstr(log.last, "its to point (2.5, 0, 0.5) is at no walkable place of region \"house\""));
     d = good;
     d.from = (nav_vec3){-0.5f, 0, 0.5f};
     FAILS_WITH(nav_world_builder_add_link(b, &d, NULL), NAV_INVALID_PARAM);
@@ -762,10 +1059,11 @@ static void test_threads_toggling(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_two_storeys),         cmocka_unit_test(test_locate_floor),
-        cmocka_unit_test(test_one_way_drop),        cmocka_unit_test(test_same_region_detour),
-        cmocka_unit_test(test_random_worlds),       cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_threads_toggling),
+        cmocka_unit_test(test_two_storeys),      cmocka_unit_test(test_locate_floor),
+        cmocka_unit_test(test_one_way_drop),     cmocka_unit_test(test_same_region_detour),
+        cmocka_unit_test(test_random_worlds),    cmocka_unit_test(test_mixed_kinds),
+        cmocka_unit_test(test_bad_input),        cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_threads_toggling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,9 @@
 typedef struct builder_region {
     nav_world_region_kind kind;
     const nav_grid *grid;
+    const nav_mesh *mesh;
+    const nav_waypoints *waypoints;
+    double snap;
     char name[NAV_WORLD_MAX_NAME + 1];
 } builder_region;
 
@@ -34,7 +37,27 @@ struct nav_world_builder {
 
 static const nav__world_region_ops *ops_of(nav_world_region_kind kind)
 {
-    return kind == NAV_WORLD_REGION_GRID ? &nav__world_grid_ops : NULL;
+    switch (kind) {
+    case NAV_WORLD_REGION_GRID:
+        return &nav__world_grid_ops;
+    case NAV_WORLD_REGION_MESH:
+        return &nav__world_mesh_ops;
+    case NAV_WORLD_REGION_WAYPOINTS:
+        return &nav__world_waypoints_ops;
+    }
+    return NULL;
+}
+
+/* The region as the bake will hold it (names, chokepoints and table left out). */
+static nav__world_region region_of(const builder_region *br, uint32_t index)
+{
+    return (nav__world_region){.kind = br->kind,
+                               .ops = ops_of(br->kind),
+                               .grid = br->grid,
+                               .mesh = br->mesh,
+                               .waypoints = br->waypoints,
+                               .snap = br->snap,
+                               .index = index};
 }
 
 const char *nav_world_link_kind_name(nav_world_link_kind kind)
@@ -77,11 +100,10 @@ static bool name_ok(const char *name)
     return true;
 }
 
-nav_status nav_world_builder_add_grid(nav_world_builder *b, const char *name, const nav_grid *grid,
-                                      uint32_t *region)
+/* Adds a region of any kind (r: its kind and planner; its name from `name`). */
+static nav_status add_region(nav_world_builder *b, const char *name, builder_region r, uint32_t *region)
 {
     if (region) *region = NAV_WORLD_NONE;
-    if (!b || !grid) return NAV_FAILURE | NAV_INVALID_PARAM;
     if (!name_ok(name)) {
         nav__logf(&b->log, NAV_LOG_ERROR, "region %u: a name is 1 to %d bytes, no control characters",
                   (unsigned)arrlenu(b->regions), NAV_WORLD_MAX_NAME);
@@ -93,13 +115,40 @@ nav_status nav_world_builder_add_grid(nav_world_builder *b, const char *name, co
         return NAV_FAILURE | NAV_INVALID_PARAM;
     }
     if (arrlenu(b->regions) >= NAV_WORLD_MAX_REGIONS) return NAV_FAILURE | NAV_TOO_LARGE;
-    builder_region r = {.kind = NAV_WORLD_REGION_GRID, .grid = grid};
     strcpy(r.name, name);
     uint32_t index = (uint32_t)arrlenu(b->regions);
     arrput(b->regions, r);
     shput(b->by_name, name, index);
     if (region) *region = index;
     return NAV_SUCCESS;
+}
+
+nav_status nav_world_builder_add_grid(nav_world_builder *b, const char *name, const nav_grid *grid,
+                                      uint32_t *region)
+{
+    if (region) *region = NAV_WORLD_NONE;
+    if (!b || !grid) return NAV_FAILURE | NAV_INVALID_PARAM;
+    return add_region(b, name, (builder_region){.kind = NAV_WORLD_REGION_GRID, .grid = grid}, region);
+}
+
+nav_status nav_world_builder_add_mesh(nav_world_builder *b, const char *name, const nav_mesh *mesh,
+                                      uint32_t *region)
+{
+    if (region) *region = NAV_WORLD_NONE;
+    if (!b || !mesh) return NAV_FAILURE | NAV_INVALID_PARAM;
+    return add_region(b, name, (builder_region){.kind = NAV_WORLD_REGION_MESH, .mesh = mesh}, region);
+}
+
+nav_status nav_world_builder_add_waypoints(nav_world_builder *b, const char *name,
+                                           const nav_waypoints *waypoints, double snap, uint32_t *region)
+{
+    if (region) *region = NAV_WORLD_NONE;
+    if (!b || !waypoints || !(snap >= 0 && isfinite(snap))) return NAV_FAILURE | NAV_INVALID_PARAM;
+    return add_region(b, name,
+                      (builder_region){.kind = NAV_WORLD_REGION_WAYPOINTS,
+                                       .waypoints = waypoints,
+                                       .snap = snap > 0 ? snap : 1},
+                      region);
 }
 
 /* The place of a point in region r for a link's end, or false (logged). */
@@ -112,10 +161,10 @@ static bool link_end(const nav_world_builder *b, uint32_t link, const char *link
         return false;
     }
     const builder_region *r = &b->regions[region];
-    nav__world_region probe = {.kind = r->kind, .ops = ops_of(r->kind), .grid = r->grid};
+    nav__world_region probe = region_of(r, region);
     if (!(isfinite(p.x) && isfinite(p.y) && isfinite(p.z)) || !probe.ops->locate(&probe, p, out)) {
         nav__logf(&b->log, NAV_LOG_ERROR,
-                  "link %u (\"%s\"): its %s point (%g, %g, %g) is not over a walkable place of region \"%s\"",
+                  "link %u (\"%s\"): its %s point (%g, %g, %g) is at no walkable place of region \"%s\"",
                   link, link_name, end, (double)p.x, (double)p.y, (double)p.z, r->name);
         return false;
     }
@@ -220,8 +269,9 @@ static nav_status copy_inputs(const nav_world_builder *b, nav_world *w)
     w->names[at++] = '\0'; /* offset 0: the empty name */
     for (uint32_t r = 0; r < w->region_count; r++) {
         const builder_region *br = &b->regions[r];
-        w->regions[r] =
-            (nav__world_region){.kind = br->kind, .ops = ops_of(br->kind), .grid = br->grid, .name = at};
+        w->regions[r] = region_of(br, r);
+        w->regions[r].name = at;
+        w->mesh_regions += br->mesh != NULL;
         size_t n = strlen(br->name) + 1;
         memcpy(w->names + at, br->name, n);
         at += (uint32_t)n;
@@ -287,23 +337,25 @@ static nav_status place_chokepoints(const nav_world_builder *b, nav_world *w)
 /* Each region's table: one fan from each of its chokepoints to all of them. */
 static nav_status fill_tables(nav_world *w, const nav_progress *progress)
 {
-    nav__world_scratch scratch = {.largest_grid = w->largest_grid, .allocator = w->allocator};
-    uint32_t *targets =
-        nav__alloc(&w->allocator, (w->max_region_chokes ? w->max_region_chokes : 1) * sizeof *targets);
-    nav_status s = targets ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    nav__world_scratch scratch;
+    nav_status s = nav__world_scratch_init(&scratch, w, &w->allocator);
+    if (nav_failed(s)) return s;
+    nav_world_place *targets =
+        nav__alloc(&w->allocator, ((size_t)w->max_region_chokes + 1) * sizeof *targets);
+    if (!targets) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
     for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++) {
         const nav__world_region *region = &w->regions[r];
         uint32_t k = region->choke_count;
-        for (uint32_t j = 0; j < k; j++) targets[j] = w->choke[w->region_choke[region->choke_first + j]].id;
+        for (uint32_t j = 0; j < k; j++) targets[j] = w->choke[w->region_choke[region->choke_first + j]];
         for (uint32_t i = 0; i < k && !nav_failed(s); i++)
-            s = region->ops->fan(&scratch, region, targets[i], false, targets, k,
+            s = region->ops->fan(&scratch, region, &targets[i], false, targets, k,
                                  w->table + region->table_first + (uint64_t)i * k);
         if (!nav_failed(s) && progress && progress->fn &&
             !progress->fn("fans", r + 1, w->region_count, progress->user))
             s = NAV_FAILURE | NAV_WRONG_STATE;
     }
     nav__free(&w->allocator, targets);
-    nav__world_scratch_free(&scratch);
+    nav__world_scratch_free(&scratch, w);
     return s;
 }
 

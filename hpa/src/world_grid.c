@@ -1,27 +1,71 @@
 /* The grid region kind of a world: locate, fan and leg over nav/region.h's searches, the whole
  * grid as one rectangle. A grid's costs count cells; the world's count world units, so every cost
- * is multiplied by the cell size. */
+ * is multiplied by the cell size. Also the scratch every region kind keeps in a query. */
 #include <math.h>
 
 #include "alloc.h"
 #include "world_internal.h"
 
-void nav__world_scratch_free(nav__world_scratch *s)
+nav_status nav__world_scratch_init(nav__world_scratch *s, const nav_world *w, const nav_allocator *a)
+{
+    *s = (nav__world_scratch){.allocator = *a};
+    nav_path_init(&s->path, a);
+    s->ids = nav__alloc(a, ((size_t)w->max_region_chokes + 1) * sizeof *s->ids);
+    nav_status st = s->ids ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!nav_failed(st) && w->largest_grid) {
+        uint32_t cells =
+            (uint32_t)nav_grid_width(w->largest_grid) * (uint32_t)nav_grid_height(w->largest_grid);
+        st = nav_region_query_create(w->largest_grid, cells, a, &s->grid);
+    }
+    if (!nav_failed(st) && w->mesh_regions) {
+        s->mesh = nav__calloc(a, w->region_count, sizeof *s->mesh);
+        if (!s->mesh) st = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        for (uint32_t r = 0; r < w->region_count && !nav_failed(st); r++)
+            if (w->regions[r].mesh)
+                st = nav_mesh_query_create(w->regions[r].mesh, &(nav_mesh_query_desc){.allocator = a},
+                                           &s->mesh[r]);
+    }
+    if (nav_failed(st)) {
+        nav__world_scratch_free(s, w);
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    return NAV_SUCCESS;
+}
+
+void nav__world_scratch_free(nav__world_scratch *s, const nav_world *w)
 {
     nav_region_query_destroy(s->grid);
     s->grid = NULL;
+    if (s->mesh)
+        for (uint32_t r = 0; r < w->region_count; r++) nav_mesh_query_destroy(s->mesh[r]);
+    nav__free(&s->allocator, s->mesh);
+    nav__free(&s->allocator, s->ids);
+    s->mesh = NULL;
+    s->ids = NULL;
+    nav_path_destroy(&s->path);
 }
 
-/* The scratch's grid search pointed at r's grid, made on first use. */
-static nav_status grid_scratch(nav__world_scratch *s, const nav__world_region *r)
+size_t nav__world_scratch_bytes(const nav__world_scratch *s, const nav_world *w)
 {
-    if (!s->grid) {
-        nav_status st = nav_region_query_create(
-            s->largest_grid, (uint32_t)(nav_grid_width(s->largest_grid) * nav_grid_height(s->largest_grid)),
-            &s->allocator, &s->grid);
-        if (nav_failed(st)) return st;
+    size_t bytes = nav_region_query_memory_bytes(s->grid);
+    if (s->mesh)
+        for (uint32_t r = 0; r < w->region_count; r++)
+            bytes += sizeof *s->mesh + nav_mesh_query_memory_bytes(s->mesh[r]);
+    return bytes + ((size_t)w->max_region_chokes + 1) * sizeof *s->ids +
+           (size_t)s->path.capacity * (sizeof *s->path.points + sizeof *s->path.nodes);
+}
+
+nav_status nav__world_path_append(nav_path *dst, const nav_path *src)
+{
+    uint32_t first = dst->count;
+    for (uint32_t i = 0; i < src->count; i++) {
+        nav_status s = nav_path_push(dst, src->points[i], src->nodes[i]);
+        if (nav_failed(s)) {
+            dst->count = first;
+            return s;
+        }
     }
-    return nav_region_query_set_grid(s->grid, r->grid);
+    return NAV_SUCCESS;
 }
 
 static nav_grid_rect whole(const nav_grid *grid)
@@ -33,30 +77,32 @@ static bool grid_locate(const nav__world_region *r, nav_vec3 point, nav_world_pl
 {
     int32_t x, y;
     if (!nav_grid_world_to_cell(r->grid, point, &x, &y) || !nav_grid_passable(r->grid, x, y)) return false;
+    out->region = r->index;
     out->id = nav_grid_index(r->grid, x, y);
     out->position = nav_grid_cell_center(r->grid, x, y);
     return true;
 }
 
-static nav_status grid_fan(nav__world_scratch *s, const nav__world_region *r, uint32_t from, bool reverse,
-                           const uint32_t *targets, uint32_t count, double *costs)
+static nav_status grid_fan(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                           bool reverse, const nav_world_place *targets, uint32_t count, double *costs)
 {
-    nav_status st = grid_scratch(s, r);
+    nav_status st = nav_region_query_set_grid(s->grid, r->grid);
     if (nav_failed(st)) return st;
-    st = nav_region_fan(s->grid, whole(r->grid), from, reverse, targets, count, costs);
+    for (uint32_t k = 0; k < count; k++) s->ids[k] = targets[k].id;
+    st = nav_region_fan(s->grid, whole(r->grid), from->id, reverse, s->ids, count, costs);
     if (nav_failed(st)) return st;
     double size = nav_grid_get_desc(r->grid)->cell_size;
     for (uint32_t k = 0; k < count; k++) costs[k] *= size;
     return st;
 }
 
-static nav_status grid_leg(nav__world_scratch *s, const nav__world_region *r, uint32_t from, uint32_t to,
-                           nav_path *path, double *cost)
+static nav_status grid_leg(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                           const nav_world_place *to, nav_path *path, double *cost)
 {
-    nav_status st = grid_scratch(s, r);
+    nav_status st = nav_region_query_set_grid(s->grid, r->grid);
     if (nav_failed(st)) return st;
     double c = 0;
-    st = nav_region_leg(s->grid, whole(r->grid), from, to, 0, path, &c);
+    st = nav_region_leg(s->grid, whole(r->grid), from->id, to->id, 0, path, &c);
     *cost = c * nav_grid_get_desc(r->grid)->cell_size;
     return st;
 }

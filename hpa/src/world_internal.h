@@ -9,49 +9,63 @@
 
 #include <stdatomic.h>
 
+#include "nav/mesh.h"
 #include "nav/region.h"
+#include "nav/waypoints.h"
 #include "nav/world.h"
-
-/* The scratch a query (or a bake thread) keeps for the regions' planners: one of each kind,
- * made on first use and re-pointed at whichever region it serves. */
-typedef struct nav__world_scratch {
-    nav_region_query *grid; /* made for the largest grid region, then pointed at any */
-    const nav_grid *largest_grid;
-    nav_allocator allocator;
-} nav__world_scratch;
 
 typedef struct nav__world_region nav__world_region;
 
-/* What the world asks a region kind (DESIGN.md: locate, fan, leg). Places are ids inside the
- * region (a grid's cell index); costs are in world units. */
+/* The scratch a query (or the bake) keeps for the regions' planners, all made up front: one grid
+ * search made for the largest grid region and pointed at whichever grid it serves, one mesh query a
+ * mesh region, and a path for the legs of planners that write whole paths. */
+typedef struct nav__world_scratch {
+    nav_region_query *grid;
+    nav_mesh_query **mesh; /* a region, null for the regions that are no mesh */
+    nav_path path;
+    uint32_t *ids; /* a region's chokepoints + 1 */
+    nav_allocator allocator;
+} nav__world_scratch;
+
+/* What the world asks a region kind (DESIGN.md: locate, fan, leg). A place is an id in the region
+ * (a grid's cell, a mesh's polygon, a waypoint) and a world position; costs are in world units. */
 typedef struct nav__world_region_ops {
-    /* The walkable place under (point.x, point.z), with its world position; false if none. */
+    /* The walkable place under (point.x, point.z) (for waypoints: within the region's snap
+     * distance), with its world position; false if none. */
     bool (*locate)(const nav__world_region *r, nav_vec3 point, nav_world_place *out);
     /* costs[k]: from `from` to targets[k] (reverse: from targets[k] to `from`), INFINITY where
-     * there is no way inside the region. NAV_FAILURE | NAV_OUT_OF_MEMORY (scratch) or
-     * NAV_INVALID_PARAM. */
-    nav_status (*fan)(nav__world_scratch *s, const nav__world_region *r, uint32_t from, bool reverse,
-                      const uint32_t *targets, uint32_t count, double *costs);
-    /* Appends the places of the cheapest way from `from` to `to` (both ends) to path and its cost to
+     * there is no way inside the region. NAV_FAILURE | NAV_OUT_OF_MEMORY or NAV_INVALID_PARAM. */
+    nav_status (*fan)(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                      bool reverse, const nav_world_place *targets, uint32_t count, double *costs);
+    /* Appends the points of the cheapest way from `from` to `to` (both ends) to path and its cost to
      * *cost. NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE when there is none. */
-    nav_status (*leg)(nav__world_scratch *s, const nav__world_region *r, uint32_t from, uint32_t to,
-                      nav_path *path, double *cost);
+    nav_status (*leg)(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                      const nav_world_place *to, nav_path *path, double *cost);
 } nav__world_region_ops;
 
 struct nav__world_region {
     nav_world_region_kind kind;
     const nav__world_region_ops *ops;
-    const nav_grid *grid; /* NAV_WORLD_REGION_GRID */
-    uint32_t name;        /* offset into the world's names */
+    const nav_grid *grid;           /* NAV_WORLD_REGION_GRID */
+    const nav_mesh *mesh;           /* NAV_WORLD_REGION_MESH */
+    const nav_waypoints *waypoints; /* NAV_WORLD_REGION_WAYPOINTS */
+    double snap;                    /* waypoints: how far from a waypoint a point still locates to it */
+    uint32_t index;                 /* the region's own */
+    uint32_t name;                  /* offset into the world's names */
     uint32_t choke_first; /* its chokepoints: region_choke[choke_first .. choke_first + choke_count] */
     uint32_t choke_count;
     uint64_t table_first; /* its table: table[table_first .. + choke_count^2] */
 };
 
-extern const nav__world_region_ops nav__world_grid_ops;
+extern const nav__world_region_ops nav__world_grid_ops, nav__world_mesh_ops, nav__world_waypoints_ops;
 
-/* Frees what the scratch made. */
-void nav__world_scratch_free(nav__world_scratch *s);
+/* Makes the scratch for every region of w (NAV_FAILURE | NAV_OUT_OF_MEMORY), and frees it. */
+nav_status nav__world_scratch_init(nav__world_scratch *s, const nav_world *w, const nav_allocator *a);
+void nav__world_scratch_free(nav__world_scratch *s, const nav_world *w);
+size_t nav__world_scratch_bytes(const nav__world_scratch *s, const nav_world *w);
+
+/* Appends src's points and nodes to dst. */
+nav_status nav__world_path_append(nav_path *dst, const nav_path *src);
 
 typedef struct nav__world_link {
     nav_world_link_kind kind;
@@ -82,6 +96,7 @@ struct nav_world {
     uint64_t table_size;
     uint32_t max_region_chokes;
     const nav_grid *largest_grid; /* of the grid regions (the grid scratch is made for it) */
+    uint32_t mesh_regions;
     char *names;
     uint32_t names_size;
     uint32_t *by_name; /* region indices ordered by name */

@@ -32,8 +32,9 @@ struct nav_world_query {
     uint32_t stamp_now;
     nav_heap open;
     /* fans: the start's to its region's chokepoints (and to the goal), the goal's from its region's */
-    uint32_t *targets;
+    nav_world_place *targets;
     double *start_cost, *goal_cost;
+    bool scratch_made;
     /* the last plan */
     nav_world_leg *legs;
     uint32_t leg_count, leg_capacity;
@@ -53,7 +54,6 @@ nav_status nav_world_query_create(const nav_world *w, const nav_allocator *alloc
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     q->world = w;
     q->allocator = a;
-    q->scratch = (nav__world_scratch){.largest_grid = w->largest_grid, .allocator = a};
     uint32_t n = w->choke_count ? w->choke_count : 1, fan = w->max_region_chokes + 1;
     q->links_on = nav__calloc(&a, w->state.words ? w->state.words : 1, sizeof *q->links_on);
     q->g = nav__alloc(&a, nav__mul_size(n, sizeof *q->g));
@@ -64,8 +64,10 @@ nav_status nav_world_query_create(const nav_world *w, const nav_allocator *alloc
     q->targets = nav__alloc(&a, nav__mul_size(fan, sizeof *q->targets));
     q->start_cost = nav__alloc(&a, nav__mul_size(fan, sizeof *q->start_cost));
     q->goal_cost = nav__alloc(&a, nav__mul_size(fan, sizeof *q->goal_cost));
-    if (!q->links_on || !q->g || !q->parent || !q->by_link || !q->stamp || !q->route || !q->targets ||
-        !q->start_cost || !q->goal_cost || nav_failed(nav_heap_init(&q->open, &a, n, n))) {
+    bool made = q->links_on && q->g && q->parent && q->by_link && q->stamp && q->route && q->targets &&
+                q->start_cost && q->goal_cost && !nav_failed(nav_heap_init(&q->open, &a, n, n));
+    q->scratch_made = made && !nav_failed(nav__world_scratch_init(&q->scratch, w, &a));
+    if (!q->scratch_made) {
         nav_world_query_destroy(q);
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
@@ -77,7 +79,7 @@ void nav_world_query_destroy(nav_world_query *q)
 {
     if (!q) return;
     nav_allocator a = q->allocator;
-    nav__world_scratch_free(&q->scratch);
+    if (q->scratch_made) nav__world_scratch_free(&q->scratch, q->world);
     nav_heap_destroy(&q->open);
     nav__free(&a, q->links_on);
     nav__free(&a, q->g);
@@ -101,7 +103,7 @@ size_t nav_world_query_memory_bytes(const nav_world_query *q)
            n * (sizeof *q->g + sizeof *q->parent + 1 + sizeof *q->stamp + sizeof *q->route +
                 sizeof(nav_heap_entry) + sizeof(uint32_t)) +
            fan * (sizeof *q->targets + 2 * sizeof(double)) + q->leg_capacity * sizeof *q->legs +
-           nav_region_query_memory_bytes(q->scratch.grid);
+           nav__world_scratch_bytes(&q->scratch, w);
 }
 
 const nav_world_leg *nav_world_query_legs(const nav_world_query *q, uint32_t *count)
@@ -132,16 +134,16 @@ static nav_status fans(nav_world_query *q, const nav_world_place *start, const n
     const nav_world *w = q->world;
     const nav__world_region *rs = &w->regions[start->region], *rg = &w->regions[goal->region];
     uint32_t k = rs->choke_count;
-    for (uint32_t j = 0; j < k; j++) q->targets[j] = w->choke[w->region_choke[rs->choke_first + j]].id;
+    for (uint32_t j = 0; j < k; j++) q->targets[j] = w->choke[w->region_choke[rs->choke_first + j]];
     bool same = start->region == goal->region;
-    if (same) q->targets[k] = goal->id;
-    nav_status s = rs->ops->fan(&q->scratch, rs, start->id, false, q->targets, k + same, q->start_cost);
+    if (same) q->targets[k] = *goal;
+    nav_status s = rs->ops->fan(&q->scratch, rs, start, false, q->targets, k + same, q->start_cost);
     if (nav_failed(s)) return s;
     *direct = same ? q->start_cost[k] : INFINITY;
     k = rg->choke_count;
     if (k == 0) return NAV_SUCCESS;
-    for (uint32_t j = 0; j < k; j++) q->targets[j] = w->choke[w->region_choke[rg->choke_first + j]].id;
-    return rg->ops->fan(&q->scratch, rg, goal->id, true, q->targets, k, q->goal_cost);
+    for (uint32_t j = 0; j < k; j++) q->targets[j] = w->choke[w->region_choke[rg->choke_first + j]];
+    return rg->ops->fan(&q->scratch, rg, goal, true, q->targets, k, q->goal_cost);
 }
 
 /* The cost from chokepoint a to chokepoint b of the same region, from its table. */
@@ -281,7 +283,7 @@ nav_status nav_world_refine_leg(nav_world_query *q, uint32_t leg, nav_path *path
     const nav__world_region *r = &q->world->regions[l->region];
     uint32_t first = path->count;
     double cost = 0;
-    nav_status s = r->ops->leg(&q->scratch, r, l->from.id, l->to.id, path, &cost);
+    nav_status s = r->ops->leg(&q->scratch, r, &l->from, &l->to, path, &cost);
     if (nav_failed(s)) return s;
     if (nav_has_detail(s, NAV_PARTIAL_RESULT)) return NAV_FAILURE | NAV_CORRUPT_DATA;
     l->cost = cost; /* the refined leg's (the plan's but for the floats' rounding) */

@@ -15,17 +15,19 @@
  * The world knows each region kind through three questions only (locate, fan, leg: see
  * hpa/src/world_internal.h), so a new kind plugs in without touching the search.
  *
- * Region kinds today: grids (nav/grid.h), searched flat, placed by their own origin and cell size
- * (nav_grid_desc); a grid's heights are world heights above its origin, so storeys are grids at
- * different heights over the same ground. Costs are in world units: a grid's costs (cells times
- * terrain factors) times its cell size.
+ * Region kinds: grids (nav/grid.h), searched flat, placed by their own origin and cell size
+ * (nav_grid_desc; a grid's heights are world heights above its origin, so storeys are grids at
+ * different heights over the same ground); navmeshes (nav/mesh.h), in world coordinates; waypoint
+ * graphs (nav/waypoints.h). Costs are in world units: a grid's costs (cells times terrain factors)
+ * times its cell size, a mesh's path lengths times area costs, a waypoint graph's link costs.
  *
  * Links have a kind (door, stairs, ...), a cost, a direction and an enabled state that changes at
  * run time (a drawbridge goes up) without a re-bake: the state lives beside the immutable bake.
  *
  * Life: make a builder, add regions and links, bake (a pure function of what was added), destroy
  * the builder; share the world read-only between threads, each with its own nav_world_query. The
- * world borrows its grids: they must outlive it and not change while it lives.
+ * world borrows its grids, meshes and waypoint graphs: they must outlive it and not change while
+ * it lives.
  *
  *     nav_world_builder *b;
  *     nav_world_builder_create(NULL, NULL, &b);
@@ -49,7 +51,9 @@
 
 #include "nav/core.h"
 #include "nav/grid.h"
+#include "nav/mesh.h"
 #include "nav/path.h"
+#include "nav/waypoints.h"
 #include "nav/vec3.h"
 
 #ifdef __cplusplus
@@ -64,6 +68,8 @@ extern "C" {
 
 typedef enum nav_world_region_kind {
     NAV_WORLD_REGION_GRID = 1,
+    NAV_WORLD_REGION_MESH,
+    NAV_WORLD_REGION_WAYPOINTS,
 } nav_world_region_kind;
 
 typedef enum nav_world_link_kind {
@@ -98,6 +104,21 @@ void nav_world_builder_destroy(nav_world_builder *builder);
  * NAV_TOO_LARGE or NAV_OUT_OF_MEMORY. */
 nav_status nav_world_builder_add_grid(nav_world_builder *builder, const char *name, const nav_grid *grid,
                                       uint32_t *region);
+
+/* Adds a navmesh region (borrowed likewise; its coordinates are world coordinates). Legs are its
+ * optimal paths (nav_mesh_find_path, NAV_MESH_PATH_OPTIMAL: the exact shortest path where every
+ * area costs the same; where areas cost differently the mesh runs its funnel mode, and routes are
+ * then the cheapest over the legs it finds), fans one such search a chokepoint. A point locates to
+ * the polygon under it. Returns as nav_world_builder_add_grid. */
+nav_status nav_world_builder_add_mesh(nav_world_builder *builder, const char *name, const nav_mesh *mesh,
+                                      uint32_t *region);
+
+/* Adds a waypoint-graph region (borrowed likewise: a road network, a bot graph). A point locates to
+ * the nearest waypoint within snap (world units, 3D; 0: 1); legs are the bake's routes, their costs
+ * the links' summed exactly. Returns as nav_world_builder_add_grid, and NAV_INVALID_PARAM for a snap
+ * that is negative or not finite. */
+nav_status nav_world_builder_add_waypoints(nav_world_builder *builder, const char *name,
+                                           const nav_waypoints *waypoints, double snap, uint32_t *region);
 
 /* A link between a place of one region and a place of another (or of the same region). */
 typedef struct nav_world_link_desc {

@@ -1,0 +1,57 @@
+/* The navmesh region kind of a world: places are points on the mesh (id: the polygon), legs are
+ * the mesh's optimal paths (nav_mesh_find_path: the exact shortest path where every area costs the
+ * same), and a fan is one such search a target. The mesh's coordinates are world coordinates. */
+#include <math.h>
+
+#include "world_internal.h"
+
+/* How far from a polygon a point may be and still locate to it: the point must be over the mesh. */
+#define OVER 1e-4f
+
+static bool mesh_locate(const nav__world_region *r, nav_vec3 point, nav_world_place *out)
+{
+    uint32_t poly;
+    nav_vec3 at;
+    if (nav_failed(nav_mesh_locate(r->mesh, point, (nav_vec3){OVER, 0, OVER}, &poly, &at))) return false;
+    *out = (nav_world_place){.region = r->index, .id = poly, .position = at};
+    return true;
+}
+
+/* The mesh's path from a to b into the scratch's path, its cost to *cost (INFINITY: none). */
+static nav_status search(nav__world_scratch *s, const nav__world_region *r, nav_vec3 a, nav_vec3 b,
+                         double *cost)
+{
+    nav_mesh_result res;
+    nav_status st = nav_mesh_find_path(
+        s->mesh[r->index],
+        &(nav_mesh_path_desc){.mode = NAV_MESH_PATH_OPTIMAL, .half_extents = {OVER, 0, OVER}}, a, b, &s->path,
+        &res);
+    *cost = INFINITY;
+    if (nav_has_detail(st, NAV_UNREACHABLE)) return NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
+    if (nav_failed(st)) return st;
+    if (nav_has_detail(st, NAV_PARTIAL_RESULT)) return NAV_FAILURE | NAV_OUT_OF_MEMORY; /* the node pool */
+    *cost = res.cost;
+    return NAV_SUCCESS;
+}
+
+static nav_status mesh_fan(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                           bool reverse, const nav_world_place *targets, uint32_t count, double *costs)
+{
+    for (uint32_t k = 0; k < count; k++) {
+        nav_vec3 a = reverse ? targets[k].position : from->position,
+                 b = reverse ? from->position : targets[k].position;
+        nav_status st = search(s, r, a, b, &costs[k]);
+        if (nav_failed(st)) return st;
+    }
+    return NAV_SUCCESS;
+}
+
+static nav_status mesh_leg(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                           const nav_world_place *to, nav_path *path, double *cost)
+{
+    nav_status st = search(s, r, from->position, to->position, cost);
+    if (nav_failed(st) || nav_has_detail(st, NAV_PARTIAL_RESULT)) return st;
+    return nav__world_path_append(path, &s->path);
+}
+
+const nav__world_region_ops nav__world_mesh_ops = {mesh_locate, mesh_fan, mesh_leg};
