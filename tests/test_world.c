@@ -843,6 +843,200 @@ static void test_mixed_kinds(void **state)
     flat_free(&f);
 }
 
+#define VILLAGE NAV_TEST_DATA "/../../data/worlds/village"
+
+static nav_grid *load_ascii_at(const char *file, nav_vec3 origin)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", VILLAGE, file);
+    nav_grid *g = NULL;
+    assert_int_equal(nav_grid_load_ascii_file(path, &(nav_grid_desc){.origin = origin}, &g), NAV_SUCCESS);
+    return g;
+}
+
+/* The bundled village: loaded from its JSON, its answers against the flat reference built from the
+ * same sources, the route from upstairs to the east town through every kind of region, and the
+ * bridge raised. */
+static void test_world_file(void **state)
+{
+    (void)state;
+    test_log log;
+    test_log_init(&log);
+    nav_world *w;
+    assert_int_equal(
+        nav_world_load_json(VILLAGE "/village.json", &(nav_world_load_desc){.log = &log.hooks}, &w),
+        NAV_SUCCESS);
+    nav_world_info info;
+    nav_world_get_info(w, &info);
+    assert_int_equal(info.regions, 5);
+    assert_int_equal(info.links, 4);
+    assert_int_equal(nav_world_find_region(w, "west town"), 2);
+    assert_int_equal(nav_world_region_kind_of(w, 2), NAV_WORLD_REGION_MESH);
+    assert_int_equal(nav_world_region_kind_of(w, 3), NAV_WORLD_REGION_WAYPOINTS);
+    nav_world_link_desc bridge;
+    assert_true(nav_world_link(w, 3, &bridge));
+    assert_string_equal(bridge.name, "bridge");
+    assert_int_equal(bridge.kind, NAV_LINK_BRIDGE);
+
+    /* the flat reference from the same files */
+    nav_grid *ground = load_ascii_at("house_ground.txt", nav_vec3_make(0, 0, 6));
+    nav_grid *upper = load_ascii_at("house_upper.txt", nav_vec3_make(0, 3, 6));
+    nav_grid *west = load_ascii_at("town_west.txt", nav_vec3_make(16, 0, 0));
+    nav_grid *east = load_ascii_at("town_east.txt", nav_vec3_make(100, 0, 0));
+    nav_waypoint_graph road;
+    assert_int_equal(nav_waypoint_graph_load_file(VILLAGE "/road.txt", NULL, &road), NAV_SUCCESS);
+    flat_world f = {0};
+    add_flat(&f, NAV_WORLD_REGION_GRID, ground, NULL);
+    add_flat(&f, NAV_WORLD_REGION_GRID, upper, NULL);
+    add_flat(&f, NAV_WORLD_REGION_MESH, west, NULL);
+    add_flat(&f, NAV_WORLD_REGION_WAYPOINTS, NULL, &road);
+    add_flat(&f, NAV_WORLD_REGION_MESH, east, NULL);
+    for (uint32_t k = 0; k < info.links; k++) {
+        nav_world_link_desc d;
+        assert_true(nav_world_link(w, k, &d));
+        f.links[f.link_count++] =
+            (flat_link){d.from_region, d.to_region, d.from, d.to, d.cost, d.one_way, true};
+    }
+    /* the link's ends as the world placed them: cell centres on grids, the points on meshes */
+    nav_world_query *q;
+    assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+    nav_vec3 upstairs = {12.5f, 3, 8.5f}, far = {125.5f, 0, 20.5f};
+    check_query(w, q, &f, upstairs, far);
+    uint32_t count;
+    const nav_world_leg *legs = nav_world_query_legs(q, &count);
+    assert_int_equal(count, 5);
+    const char *regions[5] = {"house upper floor", "house ground floor", "west town", "road", "east town"};
+    for (uint32_t i = 0; i < 5; i++)
+        assert_string_equal(nav_world_region_name(w, legs[i].region), regions[i]);
+    assert_int_equal(legs[3].link, 3);
+    check_query(w, q, &f, far, upstairs);
+    check_query(w, q, &f, (nav_vec3){30.5f, 0, 8.5f}, (nav_vec3){72, 0, 18}); /* town to the meadow */
+    check_query(w, q, &f, (nav_vec3){3.5f, 0.2f, 8.5f}, (nav_vec3){3.5f, 3.2f, 8.5f}); /* up the stairs */
+    assert_int_equal(nav_world_set_links(w, &(nav_world_link_change){3, false}, 1), NAV_SUCCESS);
+    f.links[3].enabled = false;
+    assert_true(check_query(w, q, &f, upstairs, far) == INFINITY);
+    nav_world_query_destroy(q);
+    nav_world_destroy(w); /* and what it loaded */
+    nav_waypoint_graph_release(&road);
+    nav_grid_destroy(ground);
+    nav_grid_destroy(upper);
+    nav_grid_destroy(west);
+    nav_grid_destroy(east);
+    flat_free(&f);
+}
+
+/* Bad world files: each refused with its status and a message naming the JSON path. */
+static void test_world_file_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json;
+        nav_status detail;
+        const char *message;
+    } cases[] = {
+        {"{\n\"regions\":\n [1,,2]}", NAV_PARSE_ERROR, "w.json:3: not valid JSON"},
+        {"[]", NAV_PARSE_ERROR, "w.json: expected an object"},
+        {"{\"regions\": []}", NAV_PARSE_ERROR, "w.json: regions: expected an array of at least one region"},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\"}], \"link\": []}", NAV_PARSE_ERROR,
+         "w.json: the top level: unknown key \"link\""},
+        {"{\"regions\": [{\"name\": \"a\"}]}", NAV_PARSE_ERROR, "w.json: regions[0]: give its source"},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\", \"mesh\": \"town_east.txt\"}]}",
+         NAV_PARSE_ERROR, "regions[0]: a region is one of grid, mesh or waypoints, not both grid and mesh"},
+        {"{\"regions\": [{\"grid\": \"house_ground.txt\"}]}", NAV_PARSE_ERROR, "regions[0].name: expected"},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\", \"origin\": [1, 2]}]}",
+         NAV_PARSE_ERROR, "w.json: regions[0].origin: expected an array of 3 numbers"},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\", \"origin\": [1, \"2\", 3]}]}",
+         NAV_PARSE_ERROR, "regions[0].origin[1]: expected a finite number"},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\", \"cell_size\": 0}]}",
+         NAV_PARSE_ERROR, "regions[0].cell_size: expected a number from"},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\", \"colour\": 0}]}", NAV_PARSE_ERROR,
+         "regions[0]: unknown key \"colour\""},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"missing.txt\"}]}", NAV_IO_ERROR,
+         "w.json: regions[0].grid: \"missing.txt\" did not load"},
+        {"{\"regions\": [{\"name\": \"a\", \"waypoints\": \"town_east.txt\"}]}", NAV_PARSE_ERROR,
+         "regions[0].waypoints: \"town_east.txt\" did not load"},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\"}, {\"name\": \"a\", \"grid\": "
+         "\"house_upper.txt\"}]}",
+         NAV_INVALID_PARAM, "the name \"a\" is taken by region 0"},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\"}], \"links\": [{\"from\": "
+         "{\"region\": "
+         "\"a\", \"at\": [1.5, 0, 1.5]}, \"to\": {\"region\": \"keep\", \"at\": [0, 0, 0]}}]}",
+         NAV_PARSE_ERROR, "w.json: links[0].to.region: no region named \"keep\""},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\"}], \"links\": [{\"kind\": "
+         "\"teleporter\"}]}",
+         NAV_PARSE_ERROR, "links[0].kind: expected door, stairs"},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\"}], \"links\": [{\"from\": "
+         "{\"region\": "
+         "\"a\", \"at\": [0.5, 0, 0.5]}, \"to\": {\"region\": \"a\", \"at\": [1.5, 0, 1.5]}}]}",
+         NAV_INVALID_PARAM, "w.json: links[0]: the link above is refused"},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\"}], \"links\": [{\"from\": "
+         "{\"region\": "
+         "\"a\", \"at\": [1.5, 0, 1.5]}, \"to\": {\"region\": \"a\", \"at\": [2.5, 0, 1.5]}, \"enabled\": "
+         "1}]}",
+         NAV_PARSE_ERROR, "links[0].enabled: expected true or false"},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\"}], \"links\": [{\"from\": "
+         "{\"region\": "
+         "\"a\", \"at\": [1.5, 0, 1.5], \"height\": 2}}]}",
+         NAV_PARSE_ERROR, "links[0].from: unknown key \"height\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        test_log log;
+        test_log_init(&log);
+        nav_world *w = (nav_world *)1;
+        nav_status s = nav_world_load_json_text(cases[i].json, strlen(cases[i].json), "w.json", VILLAGE,
+                                                &(nav_world_load_desc){.log = &log.hooks}, &w);
+        if (s != (NAV_FAILURE | cases[i].detail) || !strstr(log.last, cases[i].message) || w)
+            fail_msg("case %zu: status %s, last message \"%s\"", i, nav_status_str(s), log.last);
+    }
+    nav_world *w;
+    FAILS_WITH(nav_world_load_json(VILLAGE "/nowhere.json", NULL, &w), NAV_IO_ERROR);
+    FAILS_WITH(nav_world_load_json(VILLAGE, NULL, &w), NAV_IO_ERROR); /* a folder */
+    FAILS_WITH(nav_world_load_json(NULL, NULL, &w), NAV_INVALID_PARAM);
+}
+
+/* Every prefix and many byte flips of the village's JSON load or fail cleanly, and nothing leaks
+ * (AddressSanitizer); every allocation failing in turn gives a clean failure. */
+static void test_world_file_damage(void **state)
+{
+    (void)state;
+    size_t size;
+    char *text = test_read_file(VILLAGE "/village.json", &size);
+    int loaded = 0;
+    for (size_t n = 0; n <= size; n++) {
+        nav_world *w = NULL;
+        nav_status s = nav_world_load_json_text(text, n, "village.json", VILLAGE, NULL, &w);
+        assert_true(nav_failed(s) == (w == NULL));
+        loaded += !nav_failed(s);
+        nav_world_destroy(w);
+    }
+    assert_true(loaded >= 1);
+    for (size_t i = 0; i < size; i += 3) {
+        char saved = text[i];
+        text[i] = (char)(saved ^ 0x25);
+        nav_world *w = NULL;
+        nav_status s = nav_world_load_json_text(text, size, "village.json", VILLAGE, NULL, &w);
+        assert_true(nav_failed(s) == (w == NULL));
+        nav_world_destroy(w);
+        text[i] = saved;
+    }
+    bool done = false;
+    for (long fail_at = 1; !done && fail_at < 5000; fail_at++) {
+        test_allocator t;
+        test_allocator_init(&t, fail_at);
+        nav_world *w = NULL;
+        nav_status s = nav_world_load_json_text(text, size, "village.json", VILLAGE,
+                                                &(nav_world_load_desc){.allocator = &t.hooks}, &w);
+        if (nav_failed(s))
+            assert_true(nav_has_detail(s, NAV_OUT_OF_MEMORY));
+        else
+            done = true;
+        nav_world_destroy(w);
+        assert_int_equal(t.live, 0);
+    }
+    assert_true(done);
+    free(text);
+}
+
 /* Bad regions, links and calls: a status and a message naming the culprit. */
 static void test_bad_input(void **state)
 {
@@ -1059,11 +1253,12 @@ static void test_threads_toggling(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_two_storeys),      cmocka_unit_test(test_locate_floor),
-        cmocka_unit_test(test_one_way_drop),     cmocka_unit_test(test_same_region_detour),
-        cmocka_unit_test(test_random_worlds),    cmocka_unit_test(test_mixed_kinds),
-        cmocka_unit_test(test_bad_input),        cmocka_unit_test(test_allocation_failures),
-        cmocka_unit_test(test_threads_toggling),
+        cmocka_unit_test(test_two_storeys),         cmocka_unit_test(test_locate_floor),
+        cmocka_unit_test(test_one_way_drop),        cmocka_unit_test(test_same_region_detour),
+        cmocka_unit_test(test_random_worlds),       cmocka_unit_test(test_mixed_kinds),
+        cmocka_unit_test(test_world_file),          cmocka_unit_test(test_world_file_errors),
+        cmocka_unit_test(test_world_file_damage),   cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_threads_toggling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,8 +32,30 @@ struct nav_world_builder {
     struct {
         char *key;
         uint32_t value;
-    } * by_name; /* stb_ds string map: region name -> index */
+    } * by_name;             /* stb_ds string map: region name -> index */
+    nav__world_owned *owned; /* stb_ds array: handed to the world at bake */
 };
+
+static void destroy_owned(nav__world_owned *o)
+{
+    nav_mesh_destroy(o->mesh);
+    nav_waypoints_destroy(o->waypoints);
+    nav_grid_destroy(o->grid);
+}
+
+nav_status nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mesh, nav_waypoints *wp)
+{
+    nav__world_owned o = {grid, mesh, wp};
+    if (grid || mesh || wp) arrput(b->owned, o);
+    return NAV_SUCCESS;
+}
+
+uint32_t nav__world_builder_find(const nav_world_builder *b, const char *name)
+{
+    nav_world_builder *mutable = (nav_world_builder *)b; /* stb_ds's lookups write a header field */
+    ptrdiff_t i = shgeti(mutable->by_name, name);
+    return i < 0 ? NAV_WORLD_NONE : mutable->by_name[i].value;
+}
 
 static const nav__world_region_ops *ops_of(nav_world_region_kind kind)
 {
@@ -85,6 +107,8 @@ nav_status nav_world_builder_create(const nav_allocator *allocator, const nav_lo
 void nav_world_builder_destroy(nav_world_builder *b)
 {
     if (!b) return;
+    for (size_t i = 0; i < arrlenu(b->owned); i++) destroy_owned(&b->owned[i]);
+    arrfree(b->owned);
     arrfree(b->regions);
     arrfree(b->links);
     shfree(b->by_name);
@@ -231,6 +255,8 @@ void nav_world_destroy(nav_world *w)
     nav__free(&a, w->names);
     nav__free(&a, w->by_name);
     nav__free(&a, (void *)w->state.bits);
+    for (uint32_t i = 0; i < w->owned_count; i++) destroy_owned(&w->owned[i]);
+    nav__free(&a, w->owned);
     nav__free(&a, w);
 }
 
@@ -393,6 +419,16 @@ nav_status nav_world_bake(const nav_world_builder *b, const nav_world_bake_desc 
     if (!nav_failed(s)) s = place_chokepoints(b, w);
     if (!nav_failed(s)) s = fill_tables(w, desc ? &desc->progress : NULL);
     if (!nav_failed(s)) s = init_state(w);
+    if (!nav_failed(s) && arrlenu(b->owned)) { /* the builder's objects change owner: it keeps none */
+        w->owned = nav__calloc(&a, arrlenu(b->owned), sizeof *w->owned);
+        if (!w->owned) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    if (!nav_failed(s) && arrlenu(b->owned)) {
+        nav_world_builder *mutable = (nav_world_builder *)b;
+        memcpy(w->owned, b->owned, arrlenu(b->owned) * sizeof *w->owned);
+        w->owned_count = (uint32_t)arrlenu(b->owned);
+        arrsetlen(mutable->owned, 0);
+    }
     if (nav_failed(s)) {
         nav_world_destroy(w);
         return s;

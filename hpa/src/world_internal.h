@@ -83,6 +83,13 @@ typedef struct nav__world_state {
     uint32_t words;
 } nav__world_state;
 
+/* What a world owns (a loader's grids, meshes and waypoint graphs). */
+typedef struct nav__world_owned {
+    nav_grid *grid;
+    nav_mesh *mesh;
+    nav_waypoints *waypoints;
+} nav__world_owned;
+
 struct nav_world {
     nav_allocator allocator;
     uint32_t region_count, link_count, choke_count;
@@ -101,8 +108,16 @@ struct nav_world {
     uint32_t names_size;
     uint32_t *by_name; /* region indices ordered by name */
     size_t bytes;
+    nav__world_owned *owned;
+    uint32_t owned_count;
     nav__world_state state;
 };
+
+/* For loaders: the builder (then the world baked from it) owns these from now on and destroys them
+ * (any may be null). NAV_FAILURE | NAV_OUT_OF_MEMORY (they are destroyed at once). */
+nav_status nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mesh, nav_waypoints *wp);
+/* The index of the region of that name added so far, or NAV_WORLD_NONE. */
+uint32_t nav__world_builder_find(const nav_world_builder *b, const char *name);
 
 /* The region's name, NUL-terminated. */
 static inline const char *nav__world_name(const nav_world *w, uint32_t offset)

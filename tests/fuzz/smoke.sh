@@ -9,7 +9,7 @@
 #   FUZZ_DIR=/tmp/fz tests/fuzz/smoke.sh     # where builds and corpora go (default: a temp dir)
 #
 # Needs clang, its fuzzer runtime (Debian 12: clang libclang-rt-14-dev), pkg-config, libspng-dev,
-# libstb-dev.
+# libcjson-dev, libstb-dev.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -21,15 +21,16 @@ mkdir -p "$dir"
 stb_prefixed=0
 [ -e /usr/include/stb/stb_ds.h ] && stb_prefixed=1
 common=(-g -std=gnu11 -DNAV_STB_PREFIXED=$stb_prefixed -Inav/include -Inav/src -Ihpa/include -Imesh/include
-        -Iwaypoints/include -Itests -I/usr/include/stb $(pkg-config --cflags spng))
+        -Iwaypoints/include -Itests -I/usr/include/stb $(pkg-config --cflags spng libcjson)
+        -DNAV_FUZZ_WORLD_DIR="\"$PWD/data/worlds/village\"")
 srcs=(nav/src/*.c hpa/src/*.c mesh/src/*.c waypoints/src/*.c)
-libs=($(pkg-config --libs spng) -lm -pthread)
+libs=($(pkg-config --libs spng libcjson) -lm -pthread)
 
 # each harness and the longest input it is fed
-harnesses=(fuzz_container fuzz_loaders fuzz_hpa fuzz_nav fuzz_mesh fuzz_waypoints)
+harnesses=(fuzz_container fuzz_loaders fuzz_hpa fuzz_nav fuzz_mesh fuzz_waypoints fuzz_world)
 # sources beyond the library a harness needs
 declare -A extra=([fuzz_waypoints]=tests/reference.c)
-declare -A max_len=([fuzz_container]=8192 [fuzz_loaders]=65536 [fuzz_hpa]=40000 [fuzz_nav]=40000 [fuzz_mesh]=40000 [fuzz_waypoints]=8192)
+declare -A max_len=([fuzz_container]=8192 [fuzz_loaders]=65536 [fuzz_hpa]=40000 [fuzz_nav]=40000 [fuzz_mesh]=40000 [fuzz_waypoints]=8192 [fuzz_world]=8192)
 
 for h in "${harnesses[@]}"; do
     work="$dir/$h"

@@ -154,6 +154,29 @@ typedef struct nav_world nav_world;
 nav_status nav_world_bake(const nav_world_builder *builder, const nav_world_bake_desc *desc, nav_world **out);
 void nav_world_destroy(nav_world *world);
 
+/* ---- World files ---------------------------------------------------------------------------------- */
+
+/* Options of the JSON world loader; zero fields take defaults. */
+typedef struct nav_world_load_desc {
+    const nav_allocator *allocator; /* [opt] the world's and its regions' memory */
+    const nav_log *log;             /* [opt] errors: "FILE: JSON.path: message" */
+    nav_progress progress;          /* [opt] the bake's (nav_world_bake_desc) */
+} nav_world_load_desc;
+
+/* Loads a JSON world file (docs/worlds.md): its regions' sources (grids from .map, PNG or the ASCII
+ * format; meshes built from such a grid, or read from a .nav; waypoint graphs from the text format,
+ * baked, or read from a .nav), found relative to the file's folder, then bakes the world. The world
+ * owns what it loaded: nav_world_destroy frees it all. Errors name the JSON path of the bad value
+ * ("world.json: links[3].to.region: no region named \"keep\""), and an unknown key is an error.
+ * Returns NAV_SUCCESS; NAV_FAILURE with NAV_IO_ERROR, NAV_PARSE_ERROR (not JSON, or not a world),
+ * NAV_TOO_LARGE (over 64 MiB), NAV_INVALID_PARAM (a link or region the builder refuses), the
+ * failures of the region loaders and of nav_world_bake; *out is null on failure. */
+nav_status nav_world_load_json(const char *path, const nav_world_load_desc *desc, nav_world **out);
+/* The same from text in memory (size bytes). name [opt]: for messages; dir [opt]: where sources are
+ * found (null: the working folder). */
+nav_status nav_world_load_json_text(const char *text, size_t size, const char *name, const char *dir,
+                                    const nav_world_load_desc *desc, nav_world **out);
+
 /* ---- Reading a world --------------------------------------------------------------------------- */
 
 typedef struct nav_world_info {

@@ -1,0 +1,110 @@
+/* libFuzzer harness for the JSON world file (nav_world_load_json_text; see README.md here). The
+ * first byte is a mode: bit 0 also runs queries between every two link ends of a world that loads.
+ * The rest is the JSON text, its sources found in data/worlds/village (NAV_FUZZ_WORLD_DIR).
+ *
+ * Besides crashes, sanitizer reports and leaks, it traps when a result breaks a promise: a failure
+ * that is not one of the documented statuses or that returns a world; a world that loads whose
+ * queries between link ends fail other than as "unreachable", or whose path's cost is not the sum of
+ * its legs' and links', or differs from the plan's by more than 1e-9 relative, or whose legs do not
+ * cover the path's points in order.
+ *
+ * NAV_FUZZ_MAKE_SEEDS builds a program that writes the village and a few small worlds as seeds. */
+#include "fuzz_common.h" /* first: it asks for _GNU_SOURCE */
+
+#include <math.h>
+#include "nav/world.h"
+
+#ifndef NAV_FUZZ_WORLD_DIR
+#define NAV_FUZZ_WORLD_DIR "data/worlds/village"
+#endif
+
+static void query_link_ends(const nav_world *w)
+{
+    nav_world_query *q = NULL;
+    if (nav_failed(nav_world_query_create(w, NULL, &q))) return;
+    nav_world_info info;
+    nav_world_get_info(w, &info);
+    uint32_t links = info.links < 6 ? info.links : 6;
+    nav_path path;
+    nav_path_init(&path, NULL);
+    for (uint32_t a = 0; a < 2 * links; a++)
+        for (uint32_t b = 0; b < 2 * links; b++) {
+            nav_world_link_desc la, lb;
+            CHECK(nav_world_link(w, a / 2, &la) && nav_world_link(w, b / 2, &lb));
+            nav_vec3 from = a % 2 ? la.to : la.from, to = b % 2 ? lb.to : lb.from;
+            nav_world_result plan, r;
+            nav_status s = nav_world_plan(q, from, to, &plan);
+            nav_status t = nav_world_find_path(q, from, to, &path, &r);
+            if (nav_failed(s)) { /* an end that another region's floor hides may locate nowhere useful */
+                CHECK(s == t && path.count == 0);
+                continue;
+            }
+            CHECK(s == t);
+            if (nav_has_detail(s, NAV_UNREACHABLE)) {
+                CHECK(path.count == 1);
+                continue;
+            }
+            CHECK(s == NAV_SUCCESS && isfinite(r.cost) && r.cost >= 0);
+            CHECK(fabs(plan.cost - r.cost) <= 1e-9 * fmax(1, r.cost));
+            uint32_t count, next = 0;
+            const nav_world_leg *legs = nav_world_query_legs(q, &count);
+            double sum = 0;
+            for (uint32_t i = 0; i < count; i++) {
+                CHECK(legs[i].first_point == next && legs[i].point_count >= 1);
+                next += legs[i].point_count;
+                sum += legs[i].cost + legs[i].link_cost;
+            }
+            CHECK(next == path.count && count == r.legs);
+            CHECK(fabs(sum - r.cost) <= 1e-9 * fmax(1, r.cost));
+        }
+    nav_path_destroy(&path);
+    nav_world_query_destroy(q);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1) return 0;
+    uint8_t mode = data[0];
+    char *text = (char *)fuzz_copy(data + 1, size - 1);
+    nav_world *w = (nav_world *)1;
+    nav_status s = nav_world_load_json_text(text, size - 1, "fuzz.json", NAV_FUZZ_WORLD_DIR, NULL, &w);
+    if (nav_failed(s)) {
+        const nav_status allowed = NAV_PARSE_ERROR | NAV_IO_ERROR | NAV_INVALID_PARAM | NAV_TOO_LARGE |
+                                   NAV_CORRUPT_DATA | NAV_WRONG_VERSION | NAV_SOURCE_MISMATCH |
+                                   NAV_UNREACHABLE;
+        CHECK(w == NULL && (s & NAV_DETAIL_MASK) && !(s & NAV_DETAIL_MASK & ~allowed));
+    } else {
+        CHECK(w != NULL);
+        if (mode & 1) query_link_ends(w);
+        nav_world_destroy(w);
+    }
+    free(text);
+    return 0;
+}
+
+#if defined(NAV_FUZZ_MAKE_SEEDS)
+static void make_seeds(const char *dir)
+{
+    FILE *f = fopen(NAV_FUZZ_WORLD_DIR "/village.json", "rb");
+    CHECK(f);
+    static char village[1 << 16];
+    size_t n = fread(village, 1, sizeof village, f);
+    fclose(f);
+    write_seed(dir, "village", 1, village, n);
+    static const char *const small[][2] = {
+        {"two_floors",
+         "{\"regions\": [{\"name\": \"g\", \"grid\": \"house_ground.txt\"}, {\"name\": \"u\", \"grid\": "
+         "\"house_upper.txt\", \"origin\": [0, 3, 0]}], \"links\": [{\"kind\": \"stairs\", \"from\": "
+         "{\"region\": \"g\", \"at\": [2.5, 0, 8.5]}, \"to\": {\"region\": \"u\", \"at\": [2.5, 3, 8.5]}, "
+         "\"cost\": 5, \"one_way\": true}]}"},
+        {"road",
+         "{\"regions\": [{\"name\": \"r\", \"waypoints\": \"road.txt\", \"snap\": 2}, {\"name\": \"t\", "
+         "\"mesh\": \"town_east.txt\", \"origin\": [92, 0, 0]}], \"links\": [{\"from\": {\"region\": \"r\", "
+         "\"at\": [92, 0, 12.5]}, \"to\": {\"region\": \"t\", \"at\": [92.5, 0, 12.5]}, \"enabled\": false}, "
+         "{\"kind\": \"portal\", \"from\": {\"region\": \"t\", \"at\": [100.5, 0, 0.5]}, \"to\": "
+         "{\"region\": \"r\", \"at\": [56.5, 0, 12.5]}, \"cost\": 3}]}"},
+    };
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
+        write_seed(dir, small[i][0], 1, small[i][1], strlen(small[i][1]));
+}
+#endif
