@@ -365,13 +365,56 @@ static void test_waypoint_commands(void **state)
     remove(path);
 }
 
+/* navtool demo, run in a folder of its own: the village written out and loaded, the route from the
+ * house's upper floor through every kind of region, the bridge raised, the pictures written. */
+static void test_demo(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/navtool_demo_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    static char out[1 << 16];
+    char command[512];
+    snprintf(command, sizeof command, "cd '%s' && '%s' demo 2>&1", dir, NAVTOOL);
+    FILE *p = popen(command, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    assert_int_equal(pclose(p), 0);
+    expect_output(out, "5 regions, 4 links, 8 chokepoints");
+    expect_output(out, "leg 1  house upper floor   grid A*");
+    expect_output(out, "then the stairs \"stairs\" (5.00)");
+    expect_output(out, "leg 3  west town           navmesh");
+    expect_output(out, "leg 4  road                waypoints");
+    expect_output(out, "then the bridge \"bridge\" (8.50)");
+    expect_output(out, "leg 5  east town           navmesh");
+    expect_output(out, "unreachable: the river has no other crossing");
+    expect_output(out, "A* from (10,13) to (40,1): cost 38.4");
+    const char *files[] = {"demo_world.png", "demo_world_bridge_up.png", "demo_basin.png",
+                           "demo_basin_ramp.png"};
+    for (int i = 0; i < 4; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        expect_png(path);
+    }
+    const char *village[] = {"village.json",  "house_ground.txt", "house_upper.txt",
+                             "town_west.txt", "town_east.txt",    "road.txt"};
+    for (int i = 0; i < 6; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/village/%s", dir, village[i]);
+        assert_int_equal(remove(path), 0);
+    }
+    char folder[512];
+    snprintf(folder, sizeof folder, "%s/village", dir);
+    assert_int_equal(rmdir(folder), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_info),
-        cmocka_unit_test(test_baked_file_input),
-        cmocka_unit_test(test_mesh_commands),
-        cmocka_unit_test(test_waypoint_commands),
+        cmocka_unit_test(test_info),          cmocka_unit_test(test_baked_file_input),
+        cmocka_unit_test(test_mesh_commands), cmocka_unit_test(test_waypoint_commands),
+        cmocka_unit_test(test_demo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

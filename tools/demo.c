@@ -1,8 +1,14 @@
-/* navtool demo: the basin of seed tutorial 002, solved as drawn and with its ramp opened; prints
- * each route over the map, smooths it, and writes PNG pictures of the searches. */
+/* navtool demo: the bundled village (data/worlds/village: a two-storey house, a town, a road, a
+ * bridge over a river to a second town), written out to ./village/ and loaded as a world: a route
+ * from the house's upper floor to the far town, leg by leg, drawn as a PNG; then the bridge goes up.
+ * Then the basin of seed tutorial 002, solved as drawn and with its ramp opened; prints each route
+ * over the map, smooths it, and writes PNG pictures of the searches. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "navtool.h"
 #include "nav/flow.h"
@@ -99,6 +105,132 @@ static int solve(const char *title, const char *world, const char *png)
     return rc;
 }
 
+struct navtool_file {
+    const char *name, *text;
+};
+extern const struct navtool_file navtool_village[];
+
+static const char *planner_of(nav_world_region_kind kind)
+{
+    return kind == NAV_WORLD_REGION_GRID   ? "grid A*"
+           : kind == NAV_WORLD_REGION_MESH ? "navmesh"
+                                           : "waypoints";
+}
+
+/* Writes the bundled village into folder `dir` (made if missing). Returns 0, or 1 having said why. */
+static int write_village(const char *dir)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "navtool demo: cannot make the folder %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    for (const struct navtool_file *f = navtool_village; f->name; f++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, f->name);
+        FILE *out = fopen(path, "wb");
+        if (!out || fputs(f->text, out) < 0 || fclose(out) != 0) {
+            fprintf(stderr, "navtool demo: cannot write %s\n", path);
+            if (out) fclose(out);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static void print_legs(const nav_world *w, const nav_world_query *q)
+{
+    uint32_t n;
+    const nav_world_leg *legs = nav_world_query_legs(q, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        const nav_world_leg *l = &legs[i];
+        printf("  leg %u  %-19s %-10s cost %6.2f, %3u points", i + 1, nav_world_region_name(w, l->region),
+               planner_of(nav_world_region_kind_of(w, l->region)), l->cost, l->point_count);
+        nav_world_link_desc link;
+        if (l->link != NAV_WORLD_NONE && nav_world_link(w, l->link, &link))
+            printf(", then the %s \"%s\" (%.2f)", nav_world_link_kind_name(link.kind),
+                   link.name ? link.name : "", l->link_cost);
+        printf("\n");
+    }
+}
+
+static int village(void)
+{
+    const char *dir = "village";
+    if (write_village(dir)) return 1;
+    nav_world *w = NULL;
+    double t0 = now_ms();
+    nav_status s =
+        nav_world_load_json("village/village.json", &(nav_world_load_desc){.log = &navtool_stderr_log}, &w);
+    if (nav_failed(s)) {
+        fprintf(stderr, "navtool demo: the village does not load: %s\n", nav_status_str(s));
+        return 1;
+    }
+    double load_ms = now_ms() - t0;
+    nav_world_info info;
+    nav_world_get_info(w, &info);
+    printf("libnav %s demo: the village (%s/village.json, written out here from the program).\n",
+           nav_version_str(), dir);
+    printf("%u regions, %u links, %u chokepoints; loaded and baked in %.1f ms, %zu bytes of world tables\n",
+           info.regions, info.links, info.chokepoints, load_ms, info.bytes);
+    for (uint32_t r = 0; r < info.regions; r++)
+        printf("  %-19s %s\n", nav_world_region_name(w, r), planner_of(nav_world_region_kind_of(w, r)));
+    nav_world_query *q = NULL;
+    if (nav_failed(nav_world_query_create(w, NULL, &q))) {
+        nav_world_destroy(w);
+        fprintf(stderr, "navtool demo: out of memory\n");
+        return 1;
+    }
+    nav_vec3 start = {12.5f, 3, 8.5f}, goal = {125.5f, 0, 20.5f};
+    nav_path path;
+    nav_path_init(&path, NULL);
+    nav_world_result r;
+    int rc = 0;
+    printf("\nFrom the upper floor of the house (%.1f, %.1f, %.1f) to the east town (%.1f, %.1f, %.1f):\n",
+           (double)start.x, (double)start.y, (double)start.z, (double)goal.x, (double)goal.y, (double)goal.z);
+    t0 = now_ms();
+    s = nav_world_find_path(q, start, goal, &path, &r);
+    double ms = now_ms() - t0;
+    if (s != NAV_SUCCESS) {
+        printf("  no route: %s\n", nav_status_str(s));
+        rc = 1;
+    } else {
+        print_legs(w, q);
+        printf("  cost %.2f, %u points, %u legs, %.3f ms\n", r.cost, path.count, r.legs, ms);
+        uint32_t n;
+        const nav_world_leg *legs = nav_world_query_legs(q, &n);
+        if (navtool_write_world_png("demo_world.png", w, legs, n, &path, 8) == 0)
+            printf("  picture (each leg in its region's colour, links yellow): demo_world.png\n");
+    }
+    uint32_t bridge = NAV_WORLD_NONE;
+    for (uint32_t k = 0; k < info.links; k++) {
+        nav_world_link_desc d;
+        if (nav_world_link(w, k, &d) && d.kind == NAV_LINK_BRIDGE) bridge = k;
+    }
+    if (bridge != NAV_WORLD_NONE) {
+        nav_world_set_links(w, &(nav_world_link_change){bridge, false}, 1);
+        printf("\nThe bridge goes up (nav_world_set_links, no re-bake):\n");
+        s = nav_world_find_path(q, start, goal, &path, &r);
+        if (nav_has_detail(s, NAV_UNREACHABLE))
+            printf("  unreachable: the river has no other crossing (%u chokepoints searched)\n",
+                   r.chokepoints_expanded);
+        else if (s == NAV_SUCCESS)
+            print_legs(w, q);
+        if (navtool_write_world_png("demo_world_bridge_up.png", w, NULL, 0, NULL, 8) == 0)
+            printf("  picture (the bridge grey): demo_world_bridge_up.png\n");
+    }
+    nav_path_destroy(&path);
+    nav_world_query_destroy(q);
+    nav_world_destroy(w);
+    return rc;
+}
+
 int navtool_demo(int argc, char **argv)
 {
     (void)argv;
@@ -106,10 +238,10 @@ int navtool_demo(int argc, char **argv)
         fprintf(stderr, "navtool demo takes no arguments\n");
         return 2;
     }
-    printf("libnav %s demo: the basin of seed tutorial 002.\n"
-           "Walking down into the basin is allowed, climbing more than 7 out of it is not.\n",
-           nav_version_str());
-    int rc = solve("basin, as drawn", navtool_world_basin, "demo_basin.png");
+    int rc = village();
+    printf("\nThe basin of seed tutorial 002.\n"
+           "Walking down into the basin is allowed, climbing more than 7 out of it is not.\n");
+    rc |= solve("basin, as drawn", navtool_world_basin, "demo_basin.png");
     rc |= solve("basin, with a ramp at row 6, column 36", navtool_world_basin_ramp, "demo_basin_ramp.png");
     return rc;
 }

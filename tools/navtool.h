@@ -9,6 +9,7 @@
 #include "nav/mesh.h"
 #include "nav/search.h"
 #include "nav/waypoints.h"
+#include "nav/world.h"
 
 int navtool_demo(int argc, char **argv);
 int navtool_path(int argc, char **argv);
@@ -94,6 +95,12 @@ int navtool_waypoints_route(const char *input, const char *const *ends, int nend
                             bool print);
 /* navtool info's lines about a bake; grid [opt] the file's. */
 void navtool_print_waypoints(const nav_waypoints *wp, const nav_grid *grid);
+
+/* A PNG of a world from above (tools/world.c): regions in colours of their own, higher floors over
+ * lower ones, links (grey when off), and a path [opt] with its legs [opt] in their regions' colours.
+ * scale: pixels a world unit. Returns 0 on success. */
+int navtool_write_world_png(const char *png, const nav_world *w, const nav_world_leg *legs, uint32_t leg_count,
+                            const nav_path *path, double scale);
 
 /* Prints the grid with the path as '*' (start 's', goal 't'). */
 void navtool_print_ascii(FILE *out, const nav_grid *grid, const nav_path *path_cells);

@@ -9,35 +9,10 @@
 #include "navtool.h"
 #include "nav/anyangle.h"
 
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STB_IMAGE_WRITE_STATIC
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#endif
-#if NAV_STB_PREFIXED
-#include <stb/stb_image_write.h>
-#else
-#include <stb_image_write.h>
-#endif
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-
-typedef struct rgb {
-    uint8_t r, g, b;
-} rgb;
+#include "raster.h"
 
 static const rgb wall = {40, 40, 48}, closed_tint = {120, 170, 235}, open_tint = {140, 220, 140},
                  path_colour = {220, 40, 40}, start_colour = {30, 160, 30}, goal_colour = {30, 60, 200};
-
-static rgb mix(rgb a, rgb b, double t)
-{
-    return (rgb){(uint8_t)(a.r + (b.r - a.r) * t), (uint8_t)(a.g + (b.g - a.g) * t),
-                 (uint8_t)(a.b + (b.b - a.b) * t)};
-}
 
 /* Plain ground is near white; dearer terrain is darker and greener (cost 10 is quite dark). */
 static rgb terrain_colour(double cost)
@@ -45,32 +20,6 @@ static rgb terrain_colour(double cost)
     if (!(cost < INFINITY)) return wall;
     double t = cost <= 1 ? 0 : fmin(1.0, log(cost) / log(12.0));
     return mix((rgb){236, 236, 230}, (rgb){70, 110, 60}, t);
-}
-
-/* Blends a pixel towards colour c by t. */
-static void blend(uint8_t *pixels, size_t pw, size_t ph, int64_t x, int64_t y, rgb c, double t)
-{
-    if (x < 0 || y < 0 || (size_t)x >= pw || (size_t)y >= ph) return;
-    uint8_t *p = pixels + ((size_t)y * pw + (size_t)x) * 3;
-    rgb m = mix((rgb){p[0], p[1], p[2]}, c, t);
-    p[0] = m.r;
-    p[1] = m.g;
-    p[2] = m.b;
-}
-
-/* A line between two pixel centres (Bresenham). */
-static void line(uint8_t *pixels, size_t pw, size_t ph, int64_t x0, int64_t y0, int64_t x1, int64_t y1, rgb c,
-                 double t)
-{
-    int64_t dx = x1 > x0 ? x1 - x0 : x0 - x1, dy = -(y1 > y0 ? y1 - y0 : y0 - y1);
-    int64_t sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1, err = dx + dy;
-    for (;;) {
-        blend(pixels, pw, ph, x0, y0, c, t);
-        if (x0 == x1 && y0 == y1) break;
-        int64_t e2 = 2 * err;
-        if (e2 >= dy) err += dy, x0 += sx;
-        if (e2 <= dx) err += dx, y0 += sy;
-    }
 }
 
 /* The abstract graph under the path: cluster borders (level 1 faint, higher levels stronger), the
@@ -324,7 +273,7 @@ int navtool_write_png_layers(const char *path, const nav_grid *grid, const navto
                 for (int64_t dx = 0; dx < scale; dx++) blend(pixels, pw, ph, x0 + dx, y0 + dy, c, 1.0);
         }
     }
-    int ok = stbi_write_png(path, (int)pw, (int)ph, 3, pixels, (int)(pw * 3));
+    int ok = navtool_write_rgb_png(path, pw, ph, pixels);
     free(cells);
     free(pixels);
     if (!ok) {

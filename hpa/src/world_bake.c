@@ -470,6 +470,21 @@ nav_world_region_kind nav_world_region_kind_of(const nav_world *w, uint32_t regi
     return w && region < w->region_count ? w->regions[region].kind : (nav_world_region_kind)0;
 }
 
+const nav_grid *nav_world_region_grid(const nav_world *w, uint32_t region)
+{
+    return w && region < w->region_count ? w->regions[region].grid : NULL;
+}
+
+const nav_mesh *nav_world_region_mesh(const nav_world *w, uint32_t region)
+{
+    return w && region < w->region_count ? w->regions[region].mesh : NULL;
+}
+
+const nav_waypoints *nav_world_region_waypoints(const nav_world *w, uint32_t region)
+{
+    return w && region < w->region_count ? w->regions[region].waypoints : NULL;
+}
+
 uint32_t nav_world_find_region(const nav_world *w, const char *name)
 {
     if (!w || !name) return NAV_WORLD_NONE;

@@ -191,6 +191,11 @@ size_t nav_world_memory_bytes(const nav_world *world);
 /* A region's name and kind; null / 0 for a bad index. */
 const char *nav_world_region_name(const nav_world *world, uint32_t region);
 nav_world_region_kind nav_world_region_kind_of(const nav_world *world, uint32_t region);
+/* A region's planner data (for tools that draw or inspect it): its grid (a grid region's), its mesh,
+ * its waypoint graph; null when the region is of another kind or the index is bad. */
+const nav_grid *nav_world_region_grid(const nav_world *world, uint32_t region);
+const nav_mesh *nav_world_region_mesh(const nav_world *world, uint32_t region);
+const nav_waypoints *nav_world_region_waypoints(const nav_world *world, uint32_t region);
 /* The region of that name, or NAV_WORLD_NONE. */
 uint32_t nav_world_find_region(const nav_world *world, const char *name);
 /* A link as it was added (its name points into the world; cost resolved: never 0), or false for a
