@@ -962,6 +962,11 @@ static void test_world_file_errors(void **state)
          "{\"region\": "
          "\"a\", \"at\": [1.5, 0, 1.5]}, \"to\": {\"region\": \"keep\", \"at\": [0, 0, 0]}}]}",
          NAV_PARSE_ERROR, "w.json: links[0].to.region: no region named \"keep\""},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\"}], \"join\": {\"mode\": "
+         "\"sideways\"}}",
+         NAV_PARSE_ERROR, "w.json: join.mode: expected \"every\" or \"entrances\""},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\"}], \"join\": {\"long\": 3}}",
+         NAV_PARSE_ERROR, "w.json: join: unknown key \"long\""},
         {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\"}], \"links\": [{\"kind\": "
          "\"teleporter\"}]}",
          NAV_PARSE_ERROR, "links[0].kind: expected door, stairs"},
@@ -989,6 +994,15 @@ static void test_world_file_errors(void **state)
             fail_msg("case %zu: status %s, last message \"%s\"", i, nav_status_str(s), log.last);
     }
     nav_world *w;
+    const char *tiles =
+        "{\"regions\": [{\"name\": \"a\", \"grid\": \"town_east.txt\"}, {\"name\": \"b\", "
+        "\"grid\": \"town_east.txt\", \"origin\": [30, 0, 0]}], \"join\": {\"mode\": \"entrances\"}}";
+    assert_int_equal(nav_world_load_json_text(tiles, strlen(tiles), "t.json", VILLAGE, NULL, &w),
+                     NAV_SUCCESS);
+    nav_world_info info;
+    nav_world_get_info(w, &info);
+    assert_int_equal(info.links, 2); /* one open border of 24 cells: a link at each end */
+    nav_world_destroy(w);
     FAILS_WITH(nav_world_load_json(VILLAGE "/nowhere.json", NULL, &w), NAV_IO_ERROR);
     FAILS_WITH(nav_world_load_json(VILLAGE, NULL, &w), NAV_IO_ERROR); /* a folder */
     FAILS_WITH(nav_world_load_json(NULL, NULL, &w), NAV_INVALID_PARAM);
@@ -1035,6 +1049,121 @@ static void test_world_file_damage(void **state)
     }
     assert_true(done);
     free(text);
+}
+
+/* A random grid (terrain, walls, raised cells that can be stepped down from but not up onto) cut
+ * into tiles of uneven sizes, joined with NAV_WORLD_JOIN_EVERY: every route costs what it costs on
+ * the one grid, reachable or not. Joined by entrances (a grid of one level, every move reversible):
+ * the same reachability, never cheaper, and not much dearer on average. */
+static nav_grid *random_grid(int32_t w, int32_t h, bool heights, unsigned seed)
+{
+    nav_grid *g;
+    assert_int_equal(
+        nav_grid_create(&(nav_grid_desc){.width = w, .height = h, .max_climb = heights ? 1.0f : 0}, &g),
+        NAV_SUCCESS);
+    assert_int_equal(nav_grid_set_terrain_cost(g, 2, 3.0), NAV_SUCCESS);
+    srand(seed);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            int k = rand() % 10;
+            nav_grid_set_cell(g, x, y, k < 2 ? 0 : k < 4 ? 2 : 1);
+            if (heights && rand() % 5 == 0) nav_grid_set_cell_height(g, x, y, 2);
+        }
+    return g;
+}
+
+/* Cell (x0 .. x0 + w, y0 .. y0 + h) of g as a grid of its own, placed where it lies in g. */
+static nav_grid *cut(const nav_grid *g, int32_t x0, int32_t y0, int32_t w, int32_t h)
+{
+    const nav_grid_desc *d = nav_grid_get_desc(g);
+    nav_grid *t;
+    nav_grid_desc td = {.width = w,
+                        .height = h,
+                        .max_climb = d->max_climb,
+                        .corner_policy = d->corner_policy,
+                        .origin = {(float)x0 * d->cell_size, 0, (float)y0 * d->cell_size},
+                        .cell_size = d->cell_size};
+    assert_int_equal(nav_grid_create(&td, &t), NAV_SUCCESS);
+    assert_int_equal(nav_grid_set_terrain_cost(t, 2, 3.0), NAV_SUCCESS);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            nav_grid_set_cell(t, x, y, nav_grid_cell(g, x0 + x, y0 + y));
+            float z = nav_grid_cell_height(g, x0 + x, y0 + y);
+            if (z != 0) nav_grid_set_cell_height(t, x, y, z);
+        }
+    return t;
+}
+
+static void test_joined_tiles(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 6; round++) {
+        bool heights = round % 2 == 0, every = round < 4;
+        int32_t W = 19 + round, H = 14 + round % 3;
+        nav_grid *big = random_grid(W, H, heights && every, 100u + (unsigned)round);
+        int32_t xs[4] = {0, 6, 13, W}, ys[4] = {0, 5, 9 + round % 2, H};
+        nav_grid *tiles[9];
+        nav_world_builder *b;
+        assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+        for (int ty = 0; ty < 3; ty++)
+            for (int tx = 0; tx < 3; tx++) {
+                int i = ty * 3 + tx;
+                tiles[i] = cut(big, xs[tx], ys[ty], xs[tx + 1] - xs[tx], ys[ty + 1] - ys[ty]);
+                char name[16];
+                snprintf(name, sizeof name, "tile %d", i);
+                assert_int_equal(nav_world_builder_add_grid(b, name, tiles[i], NULL), NAV_SUCCESS);
+            }
+        uint32_t added;
+        assert_int_equal(
+            nav_world_builder_join_touching(
+                b, &(nav_world_join_desc){.mode = every ? NAV_WORLD_JOIN_EVERY : NAV_WORLD_JOIN_ENTRANCES},
+                &added),
+            NAV_SUCCESS);
+        assert_true(added > 10);
+        nav_world *w;
+        assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
+        nav_world_builder_destroy(b);
+        nav_world_query *q;
+        assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+        flat_world f = {0};
+        add_flat_grid(&f, big);
+        double ratio_sum = 0;
+        int found = 0, unreachable = 0;
+        for (int t = 0; t < 150; t++) {
+            int32_t ax = rand() % W, ay = rand() % H, bx = rand() % W, by = rand() % H;
+            if (!nav_grid_passable(big, ax, ay) || !nav_grid_passable(big, bx, by)) continue;
+            nav_world_place pa = {0, nav_grid_index(big, ax, ay), nav_grid_cell_center(big, ax, ay)},
+                            pb = {0, nav_grid_index(big, bx, by), nav_grid_cell_center(big, bx, by)};
+            double want = flat_cost(&f, &pa, &pb);
+            nav_vec3 a = pa.position, c = pb.position;
+            a.y = c.y = 0.1f; /* over the floor, whatever its height */
+            nav_world_result r;
+            nav_path path;
+            nav_path_init(&path, NULL);
+            nav_status s = nav_world_find_path(q, a, c, &path, &r);
+            nav_path_destroy(&path);
+            if (!(want < INFINITY)) {
+                assert_int_equal(s, NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
+                unreachable++;
+                continue;
+            }
+            assert_int_equal(s, NAV_SUCCESS);
+            if (every)
+                assert_true(close_to(r.cost, want));
+            else
+                assert_true(r.cost >= want * (1 - 1e-12));
+            ratio_sum += r.cost / fmax(want, 1e-9) * (want > 0) + (want == 0);
+            found++;
+        }
+        assert_true(found > 50);
+        if (every && heights) assert_true(unreachable > 0);
+        if (!every) assert_true(ratio_sum / found < 1.15);
+        nav_world_query_destroy(q);
+        nav_world_destroy(w);
+        for (int i = 0; i < 9; i++) nav_grid_destroy(tiles[i]);
+        nav_grid_destroy(big);
+        flat_free(&f);
+    }
 }
 
 /* Bad regions, links and calls: a status and a message naming the culprit. */
@@ -1253,12 +1382,13 @@ static void test_threads_toggling(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_two_storeys),         cmocka_unit_test(test_locate_floor),
-        cmocka_unit_test(test_one_way_drop),        cmocka_unit_test(test_same_region_detour),
-        cmocka_unit_test(test_random_worlds),       cmocka_unit_test(test_mixed_kinds),
-        cmocka_unit_test(test_world_file),          cmocka_unit_test(test_world_file_errors),
-        cmocka_unit_test(test_world_file_damage),   cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_threads_toggling),
+        cmocka_unit_test(test_two_storeys),       cmocka_unit_test(test_locate_floor),
+        cmocka_unit_test(test_one_way_drop),      cmocka_unit_test(test_same_region_detour),
+        cmocka_unit_test(test_random_worlds),     cmocka_unit_test(test_mixed_kinds),
+        cmocka_unit_test(test_world_file),        cmocka_unit_test(test_world_file_errors),
+        cmocka_unit_test(test_world_file_damage), cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_joined_tiles),      cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_threads_toggling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

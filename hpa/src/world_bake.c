@@ -1,6 +1,8 @@
 /* Building and baking a world: regions and links gathered in a builder (stb_ds, bake time only),
  * then each region's table of costs between its chokepoints, one fan a chokepoint. */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -48,6 +50,27 @@ nav_status nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mes
     nav__world_owned o = {grid, mesh, wp};
     if (grid || mesh || wp) arrput(b->owned, o);
     return NAV_SUCCESS;
+}
+
+uint32_t nav__world_builder_region_count(const nav_world_builder *b)
+{
+    return (uint32_t)arrlenu(b->regions);
+}
+
+const nav_grid *nav__world_builder_grid(const nav_world_builder *b, uint32_t region)
+{
+    return region < arrlenu(b->regions) ? b->regions[region].grid : NULL;
+}
+
+void nav__world_builder_logf(const nav_world_builder *b, const char *fmt, ...)
+{
+    if (!b->log.fn) return;
+    char message[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof message, fmt, args);
+    va_end(args);
+    b->log.fn(NAV_LOG_ERROR, message, b->log.user);
 }
 
 uint32_t nav__world_builder_find(const nav_world_builder *b, const char *name)

@@ -270,6 +270,34 @@ static nav_status read_link(loader *ld, const cJSON *l, int index)
     return s;
 }
 
+/* "join": {"mode": "every" | "entrances", "long_entrance": N, "tolerance": T}: the grids that touch. */
+static nav_status read_join(loader *ld, const cJSON *j)
+{
+    if (!cJSON_IsObject(j)) return FAIL(ld, NAV_PARSE_ERROR, "%s: join: expected an object", ld->name);
+    static const char *const keys[] = {"mode", "long_entrance", "tolerance", NULL};
+    nav_status s = known_keys(ld, j, "join", keys);
+    if (nav_failed(s)) return s;
+    nav_world_join_desc d = {.mode = NAV_WORLD_JOIN_EVERY};
+    const cJSON *mode = cJSON_GetObjectItemCaseSensitive(j, "mode");
+    if (mode) {
+        if (cJSON_IsString(mode) && !strcmp(mode->valuestring, "every"))
+            d.mode = NAV_WORLD_JOIN_EVERY;
+        else if (cJSON_IsString(mode) && !strcmp(mode->valuestring, "entrances"))
+            d.mode = NAV_WORLD_JOIN_ENTRANCES;
+        else
+            return FAIL(ld, NAV_PARSE_ERROR, "%s: join.mode: expected \"every\" or \"entrances\"", ld->name);
+    }
+    double long_entrance = 6, tolerance = 0;
+    s = read_number(ld, j, "long_entrance", "join", 1, 1e6, &long_entrance);
+    if (!nav_failed(s)) s = read_number(ld, j, "tolerance", "join", 0, 1e6, &tolerance);
+    if (nav_failed(s)) return s;
+    d.long_entrance = (int32_t)long_entrance;
+    d.tolerance = tolerance;
+    s = nav_world_builder_join_touching(ld->builder, &d, NULL);
+    if (nav_failed(s)) nav__logf(&ld->log, NAV_LOG_ERROR, "%s: join: %s", ld->name, nav_status_str(s));
+    return s;
+}
+
 /* The line of byte `at` of text (1-based), for a syntax error's message. */
 static unsigned line_of(const char *text, size_t at)
 {
@@ -297,7 +325,7 @@ nav_status nav_world_load_json_text(const char *text, size_t size, const char *n
         return FAIL(&ld, NAV_PARSE_ERROR, "%s:%u: not valid JSON", ld.name, text ? line_of(text, at) : 1);
     }
     nav_status s = NAV_SUCCESS;
-    static const char *const keys[] = {"regions", "links", NULL};
+    static const char *const keys[] = {"regions", "join", "links", NULL};
     if (!cJSON_IsObject(root))
         s = FAIL(&ld, NAV_PARSE_ERROR, "%s: expected an object with \"regions\" and \"links\"", ld.name);
     if (!nav_failed(s)) s = known_keys(&ld, root, "the top level", keys);
@@ -311,6 +339,8 @@ nav_status nav_world_load_json_text(const char *text, size_t size, const char *n
     int i = 0;
     for (const cJSON *r = regions ? regions->child : NULL; r && !nav_failed(s); r = r->next, i++)
         s = read_region(&ld, r, i);
+    const cJSON *join = cJSON_GetObjectItemCaseSensitive(root, "join");
+    if (join && !nav_failed(s)) s = read_join(&ld, join);
     i = 0;
     for (const cJSON *l = links ? links->child : NULL; l && !nav_failed(s); l = l->next, i++)
         s = read_link(&ld, l, i);

@@ -9,6 +9,7 @@
 
 #include <stdatomic.h>
 
+#include "log.h"
 #include "nav/mesh.h"
 #include "nav/region.h"
 #include "nav/waypoints.h"
@@ -116,6 +117,10 @@ struct nav_world {
 /* For loaders: the builder (then the world baked from it) owns these from now on and destroys them
  * (any may be null). NAV_FAILURE | NAV_OUT_OF_MEMORY (they are destroyed at once). */
 nav_status nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mesh, nav_waypoints *wp);
+/* Regions added so far, a region's grid (null for other kinds), and an error to the builder's log. */
+uint32_t nav__world_builder_region_count(const nav_world_builder *b);
+const nav_grid *nav__world_builder_grid(const nav_world_builder *b, uint32_t region);
+void nav__world_builder_logf(const nav_world_builder *b, const char *fmt, ...) NAV__PRINTF(2, 3);
 /* The index of the region of that name added so far, or NAV_WORLD_NONE. */
 uint32_t nav__world_builder_find(const nav_world_builder *b, const char *name);
 

@@ -103,6 +103,12 @@ static void make_seeds(const char *dir)
          "\"at\": [92, 0, 12.5]}, \"to\": {\"region\": \"t\", \"at\": [92.5, 0, 12.5]}, \"enabled\": false}, "
          "{\"kind\": \"portal\", \"from\": {\"region\": \"t\", \"at\": [100.5, 0, 0.5]}, \"to\": "
          "{\"region\": \"r\", \"at\": [56.5, 0, 12.5]}, \"cost\": 3}]}"},
+        {"tiles",
+         "{\"regions\": [{\"name\": \"a\", \"grid\": \"town_east.txt\"}, {\"name\": \"b\", \"grid\": "
+         "\"town_east.txt\", \"origin\": [30, 0, 0]}, {\"name\": \"c\", \"grid\": \"town_east.txt\", "
+         "\"origin\": [0, 0, 24]}], \"join\": {\"mode\": \"entrances\", \"long_entrance\": 4}, \"links\": "
+         "[{\"from\": {\"region\": \"a\", \"at\": [0.5, 0, 0.5]}, \"to\": {\"region\": \"c\", \"at\": "
+         "[0.5, 0, 30.5]}, \"cost\": 1}]}"},
     };
     for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
         write_seed(dir, small[i][0], 1, small[i][1], strlen(small[i][1]));

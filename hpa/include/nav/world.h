@@ -120,6 +120,31 @@ nav_status nav_world_builder_add_mesh(nav_world_builder *builder, const char *na
 nav_status nav_world_builder_add_waypoints(nav_world_builder *builder, const char *name,
                                            const nav_waypoints *waypoints, double snap, uint32_t *region);
 
+/* How nav_world_builder_join_touching places its links. */
+typedef enum nav_world_join_mode {
+    NAV_WORLD_JOIN_EVERY = 1, /* every move across a shared border: routes cost what the one grid's do */
+    NAV_WORLD_JOIN_ENTRANCES  /* HPA*'s transitions: a run of cells open on both sides of a border gets
+                                 one link in its middle, or two at its ends when it is long; far fewer
+                                 chokepoints, routes that may cost a little more */
+} nav_world_join_mode;
+
+typedef struct nav_world_join_desc {
+    nav_world_join_mode mode; /* 0: NAV_WORLD_JOIN_EVERY */
+    int32_t long_entrance;    /* ENTRANCES: a run this long or longer gets two links; 0: 6 */
+    double tolerance;         /* world units within which floors count as one level; 0: 1e-3 */
+} nav_world_join_desc;
+
+/* Joins the grid regions added so far that touch, as if they were one grid: two grids touch when
+ * their floors (origin.y) are at one level, their cells are of one size and their corners on one
+ * lattice, and they share a border (or a corner, for diagonal moves). Each move across follows the
+ * rules of the grid it leaves (connectivity, corner policy, with cells outside every grid blocked;
+ * the climb limit, on world heights; the diagonal's length) and costs the step's length times the
+ * terrain cost of the cell entered, times the cell size. Links are NAV_LINK_BORDER, two-way where
+ * both ways cost the same, else one-way each. [out] added [opt]: links added. Returns NAV_SUCCESS,
+ * NAV_FAILURE with NAV_INVALID_PARAM (a bad option), NAV_TOO_LARGE or NAV_OUT_OF_MEMORY. */
+nav_status nav_world_builder_join_touching(nav_world_builder *builder, const nav_world_join_desc *desc,
+                                           uint32_t *added);
+
 /* A link between a place of one region and a place of another (or of the same region). */
 typedef struct nav_world_link_desc {
     const char *name;         /* [opt] up to NAV_WORLD_MAX_NAME bytes, for messages and tools */

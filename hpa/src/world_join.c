@@ -1,0 +1,291 @@
+/* Joining grid regions that touch (tiles of an open world, rooms side by side) along their shared
+ * borders, as if they were one grid: every move the one grid would allow across a border becomes a
+ * link (NAV_WORLD_JOIN_EVERY: routes then cost exactly what they cost on the one grid), or one or
+ * two links an entrance, placed as HPA* places its transitions (NAV_WORLD_JOIN_ENTRANCES: Botea,
+ * Mueller and Schaeffer 2004, section 3: a maximal run of cells open on both sides gets one in its
+ * middle, or two at its ends when it is long; far fewer chokepoints, routes a little dearer).
+ *
+ * Two grids touch when they lie at one level (floor heights within the tolerance), have one cell
+ * size, cell corners on one lattice, and a border in common. A move between them follows the rules
+ * of the grid it leaves: its connectivity, corner policy (a side cell outside every grid counts as
+ * blocked), climb limit (on world heights), diagonal length; it costs the step's length times the
+ * terrain cost of the cell it enters, times the cell size. */
+#include <math.h>
+#include <string.h>
+
+#include "ds.h"
+#include "log.h"
+#include "world_internal.h"
+
+/* A grid region as the join sees it: its extent and lattice in world units. */
+typedef struct tile {
+    uint32_t region;
+    const nav_grid *grid;
+    double x0, z0, size, floor;
+    int32_t w, h;
+} tile;
+
+typedef struct joiner {
+    nav_world_builder *b;
+    tile *tiles;        /* stb_ds */
+    uint32_t **buckets; /* stb_ds arrays of tile indices, a bucket of side `bucket` world units */
+    double bx0, bz0, bucket;
+    int32_t bw, bh;
+    double tolerance; /* world units */
+    uint32_t added;
+} joiner;
+
+static void bucket_of(const joiner *j, double x, double z, int32_t *bx, int32_t *bz)
+{
+    *bx = (int32_t)floor((x - j->bx0) / j->bucket);
+    *bz = (int32_t)floor((z - j->bz0) / j->bucket);
+}
+
+/* The tile (other than `not`) whose cell holds world point (x, z), at the level of tile `level`,
+ * with its cell there; false when none. */
+static bool cell_at(const joiner *j, uint32_t not, const tile *level, double x, double z, uint32_t *which,
+                    int32_t *cx, int32_t *cy)
+{
+    int32_t bx, bz;
+    bucket_of(j, x, z, &bx, &bz);
+    if (bx < 0 || bz < 0 || bx >= j->bw || bz >= j->bh) return false;
+    const uint32_t *list = j->buckets[(size_t)bz * (size_t)j->bw + (size_t)bx];
+    for (size_t i = 0; i < arrlenu(list); i++) {
+        const tile *t = &j->tiles[list[i]];
+        if (list[i] == not || fabs(t->floor - level->floor) > j->tolerance ||
+            fabs(t->size - level->size) > 1e-6 * level->size)
+            continue;
+        double fx = floor((x - t->x0) / t->size), fz = floor((z - t->z0) / t->size);
+        if (fx < 0 || fz < 0 || fx >= t->w || fz >= t->h) continue;
+        *which = list[i];
+        *cx = (int32_t)fx;
+        *cy = (int32_t)fz;
+        return true;
+    }
+    return false;
+}
+
+/* Whether the cell at world point (x, z) is free: in tile `home` (cell (hx, hy) when inside it), or
+ * in another tile at its level; outside every tile: no. */
+static bool free_at(const joiner *j, uint32_t home, double x, double z)
+{
+    const tile *t = &j->tiles[home];
+    double fx = floor((x - t->x0) / t->size), fz = floor((z - t->z0) / t->size);
+    if (fx >= 0 && fz >= 0 && fx < t->w && fz < t->h)
+        return nav_grid_passable(t->grid, (int32_t)fx, (int32_t)fz);
+    uint32_t other;
+    int32_t cx, cy;
+    return cell_at(j, home, t, x, z, &other, &cx, &cy) && nav_grid_passable(j->tiles[other].grid, cx, cy);
+}
+
+/* The cost of the move from cell (ax, ay) of tile a, in direction (dx, dy), to cell (bx, by) of tile
+ * b; INFINITY when the rules of a's grid do not allow it. */
+static double move_cost(const joiner *j, uint32_t ia, int32_t ax, int32_t ay, int dx, int dy, uint32_t ib,
+                        int32_t bx, int32_t by)
+{
+    const tile *a = &j->tiles[ia], *b = &j->tiles[ib];
+    const nav_grid_desc *d = nav_grid_get_desc(a->grid);
+    if (!nav_grid_passable(a->grid, ax, ay) || !nav_grid_passable(b->grid, bx, by)) return INFINITY;
+    bool diagonal = dx && dy;
+    if (diagonal && d->connectivity == NAV_CONNECT_4) return INFINITY;
+    double climb = d->max_climb > 0 ? d->max_climb : INFINITY;
+    double here = a->floor + nav_grid_cell_height(a->grid, ax, ay),
+           there = b->floor + nav_grid_cell_height(b->grid, bx, by);
+    if (there - here > climb) return INFINITY;
+    if (diagonal) { /* the two cells beside the diagonal, wherever they lie */
+        double cx = a->x0 + (ax + 0.5) * a->size, cz = a->z0 + (ay + 0.5) * a->size;
+        bool side_a = free_at(j, ia, cx + dx * a->size, cz), side_b = free_at(j, ia, cx, cz + dy * a->size);
+        if (d->corner_policy == NAV_CORNER_NEVER_CUT && (!side_a || !side_b)) return INFINITY;
+        if (d->corner_policy == NAV_CORNER_CUT_IF_ONE_FREE && !side_a && !side_b) return INFINITY;
+    }
+    return (diagonal ? d->diagonal_cost : 1.0) * nav_grid_cell_cost(b->grid, bx, by) * a->size;
+}
+
+static nav_world_place place_of(const tile *t, int32_t x, int32_t y)
+{
+    return (nav_world_place){t->region, nav_grid_index(t->grid, x, y), nav_grid_cell_center(t->grid, x, y)};
+}
+
+static nav_status add_border_link(joiner *j, const tile *a, int32_t ax, int32_t ay, const tile *b, int32_t bx,
+                                  int32_t by, double cost, bool one_way)
+{
+    nav_world_link_desc d = {.kind = NAV_LINK_BORDER,
+                             .from_region = a->region,
+                             .from = place_of(a, ax, ay).position,
+                             .to_region = b->region,
+                             .to = place_of(b, bx, by).position,
+                             .cost = cost,
+                             .one_way = one_way};
+    nav_status s = nav_world_builder_add_link(j->b, &d, NULL);
+    if (!nav_failed(s)) j->added++;
+    return s;
+}
+
+/* Every move across from tile a's border cell (x, y) to another tile: a link each way it is
+ * allowed (one two-way link when both ways cost the same), each pair once (from the lower tile). */
+static nav_status join_every(joiner *j, uint32_t ia, int32_t x, int32_t y)
+{
+    const tile *a = &j->tiles[ia];
+    int dirs = nav_grid_get_desc(a->grid)->connectivity == NAV_CONNECT_4 ? 4 : 8;
+    for (int dir = 0; dir < dirs; dir++) {
+        int32_t dx, dy;
+        nav_dir_offset((nav_dir)dir, &dx, &dy);
+        if (x + dx >= 0 && y + dy >= 0 && x + dx < a->w && y + dy < a->h) continue; /* inside a */
+        double tx = a->x0 + (x + dx + 0.5) * a->size, tz = a->z0 + (y + dy + 0.5) * a->size;
+        uint32_t ib;
+        int32_t bx, by;
+        if (!cell_at(j, ia, a, tx, tz, &ib, &bx, &by) || ib < ia) continue;
+        double there = move_cost(j, ia, x, y, dx, dy, ib, bx, by),
+               back = move_cost(j, ib, bx, by, -dx, -dy, ia, x, y);
+        const tile *b = &j->tiles[ib];
+        nav_status s = NAV_SUCCESS;
+        if (there < INFINITY && there == back) {
+            s = add_border_link(j, a, x, y, b, bx, by, there, false);
+        } else {
+            if (there < INFINITY) s = add_border_link(j, a, x, y, b, bx, by, there, true);
+            if (!nav_failed(s) && back < INFINITY) s = add_border_link(j, b, bx, by, a, x, y, back, true);
+        }
+        if (nav_failed(s)) return s;
+    }
+    return NAV_SUCCESS;
+}
+
+/* A transition across a border: the straight move from a's cell to b's and back. */
+static nav_status transition(joiner *j, uint32_t ia, int32_t ax, int32_t ay, uint32_t ib, int32_t bx,
+                             int32_t by, int dx, int dy)
+{
+    const tile *a = &j->tiles[ia], *b = &j->tiles[ib];
+    double there = move_cost(j, ia, ax, ay, dx, dy, ib, bx, by),
+           back = move_cost(j, ib, bx, by, -dx, -dy, ia, ax, ay);
+    if (there < INFINITY && there == back) return add_border_link(j, a, ax, ay, b, bx, by, there, false);
+    nav_status s = NAV_SUCCESS;
+    if (there < INFINITY) s = add_border_link(j, a, ax, ay, b, bx, by, there, true);
+    if (!nav_failed(s) && back < INFINITY) s = add_border_link(j, b, bx, by, a, ax, ay, back, true);
+    return s;
+}
+
+/* Tile a's side in direction (dx, dy) (east, west, south or north): its border cells, paired with
+ * the cells across; each maximal run of pairs open both ways gets its transitions. */
+static nav_status join_entrances(joiner *j, uint32_t ia, int dx, int dy, int32_t long_entrance)
+{
+    const tile *a = &j->tiles[ia];
+    int32_t n = dx ? a->h : a->w, run = 0;
+    uint32_t run_tile = UINT32_MAX;
+    nav_status s = NAV_SUCCESS;
+    int32_t bx[2] = {0, 0}, by[2] = {0, 0}; /* the run's first and last cells across */
+    for (int32_t k = 0; k <= n && !nav_failed(s); k++) {
+        bool open = false;
+        uint32_t ib = UINT32_MAX;
+        int32_t x = dx > 0   ? a->w - 1
+                    : dx < 0 ? 0
+                             : k,
+                y = dy > 0   ? a->h - 1
+                    : dy < 0 ? 0
+                             : k,
+                cx = 0, cy = 0;
+        if (k < n) {
+            double tx = a->x0 + (x + dx + 0.5) * a->size, tz = a->z0 + (y + dy + 0.5) * a->size;
+            open = cell_at(j, ia, a, tx, tz, &ib, &cx, &cy) && ib > ia &&
+                   move_cost(j, ia, x, y, dx, dy, ib, cx, cy) < INFINITY &&
+                   move_cost(j, ib, cx, cy, -dx, -dy, ia, x, y) < INFINITY;
+        }
+        if (open && (run == 0 || ib == run_tile)) {
+            if (run == 0) bx[0] = cx, by[0] = cy, run_tile = ib;
+            bx[1] = cx, by[1] = cy;
+            run++;
+            continue;
+        }
+        if (run > 0) { /* the run ended at k - 1 */
+            int32_t first = k - run, last = k - 1;
+            int32_t at[2] = {first + (last - first) / 2, last};
+            int count = run >= long_entrance && last > first ? 2 : 1;
+            if (count == 2) at[0] = first;
+            for (int t = 0; t < count && !nav_failed(s); t++) {
+                int32_t ax = dx ? x : at[t], ay = dy ? y : at[t];
+                int32_t off = at[t] - first;
+                int32_t ox = dx ? bx[0] : bx[0] + off, oy = dy ? by[0] : by[0] + off;
+                s = transition(j, ia, ax, ay, run_tile, ox, oy, dx, dy);
+            }
+            run = 0;
+        }
+        if (open && !nav_failed(s)) { /* a new run starts here (another tile across) */
+            bx[0] = bx[1] = cx, by[0] = by[1] = cy, run_tile = ib, run = 1;
+        }
+    }
+    return s;
+}
+
+nav_status nav_world_builder_join_touching(nav_world_builder *b, const nav_world_join_desc *desc,
+                                           uint32_t *added)
+{
+    if (added) *added = 0;
+    if (!b) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_world_join_desc d = desc ? *desc : (nav_world_join_desc){0};
+    if (d.mode == 0) d.mode = NAV_WORLD_JOIN_EVERY;
+    if (d.long_entrance == 0) d.long_entrance = 6;
+    if ((d.mode != NAV_WORLD_JOIN_EVERY && d.mode != NAV_WORLD_JOIN_ENTRANCES) || d.long_entrance < 1 ||
+        !(d.tolerance >= 0) || !isfinite(d.tolerance))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    joiner j = {.b = b, .tolerance = d.tolerance > 0 ? d.tolerance : 1e-3};
+    double box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY}, side = 0;
+    uint32_t regions = nav__world_builder_region_count(b);
+    for (uint32_t r = 0; r < regions; r++) {
+        const nav_grid *g = nav__world_builder_grid(b, r);
+        if (!g) continue;
+        const nav_grid_desc *gd = nav_grid_get_desc(g);
+        tile t = {.region = r,
+                  .grid = g,
+                  .x0 = gd->origin.x,
+                  .z0 = gd->origin.z,
+                  .size = gd->cell_size,
+                  .floor = gd->origin.y,
+                  .w = nav_grid_width(g),
+                  .h = nav_grid_height(g)};
+        arrput(j.tiles, t);
+        box[0] = fmin(box[0], t.x0), box[1] = fmin(box[1], t.z0);
+        box[2] = fmax(box[2], t.x0 + t.w * t.size), box[3] = fmax(box[3], t.z0 + t.h * t.size);
+        side = fmax(side, fmax(t.w, t.h) * t.size);
+    }
+    nav_status s = NAV_SUCCESS;
+    if (arrlenu(j.tiles) > 1) {
+        /* buckets as large as the largest tile: a tile lies in at most four */
+        j.bucket = side, j.bx0 = box[0] - side, j.bz0 = box[1] - side;
+        j.bw = (int32_t)ceil((box[2] - j.bx0) / side) + 2, j.bh = (int32_t)ceil((box[3] - j.bz0) / side) + 2;
+        if ((double)j.bw * j.bh > 1e8) {
+            nav__world_builder_logf(b,
+                                    "join: the grids spread over more than 1e8 tiles of the largest's size");
+            s = NAV_FAILURE | NAV_TOO_LARGE;
+        } else {
+            j.buckets = NULL;
+            arrsetlen(j.buckets, (size_t)j.bw * (size_t)j.bh);
+            memset(j.buckets, 0, arrlenu(j.buckets) * sizeof *j.buckets);
+            for (uint32_t i = 0; i < arrlenu(j.tiles); i++) {
+                const tile *t = &j.tiles[i];
+                int32_t x0, z0, x1, z1;
+                bucket_of(&j, t->x0, t->z0, &x0, &z0);
+                bucket_of(&j, t->x0 + t->w * t->size, t->z0 + t->h * t->size, &x1, &z1);
+                for (int32_t z = z0; z <= z1; z++)
+                    for (int32_t x = x0; x <= x1; x++)
+                        arrput(j.buckets[(size_t)z * (size_t)j.bw + (size_t)x], i);
+            }
+        }
+        for (uint32_t i = 0; i < arrlenu(j.tiles) && !nav_failed(s); i++) {
+            const tile *t = &j.tiles[i];
+            if (d.mode == NAV_WORLD_JOIN_EVERY) { /* the border cells, each once */
+                for (int32_t y = 0; y < t->h && !nav_failed(s); y++)
+                    for (int32_t x = 0; x < t->w && !nav_failed(s);
+                         x = (y == 0 || y == t->h - 1 || x == t->w - 1) ? x + 1 : t->w - 1)
+                        s = join_every(&j, i, x, y);
+            } else {
+                static const int sides[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+                for (int k = 0; k < 4 && !nav_failed(s); k++)
+                    s = join_entrances(&j, i, sides[k][0], sides[k][1], d.long_entrance);
+            }
+        }
+        for (size_t i = 0; i < arrlenu(j.buckets); i++) arrfree(j.buckets[i]);
+        arrfree(j.buckets);
+    }
+    arrfree(j.tiles);
+    if (added) *added = j.added;
+    return s;
+}
