@@ -1120,11 +1120,13 @@ static void test_joined_tiles(void **state)
                 &added),
             NAV_SUCCESS);
         assert_true(added > 10);
-        nav_world *w;
-        assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
+        nav_world *w, *w1; /* on 3 threads and on 1: the same world */
+        assert_int_equal(nav_world_bake(b, &(nav_world_bake_desc){.threads = 3}, &w), NAV_SUCCESS);
+        assert_int_equal(nav_world_bake(b, &(nav_world_bake_desc){.threads = 1}, &w1), NAV_SUCCESS);
         nav_world_builder_destroy(b);
-        nav_world_query *q;
+        nav_world_query *q, *q1;
         assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+        assert_int_equal(nav_world_query_create(w1, NULL, &q1), NAV_SUCCESS);
         flat_world f = {0};
         add_flat_grid(&f, big);
         double ratio_sum = 0;
@@ -1142,6 +1144,10 @@ static void test_joined_tiles(void **state)
             nav_path_init(&path, NULL);
             nav_status s = nav_world_find_path(q, a, c, &path, &r);
             nav_path_destroy(&path);
+            nav_world_result p3, p1; /* the plans of the two bakes: the same to the last bit */
+            assert_int_equal(nav_world_plan(q, a, c, &p3), s);
+            assert_int_equal(nav_world_plan(q1, a, c, &p1), s);
+            assert_true(p1.cost == p3.cost && p1.legs == p3.legs);
             if (!(want < INFINITY)) {
                 assert_int_equal(s, NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
                 unreachable++;
@@ -1159,7 +1165,9 @@ static void test_joined_tiles(void **state)
         if (every && heights) assert_true(unreachable > 0);
         if (!every) assert_true(ratio_sum / found < 1.15);
         nav_world_query_destroy(q);
+        nav_world_query_destroy(q1);
         nav_world_destroy(w);
+        nav_world_destroy(w1);
         for (int i = 0; i < 9; i++) nav_grid_destroy(tiles[i]);
         nav_grid_destroy(big);
         flat_free(&f);

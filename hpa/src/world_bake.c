@@ -8,6 +8,7 @@
 #include "alloc.h"
 #include "ds.h"
 #include "log.h"
+#include "parallel.h"
 #include "world_internal.h"
 
 typedef struct builder_region {
@@ -280,6 +281,9 @@ void nav_world_destroy(nav_world *w)
     nav__free(&a, (void *)w->state.bits);
     for (uint32_t i = 0; i < w->owned_count; i++) destroy_owned(&w->owned[i]);
     nav__free(&a, w->owned);
+    nav__free(&a, w->bucket_first);
+    nav__free(&a, w->bucket_regions);
+    nav__free(&a, w->bucket_fill);
     nav__free(&a, w);
 }
 
@@ -383,29 +387,189 @@ static nav_status place_chokepoints(const nav_world_builder *b, nav_world *w)
     return w->table ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
 }
 
-/* Each region's table: one fan from each of its chokepoints to all of them. */
-static nav_status fill_tables(nav_world *w, const nav_progress *progress)
+/* Each region's table: one fan from each of its chokepoints to all of them, regions spread over
+ * threads (each with a scratch of its own; the tables are the same at any thread count). */
+typedef struct table_scratch {
+    nav__world_scratch planners;
+    nav_world_place *targets;
+} table_scratch;
+
+static bool table_init(void *ctx, void **out)
 {
-    nav__world_scratch scratch;
-    nav_status s = nav__world_scratch_init(&scratch, w, &w->allocator);
-    if (nav_failed(s)) return s;
-    nav_world_place *targets =
-        nav__alloc(&w->allocator, ((size_t)w->max_region_chokes + 1) * sizeof *targets);
-    if (!targets) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++) {
-        const nav__world_region *region = &w->regions[r];
-        uint32_t k = region->choke_count;
-        for (uint32_t j = 0; j < k; j++) targets[j] = w->choke[w->region_choke[region->choke_first + j]];
-        for (uint32_t i = 0; i < k && !nav_failed(s); i++)
-            s = region->ops->fan(&scratch, region, &targets[i], false, targets, k,
-                                 w->table + region->table_first + (uint64_t)i * k);
-        if (!nav_failed(s) && progress && progress->fn &&
-            !progress->fn("fans", r + 1, w->region_count, progress->user))
-            s = NAV_FAILURE | NAV_WRONG_STATE;
+    nav_world *w = ctx;
+    table_scratch *t = nav__calloc(&w->allocator, 1, sizeof *t);
+    *out = t;
+    if (!t) return false;
+    t->targets = nav__alloc(&w->allocator, ((size_t)w->max_region_chokes + 1) * sizeof *t->targets);
+    if (!t->targets) return false;
+    if (nav_failed(nav__world_scratch_init(&t->planners, w, &w->allocator))) {
+        nav__free(&w->allocator, t->targets);
+        t->targets = NULL;
+        return false;
     }
-    nav__free(&w->allocator, targets);
-    nav__world_scratch_free(&scratch, w);
-    return s;
+    return true;
+}
+
+static void table_fini(void *ctx, void *scratch)
+{
+    nav_world *w = ctx;
+    table_scratch *t = scratch;
+    if (!t) return;
+    if (t->targets) {
+        nav__free(&w->allocator, t->targets);
+        nav__world_scratch_free(&t->planners, w);
+    }
+    nav__free(&w->allocator, t);
+}
+
+static bool table_run(void *ctx, void *scratch, uint32_t r)
+{
+    nav_world *w = ctx;
+    table_scratch *t = scratch;
+    const nav__world_region *region = &w->regions[r];
+    uint32_t k = region->choke_count;
+    for (uint32_t j = 0; j < k; j++) t->targets[j] = w->choke[w->region_choke[region->choke_first + j]];
+    for (uint32_t i = 0; i < k; i++)
+        if (nav_failed(region->ops->fan(&t->planners, region, &t->targets[i], false, t->targets, k,
+                                        w->table + region->table_first + (uint64_t)i * k)))
+            return false;
+    return true;
+}
+
+static nav_status fill_tables(nav_world *w, uint32_t threads, const nav_progress *progress)
+{
+    nav__work work = {.count = w->region_count,
+                      .init = table_init,
+                      .run = table_run,
+                      .fini = table_fini,
+                      .ctx = w,
+                      .stage = "fans",
+                      .progress = progress};
+    return nav__parallel(&work, threads);
+}
+
+/* The least cost a world unit of horizontal travel can have anywhere: the regions' cheapest terrain
+ * (a grid's diagonal counted at its length), waypoint and world links that cost less than their
+ * length. Any route from a place to another costs at least this times the horizontal distance
+ * between them, which makes that product a consistent heuristic for the search over chokepoints. */
+static double cost_floor(const nav_world *w)
+{
+    double floor = INFINITY;
+    for (uint32_t r = 0; r < w->region_count; r++) {
+        const nav__world_region *region = &w->regions[r];
+        if (region->grid) {
+            const nav_grid_desc *d = nav_grid_get_desc(region->grid);
+            floor = nav__world_min(floor,
+                                   nav_grid_min_cost(region->grid) * fmin(1.0, d->diagonal_cost / sqrt(2.0)));
+        }
+        if (region->mesh) {
+            for (uint32_t p = 0; p < nav_mesh_poly_count(region->mesh); p++) {
+                nav_mesh_poly_info info;
+                nav_mesh_poly(region->mesh, p, &info);
+                floor = nav__world_min(floor, nav_mesh_area_cost(region->mesh, info.area));
+            }
+            for (uint32_t l = 0; l < nav_mesh_link_count(region->mesh); l++) {
+                nav_mesh_link_info info;
+                nav_mesh_link(region->mesh, l, &info);
+                floor = nav__world_min(floor, info.cost / nav__world_dist_xz(info.start, info.end));
+            }
+        }
+        for (uint32_t l = 0; region->waypoints && l < nav_waypoints_link_count(region->waypoints); l++) {
+            nav_waypoint_link link;
+            nav_waypoints_link(region->waypoints, l, &link);
+            double length = nav__world_dist_xz(nav_waypoints_position(region->waypoints, link.from),
+                                               nav_waypoints_position(region->waypoints, link.to));
+            double cost = link.cost > 0
+                              ? link.cost
+                              : nav__world_dist3(nav_waypoints_position(region->waypoints, link.from),
+                                                 nav_waypoints_position(region->waypoints, link.to));
+            floor = nav__world_min(floor, cost / length);
+        }
+    }
+    for (uint32_t k = 0; k < w->link_count; k++)
+        floor = nav__world_min(floor, w->links[k].cost / nav__world_dist_xz(w->choke[2 * k].position,
+                                                                            w->choke[2 * k + 1].position));
+    /* a little below, for the floats' rounding; 0 when nothing bounds it (Dijkstra) */
+    return floor < INFINITY && floor > 0 ? floor * (1 - 1e-9) : 0;
+}
+
+/* Where each region lies, for locate: a grid of buckets over the world (each the side of the largest
+ * region), each listing the regions whose box meets it, in ascending order. */
+static void region_box(const nav__world_region *r, double box[4])
+{
+    box[0] = box[1] = INFINITY, box[2] = box[3] = -INFINITY;
+    if (r->grid) {
+        const nav_grid_desc *d = nav_grid_get_desc(r->grid);
+        box[0] = d->origin.x, box[1] = d->origin.z;
+        box[2] = d->origin.x + (double)nav_grid_width(r->grid) * d->cell_size;
+        box[3] = d->origin.z + (double)nav_grid_height(r->grid) * d->cell_size;
+    }
+    for (uint32_t i = 0; r->mesh && i < nav_mesh_vert_count(r->mesh); i++) {
+        nav_vec3 v = nav_mesh_vert(r->mesh, i);
+        box[0] = fmin(box[0], v.x), box[1] = fmin(box[1], v.z), box[2] = fmax(box[2], v.x),
+        box[3] = fmax(box[3], v.z);
+    }
+    for (uint32_t i = 0; r->waypoints && i < nav_waypoints_count(r->waypoints); i++) {
+        nav_vec3 v = nav_waypoints_position(r->waypoints, i);
+        box[0] = fmin(box[0], v.x - r->snap), box[1] = fmin(box[1], v.z - r->snap);
+        box[2] = fmax(box[2], v.x + r->snap), box[3] = fmax(box[3], v.z + r->snap);
+    }
+    /* a margin: a point on the box's far edge, or a mesh's locate tolerance, still falls inside */
+    box[0] -= 1e-3, box[1] -= 1e-3, box[2] += 1e-3, box[3] += 1e-3;
+}
+
+static nav_status build_buckets(nav_world *w)
+{
+    double all[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY}, side = 0;
+    for (uint32_t r = 0; r < w->region_count; r++) {
+        double box[4];
+        region_box(&w->regions[r], box);
+        if (!(box[2] >= box[0])) continue; /* nothing in it */
+        all[0] = fmin(all[0], box[0]), all[1] = fmin(all[1], box[1]);
+        all[2] = fmax(all[2], box[2]), all[3] = fmax(all[3], box[3]);
+        side = fmax(side, fmax(box[2] - box[0], box[3] - box[1]));
+    }
+    if (!(side > 0)) side = 1;
+    w->bucket_x0 = all[0] < INFINITY ? all[0] : 0, w->bucket_z0 = all[1] < INFINITY ? all[1] : 0;
+    w->bucket_side = side;
+    double across = all[0] < INFINITY ? ceil((all[2] - all[0]) / side) : 1,
+           down = all[1] < INFINITY ? ceil((all[3] - all[1]) / side) : 1;
+    if (across * down > 1e7) return NAV_FAILURE | NAV_TOO_LARGE; /* regions strewn far apart */
+    w->buckets_across = (uint32_t)fmax(1, across), w->buckets_down = (uint32_t)fmax(1, down);
+    uint32_t buckets = w->buckets_across * w->buckets_down;
+    w->bucket_first = nav__calloc(&w->allocator, (size_t)buckets + 1, sizeof *w->bucket_first);
+    if (!w->bucket_first) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (int pass = 0; pass < 2; pass++) { /* count, then fill */
+        uint64_t placed = 0;
+        for (uint32_t r = 0; r < w->region_count; r++) {
+            double box[4];
+            region_box(&w->regions[r], box);
+            if (!(box[2] >= box[0])) continue;
+            uint32_t x0, z0, x1, z1;
+            nav__world_bucket(w, box[0], box[1], &x0, &z0);
+            nav__world_bucket(w, box[2], box[3], &x1, &z1);
+            for (uint32_t z = z0; z <= z1; z++)
+                for (uint32_t x = x0; x <= x1; x++) {
+                    uint32_t b = z * w->buckets_across + x;
+                    if (pass == 0)
+                        w->bucket_first[b + 1]++;
+                    else
+                        w->bucket_regions[w->bucket_first[b] + w->bucket_fill[b]++] = r;
+                    placed++;
+                }
+        }
+        if (pass == 0) {
+            for (uint32_t b = 0; b < buckets; b++) w->bucket_first[b + 1] += w->bucket_first[b];
+            if (placed > UINT32_MAX) return NAV_FAILURE | NAV_TOO_LARGE;
+            w->bucket_regions = nav__alloc(&w->allocator, (placed ? placed : 1) * sizeof *w->bucket_regions);
+            w->bucket_fill = nav__calloc(&w->allocator, buckets, sizeof *w->bucket_fill);
+            if (!w->bucket_regions || !w->bucket_fill) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+            w->bucket_entries = (uint32_t)placed;
+        }
+    }
+    nav__free(&w->allocator, w->bucket_fill);
+    w->bucket_fill = NULL;
+    return NAV_SUCCESS;
 }
 
 static nav_status init_state(nav_world *w)
@@ -440,7 +604,9 @@ nav_status nav_world_bake(const nav_world_builder *b, const nav_world_bake_desc 
     w->choke_count = 2 * w->link_count;
     nav_status s = copy_inputs(b, w);
     if (!nav_failed(s)) s = place_chokepoints(b, w);
-    if (!nav_failed(s)) s = fill_tables(w, desc ? &desc->progress : NULL);
+    if (!nav_failed(s)) s = fill_tables(w, desc ? desc->threads : 0, desc ? &desc->progress : NULL);
+    if (!nav_failed(s)) s = build_buckets(w);
+    if (!nav_failed(s)) w->cost_floor = cost_floor(w);
     if (!nav_failed(s)) s = init_state(w);
     if (!nav_failed(s) && arrlenu(b->owned)) { /* the builder's objects change owner: it keeps none */
         w->owned = nav__calloc(&a, arrlenu(b->owned), sizeof *w->owned);
@@ -459,7 +625,8 @@ nav_status nav_world_bake(const nav_world_builder *b, const nav_world_bake_desc 
     w->bytes = sizeof *w + w->region_count * (sizeof *w->regions + sizeof *w->by_name) +
                w->link_count * sizeof *w->links +
                w->choke_count * (sizeof *w->choke + sizeof *w->region_choke + sizeof *w->choke_slot) +
-               (size_t)w->table_size * sizeof *w->table + w->names_size + w->state.words * sizeof(uint64_t);
+               (size_t)w->table_size * sizeof *w->table + w->names_size + w->state.words * sizeof(uint64_t) +
+               ((size_t)w->buckets_across * w->buckets_down + 1 + w->bucket_entries) * sizeof(uint32_t);
     *out = w;
     return NAV_SUCCESS;
 }
@@ -547,7 +714,11 @@ nav_status nav_world_locate(const nav_world *w, nav_vec3 point, nav_world_place 
         return NAV_FAILURE | NAV_INVALID_PARAM;
     const float above = 0.5f; /* a floor this far above the point still counts as under it */
     bool found = false, below = false;
-    for (uint32_t r = 0; r < w->region_count; r++) {
+    uint32_t bx, bz;
+    if (!nav__world_bucket(w, point.x, point.z, &bx, &bz)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    uint32_t b = bz * w->buckets_across + bx;
+    for (uint32_t k = w->bucket_first[b]; k < w->bucket_first[b + 1]; k++) {
+        uint32_t r = w->bucket_regions[k];
         const nav__world_region *region = &w->regions[r];
         nav_world_place p;
         if (!region->ops->locate(region, point, &p)) continue;

@@ -7,6 +7,7 @@
 #ifndef NAV_WORLD_INTERNAL_H
 #define NAV_WORLD_INTERNAL_H
 
+#include <math.h>
 #include <stdatomic.h>
 
 #include "log.h"
@@ -111,6 +112,12 @@ struct nav_world {
     size_t bytes;
     nav__world_owned *owned;
     uint32_t owned_count;
+    /* locate: buckets of side bucket_side from (bucket_x0, bucket_z0), each listing the regions whose
+     * box meets it (bucket_regions[bucket_first[b] .. bucket_first[b + 1]]) */
+    double bucket_x0, bucket_z0, bucket_side;
+    uint32_t buckets_across, buckets_down, bucket_entries;
+    uint32_t *bucket_first, *bucket_regions, *bucket_fill;
+    double cost_floor; /* the least cost of a unit of horizontal travel (the search's heuristic) */
     nav__world_state state;
 };
 
@@ -128,6 +135,34 @@ uint32_t nav__world_builder_find(const nav_world_builder *b, const char *name);
 static inline const char *nav__world_name(const nav_world *w, uint32_t offset)
 {
     return w->names + offset;
+}
+
+/* The bucket of world point (x, z), clamped to the grid of buckets; false when the point lies
+ * outside it (then *bx, *bz are clamped all the same). */
+static inline bool nav__world_bucket(const nav_world *w, double x, double z, uint32_t *bx, uint32_t *bz)
+{
+    double fx = floor((x - w->bucket_x0) / w->bucket_side), fz = floor((z - w->bucket_z0) / w->bucket_side);
+    bool inside = fx >= 0 && fz >= 0 && fx < w->buckets_across && fz < w->buckets_down;
+    *bx = (uint32_t)fmax(0, fmin(fx, (double)w->buckets_across - 1));
+    *bz = (uint32_t)fmax(0, fmin(fz, (double)w->buckets_down - 1));
+    return inside;
+}
+
+static inline double nav__world_min(double a, double b)
+{
+    return b < a ? b : a; /* NAN (0 / 0) never wins */
+}
+
+static inline double nav__world_dist_xz(nav_vec3 a, nav_vec3 b)
+{
+    double dx = (double)a.x - b.x, dz = (double)a.z - b.z;
+    return sqrt(dx * dx + dz * dz);
+}
+
+static inline double nav__world_dist3(nav_vec3 a, nav_vec3 b)
+{
+    double dx = (double)a.x - b.x, dy = (double)a.y - b.y, dz = (double)a.z - b.z;
+    return sqrt(dx * dx + dy * dy + dz * dz);
 }
 
 /* Copies the link state into bits (w->state.words words), consistent as one change. */

@@ -1,8 +1,11 @@
 /* World queries: locate both ends, fan them to their regions' chokepoints, search the graph of
  * chokepoints, then fill in the legs with the regions' own planners.
  *
- * The abstract search is Dijkstra over chokepoints. Its edges are the links enabled when the query
- * starts and, inside a region, the table's costs between chokepoints. A region's table gives the
+ * The abstract search is A* over chokepoints, its estimate the straight horizontal distance to the
+ * goal times the least cost a unit of ground has anywhere in the world (regions' terrain, links
+ * cheaper than their length: cost_floor in world_bake.c), so Dijkstra where a portal makes that 0.
+ * Its edges are the links enabled when the query starts and, inside a region, the table's costs
+ * between chokepoints. A region's table gives the
  * cheapest way between any two of its chokepoints, so the search follows it only out of a
  * chokepoint it reached through a link: reached from the start's fan or through the table, a
  * second table edge in the same region would never be cheaper than the first one alone. A route is
@@ -40,6 +43,7 @@ struct nav_world_query {
     uint32_t leg_count, leg_capacity;
     uint32_t *route; /* chokepoints of the route, start end first */
     nav_world_place start_place;
+    nav_vec3 goal_position; /* of the search under way */
     bool planned;
 };
 
@@ -153,6 +157,14 @@ static double table_cost(const nav_world *w, uint32_t a, uint32_t b)
     return w->table[r->table_first + (uint64_t)w->choke_slot[a] * r->choke_count + w->choke_slot[b]];
 }
 
+/* The search's estimate of the cost from chokepoint c to the goal: the world's least cost a unit of
+ * horizontal travel times the straight distance (consistent: every edge costs at least that much
+ * for the ground it covers). */
+static double estimate(const nav_world_query *q, uint32_t c)
+{
+    return q->world->cost_floor * nav__world_dist_xz(q->world->choke[c].position, q->goal_position);
+}
+
 /* Offers chokepoint c the cost g, reached from `from` (through a link or not). */
 static void offer(nav_world_query *q, uint32_t c, double g, uint32_t from, bool by_link)
 {
@@ -161,16 +173,18 @@ static void offer(nav_world_query *q, uint32_t c, double g, uint32_t from, bool 
     q->g[c] = g;
     q->parent[c] = from;
     q->by_link[c] = by_link;
+    uint64_t key = nav_heap_key_exact(g + estimate(q, c));
     if (seen) {
-        nav_heap_decrease(&q->open, c, nav_heap_key_exact(g), 0);
+        nav_heap_decrease(&q->open, c, key, nav_heap_tie_larger_g(g));
     } else {
         q->stamp[c] = q->stamp_now << 1;
-        nav_heap_push(&q->open, nav_heap_key_exact(g), 0, c);
+        nav_heap_push(&q->open, key, nav_heap_tie_larger_g(g), c);
     }
 }
 
-/* Dijkstra over the chokepoints. Returns the cheapest cost to the goal (direct: the start's fan's)
- * and the chokepoint the route reaches the goal's fan from (*last; NAV_WORLD_NONE: direct). */
+/* A* over the chokepoints (Dijkstra where nothing bounds a unit's cost). Returns the cheapest cost
+ * to the goal (direct: the start's fan's) and the chokepoint the route reaches the goal's fan from
+ * (*last; NAV_WORLD_NONE: direct). */
 static double search(nav_world_query *q, const nav_world_place *start, const nav_world_place *goal,
                      double direct, uint32_t *last, uint32_t *expanded)
 {
@@ -180,7 +194,8 @@ static double search(nav_world_query *q, const nav_world_place *start, const nav
         q->stamp_now = 1;
     }
     nav_heap_clear(&q->open);
-    const nav__world_region *rs = &w->regions[start->region], *rg = &w->regions[goal->region];
+    q->goal_position = goal->position;
+    const nav__world_region *rs = &w->regions[start->region];
     for (uint32_t j = 0; j < rs->choke_count; j++)
         if (q->start_cost[j] < INFINITY)
             offer(q, w->region_choke[rs->choke_first + j], q->start_cost[j], FROM_START, false);
@@ -189,7 +204,7 @@ static double search(nav_world_query *q, const nav_world_place *start, const nav
     while (q->open.count) {
         uint32_t c = nav_heap_entry_id(nav_heap_pop(&q->open));
         double g = q->g[c];
-        if (!(g < best)) break;
+        if (!(g + estimate(q, c) < best)) break;
         q->stamp[c] |= 1;
         (*expanded)++;
         const nav_world_place *at = &w->choke[c];
@@ -208,7 +223,6 @@ static double search(nav_world_query *q, const nav_world_place *start, const nav
         for (uint32_t j = 0; j < r->choke_count; j++)
             if (row[j] < INFINITY) offer(q, w->region_choke[r->choke_first + j], g + row[j], c, false);
     }
-    (void)rg;
     return best;
 }
 

@@ -20,8 +20,9 @@ struct nav_region_query {
     nav_allocator allocator;
     uint32_t max_cells;
     double *g;
-    uint32_t *stamp; /* generation << 1 | closed */
-    uint8_t *dir;    /* direction of the move into the cell on its best path (NO_DIR at the source) */
+    uint32_t *stamp;  /* generation << 1 | closed */
+    uint8_t *dir;     /* direction of the move into the cell on its best path (NO_DIR at the source) */
+    uint32_t *target; /* generation: the cell is a target of the fan under way */
     nav_heap open;
     uint32_t generation;
     uint64_t expanded;
@@ -47,7 +48,9 @@ nav_status nav_region_query_create(const nav_grid *grid, uint32_t max_cells, con
     q->g = nav__alloc(&a, nav__mul_size(max_cells, sizeof *q->g));
     q->stamp = nav__calloc(&a, max_cells, sizeof *q->stamp);
     q->dir = nav__alloc(&a, max_cells);
-    if (!q->g || !q->stamp || !q->dir || nav_failed(nav_heap_init(&q->open, &a, max_cells, max_cells))) {
+    q->target = nav__calloc(&a, max_cells, sizeof *q->target);
+    if (!q->g || !q->stamp || !q->dir || !q->target ||
+        nav_failed(nav_heap_init(&q->open, &a, max_cells, max_cells))) {
         nav_region_query_destroy(q);
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
@@ -62,6 +65,7 @@ void nav_region_query_destroy(nav_region_query *q)
     nav__free(&q->allocator, q->g);
     nav__free(&q->allocator, q->stamp);
     nav__free(&q->allocator, q->dir);
+    nav__free(&q->allocator, q->target);
     nav__free(&q->allocator, q);
 }
 
@@ -77,7 +81,7 @@ nav_status nav_region_query_set_grid(nav_region_query *q, const nav_grid *grid)
 
 size_t nav_region_query_memory_bytes(const nav_region_query *q)
 {
-    return q ? sizeof *q + (size_t)q->max_cells * (sizeof *q->g + sizeof *q->stamp + 1 +
+    return q ? sizeof *q + (size_t)q->max_cells * (sizeof *q->g + sizeof *q->stamp + 1 + sizeof *q->target +
                                                    sizeof(nav_heap_entry) + sizeof(uint32_t))
              : 0;
 }
@@ -109,18 +113,17 @@ static uint32_t local_index(const nav_grid *grid, nav_grid_rect r, uint32_t cell
 static void next_generation(nav_region_query *q)
 {
     if (++q->generation >= (1u << 31)) {
-        for (uint32_t i = 0; i < q->max_cells; i++) q->stamp[i] = 0;
+        for (uint32_t i = 0; i < q->max_cells; i++) q->stamp[i] = q->target[i] = 0;
         q->generation = 1;
     }
     nav_heap_clear(&q->open);
 }
 
 /* The one search loop. With goal == UINT32_MAX it is Dijkstra until every target is settled
- * (targets_left counts down as they are settled; none: every reachable cell); else A* to goal. Ties
- * on f go to the larger g (nav_heap_tie_larger_g), then the lower index. */
+ * (targets_left counts down as the cells marked in q->target are settled; none: every reachable
+ * cell); else A* to goal. Ties on f go to the larger g (nav_heap_tie_larger_g), then the lower index. */
 static void search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool reverse, uint32_t goal,
-                   uint32_t targets_left, const uint32_t *targets, uint32_t target_count,
-                   uint32_t max_expanded)
+                   uint32_t targets_left, uint32_t max_expanded)
 {
     uint64_t limit = max_expanded ? q->expanded + max_expanded : UINT64_MAX;
     const nav_grid *grid = q->grid;
@@ -146,9 +149,7 @@ static void search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool rev
         if (goal != UINT32_MAX) {
             if (cell == goal) return;
         } else if (targets_left) {
-            for (uint32_t k = 0; k < target_count; k++)
-                if (targets[k] == cell) targets_left--;
-            if (!targets_left) return;
+            if (q->target[at] == q->generation && --targets_left == 0) return;
         }
         double g = q->g[at];
         for (int d = 0; d < 8; d++) {
@@ -202,12 +203,17 @@ nav_status nav_region_fan(nav_region_query *q, nav_grid_rect rect, uint32_t from
     q->rect = rect;
     q->from = from;
     q->reverse = reverse;
-    /* targets outside the rect (or blocked) can never be settled: do not wait for them */
+    /* the targets' cells marked, each once; those outside the rect (or blocked) can never be
+     * settled: do not wait for them */
     uint32_t inside = 0;
-    for (uint32_t k = 0; k < count; k++)
-        if (local_index(q->grid, rect, targets[k]) != UINT32_MAX && nav__cell_free(q->grid, targets[k]))
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t local = local_index(q->grid, rect, targets[k]);
+        if (local != UINT32_MAX && nav__cell_free(q->grid, targets[k]) && q->target[local] != q->generation) {
+            q->target[local] = q->generation;
             inside++;
-    search(q, rect, from, reverse, UINT32_MAX, inside, targets, count, 0);
+        }
+    }
+    search(q, rect, from, reverse, UINT32_MAX, inside, 0);
     for (uint32_t k = 0; k < count; k++) {
         uint32_t local = local_index(q->grid, rect, targets[k]);
         costs[k] = reached(q, local) ? q->g[local] : INFINITY;
@@ -266,7 +272,7 @@ nav_status nav_region_leg(nav_region_query *q, nav_grid_rect rect, uint32_t from
     q->rect = rect;
     q->from = from;
     q->reverse = false;
-    if (nav__cell_free(q->grid, to)) search(q, rect, from, false, to, 0, NULL, 0, max_expanded);
+    if (nav__cell_free(q->grid, to)) search(q, rect, from, false, to, 0, max_expanded);
     if (!reached(q, goal))
         return NAV_SUCCESS | NAV_PARTIAL_RESULT | (q->open.count ? NAV_OUT_OF_NODES : NAV_UNREACHABLE);
     if (cost) *cost = q->g[goal];

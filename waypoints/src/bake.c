@@ -408,14 +408,14 @@ nav_status nav_waypoints_bake(const nav_waypoint_graph *graph, const nav_waypoin
         s = nav__wp_labels_bake(wp, &d);
     } else {
         bake_job job = {.wp = wp};
-        nav__wp_work work = {.count = wp->count,
-                             .init = scratch_init,
-                             .run = bake_row,
-                             .fini = scratch_free,
-                             .ctx = &job,
-                             .stage = "routes",
-                             .progress = d.progress};
-        s = nav__wp_parallel(&work, d.threads);
+        nav__work work = {.count = wp->count,
+                          .init = scratch_init,
+                          .run = bake_row,
+                          .fini = scratch_free,
+                          .ctx = &job,
+                          .stage = "routes",
+                          .progress = d.progress};
+        s = nav__parallel(&work, d.threads);
     }
     if (nav_failed(s)) {
         nav_waypoints_destroy(wp);

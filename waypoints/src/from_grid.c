@@ -115,13 +115,13 @@ nav_status nav__wp_graph_from_grid(const nav_grid *grid, const nav_waypoint_grid
     vis_job job = {grid, c, &a, nav__wp_grid_prunable(grid) && !d.keep_all_links, NULL};
     job.found = nav__calloc(&a, c->count ? c->count : 1, sizeof *job.found);
     if (!job.found) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    nav__wp_work work = {.count = c->count,
-                         .init = vis_init,
-                         .run = vis_corner,
-                         .fini = vis_fini,
-                         .ctx = &job,
-                         .stage = "visibility",
-                         .progress = d.progress};
+    nav__work work = {.count = c->count,
+                      .init = vis_init,
+                      .run = vis_corner,
+                      .fini = vis_fini,
+                      .ctx = &job,
+                      .stage = "visibility",
+                      .progress = d.progress};
     if (!nav_failed(s))
         s = nav__wp_graph_by_visibility(&work, d.threads, job.found, grid->desc.cell_size, NULL, 0, &a, out);
     if (!nav_failed(s)) {
@@ -235,11 +235,11 @@ static nav_status graph_of_pairs(uint32_t count, nav__wp_seen *const *found, dou
     return NAV_SUCCESS;
 }
 
-nav_status nav__wp_graph_by_visibility(const nav__wp_work *work, uint32_t threads, nav__wp_seen **found,
+nav_status nav__wp_graph_by_visibility(const nav__work *work, uint32_t threads, nav__wp_seen **found,
                                        double scale, const nav_waypoint_link *extra, uint32_t extra_count,
                                        const nav_allocator *a, nav_waypoint_graph *out)
 {
-    nav_status s = nav__wp_parallel(work, threads);
+    nav_status s = nav__parallel(work, threads);
     if (!nav_failed(s)) s = graph_of_pairs(work->count, found, scale, extra, extra_count, a, out);
     for (uint32_t u = 0; u < work->count; u++) arrfree(found[u]);
     return s;

@@ -390,13 +390,13 @@ nav_status nav_waypoint_graph_from_mesh(const nav_mesh *mesh, const nav_waypoint
         job.found = nav__calloc(&a, count ? count : 1, sizeof *job.found);
         if (!job.found) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
-    nav__wp_work work = {.count = (uint32_t)count,
-                         .init = mesh_init,
-                         .run = mesh_point_run,
-                         .fini = mesh_fini,
-                         .ctx = &job,
-                         .stage = "visibility",
-                         .progress = d.progress};
+    nav__work work = {.count = (uint32_t)count,
+                      .init = mesh_init,
+                      .run = mesh_point_run,
+                      .fini = mesh_fini,
+                      .ctx = &job,
+                      .stage = "visibility",
+                      .progress = d.progress};
     if (!nav_failed(s))
         s = nav__wp_graph_by_visibility(&work, d.threads, job.found, 1, extra, (uint32_t)arrlen(extra), &a,
                                         out);

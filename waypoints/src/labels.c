@@ -133,14 +133,14 @@ static nav_status make_order(const nav_waypoints *wp, const nav_waypoints_bake_d
                        ? NAV_SUCCESS
                        : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s)) {
-        nav__wp_work work = {.count = samples,
-                             .init = tree_init,
-                             .run = tree_run,
-                             .fini = tree_fini,
-                             .ctx = &t,
-                             .stage = "hub order",
-                             .progress = d->progress};
-        s = nav__wp_parallel(&work, d->threads);
+        nav__work work = {.count = samples,
+                          .init = tree_init,
+                          .run = tree_run,
+                          .fini = tree_fini,
+                          .ctx = &t,
+                          .stage = "hub order",
+                          .progress = d->progress};
+        s = nav__parallel(&work, d->threads);
     }
     for (uint32_t done = 0; done < n && !nav_failed(s);) {
         memset(score, 0, (size_t)n * sizeof *score);

@@ -143,14 +143,14 @@ nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_
     out->first = nav__calloc(a, (size_t)out->blocks + 1, sizeof *out->first);
     nav_status s = job.found && out->first ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s)) {
-        nav__wp_work work = {.count = c->count,
-                             .init = sight_init,
-                             .run = sight_corner,
-                             .fini = sight_fini,
-                             .ctx = &job,
-                             .stage = "sight",
-                             .progress = progress};
-        s = nav__wp_parallel(&work, threads);
+        nav__work work = {.count = c->count,
+                          .init = sight_init,
+                          .run = sight_corner,
+                          .fini = sight_fini,
+                          .ctx = &job,
+                          .stage = "sight",
+                          .progress = progress};
+        s = nav__parallel(&work, threads);
     }
     /* counting sort by block; corners in ascending order within each */
     uint64_t total = 0;
@@ -425,19 +425,19 @@ static nav_status split_lists(nav_waypoints *wp, const nav_grid *grid, uint32_t 
         return NAV_SUCCESS;
     }
     split_job job = {s, grid, &wp->allocator, s->longest ? s->longest : 1};
-    nav__wp_work work = {.count = (uint32_t)(((uint64_t)s->blocks + SPLIT_BATCH - 1) / SPLIT_BATCH),
-                         .init = split_init,
-                         .run = split_batch,
-                         .fini = split_fini,
-                         .ctx = &job,
-                         .stage = "sight"};
-    nav_status status = nav__wp_parallel(&work, threads);
+    nav__work work = {.count = (uint32_t)(((uint64_t)s->blocks + SPLIT_BATCH - 1) / SPLIT_BATCH),
+                      .init = split_init,
+                      .run = split_batch,
+                      .fini = split_fini,
+                      .ctx = &job,
+                      .stage = "sight"};
+    nav_status status = nav__parallel(&work, threads);
     if (nav_failed(status) || !(grid->uniform_cost > 0 && !grid->heights && sure_affordable(s)))
         return status;
     s->sure = nav__calloc(&wp->allocator, (size_t)s->first[s->blocks] / 8 + 1, 1);
     if (!s->sure) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     work.init = sure_init, work.run = sure_batch, work.fini = sure_fini;
-    return nav__wp_parallel(&work, threads);
+    return nav__parallel(&work, threads);
 }
 
 nav_status nav__wp_corner_info_build(nav_waypoints *wp, const nav_grid *grid, uint32_t threads)

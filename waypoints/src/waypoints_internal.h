@@ -8,6 +8,7 @@
 #include "nav/grid.h"
 #include "nav/heap.h"
 #include "nav/waypoints.h"
+#include "parallel.h"
 
 #define NAV__NO_HOP UINT16_MAX /* a next hop of "no route" (so NAV_WAYPOINTS_LIMIT is 65535) */
 
@@ -189,26 +190,6 @@ bool nav__wp_grid_prunable(const nav_grid *grid);
 nav_status nav__wp_graph_from_grid(const nav_grid *grid, const nav_waypoint_grid_desc *desc,
                                    nav_waypoint_graph *out, nav__wp_corners *corners);
 
-/* Work spread over threads: run(ctx, scratch, item) for item = 0 .. count - 1, each thread with
- * scratch of its own from init (false: out of memory) released by fini (also after a failed init);
- * init and fini run on the calling thread, so an allocator is only ever called from it. run returns
- * false when out of memory. */
-typedef struct nav__wp_work {
-    uint32_t count;
-    bool (*init)(void *ctx, void **scratch);
-    bool (*run)(void *ctx, void *scratch, uint32_t item);
-    void (*fini)(void *ctx, void *scratch);
-    void *ctx;
-    const char *stage;            /* for progress */
-    const nav_progress *progress; /* [opt] items done out of count, from the calling thread; false cancels */
-    uint32_t progress_base;       /* work in batches: items done before this one, */
-    uint32_t progress_total;      /* and in all (0: count) */
-} nav__wp_work;
-
-/* Runs the work on `threads` threads (0: every core). NAV_SUCCESS; NAV_FAILURE | NAV_OUT_OF_MEMORY;
- * NAV_FAILURE | NAV_WRONG_STATE when progress cancelled it. */
-nav_status nav__wp_parallel(const nav__wp_work *work, uint32_t threads);
-
 /* Two waypoints u < v that see each other: the cost each way (INFINITY: not that way). */
 typedef struct nav__wp_seen {
     uint32_t v;
@@ -221,7 +202,7 @@ typedef struct nav__wp_seen {
  * and links: for each u, those of found[u] in order, one two-way link where both ways cost the same
  * and one-way links otherwise, costs times scale; then extra. Frees found's arrays (not found).
  * NAV_FAILURE | NAV_OUT_OF_MEMORY | NAV_TOO_LARGE | NAV_WRONG_STATE (cancelled). */
-nav_status nav__wp_graph_by_visibility(const nav__wp_work *work, uint32_t threads, nav__wp_seen **found,
+nav_status nav__wp_graph_by_visibility(const nav__work *work, uint32_t threads, nav__wp_seen **found,
                                        double scale, const nav_waypoint_link *extra, uint32_t extra_count,
                                        const nav_allocator *a, nav_waypoint_graph *out);
 

@@ -166,6 +166,8 @@ nav_status nav_world_builder_add_link(nav_world_builder *builder, const nav_worl
                                       uint32_t *id);
 
 typedef struct nav_world_bake_desc {
+    uint32_t threads;               /* regions' tables worked out on this many threads (0: every core);
+                                       the world comes out the same */
     nav_progress progress;          /* [opt] stage "fans": regions done out of all */
     const nav_allocator *allocator; /* [opt] null: the builder's */
 } nav_world_bake_desc;

@@ -4,11 +4,11 @@
 #include <stdatomic.h>
 #include <unistd.h>
 
-#include "waypoints_internal.h"
+#include "parallel.h"
 
 /* What the threads share. */
 typedef struct job {
-    const nav__wp_work *work;
+    const nav__work *work;
     atomic_uint next;      /* the next item to take */
     atomic_uint done;      /* items finished */
     atomic_bool stop;      /* cancelled, or a thread ran out of memory */
@@ -26,7 +26,7 @@ typedef struct worker {
 static void run_items(const worker *k)
 {
     job *j = k->j;
-    const nav__wp_work *w = j->work;
+    const nav__work *w = j->work;
     for (;;) {
         if (atomic_load(&j->stop)) break;
         uint32_t item = atomic_fetch_add(&j->next, 1);
@@ -56,7 +56,7 @@ static uint32_t core_count(void)
     return n > 0 ? (uint32_t)(n < 256 ? n : 256) : 1;
 }
 
-nav_status nav__wp_parallel(const nav__wp_work *work, uint32_t threads)
+nav_status nav__parallel(const nav__work *work, uint32_t threads)
 {
     job j = {.work = work};
     atomic_init(&j.next, 0);
