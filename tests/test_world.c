@@ -1174,6 +1174,59 @@ static void test_joined_tiles(void **state)
     }
 }
 
+/* The search's octile estimate must stay below what a mesh's straight segments cost: the goal on an
+ * open mesh, reached through two doors, one 13 from the goal at 22.6 degrees off the axis (octile
+ * distance 14.07) and one 13.5 away along the axis. Through the first is cheaper. */
+static void test_estimate_on_mesh(void **state)
+{
+    (void)state;
+    const char *room_rows[] = {"...", "...", "..."};
+    char field_rows[30][31];
+    const char *field_ptrs[30];
+    for (int y = 0; y < 30; y++) {
+        memset(field_rows[y], '.', 30);
+        field_rows[y][30] = '\0';
+        field_ptrs[y] = field_rows[y];
+    }
+    nav_grid *room = grid_at(room_rows, 3, nav_vec3_make(0, 0, 0), 1);
+    nav_grid *field_grid = grid_at(field_ptrs, 30, nav_vec3_make(10, 0, 0), 1);
+    nav_mesh *field;
+    assert_int_equal(nav_mesh_build_from_grid(field_grid, NULL, &field), NAV_SUCCESS);
+    flat_world f = {0};
+    add_flat(&f, NAV_WORLD_REGION_GRID, room, NULL);
+    add_flat(&f, NAV_WORLD_REGION_MESH, field_grid, NULL);
+    nav_world_builder *b;
+    assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_grid(b, "room", room, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_mesh(b, "field", field, NULL), NAV_SUCCESS);
+    nav_vec3 goal = {35.5f, 0, 20.5f};
+    add_link(b, &f,
+             &(nav_world_link_desc){.from_region = 0,
+                                    .from = {2.5f, 0, 1.5f},
+                                    .to_region = 1,
+                                    .to = {goal.x - 12, 0, goal.z - 5},
+                                    .cost = 30});
+    add_link(b, &f,
+             &(nav_world_link_desc){.from_region = 0,
+                                    .from = {2.5f, 0, 1.5f},
+                                    .to_region = 1,
+                                    .to = {goal.x - 13.5f, 0, goal.z},
+                                    .cost = 30});
+    nav_world *w;
+    assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
+    nav_world_builder_destroy(b);
+    nav_world_query *q;
+    assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+    double cost = check_query(w, q, &f, (nav_vec3){1.5f, 0, 1.5f}, goal);
+    assert_true(close_to(cost, 1 + 30 + 13)); /* (links cost more than they cover: no lower estimate) */
+    nav_world_query_destroy(q);
+    nav_world_destroy(w);
+    nav_mesh_destroy(field);
+    nav_grid_destroy(room);
+    nav_grid_destroy(field_grid);
+    flat_free(&f);
+}
+
 /* Bad regions, links and calls: a status and a message naming the culprit. */
 static void test_bad_input(void **state)
 {
@@ -1390,13 +1443,13 @@ static void test_threads_toggling(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_two_storeys),       cmocka_unit_test(test_locate_floor),
-        cmocka_unit_test(test_one_way_drop),      cmocka_unit_test(test_same_region_detour),
-        cmocka_unit_test(test_random_worlds),     cmocka_unit_test(test_mixed_kinds),
-        cmocka_unit_test(test_world_file),        cmocka_unit_test(test_world_file_errors),
-        cmocka_unit_test(test_world_file_damage), cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_joined_tiles),      cmocka_unit_test(test_allocation_failures),
-        cmocka_unit_test(test_threads_toggling),
+        cmocka_unit_test(test_two_storeys),         cmocka_unit_test(test_locate_floor),
+        cmocka_unit_test(test_one_way_drop),        cmocka_unit_test(test_same_region_detour),
+        cmocka_unit_test(test_random_worlds),       cmocka_unit_test(test_mixed_kinds),
+        cmocka_unit_test(test_world_file),          cmocka_unit_test(test_world_file_errors),
+        cmocka_unit_test(test_world_file_damage),   cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_joined_tiles),        cmocka_unit_test(test_estimate_on_mesh),
+        cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_threads_toggling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -275,6 +275,7 @@ void nav_world_destroy(nav_world *w)
     nav__free(&a, w->choke);
     nav__free(&a, w->region_choke);
     nav__free(&a, w->choke_slot);
+    nav__free(&a, w->choke_by_id);
     nav__free(&a, w->table);
     nav__free(&a, w->names);
     nav__free(&a, w->by_name);
@@ -381,6 +382,18 @@ static nav_status place_chokepoints(const nav_world_builder *b, nav_world *w)
         w->choke_slot[c] = region->choke_count;
         w->region_choke[region->choke_first + region->choke_count++] = c;
     }
+    /* and by place id, for a search over a grid's cells to find the chokepoints of a cell */
+    w->choke_by_id = nav__alloc(a, (n ? n : 1) * sizeof *w->choke_by_id);
+    if (!w->choke_by_id) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    memcpy(w->choke_by_id, w->region_choke, n * sizeof *w->choke_by_id);
+    for (uint32_t r = 0; r < w->region_count; r++) { /* insertion sort: ids are mostly in order already */
+        uint32_t *list = w->choke_by_id + w->regions[r].choke_first;
+        for (uint32_t i = 1; i < w->regions[r].choke_count; i++) {
+            uint32_t c = list[i], j = i;
+            for (; j > 0 && w->choke[list[j - 1]].id > w->choke[c].id; j--) list[j] = list[j - 1];
+            list[j] = c;
+        }
+    }
     w->table_size = table;
     if (table > SIZE_MAX / sizeof *w->table) return NAV_FAILURE | NAV_TOO_LARGE;
     w->table = nav__alloc(a, (size_t)(table ? table : 1) * sizeof *w->table);
@@ -402,7 +415,7 @@ static bool table_init(void *ctx, void **out)
     if (!t) return false;
     t->targets = nav__alloc(&w->allocator, ((size_t)w->max_region_chokes + 1) * sizeof *t->targets);
     if (!t->targets) return false;
-    if (nav_failed(nav__world_scratch_init(&t->planners, w, &w->allocator))) {
+    if (nav_failed(nav__world_scratch_init(&t->planners, w, &w->allocator, NULL))) {
         nav__free(&w->allocator, t->targets);
         t->targets = NULL;
         return false;
@@ -448,11 +461,22 @@ static nav_status fill_tables(nav_world *w, uint32_t threads, const nav_progress
     return nav__parallel(&work, threads);
 }
 
-/* The least cost a world unit of horizontal travel can have anywhere: the regions' cheapest terrain
- * (a grid's diagonal counted at its length), waypoint and world links that cost less than their
- * length. Any route from a place to another costs at least this times the horizontal distance
- * between them, which makes that product a consistent heuristic for the search over chokepoints. */
-static double cost_floor(const nav_world *w)
+/* The least cost a world unit of horizontal travel can have anywhere, in two measures of the ground
+ * covered (metric 0: straight-line distance; 1: the octile distance, max + (sqrt 2 - 1) min of the
+ * x and z differences, which 8-connected grids walk exactly): over the regions' cheapest terrain (a
+ * grid's diagonal counted at its length; a mesh's segments cover at most 1.0824 times their length
+ * in octile measure), and the waypoint, off-mesh and world links that cost less than what they
+ * cover. Any route between two places costs at least this times their distance in that measure:
+ * each of its steps does, and both measures obey the triangle inequality. So both products, and
+ * the larger of the two, are consistent estimates for the search. */
+#define OCTILE_OVER_EUCLID 1.0823922002923940 /* the most the octile distance exceeds the straight one */
+
+static double cover(nav_vec3 a, nav_vec3 b, int metric)
+{
+    return metric ? nav__world_octile(a, b) : nav__world_dist_xz(a, b);
+}
+
+static double cost_floor(const nav_world *w, int metric)
 {
     double floor = INFINITY;
     for (uint32_t r = 0; r < w->region_count; r++) {
@@ -466,29 +490,27 @@ static double cost_floor(const nav_world *w)
             for (uint32_t p = 0; p < nav_mesh_poly_count(region->mesh); p++) {
                 nav_mesh_poly_info info;
                 nav_mesh_poly(region->mesh, p, &info);
-                floor = nav__world_min(floor, nav_mesh_area_cost(region->mesh, info.area));
+                floor = nav__world_min(floor, nav_mesh_area_cost(region->mesh, info.area) /
+                                                  (metric ? OCTILE_OVER_EUCLID : 1.0));
             }
             for (uint32_t l = 0; l < nav_mesh_link_count(region->mesh); l++) {
                 nav_mesh_link_info info;
                 nav_mesh_link(region->mesh, l, &info);
-                floor = nav__world_min(floor, info.cost / nav__world_dist_xz(info.start, info.end));
+                floor = nav__world_min(floor, info.cost / cover(info.start, info.end, metric));
             }
         }
         for (uint32_t l = 0; region->waypoints && l < nav_waypoints_link_count(region->waypoints); l++) {
             nav_waypoint_link link;
             nav_waypoints_link(region->waypoints, l, &link);
-            double length = nav__world_dist_xz(nav_waypoints_position(region->waypoints, link.from),
-                                               nav_waypoints_position(region->waypoints, link.to));
-            double cost = link.cost > 0
-                              ? link.cost
-                              : nav__world_dist3(nav_waypoints_position(region->waypoints, link.from),
-                                                 nav_waypoints_position(region->waypoints, link.to));
-            floor = nav__world_min(floor, cost / length);
+            nav_vec3 a = nav_waypoints_position(region->waypoints, link.from),
+                     b = nav_waypoints_position(region->waypoints, link.to);
+            double cost = link.cost > 0 ? link.cost : nav__world_dist3(a, b);
+            floor = nav__world_min(floor, cost / cover(a, b, metric));
         }
     }
     for (uint32_t k = 0; k < w->link_count; k++)
-        floor = nav__world_min(floor, w->links[k].cost / nav__world_dist_xz(w->choke[2 * k].position,
-                                                                            w->choke[2 * k + 1].position));
+        floor = nav__world_min(
+            floor, w->links[k].cost / cover(w->choke[2 * k].position, w->choke[2 * k + 1].position, metric));
     /* a little below, for the floats' rounding; 0 when nothing bounds it (Dijkstra) */
     return floor < INFINITY && floor > 0 ? floor * (1 - 1e-9) : 0;
 }
@@ -606,7 +628,7 @@ nav_status nav_world_bake(const nav_world_builder *b, const nav_world_bake_desc 
     if (!nav_failed(s)) s = place_chokepoints(b, w);
     if (!nav_failed(s)) s = fill_tables(w, desc ? desc->threads : 0, desc ? &desc->progress : NULL);
     if (!nav_failed(s)) s = build_buckets(w);
-    if (!nav_failed(s)) w->cost_floor = cost_floor(w);
+    if (!nav_failed(s)) w->cost_floor = cost_floor(w, 0), w->cost_floor_octile = cost_floor(w, 1);
     if (!nav_failed(s)) s = init_state(w);
     if (!nav_failed(s) && arrlenu(b->owned)) { /* the builder's objects change owner: it keeps none */
         w->owned = nav__calloc(&a, arrlenu(b->owned), sizeof *w->owned);
@@ -624,7 +646,8 @@ nav_status nav_world_bake(const nav_world_builder *b, const nav_world_bake_desc 
     }
     w->bytes = sizeof *w + w->region_count * (sizeof *w->regions + sizeof *w->by_name) +
                w->link_count * sizeof *w->links +
-               w->choke_count * (sizeof *w->choke + sizeof *w->region_choke + sizeof *w->choke_slot) +
+               w->choke_count * (sizeof *w->choke + sizeof *w->region_choke + sizeof *w->choke_slot +
+                                 sizeof *w->choke_by_id) +
                (size_t)w->table_size * sizeof *w->table + w->names_size + w->state.words * sizeof(uint64_t) +
                ((size_t)w->buckets_across * w->buckets_down + 1 + w->bucket_entries) * sizeof(uint32_t);
     *out = w;

@@ -6,10 +6,11 @@
 #include "alloc.h"
 #include "world_internal.h"
 
-nav_status nav__world_scratch_init(nav__world_scratch *s, const nav_world *w, const nav_allocator *a)
+nav_status nav__world_scratch_init(nav__world_scratch *s, const nav_world *w, const nav_allocator *a,
+                                   const nav_allocator *path)
 {
     *s = (nav__world_scratch){.allocator = *a};
-    nav_path_init(&s->path, a);
+    nav_path_init(&s->path, path);
     s->ids = nav__alloc(a, ((size_t)w->max_region_chokes + 1) * sizeof *s->ids);
     nav_status st = s->ids ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(st) && w->largest_grid) {

@@ -61,8 +61,12 @@ struct nav__world_region {
 
 extern const nav__world_region_ops nav__world_grid_ops, nav__world_mesh_ops, nav__world_waypoints_ops;
 
-/* Makes the scratch for every region of w (NAV_FAILURE | NAV_OUT_OF_MEMORY), and frees it. */
-nav_status nav__world_scratch_init(nav__world_scratch *s, const nav_world *w, const nav_allocator *a);
+/* Makes the scratch for every region of w (NAV_FAILURE | NAV_OUT_OF_MEMORY), and frees it. a: for
+ * what is made here; path [opt]: for the leg path's growth while planners run (a bake's threads
+ * grow it away from the calling thread, so they pass null, the system heap: a caller's allocator
+ * is only ever called from the caller's thread). */
+nav_status nav__world_scratch_init(nav__world_scratch *s, const nav_world *w, const nav_allocator *a,
+                                   const nav_allocator *path);
 void nav__world_scratch_free(nav__world_scratch *s, const nav_world *w);
 size_t nav__world_scratch_bytes(const nav__world_scratch *s, const nav_world *w);
 
@@ -101,6 +105,7 @@ struct nav_world {
     nav_world_place *choke; /* place and position of each */
     uint32_t *region_choke; /* chokepoints by region (each region's in ascending order) */
     uint32_t *choke_slot;   /* where each chokepoint sits in its region's list */
+    uint32_t *choke_by_id;  /* each region's chokepoints again, ordered by place id (then index) */
     double *table;          /* the regions' tables */
     uint64_t table_size;
     uint32_t max_region_chokes;
@@ -117,7 +122,8 @@ struct nav_world {
     double bucket_x0, bucket_z0, bucket_side;
     uint32_t buckets_across, buckets_down, bucket_entries;
     uint32_t *bucket_first, *bucket_regions, *bucket_fill;
-    double cost_floor; /* the least cost of a unit of horizontal travel (the search's heuristic) */
+    double cost_floor;        /* the least cost of a unit of horizontal travel (the search's estimate) */
+    double cost_floor_octile; /* the same a unit of octile distance */
     nav__world_state state;
 };
 
@@ -157,6 +163,13 @@ static inline double nav__world_dist_xz(nav_vec3 a, nav_vec3 b)
 {
     double dx = (double)a.x - b.x, dz = (double)a.z - b.z;
     return sqrt(dx * dx + dz * dz);
+}
+
+/* The octile distance in x and z: the longer difference plus (sqrt 2 - 1) times the shorter. */
+static inline double nav__world_octile(nav_vec3 a, nav_vec3 b)
+{
+    double dx = fabs((double)a.x - b.x), dz = fabs((double)a.z - b.z);
+    return dx > dz ? dx + (M_SQRT2 - 1) * dz : dz + (M_SQRT2 - 1) * dx;
 }
 
 static inline double nav__world_dist3(nav_vec3 a, nav_vec3 b)

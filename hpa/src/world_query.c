@@ -1,49 +1,69 @@
-/* World queries: locate both ends, fan them to their regions' chokepoints, search the graph of
- * chokepoints, then fill in the legs with the regions' own planners.
+/* World queries: locate both ends, search from the start to the goal over chokepoints (and the
+ * cells of the ends' grid regions), then fill in the legs with the regions' own planners.
  *
- * The abstract search is A* over chokepoints, its estimate the straight horizontal distance to the
- * goal times the least cost a unit of ground has anywhere in the world (regions' terrain, links
- * cheaper than their length: cost_floor in world_bake.c), so Dijkstra where a portal makes that 0.
- * Its edges are the links enabled when the query starts and, inside a region, the table's costs
- * between chokepoints. A region's table gives the
- * cheapest way between any two of its chokepoints, so the search follows it only out of a
- * chokepoint it reached through a link: reached from the start's fan or through the table, a
- * second table edge in the same region would never be cheaper than the first one alone. A route is
- * therefore start -> fan -> chokepoint, then link, table edge, link, ..., and last the goal's
- * fan (run backwards from the goal, so one-way moves count the right way): each stretch between
- * two links is one leg in one region. The start's fan also reaches the goal when both lie in one
- * region: the direct leg competes with every route that leaves and comes back. */
+ * The search is one A*, its estimate the horizontal distance to the goal times the least cost a unit
+ * of ground has anywhere in the world (regions' terrain, links cheaper than their length:
+ * cost_floor in world_bake.c), the larger of that by straight-line and by octile distance (the
+ * latter exact on open 8-connected grids); consistent, and Dijkstra where a portal makes it 0. Its
+ * vertices are the chokepoints and, when the start or the goal lies on a grid region (of at most
+ * CELL_SEARCH_MAX cells), that grid's cells: as HPA* joins start and goal inside its own search
+ * rather than by exhaustive searches of their clusters (hpa/src/query.c), the estimate then steers
+ * the ends too, and only the cells it needs are expanded, not every cell a fan to all of a tile's
+ * chokepoints would settle. Its edges:
+ *   - a grid's moves between the cells of an end's region, and from a cell to the chokepoints
+ *     placed on it (cost 0);
+ *   - the links enabled when the query starts;
+ *   - out of a chokepoint reached through a link: into the goal region's cells (a grid end), or
+ *     else the region's table, the cheapest way to each of its chokepoints. The table is followed
+ *     only out of a chokepoint reached through a link: reached from its region's own start or
+ *     through the table, a second table edge in the same region would never be cheaper than the
+ *     first one alone.
+ * An end on a region that is no such grid (a navmesh, a waypoint graph, a huge grid) is joined to
+ * its region's chokepoints by a fan, as the tables are made (the goal's run backwards, so that
+ * one-way moves count the right way); the start's fan then also reaches the goal when both lie in
+ * that region. Either way, both ends in one region: the direct leg competes with every route that
+ * leaves and comes back. A route is start, link, link, ..., goal: each stretch between two links
+ * is a leg in one region; the cells of a leg the search walked are its points, others are filled in
+ * by the region's planner. */
 #include <math.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "grid_internal.h"
 #include "nav/heap.h"
 #include "world_internal.h"
 
-#define FROM_START UINT32_MAX /* a chokepoint's parent when the start's fan reached it */
+#define FROM_START      UINT32_MAX /* a vertex's parent when it is where the search began */
+#define CELL_SEARCH_MAX (1u << 20) /* ends on grids of more cells are joined by fans */
 
 struct nav_world_query {
     const nav_world *world;
     nav_allocator allocator;
     nav__world_scratch scratch;
     uint64_t *links_on; /* the link state copied when a plan starts */
-    /* the abstract search, a slot a chokepoint */
+    /* the search's vertices: chokepoints 0 .. C - 1, then the start grid's cells (C + cell), then the
+     * goal grid's (C + M + cell; the start block's when both ends lie on one grid) */
+    uint32_t chokes, cells; /* C, and M: the largest grid region's cells (0: ends are fanned) */
     double *g;
-    uint32_t *parent; /* chokepoint it was reached from, or FROM_START */
-    uint8_t *by_link; /* reached through a link (its table row may be followed) */
+    uint32_t *parent; /* vertex it was reached from, or FROM_START */
+    uint8_t *by_link; /* a chokepoint reached through a link (it may enter cells or its table) */
     uint32_t *stamp;
     uint32_t stamp_now;
     nav_heap open;
-    /* fans: the start's to its region's chokepoints (and to the goal), the goal's from its region's */
+    /* fans of ends that are not searched by cells */
     nav_world_place *targets;
     double *start_cost, *goal_cost;
     bool scratch_made;
+    /* the search under way */
+    nav_world_place start, goal;
+    const nav_grid *start_grid, *goal_grid; /* null: that end is fanned */
+    uint32_t start_block, goal_block;       /* where the ends' cells begin among the vertices */
     /* the last plan */
     nav_world_leg *legs;
     uint32_t leg_count, leg_capacity;
-    uint32_t *route; /* chokepoints of the route, start end first */
-    nav_world_place start_place;
-    nav_vec3 goal_position; /* of the search under way */
+    uint32_t *route;     /* its vertices, start end first */
+    uint32_t *leg_route; /* each leg's first vertex in route (legs' ranges are contiguous) */
+    uint32_t route_count;
     bool planned;
 };
 
@@ -58,7 +78,12 @@ nav_status nav_world_query_create(const nav_world *w, const nav_allocator *alloc
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     q->world = w;
     q->allocator = a;
-    uint32_t n = w->choke_count ? w->choke_count : 1, fan = w->max_region_chokes + 1;
+    uint64_t cells =
+        w->largest_grid ? (uint64_t)nav_grid_width(w->largest_grid) * nav_grid_height(w->largest_grid) : 0;
+    q->chokes = w->choke_count;
+    q->cells = cells <= CELL_SEARCH_MAX ? (uint32_t)cells : 0;
+    uint32_t n = q->chokes + 2 * q->cells, fan = w->max_region_chokes + 1;
+    if (n == 0) n = 1;
     q->links_on = nav__calloc(&a, w->state.words ? w->state.words : 1, sizeof *q->links_on);
     q->g = nav__alloc(&a, nav__mul_size(n, sizeof *q->g));
     q->parent = nav__alloc(&a, nav__mul_size(n, sizeof *q->parent));
@@ -70,7 +95,7 @@ nav_status nav_world_query_create(const nav_world *w, const nav_allocator *alloc
     q->goal_cost = nav__alloc(&a, nav__mul_size(fan, sizeof *q->goal_cost));
     bool made = q->links_on && q->g && q->parent && q->by_link && q->stamp && q->route && q->targets &&
                 q->start_cost && q->goal_cost && !nav_failed(nav_heap_init(&q->open, &a, n, n));
-    q->scratch_made = made && !nav_failed(nav__world_scratch_init(&q->scratch, w, &a));
+    q->scratch_made = made && !nav_failed(nav__world_scratch_init(&q->scratch, w, &a, &a));
     if (!q->scratch_made) {
         nav_world_query_destroy(q);
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -95,6 +120,7 @@ void nav_world_query_destroy(nav_world_query *q)
     nav__free(&a, q->start_cost);
     nav__free(&a, q->goal_cost);
     nav__free(&a, q->legs);
+    nav__free(&a, q->leg_route);
     nav__free(&a, q);
 }
 
@@ -102,11 +128,12 @@ size_t nav_world_query_memory_bytes(const nav_world_query *q)
 {
     if (!q) return 0;
     const nav_world *w = q->world;
-    size_t n = w->choke_count, fan = w->max_region_chokes + 1;
+    size_t n = (size_t)q->chokes + 2 * (size_t)q->cells, fan = w->max_region_chokes + 1;
     return sizeof *q + w->state.words * sizeof(uint64_t) +
            n * (sizeof *q->g + sizeof *q->parent + 1 + sizeof *q->stamp + sizeof *q->route +
                 sizeof(nav_heap_entry) + sizeof(uint32_t)) +
-           fan * (sizeof *q->targets + 2 * sizeof(double)) + q->leg_capacity * sizeof *q->legs +
+           fan * (sizeof *q->targets + 2 * sizeof(double)) +
+           q->leg_capacity * (sizeof *q->legs + sizeof *q->leg_route) +
            nav__world_scratch_bytes(&q->scratch, w);
 }
 
@@ -126,102 +153,194 @@ static nav_status reserve_legs(nav_world_query *q, uint32_t n)
                                        nav__mul_size(capacity, sizeof *legs));
     if (!legs) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     q->legs = legs;
+    uint32_t *starts = nav__realloc(&q->allocator, q->leg_route, q->leg_capacity * sizeof *starts,
+                                    nav__mul_size(capacity, sizeof *starts));
+    if (!starts) return NAV_FAILURE | NAV_OUT_OF_MEMORY; /* legs grew: the next call tries again */
+    q->leg_route = starts;
     q->leg_capacity = capacity;
     return NAV_SUCCESS;
 }
 
-/* Fans: the start's forward to its region's chokepoints (and to the goal if it lies there too:
- * *direct), the goal's backwards from its region's chokepoints. */
-static nav_status fans(nav_world_query *q, const nav_world_place *start, const nav_world_place *goal,
-                       double *direct)
+/* ---- Vertices ------------------------------------------------------------------------------------ */
+
+static bool is_cell(const nav_world_query *q, uint32_t v)
+{
+    return v >= q->chokes;
+}
+
+/* The grid of a cell vertex, and the cell. */
+static const nav_grid *cell_of(const nav_world_query *q, uint32_t v, uint32_t *cell)
+{
+    if (v >= q->goal_block && q->goal_grid && q->goal_block != q->start_block) {
+        *cell = v - q->goal_block;
+        return q->goal_grid;
+    }
+    *cell = v - q->start_block;
+    return q->start_grid;
+}
+
+static nav_vec3 position_of(const nav_world_query *q, uint32_t v)
+{
+    if (!is_cell(q, v)) return q->world->choke[v].position;
+    uint32_t cell;
+    const nav_grid *g = cell_of(q, v, &cell);
+    return nav_grid_cell_center(g, (int32_t)(cell % (uint32_t)nav_grid_width(g)),
+                                (int32_t)(cell / (uint32_t)nav_grid_width(g)));
+}
+
+/* The search's estimate of the cost from a place at p to the goal (see the top of the file). */
+static double estimate(const nav_world_query *q, nav_vec3 p)
 {
     const nav_world *w = q->world;
-    const nav__world_region *rs = &w->regions[start->region], *rg = &w->regions[goal->region];
-    uint32_t k = rs->choke_count;
-    for (uint32_t j = 0; j < k; j++) q->targets[j] = w->choke[w->region_choke[rs->choke_first + j]];
-    bool same = start->region == goal->region;
-    if (same) q->targets[k] = *goal;
-    nav_status s = rs->ops->fan(&q->scratch, rs, start, false, q->targets, k + same, q->start_cost);
-    if (nav_failed(s)) return s;
-    *direct = same ? q->start_cost[k] : INFINITY;
-    k = rg->choke_count;
-    if (k == 0) return NAV_SUCCESS;
-    for (uint32_t j = 0; j < k; j++) q->targets[j] = w->choke[w->region_choke[rg->choke_first + j]];
-    return rg->ops->fan(&q->scratch, rg, goal, true, q->targets, k, q->goal_cost);
+    return fmax(w->cost_floor * nav__world_dist_xz(p, q->goal.position),
+                w->cost_floor_octile * nav__world_octile(p, q->goal.position));
 }
 
-/* The cost from chokepoint a to chokepoint b of the same region, from its table. */
-static double table_cost(const nav_world *w, uint32_t a, uint32_t b)
+/* Offers vertex v the cost g, reached from `from` (through a link or not); p: its position. */
+static void offer(nav_world_query *q, uint32_t v, nav_vec3 p, double g, uint32_t from, bool by_link)
 {
-    const nav__world_region *r = &w->regions[w->choke[a].region];
-    return w->table[r->table_first + (uint64_t)w->choke_slot[a] * r->choke_count + w->choke_slot[b]];
-}
-
-/* The search's estimate of the cost from chokepoint c to the goal: the world's least cost a unit of
- * horizontal travel times the straight distance (consistent: every edge costs at least that much
- * for the ground it covers). */
-static double estimate(const nav_world_query *q, uint32_t c)
-{
-    return q->world->cost_floor * nav__world_dist_xz(q->world->choke[c].position, q->goal_position);
-}
-
-/* Offers chokepoint c the cost g, reached from `from` (through a link or not). */
-static void offer(nav_world_query *q, uint32_t c, double g, uint32_t from, bool by_link)
-{
-    bool seen = q->stamp[c] >> 1 == q->stamp_now;
-    if (seen && ((q->stamp[c] & 1) || !(g < q->g[c]))) return;
-    q->g[c] = g;
-    q->parent[c] = from;
-    q->by_link[c] = by_link;
-    uint64_t key = nav_heap_key_exact(g + estimate(q, c));
+    bool seen = q->stamp[v] >> 1 == q->stamp_now;
+    if (seen && ((q->stamp[v] & 1) || !(g < q->g[v]))) return;
+    q->g[v] = g;
+    q->parent[v] = from;
+    q->by_link[v] = by_link;
+    uint64_t key = nav_heap_key_exact(g + estimate(q, p));
     if (seen) {
-        nav_heap_decrease(&q->open, c, key, nav_heap_tie_larger_g(g));
+        nav_heap_decrease(&q->open, v, key, nav_heap_tie_larger_g(g));
     } else {
-        q->stamp[c] = q->stamp_now << 1;
-        nav_heap_push(&q->open, key, nav_heap_tie_larger_g(g), c);
+        q->stamp[v] = q->stamp_now << 1;
+        nav_heap_push(&q->open, key, nav_heap_tie_larger_g(g), v);
     }
 }
 
-/* A* over the chokepoints (Dijkstra where nothing bounds a unit's cost). Returns the cheapest cost
- * to the goal (direct: the start's fan's) and the chokepoint the route reaches the goal's fan from
- * (*last; NAV_WORLD_NONE: direct). */
-static double search(nav_world_query *q, const nav_world_place *start, const nav_world_place *goal,
-                     double direct, uint32_t *last, uint32_t *expanded)
+static void offer_choke(nav_world_query *q, uint32_t c, double g, uint32_t from, bool by_link)
+{
+    offer(q, c, q->world->choke[c].position, g, from, by_link);
+}
+
+/* The chokepoints placed on a cell of a region: their range in w->choke_by_id. */
+static void chokes_on(const nav_world *w, const nav__world_region *r, uint32_t id, uint32_t *first,
+                      uint32_t *end)
+{
+    const uint32_t *list = w->choke_by_id + r->choke_first;
+    uint32_t lo = 0, hi = r->choke_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (w->choke[list[mid]].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *first = r->choke_first + lo;
+    for (hi = lo; hi < r->choke_count && w->choke[list[hi]].id == id; hi++) {
+    }
+    *end = r->choke_first + hi;
+}
+
+/* A grid cell's moves, as the search's edges into the cells of the same block. */
+static void expand_cell(nav_world_query *q, uint32_t v, double g)
+{
+    uint32_t cell;
+    const nav_grid *grid = cell_of(q, v, &cell);
+    uint32_t block = v - cell;
+    double size = grid->desc.cell_size;
+    for (uint32_t m = grid->moves[cell]; m; m &= m - 1) {
+        int d = __builtin_ctz(m);
+        uint32_t next = (uint32_t)((int32_t)cell + grid->offset[d]);
+        double step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next]] * size;
+        uint32_t w = grid->width;
+        offer(q, block + next, nav_grid_cell_center(grid, (int32_t)(next % w), (int32_t)(next / w)), g + step,
+              v, false);
+    }
+    /* the chokepoints placed on this cell, at no cost */
+    const nav_world *world = q->world;
+    uint32_t region = v < q->start_block + q->cells ? q->start.region : q->goal.region;
+    uint32_t first, end;
+    chokes_on(world, &world->regions[region], cell, &first, &end);
+    for (uint32_t k = first; k < end; k++) offer_choke(q, world->choke_by_id[k], g, v, false);
+}
+
+/* ---- Search -------------------------------------------------------------------------------------- */
+
+/* Fans for ends that are not searched by cells: the start's forward to its region's chokepoints
+ * (and to the goal if it lies there too: *direct), the goal's backwards from its region's. */
+static nav_status fans(nav_world_query *q, double *direct)
+{
+    const nav_world *w = q->world;
+    *direct = INFINITY;
+    const nav__world_region *rs = &w->regions[q->start.region], *rg = &w->regions[q->goal.region];
+    if (!q->start_grid) {
+        uint32_t k = rs->choke_count;
+        for (uint32_t j = 0; j < k; j++) q->targets[j] = w->choke[w->region_choke[rs->choke_first + j]];
+        bool same = q->start.region == q->goal.region;
+        if (same) q->targets[k] = q->goal;
+        nav_status s = rs->ops->fan(&q->scratch, rs, &q->start, false, q->targets, k + same, q->start_cost);
+        if (nav_failed(s)) return s;
+        if (same) *direct = q->start_cost[k];
+    }
+    if (!q->goal_grid && rg->choke_count) {
+        uint32_t k = rg->choke_count;
+        for (uint32_t j = 0; j < k; j++) q->targets[j] = w->choke[w->region_choke[rg->choke_first + j]];
+        return rg->ops->fan(&q->scratch, rg, &q->goal, true, q->targets, k, q->goal_cost);
+    }
+    return NAV_SUCCESS;
+}
+
+/* A* from start to goal. Returns the cheapest cost and the vertex the route reaches the goal from
+ * (*last: the goal's cell on a searched grid; a chokepoint before the goal's fan; NAV_WORLD_NONE:
+ * the direct fan). */
+static double search(nav_world_query *q, double direct, uint32_t *last, uint32_t *expanded)
 {
     const nav_world *w = q->world;
     if (++q->stamp_now >= (1u << 31)) {
-        memset(q->stamp, 0, (w->choke_count ? w->choke_count : 1) * sizeof *q->stamp);
+        memset(q->stamp, 0, ((size_t)q->chokes + 2 * (size_t)q->cells) * sizeof *q->stamp);
         q->stamp_now = 1;
     }
     nav_heap_clear(&q->open);
-    q->goal_position = goal->position;
-    const nav__world_region *rs = &w->regions[start->region];
-    for (uint32_t j = 0; j < rs->choke_count; j++)
-        if (q->start_cost[j] < INFINITY)
-            offer(q, w->region_choke[rs->choke_first + j], q->start_cost[j], FROM_START, false);
+    const nav__world_region *rs = &w->regions[q->start.region];
+    if (q->start_grid) {
+        offer(q, q->start_block + q->start.id, q->start.position, 0, FROM_START, false);
+    } else {
+        for (uint32_t j = 0; j < rs->choke_count; j++)
+            if (q->start_cost[j] < INFINITY)
+                offer_choke(q, w->region_choke[rs->choke_first + j], q->start_cost[j], FROM_START, false);
+    }
     double best = direct;
     *last = NAV_WORLD_NONE;
+    uint32_t goal_vertex = q->goal_grid ? q->goal_block + q->goal.id : UINT32_MAX;
     while (q->open.count) {
-        uint32_t c = nav_heap_entry_id(nav_heap_pop(&q->open));
-        double g = q->g[c];
-        if (!(g + estimate(q, c) < best)) break;
-        q->stamp[c] |= 1;
+        uint32_t v = nav_heap_entry_id(nav_heap_pop(&q->open));
+        double g = q->g[v];
+        if (!(g + estimate(q, position_of(q, v)) < best)) break;
+        q->stamp[v] |= 1;
         (*expanded)++;
-        const nav_world_place *at = &w->choke[c];
-        if (at->region == goal->region) {
-            double t = g + q->goal_cost[w->choke_slot[c]];
-            if (t < best) best = t, *last = c;
+        if (v == goal_vertex) { /* the estimate is consistent: the first time is the cheapest */
+            best = g, *last = v;
+            break;
         }
-        uint32_t link = c / 2;
+        if (is_cell(q, v)) {
+            expand_cell(q, v, g);
+            continue;
+        }
+        const nav_world_place *at = &w->choke[v];
+        if (!q->goal_grid && at->region == q->goal.region) {
+            double t = g + q->goal_cost[w->choke_slot[v]];
+            if (t < best) best = t, *last = v;
+        }
+        uint32_t link = v / 2;
         const nav__world_link *l = &w->links[link];
-        bool from_end = (c & 1) == 0;
+        bool from_end = (v & 1) == 0;
         if (nav__world_bit(q->links_on, link) && (from_end || !l->one_way))
-            offer(q, c ^ 1, g + l->cost, c, true);
-        if (!q->by_link[c]) continue;
+            offer_choke(q, v ^ 1, g + l->cost, v, true);
+        if (!q->by_link[v]) continue;
+        if (q->goal_grid && at->region == q->goal.region) { /* into the goal grid's cells */
+            offer(q, q->goal_block + at->id, at->position, g, v, false);
+            continue;
+        }
         const nav__world_region *r = &w->regions[at->region];
-        const double *row = w->table + r->table_first + (uint64_t)w->choke_slot[c] * r->choke_count;
+        const double *row = w->table + r->table_first + (uint64_t)w->choke_slot[v] * r->choke_count;
         for (uint32_t j = 0; j < r->choke_count; j++)
-            if (row[j] < INFINITY) offer(q, w->region_choke[r->choke_first + j], g + row[j], c, false);
+            if (row[j] < INFINITY) offer_choke(q, w->region_choke[r->choke_first + j], g + row[j], v, false);
     }
     return best;
 }
@@ -233,73 +352,114 @@ nav_status nav_world_plan(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav
     if (!q) return NAV_FAILURE | NAV_INVALID_PARAM;
     q->planned = false;
     q->leg_count = 0;
+    q->route_count = 0;
     const nav_world *w = q->world;
-    nav_world_place from, to;
-    if (nav_failed(nav_world_locate(w, start, &from)) || nav_failed(nav_world_locate(w, goal, &to)))
+    if (nav_failed(nav_world_locate(w, start, &q->start)) || nav_failed(nav_world_locate(w, goal, &q->goal)))
         return NAV_FAILURE | NAV_INVALID_PARAM;
     nav__world_state_read(w, q->links_on);
+    /* ends on grids small enough are searched by cells */
+    const nav_grid *sg = w->regions[q->start.region].grid, *gg = w->regions[q->goal.region].grid;
+    q->start_grid = q->cells && sg ? sg : NULL;
+    q->goal_grid = q->cells && gg ? gg : NULL;
+    q->start_block = q->chokes;
+    q->goal_block = q->goal_grid && q->start_grid && q->start.region == q->goal.region ? q->start_block
+                                                                                       : q->chokes + q->cells;
     double direct;
-    nav_status s = fans(q, &from, &to, &direct);
+    nav_status s = fans(q, &direct);
     if (nav_failed(s)) return s;
     uint32_t last;
-    double best = search(q, &from, &to, direct, &last, &r.chokepoints_expanded);
+    double best = search(q, direct, &last, &r.chokepoints_expanded);
+    q->planned = true;
     if (!(best < INFINITY)) {
-        q->planned = true;
-        q->start_place = from;
         if (result) *result = r;
         return NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
     }
-    /* the route's chokepoints, start end first */
+    /* the route's vertices, start end first (none: the direct fan) */
     uint32_t n = 0;
-    for (uint32_t c = last; c != NAV_WORLD_NONE && c != FROM_START; c = q->parent[c]) q->route[n++] = c;
+    for (uint32_t v = last; v != NAV_WORLD_NONE && v != FROM_START; v = q->parent[v]) q->route[n++] = v;
     for (uint32_t i = 0, j = n ? n - 1 : 0; i < j; i++, j--) {
         uint32_t t = q->route[i];
         q->route[i] = q->route[j];
         q->route[j] = t;
     }
-    /* legs: start .. the first link, then from each link's far end to the next link, last to the
-     * goal; each leg's cost read from the fans and tables (the cheapest inside its region) */
+    q->route_count = n;
+    /* legs: split where a link is taken (a chokepoint reached through a link from its other end) */
     uint32_t legs = 1;
-    for (uint32_t i = 0; i + 1 < n; i++) legs += (q->route[i + 1] == (q->route[i] ^ 1));
+    for (uint32_t i = 1; i < n; i++) legs += !is_cell(q, q->route[i]) && q->by_link[q->route[i]];
     s = reserve_legs(q, legs);
     if (nav_failed(s)) return s;
-    uint32_t at = NAV_WORLD_NONE; /* the chokepoint the current leg starts at; NAV_WORLD_NONE: the start */
-    for (uint32_t i = 0; i + 1 < n; i++) {
-        uint32_t c = q->route[i];
-        if (q->route[i + 1] != (c ^ 1)) continue;
-        q->legs[q->leg_count++] = (nav_world_leg){
-            .region = w->choke[c].region,
-            .link = c / 2,
-            .from = at == NAV_WORLD_NONE ? from : w->choke[at],
-            .to = w->choke[c],
-            .cost = at == NAV_WORLD_NONE ? q->start_cost[w->choke_slot[c]] : table_cost(w, at, c),
-            .link_cost = w->links[c / 2].cost};
-        at = c ^ 1;
+    double leg_start = 0; /* the route's cost where the current leg began */
+    nav_world_place from = q->start;
+    uint32_t first = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = q->route[i];
+        if (is_cell(q, v) || !q->by_link[v]) continue;
+        uint32_t c = q->route[i - 1]; /* the link's near end */
+        q->leg_route[q->leg_count] = first;
+        q->legs[q->leg_count++] = (nav_world_leg){.region = w->choke[c].region,
+                                                  .link = c / 2,
+                                                  .from = from,
+                                                  .to = w->choke[c],
+                                                  .cost = q->g[c] - leg_start,
+                                                  .link_cost = w->links[c / 2].cost};
+        from = w->choke[v];
+        leg_start = q->g[v];
+        first = i;
     }
-    q->legs[q->leg_count++] =
-        (nav_world_leg){.region = to.region,
-                        .link = NAV_WORLD_NONE,
-                        .from = at == NAV_WORLD_NONE ? from : w->choke[at],
-                        .to = to,
-                        .cost = at == NAV_WORLD_NONE ? direct : q->goal_cost[w->choke_slot[at]]};
-    q->planned = true;
+    q->leg_route[q->leg_count] = first;
+    q->legs[q->leg_count++] = (nav_world_leg){.region = q->goal.region,
+                                              .link = NAV_WORLD_NONE,
+                                              .from = from,
+                                              .to = q->goal,
+                                              .cost = best - leg_start};
     r.cost = best;
     r.legs = q->leg_count;
-    r.direct = n == 0;
+    r.direct = q->leg_count == 1;
     if (result) *result = r;
     return NAV_SUCCESS;
+}
+
+/* Appends the cells the search walked for a leg, when it walked them (a leg that starts or ends on a
+ * grid end's cells: the start's leg from the start's cell to a chokepoint placed on its last cell,
+ * a leg into the goal's grid from a link's end to the goal's cell, or both ends' when direct): true,
+ * with *cost their moves' sum. False for a leg of table edges and fans, which its region's planner
+ * fills in. */
+static bool walked(const nav_world_query *q, uint32_t leg, nav_path *path, double *cost, nav_status *s)
+{
+    uint32_t first = q->leg_route[leg], end = leg + 1 < q->leg_count ? q->leg_route[leg + 1] : q->route_count;
+    uint32_t prev = UINT32_MAX;
+    for (uint32_t i = first; i < end; i++)
+        if (is_cell(q, q->route[i])) prev = q->route[i];
+    if (prev == UINT32_MAX) return false;
+    double sum = 0;
+    uint32_t before = path->count;
+    prev = UINT32_MAX;
+    for (uint32_t i = first; i < end && !nav_failed(*s); i++) {
+        uint32_t v = q->route[i], cell;
+        if (!is_cell(q, v)) continue;
+        if (prev != UINT32_MAX) sum += q->g[v] - q->g[prev];
+        cell_of(q, v, &cell);
+        *s = nav_path_push(path, position_of(q, v), cell);
+        prev = v;
+    }
+    if (nav_failed(*s)) path->count = before;
+    *cost = sum;
+    return true;
 }
 
 nav_status nav_world_refine_leg(nav_world_query *q, uint32_t leg, nav_path *path)
 {
     if (!q || !path || !q->planned || leg >= q->leg_count) return NAV_FAILURE | NAV_INVALID_PARAM;
     nav_world_leg *l = &q->legs[leg];
-    const nav__world_region *r = &q->world->regions[l->region];
     uint32_t first = path->count;
     double cost = 0;
-    nav_status s = r->ops->leg(&q->scratch, r, &l->from, &l->to, path, &cost);
+    nav_status s = NAV_SUCCESS;
+    if (!walked(q, leg, path, &cost, &s)) {
+        const nav__world_region *r = &q->world->regions[l->region];
+        s = r->ops->leg(&q->scratch, r, &l->from, &l->to, path, &cost);
+        if (!nav_failed(s) && nav_has_detail(s, NAV_PARTIAL_RESULT)) return NAV_FAILURE | NAV_CORRUPT_DATA;
+    }
     if (nav_failed(s)) return s;
-    if (nav_has_detail(s, NAV_PARTIAL_RESULT)) return NAV_FAILURE | NAV_CORRUPT_DATA;
     l->cost = cost; /* the refined leg's (the plan's but for the floats' rounding) */
     l->first_point = first;
     l->point_count = path->count - first;
@@ -317,7 +477,7 @@ nav_status nav_world_find_path(nav_world_query *q, nav_vec3 start, nav_vec3 goal
     if (result) *result = r;
     if (nav_failed(s)) return s;
     if (nav_has_detail(s, NAV_UNREACHABLE)) {
-        nav_status p = nav_path_push(path, q->start_place.position, q->start_place.id);
+        nav_status p = nav_path_push(path, q->start.position, q->start.id);
         return nav_failed(p) ? p : s;
     }
     double cost = 0;

@@ -50,6 +50,7 @@ static void update_costs(nav_grid *grid)
     }
     if (!(min_cost < INFINITY)) min_cost = max_cost = 1;
     grid->min_cost = min_cost;
+    grid->max_cost = max_cost;
     grid->uniform_cost = min_cost == max_cost ? min_cost : 0;
 }
 

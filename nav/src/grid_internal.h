@@ -22,6 +22,7 @@ struct nav_grid {
     double terrain_cost[NAV_TERRAIN_TYPES];
     uint32_t terrain_use[NAV_TERRAIN_TYPES]; /* cells of each type */
     double min_cost;                         /* cheapest passable type in use */
+    double max_cost;                         /* dearest passable type in use */
     double uniform_cost; /* the one cost of every passable type in use, or 0 if they differ */
     int32_t offset[8];   /* cell index offset of each direction */
     double step_length[8];

@@ -20,9 +20,10 @@ struct nav_region_query {
     nav_allocator allocator;
     uint32_t max_cells;
     double *g;
-    uint32_t *stamp;  /* generation << 1 | closed */
-    uint8_t *dir;     /* direction of the move into the cell on its best path (NO_DIR at the source) */
-    uint32_t *target; /* generation: the cell is a target of the fan under way */
+    uint32_t *stamp;       /* generation << 1 | closed */
+    uint8_t *dir;          /* direction of the move into the cell on its best path (NO_DIR at the source) */
+    uint32_t *target;      /* generation: the cell is a target of the fan under way */
+    uint32_t *next, *prev; /* a fan's buckets: doubly linked lists of cells (fan_by_buckets) */
     nav_heap open;
     uint32_t generation;
     uint64_t expanded;
@@ -49,7 +50,9 @@ nav_status nav_region_query_create(const nav_grid *grid, uint32_t max_cells, con
     q->stamp = nav__calloc(&a, max_cells, sizeof *q->stamp);
     q->dir = nav__alloc(&a, max_cells);
     q->target = nav__calloc(&a, max_cells, sizeof *q->target);
-    if (!q->g || !q->stamp || !q->dir || !q->target ||
+    q->next = nav__alloc(&a, nav__mul_size(max_cells, sizeof *q->next));
+    q->prev = nav__alloc(&a, nav__mul_size(max_cells, sizeof *q->prev));
+    if (!q->g || !q->stamp || !q->dir || !q->target || !q->next || !q->prev ||
         nav_failed(nav_heap_init(&q->open, &a, max_cells, max_cells))) {
         nav_region_query_destroy(q);
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -66,6 +69,8 @@ void nav_region_query_destroy(nav_region_query *q)
     nav__free(&q->allocator, q->stamp);
     nav__free(&q->allocator, q->dir);
     nav__free(&q->allocator, q->target);
+    nav__free(&q->allocator, q->next);
+    nav__free(&q->allocator, q->prev);
     nav__free(&q->allocator, q);
 }
 
@@ -81,8 +86,9 @@ nav_status nav_region_query_set_grid(nav_region_query *q, const nav_grid *grid)
 
 size_t nav_region_query_memory_bytes(const nav_region_query *q)
 {
-    return q ? sizeof *q + (size_t)q->max_cells * (sizeof *q->g + sizeof *q->stamp + 1 + sizeof *q->target +
-                                                   sizeof(nav_heap_entry) + sizeof(uint32_t))
+    return q ? sizeof *q +
+                   (size_t)q->max_cells * (sizeof *q->g + sizeof *q->stamp + 1 + sizeof *q->target +
+                                           2 * sizeof(uint32_t) + sizeof(nav_heap_entry) + sizeof(uint32_t))
              : 0;
 }
 
@@ -119,12 +125,113 @@ static void next_generation(nav_region_query *q)
     nav_heap_clear(&q->open);
 }
 
+/* A fan by Dial's buckets instead of a heap. Every move costs at least `width` (a straight step on
+ * the cheapest terrain), so once every cell below k * width is settled, each cell whose g lies in
+ * [k * width, (k + 1) * width) is final: nothing settled later can lower it (it would have to come
+ * from below k * width). A bucket is then settled whole, in any order, and each settled cell sends
+ * its neighbours to later buckets only. The buckets are a ring of `ring` lists (the dearest move
+ * spans fewer), each doubly linked through q->next and q->prev so that a cell whose g drops moves in
+ * O(1). width is taken a hair small, so that the floats' rounding never puts a neighbour in the
+ * bucket being settled. Costs are the heap's (the same sums, maybe another of several equal paths). */
+#define FAN_RING_MAX 64
+#define NO_CELL      UINT32_MAX
+
+static uint32_t fan_ring(const nav_grid *grid)
+{
+    double width = grid->min_cost, widest = grid->max_cost * fmax(1.0, grid->desc.diagonal_cost);
+    double ring = ceil(widest / width) + 2;
+    return ring <= FAN_RING_MAX && width > 0 ? (uint32_t)ring : 0;
+}
+
+static void fan_by_buckets(nav_region_query *q, nav_grid_rect r, uint32_t from, bool reverse,
+                           uint32_t targets_left, uint32_t ring)
+{
+    const nav_grid *grid = q->grid;
+    uint32_t w = grid->width, gen = q->generation << 1, rw = (uint32_t)r.width;
+    bool whole = r.x == 0 && r.y == 0 && rw == w && (uint32_t)r.height == grid->height;
+    double width = grid->min_cost * (1 - 1e-9);
+    uint32_t head[FAN_RING_MAX];
+    for (uint32_t i = 0; i < ring; i++) head[i] = NO_CELL;
+#define SLOT(g) ((uint32_t)((uint64_t)((g) / width) % ring))
+    uint32_t start = local_index(grid, r, from), waiting = 1;
+    q->g[start] = 0;
+    q->stamp[start] = gen;
+    q->dir[start] = NO_DIR;
+    q->next[start] = q->prev[start] = NO_CELL;
+    head[0] = start;
+    for (uint64_t k = 0; waiting; k++) {
+        uint32_t slot = (uint32_t)(k % ring);
+        while (head[slot] != NO_CELL) {
+            uint32_t at = head[slot];
+            head[slot] = q->next[at];
+            if (head[slot] != NO_CELL) q->prev[head[slot]] = NO_CELL;
+            waiting--;
+            q->stamp[at] |= 1u;
+            q->expanded++;
+            if (targets_left && q->target[at] == q->generation && --targets_left == 0) return;
+            int32_t lx = (int32_t)(at % rw), ly = (int32_t)(at / rw);
+            uint32_t cell = (uint32_t)(r.y + ly) * w + (uint32_t)(r.x + lx);
+            double g = q->g[at];
+            /* forward over the whole grid, the cell's move bits are the neighbours to try (they never
+             * leave the grid); otherwise all eight, kept inside the rectangle */
+            uint32_t tries = whole && !reverse ? grid->moves[cell] : 0xffu;
+            for (; tries; tries &= tries - 1) {
+                int d = __builtin_ctz(tries);
+                uint32_t next_cell = (uint32_t)((int32_t)cell + grid->offset[d]), next;
+                double step;
+                if (whole && !reverse) {
+                    next = next_cell;
+                    step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next_cell]];
+                } else {
+                    int32_t nx = lx + nav__dir_dx[d], ny = ly + nav__dir_dy[d];
+                    if (nx < 0 || ny < 0 || nx >= r.width || ny >= r.height) continue;
+                    if (!reverse) {
+                        if (!(grid->moves[cell] >> d & 1u)) continue;
+                        step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next_cell]];
+                    } else {
+                        if (!(grid->moves[next_cell] >> nav__dir_opposite(d) & 1u)) continue;
+                        step = grid->step_length[d] * grid->terrain_cost[grid->terrain[cell]];
+                    }
+                    next = (uint32_t)ny * rw + (uint32_t)nx;
+                }
+                double ng = g + step;
+                bool seen = (q->stamp[next] >> 1) == q->generation;
+                if (seen && ((q->stamp[next] & 1u) || ng >= q->g[next])) continue;
+                if (seen) { /* out of its old bucket */
+                    uint32_t before = q->prev[next], after = q->next[next];
+                    if (before != NO_CELL)
+                        q->next[before] = after;
+                    else
+                        head[SLOT(q->g[next])] = after;
+                    if (after != NO_CELL) q->prev[after] = before;
+                } else {
+                    q->stamp[next] = gen;
+                    waiting++;
+                }
+                q->g[next] = ng;
+                q->dir[next] = (uint8_t)d;
+                uint32_t into = SLOT(ng);
+                q->prev[next] = NO_CELL;
+                q->next[next] = head[into];
+                if (head[into] != NO_CELL) q->prev[head[into]] = next;
+                head[into] = next;
+            }
+        }
+    }
+#undef SLOT
+}
+
 /* The one search loop. With goal == UINT32_MAX it is Dijkstra until every target is settled
  * (targets_left counts down as the cells marked in q->target are settled; none: every reachable
  * cell); else A* to goal. Ties on f go to the larger g (nav_heap_tie_larger_g), then the lower index. */
 static void search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool reverse, uint32_t goal,
                    uint32_t targets_left, uint32_t max_expanded)
 {
+    uint32_t ring = goal == UINT32_MAX ? fan_ring(q->grid) : 0;
+    if (ring) {
+        fan_by_buckets(q, r, from, reverse, targets_left, ring);
+        return;
+    }
     uint64_t limit = max_expanded ? q->expanded + max_expanded : UINT64_MAX;
     const nav_grid *grid = q->grid;
     uint32_t w = grid->width, gen = q->generation << 1;
