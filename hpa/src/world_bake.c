@@ -442,10 +442,24 @@ static bool table_run(void *ctx, void *scratch, uint32_t r)
     const nav__world_region *region = &w->regions[r];
     uint32_t k = region->choke_count;
     for (uint32_t j = 0; j < k; j++) t->targets[j] = w->choke[w->region_choke[region->choke_first + j]];
-    for (uint32_t i = 0; i < k; i++)
-        if (nav_failed(region->ops->fan(&t->planners, region, &t->targets[i], false, t->targets, k,
-                                        w->table + region->table_first + (uint64_t)i * k)))
+    double *table = w->table + region->table_first;
+    /* on a grid of one terrain cost whose every move can be taken back, a way costs the same both
+     * ways: fan i needs only the chokepoints after it, and fills row and column */
+    bool symmetric =
+        region->grid && nav_grid_uniform_cost(region->grid) > 0 && nav_grid_moves_reversible(region->grid);
+    for (uint32_t i = 0; i < k; i++) {
+        if (!symmetric) {
+            if (nav_failed(region->ops->fan(&t->planners, region, &t->targets[i], false, t->targets, k,
+                                            table + (uint64_t)i * k)))
+                return false;
+            continue;
+        }
+        double *row = table + (uint64_t)i * k;
+        if (nav_failed(region->ops->fan(&t->planners, region, &t->targets[i], false, t->targets + i, k - i,
+                                        row + i)))
             return false;
+        for (uint32_t j = i; j < k; j++) table[(uint64_t)j * k + i] = row[j];
+    }
     return true;
 }
 
