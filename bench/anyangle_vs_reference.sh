@@ -6,7 +6,7 @@
 #
 # usage: bench/anyangle_vs_reference.sh [--every N] [--algo mesh|waypoints] [SCEN...]
 #        (default: every 50th problem, mesh, every map)
-# needs: a built build/libnav.a (Release), cc, libspng
+# needs: a built build/libnav.a (Release), cc, libspng, libcjson
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 shared=${NAV_SHARED:-$here/../shared}
@@ -24,7 +24,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O2 -I"$here/nav/include" -I"$here/mesh/include" -I"$here/waypoints/include" -I"$here/tests" -o "$work/check" \
     "$here/bench/anyangle_vs_reference.c" "$here/tests/reference.c" "$here/build/libnav.a" \
-    $(pkg-config --libs spng) -lm -pthread
+    $(pkg-config --libs spng libcjson) -lm -pthread
 status=0
 for scen in "${scens[@]}"; do
     rc=0

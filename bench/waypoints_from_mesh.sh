@@ -5,7 +5,7 @@
 # bakes' sizes and seconds (2 threads). Offline: a few minutes.
 #
 # usage: bench/waypoints_from_mesh.sh [MAP...]     (default: every ../shared/maps/*/*.map)
-# needs: a built build/libnav.a (Release), cc, libspng
+# needs: a built build/libnav.a (Release), cc, libspng, libcjson
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 shared=${NAV_SHARED:-$here/../shared}
@@ -14,7 +14,7 @@ maps=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O2 -I"$here/nav/include" -I"$here/mesh/include" -I"$here/waypoints/include" -o "$work/check" \
-    "$here/bench/waypoints_from_mesh.c" "$here/build/libnav.a" $(pkg-config --libs spng) -lm -pthread
+    "$here/bench/waypoints_from_mesh.c" "$here/build/libnav.a" $(pkg-config --libs spng libcjson) -lm -pthread
 status=0
 for map in "${maps[@]}"; do
     rc=0

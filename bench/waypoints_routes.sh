@@ -6,7 +6,7 @@
 #
 # usage: bench/waypoints_routes.sh [--pairs N] [MAP...]   (default 2000 pairs; every map that has a
 #        scenario file under ../shared/maps)
-# needs: a built build/libnav.a (Release), cc, libspng, python3
+# needs: a built build/libnav.a (Release), cc, libspng, libcjson, python3
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 shared=${NAV_SHARED:-$here/../shared}
@@ -24,7 +24,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O2 -I"$here/nav/include" -I"$here/waypoints/include" -o "$work/routes" "$here/bench/waypoints_routes.c" \
-    "$here/build/libnav.a" $(pkg-config --libs spng) -lm -pthread
+    "$here/build/libnav.a" $(pkg-config --libs spng libcjson) -lm -pthread
 status=0
 for map in "${maps[@]}"; do
     rc=0
