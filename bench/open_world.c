@@ -1,0 +1,258 @@
+/* The open world of issue 13: T x T tiles of S x S cells (generated terrain: round rocks scattered
+ * over plain ground, a tile's rocks from its own seed), each a grid region, joined where they touch
+ * (by entrances, as HPA* places transitions, or by every move), baked; then random queries across
+ * the whole world, each timed in parts (locate, plan, legs) and checked: every path a walk of the
+ * one grid the tiles make (8-connected, corners never cut), and, on a sample, its cost against A*
+ * on that one grid (built for the comparison only). Prints, last, one JSON line.
+ *
+ * usage: open_world [--tiles T] [--side S] [--queries N] [--sample M] [--threads K] [--seed X]
+ *                   [--join entrances|every]
+ *        defaults: 64 tiles, 256 cells, 1000 queries, a sample of 100, every core, seed 1, entrances */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "nav/search.h"
+#include "nav/world.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30, x *= 0xbf58476d1ce4e5b9ull, x ^= x >> 27, x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+typedef struct rng {
+    uint64_t s;
+} rng;
+
+static uint32_t next(rng *r)
+{
+    r->s = mix64(r->s + 0x9e3779b97f4a7c15ull);
+    return (uint32_t)r->s;
+}
+
+static double peak_rss_mb(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)u.ru_maxrss / 1024.0;
+}
+
+/* A tile: plain ground with round rocks (radius 2 to 7), one for every 400 cells. */
+static void rocks(uint8_t *cells, int32_t side, uint64_t seed)
+{
+    rng r = {seed};
+    memset(cells, 1, (size_t)side * (size_t)side);
+    for (int32_t k = 0; k < side * side / 400; k++) {
+        int32_t cx = (int32_t)(next(&r) % (uint32_t)side), cy = (int32_t)(next(&r) % (uint32_t)side),
+                rad = 2 + (int32_t)(next(&r) % 6);
+        for (int32_t y = cy - rad; y <= cy + rad; y++)
+            for (int32_t x = cx - rad; x <= cx + rad; x++)
+                if (x >= 0 && y >= 0 && x < side && y < side && (x - cx) * (x - cx) + (y - cy) * (y - cy) <= rad * rad)
+                    cells[(size_t)y * (size_t)side + (size_t)x] = 0;
+    }
+}
+
+typedef struct world_map {
+    int32_t tiles, side;
+    uint8_t **cells; /* a tile's cells, row-major */
+} world_map;
+
+static bool free_at(const world_map *m, int64_t x, int64_t y)
+{
+    int64_t n = (int64_t)m->tiles * m->side;
+    if (x < 0 || y < 0 || x >= n || y >= n) return false;
+    int64_t t = (y / m->side) * m->tiles + x / m->side;
+    return m->cells[t][(y % m->side) * m->side + x % m->side] != 0;
+}
+
+/* A path of world points (cell centres) is a walk of the one grid: each step to a neighbouring free
+ * cell, diagonals only with both side cells free; its length summed. False when not. */
+static bool walk(const world_map *m, const nav_path *p, double *length)
+{
+    *length = 0;
+    for (uint32_t i = 0; i < p->count; i++) {
+        int64_t x = (int64_t)floor(p->points[i].x), y = (int64_t)floor(p->points[i].z);
+        if (!free_at(m, x, y)) return false;
+        if (i == 0) continue;
+        int64_t px = (int64_t)floor(p->points[i - 1].x), py = (int64_t)floor(p->points[i - 1].z);
+        int64_t dx = x - px, dy = y - py;
+        if (dx < -1 || dx > 1 || dy < -1 || dy > 1) return false;
+        if (dx && dy && (!free_at(m, px + dx, py) || !free_at(m, px, py + dy))) return false;
+        *length += dx && dy ? sqrt(2.0) : dx || dy ? 1.0 : 0.0;
+    }
+    return true;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    int32_t tiles = 64, side = 256;
+    uint32_t queries = 1000, sample = 100, threads = 0;
+    uint64_t seed = 1;
+    nav_world_join_mode mode = NAV_WORLD_JOIN_ENTRANCES;
+    for (int i = 1; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : "";
+        if (!strcmp(argv[i], "--tiles")) tiles = atoi(v), i++;
+        else if (!strcmp(argv[i], "--side")) side = atoi(v), i++;
+        else if (!strcmp(argv[i], "--queries")) queries = (uint32_t)atoi(v), i++;
+        else if (!strcmp(argv[i], "--sample")) sample = (uint32_t)atoi(v), i++;
+        else if (!strcmp(argv[i], "--threads")) threads = (uint32_t)atoi(v), i++;
+        else if (!strcmp(argv[i], "--seed")) seed = strtoull(v, NULL, 10), i++;
+        else if (!strcmp(argv[i], "--join")) mode = strcmp(v, "every") ? NAV_WORLD_JOIN_ENTRANCES : NAV_WORLD_JOIN_EVERY, i++;
+        else {
+            fprintf(stderr, "open_world: unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (tiles < 1 || side < 2 || (int64_t)tiles * side > 32768) {
+        fprintf(stderr, "open_world: 1 tile or more, sides of 2 or more, at most 32768 cells across\n");
+        return 2;
+    }
+    world_map m = {tiles, side, calloc((size_t)tiles * (size_t)tiles, sizeof(uint8_t *))};
+    nav_grid **grids = calloc((size_t)tiles * (size_t)tiles, sizeof *grids);
+    nav_world_builder *b;
+    if (!m.cells || !grids || nav_failed(nav_world_builder_create(NULL, NULL, &b))) return 1;
+    double t0 = now();
+    for (int32_t ty = 0; ty < tiles; ty++)
+        for (int32_t tx = 0; tx < tiles; tx++) {
+            size_t t = (size_t)ty * (size_t)tiles + (size_t)tx;
+            m.cells[t] = malloc((size_t)side * (size_t)side);
+            rocks(m.cells[t], side, mix64(seed * 1000003u + t));
+            nav_grid_desc d = {.width = side, .height = side, .origin = {(float)(tx * side), 0, (float)(ty * side)}};
+            if (nav_failed(nav_grid_create(&d, &grids[t]))) return 1;
+            for (int32_t y = 0; y < side; y++)
+                for (int32_t x = 0; x < side; x++)
+                    if (!m.cells[t][(size_t)y * (size_t)side + (size_t)x]) nav_grid_set_cell(grids[t], x, y, NAV_TERRAIN_BLOCKED);
+            char name[32];
+            snprintf(name, sizeof name, "tile %d,%d", tx, ty);
+            if (nav_failed(nav_world_builder_add_grid(b, name, grids[t], NULL))) return 1;
+        }
+    double made = now();
+    uint32_t joined = 0;
+    nav_world *w;
+    if (nav_failed(nav_world_builder_join_touching(b, &(nav_world_join_desc){.mode = mode}, &joined)) ||
+        nav_failed(nav_world_bake(b, &(nav_world_bake_desc){.threads = threads}, &w))) {
+        fprintf(stderr, "open_world: the bake failed\n");
+        return 1;
+    }
+    nav_world_builder_destroy(b);
+    double baked = now();
+    nav_world_info info;
+    nav_world_get_info(w, &info);
+    fprintf(stderr, "%d x %d tiles of %d x %d: made in %.1f s, joined (%u links) and baked in %.1f s, %u chokepoints, %zu bytes\n",
+            tiles, tiles, side, side, made - t0, joined, baked - made, info.chokepoints, info.bytes);
+
+    nav_world_query *q;
+    if (nav_failed(nav_world_query_create(w, NULL, &q))) return 1;
+    nav_path path;
+    nav_path_init(&path, NULL);
+    rng r = {seed ^ 0x5eed};
+    int64_t n = (int64_t)tiles * side;
+    double *total = calloc(queries ? queries : 1, sizeof *total), locate = 0, plan = 0, legs = 0;
+    nav_vec3 *ends = calloc(2 * (size_t)(queries ? queries : 1), sizeof *ends);
+    double *costs = calloc(queries ? queries : 1, sizeof *costs);
+    uint32_t invalid = 0, found = 0;
+    for (uint32_t i = 0; i < queries; i++) {
+        for (int e = 0; e < 2; e++) {
+            int64_t x, y;
+            do x = next(&r) % (uint64_t)n, y = next(&r) % (uint64_t)n;
+            while (!free_at(&m, x, y));
+            ends[2 * i + (uint32_t)e] = (nav_vec3){(float)x + 0.5f, 0, (float)y + 0.5f};
+        }
+        nav_world_place pa, pb;
+        nav_world_result res;
+        double a = now();
+        nav_world_locate(w, ends[2 * i], &pa);
+        nav_world_locate(w, ends[2 * i + 1], &pb);
+        double c = now();
+        nav_status s = nav_world_plan(q, ends[2 * i], ends[2 * i + 1], &res);
+        double d = now();
+        nav_path_clear(&path);
+        uint32_t count;
+        nav_world_query_legs(q, &count);
+        double cost = 0;
+        for (uint32_t k = 0; s == NAV_SUCCESS && k < count; k++) {
+            if (nav_failed(nav_world_refine_leg(q, k, &path))) invalid++;
+            const nav_world_leg *l = &nav_world_query_legs(q, NULL)[k];
+            cost += l->cost + l->link_cost;
+        }
+        double e = now();
+        locate += c - a, plan += d - c - (c - a), legs += e - d; /* plan locates again: counted once */
+        total[i] = e - c;
+        costs[i] = s == NAV_SUCCESS ? cost : INFINITY;
+        if (s == NAV_SUCCESS) {
+            found++;
+            double length;
+            if (!walk(&m, &path, &length) || fabs(length - cost) > 1e-6 * fmax(1, cost)) invalid++;
+        }
+    }
+    double rss_worlds = peak_rss_mb();
+    /* the sample against A* on the one grid */
+    uint32_t wrong = 0, compared = 0;
+    double ratio_sum = 0;
+    if (sample > queries) sample = queries;
+    if (sample) {
+        nav_grid *flat;
+        if (nav_failed(nav_grid_create(&(nav_grid_desc){.width = (int32_t)n, .height = (int32_t)n}, &flat))) return 1;
+        for (int64_t y = 0; y < n; y++)
+            for (int64_t x = 0; x < n; x++)
+                if (!free_at(&m, x, y)) nav_grid_set_cell(flat, (int32_t)x, (int32_t)y, NAV_TERRAIN_BLOCKED);
+        nav_grid_query *fq;
+        if (nav_failed(nav_grid_query_create(flat, NULL, &fq))) return 1;
+        nav_path fp;
+        nav_path_init(&fp, NULL);
+        for (uint32_t i = 0; i < sample; i++) {
+            nav_search_result fr;
+            nav_vec3 a = ends[2 * i], c = ends[2 * i + 1];
+            nav_status s = nav_grid_find_path(fq, &(nav_search_desc){.algo = NAV_ALGO_ASTAR}, (int32_t)a.x,
+                                              (int32_t)a.z, (int32_t)c.x, (int32_t)c.z, &fp, &fr);
+            bool reach = nav_succeeded(s) && !nav_has_detail(s, NAV_PARTIAL_RESULT);
+            if (reach != (costs[i] < INFINITY)) wrong++;
+            if (reach && costs[i] < INFINITY) {
+                ratio_sum += fr.cost > 0 ? costs[i] / fr.cost : 1;
+                compared++;
+            }
+        }
+        nav_path_destroy(&fp);
+        nav_grid_query_destroy(fq);
+        nav_grid_destroy(flat);
+    }
+    qsort(total, queries, sizeof *total, by_value);
+    double mean = 0;
+    for (uint32_t i = 0; i < queries; i++) mean += total[i];
+    mean /= queries ? queries : 1;
+    printf("{\"tiles\":%d,\"side\":%d,\"cells\":%lld,\"join\":\"%s\",\"links\":%u,\"chokepoints\":%u,\"bake_s\":%.2f,"
+           "\"make_s\":%.2f,\"bytes\":%zu,\"queries\":%u,\"found\":%u,\"wrong\":%u,\"invalid\":%u,\"mean_ms\":%.3f,"
+           "\"p95_ms\":%.3f,\"locate_ms\":%.4f,\"plan_ms\":%.3f,\"legs_ms\":%.3f,\"sample\":%u,"
+           "\"mean_cost_ratio\":%.5f,\"peak_rss_mb\":%.0f,\"peak_rss_mb_before_flat\":%.0f}\n",
+           tiles, side, (long long)n * n, mode == NAV_WORLD_JOIN_EVERY ? "every" : "entrances", joined,
+           info.chokepoints, baked - made, made - t0, info.bytes, queries, found, wrong, invalid, mean * 1e3,
+           queries ? total[(size_t)(0.95 * (queries - 1))] * 1e3 : 0, locate / (queries ? queries : 1) * 1e3,
+           plan / (queries ? queries : 1) * 1e3, legs / (queries ? queries : 1) * 1e3, compared,
+           compared ? ratio_sum / compared : 0, peak_rss_mb(), rss_worlds);
+    nav_path_destroy(&path);
+    nav_world_query_destroy(q);
+    nav_world_destroy(w);
+    for (size_t t = 0; t < (size_t)tiles * (size_t)tiles; t++) {
+        nav_grid_destroy(grids[t]);
+        free(m.cells[t]);
+    }
+    free(grids), free(m.cells), free(total), free(ends), free(costs);
+    return 0;
+}

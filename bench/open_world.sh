@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The open world of issue 13 (see open_world.c): T x T tiles of S x S generated cells, each a grid
+# region, joined where they touch, baked on every core; random queries across it timed in parts and
+# checked (every path a walk of the one grid; a sample against A* on that grid). Prints, last, one
+# JSON line: tiles, cells, bake_s, queries, wrong, invalid, mean_ms, p95_ms, locate_ms, plan_ms,
+# legs_ms, mean_cost_ratio (against A*'s 8-connected optimum, on the sample), peak_rss_mb.
+#
+# usage: bench/open_world.sh [--tiles T] [--side S] [--queries N] [--sample M] [--threads K]
+#                            [--seed X] [--join entrances|every]     (defaults: 64, 256, 1000, 100)
+# needs: a built build/libnav.a (Release), cc, libspng, libcjson
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cc -O2 -I"$here/nav/include" -I"$here/hpa/include" -I"$here/mesh/include" -I"$here/waypoints/include" \
+    -o "$work/open_world" "$here/bench/open_world.c" "$here/build/libnav.a" $(pkg-config --libs spng libcjson) \
+    -lm -pthread
+"$work/open_world" "$@"
