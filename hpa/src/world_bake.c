@@ -7,6 +7,7 @@
 
 #include "alloc.h"
 #include "ds.h"
+#include "grid_internal.h"
 #include "log.h"
 #include "parallel.h"
 #include "world_internal.h"
@@ -276,6 +277,8 @@ void nav_world_destroy(nav_world *w)
     nav__free(&a, w->region_choke);
     nav__free(&a, w->choke_slot);
     nav__free(&a, w->choke_by_id);
+    nav__free(&a, w->path_first);
+    nav__free(&a, w->path_bytes);
     nav__free(&a, w->table);
     nav__free(&a, w->names);
     nav__free(&a, w->by_name);
@@ -401,18 +404,30 @@ static nav_status place_chokepoints(const nav_world_builder *b, nav_world *w)
 }
 
 /* Each region's table: one fan from each of its chokepoints to all of them, regions spread over
- * threads (each with a scratch of its own; the tables are the same at any thread count). */
+ * threads (each with a scratch of its own; the tables are the same at any thread count). On grids
+ * each entry's way is kept too, as runs of moves (path_first, path_bytes), so that a query lays a leg
+ * between two chokepoints of a tile without a search: a thread writes a region's runs to a buffer of
+ * its own (the system heap: the caller's allocator is only called from the caller's thread), the
+ * calling thread joins them in region order. */
 typedef struct table_scratch {
     nav__world_scratch planners;
     nav_world_place *targets;
+    nav_path cells;
 } table_scratch;
+
+typedef struct table_job {
+    nav_world *w;
+    uint8_t **runs;   /* a region's runs, concatenated in table order (system heap) */
+    uint64_t *length; /* their bytes */
+} table_job;
 
 static bool table_init(void *ctx, void **out)
 {
-    nav_world *w = ctx;
+    nav_world *w = ((table_job *)ctx)->w;
     table_scratch *t = nav__calloc(&w->allocator, 1, sizeof *t);
     *out = t;
     if (!t) return false;
+    nav_path_init(&t->cells, NULL);
     t->targets = nav__alloc(&w->allocator, ((size_t)w->max_region_chokes + 1) * sizeof *t->targets);
     if (!t->targets) return false;
     if (nav_failed(nav__world_scratch_init(&t->planners, w, &w->allocator, NULL))) {
@@ -425,54 +440,117 @@ static bool table_init(void *ctx, void **out)
 
 static void table_fini(void *ctx, void *scratch)
 {
-    nav_world *w = ctx;
+    nav_world *w = ((table_job *)ctx)->w;
     table_scratch *t = scratch;
     if (!t) return;
     if (t->targets) {
         nav__free(&w->allocator, t->targets);
         nav__world_scratch_free(&t->planners, w);
     }
+    nav_path_destroy(&t->cells);
     nav__free(&w->allocator, t);
+}
+
+/* Appends the runs of moves of the last fan's way to cell `to` to *runs (length *n, room *room):
+ * false when out of memory. The entry's byte count goes to *bytes. */
+static bool keep_way(table_scratch *t, const nav_grid *grid, uint32_t to, uint8_t **runs, uint64_t *n,
+                     uint64_t *room, uint64_t *bytes)
+{
+    nav_allocator heap;
+    nav__allocator_resolve(&heap, NULL);
+    nav_path_clear(&t->cells);
+    if (nav_failed(nav_region_fan_path(t->planners.grid, to, &t->cells))) return false;
+    uint64_t before = *n;
+    for (uint32_t i = 1; i < t->cells.count;) {
+        int32_t step = (int32_t)t->cells.nodes[i] - (int32_t)t->cells.nodes[i - 1];
+        int d = 0;
+        while (d < 8 && grid->offset[d] != step) d++;
+        if (d == 8) return false; /* never: a fan's way is made of moves */
+        uint32_t run = 1;
+        while (run < 32 && i + run < t->cells.count &&
+               (int32_t)t->cells.nodes[i + run] - (int32_t)t->cells.nodes[i + run - 1] == step)
+            run++;
+        if (*n == *room) {
+            uint64_t grown = *room ? 2 * *room : 4096;
+            uint8_t *more = nav__realloc(&heap, *runs, (size_t)*room, (size_t)grown);
+            if (!more) return false;
+            *runs = more, *room = grown;
+        }
+        (*runs)[(*n)++] = (uint8_t)(d << 5 | (int)(run - 1));
+        i += run;
+    }
+    *bytes = *n - before;
+    return true;
 }
 
 static bool table_run(void *ctx, void *scratch, uint32_t r)
 {
-    nav_world *w = ctx;
+    table_job *job = ctx;
+    nav_world *w = job->w;
     table_scratch *t = scratch;
     const nav__world_region *region = &w->regions[r];
     uint32_t k = region->choke_count;
     for (uint32_t j = 0; j < k; j++) t->targets[j] = w->choke[w->region_choke[region->choke_first + j]];
     double *table = w->table + region->table_first;
-    /* on a grid of one terrain cost whose every move can be taken back, a way costs the same both
-     * ways: fan i needs only the chokepoints after it, and fills row and column */
-    bool symmetric =
-        region->grid && nav_grid_uniform_cost(region->grid) > 0 && nav_grid_moves_reversible(region->grid);
+    uint64_t *length = w->path_first + region->table_first + 1, n = 0, room = 0;
     for (uint32_t i = 0; i < k; i++) {
-        if (!symmetric) {
-            if (nav_failed(region->ops->fan(&t->planners, region, &t->targets[i], false, t->targets, k,
-                                            table + (uint64_t)i * k)))
-                return false;
-            continue;
-        }
+        /* on a symmetric grid, fan i needs only the chokepoints after it, and fills row and column */
+        uint32_t from = region->symmetric ? i : 0;
         double *row = table + (uint64_t)i * k;
-        if (nav_failed(region->ops->fan(&t->planners, region, &t->targets[i], false, t->targets + i, k - i,
-                                        row + i)))
+        if (nav_failed(region->ops->fan(&t->planners, region, &t->targets[i], false, t->targets + from,
+                                        k - from, row + from)))
             return false;
-        for (uint32_t j = i; j < k; j++) table[(uint64_t)j * k + i] = row[j];
+        for (uint32_t j = from; region->symmetric && j < k; j++) table[(uint64_t)j * k + i] = row[j];
+        for (uint32_t j = from; region->grid && j < k; j++)
+            if (j != i && row[j] < INFINITY &&
+                !keep_way(t, region->grid, t->targets[j].id, &job->runs[r], &n, &room,
+                          &length[(uint64_t)i * k + j]))
+                return false;
     }
+    job->length[r] = n;
     return true;
 }
 
 static nav_status fill_tables(nav_world *w, uint32_t threads, const nav_progress *progress)
 {
-    nav__work work = {.count = w->region_count,
-                      .init = table_init,
-                      .run = table_run,
-                      .fini = table_fini,
-                      .ctx = w,
-                      .stage = "fans",
-                      .progress = progress};
-    return nav__parallel(&work, threads);
+    const nav_allocator *a = &w->allocator;
+    for (uint32_t r = 0; r < w->region_count; r++) {
+        nav__world_region *region = &w->regions[r];
+        region->symmetric = region->grid && nav_grid_uniform_cost(region->grid) > 0 &&
+                            nav_grid_moves_reversible(region->grid);
+    }
+    w->path_first = nav__calloc(a, (size_t)w->table_size + 1, sizeof *w->path_first);
+    table_job job = {w, nav__calloc(a, w->region_count, sizeof *job.runs),
+                     nav__calloc(a, w->region_count, sizeof *job.length)};
+    nav_status s = w->path_first && job.runs && job.length ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!nav_failed(s)) {
+        nav__work work = {.count = w->region_count,
+                          .init = table_init,
+                          .run = table_run,
+                          .fini = table_fini,
+                          .ctx = &job,
+                          .stage = "fans",
+                          .progress = progress};
+        s = nav__parallel(&work, threads);
+    }
+    if (!nav_failed(s)) { /* every entry's runs joined, in table order */
+        uint64_t total = 0;
+        for (uint32_t r = 0; r < w->region_count; r++) total += job.length[r];
+        w->path_bytes = total <= SIZE_MAX ? nav__alloc(a, total ? (size_t)total : 1) : NULL;
+        if (!w->path_bytes) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        for (uint64_t e = 0; e < w->table_size; e++) w->path_first[e + 1] += w->path_first[e];
+        for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++)
+            if (job.length[r])
+                memcpy(w->path_bytes + w->path_first[w->regions[r].table_first], job.runs[r],
+                       (size_t)job.length[r]);
+        w->path_size = total;
+    }
+    nav_allocator heap;
+    nav__allocator_resolve(&heap, NULL);
+    for (uint32_t r = 0; job.runs && r < w->region_count; r++) nav__free(&heap, job.runs[r]);
+    nav__free(a, job.runs);
+    nav__free(a, job.length);
+    return s;
 }
 
 /* The least cost a world unit of horizontal travel can have anywhere, in two measures of the ground
@@ -663,7 +741,8 @@ nav_status nav_world_bake(const nav_world_builder *b, const nav_world_bake_desc 
                w->choke_count * (sizeof *w->choke + sizeof *w->region_choke + sizeof *w->choke_slot +
                                  sizeof *w->choke_by_id) +
                (size_t)w->table_size * sizeof *w->table + w->names_size + w->state.words * sizeof(uint64_t) +
-               ((size_t)w->buckets_across * w->buckets_down + 1 + w->bucket_entries) * sizeof(uint32_t);
+               ((size_t)w->buckets_across * w->buckets_down + 1 + w->bucket_entries) * sizeof(uint32_t) +
+               ((size_t)w->table_size + 1) * sizeof *w->path_first + (size_t)w->path_size;
     *out = w;
     return NAV_SUCCESS;
 }

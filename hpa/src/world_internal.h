@@ -57,6 +57,8 @@ struct nav__world_region {
     uint32_t choke_first; /* its chokepoints: region_choke[choke_first .. choke_first + choke_count] */
     uint32_t choke_count;
     uint64_t table_first; /* its table: table[table_first .. + choke_count^2] */
+    bool symmetric;       /* a grid whose ways cost the same both ways: a table entry (i, j), i > j,
+                           * has no path of its own (it is (j, i)'s, walked back) */
 };
 
 extern const nav__world_region_ops nav__world_grid_ops, nav__world_mesh_ops, nav__world_waypoints_ops;
@@ -107,6 +109,13 @@ struct nav_world {
     uint32_t *choke_slot;   /* where each chokepoint sits in its region's list */
     uint32_t *choke_by_id;  /* each region's chokepoints again, ordered by place id (then index) */
     double *table;          /* the regions' tables */
+    /* On grid regions, the cells of each table entry's way, as runs of moves from its first
+     * chokepoint's cell: a byte a run, direction << 5 | (length - 1), in
+     * path_bytes[path_first[e] .. path_first[e + 1]] (e: the entry's index in table). Empty for other
+     * kinds, for unreachable entries and for the mirrored half of a symmetric table. */
+    uint64_t *path_first;
+    uint8_t *path_bytes;
+    uint64_t path_size;
     uint64_t table_size;
     uint32_t max_region_chokes;
     const nav_grid *largest_grid; /* of the grid regions (the grid scratch is made for it) */

@@ -447,6 +447,52 @@ static bool walked(const nav_world_query *q, uint32_t leg, nav_path *path, doubl
     return true;
 }
 
+/* Appends the way the bake kept for a leg that is one table edge of a grid region (a link's end to
+ * the next link's start in a tile), walking its runs of moves (backwards for the mirrored half of a
+ * symmetric table): true, with *cost its moves' sum. False when the leg is no such edge. */
+static bool kept(const nav_world_query *q, uint32_t leg, nav_path *path, double *cost, nav_status *s)
+{
+    const nav_world *w = q->world;
+    uint32_t first = q->leg_route[leg], end = leg + 1 < q->leg_count ? q->leg_route[leg + 1] : q->route_count;
+    if (end != first + 2 || is_cell(q, q->route[first]) || is_cell(q, q->route[first + 1])) return false;
+    uint32_t a = q->route[first], b = q->route[first + 1];
+    const nav__world_region *r = &w->regions[w->choke[a].region];
+    if (!r->grid || w->choke[b].region != w->choke[a].region || q->by_link[b]) return false;
+    uint32_t i = w->choke_slot[a], j = w->choke_slot[b];
+    bool backwards = r->symmetric && i > j;
+    uint64_t e =
+        r->table_first + (backwards ? (uint64_t)j * r->choke_count + i : (uint64_t)i * r->choke_count + j);
+    const nav_grid *grid = r->grid;
+    uint32_t cell = backwards ? w->choke[b].id : w->choke[a].id, width = grid->width, before = path->count;
+    double sum = 0, size = grid->desc.cell_size;
+    *s = nav_path_push(path, nav_grid_cell_center(grid, (int32_t)(cell % width), (int32_t)(cell / width)),
+                       cell);
+    for (uint64_t k = w->path_first[e]; k < w->path_first[e + 1] && !nav_failed(*s); k++) {
+        int d = w->path_bytes[k] >> 5;
+        for (int n = (w->path_bytes[k] & 31) + 1; n > 0 && !nav_failed(*s); n--) {
+            uint32_t next = (uint32_t)((int32_t)cell + grid->offset[d]);
+            /* a move's cost is its length times the terrain entered (backwards: the cell left) */
+            sum += grid->step_length[d] * grid->terrain_cost[grid->terrain[backwards ? cell : next]] * size;
+            cell = next;
+            *s = nav_path_push(
+                path, nav_grid_cell_center(grid, (int32_t)(cell % width), (int32_t)(cell / width)), cell);
+        }
+    }
+    if (nav_failed(*s)) {
+        path->count = before;
+        return true;
+    }
+    if (backwards)
+        for (uint32_t lo = before, hi = path->count - 1; lo < hi; lo++, hi--) {
+            nav_vec3 p = path->points[lo];
+            uint32_t node = path->nodes[lo];
+            path->points[lo] = path->points[hi], path->nodes[lo] = path->nodes[hi];
+            path->points[hi] = p, path->nodes[hi] = node;
+        }
+    *cost = sum;
+    return true;
+}
+
 nav_status nav_world_refine_leg(nav_world_query *q, uint32_t leg, nav_path *path)
 {
     if (!q || !path || !q->planned || leg >= q->leg_count) return NAV_FAILURE | NAV_INVALID_PARAM;
@@ -454,7 +500,7 @@ nav_status nav_world_refine_leg(nav_world_query *q, uint32_t leg, nav_path *path
     uint32_t first = path->count;
     double cost = 0;
     nav_status s = NAV_SUCCESS;
-    if (!walked(q, leg, path, &cost, &s)) {
+    if (!walked(q, leg, path, &cost, &s) && !kept(q, leg, path, &cost, &s)) {
         const nav__world_region *r = &q->world->regions[l->region];
         s = r->ops->leg(&q->scratch, r, &l->from, &l->to, path, &cost);
         if (!nav_failed(s) && nav_has_detail(s, NAV_PARTIAL_RESULT)) return NAV_FAILURE | NAV_CORRUPT_DATA;
