@@ -7,11 +7,12 @@
  * of every link), as HPA* plans over the transitions between its clusters (../shared/DESIGN.md,
  * "leg and fan"):
  *   - bake: inside each region, the cost from each of its chokepoints to each other (a fan: one
- *     search, many targets), kept as one small table a region;
- *   - query: locate start and goal in their regions, fan them to their regions' chokepoints, search
- *     the graph of chokepoints (links and the regions' tables), then fill in each leg with its
- *     region's own planner and stitch one path. When both ends lie in one region, the direct leg
- *     competes with routes that leave the region and come back.
+ *     search, many targets), kept as one small table a region (on grids with each entry's way);
+ *   - query: locate start and goal in their regions, then one A* over the chokepoints (links and
+ *     the regions' tables) and the cells of the ends' grid regions (ends on other regions are
+ *     fanned to their chokepoints), then fill in each leg (the cells the search walked, a table
+ *     entry's kept way, or the region's own planner) and stitch one path. When both ends lie in one
+ *     region, the direct leg competes with routes that leave the region and come back.
  * The world knows each region kind through three questions only (locate, fan, leg: see
  * hpa/src/world_internal.h), so a new kind plugs in without touching the search.
  *
