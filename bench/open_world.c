@@ -6,8 +6,9 @@
  * on that one grid (built for the comparison only). Prints, last, one JSON line.
  *
  * usage: open_world [--tiles T] [--side S] [--queries N] [--sample M] [--threads K] [--seed X]
- *                   [--join entrances|every]
- *        defaults: 64 tiles, 256 cells, 1000 queries, a sample of 100, every core, seed 1, entrances */
+ *                   [--join entrances|every] [--long N]
+ *        defaults: 64 tiles, 256 cells, 1000 queries, a sample of 100, every core, seed 1, entrances
+ *        (--long: an entrance this long or longer gets two links; 0: the join's default, 6) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,7 @@ int main(int argc, char **argv)
     uint32_t queries = 1000, sample = 100, threads = 0;
     uint64_t seed = 1;
     nav_world_join_mode mode = NAV_WORLD_JOIN_ENTRANCES;
+    int32_t long_entrance = 0;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : "";
         if (!strcmp(argv[i], "--tiles")) tiles = atoi(v), i++;
@@ -114,6 +116,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--sample")) sample = (uint32_t)atoi(v), i++;
         else if (!strcmp(argv[i], "--threads")) threads = (uint32_t)atoi(v), i++;
         else if (!strcmp(argv[i], "--seed")) seed = strtoull(v, NULL, 10), i++;
+        else if (!strcmp(argv[i], "--long")) long_entrance = atoi(v), i++;
         else if (!strcmp(argv[i], "--join")) mode = strcmp(v, "every") ? NAV_WORLD_JOIN_ENTRANCES : NAV_WORLD_JOIN_EVERY, i++;
         else {
             fprintf(stderr, "open_world: unknown option %s\n", argv[i]);
@@ -146,8 +149,10 @@ int main(int argc, char **argv)
     double made = now();
     uint32_t joined = 0;
     nav_world *w;
-    if (nav_failed(nav_world_builder_join_touching(b, &(nav_world_join_desc){.mode = mode}, &joined)) ||
-        nav_failed(nav_world_bake(b, &(nav_world_bake_desc){.threads = threads}, &w))) {
+    nav_status js = nav_world_builder_join_touching(
+        b, &(nav_world_join_desc){.mode = mode, .long_entrance = long_entrance}, &joined);
+    double join_end = now();
+    if (nav_failed(js) || nav_failed(nav_world_bake(b, &(nav_world_bake_desc){.threads = threads}, &w))) {
         fprintf(stderr, "open_world: the bake failed\n");
         return 1;
     }
@@ -238,11 +243,11 @@ int main(int argc, char **argv)
     for (uint32_t i = 0; i < queries; i++) mean += total[i];
     mean /= queries ? queries : 1;
     printf("{\"tiles\":%d,\"side\":%d,\"cells\":%lld,\"join\":\"%s\",\"links\":%u,\"chokepoints\":%u,\"bake_s\":%.2f,"
-           "\"make_s\":%.2f,\"bytes\":%zu,\"queries\":%u,\"found\":%u,\"wrong\":%u,\"invalid\":%u,\"mean_ms\":%.3f,"
+           "\"join_s\":%.2f,\"make_s\":%.2f,\"bytes\":%zu,\"queries\":%u,\"found\":%u,\"wrong\":%u,\"invalid\":%u,\"mean_ms\":%.3f,"
            "\"p95_ms\":%.3f,\"locate_ms\":%.4f,\"plan_ms\":%.3f,\"legs_ms\":%.3f,\"sample\":%u,"
            "\"mean_cost_ratio\":%.5f,\"peak_rss_mb\":%.0f,\"peak_rss_mb_before_flat\":%.0f}\n",
            tiles, side, (long long)n * n, mode == NAV_WORLD_JOIN_EVERY ? "every" : "entrances", joined,
-           info.chokepoints, baked - made, made - t0, info.bytes, queries, found, wrong, invalid, mean * 1e3,
+           info.chokepoints, baked - made, join_end - made, made - t0, info.bytes, queries, found, wrong, invalid, mean * 1e3,
            queries ? total[(size_t)(0.95 * (queries - 1))] * 1e3 : 0, locate / (queries ? queries : 1) * 1e3,
            plan / (queries ? queries : 1) * 1e3, legs / (queries ? queries : 1) * 1e3, compared,
            compared ? ratio_sum / compared : 0, peak_rss_mb(), rss_worlds);

@@ -6,7 +6,8 @@
 # legs_ms, mean_cost_ratio (against A*'s 8-connected optimum, on the sample), peak_rss_mb.
 #
 # usage: bench/open_world.sh [--tiles T] [--side S] [--queries N] [--sample M] [--threads K]
-#                            [--seed X] [--join entrances|every]     (defaults: 64, 256, 1000, 100)
+#                            [--seed X] [--join entrances|every] [--long N]
+#        (defaults: 64 tiles, 256 cells, 1000 queries, a sample of 100; --long: see open_world.c)
 # needs: a built build/libnav.a (Release), cc, libspng, libcjson
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
