@@ -111,6 +111,14 @@ static void test_path_buffer(void **state)
     nav_path_reverse(&path);
     assert_int_equal(path.nodes[0], 99);
     assert_int_equal(path.nodes[99], 0);
+    nav_path_reverse_from(&path, 90); /* the last ten back in order: ..., 10, 0, 1, ..., 9 */
+    assert_int_equal(path.nodes[89], 10);
+    for (uint32_t i = 90; i < 100; i++) assert_int_equal(path.nodes[i], i - 90);
+    assert_true(path.points[95].x == 5);
+    nav_path_reverse_from(&path, 100); /* nothing from the end on */
+    nav_path_reverse_from(&path, 200);
+    assert_int_equal(path.nodes[99], 9);
+    nav_path_reverse_from(&path, 90);
     nav_path copy;
     nav_path_init(&copy, &t.hooks);
     assert_true(nav_succeeded(nav_path_copy(&copy, &path)));

@@ -482,13 +482,7 @@ static bool kept(const nav_world_query *q, uint32_t leg, nav_path *path, double 
         path->count = before;
         return true;
     }
-    if (backwards)
-        for (uint32_t lo = before, hi = path->count - 1; lo < hi; lo++, hi--) {
-            nav_vec3 p = path->points[lo];
-            uint32_t node = path->nodes[lo];
-            path->points[lo] = path->points[hi], path->nodes[lo] = path->nodes[hi];
-            path->points[hi] = p, path->nodes[hi] = node;
-        }
+    if (backwards) nav_path_reverse_from(path, before);
     *cost = sum;
     return true;
 }

@@ -58,7 +58,12 @@ nav_status nav_path_push(nav_path *path, nav_vec3 point, uint32_t node)
 
 void nav_path_reverse(nav_path *path)
 {
-    for (uint32_t i = 0, j = path->count ? path->count - 1 : 0; i < j; i++, j--) {
+    nav_path_reverse_from(path, 0);
+}
+
+void nav_path_reverse_from(nav_path *path, uint32_t first)
+{
+    for (uint32_t i = first, j = path->count ? path->count - 1 : 0; i < j; i++, j--) {
         nav_vec3 p = path->points[i];
         path->points[i] = path->points[j];
         path->points[j] = p;

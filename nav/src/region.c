@@ -355,16 +355,7 @@ nav_status nav_region_fan_path(const nav_region_query *q, uint32_t target, nav_p
         path->count = first;
         return s;
     }
-    if (!q->reverse) { /* walked back from the target: turn the appended part round */
-        for (uint32_t i = first, j = path->count - 1; i < j; i++, j--) {
-            nav_vec3 p = path->points[i];
-            uint32_t n = path->nodes[i];
-            path->points[i] = path->points[j];
-            path->nodes[i] = path->nodes[j];
-            path->points[j] = p;
-            path->nodes[j] = n;
-        }
-    }
+    if (!q->reverse) nav_path_reverse_from(path, first); /* walked back from the target: turn it round */
     return NAV_SUCCESS;
 }
 

@@ -173,12 +173,7 @@ static nav_status walk_labels(const nav_waypoints *wp, const nav_waypoints_filte
         s = nav_path_push(out, wp->positions[v], v);
         v = wp->label_hop[1][j];
     }
-    for (uint32_t lo = turn, hi = out->count; !nav_failed(s) && hi > lo + 1; lo++, hi--) {
-        nav_vec3 p = out->points[lo];
-        uint32_t node = out->nodes[lo];
-        out->points[lo] = out->points[hi - 1], out->nodes[lo] = out->nodes[hi - 1];
-        out->points[hi - 1] = p, out->nodes[hi - 1] = node;
-    }
+    if (!nav_failed(s)) nav_path_reverse_from(out, turn);
     for (uint32_t i = turn; !nav_failed(s) && i < out->count; i++) {
         s = step(wp, f, at, out->nodes[i], cost);
         at = out->nodes[i];

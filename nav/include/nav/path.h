@@ -38,6 +38,9 @@ nav_status nav_path_reserve(nav_path *path, uint32_t capacity);
 nav_status nav_path_push(nav_path *path, nav_vec3 point, uint32_t node);
 /* Reverses the order of the points (planners that walk back from the goal use it). */
 void nav_path_reverse(nav_path *path);
+/* Reverses the order of the points from index `first` on (a part just appended by walking back);
+ * nothing when first >= count. */
+void nav_path_reverse_from(nav_path *path, uint32_t first);
 /* Sum of the Euclidean lengths of the segments (world units). */
 double nav_path_length(const nav_path *path);
 /* Copies src into dst (dst keeps its own allocator). */
