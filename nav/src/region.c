@@ -125,6 +125,27 @@ static void next_generation(nav_region_query *q)
     nav_heap_clear(&q->open);
 }
 
+/* The move in direction d from local cell (lx, ly) of rect r (grid cell `cell`), kept inside the
+ * rect: false when there is none. Forward: the move cell -> next, costing the terrain entered;
+ * reverse: the move next -> cell, taken backwards, costing the terrain of cell. *next: its local
+ * index. */
+static inline bool neighbour(const nav_grid *grid, nav_grid_rect r, int32_t lx, int32_t ly, uint32_t cell,
+                             int d, bool reverse, uint32_t *next, double *step)
+{
+    int32_t nx = lx + nav__dir_dx[d], ny = ly + nav__dir_dy[d];
+    if (nx < 0 || ny < 0 || nx >= r.width || ny >= r.height) return false;
+    uint32_t next_cell = (uint32_t)((int32_t)cell + grid->offset[d]);
+    if (!reverse) {
+        if (!(grid->moves[cell] >> d & 1u)) return false;
+        *step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next_cell]];
+    } else {
+        if (!(grid->moves[next_cell] >> nav__dir_opposite(d) & 1u)) return false;
+        *step = grid->step_length[d] * grid->terrain_cost[grid->terrain[cell]];
+    }
+    *next = (uint32_t)ny * (uint32_t)r.width + (uint32_t)nx;
+    return true;
+}
+
 /* A fan by Dial's buckets instead of a heap. Every move costs at least `width` (a straight step on
  * the cheapest terrain), so once every cell below k * width is settled, each cell whose g lies in
  * [k * width, (k + 1) * width) is final: nothing settled later can lower it (it would have to come
@@ -177,22 +198,13 @@ static void fan_by_buckets(nav_region_query *q, nav_grid_rect r, uint32_t from, 
             uint32_t tries = whole && !reverse ? grid->moves[cell] : 0xffu;
             for (; tries; tries &= tries - 1) {
                 int d = __builtin_ctz(tries);
-                uint32_t next_cell = (uint32_t)((int32_t)cell + grid->offset[d]), next;
+                uint32_t next;
                 double step;
                 if (whole && !reverse) {
-                    next = next_cell;
-                    step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next_cell]];
-                } else {
-                    int32_t nx = lx + nav__dir_dx[d], ny = ly + nav__dir_dy[d];
-                    if (nx < 0 || ny < 0 || nx >= r.width || ny >= r.height) continue;
-                    if (!reverse) {
-                        if (!(grid->moves[cell] >> d & 1u)) continue;
-                        step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next_cell]];
-                    } else {
-                        if (!(grid->moves[next_cell] >> nav__dir_opposite(d) & 1u)) continue;
-                        step = grid->step_length[d] * grid->terrain_cost[grid->terrain[cell]];
-                    }
-                    next = (uint32_t)ny * rw + (uint32_t)nx;
+                    next = (uint32_t)((int32_t)cell + grid->offset[d]);
+                    step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next]];
+                } else if (!neighbour(grid, r, lx, ly, cell, d, reverse, &next, &step)) {
+                    continue;
                 }
                 double ng = g + step;
                 bool seen = (q->stamp[next] >> 1) == q->generation;
@@ -260,19 +272,10 @@ static void search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool rev
         }
         double g = q->g[at];
         for (int d = 0; d < 8; d++) {
-            int32_t nx = lx + nav__dir_dx[d], ny = ly + nav__dir_dy[d];
-            if (nx < 0 || ny < 0 || nx >= r.width || ny >= r.height) continue;
-            uint32_t next_cell = (uint32_t)((int32_t)cell + grid->offset[d]);
+            uint32_t next;
             double step;
-            if (!reverse) {
-                if (!(grid->moves[cell] >> d & 1u)) continue;
-                step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next_cell]];
-            } else {
-                /* the move next -> cell, in the direction opposite to d */
-                if (!(grid->moves[next_cell] >> nav__dir_opposite(d) & 1u)) continue;
-                step = grid->step_length[d] * grid->terrain_cost[grid->terrain[cell]];
-            }
-            uint32_t next = (uint32_t)ny * rw + (uint32_t)nx;
+            if (!neighbour(grid, r, lx, ly, cell, d, reverse, &next, &step)) continue;
+            int32_t nx = lx + nav__dir_dx[d], ny = ly + nav__dir_dy[d];
             double ng = g + step;
             bool seen = (q->stamp[next] >> 1) == q->generation;
             if (seen && ((q->stamp[next] & 1u) || ng >= q->g[next])) continue;
