@@ -65,8 +65,8 @@ static bool cell_at(const joiner *j, uint32_t not, const tile *level, double x, 
     return false;
 }
 
-/* Whether the cell at world point (x, z) is free: in tile `home` (cell (hx, hy) when inside it), or
- * in another tile at its level; outside every tile: no. */
+/* Whether the cell at world point (x, z) is free: in tile `home` when inside it, or in another tile
+ * at its level; outside every tile: no. */
 static bool free_at(const joiner *j, uint32_t home, double x, double z)
 {
     const tile *t = &j->tiles[home];
@@ -121,6 +121,21 @@ static nav_status add_border_link(joiner *j, const tile *a, int32_t ax, int32_t 
     return s;
 }
 
+/* The links of a move across a border, from a's cell (ax, ay) in direction (dx, dy) to b's cell and
+ * back: one two-way link when both ways cost the same, else a one-way link each way allowed. */
+static nav_status transition(joiner *j, uint32_t ia, int32_t ax, int32_t ay, uint32_t ib, int32_t bx,
+                             int32_t by, int dx, int dy)
+{
+    const tile *a = &j->tiles[ia], *b = &j->tiles[ib];
+    double there = move_cost(j, ia, ax, ay, dx, dy, ib, bx, by),
+           back = move_cost(j, ib, bx, by, -dx, -dy, ia, ax, ay);
+    if (there < INFINITY && there == back) return add_border_link(j, a, ax, ay, b, bx, by, there, false);
+    nav_status s = NAV_SUCCESS;
+    if (there < INFINITY) s = add_border_link(j, a, ax, ay, b, bx, by, there, true);
+    if (!nav_failed(s) && back < INFINITY) s = add_border_link(j, b, bx, by, a, ax, ay, back, true);
+    return s;
+}
+
 /* Every move across from tile a's border cell (x, y) to another tile: a link each way it is
  * allowed (one two-way link when both ways cost the same), each pair once (from the lower tile). */
 static nav_status join_every(joiner *j, uint32_t ia, int32_t x, int32_t y)
@@ -135,33 +150,10 @@ static nav_status join_every(joiner *j, uint32_t ia, int32_t x, int32_t y)
         uint32_t ib;
         int32_t bx, by;
         if (!cell_at(j, ia, a, tx, tz, &ib, &bx, &by) || ib < ia) continue;
-        double there = move_cost(j, ia, x, y, dx, dy, ib, bx, by),
-               back = move_cost(j, ib, bx, by, -dx, -dy, ia, x, y);
-        const tile *b = &j->tiles[ib];
-        nav_status s = NAV_SUCCESS;
-        if (there < INFINITY && there == back) {
-            s = add_border_link(j, a, x, y, b, bx, by, there, false);
-        } else {
-            if (there < INFINITY) s = add_border_link(j, a, x, y, b, bx, by, there, true);
-            if (!nav_failed(s) && back < INFINITY) s = add_border_link(j, b, bx, by, a, x, y, back, true);
-        }
+        nav_status s = transition(j, ia, x, y, ib, bx, by, dx, dy);
         if (nav_failed(s)) return s;
     }
     return NAV_SUCCESS;
-}
-
-/* A transition across a border: the straight move from a's cell to b's and back. */
-static nav_status transition(joiner *j, uint32_t ia, int32_t ax, int32_t ay, uint32_t ib, int32_t bx,
-                             int32_t by, int dx, int dy)
-{
-    const tile *a = &j->tiles[ia], *b = &j->tiles[ib];
-    double there = move_cost(j, ia, ax, ay, dx, dy, ib, bx, by),
-           back = move_cost(j, ib, bx, by, -dx, -dy, ia, ax, ay);
-    if (there < INFINITY && there == back) return add_border_link(j, a, ax, ay, b, bx, by, there, false);
-    nav_status s = NAV_SUCCESS;
-    if (there < INFINITY) s = add_border_link(j, a, ax, ay, b, bx, by, there, true);
-    if (!nav_failed(s) && back < INFINITY) s = add_border_link(j, b, bx, by, a, ax, ay, back, true);
-    return s;
 }
 
 /* Tile a's side in direction (dx, dy) (east, west, south or north): its border cells, paired with
