@@ -188,23 +188,38 @@ static nav_vec3 position_of(const nav_world_query *q, uint32_t v)
                                 (int32_t)(cell / (uint32_t)nav_grid_width(g)));
 }
 
-/* The search's estimate of the cost from a place at p to the goal (see the top of the file). */
-static double estimate(const nav_world_query *q, nav_vec3 p)
+/* The search's estimate of the cost from world point (x, z) to the goal (see the top of the file). */
+static double estimate(const nav_world_query *q, double x, double z)
 {
     const nav_world *w = q->world;
+    nav_vec3 p = {(float)x, 0, (float)z};
     return fmax(w->cost_floor * nav__world_dist_xz(p, q->goal.position),
                 w->cost_floor_octile * nav__world_octile(p, q->goal.position));
 }
 
-/* Offers vertex v the cost g, reached from `from` (through a link or not); p: its position. */
-static void offer(nav_world_query *q, uint32_t v, nav_vec3 p, double g, uint32_t from, bool by_link)
+/* The estimate at vertex v: a chokepoint's place, or a cell's centre, worked out from its index as
+ * nav_grid_cell_center does (the same floats: a chokepoint on the cell gets the same estimate, which
+ * its edge of cost 0 from the cell needs), without the height it does not use. */
+static double estimate_at(const nav_world_query *q, uint32_t v)
+{
+    if (!is_cell(q, v)) return estimate(q, q->world->choke[v].position.x, q->world->choke[v].position.z);
+    uint32_t cell;
+    const nav_grid *g = cell_of(q, v, &cell);
+    float s = g->desc.cell_size;
+    return estimate(q, g->desc.origin.x + ((float)(cell % g->width) + 0.5f) * s,
+                    g->desc.origin.z + ((float)(cell / g->width) + 0.5f) * s);
+}
+
+/* Offers vertex v the cost g, reached from `from` (through a link or not). Its key is g plus the
+ * estimate, worked out only when the offer is taken. */
+static void offer(nav_world_query *q, uint32_t v, double g, uint32_t from, bool by_link)
 {
     bool seen = q->stamp[v] >> 1 == q->stamp_now;
     if (seen && ((q->stamp[v] & 1) || !(g < q->g[v]))) return;
     q->g[v] = g;
     q->parent[v] = from;
     q->by_link[v] = by_link;
-    uint64_t key = nav_heap_key_exact(g + estimate(q, p));
+    uint64_t key = nav_heap_key_exact(g + estimate_at(q, v));
     if (seen) {
         nav_heap_decrease(&q->open, v, key, nav_heap_tie_larger_g(g));
     } else {
@@ -213,9 +228,12 @@ static void offer(nav_world_query *q, uint32_t v, nav_vec3 p, double g, uint32_t
     }
 }
 
-static void offer_choke(nav_world_query *q, uint32_t c, double g, uint32_t from, bool by_link)
+/* The f of a popped entry, back from its key (nav_heap_key_exact keeps the double's bits). */
+static double key_value(uint64_t key)
 {
-    offer(q, c, q->world->choke[c].position, g, from, by_link);
+    double f;
+    memcpy(&f, &key, sizeof f);
+    return f;
 }
 
 /* The chokepoints placed on a cell of a region: their range in w->choke_by_id. */
@@ -248,16 +266,14 @@ static void expand_cell(nav_world_query *q, uint32_t v, double g)
         int d = __builtin_ctz(m);
         uint32_t next = (uint32_t)((int32_t)cell + grid->offset[d]);
         double step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next]] * size;
-        uint32_t w = grid->width;
-        offer(q, block + next, nav_grid_cell_center(grid, (int32_t)(next % w), (int32_t)(next / w)), g + step,
-              v, false);
+        offer(q, block + next, g + step, v, false);
     }
     /* the chokepoints placed on this cell, at no cost */
     const nav_world *world = q->world;
     uint32_t region = v < q->start_block + q->cells ? q->start.region : q->goal.region;
     uint32_t first, end;
     chokes_on(world, &world->regions[region], cell, &first, &end);
-    for (uint32_t k = first; k < end; k++) offer_choke(q, world->choke_by_id[k], g, v, false);
+    for (uint32_t k = first; k < end; k++) offer(q, world->choke_by_id[k], g, v, false);
 }
 
 /* ---- Search -------------------------------------------------------------------------------------- */
@@ -299,19 +315,20 @@ static double search(nav_world_query *q, double direct, uint32_t *last, uint32_t
     nav_heap_clear(&q->open);
     const nav__world_region *rs = &w->regions[q->start.region];
     if (q->start_grid) {
-        offer(q, q->start_block + q->start.id, q->start.position, 0, FROM_START, false);
+        offer(q, q->start_block + q->start.id, 0, FROM_START, false);
     } else {
         for (uint32_t j = 0; j < rs->choke_count; j++)
             if (q->start_cost[j] < INFINITY)
-                offer_choke(q, w->region_choke[rs->choke_first + j], q->start_cost[j], FROM_START, false);
+                offer(q, w->region_choke[rs->choke_first + j], q->start_cost[j], FROM_START, false);
     }
     double best = direct;
     *last = NAV_WORLD_NONE;
     uint32_t goal_vertex = q->goal_grid ? q->goal_block + q->goal.id : UINT32_MAX;
     while (q->open.count) {
-        uint32_t v = nav_heap_entry_id(nav_heap_pop(&q->open));
+        nav_heap_entry top = nav_heap_pop(&q->open);
+        uint32_t v = nav_heap_entry_id(top);
         double g = q->g[v];
-        if (!(g + estimate(q, position_of(q, v)) < best)) break;
+        if (!(key_value(top.key) < best)) break;
         q->stamp[v] |= 1;
         (*expanded)++;
         if (v == goal_vertex) { /* the estimate is consistent: the first time is the cheapest */
@@ -331,16 +348,16 @@ static double search(nav_world_query *q, double direct, uint32_t *last, uint32_t
         const nav__world_link *l = &w->links[link];
         bool from_end = (v & 1) == 0;
         if (nav__world_bit(q->links_on, link) && (from_end || !l->one_way))
-            offer_choke(q, v ^ 1, g + l->cost, v, true);
+            offer(q, v ^ 1, g + l->cost, v, true);
         if (!q->by_link[v]) continue;
         if (q->goal_grid && at->region == q->goal.region) { /* into the goal grid's cells */
-            offer(q, q->goal_block + at->id, at->position, g, v, false);
+            offer(q, q->goal_block + at->id, g, v, false);
             continue;
         }
         const nav__world_region *r = &w->regions[at->region];
         const double *row = w->table + r->table_first + (uint64_t)w->choke_slot[v] * r->choke_count;
         for (uint32_t j = 0; j < r->choke_count; j++)
-            if (row[j] < INFINITY) offer_choke(q, w->region_choke[r->choke_first + j], g + row[j], v, false);
+            if (row[j] < INFINITY) offer(q, w->region_choke[r->choke_first + j], g + row[j], v, false);
     }
     return best;
 }
