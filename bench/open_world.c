@@ -59,7 +59,8 @@ static void rocks(uint8_t *cells, int32_t side, uint64_t seed)
                 rad = 2 + (int32_t)(next(&r) % 6);
         for (int32_t y = cy - rad; y <= cy + rad; y++)
             for (int32_t x = cx - rad; x <= cx + rad; x++)
-                if (x >= 0 && y >= 0 && x < side && y < side && (x - cx) * (x - cx) + (y - cy) * (y - cy) <= rad * rad)
+                if (x >= 0 && y >= 0 && x < side && y < side &&
+                    (x - cx) * (x - cx) + (y - cy) * (y - cy) <= rad * rad)
                     cells[(size_t)y * (size_t)side + (size_t)x] = 0;
     }
 }
@@ -110,14 +111,22 @@ int main(int argc, char **argv)
     int32_t long_entrance = 0;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : "";
-        if (!strcmp(argv[i], "--tiles")) tiles = atoi(v), i++;
-        else if (!strcmp(argv[i], "--side")) side = atoi(v), i++;
-        else if (!strcmp(argv[i], "--queries")) queries = (uint32_t)atoi(v), i++;
-        else if (!strcmp(argv[i], "--sample")) sample = (uint32_t)atoi(v), i++;
-        else if (!strcmp(argv[i], "--threads")) threads = (uint32_t)atoi(v), i++;
-        else if (!strcmp(argv[i], "--seed")) seed = strtoull(v, NULL, 10), i++;
-        else if (!strcmp(argv[i], "--long")) long_entrance = atoi(v), i++;
-        else if (!strcmp(argv[i], "--join")) mode = strcmp(v, "every") ? NAV_WORLD_JOIN_ENTRANCES : NAV_WORLD_JOIN_EVERY, i++;
+        if (!strcmp(argv[i], "--tiles"))
+            tiles = atoi(v), i++;
+        else if (!strcmp(argv[i], "--side"))
+            side = atoi(v), i++;
+        else if (!strcmp(argv[i], "--queries"))
+            queries = (uint32_t)atoi(v), i++;
+        else if (!strcmp(argv[i], "--sample"))
+            sample = (uint32_t)atoi(v), i++;
+        else if (!strcmp(argv[i], "--threads"))
+            threads = (uint32_t)atoi(v), i++;
+        else if (!strcmp(argv[i], "--seed"))
+            seed = strtoull(v, NULL, 10), i++;
+        else if (!strcmp(argv[i], "--long"))
+            long_entrance = atoi(v), i++;
+        else if (!strcmp(argv[i], "--join"))
+            mode = strcmp(v, "every") ? NAV_WORLD_JOIN_ENTRANCES : NAV_WORLD_JOIN_EVERY, i++;
         else {
             fprintf(stderr, "open_world: unknown option %s\n", argv[i]);
             return 2;
@@ -137,11 +146,13 @@ int main(int argc, char **argv)
             size_t t = (size_t)ty * (size_t)tiles + (size_t)tx;
             m.cells[t] = malloc((size_t)side * (size_t)side);
             rocks(m.cells[t], side, mix64(seed * 1000003u + t));
-            nav_grid_desc d = {.width = side, .height = side, .origin = {(float)(tx * side), 0, (float)(ty * side)}};
+            nav_grid_desc d = {
+                .width = side, .height = side, .origin = {(float)(tx * side), 0, (float)(ty * side)}};
             if (nav_failed(nav_grid_create(&d, &grids[t]))) return 1;
             for (int32_t y = 0; y < side; y++)
                 for (int32_t x = 0; x < side; x++)
-                    if (!m.cells[t][(size_t)y * (size_t)side + (size_t)x]) nav_grid_set_cell(grids[t], x, y, NAV_TERRAIN_BLOCKED);
+                    if (!m.cells[t][(size_t)y * (size_t)side + (size_t)x])
+                        nav_grid_set_cell(grids[t], x, y, NAV_TERRAIN_BLOCKED);
             char name[32];
             snprintf(name, sizeof name, "tile %d,%d", tx, ty);
             if (nav_failed(nav_world_builder_add_grid(b, name, grids[t], NULL))) return 1;
@@ -160,7 +171,9 @@ int main(int argc, char **argv)
     double baked = now();
     nav_world_info info;
     nav_world_get_info(w, &info);
-    fprintf(stderr, "%d x %d tiles of %d x %d: made in %.1f s, joined (%u links) and baked in %.1f s, %u chokepoints, %zu bytes\n",
+    fprintf(stderr,
+            "%d x %d tiles of %d x %d: made in %.1f s, joined (%u links) and baked in %.1f s, %u "
+            "chokepoints, %zu bytes\n",
             tiles, tiles, side, side, made - t0, joined, baked - made, info.chokepoints, info.bytes);
 
     nav_world_query *q;
@@ -214,7 +227,8 @@ int main(int argc, char **argv)
     if (sample > queries) sample = queries;
     if (sample) {
         nav_grid *flat;
-        if (nav_failed(nav_grid_create(&(nav_grid_desc){.width = (int32_t)n, .height = (int32_t)n}, &flat))) return 1;
+        if (nav_failed(nav_grid_create(&(nav_grid_desc){.width = (int32_t)n, .height = (int32_t)n}, &flat)))
+            return 1;
         for (int64_t y = 0; y < n; y++)
             for (int64_t x = 0; x < n; x++)
                 if (!free_at(&m, x, y)) nav_grid_set_cell(flat, (int32_t)x, (int32_t)y, NAV_TERRAIN_BLOCKED);
@@ -242,15 +256,18 @@ int main(int argc, char **argv)
     double mean = 0;
     for (uint32_t i = 0; i < queries; i++) mean += total[i];
     mean /= queries ? queries : 1;
-    printf("{\"tiles\":%d,\"side\":%d,\"cells\":%lld,\"join\":\"%s\",\"links\":%u,\"chokepoints\":%u,\"bake_s\":%.2f,"
-           "\"join_s\":%.2f,\"make_s\":%.2f,\"bytes\":%zu,\"queries\":%u,\"found\":%u,\"wrong\":%u,\"invalid\":%u,\"mean_ms\":%.3f,"
+    printf("{\"tiles\":%d,\"side\":%d,\"cells\":%lld,\"join\":\"%s\",\"links\":%u,\"chokepoints\":%u,\"bake_"
+           "s\":%.2f,"
+           "\"join_s\":%.2f,\"make_s\":%.2f,\"bytes\":%zu,\"queries\":%u,\"found\":%u,\"wrong\":%u,"
+           "\"invalid\":%u,\"mean_ms\":%.3f,"
            "\"p95_ms\":%.3f,\"locate_ms\":%.4f,\"plan_ms\":%.3f,\"legs_ms\":%.3f,\"sample\":%u,"
            "\"mean_cost_ratio\":%.5f,\"peak_rss_mb\":%.0f,\"peak_rss_mb_before_flat\":%.0f}\n",
            tiles, side, (long long)n * n, mode == NAV_WORLD_JOIN_EVERY ? "every" : "entrances", joined,
-           info.chokepoints, baked - made, join_end - made, made - t0, info.bytes, queries, found, wrong, invalid, mean * 1e3,
-           queries ? total[(size_t)(0.95 * (queries - 1))] * 1e3 : 0, locate / (queries ? queries : 1) * 1e3,
-           plan / (queries ? queries : 1) * 1e3, legs / (queries ? queries : 1) * 1e3, compared,
-           compared ? ratio_sum / compared : 0, peak_rss_mb(), rss_worlds);
+           info.chokepoints, baked - made, join_end - made, made - t0, info.bytes, queries, found, wrong,
+           invalid, mean * 1e3, queries ? total[(size_t)(0.95 * (queries - 1))] * 1e3 : 0,
+           locate / (queries ? queries : 1) * 1e3, plan / (queries ? queries : 1) * 1e3,
+           legs / (queries ? queries : 1) * 1e3, compared, compared ? ratio_sum / compared : 0, peak_rss_mb(),
+           rss_worlds);
     nav_path_destroy(&path);
     nav_world_query_destroy(q);
     nav_world_destroy(w);

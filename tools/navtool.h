@@ -99,8 +99,8 @@ void navtool_print_waypoints(const nav_waypoints *wp, const nav_grid *grid);
 /* A PNG of a world from above (tools/world.c): regions in colours of their own, higher floors over
  * lower ones, links (grey when off), and a path [opt] with its legs [opt] in their regions' colours.
  * scale: pixels a world unit. Returns 0 on success. */
-int navtool_write_world_png(const char *png, const nav_world *w, const nav_world_leg *legs, uint32_t leg_count,
-                            const nav_path *path, double scale);
+int navtool_write_world_png(const char *png, const nav_world *w, const nav_world_leg *legs,
+                            uint32_t leg_count, const nav_path *path, double scale);
 
 /* Prints the grid with the path as '*' (start 's', goal 't'). */
 void navtool_print_ascii(FILE *out, const nav_grid *grid, const nav_path *path_cells);
