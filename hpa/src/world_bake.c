@@ -47,11 +47,10 @@ static void destroy_owned(nav__world_owned *o)
     nav_grid_destroy(o->grid);
 }
 
-nav_status nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mesh, nav_waypoints *wp)
+void nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mesh, nav_waypoints *wp)
 {
     nav__world_owned o = {grid, mesh, wp};
     if (grid || mesh || wp) arrput(b->owned, o);
-    return NAV_SUCCESS;
 }
 
 uint32_t nav__world_builder_region_count(const nav_world_builder *b)

@@ -193,13 +193,12 @@ static nav_status read_region(loader *ld, const cJSON *r, int index)
         }
     }
     /* the world owns what was loaded from here on (a failure below frees it with the builder) */
-    nav_status kept = nav__world_builder_keep(ld->builder, grid, mesh, wp);
+    nav__world_builder_keep(ld->builder, grid, mesh, wp);
     if (nav_failed(s)) {
         nav__logf(&ld->log, NAV_LOG_ERROR, "%s: %s: \"%s\" did not load: %s", ld->name, at,
                   source->valuestring, nav_status_str(s));
         return s;
     }
-    if (nav_failed(kept)) return kept;
     if (kind == 0) return nav_world_builder_add_grid(ld->builder, name->valuestring, grid, NULL);
     if (kind == 1) return nav_world_builder_add_mesh(ld->builder, name->valuestring, mesh, NULL);
     return nav_world_builder_add_waypoints(ld->builder, name->valuestring, wp, snap, NULL);

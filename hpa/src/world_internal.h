@@ -137,8 +137,8 @@ struct nav_world {
 };
 
 /* For loaders: the builder (then the world baked from it) owns these from now on and destroys them
- * (any may be null). NAV_FAILURE | NAV_OUT_OF_MEMORY (they are destroyed at once). */
-nav_status nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mesh, nav_waypoints *wp);
+ * (any may be null). Kept in an stb_ds array, which cannot report a failed allocation (ds.h). */
+void nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mesh, nav_waypoints *wp);
 /* Regions added so far, a region's grid (null for other kinds), and an error to the builder's log. */
 uint32_t nav__world_builder_region_count(const nav_world_builder *b);
 const nav_grid *nav__world_builder_grid(const nav_world_builder *b, uint32_t region);
