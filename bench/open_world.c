@@ -6,9 +6,13 @@
  * on that one grid (built for the comparison only). Prints, last, one JSON line.
  *
  * usage: open_world [--tiles T] [--side S] [--queries N] [--sample M] [--threads K] [--seed X]
- *                   [--join entrances|every] [--long N]
+ *                   [--join entrances|every] [--long N] [--save FILE.nav] [--write DIR]
  *        defaults: 64 tiles, 256 cells, 1000 queries, a sample of 100, every core, seed 1, entrances
- *        (--long: an entrance this long or longer gets two links; 0: the join's default, 6) */
+ *        (--long: an entrance this long or longer gets two links; 0: the join's default, 6)
+ *        --save: the baked world is written to FILE.nav and read back (timed, with its bytes), and
+ *        the queries run on the world read back;
+ *        --write: the tiles are written to DIR as Moving AI maps with DIR/world.json joining them the
+ *        same way (for navtool bake and tools/split_bake.sh), before the bake */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +100,52 @@ static bool walk(const world_map *m, const nav_path *p, double *length)
     return true;
 }
 
+/* The tiles as Moving AI maps in dir (made if missing), and dir/world.json: a grid region a tile at
+ * its place, joined as the bake here joins them. Returns 0, or 1 having said why. */
+static int write_world(const char *dir, const world_map *m, nav_world_join_mode mode, int32_t long_entrance)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "mkdir -p '%s'", dir);
+    if (system(path) != 0) return 1;
+    snprintf(path, sizeof path, "%s/world.json", dir);
+    FILE *json = fopen(path, "w");
+    if (!json) {
+        perror(path);
+        return 1;
+    }
+    fprintf(json, "{\n  \"regions\": [\n");
+    char *row = malloc((size_t)m->side + 2);
+    for (int32_t ty = 0; ty < m->tiles; ty++)
+        for (int32_t tx = 0; tx < m->tiles; tx++) {
+            const uint8_t *cells = m->cells[(size_t)ty * (size_t)m->tiles + (size_t)tx];
+            snprintf(path, sizeof path, "%s/tile_%d_%d.map", dir, tx, ty);
+            FILE *f = fopen(path, "w");
+            if (!f) {
+                perror(path);
+                return 1;
+            }
+            fprintf(f, "type octile\nheight %d\nwidth %d\nmap\n", m->side, m->side);
+            for (int32_t y = 0; y < m->side; y++) {
+                for (int32_t x = 0; x < m->side; x++)
+                    row[x] = cells[(size_t)y * (size_t)m->side + (size_t)x] ? '.' : '@';
+                row[m->side] = '\n';
+                fwrite(row, 1, (size_t)m->side + 1, f);
+            }
+            fclose(f);
+            fprintf(
+                json,
+                "    {\"name\": \"tile %d,%d\", \"grid\": \"tile_%d_%d.map\", \"origin\": [%d, 0, %d]}%s\n",
+                tx, ty, tx, ty, tx * m->side, ty * m->side,
+                tx + 1 == m->tiles && ty + 1 == m->tiles ? "" : ",");
+        }
+    free(row);
+    fprintf(json, "  ],\n  \"join\": {\"mode\": \"%s\"",
+            mode == NAV_WORLD_JOIN_EVERY ? "every" : "entrances");
+    if (long_entrance) fprintf(json, ", \"long_entrance\": %d", long_entrance);
+    fprintf(json, "},\n  \"links\": []\n}\n");
+    return fclose(json) != 0;
+}
+
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -109,6 +159,7 @@ int main(int argc, char **argv)
     uint64_t seed = 1;
     nav_world_join_mode mode = NAV_WORLD_JOIN_ENTRANCES;
     int32_t long_entrance = 0;
+    const char *save = NULL, *write_dir = NULL;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : "";
         if (!strcmp(argv[i], "--tiles"))
@@ -125,6 +176,10 @@ int main(int argc, char **argv)
             seed = strtoull(v, NULL, 10), i++;
         else if (!strcmp(argv[i], "--long"))
             long_entrance = atoi(v), i++;
+        else if (!strcmp(argv[i], "--save"))
+            save = v, i++;
+        else if (!strcmp(argv[i], "--write"))
+            write_dir = v, i++;
         else if (!strcmp(argv[i], "--join"))
             mode = strcmp(v, "every") ? NAV_WORLD_JOIN_ENTRANCES : NAV_WORLD_JOIN_EVERY, i++;
         else {
@@ -158,6 +213,7 @@ int main(int argc, char **argv)
             if (nav_failed(nav_world_builder_add_grid(b, name, grids[t], NULL))) return 1;
         }
     double made = now();
+    if (write_dir && write_world(write_dir, &m, mode, long_entrance)) return 1;
     uint32_t joined = 0;
     nav_world *w;
     nav_status js = nav_world_builder_join_touching(
@@ -171,6 +227,26 @@ int main(int argc, char **argv)
     double baked = now();
     nav_world_info info;
     nav_world_get_info(w, &info);
+    double save_s = 0, load_s = 0, rss_loaded = 0;
+    long long file_bytes = 0;
+    if (save) { /* through its file: the queries run on the world read back */
+        double s0 = now();
+        if (nav_failed(nav_world_save_nav(w, save))) return 1;
+        double s1 = now();
+        nav_world_destroy(w);
+        nav_status ls = nav_world_load_nav(save, NULL, &w);
+        load_s = now() - s1, save_s = s1 - s0;
+        if (nav_failed(ls)) {
+            fprintf(stderr, "open_world: %s does not load: %s\n", save, nav_status_str(ls));
+            return 1;
+        }
+        FILE *f = fopen(save, "rb");
+        if (f && fseek(f, 0, SEEK_END) == 0) file_bytes = ftell(f);
+        if (f) fclose(f);
+        rss_loaded = peak_rss_mb();
+        fprintf(stderr, "saved to %s in %.1f s (%lld bytes), read back in %.1f s\n", save, save_s, file_bytes,
+                load_s);
+    }
     fprintf(stderr,
             "%d x %d tiles of %d x %d: made in %.1f s, joined (%u links) and baked in %.1f s, %u "
             "chokepoints, %zu bytes\n",
@@ -256,18 +332,21 @@ int main(int argc, char **argv)
     double mean = 0;
     for (uint32_t i = 0; i < queries; i++) mean += total[i];
     mean /= queries ? queries : 1;
-    printf("{\"tiles\":%d,\"side\":%d,\"cells\":%lld,\"join\":\"%s\",\"links\":%u,\"chokepoints\":%u,\"bake_"
-           "s\":%.2f,"
-           "\"join_s\":%.2f,\"make_s\":%.2f,\"bytes\":%zu,\"queries\":%u,\"found\":%u,\"wrong\":%u,"
-           "\"invalid\":%u,\"mean_ms\":%.3f,"
-           "\"p95_ms\":%.3f,\"locate_ms\":%.4f,\"plan_ms\":%.3f,\"legs_ms\":%.3f,\"sample\":%u,"
-           "\"mean_cost_ratio\":%.5f,\"peak_rss_mb\":%.0f,\"peak_rss_mb_before_flat\":%.0f}\n",
-           tiles, side, (long long)n * n, mode == NAV_WORLD_JOIN_EVERY ? "every" : "entrances", joined,
-           info.chokepoints, baked - made, join_end - made, made - t0, info.bytes, queries, found, wrong,
-           invalid, mean * 1e3, queries ? total[(size_t)(0.95 * (queries - 1))] * 1e3 : 0,
-           locate / (queries ? queries : 1) * 1e3, plan / (queries ? queries : 1) * 1e3,
-           legs / (queries ? queries : 1) * 1e3, compared, compared ? ratio_sum / compared : 0, peak_rss_mb(),
-           rss_worlds);
+    printf(
+        "{\"tiles\":%d,\"side\":%d,\"cells\":%lld,\"join\":\"%s\",\"links\":%u,\"chokepoints\":%u,\"bake_"
+        "s\":%.2f,"
+        "\"join_s\":%.2f,\"make_s\":%.2f,\"bytes\":%zu,\"queries\":%u,\"found\":%u,\"wrong\":%u,"
+        "\"invalid\":%u,\"mean_ms\":%.3f,"
+        "\"p95_ms\":%.3f,\"locate_ms\":%.4f,\"plan_ms\":%.3f,\"legs_ms\":%.3f,\"sample\":%u,"
+        "\"mean_cost_ratio\":%.5f,\"peak_rss_mb\":%.0f,\"peak_rss_mb_before_flat\":%.0f,\"file_bytes\":%lld,"
+        "\"save_s\":%.2f,\"load_s\":%.2f}\n",
+        tiles, side, (long long)n * n, mode == NAV_WORLD_JOIN_EVERY ? "every" : "entrances", joined,
+        info.chokepoints, baked - made, join_end - made, made - t0, info.bytes, queries, found, wrong,
+        invalid, mean * 1e3, queries ? total[(size_t)(0.95 * (queries - 1))] * 1e3 : 0,
+        locate / (queries ? queries : 1) * 1e3, plan / (queries ? queries : 1) * 1e3,
+        legs / (queries ? queries : 1) * 1e3, compared, compared ? ratio_sum / compared : 0, peak_rss_mb(),
+        rss_worlds, file_bytes, save_s, load_s);
+    (void)rss_loaded;
     nav_path_destroy(&path);
     nav_world_query_destroy(q);
     nav_world_destroy(w);

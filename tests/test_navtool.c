@@ -409,12 +409,108 @@ static void test_demo(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Reads a whole file (the test's own helper frees nothing else). */
+static char *slurp(const char *path, size_t *size)
+{
+    return test_read_file(path, size);
+}
+
+/* navtool bake of a world file: whole, and split into one part a region (in the order a job runner
+ * might finish them) and linked, byte for byte the same file; info and path on the result; a part
+ * of another world and a missing part refused. */
+static void test_world_commands(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/navtool_world_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    static char out[1 << 16];
+    char args[4096];
+    const char *json = NAV_TEST_DATA "/../../data/worlds/village/village.json";
+    snprintf(args, sizeof args, "bake '%s' -o '%s/whole.nav' --quiet", json, dir);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "5 regions, 4 links, 8 chokepoints, 14 table entries");
+    const char *regions[] = {"east town", "road", "house upper floor", "west town", "house ground floor"};
+    for (int i = 0; i < 5; i++) {
+        snprintf(args, sizeof args, "bake '%s' --region '%s' -o '%s/part%d.nav' --quiet", json, regions[i],
+                 dir, i);
+        assert_int_equal(run_navtool(out, sizeof out, args), 0);
+        expect_output(out, "baked the part of region");
+    }
+    snprintf(args, sizeof args,
+             "bake '%s' --link '%s/part0.nav' '%s/part1.nav' '%s/part2.nav' '%s/part3.nav' '%s/part4.nav' -o "
+             "'%s/linked.nav' --quiet",
+             json, dir, dir, dir, dir, dir, dir);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "(from its parts)");
+    char path[600];
+    size_t a_size, b_size;
+    snprintf(path, sizeof path, "%s/whole.nav", dir);
+    char *a = slurp(path, &a_size);
+    snprintf(path, sizeof path, "%s/linked.nav", dir);
+    char *b = slurp(path, &b_size);
+    assert_int_equal(a_size, b_size);
+    assert_memory_equal(a, b, a_size);
+    free(b);
+    /* the same as an array of 2 jobs */
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "bake '%s' --shard %d/2 -o '%s/shard%d.nav' --quiet", json, k, dir, k);
+        assert_int_equal(run_navtool(out, sizeof out, args), 0);
+        expect_output(out, k ? "(2 of its 5 regions)" : "(3 of its 5 regions)");
+    }
+    snprintf(args, sizeof args,
+             "bake '%s' --link '%s/shard1.nav' '%s/shard0.nav' -o '%s/sharded.nav' --quiet", json, dir, dir,
+             dir);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    snprintf(path, sizeof path, "%s/sharded.nav", dir);
+    b = slurp(path, &b_size);
+    assert_int_equal(a_size, b_size);
+    assert_memory_equal(a, b, a_size);
+    free(a);
+    free(b);
+    snprintf(args, sizeof args, "bake '%s' --shard 2/2 -o '%s/bad.nav'", json, dir);
+    assert_int_equal(run_navtool(out, sizeof out, args), 2);
+    expect_output(out, "--shard K/N needs 0 <= K < N");
+
+    snprintf(args, sizeof args, "info '%s/linked.nav'", dir);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "WRLD v1");
+    expect_output(out, "world: 5 regions (2 grids, 2 meshes, 1 waypoint graphs), 4 links, 8 chokepoints");
+    snprintf(args, sizeof args, "path '%s/linked.nav' 12.5 3 8.5 125.5 0 20.5 --png '%s/route.png'", dir,
+             dir);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "leg 4  road                waypoints");
+    expect_output(out, "cost 149.92");
+    snprintf(path, sizeof path, "%s/route.png", dir);
+    expect_png(path);
+
+    /* a part missing; a part of another region twice */
+    snprintf(args, sizeof args, "bake '%s' --link '%s/part0.nav' '%s/part1.nav' -o '%s/bad.nav' --quiet",
+             json, dir, dir, dir);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out, ": no part");
+    snprintf(args, sizeof args, "bake '%s' --link '%s/part0.nav' '%s/part0.nav' -o '%s/bad.nav' --quiet",
+             json, dir, dir, dir);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out, "has a part already");
+    snprintf(args, sizeof args, "bake '%s' --region 'no such place' -o '%s/bad.nav' --quiet", json, dir);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out, "no region named \"no such place\"");
+
+    const char *files[] = {"whole.nav", "linked.nav", "part0.nav",  "part1.nav",  "part2.nav",
+                           "part3.nav", "part4.nav",  "shard0.nav", "shard1.nav", "sharded.nav"};
+    for (int i = 0; i < 10; i++) { /* (expect_png removed the picture) */
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        assert_int_equal(remove(path), 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_info),          cmocka_unit_test(test_baked_file_input),
         cmocka_unit_test(test_mesh_commands), cmocka_unit_test(test_waypoint_commands),
-        cmocka_unit_test(test_demo),
+        cmocka_unit_test(test_demo),          cmocka_unit_test(test_world_commands),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

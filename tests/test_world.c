@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nav/anyangle.h"
 #include "nav/world.h"
@@ -1051,6 +1052,319 @@ static void test_world_file_damage(void **state)
     free(text);
 }
 
+/* ---- World .nav files and split bakes ---------------------------------------------------------- */
+
+/* The world's .nav image (free it with nav_writer_destroy). */
+static nav_writer image_of(const nav_world *w)
+{
+    nav_writer out;
+    nav_writer_init(&out, NULL);
+    assert_int_equal(nav_world_write_nav(w, &out), NAV_SUCCESS);
+    return out;
+}
+
+static void assert_same_image(const nav_writer *a, const nav_writer *b)
+{
+    assert_int_equal(a->size, b->size);
+    assert_memory_equal(a->data, b->data, a->size);
+}
+
+/* The world read back from its image, which writes the same bytes again. */
+static nav_world *reload(const nav_writer *image)
+{
+    nav_world *w;
+    assert_int_equal(nav_world_read_nav(image->data, image->size, NULL, &w), NAV_SUCCESS);
+    nav_writer again = image_of(w);
+    assert_same_image(image, &again);
+    nav_writer_destroy(&again);
+    return w;
+}
+
+/* Both worlds plan every pair of the points alike, to the bit, and lay the same points. */
+static void assert_same_plans(const nav_world *a, const nav_world *b, const nav_vec3 *points, int n)
+{
+    nav_world_query *qa, *qb;
+    assert_int_equal(nav_world_query_create(a, NULL, &qa), NAV_SUCCESS);
+    assert_int_equal(nav_world_query_create(b, NULL, &qb), NAV_SUCCESS);
+    nav_path pa, pb;
+    nav_path_init(&pa, NULL);
+    nav_path_init(&pb, NULL);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            nav_world_result ra, rb;
+            nav_status sa = nav_world_find_path(qa, points[i], points[j], &pa, &ra),
+                       sb = nav_world_find_path(qb, points[i], points[j], &pb, &rb);
+            assert_int_equal(sa, sb);
+            if (nav_failed(sa)) continue;
+            assert_true(ra.cost == rb.cost && ra.legs == rb.legs);
+            assert_int_equal(pa.count, pb.count);
+            assert_memory_equal(pa.points, pb.points, pa.count * sizeof *pa.points);
+            uint32_t na, nb;
+            const nav_world_leg *la = nav_world_query_legs(qa, &na), *lb = nav_world_query_legs(qb, &nb);
+            assert_int_equal(na, nb);
+            for (uint32_t k = 0; k < na; k++) {
+                assert_int_equal(la[k].region, lb[k].region);
+                assert_int_equal(la[k].link, lb[k].link);
+                assert_true(la[k].cost == lb[k].cost);
+            }
+        }
+    nav_path_destroy(&pa);
+    nav_path_destroy(&pb);
+    nav_world_query_destroy(qa);
+    nav_world_query_destroy(qb);
+}
+
+/* Bakes b one region at a time (each a part), joins the parts (in reverse order) and checks that
+ * the world's image is whole's; a part bake's world refuses queries and saving; missing, doubled
+ * and damaged parts are refused. */
+static void check_split(const nav_world_builder *b, const nav_world *whole)
+{
+    nav_world_info info;
+    nav_world_get_info(whole, &info);
+    uint32_t n = info.regions;
+    nav_writer *images = calloc(n, sizeof *images);
+    nav_world_part *parts = calloc(n + 1, sizeof *parts);
+    assert_non_null(images);
+    assert_non_null(parts);
+    for (uint32_t r = 0; r < n; r++) {
+        nav_world *pw;
+        assert_int_equal(
+            nav_world_bake(
+                b,
+                &(nav_world_bake_desc){.threads = 1 + r % 2, .only_region = nav_world_region_name(whole, r)},
+                &pw),
+            NAV_SUCCESS);
+        nav_world_query *q = NULL;
+        assert_int_equal(nav_world_query_create(pw, NULL, &q), NAV_FAILURE | NAV_WRONG_STATE);
+        nav_writer_init(&images[r], NULL);
+        assert_int_equal(nav_world_write_nav(pw, &images[r]), NAV_FAILURE | NAV_WRONG_STATE);
+        uint32_t only;
+        assert_int_equal(nav_world_part_regions(pw, &only), 1);
+        assert_int_equal(only, r);
+        assert_int_equal(nav_world_write_part(pw, &images[r]), NAV_SUCCESS);
+        nav_world_destroy(pw);
+        parts[n - 1 - r] = (nav_world_part){images[r].data, images[r].size, nav_world_region_name(whole, r)};
+    }
+    nav_world *joined;
+    assert_int_equal(nav_world_bake(b, &(nav_world_bake_desc){.parts = parts, .part_count = n}, &joined),
+                     NAV_SUCCESS);
+    nav_writer want = image_of(whole), got = image_of(joined);
+    assert_same_image(&want, &got);
+    nav_writer_destroy(&got);
+    nav_world_destroy(joined);
+    /* shards: 4 jobs of an array (regions 0, 4, 8, ...; 1, 5, 9, ...), one of them empty when n < 4 */
+    nav_writer shard_images[4];
+    nav_world_part shard_parts[4];
+    uint32_t covered = 0;
+    for (uint32_t k = 0; k < 4; k++) {
+        nav_world *pw;
+        assert_int_equal(nav_world_bake(b, &(nav_world_bake_desc){.shard = k, .shards = 4}, &pw),
+                         NAV_SUCCESS);
+        covered += nav_world_part_regions(pw, NULL);
+        nav_writer_init(&shard_images[k], NULL);
+        assert_int_equal(nav_world_write_part(pw, &shard_images[k]), NAV_SUCCESS);
+        shard_parts[k] = (nav_world_part){shard_images[k].data, shard_images[k].size, NULL};
+        nav_world_destroy(pw);
+    }
+    assert_int_equal(covered, n);
+    assert_int_equal(
+        nav_world_bake(b, &(nav_world_bake_desc){.parts = shard_parts, .part_count = 4}, &joined),
+        NAV_SUCCESS);
+    got = image_of(joined);
+    assert_same_image(&want, &got);
+    nav_writer_destroy(&got);
+    nav_world_destroy(joined);
+    for (uint32_t k = 0; k < 4; k++) nav_writer_destroy(&shard_images[k]);
+    nav_writer_destroy(&want);
+    nav_world *none = NULL; /* a shard past the count, only_region with a shard, parts with a shard */
+    assert_int_equal(nav_world_bake(b, &(nav_world_bake_desc){.shard = 4, .shards = 4}, &none),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav_world_bake(b, &(nav_world_bake_desc){.only_region = "tile 0", .shards = 2}, &none),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(
+        nav_world_bake(b, &(nav_world_bake_desc){.shards = 2, .parts = parts, .part_count = n}, &none),
+        NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_null(none);
+    nav_world *w = NULL;
+    assert_int_equal(nav_world_bake(b, &(nav_world_bake_desc){.parts = parts, .part_count = n - 1}, &w),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    parts[n] = parts[0];
+    assert_int_equal(nav_world_bake(b, &(nav_world_bake_desc){.parts = parts, .part_count = n + 1}, &w),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    uint8_t *copy = malloc(parts[0].size);
+    memcpy(copy, parts[0].data, parts[0].size);
+    copy[parts[0].size - 1] ^= 1; /* the container's CRC catches it */
+    parts[0].data = copy;
+    assert_int_equal(nav_world_bake(b, &(nav_world_bake_desc){.parts = parts, .part_count = n}, &w),
+                     NAV_FAILURE | NAV_CORRUPT_DATA);
+    assert_null(w);
+    free(copy);
+    for (uint32_t r = 0; r < n; r++) nav_writer_destroy(&images[r]);
+    free(images);
+    free(parts);
+}
+
+/* The village saved as a .nav file and read back: the same bytes again, the same plans to the bit;
+ * a split bake through the JSON loader equals the whole bake byte for byte, and a part made from
+ * another version of the world is refused. */
+static void test_world_nav(void **state)
+{
+    (void)state;
+    test_log log;
+    test_log_init(&log);
+    nav_world *w;
+    assert_int_equal(
+        nav_world_load_json(VILLAGE "/village.json", &(nav_world_load_desc){.log = &log.hooks}, &w),
+        NAV_SUCCESS);
+    nav_writer image = image_of(w);
+    nav_world *back = reload(&image);
+    nav_vec3 points[] = {{12.5f, 3, 8.5f},   {125.5f, 0, 20.5f}, {30.5f, 0, 8.5f}, {72, 0, 18},
+                         {3.5f, 0.2f, 8.5f}, {3.5f, 3.2f, 8.5f}, {60, 0, 60}};
+    assert_same_plans(w, back, points, 7);
+    nav_world_destroy(back);
+
+    /* on disk */
+    char path[] = "/tmp/libnav_world_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(nav_world_save_nav(w, path), NAV_SUCCESS);
+    assert_int_equal(nav_world_load_nav(path, NULL, &back), NAV_SUCCESS);
+    assert_same_plans(w, back, points, 3);
+    nav_world_destroy(back);
+    remove(path);
+    assert_int_equal(nav_world_load_nav(path, &(nav_world_load_desc){.log = &log.hooks}, &back),
+                     NAV_FAILURE | NAV_IO_ERROR);
+    assert_non_null(strstr(log.last, path));
+
+    /* split through the loader: one part a region, then joined */
+    size_t size;
+    char *text = test_read_file(VILLAGE "/village.json", &size);
+    nav_world_info info;
+    nav_world_get_info(w, &info);
+    nav_writer parts_bytes[8];
+    nav_world_part parts[8];
+    for (uint32_t r = 0; r < info.regions; r++) {
+        nav_world *pw;
+        nav_world_bake_desc bake = {.only_region = nav_world_region_name(w, r)};
+        assert_int_equal(nav_world_load_json_text(text, size, "village.json", VILLAGE,
+                                                  &(nav_world_load_desc){.bake = &bake}, &pw),
+                         NAV_SUCCESS);
+        nav_writer_init(&parts_bytes[r], NULL);
+        assert_int_equal(nav_world_write_part(pw, &parts_bytes[r]), NAV_SUCCESS);
+        parts[r] = (nav_world_part){parts_bytes[r].data, parts_bytes[r].size, NULL};
+        nav_world_destroy(pw);
+    }
+    nav_world *joined;
+    nav_world_bake_desc join = {.parts = parts, .part_count = info.regions};
+    assert_int_equal(nav_world_load_json_text(text, size, "village.json", VILLAGE,
+                                              &(nav_world_load_desc){.bake = &join}, &joined),
+                     NAV_SUCCESS);
+    nav_writer again = image_of(joined);
+    assert_same_image(&image, &again);
+    nav_writer_destroy(&again);
+    nav_world_destroy(joined);
+
+    /* the town's end of the east gate a metre west: the town's part no longer fits */
+    char *edited = malloc(size + 1);
+    memcpy(edited, text, size);
+    edited[size] = '\0';
+    char *at = strstr(edited, "[55.5");
+    assert_non_null(at);
+    at[2] = '4'; /* 55.5 -> 54.5 */
+    nav_world *other = NULL;
+    nav_status s = nav_world_load_json_text(edited, size, "village.json", VILLAGE,
+                                            &(nav_world_load_desc){.bake = &join, .log = &log.hooks}, &other);
+    assert_int_equal(s, NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    assert_null(other);
+    assert_non_null(strstr(log.last, "the part of region \"west town\" was made from other region data"));
+    free(edited);
+    for (uint32_t r = 0; r < info.regions; r++) nav_writer_destroy(&parts_bytes[r]);
+    free(text);
+    nav_writer_destroy(&image);
+    nav_world_destroy(w);
+}
+
+/* Rebuilds a container of the image's chunks with `byte` of chunk `chunk` flipped (a valid CRC, so
+ * the world's own checks see it). */
+static nav_writer flipped(const nav_writer *image, uint32_t chunk, size_t byte, uint8_t mask)
+{
+    nav_container c;
+    assert_int_equal(nav_container_open(image->data, image->size, NULL, &c), NAV_SUCCESS);
+    uint8_t *copy = malloc(c.chunks[chunk].size);
+    memcpy(copy, c.chunks[chunk].data, c.chunks[chunk].size);
+    copy[byte] ^= mask;
+    nav_chunk chunks[NAV_CONTAINER_MAX_CHUNKS];
+    memcpy(chunks, c.chunks, c.count * sizeof *chunks);
+    chunks[chunk].data = copy;
+    nav_writer out;
+    nav_writer_init(&out, NULL);
+    assert_int_equal(nav_container_write(&out, chunks, c.count), NAV_SUCCESS);
+    free(copy);
+    return out;
+}
+
+/* A damaged world file: every prefix refused; every byte of the WRLD chunk flipped (with the CRC
+ * made right) refused or read into a world whose queries run; allocation failures reported. */
+static void test_world_nav_damage(void **state)
+{
+    (void)state;
+    nav_world *w;
+    assert_int_equal(nav_world_load_json(VILLAGE "/village.json", NULL, &w), NAV_SUCCESS);
+    nav_writer image = image_of(w);
+    nav_world_destroy(w);
+    for (size_t n = 0; n < image.size; n += 7) {
+        nav_world *back = NULL;
+        assert_true(nav_failed(nav_world_read_nav(image.data, n, NULL, &back)));
+        assert_null(back);
+    }
+    nav_container c;
+    assert_int_equal(nav_container_open(image.data, image.size, NULL, &c), NAV_SUCCESS);
+    assert_int_equal(c.chunks[0].tag, NAV_CHUNK_WORLD);
+    int refused = 0, read = 0;
+    nav_vec3 points[] = {{12.5f, 3, 8.5f}, {125.5f, 0, 20.5f}, {30.5f, 0, 8.5f}};
+    for (size_t byte = 0; byte < c.chunks[0].size; byte++) {
+        nav_writer bad = flipped(&image, 0, byte, (uint8_t)(1u << (byte % 8)));
+        nav_world *back = NULL;
+        nav_status s = nav_world_read_nav(bad.data, bad.size, NULL, &back);
+        assert_true(nav_failed(s) == (back == NULL));
+        if (nav_failed(s)) {
+            assert_true(nav_has_detail(s, NAV_CORRUPT_DATA) || nav_has_detail(s, NAV_TOO_LARGE) ||
+                        nav_has_detail(s, NAV_OUT_OF_MEMORY));
+            refused++;
+        } else {
+            read++;
+            nav_world_query *q;
+            assert_int_equal(nav_world_query_create(back, NULL, &q), NAV_SUCCESS);
+            nav_path path;
+            nav_path_init(&path, NULL);
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) nav_world_find_path(q, points[i], points[j], &path, NULL);
+            nav_path_destroy(&path);
+            nav_world_query_destroy(q);
+        }
+        nav_world_destroy(back);
+        nav_writer_destroy(&bad);
+    }
+    assert_true(refused > read); /* most bytes matter; a link's cost or a position may change freely */
+    bool done = false;
+    for (long fail_at = 1; !done && fail_at < 2000; fail_at++) {
+        test_allocator t;
+        test_allocator_init(&t, fail_at);
+        nav_world *back = NULL;
+        nav_status s =
+            nav_world_read_nav(image.data, image.size, &(nav_world_load_desc){.allocator = &t.hooks}, &back);
+        if (nav_failed(s))
+            assert_int_equal(s, NAV_FAILURE | NAV_OUT_OF_MEMORY);
+        else
+            done = true;
+        nav_world_destroy(back);
+        assert_int_equal(t.live, 0);
+    }
+    assert_true(done);
+    nav_writer_destroy(&image);
+}
+
 /* A random grid (terrain, walls, raised cells that can be stepped down from but not up onto) cut
  * into tiles of uneven sizes, joined with NAV_WORLD_JOIN_EVERY: every route costs what it costs on
  * the one grid, reachable or not. Joined by entrances (a grid of one level, every move reversible):
@@ -1123,7 +1437,14 @@ static void test_joined_tiles(void **state)
         nav_world *w, *w1; /* on 3 threads and on 1: the same world */
         assert_int_equal(nav_world_bake(b, &(nav_world_bake_desc){.threads = 3}, &w), NAV_SUCCESS);
         assert_int_equal(nav_world_bake(b, &(nav_world_bake_desc){.threads = 1}, &w1), NAV_SUCCESS);
+        nav_writer image = image_of(w), image1 = image_of(w1);
+        assert_same_image(&image, &image1);
+        if (round % 2 == 0) check_split(b, w);
         nav_world_builder_destroy(b);
+        nav_world_destroy(w1); /* from here, w1 is w read back from its file */
+        w1 = reload(&image);
+        nav_writer_destroy(&image);
+        nav_writer_destroy(&image1);
         nav_world_query *q, *q1;
         assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
         assert_int_equal(nav_world_query_create(w1, NULL, &q1), NAV_SUCCESS);
@@ -1450,6 +1771,7 @@ int main(void)
         cmocka_unit_test(test_world_file_damage),   cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_joined_tiles),        cmocka_unit_test(test_estimate_on_mesh),
         cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_threads_toggling),
+        cmocka_unit_test(test_world_nav),           cmocka_unit_test(test_world_nav_damage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -110,13 +110,6 @@ struct navtool_file {
 };
 extern const struct navtool_file navtool_village[];
 
-static const char *planner_of(nav_world_region_kind kind)
-{
-    return kind == NAV_WORLD_REGION_GRID   ? "grid A*"
-           : kind == NAV_WORLD_REGION_MESH ? "navmesh"
-                                           : "waypoints";
-}
-
 /* Writes the bundled village into folder `dir` (made if missing). Returns 0, or 1 having said why. */
 static int write_village(const char *dir)
 {
@@ -144,22 +137,6 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
-static void print_legs(const nav_world *w, const nav_world_query *q)
-{
-    uint32_t n;
-    const nav_world_leg *legs = nav_world_query_legs(q, &n);
-    for (uint32_t i = 0; i < n; i++) {
-        const nav_world_leg *l = &legs[i];
-        printf("  leg %u  %-19s %-10s cost %6.2f, %3u points", i + 1, nav_world_region_name(w, l->region),
-               planner_of(nav_world_region_kind_of(w, l->region)), l->cost, l->point_count);
-        nav_world_link_desc link;
-        if (l->link != NAV_WORLD_NONE && nav_world_link(w, l->link, &link))
-            printf(", then the %s \"%s\" (%.2f)", nav_world_link_kind_name(link.kind),
-                   link.name ? link.name : "", l->link_cost);
-        printf("\n");
-    }
-}
-
 static int village(void)
 {
     const char *dir = "village";
@@ -180,7 +157,8 @@ static int village(void)
     printf("%u regions, %u links, %u chokepoints; loaded and baked in %.1f ms, %zu bytes of world tables\n",
            info.regions, info.links, info.chokepoints, load_ms, info.bytes);
     for (uint32_t r = 0; r < info.regions; r++)
-        printf("  %-19s %s\n", nav_world_region_name(w, r), planner_of(nav_world_region_kind_of(w, r)));
+        printf("  %-19s %s\n", nav_world_region_name(w, r),
+               navtool_planner_of(nav_world_region_kind_of(w, r)));
     nav_world_query *q = NULL;
     if (nav_failed(nav_world_query_create(w, NULL, &q))) {
         nav_world_destroy(w);
@@ -201,7 +179,7 @@ static int village(void)
         printf("  no route: %s\n", nav_status_str(s));
         rc = 1;
     } else {
-        print_legs(w, q);
+        navtool_print_legs(w, q);
         printf("  cost %.2f, %u points, %u legs, %.3f ms\n", r.cost, path.count, r.legs, ms);
         uint32_t n;
         const nav_world_leg *legs = nav_world_query_legs(q, &n);
@@ -221,7 +199,7 @@ static int village(void)
             printf("  unreachable: the river has no other crossing (%u chokepoints searched)\n",
                    r.chokepoints_expanded);
         else if (s == NAV_SUCCESS)
-            print_legs(w, q);
+            navtool_print_legs(w, q);
         if (navtool_write_world_png("demo_world_bridge_up.png", w, NULL, 0, NULL, 8) == 0)
             printf("  picture (the bridge grey): demo_world_bridge_up.png\n");
     }

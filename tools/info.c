@@ -78,6 +78,24 @@ static void print_mesh(const nav_mesh *mesh, const nav_grid *grid)
                                               : " (NOT this file's grid: build it again)");
 }
 
+static void print_world(const nav_world *w)
+{
+    nav_world_info info;
+    nav_world_get_info(w, &info);
+    uint32_t kinds[4] = {0};
+    for (uint32_t r = 0; r < info.regions; r++) kinds[nav_world_region_kind_of(w, r) & 3]++;
+    printf(
+        "world: %u regions (%u grids, %u meshes, %u waypoint graphs), %u links, %u chokepoints, %llu table "
+        "entries, %zu bytes of world tables\n",
+        info.regions, kinds[NAV_WORLD_REGION_GRID], kinds[NAV_WORLD_REGION_MESH],
+        kinds[NAV_WORLD_REGION_WAYPOINTS], info.links, info.chokepoints,
+        (unsigned long long)info.region_edges, info.bytes);
+    for (uint32_t r = 0; r < info.regions && r < 16; r++)
+        printf("world: region %u \"%s\": %s\n", r, nav_world_region_name(w, r),
+               navtool_planner_of(nav_world_region_kind_of(w, r)));
+    if (info.regions > 16) printf("world: ... and %u more regions\n", info.regions - 16);
+}
+
 int navtool_info(int argc, char **argv)
 {
     if (argc != 2 || argv[1][0] == '-') {
@@ -98,7 +116,7 @@ int navtool_info(int argc, char **argv)
     }
     printf("%s\n", path);
     printf("chunks:");
-    bool has_hpa = false, has_mesh = false, has_grid = false, has_waypoints = false;
+    bool has_hpa = false, has_mesh = false, has_grid = false, has_waypoints = false, has_world = false;
     for (uint32_t i = 0; i < container.count; i++) {
         char tag[5];
         tag_text(container.chunks[i].tag, tag);
@@ -108,6 +126,7 @@ int navtool_info(int argc, char **argv)
         has_mesh |= container.chunks[i].tag == NAV_CHUNK_MESH;
         has_grid |= container.chunks[i].tag == NAV_CHUNK_GRID;
         has_waypoints |= container.chunks[i].tag == NAV_CHUNK_WAYPOINTS;
+        has_world |= container.chunks[i].tag == NAV_CHUNK_WORLD;
     }
     printf("%s\n", container.count ? "" : " none");
     free(bytes);
@@ -179,6 +198,20 @@ int navtool_info(int argc, char **argv)
         nav_grid_destroy(own);
     }
     nav_grid_destroy(grid);
+    if (has_world) {
+        nav_world *w = NULL;
+        error.text[0] = '\0';
+        s = nav_world_load_nav(path, &(nav_world_load_desc){.log = &log}, &w);
+        if (nav_failed(s)) {
+            printf("world: error: %s\n", without_path(error.text, path));
+            rc = 1;
+        } else {
+            print_world(w);
+        }
+        nav_world_destroy(w);
+    } else {
+        printf("world: none\n");
+    }
     if (rc) fprintf(stderr, "navtool info: %s holds a chunk that does not load (see above)\n", path);
     return rc;
 }

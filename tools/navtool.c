@@ -28,6 +28,12 @@ static const struct {
      "               [--waypoints --from-mesh [--radius CELLS] ...]   (the graph of the map's navmesh)\n"
      "               [--quiet]"},
     {"info", navtool_info, "navtool info FILE.nav"},
+    {"world", NULL,
+     "navtool bake WORLD.json -o WORLD.nav [--threads N] [--quiet]      (a world file, docs/worlds.md)\n"
+     "  navtool bake WORLD.json --region NAME -o PART.nav              (a split bake: one region's part)\n"
+     "  navtool bake WORLD.json --shard K/N -o PART.nav                (or job K of an array of N)\n"
+     "  navtool bake WORLD.json --link PART.nav... -o WORLD.nav        (and its parts joined)\n"
+     "  navtool path WORLD.json|WORLD.nav SX SY SZ GX GY GZ [--png OUT] [--scale PX]   (world points)"},
     {"render", navtool_render,
      "navtool render MAP|FILE.nav|WAYPOINTS.txt [SX SY GX GY | FROM TO] [--algo "
      "A|hpa|mesh|mesh-funnel|waypoints]\n"
@@ -49,7 +55,7 @@ int main(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+        if (commands[i].run && !strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
     fprintf(stderr, "navtool: unknown command '%s'\n", argv[1]);
     navtool_usage(stderr);
     return 2;

@@ -102,6 +102,16 @@ void navtool_print_waypoints(const nav_waypoints *wp, const nav_grid *grid);
 int navtool_write_world_png(const char *png, const nav_world *w, const nav_world_leg *legs,
                             uint32_t leg_count, const nav_path *path, double scale);
 
+/* World commands (tools/world_cmd.c). */
+bool navtool_is_json(const char *path); /* by its name */
+const char *navtool_planner_of(nav_world_region_kind kind);
+/* The legs of the query's last plan, a line each (region, planner, cost, points, the link after). */
+void navtool_print_legs(const nav_world *w, const nav_world_query *q);
+/* A world from its JSON file (baked with bake [opt]) or its .nav file; null having said why. */
+nav_world *navtool_load_world(const char *path, const nav_world_bake_desc *bake, bool quiet);
+int navtool_bake_world(int argc, char **argv);
+int navtool_path_world(int argc, char **argv);
+
 /* Prints the grid with the path as '*' (start 's', goal 't'). */
 void navtool_print_ascii(FILE *out, const nav_grid *grid, const nav_path *path_cells);
 

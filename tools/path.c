@@ -12,6 +12,8 @@
 
 int navtool_path(int argc, char **argv)
 {
+    if (argc > 1 && (navtool_is_json(argv[1]) || navtool_nav_file_has(argv[1], NAV_CHUNK_WORLD)))
+        return navtool_path_world(argc, argv);
     const char *positional[6] = {0};
     int npos = 0;
     const char *png = NULL;

@@ -287,19 +287,41 @@ void nav_world_destroy(nav_world *w)
     nav__free(&a, w->bucket_first);
     nav__free(&a, w->bucket_regions);
     nav__free(&a, w->bucket_fill);
+    nav__free(&a, w->part_list);
     nav__free(&a, w);
 }
 
-/* Orders region indices by name (for nav_world_find_region's binary search). */
-static void sort_by_name(nav_world *w)
+/* Region indices ordered by name (for nav_world_find_region's binary search): a merge sort, so that
+ * a file of a million regions in any order sorts in n log n. */
+static nav_status sort_by_name(nav_world *w)
 {
-    for (uint32_t i = 1; i < w->region_count; i++) { /* insertion sort: built once */
-        uint32_t r = w->by_name[i], j = i;
-        const char *name = nav__world_name(w, w->regions[r].name);
-        for (; j > 0 && strcmp(nav__world_name(w, w->regions[w->by_name[j - 1]].name), name) > 0; j--)
-            w->by_name[j] = w->by_name[j - 1];
-        w->by_name[j] = r;
+    uint32_t n = w->region_count;
+    w->by_name = nav__alloc(&w->allocator, n * sizeof *w->by_name);
+    uint32_t *other = nav__alloc(&w->allocator, n * sizeof *other);
+    if (!w->by_name || !other) {
+        nav__free(&w->allocator, other);
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
+    for (uint32_t i = 0; i < n; i++) w->by_name[i] = i;
+    uint32_t *from = w->by_name, *to = other;
+    for (uint32_t width = 1; width < n; width *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * width) {
+            uint32_t mid = lo + width < n ? lo + width : n, hi = mid + width < n ? mid + width : n;
+            uint32_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                to[k++] = strcmp(nav__world_name(w, w->regions[from[j]].name),
+                                 nav__world_name(w, w->regions[from[i]].name)) < 0
+                              ? from[j++]
+                              : from[i++];
+            while (i < mid) to[k++] = from[i++];
+            while (j < hi) to[k++] = from[j++];
+        }
+        uint32_t *t = from;
+        from = to, to = t;
+    }
+    if (from != w->by_name) memcpy(w->by_name, from, n * sizeof *from);
+    nav__free(&w->allocator, other);
+    return NAV_SUCCESS;
 }
 
 static uint64_t cells_of(const nav_grid *grid)
@@ -318,22 +340,18 @@ static nav_status copy_inputs(const nav_world_builder *b, nav_world *w)
     if (names > UINT32_MAX) return NAV_FAILURE | NAV_TOO_LARGE;
     w->names = nav__alloc(a, names);
     w->regions = nav__calloc(a, w->region_count, sizeof *w->regions);
-    w->by_name = nav__calloc(a, w->region_count, sizeof *w->by_name);
     w->links = nav__calloc(a, w->link_count ? w->link_count : 1, sizeof *w->links);
-    if (!w->names || !w->regions || !w->by_name || !w->links) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!w->names || !w->regions || !w->links) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     uint32_t at = 0;
     w->names[at++] = '\0'; /* offset 0: the empty name */
     for (uint32_t r = 0; r < w->region_count; r++) {
         const builder_region *br = &b->regions[r];
         w->regions[r] = region_of(br, r);
         w->regions[r].name = at;
-        w->mesh_regions += br->mesh != NULL;
+        nav__world_note_region(w, r);
         size_t n = strlen(br->name) + 1;
         memcpy(w->names + at, br->name, n);
         at += (uint32_t)n;
-        w->by_name[r] = r;
-        if (br->grid && (!w->largest_grid || cells_of(br->grid) > cells_of(w->largest_grid)))
-            w->largest_grid = br->grid;
     }
     for (uint32_t k = 0; k < w->link_count; k++) {
         const builder_link *bl = &b->links[k];
@@ -350,8 +368,44 @@ static nav_status copy_inputs(const nav_world_builder *b, nav_world *w)
         }
     }
     w->names_size = at;
-    sort_by_name(w);
     return NAV_SUCCESS;
+}
+
+/* A region's extent in x and z (min x, min z, max x, max z), with a margin. */
+static void region_box(const nav__world_region *r, double box[4])
+{
+    box[0] = box[1] = INFINITY, box[2] = box[3] = -INFINITY;
+    if (r->grid) {
+        const nav_grid_desc *d = nav_grid_get_desc(r->grid);
+        box[0] = d->origin.x, box[1] = d->origin.z;
+        box[2] = d->origin.x + (double)nav_grid_width(r->grid) * d->cell_size;
+        box[3] = d->origin.z + (double)nav_grid_height(r->grid) * d->cell_size;
+    }
+    for (uint32_t i = 0; r->mesh && i < nav_mesh_vert_count(r->mesh); i++) {
+        nav_vec3 v = nav_mesh_vert(r->mesh, i);
+        box[0] = fmin(box[0], v.x), box[1] = fmin(box[1], v.z), box[2] = fmax(box[2], v.x),
+        box[3] = fmax(box[3], v.z);
+    }
+    for (uint32_t i = 0; r->waypoints && i < nav_waypoints_count(r->waypoints); i++) {
+        nav_vec3 v = nav_waypoints_position(r->waypoints, i);
+        box[0] = fmin(box[0], v.x - r->snap), box[1] = fmin(box[1], v.z - r->snap);
+        box[2] = fmax(box[2], v.x + r->snap), box[3] = fmax(box[3], v.z + r->snap);
+    }
+    /* a margin: a point on the box's far edge, or a mesh's locate tolerance, still falls inside */
+    box[0] -= 1e-3, box[1] -= 1e-3, box[2] += 1e-3, box[3] += 1e-3;
+}
+
+void nav__world_note_region(nav_world *w, uint32_t r)
+{
+    nav__world_region *region = &w->regions[r];
+    region->ops = ops_of(region->kind);
+    region->index = r;
+    w->mesh_regions += region->mesh != NULL;
+    if (region->grid && (!w->largest_grid || cells_of(region->grid) > cells_of(w->largest_grid)))
+        w->largest_grid = region->grid;
+    region->symmetric =
+        region->grid && nav_grid_uniform_cost(region->grid) > 0 && nav_grid_moves_reversible(region->grid);
+    region_box(region, region->box);
 }
 
 /* The chokepoints (two a link) and each region's list of them. */
@@ -360,13 +414,21 @@ static nav_status place_chokepoints(const nav_world_builder *b, nav_world *w)
     const nav_allocator *a = &w->allocator;
     uint32_t n = w->choke_count;
     w->choke = nav__calloc(a, n ? n : 1, sizeof *w->choke);
-    w->region_choke = nav__calloc(a, n ? n : 1, sizeof *w->region_choke);
-    w->choke_slot = nav__calloc(a, n ? n : 1, sizeof *w->choke_slot);
-    if (!w->choke || !w->region_choke || !w->choke_slot) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!w->choke) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     for (uint32_t k = 0; k < w->link_count; k++) {
         w->choke[2 * k] = b->links[k].from;
         w->choke[2 * k + 1] = b->links[k].to;
     }
+    return nav__world_index_chokepoints(w);
+}
+
+nav_status nav__world_index_chokepoints(nav_world *w)
+{
+    const nav_allocator *a = &w->allocator;
+    uint32_t n = w->choke_count;
+    w->region_choke = nav__calloc(a, n ? n : 1, sizeof *w->region_choke);
+    w->choke_slot = nav__calloc(a, n ? n : 1, sizeof *w->choke_slot);
+    if (!w->region_choke || !w->choke_slot) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     for (uint32_t c = 0; c < n; c++) w->regions[w->choke[c].region].choke_count++;
     uint32_t first = 0;
     uint64_t table = 0;
@@ -510,22 +572,45 @@ static bool table_run(void *ctx, void *scratch, uint32_t r)
     return true;
 }
 
+static bool table_run_only(void *ctx, void *scratch, uint32_t i)
+{
+    return table_run(ctx, scratch, ((table_job *)ctx)->w->part_list[i]);
+}
+
+/* The regions of a part bake (only_region, or a shard), or none for a whole bake. */
+static nav_status choose_part(nav_world *w, const nav_world_bake_desc *desc, const nav_log *log)
+{
+    if (!desc->only_region && !desc->shards) return NAV_SUCCESS;
+    if ((desc->only_region && desc->shards) || desc->shard >= (desc->shards ? desc->shards : 1) ||
+        desc->part_count) {
+        nav__logf(log, NAV_LOG_ERROR, "a part bake takes only_region or a shard below shards, and no parts");
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    w->part_list = nav__alloc(&w->allocator, w->region_count * sizeof *w->part_list);
+    if (!w->part_list) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (uint32_t r = 0; r < w->region_count; r++)
+        if (desc->only_region ? !strcmp(nav__world_name(w, w->regions[r].name), desc->only_region)
+                              : r % desc->shards == desc->shard)
+            w->part_list[w->part_count++] = r;
+    if (desc->only_region && w->part_count == 0) {
+        nav__logf(log, NAV_LOG_ERROR, "only_region: no region named \"%s\"", desc->only_region);
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    return NAV_SUCCESS;
+}
+
 static nav_status fill_tables(nav_world *w, uint32_t threads, const nav_progress *progress)
 {
     const nav_allocator *a = &w->allocator;
-    for (uint32_t r = 0; r < w->region_count; r++) {
-        nav__world_region *region = &w->regions[r];
-        region->symmetric = region->grid && nav_grid_uniform_cost(region->grid) > 0 &&
-                            nav_grid_moves_reversible(region->grid);
-    }
     w->path_first = nav__calloc(a, (size_t)w->table_size + 1, sizeof *w->path_first);
     table_job job = {w, nav__calloc(a, w->region_count, sizeof *job.runs),
                      nav__calloc(a, w->region_count, sizeof *job.length)};
     nav_status s = w->path_first && job.runs && job.length ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s)) {
-        nav__work work = {.count = w->region_count,
+        bool part = w->part_list != NULL; /* a part bake: its regions' tables only */
+        nav__work work = {.count = part ? w->part_count : w->region_count,
                           .init = table_init,
-                          .run = table_run,
+                          .run = part ? table_run_only : table_run,
                           .fini = table_fini,
                           .ctx = &job,
                           .stage = "fans",
@@ -608,35 +693,11 @@ static double cost_floor(const nav_world *w, int metric)
 
 /* Where each region lies, for locate: a grid of buckets over the world (each the side of the largest
  * region), each listing the regions whose box meets it, in ascending order. */
-static void region_box(const nav__world_region *r, double box[4])
-{
-    box[0] = box[1] = INFINITY, box[2] = box[3] = -INFINITY;
-    if (r->grid) {
-        const nav_grid_desc *d = nav_grid_get_desc(r->grid);
-        box[0] = d->origin.x, box[1] = d->origin.z;
-        box[2] = d->origin.x + (double)nav_grid_width(r->grid) * d->cell_size;
-        box[3] = d->origin.z + (double)nav_grid_height(r->grid) * d->cell_size;
-    }
-    for (uint32_t i = 0; r->mesh && i < nav_mesh_vert_count(r->mesh); i++) {
-        nav_vec3 v = nav_mesh_vert(r->mesh, i);
-        box[0] = fmin(box[0], v.x), box[1] = fmin(box[1], v.z), box[2] = fmax(box[2], v.x),
-        box[3] = fmax(box[3], v.z);
-    }
-    for (uint32_t i = 0; r->waypoints && i < nav_waypoints_count(r->waypoints); i++) {
-        nav_vec3 v = nav_waypoints_position(r->waypoints, i);
-        box[0] = fmin(box[0], v.x - r->snap), box[1] = fmin(box[1], v.z - r->snap);
-        box[2] = fmax(box[2], v.x + r->snap), box[3] = fmax(box[3], v.z + r->snap);
-    }
-    /* a margin: a point on the box's far edge, or a mesh's locate tolerance, still falls inside */
-    box[0] -= 1e-3, box[1] -= 1e-3, box[2] += 1e-3, box[3] += 1e-3;
-}
-
 static nav_status build_buckets(nav_world *w)
 {
     double all[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY}, side = 0;
     for (uint32_t r = 0; r < w->region_count; r++) {
-        double box[4];
-        region_box(&w->regions[r], box);
+        const double *box = w->regions[r].box;
         if (!(box[2] >= box[0])) continue; /* nothing in it */
         all[0] = fmin(all[0], box[0]), all[1] = fmin(all[1], box[1]);
         all[2] = fmax(all[2], box[2]), all[3] = fmax(all[3], box[3]);
@@ -655,8 +716,7 @@ static nav_status build_buckets(nav_world *w)
     for (int pass = 0; pass < 2; pass++) { /* count, then fill */
         uint64_t placed = 0;
         for (uint32_t r = 0; r < w->region_count; r++) {
-            double box[4];
-            region_box(&w->regions[r], box);
+            const double *box = w->regions[r].box;
             if (!(box[2] >= box[0])) continue;
             uint32_t x0, z0, x1, z1;
             nav__world_bucket(w, box[0], box[1], &x0, &z0);
@@ -716,11 +776,13 @@ nav_status nav_world_bake(const nav_world_builder *b, const nav_world_bake_desc 
     w->link_count = (uint32_t)arrlenu(b->links);
     w->choke_count = 2 * w->link_count;
     nav_status s = copy_inputs(b, w);
+    if (!nav_failed(s) && desc) s = choose_part(w, desc, &b->log);
     if (!nav_failed(s)) s = place_chokepoints(b, w);
-    if (!nav_failed(s)) s = fill_tables(w, desc ? desc->threads : 0, desc ? &desc->progress : NULL);
-    if (!nav_failed(s)) s = build_buckets(w);
-    if (!nav_failed(s)) w->cost_floor = cost_floor(w, 0), w->cost_floor_octile = cost_floor(w, 1);
-    if (!nav_failed(s)) s = init_state(w);
+    if (!nav_failed(s) && desc && desc->part_count)
+        s = nav__world_tables_from_parts(w, desc->parts, desc->part_count, &b->log);
+    else if (!nav_failed(s))
+        s = fill_tables(w, desc ? desc->threads : 0, desc ? &desc->progress : NULL);
+    if (!nav_failed(s)) s = nav__world_finish(w);
     if (!nav_failed(s) && arrlenu(b->owned)) { /* the builder's objects change owner: it keeps none */
         w->owned = nav__calloc(&a, arrlenu(b->owned), sizeof *w->owned);
         if (!w->owned) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -735,6 +797,17 @@ nav_status nav_world_bake(const nav_world_builder *b, const nav_world_bake_desc 
         nav_world_destroy(w);
         return s;
     }
+    *out = w;
+    return NAV_SUCCESS;
+}
+
+nav_status nav__world_finish(nav_world *w)
+{
+    nav_status s = sort_by_name(w);
+    if (!nav_failed(s)) s = build_buckets(w);
+    if (!nav_failed(s)) w->cost_floor = cost_floor(w, 0), w->cost_floor_octile = cost_floor(w, 1);
+    if (!nav_failed(s)) s = init_state(w);
+    if (nav_failed(s)) return s;
     w->bytes = sizeof *w + w->region_count * (sizeof *w->regions + sizeof *w->by_name) +
                w->link_count * sizeof *w->links +
                w->choke_count * (sizeof *w->choke + sizeof *w->region_choke + sizeof *w->choke_slot +
@@ -742,7 +815,6 @@ nav_status nav_world_bake(const nav_world_builder *b, const nav_world_bake_desc 
                (size_t)w->table_size * sizeof *w->table + w->names_size + w->state.words * sizeof(uint64_t) +
                ((size_t)w->buckets_across * w->buckets_down + 1 + w->bucket_entries) * sizeof(uint32_t) +
                ((size_t)w->table_size + 1) * sizeof *w->path_first + (size_t)w->path_size;
-    *out = w;
     return NAV_SUCCESS;
 }
 

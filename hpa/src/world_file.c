@@ -344,11 +344,12 @@ nav_status nav_world_load_json_text(const char *text, size_t size, const char *n
     for (const cJSON *l = links ? links->child : NULL; l && !nav_failed(s); l = l->next, i++)
         s = read_link(&ld, l, i);
     cJSON_Delete(root);
-    if (!nav_failed(s))
-        s = nav_world_bake(ld.builder,
-                           &(nav_world_bake_desc){.progress = desc ? desc->progress : (nav_progress){0},
-                                                  .allocator = &ld.allocator},
-                           out);
+    if (!nav_failed(s)) {
+        nav_world_bake_desc bake = desc && desc->bake ? *desc->bake : (nav_world_bake_desc){0};
+        bake.progress = desc ? desc->progress : (nav_progress){0};
+        bake.allocator = &ld.allocator;
+        s = nav_world_bake(ld.builder, &bake, out);
+    }
     nav_world_builder_destroy(ld.builder);
     return s;
 }

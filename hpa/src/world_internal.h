@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 
 #include "log.h"
+#include "nav/io.h"
 #include "nav/mesh.h"
 #include "nav/region.h"
 #include "nav/waypoints.h"
@@ -59,6 +60,7 @@ struct nav__world_region {
     uint64_t table_first; /* its table: table[table_first .. + choke_count^2] */
     bool symmetric;       /* a grid whose ways cost the same both ways: a table entry (i, j), i > j,
                            * has no path of its own (it is (j, i)'s, walked back) */
+    double box[4];        /* its extent in x and z (min x, min z, max x, max z), with a margin */
 };
 
 extern const nav__world_region_ops nav__world_grid_ops, nav__world_mesh_ops, nav__world_waypoints_ops;
@@ -134,7 +136,36 @@ struct nav_world {
     double cost_floor;        /* the least cost of a unit of horizontal travel (the search's estimate) */
     double cost_floor_octile; /* the same a unit of octile distance */
     nav__world_state state;
+    /* a part bake (nav_world_bake_desc.only_region or shard): the regions whose tables it worked
+     * out, for nav_world_write_part; no queries. Null for a whole world. */
+    uint32_t *part_list;
+    uint32_t part_count;
 };
+
+/* ---- Steps of the bake that reading a world file takes too (world_bake.c) ---- */
+
+/* Fills in what region r's kind and data give: its ops, box and symmetric flag, and the world's
+ * largest grid and mesh count. */
+void nav__world_note_region(nav_world *w, uint32_t r);
+/* From w->choke (and the regions' choke_count all 0): each region's chokepoint list, slots, the
+ * lists by place id, the table offsets and size, and the table's memory. */
+nav_status nav__world_index_chokepoints(nav_world *w);
+/* Names in order, locate's buckets, the estimate's cost floors, the link state, the byte count. */
+nav_status nav__world_finish(nav_world *w);
+
+/* ---- The .nav chunks (world_nav.c) ---- */
+
+/* Region r's part digest: a CRC of what its table depends on (its data, its chokepoints). Writes
+ * the region's data chunk into blob (reset first) on the way. */
+nav_status nav__world_region_blob(const nav_world *w, uint32_t r, nav_writer *blob);
+uint32_t nav__world_part_digest(const nav_world *w, uint32_t r, uint32_t blob_crc);
+/* nav_world_read_nav after the container: a world from its WRLD and WREG chunks' data. */
+nav_status nav__world_read_chunks(const nav_chunk *world, const nav_chunk *regions,
+                                  const nav_world_load_desc *desc, nav_world **out);
+/* Takes every region's table and ways from parts (each region's from exactly one), checked as a
+ * world file's are. Logged to log. */
+nav_status nav__world_tables_from_parts(nav_world *w, const nav_world_part *parts, uint32_t count,
+                                        const nav_log *log);
 
 /* For loaders: the builder (then the world baked from it) owns these from now on and destroys them
  * (any may be null). Kept in an stb_ds array, which cannot report a failed allocation (ds.h). */

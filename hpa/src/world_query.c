@@ -72,6 +72,7 @@ nav_status nav_world_query_create(const nav_world *w, const nav_allocator *alloc
     if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
     *out = NULL;
     if (!w) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (w->part_list) return NAV_FAILURE | NAV_WRONG_STATE;
     nav_allocator a;
     nav__allocator_resolve(&a, allocator);
     nav_world_query *q = nav__calloc(&a, 1, sizeof *q);

@@ -152,6 +152,31 @@ static bool replace_file(const char *tmp, const char *path)
 #endif
 }
 
+nav_status nav__write_file_atomic(const char *path, const void *data, size_t size,
+                                  const nav_allocator *allocator)
+{
+    if (!path || !*path || (!data && size)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_allocator a;
+    nav__allocator_resolve(&a, allocator);
+    size_t length = strlen(path);
+    char *tmp = nav__alloc(&a, length + sizeof ".tmp");
+    if (!tmp) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    memcpy(tmp, path, length);
+    memcpy(tmp + length, ".tmp", sizeof ".tmp");
+    nav_status s = NAV_FAILURE | NAV_IO_ERROR;
+    FILE *f = fopen(tmp, "wb");
+    if (f) {
+        bool written = fwrite(data, 1, size, f) == size && flush_to_disk(f);
+        written = fclose(f) == 0 && written;
+        if (written && replace_file(tmp, path))
+            s = NAV_SUCCESS;
+        else
+            remove(tmp);
+    }
+    nav__free(&a, tmp);
+    return s;
+}
+
 nav_status nav_container_write_file(const char *path, const nav_chunk *chunks, uint32_t count,
                                     const nav_allocator *allocator)
 {
@@ -159,30 +184,7 @@ nav_status nav_container_write_file(const char *path, const nav_chunk *chunks, u
     nav_writer image;
     nav_writer_init(&image, allocator);
     nav_status s = nav_container_write(&image, chunks, count);
-    if (nav_failed(s)) {
-        nav_writer_destroy(&image);
-        return s;
-    }
-    size_t length = strlen(path);
-    char *tmp = nav__alloc(&image.allocator, length + sizeof ".tmp");
-    if (!tmp) {
-        nav_writer_destroy(&image);
-        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    }
-    memcpy(tmp, path, length);
-    memcpy(tmp + length, ".tmp", sizeof ".tmp");
-
-    s = NAV_FAILURE | NAV_IO_ERROR;
-    FILE *f = fopen(tmp, "wb");
-    if (f) {
-        bool written = fwrite(image.data, 1, image.size, f) == image.size && flush_to_disk(f);
-        written = fclose(f) == 0 && written;
-        if (written && replace_file(tmp, path))
-            s = NAV_SUCCESS;
-        else
-            remove(tmp);
-    }
-    nav__free(&image.allocator, tmp);
+    if (!nav_failed(s)) s = nav__write_file_atomic(path, image.data, image.size, allocator);
     nav_writer_destroy(&image);
     return s;
 }

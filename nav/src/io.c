@@ -188,6 +188,7 @@ void nav_writer_align(nav_writer *w, size_t alignment)
 {
     if (alignment < 2) return;
     size_t pad = (alignment - w->size % alignment) % alignment;
+    if (pad == 0) return; /* nothing to claim (and an empty writer has no buffer to point into) */
     uint8_t *p = writer_claim(w, pad);
     if (p) memset(p, 0, pad);
 }

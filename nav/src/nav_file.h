@@ -40,6 +40,11 @@ nav_status nav__open_layer_nav(const char *path, const nav_allocator *allocator,
                                uint32_t tag, const char *name, uint32_t version, void **bytes,
                                const nav_chunk **layer, nav_grid **grid);
 
+/* Writes size bytes to path atomically (to PATH.tmp, flushed, renamed over path; removed on failure),
+ * as nav_container_write_file does. [in] allocator [opt]: for the temporary name. */
+nav_status nav__write_file_atomic(const char *path, const void *data, size_t size,
+                                  const nav_allocator *allocator);
+
 /* Frees the bytes of nav__open_nav_file or nav__open_layer_nav (allocator: the one given there). */
 void nav__close_nav_file(const nav_allocator *allocator, void *bytes);
 

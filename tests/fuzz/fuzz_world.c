@@ -1,12 +1,18 @@
-/* libFuzzer harness for the JSON world file (nav_world_load_json_text; see README.md here). The
- * first byte is a mode: bit 0 also runs queries between every two link ends of a world that loads.
- * The rest is the JSON text, its sources found in data/worlds/village (NAV_FUZZ_WORLD_DIR).
+/* libFuzzer harness for world files (see README.md here): the JSON world file
+ * (nav_world_load_json_text) and the baked world's .nav file (nav_world_read_nav). The first byte is
+ * a mode: bit 0 also runs queries between every two link ends of a world that loads; bit 1: the rest
+ * is a world .nav file, with bit 2 its size field and CRCs repaired first (so that mutations reach
+ * the WRLD and WREG checks); else the rest is the JSON text, its sources found in
+ * data/worlds/village (NAV_FUZZ_WORLD_DIR). A .nav world that loads must write back to bytes that
+ * load again and write back the same. Bit 3 (with bit 1 clear): the rest is a split bake's part
+ * file (size field and CRCs repaired), joined as the only part of the village
+ * (nav_world_bake_desc.parts); a world that comes of it writes a .nav file that reads back.
  *
  * Besides crashes, sanitizer reports and leaks, it traps when a result breaks a promise: a failure
  * that is not one of the documented statuses or that returns a world; a world that loads whose
  * queries between link ends fail other than as "unreachable", or whose path's cost is not the sum of
- * its legs' and links', or differs from the plan's by more than 1e-9 relative, or whose legs do not
- * cover the path's points in order.
+ * its legs' and links', or (baked here from JSON) differs from the plan's by more than 1e-9
+ * relative, or whose legs do not cover the path's points in order.
  *
  * NAV_FUZZ_MAKE_SEEDS builds a program that writes the village and a few small worlds as seeds. */
 #include "fuzz_common.h" /* first: it asks for _GNU_SOURCE */
@@ -18,7 +24,9 @@
 #define NAV_FUZZ_WORLD_DIR "data/worlds/village"
 #endif
 
-static void query_link_ends(const nav_world *w)
+/* exact: the world was baked here from its sources, so each leg's refined cost is the plan's; a
+ * world read from bytes (a .nav file, a part) may carry forged table costs, held to clean answers. */
+static void query_link_ends(const nav_world *w, bool exact)
 {
     nav_world_query *q = NULL;
     if (nav_failed(nav_world_query_create(w, NULL, &q))) return;
@@ -45,7 +53,7 @@ static void query_link_ends(const nav_world *w)
                 continue;
             }
             CHECK(s == NAV_SUCCESS && isfinite(r.cost) && r.cost >= 0);
-            CHECK(fabs(plan.cost - r.cost) <= 1e-9 * fmax(1, r.cost));
+            CHECK(!exact || fabs(plan.cost - r.cost) <= 1e-9 * fmax(1, r.cost));
             uint32_t count, next = 0;
             const nav_world_leg *legs = nav_world_query_legs(q, &count);
             double sum = 0;
@@ -61,10 +69,91 @@ static void query_link_ends(const nav_world *w)
     nav_world_query_destroy(q);
 }
 
+static void world_nav(uint8_t mode, const uint8_t *data, size_t size)
+{
+    uint8_t *file = fuzz_copy(data, size);
+    if (mode & 4) repair_container(file, size);
+    nav_world *w = (nav_world *)1;
+    nav_status s = nav_world_read_nav(file, size, NULL, &w);
+    if (nav_failed(s)) {
+        const nav_status allowed = NAV_CORRUPT_DATA | NAV_WRONG_VERSION | NAV_TOO_LARGE | NAV_OUT_OF_MEMORY;
+        CHECK(w == NULL && (s & NAV_DETAIL_MASK) && !(s & NAV_DETAIL_MASK & ~allowed));
+    } else {
+        CHECK(w != NULL);
+        nav_writer a, b;
+        nav_writer_init(&a, NULL);
+        nav_writer_init(&b, NULL);
+        CHECK(nav_world_write_nav(w, &a) == NAV_SUCCESS);
+        nav_world *again = NULL;
+        CHECK(nav_world_read_nav(a.data, a.size, NULL, &again) == NAV_SUCCESS);
+        CHECK(nav_world_write_nav(again, &b) == NAV_SUCCESS);
+        CHECK(a.size == b.size && !memcmp(a.data, b.data, a.size));
+        nav_world_destroy(again);
+        nav_writer_destroy(&a);
+        nav_writer_destroy(&b);
+        if (mode & 1) query_link_ends(w, false);
+        nav_world_destroy(w);
+    }
+    free(file);
+}
+
+/* The village's JSON, read once. */
+static const char *village_text(size_t *size)
+{
+    static char text[1 << 16];
+    static size_t n;
+    if (!n) {
+        FILE *f = fopen(NAV_FUZZ_WORLD_DIR "/village.json", "rb");
+        CHECK(f);
+        n = fread(text, 1, sizeof text, f);
+        fclose(f);
+    }
+    *size = n;
+    return text;
+}
+
+static void village_part(uint8_t mode, const uint8_t *data, size_t size)
+{
+    uint8_t *file = fuzz_copy(data, size);
+    repair_container(file, size);
+    size_t n;
+    const char *text = village_text(&n);
+    nav_world_part part = {file, size, "part.nav"};
+    nav_world_bake_desc bake = {.parts = &part, .part_count = 1, .threads = 1};
+    nav_world *w = (nav_world *)1;
+    nav_status s = nav_world_load_json_text(text, n, "village.json", NAV_FUZZ_WORLD_DIR,
+                                            &(nav_world_load_desc){.bake = &bake}, &w);
+    if (nav_failed(s)) {
+        const nav_status allowed = NAV_CORRUPT_DATA | NAV_WRONG_VERSION | NAV_TOO_LARGE | NAV_OUT_OF_MEMORY |
+                                   NAV_INVALID_PARAM | NAV_SOURCE_MISMATCH;
+        CHECK(w == NULL && (s & NAV_DETAIL_MASK) && !(s & NAV_DETAIL_MASK & ~allowed));
+    } else {
+        CHECK(w != NULL);
+        nav_writer image;
+        nav_writer_init(&image, NULL);
+        CHECK(nav_world_write_nav(w, &image) == NAV_SUCCESS);
+        nav_world *again = NULL;
+        CHECK(nav_world_read_nav(image.data, image.size, NULL, &again) == NAV_SUCCESS);
+        nav_world_destroy(again);
+        nav_writer_destroy(&image);
+        if (mode & 1) query_link_ends(w, false);
+        nav_world_destroy(w);
+    }
+    free(file);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
     uint8_t mode = data[0];
+    if (mode & 2) {
+        world_nav(mode, data + 1, size - 1);
+        return 0;
+    }
+    if (mode & 8) {
+        village_part(mode, data + 1, size - 1);
+        return 0;
+    }
     char *text = (char *)fuzz_copy(data + 1, size - 1);
     nav_world *w = (nav_world *)1;
     nav_status s = nav_world_load_json_text(text, size - 1, "fuzz.json", NAV_FUZZ_WORLD_DIR, NULL, &w);
@@ -75,7 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(w == NULL && (s & NAV_DETAIL_MASK) && !(s & NAV_DETAIL_MASK & ~allowed));
     } else {
         CHECK(w != NULL);
-        if (mode & 1) query_link_ends(w);
+        if (mode & 1) query_link_ends(w, true);
         nav_world_destroy(w);
     }
     free(text);
@@ -112,5 +201,28 @@ static void make_seeds(const char *dir)
     };
     for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
         write_seed(dir, small[i][0], 1, small[i][1], strlen(small[i][1]));
+    /* the same worlds baked, as .nav files */
+    for (size_t i = 0; i <= sizeof small / sizeof small[0]; i++) {
+        const char *text = i ? small[i - 1][1] : village;
+        size_t length = i ? strlen(text) : n;
+        nav_world *w;
+        CHECK(nav_world_load_json_text(text, length, "seed.json", NAV_FUZZ_WORLD_DIR, NULL, &w) ==
+              NAV_SUCCESS);
+        nav_writer image;
+        nav_writer_init(&image, NULL);
+        CHECK(nav_world_write_nav(w, &image) == NAV_SUCCESS);
+        char name[64];
+        snprintf(name, sizeof name, "%s.nav", i ? small[i - 1][0] : "village");
+        write_seed(dir, name, 7, image.data, image.size);
+        nav_writer_destroy(&image);
+        if (i == 0) { /* the village's part covering every region (a whole bake's) */
+            nav_writer part;
+            nav_writer_init(&part, NULL);
+            CHECK(nav_world_write_part(w, &part) == NAV_SUCCESS);
+            write_seed(dir, "village_part.nav", 9, part.data, part.size);
+            nav_writer_destroy(&part);
+        }
+        nav_world_destroy(w);
+    }
 }
 #endif

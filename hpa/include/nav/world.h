@@ -52,6 +52,7 @@
 
 #include "nav/core.h"
 #include "nav/grid.h"
+#include "nav/io.h"
 #include "nav/mesh.h"
 #include "nav/path.h"
 #include "nav/waypoints.h"
@@ -166,19 +167,40 @@ typedef struct nav_world_link_desc {
 nav_status nav_world_builder_add_link(nav_world_builder *builder, const nav_world_link_desc *link,
                                       uint32_t *id);
 
+/* One region's part of a split bake: the bytes of a part file (nav_world_save_part). */
+typedef struct nav_world_part {
+    const void *data;
+    size_t size;
+    const char *name; /* [opt] for messages (the file's name) */
+} nav_world_part;
+
 typedef struct nav_world_bake_desc {
     uint32_t threads;               /* regions' tables worked out on this many threads (0: every core);
                                        the world comes out the same */
     nav_progress progress;          /* [opt] stage "fans": regions done out of all */
     const nav_allocator *allocator; /* [opt] null: the builder's */
+    /* Split bakes (docs/worlds.md): the tables, which are most of a bake's work, one region at a
+     * time on many machines, then joined. */
+    const char *only_region;     /* [opt] work out this region's table only: the world is a part bake's,
+                                    for nav_world_write_part / nav_world_save_part, not for queries */
+    uint32_t shard, shards;      /* shards > 0: a part bake of the regions shard, shard + shards,
+                                    shard + 2 shards, ... (in the order added): one job of an array of
+                                    `shards` (not with only_region) */
+    const nav_world_part *parts; /* [opt] take every region's table from these instead of working
+                                    them out (each region's from exactly one part, made from the same
+                                    regions and links): the world equals a whole bake's */
+    uint32_t part_count;
 } nav_world_bake_desc;
 
 typedef struct nav_world nav_world;
 
 /* Bakes the world: each region's chokepoint table, and the graph over all chokepoints. The builder
  * is only read and can be destroyed afterwards. Returns NAV_SUCCESS; NAV_FAILURE with
- * NAV_INVALID_PARAM (null arguments, no region), NAV_OUT_OF_MEMORY or NAV_WRONG_STATE (cancelled
- * through the progress callback); *out is null on failure. */
+ * NAV_INVALID_PARAM (null arguments, no region, an only_region no region has, shard not below
+ * shards, a part bake given parts, a region without its part or with two), NAV_CORRUPT_DATA or
+ * NAV_WRONG_VERSION (a part that is damaged or not a part), NAV_SOURCE_MISMATCH (a part made from other
+ * region data or other chokepoints), NAV_OUT_OF_MEMORY or NAV_WRONG_STATE (cancelled through the progress
+ * callback); *out is null on failure. */
 nav_status nav_world_bake(const nav_world_builder *builder, const nav_world_bake_desc *desc, nav_world **out);
 void nav_world_destroy(nav_world *world);
 
@@ -186,9 +208,12 @@ void nav_world_destroy(nav_world *world);
 
 /* Options of the JSON world loader; zero fields take defaults. */
 typedef struct nav_world_load_desc {
-    const nav_allocator *allocator; /* [opt] the world's and its regions' memory */
-    const nav_log *log;             /* [opt] errors: "FILE: JSON.path: message" */
-    nav_progress progress;          /* [opt] the bake's (nav_world_bake_desc) */
+    const nav_allocator *allocator;  /* [opt] the world's and its regions' memory */
+    const nav_log *log;              /* [opt] errors: "FILE: JSON.path: message" */
+    nav_progress progress;           /* [opt] the bake's (nav_world_bake_desc) */
+    const nav_world_bake_desc *bake; /* [opt] the JSON loader's bake options (threads, a split bake's
+                                        only_region or parts; its allocator and progress are
+                                        replaced by the two above) */
 } nav_world_load_desc;
 
 /* Loads a JSON world file (docs/worlds.md): its regions' sources (grids from .map, PNG or the ASCII
@@ -204,6 +229,49 @@ nav_status nav_world_load_json(const char *path, const nav_world_load_desc *desc
  * found (null: the working folder). */
 nav_status nav_world_load_json_text(const char *text, size_t size, const char *name, const char *dir,
                                     const nav_world_load_desc *desc, nav_world **out);
+
+/* ---- World .nav files ------------------------------------------------------------------------------ */
+
+/* A baked world as a .nav file (docs/nav_files.md): a WRLD chunk (regions, links, chokepoints, the
+ * regions' tables with their kept ways) and a WREG chunk (every region's own data, as its GRID, MESH
+ * or WAYPOINTS chunk would hold it), so the file needs none of the world's sources. The bytes are a
+ * function of the world alone: a split bake's world file equals a whole bake's. */
+#define NAV_CHUNK_WORLD              NAV_TAG('W', 'R', 'L', 'D')
+#define NAV_CHUNK_WORLD_REGIONS      NAV_TAG('W', 'R', 'E', 'G')
+#define NAV_CHUNK_WORLD_PART         NAV_TAG('W', 'P', 'R', 'T')
+#define NAV_WORLD_CHUNK_VERSION      1
+#define NAV_WORLD_PART_CHUNK_VERSION 1
+
+/* Appends the world's .nav file image to out. Returns NAV_SUCCESS, or NAV_FAILURE with
+ * NAV_OUT_OF_MEMORY, or NAV_WRONG_STATE for a world of a part bake (only_region). */
+nav_status nav_world_write_nav(const nav_world *world, nav_writer *out);
+/* Writes it to path (atomically, see nav_container_write_file). Returns as nav_world_write_nav and
+ * nav_container_write_file. */
+nav_status nav_world_save_nav(const nav_world *world, const char *path);
+
+/* Makes a world from a .nav file image (size bytes: copied from, not kept), checking everything a
+ * query relies on: the container's CRCs; every count, index and name; each region's data as its
+ * own chunk reader checks it; every chokepoint on a walkable place of its region; every table entry
+ * (0 on the diagonal, not negative, a symmetric table equal to its mirror); every kept way inside
+ * its grid from its first chokepoint's cell to its second's; and the regions' extents, symmetry and
+ * the estimate's cost floors against what the region data gives. A file that passes cannot make a
+ * query read out of bounds or loop. The world owns its regions. [in] desc [opt]: allocator, log.
+ * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA (said to the log), NAV_WRONG_VERSION,
+ * NAV_TOO_LARGE, NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY; *out is null on failure. */
+nav_status nav_world_read_nav(const void *data, size_t size, const nav_world_load_desc *desc,
+                              nav_world **out);
+/* The same from a file (messages as "PATH: message"); also as nav_file_read_all. */
+nav_status nav_world_load_nav(const char *path, const nav_world_load_desc *desc, nav_world **out);
+
+/* A split bake's part: the tables and kept ways the bake worked out (a part bake's regions: its
+ * only_region or its shard; a whole bake's: every region), each with a digest of what it depends on
+ * (the region's data and its chokepoints), in a .nav file of one WPRT chunk. Returns NAV_SUCCESS,
+ * NAV_FAILURE with NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY, or as nav_container_write_file. */
+nav_status nav_world_write_part(const nav_world *world, nav_writer *out);
+nav_status nav_world_save_part(const nav_world *world, const char *path);
+/* The regions whose tables a bake worked out: their indices into regions [opt] (room for all the
+ * world's), their count returned (a whole bake: every region). */
+uint32_t nav_world_part_regions(const nav_world *world, uint32_t *regions);
 
 /* ---- Reading a world --------------------------------------------------------------------------- */
 
@@ -267,7 +335,8 @@ bool nav_world_link_enabled(const nav_world *world, uint32_t link);
 typedef struct nav_world_query nav_world_query;
 
 /* Makes a query object (one a thread). [in] allocator [opt] copied. Returns NAV_FAILURE with
- * NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY; *out is null on failure. */
+ * NAV_INVALID_PARAM, NAV_WRONG_STATE (a part bake's world: only_region) or NAV_OUT_OF_MEMORY; *out
+ * is null on failure. */
 nav_status nav_world_query_create(const nav_world *world, const nav_allocator *allocator,
                                   nav_world_query **out);
 void nav_world_query_destroy(nav_world_query *query);

@@ -1,0 +1,663 @@
+/* Worlds in .nav files: the WRLD chunk (regions, links, chokepoints, the regions' tables and kept
+ * ways), the WREG chunk (each region's own data, as its GRID, MESH or WAYPOINTS chunk holds it), and
+ * the parts of a split bake (one region's table in a WPRT chunk). Reading trusts nothing: it checks
+ * every value a query relies on (nav_world_read_nav in nav/world.h).
+ *
+ * Layout (little-endian; docs/nav_files.md):
+ *   WRLD v1   u32 regions, links, names_size, 0; u64 table entries, way bytes; f64 cost floor
+ *             (straight), cost floor (octile); names (names_size bytes: NUL-terminated, offset 0 the
+ *             empty name); zeros to a multiple of 8; then
+ *             regions x 64 bytes: u32 kind, name offset; f64 snap (waypoints; else 0); u32 symmetric,
+ *               CRC-32 of its data; u64 its data's offset in WREG (a multiple of 16) and size;
+ *               f64 min x, min z, max x, max z (with locate's margin);
+ *             links x 24 bytes: u32 kind, name offset (0: none); f64 cost; u32 flags (1 one-way,
+ *               2 disabled at bake), 0;
+ *             chokepoints (2 a link: its from end, its to end) x 20 bytes: u32 region, place id;
+ *               f32 x, y, z;
+ *             zeros to a multiple of 8; then region by region, its table (chokepoints in index
+ *             order, row-major): f64 costs (INFINITY: no way), then u32 each entry's way bytes;
+ *             then every way's bytes in table order (a byte a run of moves: direction << 5 |
+ *             length - 1, from the row's chokepoint's cell).
+ *   WREG v1   each region's data chunk at its offset, zeros between.
+ *   WPRT v1   u32 regions, 0; then for each: u32 region, digest, chokepoints k, 0; u64 way bytes;
+ *             k * k f64 costs; k * k u32 way bytes; the ways. The digest is a CRC-32 over the region's kind,
+ * its data's CRC and its chokepoints (count, then each one's place id and position bits): what its table
+ * depends on. */
+#include <math.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "file.h"
+#include "grid_internal.h"
+#include "log.h"
+#include "nav_file.h"
+#include "world_internal.h"
+
+#define REGION_ALIGN 16 /* of each region's data in the WREG chunk */
+#define REGION_BYTES 64 /* of a region's record in the WRLD chunk */
+#define LINK_BYTES   24
+#define CHOKE_BYTES  20
+
+/* ---- Writing ---------------------------------------------------------------------------------- */
+
+nav_status nav__world_region_blob(const nav_world *w, uint32_t r, nav_writer *out)
+{
+    const nav__world_region *region = &w->regions[r];
+    switch (region->kind) {
+    case NAV_WORLD_REGION_GRID:
+        return nav_grid_write_chunk(region->grid, out);
+    case NAV_WORLD_REGION_MESH:
+        return nav_mesh_write_chunk(region->mesh, out);
+    case NAV_WORLD_REGION_WAYPOINTS:
+        return nav_waypoints_write_chunk(region->waypoints, out);
+    }
+    return NAV_FAILURE | NAV_INVALID_PARAM;
+}
+
+static uint32_t crc_u32(uint32_t crc, uint32_t v)
+{
+    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    return nav_crc32(crc, b, 4);
+}
+
+static uint32_t float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+uint32_t nav__world_part_digest(const nav_world *w, uint32_t r, uint32_t blob_crc)
+{
+    const nav__world_region *region = &w->regions[r];
+    uint32_t crc = crc_u32(0, (uint32_t)region->kind);
+    crc = crc_u32(crc, blob_crc);
+    crc = crc_u32(crc, region->choke_count);
+    for (uint32_t i = 0; i < region->choke_count; i++) {
+        const nav_world_place *p = &w->choke[w->region_choke[region->choke_first + i]];
+        crc = crc_u32(crc, p->id);
+        crc = crc_u32(crc, float_bits(p->position.x));
+        crc = crc_u32(crc, float_bits(p->position.y));
+        crc = crc_u32(crc, float_bits(p->position.z));
+    }
+    return crc;
+}
+
+/* The CRC of region r's data chunk (written to a scratch writer). */
+static nav_status blob_crc(const nav_world *w, uint32_t r, uint32_t *crc)
+{
+    nav_writer blob;
+    nav_writer_init(&blob, &w->allocator);
+    nav_status s = nav__world_region_blob(w, r, &blob);
+    *crc = nav_crc32(0, blob.data, blob.size);
+    nav_writer_destroy(&blob);
+    return s;
+}
+
+/* Region r's table entries, then their ways' byte counts, then the ways. */
+static void put_table(const nav_world *w, uint32_t r, nav_writer *o)
+{
+    const nav__world_region *region = &w->regions[r];
+    uint64_t n = (uint64_t)region->choke_count * region->choke_count, e0 = region->table_first;
+    for (uint64_t e = e0; e < e0 + n; e++) nav_writer_put_f64(o, w->table[e]);
+    for (uint64_t e = e0; e < e0 + n; e++)
+        nav_writer_put_u32(o, (uint32_t)(w->path_first[e + 1] - w->path_first[e]));
+}
+
+static void put_world(const nav_world *w, const uint64_t *blob_at, const uint64_t *blob_size,
+                      const uint32_t *crc, nav_writer *o)
+{
+    nav_writer_put_u32(o, w->region_count);
+    nav_writer_put_u32(o, w->link_count);
+    nav_writer_put_u32(o, w->names_size);
+    nav_writer_put_u32(o, 0);
+    nav_writer_put_u64(o, w->table_size);
+    nav_writer_put_u64(o, w->path_size);
+    nav_writer_put_f64(o, w->cost_floor);
+    nav_writer_put_f64(o, w->cost_floor_octile);
+    nav_writer_put_bytes(o, w->names, w->names_size);
+    nav_writer_align(o, 8);
+    for (uint32_t r = 0; r < w->region_count; r++) {
+        const nav__world_region *region = &w->regions[r];
+        nav_writer_put_u32(o, (uint32_t)region->kind);
+        nav_writer_put_u32(o, region->name);
+        nav_writer_put_f64(o, region->snap);
+        nav_writer_put_u32(o, region->symmetric);
+        nav_writer_put_u32(o, crc[r]);
+        nav_writer_put_u64(o, blob_at[r]);
+        nav_writer_put_u64(o, blob_size[r]);
+        for (int i = 0; i < 4; i++) nav_writer_put_f64(o, region->box[i]);
+    }
+    for (uint32_t k = 0; k < w->link_count; k++) {
+        const nav__world_link *l = &w->links[k];
+        nav_writer_put_u32(o, (uint32_t)l->kind);
+        nav_writer_put_u32(o, l->name);
+        nav_writer_put_f64(o, l->cost);
+        nav_writer_put_u32(o, (uint32_t)l->one_way | (uint32_t)l->disabled << 1);
+        nav_writer_put_u32(o, 0);
+    }
+    for (uint32_t c = 0; c < w->choke_count; c++) {
+        nav_writer_put_u32(o, w->choke[c].region);
+        nav_writer_put_u32(o, w->choke[c].id);
+        nav_writer_put_f32(o, w->choke[c].position.x);
+        nav_writer_put_f32(o, w->choke[c].position.y);
+        nav_writer_put_f32(o, w->choke[c].position.z);
+    }
+    nav_writer_align(o, 8);
+    for (uint32_t r = 0; r < w->region_count; r++) put_table(w, r, o);
+    nav_writer_put_bytes(o, w->path_bytes, (size_t)w->path_size);
+}
+
+nav_status nav_world_write_nav(const nav_world *w, nav_writer *out)
+{
+    if (!w || !out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (w->part_list) return NAV_FAILURE | NAV_WRONG_STATE;
+    const nav_allocator *a = &w->allocator;
+    uint64_t *blob_at = nav__calloc(a, 2 * (size_t)w->region_count, sizeof *blob_at),
+             *blob_size = blob_at + w->region_count;
+    uint32_t *crc = nav__calloc(a, w->region_count, sizeof *crc);
+    nav_writer regions, world;
+    nav_writer_init(&regions, a);
+    nav_writer_init(&world, a);
+    nav_status s = blob_at && crc ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++) {
+        nav_writer_align(&regions, REGION_ALIGN);
+        blob_at[r] = regions.size;
+        s = nav__world_region_blob(w, r, &regions);
+        blob_size[r] = regions.size - blob_at[r];
+        if (!nav_failed(s)) crc[r] = nav_crc32(0, regions.data + blob_at[r], (size_t)blob_size[r]);
+    }
+    if (!nav_failed(s)) {
+        put_world(w, blob_at, blob_size, crc, &world);
+        s = world.status;
+    }
+    if (!nav_failed(s)) {
+        nav_chunk chunks[2] = {
+            {NAV_CHUNK_WORLD, NAV_WORLD_CHUNK_VERSION, world.data, world.size},
+            {NAV_CHUNK_WORLD_REGIONS, NAV_WORLD_CHUNK_VERSION, regions.data, regions.size}};
+        s = nav_container_write(out, chunks, 2);
+    }
+    nav_writer_destroy(&world);
+    nav_writer_destroy(&regions);
+    nav__free(a, blob_at);
+    nav__free(a, crc);
+    return s;
+}
+
+/* Writes what write makes of w to path, atomically. */
+static nav_status save_with(const nav_world *w, const char *path,
+                            nav_status (*write)(const nav_world *, nav_writer *))
+{
+    if (!w || !path) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_writer image;
+    nav_writer_init(&image, &w->allocator);
+    nav_status s = write(w, &image);
+    if (!nav_failed(s)) s = nav__write_file_atomic(path, image.data, image.size, &w->allocator);
+    nav_writer_destroy(&image);
+    return s;
+}
+
+nav_status nav_world_save_nav(const nav_world *w, const char *path)
+{
+    return save_with(w, path, nav_world_write_nav);
+}
+
+uint32_t nav_world_part_regions(const nav_world *w, uint32_t *regions)
+{
+    if (!w) return 0;
+    uint32_t n = w->part_list ? w->part_count : w->region_count;
+    for (uint32_t i = 0; regions && i < n; i++) regions[i] = w->part_list ? w->part_list[i] : i;
+    return n;
+}
+
+nav_status nav_world_write_part(const nav_world *w, nav_writer *out)
+{
+    if (!w || !out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    uint32_t n = nav_world_part_regions(w, NULL);
+    nav_writer part;
+    nav_writer_init(&part, &w->allocator);
+    nav_writer_put_u32(&part, n);
+    nav_writer_put_u32(&part, 0);
+    nav_status s = NAV_SUCCESS;
+    for (uint32_t i = 0; i < n && !nav_failed(s); i++) {
+        uint32_t r = w->part_list ? w->part_list[i] : i, crc;
+        const nav__world_region *region = &w->regions[r];
+        uint64_t e0 = region->table_first, e1 = e0 + (uint64_t)region->choke_count * region->choke_count;
+        s = blob_crc(w, r, &crc);
+        nav_writer_put_u32(&part, r);
+        nav_writer_put_u32(&part, nav__world_part_digest(w, r, crc));
+        nav_writer_put_u32(&part, region->choke_count);
+        nav_writer_put_u32(&part, 0);
+        nav_writer_put_u64(&part, w->path_first[e1] - w->path_first[e0]);
+        put_table(w, r, &part);
+        nav_writer_put_bytes(&part, w->path_bytes + w->path_first[e0],
+                             (size_t)(w->path_first[e1] - w->path_first[e0]));
+    }
+    if (!nav_failed(s)) s = part.status;
+    if (!nav_failed(s)) {
+        nav_chunk chunk = {NAV_CHUNK_WORLD_PART, NAV_WORLD_PART_CHUNK_VERSION, part.data, part.size};
+        s = nav_container_write(out, &chunk, 1);
+    }
+    nav_writer_destroy(&part);
+    return s;
+}
+
+nav_status nav_world_save_part(const nav_world *w, const char *path)
+{
+    return save_with(w, path, nav_world_write_part);
+}
+
+/* ---- Checking tables ------------------------------------------------------------------------------ */
+
+/* Walks a kept way's runs from cell `from`: every run inside the grid (a run is straight, so its end
+ * inside means all of it is), ending on cell `to`. */
+static bool way_ok(const nav_grid *grid, uint32_t from, uint32_t to, const uint8_t *runs, uint64_t count)
+{
+    int64_t x = from % grid->width, y = from / grid->width;
+    for (uint64_t k = 0; k < count; k++) {
+        int d = runs[k] >> 5, n = (runs[k] & 31) + 1;
+        x += (int64_t)nav__dir_dx[d] * n;
+        y += (int64_t)nav__dir_dy[d] * n;
+        if (x < 0 || y < 0 || x >= grid->width || y >= grid->height) return false;
+    }
+    return (uint64_t)y * grid->width + (uint64_t)x == to;
+}
+
+/* Region r's table and ways (in w->table, w->path_first, w->path_bytes): 0 on the diagonal, no
+ * negative or NaN cost, a symmetric table equal to its mirror, a way exactly for each reachable entry
+ * of a grid that keeps one, each way from its chokepoint's cell to the other's. Logs the first fault. */
+static nav_status check_table(const nav_world *w, uint32_t r, const nav_log *log, const char *chunk)
+{
+    const nav__world_region *region = &w->regions[r];
+    uint32_t k = region->choke_count;
+    const double *t = w->table + region->table_first;
+    for (uint32_t i = 0; i < k; i++)
+        for (uint32_t j = 0; j < k; j++) {
+            uint64_t e = region->table_first + (uint64_t)i * k + j;
+            double c = t[(uint64_t)i * k + j];
+            uint64_t runs = w->path_first[e + 1] - w->path_first[e];
+            const char *why = NULL;
+            bool own = region->grid && c < INFINITY && i != j && (!region->symmetric || i < j);
+            if (!(c >= 0))
+                why = "a cost that is negative or not a number";
+            else if (i == j && c != 0)
+                why = "a chokepoint's cost to itself is not 0";
+            else if (region->symmetric && c != t[(uint64_t)j * k + i])
+                why = "a symmetric table differs from its mirror";
+            else if (!own && runs)
+                why = "a way where none is kept";
+            else if (own && !way_ok(region->grid, w->choke[w->region_choke[region->choke_first + i]].id,
+                                    w->choke[w->region_choke[region->choke_first + j]].id,
+                                    w->path_bytes + w->path_first[e], runs))
+                why = "a way that leaves its grid or ends elsewhere";
+            if (why) {
+                nav__logf(log, NAV_LOG_ERROR, "%s chunk: region %u (\"%s\"), entry (%u, %u): %s", chunk, r,
+                          nav__world_name(w, region->name), i, j, why);
+                return NAV_FAILURE | NAV_CORRUPT_DATA;
+            }
+        }
+    return NAV_SUCCESS;
+}
+
+/* Reads region r's table entries and their ways' byte counts (into path_first[e + 1], not yet
+ * summed) from rd. */
+static void get_table(nav_world *w, uint32_t r, nav_reader *rd)
+{
+    const nav__world_region *region = &w->regions[r];
+    uint64_t n = (uint64_t)region->choke_count * region->choke_count, e0 = region->table_first;
+    for (uint64_t e = e0; e < e0 + n; e++) w->table[e] = nav_reader_get_f64(rd);
+    for (uint64_t e = e0; e < e0 + n; e++) w->path_first[e + 1] = nav_reader_get_u32(rd);
+}
+
+/* ---- Parts -------------------------------------------------------------------------------------- */
+
+/* One region's record of part p: its table into w, its ways' bytes into ways[r]. */
+static nav_status read_part_record(nav_world *w, nav_reader *rd, uint32_t p, const nav_world_part *parts,
+                                   uint32_t *from, const uint8_t **ways, nav__file_log *flog,
+                                   const nav_log *log)
+{
+    const char *name = parts[p].name ? parts[p].name : "part";
+    uint32_t r = nav_reader_get_u32(rd), digest = nav_reader_get_u32(rd), k = nav_reader_get_u32(rd);
+    uint32_t zero = nav_reader_get_u32(rd);
+    uint64_t bytes = nav_reader_get_u64(rd);
+    if (nav_failed(rd->status) || zero || r >= w->region_count)
+        return nav__chunk_corrupt(rd, &flog->hooks, "WPRT", "a region index the world does not have",
+                                  UINT32_MAX);
+    const char *region_name = nav__world_name(w, w->regions[r].name);
+    if (from[r] != UINT32_MAX) {
+        nav__logf(log, NAV_LOG_ERROR, "%s: region \"%s\" has a part already (%s)", name, region_name,
+                  parts[from[r]].name ? parts[from[r]].name : "part");
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    from[r] = p;
+    uint32_t crc;
+    nav_status s = blob_crc(w, r, &crc);
+    if (nav_failed(s)) return s;
+    if (k != w->regions[r].choke_count || digest != nav__world_part_digest(w, r, crc)) {
+        nav__logf(log, NAV_LOG_ERROR,
+                  "%s: the part of region \"%s\" was made from other region data or other links", name,
+                  region_name);
+        return NAV_FAILURE | NAV_SOURCE_MISMATCH;
+    }
+    uint64_t n = (uint64_t)k * k;
+    if (n > nav_reader_remaining(rd) / 12 || bytes > nav_reader_remaining(rd) - 12 * n)
+        return nav__chunk_corrupt(rd, &flog->hooks, "WPRT", "it is shorter than its counts", UINT32_MAX);
+    get_table(w, r, rd);
+    uint64_t sum = 0, e0 = w->regions[r].table_first;
+    for (uint64_t e = e0; e < e0 + n; e++) sum += w->path_first[e + 1];
+    ways[r] = nav_reader_bytes(rd, (size_t)bytes);
+    if (sum != bytes || nav_failed(rd->status))
+        return nav__chunk_corrupt(rd, &flog->hooks, "WPRT", "its ways' lengths do not add up", UINT32_MAX);
+    return NAV_SUCCESS;
+}
+
+nav_status nav__world_tables_from_parts(nav_world *w, const nav_world_part *parts, uint32_t count,
+                                        const nav_log *log)
+{
+    const nav_allocator *a = &w->allocator;
+    if (!parts || w->part_list) {
+        nav__logf(log, NAV_LOG_ERROR, "parts: none given, or given with only_region");
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    w->path_first = nav__calloc(a, (size_t)w->table_size + 1, sizeof *w->path_first);
+    uint32_t *from = nav__alloc(a, w->region_count * sizeof *from);
+    const uint8_t **ways = nav__calloc(a, w->region_count, sizeof *ways);
+    nav_status s = w->path_first && from && ways ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (uint32_t r = 0; r < w->region_count && from; r++) from[r] = UINT32_MAX;
+    for (uint32_t p = 0; p < count && !nav_failed(s); p++) {
+        const char *name = parts[p].name ? parts[p].name : "part";
+        nav__file_log flog;
+        nav__file_log_init(&flog, log, name);
+        nav_container c;
+        const nav_chunk *chunk = NULL;
+        s = nav_container_open(parts[p].data, parts[p].size, &flog.hooks, &c);
+        if (!nav_failed(s))
+            s = nav__find_unique_chunk(&c, NAV_CHUNK_WORLD_PART, "WPRT", NAV_WORLD_PART_CHUNK_VERSION,
+                                       &flog.hooks, &chunk);
+        if (nav_failed(s)) break;
+        nav_reader rd;
+        nav_reader_init(&rd, chunk->data, (size_t)chunk->size);
+        uint32_t records = nav_reader_get_u32(&rd), zero = nav_reader_get_u32(&rd);
+        if (nav_failed(rd.status) || zero || records > w->region_count) {
+            s = nav__chunk_corrupt(&rd, &flog.hooks, "WPRT", "a bad count of regions", UINT32_MAX);
+            break;
+        }
+        for (uint32_t i = 0; i < records && !nav_failed(s); i++)
+            s = read_part_record(w, &rd, p, parts, from, ways, &flog, log);
+        if (!nav_failed(s) && nav_reader_remaining(&rd))
+            s = nav__chunk_corrupt(&rd, &flog.hooks, "WPRT", "bytes after its last region", UINT32_MAX);
+    }
+    for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++)
+        if (from[r] == UINT32_MAX) {
+            nav__logf(log, NAV_LOG_ERROR, "region \"%s\": no part", nav__world_name(w, w->regions[r].name));
+            s = NAV_FAILURE | NAV_INVALID_PARAM;
+        }
+    if (!nav_failed(s)) {
+        for (uint64_t e = 0; e < w->table_size; e++) w->path_first[e + 1] += w->path_first[e];
+        w->path_size = w->path_first[w->table_size];
+        w->path_bytes = nav__alloc(a, w->path_size ? (size_t)w->path_size : 1);
+        if (!w->path_bytes) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++) {
+        const nav__world_region *region = &w->regions[r];
+        uint64_t e0 = region->table_first, e1 = e0 + (uint64_t)region->choke_count * region->choke_count;
+        memcpy(w->path_bytes + w->path_first[e0], ways[r], (size_t)(w->path_first[e1] - w->path_first[e0]));
+        s = check_table(w, r, log, "WPRT");
+    }
+    nav__free(a, from);
+    nav__free(a, (void *)ways);
+    return s;
+}
+
+/* ---- Reading a world file ----------------------------------------------------------------------- */
+
+typedef struct reader {
+    nav_reader r;
+    const nav_log *log;
+    nav_world *w;
+} reader;
+
+static nav_status corrupt(reader *rd, const char *what, uint32_t index)
+{
+    return nav__chunk_corrupt(&rd->r, rd->log, "WRLD", what, index);
+}
+
+/* A name at offset `at` of the names: 1 to NAV_WORLD_MAX_NAME bytes at the start of a string. */
+static bool name_at(const nav_world *w, uint32_t at)
+{
+    if (at == 0 || at >= w->names_size || w->names[at - 1] != '\0') return false;
+    size_t n = strnlen(w->names + at, w->names_size - at);
+    if (n == 0 || n > NAV_WORLD_MAX_NAME) return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)w->names[at + i] < 0x20 || w->names[at + i] == 0x7f) return false;
+    return true;
+}
+
+/* Region r's record and its data (from the WREG chunk). */
+static nav_status read_region(reader *rd, uint32_t r, const nav_chunk *wreg, double box[4], bool *symmetric)
+{
+    nav_world *w = rd->w;
+    nav__world_region *region = &w->regions[r];
+    uint32_t kind = nav_reader_get_u32(&rd->r);
+    region->name = nav_reader_get_u32(&rd->r);
+    region->snap = nav_reader_get_f64(&rd->r);
+    uint32_t sym = nav_reader_get_u32(&rd->r), crc = nav_reader_get_u32(&rd->r);
+    uint64_t at = nav_reader_get_u64(&rd->r), size = nav_reader_get_u64(&rd->r);
+    for (int i = 0; i < 4; i++) box[i] = nav_reader_get_f64(&rd->r);
+    if (nav_failed(rd->r.status)) return corrupt(rd, "it ends inside region", r);
+    if (kind < NAV_WORLD_REGION_GRID || kind > NAV_WORLD_REGION_WAYPOINTS)
+        return corrupt(rd, "a bad kind, region", r);
+    region->kind = (nav_world_region_kind)kind;
+    if (!name_at(w, region->name)) return corrupt(rd, "a bad name, region", r);
+    bool snaps = kind == NAV_WORLD_REGION_WAYPOINTS;
+    if (snaps ? !(region->snap > 0 && isfinite(region->snap)) : region->snap != 0)
+        return corrupt(rd, "a bad snap distance, region", r);
+    if (sym > 1) return corrupt(rd, "a bad symmetric flag, region", r);
+    *symmetric = sym;
+    if (at % REGION_ALIGN || at > wreg->size || size > wreg->size - at)
+        return corrupt(rd, "region data outside the WREG chunk, region", r);
+    const uint8_t *data = (const uint8_t *)wreg->data + at;
+    if (nav_crc32(0, data, (size_t)size) != crc) return corrupt(rd, "region data with a bad CRC, region", r);
+    nav__world_owned *o = &w->owned[r];
+    nav_status s = NAV_FAILURE | NAV_INVALID_PARAM;
+    switch (region->kind) {
+    case NAV_WORLD_REGION_GRID:
+        s = nav_grid_read_chunk(data, (size_t)size,
+                                &(nav_grid_desc){.allocator = &w->allocator, .log = rd->log}, &o->grid);
+        region->grid = o->grid;
+        break;
+    case NAV_WORLD_REGION_MESH:
+        s = nav_mesh_read_chunk(data, (size_t)size, &w->allocator, rd->log, &o->mesh);
+        region->mesh = o->mesh;
+        break;
+    case NAV_WORLD_REGION_WAYPOINTS:
+        s = nav_waypoints_read_chunk(data, (size_t)size, NULL, &w->allocator, rd->log, &o->waypoints);
+        region->waypoints = o->waypoints;
+        break;
+    }
+    if (nav_failed(s)) nav__logf(rd->log, NAV_LOG_ERROR, "WREG chunk: region %u's data is refused", r);
+    return s;
+}
+
+/* A chokepoint's place: a walkable place of its region, at a finite position. */
+static bool place_ok(const nav_world *w, const nav_world_place *p)
+{
+    if (p->region >= w->region_count) return false;
+    if (!(isfinite(p->position.x) && isfinite(p->position.y) && isfinite(p->position.z))) return false;
+    const nav__world_region *region = &w->regions[p->region];
+    if (region->grid)
+        return p->id < (uint64_t)region->grid->width * region->grid->height &&
+               nav_grid_passable(region->grid, (int32_t)(p->id % region->grid->width),
+                                 (int32_t)(p->id / region->grid->width));
+    if (region->mesh) return p->id < nav_mesh_poly_count(region->mesh);
+    return p->id < nav_waypoints_count(region->waypoints);
+}
+
+static nav_status read_world(reader *rd, const nav_chunk *wreg)
+{
+    nav_world *w = rd->w;
+    const nav_allocator *a = &w->allocator;
+    nav_reader *r = &rd->r;
+    w->region_count = nav_reader_get_u32(r);
+    w->link_count = nav_reader_get_u32(r);
+    w->names_size = nav_reader_get_u32(r);
+    uint32_t zero = nav_reader_get_u32(r);
+    uint64_t table_size = nav_reader_get_u64(r), path_size = nav_reader_get_u64(r);
+    double floor = nav_reader_get_f64(r), floor_octile = nav_reader_get_f64(r);
+    if (nav_failed(r->status)) return corrupt(rd, "it ends inside its header", UINT32_MAX);
+    if (zero || w->region_count == 0 || w->region_count > NAV_WORLD_MAX_REGIONS ||
+        w->link_count > NAV_WORLD_MAX_LINKS)
+        return corrupt(rd, "bad counts", UINT32_MAX);
+    w->choke_count = 2 * w->link_count;
+    const void *names = nav_reader_bytes(r, w->names_size);
+    nav_reader_align(r, 8);
+    uint64_t rest = nav_reader_remaining(r);
+    if (!names || w->names_size == 0 ||
+        rest < (uint64_t)w->region_count * REGION_BYTES + (uint64_t)w->link_count * LINK_BYTES +
+                   (uint64_t)w->choke_count * CHOKE_BYTES)
+        return corrupt(rd, "it is shorter than its counts", UINT32_MAX);
+    w->names = nav__alloc(a, w->names_size);
+    w->regions = nav__calloc(a, w->region_count, sizeof *w->regions);
+    w->owned = nav__calloc(a, w->region_count, sizeof *w->owned);
+    w->links = nav__calloc(a, w->link_count ? w->link_count : 1, sizeof *w->links);
+    double(*box)[4] = nav__alloc(a, w->region_count * sizeof *box);
+    bool *symmetric = nav__alloc(a, w->region_count);
+    nav_status s = NAV_SUCCESS;
+    if (!w->names || !w->regions || !w->owned || !w->links || !box || !symmetric)
+        s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!nav_failed(s)) {
+        memcpy(w->names, names, w->names_size);
+        w->owned_count = w->region_count;
+        if (w->names[0] != '\0' || w->names[w->names_size - 1] != '\0')
+            s = corrupt(rd, "names that do not start and end with a NUL", UINT32_MAX);
+    }
+    for (uint32_t i = 0; i < w->region_count && !nav_failed(s); i++)
+        s = read_region(rd, i, wreg, box[i], &symmetric[i]);
+    for (uint32_t i = 0; i < w->region_count && !nav_failed(s); i++) {
+        nav__world_region *region = &w->regions[i];
+        nav__world_note_region(w, i);
+        if (region->symmetric != symmetric[i] || memcmp(region->box, box[i], sizeof box[i]))
+            s = corrupt(rd, "an extent or symmetric flag its data does not give, region", i);
+    }
+    for (uint32_t k = 0; k < w->link_count && !nav_failed(s); k++) {
+        nav__world_link *l = &w->links[k];
+        uint32_t kind = nav_reader_get_u32(r);
+        l->name = nav_reader_get_u32(r);
+        l->cost = nav_reader_get_f64(r);
+        uint32_t flags = nav_reader_get_u32(r), pad = nav_reader_get_u32(r);
+        l->kind = (nav_world_link_kind)kind;
+        l->one_way = flags & 1, l->disabled = flags >> 1 & 1;
+        if (kind == 0 || kind >= NAV_LINK_KIND_COUNT || (l->name && !name_at(w, l->name)) ||
+            !(l->cost > 0 && l->cost <= NAV_WORLD_MAX_LINK_COST) || flags > 3 || pad)
+            s = corrupt(rd, "a bad link", k);
+    }
+    if (!nav_failed(s)) {
+        w->choke = nav__calloc(a, w->choke_count ? w->choke_count : 1, sizeof *w->choke);
+        if (!w->choke) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    for (uint32_t c = 0; c < w->choke_count && !nav_failed(s); c++) {
+        nav_world_place *p = &w->choke[c];
+        p->region = nav_reader_get_u32(r);
+        p->id = nav_reader_get_u32(r);
+        p->position.x = nav_reader_get_f32(r);
+        p->position.y = nav_reader_get_f32(r);
+        p->position.z = nav_reader_get_f32(r);
+        if (!place_ok(w, p))
+            s = corrupt(rd, "a chokepoint at no walkable place of its region, chokepoint", c);
+    }
+    if (!nav_failed(s)) s = nav__world_index_chokepoints(w);
+    if (!nav_failed(s)) {
+        nav_reader_align(r, 8);
+        uint64_t n = w->table_size;
+        if (table_size != n || n > nav_reader_remaining(r) / 12 ||
+            path_size != nav_reader_remaining(r) - 12 * n)
+            s = corrupt(rd, "tables or ways of another size than its chokepoints give", UINT32_MAX);
+    }
+    if (!nav_failed(s)) {
+        w->path_first = nav__calloc(a, (size_t)w->table_size + 1, sizeof *w->path_first);
+        w->path_bytes = nav__alloc(a, path_size ? (size_t)path_size : 1);
+        if (!w->path_first || !w->path_bytes) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    if (!nav_failed(s)) {
+        for (uint32_t i = 0; i < w->region_count; i++) get_table(w, i, r);
+        for (uint64_t e = 0; e < w->table_size; e++) w->path_first[e + 1] += w->path_first[e];
+        w->path_size = path_size;
+        const void *bytes = nav_reader_bytes(r, (size_t)path_size);
+        if (!bytes || w->path_first[w->table_size] != path_size || nav_reader_remaining(r))
+            s = corrupt(rd, "ways whose lengths do not add up", UINT32_MAX);
+        else
+            memcpy(w->path_bytes, bytes, (size_t)path_size);
+    }
+    for (uint32_t i = 0; i < w->region_count && !nav_failed(s); i++) s = check_table(w, i, rd->log, "WRLD");
+    if (!nav_failed(s)) s = nav__world_finish(w);
+    for (uint32_t i = 1; i < w->region_count && !nav_failed(s); i++)
+        if (!strcmp(nav__world_name(w, w->regions[w->by_name[i - 1]].name),
+                    nav__world_name(w, w->regions[w->by_name[i]].name)))
+            s = corrupt(rd, "two regions of one name, region", w->by_name[i]);
+    if (!nav_failed(s) && (w->cost_floor != floor || w->cost_floor_octile != floor_octile))
+        s = corrupt(rd, "cost floors its regions and links do not give", UINT32_MAX);
+    nav__free(a, box);
+    nav__free(a, symmetric);
+    return s;
+}
+
+nav_status nav__world_read_chunks(const nav_chunk *world, const nav_chunk *regions,
+                                  const nav_world_load_desc *desc, nav_world **out)
+{
+    *out = NULL;
+    nav_allocator a;
+    nav__allocator_resolve(&a, desc ? desc->allocator : NULL);
+    nav_world *w = nav__calloc(&a, 1, sizeof *w);
+    if (!w) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    w->allocator = a;
+    reader rd = {.log = desc ? desc->log : NULL, .w = w};
+    nav_reader_init(&rd.r, world->data, (size_t)world->size);
+    nav_status s = read_world(&rd, regions);
+    if (nav_failed(s)) {
+        nav_world_destroy(w);
+        return s;
+    }
+    *out = w;
+    return NAV_SUCCESS;
+}
+
+nav_status nav_world_read_nav(const void *data, size_t size, const nav_world_load_desc *desc, nav_world **out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *out = NULL;
+    if (!data && size) return NAV_FAILURE | NAV_INVALID_PARAM;
+    const nav_log *log = desc ? desc->log : NULL;
+    nav_container c;
+    nav_status s = nav_container_open(data, size, log, &c);
+    const nav_chunk *world = NULL, *regions = NULL;
+    if (!nav_failed(s))
+        s = nav__find_unique_chunk(&c, NAV_CHUNK_WORLD, "WRLD", NAV_WORLD_CHUNK_VERSION, log, &world);
+    if (!nav_failed(s))
+        s = nav__find_unique_chunk(&c, NAV_CHUNK_WORLD_REGIONS, "WREG", NAV_WORLD_CHUNK_VERSION, log,
+                                   &regions);
+    return nav_failed(s) ? s : nav__world_read_chunks(world, regions, desc, out);
+}
+
+nav_status nav_world_load_nav(const char *path, const nav_world_load_desc *desc, nav_world **out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *out = NULL;
+    if (!path) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_allocator a;
+    nav__allocator_resolve(&a, desc ? desc->allocator : NULL);
+    nav__file_log flog;
+    nav__file_log_init(&flog, desc ? desc->log : NULL, path);
+    void *bytes;
+    size_t size;
+    char why[NAV__WHY_SIZE];
+    nav_status s = nav__file_read_all(path, &a, &bytes, &size, why);
+    if (nav_failed(s)) {
+        nav__logf(&flog.hooks, NAV_LOG_ERROR, "cannot read: %s", why);
+        return s;
+    }
+    nav_world_load_desc d = desc ? *desc : (nav_world_load_desc){0};
+    d.log = &flog.hooks;
+    s = nav_world_read_nav(bytes, size, &d, out);
+    nav__free(&a, bytes);
+    return s;
+}
