@@ -12,7 +12,10 @@
  *        --save: the baked world is written to FILE.nav and read back (timed, with its bytes), and
  *        the queries run on the world read back;
  *        --write: the tiles are written to DIR as Moving AI maps with DIR/world.json joining them the
- *        same way (for navtool bake and tools/split_bake.sh), before the bake */
+ *        same way (for navtool bake and tools/split_bake.sh), before the bake;
+ *        --load FILE.nav [--budget MB]: no bake: the world of an earlier --save (same --tiles, --side,
+ *        --seed) read whole, or with its regions on demand within MB, then the queries, checked
+ *        as walks of the one grid, with the process's peak memory */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,19 +75,38 @@ static void rocks(uint8_t *cells, int32_t side, uint64_t seed)
 typedef struct world_map {
     int32_t tiles, side;
     uint8_t **cells; /* a tile's cells, row-major */
+    uint64_t seed;
+    /* --load: tiles made again when a check needs them, and freed after each query (so that the
+     * process's memory is the world's, not a copy of the map's) */
+    bool on_demand;
+    uint32_t *made, made_count;
 } world_map;
 
-static bool free_at(const world_map *m, int64_t x, int64_t y)
+static bool free_at(world_map *m, int64_t x, int64_t y)
 {
     int64_t n = (int64_t)m->tiles * m->side;
     if (x < 0 || y < 0 || x >= n || y >= n) return false;
     int64_t t = (y / m->side) * m->tiles + x / m->side;
+    if (!m->cells[t]) {
+        m->cells[t] = malloc((size_t)m->side * (size_t)m->side);
+        rocks(m->cells[t], m->side, mix64(m->seed * 1000003u + (uint64_t)t));
+        m->made[m->made_count++] = (uint32_t)t;
+    }
     return m->cells[t][(y % m->side) * m->side + x % m->side] != 0;
+}
+
+static void forget_tiles(world_map *m)
+{
+    for (uint32_t i = 0; m->on_demand && i < m->made_count; i++) {
+        free(m->cells[m->made[i]]);
+        m->cells[m->made[i]] = NULL;
+    }
+    if (m->on_demand) m->made_count = 0;
 }
 
 /* A path of world points (cell centres) is a walk of the one grid: each step to a neighbouring free
  * cell, diagonals only with both side cells free; its length summed. False when not. */
-static bool walk(const world_map *m, const nav_path *p, double *length)
+static bool walk(world_map *m, const nav_path *p, double *length)
 {
     *length = 0;
     for (uint32_t i = 0; i < p->count; i++) {
@@ -152,6 +174,72 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* --load FILE [--budget MB]: the world read from its file (whole, or its regions on demand within
+ * the budget), then the queries, each checked as a walk of the one grid (the tiles made again for
+ * the check and let go after it, outside the timing), with the process's peak memory. */
+static int run_loaded(const char *path, double budget_mb, world_map *m, uint32_t queries, uint64_t seed)
+{
+    double t0 = now();
+    nav_world *w;
+    nav_status s = nav_world_load_nav(
+        path, &(nav_world_load_desc){.region_budget = (size_t)(budget_mb * 1024 * 1024)}, &w);
+    if (nav_failed(s)) {
+        fprintf(stderr, "open_world: %s does not load: %s\n", path, nav_status_str(s));
+        return 1;
+    }
+    double load_s = now() - t0, rss_loaded = peak_rss_mb();
+    nav_world_query *q;
+    if (nav_failed(nav_world_query_create(w, NULL, &q))) return 1;
+    nav_path path_points;
+    nav_path_init(&path_points, NULL);
+    rng r = {seed ^ 0x5eed};
+    int64_t n = (int64_t)m->tiles * m->side;
+    double *total = calloc(queries ? queries : 1, sizeof *total);
+    uint32_t invalid = 0, found = 0, failed = 0;
+    for (uint32_t i = 0; i < queries; i++) {
+        nav_vec3 ends[2];
+        for (int e = 0; e < 2; e++) {
+            int64_t x, y;
+            do x = next(&r) % (uint64_t)n, y = next(&r) % (uint64_t)n;
+            while (!free_at(m, x, y));
+            ends[e] = (nav_vec3){(float)x + 0.5f, 0, (float)y + 0.5f};
+        }
+        nav_world_result res;
+        double a = now();
+        s = nav_world_find_path(q, ends[0], ends[1], &path_points, &res);
+        total[i] = now() - a;
+        if (nav_failed(s)) failed++;
+        if (s == NAV_SUCCESS) {
+            found++;
+            double length;
+            if (!walk(m, &path_points, &length) || fabs(length - res.cost) > 1e-6 * fmax(1, res.cost))
+                invalid++;
+        }
+        forget_tiles(m);
+    }
+    qsort(total, queries, sizeof *total, by_value);
+    double mean = 0;
+    for (uint32_t i = 0; i < queries; i++) mean += total[i];
+    mean /= queries ? queries : 1;
+    nav_world_cache_info c;
+    nav_world_get_cache_info(w, &c);
+    nav_world_info info;
+    nav_world_get_info(w, &info);
+    printf("{\"load\":\"%s\",\"budget_mb\":%.0f,\"load_s\":%.2f,\"world_table_bytes\":%zu,\"queries\":%u,"
+           "\"found\":%u,\"failed\":%u,\"invalid\":%u,\"mean_ms\":%.3f,\"p95_ms\":%.3f,\"region_loads\":%llu,"
+           "\"evictions\":%llu,\"peak_loaded_region_mb\":%.1f,\"rss_after_load_mb\":%.0f,\"peak_rss_mb\":%."
+           "0f}\n",
+           path, budget_mb, load_s, info.bytes, queries, found, failed, invalid, mean * 1e3,
+           queries ? total[(size_t)(0.95 * (queries - 1))] * 1e3 : 0, (unsigned long long)c.loads,
+           (unsigned long long)c.evictions, (double)c.peak_loaded_bytes / (1024.0 * 1024.0), rss_loaded,
+           peak_rss_mb());
+    nav_path_destroy(&path_points);
+    nav_world_query_destroy(q);
+    nav_world_destroy(w);
+    free(total);
+    return failed || invalid;
+}
+
 int main(int argc, char **argv)
 {
     int32_t tiles = 64, side = 256;
@@ -159,7 +247,8 @@ int main(int argc, char **argv)
     uint64_t seed = 1;
     nav_world_join_mode mode = NAV_WORLD_JOIN_ENTRANCES;
     int32_t long_entrance = 0;
-    const char *save = NULL, *write_dir = NULL;
+    const char *save = NULL, *write_dir = NULL, *load = NULL;
+    double budget_mb = 0;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : "";
         if (!strcmp(argv[i], "--tiles"))
@@ -180,6 +269,10 @@ int main(int argc, char **argv)
             save = v, i++;
         else if (!strcmp(argv[i], "--write"))
             write_dir = v, i++;
+        else if (!strcmp(argv[i], "--load"))
+            load = v, i++;
+        else if (!strcmp(argv[i], "--budget"))
+            budget_mb = atof(v), i++;
         else if (!strcmp(argv[i], "--join"))
             mode = strcmp(v, "every") ? NAV_WORLD_JOIN_ENTRANCES : NAV_WORLD_JOIN_EVERY, i++;
         else {
@@ -191,7 +284,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "open_world: 1 tile or more, sides of 2 or more, at most 32768 cells across\n");
         return 2;
     }
-    world_map m = {tiles, side, calloc((size_t)tiles * (size_t)tiles, sizeof(uint8_t *))};
+    world_map m = {tiles, side,         calloc((size_t)tiles * (size_t)tiles, sizeof(uint8_t *)),
+                   seed,  load != NULL, calloc((size_t)tiles * (size_t)tiles, sizeof(uint32_t)),
+                   0};
+    if (load) return run_loaded(load, budget_mb, &m, queries, seed);
     nav_grid **grids = calloc((size_t)tiles * (size_t)tiles, sizeof *grids);
     nav_world_builder *b;
     if (!m.cells || !grids || nav_failed(nav_world_builder_create(NULL, NULL, &b))) return 1;
@@ -199,8 +295,7 @@ int main(int argc, char **argv)
     for (int32_t ty = 0; ty < tiles; ty++)
         for (int32_t tx = 0; tx < tiles; tx++) {
             size_t t = (size_t)ty * (size_t)tiles + (size_t)tx;
-            m.cells[t] = malloc((size_t)side * (size_t)side);
-            rocks(m.cells[t], side, mix64(seed * 1000003u + t));
+            free_at(&m, tx * side, ty * side); /* makes the tile */
             nav_grid_desc d = {
                 .width = side, .height = side, .origin = {(float)(tx * side), 0, (float)(ty * side)}};
             if (nav_failed(nav_grid_create(&d, &grids[t]))) return 1;

@@ -759,6 +759,81 @@ static void assert_self_consistent(const nav_grid *grid, const uint8_t *data, si
     }
 }
 
+/* A reference label partition: union-find over every move, taken either way. */
+static uint32_t find_root(uint32_t *parent, uint32_t i)
+{
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* A grid read back from its chunk rebuilds every cell's moves at once (the inner cells of a grid
+ * without heights by a faster path) and its labels (on a grid whose moves can all be taken back, by
+ * the moves alone): the same moves as the grid made cell by cell, and labels that part the cells as
+ * a union-find over the moves does, on random grids of every size, connectivity, corner policy,
+ * with and without heights. */
+static void test_grid_rebuild_matches(void **state)
+{
+    (void)state;
+    srand(11);
+    for (int round = 0; round < 240; round++) {
+        int32_t w = 1 + rand() % 19, h = 1 + rand() % 17;
+        nav_grid_desc d = {.width = w,
+                           .height = h,
+                           .connectivity = round % 2 ? NAV_CONNECT_4 : NAV_CONNECT_8,
+                           .corner_policy = (nav_corner_policy)(1 + round / 2 % 3),
+                           .max_climb = round % 5 == 0 ? 0.5f : 0};
+        nav_grid *grid, *loaded;
+        assert_int_equal(nav_grid_create(&d, &grid), NAV_SUCCESS);
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++) {
+                if (rand() % 4 == 0) nav_grid_set_cell(grid, x, y, NAV_TERRAIN_BLOCKED);
+                if (round % 5 == 0 && rand() % 3 == 0)
+                    nav_grid_set_cell_height(grid, x, y, (float)(rand() % 3));
+            }
+        assert_int_equal(grid_via_container(grid, &loaded), NAV_SUCCESS);
+        uint32_t n = (uint32_t)w * (uint32_t)h, *parent = malloc(n * sizeof *parent);
+        for (uint32_t i = 0; i < n; i++) parent[i] = i;
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++) {
+                uint8_t m = nav_grid_moves(loaded, x, y);
+                assert_int_equal(m, nav_grid_moves(grid, x, y));
+                for (int dir = 0; dir < 8; dir++)
+                    if (m >> dir & 1) {
+                        static const int dx[8] = {1, -1, 0, 0, 1, 1, -1, -1},
+                                         dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+                        int32_t nx = x + dx[dir], ny = y + dy[dir]; /* nav_dir's order */
+                        parent[find_root(parent, (uint32_t)(y * w + x))] =
+                            find_root(parent, (uint32_t)(ny * w + nx));
+                    }
+            }
+        /* same label exactly when same root: compare every cell with the first cell of its label */
+        uint32_t *first = calloc(n + 1, sizeof *first);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t label =
+                nav_grid_component(loaded, (int32_t)(i % (uint32_t)w), (int32_t)(i / (uint32_t)w));
+            if (!nav_grid_passable(loaded, (int32_t)(i % (uint32_t)w), (int32_t)(i / (uint32_t)w))) {
+                assert_int_equal(label, 0);
+                continue;
+            }
+            assert_true(label >= 1 && label <= n);
+            if (!first[label]) first[label] = i + 1;
+            assert_int_equal(find_root(parent, first[label] - 1), find_root(parent, i));
+        }
+        for (uint32_t i = 0; i < n; i++) /* and different labels, different roots */
+            for (uint32_t j = i + 1; j < n && j < i + 40; j++) {
+                uint32_t li = nav_grid_component(loaded, (int32_t)(i % (uint32_t)w),
+                                                 (int32_t)(i / (uint32_t)w)),
+                         lj = nav_grid_component(loaded, (int32_t)(j % (uint32_t)w),
+                                                 (int32_t)(j / (uint32_t)w));
+                if (li && lj) assert_int_equal(li == lj, find_root(parent, i) == find_root(parent, j));
+            }
+        free(first);
+        free(parent);
+        nav_grid_destroy(grid);
+        nav_grid_destroy(loaded);
+    }
+}
+
 static void test_grid_chunk_corrupt(void **state)
 {
     (void)state;
@@ -1177,6 +1252,7 @@ int main(void)
         cmocka_unit_test(test_container_bit_flips),
         cmocka_unit_test(test_container_bad_tables),
         cmocka_unit_test(test_grid_chunk_round_trip),
+        cmocka_unit_test(test_grid_rebuild_matches),
         cmocka_unit_test(test_grid_chunk_corrupt),
         cmocka_unit_test(test_grid_chunk_out_of_memory),
         cmocka_unit_test(test_file_save_load),

@@ -1495,6 +1495,181 @@ static void test_joined_tiles(void **state)
     }
 }
 
+/* Writes the image to a new temporary file; its name into path (room for 64). */
+static void temp_file(const nav_writer *image, char *path)
+{
+    strcpy(path, "/tmp/libnav_world_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, image->data, image->size), (ssize_t)image->size);
+    close(fd);
+}
+
+/* Regions on demand: the village from its file with a budget of 1 byte (every region no query holds
+ * is evicted) and with room for all, each planning as the world read whole does; a region whose data
+ * is damaged fails the queries that need it, and only those. */
+static void test_world_on_demand(void **state)
+{
+    (void)state;
+    nav_world *whole;
+    assert_int_equal(nav_world_load_json(VILLAGE "/village.json", NULL, &whole), NAV_SUCCESS);
+    nav_writer image = image_of(whole);
+    char path[64];
+    temp_file(&image, path);
+    nav_vec3 points[] = {{12.5f, 3, 8.5f},   {125.5f, 0, 20.5f}, {30.5f, 0, 8.5f}, {72, 0, 18},
+                         {3.5f, 0.2f, 8.5f}, {3.5f, 3.2f, 8.5f}, {60, 0, 60}};
+    size_t budgets[2] = {1, 1u << 30};
+    for (int b = 0; b < 2; b++) {
+        nav_world *lazy;
+        assert_int_equal(nav_world_load_nav(path, &(nav_world_load_desc){.region_budget = budgets[b]}, &lazy),
+                         NAV_SUCCESS);
+        nav_world_cache_info info;
+        nav_world_get_cache_info(lazy, &info);
+        assert_true(info.on_demand);
+        assert_int_equal(info.loaded_regions, 0);
+        assert_null(nav_world_region_grid(lazy, 0));
+        assert_same_plans(whole, lazy, points, 7);
+        nav_world_get_cache_info(lazy, &info);
+        assert_int_equal(info.loads, b ? 5 : info.loads); /* room for all: each region read once */
+        if (b == 0) {
+            assert_true(info.loads > 5 && info.evictions > 0);
+            assert_int_equal(info.loaded_regions, 0); /* the queries are gone: nothing is held */
+        } else {
+            assert_int_equal(info.evictions, 0);
+            assert_int_equal(info.loaded_regions, 5);
+        }
+        nav_world_destroy(lazy);
+    }
+    nav_world_cache_info none;
+    nav_world_get_cache_info(whole, &none);
+    assert_false(none.on_demand);
+
+    /* the east town's data damaged (its CRC in the WRLD chunk no longer matches) */
+    nav_container c;
+    assert_int_equal(nav_container_open(image.data, image.size, NULL, &c), NAV_SUCCESS);
+    assert_int_equal(c.chunks[1].tag, NAV_CHUNK_WORLD_REGIONS);
+    size_t at = (size_t)((const uint8_t *)c.chunks[1].data - image.data) + (size_t)c.chunks[1].size - 5;
+    image.data[at] ^= 0x10; /* the last region's data (the container's CRC is not read on demand) */
+    temp_file(&image, path + 0);
+    test_log log;
+    test_log_init(&log);
+    nav_world *lazy;
+    assert_int_equal(
+        nav_world_load_nav(path, &(nav_world_load_desc){.region_budget = 1, .log = &log.hooks}, &lazy),
+        NAV_SUCCESS);
+    nav_world_query *q;
+    assert_int_equal(nav_world_query_create(lazy, NULL, &q), NAV_SUCCESS);
+    nav_world_result r;
+    assert_int_equal(nav_world_plan(q, points[0], points[2], &r), NAV_SUCCESS); /* house to west town */
+    assert_int_equal(nav_world_plan(q, points[0], points[1], &r), NAV_FAILURE | NAV_CORRUPT_DATA);
+    assert_non_null(strstr(log.last, "(\"east town\"): its data has a bad CRC"));
+    assert_int_equal(nav_world_plan(q, points[0], points[2], &r), NAV_SUCCESS);
+    nav_world_query_destroy(q);
+    nav_world_destroy(lazy);
+    remove(path);
+    nav_writer_destroy(&image);
+    nav_world_destroy(whole);
+}
+
+/* Threads planning on one world whose regions load on demand with room for two tiles: every answer
+ * the whole world's, while regions come and go under them. */
+typedef struct lazy_run {
+    const nav_world *lazy;
+    const nav_vec3 *points;
+    const double *want;
+    int n, bad;
+} lazy_run;
+
+static void *lazy_queries(void *arg)
+{
+    lazy_run *run = arg;
+    nav_world_query *q;
+    if (nav_failed(nav_world_query_create(run->lazy, NULL, &q))) {
+        run->bad++;
+        return NULL;
+    }
+    nav_path path;
+    nav_path_init(&path, NULL);
+    for (int round = 0; round < 3; round++)
+        for (int i = 0; i < run->n; i++) {
+            nav_world_result r;
+            nav_status s = nav_world_find_path(q, run->points[2 * i], run->points[2 * i + 1], &path, &r);
+            double got = s == NAV_SUCCESS ? r.cost : INFINITY;
+            if (nav_failed(s) || got != run->want[i]) run->bad++;
+        }
+    nav_path_destroy(&path);
+    nav_world_query_destroy(q);
+    return NULL;
+}
+
+static void test_world_on_demand_threads(void **state)
+{
+    (void)state;
+    nav_grid *big = random_grid(36, 30, false, 77);
+    int32_t xs[4] = {0, 12, 24, 36}, ys[4] = {0, 10, 20, 30};
+    nav_grid *tiles[9];
+    nav_world_builder *b;
+    assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+    for (int i = 0; i < 9; i++) {
+        tiles[i] = cut(big, xs[i % 3], ys[i / 3], 12, 10);
+        char name[16];
+        snprintf(name, sizeof name, "tile %d", i);
+        assert_int_equal(nav_world_builder_add_grid(b, name, tiles[i], NULL), NAV_SUCCESS);
+    }
+    assert_int_equal(nav_world_builder_join_touching(b, NULL, NULL), NAV_SUCCESS);
+    nav_world *whole;
+    assert_int_equal(nav_world_bake(b, NULL, &whole), NAV_SUCCESS);
+    nav_world_builder_destroy(b);
+    nav_writer image = image_of(whole);
+    char path[64];
+    temp_file(&image, path);
+    enum { N = 40 };
+    nav_vec3 points[2 * N];
+    double want[N];
+    nav_world_query *q;
+    assert_int_equal(nav_world_query_create(whole, NULL, &q), NAV_SUCCESS);
+    for (int i = 0; i < N; i++) {
+        for (int e = 0; e < 2; e++) {
+            int32_t x, y;
+            do x = rand() % 36, y = rand() % 30;
+            while (!nav_grid_passable(big, x, y));
+            points[2 * i + e] = (nav_vec3){(float)x + 0.5f, 0.1f, (float)y + 0.5f};
+        }
+        nav_world_result r;
+        nav_path walk;
+        nav_path_init(&walk, NULL);
+        nav_status s = nav_world_find_path(q, points[2 * i], points[2 * i + 1], &walk, &r);
+        want[i] = s == NAV_SUCCESS ? r.cost : INFINITY; /* the refined cost, as the threads get it */
+        nav_path_destroy(&walk);
+    }
+    nav_world_query_destroy(q);
+    nav_world *lazy;
+    size_t two_tiles = 2 * nav_grid_memory_bytes(tiles[0]);
+    assert_int_equal(nav_world_load_nav(path, &(nav_world_load_desc){.region_budget = two_tiles}, &lazy),
+                     NAV_SUCCESS);
+    assert_same_plans(whole, lazy, points, 12);
+    lazy_run runs[3];
+    pthread_t threads[3];
+    for (int t = 0; t < 3; t++) {
+        runs[t] = (lazy_run){lazy, points, want, N, 0};
+        assert_int_equal(pthread_create(&threads[t], NULL, lazy_queries, &runs[t]), 0);
+    }
+    for (int t = 0; t < 3; t++) {
+        pthread_join(threads[t], NULL);
+        assert_int_equal(runs[t].bad, 0);
+    }
+    nav_world_cache_info info;
+    nav_world_get_cache_info(lazy, &info);
+    assert_true(info.evictions > 0);
+    assert_true(info.loaded_bytes <= two_tiles + nav_grid_memory_bytes(tiles[0]));
+    nav_world_destroy(lazy);
+    remove(path);
+    nav_writer_destroy(&image);
+    nav_world_destroy(whole);
+    for (int i = 0; i < 9; i++) nav_grid_destroy(tiles[i]);
+    nav_grid_destroy(big);
+}
+
 /* The search's octile estimate must stay below what a mesh's straight segments cost: the goal on an
  * open mesh, reached through two doors, one 13 from the goal at 22.6 degrees off the axis (octile
  * distance 14.07) and one 13.5 away along the axis. Through the first is cheaper. */
@@ -1772,6 +1947,7 @@ int main(void)
         cmocka_unit_test(test_joined_tiles),        cmocka_unit_test(test_estimate_on_mesh),
         cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_threads_toggling),
         cmocka_unit_test(test_world_nav),           cmocka_unit_test(test_world_nav_damage),
+        cmocka_unit_test(test_world_on_demand),     cmocka_unit_test(test_world_on_demand_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

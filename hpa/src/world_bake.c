@@ -288,6 +288,7 @@ void nav_world_destroy(nav_world *w)
     nav__free(&a, w->bucket_regions);
     nav__free(&a, w->bucket_fill);
     nav__free(&a, w->part_list);
+    nav__world_cache_destroy(w->cache, &a);
     nav__free(&a, w);
 }
 
@@ -395,17 +396,25 @@ static void region_box(const nav__world_region *r, double box[4])
     box[0] -= 1e-3, box[1] -= 1e-3, box[2] += 1e-3, box[3] += 1e-3;
 }
 
+void nav__world_region_facts(const nav__world_region *region, double box[4], bool *symmetric, uint64_t *cells)
+{
+    *symmetric =
+        region->grid && nav_grid_uniform_cost(region->grid) > 0 && nav_grid_moves_reversible(region->grid);
+    *cells = region->grid ? cells_of(region->grid) : 0;
+    region_box(region, box);
+}
+
 void nav__world_note_region(nav_world *w, uint32_t r)
 {
     nav__world_region *region = &w->regions[r];
     region->ops = ops_of(region->kind);
     region->index = r;
-    w->mesh_regions += region->mesh != NULL;
-    if (region->grid && (!w->largest_grid || cells_of(region->grid) > cells_of(w->largest_grid)))
-        w->largest_grid = region->grid;
-    region->symmetric =
-        region->grid && nav_grid_uniform_cost(region->grid) > 0 && nav_grid_moves_reversible(region->grid);
-    region_box(region, region->box);
+    w->mesh_regions += region->kind == NAV_WORLD_REGION_MESH;
+    if (!w->cache) nav__world_region_facts(region, region->box, &region->symmetric, &region->cells);
+    if (region->cells > w->largest_cells) {
+        w->largest_cells = region->cells;
+        w->largest_grid = region->grid; /* null while regions load on demand */
+    }
 }
 
 /* The chokepoints (two a link) and each region's list of them. */
@@ -805,7 +814,9 @@ nav_status nav__world_finish(nav_world *w)
 {
     nav_status s = sort_by_name(w);
     if (!nav_failed(s)) s = build_buckets(w);
-    if (!nav_failed(s)) w->cost_floor = cost_floor(w, 0), w->cost_floor_octile = cost_floor(w, 1);
+    /* (regions on demand: the file's floors stand, as its reader has no regions to work them out) */
+    if (!nav_failed(s) && !w->cache)
+        w->cost_floor = cost_floor(w, 0), w->cost_floor_octile = cost_floor(w, 1);
     if (!nav_failed(s)) s = init_state(w);
     if (nav_failed(s)) return s;
     w->bytes = sizeof *w + w->region_count * (sizeof *w->regions + sizeof *w->by_name) +
@@ -849,17 +860,17 @@ nav_world_region_kind nav_world_region_kind_of(const nav_world *w, uint32_t regi
 
 const nav_grid *nav_world_region_grid(const nav_world *w, uint32_t region)
 {
-    return w && region < w->region_count ? w->regions[region].grid : NULL;
+    return w && !w->cache && region < w->region_count ? w->regions[region].grid : NULL;
 }
 
 const nav_mesh *nav_world_region_mesh(const nav_world *w, uint32_t region)
 {
-    return w && region < w->region_count ? w->regions[region].mesh : NULL;
+    return w && !w->cache && region < w->region_count ? w->regions[region].mesh : NULL;
 }
 
 const nav_waypoints *nav_world_region_waypoints(const nav_world *w, uint32_t region)
 {
-    return w && region < w->region_count ? w->regions[region].waypoints : NULL;
+    return w && !w->cache && region < w->region_count ? w->regions[region].waypoints : NULL;
 }
 
 uint32_t nav_world_find_region(const nav_world *w, const char *name)
@@ -897,6 +908,16 @@ bool nav_world_link(const nav_world *w, uint32_t link, nav_world_link_desc *out)
 
 nav_status nav_world_locate(const nav_world *w, nav_vec3 point, nav_world_place *out)
 {
+    if (!w) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav__world_pins pins = {.allocator = w->allocator};
+    nav_status s = nav__world_locate(w, point, out, &pins);
+    nav__world_unpin_all(w, &pins);
+    nav__world_pins_free(&pins);
+    return s;
+}
+
+nav_status nav__world_locate(const nav_world *w, nav_vec3 point, nav_world_place *out, nav__world_pins *pins)
+{
     if (!w || !out || !(isfinite(point.x) && isfinite(point.y) && isfinite(point.z)))
         return NAV_FAILURE | NAV_INVALID_PARAM;
     const float above = 0.5f; /* a floor this far above the point still counts as under it */
@@ -907,6 +928,10 @@ nav_status nav_world_locate(const nav_world *w, nav_vec3 point, nav_world_place 
     for (uint32_t k = w->bucket_first[b]; k < w->bucket_first[b + 1]; k++) {
         uint32_t r = w->bucket_regions[k];
         const nav__world_region *region = &w->regions[r];
+        const double *box = region->box; /* (a region on disk is read only when the point is in its box) */
+        if (!(point.x >= box[0] && point.z >= box[1] && point.x <= box[2] && point.z <= box[3])) continue;
+        nav_status s = nav__world_pin(w, r, pins);
+        if (nav_failed(s)) return s;
         nav_world_place p;
         if (!region->ops->locate(region, point, &p)) continue;
         p.region = r;

@@ -9,19 +9,19 @@
 nav_status nav__world_scratch_init(nav__world_scratch *s, const nav_world *w, const nav_allocator *a,
                                    const nav_allocator *path)
 {
-    *s = (nav__world_scratch){.allocator = *a};
+    *s = (nav__world_scratch){.allocator = *a, .grid_cells = w->largest_cells};
     nav_path_init(&s->path, path);
     s->ids = nav__alloc(a, ((size_t)w->max_region_chokes + 1) * sizeof *s->ids);
     nav_status st = s->ids ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    if (!nav_failed(st) && w->largest_grid) {
-        uint32_t cells =
-            (uint32_t)nav_grid_width(w->largest_grid) * (uint32_t)nav_grid_height(w->largest_grid);
-        st = nav_region_query_create(w->largest_grid, cells, a, &s->grid);
-    }
+    /* all made now when the regions are in memory (a bake's threads must not allocate through the
+     * caller's allocator); on demand, each when first needed (nav__world_scratch_grid, _mesh) */
+    if (!nav_failed(st) && w->largest_grid)
+        st = nav_region_query_create(w->largest_grid, (uint32_t)w->largest_cells, a, &s->grid);
     if (!nav_failed(st) && w->mesh_regions) {
         s->mesh = nav__calloc(a, w->region_count, sizeof *s->mesh);
-        if (!s->mesh) st = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-        for (uint32_t r = 0; r < w->region_count && !nav_failed(st); r++)
+        s->mesh_generation = nav__calloc(a, w->region_count, sizeof *s->mesh_generation);
+        if (!s->mesh || !s->mesh_generation) st = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        for (uint32_t r = 0; r < w->region_count && !nav_failed(st) && !w->cache; r++)
             if (w->regions[r].mesh)
                 st = nav_mesh_query_create(w->regions[r].mesh, &(nav_mesh_query_desc){.allocator = a},
                                            &s->mesh[r]);
@@ -33,6 +33,26 @@ nav_status nav__world_scratch_init(nav__world_scratch *s, const nav_world *w, co
     return NAV_SUCCESS;
 }
 
+nav_status nav__world_scratch_grid(nav__world_scratch *s, const nav__world_region *r)
+{
+    if (!s->grid &&
+        nav_failed(nav_region_query_create(r->grid, (uint32_t)s->grid_cells, &s->allocator, &s->grid)))
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    return nav_region_query_set_grid(s->grid, r->grid);
+}
+
+nav_mesh_query *nav__world_scratch_mesh(nav__world_scratch *s, const nav__world_region *r)
+{
+    nav_mesh_query **q = &s->mesh[r->index];
+    if (*q && s->mesh_generation[r->index] == r->generation) return *q;
+    nav_mesh_query_destroy(*q); /* made for an earlier load of the region */
+    *q = NULL;
+    if (nav_failed(nav_mesh_query_create(r->mesh, &(nav_mesh_query_desc){.allocator = &s->allocator}, q)))
+        return NULL;
+    s->mesh_generation[r->index] = r->generation;
+    return *q;
+}
+
 void nav__world_scratch_free(nav__world_scratch *s, const nav_world *w)
 {
     nav_region_query_destroy(s->grid);
@@ -40,8 +60,10 @@ void nav__world_scratch_free(nav__world_scratch *s, const nav_world *w)
     if (s->mesh)
         for (uint32_t r = 0; r < w->region_count; r++) nav_mesh_query_destroy(s->mesh[r]);
     nav__free(&s->allocator, s->mesh);
+    nav__free(&s->allocator, s->mesh_generation);
     nav__free(&s->allocator, s->ids);
     s->mesh = NULL;
+    s->mesh_generation = NULL;
     s->ids = NULL;
     nav_path_destroy(&s->path);
 }
@@ -87,7 +109,7 @@ static bool grid_locate(const nav__world_region *r, nav_vec3 point, nav_world_pl
 static nav_status grid_fan(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
                            bool reverse, const nav_world_place *targets, uint32_t count, double *costs)
 {
-    nav_status st = nav_region_query_set_grid(s->grid, r->grid);
+    nav_status st = nav__world_scratch_grid(s, r);
     if (nav_failed(st)) return st;
     for (uint32_t k = 0; k < count; k++) s->ids[k] = targets[k].id;
     st = nav_region_fan(s->grid, whole(r->grid), from->id, reverse, s->ids, count, costs);
@@ -100,7 +122,7 @@ static nav_status grid_fan(nav__world_scratch *s, const nav__world_region *r, co
 static nav_status grid_leg(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
                            const nav_world_place *to, nav_path *path, double *cost)
 {
-    nav_status st = nav_region_query_set_grid(s->grid, r->grid);
+    nav_status st = nav__world_scratch_grid(s, r);
     if (nav_failed(st)) return st;
     double c = 0;
     st = nav_region_leg(s->grid, whole(r->grid), from->id, to->id, 0, path, &c);

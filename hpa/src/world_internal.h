@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 
 #include "log.h"
 #include "nav/io.h"
@@ -23,8 +24,11 @@ typedef struct nav__world_region nav__world_region;
  * search made for the largest grid region and pointed at whichever grid it serves, one mesh query a
  * mesh region, and a path for the legs of planners that write whole paths. */
 typedef struct nav__world_scratch {
-    nav_region_query *grid;
-    nav_mesh_query **mesh; /* a region, null for the regions that are no mesh */
+    nav_region_query *grid; /* made for the largest grid region's cells (when first needed, on a
+                               world whose regions load on demand) */
+    uint64_t grid_cells;
+    nav_mesh_query **mesh;     /* a region, null for the regions that are no mesh (or not yet needed) */
+    uint32_t *mesh_generation; /* of the mesh each was made for (a region loaded again is another) */
     nav_path path;
     uint32_t *ids; /* a region's chokepoints + 1 */
     nav_allocator allocator;
@@ -61,6 +65,8 @@ struct nav__world_region {
     bool symmetric;       /* a grid whose ways cost the same both ways: a table entry (i, j), i > j,
                            * has no path of its own (it is (j, i)'s, walked back) */
     double box[4];        /* its extent in x and z (min x, min z, max x, max z), with a margin */
+    uint64_t cells;       /* a grid's cells (known before it is loaded) */
+    uint32_t generation;  /* how many times its data was loaded (on demand; under the cache's lock) */
 };
 
 extern const nav__world_region_ops nav__world_grid_ops, nav__world_mesh_ops, nav__world_waypoints_ops;
@@ -72,6 +78,10 @@ extern const nav__world_region_ops nav__world_grid_ops, nav__world_mesh_ops, nav
 nav_status nav__world_scratch_init(nav__world_scratch *s, const nav_world *w, const nav_allocator *a,
                                    const nav_allocator *path);
 void nav__world_scratch_free(nav__world_scratch *s, const nav_world *w);
+/* The grid search pointed at region r's grid, or the mesh query for region r's mesh (null: out of
+ * memory), made when first needed. */
+nav_status nav__world_scratch_grid(nav__world_scratch *s, const nav__world_region *r);
+nav_mesh_query *nav__world_scratch_mesh(nav__world_scratch *s, const nav__world_region *r);
 size_t nav__world_scratch_bytes(const nav__world_scratch *s, const nav_world *w);
 
 /* Appends src's points and nodes to dst. */
@@ -120,7 +130,10 @@ struct nav_world {
     uint64_t path_size;
     uint64_t table_size;
     uint32_t max_region_chokes;
-    const nav_grid *largest_grid; /* of the grid regions (the grid scratch is made for it) */
+    const nav_grid *largest_grid;   /* of the grid regions (the grid scratch is made for it), when all
+                                       regions are in memory */
+    uint64_t largest_cells;         /* its cells */
+    struct nav__world_cache *cache; /* regions loaded on demand (world_cache.c); null: all loaded */
     uint32_t mesh_regions;
     char *names;
     uint32_t names_size;
@@ -144,14 +157,55 @@ struct nav_world {
 
 /* ---- Steps of the bake that reading a world file takes too (world_bake.c) ---- */
 
-/* Fills in what region r's kind and data give: its ops, box and symmetric flag, and the world's
- * largest grid and mesh count. */
+/* Fills in what region r's kind and data give: its ops, box, symmetric flag and cells (on a world
+ * whose regions load on demand: as the file states them), and the world's largest grid and mesh
+ * count. */
 void nav__world_note_region(nav_world *w, uint32_t r);
+/* What a region's data gives: its extent (with locate's margin), symmetry and cells. */
+void nav__world_region_facts(const nav__world_region *region, double box[4], bool *symmetric,
+                             uint64_t *cells);
 /* From w->choke (and the regions' choke_count all 0): each region's chokepoint list, slots, the
  * lists by place id, the table offsets and size, and the table's memory. */
 nav_status nav__world_index_chokepoints(nav_world *w);
 /* Names in order, locate's buckets, the estimate's cost floors, the link state, the byte count. */
 nav_status nav__world_finish(nav_world *w);
+
+/* ---- Regions loaded on demand (world_cache.c) ---- */
+
+/* The regions a query holds loaded: a region's data (grid, mesh, waypoints) is read only while it
+ * is held. */
+typedef struct nav__world_pins {
+    uint32_t *regions;
+    uint32_t count, capacity;
+    nav_allocator allocator;
+} nav__world_pins;
+
+/* Holds region r loaded (reading it from the file if it is not, evicting the least recently used
+ * regions no query holds while over the budget). On a world with all regions in memory it does
+ * nothing. NAV_FAILURE with NAV_IO_ERROR, NAV_CORRUPT_DATA (the region's data or its table fails
+ * its checks) or NAV_OUT_OF_MEMORY. */
+nav_status nav__world_pin(const nav_world *w, uint32_t r, nav__world_pins *pins);
+/* Lets go of every region pins holds. */
+void nav__world_unpin_all(const nav_world *w, nav__world_pins *pins);
+void nav__world_pins_free(nav__world_pins *pins);
+typedef struct nav__world_cache nav__world_cache;
+/* Makes w's cache (w->cache, which w frees from then on even on failure): file stays open for
+ * reading regions at regions_at + each region's offset (nav__world_cache_set_region). */
+nav_status nav__world_cache_create(nav_world *w, FILE *file, const char *path, uint64_t regions_at,
+                                   size_t budget, const nav_log *log);
+void nav__world_cache_set_region(nav__world_cache *c, uint32_t r, uint64_t at, uint64_t size, uint32_t crc);
+void nav__world_cache_destroy(nav__world_cache *cache, const nav_allocator *a);
+/* Checks region r's loaded data against the world (world_nav.c): its extent, symmetry and cells as
+ * the WRLD chunk states them, its chokepoints on walkable places, its table and ways. */
+nav_status nav__world_check_region(const nav_world *w, uint32_t r, const double box[4], bool symmetric,
+                                   const nav_log *log);
+/* Reads region r's data chunk into w->owned[r] and the region's pointers (labels: build a grid's
+ * reachability labels), and frees it again. */
+nav_status nav__world_read_region_data(nav_world *w, uint32_t r, const void *data, size_t size, bool labels,
+                                       const nav_log *log);
+void nav__world_drop_region_data(nav_world *w, uint32_t r);
+/* locate (nav_world_locate) holding the regions it looks at. */
+nav_status nav__world_locate(const nav_world *w, nav_vec3 point, nav_world_place *out, nav__world_pins *pins);
 
 /* ---- The .nav chunks (world_nav.c) ---- */
 

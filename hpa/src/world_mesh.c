@@ -22,10 +22,11 @@ static nav_status search(nav__world_scratch *s, const nav__world_region *r, nav_
                          double *cost)
 {
     nav_mesh_result res;
+    nav_mesh_query *q = nav__world_scratch_mesh(s, r);
+    if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     nav_status st = nav_mesh_find_path(
-        s->mesh[r->index],
-        &(nav_mesh_path_desc){.mode = NAV_MESH_PATH_OPTIMAL, .half_extents = {OVER, 0, OVER}}, a, b, &s->path,
-        &res);
+        q, &(nav_mesh_path_desc){.mode = NAV_MESH_PATH_OPTIMAL, .half_extents = {OVER, 0, OVER}}, a, b,
+        &s->path, &res);
     *cost = INFINITY;
     if (nav_has_detail(st, NAV_UNREACHABLE)) return NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
     if (nav_failed(st)) return st;

@@ -9,7 +9,7 @@
  *             empty name); zeros to a multiple of 8; then
  *             regions x 64 bytes: u32 kind, name offset; f64 snap (waypoints; else 0); u32 symmetric,
  *               CRC-32 of its data; u64 its data's offset in WREG (a multiple of 16) and size;
- *               f64 min x, min z, max x, max z (with locate's margin);
+ *               f64 min x, min z, max x, max z (with locate's margin); u64 cells (a grid's);
  *             links x 24 bytes: u32 kind, name offset (0: none); f64 cost; u32 flags (1 one-way,
  *               2 disabled at bake), 0;
  *             chokepoints (2 a link: its from end, its to end) x 20 bytes: u32 region, place id;
@@ -34,7 +34,7 @@
 #include "world_internal.h"
 
 #define REGION_ALIGN 16 /* of each region's data in the WREG chunk */
-#define REGION_BYTES 64 /* of a region's record in the WRLD chunk */
+#define REGION_BYTES 80 /* of a region's record in the WRLD chunk */
 #define LINK_BYTES   24
 #define CHOKE_BYTES  20
 
@@ -42,16 +42,25 @@
 
 nav_status nav__world_region_blob(const nav_world *w, uint32_t r, nav_writer *out)
 {
+    nav__world_pins pins = {.allocator = w->allocator}; /* (a region on disk is read for it) */
+    nav_status s = nav__world_pin(w, r, &pins);
     const nav__world_region *region = &w->regions[r];
-    switch (region->kind) {
-    case NAV_WORLD_REGION_GRID:
-        return nav_grid_write_chunk(region->grid, out);
-    case NAV_WORLD_REGION_MESH:
-        return nav_mesh_write_chunk(region->mesh, out);
-    case NAV_WORLD_REGION_WAYPOINTS:
-        return nav_waypoints_write_chunk(region->waypoints, out);
+    if (!nav_failed(s)) {
+        switch (region->kind) {
+        case NAV_WORLD_REGION_GRID:
+            s = nav_grid_write_chunk(region->grid, out);
+            break;
+        case NAV_WORLD_REGION_MESH:
+            s = nav_mesh_write_chunk(region->mesh, out);
+            break;
+        case NAV_WORLD_REGION_WAYPOINTS:
+            s = nav_waypoints_write_chunk(region->waypoints, out);
+            break;
+        }
     }
-    return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav__world_unpin_all(w, &pins);
+    nav__world_pins_free(&pins);
+    return s;
 }
 
 static uint32_t crc_u32(uint32_t crc, uint32_t v)
@@ -127,6 +136,7 @@ static void put_world(const nav_world *w, const uint64_t *blob_at, const uint64_
         nav_writer_put_u64(o, blob_at[r]);
         nav_writer_put_u64(o, blob_size[r]);
         for (int i = 0; i < 4; i++) nav_writer_put_f64(o, region->box[i]);
+        nav_writer_put_u64(o, region->cells);
     }
     for (uint32_t k = 0; k < w->link_count; k++) {
         const nav__world_link *l = &w->links[k];
@@ -277,7 +287,9 @@ static nav_status check_table(const nav_world *w, uint32_t r, const nav_log *log
             double c = t[(uint64_t)i * k + j];
             uint64_t runs = w->path_first[e + 1] - w->path_first[e];
             const char *why = NULL;
-            bool own = region->grid && c < INFINITY && i != j && (!region->symmetric || i < j);
+            /* (a grid on disk, on demand: its ways are walked when it is read) */
+            bool own = region->kind == NAV_WORLD_REGION_GRID && c < INFINITY && i != j &&
+                       (!region->symmetric || i < j);
             if (!(c >= 0))
                 why = "a cost that is negative or not a number";
             else if (i == j && c != 0)
@@ -286,9 +298,10 @@ static nav_status check_table(const nav_world *w, uint32_t r, const nav_log *log
                 why = "a symmetric table differs from its mirror";
             else if (!own && runs)
                 why = "a way where none is kept";
-            else if (own && !way_ok(region->grid, w->choke[w->region_choke[region->choke_first + i]].id,
-                                    w->choke[w->region_choke[region->choke_first + j]].id,
-                                    w->path_bytes + w->path_first[e], runs))
+            else if (own && region->grid &&
+                     !way_ok(region->grid, w->choke[w->region_choke[region->choke_first + i]].id,
+                             w->choke[w->region_choke[region->choke_first + j]].id,
+                             w->path_bytes + w->path_first[e], runs))
                 why = "a way that leaves its grid or ends elsewhere";
             if (why) {
                 nav__logf(log, NAV_LOG_ERROR, "%s chunk: region %u (\"%s\"), entry (%u, %u): %s", chunk, r,
@@ -415,6 +428,7 @@ typedef struct reader {
     nav_reader r;
     const nav_log *log;
     nav_world *w;
+    bool lazy; /* regions on demand: their data stays in the file */
 } reader;
 
 static nav_status corrupt(reader *rd, const char *what, uint32_t index)
@@ -433,8 +447,45 @@ static bool name_at(const nav_world *w, uint32_t at)
     return true;
 }
 
-/* Region r's record and its data (from the WREG chunk). */
-static nav_status read_region(reader *rd, uint32_t r, const nav_chunk *wreg, double box[4], bool *symmetric)
+/* Reads a region's data chunk into w->owned[r] and the region's pointers. */
+nav_status nav__world_read_region_data(nav_world *w, uint32_t r, const void *data, size_t size, bool labels,
+                                       const nav_log *log)
+{
+    nav__world_region *region = &w->regions[r];
+    nav__world_owned *o = &w->owned[r];
+    nav_status s = NAV_FAILURE | NAV_INVALID_PARAM;
+    switch (region->kind) {
+    case NAV_WORLD_REGION_GRID:
+        s = nav__grid_read_chunk(data, size, &(nav_grid_desc){.allocator = &w->allocator, .log = log}, labels,
+                                 &o->grid);
+        break;
+    case NAV_WORLD_REGION_MESH:
+        s = nav_mesh_read_chunk(data, size, &w->allocator, log, &o->mesh);
+        break;
+    case NAV_WORLD_REGION_WAYPOINTS:
+        s = nav_waypoints_read_chunk(data, size, NULL, &w->allocator, log, &o->waypoints);
+        break;
+    }
+    region->grid = o->grid, region->mesh = o->mesh, region->waypoints = o->waypoints;
+    if (nav_failed(s)) nav__logf(log, NAV_LOG_ERROR, "WREG chunk: region %u's data is refused", r);
+    return s;
+}
+
+void nav__world_drop_region_data(nav_world *w, uint32_t r)
+{
+    nav__world_region *region = &w->regions[r];
+    nav__world_owned *o = &w->owned[r];
+    nav_grid_destroy(o->grid);
+    nav_mesh_destroy(o->mesh);
+    nav_waypoints_destroy(o->waypoints);
+    *o = (nav__world_owned){0};
+    region->grid = NULL, region->mesh = NULL, region->waypoints = NULL;
+}
+
+/* Region r's record, and (not lazy) its data from the WREG chunk. The record's extent, symmetry and
+ * cells go to the region (lazy) or to box, symmetric and cells, to be checked against the data. */
+static nav_status read_region(reader *rd, uint32_t r, const nav_chunk *wreg, double box[4], bool *symmetric,
+                              uint64_t *cells)
 {
     nav_world *w = rd->w;
     nav__world_region *region = &w->regions[r];
@@ -444,6 +495,7 @@ static nav_status read_region(reader *rd, uint32_t r, const nav_chunk *wreg, dou
     uint32_t sym = nav_reader_get_u32(&rd->r), crc = nav_reader_get_u32(&rd->r);
     uint64_t at = nav_reader_get_u64(&rd->r), size = nav_reader_get_u64(&rd->r);
     for (int i = 0; i < 4; i++) box[i] = nav_reader_get_f64(&rd->r);
+    *cells = nav_reader_get_u64(&rd->r);
     if (nav_failed(rd->r.status)) return corrupt(rd, "it ends inside region", r);
     if (kind < NAV_WORLD_REGION_GRID || kind > NAV_WORLD_REGION_WAYPOINTS)
         return corrupt(rd, "a bad kind, region", r);
@@ -452,48 +504,80 @@ static nav_status read_region(reader *rd, uint32_t r, const nav_chunk *wreg, dou
     bool snaps = kind == NAV_WORLD_REGION_WAYPOINTS;
     if (snaps ? !(region->snap > 0 && isfinite(region->snap)) : region->snap != 0)
         return corrupt(rd, "a bad snap distance, region", r);
-    if (sym > 1) return corrupt(rd, "a bad symmetric flag, region", r);
+    if (sym > 1 || (sym && kind != NAV_WORLD_REGION_GRID))
+        return corrupt(rd, "a bad symmetric flag, region", r);
     *symmetric = sym;
+    if ((kind == NAV_WORLD_REGION_GRID) != (*cells > 0) || *cells > NAV_GRID_MAX_CELLS)
+        return corrupt(rd, "a bad count of cells, region", r);
     if (at % REGION_ALIGN || at > wreg->size || size > wreg->size - at)
         return corrupt(rd, "region data outside the WREG chunk, region", r);
+    if (rd->lazy) { /* the record stands until the data is read (nav__world_check_region) */
+        if (!(box[0] <= box[2] && box[1] <= box[3]) || !isfinite(box[0]) || !isfinite(box[1]) ||
+            !isfinite(box[2]) || !isfinite(box[3]))
+            return corrupt(rd, "a bad extent, region", r);
+        memcpy(region->box, box, sizeof region->box);
+        region->symmetric = sym, region->cells = *cells;
+        nav__world_cache_set_region(w->cache, r, at, size, crc);
+        return NAV_SUCCESS;
+    }
     const uint8_t *data = (const uint8_t *)wreg->data + at;
     if (nav_crc32(0, data, (size_t)size) != crc) return corrupt(rd, "region data with a bad CRC, region", r);
-    nav__world_owned *o = &w->owned[r];
-    nav_status s = NAV_FAILURE | NAV_INVALID_PARAM;
-    switch (region->kind) {
-    case NAV_WORLD_REGION_GRID:
-        s = nav_grid_read_chunk(data, (size_t)size,
-                                &(nav_grid_desc){.allocator = &w->allocator, .log = rd->log}, &o->grid);
-        region->grid = o->grid;
-        break;
-    case NAV_WORLD_REGION_MESH:
-        s = nav_mesh_read_chunk(data, (size_t)size, &w->allocator, rd->log, &o->mesh);
-        region->mesh = o->mesh;
-        break;
-    case NAV_WORLD_REGION_WAYPOINTS:
-        s = nav_waypoints_read_chunk(data, (size_t)size, NULL, &w->allocator, rd->log, &o->waypoints);
-        region->waypoints = o->waypoints;
-        break;
-    }
-    if (nav_failed(s)) nav__logf(rd->log, NAV_LOG_ERROR, "WREG chunk: region %u's data is refused", r);
-    return s;
+    return nav__world_read_region_data(w, r, data, (size_t)size, true, rd->log);
 }
 
-/* A chokepoint's place: a walkable place of its region, at a finite position. */
+/* A chokepoint's place: a walkable place of its region, at a finite position (with its region on
+ * disk: only what the record tells, a grid's cell count). */
 static bool place_ok(const nav_world *w, const nav_world_place *p)
 {
     if (p->region >= w->region_count) return false;
     if (!(isfinite(p->position.x) && isfinite(p->position.y) && isfinite(p->position.z))) return false;
     const nav__world_region *region = &w->regions[p->region];
+    if (region->kind == NAV_WORLD_REGION_GRID && p->id >= region->cells) return false;
     if (region->grid)
-        return p->id < (uint64_t)region->grid->width * region->grid->height &&
-               nav_grid_passable(region->grid, (int32_t)(p->id % region->grid->width),
+        return nav_grid_passable(region->grid, (int32_t)(p->id % region->grid->width),
                                  (int32_t)(p->id / region->grid->width));
     if (region->mesh) return p->id < nav_mesh_poly_count(region->mesh);
-    return p->id < nav_waypoints_count(region->waypoints);
+    if (region->waypoints) return p->id < nav_waypoints_count(region->waypoints);
+    return true;
 }
 
-static nav_status read_world(reader *rd, const nav_chunk *wreg)
+nav_status nav__world_check_region(const nav_world *w, uint32_t r, const double box[4], bool symmetric,
+                                   const nav_log *log)
+{
+    const nav__world_region *region = &w->regions[r];
+    double facts_box[4];
+    bool facts_symmetric;
+    uint64_t facts_cells;
+    nav__world_region_facts(region, facts_box, &facts_symmetric, &facts_cells);
+    if (memcmp(facts_box, box, sizeof facts_box) || facts_symmetric != symmetric ||
+        facts_cells != region->cells) {
+        nav__logf(log, NAV_LOG_ERROR,
+                  "WRLD chunk: region %u (\"%s\"): an extent, symmetry or size its data does not give", r,
+                  nav__world_name(w, region->name));
+        return NAV_FAILURE | NAV_CORRUPT_DATA;
+    }
+    for (uint32_t i = 0; i < region->choke_count; i++) {
+        uint32_t c = w->region_choke[region->choke_first + i];
+        if (!place_ok(w, &w->choke[c])) {
+            nav__logf(log, NAV_LOG_ERROR,
+                      "WRLD chunk: chokepoint %u: at no walkable place of region %u (\"%s\")", c, r,
+                      nav__world_name(w, region->name));
+            return NAV_FAILURE | NAV_CORRUPT_DATA;
+        }
+    }
+    return check_table(w, r, log, "WRLD");
+}
+
+/* A world file read on demand: the open file, where its WREG chunk lies, the budget. */
+typedef struct nav__lazy_file {
+    FILE *file;
+    const char *path;
+    uint64_t regions_at;
+    size_t budget;
+    const nav_log *log; /* the caller's (the cache prefixes the path itself) */
+} nav__lazy_file;
+
+static nav_status read_world(reader *rd, const nav_chunk *wreg, const nav__lazy_file *lazy)
 {
     nav_world *w = rd->w;
     const nav_allocator *a = &w->allocator;
@@ -508,6 +592,8 @@ static nav_status read_world(reader *rd, const nav_chunk *wreg)
     if (zero || w->region_count == 0 || w->region_count > NAV_WORLD_MAX_REGIONS ||
         w->link_count > NAV_WORLD_MAX_LINKS)
         return corrupt(rd, "bad counts", UINT32_MAX);
+    if (!(floor >= 0 && floor_octile >= 0 && isfinite(floor) && isfinite(floor_octile)))
+        return corrupt(rd, "bad cost floors", UINT32_MAX);
     w->choke_count = 2 * w->link_count;
     const void *names = nav_reader_bytes(r, w->names_size);
     nav_reader_align(r, 8);
@@ -522,8 +608,9 @@ static nav_status read_world(reader *rd, const nav_chunk *wreg)
     w->links = nav__calloc(a, w->link_count ? w->link_count : 1, sizeof *w->links);
     double(*box)[4] = nav__alloc(a, w->region_count * sizeof *box);
     bool *symmetric = nav__alloc(a, w->region_count);
+    uint64_t *cells = nav__alloc(a, w->region_count * sizeof *cells);
     nav_status s = NAV_SUCCESS;
-    if (!w->names || !w->regions || !w->owned || !w->links || !box || !symmetric)
+    if (!w->names || !w->regions || !w->owned || !w->links || !box || !symmetric || !cells)
         s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s)) {
         memcpy(w->names, names, w->names_size);
@@ -531,13 +618,16 @@ static nav_status read_world(reader *rd, const nav_chunk *wreg)
         if (w->names[0] != '\0' || w->names[w->names_size - 1] != '\0')
             s = corrupt(rd, "names that do not start and end with a NUL", UINT32_MAX);
     }
+    if (!nav_failed(s) && lazy)
+        s = nav__world_cache_create(w, lazy->file, lazy->path, lazy->regions_at, lazy->budget, lazy->log);
     for (uint32_t i = 0; i < w->region_count && !nav_failed(s); i++)
-        s = read_region(rd, i, wreg, box[i], &symmetric[i]);
+        s = read_region(rd, i, wreg, box[i], &symmetric[i], &cells[i]);
     for (uint32_t i = 0; i < w->region_count && !nav_failed(s); i++) {
         nav__world_region *region = &w->regions[i];
         nav__world_note_region(w, i);
-        if (region->symmetric != symmetric[i] || memcmp(region->box, box[i], sizeof box[i]))
-            s = corrupt(rd, "an extent or symmetric flag its data does not give, region", i);
+        if (!rd->lazy && (region->symmetric != symmetric[i] || region->cells != cells[i] ||
+                          memcmp(region->box, box[i], sizeof box[i])))
+            s = corrupt(rd, "an extent, symmetry or size its data does not give, region", i);
     }
     for (uint32_t k = 0; k < w->link_count && !nav_failed(s); k++) {
         nav__world_link *l = &w->links[k];
@@ -589,6 +679,8 @@ static nav_status read_world(reader *rd, const nav_chunk *wreg)
             memcpy(w->path_bytes, bytes, (size_t)path_size);
     }
     for (uint32_t i = 0; i < w->region_count && !nav_failed(s); i++) s = check_table(w, i, rd->log, "WRLD");
+    if (rd->lazy)
+        w->cost_floor = floor, w->cost_floor_octile = floor_octile; /* (no regions to work them out) */
     if (!nav_failed(s)) s = nav__world_finish(w);
     for (uint32_t i = 1; i < w->region_count && !nav_failed(s); i++)
         if (!strcmp(nav__world_name(w, w->regions[w->by_name[i - 1]].name),
@@ -598,27 +690,39 @@ static nav_status read_world(reader *rd, const nav_chunk *wreg)
         s = corrupt(rd, "cost floors its regions and links do not give", UINT32_MAX);
     nav__free(a, box);
     nav__free(a, symmetric);
+    nav__free(a, cells);
     return s;
 }
 
-nav_status nav__world_read_chunks(const nav_chunk *world, const nav_chunk *regions,
-                                  const nav_world_load_desc *desc, nav_world **out)
+/* A world from its WRLD chunk's data, and WREG's (lazy null) or a file to read regions from later. */
+static nav_status read_chunks(const nav_chunk *world, const nav_chunk *regions,
+                              const nav_world_load_desc *desc, const nav__lazy_file *lazy, nav_world **out)
 {
     *out = NULL;
     nav_allocator a;
     nav__allocator_resolve(&a, desc ? desc->allocator : NULL);
     nav_world *w = nav__calloc(&a, 1, sizeof *w);
-    if (!w) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!w) {
+        if (lazy) fclose(lazy->file);
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
     w->allocator = a;
-    reader rd = {.log = desc ? desc->log : NULL, .w = w};
+    reader rd = {.log = desc ? desc->log : NULL, .w = w, .lazy = lazy != NULL};
     nav_reader_init(&rd.r, world->data, (size_t)world->size);
-    nav_status s = read_world(&rd, regions);
+    nav_status s = read_world(&rd, regions, lazy);
+    if (lazy && !w->cache) fclose(lazy->file); /* (else the world's cache closes it) */
     if (nav_failed(s)) {
         nav_world_destroy(w);
         return s;
     }
     *out = w;
     return NAV_SUCCESS;
+}
+
+nav_status nav__world_read_chunks(const nav_chunk *world, const nav_chunk *regions,
+                                  const nav_world_load_desc *desc, nav_world **out)
+{
+    return read_chunks(world, regions, desc, NULL, out);
 }
 
 nav_status nav_world_read_nav(const void *data, size_t size, const nav_world_load_desc *desc, nav_world **out)
@@ -638,6 +742,72 @@ nav_status nav_world_read_nav(const void *data, size_t size, const nav_world_loa
     return nav_failed(s) ? s : nav__world_read_chunks(world, regions, desc, out);
 }
 
+/* nav_world_load_nav with a region budget: the header, the chunk table and the WRLD chunk are read
+ * (and checked); the regions wait in the file. */
+static nav_status load_lazy(const char *path, const nav_world_load_desc *desc, nav__file_log *flog,
+                            nav_world **out)
+{
+    nav_allocator a;
+    nav__allocator_resolve(&a, desc->allocator);
+    FILE *f;
+    uint64_t size;
+    char why[NAV__WHY_SIZE];
+    nav_status s = nav__file_open(path, &f, &size, why);
+    if (nav_failed(s)) {
+        nav__logf(&flog->hooks, NAV_LOG_ERROR, "cannot read: %s", why);
+        return s;
+    }
+    nav__chunk_entry table[NAV_CONTAINER_MAX_CHUNKS];
+    uint32_t count;
+    s = nav__container_read_table(f, size, &flog->hooks, table, &count);
+    const nav__chunk_entry *wrld = NULL, *wreg = NULL;
+    for (uint32_t i = 0; i < count && !nav_failed(s); i++) {
+        const nav__chunk_entry **slot = table[i].tag == NAV_CHUNK_WORLD           ? &wrld
+                                        : table[i].tag == NAV_CHUNK_WORLD_REGIONS ? &wreg
+                                                                                  : NULL;
+        if (slot && *slot)
+            s = nav__chunk_corrupt(&(nav_reader){0}, &flog->hooks, "WRLD", "two of a chunk", i);
+        if (slot) *slot = &table[i];
+    }
+    if (!nav_failed(s) && (!wrld || !wreg)) {
+        nav__logf(&flog->hooks, NAV_LOG_ERROR, "no WRLD and WREG chunks: not a world file");
+        s = NAV_FAILURE | NAV_CORRUPT_DATA;
+    }
+    if (!nav_failed(s) &&
+        (wrld->version != NAV_WORLD_CHUNK_VERSION || wreg->version != NAV_WORLD_CHUNK_VERSION)) {
+        nav__logf(&flog->hooks, NAV_LOG_ERROR, "world chunks of version %u, this library reads %d",
+                  wrld->version, NAV_WORLD_CHUNK_VERSION);
+        s = NAV_FAILURE | NAV_WRONG_VERSION;
+    }
+    uint8_t *data = NULL;
+    if (!nav_failed(s)) {
+        data = wrld->size <= SIZE_MAX ? nav__alloc(&a, wrld->size ? (size_t)wrld->size : 1) : NULL;
+        if (!data) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    if (!nav_failed(s) && (fseeko(f, (off_t)wrld->offset, SEEK_SET) != 0 ||
+                           fread(data, 1, (size_t)wrld->size, f) != (size_t)wrld->size)) {
+        nav__logf(&flog->hooks, NAV_LOG_ERROR, "cannot read its WRLD chunk");
+        s = NAV_FAILURE | NAV_IO_ERROR;
+    }
+    if (!nav_failed(s) && nav_crc32(0, data, (size_t)wrld->size) != wrld->crc) {
+        nav__logf(&flog->hooks, NAV_LOG_ERROR, "WRLD chunk: checksum mismatch");
+        s = NAV_FAILURE | NAV_CORRUPT_DATA;
+    }
+    if (nav_failed(s)) {
+        nav__free(&a, data);
+        fclose(f);
+        return s;
+    }
+    nav_chunk world = {NAV_CHUNK_WORLD, wrld->version, data, wrld->size},
+              regions = {NAV_CHUNK_WORLD_REGIONS, wreg->version, NULL, wreg->size};
+    nav__lazy_file lazy = {f, path, wreg->offset, desc->region_budget, desc->log};
+    nav_world_load_desc d = *desc;
+    d.log = &flog->hooks;
+    s = read_chunks(&world, &regions, &d, &lazy, out); /* (the file is the world's now, or closed) */
+    nav__free(&a, data);
+    return s;
+}
+
 nav_status nav_world_load_nav(const char *path, const nav_world_load_desc *desc, nav_world **out)
 {
     if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
@@ -647,6 +817,7 @@ nav_status nav_world_load_nav(const char *path, const nav_world_load_desc *desc,
     nav__allocator_resolve(&a, desc ? desc->allocator : NULL);
     nav__file_log flog;
     nav__file_log_init(&flog, desc ? desc->log : NULL, path);
+    if (desc && desc->region_budget) return load_lazy(path, desc, &flog, out);
     void *bytes;
     size_t size;
     char why[NAV__WHY_SIZE];

@@ -61,8 +61,9 @@ struct nav_world_query {
     /* the last plan */
     nav_world_leg *legs;
     uint32_t leg_count, leg_capacity;
-    uint32_t *route;     /* its vertices, start end first */
-    uint32_t *leg_route; /* each leg's first vertex in route (legs' ranges are contiguous) */
+    nav__world_pins pins; /* the regions this query holds loaded (a world on demand) */
+    uint32_t *route;      /* its vertices, start end first */
+    uint32_t *leg_route;  /* each leg's first vertex in route (legs' ranges are contiguous) */
     uint32_t route_count;
     bool planned;
 };
@@ -79,8 +80,8 @@ nav_status nav_world_query_create(const nav_world *w, const nav_allocator *alloc
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     q->world = w;
     q->allocator = a;
-    uint64_t cells =
-        w->largest_grid ? (uint64_t)nav_grid_width(w->largest_grid) * nav_grid_height(w->largest_grid) : 0;
+    q->pins.allocator = a;
+    uint64_t cells = w->largest_cells;
     q->chokes = w->choke_count;
     q->cells = cells <= CELL_SEARCH_MAX ? (uint32_t)cells : 0;
     uint32_t n = q->chokes + 2 * q->cells, fan = w->max_region_chokes + 1;
@@ -110,6 +111,8 @@ void nav_world_query_destroy(nav_world_query *q)
     if (!q) return;
     nav_allocator a = q->allocator;
     if (q->scratch_made) nav__world_scratch_free(&q->scratch, q->world);
+    nav__world_unpin_all(q->world, &q->pins);
+    nav__world_pins_free(&q->pins);
     nav_heap_destroy(&q->open);
     nav__free(&a, q->links_on);
     nav__free(&a, q->g);
@@ -372,8 +375,11 @@ nav_status nav_world_plan(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav
     q->leg_count = 0;
     q->route_count = 0;
     const nav_world *w = q->world;
-    if (nav_failed(nav_world_locate(w, start, &q->start)) || nav_failed(nav_world_locate(w, goal, &q->goal)))
-        return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav__world_unpin_all(w, &q->pins); /* the last plan's regions (on demand) may go */
+    nav_status located = nav__world_locate(w, start, &q->start, &q->pins);
+    if (!nav_failed(located)) located = nav__world_locate(w, goal, &q->goal, &q->pins);
+    if (nav_failed(located))
+        return nav_has_detail(located, NAV_INVALID_PARAM) ? NAV_FAILURE | NAV_INVALID_PARAM : located;
     nav__world_state_read(w, q->links_on);
     /* ends on grids small enough are searched by cells */
     const nav_grid *sg = w->regions[q->start.region].grid, *gg = w->regions[q->goal.region].grid;
@@ -511,7 +517,8 @@ nav_status nav_world_refine_leg(nav_world_query *q, uint32_t leg, nav_path *path
     nav_world_leg *l = &q->legs[leg];
     uint32_t first = path->count;
     double cost = 0;
-    nav_status s = NAV_SUCCESS;
+    nav_status s = nav__world_pin(q->world, l->region, &q->pins); /* (on demand: its grid for a kept way) */
+    if (nav_failed(s)) return s;
     if (!walked(q, leg, path, &cost, &s) && !kept(q, leg, path, &cost, &s)) {
         const nav__world_region *r = &q->world->regions[l->region];
         s = r->ops->leg(&q->scratch, r, &l->from, &l->to, path, &cost);

@@ -326,6 +326,38 @@ nav_status nav_container_open(const void *data, size_t size, const nav_log *log,
     return NAV_SUCCESS;
 }
 
+nav_status nav__container_read_table(FILE *f, uint64_t file_size, const nav_log *log,
+                                     nav__chunk_entry *chunks, uint32_t *count)
+{
+    uint8_t bytes[HEADER_SIZE + NAV_CONTAINER_MAX_CHUNKS * ENTRY_SIZE];
+    *count = 0;
+    if (file_size < HEADER_SIZE)
+        return CORRUPT("%" PRIu64 " bytes is too short for the %u-byte header", file_size, HEADER_SIZE);
+    if (fseek(f, 0, SEEK_SET) != 0 || fread(bytes, 1, HEADER_SIZE, f) != HEADER_SIZE)
+        return nav__logf(log, NAV_LOG_ERROR, "cannot read its header"), NAV_FAILURE | NAV_IO_ERROR;
+    uint32_t n = load_u32(bytes + 12);
+    if (n > NAV_CONTAINER_MAX_CHUNKS || n > (file_size - HEADER_SIZE) / ENTRY_SIZE)
+        return CORRUPT("chunk count %" PRIu32 " does not fit", n);
+    if (fread(bytes + HEADER_SIZE, 1, (size_t)n * ENTRY_SIZE, f) != (size_t)n * ENTRY_SIZE)
+        return nav__logf(log, NAV_LOG_ERROR, "cannot read its chunk table"), NAV_FAILURE | NAV_IO_ERROR;
+    /* check_header looks at the header and the table only, and at the size we pass */
+    nav_status s = check_header(bytes, file_size > SIZE_MAX ? SIZE_MAX : (size_t)file_size, log, count);
+    if (nav_failed(s)) return s;
+    size_t table_end = HEADER_SIZE + (size_t)n * ENTRY_SIZE;
+    char tag[5];
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *entry = bytes + HEADER_SIZE + (size_t)i * ENTRY_SIZE;
+        nav__chunk_entry *c = &chunks[i];
+        *c = (nav__chunk_entry){load_u32(entry), load_u32(entry + 4), load_u64(entry + 8),
+                                load_u64(entry + 16), load_u32(entry + 24)};
+        tag_text(c->tag, tag);
+        if (load_u32(entry + 28) != 0 || c->offset % NAV_CONTAINER_ALIGN != 0 || c->offset < table_end ||
+            c->offset > file_size || c->size > file_size - c->offset)
+            return CORRUPT("chunk %" PRIu32 " ('%s'): a bad table entry", i, tag);
+    }
+    return NAV_SUCCESS;
+}
+
 const nav_chunk *nav_container_find(const nav_container *c, uint32_t tag)
 {
     if (!c) return NULL;

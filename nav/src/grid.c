@@ -104,13 +104,55 @@ static void set_open_bit(nav_grid *grid, uint32_t x, uint32_t y)
         grid->open_bits[i >> 6] &= ~bit;
 }
 
+/* The direction of a step (dx, dy), or -1. */
+static int dir_of(int dx, int dy)
+{
+    for (int d = 0; d < 8; d++)
+        if (nav__dir_dx[d] == dx && nav__dir_dy[d] == dy) return d;
+    return -1;
+}
+
+/* compute_moves for the inner cells of a grid without heights (no climb to check, no border): a
+ * straight move is open when the cell it enters is free, and a diagonal's two sides are the two
+ * straight moves beside it, so each cell looks at its 8 neighbours once. */
+static void inner_moves(nav_grid *grid)
+{
+    uint32_t w = grid->width, h = grid->height;
+    bool eight = grid->desc.connectivity != NAV_CONNECT_4;
+    nav_corner_policy policy = grid->desc.corner_policy;
+    int side_x[8] = {0}, side_y[8] = {0};
+    for (int d = 4; d < 8; d++) side_x[d] = dir_of(nav__dir_dx[d], 0), side_y[d] = dir_of(0, nav__dir_dy[d]);
+    for (uint32_t y = 1; y + 1 < h; y++)
+        for (uint32_t cell = y * w + 1; cell < y * w + w - 1; cell++) {
+            uint8_t mask = 0;
+            if (nav__cell_free(grid, cell)) {
+                for (int d = 0; d < 4; d++)
+                    if (nav__cell_free(grid, (uint32_t)((int32_t)cell + grid->offset[d])))
+                        mask |= (uint8_t)(1u << d);
+                for (int d = 4; eight && d < 8; d++) {
+                    if (!nav__cell_free(grid, (uint32_t)((int32_t)cell + grid->offset[d]))) continue;
+                    bool a = mask >> side_x[d] & 1u, b = mask >> side_y[d] & 1u;
+                    bool open = policy == NAV_CORNER_NEVER_CUT         ? a && b
+                                : policy == NAV_CORNER_CUT_IF_ONE_FREE ? a || b
+                                                                       : true;
+                    if (open) mask |= (uint8_t)(1u << d);
+                }
+            }
+            grid->moves[cell] = mask;
+        }
+}
+
 static void refresh_all_moves(nav_grid *grid)
 {
     memset(grid->open_bits, 0, (size_t)(grid->height + 2) * grid->open_row_words * sizeof *grid->open_bits);
-    for (uint32_t y = 0; y < grid->height; y++)
-        for (uint32_t x = 0; x < grid->width; x++) {
+    uint32_t w = grid->width, h = grid->height;
+    bool fast = !grid->heights && w >= 3 && h >= 3;
+    if (fast) inner_moves(grid);
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
             set_open_bit(grid, x, y);
-            grid->moves[y * grid->width + x] = compute_moves(grid, (int32_t)x, (int32_t)y);
+            if (!fast || y == 0 || x == 0 || y + 1 == h || x + 1 == w)
+                grid->moves[y * w + x] = compute_moves(grid, (int32_t)x, (int32_t)y);
         }
 }
 

@@ -75,6 +75,10 @@ static inline float nav__cell_height(const nav_grid *grid, uint32_t cell)
 /* After writing grid->terrain or grid->heights directly (loaders do, cell by cell): recounts the
  * terrain in use, recomputes every cell's moves and drops the reachability labels. O(cells). */
 void nav__grid_rebuild(nav_grid *grid);
+/* nav_grid_read_chunk, with the reachability labels built or not (a world's regions read on demand
+ * are searched by fans and legs, which do not use them). */
+nav_status nav__grid_read_chunk(const void *data, size_t size, const nav_grid_desc *options, bool labels,
+                                nav_grid **out);
 /* Makes the height layer (all 0) if it does not exist yet. Returns NAV_FAILURE | NAV_OUT_OF_MEMORY. */
 nav_status nav__grid_ensure_heights(nav_grid *grid);
 

@@ -114,6 +114,12 @@ static nav_status read_header(nav_reader *r, const nav_log *log, nav_grid_desc *
 
 nav_status nav_grid_read_chunk(const void *data, size_t size, const nav_grid_desc *options, nav_grid **out)
 {
+    return nav__grid_read_chunk(data, size, options, true, out);
+}
+
+nav_status nav__grid_read_chunk(const void *data, size_t size, const nav_grid_desc *options, bool labels,
+                                nav_grid **out)
+{
     if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
     *out = NULL;
     if (!data && size > 0) return NAV_FAILURE | NAV_INVALID_PARAM;
@@ -169,7 +175,7 @@ nav_status nav_grid_read_chunk(const void *data, size_t size, const nav_grid_des
     if (nav_succeeded(s) && nav_failed(r.status)) s = BAD("padding before the heights is not zero");
     if (nav_succeeded(s)) {
         nav__grid_rebuild(grid);
-        s = nav_grid_build_reachability(grid);
+        if (labels) s = nav_grid_build_reachability(grid);
     }
     if (nav_failed(s)) {
         nav_grid_destroy(grid);

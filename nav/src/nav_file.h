@@ -2,6 +2,8 @@
 #ifndef NAV_SRC_NAV_FILE_H
 #define NAV_SRC_NAV_FILE_H
 
+#include <stdio.h>
+
 #include "nav/grid.h"
 #include "nav/io.h"
 
@@ -44,6 +46,21 @@ nav_status nav__open_layer_nav(const char *path, const nav_allocator *allocator,
  * as nav_container_write_file does. [in] allocator [opt]: for the temporary name. */
 nav_status nav__write_file_atomic(const char *path, const void *data, size_t size,
                                   const nav_allocator *allocator);
+
+/* A chunk table entry, for a reader that reads a file's chunks one at a time (regions loaded on
+ * demand) instead of the whole file. */
+typedef struct nav__chunk_entry {
+    uint32_t tag, version;
+    uint64_t offset, size; /* in the file */
+    uint32_t crc;          /* of its data: check it when the chunk is read */
+} nav__chunk_entry;
+
+/* Reads and checks a container's header and chunk table from an open file of file_size bytes (as
+ * nav_container_open does, but for the chunks' data, padding and CRCs: each chunk's CRC is the
+ * reader's to check). [out] chunks: room for NAV_CONTAINER_MAX_CHUNKS. Returns NAV_SUCCESS, or
+ * NAV_FAILURE with NAV_CORRUPT_DATA, NAV_WRONG_VERSION, NAV_TOO_LARGE or NAV_IO_ERROR. */
+nav_status nav__container_read_table(FILE *f, uint64_t file_size, const nav_log *log,
+                                     nav__chunk_entry *chunks, uint32_t *count);
 
 /* Frees the bytes of nav__open_nav_file or nav__open_layer_nav (allocator: the one given there). */
 void nav__close_nav_file(const nav_allocator *allocator, void *bytes);

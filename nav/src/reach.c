@@ -30,11 +30,23 @@ nav_status nav_grid_build_reachability(nav_grid *grid)
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
     uint32_t w = grid->width, h = grid->height, label = 0;
+    /* every move can be taken back: a cell's neighbours in its component are its moves' ends (no
+     * bounds to check, no move of a neighbour to look at) */
+    bool reversible = nav_grid_moves_reversible(grid);
     for (uint32_t seed = 0; seed < grid->cells; seed++) {
         if (component[seed] || !nav__cell_free(grid, seed)) continue;
         component[seed] = ++label;
         uint32_t top = 0;
         stack[top++] = seed;
+        while (top && reversible) {
+            uint32_t cell = stack[--top];
+            for (uint32_t m = grid->moves[cell]; m; m &= m - 1) {
+                uint32_t next = (uint32_t)((int32_t)cell + grid->offset[__builtin_ctz(m)]);
+                if (component[next]) continue;
+                component[next] = label;
+                stack[top++] = next;
+            }
+        }
         while (top) {
             uint32_t cell = stack[--top];
             int32_t x = (int32_t)(cell % w), y = (int32_t)(cell / w);
@@ -54,7 +66,7 @@ nav_status nav_grid_build_reachability(nav_grid *grid)
     nav__free(&grid->allocator, stack);
     nav__free(&grid->allocator, grid->component);
     grid->component = component;
-    grid->component_exact = nav_grid_moves_reversible(grid);
+    grid->component_exact = reversible;
     return NAV_SUCCESS;
 }
 

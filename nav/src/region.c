@@ -38,7 +38,7 @@ nav_status nav_region_query_create(const nav_grid *grid, uint32_t max_cells, con
 {
     if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
     *out = NULL;
-    if (!grid || max_cells == 0 || max_cells > grid->cells) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (!grid || max_cells == 0) return NAV_FAILURE | NAV_INVALID_PARAM;
     nav_allocator a;
     nav__allocator_resolve(&a, allocator);
     nav_region_query *q = nav__calloc(&a, 1, sizeof *q);

@@ -4,7 +4,9 @@
  * is a world .nav file, with bit 2 its size field and CRCs repaired first (so that mutations reach
  * the WRLD and WREG checks); else the rest is the JSON text, its sources found in
  * data/worlds/village (NAV_FUZZ_WORLD_DIR). A .nav world that loads must write back to bytes that
- * load again and write back the same. Bit 3 (with bit 1 clear): the rest is a split bake's part
+ * load again and write back the same; with bit 4 too, it is loaded from a file with its regions on
+ * demand (a budget of 1 byte) and queried, every query failing only as a region it reads is
+ * refused. Bit 3 (with bit 1 clear): the rest is a split bake's part
  * file (size field and CRCs repaired), joined as the only part of the village
  * (nav_world_bake_desc.parts); a world that comes of it writes a .nav file that reads back.
  *
@@ -25,8 +27,9 @@
 #endif
 
 /* exact: the world was baked here from its sources, so each leg's refined cost is the plan's; a
- * world read from bytes (a .nav file, a part) may carry forged table costs, held to clean answers. */
-static void query_link_ends(const nav_world *w, bool exact)
+ * world read from bytes (a .nav file, a part) may carry forged table costs, held to clean answers.
+ * lazy: its regions are read on demand, so a query may fail when one it reads is refused. */
+static void query_link_ends(const nav_world *w, bool exact, bool lazy)
 {
     nav_world_query *q = NULL;
     if (nav_failed(nav_world_query_create(w, NULL, &q))) return;
@@ -43,6 +46,13 @@ static void query_link_ends(const nav_world *w, bool exact)
             nav_world_result plan, r;
             nav_status s = nav_world_plan(q, from, to, &plan);
             nav_status t = nav_world_find_path(q, from, to, &path, &r);
+            if (lazy && (nav_failed(s) || nav_failed(t))) {
+                const nav_status refused =
+                    NAV_CORRUPT_DATA | NAV_IO_ERROR | NAV_OUT_OF_MEMORY | NAV_INVALID_PARAM;
+                CHECK(!nav_failed(s) || !(s & NAV_DETAIL_MASK & ~refused));
+                CHECK(!nav_failed(t) || !(t & NAV_DETAIL_MASK & ~refused));
+                continue;
+            }
             if (nav_failed(s)) { /* an end that another region's floor hides may locate nowhere useful */
                 CHECK(s == t && path.count == 0);
                 continue;
@@ -74,9 +84,19 @@ static void world_nav(uint8_t mode, const uint8_t *data, size_t size)
     uint8_t *file = fuzz_copy(data, size);
     if (mode & 4) repair_container(file, size);
     nav_world *w = (nav_world *)1;
-    nav_status s = nav_world_read_nav(file, size, NULL, &w);
+    /* bit 4: through a file, its regions on demand (each read, and checked, when a query needs it) */
+    nav_status s = mode & 16 ? nav_world_load_nav(memory_file(file, size),
+                                                  &(nav_world_load_desc){.region_budget = 1}, &w)
+                             : nav_world_read_nav(file, size, NULL, &w);
+    if (mode & 16 && !nav_failed(s)) { /* queries fail only as the region they read is refused */
+        query_link_ends(w, false, true);
+        nav_world_destroy(w);
+        free(file);
+        return;
+    }
     if (nav_failed(s)) {
-        const nav_status allowed = NAV_CORRUPT_DATA | NAV_WRONG_VERSION | NAV_TOO_LARGE | NAV_OUT_OF_MEMORY;
+        const nav_status allowed =
+            NAV_CORRUPT_DATA | NAV_WRONG_VERSION | NAV_TOO_LARGE | NAV_OUT_OF_MEMORY | NAV_IO_ERROR;
         CHECK(w == NULL && (s & NAV_DETAIL_MASK) && !(s & NAV_DETAIL_MASK & ~allowed));
     } else {
         CHECK(w != NULL);
@@ -91,7 +111,7 @@ static void world_nav(uint8_t mode, const uint8_t *data, size_t size)
         nav_world_destroy(again);
         nav_writer_destroy(&a);
         nav_writer_destroy(&b);
-        if (mode & 1) query_link_ends(w, false);
+        if (mode & 1) query_link_ends(w, false, false);
         nav_world_destroy(w);
     }
     free(file);
@@ -136,7 +156,7 @@ static void village_part(uint8_t mode, const uint8_t *data, size_t size)
         CHECK(nav_world_read_nav(image.data, image.size, NULL, &again) == NAV_SUCCESS);
         nav_world_destroy(again);
         nav_writer_destroy(&image);
-        if (mode & 1) query_link_ends(w, false);
+        if (mode & 1) query_link_ends(w, false, false);
         nav_world_destroy(w);
     }
     free(file);
@@ -164,7 +184,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(w == NULL && (s & NAV_DETAIL_MASK) && !(s & NAV_DETAIL_MASK & ~allowed));
     } else {
         CHECK(w != NULL);
-        if (mode & 1) query_link_ends(w, true);
+        if (mode & 1) query_link_ends(w, true, false);
         nav_world_destroy(w);
     }
     free(text);
@@ -214,6 +234,8 @@ static void make_seeds(const char *dir)
         char name[64];
         snprintf(name, sizeof name, "%s.nav", i ? small[i - 1][0] : "village");
         write_seed(dir, name, 7, image.data, image.size);
+        snprintf(name, sizeof name, "%s_lazy.nav", i ? small[i - 1][0] : "village");
+        write_seed(dir, name, 7 | 16, image.data, image.size);
         nav_writer_destroy(&image);
         if (i == 0) { /* the village's part covering every region (a whole bake's) */
             nav_writer part;

@@ -214,6 +214,10 @@ typedef struct nav_world_load_desc {
     const nav_world_bake_desc *bake; /* [opt] the JSON loader's bake options (threads, a split bake's
                                         only_region or parts; its allocator and progress are
                                         replaced by the two above) */
+    size_t region_budget;            /* nav_world_load_nav: 0 reads every region now; above 0 keeps
+                                        them on disk until a query needs one, and evicts the least
+                                        recently used no query holds while the loaded regions'
+                                        bytes are over this budget (see "Regions on demand") */
 } nav_world_load_desc;
 
 /* Loads a JSON world file (docs/worlds.md): its regions' sources (grids from .map, PNG or the ASCII
@@ -262,6 +266,26 @@ nav_status nav_world_read_nav(const void *data, size_t size, const nav_world_loa
                               nav_world **out);
 /* The same from a file (messages as "PATH: message"); also as nav_file_read_all. */
 nav_status nav_world_load_nav(const char *path, const nav_world_load_desc *desc, nav_world **out);
+
+/* Regions on demand. A world loaded by nav_world_load_nav with a region_budget keeps its abstract
+ * graph (links, chokepoints, the regions' tables and kept ways) in memory and reads a region's data
+ * (a grid, a mesh, a waypoint graph) from the file when a query first needs it: to locate a point
+ * in the region's extent, for an end's search or fan, to refine a leg. A query object holds the
+ * regions it used until its next plan (or its destruction), so its legs can be refined later;
+ * the others may be evicted. The budget is soft: regions held by queries stay even over it. A
+ * region read later is checked as nav_world_read_nav checks it (a damaged one makes the query
+ * fail with NAV_CORRUPT_DATA, and is read again next time); the cost floors of the search's
+ * estimate are the file's, not worked out again. Queries on many threads share the cache: a
+ * load takes a lock that other threads' loads wait for. nav_world_region_grid, _mesh and
+ * _waypoints give null on such a world. The file must not change while the world lives. */
+typedef struct nav_world_cache_info {
+    bool on_demand;
+    size_t budget;
+    size_t loaded_bytes, peak_loaded_bytes; /* of the regions' data loaded now, and at most so far */
+    uint32_t loaded_regions;
+    uint64_t loads, evictions;
+} nav_world_cache_info;
+void nav_world_get_cache_info(const nav_world *world, nav_world_cache_info *info);
 
 /* A split bake's part: the tables and kept ways the bake worked out (a part bake's regions: its
  * only_region or its shard; a whole bake's: every region), each with a digest of what it depends on

@@ -36,9 +36,10 @@ typedef struct nav_grid_rect {
 
 typedef struct nav_region_query nav_region_query;
 
-/* Makes a query object for rectangles of up to max_cells cells (about 24 bytes a cell).
- * [in] allocator [opt] copied. Returns NAV_FAILURE with NAV_INVALID_PARAM (no grid, max_cells 0
- * or over the grid's cells) or NAV_OUT_OF_MEMORY; *out is null on failure. */
+/* Makes a query object for rectangles of up to max_cells cells (about 24 bytes a cell; more than
+ * the grid has is allowed, for a query that later serves larger grids: nav_region_query_set_grid).
+ * [in] allocator [opt] copied. Returns NAV_FAILURE with NAV_INVALID_PARAM (no grid, max_cells 0) or
+ * NAV_OUT_OF_MEMORY; *out is null on failure. */
 nav_status nav_region_query_create(const nav_grid *grid, uint32_t max_cells, const nav_allocator *allocator,
                                    nav_region_query **out);
 void nav_region_query_destroy(nav_region_query *query);
