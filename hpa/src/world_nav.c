@@ -522,7 +522,7 @@ static nav_status read_region(reader *rd, uint32_t r, const nav_chunk *wreg, dou
     }
     const uint8_t *data = (const uint8_t *)wreg->data + at;
     if (nav_crc32(0, data, (size_t)size) != crc) return corrupt(rd, "region data with a bad CRC, region", r);
-    return nav__world_read_region_data(w, r, data, (size_t)size, true, rd->log);
+    return nav__world_read_region_data(w, r, data, (size_t)size, false, rd->log);
 }
 
 /* A chokepoint's place: a walkable place of its region, at a finite position (with its region on

@@ -259,7 +259,9 @@ nav_status nav_world_save_nav(const nav_world *world, const char *path);
  * (0 on the diagonal, not negative, a symmetric table equal to its mirror); every kept way inside
  * its grid from its first chokepoint's cell to its second's; and the regions' extents, symmetry and
  * the estimate's cost floors against what the region data gives. A file that passes cannot make a
- * query read out of bounds or loop. The world owns its regions. [in] desc [opt]: allocator, log.
+ * query read out of bounds or loop. The world owns its regions; their grids come without
+ * reachability labels (nothing a world asks of them uses them; nav_grid_find_path works without,
+ * only its early answer for unreachable goals is lost). [in] desc [opt]: allocator, log.
  * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA (said to the log), NAV_WRONG_VERSION,
  * NAV_TOO_LARGE, NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY; *out is null on failure. */
 nav_status nav_world_read_nav(const void *data, size_t size, const nav_world_load_desc *desc,
