@@ -8,6 +8,8 @@
 
 #include "support.h"
 
+#include <spng.h>
+
 #include "nav/hpa.h"
 #include "nav/io.h"
 #include "nav/mesh.h"
@@ -367,6 +369,50 @@ static void test_waypoint_commands(void **state)
 
 /* navtool demo, run in a folder of its own: the village written out and loaded, the route from the
  * house's upper floor through every kind of region, the bridge raised, the pictures written. */
+/* Pixels of exactly colour (r, g, b) in a PNG (decoded with libspng). */
+static size_t count_colour(const char *path, uint8_t r, uint8_t g, uint8_t b)
+{
+    size_t size;
+    char *png = test_read_file(path, &size);
+    spng_ctx *ctx = spng_ctx_new(0);
+    assert_non_null(ctx);
+    assert_int_equal(spng_set_png_buffer(ctx, png, size), 0);
+    size_t bytes;
+    assert_int_equal(spng_decoded_image_size(ctx, SPNG_FMT_RGB8, &bytes), 0);
+    uint8_t *rgb = malloc(bytes);
+    assert_int_equal(spng_decode_image(ctx, rgb, bytes, SPNG_FMT_RGB8, 0), 0);
+    size_t n = 0;
+    for (size_t i = 0; i + 2 < bytes; i += 3) n += rgb[i] == r && rgb[i + 1] == g && rgb[i + 2] == b;
+    free(rgb);
+    spng_ctx_free(ctx);
+    free(png);
+    return n;
+}
+
+/* The demo's pictures show what it prints: the route in the colours of the regions its legs cross
+ * (the two house floors and the road are drawn pale, so their strong colours come from the route
+ * alone), its start and goal, the links on; with the bridge up, no route and a link switched off
+ * (tools/world.c's colours). */
+static void check_demo_pictures(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/demo_world.png", dir);
+    assert_true(count_colour(path, 214, 96, 24) > 50);  /* leg 2: the house's ground floor */
+    assert_true(count_colour(path, 178, 40, 150) > 50); /* leg 1: its upper floor */
+    assert_true(count_colour(path, 120, 80, 30) > 50);  /* leg 4: the road */
+    assert_true(count_colour(path, 30, 160, 30) > 20);  /* the start */
+    assert_true(count_colour(path, 20, 40, 190) > 20);  /* the goal */
+    assert_true(count_colour(path, 250, 210, 40) > 20); /* links on */
+    assert_int_equal(count_colour(path, 150, 150, 150), 0);
+    snprintf(path, sizeof path, "%s/demo_world_bridge_up.png", dir);
+    assert_int_equal(count_colour(path, 214, 96, 24), 0);
+    assert_int_equal(count_colour(path, 178, 40, 150), 0);
+    assert_int_equal(count_colour(path, 120, 80, 30), 0);
+    assert_int_equal(count_colour(path, 30, 160, 30), 0);
+    assert_true(count_colour(path, 150, 150, 150) > 20); /* the bridge, off */
+    assert_true(count_colour(path, 250, 210, 40) > 20);  /* the other links, on */
+}
+
 static void test_demo(void **state)
 {
     (void)state;
@@ -389,6 +435,7 @@ static void test_demo(void **state)
     expect_output(out, "leg 5  east town           navmesh");
     expect_output(out, "unreachable: the river has no other crossing");
     expect_output(out, "A* from (10,13) to (40,1): cost 38.4");
+    check_demo_pictures(dir);
     const char *files[] = {"demo_world.png", "demo_world_bridge_up.png", "demo_basin.png",
                            "demo_basin_ramp.png"};
     for (int i = 0; i < 4; i++) {
