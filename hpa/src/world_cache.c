@@ -11,14 +11,9 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "file.h"
 #include "log.h"
 #include "world_internal.h"
-
-#if defined(_WIN32)
-#define nav__fseek _fseeki64
-#else
-#define nav__fseek fseeko
-#endif
 
 struct nav__world_cache {
     pthread_mutex_t lock;

@@ -209,13 +209,6 @@ nav_status nav__world_locate(const nav_world *w, nav_vec3 point, nav_world_place
 
 /* ---- The .nav chunks (world_nav.c) ---- */
 
-/* Region r's part digest: a CRC of what its table depends on (its data, its chokepoints). Writes
- * the region's data chunk into blob (reset first) on the way. */
-nav_status nav__world_region_blob(const nav_world *w, uint32_t r, nav_writer *blob);
-uint32_t nav__world_part_digest(const nav_world *w, uint32_t r, uint32_t blob_crc);
-/* nav_world_read_nav after the container: a world from its WRLD and WREG chunks' data. */
-nav_status nav__world_read_chunks(const nav_chunk *world, const nav_chunk *regions,
-                                  const nav_world_load_desc *desc, nav_world **out);
 /* Takes every region's table and ways from parts (each region's from exactly one), checked as a
  * world file's are. Logged to log. */
 nav_status nav__world_tables_from_parts(nav_world *w, const nav_world_part *parts, uint32_t count,

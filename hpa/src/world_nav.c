@@ -40,7 +40,9 @@
 
 /* ---- Writing ---------------------------------------------------------------------------------- */
 
-nav_status nav__world_region_blob(const nav_world *w, uint32_t r, nav_writer *out)
+/* Appends region r's data chunk (its GRID, MESH or WAYPOINTS chunk data) to out, reading the region
+ * first when it is on disk. */
+static nav_status region_blob(const nav_world *w, uint32_t r, nav_writer *out)
 {
     nav__world_pins pins = {.allocator = w->allocator}; /* (a region on disk is read for it) */
     nav_status s = nav__world_pin(w, r, &pins);
@@ -76,7 +78,8 @@ static uint32_t float_bits(float f)
     return u;
 }
 
-uint32_t nav__world_part_digest(const nav_world *w, uint32_t r, uint32_t blob_crc)
+/* Region r's part digest: a CRC of what its table depends on (its data's CRC, its chokepoints). */
+static uint32_t part_digest(const nav_world *w, uint32_t r, uint32_t blob_crc)
 {
     const nav__world_region *region = &w->regions[r];
     uint32_t crc = crc_u32(0, (uint32_t)region->kind);
@@ -97,13 +100,13 @@ static nav_status blob_crc(const nav_world *w, uint32_t r, uint32_t *crc)
 {
     nav_writer blob;
     nav_writer_init(&blob, &w->allocator);
-    nav_status s = nav__world_region_blob(w, r, &blob);
+    nav_status s = region_blob(w, r, &blob);
     *crc = nav_crc32(0, blob.data, blob.size);
     nav_writer_destroy(&blob);
     return s;
 }
 
-/* Region r's table entries, then their ways' byte counts, then the ways. */
+/* Region r's table entries, then their ways' byte counts (the ways themselves follow elsewhere). */
 static void put_table(const nav_world *w, uint32_t r, nav_writer *o)
 {
     const nav__world_region *region = &w->regions[r];
@@ -173,7 +176,7 @@ nav_status nav_world_write_nav(const nav_world *w, nav_writer *out)
     for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++) {
         nav_writer_align(&regions, REGION_ALIGN);
         blob_at[r] = regions.size;
-        s = nav__world_region_blob(w, r, &regions);
+        s = region_blob(w, r, &regions);
         blob_size[r] = regions.size - blob_at[r];
         if (!nav_failed(s)) crc[r] = nav_crc32(0, regions.data + blob_at[r], (size_t)blob_size[r]);
     }
@@ -235,7 +238,7 @@ nav_status nav_world_write_part(const nav_world *w, nav_writer *out)
         uint64_t e0 = region->table_first, e1 = e0 + (uint64_t)region->choke_count * region->choke_count;
         s = blob_crc(w, r, &crc);
         nav_writer_put_u32(&part, r);
-        nav_writer_put_u32(&part, nav__world_part_digest(w, r, crc));
+        nav_writer_put_u32(&part, part_digest(w, r, crc));
         nav_writer_put_u32(&part, region->choke_count);
         nav_writer_put_u32(&part, 0);
         nav_writer_put_u64(&part, w->path_first[e1] - w->path_first[e0]);
@@ -346,7 +349,7 @@ static nav_status read_part_record(nav_world *w, nav_reader *rd, uint32_t p, con
     uint32_t crc;
     nav_status s = blob_crc(w, r, &crc);
     if (nav_failed(s)) return s;
-    if (k != w->regions[r].choke_count || digest != nav__world_part_digest(w, r, crc)) {
+    if (k != w->regions[r].choke_count || digest != part_digest(w, r, crc)) {
         nav__logf(log, NAV_LOG_ERROR,
                   "%s: the part of region \"%s\" was made from other region data or other links", name,
                   region_name);
@@ -719,12 +722,6 @@ static nav_status read_chunks(const nav_chunk *world, const nav_chunk *regions,
     return NAV_SUCCESS;
 }
 
-nav_status nav__world_read_chunks(const nav_chunk *world, const nav_chunk *regions,
-                                  const nav_world_load_desc *desc, nav_world **out)
-{
-    return read_chunks(world, regions, desc, NULL, out);
-}
-
 nav_status nav_world_read_nav(const void *data, size_t size, const nav_world_load_desc *desc, nav_world **out)
 {
     if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
@@ -739,7 +736,7 @@ nav_status nav_world_read_nav(const void *data, size_t size, const nav_world_loa
     if (!nav_failed(s))
         s = nav__find_unique_chunk(&c, NAV_CHUNK_WORLD_REGIONS, "WREG", NAV_WORLD_CHUNK_VERSION, log,
                                    &regions);
-    return nav_failed(s) ? s : nav__world_read_chunks(world, regions, desc, out);
+    return nav_failed(s) ? s : read_chunks(world, regions, desc, NULL, out);
 }
 
 /* nav_world_load_nav with a region budget: the header, the chunk table and the WRLD chunk are read
@@ -765,8 +762,11 @@ static nav_status load_lazy(const char *path, const nav_world_load_desc *desc, n
         const nav__chunk_entry **slot = table[i].tag == NAV_CHUNK_WORLD           ? &wrld
                                         : table[i].tag == NAV_CHUNK_WORLD_REGIONS ? &wreg
                                                                                   : NULL;
-        if (slot && *slot)
-            s = nav__chunk_corrupt(&(nav_reader){0}, &flog->hooks, "WRLD", "two of a chunk", i);
+        if (slot && *slot) {
+            nav__logf(&flog->hooks, NAV_LOG_ERROR, "chunk %u: a second WRLD or WREG chunk, a file holds one",
+                      i);
+            s = NAV_FAILURE | NAV_CORRUPT_DATA;
+        }
         if (slot) *slot = &table[i];
     }
     if (!nav_failed(s) && (!wrld || !wreg)) {
@@ -784,7 +784,7 @@ static nav_status load_lazy(const char *path, const nav_world_load_desc *desc, n
         data = wrld->size <= SIZE_MAX ? nav__alloc(&a, wrld->size ? (size_t)wrld->size : 1) : NULL;
         if (!data) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
-    if (!nav_failed(s) && (fseeko(f, (off_t)wrld->offset, SEEK_SET) != 0 ||
+    if (!nav_failed(s) && (nav__fseek(f, (off_t)wrld->offset, SEEK_SET) != 0 ||
                            fread(data, 1, (size_t)wrld->size, f) != (size_t)wrld->size)) {
         nav__logf(&flog->hooks, NAV_LOG_ERROR, "cannot read its WRLD chunk");
         s = NAV_FAILURE | NAV_IO_ERROR;

@@ -8,6 +8,13 @@
 
 #include "nav/core.h"
 
+/* Seeks to a 64-bit offset (the world's regions read on demand from files over 2 GiB). */
+#if defined(_WIN32)
+#define nav__fseek _fseeki64
+#else
+#define nav__fseek fseeko
+#endif
+
 /* Room for the reason nav__file_open gives ("it is a FIFO, not a regular file"). */
 #define NAV__WHY_SIZE 64
 
