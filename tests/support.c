@@ -2,9 +2,18 @@
 
 #include "nav/grid.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+void test_assert_cost_equal(double a, double b, double eps, const char *file, int line)
+{
+    bool same = isinf(a) || isinf(b) ? a == b : fabs(a - b) <= eps; /* NaN: false */
+    if (same) return;
+    print_error("%.17g != %.17g (within %g)\n", a, b, eps);
+    _fail(file, line);
+}
 
 static void *counting_alloc(size_t size, void *user)
 {

@@ -12,6 +12,13 @@
 #include "nav/core.h"
 #include "nav/grid.h"
 
+/* a == b within eps (absolute), as doubles; an infinity equals only itself and NaN nothing.
+ * Use this, never cmocka's assert_float_equal: that one compares floats, relatively, and passes
+ * INFINITY or NaN against any number. */
+#define assert_cost_equal(a, b, eps)                                                                         \
+    test_assert_cost_equal((double)(a), (double)(b), (double)(eps), __FILE__, __LINE__)
+void test_assert_cost_equal(double a, double b, double eps, const char *file, int line);
+
 /* An allocator that counts live blocks and fails the Nth allocation on purpose (Lua's ltests.c
  * trick): fail_at = 0 never fails; fail_at = n fails the nth call and every later one. */
 typedef struct test_allocator {

@@ -107,7 +107,7 @@ static void test_path_buffer(void **state)
     for (uint32_t i = 0; i < 100; i++)
         assert_true(nav_succeeded(nav_path_push(&path, nav_vec3_make((float)i, 0, 0), i)));
     assert_int_equal(path.count, 100);
-    assert_float_equal(nav_path_length(&path), 99.0, 1e-9);
+    assert_cost_equal(nav_path_length(&path), 99.0, 1e-9);
     nav_path_reverse(&path);
     assert_int_equal(path.nodes[0], 99);
     assert_int_equal(path.nodes[99], 0);

@@ -70,7 +70,7 @@ static double check_path(const nav_grid *grid, const nav_path *path, int32_t sx,
     assert_true(path->count >= 1);
     assert_int_equal(path->nodes[0], nav_grid_index(grid, sx, sy));
     assert_int_equal(path->nodes[path->count - 1], nav_grid_index(grid, gx, gy));
-    assert_float_equal(cost, reported, 1e-9 * (1 + cost));
+    assert_cost_equal(cost, reported, 1e-9 * (1 + cost));
     return cost;
 }
 
@@ -106,13 +106,13 @@ static void test_hand_checked_graph(void **state)
     uint32_t a1 = find_node(hpa, grid, 3, 1), b1 = find_node(hpa, grid, 4, 1);
     uint32_t a3 = find_node(hpa, grid, 3, 3), b3 = find_node(hpa, grid, 4, 3);
     assert_true(a1 != UINT32_MAX && b1 != UINT32_MAX && a3 != UINT32_MAX && b3 != UINT32_MAX);
-    assert_float_equal(edge_cost(hpa, 1, a1, b1), 1, 0);
-    assert_float_equal(edge_cost(hpa, 1, b3, a3), 1, 0);
-    assert_float_equal(edge_cost(hpa, 1, a1, a3), 2, 1e-12);
-    assert_float_equal(edge_cost(hpa, 1, a3, a1), 2, 1e-12);
-    assert_float_equal(edge_cost(hpa, 1, b1, b3), 4, 1e-12);
-    assert_float_equal(edge_cost(hpa, 1, b3, b1), 4, 1e-12);
-    assert_float_equal(edge_cost(hpa, 1, a1, b3), -1, 0);
+    assert_cost_equal(edge_cost(hpa, 1, a1, b1), 1, 0);
+    assert_cost_equal(edge_cost(hpa, 1, b3, a3), 1, 0);
+    assert_cost_equal(edge_cost(hpa, 1, a1, a3), 2, 1e-12);
+    assert_cost_equal(edge_cost(hpa, 1, a3, a1), 2, 1e-12);
+    assert_cost_equal(edge_cost(hpa, 1, b1, b3), 4, 1e-12);
+    assert_cost_equal(edge_cost(hpa, 1, b3, b1), 4, 1e-12);
+    assert_cost_equal(edge_cost(hpa, 1, a1, b3), -1, 0);
 
     /* (0,0) -> (7,0): through the row-1 door, 5 + 2 sqrt 2 (the optimum) */
     nav_hpa_query *q;
@@ -122,20 +122,20 @@ static void test_hand_checked_graph(void **state)
     nav_path_init(&path, NULL);
     nav_hpa_result r;
     assert_int_equal(nav_hpa_find_path(q, 0, 0, 7, 0, &path, &r), NAV_SUCCESS);
-    assert_float_equal(check_path(grid, &path, 0, 0, 7, 0, r.cost), 5 + 2 * M_SQRT2, 1e-9);
+    assert_cost_equal(check_path(grid, &path, 0, 0, 7, 0, r.cost), 5 + 2 * M_SQRT2, 1e-9);
     assert_int_equal(r.search_level, 1);
     assert_int_equal(r.abstract_edges, 1); /* the crossing (3,1) -> (4,1); grid moves on either side */
     /* inside one cluster: a local search, no abstract one */
     assert_int_equal(nav_hpa_find_path(q, 0, 0, 3, 3, &path, &r), NAV_SUCCESS);
     assert_int_equal(r.search_level, 0);
-    assert_float_equal(check_path(grid, &path, 0, 0, 3, 3, r.cost), 3 * M_SQRT2, 1e-9);
+    assert_cost_equal(check_path(grid, &path, 0, 0, 3, 3, r.cost), 3 * M_SQRT2, 1e-9);
     /* with near queries searched directly (the default), (0,0) -> (7,0) is one: no abstract search */
     nav_hpa_query *near;
     assert_int_equal(nav_hpa_query_create(hpa, grid, NULL, &near), NAV_SUCCESS);
     assert_int_equal(nav_hpa_find_path(near, 0, 0, 7, 0, &path, &r), NAV_SUCCESS);
     assert_int_equal(r.search_level, 0);
     assert_int_equal(r.abstract_edges, 0);
-    assert_float_equal(check_path(grid, &path, 0, 0, 7, 0, r.cost), 5 + 2 * M_SQRT2, 1e-9);
+    assert_cost_equal(check_path(grid, &path, 0, 0, 7, 0, r.cost), 5 + 2 * M_SQRT2, 1e-9);
     nav_hpa_query_destroy(near);
     nav_path_destroy(&path);
     nav_hpa_query_destroy(q);
@@ -161,11 +161,11 @@ static void test_one_way_crossing(void **state)
     assert_int_equal(nav_hpa_node_count(hpa), 4);
     uint32_t a1 = find_node(hpa, grid, 3, 1), b1 = find_node(hpa, grid, 4, 1);
     uint32_t a3 = find_node(hpa, grid, 3, 3), b3 = find_node(hpa, grid, 4, 3);
-    assert_float_equal(edge_cost(hpa, 1, b1, a1), 1, 0);
-    assert_float_equal(edge_cost(hpa, 1, a1, b1), -1, 0);
-    assert_float_equal(edge_cost(hpa, 1, a3, b3), 1, 0);
-    assert_float_equal(edge_cost(hpa, 1, b1, b3), 4, 1e-12);               /* down the ramp */
-    assert_float_equal(edge_cost(hpa, 1, b3, b1), 4 + 2 * M_SQRT2, 1e-12); /* round to its foot, up */
+    assert_cost_equal(edge_cost(hpa, 1, b1, a1), 1, 0);
+    assert_cost_equal(edge_cost(hpa, 1, a1, b1), -1, 0);
+    assert_cost_equal(edge_cost(hpa, 1, a3, b3), 1, 0);
+    assert_cost_equal(edge_cost(hpa, 1, b1, b3), 4, 1e-12);               /* down the ramp */
+    assert_cost_equal(edge_cost(hpa, 1, b3, b1), 4 + 2 * M_SQRT2, 1e-12); /* round to its foot, up */
     assert_int_equal(info.edges[1], 7);
 
     nav_hpa_query *q;
@@ -186,9 +186,9 @@ static void test_one_way_crossing(void **state)
     /* right to left: up the ramp and down the step, 8, the optimum */
     assert_int_equal(nav_hpa_find_path(q, 7, 0, 0, 1, &path, &r), NAV_SUCCESS);
     check_path(grid, &path, 7, 0, 0, 1, r.cost);
-    assert_float_equal(r.cost, 8, 1e-9);
+    assert_cost_equal(r.cost, 8, 1e-9);
     assert_int_equal(nav_grid_find_path(astar, NULL, 7, 0, 0, 1, &path, &best), NAV_SUCCESS);
-    assert_float_equal(best.cost, 8, 1e-9);
+    assert_cost_equal(best.cost, 8, 1e-9);
     nav_path_destroy(&path);
     nav_grid_query_destroy(astar);
     nav_hpa_query_destroy(q);
@@ -246,7 +246,7 @@ static void test_entrances_and_levels(void **state)
     nav_hpa_result r;
     assert_int_equal(nav_hpa_find_path(q, 1, 3, 14, 3, &path, &r), NAV_SUCCESS);
     assert_int_equal(r.search_level, 2);
-    assert_float_equal(check_path(grid, &path, 1, 3, 14, 3, r.cost), 13, 1e-9);
+    assert_cost_equal(check_path(grid, &path, 1, 3, 14, 3, r.cost), 13, 1e-9);
     nav_path_destroy(&path);
     nav_hpa_query_destroy(q);
     nav_hpa_destroy(hpa);
@@ -358,14 +358,14 @@ static void test_region_leg_and_fan(void **state)
             assert_int_equal(nav_region_fan(rq, all, s, false, &g, 1, fan), NAV_SUCCESS);
             if (a == NAV_SUCCESS) {
                 assert_int_equal(l, NAV_SUCCESS);
-                assert_float_equal(check_path(grid, &path, sx, sy, gx, gy, leg), best.cost, 1e-9);
-                assert_float_equal(fan[0], best.cost, 1e-9);
+                assert_cost_equal(check_path(grid, &path, sx, sy, gx, gy, leg), best.cost, 1e-9);
+                assert_cost_equal(fan[0], best.cost, 1e-9);
                 nav_path_clear(&path);
                 assert_int_equal(nav_region_fan_path(rq, g, &path), NAV_SUCCESS);
                 check_path(grid, &path, sx, sy, gx, gy, fan[0]);
                 /* backwards from the goal: the cost from s to g again, path from s to g */
                 assert_int_equal(nav_region_fan(rq, all, g, true, &s, 1, back), NAV_SUCCESS);
-                assert_float_equal(back[0], best.cost, 1e-9);
+                assert_cost_equal(back[0], best.cost, 1e-9);
                 nav_path_clear(&path);
                 assert_int_equal(nav_region_fan_path(rq, s, &path), NAV_SUCCESS);
                 check_path(grid, &path, sx, sy, gx, gy, back[0]);
@@ -504,6 +504,71 @@ static void test_bad_options(void **state)
     nav_hpa_destroy(hpa);
     nav_grid_destroy(other);
     nav_grid_destroy(grid);
+}
+
+/* A fan over the whole map to many targets stops once the last is settled, and gives each A*'s
+ * cost; its buckets grow as it needs, and when they cannot the fan says so and leaves no last fan. */
+static void test_region_fan_many_targets(void **state)
+{
+    (void)state;
+    nav_path path;
+    nav_path_init(&path, NULL);
+    int compared = 0;
+    for (unsigned seed = 200; seed < 230; seed++) {
+        nav_grid *grid = random_grid(seed, 41, 37);
+        nav_region_query *rq;
+        assert_int_equal(nav_region_query_create(grid, 41 * 37, NULL, &rq), NAV_SUCCESS);
+        nav_grid_query *astar;
+        assert_int_equal(nav_grid_query_create(grid, NULL, &astar), NAV_SUCCESS);
+        uint32_t targets[12];
+        int32_t tx[12], ty[12];
+        double costs[12];
+        int32_t sx = rand() % 41, sy = rand() % 37;
+        for (int k = 0; k < 12; k++) {
+            tx[k] = rand() % 41, ty[k] = rand() % 37;
+            targets[k] = nav_grid_index(grid, tx[k], ty[k]);
+        }
+        if (nav_grid_passable(grid, sx, sy)) {
+            assert_int_equal(nav_region_fan(rq, (nav_grid_rect){0, 0, 41, 37}, nav_grid_index(grid, sx, sy),
+                                            false, targets, 12, costs),
+                             NAV_SUCCESS);
+            for (int k = 0; k < 12; k++) {
+                nav_search_result best;
+                nav_status a = nav_grid_find_path(astar, NULL, sx, sy, tx[k], ty[k], &path, &best);
+                if (a == NAV_SUCCESS) {
+                    assert_cost_equal(costs[k], best.cost, 1e-9);
+                    compared++;
+                } else {
+                    assert_true(costs[k] == INFINITY);
+                }
+            }
+        }
+        nav_grid_query_destroy(astar);
+        nav_region_query_destroy(rq);
+        nav_grid_destroy(grid);
+    }
+    assert_true(compared > 150);
+
+    /* a fan that cannot grow its buckets */
+    nav_grid *grid = make_grid(64, 64, NULL);
+    test_allocator t;
+    test_allocator_init(&t, 0);
+    nav_region_query *rq;
+    assert_int_equal(nav_region_query_create(grid, 64 * 64, &t.hooks, &rq), NAV_SUCCESS);
+    t.fail_at = t.calls + 1;
+    uint32_t far = nav_grid_index(grid, 63, 63);
+    double c = 0;
+    assert_int_equal(nav_region_fan(rq, (nav_grid_rect){0, 0, 64, 64}, 0, false, &far, 1, &c),
+                     NAV_FAILURE | NAV_OUT_OF_MEMORY);
+    assert_int_equal(nav_region_fan_path(rq, far, &path), NAV_FAILURE | NAV_INVALID_PARAM);
+    t.fail_at = 0;
+    assert_int_equal(nav_region_fan(rq, (nav_grid_rect){0, 0, 64, 64}, 0, false, &far, 1, &c), NAV_SUCCESS);
+    assert_cost_equal(c, 63 * sqrt(2.0), 1e-9);
+    assert_true(nav_region_query_memory_bytes(rq) > 64 * 64 * 8);
+    nav_region_query_destroy(rq);
+    assert_int_equal(t.live, 0);
+    nav_grid_destroy(grid);
+    nav_path_destroy(&path);
 }
 
 static void allocation_failures(nav_grid *grid, bool fields)
@@ -1229,7 +1294,7 @@ static void test_smooth_planned_path(void **state)
         assert_int_equal(nav_grid_smooth_planned_path(grid, &cells, &b), NAV_SUCCESS);
         assert_int_equal(a.count, b.count);
         assert_memory_equal(a.nodes, b.nodes, a.count * sizeof *a.nodes);
-        assert_float_equal(a.cost, b.cost, 0);
+        assert_cost_equal(a.cost, b.cost, 0);
         compared++;
     }
     assert_true(compared > 100);
@@ -1255,16 +1320,27 @@ static void test_smooth_planned_path(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hand_checked_graph),   cmocka_unit_test(test_one_way_crossing),
-        cmocka_unit_test(test_entrances_and_levels), cmocka_unit_test(test_random_complete),
-        cmocka_unit_test(test_region_leg_and_fan),   cmocka_unit_test(test_scenarios_arena),
-        cmocka_unit_test(test_scenarios_den312d),    cmocka_unit_test(test_scenarios_brc000d),
-        cmocka_unit_test(test_bad_options),          cmocka_unit_test(test_allocation_failures),
-        cmocka_unit_test(test_progress_and_cancel),  cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_threads_share_a_bake), cmocka_unit_test(test_chunk_round_trip),
-        cmocka_unit_test(test_chunk_damage),         cmocka_unit_test(test_nav_file),
-        cmocka_unit_test(test_stale_bake),           cmocka_unit_test(test_rebake_matches_full_bake),
-        cmocka_unit_test(test_refine_on_demand),     cmocka_unit_test(test_smooth_planned_path),
+        cmocka_unit_test(test_hand_checked_graph),
+        cmocka_unit_test(test_one_way_crossing),
+        cmocka_unit_test(test_entrances_and_levels),
+        cmocka_unit_test(test_random_complete),
+        cmocka_unit_test(test_region_leg_and_fan),
+        cmocka_unit_test(test_region_fan_many_targets),
+        cmocka_unit_test(test_scenarios_arena),
+        cmocka_unit_test(test_scenarios_den312d),
+        cmocka_unit_test(test_scenarios_brc000d),
+        cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_progress_and_cancel),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_threads_share_a_bake),
+        cmocka_unit_test(test_chunk_round_trip),
+        cmocka_unit_test(test_chunk_damage),
+        cmocka_unit_test(test_nav_file),
+        cmocka_unit_test(test_stale_bake),
+        cmocka_unit_test(test_rebake_matches_full_bake),
+        cmocka_unit_test(test_refine_on_demand),
+        cmocka_unit_test(test_smooth_planned_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -145,7 +145,7 @@ static void test_basin_files(void **state)
         nav_path_init(&path, NULL);
         nav_search_result r;
         assert_int_equal(nav_grid_find_path(q, NULL, 10, 13, 40, 1, &path, &r), NAV_SUCCESS);
-        assert_float_equal(r.cost, costs[k], 1e-9);
+        assert_cost_equal(r.cost, costs[k], 1e-9);
         nav_path_destroy(&path);
         nav_grid_query_destroy(q);
         nav_grid_destroy(grid);

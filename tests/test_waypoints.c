@@ -51,10 +51,10 @@ static void test_hand_made_routes(void **state)
         .waypoints = hand_points, .waypoint_count = 4, .links = hand_links, .link_count = 4};
     nav_waypoints *wp = bake_or_fail(&g, NULL);
     assert_int_equal(nav_waypoints_count(wp), 4);
-    assert_float_equal(nav_waypoints_distance(wp, 0, 2), 6, 1e-6);
-    assert_float_equal(nav_waypoints_distance(wp, 2, 0), 8, 1e-6);
-    assert_float_equal(nav_waypoints_distance(wp, 2, 3), 13, 1e-6); /* c, b, a, d */
-    assert_float_equal(nav_waypoints_distance(wp, 1, 1), 0, 0);
+    assert_cost_equal(nav_waypoints_distance(wp, 0, 2), 6, 1e-6);
+    assert_cost_equal(nav_waypoints_distance(wp, 2, 0), 8, 1e-6);
+    assert_cost_equal(nav_waypoints_distance(wp, 2, 3), 13, 1e-6); /* c, b, a, d */
+    assert_cost_equal(nav_waypoints_distance(wp, 1, 1), 0, 0);
     assert_int_equal(nav_waypoints_next_hop(wp, 0, 2), 3);
     assert_int_equal(nav_waypoints_next_hop(wp, 2, 0), 1);
     assert_int_equal(nav_waypoints_next_hop(wp, 1, 1), 1);
@@ -68,16 +68,16 @@ static void test_hand_made_routes(void **state)
     assert_int_equal(path.nodes[0], 0);
     assert_int_equal(path.nodes[1], 3);
     assert_int_equal(path.nodes[2], 2);
-    assert_float_equal(path.points[1].z, 3, 0);
-    assert_float_equal(path.cost, 6, 1e-12);
+    assert_cost_equal(path.points[1].z, 3, 0);
+    assert_cost_equal(path.cost, 6, 1e-12);
     assert_int_equal(nav_waypoints_route(wp, 2, 3, &path), NAV_SUCCESS);
     assert_int_equal(path.count, 4);
     assert_int_equal(path.nodes[1], 1);
     assert_int_equal(path.nodes[2], 0);
-    assert_float_equal(path.cost, 13, 1e-12);
+    assert_cost_equal(path.cost, 13, 1e-12);
     assert_int_equal(nav_waypoints_route(wp, 1, 1, &path), NAV_SUCCESS);
     assert_int_equal(path.count, 1);
-    assert_float_equal(path.cost, 0, 0);
+    assert_cost_equal(path.cost, 0, 0);
     FAILS_WITH(nav_waypoints_route(wp, 0, 4, &path), NAV_INVALID_PARAM);
     assert_int_equal(path.count, 0);
 
@@ -85,7 +85,7 @@ static void test_hand_made_routes(void **state)
     assert_int_equal(nav_waypoints_find(wp, "e"), NAV_WAYPOINTS_NONE);
     assert_string_equal(nav_waypoints_name(wp, 1), "b");
     assert_int_equal(nav_waypoints_tags(wp, 1), 2);
-    assert_float_equal(nav_waypoints_position(wp, 3).z, 3, 0);
+    assert_cost_equal(nav_waypoints_position(wp, 3).z, 3, 0);
     /* tables: 16 pairs of 6 bytes, plus the rest */
     assert_true(nav_waypoints_memory_bytes(wp) > 16 * 6);
     nav_path_destroy(&path);
@@ -107,8 +107,8 @@ static void test_disabled_unreachable_parallel(void **state)
     };
     nav_waypoint_graph g = {.waypoints = points, .waypoint_count = 4, .links = links, .link_count = 4};
     nav_waypoints *wp = bake_or_fail(&g, NULL);
-    assert_float_equal(nav_waypoints_distance(wp, 1, 0), 2, 0);
-    assert_float_equal(nav_waypoints_distance(wp, 1, 2), 9, 1e-6); /* 1, 0, 2: the short link is off */
+    assert_cost_equal(nav_waypoints_distance(wp, 1, 0), 2, 0);
+    assert_cost_equal(nav_waypoints_distance(wp, 1, 2), 9, 1e-6); /* 1, 0, 2: the short link is off */
     assert_true(isinf(nav_waypoints_distance(wp, 0, 3)));
     assert_string_equal(nav_waypoints_name(wp, 0), "");
     nav_path path;
@@ -116,7 +116,7 @@ static void test_disabled_unreachable_parallel(void **state)
     FAILS_WITH(nav_waypoints_route(wp, 0, 3, &path), NAV_UNREACHABLE);
     assert_int_equal(path.count, 0);
     assert_int_equal(nav_waypoints_route(wp, 1, 2, &path), NAV_SUCCESS);
-    assert_float_equal(path.cost, 9, 0);
+    assert_cost_equal(path.cost, 9, 0);
     nav_path_destroy(&path);
     nav_waypoints_destroy(wp);
 }
@@ -655,11 +655,11 @@ static void test_dearest_links(void **state)
                                   {.from = 2, .to = 3, .cost = NAV_WAYPOINT_MAX_COST}};
     nav_waypoint_graph g = {.waypoints = points, .waypoint_count = 4, .links = links, .link_count = 3};
     nav_waypoints *wp = bake_or_fail(&g, NULL);
-    assert_float_equal(nav_waypoints_distance(wp, 0, 3), 3e30, 3e23);
+    assert_cost_equal(nav_waypoints_distance(wp, 0, 3), 3e30, 3e23);
     nav_path path;
     nav_path_init(&path, NULL);
     assert_int_equal(nav_waypoints_route(wp, 3, 0, &path), NAV_SUCCESS);
-    assert_float_equal(path.cost, 3e30, 0);
+    assert_cost_equal(path.cost, 3e30, 3e16); /* three sums of 1e30 */
     nav_path_destroy(&path);
     nav_waypoints_destroy(wp);
 }
@@ -776,17 +776,17 @@ static void test_text_format(void **state)
     assert_int_equal(g.links[1].to, 2);
     assert_true(g.links[3].one_way);
     assert_int_equal(g.links[3].flags, 5);
-    assert_float_equal(g.links[3].cost, 1, 0);
-    assert_float_equal(g.links[0].cost, 0, 0);
+    assert_cost_equal(g.links[3].cost, 1, 0);
+    assert_cost_equal(g.links[0].cost, 0, 0);
     assert_true(g.links[4].disabled);
     nav_waypoints *wp = bake_or_fail(&g, NULL);
     nav_waypoint_graph_release(&g);
     assert_null(g.storage);
     /* the same routes as the graph built by hand */
-    assert_float_equal(nav_waypoints_distance(wp, nav_waypoints_find(wp, "a"), nav_waypoints_find(wp, "c")),
-                       6, 1e-6);
-    assert_float_equal(nav_waypoints_distance(wp, nav_waypoints_find(wp, "c"), nav_waypoints_find(wp, "a")),
-                       8, 1e-6);
+    assert_cost_equal(nav_waypoints_distance(wp, nav_waypoints_find(wp, "a"), nav_waypoints_find(wp, "c")), 6,
+                      1e-6);
+    assert_cost_equal(nav_waypoints_distance(wp, nav_waypoints_find(wp, "c"), nav_waypoints_find(wp, "a")), 8,
+                      1e-6);
     nav_waypoints_destroy(wp);
 
     /* from a file, named by its base name in messages */
@@ -1487,7 +1487,7 @@ static void test_chunk_round_trip(void **state)
     nav_path path;
     nav_path_init(&path, NULL);
     assert_int_equal(nav_waypoints_route(back, 0, 2, &path), NAV_SUCCESS);
-    assert_float_equal(path.cost, 6, 1e-12);
+    assert_cost_equal(path.cost, 6, 1e-12);
     nav_waypoints_destroy(back);
     nav_waypoints_destroy(wp);
 

@@ -13,7 +13,8 @@
 #include "heuristic.h"
 #include "nav/heap.h"
 
-#define NO_DIR 0xffu
+#define NO_DIR       0xffu
+#define FAN_RING_MAX 64 /* buckets at most in a fan's ring */
 
 struct nav_region_query {
     const nav_grid *grid;
@@ -25,6 +26,8 @@ struct nav_region_query {
     uint32_t *target;      /* generation: the cell is a target of the fan under way */
     uint32_t *next, *prev; /* a fan's buckets: doubly linked lists of cells (fan_by_buckets) */
     nav_heap open;
+    uint32_t *bucket[FAN_RING_MAX]; /* fan_whole's buckets, grown as a fan needs */
+    uint32_t bucket_room[FAN_RING_MAX];
     uint32_t generation;
     uint64_t expanded;
     /* the last search, for nav_region_fan_path */
@@ -71,6 +74,7 @@ void nav_region_query_destroy(nav_region_query *q)
     nav__free(&q->allocator, q->target);
     nav__free(&q->allocator, q->next);
     nav__free(&q->allocator, q->prev);
+    for (int i = 0; i < FAN_RING_MAX; i++) nav__free(&q->allocator, q->bucket[i]);
     nav__free(&q->allocator, q);
 }
 
@@ -86,10 +90,12 @@ nav_status nav_region_query_set_grid(nav_region_query *q, const nav_grid *grid)
 
 size_t nav_region_query_memory_bytes(const nav_region_query *q)
 {
-    return q ? sizeof *q +
-                   (size_t)q->max_cells * (sizeof *q->g + sizeof *q->stamp + 1 + sizeof *q->target +
-                                           2 * sizeof(uint32_t) + sizeof(nav_heap_entry) + sizeof(uint32_t))
-             : 0;
+    if (!q) return 0;
+    size_t buckets = 0;
+    for (int i = 0; i < FAN_RING_MAX; i++) buckets += (size_t)q->bucket_room[i] * sizeof(uint32_t);
+    return sizeof *q + buckets +
+           (size_t)q->max_cells * (sizeof *q->g + sizeof *q->stamp + 1 + sizeof *q->target +
+                                   2 * sizeof(uint32_t) + sizeof(nav_heap_entry) + sizeof(uint32_t));
 }
 
 uint64_t nav_region_query_expanded(const nav_region_query *q)
@@ -154,8 +160,7 @@ static inline bool neighbour(const nav_grid *grid, nav_grid_rect r, int32_t lx, 
  * spans fewer), each doubly linked through q->next and q->prev so that a cell whose g drops moves in
  * O(1). width is taken a hair small, so that the floats' rounding never puts a neighbour in the
  * bucket being settled. Costs are the heap's (the same sums, maybe another of several equal paths). */
-#define FAN_RING_MAX 64
-#define NO_CELL      UINT32_MAX
+#define NO_CELL UINT32_MAX
 
 static uint32_t fan_ring(const nav_grid *grid)
 {
@@ -233,16 +238,101 @@ static void fan_by_buckets(nav_region_query *q, nav_grid_rect r, uint32_t from, 
 #undef SLOT
 }
 
+/* fan_by_buckets over a whole grid, forward, made faster for the world's bake, which spends nearly
+ * all its time here: a cell's move bits are its neighbours (they never leave the grid); a move
+ * costs step[d] (on a grid of one cost) or step[d] times the terrain entered; the ring is a power of
+ * two and a bucket's number g * inverse, so that no division is left in the loop; and the buckets
+ * are plain arrays in which a cell whose g drops is put again, its old entry skipped when reached
+ * (the cell is settled by then: its new g lies in an earlier bucket, or earlier in this one). The
+ * arrays grow as a fan needs (q->bucket); false when they cannot. Costs, and the cells settled, are
+ * fan_by_buckets' (each bucket's cells may settle in another order, so a fan that stops at its last
+ * target may settle a few cells more or fewer, and of equal paths keep another). */
+static bool grow_bucket(nav_region_query *q, uint32_t slot)
+{
+    uint32_t room = q->bucket_room[slot];
+    if (room > UINT32_MAX / 2) return false;
+    uint32_t grown = room ? 2 * room : 1024;
+    uint32_t *more = nav__realloc(&q->allocator, q->bucket[slot], (size_t)room * sizeof *more,
+                                  (size_t)grown * sizeof *more);
+    if (!more) return false;
+    q->bucket[slot] = more;
+    q->bucket_room[slot] = grown;
+    return true;
+}
+
+static bool fan_whole(nav_region_query *q, uint32_t from, uint32_t targets_left, uint32_t ring)
+{
+    const nav_grid *grid = q->grid;
+    uint32_t generation = q->generation, gen = generation << 1, mask = 1;
+    while (mask < ring) mask <<= 1;
+    mask--;
+    double inverse = 1.0 / (grid->min_cost * (1 - 1e-9)), step[8];
+    bool uniform = grid->uniform_cost > 0;
+    for (int d = 0; d < 8; d++) step[d] = grid->step_length[d] * (uniform ? grid->uniform_cost : 1.0);
+    const uint8_t *moves = grid->moves, *terrain = grid->terrain;
+    const double *cost = grid->terrain_cost;
+    double *g = q->g;
+    uint32_t *stamp = q->stamp, count[FAN_RING_MAX];
+    uint8_t *dir = q->dir;
+    for (uint32_t i = 0; i <= mask; i++) count[i] = 0;
+#define SLOT(v) ((uint32_t)(uint64_t)((v)*inverse) & mask)
+#define PUT(slot, cell)                                                                                      \
+    do {                                                                                                     \
+        if (count[slot] == q->bucket_room[slot] && !grow_bucket(q, slot)) return false;                      \
+        q->bucket[slot][count[slot]++] = (cell);                                                             \
+    } while (0)
+    uint32_t waiting = 1;
+    g[from] = 0;
+    stamp[from] = gen;
+    dir[from] = NO_DIR;
+    PUT(0, from);
+    for (uint64_t k = 0; waiting; k++) {
+        uint32_t slot = (uint32_t)k & mask;
+        for (uint32_t e = 0; e < count[slot]; e++) {
+            uint32_t at = q->bucket[slot][e];
+            if (stamp[at] & 1u) continue; /* an old entry */
+            waiting--;
+            stamp[at] |= 1u;
+            q->expanded++;
+            if (targets_left && q->target[at] == generation && --targets_left == 0) return true;
+            double base = g[at];
+            for (uint32_t tries = moves[at]; tries; tries &= tries - 1) {
+                int d = __builtin_ctz(tries);
+                uint32_t n = (uint32_t)((int32_t)at + grid->offset[d]);
+                double ng = base + (uniform ? step[d] : step[d] * cost[terrain[n]]);
+                if ((stamp[n] >> 1) == generation) {
+                    if (ng >= g[n]) continue; /* (a settled cell's g is lower still) */
+                } else {
+                    stamp[n] = gen;
+                    waiting++;
+                }
+                g[n] = ng;
+                dir[n] = (uint8_t)d;
+                uint32_t into = SLOT(ng);
+                PUT(into, n);
+            }
+        }
+        count[slot] = 0;
+    }
+#undef PUT
+#undef SLOT
+    return true;
+}
+
 /* The one search loop. With goal == UINT32_MAX it is Dijkstra until every target is settled
  * (targets_left counts down as the cells marked in q->target are settled; none: every reachable
  * cell); else A* to goal. Ties on f go to the larger g (nav_heap_tie_larger_g), then the lower index. */
-static void search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool reverse, uint32_t goal,
+static bool search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool reverse, uint32_t goal,
                    uint32_t targets_left, uint32_t max_expanded)
 {
     uint32_t ring = goal == UINT32_MAX ? fan_ring(q->grid) : 0;
+    if (ring && !reverse && r.x == 0 && r.y == 0 && (uint32_t)r.width == q->grid->width &&
+        (uint32_t)r.height == q->grid->height) {
+        return fan_whole(q, from, targets_left, ring);
+    }
     if (ring) {
         fan_by_buckets(q, r, from, reverse, targets_left, ring);
-        return;
+        return true;
     }
     uint64_t limit = max_expanded ? q->expanded + max_expanded : UINT64_MAX;
     const nav_grid *grid = q->grid;
@@ -266,9 +356,9 @@ static void search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool rev
         int32_t lx = (int32_t)(at % rw), ly = (int32_t)(at / rw);
         uint32_t cell = (uint32_t)(r.y + ly) * w + (uint32_t)(r.x + lx);
         if (goal != UINT32_MAX) {
-            if (cell == goal) return;
+            if (cell == goal) return true;
         } else if (targets_left) {
-            if (q->target[at] == q->generation && --targets_left == 0) return;
+            if (q->target[at] == q->generation && --targets_left == 0) return true;
         }
         double g = q->g[at];
         for (int d = 0; d < 8; d++) {
@@ -296,6 +386,7 @@ static void search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool rev
             }
         }
     }
+    return true;
 }
 
 static bool reached(const nav_region_query *q, uint32_t local)
@@ -323,7 +414,10 @@ nav_status nav_region_fan(nav_region_query *q, nav_grid_rect rect, uint32_t from
             inside++;
         }
     }
-    search(q, rect, from, reverse, UINT32_MAX, inside, 0);
+    if (!search(q, rect, from, reverse, UINT32_MAX, inside, 0)) {
+        q->rect = (nav_grid_rect){0, 0, 0, 0}; /* no last fan */
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
     for (uint32_t k = 0; k < count; k++) {
         uint32_t local = local_index(q->grid, rect, targets[k]);
         costs[k] = reached(q, local) ? q->g[local] : INFINITY;
@@ -373,7 +467,8 @@ nav_status nav_region_leg(nav_region_query *q, nav_grid_rect rect, uint32_t from
     q->rect = rect;
     q->from = from;
     q->reverse = false;
-    if (nav__cell_free(q->grid, to)) search(q, rect, from, false, to, 0, max_expanded);
+    if (nav__cell_free(q->grid, to))
+        (void)search(q, rect, from, false, to, 0, max_expanded); /* (an A*: never fails) */
     if (!reached(q, goal))
         return NAV_SUCCESS | NAV_PARTIAL_RESULT | (q->open.count ? NAV_OUT_OF_NODES : NAV_UNREACHABLE);
     if (cost) *cost = q->g[goal];

@@ -6,8 +6,9 @@
  * a rectangle of cells (an HPA* cluster); every move of these searches starts and ends inside it.
  *
  * A nav_region_query owns the scratch of one thread, sized for rectangles of up to max_cells
- * cells; it is reused across searches without clearing (generation stamps) and never allocates
- * after creation, except to grow the caller's path buffer.
+ * cells; it is reused across searches without clearing (generation stamps) and allocates after
+ * creation only to grow the caller's path buffer and, for fans over a whole grid, its buckets (to
+ * the largest frontier a fan has had: a few bytes a cell of it; kept for the next fan).
  *
  *     nav_region_query *rq;
  *     nav_region_query_create(grid, 16 * 16, NULL, &rq);
@@ -54,8 +55,10 @@ size_t nav_region_query_memory_bytes(const nav_region_query *query);
  * targets[k] to `from` (moves taken backwards, so one-way climbs count the right way). A target
  * that cannot be reached inside rect, or lies outside it, gets INFINITY. Costs are those of
  * nav_grid_move_cost, summed. Ties break by cell index, so the result is deterministic.
- * Returns NAV_SUCCESS, or NAV_FAILURE | NAV_INVALID_PARAM (rect off the map or larger than the
- * query's max_cells, `from` outside rect or blocked, a null pointer with count > 0). */
+ * Returns NAV_SUCCESS, NAV_FAILURE | NAV_INVALID_PARAM (rect off the map or larger than the
+ * query's max_cells, `from` outside rect or blocked, a null pointer with count > 0), or
+ * NAV_FAILURE | NAV_OUT_OF_MEMORY (a fan over the whole grid could not grow its buckets; there is
+ * then no last fan for nav_region_fan_cost and nav_region_fan_path). */
 nav_status nav_region_fan(nav_region_query *query, nav_grid_rect rect, uint32_t from, bool reverse,
                           const uint32_t *targets, uint32_t count, double *costs);
 
