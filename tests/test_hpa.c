@@ -506,6 +506,37 @@ static void test_bad_options(void **state)
     nav_grid_destroy(grid);
 }
 
+/* nav_grid_moves_reversible against every move taken back one by one (nav_grid_move_cost), on
+ * grids with and without one-way climbs, corners and edges included. */
+static void test_moves_reversible(void **state)
+{
+    (void)state;
+    int seen[2] = {0, 0};
+    for (unsigned seed = 300; seed < 360; seed++) {
+        int32_t w = 1 + (int32_t)(seed % 9), h = 1 + (int32_t)(seed % 7);
+        nav_grid *grid = random_grid(seed, w, h);
+        bool brute = true;
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++)
+                for (int d = 0; d < 8; d++) {
+                    int32_t dx, dy;
+                    nav_dir_offset((nav_dir)d, &dx, &dy);
+                    if (nav_grid_move_cost(grid, x, y, (nav_dir)d) == NAV_COST_BLOCKED) continue;
+                    int back = 0;
+                    for (int32_t bx, by; back < 8; back++) {
+                        nav_dir_offset((nav_dir)back, &bx, &by);
+                        if (bx == -dx && by == -dy) break;
+                    }
+                    if (nav_grid_move_cost(grid, x + dx, y + dy, (nav_dir)back) == NAV_COST_BLOCKED)
+                        brute = false;
+                }
+        assert_int_equal(nav_grid_moves_reversible(grid), brute);
+        seen[brute]++;
+        nav_grid_destroy(grid);
+    }
+    assert_true(seen[0] > 5 && seen[1] > 5);
+}
+
 /* A fan over the whole map to many targets stops once the last is settled, and gives each A*'s
  * cost; its buckets grow as it needs, and when they cannot the fan says so and leaves no last fan. */
 static void test_region_fan_many_targets(void **state)
@@ -514,8 +545,20 @@ static void test_region_fan_many_targets(void **state)
     nav_path path;
     nav_path_init(&path, NULL);
     int compared = 0;
-    for (unsigned seed = 200; seed < 230; seed++) {
-        nav_grid *grid = random_grid(seed, 41, 37);
+    for (unsigned seed = 200; seed < 260; seed++) {
+        /* random_grid's, and open ones (where a fan's cells mostly have all eight moves, which it
+         * prunes) with other diagonal lengths, corners and one cost or several */
+        nav_grid *grid = seed < 230 ? random_grid(seed, 41, 37) : NULL;
+        if (!grid) {
+            srand(seed);
+            grid = make_grid(41, 37,
+                             &(nav_grid_desc){.diagonal_cost = (double[]){0, 1, 1.3, 1.5, 2}[seed % 5],
+                                              .corner_policy = (nav_corner_policy)(1 + seed % 3)});
+            nav_grid_set_terrain_cost(grid, 2, 2.5);
+            for (int32_t i = 0; i < 41 * 37 / 12; i++)
+                nav_grid_set_cell(grid, rand() % 41, rand() % 37,
+                                  i % 3 || seed % 2 ? NAV_TERRAIN_BLOCKED : 2);
+        }
         nav_region_query *rq;
         assert_int_equal(nav_region_query_create(grid, 41 * 37, NULL, &rq), NAV_SUCCESS);
         nav_grid_query *astar;
@@ -547,7 +590,7 @@ static void test_region_fan_many_targets(void **state)
         nav_region_query_destroy(rq);
         nav_grid_destroy(grid);
     }
-    assert_true(compared > 150);
+    assert_true(compared > 400);
 
     /* a fan that cannot grow its buckets */
     nav_grid *grid = make_grid(64, 64, NULL);
@@ -1320,27 +1363,17 @@ static void test_smooth_planned_path(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hand_checked_graph),
-        cmocka_unit_test(test_one_way_crossing),
-        cmocka_unit_test(test_entrances_and_levels),
-        cmocka_unit_test(test_random_complete),
-        cmocka_unit_test(test_region_leg_and_fan),
-        cmocka_unit_test(test_region_fan_many_targets),
-        cmocka_unit_test(test_scenarios_arena),
-        cmocka_unit_test(test_scenarios_den312d),
-        cmocka_unit_test(test_scenarios_brc000d),
-        cmocka_unit_test(test_bad_options),
-        cmocka_unit_test(test_allocation_failures),
-        cmocka_unit_test(test_progress_and_cancel),
-        cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_threads_share_a_bake),
-        cmocka_unit_test(test_chunk_round_trip),
-        cmocka_unit_test(test_chunk_damage),
-        cmocka_unit_test(test_nav_file),
-        cmocka_unit_test(test_stale_bake),
-        cmocka_unit_test(test_rebake_matches_full_bake),
-        cmocka_unit_test(test_refine_on_demand),
-        cmocka_unit_test(test_smooth_planned_path),
+        cmocka_unit_test(test_hand_checked_graph),   cmocka_unit_test(test_one_way_crossing),
+        cmocka_unit_test(test_entrances_and_levels), cmocka_unit_test(test_random_complete),
+        cmocka_unit_test(test_region_leg_and_fan),   cmocka_unit_test(test_region_fan_many_targets),
+        cmocka_unit_test(test_moves_reversible),     cmocka_unit_test(test_scenarios_arena),
+        cmocka_unit_test(test_scenarios_den312d),    cmocka_unit_test(test_scenarios_brc000d),
+        cmocka_unit_test(test_bad_options),          cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_progress_and_cancel),  cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_threads_share_a_bake), cmocka_unit_test(test_chunk_round_trip),
+        cmocka_unit_test(test_chunk_damage),         cmocka_unit_test(test_nav_file),
+        cmocka_unit_test(test_stale_bake),           cmocka_unit_test(test_rebake_matches_full_bake),
+        cmocka_unit_test(test_refine_on_demand),     cmocka_unit_test(test_smooth_planned_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,12 +11,19 @@
 
 bool nav_grid_moves_reversible(const nav_grid *grid)
 {
-    for (uint32_t cell = 0; cell < grid->cells; cell++)
-        for (uint32_t mask = grid->moves[cell]; mask; mask &= mask - 1) {
-            int d = __builtin_ctz(mask);
-            uint32_t next = (uint32_t)((int32_t)cell + grid->offset[d]);
-            if (!(grid->moves[next] >> nav__dir_opposite(d) & 1u)) return false;
-        }
+    /* direction by direction, a plain loop the compiler vectorises: any cell whose move d has no
+     * move back from its end. The moves have a row of zeros before the first cell and after the
+     * last; the few cells whose neighbour would lie beyond those rows have no move that way. */
+    int64_t cells = grid->cells, w = grid->width;
+    for (int d = 0; d < 8; d++) {
+        int back = nav__dir_opposite(d);
+        int64_t off = grid->offset[d], first = off < -w ? -w - off : 0,
+                last = off > w ? cells + w - off : cells;
+        const uint8_t *at = grid->moves, *next = grid->moves + off;
+        uint8_t bad = 0;
+        for (int64_t c = first; c < last; c++) bad |= (uint8_t)(at[c] >> d & ~(next[c] >> back) & 1u);
+        if (bad) return false;
+    }
     return true;
 }
 

@@ -260,26 +260,59 @@ static bool grow_bucket(nav_region_query *q, uint32_t slot)
     return true;
 }
 
-static bool fan_whole(nav_region_query *q, uint32_t from, uint32_t targets_left, uint32_t ring)
+/* The loop of fan_whole, made twice: for grids of one cost (uniform) and for the others. Everything
+ * it reads in the loop is a local or a restrict pointer, so that its stores (dir is bytes, which
+ * may alias anything) do not make the compiler load the grid's fields again. */
+static inline __attribute__((always_inline)) bool
+fan_whole_loop(nav_region_query *q, uint32_t from, uint32_t targets_left, uint32_t mask, const bool uniform)
 {
     const nav_grid *grid = q->grid;
-    uint32_t generation = q->generation, gen = generation << 1, mask = 1;
-    while (mask < ring) mask <<= 1;
-    mask--;
+    uint32_t generation = q->generation, gen = generation << 1;
     double inverse = 1.0 / (grid->min_cost * (1 - 1e-9)), step[8];
-    bool uniform = grid->uniform_cost > 0;
-    for (int d = 0; d < 8; d++) step[d] = grid->step_length[d] * (uniform ? grid->uniform_cost : 1.0);
-    const uint8_t *moves = grid->moves, *terrain = grid->terrain;
-    const double *cost = grid->terrain_cost;
-    double *g = q->g;
-    uint32_t *stamp = q->stamp, count[FAN_RING_MAX];
-    uint8_t *dir = q->dir;
-    for (uint32_t i = 0; i <= mask; i++) count[i] = 0;
+    int32_t offset[8];
+    for (int d = 0; d < 8; d++) {
+        step[d] = grid->step_length[d] * (uniform ? grid->uniform_cost : 1.0);
+        offset[d] = grid->offset[d];
+    }
+    const uint8_t *restrict moves = grid->moves, *restrict terrain = grid->terrain;
+    const double *restrict cost = grid->terrain_cost;
+    const uint32_t *restrict target = q->target;
+    double *restrict g = q->g;
+    uint32_t *restrict stamp = q->stamp;
+    uint8_t *restrict dir = q->dir;
+    uint32_t *bucket[FAN_RING_MAX], count[FAN_RING_MAX], room[FAN_RING_MAX];
+    for (uint32_t i = 0; i <= mask; i++) count[i] = 0, bucket[i] = q->bucket[i], room[i] = q->bucket_room[i];
+    uint64_t expanded = 0;
+    bool ok = true;
+    /* open[d]: the neighbours a cell entered by move d need not try when all eight of its moves are
+     * allowed (so that its parent's moves to them are too: the cells around are all free, and no
+     * climb limit applies), because the parent reached them for less (its settling tried them) */
+    uint32_t open[9] = {0};
+    bool prune = !grid->heights || !(grid->desc.max_climb > 0);
+    for (int d = 0; d < 8 && prune; d++)
+        for (int e = 0; e < 8; e++) {
+            int fx = nav__dir_dx[d] + nav__dir_dx[e], fy = nav__dir_dy[d] + nav__dir_dy[e], f = 0;
+            if (fx == 0 && fy == 0) {
+                open[d] |= 1u << e; /* the parent itself */
+                continue;
+            }
+            if (fx < -1 || fx > 1 || fy < -1 || fy > 1) continue;
+            while (nav__dir_dx[f] != fx || nav__dir_dy[f] != fy) f++;
+            if (grid->step_length[f] <= grid->step_length[e] ||
+                (uniform && grid->step_length[f] < grid->step_length[d] + grid->step_length[e]))
+                open[d] |= 1u << e;
+        }
 #define SLOT(v) ((uint32_t)(uint64_t)((v)*inverse) & mask)
 #define PUT(slot, cell)                                                                                      \
     do {                                                                                                     \
-        if (count[slot] == q->bucket_room[slot] && !grow_bucket(q, slot)) return false;                      \
-        q->bucket[slot][count[slot]++] = (cell);                                                             \
+        if (count[slot] == room[slot]) {                                                                     \
+            if (!grow_bucket(q, slot)) {                                                                     \
+                ok = false;                                                                                  \
+                goto done;                                                                                   \
+            }                                                                                                \
+            bucket[slot] = q->bucket[slot], room[slot] = q->bucket_room[slot];                               \
+        }                                                                                                    \
+        bucket[slot][count[slot]++] = (cell);                                                                \
     } while (0)
     uint32_t waiting = 1;
     g[from] = 0;
@@ -289,16 +322,18 @@ static bool fan_whole(nav_region_query *q, uint32_t from, uint32_t targets_left,
     for (uint64_t k = 0; waiting; k++) {
         uint32_t slot = (uint32_t)k & mask;
         for (uint32_t e = 0; e < count[slot]; e++) {
-            uint32_t at = q->bucket[slot][e];
+            uint32_t at = bucket[slot][e];
             if (stamp[at] & 1u) continue; /* an old entry */
             waiting--;
             stamp[at] |= 1u;
-            q->expanded++;
-            if (targets_left && q->target[at] == generation && --targets_left == 0) return true;
+            expanded++;
+            if (targets_left && target[at] == generation && --targets_left == 0) goto done;
             double base = g[at];
-            for (uint32_t tries = moves[at]; tries; tries &= tries - 1) {
+            uint32_t tries = moves[at];
+            if (tries == 0xffu) tries &= ~open[dir[at] < 8 ? dir[at] : 8];
+            for (; tries; tries &= tries - 1) {
                 int d = __builtin_ctz(tries);
-                uint32_t n = (uint32_t)((int32_t)at + grid->offset[d]);
+                uint32_t n = (uint32_t)((int32_t)at + offset[d]);
                 double ng = base + (uniform ? step[d] : step[d] * cost[terrain[n]]);
                 if ((stamp[n] >> 1) == generation) {
                     if (ng >= g[n]) continue; /* (a settled cell's g is lower still) */
@@ -316,7 +351,17 @@ static bool fan_whole(nav_region_query *q, uint32_t from, uint32_t targets_left,
     }
 #undef PUT
 #undef SLOT
-    return true;
+done:
+    q->expanded += expanded;
+    return ok;
+}
+
+static bool fan_whole(nav_region_query *q, uint32_t from, uint32_t targets_left, uint32_t ring)
+{
+    uint32_t mask = 1;
+    while (mask < ring) mask <<= 1;
+    return q->grid->uniform_cost > 0 ? fan_whole_loop(q, from, targets_left, mask - 1, true)
+                                     : fan_whole_loop(q, from, targets_left, mask - 1, false);
 }
 
 /* The one search loop. With goal == UINT32_MAX it is Dijkstra until every target is settled
