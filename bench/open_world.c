@@ -8,7 +8,9 @@
  * usage: open_world [--tiles T] [--side S] [--queries N] [--sample M] [--threads K] [--seed X]
  *                   [--join entrances|every] [--long N] [--save FILE.nav] [--write DIR]
  *        defaults: 64 tiles, 256 cells, 1000 queries, a sample of 100, every core, seed 1, entrances
- *        (--long: an entrance this long or longer gets two links; 0: the join's default, 6)
+ *        (--long: an entrance this long or longer gets two links, at its ends; 0: the join's default,
+ *        6, as in HPA*; the default here: never, one link in the middle of each entrance, which halves
+ *        the chokepoints and the bake's time for routes a little dearer: bench/README.md)
  *        --save: the baked world is written to FILE.nav and read back (timed, with its bytes), and
  *        the queries run on the world read back;
  *        --write: the tiles are written to DIR as Moving AI maps with DIR/world.json joining them the
@@ -246,7 +248,7 @@ int main(int argc, char **argv)
     uint32_t queries = 1000, sample = 100, threads = 0;
     uint64_t seed = 1;
     nav_world_join_mode mode = NAV_WORLD_JOIN_ENTRANCES;
-    int32_t long_entrance = 0;
+    int32_t long_entrance = INT32_MAX;
     const char *save = NULL, *write_dir = NULL, *load = NULL;
     double budget_mb = 0;
     for (int i = 1; i < argc; i++) {
@@ -428,19 +430,20 @@ int main(int argc, char **argv)
     for (uint32_t i = 0; i < queries; i++) mean += total[i];
     mean /= queries ? queries : 1;
     printf(
-        "{\"tiles\":%d,\"side\":%d,\"cells\":%lld,\"join\":\"%s\",\"links\":%u,\"chokepoints\":%u,\"bake_"
+        "{\"tiles\":%d,\"side\":%d,\"cells\":%lld,\"join\":\"%s\",\"long_entrance\":%d,\"links\":%u,"
+        "\"chokepoints\":%u,\"bake_"
         "s\":%.2f,"
         "\"join_s\":%.2f,\"make_s\":%.2f,\"bytes\":%zu,\"queries\":%u,\"found\":%u,\"wrong\":%u,"
         "\"invalid\":%u,\"mean_ms\":%.3f,"
         "\"p95_ms\":%.3f,\"locate_ms\":%.4f,\"plan_ms\":%.3f,\"legs_ms\":%.3f,\"sample\":%u,"
         "\"mean_cost_ratio\":%.5f,\"peak_rss_mb\":%.0f,\"peak_rss_mb_before_flat\":%.0f,\"file_bytes\":%lld,"
         "\"save_s\":%.2f,\"load_s\":%.2f}\n",
-        tiles, side, (long long)n * n, mode == NAV_WORLD_JOIN_EVERY ? "every" : "entrances", joined,
-        info.chokepoints, baked - made, join_end - made, made - t0, info.bytes, queries, found, wrong,
-        invalid, mean * 1e3, queries ? total[(size_t)(0.95 * (queries - 1))] * 1e3 : 0,
-        locate / (queries ? queries : 1) * 1e3, plan / (queries ? queries : 1) * 1e3,
-        legs / (queries ? queries : 1) * 1e3, compared, compared ? ratio_sum / compared : 0, peak_rss_mb(),
-        rss_worlds, file_bytes, save_s, load_s);
+        tiles, side, (long long)n * n, mode == NAV_WORLD_JOIN_EVERY ? "every" : "entrances",
+        long_entrance ? long_entrance : 6, joined, info.chokepoints, baked - made, join_end - made, made - t0,
+        info.bytes, queries, found, wrong, invalid, mean * 1e3,
+        queries ? total[(size_t)(0.95 * (queries - 1))] * 1e3 : 0, locate / (queries ? queries : 1) * 1e3,
+        plan / (queries ? queries : 1) * 1e3, legs / (queries ? queries : 1) * 1e3, compared,
+        compared ? ratio_sum / compared : 0, peak_rss_mb(), rss_worlds, file_bytes, save_s, load_s);
     (void)rss_loaded;
     nav_path_destroy(&path);
     nav_world_query_destroy(q);

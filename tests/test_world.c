@@ -1508,6 +1508,101 @@ static void temp_file(const nav_writer *image, char *path)
 /* Regions on demand: the village from its file with a budget of 1 byte (every region no query holds
  * is evicted) and with room for all, each planning as the world read whole does; a region whose data
  * is damaged fails the queries that need it, and only those. */
+/* A navmesh whose wall edge lies on a grid's border is joined to it through the border cells open
+ * on both sides: one link an entrance (or a link a cell), one-way each way where the cell and the
+ * mesh cost differently; a mesh at another height or beyond the tolerance is not. Routes across
+ * cost what the flattened world says. */
+static void test_mesh_joined_to_grid(void **state)
+{
+    (void)state;
+    const char *yard_rows[] = {".......#", ".......#", "........", "........", ".......#", ".......#"};
+    const char *plaza_rows[] = {"......", "......", "..##..", "..##..", "......", "......"};
+    const char *shed_rows[] = {"....", "....", "....", "...."};
+    for (int round = 0; round < 3; round++) {
+        bool every = round == 1, dear = round == 2; /* dear: the door cell costs 2 */
+        nav_grid *yard = grid_at(yard_rows, 6, nav_vec3_make(0, 0, 0), 1);
+        if (dear) {
+            assert_int_equal(nav_grid_set_terrain_cost(yard, 2, 2.0), NAV_SUCCESS);
+            nav_grid_set_cell(yard, 7, 2, 2);
+        }
+        nav_grid *plaza_grid = grid_at(plaza_rows, 6, nav_vec3_make(8, 0, 0), 1);
+        nav_grid *shed_grid = grid_at(shed_rows, 4, nav_vec3_make(-4, 2, 1), 1); /* west, 2 higher */
+        /* north: beyond the tolerance (0.01), or within it (0.0005, in the round that links every cell) */
+        nav_grid *loft_grid = grid_at(shed_rows, 4, nav_vec3_make(1, 0, every ? 6.0005f : 6.01f), 1);
+        nav_mesh *plaza, *shed, *loft;
+        assert_int_equal(nav_mesh_build_from_grid(plaza_grid, NULL, &plaza), NAV_SUCCESS);
+        assert_int_equal(nav_mesh_build_from_grid(shed_grid, NULL, &shed), NAV_SUCCESS);
+        assert_int_equal(nav_mesh_build_from_grid(loft_grid, NULL, &loft), NAV_SUCCESS);
+        nav_world_builder *b;
+        assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+        assert_int_equal(nav_world_builder_add_grid(b, "yard", yard, NULL), NAV_SUCCESS);
+        assert_int_equal(nav_world_builder_add_mesh(b, "plaza", plaza, NULL), NAV_SUCCESS);
+        assert_int_equal(nav_world_builder_add_mesh(b, "shed", shed, NULL), NAV_SUCCESS);
+        assert_int_equal(nav_world_builder_add_mesh(b, "loft", loft, NULL), NAV_SUCCESS);
+        uint32_t added;
+        assert_int_equal(
+            nav_world_builder_join_touching(
+                b, &(nav_world_join_desc){.mode = every ? NAV_WORLD_JOIN_EVERY : NAV_WORLD_JOIN_ENTRANCES},
+                &added),
+            NAV_SUCCESS);
+        /* the door (cells 2 and 3 of the yard's east side): one link in its middle, or one a cell;
+         * the dear door's one each way; the loft within the tolerance: the four cells under it */
+        assert_int_equal(added, every ? 2 + 4 : dear ? 2 : 1);
+        nav_world *w;
+        assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
+        nav_world_builder_destroy(b);
+        flat_world f = {0};
+        add_flat(&f, NAV_WORLD_REGION_GRID, yard, NULL);
+        add_flat(&f, NAV_WORLD_REGION_MESH, plaza_grid, NULL);
+        add_flat(&f, NAV_WORLD_REGION_MESH, shed_grid, NULL);
+        add_flat(&f, NAV_WORLD_REGION_MESH, loft_grid, NULL);
+        for (uint32_t k = 0; k < added; k++) {
+            nav_world_link_desc l;
+            assert_true(nav_world_link(w, k, &l));
+            assert_int_equal(l.kind, NAV_LINK_BORDER);
+            bool out = l.from_region == 0; /* from the yard */
+            nav_vec3 cell = out ? l.from : l.to, across = out ? l.to : l.from;
+            uint32_t mesh = out ? l.to_region : l.from_region;
+            assert_true(mesh == 1 || (every && mesh == 3));
+            if (mesh == 1) { /* the door: the cell's centre, and the plaza just across x = 8 */
+                assert_true(cell.x == 7.5f && (cell.z == 2.5f || (every && cell.z == 3.5f)));
+                assert_true(across.x > 8 && across.x < 8.01f && across.z == cell.z);
+            } else { /* under the loft */
+                assert_true(cell.z == 5.5f && cell.x >= 1.5f && cell.x <= 4.5f);
+                assert_true(across.z > 6 && across.z < 6.01f && across.x == cell.x);
+            }
+            double length = sqrt((double)(across.x - cell.x) * (across.x - cell.x) +
+                                 (double)(across.z - cell.z) * (across.z - cell.z));
+            /* entering the dear cell costs twice its length; entering the mesh, its length */
+            double want = length * (dear && !out ? 2 : 1);
+            assert_true(close_to(l.cost, want));
+            assert_true(l.one_way == dear);
+            f.links[f.link_count++] =
+                (flat_link){l.from_region, l.to_region, l.from, l.to, l.cost, l.one_way, true};
+        }
+        nav_world_query *q;
+        assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+        nav_vec3 in_yard = {1.5f, 0, 0.5f}, in_plaza = {13.5f, 0, 5.5f}, in_loft = {4.5f, 0, 9.5f};
+        assert_true(check_query(w, q, &f, in_yard, in_plaza) < INFINITY);
+        assert_true(check_query(w, q, &f, in_plaza, in_yard) < INFINITY);
+        if (every)
+            assert_true(check_query(w, q, &f, in_plaza, in_loft) < INFINITY);
+        else
+            assert_true(check_query(w, q, &f, in_yard, in_loft) == INFINITY);
+        assert_true(check_query(w, q, &f, in_yard, (nav_vec3){-2.5f, 2, 2.5f}) == INFINITY); /* the shed */
+        nav_world_query_destroy(q);
+        nav_world_destroy(w);
+        flat_free(&f);
+        nav_mesh_destroy(plaza);
+        nav_mesh_destroy(shed);
+        nav_mesh_destroy(loft);
+        nav_grid_destroy(plaza_grid);
+        nav_grid_destroy(shed_grid);
+        nav_grid_destroy(loft_grid);
+        nav_grid_destroy(yard);
+    }
+}
+
 static void test_world_on_demand(void **state)
 {
     (void)state;
@@ -1939,15 +2034,25 @@ static void test_threads_toggling(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_two_storeys),         cmocka_unit_test(test_locate_floor),
-        cmocka_unit_test(test_one_way_drop),        cmocka_unit_test(test_same_region_detour),
-        cmocka_unit_test(test_random_worlds),       cmocka_unit_test(test_mixed_kinds),
-        cmocka_unit_test(test_world_file),          cmocka_unit_test(test_world_file_errors),
-        cmocka_unit_test(test_world_file_damage),   cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_joined_tiles),        cmocka_unit_test(test_estimate_on_mesh),
-        cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_threads_toggling),
-        cmocka_unit_test(test_world_nav),           cmocka_unit_test(test_world_nav_damage),
-        cmocka_unit_test(test_world_on_demand),     cmocka_unit_test(test_world_on_demand_threads),
+        cmocka_unit_test(test_two_storeys),
+        cmocka_unit_test(test_locate_floor),
+        cmocka_unit_test(test_one_way_drop),
+        cmocka_unit_test(test_same_region_detour),
+        cmocka_unit_test(test_random_worlds),
+        cmocka_unit_test(test_mixed_kinds),
+        cmocka_unit_test(test_world_file),
+        cmocka_unit_test(test_world_file_errors),
+        cmocka_unit_test(test_world_file_damage),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_joined_tiles),
+        cmocka_unit_test(test_mesh_joined_to_grid),
+        cmocka_unit_test(test_estimate_on_mesh),
+        cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_threads_toggling),
+        cmocka_unit_test(test_world_nav),
+        cmocka_unit_test(test_world_nav_damage),
+        cmocka_unit_test(test_world_on_demand),
+        cmocka_unit_test(test_world_on_demand_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

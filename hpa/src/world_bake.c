@@ -63,6 +63,11 @@ const nav_grid *nav__world_builder_grid(const nav_world_builder *b, uint32_t reg
     return region < arrlenu(b->regions) ? b->regions[region].grid : NULL;
 }
 
+const nav_mesh *nav__world_builder_mesh(const nav_world_builder *b, uint32_t region)
+{
+    return region < arrlenu(b->regions) ? b->regions[region].mesh : NULL;
+}
+
 void nav__world_builder_logf(const nav_world_builder *b, const char *fmt, ...)
 {
     if (!b->log.fn) return;

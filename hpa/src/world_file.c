@@ -287,7 +287,7 @@ static nav_status read_join(loader *ld, const cJSON *j)
             return FAIL(ld, NAV_PARSE_ERROR, "%s: join.mode: expected \"every\" or \"entrances\"", ld->name);
     }
     double long_entrance = 6, tolerance = 0;
-    s = read_number(ld, j, "long_entrance", "join", 1, 1e6, &long_entrance);
+    s = read_number(ld, j, "long_entrance", "join", 1, INT32_MAX, &long_entrance);
     if (!nav_failed(s)) s = read_number(ld, j, "tolerance", "join", 0, 1e6, &tolerance);
     if (nav_failed(s)) return s;
     d.long_entrance = (int32_t)long_entrance;

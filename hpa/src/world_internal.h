@@ -220,6 +220,7 @@ void nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mes
 /* Regions added so far, a region's grid (null for other kinds), and an error to the builder's log. */
 uint32_t nav__world_builder_region_count(const nav_world_builder *b);
 const nav_grid *nav__world_builder_grid(const nav_world_builder *b, uint32_t region);
+const nav_mesh *nav__world_builder_mesh(const nav_world_builder *b, uint32_t region);
 void nav__world_builder_logf(const nav_world_builder *b, const char *fmt, ...) NAV__PRINTF(2, 3);
 /* The index of the region of that name added so far, or NAV_WORLD_NONE. */
 uint32_t nav__world_builder_find(const nav_world_builder *b, const char *name);

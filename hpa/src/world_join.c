@@ -207,6 +207,212 @@ static nav_status join_entrances(joiner *j, uint32_t ia, int dx, int dy, int32_t
     return s;
 }
 
+/* ---- Navmeshes along grid borders ----------------------------------------------------------------
+ *
+ * A mesh's wall edge (an edge with no polygon across) that lies on a tile's border line, within the
+ * tolerance, with its polygon outside the tile, opens the border cells across from it: each cell
+ * whose centre, carried straight over the border, lands on that polygon at the cell's floor height
+ * (within the tolerance). A side's open cells, from all the mesh's edges along it, make runs that get
+ * their links as grid entrances do. A link joins the cell's centre to the mesh point just across the
+ * border; it costs its length times the cost of what it enters (the polygon's area, or the cell's
+ * terrain): one two-way link when both are the same, else a one-way link each way. */
+
+/* The open cells of one tile side across from one mesh: the mesh point across from each. */
+typedef struct mesh_side {
+    uint64_t key;     /* tile << 2 | side */
+    uint8_t *open;    /* stb_ds, a byte a cell of the side */
+    nav_vec3 *across; /* stb_ds, likewise */
+} mesh_side;
+
+/* A mesh's sides in the order first met (links are made in that order: never in hash order), found
+ * by key through a hash map of their indices. */
+typedef struct mesh_sides {
+    mesh_side *list; /* stb_ds */
+    struct side_index {
+        uint64_t key;
+        size_t value;
+    } * index; /* stb_ds hash map */
+} mesh_sides;
+
+/* Side k of a tile (0: west, 1: east, 2: south, 3: north): the line it lies on (x = at for west and
+ * east, z = at for south and north), which way is outside (+1 or -1 along that axis), its length. */
+static void side_line(const tile *t, int k, double *at, double *outside, int32_t *cells)
+{
+    *at = k == 0 ? t->x0 : k == 1 ? t->x0 + t->w * t->size : k == 2 ? t->z0 : t->z0 + t->h * t->size;
+    *outside = k == 0 || k == 2 ? -1 : 1;
+    *cells = k < 2 ? t->h : t->w;
+}
+
+/* The border cell k of side `side` (its x, y). */
+static void side_cell(const tile *t, int side, int32_t k, int32_t *x, int32_t *y)
+{
+    *x = side == 0 ? 0 : side == 1 ? t->w - 1 : k;
+    *y = side == 2 ? 0 : side == 3 ? t->h - 1 : k;
+}
+
+/* Marks the cells of tile ti's sides across from mesh edge a -> b of polygon poly (centre c). */
+static nav_status mesh_edge(joiner *j, mesh_sides *sides, const nav_mesh *mesh, uint32_t poly, nav_vec3 a,
+                            nav_vec3 b, nav_vec3 c, uint32_t ti)
+{
+    const tile *t = &j->tiles[ti];
+    for (int k = 0; k < 4; k++) {
+        double at, outside;
+        int32_t n;
+        side_line(t, k, &at, &outside, &n);
+        bool vertical = k < 2; /* the line is x = at */
+        double a_across = vertical ? a.x : a.z, b_across = vertical ? b.x : b.z,
+               c_across = vertical ? c.x : c.z;
+        double a_along = vertical ? a.z : a.x, b_along = vertical ? b.z : b.x;
+        double origin = vertical ? t->z0 : t->x0;
+        if (fabs(a_across - at) > j->tolerance || fabs(b_across - at) > j->tolerance ||
+            (c_across - at) * outside <= 0 || a_along == b_along)
+            continue;
+        double lo = fmin(a_along, b_along), hi = fmax(a_along, b_along);
+        int32_t first = (int32_t)fmax(0, ceil((lo - origin) / t->size - 0.5)),
+                last = (int32_t)fmin(n - 1, floor((hi - origin) / t->size - 0.5));
+        uint64_t key = (uint64_t)ti << 2 | (uint64_t)k;
+        for (int32_t cell = first; cell <= last; cell++) {
+            double along = origin + (cell + 0.5) * t->size, f = (along - a_along) / (b_along - a_along);
+            int32_t x, y;
+            side_cell(t, k, cell, &x, &y);
+            if (!nav_grid_passable(t->grid, x, y)) continue;
+            double floor_y = t->floor + nav_grid_cell_height(t->grid, x, y), edge_y = a.y + f * (b.y - a.y);
+            double nudge = 1e-3 * t->size; /* just over the border, onto the polygon */
+            nav_vec3 q = vertical ? (nav_vec3){(float)(at + outside * nudge), (float)edge_y, (float)along}
+                                  : (nav_vec3){(float)along, (float)edge_y, (float)(at + outside * nudge)};
+            float h;
+            if (fabs(edge_y - floor_y) > j->tolerance || !nav_mesh_poly_contains(mesh, poly, q, &h)) continue;
+            q.y = h;
+            ptrdiff_t found = hmgeti(sides->index, key);
+            size_t e = found >= 0 ? sides->index[found].value : arrlenu(sides->list);
+            if (found < 0) {
+                mesh_side fresh = {.key = key};
+                arrsetlen(fresh.open, (size_t)n);
+                arrsetlen(fresh.across, (size_t)n);
+                memset(fresh.open, 0, (size_t)n);
+                arrput(sides->list, fresh);
+                hmput(sides->index, key, e);
+            }
+            sides->list[e].open[cell] = 1;
+            sides->list[e].across[cell] = q;
+        }
+    }
+    return NAV_SUCCESS;
+}
+
+/* The links between border cell (x, y) of tile t and mesh point q of mesh region m. */
+static nav_status mesh_transition(joiner *j, const tile *t, int32_t x, int32_t y, uint32_t m,
+                                  const nav_mesh *mesh, nav_vec3 q)
+{
+    nav_world_place cell = place_of(t, x, y);
+    uint32_t poly;
+    nav_vec3 on;
+    if (nav_failed(nav_mesh_locate(mesh, q, (nav_vec3){1e-4f, 0, 1e-4f}, &poly, &on))) return NAV_SUCCESS;
+    nav_mesh_poly_info info;
+    nav_mesh_poly(mesh, poly, &info);
+    double dx = (double)q.x - cell.position.x, dy = (double)q.y - cell.position.y,
+           dz = (double)q.z - cell.position.z, length = sqrt(dx * dx + dy * dy + dz * dz);
+    double there = length * nav_mesh_area_cost(mesh, info.area),
+           back = length * nav_grid_cell_cost(t->grid, x, y);
+    nav_world_link_desc d = {.kind = NAV_LINK_BORDER,
+                             .from_region = t->region,
+                             .from = cell.position,
+                             .to_region = m,
+                             .to = q,
+                             .cost = there,
+                             .one_way = there != back};
+    if (!(there > 0) || !(back > 0)) return NAV_SUCCESS; /* (a point on the line: nothing to walk) */
+    nav_status s = nav_world_builder_add_link(j->b, &d, NULL);
+    if (!nav_failed(s)) j->added++;
+    if (nav_failed(s) || there == back) return s;
+    d = (nav_world_link_desc){.kind = NAV_LINK_BORDER,
+                              .from_region = m,
+                              .from = q,
+                              .to_region = t->region,
+                              .to = cell.position,
+                              .cost = back,
+                              .one_way = true};
+    s = nav_world_builder_add_link(j->b, &d, NULL);
+    if (!nav_failed(s)) j->added++;
+    return s;
+}
+
+/* Every mesh region's wall edges against the tiles' borders, then each side's runs of open cells
+ * linked as entrances are (or every cell, in EVERY mode). */
+static nav_status join_meshes(joiner *j, const nav_world_join_desc *d)
+{
+    uint32_t regions = nav__world_builder_region_count(j->b);
+    uint32_t *seen = NULL; /* per tile: the last edge that looked at it (stb_ds) */
+    arrsetlen(seen, arrlenu(j->tiles));
+    if (arrlenu(j->tiles) && !seen) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (size_t i = 0; i < arrlenu(seen); i++) seen[i] = UINT32_MAX;
+    nav_status s = NAV_SUCCESS;
+    uint32_t edge = 0;
+    for (uint32_t m = 0; m < regions && !nav_failed(s); m++) {
+        const nav_mesh *mesh = nav__world_builder_mesh(j->b, m);
+        if (!mesh) continue;
+        mesh_sides sides = {NULL, NULL};
+        for (uint32_t p = 0; p < nav_mesh_poly_count(mesh) && !nav_failed(s); p++) {
+            nav_mesh_poly_info info;
+            nav_mesh_poly(mesh, p, &info);
+            nav_vec3 c = {0, 0, 0};
+            for (uint32_t v = 0; v < info.vert_count; v++) {
+                nav_vec3 at = nav_mesh_vert(mesh, info.verts[v]);
+                c.x += at.x / (float)info.vert_count, c.y += at.y / (float)info.vert_count;
+                c.z += at.z / (float)info.vert_count;
+            }
+            for (uint32_t e = 0; e < info.vert_count && !nav_failed(s); e++, edge++) {
+                if (info.neighbours[e] != NAV_MESH_NO_POLY) continue;
+                nav_vec3 a = nav_mesh_vert(mesh, info.verts[e]),
+                         b = nav_mesh_vert(mesh, info.verts[(e + 1) % info.vert_count]);
+                /* the tiles in the buckets the edge's box (grown by the tolerance) meets */
+                int32_t x0, z0, x1, z1;
+                bucket_of(j, fmin(a.x, b.x) - j->tolerance, fmin(a.z, b.z) - j->tolerance, &x0, &z0);
+                bucket_of(j, fmax(a.x, b.x) + j->tolerance, fmax(a.z, b.z) + j->tolerance, &x1, &z1);
+                for (int32_t bz = z0 < 0 ? 0 : z0; bz <= z1 && bz < j->bh && !nav_failed(s); bz++)
+                    for (int32_t bx = x0 < 0 ? 0 : x0; bx <= x1 && bx < j->bw && !nav_failed(s); bx++) {
+                        const uint32_t *list = j->buckets[(size_t)bz * (size_t)j->bw + (size_t)bx];
+                        for (size_t i = 0; i < arrlenu(list) && !nav_failed(s); i++)
+                            if (seen[list[i]] != edge) {
+                                seen[list[i]] = edge;
+                                s = mesh_edge(j, &sides, mesh, p, a, b, c, list[i]);
+                            }
+                    }
+            }
+        }
+        for (size_t e = 0; e < arrlenu(sides.list) && !nav_failed(s); e++) { /* each side's runs */
+            const mesh_side *side_of = &sides.list[e];
+            const tile *t = &j->tiles[side_of->key >> 2];
+            int side = (int)(side_of->key & 3u);
+            int32_t n = (int32_t)arrlen(side_of->open);
+            for (int32_t k = 0, run = 0; k <= n && !nav_failed(s); k++) {
+                if (k < n && side_of->open[k]) {
+                    run++;
+                    continue;
+                }
+                int32_t first = k - run, last = k - 1, at[2] = {first + (last - first) / 2, last};
+                int count = run >= d->long_entrance && last > first ? 2 : 1;
+                if (count == 2) at[0] = first;
+                for (int32_t c = first; run > 0 && c <= last && !nav_failed(s); c++) {
+                    bool chosen = d->mode == NAV_WORLD_JOIN_EVERY || c == at[0] || (count == 2 && c == at[1]);
+                    int32_t x, y;
+                    side_cell(t, side, c, &x, &y);
+                    if (chosen) s = mesh_transition(j, t, x, y, m, mesh, side_of->across[c]);
+                }
+                run = 0;
+            }
+        }
+        for (size_t e = 0; e < arrlenu(sides.list); e++) {
+            arrfree(sides.list[e].open);
+            arrfree(sides.list[e].across);
+        }
+        arrfree(sides.list);
+        hmfree(sides.index);
+    }
+    arrfree(seen);
+    return s;
+}
+
 nav_status nav_world_builder_join_touching(nav_world_builder *b, const nav_world_join_desc *desc,
                                            uint32_t *added)
 {
@@ -239,7 +445,7 @@ nav_status nav_world_builder_join_touching(nav_world_builder *b, const nav_world
         side = fmax(side, fmax(t.w, t.h) * t.size);
     }
     nav_status s = NAV_SUCCESS;
-    if (arrlenu(j.tiles) > 1) {
+    if (arrlenu(j.tiles) > 0 && regions > 1) {
         /* buckets as large as the largest tile: a tile lies in at most four */
         j.bucket = side, j.bx0 = box[0] - side, j.bz0 = box[1] - side;
         j.bw = (int32_t)ceil((box[2] - j.bx0) / side) + 2, j.bh = (int32_t)ceil((box[3] - j.bz0) / side) + 2;
@@ -274,6 +480,7 @@ nav_status nav_world_builder_join_touching(nav_world_builder *b, const nav_world
                     s = join_entrances(&j, i, sides[k][0], sides[k][1], d.long_entrance);
             }
         }
+        if (!nav_failed(s)) s = join_meshes(&j, &d);
         for (size_t i = 0; i < arrlenu(j.buckets); i++) arrfree(j.buckets[i]);
         arrfree(j.buckets);
     }

@@ -132,17 +132,25 @@ typedef enum nav_world_join_mode {
 
 typedef struct nav_world_join_desc {
     nav_world_join_mode mode; /* 0: NAV_WORLD_JOIN_EVERY */
-    int32_t long_entrance;    /* ENTRANCES: a run this long or longer gets two links; 0: 6 */
+    int32_t long_entrance;    /* ENTRANCES: a run this long or longer gets two links; 0: 6 (HPA*'s);
+                                 INT32_MAX: one link an entrance, always in its middle */
     double tolerance;         /* world units within which floors count as one level; 0: 1e-3 */
 } nav_world_join_desc;
 
-/* Joins the grid regions added so far that touch, as if they were one grid: two grids touch when
+/* Joins the regions added so far that touch. Grids, as if they were one grid: two grids touch when
  * their floors (origin.y) are at one level, their cells are of one size and their corners on one
  * lattice, and they share a border (or a corner, for diagonal moves). Each move across follows the
  * rules of the grid it leaves (connectivity, corner policy, with cells outside every grid blocked;
  * the climb limit, on world heights; the diagonal's length) and costs the step's length times the
  * terrain cost of the cell entered, times the cell size. Links are NAV_LINK_BORDER, two-way where
- * both ways cost the same, else one-way each. [out] added [opt]: links added. Returns NAV_SUCCESS,
+ * both ways cost the same, else one-way each.
+ * Navmeshes, along grid borders: a mesh's wall edge (no polygon across) that lies on a grid's border
+ * line within the tolerance, its polygon outside the grid, opens each border cell whose centre,
+ * carried straight over the border, lands on that polygon at the cell's floor height (within the
+ * tolerance); a side's open cells make runs linked as the mode says (every cell, or entrances), each
+ * link from the cell's centre to the mesh point just across, costing its length times the cost of
+ * what it enters (one-way each when the polygon's area and the cell's terrain cost differently).
+ * [out] added [opt]: links added. Returns NAV_SUCCESS,
  * NAV_FAILURE with NAV_INVALID_PARAM (a bad option), NAV_TOO_LARGE or NAV_OUT_OF_MEMORY. */
 nav_status nav_world_builder_join_touching(nav_world_builder *builder, const nav_world_join_desc *desc,
                                            uint32_t *added);
