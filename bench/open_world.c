@@ -359,6 +359,7 @@ int main(int argc, char **argv)
     nav_vec3 *ends = calloc(2 * (size_t)(queries ? queries : 1), sizeof *ends);
     double *costs = calloc(queries ? queries : 1, sizeof *costs);
     uint32_t invalid = 0, found = 0;
+    double cells = 0, chokes = 0; /* the plans' work: the ends' tiles' cells (their fans) and chokepoints */
     for (uint32_t i = 0; i < queries; i++) {
         for (int e = 0; e < 2; e++) {
             int64_t x, y;
@@ -385,6 +386,7 @@ int main(int argc, char **argv)
         }
         double e = now();
         locate += c - a, plan += d - c - (c - a), legs += e - d; /* plan locates again: counted once */
+        cells += res.cells_expanded, chokes += res.chokepoints_expanded;
         total[i] = e - c;
         costs[i] = s == NAV_SUCCESS ? cost : INFINITY;
         if (s == NAV_SUCCESS) {
@@ -435,14 +437,16 @@ int main(int argc, char **argv)
         "s\":%.2f,"
         "\"join_s\":%.2f,\"make_s\":%.2f,\"bytes\":%zu,\"queries\":%u,\"found\":%u,\"wrong\":%u,"
         "\"invalid\":%u,\"mean_ms\":%.3f,"
-        "\"p95_ms\":%.3f,\"locate_ms\":%.4f,\"plan_ms\":%.3f,\"legs_ms\":%.3f,\"sample\":%u,"
+        "\"p95_ms\":%.3f,\"locate_ms\":%.4f,\"plan_ms\":%.3f,\"legs_ms\":%.3f,\"fan_cells\":%.0f,"
+        "\"chokepoints_searched\":%.0f,\"sample\":%u,"
         "\"mean_cost_ratio\":%.5f,\"peak_rss_mb\":%.0f,\"peak_rss_mb_before_flat\":%.0f,\"file_bytes\":%lld,"
         "\"save_s\":%.2f,\"load_s\":%.2f}\n",
         tiles, side, (long long)n * n, mode == NAV_WORLD_JOIN_EVERY ? "every" : "entrances",
         long_entrance ? long_entrance : 6, joined, info.chokepoints, baked - made, join_end - made, made - t0,
         info.bytes, queries, found, wrong, invalid, mean * 1e3,
         queries ? total[(size_t)(0.95 * (queries - 1))] * 1e3 : 0, locate / (queries ? queries : 1) * 1e3,
-        plan / (queries ? queries : 1) * 1e3, legs / (queries ? queries : 1) * 1e3, compared,
+        plan / (queries ? queries : 1) * 1e3, legs / (queries ? queries : 1) * 1e3,
+        cells / (queries ? queries : 1), chokes / (queries ? queries : 1), compared,
         compared ? ratio_sum / compared : 0, peak_rss_mb(), rss_worlds, file_bytes, save_s, load_s);
     (void)rss_loaded;
     nav_path_destroy(&path);

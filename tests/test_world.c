@@ -794,6 +794,14 @@ static void test_mixed_kinds(void **state)
     assert_int_equal(legs[1].region, 1);
     assert_int_equal(legs[2].region, 2);
     assert_int_equal(legs[2].link, bridge);
+    /* the work split: both ends on grids, searched cell by cell; from the town (a mesh, fanned first)
+     * to the road, chokepoints only */
+    nav_world_result work;
+    assert_int_equal(nav_world_plan(q, (nav_vec3){0.5f, 0, 0.5f}, (nav_vec3){66.5f, 0, 6.5f}, &work),
+                     NAV_SUCCESS);
+    assert_true(work.cells_expanded > 20 && work.chokepoints_expanded > 2);
+    assert_int_equal(nav_world_plan(q, (nav_vec3){24.5f, 0, 1.5f}, (nav_vec3){46, 0, 8}, &work), NAV_SUCCESS);
+    assert_true(work.cells_expanded == 0 && work.chokepoints_expanded > 2);
     /* the bridge goes up: the portal's way round */
     nav_world_set_links(w, &(nav_world_link_change){bridge, false}, 1);
     f.links[bridge].enabled = false;

@@ -309,7 +309,7 @@ static nav_status fans(nav_world_query *q, double *direct)
 /* A* from start to goal. Returns the cheapest cost and the vertex the route reaches the goal from
  * (*last: the goal's cell on a searched grid; a chokepoint before the goal's fan; NAV_WORLD_NONE:
  * the direct fan). */
-static double search(nav_world_query *q, double direct, uint32_t *last, uint32_t *expanded)
+static double search(nav_world_query *q, double direct, uint32_t *last, uint32_t *expanded, uint32_t *cells)
 {
     const nav_world *w = q->world;
     if (++q->stamp_now >= (1u << 31)) {
@@ -334,7 +334,7 @@ static double search(nav_world_query *q, double direct, uint32_t *last, uint32_t
         double g = q->g[v];
         if (!(key_value(top.key) < best)) break;
         q->stamp[v] |= 1;
-        (*expanded)++;
+        (*(is_cell(q, v) ? cells : expanded))++;
         if (v == goal_vertex) { /* the estimate is consistent: the first time is the cheapest */
             best = g, *last = v;
             break;
@@ -392,7 +392,7 @@ nav_status nav_world_plan(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav
     nav_status s = fans(q, &direct);
     if (nav_failed(s)) return s;
     uint32_t last;
-    double best = search(q, direct, &last, &r.chokepoints_expanded);
+    double best = search(q, direct, &last, &r.chokepoints_expanded, &r.cells_expanded);
     q->planned = true;
     if (!(best < INFINITY)) {
         if (result) *result = r;

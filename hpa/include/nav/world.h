@@ -391,6 +391,8 @@ typedef struct nav_world_result {
     double cost; /* of the route: the legs' and links' costs summed */
     uint32_t legs;
     uint32_t chokepoints_expanded; /* by the abstract search */
+    uint32_t cells_expanded;       /* by the same search, of the ends' grids (their fans: an end on a
+                                      grid small enough is searched cell by cell, not fanned first) */
     bool direct;                   /* one leg, both ends in one region, no link taken */
 } nav_world_result;
 
