@@ -932,6 +932,22 @@ static void test_world_file(void **state)
     nav_grid_destroy(west);
     nav_grid_destroy(east);
     flat_free(&f);
+
+    /* a grid region searched through its HPA* bake, by "hpa": the bake made, kept and used */
+    const char *json = "{\"regions\": [{\"name\": \"floor\", \"grid\": \"house_ground.txt\", \"hpa\": "
+                       "{\"cluster_size\": 4, \"levels\": 1}}]}";
+    assert_int_equal(nav_world_load_json_text(json, strlen(json), "w.json", VILLAGE, NULL, &w), NAV_SUCCESS);
+    const nav_hpa *hpa = nav_world_region_hpa(w, 0);
+    assert_non_null(hpa);
+    assert_int_equal(nav_hpa_get_desc(hpa).cluster_size, 4);
+    assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+    nav_world_result r;
+    /* from the west room to the east room, through the gaps in the walls */
+    assert_int_equal(nav_world_plan(q, (nav_vec3){1.5f, 0, 1.5f}, (nav_vec3){13.5f, 0, 1.5f}, &r),
+                     NAV_SUCCESS);
+    assert_true(r.cost >= 12 && r.cost < 30 && r.legs == 1);
+    nav_world_query_destroy(q);
+    nav_world_destroy(w);
 }
 
 /* Bad world files: each refused with its status and a message naming the JSON path. */
@@ -960,6 +976,14 @@ static void test_world_file_errors(void **state)
          NAV_PARSE_ERROR, "regions[0].cell_size: expected a number from"},
         {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\", \"colour\": 0}]}", NAV_PARSE_ERROR,
          "regions[0]: unknown key \"colour\""},
+        {"{\"regions\": [{\"name\": \"a\", \"mesh\": \"town_east.txt\", \"hpa\": true}]}", NAV_PARSE_ERROR,
+         "w.json: regions[0].hpa: only a grid region is searched through HPA*"},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\", \"hpa\": 3}]}", NAV_PARSE_ERROR,
+         "regions[0].hpa: expected true, false or an object of HPA* options"},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\", \"hpa\": {\"size\": 8}}]}",
+         NAV_PARSE_ERROR, "regions[0].hpa: unknown key \"size\""},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\", \"hpa\": {\"cluster_size\": 1}}]}",
+         NAV_INVALID_PARAM, "w.json: regions[0].hpa: \"house_ground.txt\" did not load"},
         {"{\"regions\": [{\"name\": \"a\", \"grid\": \"missing.txt\"}]}", NAV_IO_ERROR,
          "w.json: regions[0].grid: \"missing.txt\" did not load"},
         {"{\"regions\": [{\"name\": \"a\", \"waypoints\": \"town_east.txt\"}]}", NAV_PARSE_ERROR,
@@ -1611,6 +1635,166 @@ static void test_mesh_joined_to_grid(void **state)
     }
 }
 
+/* A big grid searched through its HPA* bake, between two huts joined to it by doors: every route is
+ * a valid walk costing what the plan said (hop by hop, the same HPA* queries as the fans and the
+ * table), never below the flattened world's optimum and within 15% of it on average; unreachable
+ * exactly where the flat world is. A bake of another grid is refused. */
+static void test_grid_through_hpa(void **state)
+{
+    (void)state;
+    nav_grid *plain;
+    nav_grid_desc pd = {.width = 96, .height = 80, .origin = {10, 0, 0}};
+    assert_int_equal(nav_grid_create(&pd, &plain), NAV_SUCCESS);
+    assert_int_equal(nav_grid_set_terrain_cost(plain, 2, 3.0), NAV_SUCCESS);
+    srand(78);
+    for (int32_t y = 0; y < 80; y++)
+        for (int32_t x = 0; x < 96; x++) {
+            int k = rand() % 20;
+            nav_grid_set_cell(plain, x, y, k < 3 ? 0 : k < 5 ? 2 : 1);
+        }
+    const char *hut_rows[] = {"......", "......", "..##..", "......"};
+    nav_grid *west = grid_at(hut_rows, 4, nav_vec3_make(0, 0, 0), 1);
+    nav_grid *east = grid_at(hut_rows, 4, nav_vec3_make(110, 0, 70), 1);
+    nav_hpa *hpa, *other;
+    assert_int_equal(nav_hpa_bake(plain, &(nav_hpa_desc){.cluster_size = 16, .levels = 2}, &hpa),
+                     NAV_SUCCESS);
+    assert_int_equal(nav_hpa_bake(west, NULL, &other), NAV_SUCCESS);
+    nav_world_builder *b;
+    assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+    FAILS_WITH(nav_world_builder_add_grid_hpa(b, "plain", plain, other, NULL), NAV_SOURCE_MISMATCH);
+    assert_int_equal(nav_world_builder_add_grid_hpa(b, "plain", plain, hpa, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_grid(b, "west hut", west, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_grid(b, "east hut", east, NULL), NAV_SUCCESS);
+    flat_world f = {0};
+    add_flat_grid(&f, plain);
+    add_flat_grid(&f, west);
+    add_flat_grid(&f, east);
+    /* doors from the huts onto the plain, and a second way into the east hut (free cells of the
+     * plain: the doors' cells are cleared) */
+    nav_grid_set_cell(plain, 0, 1, 1), nav_grid_set_cell(plain, 95, 72, 1),
+        nav_grid_set_cell(plain, 60, 79, 1);
+    for (int32_t y = 39; y <= 41; y++) /* a pocket walled in at (50, 40) */
+        for (int32_t x = 49; x <= 51; x++) nav_grid_set_cell(plain, x, y, x == 50 && y == 40 ? 1 : 0);
+    nav_hpa_destroy(hpa);
+    assert_int_equal(nav_hpa_bake(plain, &(nav_hpa_desc){.cluster_size = 16, .levels = 2}, &hpa),
+                     NAV_SUCCESS);
+    nav_world_builder_destroy(b);
+    assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_grid_hpa(b, "plain", plain, hpa, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_grid(b, "west hut", west, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_grid(b, "east hut", east, NULL), NAV_SUCCESS);
+    add_link(b, &f,
+             &(nav_world_link_desc){
+                 .from_region = 1, .from = {5.5f, 0, 1.5f}, .to_region = 0, .to = {10.5f, 0, 1.5f}});
+    add_link(b, &f,
+             &(nav_world_link_desc){
+                 .from_region = 0, .from = {105.5f, 0, 72.5f}, .to_region = 2, .to = {110.5f, 0, 72.5f}});
+    add_link(b, &f,
+             &(nav_world_link_desc){.from_region = 0,
+                                    .from = {70.5f, 0, 79.5f},
+                                    .to_region = 2,
+                                    .to = {111.5f, 0, 73.5f},
+                                    .cost = 30});
+    nav_world *w;
+    assert_int_equal(nav_world_bake(b, &(nav_world_bake_desc){.threads = 2}, &w), NAV_SUCCESS);
+    nav_world_builder_destroy(b);
+    assert_ptr_equal(nav_world_region_hpa(w, 0), hpa);
+    assert_null(nav_world_region_hpa(w, 1));
+    /* the world through its .nav file: read whole, and with its regions on demand; the same answers */
+    nav_writer image = image_of(w);
+    nav_world *whole = reload(&image);
+    assert_non_null(nav_world_region_hpa(whole, 0));
+    assert_true(nav_world_region_by_hpa(w, 0) && !nav_world_region_by_hpa(w, 1));
+    char file[] = "/tmp/libnav_hpa_world_XXXXXX";
+    int fd = mkstemp(file);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(nav_world_save_nav(w, file), NAV_SUCCESS);
+    nav_world *lazy;
+    assert_int_equal(nav_world_load_nav(file, &(nav_world_load_desc){.region_budget = 1}, &lazy),
+                     NAV_SUCCESS);
+    assert_true(nav_world_region_by_hpa(lazy, 0) && !nav_world_region_by_hpa(lazy, 2));
+    nav_world_query *qw, *ql, *qo;
+    assert_int_equal(nav_world_query_create(w, NULL, &qo), NAV_SUCCESS);
+    assert_int_equal(nav_world_query_create(whole, NULL, &qw), NAV_SUCCESS);
+    assert_int_equal(nav_world_query_create(lazy, NULL, &ql), NAV_SUCCESS);
+    for (int t = 0; t < 20; t++) {
+        nav_vec3 a = {(float)(t % 6) + 0.5f, 0, 1.5f}, c = {110.5f + (float)(t % 6), 0, 71.5f};
+        if (t % 2) c = (nav_vec3){10.5f + (float)(t * 4 % 96), 0, (float)(t * 7 % 80) + 0.5f};
+        nav_world_result ro, rw, rl;
+        nav_status so = nav_world_plan(qo, a, c, &ro);
+        assert_int_equal(nav_world_plan(qw, a, c, &rw), so);
+        assert_int_equal(nav_world_plan(ql, a, c, &rl), so);
+        assert_true(ro.cost == rw.cost && ro.cost == rl.cost && ro.legs == rl.legs);
+        nav_path path;
+        nav_path_init(&path, NULL);
+        nav_world_result refined;
+        assert_int_equal(nav_world_find_path(ql, a, c, &path, &refined), so);
+        if (so == NAV_SUCCESS) assert_true(close_to(refined.cost, ro.cost));
+        nav_path_destroy(&path);
+    }
+    nav_world_query_destroy(qo);
+    nav_world_query_destroy(qw);
+    nav_world_query_destroy(ql);
+    nav_world_destroy(whole);
+    nav_world_destroy(lazy);
+    unlink(file);
+    nav_writer_destroy(&image);
+    nav_world_query *q;
+    assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+    double ratio = 0;
+    int found = 0, unreachable = 0;
+    srand(79);
+    for (int t = 0; t < 120; t++) {
+        /* ends anywhere: the huts or the plain */
+        nav_vec3 ends[2];
+        for (int e = 0; e < 2; e++) {
+            int which = rand() % 4;
+            if (which == 0)
+                ends[e] = (nav_vec3){(float)(rand() % 6) + 0.5f, 0, (float)(rand() % 4) + 0.5f};
+            else if (which == 1)
+                ends[e] = (nav_vec3){110.5f + (float)(rand() % 6), 0, 70.5f + (float)(rand() % 4)};
+            else
+                ends[e] = (nav_vec3){10.5f + (float)(rand() % 96), 0, (float)(rand() % 80) + 0.5f};
+        }
+        nav_world_place pa, pb;
+        if (nav_world_locate(w, ends[0], &pa) != NAV_SUCCESS ||
+            nav_world_locate(w, ends[1], &pb) != NAV_SUCCESS)
+            continue;
+        double want = flat_cost(&f, &pa, &pb);
+        nav_world_result planned, r;
+        nav_path path;
+        nav_path_init(&path, NULL);
+        nav_status s = nav_world_plan(q, ends[0], ends[1], &planned);
+        assert_int_equal(nav_world_find_path(q, ends[0], ends[1], &path, &r), s);
+        if (!(want < INFINITY)) {
+            assert_int_equal(s, NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
+            unreachable++;
+        } else {
+            assert_int_equal(s, NAV_SUCCESS);
+            assert_true(close_to(r.cost, planned.cost));                /* refined hop by hop as planned */
+            assert_true(close_to(check_path(w, q, &f, &path), r.cost)); /* a valid walk of each region */
+            assert_true(r.cost >= want - 1e-9 * want);
+            ratio += r.cost / fmax(want, 1e-9);
+            found++;
+        }
+        nav_path_destroy(&path);
+    }
+    assert_true(found > 60);
+    nav_vec3 pocket = {60.5f, 0, 40.5f}; /* (50, 40) of the plain */
+    assert_true(check_query(w, q, &f, (nav_vec3){2.5f, 0, 0.5f}, pocket) == INFINITY);
+    (void)unreachable;
+    assert_true(ratio / found < 1.15);
+    nav_world_query_destroy(q);
+    nav_world_destroy(w);
+    flat_free(&f);
+    nav_hpa_destroy(hpa);
+    nav_hpa_destroy(other);
+    nav_grid_destroy(plain);
+    nav_grid_destroy(west);
+    nav_grid_destroy(east);
+}
+
 static void test_world_on_demand(void **state)
 {
     (void)state;
@@ -1915,42 +2099,50 @@ static void test_allocation_failures(void **state)
     const char *rows[] = {"....", ".##.", "...."};
     nav_grid *a = grid_at(rows, 3, nav_vec3_make(0, 0, 0), 1),
              *c = grid_at(rows, 3, nav_vec3_make(10, 0, 0), 1);
-    bool done = false;
-    for (long fail_at = 1; !done && fail_at < 200; fail_at++) {
-        test_allocator t;
-        test_allocator_init(&t, fail_at);
-        nav_world_builder *b = NULL;
-        nav_world *w = NULL;
-        nav_world_query *q = NULL;
-        nav_path path;
-        nav_path_init(&path, &t.hooks);
-        nav_status s = nav_world_builder_create(&t.hooks, NULL, &b);
-        if (!nav_failed(s)) s = nav_world_builder_add_grid(b, "a", a, NULL);
-        if (!nav_failed(s)) s = nav_world_builder_add_grid(b, "c", c, NULL);
-        if (!nav_failed(s))
-            s = nav_world_builder_add_link(
-                b,
-                &(nav_world_link_desc){
-                    .from_region = 0, .from = {3.5f, 0, 1.5f}, .to_region = 1, .to = {10.5f, 0, 1.5f}},
-                NULL);
-        if (!nav_failed(s)) s = nav_world_bake(b, NULL, &w);
-        if (!nav_failed(s)) s = nav_world_query_create(w, &t.hooks, &q);
-        if (!nav_failed(s))
-            s = nav_world_find_path(q, (nav_vec3){0.5f, 0, 0.5f}, (nav_vec3){13.5f, 0, 2.5f}, &path, NULL);
-        if (nav_failed(s)) {
-            assert_int_equal(s, NAV_FAILURE | NAV_OUT_OF_MEMORY);
-            assert_int_equal(path.count, 0);
-        } else {
-            assert_int_equal(s, NAV_SUCCESS);
-            done = true;
+    nav_hpa *c_hpa; /* the second time round, c is searched through its HPA* bake */
+    assert_int_equal(nav_hpa_bake(c, &(nav_hpa_desc){.cluster_size = 2, .levels = 1}, &c_hpa), NAV_SUCCESS);
+    for (int round = 0; round < 2; round++) {
+        bool done = false;
+        for (long fail_at = 1; !done && fail_at < 300; fail_at++) {
+            test_allocator t;
+            test_allocator_init(&t, fail_at);
+            nav_world_builder *b = NULL;
+            nav_world *w = NULL;
+            nav_world_query *q = NULL;
+            nav_path path;
+            nav_path_init(&path, &t.hooks);
+            nav_status s = nav_world_builder_create(&t.hooks, NULL, &b);
+            if (!nav_failed(s)) s = nav_world_builder_add_grid(b, "a", a, NULL);
+            if (!nav_failed(s))
+                s = round ? nav_world_builder_add_grid_hpa(b, "c", c, c_hpa, NULL)
+                          : nav_world_builder_add_grid(b, "c", c, NULL);
+            if (!nav_failed(s))
+                s = nav_world_builder_add_link(
+                    b,
+                    &(nav_world_link_desc){
+                        .from_region = 0, .from = {3.5f, 0, 1.5f}, .to_region = 1, .to = {10.5f, 0, 1.5f}},
+                    NULL);
+            if (!nav_failed(s)) s = nav_world_bake(b, NULL, &w);
+            if (!nav_failed(s)) s = nav_world_query_create(w, &t.hooks, &q);
+            if (!nav_failed(s))
+                s = nav_world_find_path(q, (nav_vec3){0.5f, 0, 0.5f}, (nav_vec3){13.5f, 0, 2.5f}, &path,
+                                        NULL);
+            if (nav_failed(s)) {
+                assert_int_equal(s, NAV_FAILURE | NAV_OUT_OF_MEMORY);
+                assert_int_equal(path.count, 0);
+            } else {
+                assert_int_equal(s, NAV_SUCCESS);
+                done = true;
+            }
+            nav_path_destroy(&path);
+            nav_world_query_destroy(q);
+            nav_world_destroy(w);
+            nav_world_builder_destroy(b);
+            assert_int_equal(t.live, 0);
         }
-        nav_path_destroy(&path);
-        nav_world_query_destroy(q);
-        nav_world_destroy(w);
-        nav_world_builder_destroy(b);
-        assert_int_equal(t.live, 0);
+        assert_true(done);
     }
-    assert_true(done);
+    nav_hpa_destroy(c_hpa);
     nav_grid_destroy(a);
     nav_grid_destroy(c);
 }
@@ -2042,25 +2234,16 @@ static void test_threads_toggling(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_two_storeys),
-        cmocka_unit_test(test_locate_floor),
-        cmocka_unit_test(test_one_way_drop),
-        cmocka_unit_test(test_same_region_detour),
-        cmocka_unit_test(test_random_worlds),
-        cmocka_unit_test(test_mixed_kinds),
-        cmocka_unit_test(test_world_file),
-        cmocka_unit_test(test_world_file_errors),
-        cmocka_unit_test(test_world_file_damage),
-        cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_joined_tiles),
-        cmocka_unit_test(test_mesh_joined_to_grid),
-        cmocka_unit_test(test_estimate_on_mesh),
-        cmocka_unit_test(test_allocation_failures),
-        cmocka_unit_test(test_threads_toggling),
-        cmocka_unit_test(test_world_nav),
-        cmocka_unit_test(test_world_nav_damage),
-        cmocka_unit_test(test_world_on_demand),
-        cmocka_unit_test(test_world_on_demand_threads),
+        cmocka_unit_test(test_two_storeys),         cmocka_unit_test(test_locate_floor),
+        cmocka_unit_test(test_one_way_drop),        cmocka_unit_test(test_same_region_detour),
+        cmocka_unit_test(test_random_worlds),       cmocka_unit_test(test_mixed_kinds),
+        cmocka_unit_test(test_world_file),          cmocka_unit_test(test_world_file_errors),
+        cmocka_unit_test(test_world_file_damage),   cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_joined_tiles),        cmocka_unit_test(test_mesh_joined_to_grid),
+        cmocka_unit_test(test_grid_through_hpa),    cmocka_unit_test(test_estimate_on_mesh),
+        cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_threads_toggling),
+        cmocka_unit_test(test_world_nav),           cmocka_unit_test(test_world_nav_damage),
+        cmocka_unit_test(test_world_on_demand),     cmocka_unit_test(test_world_on_demand_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

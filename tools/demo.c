@@ -157,8 +157,7 @@ static int village(void)
     printf("%u regions, %u links, %u chokepoints; loaded and baked in %.1f ms, %zu bytes of world tables\n",
            info.regions, info.links, info.chokepoints, load_ms, info.bytes);
     for (uint32_t r = 0; r < info.regions; r++)
-        printf("  %-19s %s\n", nav_world_region_name(w, r),
-               navtool_planner_of(nav_world_region_kind_of(w, r)));
+        printf("  %-19s %s\n", nav_world_region_name(w, r), navtool_planner_of(w, r));
     nav_world_query *q = NULL;
     if (nav_failed(nav_world_query_create(w, NULL, &q))) {
         nav_world_destroy(w);

@@ -91,8 +91,7 @@ static void print_world(const nav_world *w)
         kinds[NAV_WORLD_REGION_WAYPOINTS], info.links, info.chokepoints,
         (unsigned long long)info.region_edges, info.bytes);
     for (uint32_t r = 0; r < info.regions && r < 16; r++)
-        printf("world: region %u \"%s\": %s\n", r, nav_world_region_name(w, r),
-               navtool_planner_of(nav_world_region_kind_of(w, r)));
+        printf("world: region %u \"%s\": %s\n", r, nav_world_region_name(w, r), navtool_planner_of(w, r));
     if (info.regions > 16) printf("world: ... and %u more regions\n", info.regions - 16);
 }
 

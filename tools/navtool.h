@@ -104,7 +104,7 @@ int navtool_write_world_png(const char *png, const nav_world *w, const nav_world
 
 /* World commands (tools/world_cmd.c). */
 bool navtool_is_json(const char *path); /* by its name */
-const char *navtool_planner_of(nav_world_region_kind kind);
+const char *navtool_planner_of(const nav_world *w, uint32_t region);
 /* The legs of the query's last plan, a line each (region, planner, cost, points, the link after). */
 void navtool_print_legs(const nav_world *w, const nav_world_query *q);
 /* A world from its JSON file (baked with bake [opt]) or its .nav file; null having said why. */

@@ -20,9 +20,10 @@ bool navtool_is_json(const char *path)
     return n > 5 && !strcmp(path + n - 5, ".json");
 }
 
-const char *navtool_planner_of(nav_world_region_kind kind)
+const char *navtool_planner_of(const nav_world *w, uint32_t region)
 {
-    return kind == NAV_WORLD_REGION_GRID   ? "grid A*"
+    nav_world_region_kind kind = nav_world_region_kind_of(w, region);
+    return kind == NAV_WORLD_REGION_GRID   ? (nav_world_region_by_hpa(w, region) ? "grid HPA*" : "grid A*")
            : kind == NAV_WORLD_REGION_MESH ? "navmesh"
                                            : "waypoints";
 }
@@ -34,7 +35,7 @@ void navtool_print_legs(const nav_world *w, const nav_world_query *q)
     for (uint32_t i = 0; i < n; i++) {
         const nav_world_leg *l = &legs[i];
         printf("  leg %u  %-19s %-10s cost %6.2f, %3u points", i + 1, nav_world_region_name(w, l->region),
-               navtool_planner_of(nav_world_region_kind_of(w, l->region)), l->cost, l->point_count);
+               navtool_planner_of(w, l->region), l->cost, l->point_count);
         nav_world_link_desc link;
         if (l->link != NAV_WORLD_NONE && nav_world_link(w, l->link, &link))
             printf(", then the %s \"%s\" (%.2f)", nav_world_link_kind_name(link.kind),

@@ -15,6 +15,7 @@
 typedef struct builder_region {
     nav_world_region_kind kind;
     const nav_grid *grid;
+    const nav_hpa *hpa; /* a grid searched through its HPA* bake */
     const nav_mesh *mesh;
     const nav_waypoints *waypoints;
     double snap;
@@ -42,15 +43,17 @@ struct nav_world_builder {
 
 static void destroy_owned(nav__world_owned *o)
 {
+    nav_hpa_destroy(o->hpa);
     nav_mesh_destroy(o->mesh);
     nav_waypoints_destroy(o->waypoints);
     nav_grid_destroy(o->grid);
 }
 
-void nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mesh, nav_waypoints *wp)
+void nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mesh, nav_waypoints *wp,
+                             nav_hpa *hpa)
 {
-    nav__world_owned o = {grid, mesh, wp};
-    if (grid || mesh || wp) arrput(b->owned, o);
+    nav__world_owned o = {grid, mesh, wp, hpa};
+    if (grid || mesh || wp || hpa) arrput(b->owned, o);
 }
 
 uint32_t nav__world_builder_region_count(const nav_world_builder *b)
@@ -86,11 +89,11 @@ uint32_t nav__world_builder_find(const nav_world_builder *b, const char *name)
     return i < 0 ? NAV_WORLD_NONE : mutable->by_name[i].value;
 }
 
-static const nav__world_region_ops *ops_of(nav_world_region_kind kind)
+static const nav__world_region_ops *ops_of(nav_world_region_kind kind, bool by_hpa)
 {
     switch (kind) {
     case NAV_WORLD_REGION_GRID:
-        return &nav__world_grid_ops;
+        return by_hpa ? &nav__world_grid_hpa_ops : &nav__world_grid_ops;
     case NAV_WORLD_REGION_MESH:
         return &nav__world_mesh_ops;
     case NAV_WORLD_REGION_WAYPOINTS:
@@ -103,8 +106,10 @@ static const nav__world_region_ops *ops_of(nav_world_region_kind kind)
 static nav__world_region region_of(const builder_region *br, uint32_t index)
 {
     return (nav__world_region){.kind = br->kind,
-                               .ops = ops_of(br->kind),
+                               .ops = ops_of(br->kind, br->hpa != NULL),
                                .grid = br->grid,
+                               .hpa = br->hpa,
+                               .by_hpa = br->hpa != NULL,
                                .mesh = br->mesh,
                                .waypoints = br->waypoints,
                                .snap = br->snap,
@@ -182,6 +187,20 @@ nav_status nav_world_builder_add_grid(nav_world_builder *b, const char *name, co
     if (region) *region = NAV_WORLD_NONE;
     if (!b || !grid) return NAV_FAILURE | NAV_INVALID_PARAM;
     return add_region(b, name, (builder_region){.kind = NAV_WORLD_REGION_GRID, .grid = grid}, region);
+}
+
+nav_status nav_world_builder_add_grid_hpa(nav_world_builder *b, const char *name, const nav_grid *grid,
+                                          const nav_hpa *hpa, uint32_t *region)
+{
+    if (region) *region = NAV_WORLD_NONE;
+    if (!b || !grid || !hpa) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (nav_hpa_grid_fingerprint(hpa) != nav_grid_fingerprint(grid)) {
+        nav__logf(&b->log, NAV_LOG_ERROR, "region %u (\"%s\"): its HPA* bake was made from another grid",
+                  (unsigned)arrlenu(b->regions), name ? name : "");
+        return NAV_FAILURE | NAV_SOURCE_MISMATCH;
+    }
+    return add_region(b, name, (builder_region){.kind = NAV_WORLD_REGION_GRID, .grid = grid, .hpa = hpa},
+                      region);
 }
 
 nav_status nav_world_builder_add_mesh(nav_world_builder *b, const char *name, const nav_mesh *mesh,
@@ -403,8 +422,9 @@ static void region_box(const nav__world_region *r, double box[4])
 
 void nav__world_region_facts(const nav__world_region *region, double box[4], bool *symmetric, uint64_t *cells)
 {
-    *symmetric =
-        region->grid && nav_grid_uniform_cost(region->grid) > 0 && nav_grid_moves_reversible(region->grid);
+    /* (HPA*'s way from a to b need not be its way from b to a walked back) */
+    *symmetric = region->grid && !region->by_hpa && nav_grid_uniform_cost(region->grid) > 0 &&
+                 nav_grid_moves_reversible(region->grid);
     *cells = region->grid ? cells_of(region->grid) : 0;
     region_box(region, box);
 }
@@ -412,11 +432,12 @@ void nav__world_region_facts(const nav__world_region *region, double box[4], boo
 void nav__world_note_region(nav_world *w, uint32_t r)
 {
     nav__world_region *region = &w->regions[r];
-    region->ops = ops_of(region->kind);
+    region->ops = ops_of(region->kind, region->by_hpa);
     region->index = r;
     w->mesh_regions += region->kind == NAV_WORLD_REGION_MESH;
+    w->hpa_regions += region->by_hpa;
     if (!w->cache) nav__world_region_facts(region, region->box, &region->symmetric, &region->cells);
-    if (region->cells > w->largest_cells) {
+    if (!region->by_hpa && region->cells > w->largest_cells) { /* (HPA*'s grids need no cell scratch) */
         w->largest_cells = region->cells;
         w->largest_grid = region->grid; /* null while regions load on demand */
     }
@@ -576,7 +597,7 @@ static bool table_run(void *ctx, void *scratch, uint32_t r)
                                         k - from, row + from)))
             return false;
         for (uint32_t j = from; region->symmetric && j < k; j++) table[(uint64_t)j * k + i] = row[j];
-        for (uint32_t j = from; region->grid && j < k; j++)
+        for (uint32_t j = from; region->grid && !region->by_hpa && j < k; j++)
             if (j != i && row[j] < INFINITY &&
                 !keep_way(t, region->grid, t->targets[j].id, &job->runs[r], &n, &room,
                           &length[(uint64_t)i * k + j]))
@@ -866,6 +887,16 @@ nav_world_region_kind nav_world_region_kind_of(const nav_world *w, uint32_t regi
 const nav_grid *nav_world_region_grid(const nav_world *w, uint32_t region)
 {
     return w && !w->cache && region < w->region_count ? w->regions[region].grid : NULL;
+}
+
+const nav_hpa *nav_world_region_hpa(const nav_world *w, uint32_t region)
+{
+    return w && !w->cache && region < w->region_count ? w->regions[region].hpa : NULL;
+}
+
+bool nav_world_region_by_hpa(const nav_world *w, uint32_t region)
+{
+    return w && region < w->region_count && w->regions[region].by_hpa;
 }
 
 const nav_mesh *nav_world_region_mesh(const nav_world *w, uint32_t region)

@@ -146,7 +146,7 @@ static nav_status load(nav_world *w, uint32_t r)
     }
     c->checked[r] = true;
     const nav__world_owned *o = &w->owned[r];
-    c->bytes[r] = o->grid   ? nav_grid_memory_bytes(o->grid)
+    c->bytes[r] = o->grid   ? nav_grid_memory_bytes(o->grid) + nav_hpa_memory_bytes(o->hpa)
                   : o->mesh ? nav_mesh_memory_bytes(o->mesh)
                             : nav_waypoints_memory_bytes(o->waypoints);
     c->used += c->bytes[r];

@@ -122,8 +122,8 @@ static nav_status read_region(loader *ld, const cJSON *r, int index)
     char where[64], at[96], path[PATH_ROOM];
     path_of(where, sizeof where, "regions", index, NULL);
     if (!cJSON_IsObject(r)) return FAIL(ld, NAV_PARSE_ERROR, "%s: %s: expected an object", ld->name, where);
-    static const char *const keys[] = {"name",      "grid",      "mesh",   "waypoints", "origin",
-                                       "cell_size", "max_climb", "radius", "snap",      NULL};
+    static const char *const keys[] = {"name",      "grid",   "mesh", "waypoints", "origin", "cell_size",
+                                       "max_climb", "radius", "snap", "hpa",       NULL};
     nav_status s = known_keys(ld, r, where, keys);
     if (nav_failed(s)) return s;
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(r, "name");
@@ -164,6 +164,32 @@ static nav_status read_region(loader *ld, const cJSON *r, int index)
     if (nav_failed(s)) return s;
     grid_desc.cell_size = (float)cell_size;
     grid_desc.max_climb = (float)max_climb;
+    /* "hpa": true, or {"cluster_size", "levels", "level_ratio", "long_entrance"}: a grid searched
+     * through its HPA* bake */
+    bool by_hpa = false;
+    nav_hpa_desc hpa_desc = {.allocator = &ld->allocator, .log = &ld->log};
+    const cJSON *hpa_options = cJSON_GetObjectItemCaseSensitive(r, "hpa");
+    if (hpa_options) {
+        path_of(at, sizeof at, "regions", index, "hpa");
+        static const char *const hpa_keys[] = {"cluster_size", "levels", "level_ratio", "long_entrance",
+                                               NULL};
+        double v[4] = {0, 0, 0, 0};
+        if (kind != 0)
+            return FAIL(ld, NAV_PARSE_ERROR, "%s: %s: only a grid region is searched through HPA*", ld->name,
+                        at);
+        if (cJSON_IsObject(hpa_options)) {
+            s = known_keys(ld, hpa_options, at, hpa_keys);
+            for (int k = 0; k < 4 && !nav_failed(s); k++)
+                s = read_number(ld, hpa_options, hpa_keys[k], at, 0, 1e6, &v[k]);
+            if (nav_failed(s)) return s;
+        } else if (!cJSON_IsBool(hpa_options)) {
+            return FAIL(ld, NAV_PARSE_ERROR, "%s: %s: expected true, false or an object of HPA* options",
+                        ld->name, at);
+        }
+        by_hpa = !cJSON_IsFalse(hpa_options);
+        hpa_desc.cluster_size = (int32_t)v[0], hpa_desc.levels = (int32_t)v[1];
+        hpa_desc.level_ratio = (int32_t)v[2], hpa_desc.long_entrance = (int32_t)v[3];
+    }
 
     nav_grid *grid = NULL;
     nav_mesh *mesh = NULL;
@@ -192,13 +218,20 @@ static nav_status read_region(loader *ld, const cJSON *r, int index)
             nav_waypoint_graph_release(&graph);
         }
     }
+    nav_hpa *hpa = NULL;
+    if (!nav_failed(s) && by_hpa) {
+        path_of(at, sizeof at, "regions", index, "hpa");
+        s = nav_hpa_bake(grid, &hpa_desc, &hpa);
+    }
     /* the world owns what was loaded from here on (a failure below frees it with the builder) */
-    nav__world_builder_keep(ld->builder, grid, mesh, wp);
+    nav__world_builder_keep(ld->builder, grid, mesh, wp, hpa);
     if (nav_failed(s)) {
         nav__logf(&ld->log, NAV_LOG_ERROR, "%s: %s: \"%s\" did not load: %s", ld->name, at,
                   source->valuestring, nav_status_str(s));
         return s;
     }
+    if (kind == 0 && hpa)
+        return nav_world_builder_add_grid_hpa(ld->builder, name->valuestring, grid, hpa, NULL);
     if (kind == 0) return nav_world_builder_add_grid(ld->builder, name->valuestring, grid, NULL);
     if (kind == 1) return nav_world_builder_add_mesh(ld->builder, name->valuestring, mesh, NULL);
     return nav_world_builder_add_waypoints(ld->builder, name->valuestring, wp, snap, NULL);

@@ -15,8 +15,17 @@ nav_status nav__world_scratch_init(nav__world_scratch *s, const nav_world *w, co
     nav_status st = s->ids ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     /* all made now when the regions are in memory (a bake's threads must not allocate through the
      * caller's allocator); on demand, each when first needed (nav__world_scratch_grid, _mesh) */
-    if (!nav_failed(st) && w->largest_grid)
-        st = nav_region_query_create(w->largest_grid, (uint32_t)w->largest_cells, a, &s->grid);
+    if (!nav_failed(st) && w->largest_grid) /* (a fan grows its buckets as it goes: the path's allocator) */
+        st = nav_region_query_create(w->largest_grid, (uint32_t)w->largest_cells, path, &s->grid);
+    if (!nav_failed(st) && w->hpa_regions) {
+        s->hpa = nav__calloc(a, w->region_count, sizeof *s->hpa);
+        s->hpa_generation = nav__calloc(a, w->region_count, sizeof *s->hpa_generation);
+        if (!s->hpa || !s->hpa_generation) st = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        for (uint32_t r = 0; r < w->region_count && !nav_failed(st) && !w->cache; r++)
+            if (w->regions[r].hpa) /* (its buffers grow while it plans: from the path's allocator) */
+                st = nav_hpa_query_create(w->regions[r].hpa, w->regions[r].grid,
+                                          &(nav_hpa_query_desc){.allocator = path}, &s->hpa[r]);
+    }
     if (!nav_failed(st) && w->mesh_regions) {
         s->mesh = nav__calloc(a, w->region_count, sizeof *s->mesh);
         s->mesh_generation = nav__calloc(a, w->region_count, sizeof *s->mesh_generation);
@@ -53,8 +62,27 @@ nav_mesh_query *nav__world_scratch_mesh(nav__world_scratch *s, const nav__world_
     return *q;
 }
 
+nav_hpa_query *nav__world_scratch_hpa(nav__world_scratch *s, const nav__world_region *r)
+{
+    nav_hpa_query **q = &s->hpa[r->index];
+    if (*q && s->hpa_generation[r->index] == r->generation) return *q;
+    nav_hpa_query_destroy(*q); /* made for an earlier load of the region */
+    *q = NULL;
+    if (nav_failed(
+            nav_hpa_query_create(r->hpa, r->grid, &(nav_hpa_query_desc){.allocator = &s->allocator}, q)))
+        return NULL;
+    s->hpa_generation[r->index] = r->generation;
+    return *q;
+}
+
 void nav__world_scratch_free(nav__world_scratch *s, const nav_world *w)
 {
+    if (s->hpa)
+        for (uint32_t r = 0; r < w->region_count; r++) nav_hpa_query_destroy(s->hpa[r]);
+    nav__free(&s->allocator, s->hpa);
+    nav__free(&s->allocator, s->hpa_generation);
+    s->hpa = NULL;
+    s->hpa_generation = NULL;
     nav_region_query_destroy(s->grid);
     s->grid = NULL;
     if (s->mesh)
@@ -74,6 +102,9 @@ size_t nav__world_scratch_bytes(const nav__world_scratch *s, const nav_world *w)
     if (s->mesh)
         for (uint32_t r = 0; r < w->region_count; r++)
             bytes += sizeof *s->mesh + nav_mesh_query_memory_bytes(s->mesh[r]);
+    if (s->hpa)
+        for (uint32_t r = 0; r < w->region_count; r++)
+            bytes += sizeof *s->hpa + nav_hpa_query_memory_bytes(s->hpa[r]);
     return bytes + ((size_t)w->max_region_chokes + 1) * sizeof *s->ids +
            (size_t)s->path.capacity * (sizeof *s->path.points + sizeof *s->path.nodes);
 }
@@ -131,3 +162,61 @@ static nav_status grid_leg(nav__world_scratch *s, const nav__world_region *r, co
 }
 
 const nav__world_region_ops nav__world_grid_ops = {grid_locate, grid_fan, grid_leg};
+
+/* ---- A grid searched through its HPA* bake ---- */
+
+nav_status nav__world_hpa_path(nav__world_scratch *s, const nav__world_region *r, uint32_t a, uint32_t b,
+                               double *cost)
+{
+    nav_hpa_query *q = nav__world_scratch_hpa(s, r);
+    if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    uint32_t w = (uint32_t)nav_grid_width(r->grid);
+    nav_hpa_result res;
+    nav_status st = nav_hpa_find_path(q, (int32_t)(a % w), (int32_t)(a / w), (int32_t)(b % w),
+                                      (int32_t)(b / w), &s->path, &res);
+    if (nav_failed(st)) return st;
+    *cost =
+        nav_has_detail(st, NAV_PARTIAL_RESULT) ? INFINITY : res.cost * nav_grid_get_desc(r->grid)->cell_size;
+    return st;
+}
+
+nav_status nav__world_fan_by_pairs(nav__world_scratch *s, const nav__world_region *r,
+                                   const nav_world_place *from, bool reverse, const nav_world_place *targets,
+                                   uint32_t count, double *costs, nav__world_pair_search search)
+{
+    for (uint32_t k = 0; k < count; k++) {
+        nav_status st =
+            reverse ? search(s, r, &targets[k], from, &costs[k]) : search(s, r, from, &targets[k], &costs[k]);
+        if (nav_failed(st)) return st;
+    }
+    return NAV_SUCCESS;
+}
+
+nav_status nav__world_leg_by_pair(nav__world_scratch *s, const nav__world_region *r,
+                                  const nav_world_place *from, const nav_world_place *to, nav_path *path,
+                                  double *cost, nav__world_pair_search search)
+{
+    nav_status st = search(s, r, from, to, cost);
+    if (nav_failed(st) || nav_has_detail(st, NAV_PARTIAL_RESULT)) return st;
+    return nav__world_path_append(path, &s->path);
+}
+
+static nav_status hpa_pair(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *a,
+                           const nav_world_place *b, double *cost)
+{
+    return nav__world_hpa_path(s, r, a->id, b->id, cost);
+}
+
+static nav_status hpa_fan(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                          bool reverse, const nav_world_place *targets, uint32_t count, double *costs)
+{
+    return nav__world_fan_by_pairs(s, r, from, reverse, targets, count, costs, hpa_pair);
+}
+
+static nav_status hpa_leg(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                          const nav_world_place *to, nav_path *path, double *cost)
+{
+    return nav__world_leg_by_pair(s, r, from, to, path, cost, hpa_pair);
+}
+
+const nav__world_region_ops nav__world_grid_hpa_ops = {grid_locate, hpa_fan, hpa_leg};

@@ -29,6 +29,8 @@ typedef struct nav__world_scratch {
     uint64_t grid_cells;
     nav_mesh_query **mesh;     /* a region, null for the regions that are no mesh (or not yet needed) */
     uint32_t *mesh_generation; /* of the mesh each was made for (a region loaded again is another) */
+    nav_hpa_query **hpa;       /* likewise for the grids searched through their HPA* bake */
+    uint32_t *hpa_generation;
     nav_path path;
     uint32_t *ids; /* a region's chokepoints + 1 */
     nav_allocator allocator;
@@ -54,6 +56,8 @@ struct nav__world_region {
     nav_world_region_kind kind;
     const nav__world_region_ops *ops;
     const nav_grid *grid;           /* NAV_WORLD_REGION_GRID */
+    const nav_hpa *hpa;             /* a grid's HPA* bake, when it is searched through it */
+    bool by_hpa;                    /* so (known before its data is read, on demand) */
     const nav_mesh *mesh;           /* NAV_WORLD_REGION_MESH */
     const nav_waypoints *waypoints; /* NAV_WORLD_REGION_WAYPOINTS */
     double snap;                    /* waypoints: how far from a waypoint a point still locates to it */
@@ -69,12 +73,14 @@ struct nav__world_region {
     uint32_t generation;  /* how many times its data was loaded (on demand; under the cache's lock) */
 };
 
-extern const nav__world_region_ops nav__world_grid_ops, nav__world_mesh_ops, nav__world_waypoints_ops;
+extern const nav__world_region_ops nav__world_grid_ops, nav__world_grid_hpa_ops, nav__world_mesh_ops,
+    nav__world_waypoints_ops;
 
 /* Makes the scratch for every region of w (NAV_FAILURE | NAV_OUT_OF_MEMORY), and frees it. a: for
- * what is made here; path [opt]: for the leg path's growth while planners run (a bake's threads
- * grow it away from the calling thread, so they pass null, the system heap: a caller's allocator
- * is only ever called from the caller's thread). */
+ * what is made here; path [opt]: for what grows while planners run (the leg path, the grid search
+ * with its fan buckets, the HPA* queries): a bake's threads grow them away from the calling thread,
+ * so they pass null, the system heap: a caller's allocator is only ever called from the caller's
+ * thread. */
 nav_status nav__world_scratch_init(nav__world_scratch *s, const nav_world *w, const nav_allocator *a,
                                    const nav_allocator *path);
 void nav__world_scratch_free(nav__world_scratch *s, const nav_world *w);
@@ -82,7 +88,25 @@ void nav__world_scratch_free(nav__world_scratch *s, const nav_world *w);
  * memory), made when first needed. */
 nav_status nav__world_scratch_grid(nav__world_scratch *s, const nav__world_region *r);
 nav_mesh_query *nav__world_scratch_mesh(nav__world_scratch *s, const nav__world_region *r);
+nav_hpa_query *nav__world_scratch_hpa(nav__world_scratch *s, const nav__world_region *r);
+/* HPA*'s path from cell a to cell b of grid region r (searched through its bake) into s->path, its
+ * cost in world units to *cost: INFINITY (and NAV_PARTIAL_RESULT) when there is none. */
+nav_status nav__world_hpa_path(nav__world_scratch *s, const nav__world_region *r, uint32_t a, uint32_t b,
+                               double *cost);
 size_t nav__world_scratch_bytes(const nav__world_scratch *s, const nav_world *w);
+
+/* Region kinds whose fan is one point-to-point search a target, and whose leg is that search's path:
+ * search(s, r, a, b, cost) leaves the path from a to b in s->path, its cost in *cost (INFINITY, with
+ * NAV_PARTIAL_RESULT, when there is none). */
+typedef nav_status (*nav__world_pair_search)(nav__world_scratch *s, const nav__world_region *r,
+                                             const nav_world_place *a, const nav_world_place *b,
+                                             double *cost);
+nav_status nav__world_fan_by_pairs(nav__world_scratch *s, const nav__world_region *r,
+                                   const nav_world_place *from, bool reverse, const nav_world_place *targets,
+                                   uint32_t count, double *costs, nav__world_pair_search search);
+nav_status nav__world_leg_by_pair(nav__world_scratch *s, const nav__world_region *r,
+                                  const nav_world_place *from, const nav_world_place *to, nav_path *path,
+                                  double *cost, nav__world_pair_search search);
 
 /* Appends src's points and nodes to dst. */
 nav_status nav__world_path_append(nav_path *dst, const nav_path *src);
@@ -108,6 +132,7 @@ typedef struct nav__world_owned {
     nav_grid *grid;
     nav_mesh *mesh;
     nav_waypoints *waypoints;
+    nav_hpa *hpa; /* a grid's HPA* bake */
 } nav__world_owned;
 
 struct nav_world {
@@ -135,6 +160,7 @@ struct nav_world {
     uint64_t largest_cells;         /* its cells */
     struct nav__world_cache *cache; /* regions loaded on demand (world_cache.c); null: all loaded */
     uint32_t mesh_regions;
+    uint32_t hpa_regions; /* grids searched through their HPA* bake */
     char *names;
     uint32_t names_size;
     uint32_t *by_name; /* region indices ordered by name */
@@ -216,7 +242,8 @@ nav_status nav__world_tables_from_parts(nav_world *w, const nav_world_part *part
 
 /* For loaders: the builder (then the world baked from it) owns these from now on and destroys them
  * (any may be null). Kept in an stb_ds array, which cannot report a failed allocation (ds.h). */
-void nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mesh, nav_waypoints *wp);
+void nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mesh, nav_waypoints *wp,
+                             nav_hpa *hpa);
 /* Regions added so far, a region's grid (null for other kinds), and an error to the builder's log. */
 uint32_t nav__world_builder_region_count(const nav_world_builder *b);
 const nav_grid *nav__world_builder_grid(const nav_world_builder *b, uint32_t region);

@@ -18,9 +18,10 @@ static bool mesh_locate(const nav__world_region *r, nav_vec3 point, nav_world_pl
 }
 
 /* The mesh's path from a to b into the scratch's path, its cost to *cost (INFINITY: none). */
-static nav_status search(nav__world_scratch *s, const nav__world_region *r, nav_vec3 a, nav_vec3 b,
-                         double *cost)
+static nav_status search(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                         const nav_world_place *to, double *cost)
 {
+    nav_vec3 a = from->position, b = to->position;
     nav_mesh_result res;
     nav_mesh_query *q = nav__world_scratch_mesh(s, r);
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -38,21 +39,13 @@ static nav_status search(nav__world_scratch *s, const nav__world_region *r, nav_
 static nav_status mesh_fan(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
                            bool reverse, const nav_world_place *targets, uint32_t count, double *costs)
 {
-    for (uint32_t k = 0; k < count; k++) {
-        nav_vec3 a = reverse ? targets[k].position : from->position,
-                 b = reverse ? from->position : targets[k].position;
-        nav_status st = search(s, r, a, b, &costs[k]);
-        if (nav_failed(st)) return st;
-    }
-    return NAV_SUCCESS;
+    return nav__world_fan_by_pairs(s, r, from, reverse, targets, count, costs, search);
 }
 
 static nav_status mesh_leg(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
                            const nav_world_place *to, nav_path *path, double *cost)
 {
-    nav_status st = search(s, r, from->position, to->position, cost);
-    if (nav_failed(st) || nav_has_detail(st, NAV_PARTIAL_RESULT)) return st;
-    return nav__world_path_append(path, &s->path);
+    return nav__world_leg_by_pair(s, r, from, to, path, cost, search);
 }
 
 const nav__world_region_ops nav__world_mesh_ops = {mesh_locate, mesh_fan, mesh_leg};

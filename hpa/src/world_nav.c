@@ -7,18 +7,18 @@
  *   WRLD v1   u32 regions, links, names_size, 0; u64 table entries, way bytes; f64 cost floor
  *             (straight), cost floor (octile); names (names_size bytes: NUL-terminated, offset 0 the
  *             empty name); zeros to a multiple of 8; then
- *             regions x 64 bytes: u32 kind, name offset; f64 snap (waypoints; else 0); u32 symmetric,
- *               CRC-32 of its data; u64 its data's offset in WREG (a multiple of 16) and size;
- *               f64 min x, min z, max x, max z (with locate's margin); u64 cells (a grid's);
- *             links x 24 bytes: u32 kind, name offset (0: none); f64 cost; u32 flags (1 one-way,
- *               2 disabled at bake), 0;
- *             chokepoints (2 a link: its from end, its to end) x 20 bytes: u32 region, place id;
+ *             regions x 64 bytes: u32 kind, name offset; f64 snap (waypoints; else 0); u32 flags (1: a
+ *               symmetric grid, 2: a grid searched through its HPA* bake), CRC-32 of its data; u64 its data's
+ * offset in WREG (a multiple of 16) and size; f64 min x, min z, max x, max z (with locate's margin); u64
+ * cells (a grid's); links x 24 bytes: u32 kind, name offset (0: none); f64 cost; u32 flags (1 one-way, 2
+ * disabled at bake), 0; chokepoints (2 a link: its from end, its to end) x 20 bytes: u32 region, place id;
  *               f32 x, y, z;
  *             zeros to a multiple of 8; then region by region, its table (chokepoints in index
  *             order, row-major): f64 costs (INFINITY: no way), then u32 each entry's way bytes;
  *             then every way's bytes in table order (a byte a run of moves: direction << 5 |
  *             length - 1, from the row's chokepoint's cell).
- *   WREG v1   each region's data chunk at its offset, zeros between.
+ *   WREG v1   each region's data chunk at its offset, zeros between (a grid searched through its
+ *             HPA* bake: u64 its GRID data's bytes, that data, zeros to a multiple of 8, its HPA data).
  *   WPRT v1   u32 regions, 0; then for each: u32 region, digest, chokepoints k, 0; u64 way bytes;
  *             k * k f64 costs; k * k u32 way bytes; the ways. The digest is a CRC-32 over the region's kind,
  * its data's CRC and its chokepoints (count, then each one's place id and position bits): what its table
@@ -50,7 +50,18 @@ static nav_status region_blob(const nav_world *w, uint32_t r, nav_writer *out)
     if (!nav_failed(s)) {
         switch (region->kind) {
         case NAV_WORLD_REGION_GRID:
-            s = nav_grid_write_chunk(region->grid, out);
+            if (region->by_hpa) { /* u64 the GRID data's bytes, the GRID data, zeros to 8, the HPA data */
+                size_t at = out->size;
+                nav_writer_put_u64(out, 0);
+                s = nav_grid_write_chunk(region->grid, out);
+                uint64_t n = out->size - at - 8;
+                if (!nav_failed(s) && out->data)
+                    for (int i = 0; i < 8; i++) out->data[at + (size_t)i] = (uint8_t)(n >> (8 * i));
+                nav_writer_align(out, 8);
+                if (!nav_failed(s)) s = nav_hpa_write_chunk(region->hpa, out);
+            } else {
+                s = nav_grid_write_chunk(region->grid, out);
+            }
             break;
         case NAV_WORLD_REGION_MESH:
             s = nav_mesh_write_chunk(region->mesh, out);
@@ -134,7 +145,7 @@ static void put_world(const nav_world *w, const uint64_t *blob_at, const uint64_
         nav_writer_put_u32(o, (uint32_t)region->kind);
         nav_writer_put_u32(o, region->name);
         nav_writer_put_f64(o, region->snap);
-        nav_writer_put_u32(o, region->symmetric);
+        nav_writer_put_u32(o, (uint32_t)region->symmetric | (uint32_t)region->by_hpa << 1);
         nav_writer_put_u32(o, crc[r]);
         nav_writer_put_u64(o, blob_at[r]);
         nav_writer_put_u64(o, blob_size[r]);
@@ -291,8 +302,8 @@ static nav_status check_table(const nav_world *w, uint32_t r, const nav_log *log
             uint64_t runs = w->path_first[e + 1] - w->path_first[e];
             const char *why = NULL;
             /* (a grid on disk, on demand: its ways are walked when it is read) */
-            bool own = region->kind == NAV_WORLD_REGION_GRID && c < INFINITY && i != j &&
-                       (!region->symmetric || i < j);
+            bool own = region->kind == NAV_WORLD_REGION_GRID && !region->by_hpa && c < INFINITY && i != j &&
+                       (!region->symmetric || i < j); /* (HPA*'s grids: found again, none kept) */
             if (!(c >= 0))
                 why = "a cost that is negative or not a number";
             else if (i == j && c != 0)
@@ -459,8 +470,24 @@ nav_status nav__world_read_region_data(nav_world *w, uint32_t r, const void *dat
     nav_status s = NAV_FAILURE | NAV_INVALID_PARAM;
     switch (region->kind) {
     case NAV_WORLD_REGION_GRID:
-        s = nav__grid_read_chunk(data, size, &(nav_grid_desc){.allocator = &w->allocator, .log = log}, labels,
-                                 &o->grid);
+        if (region->by_hpa) { /* u64 the GRID data's bytes, the GRID data, zeros to 8, the HPA data */
+            nav_reader rd;
+            nav_reader_init(&rd, data, size);
+            uint64_t n = nav_reader_get_u64(&rd), hpa_at = 8 + ((n + 7) & ~(uint64_t)7);
+            if (nav_failed(rd.status) || n > size - 8 || hpa_at > size) {
+                s = NAV_FAILURE | NAV_CORRUPT_DATA;
+                break;
+            }
+            s = nav__grid_read_chunk((const uint8_t *)data + 8, (size_t)n,
+                                     &(nav_grid_desc){.allocator = &w->allocator, .log = log}, labels,
+                                     &o->grid);
+            if (!nav_failed(s))
+                s = nav_hpa_read_chunk((const uint8_t *)data + hpa_at, size - (size_t)hpa_at, o->grid,
+                                       &(nav_hpa_desc){.allocator = &w->allocator, .log = log}, &o->hpa);
+        } else {
+            s = nav__grid_read_chunk(data, size, &(nav_grid_desc){.allocator = &w->allocator, .log = log},
+                                     labels, &o->grid);
+        }
         break;
     case NAV_WORLD_REGION_MESH:
         s = nav_mesh_read_chunk(data, size, &w->allocator, log, &o->mesh);
@@ -469,7 +496,7 @@ nav_status nav__world_read_region_data(nav_world *w, uint32_t r, const void *dat
         s = nav_waypoints_read_chunk(data, size, NULL, &w->allocator, log, &o->waypoints);
         break;
     }
-    region->grid = o->grid, region->mesh = o->mesh, region->waypoints = o->waypoints;
+    region->grid = o->grid, region->mesh = o->mesh, region->waypoints = o->waypoints, region->hpa = o->hpa;
     if (nav_failed(s)) nav__logf(log, NAV_LOG_ERROR, "WREG chunk: region %u's data is refused", r);
     return s;
 }
@@ -478,11 +505,12 @@ void nav__world_drop_region_data(nav_world *w, uint32_t r)
 {
     nav__world_region *region = &w->regions[r];
     nav__world_owned *o = &w->owned[r];
+    nav_hpa_destroy(o->hpa);
     nav_grid_destroy(o->grid);
     nav_mesh_destroy(o->mesh);
     nav_waypoints_destroy(o->waypoints);
     *o = (nav__world_owned){0};
-    region->grid = NULL, region->mesh = NULL, region->waypoints = NULL;
+    region->grid = NULL, region->mesh = NULL, region->waypoints = NULL, region->hpa = NULL;
 }
 
 /* Region r's record, and (not lazy) its data from the WREG chunk. The record's extent, symmetry and
@@ -507,9 +535,10 @@ static nav_status read_region(reader *rd, uint32_t r, const nav_chunk *wreg, dou
     bool snaps = kind == NAV_WORLD_REGION_WAYPOINTS;
     if (snaps ? !(region->snap > 0 && isfinite(region->snap)) : region->snap != 0)
         return corrupt(rd, "a bad snap distance, region", r);
-    if (sym > 1 || (sym && kind != NAV_WORLD_REGION_GRID))
-        return corrupt(rd, "a bad symmetric flag, region", r);
-    *symmetric = sym;
+    /* flags: 1 symmetric, 2 searched through its HPA* bake (grids only; never both) */
+    if (sym > 2 || (sym && kind != NAV_WORLD_REGION_GRID)) return corrupt(rd, "bad flags, region", r);
+    *symmetric = sym & 1u;
+    region->by_hpa = (sym & 2u) != 0;
     if ((kind == NAV_WORLD_REGION_GRID) != (*cells > 0) || *cells > NAV_GRID_MAX_CELLS)
         return corrupt(rd, "a bad count of cells, region", r);
     if (at % REGION_ALIGN || at > wreg->size || size > wreg->size - at)
@@ -519,7 +548,7 @@ static nav_status read_region(reader *rd, uint32_t r, const nav_chunk *wreg, dou
             !isfinite(box[2]) || !isfinite(box[3]))
             return corrupt(rd, "a bad extent, region", r);
         memcpy(region->box, box, sizeof region->box);
-        region->symmetric = sym, region->cells = *cells;
+        region->symmetric = *symmetric, region->cells = *cells;
         nav__world_cache_set_region(w->cache, r, at, size, crc);
         return NAV_SUCCESS;
     }

@@ -382,7 +382,9 @@ nav_status nav_world_plan(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav
         return nav_has_detail(located, NAV_INVALID_PARAM) ? NAV_FAILURE | NAV_INVALID_PARAM : located;
     nav__world_state_read(w, q->links_on);
     /* ends on grids small enough are searched by cells */
-    const nav_grid *sg = w->regions[q->start.region].grid, *gg = w->regions[q->goal.region].grid;
+    const nav__world_region *rs = &w->regions[q->start.region], *rg = &w->regions[q->goal.region];
+    const nav_grid *sg = rs->by_hpa ? NULL : rs->grid,
+                   *gg = rg->by_hpa ? NULL : rg->grid; /* (HPA*: fanned) */
     q->start_grid = q->cells && sg ? sg : NULL;
     q->goal_grid = q->cells && gg ? gg : NULL;
     q->start_block = q->chokes;
@@ -481,7 +483,7 @@ static bool kept(const nav_world_query *q, uint32_t leg, nav_path *path, double 
     if (end != first + 2 || is_cell(q, q->route[first]) || is_cell(q, q->route[first + 1])) return false;
     uint32_t a = q->route[first], b = q->route[first + 1];
     const nav__world_region *r = &w->regions[w->choke[a].region];
-    if (!r->grid || w->choke[b].region != w->choke[a].region || q->by_link[b]) return false;
+    if (!r->grid || r->by_hpa || w->choke[b].region != w->choke[a].region || q->by_link[b]) return false;
     uint32_t i = w->choke_slot[a], j = w->choke_slot[b];
     bool backwards = r->symmetric && i > j;
     uint64_t e =
@@ -511,6 +513,43 @@ static bool kept(const nav_world_query *q, uint32_t leg, nav_path *path, double 
     return true;
 }
 
+/* Lays a leg in a grid searched through its HPA* bake as the plan counted it: one HPA* query for
+ * each hop between the places the route passed in the region (its end, chokepoints, its other end),
+ * the same queries the fans and the table made, so the same cost (HPA*'s costs need not obey the
+ * triangle inequality, so one query from the leg's first place to its last could differ). True,
+ * with *cost the hops' sum; false when the leg's region is no such grid. */
+static bool hopped(nav_world_query *q, uint32_t leg, nav_path *path, double *cost, nav_status *s)
+{
+    const nav_world *w = q->world;
+    const nav_world_leg *l = &q->legs[leg];
+    const nav__world_region *r = &w->regions[l->region];
+    if (!r->by_hpa) return false;
+    uint32_t first = q->leg_route[leg], end = leg + 1 < q->leg_count ? q->leg_route[leg + 1] : q->route_count;
+    uint32_t before = path->count, at = l->from.id;
+    double sum = 0;
+    *s = NAV_SUCCESS;
+    for (uint32_t i = first; i <= end && !nav_failed(*s); i++) {
+        uint32_t next = i < end ? w->choke[q->route[i]].id : l->to.id;
+        if (i < end && w->choke[q->route[i]].region != l->region) continue; /* (never: a leg's own) */
+        if (next == at && path->count > before) continue;
+        double c = 0;
+        *s = nav__world_hpa_path(&q->scratch, r, at, next, &c); /* into q->scratch.path */
+        if (nav_failed(*s)) break;
+        if (nav_has_detail(*s, NAV_PARTIAL_RESULT)) {
+            *s = NAV_FAILURE | NAV_CORRUPT_DATA;
+            break;
+        }
+        sum += c;
+        /* the hop's cells, the first dropped after the first hop (it is the last one's end) */
+        for (uint32_t k = path->count > before ? 1 : 0; k < q->scratch.path.count && !nav_failed(*s); k++)
+            *s = nav_path_push(path, q->scratch.path.points[k], q->scratch.path.nodes[k]);
+        at = next;
+    }
+    if (nav_failed(*s)) path->count = before;
+    *cost = sum;
+    return true;
+}
+
 nav_status nav_world_refine_leg(nav_world_query *q, uint32_t leg, nav_path *path)
 {
     if (!q || !path || !q->planned || leg >= q->leg_count) return NAV_FAILURE | NAV_INVALID_PARAM;
@@ -519,7 +558,8 @@ nav_status nav_world_refine_leg(nav_world_query *q, uint32_t leg, nav_path *path
     double cost = 0;
     nav_status s = nav__world_pin(q->world, l->region, &q->pins); /* (on demand: its grid for a kept way) */
     if (nav_failed(s)) return s;
-    if (!walked(q, leg, path, &cost, &s) && !kept(q, leg, path, &cost, &s)) {
+    if (!walked(q, leg, path, &cost, &s) && !kept(q, leg, path, &cost, &s) &&
+        !hopped(q, leg, path, &cost, &s)) {
         const nav__world_region *r = &q->world->regions[l->region];
         s = r->ops->leg(&q->scratch, r, &l->from, &l->to, path, &cost);
         if (!nav_failed(s) && nav_has_detail(s, NAV_PARTIAL_RESULT)) return NAV_FAILURE | NAV_CORRUPT_DATA;

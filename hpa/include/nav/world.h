@@ -52,6 +52,7 @@
 
 #include "nav/core.h"
 #include "nav/grid.h"
+#include "nav/hpa.h"
 #include "nav/io.h"
 #include "nav/mesh.h"
 #include "nav/path.h"
@@ -106,6 +107,18 @@ void nav_world_builder_destroy(nav_world_builder *builder);
  * NAV_TOO_LARGE or NAV_OUT_OF_MEMORY. */
 nav_status nav_world_builder_add_grid(nav_world_builder *builder, const char *name, const nav_grid *grid,
                                       uint32_t *region);
+
+/* Adds a big grid region searched through its HPA* bake (both borrowed likewise; hpa baked from this
+ * grid as it is: nav_hpa_bake). Its fans and legs are HPA* queries (nav_hpa_find_path with the
+ * default query options) instead of searches over every cell: an end in it costs one HPA* query
+ * for each of its chokepoints whatever its size, and the bake makes one HPA* query per pair of its
+ * chokepoints instead of a fan over its cells from each. Routes through it cost what HPA* finds:
+ * valid 8-connected walks, never below the optimum, typically a few percent above it at most. A
+ * leg in it is found again hop by hop when refined, at the cost the plan counted. Returns as
+ * nav_world_builder_add_grid, and NAV_FAILURE | NAV_SOURCE_MISMATCH (logged) when hpa was baked
+ * from another grid, or from this one before it changed. */
+nav_status nav_world_builder_add_grid_hpa(nav_world_builder *builder, const char *name, const nav_grid *grid,
+                                          const nav_hpa *hpa, uint32_t *region);
 
 /* Adds a navmesh region (borrowed likewise; its coordinates are world coordinates). Legs are its
  * optimal paths (nav_mesh_find_path, NAV_MESH_PATH_OPTIMAL: the exact shortest path where every
@@ -324,6 +337,11 @@ nav_world_region_kind nav_world_region_kind_of(const nav_world *world, uint32_t 
 /* A region's planner data (for tools that draw or inspect it): its grid (a grid region's), its mesh,
  * its waypoint graph; null when the region is of another kind or the index is bad. */
 const nav_grid *nav_world_region_grid(const nav_world *world, uint32_t region);
+/* A grid region's HPA* bake (nav_world_builder_add_grid_hpa), null for other regions (and, like the
+ * three above, while regions load on demand). nav_world_region_by_hpa says whether a region is
+ * searched through one, loaded or not. */
+const nav_hpa *nav_world_region_hpa(const nav_world *world, uint32_t region);
+bool nav_world_region_by_hpa(const nav_world *world, uint32_t region);
 const nav_mesh *nav_world_region_mesh(const nav_world *world, uint32_t region);
 const nav_waypoints *nav_world_region_waypoints(const nav_world *world, uint32_t region);
 /* The region of that name, or NAV_WORLD_NONE. */
