@@ -360,6 +360,8 @@ int main(int argc, char **argv)
     double *costs = calloc(queries ? queries : 1, sizeof *costs);
     uint32_t invalid = 0, found = 0;
     double cells = 0, chokes = 0; /* the plans' work: the ends' tiles' cells (their fans) and chokepoints */
+    double fans_s = 0, search_s = 0; /* and their time (nav_world_query_set_timing) */
+    nav_world_query_set_timing(q, true);
     for (uint32_t i = 0; i < queries; i++) {
         for (int e = 0; e < 2; e++) {
             int64_t x, y;
@@ -387,6 +389,7 @@ int main(int argc, char **argv)
         double e = now();
         locate += c - a, plan += d - c - (c - a), legs += e - d; /* plan locates again: counted once */
         cells += res.cells_expanded, chokes += res.chokepoints_expanded;
+        fans_s += res.fans_s, search_s += res.search_s;
         total[i] = e - c;
         costs[i] = s == NAV_SUCCESS ? cost : INFINITY;
         if (s == NAV_SUCCESS) {
@@ -437,7 +440,8 @@ int main(int argc, char **argv)
         "s\":%.2f,"
         "\"join_s\":%.2f,\"make_s\":%.2f,\"bytes\":%zu,\"queries\":%u,\"found\":%u,\"wrong\":%u,"
         "\"invalid\":%u,\"mean_ms\":%.3f,"
-        "\"p95_ms\":%.3f,\"locate_ms\":%.4f,\"plan_ms\":%.3f,\"legs_ms\":%.3f,\"fan_cells\":%.0f,"
+        "\"p95_ms\":%.3f,\"locate_ms\":%.4f,\"plan_ms\":%.3f,\"legs_ms\":%.3f,\"fans_ms\":%.3f,\"search_ms\":"
+        "%.3f,\"fan_cells\":%.0f,"
         "\"chokepoints_searched\":%.0f,\"sample\":%u,"
         "\"mean_cost_ratio\":%.5f,\"peak_rss_mb\":%.0f,\"peak_rss_mb_before_flat\":%.0f,\"file_bytes\":%lld,"
         "\"save_s\":%.2f,\"load_s\":%.2f}\n",
@@ -446,6 +450,7 @@ int main(int argc, char **argv)
         info.bytes, queries, found, wrong, invalid, mean * 1e3,
         queries ? total[(size_t)(0.95 * (queries - 1))] * 1e3 : 0, locate / (queries ? queries : 1) * 1e3,
         plan / (queries ? queries : 1) * 1e3, legs / (queries ? queries : 1) * 1e3,
+        fans_s / (queries ? queries : 1) * 1e3, search_s / (queries ? queries : 1) * 1e3,
         cells / (queries ? queries : 1), chokes / (queries ? queries : 1), compared,
         compared ? ratio_sum / compared : 0, peak_rss_mb(), rss_worlds, file_bytes, save_s, load_s);
     (void)rss_loaded;

@@ -800,6 +800,12 @@ static void test_mixed_kinds(void **state)
     assert_int_equal(nav_world_plan(q, (nav_vec3){0.5f, 0, 0.5f}, (nav_vec3){66.5f, 0, 6.5f}, &work),
                      NAV_SUCCESS);
     assert_true(work.cells_expanded > 20 && work.chokepoints_expanded > 2);
+    assert_true(work.fans_s == 0 && work.search_s == 0); /* not timed unless asked */
+    nav_world_query_set_timing(q, true);
+    assert_int_equal(nav_world_plan(q, (nav_vec3){0.5f, 0, 0.5f}, (nav_vec3){66.5f, 0, 6.5f}, &work),
+                     NAV_SUCCESS);
+    assert_true(work.fans_s > 0 && work.search_s > 0 && work.fans_s + work.search_s < 1);
+    nav_world_query_set_timing(q, false);
     assert_int_equal(nav_world_plan(q, (nav_vec3){24.5f, 0, 1.5f}, (nav_vec3){46, 0, 8}, &work), NAV_SUCCESS);
     assert_true(work.cells_expanded == 0 && work.chokepoints_expanded > 2);
     /* the bridge goes up: the portal's way round */

@@ -27,6 +27,7 @@
  * by the region's planner. */
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "alloc.h"
 #include "grid_internal.h"
@@ -66,7 +67,20 @@ struct nav_world_query {
     uint32_t *leg_route;  /* each leg's first vertex in route (legs' ranges are contiguous) */
     uint32_t route_count;
     bool planned;
+    bool timing; /* nav_world_query_set_timing */
 };
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+void nav_world_query_set_timing(nav_world_query *q, bool on)
+{
+    if (q) q->timing = on;
+}
 
 nav_status nav_world_query_create(const nav_world *w, const nav_allocator *allocator, nav_world_query **out)
 {
@@ -308,8 +322,9 @@ static nav_status fans(nav_world_query *q, double *direct)
 
 /* A* from start to goal. Returns the cheapest cost and the vertex the route reaches the goal from
  * (*last: the goal's cell on a searched grid; a chokepoint before the goal's fan; NAV_WORLD_NONE:
- * the direct fan). */
-static double search(nav_world_query *q, double direct, uint32_t *last, uint32_t *expanded, uint32_t *cells)
+ * the direct fan); counts the cells and chokepoints it expands in *res, and with timing on adds its
+ * time on cells to res->fans_s, on chokepoints to res->search_s. */
+static double search(nav_world_query *q, double direct, uint32_t *last, nav_world_result *res)
 {
     const nav_world *w = q->world;
     if (++q->stamp_now >= (1u << 31)) {
@@ -325,7 +340,8 @@ static double search(nav_world_query *q, double direct, uint32_t *last, uint32_t
             if (q->start_cost[j] < INFINITY)
                 offer(q, w->region_choke[rs->choke_first + j], q->start_cost[j], FROM_START, false);
     }
-    double best = direct;
+    double best = direct, since = q->timing ? seconds() : 0;
+    bool on_cells = q->start_grid != NULL;
     *last = NAV_WORLD_NONE;
     uint32_t goal_vertex = q->goal_grid ? q->goal_block + q->goal.id : UINT32_MAX;
     while (q->open.count) {
@@ -334,7 +350,13 @@ static double search(nav_world_query *q, double direct, uint32_t *last, uint32_t
         double g = q->g[v];
         if (!(key_value(top.key) < best)) break;
         q->stamp[v] |= 1;
-        (*(is_cell(q, v) ? cells : expanded))++;
+        bool cell = is_cell(q, v);
+        (*(cell ? &res->cells_expanded : &res->chokepoints_expanded))++;
+        if (q->timing && cell != on_cells) { /* the clock read where the search turns */
+            double t = seconds();
+            *(on_cells ? &res->fans_s : &res->search_s) += t - since;
+            since = t, on_cells = cell;
+        }
         if (v == goal_vertex) { /* the estimate is consistent: the first time is the cheapest */
             best = g, *last = v;
             break;
@@ -363,6 +385,7 @@ static double search(nav_world_query *q, double direct, uint32_t *last, uint32_t
         for (uint32_t j = 0; j < r->choke_count; j++)
             if (row[j] < INFINITY) offer(q, w->region_choke[r->choke_first + j], g + row[j], v, false);
     }
+    if (q->timing) *(on_cells ? &res->fans_s : &res->search_s) += seconds() - since;
     return best;
 }
 
@@ -390,11 +413,12 @@ nav_status nav_world_plan(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav
     q->start_block = q->chokes;
     q->goal_block = q->goal_grid && q->start_grid && q->start.region == q->goal.region ? q->start_block
                                                                                        : q->chokes + q->cells;
-    double direct;
+    double direct, t0 = q->timing ? seconds() : 0;
     nav_status s = fans(q, &direct);
     if (nav_failed(s)) return s;
+    if (q->timing) r.fans_s = seconds() - t0;
     uint32_t last;
-    double best = search(q, direct, &last, &r.chokepoints_expanded, &r.cells_expanded);
+    double best = search(q, direct, &last, &r);
     q->planned = true;
     if (!(best < INFINITY)) {
         if (result) *result = r;

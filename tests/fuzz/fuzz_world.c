@@ -218,6 +218,14 @@ static void make_seeds(const char *dir)
          "\"origin\": [0, 0, 24]}], \"join\": {\"mode\": \"entrances\", \"long_entrance\": 4}, \"links\": "
          "[{\"from\": {\"region\": \"a\", \"at\": [0.5, 0, 0.5]}, \"to\": {\"region\": \"c\", \"at\": "
          "[0.5, 0, 30.5]}, \"cost\": 1}]}"},
+        {"mesh_join", /* a navmesh against a grid's east border, joined along it */
+         "{\"regions\": [{\"name\": \"a\", \"grid\": \"town_east.txt\"}, {\"name\": \"m\", \"mesh\": "
+         "\"town_east.txt\", \"origin\": [30, 0, 0]}], \"join\": {\"mode\": \"entrances\"}}"},
+        {"hpa", /* a grid searched through its HPA* bake, stairs to a flat one */
+         "{\"regions\": [{\"name\": \"g\", \"grid\": \"house_ground.txt\", \"hpa\": {\"cluster_size\": 4, "
+         "\"levels\": 2}}, {\"name\": \"u\", \"grid\": \"house_upper.txt\", \"origin\": [0, 3, 0]}], "
+         "\"links\": [{\"kind\": \"stairs\", \"from\": {\"region\": \"g\", \"at\": [2.5, 0, 8.5]}, \"to\": "
+         "{\"region\": \"u\", \"at\": [2.5, 3, 8.5]}, \"cost\": 5}]}"},
     };
     for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
         write_seed(dir, small[i][0], 1, small[i][1], strlen(small[i][1]));

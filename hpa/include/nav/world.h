@@ -393,6 +393,9 @@ nav_status nav_world_query_create(const nav_world *world, const nav_allocator *a
                                   nav_world_query **out);
 void nav_world_query_destroy(nav_world_query *query);
 size_t nav_world_query_memory_bytes(const nav_world_query *query);
+/* Times the parts of each plan from now on (off at creation): nav_world_result's fans_s and
+ * search_s. A few clock reads a plan: where the search turns from cells to chokepoints or back. */
+void nav_world_query_set_timing(nav_world_query *query, bool on);
 
 /* One leg of a route: a stretch inside one region, and the link taken at its end. */
 typedef struct nav_world_leg {
@@ -412,6 +415,9 @@ typedef struct nav_world_result {
     uint32_t cells_expanded;       /* by the same search, of the ends' grids (their fans: an end on a
                                       grid small enough is searched cell by cell, not fanned first) */
     bool direct;                   /* one leg, both ends in one region, no link taken */
+    /* with nav_world_query_set_timing: the plan's seconds in its ends' fans (fanned ends, and the
+     * search's time on the ends' cells) and in the abstract search (its time on chokepoints) */
+    double fans_s, search_s;
 } nav_world_result;
 
 /* Plans a route from start to goal (world points, located as nav_world_locate does) without
