@@ -10,6 +10,7 @@
 #include <nav/hpa.h>
 #include <nav/anyangle.h>
 #include <nav/mesh.h>
+#include <nav/geometry.h>
 #include <nav/waypoints.h>
 #include <nav/world.h>
 

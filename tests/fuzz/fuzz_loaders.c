@@ -1,10 +1,10 @@
 /* libFuzzer harness for the text and image loaders: Moving AI .map and .scen, the libnav ASCII
- * format and PNG masks (see README.md here). The first byte picks the loader (bits 0-1: 0 map,
- * 1 ASCII, 2 PNG, 3 scen); for PNG, bit 2 set makes the harness repair every chunk's CRC first, so
- * that mutations reach the header, palette and image data checks instead of dying at a checksum.
- * The rest is the file, loaded twice: from memory and, through an in-memory file, by the _file
- * variant, which reads text a window at a time and streams PNGs (other code than the memory one).
- * Besides crashes, sanitizer reports and leaks, it traps when a result breaks a promise: the two
+ * format, PNG masks and Wavefront .obj level geometry (see README.md here). The first byte picks
+ * the loader (bit 3: .obj; else bits 0-1: 0 map, 1 ASCII, 2 PNG, 3 scen); for PNG, bit 2 set makes the
+ * harness repair every chunk's CRC first, so that mutations reach the header, palette and image data checks
+ * instead of dying at a checksum. The rest is the file, loaded twice: from memory and, through an in-memory
+ * file, by the _file variant, which reads text a window at a time and streams PNGs (other code than the
+ * memory one). Besides crashes, sanitizer reports and leaks, it traps when a result breaks a promise: the two
  * variants disagree (status, or the grid's fingerprint, or the problems), status and result
  * disagree, or a loaded grid moves into a blocked cell or across reachability labels.
  *
@@ -12,6 +12,7 @@
  * masks, made with stb_image_write); smoke.sh adds the maps, ASCII files and scenarios of
  * tests/data. NAV_FUZZ_STANDALONE builds a replayer. */
 #include "fuzz_common.h"
+#include "nav/geometry.h"
 #include "nav/scen.h"
 
 /* Makes every chunk's CRC agree with its bytes, as far as the chunks lie inside the file. */
@@ -64,6 +65,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *text = (const char *)file;
     nav_grid *grid = NULL, *file_grid = NULL;
     nav_status s, f;
+    if (data[0] & 8u) { /* level geometry (.obj) */
+        nav_geometry *g = NULL, *file_g = NULL;
+        s = nav_geometry_load_obj(text, n, "fuzz.obj", NULL, NULL, &g);
+        f = nav_geometry_load_obj_file(memory_file(file, n), NULL, NULL, &file_g);
+        CHECK(nav_succeeded(s) == (g != NULL) && f == s && (file_g == NULL) == (g == NULL));
+        if (g) {
+            nav_triangles a = nav_geometry_triangles(g), b = nav_geometry_triangles(file_g);
+            CHECK(a.triangle_count > 0 && nav_triangles_check(&a, NULL) == NAV_SUCCESS);
+            CHECK(a.vertex_count == b.vertex_count && a.triangle_count == b.triangle_count);
+            CHECK(memcmp(a.vertices, b.vertices, (size_t)a.vertex_count * 12) == 0);
+            CHECK(memcmp(a.indices, b.indices, (size_t)a.triangle_count * 12) == 0);
+        }
+        nav_geometry_destroy(g);
+        nav_geometry_destroy(file_g);
+        free(file);
+        return 0;
+    }
     switch (data[0] & 3u) {
     case 0:
         s = nav_grid_load_map(text, n, "fuzz.map", NULL, &grid);

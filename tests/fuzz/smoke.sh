@@ -47,6 +47,7 @@ for h in "${harnesses[@]}"; do
         for f in tests/data/*.map; do (printf '\000'; cat "$f") > "$work/seeds/$(basename "$f")"; done
         for f in tests/data/*.txt; do (printf '\001'; cat "$f") > "$work/seeds/$(basename "$f")"; done
         for f in tests/data/*.scen; do (printf '\003'; head -c 4000 "$f") > "$work/seeds/$(basename "$f")"; done
+        for f in tests/data/*.obj; do (printf '\010'; head -c 60000 "$f") > "$work/seeds/$(basename "$f")"; done
     fi
     echo "== $h: $(ls "$work/seeds" | wc -l) seeds, ${seconds} s"
     if ! (cd "$work" && ./"$h" corpus seeds -max_len="${max_len[$h]}" -max_total_time="$seconds" \
