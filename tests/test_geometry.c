@@ -7,6 +7,7 @@
 #include "support.h"
 
 #include "nav/geometry.h"
+#include "voxel.h"
 
 static nav_geometry *load_text(const char *text)
 {
@@ -197,6 +198,252 @@ static void test_obj_allocation_failures(void **state)
     }
 }
 
+/* ---- The heightfield (mesh/src/voxel.c) ---------------------------------------------------------- */
+
+/* The spans of column (x, z), bottom up, into out (up to max): how many. */
+static int column_spans(const nav__heightfield *hf, int32_t x, int32_t z, nav__span *out, int max)
+{
+    int n = 0;
+    for (uint32_t s = hf->column[(size_t)z * (size_t)hf->width + (size_t)x]; s != NAV__NO_SPAN;
+         s = hf->spans[s].next) {
+        if (n < max) out[n] = hf->spans[s];
+        n++;
+    }
+    return n;
+}
+
+static nav__heightfield rasterized(const float *v, uint32_t nv, const uint32_t *idx, uint32_t nt, nav_vec3 lo,
+                                   nav_vec3 hi, float cell, float step, float slope)
+{
+    nav_triangles t = {v, nv, idx, nt, NULL};
+    assert_int_equal(nav_triangles_check(&t, NULL), NAV_SUCCESS);
+    nav__heightfield hf;
+    assert_int_equal(nav__heightfield_init(&hf, lo, hi, cell, step), NAV_SUCCESS);
+    nav__rasterize(&hf, &t, slope, 1);
+    return hf;
+}
+
+/* A square floor at y = 1 (two triangles facing up) over a box from y = 0: one span in each column
+ * under it, a step thick (1 lies on a step: it rounds to [5, 6)); none elsewhere. A second floor
+ * at y = 5 over the same square: two spans a column, bottom up. */
+static void test_heightfield_floors(void **state)
+{
+    (void)state;
+    for (int floors = 1; floors <= 2; floors++) {
+        float v[] = {1, 1, 1, 1, 1, 9, 9, 1, 9, 9, 1, 1, 1, 5, 1, 1, 5, 9, 9, 5, 9, 9, 5, 1};
+        uint32_t idx[] = {0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7};
+        nav__heightfield hf = rasterized(v, 8, idx, 2 * (uint32_t)floors, (nav_vec3){0, 0, 0},
+                                         (nav_vec3){10, 6, 10}, 0.5f, 0.2f, 45);
+        assert_int_equal(hf.width, 21);
+        assert_int_equal(hf.depth, 21);
+        int covered = 0;
+        for (int32_t z = 0; z < hf.depth; z++)
+            for (int32_t x = 0; x < hf.width; x++) {
+                nav__span sp[4];
+                int n = column_spans(&hf, x, z, sp, 4);
+                /* the columns whose cell overlaps the square [1, 9] x [1, 9] (the cells that only
+                 * touch it along its edges, columns 1 and 18, get nothing) */
+                bool under = x >= 2 && x <= 17 && z >= 2 && z <= 17;
+                if (!under) {
+                    assert_int_equal(n, 0);
+                    continue;
+                }
+                covered++;
+                assert_int_equal(n, floors);
+                assert_true(sp[0].bottom == 5 && sp[0].top == 6 && sp[0].area == 1);
+                if (floors == 2) assert_true(sp[1].bottom == 25 && sp[1].top == 26 && sp[1].area == 1);
+            }
+        assert_int_equal(covered, 16 * 16);
+        assert_int_equal(hf.span_count, (uint64_t)(16 * 16 * floors));
+        nav__heightfield_free(&hf);
+    }
+}
+
+/* Ramps of 44 and 46 degrees against a slope limit of 45: the first walkable, the second not; a
+ * floor facing down (a ceiling) is never walkable. */
+static void test_heightfield_slopes(void **state)
+{
+    (void)state;
+    const float angles[3] = {44, 46, 0};
+    for (int k = 0; k < 3; k++) {
+        float rise = 4 * tanf(angles[k] * (float)(M_PI / 180));
+        /* a ramp rising along x from (0, 0) to (4, rise), 4 wide in z, facing up; the third: a
+         * flat quad wound the other way (facing down) */
+        float v[] = {0, 0, 0, 0, 0, 4, 4, rise, 4, 4, rise, 0};
+        uint32_t up[] = {0, 1, 2, 0, 2, 3}, down[] = {0, 2, 1, 0, 3, 2};
+        nav__heightfield hf = rasterized(v, 4, k < 2 ? up : down, 2, (nav_vec3){-1, -1, -1},
+                                         (nav_vec3){5, 6, 5}, 0.5f, 0.1f, 45);
+        int walkable = 0, solid = 0;
+        for (int32_t z = 0; z < hf.depth; z++)
+            for (int32_t x = 0; x < hf.width; x++) {
+                nav__span sp[4];
+                int n = column_spans(&hf, x, z, sp, 4);
+                for (int i = 0; i < n && i < 4; i++) walkable += sp[i].area != 0, solid++;
+            }
+        assert_true(solid > 50);
+        assert_int_equal(walkable, k == 0 ? solid : 0);
+        nav__heightfield_free(&hf);
+    }
+}
+/* Whether triangle abc's shadow on the xz plane meets the square [x0, x0 + size] x [z0, z0 + size]
+ * (separating axes: the square's two, the triangle's three edge normals). */
+static bool shadow_meets(const float *a, const float *b, const float *c, double x0, double z0, double size)
+{
+    const float *p[3] = {a, b, c};
+    double sq[4][2] = {{x0, z0}, {x0 + size, z0}, {x0 + size, z0 + size}, {x0, z0 + size}};
+    double tx0 = fmin(a[0], fmin(b[0], c[0])), tx1 = fmax(a[0], fmax(b[0], c[0]));
+    double tz0 = fmin(a[2], fmin(b[2], c[2])), tz1 = fmax(a[2], fmax(b[2], c[2]));
+    if (tx1 < x0 || tx0 > x0 + size || tz1 < z0 || tz0 > z0 + size) return false;
+    for (int e = 0; e < 3; e++) {
+        const float *u = p[e], *w = p[(e + 1) % 3];
+        double nx = -(double)(w[2] - u[2]), nz = (double)(w[0] - u[0]);
+        double tmin = INFINITY, tmax = -INFINITY, smin = INFINITY, smax = -INFINITY;
+        for (int k = 0; k < 3; k++) {
+            double d = nx * p[k][0] + nz * p[k][2];
+            tmin = fmin(tmin, d), tmax = fmax(tmax, d);
+        }
+        for (int k = 0; k < 4; k++) {
+            double d = nx * sq[k][0] + nz * sq[k][1];
+            smin = fmin(smin, d), smax = fmax(smax, d);
+        }
+        if (tmax < smin || tmin > smax) return false;
+    }
+    return true;
+}
+
+/* The lowest and highest y of triangle abc over the square [x0, x0 + size] x [z0, z0 + size]: a
+ * linear function over a convex polygon takes them at its corners, which are the triangle's corners
+ * in the square, the square's corners under the triangle, and where their edges cross. False when
+ * they do not meet (or the triangle stands on edge: its shadow has no area). */
+static bool height_range(const float *a, const float *b, const float *c, double x0, double z0, double size,
+                         double *lo, double *hi)
+{
+    const float *p[3] = {a, b, c};
+    double det = ((double)b[2] - c[2]) * (a[0] - c[0]) + ((double)c[0] - b[0]) * (a[2] - c[2]);
+    if (fabs(det) < 1e-9) return false;
+    *lo = INFINITY, *hi = -INFINITY;
+#define TAKE(y) (*lo = fmin(*lo, (y)), *hi = fmax(*hi, (y)))
+    for (int k = 0; k < 3; k++)
+        if (p[k][0] >= x0 && p[k][0] <= x0 + size && p[k][2] >= z0 && p[k][2] <= z0 + size) TAKE(p[k][1]);
+    double sq[4][2] = {{x0, z0}, {x0 + size, z0}, {x0 + size, z0 + size}, {x0, z0 + size}};
+    for (int k = 0; k < 4; k++) {
+        double l0 = (((double)b[2] - c[2]) * (sq[k][0] - c[0]) + ((double)c[0] - b[0]) * (sq[k][1] - c[2])) /
+                    det,
+               l1 = (((double)c[2] - a[2]) * (sq[k][0] - c[0]) + ((double)a[0] - c[0]) * (sq[k][1] - c[2])) /
+                    det;
+        if (l0 >= 0 && l1 >= 0 && l0 + l1 <= 1) TAKE(l0 * a[1] + l1 * b[1] + (1 - l0 - l1) * c[1]);
+    }
+    for (int e = 0; e < 3; e++) { /* the triangle's edges against the square's four lines */
+        const float *u = p[e], *w = p[(e + 1) % 3];
+        for (int axis = 0; axis < 2; axis++)
+            for (int side = 0; side < 2; side++) {
+                int i = axis ? 2 : 0, j = axis ? 0 : 2;
+                double line = (axis ? z0 : x0) + side * size, du = u[i] - line, dw = w[i] - line;
+                if (du == dw || (du < 0) == (dw < 0)) continue;
+                double t = du / (du - dw), other = u[j] + (w[j] - u[j]) * t, lim = axis ? x0 : z0;
+                if (other >= lim && other <= lim + size) TAKE(u[1] + (w[1] - u[1]) * t);
+            }
+    }
+#undef TAKE
+    return *lo <= *hi;
+}
+
+/* Random triangles, one at a time, in the scene's box or in a smaller one: the columns that get a
+ * span are exactly those whose cell the triangle's shadow meets (a brute-force test of every column; cells it
+ * only grazes, within 1e-4 of a cell's edge, are not counted either way), and each span holds the triangle's
+ * heights over the column's centre when the centre lies under it. */
+static void test_heightfield_against_brute_force(void **state)
+{
+    (void)state;
+    srand(11);
+    int compared = 0;
+    for (int t = 0; t < 300; t++) {
+        float v[9];
+        for (int i = 0; i < 9; i++) v[i] = (float)(rand() % 10000) / 1000.0f; /* 0 .. 10 */
+        uint32_t idx[3] = {0, 1, 2};
+        float cell = 0.3f + (float)(rand() % 5) * 0.1f;
+        /* every other triangle into a box smaller than the triangles' spread (a tile's box):
+         * what lies outside it is not the box's */
+        float o = t % 2 ? 2.5f : 0, e = t % 2 ? 7.5f : 10;
+        nav__heightfield hf =
+            rasterized(v, 3, idx, 1, (nav_vec3){o, 0, o}, (nav_vec3){e, 10, e}, cell, 0.2f, 90);
+        for (int32_t z = 0; z < hf.depth; z++)
+            for (int32_t x = 0; x < hf.width; x++) {
+                nav__span sp[2];
+                int n = column_spans(&hf, x, z, sp, 2);
+                double x0 = o + (double)x * cell, z0 = o + (double)z * cell;
+                bool in = shadow_meets(v, v + 3, v + 6, x0 + 1e-4, z0 + 1e-4, cell - 2e-4),
+                     near = shadow_meets(v, v + 3, v + 6, x0 - 1e-4, z0 - 1e-4, cell + 2e-4);
+                if (in) assert_int_equal(n, 1);
+                if (!near) assert_int_equal(n, 0);
+                if (n == 0) continue;
+                assert_true(sp[0].bottom < sp[0].top);
+                /* the span holds exactly the triangle's heights over the cell, rounded out to steps */
+                double lo, hi;
+                if (!height_range(v, v + 3, v + 6, x0, z0, cell, &lo, &hi)) continue;
+                double bottom = floor(lo / 0.2 + 1e-4), top = fmax(ceil(hi / 0.2 - 1e-4), bottom + 1);
+                assert_true(fabs(sp[0].bottom - bottom) <= 1 && fabs(sp[0].top - top) <= 1);
+                assert_true(sp[0].bottom * 0.2 <= lo + 1e-3 && sp[0].top * 0.2 >= hi - 1e-3);
+                compared++;
+            }
+        nav__heightfield_free(&hf);
+    }
+    assert_true(compared > 500);
+}
+
+/* A wall (a vertical quad from the floor up to 3) on a floor: in the columns it stands in, one
+ * span from the floor to its top, whose area is the wall's (0: vertical); the other columns keep
+ * the floor's walkable step. Merging: a floor and a second floor two steps above it (within the
+ * merge of 2 here) touching it through a ramp merge into one span with the walkable area. */
+static void test_heightfield_wall(void **state)
+{
+    (void)state;
+    float v[] = {0,    0, 0, 0,    0, 4, 4,    0, 4, 4,    0, 0, /* the floor */
+                 2.1f, 0, 0, 2.1f, 3, 0, 2.1f, 3, 4, 2.1f, 0, 4};
+    uint32_t idx[] = {0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7};
+    nav__heightfield hf =
+        rasterized(v, 8, idx, 4, (nav_vec3){0, -0.5f, 0}, (nav_vec3){4, 4, 4}, 0.5f, 0.5f, 45);
+    for (int32_t z = 0; z < hf.depth - 1; z++)
+        for (int32_t x = 0; x < hf.width - 1; x++) {
+            nav__span sp[3];
+            int n = column_spans(&hf, x, z, sp, 3);
+            assert_int_equal(n, 1);
+            if (x == 4) { /* the wall at x = 2.1 stands in column 4 ([2.0, 2.5)) */
+                assert_true(sp[0].bottom == 1 && sp[0].top == 7 && sp[0].area == 0);
+            } else {
+                assert_true(sp[0].bottom == 1 && sp[0].top == 2 && sp[0].area == 1);
+            }
+        }
+    nav__heightfield_free(&hf);
+    /* add_span's merges, in one column */
+    nav__heightfield m;
+    assert_int_equal(nav__heightfield_init(&m, (nav_vec3){0, 0, 0}, (nav_vec3){1, 10, 1}, 1, 1), NAV_SUCCESS);
+    nav__heightfield_add_span(&m, 0, 0, 2, 3, 1, 1);
+    nav__heightfield_add_span(&m, 0, 0, 6, 7, 5, 1);
+    nav__heightfield_add_span(&m, 0, 0, 0, 1, 0, 1); /* below, apart */
+    nav__span sp[4];
+    assert_int_equal(column_spans(&m, 0, 0, sp, 4), 3);
+    assert_true(sp[0].bottom == 0 && sp[1].bottom == 2 && sp[2].bottom == 6);
+    nav__heightfield_add_span(&m, 0, 0, 1, 4, 0,
+                              1); /* touches the lowest, overlaps the second: their tops 3 and 4 within 1 */
+    assert_int_equal(column_spans(&m, 0, 0, sp, 4), 2);
+    assert_true(sp[0].bottom == 0 && sp[0].top == 4 && sp[0].area == 1);
+    nav__heightfield_add_span(&m, 0, 0, 3, 6, 2, 1); /* joins both; the higher top (7) keeps its area */
+    assert_int_equal(column_spans(&m, 0, 0, sp, 4), 1);
+    assert_true(sp[0].bottom == 0 && sp[0].top == 7 && sp[0].area == 5);
+    assert_int_equal(m.span_count, 1);
+    nav__heightfield_free(&m);
+    /* refused boxes */
+    assert_int_equal(nav__heightfield_init(&m, (nav_vec3){0, 0, 0}, (nav_vec3){1, 1, 1}, 0, 1),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav__heightfield_init(&m, (nav_vec3){1, 0, 0}, (nav_vec3){0, 1, 1}, 1, 1),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_int_equal(nav__heightfield_init(&m, (nav_vec3){0, 0, 0}, (nav_vec3){1e6f, 1, 1e6f}, 0.01f, 1),
+                     NAV_FAILURE | NAV_TOO_LARGE);
+    assert_int_equal(nav__heightfield_init(&m, (nav_vec3){0, 0, 0}, (nav_vec3){1, 1e6f, 1}, 1, 0.01f),
+                     NAV_FAILURE | NAV_TOO_LARGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -205,6 +452,10 @@ int main(void)
         cmocka_unit_test(test_obj_sample_scene),
         cmocka_unit_test(test_triangles_check),
         cmocka_unit_test(test_obj_allocation_failures),
+        cmocka_unit_test(test_heightfield_floors),
+        cmocka_unit_test(test_heightfield_slopes),
+        cmocka_unit_test(test_heightfield_against_brute_force),
+        cmocka_unit_test(test_heightfield_wall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
