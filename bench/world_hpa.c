@@ -50,7 +50,7 @@ static nav_world *make_world(const nav_grid *map, const nav_hpa *hpa, const nav_
 }
 
 /* Whether path is a walk of the map and the hut (consecutive points one allowed move apart in one
- * region, or the door), its moves' cost to *cost. */
+ * region, or the door). */
 static bool walk(const nav_world *w, const nav_world_query *q, const nav_path *path)
 {
     uint32_t n;

@@ -361,7 +361,7 @@ static double search(nav_world_query *q, double direct, uint32_t *last, nav_worl
             best = g, *last = v;
             break;
         }
-        if (is_cell(q, v)) {
+        if (cell) {
             expand_cell(q, v, g);
             continue;
         }
