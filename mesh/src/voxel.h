@@ -53,4 +53,61 @@ void nav__heightfield_add_span(nav__heightfield *hf, int32_t x, int32_t z, uint3
  * its own. Spans whose tops lie within merge steps merge their areas. */
 void nav__rasterize(nav__heightfield *hf, const nav_triangles *triangles, float max_slope, uint32_t merge);
 
+/* ---- Stage 2: what an agent may stand on (openspace.c) ---------------------------------------- */
+
+/* Leaves walkable (area != 0) only the tops an agent of `height` steps that steps up or down `climb`
+ * steps may stand on, in three passes, each reading the spans as the one before left them:
+ *   - a low obstacle (a kerb, a stair's nose) whose top lies within climb above a walkable top
+ *     becomes walkable, with that top's area (not in turn: a stack of kerbs is a wall);
+ *   - a ledge is not walkable: a top beside which (in one of the four columns across its sides,
+ *     with room to pass between them) the floor lies more than climb below, or beside which the
+ *     floors within climb differ by more than climb (a steep slope of small steps); an empty
+ *     column, or the side of the box, is a drop;
+ *   - a top with less than `height` steps of room above it (to the next span's bottom) is not
+ *     walkable. */
+void nav__filter_walkable(nav__heightfield *hf, uint32_t height, uint32_t climb);
+
+/* ---- Stage 3: open space --------------------------------------------------------------------- */
+
+#define NAV__OPEN_SIDES 4
+/* The sides of a cell, clockwise as seen from above with x to the right and z down: side d leads
+ * to column (x + nav__side_x[d], z + nav__side_z[d]). */
+static const int32_t nav__side_x[NAV__OPEN_SIDES] = {1, 0, -1, 0};
+static const int32_t nav__side_z[NAV__OPEN_SIDES] = {0, 1, 0, -1};
+
+/* The walkable tops of a heightfield, column by column (a column's tops contiguous, bottom up),
+ * each with the room above it and its neighbour across each side: the top in that column an agent
+ * steps to (floors within climb, with height steps of room between the higher floor and the lower
+ * ceiling). Arrays from the system heap (stb_ds). */
+typedef struct nav__open_space {
+    int32_t width, depth;
+    float cell, cell_height;
+    nav_vec3 origin;
+    uint32_t *column_first;            /* width * depth + 1: column c's tops are column_first[c] ..
+                                          column_first[c + 1] - 1 */
+    uint32_t count;                    /* tops */
+    uint16_t *floor;                   /* the top's height in steps above the origin */
+    uint16_t *room;                    /* steps of free space above it (0xffff: open sky) */
+    uint8_t *area;                     /* its area type; 0 once erosion or a volume has taken it */
+    uint32_t (*side)[NAV__OPEN_SIDES]; /* the neighbour across each side, or NAV__NO_SPAN */
+} nav__open_space;
+
+/* The open space of a filtered heightfield. */
+void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint32_t height, uint32_t climb);
+void nav__open_space_free(nav__open_space *os);
+
+/* ---- Stage 4: erosion and marked volumes ----------------------------------------------------- */
+
+/* Takes (area 0) every top nearer than `radius` cells to the edge of the walkable tops: a
+ * top with fewer than four walkable neighbours is on the edge, and the distance of the others is
+ * the 2-3 chamfer distance to the edge (Borgefors, "Distance transformations in digital images",
+ * 1986: 2 a side, 3 a diagonal, two passes), in half cells; tops closer than 2 * radius go, so the
+ * edge moves in by radius cells. */
+void nav__open_space_erode(nav__open_space *os, uint32_t radius);
+
+/* Sets to `area` the tops whose cell centre lies in the convex polygon (point_count points, x and
+ * z pairs, either winding) and whose floor lies within [min_y, max_y] (world units). */
+void nav__open_space_mark(nav__open_space *os, const float *points, uint32_t point_count, float min_y,
+                          float max_y, uint8_t area);
+
 #endif

@@ -1,0 +1,256 @@
+/* Stages 2 to 4 of the build from geometry (voxel.h): the tops an agent may stand on, the open space
+ * they make with their neighbours, and its erosion by the agent's radius. */
+#include <string.h>
+
+#include "ds.h"
+#include "voxel.h"
+
+#define FAR_STEPS (1 << 24) /* above any ceiling, below any floor: steps never reach it */
+
+static uint32_t column_at(const nav__heightfield *hf, int32_t x, int32_t z)
+{
+    return hf->column[(size_t)z * (size_t)hf->width + (size_t)x];
+}
+
+/* The ceiling over span s: the next span's bottom, or far above. */
+static int32_t ceiling_of(const nav__heightfield *hf, const nav__span *s)
+{
+    return s->next == NAV__NO_SPAN ? FAR_STEPS : hf->spans[s->next].bottom;
+}
+
+static void step_over_low_obstacles(nav__heightfield *hf, uint32_t climb)
+{
+    for (size_t c = 0; c < arrlenu(hf->column); c++) {
+        bool below_walkable = false;
+        uint8_t below_area = 0;
+        uint32_t below_top = 0;
+        for (uint32_t s = hf->column[c]; s != NAV__NO_SPAN; s = hf->spans[s].next) {
+            nav__span *span = &hf->spans[s];
+            bool walkable = span->area != 0; /* as rasterised: an obstacle made walkable here does
+                                              * not carry the next one */
+            if (!walkable && below_walkable && span->top - below_top <= climb) span->area = below_area;
+            below_walkable = walkable, below_area = span->area, below_top = span->top;
+        }
+    }
+}
+
+/* Whether the top of span s in column (x, z) is a ledge or on a steep slope. */
+static bool is_ledge(const nav__heightfield *hf, int32_t x, int32_t z, const nav__span *s, int32_t height,
+                     int32_t climb)
+{
+    int32_t floor = s->top, ceiling = ceiling_of(hf, s);
+    int32_t low = floor, high = floor; /* the floors within climb beside it, and its own */
+    for (int d = 0; d < NAV__OPEN_SIDES; d++) {
+        int32_t nx = x + nav__side_x[d], nz = z + nav__side_z[d];
+        if (nx < 0 || nz < 0 || nx >= hf->width || nz >= hf->depth) return true; /* the box's side */
+        uint32_t n = column_at(hf, nx, nz);
+        /* the void under the column's lowest span, a floor far below */
+        int32_t void_top = n == NAV__NO_SPAN ? FAR_STEPS : hf->spans[n].bottom;
+        if ((ceiling < void_top ? ceiling : void_top) - floor >= height) return true;
+        for (; n != NAV__NO_SPAN; n = hf->spans[n].next) {
+            const nav__span *ns = &hf->spans[n];
+            int32_t nfloor = ns->top, nceiling = ceiling_of(hf, ns);
+            int32_t room = (ceiling < nceiling ? ceiling : nceiling) - (floor > nfloor ? floor : nfloor);
+            if (room < height) continue; /* no way across between them */
+            if (nfloor < floor - climb) return true;
+            if (nfloor <= floor + climb) {
+                if (nfloor < low) low = nfloor;
+                if (nfloor > high) high = nfloor;
+            }
+        }
+    }
+    return high - low > climb;
+}
+
+static void drop_ledges(nav__heightfield *hf, int32_t height, int32_t climb)
+{
+    for (int32_t z = 0; z < hf->depth; z++)
+        for (int32_t x = 0; x < hf->width; x++)
+            for (uint32_t s = column_at(hf, x, z); s != NAV__NO_SPAN; s = hf->spans[s].next)
+                if (hf->spans[s].area != 0 && is_ledge(hf, x, z, &hf->spans[s], height, climb))
+                    hf->spans[s].area = 0;
+}
+
+static void drop_low_ceilings(nav__heightfield *hf, int32_t height)
+{
+    for (size_t c = 0; c < arrlenu(hf->column); c++)
+        for (uint32_t s = hf->column[c]; s != NAV__NO_SPAN; s = hf->spans[s].next) {
+            nav__span *span = &hf->spans[s];
+            if (ceiling_of(hf, span) - span->top < height) span->area = 0;
+        }
+}
+
+void nav__filter_walkable(nav__heightfield *hf, uint32_t height, uint32_t climb)
+{
+    step_over_low_obstacles(hf, climb);
+    drop_ledges(hf, (int32_t)height, (int32_t)climb);
+    drop_low_ceilings(hf, (int32_t)height);
+}
+
+void nav__open_space_free(nav__open_space *os)
+{
+    arrfree(os->column_first);
+    arrfree(os->floor);
+    arrfree(os->room);
+    arrfree(os->area);
+    arrfree(os->side);
+    *os = (nav__open_space){0};
+}
+
+void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint32_t height, uint32_t climb)
+{
+    *os = (nav__open_space){.width = hf->width,
+                            .depth = hf->depth,
+                            .cell = hf->cell,
+                            .cell_height = hf->cell_height,
+                            .origin = hf->origin};
+    size_t columns = (size_t)hf->width * (size_t)hf->depth;
+    arrsetlen(os->column_first, columns + 1);
+    uint32_t count = 0;
+    for (size_t c = 0; c < columns; c++) {
+        os->column_first[c] = count;
+        for (uint32_t s = hf->column[c]; s != NAV__NO_SPAN; s = hf->spans[s].next)
+            if (hf->spans[s].area != 0) {
+                const nav__span *span = &hf->spans[s];
+                int32_t room = ceiling_of(hf, span) - span->top;
+                arrput(os->floor, span->top);
+                arrput(os->room, (uint16_t)(room > 0xffff ? 0xffff : room));
+                arrput(os->area, span->area);
+                count++;
+            }
+    }
+    os->column_first[columns] = count;
+    os->count = count;
+    arrsetlen(os->side, count);
+    for (int32_t z = 0; z < hf->depth; z++)
+        for (int32_t x = 0; x < hf->width; x++) {
+            size_t c = (size_t)z * (size_t)hf->width + (size_t)x;
+            for (uint32_t i = os->column_first[c]; i < os->column_first[c + 1]; i++) {
+                int32_t floor = os->floor[i], ceiling = floor + os->room[i];
+                for (int d = 0; d < NAV__OPEN_SIDES; d++) {
+                    os->side[i][d] = NAV__NO_SPAN;
+                    int32_t nx = x + nav__side_x[d], nz = z + nav__side_z[d];
+                    if (nx < 0 || nz < 0 || nx >= hf->width || nz >= hf->depth) continue;
+                    size_t nc = (size_t)nz * (size_t)hf->width + (size_t)nx;
+                    for (uint32_t j = os->column_first[nc]; j < os->column_first[nc + 1]; j++) {
+                        int32_t nfloor = os->floor[j], nceiling = nfloor + os->room[j];
+                        int32_t room =
+                            (ceiling < nceiling ? ceiling : nceiling) - (floor > nfloor ? floor : nfloor);
+                        int32_t rise = nfloor - floor;
+                        if (room >= (int32_t)height && rise <= (int32_t)climb && -rise <= (int32_t)climb) {
+                            os->side[i][d] = j;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+}
+
+/* ---- Erosion --------------------------------------------------------------------------------- */
+
+static uint32_t at_most(uint32_t a, uint32_t b)
+{
+    return a < b ? a : b;
+}
+
+/* Relaxes dist[i] through the neighbour across side d (2 more) and that one's neighbour across
+ * side (d + turn) % 4 (3 more: the diagonal). */
+static uint32_t relax(const nav__open_space *os, const uint16_t *dist, uint32_t i, int d, int turn,
+                      uint32_t best)
+{
+    uint32_t n = os->side[i][d];
+    if (n == NAV__NO_SPAN) return best;
+    best = at_most(best, dist[n] + 2u);
+    uint32_t m = os->side[n][(d + turn) % NAV__OPEN_SIDES];
+    if (m != NAV__NO_SPAN) best = at_most(best, dist[m] + 3u);
+    return best;
+}
+
+void nav__open_space_erode(nav__open_space *os, uint32_t radius)
+{
+    if (radius == 0 || os->count == 0) return;
+    uint16_t *dist = NULL;
+    arrsetlen(dist, os->count);
+    const uint32_t far = 0xfff0u; /* beyond any radius a build takes; +3 still fits */
+    for (uint32_t i = 0; i < os->count; i++) {
+        int inside = 0;
+        for (int d = 0; d < NAV__OPEN_SIDES; d++) {
+            uint32_t n = os->side[i][d];
+            inside += n != NAV__NO_SPAN && os->area[n] != 0;
+        }
+        dist[i] = (uint16_t)(os->area[i] != 0 && inside == NAV__OPEN_SIDES ? far : 0);
+    }
+    size_t columns = (size_t)os->width * (size_t)os->depth;
+    /* forward: from -x, -x then -z, -z, -z then +x */
+    for (size_t c = 0; c < columns; c++)
+        for (uint32_t i = os->column_first[c]; i < os->column_first[c + 1]; i++) {
+            uint32_t best = dist[i];
+            best = relax(os, dist, i, 2, 1, best);
+            best = relax(os, dist, i, 3, 1, best);
+            dist[i] = (uint16_t)best;
+        }
+    /* backward: from +x, +x then +z, +z, +z then -x */
+    for (size_t c = columns; c-- > 0;)
+        for (uint32_t i = os->column_first[c]; i < os->column_first[c + 1]; i++) {
+            uint32_t best = dist[i];
+            best = relax(os, dist, i, 0, 1, best);
+            best = relax(os, dist, i, 1, 1, best);
+            dist[i] = (uint16_t)best;
+        }
+    uint32_t keep = 2 * radius;
+    for (uint32_t i = 0; i < os->count; i++)
+        if (dist[i] < keep) os->area[i] = 0;
+    arrfree(dist);
+}
+
+/* ---- Marked volumes -------------------------------------------------------------------------- */
+
+/* Whether (x, z) lies in the convex polygon (either winding; on its edge counts). */
+static bool in_convex(const float *p, uint32_t n, float x, float z)
+{
+    int sign = 0;
+    for (uint32_t i = 0, j = n - 1; i < n; j = i++) {
+        float cross =
+            (p[2 * i] - p[2 * j]) * (z - p[2 * j + 1]) - (p[2 * i + 1] - p[2 * j + 1]) * (x - p[2 * j]);
+        int s = (cross > 0) - (cross < 0);
+        if (s == 0) continue;
+        if (sign == 0) sign = s;
+        if (s != sign) return false;
+    }
+    return true;
+}
+
+void nav__open_space_mark(nav__open_space *os, const float *points, uint32_t point_count, float min_y,
+                          float max_y, uint8_t area)
+{
+    if (point_count < 3) return;
+    float lo_x = points[0], hi_x = points[0], lo_z = points[1], hi_z = points[1];
+    for (uint32_t i = 1; i < point_count; i++) {
+        lo_x = points[2 * i] < lo_x ? points[2 * i] : lo_x;
+        hi_x = points[2 * i] > hi_x ? points[2 * i] : hi_x;
+        lo_z = points[2 * i + 1] < lo_z ? points[2 * i + 1] : lo_z;
+        hi_z = points[2 * i + 1] > hi_z ? points[2 * i + 1] : hi_z;
+    }
+    /* the columns whose centre may lie in the polygon's box */
+    float inverse = 1.0f / os->cell;
+    int32_t x0 = (int32_t)floorf((lo_x - os->origin.x) * inverse - 0.5f),
+            x1 = (int32_t)ceilf((hi_x - os->origin.x) * inverse - 0.5f);
+    int32_t z0 = (int32_t)floorf((lo_z - os->origin.z) * inverse - 0.5f),
+            z1 = (int32_t)ceilf((hi_z - os->origin.z) * inverse - 0.5f);
+    if (x0 < 0) x0 = 0;
+    if (z0 < 0) z0 = 0;
+    if (x1 >= os->width) x1 = os->width - 1;
+    if (z1 >= os->depth) z1 = os->depth - 1;
+    for (int32_t z = z0; z <= z1; z++)
+        for (int32_t x = x0; x <= x1; x++) {
+            float cx = os->origin.x + ((float)x + 0.5f) * os->cell,
+                  cz = os->origin.z + ((float)z + 0.5f) * os->cell;
+            if (!in_convex(points, point_count, cx, cz)) continue;
+            size_t c = (size_t)z * (size_t)os->width + (size_t)x;
+            for (uint32_t i = os->column_first[c]; i < os->column_first[c + 1]; i++) {
+                float y = os->origin.y + (float)os->floor[i] * os->cell_height;
+                if (y >= min_y && y <= max_y && os->area[i] != 0) os->area[i] = area;
+            }
+        }
+}

@@ -1,0 +1,345 @@
+/* The build from level geometry, stage by stage (mesh/src/voxel.h; docs/geometry_build.md): each
+ * stage on small scenes of boxes and quads whose answer is known cell by cell. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+#include "nav/geometry.h"
+#include "voxel.h"
+
+/* ---- Scenes ---------------------------------------------------------------------------------- */
+
+#define SCENE_MAX 4096
+
+/* Triangles made of axis-aligned quads. */
+typedef struct scene {
+    float v[SCENE_MAX * 3];
+    uint32_t idx[SCENE_MAX * 3];
+    uint32_t nv, nt;
+} scene;
+
+static uint32_t vertex(scene *s, float x, float y, float z)
+{
+    assert_true(s->nv < SCENE_MAX);
+    s->v[3 * s->nv] = x, s->v[3 * s->nv + 1] = y, s->v[3 * s->nv + 2] = z;
+    return s->nv++;
+}
+
+static void triangle(scene *s, uint32_t a, uint32_t b, uint32_t c)
+{
+    assert_true(s->nt < SCENE_MAX);
+    s->idx[3 * s->nt] = a, s->idx[3 * s->nt + 1] = b, s->idx[3 * s->nt + 2] = c;
+    s->nt++;
+}
+
+/* A level quad over [x0, x1] x [z0, z1] at height y, facing up (or down). */
+static void floor_quad(scene *s, float x0, float z0, float x1, float z1, float y, bool up)
+{
+    uint32_t a = vertex(s, x0, y, z0), b = vertex(s, x0, y, z1), c = vertex(s, x1, y, z1),
+             d = vertex(s, x1, y, z0);
+    if (up)
+        triangle(s, a, b, c), triangle(s, a, c, d);
+    else
+        triangle(s, a, c, b), triangle(s, a, d, c);
+}
+
+/* An upright quad from (x0, z0) to (x1, z1), from y0 up to y1. */
+static void wall_quad(scene *s, float x0, float z0, float x1, float z1, float y0, float y1)
+{
+    uint32_t a = vertex(s, x0, y0, z0), b = vertex(s, x0, y1, z0), c = vertex(s, x1, y1, z1),
+             d = vertex(s, x1, y0, z1);
+    triangle(s, a, b, c), triangle(s, a, c, d);
+}
+
+/* A solid box: its top facing up, its four sides. */
+static void box(scene *s, float x0, float y0, float z0, float x1, float y1, float z1)
+{
+    floor_quad(s, x0, z0, x1, z1, y1, true);
+    wall_quad(s, x0, z0, x1, z0, y0, y1);
+    wall_quad(s, x1, z0, x1, z1, y0, y1);
+    wall_quad(s, x1, z1, x0, z1, y0, y1);
+    wall_quad(s, x0, z1, x0, z0, y0, y1);
+}
+
+/* The build's parameters in these tests: cells of 0.25, steps of 0.125 (both exact in binary, so
+ * that quads on round heights land on step lines), an agent 2 high (16 steps) that climbs 0.5
+ * (4 steps). */
+#define CELL   0.25f
+#define STEP   0.125f
+#define HEIGHT 16u
+#define CLIMB  4u
+
+/* The heightfield of the scene over the box [lo, hi], rasterised and filtered. */
+static nav__heightfield filtered(const scene *s, nav_vec3 lo, nav_vec3 hi)
+{
+    nav_triangles t = {s->v, s->nv, s->idx, s->nt, NULL};
+    assert_int_equal(nav_triangles_check(&t, NULL), NAV_SUCCESS);
+    nav__heightfield hf;
+    assert_int_equal(nav__heightfield_init(&hf, lo, hi, CELL, STEP), NAV_SUCCESS);
+    nav__rasterize(&hf, &t, 45, 1);
+    nav__filter_walkable(&hf, HEIGHT, CLIMB);
+    return hf;
+}
+
+static nav__open_space open_space(const scene *s, nav_vec3 lo, nav_vec3 hi, uint32_t radius)
+{
+    nav__heightfield hf = filtered(s, lo, hi);
+    nav__open_space os;
+    nav__open_space_build(&os, &hf, HEIGHT, CLIMB);
+    nav__heightfield_free(&hf);
+    nav__open_space_erode(&os, radius);
+    return os;
+}
+
+/* The walkable top of column (x, z) with its floor at `floor` steps: its index, or NAV__NO_SPAN. */
+static uint32_t top_at(const nav__open_space *os, int32_t x, int32_t z, int floor)
+{
+    size_t c = (size_t)z * (size_t)os->width + (size_t)x;
+    for (uint32_t i = os->column_first[c]; i < os->column_first[c + 1]; i++)
+        if (os->floor[i] == floor && os->area[i] != 0) return i;
+    return NAV__NO_SPAN;
+}
+
+static uint32_t walkable_count(const nav__open_space *os)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < os->count; i++) n += os->area[i] != 0;
+    return n;
+}
+
+/* ---- Stage 2 and 3: tops an agent stands on, and their neighbours ------------------------------ */
+
+/* A plane of 10 x 10 at y = 0 over a box from y = -1: 40 x 40 columns under it, one top each at
+ * step 9 ([8, 9): y = 0 lies on a step line). The plane's outermost columns are ledges (beside
+ * them the box's side, or an empty column: a drop), so 38 x 38 tops remain, each linked to its
+ * four neighbours but at the edge. */
+static void test_plane_tops(void **state)
+{
+    (void)state;
+    scene *s = calloc(1, sizeof *s);
+    floor_quad(s, 0, 0, 10, 10, 0, true);
+    nav__open_space os = open_space(s, (nav_vec3){0, -1, 0}, (nav_vec3){10, 3, 10}, 0);
+    assert_int_equal(os.width, 41);
+    assert_int_equal(os.count, 38 * 38);
+    for (int32_t z = 0; z < os.depth; z++)
+        for (int32_t x = 0; x < os.width; x++) {
+            bool inside = x >= 1 && x <= 38 && z >= 1 && z <= 38;
+            uint32_t i = top_at(&os, x, z, 9);
+            assert_true((i != NAV__NO_SPAN) == inside);
+            if (!inside) continue;
+            assert_int_equal(os.room[i], 0xffff);
+            for (int d = 0; d < NAV__OPEN_SIDES; d++) {
+                int32_t nx = x + nav__side_x[d], nz = z + nav__side_z[d];
+                bool linked = nx >= 1 && nx <= 38 && nz >= 1 && nz <= 38;
+                assert_int_equal(os.side[i][d], linked ? top_at(&os, nx, nz, 9) : NAV__NO_SPAN);
+            }
+        }
+    nav__open_space_free(&os);
+    free(s);
+}
+
+/* A slab over the strip 2 <= x < 5 of a plane: at 1.5 (12 steps of room, under the agent's 16) the
+ * floor beneath is not walkable; at 2.5 (20 steps) it is. The slab's top is walkable in both, but
+ * its edges are ledges. */
+static void test_low_ceiling(void **state)
+{
+    (void)state;
+    for (int high = 0; high < 2; high++) {
+        scene *s = calloc(1, sizeof *s);
+        float y = high ? 2.5f : 1.5f;
+        floor_quad(s, 0, 0, 10, 10, 0, true);
+        floor_quad(s, 2, 0, 5, 10, y, false); /* its underside */
+        floor_quad(s, 2, 0, 5, 10, y + STEP, true);
+        nav__open_space os = open_space(s, (nav_vec3){0, -1, 0}, (nav_vec3){10, 4, 10}, 0);
+        int floor_slab = (int)((y + STEP + 1) / STEP) + 1;
+        for (int32_t z = 1; z <= 38; z++)
+            for (int32_t x = 1; x <= 38; x++) {
+                bool under = x >= 8 && x < 20;
+                uint32_t i = top_at(&os, x, z, 9);
+                assert_true((i != NAV__NO_SPAN) == (!under || high));
+                if (under && high) assert_int_equal(os.room[i], (int)(2.5f / STEP) - 1);
+                /* the slab's own top, but for its rim along x (along z it ends with the plane) */
+                bool slab_top = x >= 9 && x < 19;
+                assert_true((top_at(&os, x, z, floor_slab) != NAV__NO_SPAN) == slab_top);
+            }
+        nav__open_space_free(&os);
+        free(s);
+    }
+}
+
+/* Stairs of four steps up along x, each 1 deep: with risers of 0.375 (3 steps) the treads link to
+ * each other; with 0.625 (5 steps, over the climb of 4) they do not, and each tread's front row
+ * (a drop of 5 beside it) is a ledge. */
+static void test_stairs(void **state)
+{
+    (void)state;
+    for (int tall = 0; tall < 2; tall++) {
+        scene *s = calloc(1, sizeof *s);
+        float rise = tall ? 0.625f : 0.375f;
+        floor_quad(s, 0, 0, 10, 10, 0, true);
+        for (int k = 1; k <= 4; k++) box(s, 2.0f + (float)k, 0, 0, 10, rise * (float)k, 10);
+        nav__open_space os = open_space(s, (nav_vec3){0, -1, 0}, (nav_vec3){10, 4, 10}, 0);
+        int steps = (int)(rise / STEP);
+        for (int32_t z = 2; z <= 37; z++)
+            for (int k = 0; k < 4; k++) {
+                /* the last column of tread k (x < 3 + k) and the first of tread k + 1 */
+                int32_t x = 4 * (3 + k) - 1;
+                uint32_t a = top_at(&os, x, z, 9 + k * steps), b = top_at(&os, x + 1, z, 9 + (k + 1) * steps);
+                assert_true(a != NAV__NO_SPAN);
+                if (tall) {
+                    assert_true(b == NAV__NO_SPAN); /* the ledge */
+                    assert_true(os.side[a][0] == NAV__NO_SPAN);
+                } else {
+                    assert_true(b != NAV__NO_SPAN);
+                    assert_int_equal(os.side[a][0], b);
+                    assert_int_equal(os.side[b][2], a);
+                }
+            }
+        nav__open_space_free(&os);
+        free(s);
+    }
+}
+
+/* A plank floating 0.25 (2 steps) over the plane, facing down only (so not walkable as rasterised):
+ * a low obstacle, stepped onto with the plane's area; the plane under it then has no room. A plank
+ * at 0.75 (6 steps, over the climb) stays an obstacle and the plane under it keeps no room either. */
+static void test_low_obstacle(void **state)
+{
+    (void)state;
+    for (int high = 0; high < 2; high++) {
+        scene *s = calloc(1, sizeof *s);
+        float y = high ? 0.75f : 0.25f;
+        floor_quad(s, 0, 0, 10, 10, 0, true);
+        floor_quad(s, 4, 0, 6, 10, y, false);
+        nav__open_space os = open_space(s, (nav_vec3){0, -1, 0}, (nav_vec3){10, 3, 10}, 0);
+        int plank = (int)((y + 1) / STEP) + 1;
+        for (int32_t z = 1; z <= 38; z++)
+            for (int32_t x = 1; x <= 38; x++) {
+                bool over = x >= 16 && x < 24;
+                assert_true((top_at(&os, x, z, 9) != NAV__NO_SPAN) == !over);
+                assert_true((top_at(&os, x, z, plank) != NAV__NO_SPAN) == (over && !high));
+            }
+        nav__open_space_free(&os);
+        free(s);
+    }
+}
+
+/* ---- Stage 4: erosion and volumes ------------------------------------------------------------ */
+
+/* The 2-3 chamfer distance between two cells (2 a side step, 3 a diagonal one). */
+static uint32_t chamfer(int32_t dx, int32_t dz)
+{
+    uint32_t ax = (uint32_t)abs(dx), az = (uint32_t)abs(dz);
+    uint32_t lo = ax < az ? ax : az, hi = ax < az ? az : ax;
+    return 3 * lo + 2 * (hi - lo);
+}
+
+/* Erosion against a brute-force reference: the plane's tops (at step 9) before erosion, each one's
+ * distance the least chamfer distance to a top with a side not linked to a top (the edge), kept
+ * when at least 2 * radius. Right where the straight chamfer way to the nearest edge top never
+ * leaves the tops (a plane with convex holes: crossing a hole passes its edge, nearer). The plane
+ * alone keeps exactly 34 x 34 of its 38 x 38 tops. A box of 2 x 2 x 1.5 on it (columns and rows
+ * 16 to 24: its far walls lie on column lines, so in the columns after them, and its far corner
+ * cell (24, 24), which it only touches at a point, stays floor; hollow, but too low inside to stand
+ * in) makes a hole that grows by the radius, with rounded corners. */
+static void test_erosion(void **state)
+{
+    (void)state;
+    for (int with_box = 0; with_box < 2; with_box++) {
+        scene *s = calloc(1, sizeof *s);
+        floor_quad(s, 0, 0, 10, 10, 0, true);
+        if (with_box) box(s, 4, 0, 4, 6, 1.5f, 6);
+        nav__open_space all = open_space(s, (nav_vec3){0, -1, 0}, (nav_vec3){10, 4, 10}, 0);
+        nav__open_space os = open_space(s, (nav_vec3){0, -1, 0}, (nav_vec3){10, 4, 10}, 2);
+        int32_t w = all.width, edges = 0, *edge_x = malloc(sizeof(int32_t) * all.count),
+                *edge_z = malloc(sizeof(int32_t) * all.count);
+        for (int32_t z = 0; z < all.depth; z++)
+            for (int32_t x = 0; x < w; x++) {
+                uint32_t i = top_at(&all, x, z, 9);
+                if (i == NAV__NO_SPAN) continue;
+                bool edge = false;
+                for (int d = 0; d < NAV__OPEN_SIDES; d++) edge |= all.side[i][d] == NAV__NO_SPAN;
+                if (edge) edge_x[edges] = x, edge_z[edges] = z, edges++;
+            }
+        uint32_t kept_count = 0;
+        for (int32_t z = 0; z < all.depth; z++)
+            for (int32_t x = 0; x < w; x++) {
+                if (top_at(&all, x, z, 9) == NAV__NO_SPAN) {
+                    assert_true(top_at(&os, x, z, 9) == NAV__NO_SPAN);
+                    continue;
+                }
+                uint32_t dist = UINT32_MAX;
+                for (int32_t e = 0; e < edges; e++) {
+                    uint32_t d = chamfer(x - edge_x[e], z - edge_z[e]);
+                    dist = d < dist ? d : dist;
+                }
+                assert_int_equal(top_at(&os, x, z, 9) != NAV__NO_SPAN, dist >= 4);
+                kept_count += dist >= 4;
+            }
+        if (!with_box)
+            assert_int_equal(kept_count, 34 * 34);
+        else {
+            assert_int_equal(top_at(&all, 24, 24, 9) != NAV__NO_SPAN, 1);
+            assert_int_equal(top_at(&os, 14, 15, 9), NAV__NO_SPAN); /* 3 from (15, 16) */
+            assert_true(top_at(&os, 14, 14, 9) != NAV__NO_SPAN);    /* 5 from (15, 16) and (16, 15) */
+            assert_true(kept_count < 34 * 34 - 12 * 12);
+        }
+        /* the box's top (columns 17 to 23 after its rim; its far walls are no drop) keeps 3 x 3 */
+        uint32_t top_count = 0;
+        for (int32_t z = 0; z < os.depth; z++)
+            for (int32_t x = 0; x < w; x++) {
+                bool on = top_at(&os, x, z, 21) != NAV__NO_SPAN;
+                assert_true(!on || (x >= 19 && x <= 21 && z >= 19 && z <= 21));
+                top_count += on;
+            }
+        assert_int_equal(top_count, with_box ? 9 : 0);
+        assert_int_equal(walkable_count(&os), kept_count + top_count);
+        free(edge_x);
+        free(edge_z);
+        nav__open_space_free(&all);
+        nav__open_space_free(&os);
+        free(s);
+    }
+}
+
+/* A marked volume: a diamond around (5, 5) of radius 2 gives area 7 to the tops whose centres lie in
+ * it and whose floor is within its heights; one above the floor marks nothing; area 0 takes them. */
+static void test_volumes(void **state)
+{
+    (void)state;
+    scene *s = calloc(1, sizeof *s);
+    floor_quad(s, 0, 0, 10, 10, 0, true);
+    nav__open_space os = open_space(s, (nav_vec3){0, -1, 0}, (nav_vec3){10, 3, 10}, 0);
+    float diamond[] = {5, 3, 7, 5, 5, 7, 3, 5};
+    nav__open_space_mark(&os, diamond, 4, 0.5f, 2, 7);
+    for (uint32_t i = 0; i < os.count; i++) assert_int_equal(os.area[i], 1);
+    nav__open_space_mark(&os, diamond, 4, -0.5f, 0.5f, 7);
+    uint32_t marked = 0, expected = 0;
+    for (int32_t z = 1; z <= 38; z++)
+        for (int32_t x = 1; x <= 38; x++) {
+            float cx = ((float)x + 0.5f) * CELL, cz = ((float)z + 0.5f) * CELL;
+            bool in = fabsf(cx - 5) + fabsf(cz - 5) <= 2;
+            expected += in;
+            assert_int_equal(os.area[top_at(&os, x, z, 9)], in ? 7 : 1);
+        }
+    for (uint32_t i = 0; i < os.count; i++) marked += os.area[i] == 7;
+    assert_int_equal(marked, expected);
+    assert_true(expected > 100);
+    nav__open_space_mark(&os, diamond, 4, -0.5f, 0.5f, 0);
+    assert_int_equal(walkable_count(&os), 38 * 38 - expected);
+    nav__open_space_free(&os);
+    free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plane_tops), cmocka_unit_test(test_low_ceiling),
+        cmocka_unit_test(test_stairs),     cmocka_unit_test(test_low_obstacle),
+        cmocka_unit_test(test_erosion),    cmocka_unit_test(test_volumes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
