@@ -8,6 +8,9 @@
 #include "support.h"
 
 #include "nav/geometry.h"
+#include "nav/io.h"
+#include "nav/mesh.h"
+#include "nav/path.h"
 #include "voxel.h"
 
 /* ---- Scenes ---------------------------------------------------------------------------------- */
@@ -334,12 +337,268 @@ static void test_volumes(void **state)
     free(s);
 }
 
+/* ---- Stages 5 and 6: regions and their outlines ---------------------------------------------- */
+
+/* Twice the signed area of points[0 .. n - 1] as a polygon (cells squared; positive clockwise as
+ * seen from above with z down). */
+static int64_t twice_area(const nav__contour_point *p, uint32_t n)
+{
+    int64_t sum = 0;
+    for (uint32_t i = 0, j = n - 1; i < n; j = i++)
+        sum += (int64_t)p[j].x * p[i].z - (int64_t)p[i].x * p[j].z;
+    return sum;
+}
+
+/* Checks regions and outlines of an open space: every region one area type, connected over links
+ * and never two tops of one column; with max_error 0 each outline encloses exactly its region's
+ * cells (the shoelace area equals the count: no hole, no overlap); and, simplified, every edge
+ * between two regions is the reverse of an edge of the other's outline. */
+static void check_regions(nav__open_space *os, float max_error, float max_edge)
+{
+    uint32_t *cells = calloc(os->region_count + 1, sizeof *cells);
+    for (int32_t z = 0; z < os->depth; z++)
+        for (int32_t x = 0; x < os->width; x++) {
+            size_t c = (size_t)z * (size_t)os->width + (size_t)x;
+            for (uint32_t i = os->column_first[c]; i < os->column_first[c + 1]; i++) {
+                uint32_t r = os->region[i];
+                assert_true((r == 0) == (os->area[i] == 0));
+                assert_true(r <= os->region_count);
+                cells[r]++;
+                for (uint32_t j = i + 1; j < os->column_first[c + 1]; j++)
+                    assert_true(r == 0 || os->region[j] != r);
+            }
+        }
+    nav__contours exact, simple;
+    assert_true(nav__contours_build(&exact, os, 0, 0));
+    assert_true(nav__contours_build(&simple, os, max_error, max_edge));
+    for (uint32_t r = 1; r <= os->region_count; r++) {
+        uint32_t first = exact.first[r - 1], n = exact.first[r] - first;
+        assert_true(cells[r] > 0);
+        assert_true(n >= 4);
+        assert_int_equal(twice_area(exact.points + first, n), 2 * (int64_t)cells[r]);
+        first = simple.first[r - 1], n = simple.first[r] - first;
+        assert_true(n >= 3);
+        for (uint32_t k = 0; k < n; k++) {
+            const nav__contour_point *a = &simple.points[first + k], *b = &simple.points[first + (k + 1) % n];
+            if (a->neighbour == 0) continue;
+            uint32_t o = a->neighbour, of = simple.first[o - 1], on = simple.first[o] - of;
+            bool twin = false;
+            for (uint32_t m = 0; m < on && !twin; m++) {
+                const nav__contour_point *c = &simple.points[of + m], *d = &simple.points[of + (m + 1) % on];
+                twin = c->neighbour == r && c->x == b->x && c->z == b->z && d->x == a->x && d->z == a->z;
+            }
+            assert_true(twin);
+        }
+    }
+    nav__contours_free(&exact);
+    nav__contours_free(&simple);
+    free(cells);
+}
+
+/* A plane: one region, outlined by 4 points. With a box on it: four regions (the rows before the
+ * box, the runs either side of it, the rows after), each outline closed round its cells. */
+static void test_regions_and_contours(void **state)
+{
+    (void)state;
+    for (int with_box = 0; with_box < 2; with_box++) {
+        scene *s = calloc(1, sizeof *s);
+        floor_quad(s, 0, 0, 10, 10, 0, true);
+        if (with_box) box(s, 4, 0, 4, 6, 1.5f, 6);
+        nav__open_space os = open_space(s, (nav_vec3){0, -1, 0}, (nav_vec3){10, 4, 10}, 2);
+        nav__open_space_drop_islands(&os, 16); /* the box's top: 9 */
+        nav__open_space_partition(&os);
+        assert_int_equal(os.region_count, with_box ? 4 : 1);
+        check_regions(&os, 1.3f, 12);
+        nav__contours c;
+        assert_true(nav__contours_build(&c, &os, 1.3f, 0));
+        if (!with_box) {
+            assert_int_equal(c.first[1], 4);
+            assert_int_equal(twice_area(c.points, 4), 2 * 34 * 34);
+        }
+        nav__contours_free(&c);
+        nav__open_space_free(&os);
+        free(s);
+    }
+}
+
+/* The sample scene nav_test.obj with RecastDemo's agent (cells of 0.3, steps of 0.2, height 2.0,
+ * climb 0.9, radius 0.6): regions and outlines checked as above. */
+static void test_regions_sample_scene(void **state)
+{
+    (void)state;
+    nav_geometry *g = NULL;
+    assert_int_equal(nav_geometry_load_obj_file(NAV_TEST_DATA "/nav_test.obj", NULL, NULL, &g), NAV_SUCCESS);
+    nav_triangles t = nav_geometry_triangles(g);
+    nav_vec3 lo, hi;
+    assert_true(nav_triangles_bounds(&t, &lo, &hi));
+    nav__heightfield hf;
+    assert_int_equal(nav__heightfield_init(&hf, lo, hi, 0.3f, 0.2f), NAV_SUCCESS);
+    nav__rasterize(&hf, &t, 45, 4);
+    nav__filter_walkable(&hf, 10, 4);
+    nav__open_space os;
+    nav__open_space_build(&os, &hf, 10, 4);
+    nav__heightfield_free(&hf);
+    nav__open_space_erode(&os, 2);
+    nav__open_space_drop_islands(&os, 64);
+    nav__open_space_partition(&os);
+    assert_true(os.region_count > 20);
+    check_regions(&os, 1.3f, 40);
+    nav__open_space_free(&os);
+    nav_geometry_destroy(g);
+}
+
+/* ---- The whole build (nav_mesh_build_from_geometry) ------------------------------------------ */
+
+/* The build's options for these scenes. */
+static nav_geometry_build_desc scene_desc(float radius)
+{
+    return (nav_geometry_build_desc){.cell_size = CELL,
+                                     .cell_height = STEP,
+                                     .agent_height = HEIGHT * STEP,
+                                     .agent_climb = CLIMB * STEP,
+                                     .agent_radius = radius > 0 ? radius : -1,
+                                     .max_edge_error = 1.3f * CELL};
+}
+
+static double mesh_area(const nav_mesh *mesh)
+{
+    double sum = 0;
+    for (uint32_t p = 0; p < nav_mesh_poly_count(mesh); p++) {
+        nav_mesh_poly_info info;
+        assert_true(nav_mesh_poly(mesh, p, &info));
+        double twice = 0;
+        for (uint32_t i = 0, j = info.vert_count - 1; i < info.vert_count; j = i++) {
+            nav_vec3 a = nav_mesh_vert(mesh, info.verts[j]), b = nav_mesh_vert(mesh, info.verts[i]);
+            twice += (double)a.x * b.z - (double)b.x * a.z;
+        }
+        sum += fabs(twice) / 2;
+    }
+    return sum;
+}
+
+/* A mesh the MESH chunk's reader accepts (each polygon convex and wound right, adjacency
+ * symmetric, links inside their polygons), read back the same. */
+static void check_chunk(const nav_mesh *mesh)
+{
+    nav_writer w;
+    nav_writer_init(&w, NULL);
+    assert_int_equal(nav_mesh_write_chunk(mesh, &w), NAV_SUCCESS);
+    nav_mesh *back = NULL;
+    assert_int_equal(nav_mesh_read_chunk(w.data, w.size, NULL, NULL, &back), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_poly_count(back), nav_mesh_poly_count(mesh));
+    nav_mesh_destroy(back);
+    nav_writer_destroy(&w);
+}
+
+static nav_mesh *built(const scene *s, const nav_geometry_build_desc *d, nav_geometry_build_stats *stats)
+{
+    nav_triangles t = {s->v, s->nv, s->idx, s->nt, NULL};
+    nav_mesh *mesh = NULL;
+    assert_int_equal(nav_mesh_build_from_geometry(&t, d, &mesh, stats), NAV_SUCCESS);
+    check_chunk(mesh);
+    return mesh;
+}
+
+/* A plane of 10 x 10 (40 x 40 cells): its outer cells are ledges, then the radius of 2 cells goes,
+ * so the mesh covers the plane eroded by the radius and a cell, 8.5 x 8.5, in one polygon; with no
+ * radius, 9.5 x 9.5. */
+static void test_build_plane(void **state)
+{
+    (void)state;
+    scene *s = calloc(1, sizeof *s);
+    floor_quad(s, 0, 0, 10, 10, 0, true);
+    for (int eroded = 0; eroded < 2; eroded++) {
+        nav_geometry_build_desc d = scene_desc(eroded ? 0.5f : 0);
+        nav_geometry_build_stats st;
+        nav_mesh *mesh = built(s, &d, &st);
+        double side = eroded ? 8.5 : 9.5;
+        assert_cost_equal(mesh_area(mesh), side * side, 1e-9);
+        assert_int_equal(nav_mesh_poly_count(mesh), 1);
+        assert_int_equal(st.tops, 38 * 38);
+        assert_int_equal(st.regions, 1);
+        nav_mesh_destroy(mesh);
+    }
+    free(s);
+}
+
+/* Two storeys: a ground floor of 20 x 10 at y = 0, an upper floor (a slab 2.5 up, room enough under
+ * it) over its first half, and a ramp 4 wide from the upper floor's edge down to the ground at
+ * x = 16. From a point of the upper floor to the point of the ground right under it, the path goes
+ * down the ramp and back under the slab beside it: at least twice the way to the ramp's foot. (The
+ * heights of points inside polygons are checked with the build's heights, stage 8, not yet built.) */
+static void test_build_two_storeys(void **state)
+{
+    (void)state;
+    scene *s = calloc(1, sizeof *s);
+    floor_quad(s, 0, 0, 20, 10, 0, true);
+    floor_quad(s, 0, 0, 10, 10, 2.5f, false);
+    floor_quad(s, 0, 0, 10, 10, 2.5f + STEP, true);
+    uint32_t a = vertex(s, 10, 2.5f + STEP, 0), b = vertex(s, 10, 2.5f + STEP, 4), c = vertex(s, 16, 0, 4),
+             e = vertex(s, 16, 0, 0);
+    triangle(s, a, b, c), triangle(s, a, c, e);
+    nav_geometry_build_desc d = scene_desc(0.5f);
+    nav_mesh *mesh = built(s, &d, NULL);
+    uint32_t upper, lower;
+    nav_vec3 top = {2, 2.7f, 2}, bottom = {2, 0.1f, 2}, near;
+    assert_int_equal(nav_mesh_locate(mesh, top, (nav_vec3){0.5f, 0.5f, 0.5f}, &upper, &near), NAV_SUCCESS);
+    assert_true(near.y > 2);
+    assert_int_equal(nav_mesh_locate(mesh, bottom, (nav_vec3){0.5f, 0.5f, 0.5f}, &lower, &near), NAV_SUCCESS);
+    assert_true(near.y < 0.5f);
+    assert_true(upper != lower);
+    nav_mesh_query *q = NULL;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    nav_mesh_result r;
+    nav_mesh_path_desc pd = {.half_extents = {0.5f, 0.5f, 0.5f}};
+    for (int mode = 1; mode <= 2; mode++) {
+        pd.mode = (nav_mesh_path_mode)mode;
+        assert_int_equal(nav_mesh_find_path(q, &pd, top, bottom, &path, &r), NAV_SUCCESS);
+        assert_true(r.cost >= 2 * (16 - 2) - 2); /* to the ramp's foot and back, cut short by the corners */
+        float far_x = 0;
+        for (uint32_t i = 0; i < path.count; i++) far_x = fmaxf(far_x, path.points[i].x);
+        assert_true(far_x > 12);
+    }
+    nav_path_destroy(&path);
+    nav_mesh_query_destroy(q);
+    nav_mesh_destroy(mesh);
+    free(s);
+}
+
+/* The sample scene with RecastDemo's settings (the defaults): a mesh the chunk reader accepts, every
+ * outline cut whole, and its walkable area within 2% of Recast's own build of it (4002.03 m², by
+ * bench/recast_driver.cpp). */
+static void test_build_sample_scene(void **state)
+{
+    (void)state;
+    nav_geometry *g = NULL;
+    assert_int_equal(nav_geometry_load_obj_file(NAV_TEST_DATA "/nav_test.obj", NULL, NULL, &g), NAV_SUCCESS);
+    nav_triangles t = nav_geometry_triangles(g);
+    nav_mesh *mesh = NULL;
+    nav_geometry_build_stats st;
+    assert_int_equal(nav_mesh_build_from_geometry(&t, NULL, &mesh, &st), NAV_SUCCESS);
+    check_chunk(mesh);
+    assert_int_equal(st.failed_regions, 0);
+    double area = mesh_area(mesh);
+    assert_true(fabs(area / 4002.03 - 1) < 0.02);
+    nav_mesh_destroy(mesh);
+    nav_geometry_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_plane_tops), cmocka_unit_test(test_low_ceiling),
-        cmocka_unit_test(test_stairs),     cmocka_unit_test(test_low_obstacle),
-        cmocka_unit_test(test_erosion),    cmocka_unit_test(test_volumes),
+        cmocka_unit_test(test_plane_tops),
+        cmocka_unit_test(test_low_ceiling),
+        cmocka_unit_test(test_stairs),
+        cmocka_unit_test(test_low_obstacle),
+        cmocka_unit_test(test_erosion),
+        cmocka_unit_test(test_volumes),
+        cmocka_unit_test(test_regions_and_contours),
+        cmocka_unit_test(test_regions_sample_scene),
+        cmocka_unit_test(test_build_plane),
+        cmocka_unit_test(test_build_two_storeys),
+        cmocka_unit_test(test_build_sample_scene),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -296,9 +296,9 @@ static uint32_t find(uint32_t *parent, uint32_t x)
 /* The union of convex polygons p and q over their edge a -> b (in p; b -> a in q) when it is
  * convex with at most max vertices, into out; false otherwise. */
 static bool try_union(const merger *m, const uint32_t *p, uint32_t np, const uint32_t *q, uint32_t nq,
-                      uint32_t a, uint32_t b, uint32_t *out, uint32_t *n_out)
+                      uint32_t a, uint32_t b, uint32_t max, uint32_t *out, uint32_t *n_out)
 {
-    if (np + nq - 2 > NAV_MESH_MAX_POLY_VERTS) return false;
+    if (np + nq - 2 > max) return false;
     uint32_t ia = np, ib = nq;
     for (uint32_t i = 0; i < np; i++)
         if (p[i] == a && p[(i + 1) % np] == b) ia = i;
@@ -321,28 +321,23 @@ static bool try_union(const merger *m, const uint32_t *p, uint32_t np, const uin
     return turns;
 }
 
-bool nav__merge_rectangles(const int32_t *x, const int32_t *y, const uint32_t *poly_first,
-                           const uint32_t *poly_verts, uint32_t vert_count, const uint8_t *area,
-                           uint32_t poly_count, uint32_t **out_first, uint32_t **out_verts,
-                           uint32_t **out_source)
+/* 2 to 4 on the triangles in m: Delaunay, merged into polygons of at most max_verts vertices. */
+static void merge_triangles(merger *m, const uint8_t *area, uint32_t max_verts, uint32_t **out_first,
+                            uint32_t **out_verts, uint32_t **out_source)
 {
-    merger m = {x, y, vert_count, NULL};
-    for (uint32_t p = 0; p < poly_count; p++)
-        if (!zipper(&m, poly_verts + poly_first[p], poly_first[p + 1] - poly_first[p], p)) {
-            arrfree(m.tris);
-            return false;
-        }
-    link_triangles(&m, area);
-    make_delaunay(&m);
+    const int32_t *x = m->x, *y = m->y;
+    uint32_t vert_count = m->vert_count;
+    link_triangles(m, area);
+    make_delaunay(m);
 
     /* 3. merge, longest shared edges first */
-    uint32_t count = (uint32_t)arrlen(m.tris);
+    uint32_t count = (uint32_t)arrlen(m->tris);
     candidate *cands = NULL;
     for (uint32_t t = 0; t < count; t++)
         for (int s = 0; s < 3; s++) {
-            uint32_t u = m.tris[t].adj[s];
+            uint32_t u = m->tris[t].adj[s];
             if (u == NONE || u < t) continue;
-            uint32_t a = m.tris[t].v[s], b = m.tris[t].v[(s + 1) % 3];
+            uint32_t a = m->tris[t].v[s], b = m->tris[t].v[(s + 1) % 3];
             int64_t dx = (int64_t)x[b] - x[a], dy = (int64_t)y[b] - y[a];
             candidate c = {dx * dx + dy * dy, t, u, a, b};
             arrput(cands, c);
@@ -360,13 +355,14 @@ bool nav__merge_rectangles(const int32_t *x, const int32_t *y, const uint32_t *p
         parent[t] = t;
         at[t] = (uint32_t)arrlen(pool);
         n[t] = room[t] = 3;
-        for (int s = 0; s < 3; s++) arrput(pool, m.tris[t].v[s]);
+        for (int s = 0; s < 3; s++) arrput(pool, m->tris[t].v[s]);
     }
     uint32_t merged[NAV_MESH_MAX_POLY_VERTS + 2], n_merged;
     for (ptrdiff_t i = 0; i < arrlen(cands); i++) {
         uint32_t p = find(parent, cands[i].t), q = find(parent, cands[i].u);
         if (p == q) continue;
-        if (!try_union(&m, pool + at[p], n[p], pool + at[q], n[q], cands[i].a, cands[i].b, merged, &n_merged))
+        if (!try_union(m, pool + at[p], n[p], pool + at[q], n[q], cands[i].a, cands[i].b, max_verts, merged,
+                       &n_merged))
             continue;
         if (n_merged > room[p]) {
             while (room[p] < n_merged) room[p] *= 2;
@@ -396,11 +392,11 @@ bool nav__merge_rectangles(const int32_t *x, const int32_t *y, const uint32_t *p
         uint32_t size = n[t];
         for (uint32_t k = 0; k < size; k++) {
             uint32_t prev = poly[(k + size - 1) % size], next = poly[(k + 1) % size];
-            if (uses[rep[poly[k]]] == 1 && orient(&m, prev, poly[k], next) == 0) continue;
+            if (uses[rep[poly[k]]] == 1 && orient(m, prev, poly[k], next) == 0) continue;
             arrput(*out_verts, poly[k]);
         }
         arrput(*out_first, (uint32_t)arrlen(*out_verts));
-        arrput(*out_source, m.tris[t].source);
+        arrput(*out_source, m->tris[t].source);
     }
     arrfree(uses);
     arrfree(rep);
@@ -409,6 +405,33 @@ bool nav__merge_rectangles(const int32_t *x, const int32_t *y, const uint32_t *p
     arrfree(n);
     arrfree(room);
     arrfree(parent);
+}
+
+bool nav__merge_rectangles(const int32_t *x, const int32_t *y, const uint32_t *poly_first,
+                           const uint32_t *poly_verts, uint32_t vert_count, const uint8_t *area,
+                           uint32_t poly_count, uint32_t **out_first, uint32_t **out_verts,
+                           uint32_t **out_source)
+{
+    merger m = {x, y, vert_count, NULL};
+    for (uint32_t p = 0; p < poly_count; p++)
+        if (!zipper(&m, poly_verts + poly_first[p], poly_first[p + 1] - poly_first[p], p)) {
+            arrfree(m.tris);
+            return false;
+        }
+    merge_triangles(&m, area, NAV_MESH_MAX_POLY_VERTS, out_first, out_verts, out_source);
     arrfree(m.tris);
     return true;
+}
+
+void nav__merge_triangles(const int32_t *x, const int32_t *y, uint32_t vert_count, const uint32_t *tris,
+                          const uint32_t *tri_source, uint32_t tri_count, const uint8_t *area,
+                          uint32_t max_verts, uint32_t **out_first, uint32_t **out_verts,
+                          uint32_t **out_source)
+{
+    merger m = {x, y, vert_count, NULL};
+    arrsetcap(m.tris, tri_count);
+    for (uint32_t t = 0; t < tri_count; t++)
+        add_tri(&m, tris[3 * t], tris[3 * t + 1], tris[3 * t + 2], tri_source[t]);
+    merge_triangles(&m, area, max_verts, out_first, out_verts, out_source);
+    arrfree(m.tris);
 }

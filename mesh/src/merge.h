@@ -16,6 +16,17 @@ bool nav__merge_rectangles(const int32_t *x, const int32_t *y, const uint32_t *p
                            uint32_t poly_count, uint32_t **out_first, uint32_t **out_verts,
                            uint32_t **out_source);
 
+/* The same merge (Delaunay flips, then unions longest shared edge first, then straight-side vertices
+ * dropped) for triangles (tris: tri_count x 3 vertex ids, either winding; vertex v at integer
+ * (x[v], y[v])), each from source tri_source[t] with area area[tri_source[t]]: triangles of
+ * different areas, or that share no edge (by vertex ids), are never joined. Polygons have at most
+ * max_verts (<= NAV_MESH_MAX_POLY_VERTS) vertices, wound as orient > 0 (clockwise on screen with y
+ * down). Appends to the stb_ds arrays as nav__merge_rectangles does. */
+void nav__merge_triangles(const int32_t *x, const int32_t *y, uint32_t vert_count, const uint32_t *tris,
+                          const uint32_t *tri_source, uint32_t tri_count, const uint8_t *area,
+                          uint32_t max_verts, uint32_t **out_first, uint32_t **out_verts,
+                          uint32_t **out_source);
+
 /* rep[v]: the least vertex at v's grid corner (x[v], y[v]: 0..NAV_GRID_MAX_SIDE), for n vertices,
  * and with the same height (the same bits of height[v]) unless height is null; a radix sort of the
  * corners, no hashing. */

@@ -94,6 +94,7 @@ void nav__open_space_free(nav__open_space *os)
     arrfree(os->room);
     arrfree(os->area);
     arrfree(os->side);
+    arrfree(os->region);
     *os = (nav__open_space){0};
 }
 
@@ -144,6 +145,13 @@ void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint
                     }
                 }
             }
+        }
+    /* both ways or not at all (two tops of a column may both be within reach of one across) */
+    for (uint32_t i = 0; i < count; i++)
+        for (int d = 0; d < NAV__OPEN_SIDES; d++) {
+            uint32_t n = os->side[i][d];
+            if (n != NAV__NO_SPAN && os->side[n][(d + 2) % NAV__OPEN_SIDES] != i)
+                os->side[i][d] = NAV__NO_SPAN;
         }
 }
 

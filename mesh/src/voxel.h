@@ -90,9 +90,12 @@ typedef struct nav__open_space {
     uint16_t *room;                    /* steps of free space above it (0xffff: open sky) */
     uint8_t *area;                     /* its area type; 0 once erosion or a volume has taken it */
     uint32_t (*side)[NAV__OPEN_SIDES]; /* the neighbour across each side, or NAV__NO_SPAN */
+    uint32_t *region;                  /* stage 5: each top's region, 1.., or 0 for none */
+    uint32_t region_count;
 } nav__open_space;
 
-/* The open space of a filtered heightfield. */
+/* The open space of a filtered heightfield. Links are kept only both ways (a top links to one
+ * across a side only when that one links back), so that an outline traced over them closes. */
 void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint32_t height, uint32_t climb);
 void nav__open_space_free(nav__open_space *os);
 
@@ -109,5 +112,71 @@ void nav__open_space_erode(nav__open_space *os, uint32_t radius);
  * z pairs, either winding) and whose floor lies within [min_y, max_y] (world units). */
 void nav__open_space_mark(nav__open_space *os, const float *points, uint32_t point_count, float min_y,
                           float max_y, uint8_t area);
+
+/* ---- Stage 5: regions (partition.c) ----------------------------------------------------------- */
+
+/* Takes (area 0) the walkable tops of every connected piece (over links) smaller than min_tops:
+ * islands no agent can reach or use, such as the tops of furniture. */
+void nav__open_space_drop_islands(nav__open_space *os, uint32_t min_tops);
+
+/* Partitions the walkable tops into regions of one area type each whose outline is a simple polygon
+ * seen from above: a monotone sweep (rows in z, runs in x over links, a run joining the region of
+ * the row before when that region meets no other run of the row and the run meets no other
+ * region). Each region has one run a row, each run overlapping the one before over a link: no holes,
+ * no overlap of a region with itself, whatever floors lie above one another. Fills os->region. */
+void nav__open_space_partition(nav__open_space *os);
+
+/* ---- Stage 6: contours (contour.c) ------------------------------------------------------------- */
+
+/* One point of a region's outline: a cell corner (x, z in cells from the origin), its height in
+ * steps (the highest floor of the linked tops round the corner), and the region across the edge
+ * from this point to the next (0: a wall, the edge of the walkable space). */
+typedef struct nav__contour_point {
+    int32_t x, y, z;
+    uint32_t neighbour;
+} nav__contour_point;
+
+/* The outlines of all regions: region r's points are points[first[r - 1] .. first[r] - 1], in
+ * order round it, clockwise as seen from above with x to the right and z down (the region on the
+ * right of each edge). */
+typedef struct nav__contours {
+    nav__contour_point *points; /* stb_ds */
+    uint32_t *first;            /* stb_ds, region_count + 1 */
+    uint32_t region_count;
+} nav__contours;
+
+/* Traces each region's outline along cell edges, then simplifies it: the points where the region
+ * across changes stay; between them, points are added back farthest first (Douglas and Peucker)
+ * until the outline is within max_error cells of the traced one, taken in the same order from both
+ * sides of an edge two regions share so that both get the same points; walls longer than
+ * max_edge cells (0: no limit) are split. Returns false when an outline does not close (the
+ * links are not symmetric: a fault). */
+bool nav__contours_build(nav__contours *out, const nav__open_space *os, float max_error, float max_edge);
+void nav__contours_free(nav__contours *c);
+
+/* ---- Stage 7: polygons (polygonize.c) --------------------------------------------------------- */
+
+/* Convex polygons over the regions, in cell corners and steps, with their neighbours. */
+typedef struct nav__polygons {
+    int32_t *x, *y, *z;      /* stb_ds, per vertex: its cell corner (x, z) and height in steps */
+    uint32_t *poly_first;    /* stb_ds: a leading 0, then where each polygon's vertices end */
+    uint32_t *poly_verts;    /* stb_ds: vertex ids; edge e runs from poly_verts[e] to the next */
+    uint8_t *poly_area;      /* stb_ds: each polygon's area type */
+    uint32_t *edge_twin;     /* stb_ds: per edge, the same edge reversed in the polygon across it, or
+                                UINT32_MAX (a wall, a border between areas) */
+    uint32_t triangles;      /* cut from the outlines */
+    uint32_t failed_regions; /* outlines the simplification made cross themselves, cut in part */
+    uint32_t split_vertices; /* copies made where polygons meet at a point only */
+} nav__polygons;
+
+/* Cuts each outline into triangles (ear clipping, the shortest diagonal first), welds points at the
+ * same corner and height into one vertex, flips the triangles to the constrained Delaunay
+ * triangulation (walls and borders between area types fixed) and merges them into convex polygons
+ * of at most max_verts vertices, across regions of one area type (merge.h); then splits vertices
+ * where polygons meet at a point only. Returns false when some outline could not be cut whole
+ * (out->failed_regions; the mesh is still whole elsewhere). */
+bool nav__polygons_build(nav__polygons *out, const nav__contours *contours, const nav__open_space *os,
+                         uint32_t max_verts);
+void nav__polygons_free(nav__polygons *p);
 
 #endif

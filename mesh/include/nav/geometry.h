@@ -24,6 +24,7 @@
 #define NAV_GEOMETRY_H
 
 #include "nav/core.h"
+#include "nav/mesh.h"
 #include "nav/vec3.h"
 
 #ifdef __cplusplus
@@ -73,6 +74,95 @@ nav_triangles nav_geometry_triangles(const nav_geometry *geometry);
  * one NAV_GEOMETRY_DEFAULT_AREA when read. */
 uint8_t *nav_geometry_areas(nav_geometry *geometry);
 size_t nav_geometry_memory_bytes(const nav_geometry *geometry);
+
+/* ---- Navigation meshes from level geometry --------------------------------------------------- */
+
+/* A convex volume that marks the floors inside it after the agent's limits are applied: a door
+ * zone, a road, a no-go zone (area 0). */
+typedef struct nav_geometry_volume {
+    const float *points; /* point_count x 2 floats: x, z of a convex polygon, either winding */
+    uint32_t point_count;
+    float min_y, max_y; /* the floors it marks lie between these heights */
+    uint8_t area;       /* the area type it gives them (0: no walking there) */
+} nav_geometry_volume;
+
+/* Build options, in world units; a zero field takes its default (nav_geometry_build_desc_defaults
+ * says what was used). The defaults are RecastDemo's. */
+typedef struct nav_geometry_build_desc {
+    float cell_size;         /* the side of a column of the voxel grid (0: 0.3) */
+    float cell_height;       /* the height of a voxel (0: 0.2) */
+    float agent_height;      /* the room an agent needs above a floor (0: 2.0) */
+    float agent_radius;      /* how far it keeps from walls and drops (0: 0.6; negative: 0) */
+    float agent_climb;       /* the highest step it walks up or down (0: 0.9; negative: 0) */
+    float max_slope;         /* degrees from level of the steepest floor it walks (0: 45) */
+    float min_island_area;   /* walkable pieces joined to nothing larger are dropped below this area
+                              * (0: 64 cells; negative: none are) */
+    float max_edge_length;   /* walls longer are split (0: 12; negative: no limit) */
+    float max_edge_error;    /* how far a simplified outline may stray from the voxels' edges (0: 1.3
+                              * cells) */
+    uint32_t max_poly_verts; /* most vertices of a polygon (0: 6; at most NAV_MESH_MAX_POLY_VERTS) */
+    const nav_geometry_volume *volumes; /* [opt] marked after erosion, in order */
+    uint32_t volume_count;
+    const nav_mesh_link_desc *links; /* [opt] off-mesh links (ladders, jumps), as for a grid's mesh */
+    uint32_t link_count;
+    nav_vec3 link_extents;          /* how far from a link's end to look for the mesh (0: a cell
+                                     * horizontally and the agent's height vertically) */
+    const double *area_cost;        /* [opt] 256 cost factors of the area types (null: 1) */
+    const uint16_t *area_flags;     /* [opt] 256: the flags of each area type's polygons (null, or an
+                                     * entry of 0: NAV_POLY_FLAG_WALK) */
+    const nav_allocator *allocator; /* [opt] for the mesh (the build's scratch uses the system heap) */
+    const nav_log *log;             /* [opt] errors */
+    const nav_progress *progress;   /* [opt] stages "geometry: ..."; returning false cancels */
+} nav_geometry_build_desc;
+
+/* The options a build takes from desc [opt]: every zero field resolved. */
+nav_geometry_build_desc nav_geometry_build_desc_defaults(const nav_geometry_build_desc *desc);
+
+/* The build's stages, in order (see nav_geometry_stage_name). */
+typedef enum nav_geometry_stage {
+    NAV_GEOMETRY_RASTERIZE,  /* triangles to solid spans */
+    NAV_GEOMETRY_FILTER,     /* what an agent may stand on */
+    NAV_GEOMETRY_OPEN_SPACE, /* walkable tops and their neighbours */
+    NAV_GEOMETRY_ERODE,      /* the radius, the volumes and the islands */
+    NAV_GEOMETRY_REGIONS,    /* monotone regions */
+    NAV_GEOMETRY_CONTOURS,   /* outlines, simplified */
+    NAV_GEOMETRY_POLYGONS,   /* triangles merged into convex polygons */
+    NAV_GEOMETRY_MESH,       /* the nav_mesh: neighbours, index, links */
+    NAV_GEOMETRY_STAGES
+} nav_geometry_stage;
+
+const char *nav_geometry_stage_name(nav_geometry_stage stage);
+
+/* What a build made, stage by stage. */
+typedef struct nav_geometry_build_stats {
+    uint32_t triangles;   /* in */
+    int32_t width, depth; /* columns of the voxel grid */
+    uint64_t spans;       /* solid spans */
+    uint32_t tops;        /* walkable tops, before erosion */
+    uint32_t kept_tops;   /* after erosion, volumes and islands */
+    uint32_t regions;
+    uint32_t contour_points; /* of the simplified outlines */
+    uint32_t failed_regions; /* outlines cut only in part (their simplification crossed itself) */
+    uint32_t polygons, vertices;
+    size_t bytes; /* of the mesh */
+    double stage_ms[NAV_GEOMETRY_STAGES];
+    double total_ms;
+} nav_geometry_build_stats;
+
+/* Builds the navigation mesh of the floors an agent can walk in a level (triangles, checked as
+ * nav_triangles_check does): the triangles are voxelised in columns of cell_size, the tops an agent
+ * of agent_height that climbs agent_climb may stand on kept (not under a lower ceiling, not a
+ * ledge, not steeper than max_slope), eroded by agent_radius, cut into regions without holes,
+ * outlined, and the outlines cut into convex polygons (docs/geometry_build.md). Floors above
+ * floors stay apart, joined only where an agent steps from one to the other. The result is a
+ * nav_mesh like a grid's: every query works on it, and it saves into the MESH chunk. Vertices lie
+ * on the voxels' corners, at the height of the floor there. Deterministic.
+ * [out] out: null on failure; stats [opt]. Returns NAV_SUCCESS, or NAV_FAILURE with
+ * NAV_INVALID_PARAM (bad triangles or options, a link off the mesh: named in the log),
+ * NAV_TOO_LARGE (over 2^28 columns, over 65534 a side, or taller than 65535 voxels),
+ * NAV_OUT_OF_MEMORY, or NAV_WRONG_STATE when the progress callback cancelled. */
+nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const nav_geometry_build_desc *desc,
+                                        nav_mesh **out, nav_geometry_build_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,212 @@
+/* Stage 6 of the build from geometry (voxel.h): each region's outline traced along the cell edges,
+ * then simplified. */
+#include <string.h>
+
+#include "ds.h"
+#include "voxel.h"
+
+/* The region across side d of top i (0: a wall, or a top in no region). */
+static uint32_t across(const nav__open_space *os, uint32_t i, int d)
+{
+    uint32_t n = os->side[i][d];
+    return n == NAV__NO_SPAN ? 0 : os->region[n];
+}
+
+/* The height of the corner where side d of top i starts (going round the cell clockwise): the
+ * highest floor of the tops linked round it (the ones across sides d and d - 1, and the one
+ * diagonally across). */
+static int32_t corner_height(const nav__open_space *os, uint32_t i, int d)
+{
+    int prev = (d + 3) % NAV__OPEN_SIDES;
+    int32_t h = os->floor[i];
+    uint32_t a = os->side[i][d], b = os->side[i][prev], diagonal = NAV__NO_SPAN;
+    if (a != NAV__NO_SPAN) {
+        if (os->floor[a] > h) h = os->floor[a];
+        diagonal = os->side[a][prev];
+    }
+    if (b != NAV__NO_SPAN) {
+        if (os->floor[b] > h) h = os->floor[b];
+        if (diagonal == NAV__NO_SPAN) diagonal = os->side[b][d];
+    }
+    if (diagonal != NAV__NO_SPAN && os->floor[diagonal] > h) h = os->floor[diagonal];
+    return h;
+}
+
+/* The corner where side d of cell (x, z) starts, clockwise: side 0 (+x) from the top right, 1 (+z)
+ * from the bottom right, 2 (-x) from the bottom left, 3 (-z) from the top left. */
+static const int32_t corner_dx[NAV__OPEN_SIDES] = {1, 1, 0, 0};
+static const int32_t corner_dz[NAV__OPEN_SIDES] = {0, 1, 1, 0};
+
+/* Walks round region r from side d0 of top i0 (an edge of it), the region on the right: along an
+ * edge, a point at its start and a turn clockwise; across a side into the region, a turn back.
+ * Appends the points to *raw. False when the walk does not come back (asymmetric links). */
+static bool trace(const nav__open_space *os, const int32_t *top_x, const int32_t *top_z, uint32_t i0, int d0,
+                  nav__contour_point **raw)
+{
+    uint32_t r = os->region[i0], i = i0;
+    int d = d0;
+    uint64_t limit = 16 * (uint64_t)os->count + 16;
+    for (uint64_t steps = 0; steps < limit; steps++) {
+        uint32_t other = across(os, i, d);
+        if (other != r) {
+            arrput(*raw, ((nav__contour_point){top_x[i] + corner_dx[d], corner_height(os, i, d),
+                                               top_z[i] + corner_dz[d], other}));
+            d = (d + 1) % NAV__OPEN_SIDES;
+        } else {
+            i = os->side[i][d];
+            d = (d + 3) % NAV__OPEN_SIDES;
+        }
+        if (i == i0 && d == d0) return true;
+    }
+    return false;
+}
+
+static bool before(const nav__contour_point *a, const nav__contour_point *b)
+{
+    return a->x < b->x || (a->x == b->x && a->z < b->z);
+}
+
+/* The squared distance from point p to the segment a-b (cells). */
+static double segment_distance2(const nav__contour_point *p, const nav__contour_point *a,
+                                const nav__contour_point *b)
+{
+    double dx = b->x - a->x, dz = b->z - a->z, px = p->x - a->x, pz = p->z - a->z;
+    double length2 = dx * dx + dz * dz, t = length2 > 0 ? (px * dx + pz * dz) / length2 : 0;
+    if (t < 0) t = 0;
+    if (t > 1) t = 1;
+    double ex = px - t * dx, ez = pz - t * dz;
+    return ex * ex + ez * ez;
+}
+
+/* The raw point between a and b (exclusive, going forward round the n points) farthest from the
+ * segment a-b, beyond error2; -1 for none. The points are read from the lower end of the segment
+ * (x, then z) to the higher, so that the two regions either side of an edge they share (each
+ * going round it the other way) pick the same point. */
+static int64_t farthest(const nav__contour_point *raw, uint32_t n, uint32_t a, uint32_t b, double error2)
+{
+    bool forward = before(&raw[a], &raw[b]);
+    const nav__contour_point *lo = forward ? &raw[a] : &raw[b], *hi = forward ? &raw[b] : &raw[a];
+    uint32_t between = (b + n - a) % n - 1;
+    int64_t best = -1;
+    double best_d = error2;
+    for (uint32_t k = 1; k <= between; k++) {
+        uint32_t j = forward ? (a + k) % n : (b + n - k) % n;
+        double d = segment_distance2(&raw[j], lo, hi);
+        if (d > best_d) best_d = d, best = j;
+    }
+    return best;
+}
+
+/* Simplifies one outline (n raw points) and appends it to out->points. */
+static void simplify(nav__contours *out, const nav__contour_point *raw, uint32_t n, float max_error,
+                     float max_edge, uint32_t **keep_scratch)
+{
+    uint32_t *keep = *keep_scratch; /* raw indices kept, in order round */
+    arrsetlen(keep, 0);
+    for (uint32_t i = 0; i < n; i++)
+        if (raw[i].neighbour != raw[(i + n - 1) % n].neighbour) arrput(keep, i);
+    if (arrlenu(keep) == 0) { /* one neighbour all round: start from the lowest and highest points */
+        uint32_t lo = 0, hi = 0;
+        for (uint32_t i = 1; i < n; i++) {
+            if (before(&raw[i], &raw[lo])) lo = i;
+            if (before(&raw[hi], &raw[i])) hi = i;
+        }
+        arrput(keep, lo < hi ? lo : hi);
+        arrput(keep, lo < hi ? hi : lo);
+    }
+    double error2 = (double)max_error * max_error;
+    for (size_t k = 0; k < arrlenu(keep);) {
+        uint32_t a = keep[k], b = keep[(k + 1) % arrlenu(keep)];
+        int64_t j = farthest(raw, n, a, b, error2);
+        if (j >= 0)
+            arrins(keep, k + 1, (uint32_t)j);
+        else
+            k++;
+    }
+    /* a thin region whose outline came down to two points: the wall point farthest from them
+     * (a wall is the region's own, so no neighbour need take it too) */
+    if (arrlenu(keep) == 2)
+        for (size_t k = 0; k < 2; k++) {
+            uint32_t a = keep[k], b = keep[(k + 1) % 2];
+            int64_t j = raw[a].neighbour == 0 ? farthest(raw, n, a, b, 0) : -1;
+            if (j >= 0) {
+                arrins(keep, k + 1, (uint32_t)j);
+                break;
+            }
+        }
+    if (max_edge > 0) {
+        double edge2 = (double)max_edge * max_edge;
+        for (size_t k = 0; k < arrlenu(keep);) {
+            uint32_t a = keep[k], b = keep[(k + 1) % arrlenu(keep)];
+            double dx = raw[b].x - raw[a].x, dz = raw[b].z - raw[a].z;
+            uint32_t between = (b + n - a) % n - 1;
+            if (raw[a].neighbour == 0 && between > 0 && dx * dx + dz * dz > edge2)
+                arrins(keep, k + 1, (a + (between + 1) / 2) % n);
+            else
+                k++;
+        }
+    }
+    if (arrlenu(keep) >= 3)
+        for (size_t k = 0; k < arrlenu(keep); k++) arrput(out->points, raw[keep[k]]);
+    *keep_scratch = keep;
+}
+
+bool nav__contours_build(nav__contours *out, const nav__open_space *os, float max_error, float max_edge)
+{
+    *out = (nav__contours){.region_count = os->region_count};
+    arrsetlen(out->first, os->region_count + 1);
+    int32_t *top_x = NULL, *top_z = NULL;
+    arrsetlen(top_x, os->count);
+    arrsetlen(top_z, os->count);
+    for (int32_t z = 0; z < os->depth; z++)
+        for (int32_t x = 0; x < os->width; x++) {
+            size_t c = (size_t)z * (size_t)os->width + (size_t)x;
+            for (uint32_t i = os->column_first[c]; i < os->column_first[c + 1]; i++)
+                top_x[i] = x, top_z[i] = z;
+        }
+    /* each region's first top on its edge, in top order (regions are numbered in that order too) */
+    uint32_t *start = NULL;
+    uint8_t *start_side = NULL;
+    arrsetlen(start, os->region_count + 1);
+    arrsetlen(start_side, os->region_count + 1);
+    memset(start, 0xff, (os->region_count + 1) * sizeof *start);
+    for (uint32_t i = 0; i < os->count; i++) {
+        uint32_t r = os->region[i];
+        if (r == 0 || start[r] != NAV__NO_SPAN) continue;
+        for (int d = 0; d < NAV__OPEN_SIDES; d++)
+            if (across(os, i, d) != r) {
+                start[r] = i, start_side[r] = (uint8_t)d;
+                break;
+            }
+    }
+    nav__contour_point *raw = NULL;
+    uint32_t *keep = NULL;
+    bool ok = true;
+    out->first[0] = 0;
+    for (uint32_t r = 1; r <= os->region_count; r++) {
+        arrsetlen(raw, 0);
+        if (start[r] != NAV__NO_SPAN) {
+            if (!trace(os, top_x, top_z, start[r], start_side[r], &raw)) {
+                ok = false;
+                break;
+            }
+            simplify(out, raw, (uint32_t)arrlenu(raw), max_error, max_edge, &keep);
+        }
+        out->first[r] = (uint32_t)arrlenu(out->points);
+    }
+    arrfree(top_x);
+    arrfree(top_z);
+    arrfree(start);
+    arrfree(start_side);
+    arrfree(raw);
+    arrfree(keep);
+    if (!ok) nav__contours_free(out);
+    return ok;
+}
+
+void nav__contours_free(nav__contours *c)
+{
+    arrfree(c->points);
+    arrfree(c->first);
+    *c = (nav__contours){0};
+}

@@ -1,0 +1,305 @@
+/* Stage 7 of the build from geometry (voxel.h): the outlines cut into triangles, merged into convex
+ * polygons, and made into a mesh draft. */
+#include <string.h>
+
+#include "ds.h"
+#include "merge.h"
+#include "mesh_internal.h"
+#include "voxel.h"
+
+/* ---- Ear clipping ---------------------------------------------------------------------------- */
+
+/* Twice the signed area of a, b, c: positive when the turn a -> b -> c is the outlines' own
+ * (clockwise as seen from above with z down). The tests of O'Rourke's "Computational Geometry in
+ * C" (1998, section 1.6) on these exact integers. */
+static int64_t area2(const nav__contour_point *a, const nav__contour_point *b, const nav__contour_point *c)
+{
+    return ((int64_t)b->x - a->x) * ((int64_t)c->z - a->z) - ((int64_t)c->x - a->x) * ((int64_t)b->z - a->z);
+}
+
+static bool left(const nav__contour_point *a, const nav__contour_point *b, const nav__contour_point *c)
+{
+    return area2(a, b, c) > 0;
+}
+
+static bool left_on(const nav__contour_point *a, const nav__contour_point *b, const nav__contour_point *c)
+{
+    return area2(a, b, c) >= 0;
+}
+
+/* c on the closed segment a-b (collinear with it). */
+static bool between(const nav__contour_point *a, const nav__contour_point *b, const nav__contour_point *c)
+{
+    if (area2(a, b, c) != 0) return false;
+    if (a->x != b->x) return (a->x <= c->x && c->x <= b->x) || (a->x >= c->x && c->x >= b->x);
+    return (a->z <= c->z && c->z <= b->z) || (a->z >= c->z && c->z >= b->z);
+}
+
+static bool segments_meet(const nav__contour_point *a, const nav__contour_point *b,
+                          const nav__contour_point *c, const nav__contour_point *d)
+{
+    int64_t abc = area2(a, b, c), abd = area2(a, b, d), cda = area2(c, d, a), cdb = area2(c, d, b);
+    if (abc != 0 && abd != 0 && cda != 0 && cdb != 0)
+        return ((abc > 0) != (abd > 0)) && ((cda > 0) != (cdb > 0));
+    return between(a, b, c) || between(a, b, d) || between(c, d, a) || between(c, d, b);
+}
+
+static bool same_point(const nav__contour_point *a, const nav__contour_point *b)
+{
+    return a->x == b->x && a->z == b->z;
+}
+
+/* The remaining outline: ring[0 .. n - 1] index pts. */
+typedef struct ring {
+    const nav__contour_point *pts;
+    uint32_t *at;
+    uint32_t n;
+} ring;
+
+static const nav__contour_point *pt(const ring *r, uint32_t k)
+{
+    return &r->pts[r->at[k % r->n]];
+}
+
+/* Whether the segment from ring point i to ring point j crosses or touches no edge of the ring
+ * other than those at points where i or j lie. */
+static bool clear_of_edges(const ring *r, uint32_t i, uint32_t j)
+{
+    const nav__contour_point *a = pt(r, i), *b = pt(r, j);
+    for (uint32_t k = 0; k < r->n; k++) {
+        const nav__contour_point *c = pt(r, k), *d = pt(r, k + 1);
+        if (same_point(c, a) || same_point(c, b) || same_point(d, a) || same_point(d, b)) continue;
+        if (segments_meet(a, b, c, d)) return false;
+    }
+    return true;
+}
+
+/* Whether the segment from ring point i to j leaves i into the outline's inside. */
+static bool in_cone(const ring *r, uint32_t i, uint32_t j)
+{
+    const nav__contour_point *a = pt(r, i), *b = pt(r, j), *a0 = pt(r, i + r->n - 1), *a1 = pt(r, i + 1);
+    if (left_on(a0, a, a1)) return left(a, b, a0) && left(b, a, a1);
+    return !(left_on(a, b, a1) && left_on(b, a, a0));
+}
+
+/* Whether ring point k is an ear: the segment joining its two neighbours is a diagonal. */
+static bool is_ear(const ring *r, uint32_t k)
+{
+    uint32_t i = (k + r->n - 1) % r->n, j = (k + 1) % r->n;
+    return left(pt(r, i), pt(r, k), pt(r, j)) && in_cone(r, i, j) && in_cone(r, j, i) &&
+           clear_of_edges(r, i, j);
+}
+
+/* Cuts the outline pts[0 .. n - 1] (a simple polygon, clockwise as seen from above) into n - 2
+ * triangles, appended to *tris as indices into pts, always the ear with the shortest diagonal
+ * (the triangles stay fat). Returns false (the triangles so far kept) when no ear is left: an
+ * outline the simplification made cross itself. */
+static bool triangulate(const nav__contour_point *pts, uint32_t n, uint32_t **tris, uint32_t **at_scratch,
+                        uint8_t **ear_scratch)
+{
+    uint32_t *at = *at_scratch;
+    uint8_t *ear = *ear_scratch;
+    arrsetlen(at, n);
+    arrsetlen(ear, n);
+    for (uint32_t k = 0; k < n; k++) at[k] = k;
+    ring r = {pts, at, n};
+    for (uint32_t k = 0; k < n; k++) ear[k] = is_ear(&r, k);
+    bool ok = true;
+    while (r.n > 3) {
+        uint32_t best = UINT32_MAX;
+        int64_t best_length = INT64_MAX;
+        for (uint32_t k = 0; k < r.n; k++) {
+            if (!ear[k]) continue;
+            const nav__contour_point *a = pt(&r, k + r.n - 1), *b = pt(&r, k + 1);
+            int64_t dx = (int64_t)b->x - a->x, dz = (int64_t)b->z - a->z, length = dx * dx + dz * dz;
+            if (length < best_length) best_length = length, best = k;
+        }
+        if (best == UINT32_MAX) {
+            ok = false;
+            break;
+        }
+        uint32_t prev = (best + r.n - 1) % r.n;
+        arrput(*tris, at[prev]);
+        arrput(*tris, at[best]);
+        arrput(*tris, at[(best + 1) % r.n]);
+        memmove(at + best, at + best + 1, (r.n - best - 1) * sizeof *at);
+        memmove(ear + best, ear + best + 1, (r.n - best - 1) * sizeof *ear);
+        r.n--;
+        /* the two points either side of the clipped one */
+        uint32_t before = best == 0 ? r.n - 1 : best - 1, after = best % r.n;
+        ear[before] = is_ear(&r, before);
+        ear[after] = is_ear(&r, after);
+    }
+    if (ok && area2(pt(&r, 0), pt(&r, 1), pt(&r, 2)) > 0) {
+        arrput(*tris, at[0]);
+        arrput(*tris, at[1]);
+        arrput(*tris, at[2]);
+    }
+    *at_scratch = at;
+    *ear_scratch = ear;
+    return ok;
+}
+
+/* ---- Polygons -------------------------------------------------------------------------------- */
+
+typedef struct vertex_key {
+    int32_t x, z, y;
+} vertex_key;
+
+typedef struct vertex_entry {
+    vertex_key key;
+    uint32_t value;
+} vertex_entry;
+
+void nav__polygons_free(nav__polygons *p)
+{
+    arrfree(p->x);
+    arrfree(p->y);
+    arrfree(p->z);
+    arrfree(p->poly_first);
+    arrfree(p->poly_verts);
+    arrfree(p->poly_area);
+    arrfree(p->edge_twin);
+    *p = (nav__polygons){0};
+}
+
+/* Splits vertices where polygons meet at a point only (a pinch, or two floors touching at a
+ * corner): polygons round a vertex that are joined through their shared edges keep it; each
+ * further group gets a copy, so that a vertex's polygons are always one fan. */
+static void split_pinches(nav__polygons *p)
+{
+    uint32_t edges = (uint32_t)arrlenu(p->poly_verts), polys = (uint32_t)arrlenu(p->poly_first) - 1;
+    uint32_t *parent = NULL, *owner = NULL, *copy = NULL;
+    arrsetlen(parent, edges);
+    arrsetlen(owner, edges);
+    for (uint32_t e = 0; e < edges; e++) parent[e] = e;
+    for (uint32_t q = 0; q < polys; q++)
+        for (uint32_t e = p->poly_first[q]; e < p->poly_first[q + 1]; e++) owner[e] = q;
+    /* edge e leaves its start vertex; its twin f arrives there, and the edge after f leaves it */
+    for (uint32_t e = 0; e < edges; e++) {
+        uint32_t f = p->edge_twin[e];
+        if (f == UINT32_MAX) continue;
+        uint32_t q = owner[f], after = f + 1 < p->poly_first[q + 1] ? f + 1 : p->poly_first[q];
+        nav__join(parent, e, after);
+    }
+    /* the first group at each vertex keeps it */
+    uint32_t verts = (uint32_t)arrlenu(p->x);
+    arrsetlen(copy, verts);
+    memset(copy, 0xff, verts * sizeof *copy);
+    uint32_t *group_vertex = NULL; /* per root edge: the vertex its group uses */
+    arrsetlen(group_vertex, edges);
+    for (uint32_t e = 0; e < edges; e++) {
+        uint32_t root = nav__find_root(parent, e), v = p->poly_verts[e];
+        if (root == e) {
+            if (copy[v] == UINT32_MAX) {
+                copy[v] = v;
+                group_vertex[e] = v;
+            } else {
+                group_vertex[e] = (uint32_t)arrlenu(p->x);
+                arrput(p->x, p->x[v]);
+                arrput(p->y, p->y[v]);
+                arrput(p->z, p->z[v]);
+                p->split_vertices++;
+            }
+        }
+    }
+    for (uint32_t e = 0; e < edges; e++) p->poly_verts[e] = group_vertex[nav__find_root(parent, e)];
+    arrfree(parent);
+    arrfree(owner);
+    arrfree(copy);
+    arrfree(group_vertex);
+}
+
+bool nav__polygons_build(nav__polygons *out, const nav__contours *c, const nav__open_space *os,
+                         uint32_t max_verts)
+{
+    *out = (nav__polygons){0};
+    uint8_t *region_area = NULL;
+    arrsetlen(region_area, c->region_count + 1);
+    memset(region_area, 0, c->region_count + 1);
+    for (uint32_t i = 0; i < os->count; i++)
+        if (os->region[i] != 0) region_area[os->region[i]] = os->area[i];
+
+    /* vertices welded by position, numbered in order of first use */
+    vertex_entry *weld = NULL;
+    uint32_t *vertex_of = NULL; /* per contour point */
+    size_t point_count = arrlenu(c->points);
+    arrsetlen(vertex_of, point_count);
+    for (size_t k = 0; k < point_count; k++) {
+        const nav__contour_point *q = &c->points[k];
+        vertex_key key = {q->x, q->z, q->y};
+        ptrdiff_t at = hmgeti(weld, key);
+        if (at < 0) {
+            uint32_t v = (uint32_t)arrlenu(out->x);
+            arrput(out->x, q->x);
+            arrput(out->y, q->y);
+            arrput(out->z, q->z);
+            hmput(weld, key, v);
+            vertex_of[k] = v;
+        } else {
+            vertex_of[k] = weld[at].value;
+        }
+    }
+    hmfree(weld);
+
+    uint32_t *tris = NULL, *tri_region = NULL, *local = NULL, *at = NULL;
+    uint8_t *ear = NULL;
+    for (uint32_t r = 1; r <= c->region_count; r++) {
+        uint32_t first = c->first[r - 1], n = c->first[r] - first;
+        if (n < 3) continue;
+        arrsetlen(local, 0);
+        if (!triangulate(c->points + first, n, &local, &at, &ear)) out->failed_regions++;
+        for (size_t k = 0; k < arrlenu(local); k++) arrput(tris, vertex_of[first + local[k]]);
+        for (size_t k = 0; k < arrlenu(local) / 3; k++) arrput(tri_region, r);
+    }
+    arrfree(local);
+    arrfree(at);
+    arrfree(ear);
+    arrfree(vertex_of);
+
+    uint32_t *source = NULL;
+    nav__merge_triangles(out->x, out->z, (uint32_t)arrlenu(out->x), tris, tri_region,
+                         (uint32_t)arrlenu(tri_region), region_area, max_verts, &out->poly_first,
+                         &out->poly_verts, &source);
+    out->triangles = (uint32_t)arrlenu(tri_region);
+    arrfree(tris);
+    arrfree(tri_region);
+    uint32_t polys = (uint32_t)arrlenu(out->poly_first) - 1;
+    for (uint32_t q = 0; q < polys; q++) arrput(out->poly_area, region_area[source[q]]);
+    arrfree(source);
+    arrfree(region_area);
+
+    /* only the vertices still used (the merge drops some on straight sides), in order of first use */
+    {
+        uint32_t *remap = NULL;
+        int32_t *x = NULL, *y = NULL, *z = NULL;
+        arrsetlen(remap, arrlenu(out->x));
+        memset(remap, 0xff, arrlenu(out->x) * sizeof *remap);
+        for (size_t e = 0; e < arrlenu(out->poly_verts); e++) {
+            uint32_t v = out->poly_verts[e];
+            if (remap[v] == UINT32_MAX) {
+                remap[v] = (uint32_t)arrlenu(x);
+                arrput(x, out->x[v]);
+                arrput(y, out->y[v]);
+                arrput(z, out->z[v]);
+            }
+            out->poly_verts[e] = remap[v];
+        }
+        arrfree(out->x);
+        arrfree(out->y);
+        arrfree(out->z);
+        out->x = x, out->y = y, out->z = z;
+        arrfree(remap);
+    }
+    /* neighbours: the edge with the same two vertices reversed */
+    uint32_t edges = (uint32_t)arrlenu(out->poly_verts), *to = NULL;
+    arrsetlen(to, edges);
+    arrsetlen(out->edge_twin, edges);
+    for (uint32_t q = 0; q < polys; q++)
+        for (uint32_t e = out->poly_first[q]; e < out->poly_first[q + 1]; e++)
+            to[e] = out->poly_verts[e + 1 < out->poly_first[q + 1] ? e + 1 : out->poly_first[q]];
+    nav__match_edges(out->poly_verts, to, edges, (uint32_t)arrlenu(out->x), out->edge_twin);
+    arrfree(to);
+    split_pinches(out);
+    return out->failed_regions == 0;
+}
