@@ -123,27 +123,113 @@ static uint8_t walkable(const float *a, const float *b, const float *c, float co
 }
 
 /* Cuts convex polygon poly (*n points) along the line where coordinate `axis` is `value`: the part
- * at or below it goes to low (its point count returned), the part at or above stays in poly. */
-static int cut(float *poly, int *n, int axis, float value, float *low)
+ * at or below it goes to low (its point count returned), the part at or above to high (*n its
+ * points). */
+static int cut(const float *poly, int *n, int axis, float value, float *low, float *high)
 {
-    float high[12 * 3];
     int nl, nh;
     split(poly, *n, axis, value, low, &nl, high, &nh);
-    memcpy(poly, high, (size_t)nh * 3 * sizeof *high);
     *n = nh;
     return nl;
 }
 
-static void rasterize_triangle(nav__heightfield *hf, const float *a, const float *b, const float *c,
-                               uint8_t area, uint32_t merge)
+/* floorf and ceilf to integers, without the library's calls (no SSE4.1 in the baseline): values
+ * beyond +-2^30 are clamped first (far outside any box, they only need to compare so). */
+static int32_t floor_i(float f)
 {
-    /* a triangle cut by the four lines of a column has at most 7 points; room for more */
-    float poly[12 * 3], row[12 * 3], piece[12 * 3];
+    f = f < -1073741824.0f ? -1073741824.0f : f > 1073741824.0f ? 1073741824.0f : f;
+    int32_t i = (int32_t)f;
+    return i - (f < (float)i);
+}
+
+static int32_t ceil_i(float f)
+{
+    f = f < -1073741824.0f ? -1073741824.0f : f > 1073741824.0f ? 1073741824.0f : f;
+    int32_t i = (int32_t)f;
+    return i + (f > (float)i);
+}
+
+static float min_f(float a, float b)
+{
+    return a < b ? a : b;
+}
+
+static float max_f(float a, float b)
+{
+    return a > b ? a : b;
+}
+
+/* Adds the spans of one row's piece of a triangle (row: nr points, a convex polygon) to the
+ * columns whose cells it overlaps: a column's span holds the piece's heights over it, the least and
+ * greatest of the piece's points in it and of its crossings with the column's two side lines (its
+ * heights are linear along its edges, so those are its extremes over the column). A column the
+ * piece only touches along a side line gets nothing, unless the piece has no width at all (a wall
+ * along a line belongs to the column after it). lo and hi: scratch of a row's width. */
+static void rasterize_row(nav__heightfield *hf, int32_t z, const float *row, int nr, uint8_t area,
+                          uint32_t merge, float *lo, float *hi)
+{
+    const float inverse = 1.0f / hf->cell, origin_x = hf->origin.x;
+    float fx[12];   /* each point's x in cells */
+    int32_t ix[12]; /* its column */
+    float rx0 = row[0], rx1 = row[0];
+    for (int i = 0; i < nr; i++) {
+        rx0 = min_f(rx0, row[3 * i]), rx1 = max_f(rx1, row[3 * i]);
+        fx[i] = (row[3 * i] - origin_x) * inverse;
+        ix[i] = floor_i(fx[i]);
+    }
+    float f0 = (rx0 - origin_x) * inverse, f1 = (rx1 - origin_x) * inverse;
+    int32_t x0 = floor_i(f0), x1 = rx1 > rx0 ? ceil_i(f1) - 1 : x0;
+    if (x1 < x0) x1 = x0;
+    if (x1 < 0 || x0 >= hf->width) return;
+    int32_t first = x0 < 0 ? 0 : x0, last = x1 >= hf->width ? hf->width - 1 : x1;
+    for (int32_t x = first; x <= last; x++) lo[x] = INFINITY, hi[x] = -INFINITY;
+    for (int i = 0; i < nr; i++) {
+        float y = row[3 * i + 1];
+        int32_t x = ix[i];
+        for (int32_t k = (float)x == fx[i] ? x - 1 : x; k <= x; k++) /* on a line: both columns */
+            if (k >= first && k <= last) lo[k] = min_f(lo[k], y), hi[k] = max_f(hi[k], y);
+    }
+    for (int i = 0, j = nr - 1; i < nr; j = i, i++) {
+        int p = j, q = i; /* p the edge's end with the lesser x */
+        if (row[3 * p] == row[3 * q]) continue;
+        if (row[3 * p] > row[3 * q]) p = i, q = j;
+        const float *a = row + 3 * p, *b = row + 3 * q;
+        /* the side lines strictly between the edge's ends */
+        int32_t l0 = ix[p] + 1, l1 = ix[q] - ((float)ix[q] == fx[q]);
+        if (l0 < first) l0 = first;
+        if (l1 > last + 1) l1 = last + 1;
+        float slope = (b[1] - a[1]) / (b[0] - a[0]);
+        for (int32_t l = l0; l <= l1; l++) {
+            float y = a[1] + slope * (origin_x + (float)l * hf->cell - a[0]);
+            if (l - 1 >= first) lo[l - 1] = min_f(lo[l - 1], y), hi[l - 1] = max_f(hi[l - 1], y);
+            if (l <= last) lo[l] = min_f(lo[l], y), hi[l] = max_f(hi[l], y);
+        }
+    }
+    const float inverse_y = 1.0f / hf->cell_height, origin_y = hf->origin.y;
+    const int32_t steps = (int32_t)hf->steps;
+    for (int32_t x = first; x <= last; x++) {
+        if (!(lo[x] <= hi[x])) continue;
+        int32_t bottom = floor_i((lo[x] - origin_y) * inverse_y),
+                top = ceil_i((hi[x] - origin_y) * inverse_y);
+        if (top < 0 || bottom >= steps) continue; /* above or below the box */
+        if (bottom < 0) bottom = 0;
+        if (top > steps) top = steps;
+        if (top <= bottom) top = bottom + 1; /* a flat piece: one step */
+        if (top > steps) top = steps, bottom = top - 1;
+        nav__heightfield_add_span(hf, x, z, (uint32_t)bottom, (uint32_t)top, area, merge);
+    }
+}
+
+static void rasterize_triangle(nav__heightfield *hf, const float *a, const float *b, const float *c,
+                               uint8_t area, uint32_t merge, float *lo, float *hi)
+{
+    /* a triangle cut by two lines has at most 5 points; room for more */
+    float buffers[3][12 * 3];
+    float *poly = buffers[0], *row = buffers[1], *rest = buffers[2];
     const float inverse = 1.0f / hf->cell, origin_x = hf->origin.x, origin_z = hf->origin.z;
-    float lo_x = fminf(a[0], fminf(b[0], c[0])), hi_x = fmaxf(a[0], fmaxf(b[0], c[0]));
-    float lo_z = fminf(a[2], fminf(b[2], c[2])), hi_z = fmaxf(a[2], fmaxf(b[2], c[2]));
-    int32_t z0 = (int32_t)floorf((lo_z - origin_z) * inverse),
-            z1 = (int32_t)floorf((hi_z - origin_z) * inverse);
+    float lo_x = min_f(a[0], min_f(b[0], c[0])), hi_x = max_f(a[0], max_f(b[0], c[0]));
+    float lo_z = min_f(a[2], min_f(b[2], c[2])), hi_z = max_f(a[2], max_f(b[2], c[2]));
+    int32_t z0 = floor_i((lo_z - origin_z) * inverse), z1 = floor_i((hi_z - origin_z) * inverse);
     if (z1 < 0 || z0 >= hf->depth || hi_x < origin_x || (lo_x - origin_x) * inverse >= (float)hf->width)
         return;
     memcpy(poly, a, 3 * sizeof *a);
@@ -152,47 +238,32 @@ static void rasterize_triangle(nav__heightfield *hf, const float *a, const float
     int n = 3;
     if (z0 < 0) { /* the part before the box's first row is not the box's */
         z0 = 0;
-        (void)cut(poly, &n, 2, origin_z, piece);
+        (void)cut(poly, &n, 2, origin_z, row, rest);
+        float *t = poly;
+        poly = rest, rest = t;
     }
     if (z1 >= hf->depth) z1 = hf->depth - 1;
     for (int32_t z = z0; z <= z1 && n >= 3; z++) {
-        int nr = cut(poly, &n, 2, origin_z + (float)(z + 1) * hf->cell, row);
-        if (nr < 3) continue;
-        float rx0 = row[0], rx1 = row[0];
-        for (int i = 1; i < nr; i++) rx0 = fminf(rx0, row[3 * i]), rx1 = fmaxf(rx1, row[3 * i]);
-        int32_t x0 = (int32_t)floorf((rx0 - origin_x) * inverse),
-                x1 = (int32_t)floorf((rx1 - origin_x) * inverse);
-        if (x1 < 0 || x0 >= hf->width) continue;
-        if (x0 < 0) { /* likewise before the first column */
-            x0 = 0;
-            (void)cut(row, &nr, 0, origin_x, piece);
-        }
-        if (x1 >= hf->width) x1 = hf->width - 1;
-        for (int32_t x = x0; x <= x1 && nr >= 3; x++) {
-            int np = cut(row, &nr, 0, origin_x + (float)(x + 1) * hf->cell, piece);
-            if (np < 3) continue;
-            float y0 = piece[1], y1 = piece[1];
-            for (int i = 1; i < np; i++) y0 = fminf(y0, piece[3 * i + 1]), y1 = fmaxf(y1, piece[3 * i + 1]);
-            float bottom = floorf((y0 - hf->origin.y) / hf->cell_height),
-                  top = ceilf((y1 - hf->origin.y) / hf->cell_height);
-            if (top < 0 || bottom >= (float)hf->steps) continue; /* above or below the box */
-            if (bottom < 0) bottom = 0;
-            if (top > (float)hf->steps) top = (float)hf->steps;
-            if (top <= bottom) top = bottom + 1; /* a flat piece: one step */
-            if (top > (float)hf->steps) top = (float)hf->steps, bottom = top - 1;
-            nav__heightfield_add_span(hf, x, z, (uint32_t)bottom, (uint32_t)top, area, merge);
-        }
+        int nr = cut(poly, &n, 2, origin_z + (float)(z + 1) * hf->cell, row, rest);
+        float *t = poly;
+        poly = rest, rest = t;
+        if (nr >= 3) rasterize_row(hf, z, row, nr, area, merge, lo, hi);
     }
 }
 
 void nav__rasterize(nav__heightfield *hf, const nav_triangles *t, float max_slope, uint32_t merge)
 {
     float cos_slope = cosf(max_slope * (float)(M_PI / 180.0));
+    float *lo = NULL, *hi = NULL;
+    arrsetlen(lo, (size_t)hf->width);
+    arrsetlen(hi, (size_t)hf->width);
     for (uint32_t i = 0; i < t->triangle_count; i++) {
         const uint32_t *v = t->indices + 3 * (size_t)i;
         const float *a = t->vertices + 3 * (size_t)v[0], *b = t->vertices + 3 * (size_t)v[1],
                     *c = t->vertices + 3 * (size_t)v[2];
         uint8_t area = t->areas ? t->areas[i] : NAV_GEOMETRY_DEFAULT_AREA;
-        rasterize_triangle(hf, a, b, c, walkable(a, b, c, cos_slope, area), merge);
+        rasterize_triangle(hf, a, b, c, walkable(a, b, c, cos_slope, area), merge, lo, hi);
     }
+    arrfree(lo);
+    arrfree(hi);
 }
