@@ -2,7 +2,7 @@
  * (the defaults): the fastest of N runs, each stage timed, and the mesh's walkable area (its
  * polygons on the xz plane), as bench/recast_driver.cpp reports Recast's. One JSON line a level.
  *
- * usage: geometry_build LEVEL.obj [--runs N] */
+ * usage: geometry_build LEVEL.obj [--runs N] [--tile CELLS] [--threads N] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,8 +34,12 @@ int main(int argc, char **argv)
         return 2;
     }
     int runs = 5;
-    for (int i = 2; i + 1 < argc; i++)
+    nav_geometry_build_desc desc = {0};
+    for (int i = 2; i + 1 < argc; i++) {
         if (!strcmp(argv[i], "--runs")) runs = atoi(argv[i + 1]);
+        if (!strcmp(argv[i], "--tile")) desc.tile_size = (uint32_t)atoi(argv[i + 1]);
+        if (!strcmp(argv[i], "--threads")) desc.threads = (uint32_t)atoi(argv[i + 1]);
+    }
     nav_geometry *level = NULL;
     nav_status s = nav_geometry_load_obj_file(argv[1], NULL, NULL, &level);
     if (nav_failed(s)) {
@@ -48,7 +52,7 @@ int main(int argc, char **argv)
     for (int r = 0; r < runs; r++) {
         nav_mesh *mesh = NULL;
         nav_geometry_build_stats st;
-        s = nav_mesh_build_from_geometry(&t, NULL, &mesh, &st);
+        s = nav_mesh_build_from_geometry(&t, &desc, &mesh, &st);
         if (nav_failed(s)) {
             fprintf(stderr, "%s: build: %s\n", argv[1], nav_status_str(s));
             return 1;
@@ -58,8 +62,10 @@ int main(int argc, char **argv)
         nav_mesh_destroy(mesh);
     }
     const char *name = strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1];
-    printf("{\"level\":\"%s\",\"builder\":\"libnav\",\"triangles\":%u,\"cells\":[%d,%d],\"total_ms\":%.3f",
-           name, best.triangles, best.width, best.depth, best.total_ms);
+    printf("{\"level\":\"%s\",\"builder\":\"libnav\",\"triangles\":%u,\"cells\":[%d,%d],\"tile\":%u,"
+           "\"tiles\":%u,\"threads\":%u,\"total_ms\":%.3f",
+           name, best.triangles, best.width, best.depth, desc.tile_size, best.tiles, desc.threads,
+           best.total_ms);
     for (int k = 0; k < NAV_GEOMETRY_STAGES; k++)
         printf(",\"%s_ms\":%.3f", nav_geometry_stage_name((nav_geometry_stage)k), best.stage_ms[k]);
     printf(",\"spans\":%llu,\"tops\":%u,\"kept_tops\":%u,\"regions\":%u,\"contour_points\":%u,\"failed_"

@@ -219,7 +219,7 @@ static nav__heightfield rasterized(const float *v, uint32_t nv, const uint32_t *
     assert_int_equal(nav_triangles_check(&t, NULL), NAV_SUCCESS);
     nav__heightfield hf;
     assert_int_equal(nav__heightfield_init(&hf, lo, hi, cell, step), NAV_SUCCESS);
-    nav__rasterize(&hf, &t, slope, 1);
+    nav__rasterize(&hf, &t, NULL, 0, slope, 1);
     return hf;
 }
 

@@ -10,6 +10,7 @@
 #include "log.h"
 #include "mesh_internal.h"
 #include "nav/geometry.h"
+#include "parallel.h"
 #include "voxel.h"
 
 static const char *const stage_names[NAV_GEOMETRY_STAGES] = {
@@ -85,12 +86,6 @@ static const char *check_desc(const nav_geometry_build_desc *d)
     return NULL;
 }
 
-typedef struct timer {
-    struct timespec at;
-    nav_geometry_build_stats *stats;
-    const nav_progress *progress;
-} timer;
-
 static double since(struct timespec *at)
 {
     struct timespec now;
@@ -100,22 +95,170 @@ static double since(struct timespec *at)
     return ms;
 }
 
-/* Ends a stage: its time, and the progress callback told the next one begins. False: cancelled. */
-static bool end_stage(timer *t, nav_geometry_stage stage)
+/* What one tile's build made. */
+typedef struct tile_result {
+    nav__polygons polygons;
+    uint64_t spans;
+    uint32_t tops, kept_tops, regions, contour_points;
+    double stage_ms[NAV_GEOMETRY_STAGES];
+    bool broken; /* an outline did not close */
+} tile_result;
+
+/* The build: the scene's grid, the agent in steps and cells, the tiles and their triangles. */
+typedef struct build {
+    const nav_triangles *triangles;
+    const nav_geometry_build_desc *desc;
+    nav_vec3 origin;      /* the scene's box's low corner: column 0, step 0 */
+    int32_t width, depth; /* the scene's columns */
+    uint32_t steps;       /* its height in steps */
+    int32_t tile, border; /* a tile's side and border in cells (tile 0: one tile, no border) */
+    int32_t tiles_x, tiles_z;
+    uint32_t height, climb, radius, islands;
+    float max_error, max_edge;        /* cells */
+    uint32_t *tile_first, *tile_tris; /* stb_ds: tile t's triangles, tile_tris[tile_first[t] ..] */
+    tile_result *results;             /* stb_ds, a tile each */
+} build;
+
+/* Each tile's triangles: those whose box meets the tile's with its border (a counting sort). */
+static void bucket_triangles(build *b)
 {
-    t->stats->stage_ms[stage] = since(&t->at);
-    t->stats->total_ms += t->stats->stage_ms[stage];
-    const nav_progress *p = t->progress;
-    if (!p || !p->fn) return true;
-    char name[48];
-    int next = stage + 1 < NAV_GEOMETRY_STAGES ? stage + 1 : stage;
-    (void)snprintf(name, sizeof name, "geometry: %s", stage_names[next]);
-    return p->fn(name, (uint64_t)stage + 1, NAV_GEOMETRY_STAGES, p->user);
+    const nav_triangles *t = b->triangles;
+    size_t tiles = (size_t)b->tiles_x * (size_t)b->tiles_z;
+    arrsetlen(b->tile_first, tiles + 1);
+    memset(b->tile_first, 0, (tiles + 1) * sizeof *b->tile_first);
+    if (b->tile == 0) { /* one tile: all of them */
+        arrsetlen(b->tile_tris, t->triangle_count);
+        for (uint32_t i = 0; i < t->triangle_count; i++) b->tile_tris[i] = i;
+        b->tile_first[1] = t->triangle_count;
+        return;
+    }
+    const float inverse = 1.0f / b->desc->cell_size;
+    int32_t *range = NULL; /* per triangle: tx0, tz0, tx1, tz1 */
+    arrsetlen(range, 4 * (size_t)t->triangle_count);
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < t->triangle_count; i++) {
+            int32_t *r = range + 4 * (size_t)i;
+            if (pass == 0) {
+                const uint32_t *v = t->indices + 3 * (size_t)i;
+                float lo_x = INFINITY, hi_x = -INFINITY, lo_z = INFINITY, hi_z = -INFINITY;
+                for (int k = 0; k < 3; k++) {
+                    const float *p = t->vertices + 3 * (size_t)v[k];
+                    lo_x = fminf(lo_x, p[0]), hi_x = fmaxf(hi_x, p[0]);
+                    lo_z = fminf(lo_z, p[2]), hi_z = fmaxf(hi_z, p[2]);
+                }
+                /* cells, widened by the border and a cell for rounding, then tiles */
+                double c0 = floor((lo_x - b->origin.x) * inverse) - b->border - 1,
+                       c1 = floor((hi_x - b->origin.x) * inverse) + b->border + 1,
+                       r0 = floor((lo_z - b->origin.z) * inverse) - b->border - 1,
+                       r1 = floor((hi_z - b->origin.z) * inverse) + b->border + 1;
+                r[0] = (int32_t)fmax(0, floor(c0 / b->tile)),
+                r[2] = (int32_t)fmin(b->tiles_x - 1, floor(c1 / b->tile));
+                r[1] = (int32_t)fmax(0, floor(r0 / b->tile)),
+                r[3] = (int32_t)fmin(b->tiles_z - 1, floor(r1 / b->tile));
+            }
+            for (int32_t tz = r[1]; tz <= r[3]; tz++)
+                for (int32_t tx = r[0]; tx <= r[2]; tx++) {
+                    size_t tile = (size_t)tz * (size_t)b->tiles_x + (size_t)tx;
+                    if (pass == 0)
+                        b->tile_first[tile + 1]++;
+                    else
+                        b->tile_tris[b->tile_first[tile]++] = i;
+                }
+        }
+        if (pass == 0) {
+            for (size_t k = 0; k < tiles; k++) b->tile_first[k + 1] += b->tile_first[k];
+            arrsetlen(b->tile_tris, b->tile_first[tiles]);
+        } else { /* back to the starts */
+            for (size_t k = tiles; k > 0; k--) b->tile_first[k] = b->tile_first[k - 1];
+            b->tile_first[0] = 0;
+        }
+    }
+    arrfree(range);
+}
+
+/* Builds tile `item` (stages 1 to 7) into its result. Runs on any thread: stb_ds scratch only. */
+static bool build_tile(void *context, void *scratch, uint32_t item)
+{
+    (void)scratch;
+    build *b = context;
+    const nav_geometry_build_desc *d = b->desc;
+    tile_result *r = &b->results[item];
+    int32_t tx = (int32_t)item % b->tiles_x, tz = (int32_t)item / b->tiles_x;
+    int32_t x0 = 0, z0 = 0, w = b->width, h = b->depth;
+    if (b->tile) {
+        x0 = tx * b->tile - b->border, z0 = tz * b->tile - b->border;
+        w = h = b->tile + 2 * b->border;
+    }
+    nav_vec3 origin = {b->origin.x + (float)x0 * d->cell_size, b->origin.y,
+                       b->origin.z + (float)z0 * d->cell_size};
+    struct timespec at;
+    clock_gettime(CLOCK_MONOTONIC, &at);
+    nav__heightfield hf;
+    if (nav_failed(nav__heightfield_init_grid(&hf, origin, w, h, b->steps, d->cell_size, d->cell_height))) {
+        r->broken = true;
+        return true;
+    }
+    nav__rasterize(&hf, b->triangles, b->tile_tris + b->tile_first[item],
+                   b->tile_first[item + 1] - b->tile_first[item], d->max_slope, b->climb);
+    r->spans = hf.span_count;
+    r->stage_ms[NAV_GEOMETRY_RASTERIZE] = since(&at);
+    nav__filter_walkable(&hf, b->height, b->climb);
+    r->stage_ms[NAV_GEOMETRY_FILTER] = since(&at);
+    nav__open_space os;
+    nav__open_space_build(&os, &hf, b->height, b->climb);
+    nav__heightfield_free(&hf);
+    if (b->tile) {
+        os.inner_x0 = os.inner_z0 = b->border;
+        os.inner_x1 = os.inner_z1 = b->border + b->tile;
+    }
+    r->tops = os.count;
+    r->stage_ms[NAV_GEOMETRY_OPEN_SPACE] = since(&at);
+    nav__open_space_erode(&os, b->radius);
+    for (uint32_t i = 0; i < d->volume_count; i++) {
+        const nav_geometry_volume *v = &d->volumes[i];
+        nav__open_space_mark(&os, v->points, v->point_count, v->min_y, v->max_y, v->area);
+    }
+    nav__open_space_drop_islands(&os, b->islands);
+    for (int32_t z = os.inner_z0; z < os.inner_z1; z++)
+        for (int32_t x = os.inner_x0; x < os.inner_x1; x++) {
+            size_t c = (size_t)z * (size_t)os.width + (size_t)x;
+            for (uint32_t i = os.column_first[c]; i < os.column_first[c + 1]; i++)
+                r->kept_tops += os.area[i] != 0;
+        }
+    r->stage_ms[NAV_GEOMETRY_ERODE] = since(&at);
+    nav__open_space_partition(&os);
+    r->regions = os.region_count;
+    r->stage_ms[NAV_GEOMETRY_REGIONS] = since(&at);
+    nav__contours contours;
+    if (!nav__contours_build(&contours, &os, b->max_error, b->max_edge)) {
+        r->broken = true;
+        nav__open_space_free(&os);
+        return true;
+    }
+    r->contour_points = (uint32_t)arrlenu(contours.points);
+    r->stage_ms[NAV_GEOMETRY_CONTOURS] = since(&at);
+    (void)nav__polygons_build(&r->polygons, &contours, &os, d->max_poly_verts, x0, z0);
+    nav__contours_free(&contours);
+    nav__open_space_free(&os);
+    r->stage_ms[NAV_GEOMETRY_POLYGONS] = since(&at);
+    return true;
+}
+
+static bool no_scratch(void *context, void **scratch)
+{
+    (void)context;
+    *scratch = NULL;
+    return true;
+}
+
+static void no_fini(void *context, void *scratch)
+{
+    (void)context, (void)scratch;
 }
 
 /* The mesh of the polygons. */
-static nav_status make_mesh(const nav__polygons *p, const nav__open_space *os,
-                            const nav_geometry_build_desc *d, nav_mesh **out)
+static nav_status make_mesh(const nav__polygons *p, nav_vec3 origin, const nav_geometry_build_desc *d,
+                            nav_mesh **out)
 {
     uint32_t polys = (uint32_t)arrlenu(p->poly_first) - 1, edges = (uint32_t)arrlenu(p->poly_verts);
     uint32_t verts = (uint32_t)arrlenu(p->x);
@@ -125,9 +268,9 @@ static nav_status make_mesh(const nav__polygons *p, const nav__open_space *os,
     uint16_t *flags = NULL;
     arrsetlen(world, verts);
     for (uint32_t v = 0; v < verts; v++)
-        world[v] = (nav_vec3){os->origin.x + (float)p->x[v] * os->cell,
-                              os->origin.y + (float)p->y[v] * os->cell_height,
-                              os->origin.z + (float)p->z[v] * os->cell};
+        world[v] =
+            (nav_vec3){origin.x + (float)p->x[v] * d->cell_size, origin.y + (float)p->y[v] * d->cell_height,
+                       origin.z + (float)p->z[v] * d->cell_size};
     arrsetlen(owner, edges);
     arrsetlen(edge_poly, edges);
     arrsetlen(edge_flags, edges);
@@ -156,7 +299,7 @@ static nav_status make_mesh(const nav__polygons *p, const nav__open_space *os,
         .poly_flags = flags,
         .poly_count = polys,
         .area_cost = cost,
-        .cell_size = os->cell,
+        .cell_size = d->cell_size,
     };
     nav_status s = nav__mesh_finish(&draft, d->allocator, d->log, out);
     arrfree(world);
@@ -200,77 +343,86 @@ nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const na
         nav__logf(d.log, NAV_LOG_ERROR, "geometry: no triangles");
         return NAV_FAILURE | NAV_INVALID_PARAM;
     }
-    uint32_t height = (uint32_t)ceilf(d.agent_height / d.cell_height);
-    uint32_t climb = (uint32_t)floorf(d.agent_climb / d.cell_height);
-    uint32_t radius = (uint32_t)ceilf(d.agent_radius / d.cell_size);
-    uint32_t islands = (uint32_t)ceilf(d.min_island_area / (d.cell_size * d.cell_size));
-
-    timer t = {.stats = stats, .progress = d.progress};
-    clock_gettime(CLOCK_MONOTONIC, &t.at);
-    nav__heightfield hf;
-    s = nav__heightfield_init(&hf, lo, hi, d.cell_size, d.cell_height);
-    if (nav_succeeded(s) && (hf.width > 65534 || hf.depth > 65534)) {
-        nav__heightfield_free(&hf);
-        s = NAV_FAILURE | NAV_TOO_LARGE;
-    }
-    if (nav_failed(s)) {
+    build b = {.triangles = triangles, .desc = &d, .origin = lo};
+    b.height = (uint32_t)ceilf(d.agent_height / d.cell_height);
+    b.climb = (uint32_t)floorf(d.agent_climb / d.cell_height);
+    b.radius = (uint32_t)ceilf(d.agent_radius / d.cell_size);
+    b.islands = (uint32_t)ceilf(d.min_island_area / (d.cell_size * d.cell_size));
+    b.max_error = d.max_edge_error / d.cell_size;
+    b.max_edge = d.max_edge_length / d.cell_size;
+    double w = floor(((double)hi.x - lo.x) / d.cell_size) + 1,
+           h = floor(((double)hi.z - lo.z) / d.cell_size) + 1,
+           steps = ceil(((double)hi.y - lo.y) / d.cell_height) + 1;
+    if (w > 65534 || h > 65534 || steps > NAV__SPAN_MAX_HEIGHT ||
+        (!d.tile_size && w * h > (double)(1u << 28))) {
         nav__logf(d.log, NAV_LOG_ERROR,
                   "geometry: the level's box makes too many voxels for cells of %g x %g", (double)d.cell_size,
                   (double)d.cell_height);
-        return s;
+        return NAV_FAILURE | NAV_TOO_LARGE;
     }
-    stats->width = hf.width, stats->depth = hf.depth;
-    nav__open_space os = {0};
-    nav__contours contours = {0};
-    nav__polygons polygons = {0};
-    s = NAV_FAILURE | NAV_WRONG_STATE;
-    nav__rasterize(&hf, triangles, d.max_slope, climb);
-    stats->spans = hf.span_count;
-    if (!end_stage(&t, NAV_GEOMETRY_RASTERIZE)) goto done;
-    nav__filter_walkable(&hf, height, climb);
-    if (!end_stage(&t, NAV_GEOMETRY_FILTER)) goto done;
-    nav__open_space_build(&os, &hf, height, climb);
-    nav__heightfield_free(&hf);
-    stats->tops = os.count;
-    if (!end_stage(&t, NAV_GEOMETRY_OPEN_SPACE)) goto done;
-    nav__open_space_erode(&os, radius);
-    for (uint32_t i = 0; i < d.volume_count; i++) {
-        const nav_geometry_volume *v = &d.volumes[i];
-        nav__open_space_mark(&os, v->points, v->point_count, v->min_y, v->max_y, v->area);
+    b.width = (int32_t)w, b.depth = (int32_t)h, b.steps = (uint32_t)steps;
+    b.tile = (int32_t)d.tile_size;
+    b.border = b.tile ? (int32_t)b.radius + 3 : 0;
+    b.tiles_x = b.tile ? (b.width + b.tile - 1) / b.tile : 1;
+    b.tiles_z = b.tile ? (b.depth + b.tile - 1) / b.tile : 1;
+    stats->width = b.width, stats->depth = b.depth;
+    stats->tiles = (uint32_t)(b.tiles_x * b.tiles_z);
+    struct timespec at;
+    clock_gettime(CLOCK_MONOTONIC, &at);
+    bucket_triangles(&b);
+    uint32_t tiles = stats->tiles;
+    arrsetlen(b.results, tiles);
+    memset(b.results, 0, tiles * sizeof *b.results);
+    nav__work work = {.count = tiles,
+                      .init = no_scratch,
+                      .run = build_tile,
+                      .fini = no_fini,
+                      .ctx = &b,
+                      .stage = "geometry: tiles",
+                      .progress = d.progress};
+    s = nav__parallel(&work, d.threads);
+    nav__polygons all = {0};
+    void *weld = NULL;
+    bool broken = false;
+    for (uint32_t i = 0; i < tiles && nav_succeeded(s); i++) {
+        tile_result *r = &b.results[i];
+        broken |= r->broken;
+        stats->spans += r->spans;
+        stats->tops += r->tops;
+        stats->kept_tops += r->kept_tops;
+        stats->regions += r->regions;
+        stats->contour_points += r->contour_points;
+        for (int k = 0; k < NAV_GEOMETRY_STAGES; k++) stats->stage_ms[k] += r->stage_ms[k];
+        nav__polygons_append(&all, &r->polygons, &weld);
     }
-    nav__open_space_drop_islands(&os, islands);
-    for (uint32_t i = 0; i < os.count; i++) stats->kept_tops += os.area[i] != 0;
-    if (!end_stage(&t, NAV_GEOMETRY_ERODE)) goto done;
-    nav__open_space_partition(&os);
-    stats->regions = os.region_count;
-    if (!end_stage(&t, NAV_GEOMETRY_REGIONS)) goto done;
-    float max_edge = d.max_edge_length / d.cell_size;
-    if (!nav__contours_build(&contours, &os, d.max_edge_error / d.cell_size, max_edge)) {
+    for (uint32_t i = 0; i < tiles; i++) nav__polygons_free(&b.results[i].polygons);
+    arrfree(b.results);
+    arrfree(b.tile_first);
+    arrfree(b.tile_tris);
+    nav__polygons_weld_free(&weld);
+    if (nav_succeeded(s) && broken) {
         nav__logf(d.log, NAV_LOG_ERROR,
                   "geometry: a region's outline does not close (a bug: please report it)");
         s = NAV_FAILURE | NAV_CORRUPT_DATA;
-        goto done;
     }
-    stats->contour_points = (uint32_t)arrlenu(contours.points);
-    if (!end_stage(&t, NAV_GEOMETRY_CONTOURS)) goto done;
-    if (!nav__polygons_build(&polygons, &contours, &os, d.max_poly_verts))
-        nav__logf(d.log, NAV_LOG_WARNING,
-                  "geometry: %u outlines crossed themselves once simplified and were cut in part",
-                  polygons.failed_regions);
-    stats->failed_regions = polygons.failed_regions;
-    if (!end_stage(&t, NAV_GEOMETRY_POLYGONS)) goto done;
-    s = make_mesh(&polygons, &os, &d, out);
+    if (nav_succeeded(s)) {
+        stats->failed_regions = all.failed_regions;
+        if (all.failed_regions)
+            nav__logf(d.log, NAV_LOG_WARNING,
+                      "geometry: %u outlines crossed themselves once simplified and were cut in part",
+                      all.failed_regions);
+        struct timespec mesh_at;
+        clock_gettime(CLOCK_MONOTONIC, &mesh_at);
+        nav__polygons_stitch(&all, b.tile, (int32_t)b.climb);
+        s = make_mesh(&all, b.origin, &d, out);
+        stats->stage_ms[NAV_GEOMETRY_MESH] = since(&mesh_at);
+    }
+    nav__polygons_free(&all);
     if (nav_succeeded(s)) {
         stats->polygons = nav_mesh_poly_count(*out);
         stats->vertices = nav_mesh_vert_count(*out);
         stats->bytes = nav_mesh_memory_bytes(*out);
-        stats->stage_ms[NAV_GEOMETRY_MESH] = since(&t.at);
-        stats->total_ms += stats->stage_ms[NAV_GEOMETRY_MESH];
     }
-done:
-    nav__heightfield_free(&hf);
-    nav__open_space_free(&os);
-    nav__contours_free(&contours);
-    nav__polygons_free(&polygons);
+    stats->total_ms = since(&at);
     return s;
 }

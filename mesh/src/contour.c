@@ -5,11 +5,16 @@
 #include "ds.h"
 #include "voxel.h"
 
-/* The region across side d of top i (0: a wall, or a top in no region). */
-static uint32_t across(const nav__open_space *os, uint32_t i, int d)
+/* The region across side d of top i (0: a wall, or a top in no region; NAV__BORDER_REGION: a
+ * walkable top of the tile's border). */
+static uint32_t across(const nav__open_space *os, const int32_t *top_x, const int32_t *top_z, uint32_t i,
+                       int d)
 {
     uint32_t n = os->side[i][d];
-    return n == NAV__NO_SPAN ? 0 : os->region[n];
+    if (n == NAV__NO_SPAN) return 0;
+    if (os->region[n] == 0 && os->area[n] != 0 && !nav__open_space_inner(os, top_x[n], top_z[n]))
+        return NAV__BORDER_REGION;
+    return os->region[n];
 }
 
 /* The height of the corner where side d of top i starts (going round the cell clockwise): the
@@ -47,7 +52,7 @@ static bool trace(const nav__open_space *os, const int32_t *top_x, const int32_t
     int d = d0;
     uint64_t limit = 16 * (uint64_t)os->count + 16;
     for (uint64_t steps = 0; steps < limit; steps++) {
-        uint32_t other = across(os, i, d);
+        uint32_t other = across(os, top_x, top_z, i, d);
         if (other != r) {
             arrput(*raw, ((nav__contour_point){top_x[i] + corner_dx[d], corner_height(os, i, d),
                                                top_z[i] + corner_dz[d], other}));
@@ -103,8 +108,13 @@ static void simplify(nav__contours *out, const nav__contour_point *raw, uint32_t
 {
     uint32_t *keep = *keep_scratch; /* raw indices kept, in order round */
     arrsetlen(keep, 0);
-    for (uint32_t i = 0; i < n; i++)
-        if (raw[i].neighbour != raw[(i + n - 1) % n].neighbour) arrput(keep, i);
+    for (uint32_t i = 0; i < n; i++) {
+        const nav__contour_point *prev = &raw[(i + n - 1) % n], *next = &raw[(i + 1) % n];
+        bool turn = raw[i].neighbour == NAV__BORDER_REGION && prev->neighbour == NAV__BORDER_REGION &&
+                    (int64_t)(raw[i].x - prev->x) * (next->z - raw[i].z) !=
+                        (int64_t)(raw[i].z - prev->z) * (next->x - raw[i].x); /* a tile's corner */
+        if (raw[i].neighbour != prev->neighbour || turn) arrput(keep, i);
+    }
     if (arrlenu(keep) == 0) { /* one neighbour all round: start from the lowest and highest points */
         uint32_t lo = 0, hi = 0;
         for (uint32_t i = 1; i < n; i++) {
@@ -117,7 +127,8 @@ static void simplify(nav__contours *out, const nav__contour_point *raw, uint32_t
     double error2 = (double)max_error * max_error;
     for (size_t k = 0; k < arrlenu(keep);) {
         uint32_t a = keep[k], b = keep[(k + 1) % arrlenu(keep)];
-        int64_t j = farthest(raw, n, a, b, error2);
+        /* along a tile's edge: straight, and the next tile's outline must find the same ends */
+        int64_t j = raw[a].neighbour == NAV__BORDER_REGION ? -1 : farthest(raw, n, a, b, error2);
         if (j >= 0)
             arrins(keep, k + 1, (uint32_t)j);
         else
@@ -174,7 +185,7 @@ bool nav__contours_build(nav__contours *out, const nav__open_space *os, float ma
         uint32_t r = os->region[i];
         if (r == 0 || start[r] != NAV__NO_SPAN) continue;
         for (int d = 0; d < NAV__OPEN_SIDES; d++)
-            if (across(os, i, d) != r) {
+            if (across(os, top_x, top_z, i, d) != r) {
                 start[r] = i, start_side[r] = (uint8_t)d;
                 break;
             }

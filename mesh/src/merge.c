@@ -133,25 +133,51 @@ static bool zipper(merger *m, const uint32_t *p, uint32_t n, uint32_t source)
     return true;
 }
 
+void nav__sort_by_key(uint32_t *order, uint32_t *tmp, uint32_t n, const uint64_t *key)
+{
+    for (uint32_t width = 1; width < n; width *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * width) {
+            uint32_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            uint32_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) tmp[k++] = key[order[j]] < key[order[i]] ? order[j++] : order[i++];
+            while (i < mid) tmp[k++] = order[i++];
+            while (j < hi) tmp[k++] = order[j++];
+        }
+        memcpy(order, tmp, n * sizeof *order);
+    }
+}
+
 void nav__corner_reps(const int32_t *x, const int32_t *y, const float *height, uint32_t n, uint32_t *rep)
 {
-    /* the vertices in order of (y, x): two stable counting passes, x then y (16 bits each) */
+    /* the vertices in order of (y, x): two stable counting passes, x then y (16 bits each), or for
+     * a few vertices (a tile's) a merge sort, cheaper than the counts' 65536 entries */
     uint32_t *a = NULL, *b = NULL, *count = NULL;
     arrsetlen(a, n);
     arrsetlen(b, n);
-    arrsetlen(count, 65537);
-    for (int pass = 0; pass < 2; pass++) {
-        const int32_t *key = pass ? y : x;
-        memset(count, 0, 65537 * sizeof *count);
-        for (uint32_t v = 0; v < n; v++) count[(uint16_t)key[v] + 1]++;
-        for (uint32_t k = 0; k < 65536; k++) count[k + 1] += count[k];
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t v = pass ? a[i] : i;
-            b[count[(uint16_t)key[v]]++] = v;
+    if (n < 8192) {
+        uint64_t *key = NULL;
+        arrsetlen(key, n);
+        for (uint32_t v = 0; v < n; v++) {
+            a[v] = v;
+            key[v] = (uint64_t)(uint16_t)y[v] << 16 | (uint16_t)x[v];
         }
-        uint32_t *t = a;
-        a = b;
-        b = t;
+        nav__sort_by_key(a, b, n, key);
+        arrfree(key);
+    } else {
+        arrsetlen(count, 65537);
+        for (int pass = 0; pass < 2; pass++) {
+            const int32_t *key = pass ? y : x;
+            memset(count, 0, 65537 * sizeof *count);
+            for (uint32_t v = 0; v < n; v++) count[(uint16_t)key[v] + 1]++;
+            for (uint32_t k = 0; k < 65536; k++) count[k + 1] += count[k];
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t v = pass ? a[i] : i;
+                b[count[(uint16_t)key[v]]++] = v;
+            }
+            uint32_t *t = a;
+            a = b;
+            b = t;
+        }
     }
     /* runs of one corner (a few vertices): the first of each height in the run (the least, as
      * the sort is stable) is the representative */

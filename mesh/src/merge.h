@@ -27,6 +27,9 @@ void nav__merge_triangles(const int32_t *x, const int32_t *y, uint32_t vert_coun
                           uint32_t max_verts, uint32_t **out_first, uint32_t **out_verts,
                           uint32_t **out_source);
 
+/* Sorts order[0 .. n - 1] (ids) by key[id], stably: a bottom-up merge sort through tmp (n entries). */
+void nav__sort_by_key(uint32_t *order, uint32_t *tmp, uint32_t n, const uint64_t *key);
+
 /* rep[v]: the least vertex at v's grid corner (x[v], y[v]: 0..NAV_GRID_MAX_SIDE), for n vertices,
  * and with the same height (the same bits of height[v]) unless height is null; a radix sort of the
  * corners, no hashing. */

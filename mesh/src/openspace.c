@@ -104,7 +104,9 @@ void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint
                             .depth = hf->depth,
                             .cell = hf->cell,
                             .cell_height = hf->cell_height,
-                            .origin = hf->origin};
+                            .origin = hf->origin,
+                            .inner_x1 = hf->width,
+                            .inner_z1 = hf->depth};
     size_t columns = (size_t)hf->width * (size_t)hf->depth;
     arrsetlen(os->column_first, columns + 1);
     uint32_t count = 0;

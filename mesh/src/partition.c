@@ -20,8 +20,14 @@ void nav__open_space_drop_islands(nav__open_space *os, uint32_t min_tops)
             if (n != NAV__NO_SPAN && os->area[n] != 0) nav__join(parent, i, n);
         }
     }
-    for (uint32_t i = 0; i < os->count; i++)
-        if (os->area[i] != 0) size[nav__find_root(parent, i)]++;
+    /* a piece with a top in a tile's border counts as large: it may go on past the tile */
+    for (int32_t z = 0; z < os->depth; z++)
+        for (int32_t x = 0; x < os->width; x++) {
+            size_t c = (size_t)z * (size_t)os->width + (size_t)x;
+            uint32_t weight = nav__open_space_inner(os, x, z) ? 1 : min_tops;
+            for (uint32_t i = os->column_first[c]; i < os->column_first[c + 1]; i++)
+                if (os->area[i] != 0) size[nav__find_root(parent, i)] += weight;
+        }
     for (uint32_t i = 0; i < os->count; i++)
         if (os->area[i] != 0 && size[nav__find_root(parent, i)] < min_tops) os->area[i] = 0;
     arrfree(parent);
@@ -39,7 +45,7 @@ typedef struct sweep {
 void nav__open_space_partition(nav__open_space *os)
 {
     arrsetlen(os->region, os->count);
-    memset(os->region, 0, os->count * sizeof *os->region);
+    if (os->count) memset(os->region, 0, os->count * sizeof *os->region);
     uint32_t *run = NULL;     /* the run of each top of the current row */
     uint32_t *met = NULL;     /* per region: how many tops of the current row meet it */
     uint32_t *touched = NULL; /* the regions met in the current row, to clear met after it */
@@ -47,16 +53,18 @@ void nav__open_space_partition(nav__open_space *os)
     arrsetlen(run, os->count);
     arrput(met, 0); /* region 0: none */
     uint32_t regions = 0;
-    for (int32_t z = 0; z < os->depth; z++) {
+    for (int32_t z = os->inner_z0; z < os->inner_z1; z++) {
         arrsetlen(runs, 0);
         arrsetlen(touched, 0);
         size_t row = (size_t)z * (size_t)os->width;
-        uint32_t row_first = os->column_first[row], row_end = os->column_first[row + (size_t)os->width];
+        uint32_t row_first = os->column_first[row + (size_t)os->inner_x0],
+                 row_end = os->column_first[row + (size_t)os->inner_x1];
         for (uint32_t i = row_first; i < row_end; i++) {
             if (os->area[i] == 0) continue;
             uint32_t left = os->side[i][2], up = os->side[i][3];
             uint32_t r;
-            if (left != NAV__NO_SPAN && os->area[left] == os->area[i]) {
+            if (left != NAV__NO_SPAN && left >= row_first &&
+                os->area[left] == os->area[i]) { /* not the border */
                 r = run[left];
             } else {
                 r = (uint32_t)arrlenu(runs);

@@ -1,5 +1,6 @@
 /* Stage 7 of the build from geometry (voxel.h): the outlines cut into triangles, merged into convex
  * polygons, and made into a mesh draft. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ds.h"
@@ -185,7 +186,7 @@ static void split_pinches(nav__polygons *p)
     /* the first group at each vertex keeps it */
     uint32_t verts = (uint32_t)arrlenu(p->x);
     arrsetlen(copy, verts);
-    memset(copy, 0xff, verts * sizeof *copy);
+    if (verts) memset(copy, 0xff, verts * sizeof *copy);
     uint32_t *group_vertex = NULL; /* per root edge: the vertex its group uses */
     arrsetlen(group_vertex, edges);
     for (uint32_t e = 0; e < edges; e++) {
@@ -211,7 +212,7 @@ static void split_pinches(nav__polygons *p)
 }
 
 bool nav__polygons_build(nav__polygons *out, const nav__contours *c, const nav__open_space *os,
-                         uint32_t max_verts)
+                         uint32_t max_verts, int32_t dx, int32_t dz)
 {
     *out = (nav__polygons){0};
     uint8_t *region_area = NULL;
@@ -220,27 +221,40 @@ bool nav__polygons_build(nav__polygons *out, const nav__contours *c, const nav__
     for (uint32_t i = 0; i < os->count; i++)
         if (os->region[i] != 0) region_area[os->region[i]] = os->area[i];
 
-    /* vertices welded by position, numbered in order of first use */
-    vertex_entry *weld = NULL;
-    uint32_t *vertex_of = NULL; /* per contour point */
+    /* vertices welded by position, numbered in order of first use: the points sorted by (x, z,
+     * height), not hashed (stb_ds's tables touch a process-wide seed, and tiles run on threads) */
     size_t point_count = arrlenu(c->points);
+    uint32_t *vertex_of = NULL, *order = NULL, *tmp = NULL;
+    uint64_t *key = NULL;
     arrsetlen(vertex_of, point_count);
+    arrsetlen(order, point_count);
+    arrsetlen(tmp, point_count);
+    arrsetlen(key, point_count);
     for (size_t k = 0; k < point_count; k++) {
         const nav__contour_point *q = &c->points[k];
-        vertex_key key = {q->x, q->z, q->y};
-        ptrdiff_t at = hmgeti(weld, key);
-        if (at < 0) {
-            uint32_t v = (uint32_t)arrlenu(out->x);
+        order[k] = (uint32_t)k;
+        key[k] = (uint64_t)(uint16_t)q->x << 32 | (uint64_t)(uint16_t)q->z << 16 | (uint16_t)q->y;
+    }
+    nav__sort_by_key(order, tmp, (uint32_t)point_count, key);
+    /* each point's first point at its place (the least index: the sort is stable) */
+    for (size_t k = 0; k < point_count; k++) {
+        uint32_t p = order[k];
+        tmp[p] = k > 0 && key[order[k - 1]] == key[p] ? tmp[order[k - 1]] : p;
+    }
+    for (size_t k = 0; k < point_count; k++) {
+        if (tmp[k] == k) {
+            const nav__contour_point *q = &c->points[k];
+            vertex_of[k] = (uint32_t)arrlenu(out->x);
             arrput(out->x, q->x);
             arrput(out->y, q->y);
             arrput(out->z, q->z);
-            hmput(weld, key, v);
-            vertex_of[k] = v;
         } else {
-            vertex_of[k] = weld[at].value;
+            vertex_of[k] = vertex_of[tmp[k]];
         }
     }
-    hmfree(weld);
+    arrfree(order);
+    arrfree(tmp);
+    arrfree(key);
 
     uint32_t *tris = NULL, *tri_region = NULL, *local = NULL, *at = NULL;
     uint8_t *ear = NULL;
@@ -274,7 +288,7 @@ bool nav__polygons_build(nav__polygons *out, const nav__contours *c, const nav__
         uint32_t *remap = NULL;
         int32_t *x = NULL, *y = NULL, *z = NULL;
         arrsetlen(remap, arrlenu(out->x));
-        memset(remap, 0xff, arrlenu(out->x) * sizeof *remap);
+        if (arrlenu(out->x)) memset(remap, 0xff, arrlenu(out->x) * sizeof *remap);
         for (size_t e = 0; e < arrlenu(out->poly_verts); e++) {
             uint32_t v = out->poly_verts[e];
             if (remap[v] == UINT32_MAX) {
@@ -291,15 +305,188 @@ bool nav__polygons_build(nav__polygons *out, const nav__contours *c, const nav__
         out->x = x, out->y = y, out->z = z;
         arrfree(remap);
     }
-    /* neighbours: the edge with the same two vertices reversed */
-    uint32_t edges = (uint32_t)arrlenu(out->poly_verts), *to = NULL;
-    arrsetlen(to, edges);
-    arrsetlen(out->edge_twin, edges);
-    for (uint32_t q = 0; q < polys; q++)
-        for (uint32_t e = out->poly_first[q]; e < out->poly_first[q + 1]; e++)
-            to[e] = out->poly_verts[e + 1 < out->poly_first[q + 1] ? e + 1 : out->poly_first[q]];
-    nav__match_edges(out->poly_verts, to, edges, (uint32_t)arrlenu(out->x), out->edge_twin);
-    arrfree(to);
-    split_pinches(out);
+    for (size_t v = 0; v < arrlenu(out->x); v++) out->x[v] += dx, out->z[v] += dz;
     return out->failed_regions == 0;
+}
+
+void nav__polygons_append(nav__polygons *all, const nav__polygons *add, void **weld_map)
+{
+    vertex_entry *weld = *weld_map;
+    uint32_t *remap = NULL;
+    arrsetlen(remap, arrlenu(add->x));
+    for (size_t v = 0; v < arrlenu(add->x); v++) {
+        vertex_key key = {add->x[v], add->z[v], add->y[v]};
+        ptrdiff_t at = hmgeti(weld, key);
+        if (at < 0) {
+            uint32_t id = (uint32_t)arrlenu(all->x);
+            arrput(all->x, add->x[v]);
+            arrput(all->y, add->y[v]);
+            arrput(all->z, add->z[v]);
+            hmput(weld, key, id);
+            remap[v] = id;
+        } else {
+            remap[v] = weld[at].value;
+        }
+    }
+    if (arrlenu(all->poly_first) == 0) arrput(all->poly_first, 0);
+    uint32_t base = (uint32_t)arrlenu(all->poly_verts);
+    size_t polys = arrlenu(add->poly_first) ? arrlenu(add->poly_first) - 1 : 0;
+    for (size_t e = 0; e < arrlenu(add->poly_verts); e++) arrput(all->poly_verts, remap[add->poly_verts[e]]);
+    for (size_t q = 0; q < polys; q++) {
+        arrput(all->poly_first, base + add->poly_first[q + 1]);
+        arrput(all->poly_area, add->poly_area[q]);
+    }
+    all->triangles += add->triangles;
+    all->failed_regions += add->failed_regions;
+    arrfree(remap);
+    *weld_map = weld;
+}
+
+void nav__polygons_weld_free(void **weld_map)
+{
+    vertex_entry *weld = *weld_map;
+    hmfree(weld);
+    *weld_map = NULL;
+}
+
+/* A vertex on a line between tiles: the line (x = line * tile_size when vertical, z = ... when
+ * not), its place along it, its height. */
+typedef struct on_line {
+    int32_t vertical, line, along, y;
+    uint32_t vertex;
+} on_line;
+
+static int by_line(const void *pa, const void *pb)
+{
+    const on_line *a = pa, *b = pb;
+    if (a->vertical != b->vertical) return a->vertical < b->vertical ? -1 : 1;
+    if (a->line != b->line) return a->line < b->line ? -1 : 1;
+    if (a->along != b->along) return a->along < b->along ? -1 : 1;
+    if (a->y != b->y) return a->y < b->y ? -1 : 1;
+    return a->vertex < b->vertex ? -1 : (a->vertex > b->vertex);
+}
+
+/* The first entry at or after (vertical, line, along). */
+static size_t lower_bound(const on_line *v, size_t n, int32_t vertical, int32_t line, int32_t along)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        const on_line *m = &v[mid];
+        bool less = m->vertical != vertical ? m->vertical < vertical
+                    : m->line != line       ? m->line < line
+                                            : m->along < along;
+        if (less)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Each polygon edge on a line between tiles takes the vertices inside it (see nav__polygons_stitch). */
+static void insert_tile_vertices(nav__polygons *p, int32_t tile, int32_t climb)
+{
+    on_line *on = NULL;
+    for (size_t v = 0; v < arrlenu(p->x); v++) {
+        if (p->x[v] % tile == 0) arrput(on, ((on_line){1, p->x[v] / tile, p->z[v], p->y[v], (uint32_t)v}));
+        if (p->z[v] % tile == 0) arrput(on, ((on_line){0, p->z[v] / tile, p->x[v], p->y[v], (uint32_t)v}));
+    }
+    if (arrlenu(on) == 0) return;
+    qsort(on, arrlenu(on), sizeof *on, by_line);
+    uint32_t *first = NULL, *verts = NULL, *inside = NULL;
+    uint32_t polys = (uint32_t)arrlenu(p->poly_first) - 1;
+    arrput(first, 0);
+    for (uint32_t q = 0; q < polys; q++) {
+        uint32_t f = p->poly_first[q], n = p->poly_first[q + 1] - f;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t a = p->poly_verts[f + k], b = p->poly_verts[f + (k + 1) % n];
+            arrput(verts, a);
+            int32_t vertical = p->x[a] == p->x[b] && p->x[a] % tile == 0;
+            if (!vertical && !(p->z[a] == p->z[b] && p->z[a] % tile == 0)) continue;
+            int32_t line = vertical ? p->x[a] / tile : p->z[a] / tile;
+            int32_t from = vertical ? p->z[a] : p->x[a], to = vertical ? p->z[b] : p->x[b];
+            int32_t lo = from < to ? from : to, hi = from < to ? to : from;
+            arrsetlen(inside, 0);
+            for (size_t i = lower_bound(on, arrlenu(on), vertical, line, lo + 1);
+                 i < arrlenu(on) && on[i].vertical == vertical && on[i].line == line && on[i].along < hi;
+                 i++) {
+                double t = (double)(on[i].along - from) / (double)(to - from);
+                double y = p->y[a] + t * (p->y[b] - p->y[a]);
+                if (on[i].y - y <= climb && y - on[i].y <= climb) arrput(inside, (uint32_t)i);
+            }
+            /* in the edge's direction, one vertex a place */
+            size_t count = arrlenu(inside);
+            int32_t last_along = from;
+            for (size_t j = 0; j < count; j++) {
+                const on_line *o = &on[inside[from < to ? j : count - 1 - j]];
+                if (o->along == last_along) continue;
+                last_along = o->along;
+                arrput(verts, o->vertex);
+            }
+        }
+        arrput(first, (uint32_t)arrlenu(verts));
+    }
+    arrfree(p->poly_first);
+    arrfree(p->poly_verts);
+    p->poly_first = first;
+    p->poly_verts = verts;
+    arrfree(inside);
+    arrfree(on);
+}
+
+/* Halves polygons of more than NAV_MESH_MAX_POLY_VERTS vertices along a diagonal (convex: both
+ * halves are), until none is left. */
+static void halve_big_polygons(nav__polygons *p)
+{
+    uint32_t polys = (uint32_t)arrlenu(p->poly_first) - 1;
+    bool any = false;
+    for (uint32_t q = 0; q < polys && !any; q++)
+        any = p->poly_first[q + 1] - p->poly_first[q] > NAV_MESH_MAX_POLY_VERTS;
+    if (!any) return;
+    uint32_t *first = NULL, *verts = NULL, *todo = NULL;
+    uint8_t *area = NULL;
+    arrput(first, 0);
+    for (uint32_t q = 0; q < polys; q++) {
+        arrsetlen(todo, 0);
+        for (uint32_t e = p->poly_first[q]; e < p->poly_first[q + 1]; e++) arrput(todo, p->poly_verts[e]);
+        /* a stack of pieces: each is todo[start .. start + n - 1] */
+        while (arrlenu(todo)) {
+            uint32_t n = (uint32_t)arrlenu(todo);
+            if (n <= NAV_MESH_MAX_POLY_VERTS) {
+                for (uint32_t k = 0; k < n; k++) arrput(verts, todo[k]);
+                arrput(first, (uint32_t)arrlenu(verts));
+                arrput(area, p->poly_area[q]);
+                break;
+            }
+            uint32_t half = n / 2; /* 0 .. half, and half .. n - 1, 0 */
+            for (uint32_t k = 0; k <= half; k++) arrput(verts, todo[k]);
+            arrput(first, (uint32_t)arrlenu(verts));
+            arrput(area, p->poly_area[q]);
+            memmove(todo + 1, todo + half, (n - half) * sizeof *todo);
+            arrsetlen(todo, n - half + 1);
+        }
+    }
+    arrfree(p->poly_first);
+    arrfree(p->poly_verts);
+    arrfree(p->poly_area);
+    arrfree(todo);
+    p->poly_first = first, p->poly_verts = verts, p->poly_area = area;
+}
+
+void nav__polygons_stitch(nav__polygons *p, int32_t tile_size, int32_t climb)
+{
+    if (arrlenu(p->poly_first) == 0) arrput(p->poly_first, 0);
+    if (tile_size > 0) insert_tile_vertices(p, tile_size, climb);
+    halve_big_polygons(p);
+    uint32_t polys = (uint32_t)arrlenu(p->poly_first) - 1, edges = (uint32_t)arrlenu(p->poly_verts),
+             *to = NULL;
+    arrsetlen(to, edges);
+    arrsetlen(p->edge_twin, edges);
+    for (uint32_t q = 0; q < polys; q++)
+        for (uint32_t e = p->poly_first[q]; e < p->poly_first[q + 1]; e++)
+            to[e] = p->poly_verts[e + 1 < p->poly_first[q + 1] ? e + 1 : p->poly_first[q]];
+    nav__match_edges(p->poly_verts, to, edges, (uint32_t)arrlenu(p->x), p->edge_twin);
+    arrfree(to);
+    split_pinches(p);
 }

@@ -30,6 +30,20 @@ nav_status nav__heightfield_init(nav__heightfield *hf, nav_vec3 min, nav_vec3 ma
     return NAV_SUCCESS;
 }
 
+nav_status nav__heightfield_init_grid(nav__heightfield *hf, nav_vec3 origin, int32_t width, int32_t depth,
+                                      uint32_t steps, float cell, float cell_height)
+{
+    *hf = (nav__heightfield){.free = NAV__NO_SPAN};
+    if (width <= 0 || depth <= 0 || steps == 0 || steps > NAV__SPAN_MAX_HEIGHT ||
+        (uint64_t)width * (uint64_t)depth > MAX_COLUMNS)
+        return NAV_FAILURE | NAV_TOO_LARGE;
+    hf->width = width, hf->depth = depth, hf->steps = steps;
+    hf->cell = cell, hf->cell_height = cell_height, hf->origin = origin;
+    arrsetlen(hf->column, (size_t)width * (size_t)depth);
+    memset(hf->column, 0xff, arrlenu(hf->column) * sizeof *hf->column);
+    return NAV_SUCCESS;
+}
+
 void nav__heightfield_free(nav__heightfield *hf)
 {
     arrfree(hf->column);
@@ -251,13 +265,16 @@ static void rasterize_triangle(nav__heightfield *hf, const float *a, const float
     }
 }
 
-void nav__rasterize(nav__heightfield *hf, const nav_triangles *t, float max_slope, uint32_t merge)
+void nav__rasterize(nav__heightfield *hf, const nav_triangles *t, const uint32_t *which, uint32_t count,
+                    float max_slope, uint32_t merge)
 {
     float cos_slope = cosf(max_slope * (float)(M_PI / 180.0));
     float *lo = NULL, *hi = NULL;
     arrsetlen(lo, (size_t)hf->width);
     arrsetlen(hi, (size_t)hf->width);
-    for (uint32_t i = 0; i < t->triangle_count; i++) {
+    uint32_t n = which ? count : t->triangle_count;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = which ? which[k] : k;
         const uint32_t *v = t->indices + 3 * (size_t)i;
         const float *a = t->vertices + 3 * (size_t)v[0], *b = t->vertices + 3 * (size_t)v[1],
                     *c = t->vertices + 3 * (size_t)v[2];

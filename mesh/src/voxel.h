@@ -41,6 +41,10 @@ typedef struct nav__heightfield {
  * span holds). */
 nav_status nav__heightfield_init(nav__heightfield *hf, nav_vec3 min, nav_vec3 max, float cell,
                                  float cell_height);
+/* The same over an exact grid: width x depth columns and `steps` steps from origin (a tile's box,
+ * aligned with the scene's cells). */
+nav_status nav__heightfield_init_grid(nav__heightfield *hf, nav_vec3 origin, int32_t width, int32_t depth,
+                                      uint32_t steps, float cell, float cell_height);
 void nav__heightfield_free(nav__heightfield *hf);
 
 /* Adds one span to column (x, z), merging it with the spans it touches or overlaps: the merged top
@@ -48,10 +52,12 @@ void nav__heightfield_free(nav__heightfield *hf);
 void nav__heightfield_add_span(nav__heightfield *hf, int32_t x, int32_t z, uint32_t bottom, uint32_t top,
                                uint8_t area, uint32_t merge);
 
-/* Rasterises every triangle (a view checked by nav_triangles_check): the area of a triangle whose
- * upward normal leans more than max_slope degrees from the vertical (or that faces down) is 0, else
- * its own. Spans whose tops lie within merge steps merge their areas. */
-void nav__rasterize(nav__heightfield *hf, const nav_triangles *triangles, float max_slope, uint32_t merge);
+/* Rasterises the triangles (a view checked by nav_triangles_check; only those listed in which
+ * [opt], count of them, when which is given): the area of a triangle whose upward normal leans
+ * more than max_slope degrees from the vertical (or that faces down) is 0, else its own. Spans
+ * whose tops lie within merge steps merge their areas. */
+void nav__rasterize(nav__heightfield *hf, const nav_triangles *triangles, const uint32_t *which,
+                    uint32_t count, float max_slope, uint32_t merge);
 
 /* ---- Stage 2: what an agent may stand on (openspace.c) ---------------------------------------- */
 
@@ -92,7 +98,21 @@ typedef struct nav__open_space {
     uint32_t (*side)[NAV__OPEN_SIDES]; /* the neighbour across each side, or NAV__NO_SPAN */
     uint32_t *region;                  /* stage 5: each top's region, 1.., or 0 for none */
     uint32_t region_count;
+    /* A tile's open space holds a border of columns round the tile proper, columns inner_x0 ..
+     * inner_x1 - 1 and inner_z0 .. inner_z1 - 1 (all of them when built alone): the border's
+     * tops shape the tile's (erosion sees past the tile's edge) but are in no region. */
+    int32_t inner_x0, inner_z0, inner_x1, inner_z1;
 } nav__open_space;
+
+/* The region across an edge to a walkable top of the border: the tile's edge, where a polygon of the
+ * tile next to it continues. */
+#define NAV__BORDER_REGION (UINT32_MAX - 1)
+
+/* Whether column (x, z) lies in the tile proper. */
+static inline bool nav__open_space_inner(const nav__open_space *os, int32_t x, int32_t z)
+{
+    return x >= os->inner_x0 && x < os->inner_x1 && z >= os->inner_z0 && z < os->inner_z1;
+}
 
 /* The open space of a filtered heightfield. Links are kept only both ways (a top links to one
  * across a side only when that one links back), so that an outline traced over them closes. */
@@ -116,21 +136,23 @@ void nav__open_space_mark(nav__open_space *os, const float *points, uint32_t poi
 /* ---- Stage 5: regions (partition.c) ----------------------------------------------------------- */
 
 /* Takes (area 0) the walkable tops of every connected piece (over links) smaller than min_tops:
- * islands no agent can reach or use, such as the tops of furniture. */
+ * islands no agent can reach or use, such as the tops of furniture. A piece that reaches a tile's
+ * border may go on in the next tile, and stays. */
 void nav__open_space_drop_islands(nav__open_space *os, uint32_t min_tops);
 
-/* Partitions the walkable tops into regions of one area type each whose outline is a simple polygon
- * seen from above: a monotone sweep (rows in z, runs in x over links, a run joining the region of
- * the row before when that region meets no other run of the row and the run meets no other
- * region). Each region has one run a row, each run overlapping the one before over a link: no holes,
- * no overlap of a region with itself, whatever floors lie above one another. Fills os->region. */
+/* Partitions the walkable tops of the tile proper into regions of one area type each whose outline is a
+ * simple polygon seen from above: a monotone sweep (rows in z, runs in x over links, a run joining the region
+ * of the row before when that region meets no other run of the row and the run meets no other region). Each
+ * region has one run a row, each run overlapping the one before over a link: no holes, no overlap of a region
+ * with itself, whatever floors lie above one another. Fills os->region. */
 void nav__open_space_partition(nav__open_space *os);
 
 /* ---- Stage 6: contours (contour.c) ------------------------------------------------------------- */
 
 /* One point of a region's outline: a cell corner (x, z in cells from the origin), its height in
  * steps (the highest floor of the linked tops round the corner), and the region across the edge
- * from this point to the next (0: a wall, the edge of the walkable space). */
+ * from this point to the next (0: a wall, the edge of the walkable space; NAV__BORDER_REGION: the
+ * tile's edge). */
 typedef struct nav__contour_point {
     int32_t x, y, z;
     uint32_t neighbour;
@@ -148,9 +170,9 @@ typedef struct nav__contours {
 /* Traces each region's outline along cell edges, then simplifies it: the points where the region
  * across changes stay; between them, points are added back farthest first (Douglas and Peucker)
  * until the outline is within max_error cells of the traced one, taken in the same order from both
- * sides of an edge two regions share so that both get the same points; walls longer than
- * max_edge cells (0: no limit) are split. Returns false when an outline does not close (the
- * links are not symmetric: a fault). */
+ * sides of an edge two regions share so that both get the same points (along a tile's edge, only
+ * the ends: it is straight); walls longer than max_edge cells (0: no limit) are split. Returns false when an
+ * outline does not close (the links are not symmetric: a fault). */
 bool nav__contours_build(nav__contours *out, const nav__open_space *os, float max_error, float max_edge);
 void nav__contours_free(nav__contours *c);
 
@@ -172,11 +194,24 @@ typedef struct nav__polygons {
 /* Cuts each outline into triangles (ear clipping, the shortest diagonal first), welds points at the
  * same corner and height into one vertex, flips the triangles to the constrained Delaunay
  * triangulation (walls and borders between area types fixed) and merges them into convex polygons
- * of at most max_verts vertices, across regions of one area type (merge.h); then splits vertices
- * where polygons meet at a point only. Returns false when some outline could not be cut whole
- * (out->failed_regions; the mesh is still whole elsewhere). */
+ * of at most max_verts vertices, across regions of one area type (merge.h). Vertices are moved by
+ * (dx, dz) cells (a tile's place in the scene). No neighbours yet (nav__polygons_stitch). Returns
+ * false when some outline could not be cut whole (out->failed_regions; the rest is whole). */
 bool nav__polygons_build(nav__polygons *out, const nav__contours *contours, const nav__open_space *os,
-                         uint32_t max_verts);
+                         uint32_t max_verts, int32_t dx, int32_t dz);
+
+/* Appends the polygons of `add` to `all`, welding vertices at the same corner and height
+ * (weld: the stb_ds map of all's vertices, kept between calls). */
+void nav__polygons_append(nav__polygons *all, const nav__polygons *add, void **weld);
+void nav__polygons_weld_free(void **weld);
+
+/* Joins the polygons: along the lines between tiles (every tile_size cells from column and row 0;
+ * 0: none), each polygon edge on a line takes the vertices of the other side's polygons that lie
+ * inside it (at a height within `climb` steps of it), so that both sides have the same edges;
+ * polygons grown over NAV_MESH_MAX_POLY_VERTS are halved. Then finds each edge's twin (the same
+ * two vertices reversed) and splits vertices where polygons meet at a point only (a pinch, or two
+ * floors touching at a corner), so that a vertex's polygons are always one fan. */
+void nav__polygons_stitch(nav__polygons *p, int32_t tile_size, int32_t climb);
 void nav__polygons_free(nav__polygons *p);
 
 #endif

@@ -101,6 +101,9 @@ typedef struct nav_geometry_build_desc {
     float max_edge_error;    /* how far a simplified outline may stray from the voxels' edges (0: 1.3
                               * cells) */
     uint32_t max_poly_verts; /* most vertices of a polygon (0: 6; at most NAV_MESH_MAX_POLY_VERTS) */
+    uint32_t tile_size;      /* cells a side of the square tiles built apart, in parallel, and stitched
+                              * (0: the level as one tile) */
+    uint32_t threads;        /* threads building tiles (0: one a core) */
     const nav_geometry_volume *volumes; /* [opt] marked after erosion, in order */
     uint32_t volume_count;
     const nav_mesh_link_desc *links; /* [opt] off-mesh links (ladders, jumps), as for a grid's mesh */
@@ -135,7 +138,8 @@ const char *nav_geometry_stage_name(nav_geometry_stage stage);
 
 /* What a build made, stage by stage. */
 typedef struct nav_geometry_build_stats {
-    uint32_t triangles;   /* in */
+    uint32_t triangles; /* in */
+    uint32_t tiles;
     int32_t width, depth; /* columns of the voxel grid */
     uint64_t spans;       /* solid spans */
     uint32_t tops;        /* walkable tops, before erosion */
@@ -144,9 +148,9 @@ typedef struct nav_geometry_build_stats {
     uint32_t contour_points; /* of the simplified outlines */
     uint32_t failed_regions; /* outlines cut only in part (their simplification crossed itself) */
     uint32_t polygons, vertices;
-    size_t bytes; /* of the mesh */
-    double stage_ms[NAV_GEOMETRY_STAGES];
-    double total_ms;
+    size_t bytes;                         /* of the mesh */
+    double stage_ms[NAV_GEOMETRY_STAGES]; /* summed over tiles and threads */
+    double total_ms;                      /* wall time */
 } nav_geometry_build_stats;
 
 /* Builds the navigation mesh of the floors an agent can walk in a level (triangles, checked as
