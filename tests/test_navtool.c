@@ -552,12 +552,71 @@ static void test_world_commands(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* A level as navtool serves it: bake LEVEL.obj --mesh (RecastDemo's agent, then in tiles on two
+ * threads), info, a path between world points (two points in sight of each other: the straight line,
+ * at its length) and render's two pictures, both showing the path; a malformed .obj named by line. */
+static void test_level_commands(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_navtool_XXXXXX", args[1024], out[16384];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char nav[64], png[64], side[64], obj[64];
+    snprintf(nav, sizeof nav, "%s.nav", path);
+    snprintf(png, sizeof png, "%s.png", path);
+    snprintf(side, sizeof side, "%s-side.png", path);
+    snprintf(obj, sizeof obj, "%s.obj", path);
+    for (int tiled = 0; tiled < 2; tiled++) {
+        snprintf(args, sizeof args, "bake '%s' --mesh -o '%s' --quiet%s", test_data("nav_test.obj"), nav,
+                 tiled ? " --tile 64 --threads 2" : "");
+        assert_int_equal(run_navtool(out, sizeof out, args), 0);
+        expect_output(out, "1612 triangles, 305 x 258 cells");
+        expect_output(out, tiled ? "25 tiles" : "1 tiles");
+        expect_output(out, "agent: radius 0.6, height 2, climb 0.9, slope 45");
+        expect_output(out, "stages (ms");
+    }
+    snprintf(args, sizeof args, "info '%s'", nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "chunks: MESH v2");
+    expect_output(out, "mesh: built from level geometry");
+    snprintf(args, sizeof args, "path '%s' 54.2 0.26 -18.3 34.76 -1.2 -22.55", nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "status: success");
+    const char *cost = strstr(out, "cost: ");
+    assert_non_null(cost);
+    assert_cost_equal(strtod(cost + 6, NULL), hypot(54.2 - 34.76, -18.3 + 22.55), 1e-3);
+    snprintf(args, sizeof args, "render '%s' 54.2 0.26 -18.3 34.76 -1.2 -22.55 --png '%s' --scale 400", nav,
+             png);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    assert_true(count_colour(png, 220, 30, 40) > 20);
+    assert_true(count_colour(side, 220, 30, 40) > 20);
+    remove(png);
+    remove(side);
+    snprintf(args, sizeof args, "path '%s' 54.2 0.26 -18.3", nav); /* half a pair of points */
+    assert_int_equal(run_navtool(out, sizeof out, args), 2);
+    FILE *f = fopen(obj, "w");
+    assert_non_null(f);
+    fputs("v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 7\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "bake '%s' --mesh -o '%s' --quiet", obj, nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out, ":4: ");
+    snprintf(args, sizeof args, "bake '%s' -o '%s'", obj, nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 2);
+    expect_output(out, "add --mesh");
+    remove(obj);
+    remove(nav);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_info),          cmocka_unit_test(test_baked_file_input),
-        cmocka_unit_test(test_mesh_commands), cmocka_unit_test(test_waypoint_commands),
-        cmocka_unit_test(test_demo),          cmocka_unit_test(test_world_commands),
+        cmocka_unit_test(test_info),           cmocka_unit_test(test_baked_file_input),
+        cmocka_unit_test(test_mesh_commands),  cmocka_unit_test(test_waypoint_commands),
+        cmocka_unit_test(test_demo),           cmocka_unit_test(test_world_commands),
+        cmocka_unit_test(test_level_commands),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

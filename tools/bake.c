@@ -99,8 +99,10 @@ static int bake_waypoints(const char *input, const char *output, const nav_waypo
 
 int navtool_bake(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
+    for (int i = 1; i < argc; i++) {
         if (argv[i][0] != '-' && navtool_is_json(argv[i])) return navtool_bake_world(argc, argv);
+        if (argv[i][0] != '-' && navtool_is_obj(argv[i])) return navtool_bake_level(argc, argv);
+    }
     const char *input = NULL, *output = NULL;
     nav_hpa_desc desc = {0};
     bool quiet = false, mesh = false, waypoints = false, from_mesh = false;

@@ -4,6 +4,7 @@
  * grid) is reported on its own line with the reason, and the exit status is 1: a script that
  * checks a file with `navtool info` must not take a broken bake for a missing one. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,17 @@ static void print_mesh(const nav_mesh *mesh, const nav_grid *grid)
            "%u components, %u landmarks, %zu bytes\n",
            polys, most, nav_mesh_vert_count(mesh), edges, portals, one_way, nav_mesh_link_count(mesh),
            components, nav_mesh_landmark_count(mesh), nav_mesh_memory_bytes(mesh));
+    if (fp == 0 && !grid) { /* a level's, from its triangles */
+        float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (uint32_t v = 0; v < nav_mesh_vert_count(mesh); v++) {
+            nav_vec3 p = nav_mesh_vert(mesh, v);
+            float c[3] = {p.x, p.y, p.z};
+            for (int k = 0; k < 3; k++) lo[k] = fminf(lo[k], c[k]), hi[k] = fmaxf(hi[k], c[k]);
+        }
+        printf("mesh: built from level geometry; box (%.2f, %.2f, %.2f) .. (%.2f, %.2f, %.2f)\n",
+               (double)lo[0], (double)lo[1], (double)lo[2], (double)hi[0], (double)hi[1], (double)hi[2]);
+        return;
+    }
     printf("mesh: built from grid %016" PRIx64 "%s\n", fp,
            !grid                              ? ""
            : fp == nav_grid_fingerprint(grid) ? " (this file's grid)"

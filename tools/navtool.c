@@ -28,6 +28,14 @@ static const struct {
      "               [--waypoints --from-mesh [--radius CELLS] ...]   (the graph of the map's navmesh)\n"
      "               [--quiet]"},
     {"info", navtool_info, "navtool info FILE.nav"},
+    {"level", NULL,
+     "navtool bake LEVEL.obj --mesh -o LEVEL.nav [--radius R] [--height H] [--climb C] [--slope DEG]\n"
+     "               [--cell S] [--cell-height S] [--tile CELLS] [--threads N] [--max-verts N] [--landmarks "
+     "K]\n"
+     "               [--quiet]   (world units; RecastDemo's agent by default)\n"
+     "  navtool path LEVEL.nav X Y Z X Y Z [--algo mesh|mesh-funnel] [--png OUT] [--scale PX]\n"
+     "  navtool render LEVEL.nav [X Y Z X Y Z] --png OUT [--scale PX]   (OUT and OUT-side: from above and "
+     "the side)"},
     {"world", NULL,
      "navtool bake WORLD.json -o WORLD.nav [--threads N] [--quiet]      (a world file, docs/worlds.md)\n"
      "  navtool bake WORLD.json --region NAME -o PART.nav              (a split bake: one region's part)\n"

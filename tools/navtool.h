@@ -19,6 +19,20 @@ int navtool_bake(int argc, char **argv);
 int navtool_info(int argc, char **argv);
 void navtool_usage(FILE *out);
 
+/* Levels (level.c): a .obj input; a .nav file holding a mesh and no grid (a level's). */
+bool navtool_is_obj(const char *path);
+bool navtool_is_level_nav(const char *path);
+/* navtool bake LEVEL.obj --mesh ..., path LEVEL.nav X Y Z X Y Z ..., render LEVEL.nav ... --png OUT. */
+int navtool_bake_level(int argc, char **argv);
+int navtool_path_level(int argc, char **argv);
+int navtool_render_level(int argc, char **argv);
+/* A path over a level's mesh between world points [opt] (6 floats), printed (print) and drawn to png
+ * [opt] and its side view (OUT-side.png), scale pixels the longer side (0: 1024). */
+int navtool_level_route(const char *file, const float *points, nav_mesh_path_mode mode, const char *png,
+                        int scale, bool print);
+/* count numbers into out (false after a message naming command). */
+bool navtool_parse_points(const char *command, const char *const *text, int count, float *out);
+
 /* A nav_log that prints to stderr. */
 extern const nav_log navtool_stderr_log;
 

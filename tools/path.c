@@ -14,6 +14,7 @@ int navtool_path(int argc, char **argv)
 {
     if (argc > 1 && (navtool_is_json(argv[1]) || navtool_nav_file_has(argv[1], NAV_CHUNK_WORLD)))
         return navtool_path_world(argc, argv);
+    if (argc > 1 && navtool_is_level_nav(argv[1])) return navtool_path_level(argc, argv);
     const char *positional[6] = {0};
     int npos = 0;
     const char *png = NULL;

@@ -310,6 +310,7 @@ void navtool_print_ascii(FILE *out, const nav_grid *grid, const nav_path *path_c
 
 int navtool_render(int argc, char **argv)
 {
+    if (argc > 1 && navtool_is_level_nav(argv[1])) return navtool_render_level(argc, argv);
     const char *map = NULL, *png = NULL;
     int32_t c[4];
     const char *ends[4];
