@@ -198,7 +198,7 @@ static void test_mesh_commands(void **state)
     snprintf(args, sizeof args, "info '%s'", nav);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
     expect_output(out, "chunks: GRID v1");
-    expect_output(out, "MESH v2");
+    expect_output(out, "MESH v3");
     expect_output(out, "16 landmarks");
     expect_output(out, "hpa: none");
     expect_output(out, "(this file's grid)");
@@ -520,7 +520,7 @@ static void test_world_commands(void **state)
 
     snprintf(args, sizeof args, "info '%s/linked.nav'", dir);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
-    expect_output(out, "WRLD v1");
+    expect_output(out, "WRLD v2");
     expect_output(out, "world: 5 regions (2 grids, 2 meshes, 1 waypoint graphs), 4 links, 8 chokepoints");
     snprintf(args, sizeof args, "path '%s/linked.nav' 12.5 3 8.5 125.5 0 20.5 --png '%s/route.png'", dir,
              dir);
@@ -578,7 +578,7 @@ static void test_level_commands(void **state)
     }
     snprintf(args, sizeof args, "info '%s'", nav);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
-    expect_output(out, "chunks: MESH v2");
+    expect_output(out, "chunks: MESH v3");
     expect_output(out, "mesh: built from level geometry");
     snprintf(args, sizeof args, "path '%s' 54.2 0.26 -18.3 34.76 -1.2 -22.55", nav);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);

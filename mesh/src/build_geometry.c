@@ -14,7 +14,7 @@
 #include "voxel.h"
 
 static const char *const stage_names[NAV_GEOMETRY_STAGES] = {
-    "rasterize", "filter", "open space", "erode", "regions", "contours", "polygons", "mesh",
+    "rasterize", "filter", "open space", "erode", "regions", "contours", "polygons", "heights", "mesh",
 };
 
 const char *nav_geometry_stage_name(nav_geometry_stage stage)
@@ -39,6 +39,9 @@ nav_geometry_build_desc nav_geometry_build_desc_defaults(const nav_geometry_buil
     if (d.max_edge_length < 0) d.max_edge_length = 0;
     if (d.max_edge_error == 0) d.max_edge_error = 1.3f * d.cell_size;
     if (d.max_poly_verts == 0) d.max_poly_verts = 6;
+    if (d.detail_sample_distance == 0) d.detail_sample_distance = 6 * d.cell_size;
+    if (d.detail_sample_distance < 0) d.detail_sample_distance = 0;
+    if (d.detail_max_error == 0) d.detail_max_error = d.cell_height;
     if (d.link_extents.x == 0) d.link_extents.x = d.cell_size;
     if (d.link_extents.y == 0) d.link_extents.y = d.agent_height;
     if (d.link_extents.z == 0) d.link_extents.z = d.cell_size;
@@ -239,8 +242,12 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
     r->stage_ms[NAV_GEOMETRY_CONTOURS] = since(&at);
     (void)nav__polygons_build(&r->polygons, &contours, &os, d->max_poly_verts, x0, z0);
     nav__contours_free(&contours);
-    nav__open_space_free(&os);
     r->stage_ms[NAV_GEOMETRY_POLYGONS] = since(&at);
+    if (d->detail_sample_distance > 0)
+        nav__polygons_detail(&r->polygons, &os, x0, z0, d->detail_sample_distance / d->cell_size,
+                             d->detail_max_error / d->cell_height, (int32_t)b->height);
+    nav__open_space_free(&os);
+    r->stage_ms[NAV_GEOMETRY_HEIGHTS] = since(&at);
     return true;
 }
 
@@ -288,6 +295,21 @@ static nav_status make_mesh(const nav__polygons *p, nav_vec3 origin, const nav_g
         flags[q] = f ? f : NAV_POLY_FLAG_WALK;
         cost[a] = d->area_cost ? d->area_cost[a] : 1.0;
     }
+    nav_vec3 *detail_verts = NULL;
+    uint32_t *detail_tris = NULL;
+    bool detail = arrlenu(p->detail_tri_first) == (size_t)polys + 1;
+    if (detail) {
+        size_t points = arrlenu(p->detail_points) / 3;
+        arrsetlen(detail_verts, points);
+        for (size_t k = 0; k < points; k++)
+            detail_verts[k] = (nav_vec3){origin.x + p->detail_points[3 * k] * d->cell_size,
+                                         origin.y + p->detail_points[3 * k + 1] * d->cell_height,
+                                         origin.z + p->detail_points[3 * k + 2] * d->cell_size};
+        for (uint32_t q = 0; q < polys; q++)
+            for (uint32_t t = p->detail_tri_first[q]; t < p->detail_tri_first[q + 1]; t++)
+                for (int k = 0; k < 3; k++)
+                    arrput(detail_tris, p->detail_point_first[q] + p->detail_tris[3 * t + k]);
+    }
     nav__mesh_draft draft = {
         .verts = world,
         .vert_count = verts,
@@ -300,9 +322,16 @@ static nav_status make_mesh(const nav__polygons *p, nav_vec3 origin, const nav_g
         .poly_count = polys,
         .area_cost = cost,
         .cell_size = d->cell_size,
+        .detail_verts = detail_verts,
+        .detail_tris = detail_tris,
+        .poly_detail_first = detail ? p->detail_tri_first : NULL,
+        .detail_vert_count = (uint32_t)arrlenu(detail_verts),
+        .detail_tri_count = (uint32_t)(arrlenu(detail_tris) / 3),
     };
     nav_status s = nav__mesh_finish(&draft, d->allocator, d->log, out);
     arrfree(world);
+    arrfree(detail_verts);
+    arrfree(detail_tris);
     arrfree(edge_poly);
     arrfree(owner);
     arrfree(edge_flags);

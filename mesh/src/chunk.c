@@ -18,6 +18,9 @@
  *   per landmark: u32 polygon, u32 0, f64 x, z (a point of that polygon)
  *   f32 distance[vertices * landmarks]     vertex-major: landmark l's distance to vertex v at
  *                                          v * landmarks + l, or -1 where unknown
+ *   u32 height points, height triangles    (0 and 0 but for a mesh built from level geometry)
+ *   when there are triangles: u32 first[polygons + 1] (polygon p's triangles first[p] ..
+ *   first[p + 1] - 1), f32 x, y, z [points], u32 a, b, c [triangles] (points)
  * What can be derived is not stored: twin edges, edge owners, components, corners, the index.
  *
  * Nothing in the file is trusted: every count against the bytes left before anything is
@@ -96,6 +99,18 @@ nav_status nav_mesh_write_chunk(const nav_mesh *m, nav_writer *w)
     }
     for (size_t i = 0; i < (size_t)m->vert_count * m->landmark_count; i++)
         nav_writer_put_f32(w, m->landmark_dist[i]);
+    uint32_t tris = m->poly_detail_first ? m->detail_tri_count : 0;
+    nav_writer_put_u32(w, tris ? m->detail_vert_count : 0);
+    nav_writer_put_u32(w, tris);
+    if (tris) {
+        for (uint32_t p = 0; p <= m->poly_count; p++) nav_writer_put_u32(w, m->poly_detail_first[p]);
+        for (uint32_t v = 0; v < m->detail_vert_count; v++) {
+            nav_writer_put_f32(w, m->detail_verts[v].x);
+            nav_writer_put_f32(w, m->detail_verts[v].y);
+            nav_writer_put_f32(w, m->detail_verts[v].z);
+        }
+        for (size_t i = 0; i < 3 * (size_t)tris; i++) nav_writer_put_u32(w, m->detail_tris[i]);
+    }
     return w->status;
 }
 
@@ -154,6 +169,8 @@ typedef struct draft_arrays {
     uint16_t *poly_flags;
     double *area_cost;
     nav__mesh_link *links;
+    nav_vec3 *detail_verts;
+    uint32_t *detail_tris, *poly_detail_first;
     uint32_t landmark_count;
     uint32_t landmark_poly[NAV_MESH_MAX_LANDMARKS];
     double landmark_x[NAV_MESH_MAX_LANDMARKS], landmark_z[NAV_MESH_MAX_LANDMARKS];
@@ -172,6 +189,9 @@ static void free_draft(const nav_allocator *a, draft_arrays *x)
     nav__free(a, x->area_cost);
     nav__free(a, x->links);
     nav__free(a, x->landmark_dist);
+    nav__free(a, x->detail_verts);
+    nav__free(a, x->detail_tris);
+    nav__free(a, x->poly_detail_first);
 }
 
 static nav_status read_draft(chunk_reader *c, nav__mesh_draft *d, draft_arrays *x, uint32_t *link_count)
@@ -307,7 +327,41 @@ static nav_status read_draft(chunk_reader *c, nav__mesh_draft *d, draft_arrays *
             return corrupt(c, "a distance that is not -1 or finite and >= 0: vertex", (uint32_t)(i / nk));
     }
     if (r->status != NAV_SUCCESS) return corrupt(c, "truncated in the landmarks", UINT32_MAX);
-    if (nav_reader_remaining(r) != 0) return corrupt(c, "bytes after the landmarks", UINT32_MAX);
+    uint32_t hv = nav_reader_get_u32(r), ht = nav_reader_get_u32(r);
+    if (r->status != NAV_SUCCESS) return corrupt(c, "truncated in the height counts", UINT32_MAX);
+    if (ht == 0 && hv == 0) {
+        if (nav_reader_remaining(r) != 0) return corrupt(c, "bytes after the heights", UINT32_MAX);
+        return NAV_SUCCESS;
+    }
+    if (ht == 0 || hv < 3 || !fits(c, ((uint64_t)np + 1) * 4 + (uint64_t)hv * 12 + (uint64_t)ht * 12, 1))
+        return corrupt(c, "height counts larger than the chunk, or points without triangles", UINT32_MAX);
+    x->poly_detail_first = nav__calloc(a, (size_t)np + 1, sizeof *x->poly_detail_first);
+    x->detail_verts = nav__calloc(a, hv, sizeof *x->detail_verts);
+    x->detail_tris = nav__calloc(a, 3 * (size_t)ht, sizeof *x->detail_tris);
+    if (!x->poly_detail_first || !x->detail_verts || !x->detail_tris) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (uint32_t p = 0; p <= np; p++) {
+        x->poly_detail_first[p] = nav_reader_get_u32(r);
+        if (p > 0 && x->poly_detail_first[p] < x->poly_detail_first[p - 1])
+            return corrupt(c, "height triangle ranges out of order: polygon", p - 1);
+    }
+    if (x->poly_detail_first[0] != 0 || x->poly_detail_first[np] != ht)
+        return corrupt(c, "height triangle ranges do not cover the triangles", UINT32_MAX);
+    for (uint32_t v = 0; v < hv; v++) {
+        float px = nav_reader_get_f32(r), py = nav_reader_get_f32(r), pz = nav_reader_get_f32(r);
+        if (!coord_valid(px) || !coord_valid(py) || !coord_valid(pz))
+            return corrupt(c, "a coordinate that is not finite or is too large: height point", v);
+        x->detail_verts[v] = nav_vec3_make(px, py, pz);
+    }
+    for (size_t i = 0; i < 3 * (size_t)ht; i++)
+        if ((x->detail_tris[i] = nav_reader_get_u32(r)) >= hv)
+            return corrupt(c, "a point out of range: height triangle", (uint32_t)(i / 3));
+    if (r->status != NAV_SUCCESS) return corrupt(c, "truncated in the heights", UINT32_MAX);
+    if (nav_reader_remaining(r) != 0) return corrupt(c, "bytes after the heights", UINT32_MAX);
+    d->detail_verts = x->detail_verts;
+    d->detail_tris = x->detail_tris;
+    d->poly_detail_first = x->poly_detail_first;
+    d->detail_vert_count = hv;
+    d->detail_tri_count = ht;
     return NAV_SUCCESS;
 }
 

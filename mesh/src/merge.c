@@ -349,7 +349,7 @@ static bool try_union(const merger *m, const uint32_t *p, uint32_t np, const uin
 
 /* 2 to 4 on the triangles in m: Delaunay, merged into polygons of at most max_verts vertices. */
 static void merge_triangles(merger *m, const uint8_t *area, uint32_t max_verts, uint32_t **out_first,
-                            uint32_t **out_verts, uint32_t **out_source)
+                            uint32_t **out_verts, uint32_t **out_source, uint32_t *tri_poly)
 {
     const int32_t *x = m->x, *y = m->y;
     uint32_t vert_count = m->vert_count;
@@ -423,7 +423,10 @@ static void merge_triangles(merger *m, const uint8_t *area, uint32_t max_verts, 
         }
         arrput(*out_first, (uint32_t)arrlen(*out_verts));
         arrput(*out_source, m->tris[t].source);
+        n[t] = (uint32_t)arrlen(*out_source) - 1; /* a root's polygon, for tri_poly */
     }
+    if (tri_poly)
+        for (uint32_t t = 0; t < count; t++) tri_poly[t] = n[find(parent, t)];
     arrfree(uses);
     arrfree(rep);
     arrfree(pool);
@@ -444,7 +447,7 @@ bool nav__merge_rectangles(const int32_t *x, const int32_t *y, const uint32_t *p
             arrfree(m.tris);
             return false;
         }
-    merge_triangles(&m, area, NAV_MESH_MAX_POLY_VERTS, out_first, out_verts, out_source);
+    merge_triangles(&m, area, NAV_MESH_MAX_POLY_VERTS, out_first, out_verts, out_source, NULL);
     arrfree(m.tris);
     return true;
 }
@@ -452,12 +455,12 @@ bool nav__merge_rectangles(const int32_t *x, const int32_t *y, const uint32_t *p
 void nav__merge_triangles(const int32_t *x, const int32_t *y, uint32_t vert_count, const uint32_t *tris,
                           const uint32_t *tri_source, uint32_t tri_count, const uint8_t *area,
                           uint32_t max_verts, uint32_t **out_first, uint32_t **out_verts,
-                          uint32_t **out_source)
+                          uint32_t **out_source, uint32_t *tri_poly)
 {
     merger m = {x, y, vert_count, NULL};
     arrsetcap(m.tris, tri_count);
     for (uint32_t t = 0; t < tri_count; t++)
         add_tri(&m, tris[3 * t], tris[3 * t + 1], tris[3 * t + 2], tri_source[t]);
-    merge_triangles(&m, area, max_verts, out_first, out_verts, out_source);
+    merge_triangles(&m, area, max_verts, out_first, out_verts, out_source, tri_poly);
     arrfree(m.tris);
 }

@@ -21,11 +21,12 @@ bool nav__merge_rectangles(const int32_t *x, const int32_t *y, const uint32_t *p
  * (x[v], y[v])), each from source tri_source[t] with area area[tri_source[t]]: triangles of
  * different areas, or that share no edge (by vertex ids), are never joined. Polygons have at most
  * max_verts (<= NAV_MESH_MAX_POLY_VERTS) vertices, wound as orient > 0 (clockwise on screen with y
- * down). Appends to the stb_ds arrays as nav__merge_rectangles does. */
+ * down). Appends to the stb_ds arrays as nav__merge_rectangles does; tri_poly [opt] (tri_count
+ * entries): the polygon each triangle ended in (triangles flip on the way: each keeps its source). */
 void nav__merge_triangles(const int32_t *x, const int32_t *y, uint32_t vert_count, const uint32_t *tris,
                           const uint32_t *tri_source, uint32_t tri_count, const uint8_t *area,
                           uint32_t max_verts, uint32_t **out_first, uint32_t **out_verts,
-                          uint32_t **out_source);
+                          uint32_t **out_source, uint32_t *tri_poly);
 
 /* Sorts order[0 .. n - 1] (ids) by key[id], stably: a bottom-up merge sort through tmp (n entries). */
 void nav__sort_by_key(uint32_t *order, uint32_t *tmp, uint32_t n, const uint64_t *key);

@@ -28,6 +28,9 @@ static void free_arrays(nav_mesh *m)
     nav__free(a, m->poly_links);
     nav__free(a, m->landmark_dist);
     nav__mesh_free_regions(m);
+    nav__free(a, m->detail_verts);
+    nav__free(a, m->detail_tris);
+    nav__free(a, m->poly_detail_first);
 }
 
 void nav_mesh_destroy(nav_mesh *mesh)
@@ -242,6 +245,22 @@ nav_status nav__mesh_finish(const nav__mesh_draft *d, const nav_allocator *alloc
         memcpy(m->edge_flags, d->edge_flags, m->edge_count * sizeof *m->edge_flags);
     }
     for (uint32_t e = 0; e < m->edge_count; e++) m->one_way |= (m->edge_flags[e] & NAV__EDGE_ONE_WAY) != 0;
+    if (d->poly_detail_first) {
+        m->detail_vert_count = d->detail_vert_count;
+        m->detail_tri_count = d->detail_tri_count;
+        m->detail_verts =
+            nav__calloc(&a, d->detail_vert_count ? d->detail_vert_count : 1, sizeof *m->detail_verts);
+        m->detail_tris = nav__calloc(&a, d->detail_tri_count ? 3 * (size_t)d->detail_tri_count : 1,
+                                     sizeof *m->detail_tris);
+        m->poly_detail_first = nav__calloc(&a, np + 1, sizeof *m->poly_detail_first);
+        if (!m->detail_verts || !m->detail_tris || !m->poly_detail_first) goto fail;
+        if (d->detail_vert_count)
+            memcpy(m->detail_verts, d->detail_verts, d->detail_vert_count * sizeof *m->detail_verts);
+        if (d->detail_tri_count)
+            memcpy(m->detail_tris, d->detail_tris, 3 * (size_t)d->detail_tri_count * sizeof *m->detail_tris);
+        memcpy(m->poly_detail_first, d->poly_detail_first,
+               ((size_t)m->poly_count + 1) * sizeof *m->poly_detail_first);
+    }
     if (m->poly_count) {
         memcpy(m->poly_area, d->poly_area, m->poly_count * sizeof *m->poly_area);
         memcpy(m->poly_flags, d->poly_flags, m->poly_count * sizeof *m->poly_flags);
@@ -442,7 +461,11 @@ size_t nav_mesh_memory_bytes(const nav_mesh *m)
                      : 0) +
            m->edge_count * sizeof *m->edge_region + m->poly_count * sizeof *m->poly_region +
            2 * (size_t)m->region_count * sizeof *m->region_range +
-           (size_t)m->vert_count * m->landmark_count * sizeof *m->landmark_dist;
+           (size_t)m->vert_count * m->landmark_count * sizeof *m->landmark_dist +
+           (m->poly_detail_first
+                ? (m->poly_count + 1) * sizeof(uint32_t) + m->detail_vert_count * sizeof(nav_vec3) +
+                      3 * (size_t)m->detail_tri_count * sizeof(uint32_t)
+                : 0);
 }
 
 uint64_t nav_mesh_source_fingerprint(const nav_mesh *mesh)
@@ -519,8 +542,38 @@ void nav__mesh_poly_closest_xz(const nav_mesh *m, uint32_t p, double x, double z
     }
 }
 
+/* The height at (x, z) of polygon p's height triangles: the one holding the point, or the one it
+ * lies least outside. */
+static float detail_height(const nav_mesh *m, uint32_t p, double x, double z)
+{
+    double best_out = INFINITY, best = m->verts[m->edge_vert[m->poly_first[p]]].y;
+    for (uint32_t t = m->poly_detail_first[p]; t < m->poly_detail_first[p + 1]; t++) {
+        const uint32_t *v = m->detail_tris + 3 * (size_t)t;
+        nav_vec3 a = m->detail_verts[v[0]], b = m->detail_verts[v[1]], c = m->detail_verts[v[2]];
+        double bx = (double)b.x - a.x, bz = (double)b.z - a.z, cx = (double)c.x - a.x, cz = (double)c.z - a.z;
+        double det = bx * cz - bz * cx;
+        if (det == 0) continue;
+        double px = x - a.x, pz = z - a.z;
+        double u = (px * cz - pz * cx) / det, w = (bx * pz - bz * px) / det;
+        double out = -fmin(fmin(u, w), 1 - u - w);
+        if (out < best_out) {
+            best_out = out;
+            /* clamped into the triangle: a point just outside takes its edge's height */
+            if (out > 0) {
+                u = fmax(u, 0), w = fmax(w, 0);
+                if (u + w > 1) u /= u + w, w = 1 - u;
+            }
+            best = a.y + u * ((double)b.y - a.y) + w * ((double)c.y - a.y);
+            if (out <= 1e-9) break;
+        }
+    }
+    return (float)best;
+}
+
 float nav__mesh_poly_height(const nav_mesh *m, uint32_t p, double x, double z)
 {
+    if (m->poly_detail_first && m->poly_detail_first[p] < m->poly_detail_first[p + 1])
+        return detail_height(m, p, x, z);
     /* barycentric in the fan triangle (0, i, i + 1) holding the point; flat polygons give their y */
     uint32_t first = m->poly_first[p], n = m->poly_first[p + 1] - first;
     nav_vec3 a = m->verts[m->edge_vert[first]];

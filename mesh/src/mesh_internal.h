@@ -77,6 +77,13 @@ struct nav_mesh {
     double landmark_slack;
     uint32_t landmark_poly[NAV_MESH_MAX_LANDMARKS]; /* where each landmark lies */
     double landmark_x[NAV_MESH_MAX_LANDMARKS], landmark_z[NAV_MESH_MAX_LANDMARKS];
+    /* Heights (a mesh built from level geometry): polygon p's floor follows the triangles
+     * detail_tris[3 * poly_detail_first[p] .. 3 * poly_detail_first[p + 1] - 1] (indices into
+     * detail_verts), which cover it; null poly_detail_first: the fan of its corners. */
+    uint32_t detail_vert_count, detail_tri_count;
+    nav_vec3 *detail_verts;
+    uint32_t *detail_tris;
+    uint32_t *poly_detail_first;
 };
 
 /* Union-find over indices: the root of p's set (halving the path), and joining two sets (the lower
@@ -132,6 +139,11 @@ typedef struct nav__mesh_draft {
     const double *area_cost; /* 256 */
     uint64_t source_fingerprint;
     float cell_size;
+    /* [opt] heights: as nav_mesh's (null poly_detail_first: none) */
+    const nav_vec3 *detail_verts;
+    const uint32_t *detail_tris;
+    const uint32_t *poly_detail_first;
+    uint32_t detail_vert_count, detail_tri_count;
 } nav__mesh_draft;
 
 /* Makes the mesh from a draft (twins, components, index). Returns NAV_SUCCESS or NAV_FAILURE with
@@ -190,7 +202,8 @@ static inline int nav__portal_view(double ax, double az, double ux, double uz, d
 bool nav__mesh_poly_contains_xz(const nav_mesh *mesh, uint32_t p, double x, double z);
 /* The point of polygon p nearest to (x, z). */
 void nav__mesh_poly_closest_xz(const nav_mesh *mesh, uint32_t p, double x, double z, double *cx, double *cz);
-/* The floor height of polygon p at (x, z) (its plane through its first three corners). */
+/* The floor height of polygon p at (x, z): its height triangles' (the one holding the point, or the
+ * one it lies least outside), or the fan of its corners from the first. */
 float nav__mesh_poly_height(const nav_mesh *mesh, uint32_t p, double x, double z);
 
 /* One portal of a corridor, as a walker crossing it sees it: its left and right end points (x, z

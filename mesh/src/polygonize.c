@@ -161,6 +161,12 @@ void nav__polygons_free(nav__polygons *p)
     arrfree(p->poly_verts);
     arrfree(p->poly_area);
     arrfree(p->edge_twin);
+    arrfree(p->detail_points);
+    arrfree(p->detail_point_first);
+    arrfree(p->detail_tris);
+    arrfree(p->detail_tri_first);
+    arrfree(p->poly_region_first);
+    arrfree(p->poly_regions);
     *p = (nav__polygons){0};
 }
 
@@ -271,10 +277,39 @@ bool nav__polygons_build(nav__polygons *out, const nav__contours *c, const nav__
     arrfree(ear);
     arrfree(vertex_of);
 
-    uint32_t *source = NULL;
+    uint32_t *source = NULL, *tri_poly = NULL;
+    arrsetlen(tri_poly, arrlenu(tri_region));
     nav__merge_triangles(out->x, out->z, (uint32_t)arrlenu(out->x), tris, tri_region,
                          (uint32_t)arrlenu(tri_region), region_area, max_verts, &out->poly_first,
-                         &out->poly_verts, &source);
+                         &out->poly_verts, &source, tri_poly);
+    /* each polygon's regions (its triangles'), for its heights */
+    {
+        uint32_t polys = (uint32_t)arrlenu(out->poly_first) - 1, *count = NULL;
+        arrsetlen(count, polys + 1);
+        memset(count, 0, (polys + 1) * sizeof *count);
+        arrsetlen(out->poly_region_first, polys + 1);
+        uint32_t *by_polygon = NULL;
+        arrsetlen(by_polygon, arrlenu(tri_region));
+        for (size_t t = 0; t < arrlenu(tri_region); t++) count[tri_poly[t] + 1]++;
+        for (uint32_t q = 0; q < polys; q++) count[q + 1] += count[q];
+        for (size_t t = 0; t < arrlenu(tri_region); t++) by_polygon[count[tri_poly[t]]++] = tri_region[t];
+        /* count[q] is now the end of q's triangles; each polygon's regions without repeats */
+        uint32_t start = 0;
+        for (uint32_t q = 0; q < polys; q++) {
+            out->poly_region_first[q] = (uint32_t)arrlenu(out->poly_regions);
+            for (uint32_t i = start; i < count[q]; i++) {
+                bool seen = false;
+                for (size_t j = out->poly_region_first[q]; j < arrlenu(out->poly_regions) && !seen; j++)
+                    seen = out->poly_regions[j] == by_polygon[i];
+                if (!seen) arrput(out->poly_regions, by_polygon[i]);
+            }
+            start = count[q];
+        }
+        out->poly_region_first[polys] = (uint32_t)arrlenu(out->poly_regions);
+        arrfree(count);
+        arrfree(by_polygon);
+    }
+    arrfree(tri_poly);
     out->triangles = (uint32_t)arrlenu(tri_region);
     arrfree(tris);
     arrfree(tri_region);
@@ -335,6 +370,21 @@ void nav__polygons_append(nav__polygons *all, const nav__polygons *add, void **w
     for (size_t q = 0; q < polys; q++) {
         arrput(all->poly_first, base + add->poly_first[q + 1]);
         arrput(all->poly_area, add->poly_area[q]);
+    }
+    if (arrlenu(add->detail_point_first) == polys + 1) { /* heights: appended as they are */
+        if (arrlenu(all->detail_point_first) == 0) {
+            arrput(all->detail_point_first, 0);
+            arrput(all->detail_tri_first, 0);
+        }
+        uint32_t point_base = (uint32_t)(arrlenu(all->detail_points) / 3),
+                 tri_base = (uint32_t)(arrlenu(all->detail_tris) / 3);
+        for (size_t k = 0; k < arrlenu(add->detail_points); k++)
+            arrput(all->detail_points, add->detail_points[k]);
+        for (size_t k = 0; k < arrlenu(add->detail_tris); k++) arrput(all->detail_tris, add->detail_tris[k]);
+        for (size_t q = 0; q < polys; q++) {
+            arrput(all->detail_point_first, point_base + add->detail_point_first[q + 1]);
+            arrput(all->detail_tri_first, tri_base + add->detail_tri_first[q + 1]);
+        }
     }
     all->triangles += add->triangles;
     all->failed_regions += add->failed_regions;
@@ -446,13 +496,28 @@ static void halve_big_polygons(nav__polygons *p)
     if (!any) return;
     uint32_t *first = NULL, *verts = NULL, *todo = NULL;
     uint8_t *area = NULL;
+    bool detail = arrlenu(p->detail_point_first) == (size_t)polys + 1;
+    float *points = NULL;
+    uint32_t *point_first = NULL, *tri_first = NULL;
+    uint8_t *tris = NULL;
     arrput(first, 0);
+    arrput(point_first, 0);
+    arrput(tri_first, 0);
     for (uint32_t q = 0; q < polys; q++) {
         arrsetlen(todo, 0);
         for (uint32_t e = p->poly_first[q]; e < p->poly_first[q + 1]; e++) arrput(todo, p->poly_verts[e]);
         /* a stack of pieces: each is todo[start .. start + n - 1] */
         while (arrlenu(todo)) {
             uint32_t n = (uint32_t)arrlenu(todo);
+            /* each piece keeps the whole polygon's height triangles */
+            if (detail) {
+                for (uint32_t k = 3 * p->detail_point_first[q]; k < 3 * p->detail_point_first[q + 1]; k++)
+                    arrput(points, p->detail_points[k]);
+                for (uint32_t k = 3 * p->detail_tri_first[q]; k < 3 * p->detail_tri_first[q + 1]; k++)
+                    arrput(tris, p->detail_tris[k]);
+                arrput(point_first, (uint32_t)(arrlenu(points) / 3));
+                arrput(tri_first, (uint32_t)(arrlenu(tris) / 3));
+            }
             if (n <= NAV_MESH_MAX_POLY_VERTS) {
                 for (uint32_t k = 0; k < n; k++) arrput(verts, todo[k]);
                 arrput(first, (uint32_t)arrlenu(verts));
@@ -472,6 +537,17 @@ static void halve_big_polygons(nav__polygons *p)
     arrfree(p->poly_area);
     arrfree(todo);
     p->poly_first = first, p->poly_verts = verts, p->poly_area = area;
+    if (detail) {
+        arrfree(p->detail_points);
+        arrfree(p->detail_point_first);
+        arrfree(p->detail_tris);
+        arrfree(p->detail_tri_first);
+        p->detail_points = points, p->detail_point_first = point_first;
+        p->detail_tris = tris, p->detail_tri_first = tri_first;
+    } else {
+        arrfree(point_first);
+        arrfree(tri_first);
+    }
 }
 
 void nav__polygons_stitch(nav__polygons *p, int32_t tile_size, int32_t climb)

@@ -180,13 +180,22 @@ void nav__contours_free(nav__contours *c);
 
 /* Convex polygons over the regions, in cell corners and steps, with their neighbours. */
 typedef struct nav__polygons {
-    int32_t *x, *y, *z;      /* stb_ds, per vertex: its cell corner (x, z) and height in steps */
-    uint32_t *poly_first;    /* stb_ds: a leading 0, then where each polygon's vertices end */
-    uint32_t *poly_verts;    /* stb_ds: vertex ids; edge e runs from poly_verts[e] to the next */
-    uint8_t *poly_area;      /* stb_ds: each polygon's area type */
-    uint32_t *edge_twin;     /* stb_ds: per edge, the same edge reversed in the polygon across it, or
-                                UINT32_MAX (a wall, a border between areas) */
-    uint32_t triangles;      /* cut from the outlines */
+    int32_t *x, *y, *z;   /* stb_ds, per vertex: its cell corner (x, z) and height in steps */
+    uint32_t *poly_first; /* stb_ds: a leading 0, then where each polygon's vertices end */
+    uint32_t *poly_verts; /* stb_ds: vertex ids; edge e runs from poly_verts[e] to the next */
+    uint8_t *poly_area;   /* stb_ds: each polygon's area type */
+    uint32_t *edge_twin;  /* stb_ds: per edge, the same edge reversed in the polygon across it, or
+                             UINT32_MAX (a wall, a border between areas) */
+    /* stage 8, per polygon: its height triangles (detail.c), their own points in cells and steps
+     * (x, y, z floats), detail_points[3 * detail_point_first[p] ..], and triangles of 3 of them
+     * (indices from the polygon's first), detail_tris[3 * detail_tri_first[p] ..] */
+    float *detail_points;
+    uint32_t *detail_point_first; /* stb_ds, a leading 0 then an end a polygon (none: no detail) */
+    uint8_t *detail_tris;
+    uint32_t *detail_tri_first;
+    uint32_t *poly_region_first, *poly_regions; /* stb_ds: each polygon's regions, poly_regions[
+                                                   poly_region_first[p] .. [p + 1] - 1] (stage 7) */
+    uint32_t triangles;                         /* cut from the outlines */
     uint32_t failed_regions; /* outlines the simplification made cross themselves, cut in part */
     uint32_t split_vertices; /* copies made where polygons meet at a point only */
 } nav__polygons;
@@ -199,6 +208,19 @@ typedef struct nav__polygons {
  * false when some outline could not be cut whole (out->failed_regions; the rest is whole). */
 bool nav__polygons_build(nav__polygons *out, const nav__contours *contours, const nav__open_space *os,
                          uint32_t max_verts, int32_t dx, int32_t dz);
+
+/* ---- Stage 8: heights (detail.c) -------------------------------------------------------------- */
+
+/* Gives each polygon (vertices in the scene's cells; the open space's columns are the scene's moved
+ * by (dx, dz)) triangles that follow the floor under it, as Recast's detail mesh does: points along
+ * each edge every `sample` cells, kept where the floor strays more than max_error steps from the
+ * edge's line (read from the edge's lower end, so the polygons either side keep the same ones), then
+ * points inside on a grid of `sample` cells added where the floor strays most, one at a time, into a
+ * Delaunay triangulation (Bowyer and Watson), until none strays more than max_error (or 250 points).
+ * The floor at a point: the top of its column (or of the 8 around it) nearest to the height the
+ * triangles give there, within `reach` steps. */
+void nav__polygons_detail(nav__polygons *p, const nav__open_space *os, int32_t dx, int32_t dz, float sample,
+                          float max_error, int32_t reach);
 
 /* Appends the polygons of `add` to `all`, welding vertices at the same corner and height
  * (weld: the stb_ds map of all's vertices, kept between calls). */

@@ -264,7 +264,7 @@ nav_status nav_world_load_json_text(const char *text, size_t size, const char *n
 #define NAV_CHUNK_WORLD              NAV_TAG('W', 'R', 'L', 'D')
 #define NAV_CHUNK_WORLD_REGIONS      NAV_TAG('W', 'R', 'E', 'G')
 #define NAV_CHUNK_WORLD_PART         NAV_TAG('W', 'P', 'R', 'T')
-#define NAV_WORLD_CHUNK_VERSION      1
+#define NAV_WORLD_CHUNK_VERSION      2 /* 2: its meshes' chunks hold heights */
 #define NAV_WORLD_PART_CHUNK_VERSION 1
 
 /* Appends the world's .nav file image to out. Returns NAV_SUCCESS, or NAV_FAILURE with

@@ -89,21 +89,26 @@ typedef struct nav_geometry_volume {
 /* Build options, in world units; a zero field takes its default (nav_geometry_build_desc_defaults
  * says what was used). The defaults are RecastDemo's. */
 typedef struct nav_geometry_build_desc {
-    float cell_size;         /* the side of a column of the voxel grid (0: 0.3) */
-    float cell_height;       /* the height of a voxel (0: 0.2) */
-    float agent_height;      /* the room an agent needs above a floor (0: 2.0) */
-    float agent_radius;      /* how far it keeps from walls and drops (0: 0.6; negative: 0) */
-    float agent_climb;       /* the highest step it walks up or down (0: 0.9; negative: 0) */
-    float max_slope;         /* degrees from level of the steepest floor it walks (0: 45) */
-    float min_island_area;   /* walkable pieces joined to nothing larger are dropped below this area
-                              * (0: 64 cells; negative: none are) */
-    float max_edge_length;   /* walls longer are split (0: 12; negative: no limit) */
-    float max_edge_error;    /* how far a simplified outline may stray from the voxels' edges (0: 1.3
-                              * cells) */
-    uint32_t max_poly_verts; /* most vertices of a polygon (0: 6; at most NAV_MESH_MAX_POLY_VERTS) */
-    uint32_t tile_size;      /* cells a side of the square tiles built apart, in parallel, and stitched
-                              * (0: the level as one tile) */
-    uint32_t threads;        /* threads building tiles (0: one a core) */
+    float cell_size;              /* the side of a column of the voxel grid (0: 0.3) */
+    float cell_height;            /* the height of a voxel (0: 0.2) */
+    float agent_height;           /* the room an agent needs above a floor (0: 2.0) */
+    float agent_radius;           /* how far it keeps from walls and drops (0: 0.6; negative: 0) */
+    float agent_climb;            /* the highest step it walks up or down (0: 0.9; negative: 0) */
+    float max_slope;              /* degrees from level of the steepest floor it walks (0: 45) */
+    float min_island_area;        /* walkable pieces joined to nothing larger are dropped below this area
+                                   * (0: 64 cells; negative: none are) */
+    float max_edge_length;        /* walls longer are split (0: 12; negative: no limit) */
+    float max_edge_error;         /* how far a simplified outline may stray from the voxels' edges (0: 1.3
+                                   * cells) */
+    uint32_t max_poly_verts;      /* most vertices of a polygon (0: 6; at most NAV_MESH_MAX_POLY_VERTS) */
+    float detail_sample_distance; /* heights: the floor is sampled this far apart along each polygon's
+                                   * edges and inside it (0: 6 cells; negative: no heights, a
+                                   * polygon's floor is the fan of its corners) */
+    float detail_max_error;       /* heights: samples further than this from the polygon's height
+                                   * triangles become their points (0: one cell height) */
+    uint32_t tile_size;           /* cells a side of the square tiles built apart, in parallel, and stitched
+                                   * (0: the level as one tile) */
+    uint32_t threads;             /* threads building tiles (0: one a core) */
     const nav_geometry_volume *volumes; /* [opt] marked after erosion, in order */
     uint32_t volume_count;
     const nav_mesh_link_desc *links; /* [opt] off-mesh links (ladders, jumps), as for a grid's mesh */
@@ -130,6 +135,7 @@ typedef enum nav_geometry_stage {
     NAV_GEOMETRY_REGIONS,    /* monotone regions */
     NAV_GEOMETRY_CONTOURS,   /* outlines, simplified */
     NAV_GEOMETRY_POLYGONS,   /* triangles merged into convex polygons */
+    NAV_GEOMETRY_HEIGHTS,    /* each polygon's height triangles */
     NAV_GEOMETRY_MESH,       /* the nav_mesh: neighbours, index, links */
     NAV_GEOMETRY_STAGES
 } nav_geometry_stage;

@@ -164,7 +164,7 @@ bool nav_mesh_link(const nav_mesh *mesh, uint32_t link, nav_mesh_link_info *info
 /* ---- The MESH chunk of a .nav file ----------------------------------------------------------- */
 
 #define NAV_CHUNK_MESH         NAV_TAG('M', 'E', 'S', 'H')
-#define NAV_MESH_CHUNK_VERSION 2 /* 2: landmarks */
+#define NAV_MESH_CHUNK_VERSION 3 /* 2: landmarks; 3: heights (a mesh built from level geometry) */
 
 /* Appends the mesh's MESH chunk data to out: vertices, polygons, edges with their neighbours and
  * one-way flags, areas, flags, area costs, links, landmarks and the source grid's fingerprint; what can be
