@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "nav/anyangle.h"
+#include "nav/geometry.h"
 #include "nav/world.h"
 #include "reference.h"
 #include "support.h"
@@ -952,6 +953,75 @@ static void test_world_file(void **state)
     assert_int_equal(nav_world_plan(q, (nav_vec3){1.5f, 0, 1.5f}, (nav_vec3){13.5f, 0, 1.5f}, &r),
                      NAV_SUCCESS);
     assert_true(r.cost >= 12 && r.cost < 30 && r.legs == 1);
+    nav_world_query_destroy(q);
+    nav_world_destroy(w);
+}
+
+/* A level's .obj as a world region (built by nav_mesh_build_from_geometry with RecastDemo's agent)
+ * joined by a door to a terrain grid beside it: a route from the grid into the level takes the door,
+ * its leg in the level the cost of the level's own mesh between the door and the goal; the same
+ * level baked to a .nav file (a MESH chunk, no GRID) loads as a region too. */
+static void test_world_level_region(void **state)
+{
+    (void)state;
+    const char *json =
+        "{\"regions\": [{\"name\": \"level\", \"mesh\": \"nav_test.obj\"},"
+        " {\"name\": \"yard\", \"grid\": \"terrain.txt\", \"origin\": [70, 0, -20]}],"
+        " \"links\": [{\"kind\": \"door\", \"from\": {\"region\": \"level\", \"at\": [54.2, 0.3, -18.3]},"
+        " \"to\": {\"region\": \"yard\", \"at\": [70.5, 0, -19.5]}}]}";
+    nav_world *w = NULL;
+    assert_int_equal(nav_world_load_json_text(json, strlen(json), "w.json", NAV_TEST_DATA, NULL, &w),
+                     NAV_SUCCESS);
+    nav_world_query *q = NULL;
+    assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+    nav_world_result r;
+    nav_vec3 start = {79.5f, 0, -14.5f}, goal = {34.76f, -1.2f, -22.55f};
+    assert_int_equal(nav_world_plan(q, start, goal, &r), NAV_SUCCESS);
+    assert_int_equal(r.legs, 2);
+    uint32_t count = 0;
+    const nav_world_leg *legs = nav_world_query_legs(q, &count);
+    assert_int_equal(count, 2);
+    assert_cost_equal(legs[0].cost, 14, 1e-9); /* 9 across and 5 up the terrain's plain border */
+
+    /* the level's own mesh from the door to the goal */
+    nav_geometry *g = NULL;
+    assert_int_equal(nav_geometry_load_obj_file(NAV_TEST_DATA "/nav_test.obj", NULL, NULL, &g), NAV_SUCCESS);
+    nav_triangles t = nav_geometry_triangles(g);
+    nav_mesh *mesh = NULL;
+    assert_int_equal(nav_mesh_build_from_geometry(&t, NULL, &mesh, NULL), NAV_SUCCESS);
+    nav_mesh_query *mq = NULL;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &mq), NAV_SUCCESS);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    nav_mesh_result mr;
+    assert_int_equal(nav_mesh_find_path(mq, NULL, (nav_vec3){54.2f, 0.3f, -18.3f}, goal, &path, &mr),
+                     NAV_SUCCESS);
+    assert_cost_equal(legs[1].cost, mr.cost, 1e-4);
+    assert_cost_equal(r.cost, legs[0].cost + legs[0].link_cost + legs[1].cost, 1e-9);
+
+    /* baked to a .nav file, the same level loads as a region */
+    char dir[] = "/tmp/test_world_level_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char nav[96], world_json[512];
+    snprintf(nav, sizeof nav, "%s/level.nav", dir);
+    assert_int_equal(nav_mesh_save_nav(NULL, mesh, nav), NAV_SUCCESS);
+    snprintf(world_json, sizeof world_json, "{\"regions\": [{\"name\": \"level\", \"mesh\": \"%s\"}]}", nav);
+    nav_world *w2 = NULL;
+    assert_int_equal(nav_world_load_json_text(world_json, strlen(world_json), "w2.json", dir, NULL, &w2),
+                     NAV_SUCCESS);
+    nav_world_query *q2 = NULL;
+    assert_int_equal(nav_world_query_create(w2, NULL, &q2), NAV_SUCCESS);
+    assert_int_equal(nav_world_plan(q2, (nav_vec3){54.2f, 0.3f, -18.3f}, goal, &r), NAV_SUCCESS);
+    assert_cost_equal(r.cost, mr.cost, 1e-4);
+    nav_world_query_destroy(q2);
+    nav_world_destroy(w2);
+    remove(nav);
+    rmdir(dir);
+
+    nav_path_destroy(&path);
+    nav_mesh_query_destroy(mq);
+    nav_mesh_destroy(mesh);
+    nav_geometry_destroy(g);
     nav_world_query_destroy(q);
     nav_world_destroy(w);
 }
@@ -2235,16 +2305,27 @@ static void test_threads_toggling(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_two_storeys),         cmocka_unit_test(test_locate_floor),
-        cmocka_unit_test(test_one_way_drop),        cmocka_unit_test(test_same_region_detour),
-        cmocka_unit_test(test_random_worlds),       cmocka_unit_test(test_mixed_kinds),
-        cmocka_unit_test(test_world_file),          cmocka_unit_test(test_world_file_errors),
-        cmocka_unit_test(test_world_file_damage),   cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_joined_tiles),        cmocka_unit_test(test_mesh_joined_to_grid),
-        cmocka_unit_test(test_grid_through_hpa),    cmocka_unit_test(test_estimate_on_mesh),
-        cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_threads_toggling),
-        cmocka_unit_test(test_world_nav),           cmocka_unit_test(test_world_nav_damage),
-        cmocka_unit_test(test_world_on_demand),     cmocka_unit_test(test_world_on_demand_threads),
+        cmocka_unit_test(test_two_storeys),
+        cmocka_unit_test(test_locate_floor),
+        cmocka_unit_test(test_one_way_drop),
+        cmocka_unit_test(test_same_region_detour),
+        cmocka_unit_test(test_random_worlds),
+        cmocka_unit_test(test_mixed_kinds),
+        cmocka_unit_test(test_world_file),
+        cmocka_unit_test(test_world_level_region),
+        cmocka_unit_test(test_world_file_errors),
+        cmocka_unit_test(test_world_file_damage),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_joined_tiles),
+        cmocka_unit_test(test_mesh_joined_to_grid),
+        cmocka_unit_test(test_grid_through_hpa),
+        cmocka_unit_test(test_estimate_on_mesh),
+        cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_threads_toggling),
+        cmocka_unit_test(test_world_nav),
+        cmocka_unit_test(test_world_nav_damage),
+        cmocka_unit_test(test_world_on_demand),
+        cmocka_unit_test(test_world_on_demand_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

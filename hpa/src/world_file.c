@@ -12,6 +12,7 @@
 #include "alloc.h"
 #include "file.h"
 #include "log.h"
+#include "nav/geometry.h"
 #include "world_internal.h"
 
 #define MAX_JSON_BYTES (64u << 20) /* a world file larger than this is refused (NAV_TOO_LARGE) */
@@ -96,6 +97,46 @@ static bool ends_with(const char *s, const char *tail)
     for (size_t i = 0; i < t; i++)
         if (tolower((unsigned char)s[n - t + i]) != tail[i]) return false;
     return true;
+}
+
+/* A mesh region's .nav file: its mesh, and its grid when it holds one (a level's mesh holds none). */
+static nav_status load_mesh_nav(loader *ld, const char *path, nav_mesh **mesh, nav_grid **grid)
+{
+    void *bytes = NULL;
+    nav_container c;
+    nav_status s = nav_container_read_file(path, &ld->allocator, &ld->log, &bytes, &c);
+    bool has_grid = nav_succeeded(s) && nav_container_find(&c, NAV_CHUNK_GRID) != NULL;
+    nav__free(&ld->allocator, bytes);
+    if (nav_failed(s)) return s;
+    return nav_mesh_load_nav(path, &ld->allocator, &ld->log, mesh, has_grid ? grid : NULL);
+}
+
+/* A mesh region from a level's .obj: its triangles moved by origin, built with RecastDemo's agent
+ * (radius [opt]: the agent's, in world units, when given). */
+static nav_status build_level_mesh(loader *ld, const char *path, nav_vec3 origin, double radius,
+                                   bool has_radius, nav_mesh **mesh)
+{
+    nav_geometry *level = NULL;
+    nav_status s = nav_geometry_load_obj_file(path, &ld->allocator, &ld->log, &level);
+    if (nav_failed(s)) return s;
+    nav_triangles t = nav_geometry_triangles(level);
+    float *moved = nav__alloc(&ld->allocator, (size_t)t.vertex_count * 3 * sizeof *moved);
+    if (!moved) {
+        nav_geometry_destroy(level);
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    for (uint32_t v = 0; v < t.vertex_count; v++) {
+        moved[3 * v] = t.vertices[3 * v] + origin.x;
+        moved[3 * v + 1] = t.vertices[3 * v + 1] + origin.y;
+        moved[3 * v + 2] = t.vertices[3 * v + 2] + origin.z;
+    }
+    t.vertices = moved;
+    nav_geometry_build_desc desc = {.allocator = &ld->allocator, .log = &ld->log};
+    if (has_radius) desc.agent_radius = radius > 0 ? (float)radius : -1;
+    s = nav_mesh_build_from_geometry(&t, &desc, mesh, NULL);
+    nav__free(&ld->allocator, moved);
+    nav_geometry_destroy(level);
+    return s;
 }
 
 /* The source's path: relative to the world file's folder unless absolute. */
@@ -195,7 +236,10 @@ static nav_status read_region(loader *ld, const cJSON *r, int index)
     nav_mesh *mesh = NULL;
     nav_waypoints *wp = NULL;
     path_of(at, sizeof at, "regions", index, kinds[kind]);
-    if (kind == 0 || (kind == 1 && !ends_with(path, ".nav"))) {
+    if (kind == 1 && ends_with(path, ".obj")) {
+        s = build_level_mesh(ld, path, grid_desc.origin, radius,
+                             cJSON_GetObjectItemCaseSensitive(r, "radius") != NULL, &mesh);
+    } else if (kind == 0 || (kind == 1 && !ends_with(path, ".nav"))) {
         s = load_grid(ld, path, &grid_desc, &grid);
         if (!nav_failed(s) && kind == 1) {
             s = nav_mesh_build_from_grid(grid,
@@ -205,7 +249,7 @@ static nav_status read_region(loader *ld, const cJSON *r, int index)
                                          &mesh);
         }
     } else if (kind == 1) {
-        s = nav_mesh_load_nav(path, &ld->allocator, &ld->log, &mesh, &grid);
+        s = load_mesh_nav(ld, path, &mesh, &grid);
     } else if (ends_with(path, ".nav")) {
         s = nav_waypoints_load_nav(path, &ld->allocator, &ld->log, &wp, &grid);
     } else {

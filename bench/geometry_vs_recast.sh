@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Issue 14's comparison, in one run: libnav's build from level geometry (bench/geometry_build.c)
+# against Recast's solo-mesh build (bench/recast_driver.cpp), both with RecastDemo's settings (cell
+# 0.3, height 0.2, agent 2.0 high, radius 0.6, climb 0.9, slope 45), on each sample scene and on the
+# largest scene made of them: copies of nav_test.obj side by side in a 16 x 16 arrangement. libnav
+# builds each scene whole on one thread, and in tiles of 128 cells on 1 and on 2 threads; each
+# figure is the fastest of N runs (1 for the big scene). Prints a JSON line a build, then a table.
+#
+# usage: bench/geometry_vs_recast.sh RECAST_CHECKOUT [--runs N] [--copies N]
+# needs: a built build/libnav.a (Release), cc, g++, awk, python3; Recast from its public repository
+#        in a folder outside the project (bench/recast_build.sh says how)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+recast=${1:?usage: bench/geometry_vs_recast.sh RECAST_CHECKOUT [--runs N] [--copies N]}
+shift
+runs=5
+copies=16
+while [ $# -gt 0 ]; do
+    case $1 in
+    --runs) runs=$2; shift 2 ;;
+    --copies) copies=$2; shift 2 ;;
+    *) echo "unexpected argument '$1'" >&2; exit 2 ;;
+    esac
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+g++ -O2 -DNDEBUG -I"$recast/Recast/Include" -o "$work/recast_driver" "$here/bench/recast_driver.cpp" \
+    "$recast"/Recast/Source/*.cpp
+cc -O2 -I"$here/nav/include" -I"$here/mesh/include" -o "$work/geometry_build" "$here/bench/geometry_build.c" \
+    "$here/build/libnav.a" -lm -pthread
+
+# copies x copies of nav_test.obj, each moved by the scene's extent (and a metre) in x and z
+big="$work/nav_test_${copies}x${copies}.obj"
+awk -v n="$copies" '
+    $1 == "v" { nv++; x[nv] = $2; y[nv] = $3; z[nv] = $4
+                if (nv == 1 || $2 < x0) x0 = $2; if (nv == 1 || $2 > x1) x1 = $2
+                if (nv == 1 || $4 < z0) z0 = $4; if (nv == 1 || $4 > z1) z1 = $4 }
+    $1 == "f" { nf++; face[nf] = $0 }
+    END {
+        dx = x1 - x0 + 1; dz = z1 - z0 + 1
+        for (j = 0; j < n; j++) for (i = 0; i < n; i++) {
+            for (k = 1; k <= nv; k++) printf "v %.4f %.4f %.4f\n", x[k] + i * dx, y[k], z[k] + j * dz
+            base = (j * n + i) * nv
+            for (k = 1; k <= nf; k++) {
+                m = split(face[k], part, /[ \t]+/); line = "f"
+                for (p = 2; p <= m; p++) { split(part[p], idx, "/"); line = line " " (idx[1] + base) }
+                print line
+            }
+        }
+    }' "$here/tests/data/nav_test.obj" > "$big"
+
+levels=("$here"/../shared/meshes/*.obj "$big")
+for level in "${levels[@]}"; do
+    r=$runs
+    [ "$level" = "$big" ] && r=1
+    "$work/recast_driver" "$level" --runs "$r" | sed 's/^{/{"builder":"recast",/'
+    "$work/geometry_build" "$level" --runs "$r"
+    "$work/geometry_build" "$level" --runs "$r" --tile 128 --threads 1
+    "$work/geometry_build" "$level" --runs "$r" --tile 128 --threads 2
+done | tee "$work/results.jsonl"
+
+python3 - "$work/results.jsonl" <<'EOF'
+import json, os, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+scenes = {}
+for r in rows:
+    name = os.path.basename(r.get("level") or r.get("scene"))
+    scenes.setdefault(name, []).append(r)
+print()
+print("| scene | triangles | Recast ms | libnav whole, 1 thread | tiles of 128, 1 thread | tiles, 2 threads | "
+      "best / Recast | polygons (Recast, libnav) | walkable m2 (Recast, libnav) | area vs Recast |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+for name, rs in scenes.items():
+    rc = next(r for r in rs if r.get("builder") == "recast")
+    ours = [r for r in rs if r.get("builder") == "libnav"]
+    whole = next(r for r in ours if r["tile"] == 0)
+    t1 = next(r for r in ours if r["tile"] and r["threads"] == 1)
+    t2 = next(r for r in ours if r["tile"] and r["threads"] == 2)
+    best = min(whole["total_ms"], t1["total_ms"], t2["total_ms"])
+    print(f"| {name} | {whole['triangles']:,} | {rc['total_ms']:.1f} | {whole['total_ms']:.1f} | {t1['total_ms']:.1f} | "
+          f"{t2['total_ms']:.1f} | {best / rc['total_ms']:.2f} | {rc['polygons']}, {whole['polygons']} | "
+          f"{rc['walkable_area']:.2f}, {whole['walkable_m2']:.2f} | {whole['walkable_m2'] / rc['walkable_area'] - 1:+.2%} |")
+EOF
