@@ -585,6 +585,118 @@ static void test_build_sample_scene(void **state)
     nav_geometry_destroy(g);
 }
 
+/* Marked volumes, links and a cancelled build on the two storeys of a plane and a slab (no ramp
+ * now): a no-go box over part of the ground takes its area out of the mesh; a road box gives its
+ * polygons area 2 and the cost the caller set; a ladder from the ground to the slab lands on the
+ * slab's floor (not the ground under it) and joins the two pieces; the progress callback's false
+ * cancels the build (NAV_WRONG_STATE, nothing made); bad options are refused by name. */
+static bool cancel_at_first(const char *stage, uint64_t done, uint64_t total, void *user)
+{
+    (void)stage, (void)done, (void)total;
+    ++*(int *)user;
+    return false;
+}
+
+static void test_build_volumes_links_cancel(void **state)
+{
+    (void)state;
+    scene *s = calloc(1, sizeof *s);
+    floor_quad(s, 0, 0, 20, 10, 0, true);
+    floor_quad(s, 0, 0, 8, 10, 2.5f, false);
+    floor_quad(s, 0, 0, 8, 10, 2.5f + STEP, true);
+    nav_geometry_build_desc d = scene_desc(0.5f);
+    nav_geometry_build_stats st;
+    nav_mesh *plain = built(s, &d, &st);
+    double area = mesh_area(plain);
+    nav_mesh_destroy(plain);
+
+    float no_go[] = {14, 2, 18, 2, 18, 6, 14, 6}, road[] = {10, 7, 19, 7, 19, 9, 10, 9};
+    nav_geometry_volume volumes[2] = {{no_go, 4, -1, 1, 0}, {road, 4, -1, 1, 2}};
+    double costs[256];
+    for (int k = 0; k < 256; k++) costs[k] = 1;
+    costs[2] = 0.5;
+    nav_mesh_link_desc ladder = {.start = {10, 0.2f, 4}, .end = {7, 2.7f, 4}, .bidirectional = true};
+    d.volumes = volumes, d.volume_count = 2, d.area_cost = costs, d.links = &ladder, d.link_count = 1;
+    nav_mesh *mesh = built(s, &d, &st);
+    /* the no-go box (4 x 4) and the radius round it go */
+    assert_true(mesh_area(mesh) < area - 16);
+    bool has_road = false;
+    for (uint32_t p = 0; p < nav_mesh_poly_count(mesh); p++) {
+        nav_mesh_poly_info info;
+        nav_mesh_poly(mesh, p, &info);
+        if (info.area != 2) continue;
+        has_road = true;
+        for (uint32_t i = 0; i < info.vert_count; i++) {
+            nav_vec3 v = nav_mesh_vert(mesh, info.verts[i]);
+            assert_true(v.x >= 10 - CELL && v.x <= 19 + CELL && v.z >= 7 - CELL && v.z <= 9 + CELL);
+        }
+    }
+    assert_true(has_road);
+    assert_cost_equal(nav_mesh_area_cost(mesh, 2), 0.5, 0);
+    nav_mesh_link_info link;
+    assert_true(nav_mesh_link(mesh, 0, &link));
+    assert_true(link.end.y > 2.5f && link.start.y < 0.5f);
+    nav_mesh_poly_info top;
+    assert_true(nav_mesh_poly(mesh, link.end_poly, &top));
+    nav_mesh_poly_info bottom;
+    assert_true(nav_mesh_poly(mesh, link.start_poly, &bottom));
+    assert_int_equal(top.component, bottom.component); /* joined by the ladder */
+    nav_mesh_destroy(mesh);
+
+    int calls = 0;
+    nav_progress stop = {cancel_at_first, &calls};
+    d.progress = &stop;
+    nav_triangles t = {s->v, s->nv, s->idx, s->nt, NULL};
+    nav_mesh *none = (nav_mesh *)&calls;
+    assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &none, NULL), NAV_FAILURE | NAV_WRONG_STATE);
+    assert_null(none);
+    assert_true(calls >= 1);
+
+    test_log log;
+    test_log_init(&log);
+    nav_geometry_build_desc bad = {.max_slope = 95, .log = &log.hooks};
+    assert_int_equal(nav_mesh_build_from_geometry(&t, &bad, &none, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_non_null(strstr(log.last, "max slope"));
+    bad = (nav_geometry_build_desc){.max_poly_verts = 40, .log = &log.hooks};
+    assert_int_equal(nav_mesh_build_from_geometry(&t, &bad, &none, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_non_null(strstr(log.last, "max polygon vertices"));
+    ladder.end = (nav_vec3){30, 2.7f, 4}; /* off the level */
+    d.progress = NULL, d.log = &log.hooks;
+    assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &none, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
+    free(s);
+}
+
+/* Allocation failures: the build's mesh comes from the caller's allocator (its scratch from the
+ * system heap); failing each of its allocations in turn gives NAV_OUT_OF_MEMORY and leaks nothing,
+ * until the build succeeds with every block freed when the mesh is. */
+static void test_build_allocation_failures(void **state)
+{
+    (void)state;
+    scene *s = calloc(1, sizeof *s);
+    floor_quad(s, 0, 0, 10, 10, 0, true);
+    box(s, 4, 0, 4, 6, 1.5f, 6);
+    nav_triangles t = {s->v, s->nv, s->idx, s->nt, NULL};
+    bool done = false;
+    for (long fail = 1; fail < 1000 && !done; fail++) {
+        test_allocator a;
+        test_allocator_init(&a, fail);
+        nav_geometry_build_desc d = scene_desc(0.5f);
+        d.allocator = &a.hooks;
+        nav_mesh *mesh = NULL;
+        nav_status st = nav_mesh_build_from_geometry(&t, &d, &mesh, NULL);
+        if (nav_succeeded(st)) {
+            done = true;
+            nav_mesh_destroy(mesh);
+        } else {
+            assert_int_equal(st, NAV_FAILURE | NAV_OUT_OF_MEMORY);
+            assert_null(mesh);
+        }
+        assert_int_equal(a.live, 0);
+    }
+    assert_true(done);
+    free(s);
+}
+
 static nav_writer chunk_bytes(const nav_mesh *mesh);
 
 /* ---- Heights (stage 8) ------------------------------------------------------------------------- */
@@ -860,6 +972,8 @@ int main(void)
         cmocka_unit_test(test_tiles_sample_scene),
         cmocka_unit_test(test_heights_pyramid),
         cmocka_unit_test(test_heights_sample_scene),
+        cmocka_unit_test(test_build_volumes_links_cancel),
+        cmocka_unit_test(test_build_allocation_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

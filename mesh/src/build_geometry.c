@@ -434,6 +434,9 @@ nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const na
                   "geometry: a region's outline does not close (a bug: please report it)");
         s = NAV_FAILURE | NAV_CORRUPT_DATA;
     }
+    if (nav_succeeded(s) && d.progress && d.progress->fn &&
+        !d.progress->fn("geometry: mesh", tiles, tiles, d.progress->user))
+        s = NAV_FAILURE | NAV_WRONG_STATE;
     if (nav_succeeded(s)) {
         stats->failed_regions = all.failed_regions;
         if (all.failed_regions)
