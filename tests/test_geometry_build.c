@@ -895,6 +895,13 @@ static void test_tiles_sample_scene(void **state)
         nav_mesh_destroy(m2);
     }
     assert_true(fabs(mesh_area(tiled) / mesh_area(whole) - 1) < 0.005);
+    for (uint32_t size = 32; size <= 64; size += 32) { /* other cuts: each mesh a valid chunk */
+        nav_geometry_build_desc other = {.tile_size = size};
+        nav_mesh *m = NULL;
+        assert_int_equal(nav_mesh_build_from_geometry(&t, &other, &m, NULL), NAV_SUCCESS);
+        check_chunk(m);
+        nav_mesh_destroy(m);
+    }
     nav_writer one = chunk_bytes(tiled);
     for (uint32_t threads = 2; threads <= 3; threads++) {
         d.threads = threads;

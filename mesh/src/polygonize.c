@@ -485,14 +485,33 @@ static void insert_tile_vertices(nav__polygons *p, int32_t tile, int32_t climb)
     arrfree(on);
 }
 
-/* Halves polygons of more than NAV_MESH_MAX_POLY_VERTS vertices along a diagonal (convex: both
- * halves are), until none is left. */
-static void halve_big_polygons(nav__polygons *p)
+/* The vertex of outline[0 .. n - 1] where the outline goes straight on (a vertex of a neighbour kept
+ * on a side, in the cells' exact coordinates), or n for none. */
+static uint32_t straight_vertex(const nav__polygons *p, const uint32_t *outline, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t a = outline[(k + n - 1) % n], b = outline[k], c = outline[(k + 1) % n];
+        int64_t cross = ((int64_t)p->x[b] - p->x[a]) * ((int64_t)p->z[c] - p->z[b]) -
+                        ((int64_t)p->z[b] - p->z[a]) * ((int64_t)p->x[c] - p->x[b]);
+        if (cross == 0) return k;
+    }
+    return n;
+}
+
+/* Cuts polygons along diagonals (convex: both pieces are) until none has more than
+ * NAV_MESH_MAX_POLY_VERTS vertices or a vertex where its outline goes straight on. Such a vertex
+ * (a neighbour's corner kept on a side, so that the edges match) is exact in cells, but the world's
+ * floats round it a hair to either side: a polygon could come out a hair concave (refused by the
+ * MESH chunk's reader, and in the queries' exact tests). Cut from there to a corner across, it is a
+ * proper corner of both pieces. */
+static void cut_polygons(nav__polygons *p)
 {
     uint32_t polys = (uint32_t)arrlenu(p->poly_first) - 1;
     bool any = false;
-    for (uint32_t q = 0; q < polys && !any; q++)
-        any = p->poly_first[q + 1] - p->poly_first[q] > NAV_MESH_MAX_POLY_VERTS;
+    for (uint32_t q = 0; q < polys && !any; q++) {
+        uint32_t n = p->poly_first[q + 1] - p->poly_first[q];
+        any = n > NAV_MESH_MAX_POLY_VERTS || straight_vertex(p, p->poly_verts + p->poly_first[q], n) < n;
+    }
     if (!any) return;
     uint32_t *first = NULL, *verts = NULL, *todo = NULL;
     uint8_t *area = NULL;
@@ -518,13 +537,42 @@ static void halve_big_polygons(nav__polygons *p)
                 arrput(point_first, (uint32_t)(arrlenu(points) / 3));
                 arrput(tri_first, (uint32_t)(arrlenu(tris) / 3));
             }
-            if (n <= NAV_MESH_MAX_POLY_VERTS) {
+            uint32_t straight = straight_vertex(p, todo, n);
+            if (n <= NAV_MESH_MAX_POLY_VERTS && (straight == n || n <= 3)) {
                 for (uint32_t k = 0; k < n; k++) arrput(verts, todo[k]);
                 arrput(first, (uint32_t)arrlenu(verts));
                 arrput(area, p->poly_area[q]);
                 break;
             }
             uint32_t half = n / 2; /* 0 .. half, and half .. n - 1, 0 */
+            if (n <= NAV_MESH_MAX_POLY_VERTS) {
+                /* from the straight vertex (turned to the front) to the proper corner most across */
+                uint32_t *turned = NULL;
+                for (uint32_t k = 0; k < n; k++) arrput(turned, todo[(straight + k) % n]);
+                memcpy(todo, turned, n * sizeof *todo);
+                arrfree(turned);
+                uint32_t best = 0;
+                for (uint32_t k = 2; k + 1 < n; k++) {
+                    uint32_t a = todo[k - 1], b = todo[k], c = todo[k + 1];
+                    int64_t cross = ((int64_t)p->x[b] - p->x[a]) * ((int64_t)p->z[c] - p->z[b]) -
+                                    ((int64_t)p->z[b] - p->z[a]) * ((int64_t)p->x[c] - p->x[b]);
+                    /* and off the straight line through the front vertex, or a piece has no area */
+                    uint32_t f = todo[0], l = todo[n - 1];
+                    int64_t off_line = ((int64_t)p->x[f] - p->x[l]) * ((int64_t)p->z[b] - p->z[f]) -
+                                       ((int64_t)p->z[f] - p->z[l]) * ((int64_t)p->x[b] - p->x[f]);
+                    uint32_t off = k < n - k ? k : n - k;
+                    if (cross != 0 && off_line != 0 &&
+                        (best == 0 || off > (best < n - best ? best : n - best)))
+                        best = k;
+                }
+                if (best == 0) { /* all in a line but the ends: no area to cut (cannot happen) */
+                    for (uint32_t k = 0; k < n; k++) arrput(verts, todo[k]);
+                    arrput(first, (uint32_t)arrlenu(verts));
+                    arrput(area, p->poly_area[q]);
+                    break;
+                }
+                half = best;
+            }
             for (uint32_t k = 0; k <= half; k++) arrput(verts, todo[k]);
             arrput(first, (uint32_t)arrlenu(verts));
             arrput(area, p->poly_area[q]);
@@ -554,7 +602,7 @@ void nav__polygons_stitch(nav__polygons *p, int32_t tile_size, int32_t climb)
 {
     if (arrlenu(p->poly_first) == 0) arrput(p->poly_first, 0);
     if (tile_size > 0) insert_tile_vertices(p, tile_size, climb);
-    halve_big_polygons(p);
+    cut_polygons(p);
     uint32_t polys = (uint32_t)arrlenu(p->poly_first) - 1, edges = (uint32_t)arrlenu(p->poly_verts),
              *to = NULL;
     arrsetlen(to, edges);

@@ -135,12 +135,13 @@ nav_status nav_mesh_raycast(nav_mesh_query *q, const nav_mesh_filter *filter, ui
         if (t_exit < t) t_exit = t; /* (rounding) never backwards */
         double xx = sx + dx * t_exit, xz = sz + dz * t_exit;
         /* collinear edges (a vertex kept where a neighbour changes) cross at one parameter: the
-         * exit is the one whose span holds the point */
+         * exit is the one whose span holds the point (on a mesh of float corners, such as one built
+         * from level geometry, "collinear" is within the floats' rounding: 1e-6 of the walk) */
         for (uint32_t e = m->poly_first[p]; e < m->poly_first[p + 1]; e++) {
             nav_vec3 ea = m->verts[m->edge_vert[e]], eb = m->verts[m->edge_vert[next_edge(m, p, e)]];
             double fx = (double)eb.x - ea.x, fz = (double)eb.z - ea.z;
             double f0 = cross(fx, fz, sx - ea.x, sz - ea.z), df = cross(fx, fz, dx, dz);
-            if (df >= 0 || fabs(f0 / -df - t_exit) > 1e-12 * (1 + t_exit)) continue;
+            if (df >= 0 || fabs(f0 / -df - t_exit) > 1e-6 * (1 + t_exit)) continue;
             double fu = ((xx - ea.x) * fx + (xz - ea.z) * fz) / (fx * fx + fz * fz);
             if (fu >= -1e-12 && fu <= 1 + 1e-12) {
                 exit = e;
