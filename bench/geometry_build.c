@@ -17,19 +17,23 @@
 #include "nav/geometry.h"
 #include "nav/mesh.h"
 
+/* Polygon p's area on the xz plane. */
+static double poly_area(const nav_mesh *mesh, uint32_t p)
+{
+    nav_mesh_poly_info info;
+    nav_mesh_poly(mesh, p, &info);
+    double twice = 0;
+    for (uint32_t i = 0, j = info.vert_count - 1; i < info.vert_count; j = i++) {
+        nav_vec3 a = nav_mesh_vert(mesh, info.verts[j]), b = nav_mesh_vert(mesh, info.verts[i]);
+        twice += (double)a.x * b.z - (double)b.x * a.z;
+    }
+    return fabs(twice) / 2;
+}
+
 static double walkable_area(const nav_mesh *mesh)
 {
     double sum = 0;
-    for (uint32_t p = 0; p < nav_mesh_poly_count(mesh); p++) {
-        nav_mesh_poly_info info;
-        nav_mesh_poly(mesh, p, &info);
-        double twice = 0;
-        for (uint32_t i = 0, j = info.vert_count - 1; i < info.vert_count; j = i++) {
-            nav_vec3 a = nav_mesh_vert(mesh, info.verts[j]), b = nav_mesh_vert(mesh, info.verts[i]);
-            twice += (double)a.x * b.z - (double)b.x * a.z;
-        }
-        sum += fabs(twice) / 2;
-    }
+    for (uint32_t p = 0; p < nav_mesh_poly_count(mesh); p++) sum += poly_area(mesh, p);
     return sum;
 }
 
@@ -131,16 +135,7 @@ static void run_queries(const nav_mesh *mesh, uint32_t count)
 {
     uint32_t polys = nav_mesh_poly_count(mesh);
     double *weight = malloc(polys * sizeof *weight), sum = 0;
-    for (uint32_t p = 0; p < polys; p++) {
-        nav_mesh_poly_info info;
-        nav_mesh_poly(mesh, p, &info);
-        double twice = 0;
-        for (uint32_t i = 0, j = info.vert_count - 1; i < info.vert_count; j = i++) {
-            nav_vec3 a = nav_mesh_vert(mesh, info.verts[j]), b = nav_mesh_vert(mesh, info.verts[i]);
-            twice += (double)a.x * b.z - (double)b.x * a.z;
-        }
-        weight[p] = sum += fabs(twice) / 2;
-    }
+    for (uint32_t p = 0; p < polys; p++) weight[p] = sum += poly_area(mesh, p);
     nav_mesh_query *q = NULL;
     nav_mesh_query_create(mesh, NULL, &q);
     nav_path path;
