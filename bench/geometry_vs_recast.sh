@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Issue 14's comparison, in one run: libnav's build from level geometry (bench/geometry_build.c)
-# against Recast's solo-mesh build (bench/recast_driver.cpp), both with RecastDemo's settings (cell
-# 0.3, height 0.2, agent 2.0 high, radius 0.6, climb 0.9, slope 45), on each sample scene and on the
-# largest scene made of them: copies of nav_test.obj side by side in a 16 x 16 arrangement. libnav
-# builds each scene whole on one thread, and in tiles of 128 cells on 1 and on 2 threads; each
-# figure is the fastest of N runs (1 for the big scene). Prints a JSON line a build, then a table.
+# against Recast's (bench/recast_driver.cpp), both with RecastDemo's settings (cell 0.3, height
+# 0.2, agent 2.0 high, radius 0.6, climb 0.9, slope 45), on each sample scene and on the largest
+# scene made of them: copies of nav_test.obj side by side in a 16 x 16 arrangement. Each scene is
+# built whole (RecastDemo's Sample_SoloMesh; Recast cannot make the big scene whole: its polygon
+# mesh holds 65535 vertices at most) and in tiles of 128 cells with a border of the radius and 3
+# (Sample_TileMesh's build of each tile, one after another: Recast has no threads), and by libnav
+# whole and in tiles of 128 on 1 and on 2 threads; each figure is the fastest of N runs (1 for the
+# big scene). Prints a JSON line a build, then a table.
 #
 # usage: bench/geometry_vs_recast.sh RECAST_CHECKOUT [--runs N] [--copies N]
 # needs: a built build/libnav.a (Release), cc, g++, awk, python3; Recast from its public repository
@@ -42,7 +45,7 @@ awk -v n="$copies" '
             for (k = 1; k <= nv; k++) printf "v %.4f %.4f %.4f\n", x[k] + i * dx, y[k], z[k] + j * dz
             base = (j * n + i) * nv
             for (k = 1; k <= nf; k++) {
-                m = split(face[k], part, /[ \t]+/); line = "f"
+                m = split(face[k], part); line = "f"
                 for (p = 2; p <= m; p++) { split(part[p], idx, "/"); line = line " " (idx[1] + base) }
                 print line
             }
@@ -53,31 +56,13 @@ levels=("$here"/../shared/meshes/*.obj "$big")
 for level in "${levels[@]}"; do
     r=$runs
     [ "$level" = "$big" ] && r=1
-    "$work/recast_driver" "$level" --runs "$r" | sed 's/^{/{"builder":"recast",/'
+    if [ "$level" != "$big" ]; then
+        "$work/recast_driver" "$level" --runs "$r" | sed 's/^{/{"builder":"recast",/'
+    fi
+    "$work/recast_driver" "$level" --runs "$r" --tile 128 | sed 's/^{/{"builder":"recast",/'
     "$work/geometry_build" "$level" --runs "$r"
     "$work/geometry_build" "$level" --runs "$r" --tile 128 --threads 1
     "$work/geometry_build" "$level" --runs "$r" --tile 128 --threads 2
 done | tee "$work/results.jsonl"
 
-python3 - "$work/results.jsonl" <<'EOF'
-import json, os, sys
-rows = [json.loads(line) for line in open(sys.argv[1])]
-scenes = {}
-for r in rows:
-    name = os.path.basename(r.get("level") or r.get("scene"))
-    scenes.setdefault(name, []).append(r)
-print()
-print("| scene | triangles | Recast ms | libnav whole, 1 thread | tiles of 128, 1 thread | tiles, 2 threads | "
-      "best / Recast | polygons (Recast, libnav) | walkable m2 (Recast, libnav) | area vs Recast |")
-print("|---|---|---|---|---|---|---|---|---|---|")
-for name, rs in scenes.items():
-    rc = next(r for r in rs if r.get("builder") == "recast")
-    ours = [r for r in rs if r.get("builder") == "libnav"]
-    whole = next(r for r in ours if r["tile"] == 0)
-    t1 = next(r for r in ours if r["tile"] and r["threads"] == 1)
-    t2 = next(r for r in ours if r["tile"] and r["threads"] == 2)
-    best = min(whole["total_ms"], t1["total_ms"], t2["total_ms"])
-    print(f"| {name} | {whole['triangles']:,} | {rc['total_ms']:.1f} | {whole['total_ms']:.1f} | {t1['total_ms']:.1f} | "
-          f"{t2['total_ms']:.1f} | {best / rc['total_ms']:.2f} | {rc['polygons']}, {whole['polygons']} | "
-          f"{rc['walkable_area']:.2f}, {whole['walkable_m2']:.2f} | {whole['walkable_m2'] / rc['walkable_area'] - 1:+.2%} |")
-EOF
+python3 "$here/bench/geometry_table.py" "$work/results.jsonl"

@@ -7,6 +7,7 @@
 // prints, per run kept (the fastest of N, 5 by default), one JSON line: triangles, cells, the
 // milliseconds of each stage and in all, polygons, vertices, walkable area (square world units, the
 // polygon mesh's polygons on the xz plane).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -65,7 +66,11 @@ struct result {
 const char *const stage_names[8] = {"rasterize", "filter",   "compact",  "erode",
                                     "regions",   "contours", "polymesh", "detail"};
 
-bool build(const std::vector<float> &verts, const std::vector<int> &tris, result &r)
+// One Recast build (RecastDemo's Sample_SoloMesh, or one tile of Sample_TileMesh) of the triangles
+// `tris` over the box [bmin, bmax] grown by `border` cells; its stage times, polygons and walkable
+// area (the border's own is none: Recast leaves it out) added to r.
+bool build_box(const std::vector<float> &verts, const std::vector<int> &tris, const float *bmin, const float *bmax,
+               int border, result &r)
 {
     rcContext ctx(false);
     rcConfig cfg;
@@ -87,9 +92,11 @@ bool build(const std::vector<float> &verts, const std::vector<int> &tris, result
     cfg.detailSampleDist = cell * 6.0f;
     cfg.detailSampleMaxError = cell_height * 1.0f;
     const int nv = static_cast<int>(verts.size() / 3), nt = static_cast<int>(tris.size() / 3);
-    rcCalcBounds(verts.data(), nv, cfg.bmin, cfg.bmax);
+    cfg.borderSize = border;
+    for (int k = 0; k < 3; k++) cfg.bmin[k] = bmin[k], cfg.bmax[k] = bmax[k];
+    cfg.bmin[0] -= border * cfg.cs, cfg.bmin[2] -= border * cfg.cs;
+    cfg.bmax[0] += border * cfg.cs, cfg.bmax[2] += border * cfg.cs;
     rcCalcGridSize(cfg.bmin, cfg.bmax, cfg.cs, &cfg.width, &cfg.height);
-    r.width = cfg.width, r.height = cfg.height;
 
     auto all = std::chrono::steady_clock::now();
     auto t = all;
@@ -102,35 +109,35 @@ bool build(const std::vector<float> &verts, const std::vector<int> &tris, result
         ok = rcRasterizeTriangles(&ctx, verts.data(), nv, tris.data(), areas.data(), nt, *hf,
                                   cfg.walkableClimb);
     }
-    r.stage[0] = ms_since(t), t = std::chrono::steady_clock::now();
+    r.stage[0] += ms_since(t), t = std::chrono::steady_clock::now();
     if (ok) {
         rcFilterLowHangingWalkableObstacles(&ctx, cfg.walkableClimb, *hf);
         rcFilterLedgeSpans(&ctx, cfg.walkableHeight, cfg.walkableClimb, *hf);
         rcFilterWalkableLowHeightSpans(&ctx, cfg.walkableHeight, *hf);
     }
-    r.stage[1] = ms_since(t), t = std::chrono::steady_clock::now();
+    r.stage[1] += ms_since(t), t = std::chrono::steady_clock::now();
     rcCompactHeightfield *chf = rcAllocCompactHeightfield();
     ok = ok && chf && rcBuildCompactHeightfield(&ctx, cfg.walkableHeight, cfg.walkableClimb, *hf, *chf);
     rcFreeHeightField(hf);
-    r.stage[2] = ms_since(t), t = std::chrono::steady_clock::now();
+    r.stage[2] += ms_since(t), t = std::chrono::steady_clock::now();
     ok = ok && rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf);
-    r.stage[3] = ms_since(t), t = std::chrono::steady_clock::now();
+    r.stage[3] += ms_since(t), t = std::chrono::steady_clock::now();
     ok = ok && rcBuildDistanceField(&ctx, *chf) &&
-         rcBuildRegions(&ctx, *chf, 0, cfg.minRegionArea, cfg.mergeRegionArea);
-    r.stage[4] = ms_since(t), t = std::chrono::steady_clock::now();
+         rcBuildRegions(&ctx, *chf, cfg.borderSize, cfg.minRegionArea, cfg.mergeRegionArea);
+    r.stage[4] += ms_since(t), t = std::chrono::steady_clock::now();
     rcContourSet *cset = rcAllocContourSet();
     ok = ok && cset && rcBuildContours(&ctx, *chf, cfg.maxSimplificationError, cfg.maxEdgeLen, *cset);
-    r.stage[5] = ms_since(t), t = std::chrono::steady_clock::now();
+    r.stage[5] += ms_since(t), t = std::chrono::steady_clock::now();
     rcPolyMesh *pmesh = rcAllocPolyMesh();
     ok = ok && pmesh && rcBuildPolyMesh(&ctx, *cset, cfg.maxVertsPerPoly, *pmesh);
-    r.stage[6] = ms_since(t), t = std::chrono::steady_clock::now();
+    r.stage[6] += ms_since(t), t = std::chrono::steady_clock::now();
     rcPolyMeshDetail *dmesh = rcAllocPolyMeshDetail();
     ok = ok && dmesh &&
          rcBuildPolyMeshDetail(&ctx, *pmesh, *chf, cfg.detailSampleDist, cfg.detailSampleMaxError, *dmesh);
-    r.stage[7] = ms_since(t);
-    r.total = ms_since(all);
+    r.stage[7] += ms_since(t);
+    r.total += ms_since(all);
     if (ok) { // the walkable area: each polygon on the xz plane (vertices in cells from bmin)
-        r.polys = pmesh->npolys, r.verts = pmesh->nverts;
+        r.polys += pmesh->npolys, r.verts += pmesh->nverts;
         for (int i = 0; i < pmesh->npolys; i++) {
             const unsigned short *p = &pmesh->polys[i * 2 * pmesh->nvp];
             if (pmesh->areas[i] == RC_NULL_AREA) continue;
@@ -151,17 +158,61 @@ bool build(const std::vector<float> &verts, const std::vector<int> &tris, result
     return ok;
 }
 
+// The whole level: one box (tile 0), or RecastDemo's tiles of `tile` cells with a border of the
+// radius and 3 (each built alone, one after another, from the triangles meeting it).
+bool build(const std::vector<float> &verts, const std::vector<int> &tris, int tile, result &r)
+{
+    float bmin[3], bmax[3];
+    rcCalcBounds(verts.data(), static_cast<int>(verts.size() / 3), bmin, bmax);
+    rcCalcGridSize(bmin, bmax, 0.3f, &r.width, &r.height);
+    if (tile == 0) return build_box(verts, tris, bmin, bmax, 0, r);
+    const float cs = 0.3f, size = tile * cs;
+    const int border = static_cast<int>(std::ceil(0.6f / cs)) + 3;
+    const int tx = (r.width + tile - 1) / tile, tz = (r.height + tile - 1) / tile;
+    // each tile's triangles (chosen before the clock starts, as RecastDemo's chunky mesh does)
+    std::vector<std::vector<int>> lists(static_cast<size_t>(tx * tz));
+    for (size_t i = 0; i < tris.size(); i += 3) {
+        float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+        for (int k = 0; k < 3; k++) {
+            const float *v = &verts[static_cast<size_t>(tris[i + k]) * 3];
+            lo[0] = std::min(lo[0], v[0]), hi[0] = std::max(hi[0], v[0]);
+            lo[1] = std::min(lo[1], v[2]), hi[1] = std::max(hi[1], v[2]);
+        }
+        const float pad = (border + 1) * cs;
+        int x0 = std::max(0, static_cast<int>(std::floor((lo[0] - pad - bmin[0]) / size))),
+            x1 = std::min(tx - 1, static_cast<int>(std::floor((hi[0] + pad - bmin[0]) / size))),
+            z0 = std::max(0, static_cast<int>(std::floor((lo[1] - pad - bmin[2]) / size))),
+            z1 = std::min(tz - 1, static_cast<int>(std::floor((hi[1] + pad - bmin[2]) / size)));
+        for (int z = z0; z <= z1; z++)
+            for (int x = x0; x <= x1; x++)
+                lists[static_cast<size_t>(z * tx + x)].insert(lists[static_cast<size_t>(z * tx + x)].end(),
+                                                              {tris[i], tris[i + 1], tris[i + 2]});
+    }
+    bool ok = true;
+    for (int z = 0; z < tz && ok; z++)
+        for (int x = 0; x < tx && ok; x++) {
+            const std::vector<int> &list = lists[static_cast<size_t>(z * tx + x)];
+            if (list.empty()) continue;
+            float lo[3] = {bmin[0] + x * size, bmin[1], bmin[2] + z * size};
+            float hi[3] = {bmin[0] + (x + 1) * size, bmax[1], bmin[2] + (z + 1) * size};
+            ok = build_box(verts, list, lo, hi, border, r);
+        }
+    return ok;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: recast_driver LEVEL.obj [--runs N]\n");
+        std::fprintf(stderr, "usage: recast_driver LEVEL.obj [--runs N] [--tile CELLS]\n");
         return 2;
     }
-    int runs = 5;
-    for (int i = 2; i + 1 < argc; i += 2)
+    int runs = 5, tile = 0;
+    for (int i = 2; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
+        if (!std::strcmp(argv[i], "--tile")) tile = std::atoi(argv[i + 1]);
+    }
     std::vector<float> verts;
     std::vector<int> tris;
     if (!load_obj(argv[1], verts, tris)) {
@@ -172,14 +223,14 @@ int main(int argc, char **argv)
     best.total = INFINITY;
     for (int i = 0; i < runs; i++) {
         result r;
-        if (!build(verts, tris, r)) {
+        if (!build(verts, tris, tile, r)) {
             std::fprintf(stderr, "recast_driver: the build failed\n");
             return 1;
         }
         if (r.total < best.total) best = r;
     }
-    std::printf("{\"scene\":\"%s\",\"triangles\":%zu,\"cells\":\"%d x %d\",\"runs\":%d,\"total_ms\":%.3f",
-                argv[1], tris.size() / 3, best.width, best.height, runs, best.total);
+    std::printf("{\"scene\":\"%s\",\"triangles\":%zu,\"cells\":\"%d x %d\",\"tile\":%d,\"runs\":%d,\"total_ms\":%.3f",
+                argv[1], tris.size() / 3, best.width, best.height, tile, runs, best.total);
     for (int s = 0; s < 8; s++) std::printf(",\"%s_ms\":%.3f", stage_names[s], best.stage[s]);
     std::printf(",\"polygons\":%d,\"vertices\":%d,\"walkable_area\":%.2f}\n", best.polys, best.verts,
                 best.area);
