@@ -697,6 +697,40 @@ static void test_build_allocation_failures(void **state)
     free(s);
 }
 
+/* Random scenes (a few triangles anywhere in a box of 25.5, the fuzz harness's form, and the case
+ * it found: nine crossing triangles where a polygon kept a straight vertex in a piece cut off
+ * first): every build succeeds and its mesh passes the MESH chunk's reader, whole and in tiles. */
+static void test_build_random_triangles(void **state)
+{
+    (void)state;
+    static const uint8_t found[9][9] = {
+        {0, 0, 0, 0, 0, 60, 0, 0, 0},           {0, 200, 200, 0, 200, 0, 0, 39, 200},
+        {0, 200, 200, 0, 0, 60, 180, 60, 60},   {0, 0, 0, 0, 0, 200, 255, 255, 22},
+        {236, 5, 0, 64, 96, 0, 0, 0, 0},        {60, 0, 0, 0, 0, 200, 200, 0, 200},
+        {0, 0, 39, 200, 0, 200, 200, 0, 0},     {60, 180, 60, 60, 0, 140, 100, 200, 0},
+        {200, 200, 0, 0, 60, 15, 100, 100, 140}};
+    uint64_t rng = 12345;
+    for (int k = 0; k < 120; k++) {
+        float v[9 * 12];
+        uint32_t idx[3 * 12], n = k == 0 ? 9 : 1 + (uint32_t)(k % 12);
+        for (uint32_t t = 0; t < n; t++)
+            for (int c = 0; c < 9; c++) {
+                rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+                v[9 * t + c] = (float)(k == 0 ? found[t][c] : (uint8_t)(rng >> 56)) * 0.1f;
+            }
+        for (uint32_t i = 0; i < 3 * n; i++) idx[i] = i;
+        nav_triangles t = {v, 3 * n, idx, n, NULL};
+        nav_geometry_build_desc d = {.agent_radius = k % 2 ? 0.6f : -1,
+                                     .tile_size = k % 3 == 1 ? 16 : 0,
+                                     .cell_size = 0.25f + 0.05f * (float)(k % 4)};
+        if (k == 0) d.agent_radius = -1, d.tile_size = 0, d.cell_size = 0.3f;
+        nav_mesh *mesh = NULL;
+        assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &mesh, NULL), NAV_SUCCESS);
+        check_chunk(mesh);
+        nav_mesh_destroy(mesh);
+    }
+}
+
 static nav_writer chunk_bytes(const nav_mesh *mesh);
 
 /* ---- Heights (stage 8) ------------------------------------------------------------------------- */
@@ -981,6 +1015,7 @@ int main(void)
         cmocka_unit_test(test_heights_sample_scene),
         cmocka_unit_test(test_build_volumes_links_cancel),
         cmocka_unit_test(test_build_allocation_failures),
+        cmocka_unit_test(test_build_random_triangles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -498,6 +498,77 @@ static uint32_t straight_vertex(const nav__polygons *p, const uint32_t *outline,
     return n;
 }
 
+/* What cutting makes: the new polygons, each with its source polygon's area and heights. */
+typedef struct pieces {
+    const nav__polygons *p;
+    uint32_t source;
+    bool detail;
+    uint32_t *first, *verts, *point_first, *tri_first;
+    uint8_t *area, *tris;
+    float *points;
+} pieces;
+
+static int64_t turn(const nav__polygons *p, uint32_t a, uint32_t b, uint32_t c)
+{
+    return ((int64_t)p->x[b] - p->x[a]) * ((int64_t)p->z[c] - p->z[b]) -
+           ((int64_t)p->z[b] - p->z[a]) * ((int64_t)p->x[c] - p->x[b]);
+}
+
+/* Adds the polygon outline[0 .. n - 1] as it is. */
+static void emit_final(pieces *c, const uint32_t *outline, uint32_t n)
+{
+    const nav__polygons *p = c->p;
+    for (uint32_t k = 0; k < n; k++) arrput(c->verts, outline[k]);
+    arrput(c->first, (uint32_t)arrlenu(c->verts));
+    arrput(c->area, p->poly_area[c->source]);
+    if (c->detail) { /* each piece keeps the whole polygon's height triangles */
+        for (uint32_t k = 3 * p->detail_point_first[c->source]; k < 3 * p->detail_point_first[c->source + 1];
+             k++)
+            arrput(c->points, p->detail_points[k]);
+        for (uint32_t k = 3 * p->detail_tri_first[c->source]; k < 3 * p->detail_tri_first[c->source + 1]; k++)
+            arrput(c->tris, p->detail_tris[k]);
+        arrput(c->point_first, (uint32_t)(arrlenu(c->points) / 3));
+        arrput(c->tri_first, (uint32_t)(arrlenu(c->tris) / 3));
+    }
+}
+
+/* Adds the polygon outline[0 .. n - 1], cut as cut_polygons says, each piece checked again. */
+static void emit_piece(pieces *c, const uint32_t *outline, uint32_t n)
+{
+    const nav__polygons *p = c->p;
+    uint32_t straight = straight_vertex(p, outline, n);
+    if (n <= NAV_MESH_MAX_POLY_VERTS && (straight == n || n <= 3)) {
+        emit_final(c, outline, n);
+        return;
+    }
+    /* the outline turned to start at the straight vertex (or as it is, to halve it) */
+    uint32_t *turned = NULL, start = straight < n ? straight : 0, cut = n / 2;
+    for (uint32_t k = 0; k < n; k++) arrput(turned, outline[(start + k) % n]);
+    if (straight < n) { /* to the proper corner most across, off the straight line through the front */
+        uint32_t best = 0;
+        for (uint32_t k = 2; k + 1 < n; k++) {
+            uint32_t off = k < n - k ? k : n - k;
+            if (turn(p, turned[k - 1], turned[k], turned[k + 1]) != 0 &&
+                turn(p, turned[n - 1], turned[0], turned[k]) != 0 &&
+                (best == 0 || off > (best < n - best ? best : n - best)))
+                best = k;
+        }
+        if (best == 0 && n <= NAV_MESH_MAX_POLY_VERTS) { /* all in a line but the ends (cannot happen) */
+            emit_final(c, turned, n);
+            arrfree(turned);
+            return;
+        }
+        if (best) cut = best;
+    }
+    uint32_t *second = NULL;
+    for (uint32_t k = cut; k < n; k++) arrput(second, turned[k]);
+    arrput(second, turned[0]);
+    emit_piece(c, turned, cut + 1);
+    emit_piece(c, second, n - cut + 1);
+    arrfree(turned);
+    arrfree(second);
+}
+
 /* Cuts polygons along diagonals (convex: both pieces are) until none has more than
  * NAV_MESH_MAX_POLY_VERTS vertices or a vertex where its outline goes straight on. Such a vertex
  * (a neighbour's corner kept on a side, so that the edges match) is exact in cells, but the world's
@@ -513,88 +584,28 @@ static void cut_polygons(nav__polygons *p)
         any = n > NAV_MESH_MAX_POLY_VERTS || straight_vertex(p, p->poly_verts + p->poly_first[q], n) < n;
     }
     if (!any) return;
-    uint32_t *first = NULL, *verts = NULL, *todo = NULL;
-    uint8_t *area = NULL;
-    bool detail = arrlenu(p->detail_point_first) == (size_t)polys + 1;
-    float *points = NULL;
-    uint32_t *point_first = NULL, *tri_first = NULL;
-    uint8_t *tris = NULL;
-    arrput(first, 0);
-    arrput(point_first, 0);
-    arrput(tri_first, 0);
+    pieces c = {.p = p, .detail = arrlenu(p->detail_point_first) == (size_t)polys + 1};
+    arrput(c.first, 0);
+    arrput(c.point_first, 0);
+    arrput(c.tri_first, 0);
     for (uint32_t q = 0; q < polys; q++) {
-        arrsetlen(todo, 0);
-        for (uint32_t e = p->poly_first[q]; e < p->poly_first[q + 1]; e++) arrput(todo, p->poly_verts[e]);
-        /* a stack of pieces: each is todo[start .. start + n - 1] */
-        while (arrlenu(todo)) {
-            uint32_t n = (uint32_t)arrlenu(todo);
-            /* each piece keeps the whole polygon's height triangles */
-            if (detail) {
-                for (uint32_t k = 3 * p->detail_point_first[q]; k < 3 * p->detail_point_first[q + 1]; k++)
-                    arrput(points, p->detail_points[k]);
-                for (uint32_t k = 3 * p->detail_tri_first[q]; k < 3 * p->detail_tri_first[q + 1]; k++)
-                    arrput(tris, p->detail_tris[k]);
-                arrput(point_first, (uint32_t)(arrlenu(points) / 3));
-                arrput(tri_first, (uint32_t)(arrlenu(tris) / 3));
-            }
-            uint32_t straight = straight_vertex(p, todo, n);
-            if (n <= NAV_MESH_MAX_POLY_VERTS && (straight == n || n <= 3)) {
-                for (uint32_t k = 0; k < n; k++) arrput(verts, todo[k]);
-                arrput(first, (uint32_t)arrlenu(verts));
-                arrput(area, p->poly_area[q]);
-                break;
-            }
-            uint32_t half = n / 2; /* 0 .. half, and half .. n - 1, 0 */
-            if (n <= NAV_MESH_MAX_POLY_VERTS) {
-                /* from the straight vertex (turned to the front) to the proper corner most across */
-                uint32_t *turned = NULL;
-                for (uint32_t k = 0; k < n; k++) arrput(turned, todo[(straight + k) % n]);
-                memcpy(todo, turned, n * sizeof *todo);
-                arrfree(turned);
-                uint32_t best = 0;
-                for (uint32_t k = 2; k + 1 < n; k++) {
-                    uint32_t a = todo[k - 1], b = todo[k], c = todo[k + 1];
-                    int64_t cross = ((int64_t)p->x[b] - p->x[a]) * ((int64_t)p->z[c] - p->z[b]) -
-                                    ((int64_t)p->z[b] - p->z[a]) * ((int64_t)p->x[c] - p->x[b]);
-                    /* and off the straight line through the front vertex, or a piece has no area */
-                    uint32_t f = todo[0], l = todo[n - 1];
-                    int64_t off_line = ((int64_t)p->x[f] - p->x[l]) * ((int64_t)p->z[b] - p->z[f]) -
-                                       ((int64_t)p->z[f] - p->z[l]) * ((int64_t)p->x[b] - p->x[f]);
-                    uint32_t off = k < n - k ? k : n - k;
-                    if (cross != 0 && off_line != 0 &&
-                        (best == 0 || off > (best < n - best ? best : n - best)))
-                        best = k;
-                }
-                if (best == 0) { /* all in a line but the ends: no area to cut (cannot happen) */
-                    for (uint32_t k = 0; k < n; k++) arrput(verts, todo[k]);
-                    arrput(first, (uint32_t)arrlenu(verts));
-                    arrput(area, p->poly_area[q]);
-                    break;
-                }
-                half = best;
-            }
-            for (uint32_t k = 0; k <= half; k++) arrput(verts, todo[k]);
-            arrput(first, (uint32_t)arrlenu(verts));
-            arrput(area, p->poly_area[q]);
-            memmove(todo + 1, todo + half, (n - half) * sizeof *todo);
-            arrsetlen(todo, n - half + 1);
-        }
+        c.source = q;
+        emit_piece(&c, p->poly_verts + p->poly_first[q], p->poly_first[q + 1] - p->poly_first[q]);
     }
     arrfree(p->poly_first);
     arrfree(p->poly_verts);
     arrfree(p->poly_area);
-    arrfree(todo);
-    p->poly_first = first, p->poly_verts = verts, p->poly_area = area;
-    if (detail) {
+    p->poly_first = c.first, p->poly_verts = c.verts, p->poly_area = c.area;
+    if (c.detail) {
         arrfree(p->detail_points);
         arrfree(p->detail_point_first);
         arrfree(p->detail_tris);
         arrfree(p->detail_tri_first);
-        p->detail_points = points, p->detail_point_first = point_first;
-        p->detail_tris = tris, p->detail_tri_first = tri_first;
+        p->detail_points = c.points, p->detail_point_first = c.point_first;
+        p->detail_tris = c.tris, p->detail_tri_first = c.tri_first;
     } else {
-        arrfree(point_first);
-        arrfree(tri_first);
+        arrfree(c.point_first);
+        arrfree(c.tri_first);
     }
 }
 

@@ -27,10 +27,10 @@ srcs=(nav/src/*.c hpa/src/*.c mesh/src/*.c waypoints/src/*.c)
 libs=($(pkg-config --libs spng libcjson) -lm -pthread)
 
 # each harness and the longest input it is fed
-harnesses=(fuzz_container fuzz_loaders fuzz_hpa fuzz_nav fuzz_mesh fuzz_waypoints fuzz_world)
+harnesses=(fuzz_container fuzz_loaders fuzz_hpa fuzz_nav fuzz_mesh fuzz_geometry fuzz_waypoints fuzz_world)
 # sources beyond the library a harness needs
 declare -A extra=([fuzz_waypoints]=tests/reference.c)
-declare -A max_len=([fuzz_container]=8192 [fuzz_loaders]=65536 [fuzz_hpa]=40000 [fuzz_nav]=40000 [fuzz_mesh]=40000 [fuzz_waypoints]=8192 [fuzz_world]=16384)
+declare -A max_len=([fuzz_container]=8192 [fuzz_loaders]=65536 [fuzz_hpa]=40000 [fuzz_nav]=40000 [fuzz_mesh]=40000 [fuzz_geometry]=2701 [fuzz_waypoints]=8192 [fuzz_world]=16384)
 
 for h in "${harnesses[@]}"; do
     work="$dir/$h"
