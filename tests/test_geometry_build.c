@@ -995,6 +995,95 @@ static void test_tiles_sample_scene(void **state)
     nav_geometry_destroy(g);
 }
 
+/* One tile rebuilt: a plane of 20 x 20 in tiles of 16 cells (4 x 4 m) with a wall across the middle
+ * of tile (2, 2) (away from its border) and a post far off; the tiles' mesh is the whole build's, to
+ * the byte. The wall falls (the level without it): tile (2, 2) rebuilt alone gives, to the byte,
+ * the mesh a build of the changed level gives, and a path across the wall's place goes straight
+ * where it went round; rebuilding another tile instead leaves the wall; no such tile is refused. */
+static void test_tiles_rebuild(void **state)
+{
+    (void)state;
+    scene *with = calloc(1, sizeof *with), *without = calloc(1, sizeof *without);
+    for (int k = 0; k < 2; k++) {
+        scene *s = k ? without : with;
+        floor_quad(s, 0, 0, 20, 20, 0, true);
+        box(s, 1, 0, 1, 1.5f, 3, 1.5f); /* the post: the same box either way */
+        if (!k) box(s, 9.5f, 0, 9.9f, 10.5f, 3, 10.1f);
+    }
+    nav_triangles a = {with->v, with->nv, with->idx, with->nt, NULL},
+                  b = {without->v, without->nv, without->idx, without->nt, NULL};
+    nav_geometry_build_desc d = scene_desc(0.5f);
+    d.tile_size = 16;
+    nav_geometry_tiles *tiles = NULL;
+    nav_mesh *first = NULL, *whole = NULL;
+    assert_int_equal(nav_geometry_tiles_build(&a, &d, &tiles, &first, NULL), NAV_SUCCESS);
+    int32_t tx, tz;
+    nav_geometry_tiles_count(tiles, &tx, &tz);
+    assert_true(tx == 6 && tz == 6); /* 81 columns */
+    assert_int_equal(nav_mesh_build_from_geometry(&a, &d, &whole, NULL), NAV_SUCCESS);
+    nav_writer w1 = chunk_bytes(first), w2 = chunk_bytes(whole);
+    assert_int_equal(w1.size, w2.size);
+    assert_memory_equal(w1.data, w2.data, w1.size);
+    nav_writer_destroy(&w1);
+    nav_writer_destroy(&w2);
+    nav_mesh_destroy(whole);
+
+    nav_mesh *next = NULL, *fresh = NULL;
+    nav_geometry_build_stats st;
+    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &b, 2, 2, &next, &st), NAV_SUCCESS);
+    assert_int_equal(st.tiles, 36);
+    assert_int_equal(nav_mesh_build_from_geometry(&b, &d, &fresh, NULL), NAV_SUCCESS);
+    w1 = chunk_bytes(next), w2 = chunk_bytes(fresh);
+    assert_int_equal(w1.size, w2.size);
+    assert_memory_equal(w1.data, w2.data, w1.size);
+    nav_writer_destroy(&w1);
+    nav_writer_destroy(&w2);
+    check_chunk(next);
+    /* across the wall's place */
+    nav_vec3 from = {10, 0.2f, 8.5f}, to = {10, 0.2f, 11.5f};
+    double cost[2];
+    nav_mesh *meshes[2] = {first, next};
+    for (int k = 0; k < 2; k++) {
+        nav_mesh_query *q = NULL;
+        assert_int_equal(nav_mesh_query_create(meshes[k], NULL, &q), NAV_SUCCESS);
+        nav_path path;
+        nav_path_init(&path, NULL);
+        nav_mesh_result r;
+        assert_int_equal(nav_mesh_find_path(q, &(nav_mesh_path_desc){.half_extents = {0.3f, 1, 0.3f}}, from,
+                                            to, &path, &r),
+                         NAV_SUCCESS);
+        cost[k] = r.cost;
+        nav_path_destroy(&path);
+        nav_mesh_query_destroy(q);
+    }
+    assert_true(cost[0] > 3.5);
+    assert_cost_equal(cost[1], 3, 1e-4);
+    /* the wrong tile: the wall stays */
+    nav_mesh *wrong = NULL;
+    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &a, 2, 2, &wrong, NULL), NAV_SUCCESS); /* back */
+    nav_mesh_destroy(wrong);
+    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &b, 0, 0, &wrong, NULL), NAV_SUCCESS);
+    w1 = chunk_bytes(wrong), w2 = chunk_bytes(first);
+    assert_int_equal(w1.size, w2.size);
+    assert_memory_equal(w1.data, w2.data, w1.size); /* tile (0, 0) had no wall to lose */
+    nav_writer_destroy(&w1);
+    nav_writer_destroy(&w2);
+    nav_mesh_destroy(wrong);
+    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &b, 6, 0, &wrong, NULL),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_null(wrong);
+    nav_geometry_build_desc untiled = scene_desc(0.5f);
+    nav_geometry_tiles *none = NULL;
+    assert_int_equal(nav_geometry_tiles_build(&a, &untiled, &none, NULL, NULL),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    nav_mesh_destroy(first);
+    nav_mesh_destroy(next);
+    nav_mesh_destroy(fresh);
+    nav_geometry_tiles_destroy(tiles);
+    free(with);
+    free(without);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1016,6 +1105,7 @@ int main(void)
         cmocka_unit_test(test_build_volumes_links_cancel),
         cmocka_unit_test(test_build_allocation_failures),
         cmocka_unit_test(test_build_random_triangles),
+        cmocka_unit_test(test_tiles_rebuild),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -110,11 +110,11 @@ typedef struct tile_result {
 /* The build: the scene's grid, the agent in steps and cells, the tiles and their triangles. */
 typedef struct build {
     const nav_triangles *triangles;
-    const nav_geometry_build_desc *desc;
-    nav_vec3 origin;      /* the scene's box's low corner: column 0, step 0 */
-    int32_t width, depth; /* the scene's columns */
-    uint32_t steps;       /* its height in steps */
-    int32_t tile, border; /* a tile's side and border in cells (tile 0: one tile, no border) */
+    nav_geometry_build_desc desc; /* resolved */
+    nav_vec3 origin;              /* the scene's box's low corner: column 0, step 0 */
+    int32_t width, depth;         /* the scene's columns */
+    uint32_t steps;               /* its height in steps */
+    int32_t tile, border;         /* a tile's side and border in cells (tile 0: one tile, no border) */
     int32_t tiles_x, tiles_z;
     uint32_t height, climb, radius, islands;
     float max_error, max_edge;        /* cells */
@@ -122,46 +122,52 @@ typedef struct build {
     tile_result *results;             /* stb_ds, a tile each */
 } build;
 
-/* Each tile's triangles: those whose box meets the tile's with its border (a counting sort). */
-static void bucket_triangles(build *b)
+/* The tiles whose box with its border meets triangle i's: columns r[0] .. r[2], rows r[1] .. r[3]. */
+static void tile_range(const build *b, uint32_t i, int32_t r[4])
+{
+    const nav_triangles *t = b->triangles;
+    const float inverse = 1.0f / b->desc.cell_size;
+    const uint32_t *v = t->indices + 3 * (size_t)i;
+    float lo_x = INFINITY, hi_x = -INFINITY, lo_z = INFINITY, hi_z = -INFINITY;
+    for (int k = 0; k < 3; k++) {
+        const float *p = t->vertices + 3 * (size_t)v[k];
+        lo_x = fminf(lo_x, p[0]), hi_x = fmaxf(hi_x, p[0]);
+        lo_z = fminf(lo_z, p[2]), hi_z = fmaxf(hi_z, p[2]);
+    }
+    /* cells, widened by the border and a cell for rounding, then tiles */
+    double c0 = floor((lo_x - b->origin.x) * inverse) - b->border - 1,
+           c1 = floor((hi_x - b->origin.x) * inverse) + b->border + 1,
+           r0 = floor((lo_z - b->origin.z) * inverse) - b->border - 1,
+           r1 = floor((hi_z - b->origin.z) * inverse) + b->border + 1;
+    r[0] = (int32_t)fmax(0, floor(c0 / b->tile)), r[2] = (int32_t)fmin(b->tiles_x - 1, floor(c1 / b->tile));
+    r[1] = (int32_t)fmax(0, floor(r0 / b->tile)), r[3] = (int32_t)fmin(b->tiles_z - 1, floor(r1 / b->tile));
+}
+
+/* Each tile's triangles: those whose box meets the tile's with its border (a counting sort), or
+ * with only != UINT32_MAX, those of that tile alone (the others' lists empty). */
+static void bucket_triangles(build *b, uint32_t only)
 {
     const nav_triangles *t = b->triangles;
     size_t tiles = (size_t)b->tiles_x * (size_t)b->tiles_z;
     arrsetlen(b->tile_first, tiles + 1);
     memset(b->tile_first, 0, (tiles + 1) * sizeof *b->tile_first);
+    arrsetlen(b->tile_tris, 0);
     if (b->tile == 0) { /* one tile: all of them */
         arrsetlen(b->tile_tris, t->triangle_count);
         for (uint32_t i = 0; i < t->triangle_count; i++) b->tile_tris[i] = i;
         b->tile_first[1] = t->triangle_count;
         return;
     }
-    const float inverse = 1.0f / b->desc->cell_size;
     int32_t *range = NULL; /* per triangle: tx0, tz0, tx1, tz1 */
     arrsetlen(range, 4 * (size_t)t->triangle_count);
+    for (uint32_t i = 0; i < t->triangle_count; i++) tile_range(b, i, range + 4 * (size_t)i);
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < t->triangle_count; i++) {
-            int32_t *r = range + 4 * (size_t)i;
-            if (pass == 0) {
-                const uint32_t *v = t->indices + 3 * (size_t)i;
-                float lo_x = INFINITY, hi_x = -INFINITY, lo_z = INFINITY, hi_z = -INFINITY;
-                for (int k = 0; k < 3; k++) {
-                    const float *p = t->vertices + 3 * (size_t)v[k];
-                    lo_x = fminf(lo_x, p[0]), hi_x = fmaxf(hi_x, p[0]);
-                    lo_z = fminf(lo_z, p[2]), hi_z = fmaxf(hi_z, p[2]);
-                }
-                /* cells, widened by the border and a cell for rounding, then tiles */
-                double c0 = floor((lo_x - b->origin.x) * inverse) - b->border - 1,
-                       c1 = floor((hi_x - b->origin.x) * inverse) + b->border + 1,
-                       r0 = floor((lo_z - b->origin.z) * inverse) - b->border - 1,
-                       r1 = floor((hi_z - b->origin.z) * inverse) + b->border + 1;
-                r[0] = (int32_t)fmax(0, floor(c0 / b->tile)),
-                r[2] = (int32_t)fmin(b->tiles_x - 1, floor(c1 / b->tile));
-                r[1] = (int32_t)fmax(0, floor(r0 / b->tile)),
-                r[3] = (int32_t)fmin(b->tiles_z - 1, floor(r1 / b->tile));
-            }
+            const int32_t *r = range + 4 * (size_t)i;
             for (int32_t tz = r[1]; tz <= r[3]; tz++)
                 for (int32_t tx = r[0]; tx <= r[2]; tx++) {
                     size_t tile = (size_t)tz * (size_t)b->tiles_x + (size_t)tx;
+                    if (only != UINT32_MAX && tile != only) continue;
                     if (pass == 0)
                         b->tile_first[tile + 1]++;
                     else
@@ -184,7 +190,7 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
 {
     (void)scratch;
     build *b = context;
-    const nav_geometry_build_desc *d = b->desc;
+    const nav_geometry_build_desc *d = &b->desc;
     tile_result *r = &b->results[item];
     int32_t tx = (int32_t)item % b->tiles_x, tz = (int32_t)item / b->tiles_x;
     int32_t x0 = 0, z0 = 0, w = b->width, h = b->depth;
@@ -346,14 +352,11 @@ static nav_status make_mesh(const nav__polygons *p, nav_vec3 origin, const nav_g
     return s;
 }
 
-nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const nav_geometry_build_desc *desc,
-                                        nav_mesh **out, nav_geometry_build_stats *stats)
+/* Checks the triangles and options and sets the build up: the scene's grid, the agent in steps
+ * and cells, the tiles. */
+static nav_status prepare(build *b, const nav_triangles *triangles, const nav_geometry_build_desc *desc,
+                          nav_geometry_build_stats *stats)
 {
-    nav_geometry_build_stats local;
-    if (!stats) stats = &local;
-    *stats = (nav_geometry_build_stats){0};
-    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
-    *out = NULL;
     nav_geometry_build_desc d = nav_geometry_build_desc_defaults(desc);
     const char *fault = check_desc(&d);
     if (fault) {
@@ -372,13 +375,13 @@ nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const na
         nav__logf(d.log, NAV_LOG_ERROR, "geometry: no triangles");
         return NAV_FAILURE | NAV_INVALID_PARAM;
     }
-    build b = {.triangles = triangles, .desc = &d, .origin = lo};
-    b.height = (uint32_t)ceilf(d.agent_height / d.cell_height);
-    b.climb = (uint32_t)floorf(d.agent_climb / d.cell_height);
-    b.radius = (uint32_t)ceilf(d.agent_radius / d.cell_size);
-    b.islands = (uint32_t)ceilf(d.min_island_area / (d.cell_size * d.cell_size));
-    b.max_error = d.max_edge_error / d.cell_size;
-    b.max_edge = d.max_edge_length / d.cell_size;
+    *b = (build){.triangles = triangles, .desc = d, .origin = lo};
+    b->height = (uint32_t)ceilf(d.agent_height / d.cell_height);
+    b->climb = (uint32_t)floorf(d.agent_climb / d.cell_height);
+    b->radius = (uint32_t)ceilf(d.agent_radius / d.cell_size);
+    b->islands = (uint32_t)ceilf(d.min_island_area / (d.cell_size * d.cell_size));
+    b->max_error = d.max_edge_error / d.cell_size;
+    b->max_edge = d.max_edge_length / d.cell_size;
     double w = floor(((double)hi.x - lo.x) / d.cell_size) + 1,
            h = floor(((double)hi.z - lo.z) / d.cell_size) + 1,
            steps = ceil(((double)hi.y - lo.y) / d.cell_height) + 1;
@@ -389,32 +392,37 @@ nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const na
                   (double)d.cell_height);
         return NAV_FAILURE | NAV_TOO_LARGE;
     }
-    b.width = (int32_t)w, b.depth = (int32_t)h, b.steps = (uint32_t)steps;
-    b.tile = (int32_t)d.tile_size;
-    b.border = b.tile ? (int32_t)b.radius + 3 : 0;
-    b.tiles_x = b.tile ? (b.width + b.tile - 1) / b.tile : 1;
-    b.tiles_z = b.tile ? (b.depth + b.tile - 1) / b.tile : 1;
-    stats->width = b.width, stats->depth = b.depth;
-    stats->tiles = (uint32_t)(b.tiles_x * b.tiles_z);
-    struct timespec at;
-    clock_gettime(CLOCK_MONOTONIC, &at);
-    bucket_triangles(&b);
-    uint32_t tiles = stats->tiles;
-    arrsetlen(b.results, tiles);
-    memset(b.results, 0, tiles * sizeof *b.results);
-    nav__work work = {.count = tiles,
-                      .init = no_scratch,
-                      .run = build_tile,
-                      .fini = no_fini,
-                      .ctx = &b,
-                      .stage = "geometry: tiles",
-                      .progress = d.progress};
-    s = nav__parallel(&work, d.threads);
+    b->width = (int32_t)w, b->depth = (int32_t)h, b->steps = (uint32_t)steps;
+    b->tile = (int32_t)d.tile_size;
+    b->border = b->tile ? (int32_t)b->radius + 3 : 0;
+    b->tiles_x = b->tile ? (b->width + b->tile - 1) / b->tile : 1;
+    b->tiles_z = b->tile ? (b->depth + b->tile - 1) / b->tile : 1;
+    stats->width = b->width, stats->depth = b->depth;
+    stats->tiles = (uint32_t)(b->tiles_x * b->tiles_z);
+    arrsetlen(b->results, stats->tiles);
+    memset(b->results, 0, stats->tiles * sizeof *b->results);
+    return NAV_SUCCESS;
+}
+
+static void free_build(build *b)
+{
+    size_t tiles = arrlenu(b->results);
+    for (size_t i = 0; i < tiles; i++) nav__polygons_free(&b->results[i].polygons);
+    arrfree(b->results);
+    arrfree(b->tile_first);
+    arrfree(b->tile_tris);
+}
+
+/* The mesh of the tiles' polygons, stitched; the tiles' counts and times into stats. */
+static nav_status assemble(build *b, nav_geometry_build_stats *stats, nav_mesh **out)
+{
+    const nav_geometry_build_desc *d = &b->desc;
+    uint32_t tiles = (uint32_t)arrlenu(b->results);
     nav__polygons all = {0};
     void *weld = NULL;
     bool broken = false;
-    for (uint32_t i = 0; i < tiles && nav_succeeded(s); i++) {
-        tile_result *r = &b.results[i];
+    for (uint32_t i = 0; i < tiles; i++) {
+        tile_result *r = &b->results[i];
         broken |= r->broken;
         stats->spans += r->spans;
         stats->tops += r->tops;
@@ -424,29 +432,26 @@ nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const na
         for (int k = 0; k < NAV_GEOMETRY_STAGES; k++) stats->stage_ms[k] += r->stage_ms[k];
         nav__polygons_append(&all, &r->polygons, &weld);
     }
-    for (uint32_t i = 0; i < tiles; i++) nav__polygons_free(&b.results[i].polygons);
-    arrfree(b.results);
-    arrfree(b.tile_first);
-    arrfree(b.tile_tris);
     nav__polygons_weld_free(&weld);
-    if (nav_succeeded(s) && broken) {
-        nav__logf(d.log, NAV_LOG_ERROR,
+    nav_status s = NAV_SUCCESS;
+    if (broken) {
+        nav__logf(d->log, NAV_LOG_ERROR,
                   "geometry: a region's outline does not close (a bug: please report it)");
         s = NAV_FAILURE | NAV_CORRUPT_DATA;
     }
-    if (nav_succeeded(s) && d.progress && d.progress->fn &&
-        !d.progress->fn("geometry: mesh", tiles, tiles, d.progress->user))
+    if (nav_succeeded(s) && d->progress && d->progress->fn &&
+        !d->progress->fn("geometry: mesh", tiles, tiles, d->progress->user))
         s = NAV_FAILURE | NAV_WRONG_STATE;
     if (nav_succeeded(s)) {
         stats->failed_regions = all.failed_regions;
         if (all.failed_regions)
-            nav__logf(d.log, NAV_LOG_WARNING,
+            nav__logf(d->log, NAV_LOG_WARNING,
                       "geometry: %u outlines crossed themselves once simplified and were cut in part",
                       all.failed_regions);
         struct timespec mesh_at;
         clock_gettime(CLOCK_MONOTONIC, &mesh_at);
-        nav__polygons_stitch(&all, b.tile, (int32_t)b.climb);
-        s = make_mesh(&all, b.origin, &d, out);
+        nav__polygons_stitch(&all, b->tile, (int32_t)b->climb);
+        s = make_mesh(&all, b->origin, d, out);
         stats->stage_ms[NAV_GEOMETRY_MESH] = since(&mesh_at);
     }
     nav__polygons_free(&all);
@@ -455,6 +460,134 @@ nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const na
         stats->vertices = nav_mesh_vert_count(*out);
         stats->bytes = nav_mesh_memory_bytes(*out);
     }
+    return s;
+}
+
+/* Builds every tile, on the threads the options say. */
+static nav_status build_all(build *b)
+{
+    bucket_triangles(b, UINT32_MAX);
+    nav__work work = {.count = (uint32_t)arrlenu(b->results),
+                      .init = no_scratch,
+                      .run = build_tile,
+                      .fini = no_fini,
+                      .ctx = b,
+                      .stage = "geometry: tiles",
+                      .progress = b->desc.progress};
+    return nav__parallel(&work, b->desc.threads);
+}
+
+nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const nav_geometry_build_desc *desc,
+                                        nav_mesh **out, nav_geometry_build_stats *stats)
+{
+    nav_geometry_build_stats local;
+    if (!stats) stats = &local;
+    *stats = (nav_geometry_build_stats){0};
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *out = NULL;
+    build b;
+    nav_status s = prepare(&b, triangles, desc, stats);
+    if (nav_failed(s)) return s;
+    struct timespec at;
+    clock_gettime(CLOCK_MONOTONIC, &at);
+    s = build_all(&b);
+    if (nav_succeeded(s)) s = assemble(&b, stats, out);
+    free_build(&b);
     stats->total_ms = since(&at);
     return s;
+}
+
+/* ---- Tiles kept for rebuilding ----------------------------------------------------------------- */
+
+struct nav_geometry_tiles {
+    nav_allocator allocator;
+    build b; /* its tiles' polygons (stb_ds, the system heap, as a build's scratch) */
+};
+
+nav_status nav_geometry_tiles_build(const nav_triangles *triangles, const nav_geometry_build_desc *desc,
+                                    nav_geometry_tiles **tiles, nav_mesh **mesh,
+                                    nav_geometry_build_stats *stats)
+{
+    nav_geometry_build_stats local;
+    if (!stats) stats = &local;
+    *stats = (nav_geometry_build_stats){0};
+    if (!tiles) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *tiles = NULL;
+    if (mesh) *mesh = NULL;
+    if (!desc || desc->tile_size == 0) {
+        nav__logf(desc ? desc->log : NULL, NAV_LOG_ERROR, "geometry: tiles need a tile size");
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    nav_allocator a;
+    nav__allocator_resolve(&a, desc->allocator);
+    nav_geometry_tiles *t = nav__calloc(&a, 1, sizeof *t);
+    if (!t) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    t->allocator = a;
+    struct timespec at;
+    clock_gettime(CLOCK_MONOTONIC, &at);
+    nav_status s = prepare(&t->b, triangles, desc, stats);
+    if (nav_failed(s)) {
+        nav__free(&a, t);
+        return s;
+    }
+    s = build_all(&t->b);
+    if (nav_succeeded(s) && mesh) s = assemble(&t->b, stats, mesh);
+    t->b.triangles = NULL; /* the caller's: not kept */
+    stats->total_ms = since(&at);
+    if (nav_failed(s)) {
+        nav_geometry_tiles_destroy(t);
+        return s;
+    }
+    *tiles = t;
+    return NAV_SUCCESS;
+}
+
+nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_triangles *triangles,
+                                      int32_t tile_x, int32_t tile_z, nav_mesh **mesh,
+                                      nav_geometry_build_stats *stats)
+{
+    nav_geometry_build_stats local;
+    if (!stats) stats = &local;
+    *stats = (nav_geometry_build_stats){0};
+    if (!mesh) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *mesh = NULL;
+    if (!tiles || !triangles) return NAV_FAILURE | NAV_INVALID_PARAM;
+    build *b = &tiles->b;
+    if (tile_x < 0 || tile_z < 0 || tile_x >= b->tiles_x || tile_z >= b->tiles_z) {
+        nav__logf(b->desc.log, NAV_LOG_ERROR, "geometry: tile (%d, %d) is not one of the %d x %d", tile_x,
+                  tile_z, b->tiles_x, b->tiles_z);
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    nav_status s = nav_triangles_check(triangles, b->desc.log);
+    if (nav_failed(s)) return s;
+    struct timespec at;
+    clock_gettime(CLOCK_MONOTONIC, &at);
+    uint32_t item = (uint32_t)(tile_z * b->tiles_x + tile_x);
+    b->triangles = triangles;
+    bucket_triangles(b, item);
+    tile_result *r = &b->results[item];
+    nav__polygons_free(&r->polygons);
+    *r = (tile_result){0};
+    (void)build_tile(b, NULL, item);
+    b->triangles = NULL;
+    stats->triangles = triangles->triangle_count;
+    stats->width = b->width, stats->depth = b->depth;
+    stats->tiles = (uint32_t)arrlenu(b->results);
+    s = assemble(b, stats, mesh);
+    stats->total_ms = since(&at);
+    return s;
+}
+
+void nav_geometry_tiles_destroy(nav_geometry_tiles *tiles)
+{
+    if (!tiles) return;
+    free_build(&tiles->b);
+    nav_allocator a = tiles->allocator;
+    nav__free(&a, tiles);
+}
+
+void nav_geometry_tiles_count(const nav_geometry_tiles *tiles, int32_t *tiles_x, int32_t *tiles_z)
+{
+    if (tiles_x) *tiles_x = tiles ? tiles->b.tiles_x : 0;
+    if (tiles_z) *tiles_z = tiles ? tiles->b.tiles_z : 0;
 }

@@ -174,6 +174,48 @@ typedef struct nav_geometry_build_stats {
 nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const nav_geometry_build_desc *desc,
                                         nav_mesh **out, nav_geometry_build_stats *stats);
 
+/* ---- Tiles kept for rebuilding one -------------------------------------------------------------- */
+
+/* A level built in tiles, each tile's polygons kept so that one tile can be built again alone when
+ * the level changes there (a wall falls, a door is placed) and a new mesh made of them all:
+ *
+ *     nav_geometry_tiles *tiles;
+ *     nav_mesh *mesh;
+ *     nav_geometry_tiles_build(&level, &(nav_geometry_build_desc){.tile_size = 64}, &tiles, &mesh, NULL);
+ *     ...                                        // the level changes in tile (3, 5)
+ *     nav_mesh *next;
+ *     nav_geometry_tiles_rebuild(tiles, &changed_level, 3, 5, &next, NULL);
+ *     // queries on other threads go on with `mesh` meanwhile (it is never written); swap in `next`
+ *     // (new query objects: one belongs to one mesh) and destroy `mesh` once no thread uses it
+ *
+ * Building one tile reads the level's triangles round it (the tile and a border of the radius and 3
+ * cells): a change that close to a tile's edge changes the tile beside it too; rebuild both. */
+typedef struct nav_geometry_tiles nav_geometry_tiles;
+
+/* Builds the level as nav_mesh_build_from_geometry does (desc [in]: tile_size must not be 0; the
+ * arrays it points to, volumes, links, costs and flags, must live as long as the tiles) and keeps
+ * the tiles. [out] tiles; mesh [opt]: the mesh (null: not made now); stats [opt]. The tiles' own
+ * memory (the struct) comes from desc's allocator, their polygons from the system heap. Returns as
+ * nav_mesh_build_from_geometry, and NAV_FAILURE | NAV_INVALID_PARAM without a tile size. */
+nav_status nav_geometry_tiles_build(const nav_triangles *triangles, const nav_geometry_build_desc *desc,
+                                    nav_geometry_tiles **tiles, nav_mesh **mesh,
+                                    nav_geometry_build_stats *stats);
+
+/* Builds tile (tile_x, tile_z) again from triangles (the whole level as it is now, checked as
+ * nav_triangles_check does; in the first build's box: what lies outside it is left out), and makes a
+ * new mesh of all the tiles into *mesh: the mesh a tiled build of the changed level makes, when the
+ * change lies in this tile away from its border. The old mesh is not touched. stats [opt]: the new mesh's.
+ * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_INVALID_PARAM (no such tile, bad triangles),
+ * NAV_OUT_OF_MEMORY, NAV_CORRUPT_DATA; on failure the tiles keep the rebuilt tile (a later rebuild may try
+ * again). */
+nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_triangles *triangles,
+                                      int32_t tile_x, int32_t tile_z, nav_mesh **mesh,
+                                      nav_geometry_build_stats *stats);
+void nav_geometry_tiles_destroy(nav_geometry_tiles *tiles);
+/* How many tiles there are along x and z (tile (x, z) covers the cells x * tile_size .. from the
+ * level box's low corner). */
+void nav_geometry_tiles_count(const nav_geometry_tiles *tiles, int32_t *tiles_x, int32_t *tiles_z);
+
 #ifdef __cplusplus
 }
 #endif
