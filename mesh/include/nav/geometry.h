@@ -1,4 +1,4 @@
-/* nav/geometry.h - level geometry: the triangles a navigation mesh is built from.
+/* nav/geometry.h - level geometry: the triangles a navigation mesh is built from, and the build.
  *
  * Engines and bake tools hand a navigation library the level's triangles. libnav takes them two
  * ways: as a nav_triangles view of the caller's own arrays (nothing copied: an engine passes its
@@ -11,7 +11,10 @@
  *     nav_status s = nav_geometry_load_obj_file("dungeon.obj", NULL, &log, &level);
  *     nav_triangles t = nav_geometry_triangles(level);   // t.triangle_count triangles
  *     nav_geometry_areas(level)[17] = 2;                  // triangle 17 is water
- *     ...
+ *     nav_mesh *mesh;                                     // RecastDemo's agent, in tiles on every core
+ *     s = nav_mesh_build_from_geometry(&t, &(nav_geometry_build_desc){.tile_size = 128}, &mesh, NULL);
+ *     ...                                                 // nav/mesh.h's queries, both modes
+ *     nav_mesh_destroy(mesh);
  *     nav_geometry_destroy(level);
  *
  * The .obj reader takes what level exporters write: "v x y z" (any further numbers, a w or a
