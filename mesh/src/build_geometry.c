@@ -246,7 +246,7 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
     }
     r->contour_points = (uint32_t)arrlenu(contours.points);
     r->stage_ms[NAV_GEOMETRY_CONTOURS] = since(&at);
-    (void)nav__polygons_build(&r->polygons, &contours, &os, d->max_poly_verts, x0, z0);
+    nav__polygons_build(&r->polygons, &contours, &os, d->max_poly_verts, x0, z0);
     nav__contours_free(&contours);
     r->stage_ms[NAV_GEOMETRY_POLYGONS] = since(&at);
     if (d->detail_sample_distance > 0)

@@ -206,7 +206,6 @@ static void split_pinches(nav__polygons *p)
                 arrput(p->x, p->x[v]);
                 arrput(p->y, p->y[v]);
                 arrput(p->z, p->z[v]);
-                p->split_vertices++;
             }
         }
     }
@@ -217,7 +216,7 @@ static void split_pinches(nav__polygons *p)
     arrfree(group_vertex);
 }
 
-bool nav__polygons_build(nav__polygons *out, const nav__contours *c, const nav__open_space *os,
+void nav__polygons_build(nav__polygons *out, const nav__contours *c, const nav__open_space *os,
                          uint32_t max_verts, int32_t dx, int32_t dz)
 {
     *out = (nav__polygons){0};
@@ -310,7 +309,6 @@ bool nav__polygons_build(nav__polygons *out, const nav__contours *c, const nav__
         arrfree(by_polygon);
     }
     arrfree(tri_poly);
-    out->triangles = (uint32_t)arrlenu(tri_region);
     arrfree(tris);
     arrfree(tri_region);
     uint32_t polys = (uint32_t)arrlenu(out->poly_first) - 1;
@@ -341,7 +339,6 @@ bool nav__polygons_build(nav__polygons *out, const nav__contours *c, const nav__
         arrfree(remap);
     }
     for (size_t v = 0; v < arrlenu(out->x); v++) out->x[v] += dx, out->z[v] += dz;
-    return out->failed_regions == 0;
 }
 
 void nav__polygons_append(nav__polygons *all, const nav__polygons *add, void **weld_map)
@@ -386,7 +383,6 @@ void nav__polygons_append(nav__polygons *all, const nav__polygons *add, void **w
             arrput(all->detail_tri_first, tri_base + add->detail_tri_first[q + 1]);
         }
     }
-    all->triangles += add->triangles;
     all->failed_regions += add->failed_regions;
     arrfree(remap);
     *weld_map = weld;

@@ -197,16 +197,15 @@ typedef struct nav__polygons {
                                                    poly_region_first[p] .. [p + 1] - 1] (stage 7) */
     uint32_t triangles;                         /* cut from the outlines */
     uint32_t failed_regions; /* outlines the simplification made cross themselves, cut in part */
-    uint32_t split_vertices; /* copies made where polygons meet at a point only */
 } nav__polygons;
 
 /* Cuts each outline into triangles (ear clipping, the shortest diagonal first), welds points at the
  * same corner and height into one vertex, flips the triangles to the constrained Delaunay
  * triangulation (walls and borders between area types fixed) and merges them into convex polygons
  * of at most max_verts vertices, across regions of one area type (merge.h). Vertices are moved by
- * (dx, dz) cells (a tile's place in the scene). No neighbours yet (nav__polygons_stitch). Returns
- * false when some outline could not be cut whole (out->failed_regions; the rest is whole). */
-bool nav__polygons_build(nav__polygons *out, const nav__contours *contours, const nav__open_space *os,
+ * (dx, dz) cells (a tile's place in the scene). No neighbours yet (nav__polygons_stitch). An outline
+ * that could not be cut whole counts in out->failed_regions (the rest is whole). */
+void nav__polygons_build(nav__polygons *out, const nav__contours *contours, const nav__open_space *os,
                          uint32_t max_verts, int32_t dx, int32_t dz);
 
 /* ---- Stage 8: heights (detail.c) -------------------------------------------------------------- */
