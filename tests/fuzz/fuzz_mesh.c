@@ -15,14 +15,16 @@
  * links between its waypoints, dearer than 0 and finite, and bakes.
  *
  * NAV_FUZZ_MAKE_SEEDS builds a program that writes seeds (meshes of random grids, some with
- * off-mesh links, as chunks and as files with their grid or with another one);
+ * off-mesh links, as chunks and as files with their grid or with another one; meshes built from a
+ * level's triangles, whole and in tiles, as chunks: their height triangles read too);
  * NAV_FUZZ_STANDALONE a main() that replays files. */
 #include "fuzz_common.h" /* first: it asks for _GNU_SOURCE */
 
 #include <math.h>
 
-#include "nav/waypoints.h"
+#include "nav/geometry.h"
 #include "nav/mesh.h"
+#include "nav/waypoints.h"
 
 enum { HEADER = 1 };
 
@@ -198,6 +200,26 @@ static void make_seeds(const char *dir)
         nav_writer_destroy(&wr);
         nav_mesh_destroy(mesh);
         nav_grid_destroy(grid);
+    }
+    /* meshes built from level geometry (mode 0): their chunks carry height triangles; a floor of
+     * 12 x 12 with a pyramid on it, whole and in tiles of 16 cells */
+    static const float v[] = {0, 0, 0, 0, 0, 12, 12, 0, 12, 12, 0, 0,    4, 0,
+                              4, 4, 0, 8, 8, 0,  8,  8, 0,  4,  6, 1.5f, 6};
+    static const uint32_t idx[] = {0, 1, 2, 0, 2, 3, 4, 5, 8, 5, 6, 8, 6, 7, 8, 7, 4, 8};
+    nav_triangles level = {v, 9, idx, 6, NULL};
+    for (uint32_t tile = 0; tile <= 16; tile += 16) {
+        nav_mesh *mesh;
+        if (nav_failed(nav_mesh_build_from_geometry(&level, &(nav_geometry_build_desc){.tile_size = tile},
+                                                    &mesh, NULL)))
+            exit(1);
+        nav_writer wr;
+        nav_writer_init(&wr, NULL);
+        nav_mesh_write_chunk(mesh, &wr);
+        char name[64];
+        snprintf(name, sizeof name, "level_%u", (unsigned)tile);
+        write_seed(dir, name, 0, wr.data, wr.size);
+        nav_writer_destroy(&wr);
+        nav_mesh_destroy(mesh);
     }
 }
 #endif
