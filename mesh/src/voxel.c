@@ -73,16 +73,12 @@ static void free_span(nav__heightfield *hf, uint32_t s)
 void nav__heightfield_add_span(nav__heightfield *hf, int32_t x, int32_t z, uint32_t bottom, uint32_t top,
                                uint8_t area, uint32_t merge)
 {
-    uint32_t *head = &hf->column[(size_t)z * (size_t)hf->width + (size_t)x];
-    uint32_t prev = NAV__NO_SPAN, at = *head;
-    while (at != NAV__NO_SPAN) {
+    uint32_t s = new_span(hf); /* first: it may move the pool */
+    uint32_t *link = &hf->column[(size_t)z * (size_t)hf->width + (size_t)x], at = *link;
+    while (at != NAV__NO_SPAN && hf->spans[at].top < bottom) /* wholly below, not touching */
+        link = &hf->spans[at].next, at = *link;
+    while (at != NAV__NO_SPAN && hf->spans[at].bottom <= top) { /* touching or overlapping: one span */
         nav__span *cur = &hf->spans[at];
-        if (cur->top < bottom) { /* wholly below, not touching */
-            prev = at, at = cur->next;
-            continue;
-        }
-        if (cur->bottom > top) break; /* wholly above: the new one goes below it */
-        /* touching or overlapping: one span of both */
         uint32_t gap = cur->top > top ? cur->top - top : top - cur->top;
         if (gap <= merge)
             area = cur->area > area ? cur->area : area;
@@ -91,39 +87,37 @@ void nav__heightfield_add_span(nav__heightfield *hf, int32_t x, int32_t z, uint3
         if (cur->bottom < bottom) bottom = cur->bottom;
         if (cur->top > top) top = cur->top;
         uint32_t next = cur->next;
-        if (prev == NAV__NO_SPAN)
-            *head = next;
-        else
-            hf->spans[prev].next = next;
         free_span(hf, at);
         at = next;
     }
-    uint32_t s = new_span(hf);
     hf->spans[s] = (nav__span){(uint16_t)bottom, (uint16_t)top, area, at};
-    if (prev == NAV__NO_SPAN)
-        *head = s;
-    else
-        hf->spans[prev].next = s;
+    *link = s;
 }
 
-/* Splits convex polygon in (n points, 3 floats each) by the line where coordinate `axis` is
- * `value`: the part at or below it into below (*nb points), the part at or above into above. */
-static void split(const float *in, int n, int axis, float value, float *below, int *nb, float *above, int *na)
+/* A point in the heightfield's own units: x and z in cells from its origin, y in steps above it. */
+typedef struct point {
+    float x, y, z;
+} point;
+
+/* Splits convex polygon in (n points) by the line z = line: the part at or below it into below
+ * (its point count returned), the part at or above into above (*na points). */
+static int split_z(const point *in, int n, float line, point *below, point *above, int *na)
 {
-    *nb = *na = 0;
+    int nb = 0, nh = 0;
     for (int i = 0, j = n - 1; i < n; j = i, i++) {
-        const float *a = in + 3 * j, *b = in + 3 * i;
-        float da = a[axis] - value, db = b[axis] - value;
+        point a = in[j], b = in[i];
+        float da = a.z - line, db = b.z - line;
         if ((da < 0) != (db < 0) && da != 0 && db != 0) { /* the edge crosses: its point on the line */
-            float t = da / (da - db), p[3];
-            for (int k = 0; k < 3; k++) p[k] = a[k] + (b[k] - a[k]) * t;
-            p[axis] = value;
-            memcpy(below + 3 * (*nb)++, p, sizeof p);
-            memcpy(above + 3 * (*na)++, p, sizeof p);
+            float t = da / (da - db);
+            point p = {a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, line};
+            below[nb++] = p;
+            above[nh++] = p;
         }
-        if (db <= 0) memcpy(below + 3 * (*nb)++, b, 3 * sizeof *b);
-        if (db >= 0) memcpy(above + 3 * (*na)++, b, 3 * sizeof *b);
+        if (db <= 0) below[nb++] = b;
+        if (db >= 0) above[nh++] = b;
     }
+    *na = nh;
+    return nb;
 }
 
 /* A triangle's area type: 0 when it faces down or leans more than the slope allows. */
@@ -136,29 +130,16 @@ static uint8_t walkable(const float *a, const float *b, const float *c, float co
     return length > 0 && n[1] > cos_slope * length ? area : 0;
 }
 
-/* Cuts convex polygon poly (*n points) along the line where coordinate `axis` is `value`: the part
- * at or below it goes to low (its point count returned), the part at or above to high (*n its
- * points). */
-static int cut(const float *poly, int *n, int axis, float value, float *low, float *high)
-{
-    int nl, nh;
-    split(poly, *n, axis, value, low, &nl, high, &nh);
-    *n = nh;
-    return nl;
-}
-
-/* floorf and ceilf to integers, without the library's calls (no SSE4.1 in the baseline): values
- * beyond +-2^30 are clamped first (far outside any box, they only need to compare so). */
+/* floorf and ceilf to integers, without the library's calls (no SSE4.1 in the baseline), for values
+ * within +-2^30 (the rasteriser clips and clamps what it hands them to the box and a little more). */
 static int32_t floor_i(float f)
 {
-    f = f < -1073741824.0f ? -1073741824.0f : f > 1073741824.0f ? 1073741824.0f : f;
     int32_t i = (int32_t)f;
     return i - (f < (float)i);
 }
 
 static int32_t ceil_i(float f)
 {
-    f = f < -1073741824.0f ? -1073741824.0f : f > 1073741824.0f ? 1073741824.0f : f;
     int32_t i = (int32_t)f;
     return i + (f > (float)i);
 }
@@ -173,93 +154,142 @@ static float max_f(float a, float b)
     return a > b ? a : b;
 }
 
+/* Adds the span of heights [lo, hi] (in steps) to column (x, z), clamped to the box. */
+static void add_heights(nav__heightfield *hf, int32_t x, int32_t z, float lo, float hi, uint8_t area,
+                        uint32_t merge)
+{
+    const int32_t steps = (int32_t)hf->steps;
+    int32_t bottom = floor_i(max_f(lo, -1)), top = ceil_i(min_f(hi, (float)steps + 1));
+    if (top < 0 || bottom >= steps) return; /* above or below the box */
+    if (bottom < 0) bottom = 0;
+    if (top > steps) top = steps;
+    if (top <= bottom) top = bottom + 1; /* a flat piece: one step */
+    if (top > steps) top = steps, bottom = top - 1;
+    nav__heightfield_add_span(hf, x, z, (uint32_t)bottom, (uint32_t)top, area, merge);
+}
+
 /* Adds the spans of one row's piece of a triangle (row: nr points, a convex polygon) to the
  * columns whose cells it overlaps: a column's span holds the piece's heights over it, the least and
  * greatest of the piece's points in it and of its crossings with the column's two side lines (its
  * heights are linear along its edges, so those are its extremes over the column). A column the
  * piece only touches along a side line gets nothing, unless the piece has no width at all (a wall
  * along a line belongs to the column after it). lo and hi: scratch of a row's width. */
-static void rasterize_row(nav__heightfield *hf, int32_t z, const float *row, int nr, uint8_t area,
+static void rasterize_row(nav__heightfield *hf, int32_t z, const point *row, int nr, uint8_t area,
                           uint32_t merge, float *lo, float *hi)
 {
-    const float inverse = 1.0f / hf->cell, origin_x = hf->origin.x;
-    float fx[12];   /* each point's x in cells */
-    int32_t ix[12]; /* its column */
-    float rx0 = row[0], rx1 = row[0];
-    for (int i = 0; i < nr; i++) {
-        rx0 = min_f(rx0, row[3 * i]), rx1 = max_f(rx1, row[3 * i]);
-        fx[i] = (row[3 * i] - origin_x) * inverse;
-        ix[i] = floor_i(fx[i]);
+    float rx0 = row[0].x, rx1 = row[0].x, ry0 = row[0].y, ry1 = row[0].y;
+    for (int i = 1; i < nr; i++) {
+        rx0 = min_f(rx0, row[i].x), rx1 = max_f(rx1, row[i].x);
+        ry0 = min_f(ry0, row[i].y), ry1 = max_f(ry1, row[i].y);
     }
-    float f0 = (rx0 - origin_x) * inverse, f1 = (rx1 - origin_x) * inverse;
-    int32_t x0 = floor_i(f0), x1 = rx1 > rx0 ? ceil_i(f1) - 1 : x0;
+    int32_t x0 = floor_i(rx0), x1 = rx1 > rx0 ? ceil_i(rx1) - 1 : x0;
     if (x1 < x0) x1 = x0;
     if (x1 < 0 || x0 >= hf->width) return;
+    if (x0 == x1) { /* within one column: its heights are the piece's */
+        add_heights(hf, x0, z, ry0, ry1, area, merge);
+        return;
+    }
     int32_t first = x0 < 0 ? 0 : x0, last = x1 >= hf->width ? hf->width - 1 : x1;
     for (int32_t x = first; x <= last; x++) lo[x] = INFINITY, hi[x] = -INFINITY;
+    int32_t ix[12]; /* each point's column */
     for (int i = 0; i < nr; i++) {
-        float y = row[3 * i + 1];
-        int32_t x = ix[i];
-        for (int32_t k = (float)x == fx[i] ? x - 1 : x; k <= x; k++) /* on a line: both columns */
-            if (k >= first && k <= last) lo[k] = min_f(lo[k], y), hi[k] = max_f(hi[k], y);
+        float y = row[i].y;
+        int32_t x = ix[i] = floor_i(row[i].x);
+        if (x >= first && x <= last) lo[x] = min_f(lo[x], y), hi[x] = max_f(hi[x], y);
+        if ((float)x == row[i].x && x - 1 >= first && x - 1 <= last) /* on a line: both columns */
+            lo[x - 1] = min_f(lo[x - 1], y), hi[x - 1] = max_f(hi[x - 1], y);
     }
     for (int i = 0, j = nr - 1; i < nr; j = i, i++) {
         int p = j, q = i; /* p the edge's end with the lesser x */
-        if (row[3 * p] == row[3 * q]) continue;
-        if (row[3 * p] > row[3 * q]) p = i, q = j;
-        const float *a = row + 3 * p, *b = row + 3 * q;
+        if (row[p].x == row[q].x) continue;
+        if (row[p].x > row[q].x) p = i, q = j;
+        point a = row[p], b = row[q];
         /* the side lines strictly between the edge's ends */
-        int32_t l0 = ix[p] + 1, l1 = ix[q] - ((float)ix[q] == fx[q]);
+        int32_t l0 = ix[p] + 1, l1 = ix[q] - ((float)ix[q] == b.x);
         if (l0 < first) l0 = first;
         if (l1 > last + 1) l1 = last + 1;
-        float slope = (b[1] - a[1]) / (b[0] - a[0]);
+        float slope = (b.y - a.y) / (b.x - a.x);
         for (int32_t l = l0; l <= l1; l++) {
-            float y = a[1] + slope * (origin_x + (float)l * hf->cell - a[0]);
+            float y = a.y + slope * ((float)l - a.x);
             if (l - 1 >= first) lo[l - 1] = min_f(lo[l - 1], y), hi[l - 1] = max_f(hi[l - 1], y);
             if (l <= last) lo[l] = min_f(lo[l], y), hi[l] = max_f(hi[l], y);
         }
     }
-    const float inverse_y = 1.0f / hf->cell_height, origin_y = hf->origin.y;
-    const int32_t steps = (int32_t)hf->steps;
-    for (int32_t x = first; x <= last; x++) {
-        if (!(lo[x] <= hi[x])) continue;
-        int32_t bottom = floor_i((lo[x] - origin_y) * inverse_y),
-                top = ceil_i((hi[x] - origin_y) * inverse_y);
-        if (top < 0 || bottom >= steps) continue; /* above or below the box */
-        if (bottom < 0) bottom = 0;
-        if (top > steps) top = steps;
-        if (top <= bottom) top = bottom + 1; /* a flat piece: one step */
-        if (top > steps) top = steps, bottom = top - 1;
-        nav__heightfield_add_span(hf, x, z, (uint32_t)bottom, (uint32_t)top, area, merge);
+    for (int32_t x = first; x <= last; x++)
+        if (lo[x] <= hi[x]) add_heights(hf, x, z, lo[x], hi[x], area, merge);
+}
+
+/* Cuts convex polygon p (*n points, in doubles: x, y, z) to its part where coordinate axis (0: x,
+ * 2: z) is at least low and at most high. */
+static void clip_double(double (*p)[3], int *n, int axis, double low, double high)
+{
+    for (int side = 0; side < 2; side++) {
+        double out[12][3], line = side ? high : low, sign = side ? -1 : 1;
+        int m = 0;
+        for (int i = 0, j = *n - 1; i < *n; j = i, i++) {
+            double da = sign * (p[j][axis] - line), db = sign * (p[i][axis] - line);
+            if ((da < 0) != (db < 0)) {
+                double t = da / (da - db);
+                for (int k = 0; k < 3; k++) out[m][k] = p[j][k] + (p[i][k] - p[j][k]) * t;
+                out[m++][axis] = line;
+            }
+            if (db >= 0) memcpy(out[m++], p[i], sizeof out[0]);
+        }
+        memcpy(p, out, (size_t)m * sizeof out[0]);
+        *n = m;
     }
 }
+
+/* Triangle points beyond this many cells from the box are clipped to it first (in doubles), so that
+ * every coordinate the rows see stays small. */
+#define FAR_CELLS 4194304.0f
 
 static void rasterize_triangle(nav__heightfield *hf, const float *a, const float *b, const float *c,
                                uint8_t area, uint32_t merge, float *lo, float *hi)
 {
-    /* a triangle cut by two lines has at most 5 points; room for more */
-    float buffers[3][12 * 3];
-    float *poly = buffers[0], *row = buffers[1], *rest = buffers[2];
-    const float inverse = 1.0f / hf->cell, origin_x = hf->origin.x, origin_z = hf->origin.z;
-    float lo_x = min_f(a[0], min_f(b[0], c[0])), hi_x = max_f(a[0], max_f(b[0], c[0]));
-    float lo_z = min_f(a[2], min_f(b[2], c[2])), hi_z = max_f(a[2], max_f(b[2], c[2]));
-    int32_t z0 = floor_i((lo_z - origin_z) * inverse), z1 = floor_i((hi_z - origin_z) * inverse);
-    if (z1 < 0 || z0 >= hf->depth || hi_x < origin_x || (lo_x - origin_x) * inverse >= (float)hf->width)
-        return;
-    memcpy(poly, a, 3 * sizeof *a);
-    memcpy(poly + 3, b, 3 * sizeof *b);
-    memcpy(poly + 6, c, 3 * sizeof *c);
+    const float inverse = 1.0f / hf->cell, inverse_y = 1.0f / hf->cell_height;
+    const nav_vec3 o = hf->origin;
+    /* a triangle clipped to the box has at most 7 points, and a row's piece of it 9 */
+    point buffers[3][12];
+    point *poly = buffers[0], *row = buffers[1], *rest = buffers[2];
+    const float *v[3] = {a, b, c};
+    for (int i = 0; i < 3; i++)
+        poly[i] = (point){(v[i][0] - o.x) * inverse, (v[i][1] - o.y) * inverse_y, (v[i][2] - o.z) * inverse};
+    float lo_x = min_f(poly[0].x, min_f(poly[1].x, poly[2].x)),
+          hi_x = max_f(poly[0].x, max_f(poly[1].x, poly[2].x));
+    float lo_z = min_f(poly[0].z, min_f(poly[1].z, poly[2].z)),
+          hi_z = max_f(poly[0].z, max_f(poly[1].z, poly[2].z));
+    if (hi_z < 0 || lo_z >= (float)hf->depth || hi_x < 0 || lo_x >= (float)hf->width) return;
     int n = 3;
+    if (!(lo_x > -FAR_CELLS && hi_x < FAR_CELLS && lo_z > -FAR_CELLS && hi_z < FAR_CELLS)) {
+        double p[12][3];
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++)
+                p[i][k] = ((double)v[i][k] - (double)(&o.x)[k]) / (k == 1 ? hf->cell_height : hf->cell);
+        clip_double(p, &n, 0, -1, hf->width + 1);
+        clip_double(p, &n, 2, -1, hf->depth + 1);
+        lo_z = FAR_CELLS, hi_z = -FAR_CELLS;
+        for (int i = 0; i < n; i++) {
+            poly[i] = (point){(float)p[i][0], (float)p[i][1], (float)p[i][2]};
+            lo_z = min_f(lo_z, poly[i].z), hi_z = max_f(hi_z, poly[i].z);
+        }
+        if (n < 3 || hi_z < 0 || lo_z >= (float)hf->depth) return;
+    }
+    int32_t z0 = floor_i(lo_z), z1 = floor_i(hi_z);
+    if (z0 == z1) { /* within one row */
+        rasterize_row(hf, z0, poly, n, area, merge, lo, hi);
+        return;
+    }
     if (z0 < 0) { /* the part before the box's first row is not the box's */
         z0 = 0;
-        (void)cut(poly, &n, 2, origin_z, row, rest);
-        float *t = poly;
+        (void)split_z(poly, n, 0, row, rest, &n);
+        point *t = poly;
         poly = rest, rest = t;
     }
     if (z1 >= hf->depth) z1 = hf->depth - 1;
     for (int32_t z = z0; z <= z1 && n >= 3; z++) {
-        int nr = cut(poly, &n, 2, origin_z + (float)(z + 1) * hf->cell, row, rest);
-        float *t = poly;
+        int nr = split_z(poly, n, (float)(z + 1), row, rest, &n);
+        point *t = poly;
         poly = rest, rest = t;
         if (nr >= 3) rasterize_row(hf, z, row, nr, area, merge, lo, hi);
     }
