@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "support.h"
 
@@ -995,6 +996,18 @@ static void test_tiles_sample_scene(void **state)
     nav_geometry_destroy(g);
 }
 
+/* A plane of 20 x 20 with a post far off, and a wall across its middle (*with) or not (*without). */
+static void wall_scenes(scene **with, scene **without)
+{
+    *with = calloc(1, sizeof **with), *without = calloc(1, sizeof **without);
+    for (int k = 0; k < 2; k++) {
+        scene *s = k ? *without : *with;
+        floor_quad(s, 0, 0, 20, 20, 0, true);
+        box(s, 1, 0, 1, 1.5f, 3, 1.5f); /* the post: the same box either way */
+        if (!k) box(s, 9.5f, 0, 9.9f, 10.5f, 3, 10.1f);
+    }
+}
+
 /* One tile rebuilt: a plane of 20 x 20 in tiles of 16 cells (4 x 4 m) with a wall across the middle
  * of tile (2, 2) (away from its border) and a post far off; the tiles' mesh is the whole build's, to
  * the byte. The wall falls (the level without it): tile (2, 2) rebuilt alone gives, to the byte,
@@ -1003,13 +1016,8 @@ static void test_tiles_sample_scene(void **state)
 static void test_tiles_rebuild(void **state)
 {
     (void)state;
-    scene *with = calloc(1, sizeof *with), *without = calloc(1, sizeof *without);
-    for (int k = 0; k < 2; k++) {
-        scene *s = k ? without : with;
-        floor_quad(s, 0, 0, 20, 20, 0, true);
-        box(s, 1, 0, 1, 1.5f, 3, 1.5f); /* the post: the same box either way */
-        if (!k) box(s, 9.5f, 0, 9.9f, 10.5f, 3, 10.1f);
-    }
+    scene *with, *without;
+    wall_scenes(&with, &without);
     nav_triangles a = {with->v, with->nv, with->idx, with->nt, NULL},
                   b = {without->v, without->nv, without->idx, without->nt, NULL};
     nav_geometry_build_desc d = scene_desc(0.5f);
@@ -1084,6 +1092,131 @@ static void test_tiles_rebuild(void **state)
     free(without);
 }
 
+/* A tile's block in TILS chunk data: the directory starts at dir; *size its bytes. */
+static const uint8_t *tile_block(const nav_writer *w, size_t dir, uint32_t t, uint32_t *size)
+{
+    const uint8_t *e = w->data + dir + 16 * (size_t)t;
+    uint64_t offset = 0;
+    for (int k = 7; k >= 0; k--) offset = offset << 8 | e[k];
+    *size = (uint32_t)e[8] | (uint32_t)e[9] << 8 | (uint32_t)e[10] << 16 | (uint32_t)e[11] << 24;
+    assert_true(offset % 16 == 0 && offset + *size <= w->size);
+    return w->data + offset;
+}
+
+static void assert_same_mesh(const nav_mesh *a, const nav_mesh *b)
+{
+    nav_writer w1 = chunk_bytes(a), w2 = chunk_bytes(b);
+    assert_int_equal(w1.size, w2.size);
+    assert_memory_equal(w1.data, w2.data, w1.size);
+    nav_writer_destroy(&w1);
+    nav_writer_destroy(&w2);
+}
+
+/* Tiles in a file: the wall scene of test_tiles_rebuild with a volume (a road of area 2, cost 3)
+ * and a link. Written and read back, the tiles stitch into the build's mesh to the byte and write
+ * the same bytes again; tile (2, 2) rebuilt without the wall, the chunk written again has every
+ * other tile's block the same to the byte and that one's not, and its mesh is a fresh build's of
+ * the changed level. Saved, nav_mesh_load_nav stitches the same mesh. Every bit flipped in a
+ * block, and every cut of the chunk, is refused; a flip elsewhere gives tiles or an error, never a
+ * crash. */
+static void test_tiles_file(void **state)
+{
+    (void)state;
+    scene *with, *without;
+    wall_scenes(&with, &without);
+    nav_triangles a = {with->v, with->nv, with->idx, with->nt, NULL},
+                  b = {without->v, without->nv, without->idx, without->nt, NULL};
+    nav_geometry_build_desc d = scene_desc(0.5f);
+    d.tile_size = 16;
+    const float road[] = {14, 2, 18, 2, 18, 6, 14, 6};
+    nav_geometry_volume volume = {road, 4, -1, 1, 2};
+    nav_mesh_link_desc link = {.start = {3, 0, 17}, .end = {17, 0, 17}, .cost = 2, .user_id = 7};
+    double cost[256];
+    for (int k = 0; k < 256; k++) cost[k] = 1;
+    cost[2] = 3;
+    d.volumes = &volume, d.volume_count = 1, d.links = &link, d.link_count = 1, d.area_cost = cost;
+    nav_geometry_tiles *tiles = NULL;
+    nav_mesh *first = NULL;
+    assert_int_equal(nav_geometry_tiles_build(&a, &d, &tiles, &first, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_link_count(first), 1);
+    nav_writer w1;
+    nav_writer_init(&w1, NULL);
+    assert_int_equal(nav_geometry_tiles_write_chunk(tiles, &w1), NAV_SUCCESS);
+    nav_geometry_tiles_destroy(tiles);
+    nav_geometry_tiles *loaded = NULL;
+    assert_int_equal(nav_geometry_tiles_read_chunk(w1.data, w1.size, NULL, &loaded), NAV_SUCCESS);
+    nav_mesh *stitched = NULL;
+    assert_int_equal(nav_geometry_tiles_mesh(loaded, &stitched, NULL), NAV_SUCCESS);
+    assert_same_mesh(stitched, first);
+    nav_mesh_destroy(stitched);
+    nav_writer again;
+    nav_writer_init(&again, NULL);
+    assert_int_equal(nav_geometry_tiles_write_chunk(loaded, &again), NAV_SUCCESS);
+    assert_int_equal(again.size, w1.size);
+    assert_memory_equal(again.data, w1.data, w1.size);
+    nav_writer_destroy(&again);
+
+    /* the wall falls: tile (2, 2) of the loaded tiles rebuilt */
+    nav_mesh *next = NULL, *fresh = NULL;
+    assert_int_equal(nav_geometry_tiles_rebuild(loaded, &b, 2, 2, &next, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_build_from_geometry(&b, &d, &fresh, NULL), NAV_SUCCESS);
+    assert_same_mesh(next, fresh);
+    nav_writer w2;
+    nav_writer_init(&w2, NULL);
+    assert_int_equal(nav_geometry_tiles_write_chunk(loaded, &w2), NAV_SUCCESS);
+    /* options 96 bytes, costs and flags 2560, the volume 16 + 32, the link 40: 2744, a multiple of 8 */
+    const size_t dir = 2744;
+    for (uint32_t t = 0; t < 36; t++) {
+        uint32_t n1, n2;
+        const uint8_t *b1 = tile_block(&w1, dir, t, &n1), *b2 = tile_block(&w2, dir, t, &n2);
+        bool same = n1 == n2 && memcmp(b1, b2, n1) == 0;
+        assert_int_equal(same, t != 2 * 6 + 2);
+    }
+    char path[] = "/tmp/test_tiles_file_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(nav_geometry_tiles_save_nav(loaded, path), NAV_SUCCESS);
+    nav_mesh *from_file = NULL;
+    assert_int_equal(nav_mesh_load_nav(path, NULL, NULL, &from_file, NULL), NAV_SUCCESS);
+    assert_same_mesh(from_file, fresh);
+    nav_mesh_destroy(from_file);
+    remove(path);
+
+    /* damage */
+    uint8_t *copy = malloc(w1.size);
+    uint32_t first_size;
+    size_t blocks = (size_t)(tile_block(&w1, dir, 0, &first_size) - w1.data);
+    for (size_t at = 0; at < w1.size; at += at < blocks ? 1 : 13) {
+        memcpy(copy, w1.data, w1.size);
+        copy[at] ^= (uint8_t)(1u << (at % 8));
+        nav_geometry_tiles *bad = NULL;
+        nav_status s = nav_geometry_tiles_read_chunk(copy, w1.size, NULL, &bad);
+        if (at >= blocks) assert_int_equal(s, NAV_FAILURE | NAV_CORRUPT_DATA);
+        if (nav_succeeded(s)) {
+            nav_mesh *m = NULL;
+            if (nav_succeeded(nav_geometry_tiles_mesh(bad, &m, NULL))) check_chunk(m);
+            nav_mesh_destroy(m);
+        }
+        nav_geometry_tiles_destroy(bad);
+    }
+    for (size_t cut = 0; cut < w1.size; cut += 1 + cut / 64) {
+        nav_geometry_tiles *bad = NULL;
+        assert_int_equal(nav_geometry_tiles_read_chunk(w1.data, cut, NULL, &bad),
+                         NAV_FAILURE | NAV_CORRUPT_DATA);
+        assert_null(bad);
+    }
+    free(copy);
+    nav_writer_destroy(&w1);
+    nav_writer_destroy(&w2);
+    nav_mesh_destroy(first);
+    nav_mesh_destroy(next);
+    nav_mesh_destroy(fresh);
+    nav_geometry_tiles_destroy(loaded);
+    free(with);
+    free(without);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1106,6 +1239,7 @@ int main(void)
         cmocka_unit_test(test_build_allocation_failures),
         cmocka_unit_test(test_build_random_triangles),
         cmocka_unit_test(test_tiles_rebuild),
+        cmocka_unit_test(test_tiles_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -552,9 +552,24 @@ static void test_world_commands(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+static bool same_file(const char *a, const char *b)
+{
+    FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
+    bool same = f && g;
+    while (same) {
+        int x = fgetc(f), y = fgetc(g);
+        same = x == y;
+        if (x == EOF) break;
+    }
+    if (f) fclose(f);
+    if (g) fclose(g);
+    return same;
+}
+
 /* A level as navtool serves it: bake LEVEL.obj --mesh (RecastDemo's agent, then in tiles on two
- * threads), info, a path between world points (two points in sight of each other: the straight line,
- * at its length) and render's two pictures, both showing the path; a malformed .obj named by line. */
+ * threads, which the file keeps), info, one tile built again, a path between world points (two points in
+ * sight of each other: the straight line, at its length) and render's two pictures, both showing the path; a
+ * malformed .obj named by line. */
 static void test_level_commands(void **state)
 {
     (void)state;
@@ -575,11 +590,27 @@ static void test_level_commands(void **state)
         expect_output(out, tiled ? "25 tiles" : "1 tiles");
         expect_output(out, "agent: radius 0.6, height 2, climb 0.9, slope 45");
         expect_output(out, "stages (ms");
+        snprintf(args, sizeof args, "info '%s'", nav);
+        assert_int_equal(run_navtool(out, sizeof out, args), 0);
+        expect_output(out, tiled ? "chunks: TILS v1" : "chunks: MESH v3");
+        expect_output(out, "mesh: built from level geometry");
+        if (tiled) expect_output(out, "tiles: 5 x 5 of 64 cells");
     }
-    snprintf(args, sizeof args, "info '%s'", nav);
+    /* one tile built again from the same level: the same file, to the byte; a tile that is not one */
+    char again[80];
+    snprintf(again, sizeof again, "%s-again.nav", path);
+    snprintf(args, sizeof args, "tile '%s' '%s' 2 3 -o '%s' --quiet", nav, test_data("nav_test.obj"), again);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
-    expect_output(out, "chunks: MESH v3");
-    expect_output(out, "mesh: built from level geometry");
+    expect_output(out, "tile (2, 3) of 5 x 5 rebuilt");
+    assert_true(same_file(nav, again));
+    snprintf(args, sizeof args, "tile '%s' '%s' 5 0 -o '%s' --quiet", nav, test_data("nav_test.obj"), again);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out, "not one of the 5 x 5");
+    remove(again);
+    snprintf(args, sizeof args, "bake '%s' --mesh --tile 64 --landmarks 8 -o '%s' --quiet",
+             test_data("nav_test.obj"), again);
+    assert_int_equal(run_navtool(out, sizeof out, args), 2);
+    expect_output(out, "keeps its tiles");
     snprintf(args, sizeof args, "path '%s' 54.2 0.26 -18.3 34.76 -1.2 -22.55", nav);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
     expect_output(out, "status: success");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "navtool.h"
+#include "nav/geometry.h"
 
 /* Keeps the last error message of a load, to print it on the line of the chunk that failed. */
 typedef struct last_error {
@@ -127,15 +128,18 @@ int navtool_info(int argc, char **argv)
     }
     printf("%s\n", path);
     printf("chunks:");
-    bool has_hpa = false, has_mesh = false, has_grid = false, has_waypoints = false, has_world = false;
+    bool has_tiles = false, has_hpa = false, has_mesh = false, has_grid = false, has_waypoints = false,
+         has_world = false;
     for (uint32_t i = 0; i < container.count; i++) {
         char tag[5];
         tag_text(container.chunks[i].tag, tag);
         printf("%s %s v%u %llu bytes", i ? "," : "", tag, container.chunks[i].version,
                (unsigned long long)container.chunks[i].size);
         has_hpa |= container.chunks[i].tag == NAV_CHUNK_HPA;
-        has_mesh |= container.chunks[i].tag == NAV_CHUNK_MESH;
+        has_mesh |=
+            container.chunks[i].tag == NAV_CHUNK_MESH || container.chunks[i].tag == NAV_CHUNK_MESH_TILES;
         has_grid |= container.chunks[i].tag == NAV_CHUNK_GRID;
+        has_tiles |= container.chunks[i].tag == NAV_CHUNK_MESH_TILES;
         has_waypoints |= container.chunks[i].tag == NAV_CHUNK_WAYPOINTS;
         has_world |= container.chunks[i].tag == NAV_CHUNK_WORLD;
     }
@@ -187,6 +191,18 @@ int navtool_info(int argc, char **argv)
             rc = 1;
         } else {
             print_mesh(mesh, grid);
+            nav_geometry_tiles *tiles = NULL;
+            if (has_tiles && nav_succeeded(nav_geometry_tiles_load_nav(path, NULL, &tiles))) {
+                int32_t nx, nz;
+                nav_geometry_tiles_count(tiles, &nx, &nz);
+                nav_geometry_build_desc used = nav_geometry_tiles_desc(tiles);
+                printf("tiles: %d x %d of %u cells (the mesh is stitched from them when loaded; navtool tile "
+                       "rebuilds one); agent radius %g, height %g, climb %g, slope %g; cells %g x %g\n",
+                       nx, nz, used.tile_size, (double)used.agent_radius, (double)used.agent_height,
+                       (double)used.agent_climb, (double)used.max_slope, (double)used.cell_size,
+                       (double)used.cell_height);
+            }
+            nav_geometry_tiles_destroy(tiles);
             if (grid && nav_mesh_source_fingerprint(mesh) != nav_grid_fingerprint(grid)) rc = 1;
         }
         nav_mesh_destroy(mesh);

@@ -18,7 +18,8 @@ bool navtool_is_obj(const char *path)
 
 bool navtool_is_level_nav(const char *path)
 {
-    return navtool_nav_file_has(path, NAV_CHUNK_MESH) && !navtool_nav_file_has(path, NAV_CHUNK_GRID);
+    return (navtool_nav_file_has(path, NAV_CHUNK_MESH) || navtool_nav_file_has(path, NAV_CHUNK_MESH_TILES)) &&
+           !navtool_nav_file_has(path, NAV_CHUNK_GRID);
 }
 
 /* A number option in world units (false after a message). */
@@ -88,6 +89,12 @@ int navtool_bake_level(int argc, char **argv)
         fprintf(stderr, "navtool bake: a level .obj bakes into a navigation mesh: add --mesh\n");
         return 2;
     }
+    if (desc.tile_size && landmarks) {
+        fprintf(stderr, "navtool bake: a level baked in tiles keeps its tiles (so that one can be replaced), "
+                        "not a mesh with landmarks: bake without --tile for landmarks, or give the mesh "
+                        "landmarks when it is loaded (nav_mesh_bake_landmarks)\n");
+        return 2;
+    }
     nav_geometry *level = NULL;
     nav_status s = nav_geometry_load_obj_file(input, NULL, &navtool_stderr_log, &level);
     if (nav_failed(s)) return 1;
@@ -97,9 +104,16 @@ int navtool_bake_level(int argc, char **argv)
     nav_triangles t = nav_geometry_triangles(level);
     nav_mesh *m = NULL;
     nav_geometry_build_stats st;
-    s = nav_mesh_build_from_geometry(&t, &desc, &m, &st);
-    if (nav_succeeded(s) && landmarks) s = nav_mesh_bake_landmarks(m, landmarks, quiet ? NULL : &bar);
-    if (nav_succeeded(s)) s = nav_mesh_save_nav(NULL, m, output);
+    if (desc.tile_size) { /* the tiles are what the file keeps */
+        nav_geometry_tiles *tiles = NULL;
+        s = nav_geometry_tiles_build(&t, &desc, &tiles, &m, &st);
+        if (nav_succeeded(s)) s = nav_geometry_tiles_save_nav(tiles, output);
+        nav_geometry_tiles_destroy(tiles);
+    } else {
+        s = nav_mesh_build_from_geometry(&t, &desc, &m, &st);
+        if (nav_succeeded(s) && landmarks) s = nav_mesh_bake_landmarks(m, landmarks, quiet ? NULL : &bar);
+        if (nav_succeeded(s)) s = nav_mesh_save_nav(NULL, m, output);
+    }
     if (nav_failed(s)) {
         char text[256];
         nav_status_format(s, text, sizeof text);
@@ -128,6 +142,66 @@ int navtool_bake_level(int argc, char **argv)
         st.failed_regions ? " (some outlines cut only in part)" : "");
     nav_mesh_destroy(m);
     nav_geometry_destroy(level);
+    return 0;
+}
+
+/* navtool tile LEVEL.nav LEVEL.obj X Z [-o OUT.nav]: tile (X, Z) of a level baked in tiles built again
+ * from the level as it is now, the others kept as they are. */
+int navtool_tile(int argc, char **argv)
+{
+    const char *file = NULL, *obj = NULL, *output = NULL;
+    uint32_t xz[2];
+    int numbers = 0;
+    bool quiet = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+            output = argv[++i];
+        } else if (!strcmp(argv[i], "--quiet")) {
+            quiet = true;
+        } else if (argv[i][0] != '-' && !file) {
+            file = argv[i];
+        } else if (argv[i][0] != '-' && !obj) {
+            obj = argv[i];
+        } else if (argv[i][0] != '-' && numbers < 2) {
+            if (!navtool_parse_u32("tile", numbers ? "Z" : "X", argv[i], 0, 65535, &xz[numbers])) return 2;
+            numbers++;
+        } else {
+            fprintf(stderr, "navtool tile: unexpected argument '%s'\n", argv[i]);
+            navtool_usage(stderr);
+            return 2;
+        }
+    }
+    if (!file || !obj || numbers != 2) {
+        navtool_usage(stderr);
+        return 2;
+    }
+    if (!output) output = file;
+    nav_progress bar = {navtool_print_progress, "tile"};
+    nav_geometry_build_desc opts = {.log = &navtool_stderr_log, .progress = quiet ? NULL : &bar};
+    nav_geometry_tiles *tiles = NULL;
+    nav_geometry *level = NULL;
+    nav_mesh *m = NULL;
+    nav_geometry_build_stats st = {0};
+    nav_status s = nav_geometry_tiles_load_nav(file, &opts, &tiles);
+    if (nav_succeeded(s)) s = nav_geometry_load_obj_file(obj, NULL, &navtool_stderr_log, &level);
+    if (nav_succeeded(s)) {
+        nav_triangles t = nav_geometry_triangles(level);
+        s = nav_geometry_tiles_rebuild(tiles, &t, (int32_t)xz[0], (int32_t)xz[1], &m, &st);
+    }
+    if (nav_succeeded(s)) s = nav_geometry_tiles_save_nav(tiles, output);
+    int32_t nx = 0, nz = 0;
+    nav_geometry_tiles_count(tiles, &nx, &nz);
+    nav_mesh_destroy(m);
+    nav_geometry_destroy(level);
+    nav_geometry_tiles_destroy(tiles);
+    if (nav_failed(s)) {
+        char text[256];
+        nav_status_format(s, text, sizeof text);
+        fprintf(stderr, "navtool tile: %s: %s\n", file, text);
+        return 1;
+    }
+    printf("tile (%u, %u) of %d x %d rebuilt from %s in %.1f ms: %u polygons, %u vertices, %zu bytes -> %s\n",
+           xz[0], xz[1], nx, nz, obj, st.total_ms, st.polygons, st.vertices, st.bytes, output);
     return 0;
 }
 

@@ -33,9 +33,12 @@ static const struct {
      "               [--cell S] [--cell-height S] [--tile CELLS] [--threads N] [--max-verts N] [--landmarks "
      "K]\n"
      "               [--quiet]   (world units; RecastDemo's agent by default)\n"
+     "  navtool tile LEVEL.nav LEVEL.obj X Z [-o OUT.nav] [--quiet]   (tile X, Z of a level baked in tiles, "
+     "built again)\n"
      "  navtool path LEVEL.nav X Y Z X Y Z [--algo mesh|mesh-funnel] [--png OUT] [--scale PX]\n"
      "  navtool render LEVEL.nav [X Y Z X Y Z] --png OUT [--scale PX]   (OUT and OUT-side: from above and "
      "the side)"},
+    {"tile", navtool_tile, NULL},
     {"world", NULL,
      "navtool bake WORLD.json -o WORLD.nav [--threads N] [--quiet]      (a world file, docs/worlds.md)\n"
      "  navtool bake WORLD.json --region NAME -o PART.nav              (a split bake: one region's part)\n"
@@ -53,7 +56,7 @@ void navtool_usage(FILE *out)
 {
     fprintf(out, "usage:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %s\n", commands[i].usage);
+        if (commands[i].usage) fprintf(out, "  %s\n", commands[i].usage);
 }
 
 int main(int argc, char **argv)

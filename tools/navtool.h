@@ -24,6 +24,7 @@ bool navtool_is_obj(const char *path);
 bool navtool_is_level_nav(const char *path);
 /* navtool bake LEVEL.obj --mesh ..., path LEVEL.nav X Y Z X Y Z ..., render LEVEL.nav ... --png OUT. */
 int navtool_bake_level(int argc, char **argv);
+int navtool_tile(int argc, char **argv);
 int navtool_path_level(int argc, char **argv);
 int navtool_render_level(int argc, char **argv);
 /* A path over a level's mesh between world points [opt] (6 floats), printed (print) and drawn to png

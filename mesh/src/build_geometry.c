@@ -11,7 +11,7 @@
 #include "mesh_internal.h"
 #include "nav/geometry.h"
 #include "parallel.h"
-#include "voxel.h"
+#include "build_geometry.h"
 
 static const char *const stage_names[NAV_GEOMETRY_STAGES] = {
     "rasterize", "filter", "open space", "erode", "regions", "contours", "polygons", "heights", "mesh",
@@ -59,7 +59,7 @@ static bool non_negative(float v)
 }
 
 /* The first fault of resolved options, or null. */
-static const char *check_desc(const nav_geometry_build_desc *d)
+const char *nav__geometry_check_desc(const nav_geometry_build_desc *d)
 {
     if (!positive(d->cell_size) || !positive(d->cell_height)) return "cell size and height must be positive";
     if (!positive(d->agent_height)) return "agent height must be positive";
@@ -97,30 +97,6 @@ static double since(struct timespec *at)
     *at = now;
     return ms;
 }
-
-/* What one tile's build made. */
-typedef struct tile_result {
-    nav__polygons polygons;
-    uint64_t spans;
-    uint32_t tops, kept_tops, regions, contour_points;
-    double stage_ms[NAV_GEOMETRY_STAGES];
-    bool broken; /* an outline did not close */
-} tile_result;
-
-/* The build: the scene's grid, the agent in steps and cells, the tiles and their triangles. */
-typedef struct build {
-    const nav_triangles *triangles;
-    nav_geometry_build_desc desc; /* resolved */
-    nav_vec3 origin;              /* the scene's box's low corner: column 0, step 0 */
-    int32_t width, depth;         /* the scene's columns */
-    uint32_t steps;               /* its height in steps */
-    int32_t tile, border;         /* a tile's side and border in cells (tile 0: one tile, no border) */
-    int32_t tiles_x, tiles_z;
-    uint32_t height, climb, radius, islands;
-    float max_error, max_edge;        /* cells */
-    uint32_t *tile_first, *tile_tris; /* stb_ds: tile t's triangles, tile_tris[tile_first[t] ..] */
-    tile_result *results;             /* stb_ds, a tile each */
-} build;
 
 /* The tiles whose box with its border meets triangle i's: columns r[0] .. r[2], rows r[1] .. r[3]. */
 static void tile_range(const build *b, uint32_t i, int32_t r[4])
@@ -358,7 +334,7 @@ static nav_status prepare(build *b, const nav_triangles *triangles, const nav_ge
                           nav_geometry_build_stats *stats)
 {
     nav_geometry_build_desc d = nav_geometry_build_desc_defaults(desc);
-    const char *fault = check_desc(&d);
+    const char *fault = nav__geometry_check_desc(&d);
     if (fault) {
         nav__logf(d.log, NAV_LOG_ERROR, "geometry: %s", fault);
         return NAV_FAILURE | NAV_INVALID_PARAM;
@@ -376,12 +352,6 @@ static nav_status prepare(build *b, const nav_triangles *triangles, const nav_ge
         return NAV_FAILURE | NAV_INVALID_PARAM;
     }
     *b = (build){.triangles = triangles, .desc = d, .origin = lo};
-    b->height = (uint32_t)ceilf(d.agent_height / d.cell_height);
-    b->climb = (uint32_t)floorf(d.agent_climb / d.cell_height);
-    b->radius = (uint32_t)ceilf(d.agent_radius / d.cell_size);
-    b->islands = (uint32_t)ceilf(d.min_island_area / (d.cell_size * d.cell_size));
-    b->max_error = d.max_edge_error / d.cell_size;
-    b->max_edge = d.max_edge_length / d.cell_size;
     double w = floor(((double)hi.x - lo.x) / d.cell_size) + 1,
            h = floor(((double)hi.z - lo.z) / d.cell_size) + 1,
            steps = ceil(((double)hi.y - lo.y) / d.cell_height) + 1;
@@ -393,18 +363,31 @@ static nav_status prepare(build *b, const nav_triangles *triangles, const nav_ge
         return NAV_FAILURE | NAV_TOO_LARGE;
     }
     b->width = (int32_t)w, b->depth = (int32_t)h, b->steps = (uint32_t)steps;
-    b->tile = (int32_t)d.tile_size;
-    b->border = b->tile ? (int32_t)b->radius + 3 : 0;
-    b->tiles_x = b->tile ? (b->width + b->tile - 1) / b->tile : 1;
-    b->tiles_z = b->tile ? (b->depth + b->tile - 1) / b->tile : 1;
+    nav__geometry_derive(b);
     stats->width = b->width, stats->depth = b->depth;
-    stats->tiles = (uint32_t)(b->tiles_x * b->tiles_z);
-    arrsetlen(b->results, stats->tiles);
-    memset(b->results, 0, stats->tiles * sizeof *b->results);
+    stats->tiles = (uint32_t)arrlenu(b->results);
     return NAV_SUCCESS;
 }
 
-static void free_build(build *b)
+void nav__geometry_derive(build *b)
+{
+    const nav_geometry_build_desc *d = &b->desc;
+    b->height = (uint32_t)ceilf(d->agent_height / d->cell_height);
+    b->climb = (uint32_t)floorf(d->agent_climb / d->cell_height);
+    b->radius = (uint32_t)ceilf(d->agent_radius / d->cell_size);
+    b->islands = (uint32_t)ceilf(d->min_island_area / (d->cell_size * d->cell_size));
+    b->max_error = d->max_edge_error / d->cell_size;
+    b->max_edge = d->max_edge_length / d->cell_size;
+    b->tile = (int32_t)d->tile_size;
+    b->border = b->tile ? (int32_t)b->radius + 3 : 0;
+    b->tiles_x = b->tile ? (b->width + b->tile - 1) / b->tile : 1;
+    b->tiles_z = b->tile ? (b->depth + b->tile - 1) / b->tile : 1;
+    size_t tiles = (size_t)b->tiles_x * (size_t)b->tiles_z;
+    arrsetlen(b->results, tiles);
+    memset(b->results, 0, tiles * sizeof *b->results);
+}
+
+void nav__geometry_free_build(build *b)
 {
     size_t tiles = arrlenu(b->results);
     for (size_t i = 0; i < tiles; i++) nav__polygons_free(&b->results[i].polygons);
@@ -413,8 +396,7 @@ static void free_build(build *b)
     arrfree(b->tile_tris);
 }
 
-/* The mesh of the tiles' polygons, stitched; the tiles' counts and times into stats. */
-static nav_status assemble(build *b, nav_geometry_build_stats *stats, nav_mesh **out)
+nav_status nav__geometry_assemble(build *b, nav_geometry_build_stats *stats, nav_mesh **out)
 {
     const nav_geometry_build_desc *d = &b->desc;
     uint32_t tiles = (uint32_t)arrlenu(b->results);
@@ -491,18 +473,13 @@ nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const na
     struct timespec at;
     clock_gettime(CLOCK_MONOTONIC, &at);
     s = build_all(&b);
-    if (nav_succeeded(s)) s = assemble(&b, stats, out);
-    free_build(&b);
+    if (nav_succeeded(s)) s = nav__geometry_assemble(&b, stats, out);
+    nav__geometry_free_build(&b);
     stats->total_ms = since(&at);
     return s;
 }
 
 /* ---- Tiles kept for rebuilding ----------------------------------------------------------------- */
-
-struct nav_geometry_tiles {
-    nav_allocator allocator;
-    build b; /* its tiles' polygons (stb_ds, the system heap, as a build's scratch) */
-};
 
 nav_status nav_geometry_tiles_build(const nav_triangles *triangles, const nav_geometry_build_desc *desc,
                                     nav_geometry_tiles **tiles, nav_mesh **mesh,
@@ -530,8 +507,9 @@ nav_status nav_geometry_tiles_build(const nav_triangles *triangles, const nav_ge
         nav__free(&a, t);
         return s;
     }
+    nav__geometry_tiles_own_arrays(t, desc);
     s = build_all(&t->b);
-    if (nav_succeeded(s) && mesh) s = assemble(&t->b, stats, mesh);
+    if (nav_succeeded(s) && mesh) s = nav__geometry_assemble(&t->b, stats, mesh);
     t->b.triangles = NULL; /* the caller's: not kept */
     stats->total_ms = since(&at);
     if (nav_failed(s)) {
@@ -573,15 +551,41 @@ nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_trian
     stats->triangles = triangles->triangle_count;
     stats->width = b->width, stats->depth = b->depth;
     stats->tiles = (uint32_t)arrlenu(b->results);
-    s = assemble(b, stats, mesh);
+    s = nav__geometry_assemble(b, stats, mesh);
     stats->total_ms = since(&at);
     return s;
+}
+
+void nav__geometry_tiles_own_arrays(nav_geometry_tiles *t, const nav_geometry_build_desc *desc)
+{
+    nav_geometry_build_desc *d = &t->b.desc;
+    for (uint32_t i = 0; i < desc->volume_count; i++)
+        for (uint32_t k = 0; k < 2 * desc->volumes[i].point_count; k++)
+            arrput(t->volume_points, desc->volumes[i].points[k]);
+    size_t at = 0;
+    for (uint32_t i = 0; i < desc->volume_count; i++) {
+        nav_geometry_volume v = desc->volumes[i];
+        v.points = t->volume_points + at;
+        at += 2 * (size_t)v.point_count;
+        arrput(t->volumes, v);
+    }
+    for (uint32_t i = 0; i < desc->link_count; i++) arrput(t->links, desc->links[i]);
+    for (int a = 0; a < 256; a++) {
+        t->area_cost[a] = desc->area_cost ? desc->area_cost[a] : 1.0;
+        t->area_flags[a] = desc->area_flags ? desc->area_flags[a] : 0;
+    }
+    d->volumes = t->volumes, d->volume_count = desc->volume_count;
+    d->links = t->links, d->link_count = desc->link_count;
+    d->area_cost = t->area_cost, d->area_flags = t->area_flags;
 }
 
 void nav_geometry_tiles_destroy(nav_geometry_tiles *tiles)
 {
     if (!tiles) return;
-    free_build(&tiles->b);
+    nav__geometry_free_build(&tiles->b);
+    arrfree(tiles->volumes);
+    arrfree(tiles->volume_points);
+    arrfree(tiles->links);
     nav_allocator a = tiles->allocator;
     nav__free(&a, tiles);
 }
@@ -590,4 +594,9 @@ void nav_geometry_tiles_count(const nav_geometry_tiles *tiles, int32_t *tiles_x,
 {
     if (tiles_x) *tiles_x = tiles ? tiles->b.tiles_x : 0;
     if (tiles_z) *tiles_z = tiles ? tiles->b.tiles_z : 0;
+}
+
+nav_geometry_build_desc nav_geometry_tiles_desc(const nav_geometry_tiles *tiles)
+{
+    return tiles ? tiles->b.desc : (nav_geometry_build_desc){0};
 }

@@ -42,6 +42,7 @@
 #include "log.h"
 #include "mesh_internal.h"
 #include "nav_file.h"
+#include "nav/geometry.h"
 
 /* Coordinates beyond this are refused: far past any level, and squares of differences stay exact
  * enough in doubles for the queries' geometry. */
@@ -483,6 +484,8 @@ nav_status nav_mesh_load_nav(const char *path, const nav_allocator *allocator, c
     nav__file_log_init(&file_log, log, path);
     void *bytes;
     const nav_chunk *mesh_chunk;
+    if (!grid && nav__nav_file_is_tiled(path, allocator)) /* a level in tiles: the mesh stitched from them */
+        return nav__mesh_load_tiles_nav(path, allocator, log, mesh);
     nav_status s = nav__open_layer_nav(path, allocator, &file_log, NAV_CHUNK_MESH, "MESH",
                                        NAV_MESH_CHUNK_VERSION, &bytes, &mesh_chunk, grid);
     if (nav_failed(s)) return s;

@@ -4,7 +4,10 @@
  *   mode 0: raw MESH chunk data, read by nav_mesh_read_chunk;
  *   mode 1: a whole .nav file (size field and CRCs repaired first, so mutations reach the chunk
  *           readers), loaded the way users load one, by nav_mesh_load_nav on a path (an in-memory
- *           file) with its GRID chunk: a mesh of another grid must be refused.
+ *           file) with its GRID chunk: a mesh of another grid must be refused;
+ *   mode 2: raw TILS chunk data (a level kept in tiles), read by nav_geometry_tiles_read_chunk: tiles
+ *           that load write back to exactly those bytes, and the mesh stitched from them
+ *           (nav_geometry_tiles_mesh) is made or refused cleanly, and queried like the others.
  * Besides "no crash, no sanitizer report, no leak": a failure is one of the readers' documented
  * statuses with nothing returned; a mesh that loads writes back to exactly its chunk's bytes (and,
  * from a file, belongs to the file's grid), and queries on it (points drawn from the input, in
@@ -127,12 +130,79 @@ static void check_waypoints(const nav_mesh *mesh)
     nav_waypoint_graph_release(&g);
 }
 
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Sets the CRC of each tile's block in TILS chunk data to its block's, where the directory can be
+ * found (mesh/src/tiles_chunk.c's layout), so that mutations reach the blocks' reader. */
+static void repair_tiles(uint8_t *chunk, size_t n)
+{
+    if (n < 2656) return;
+    uint32_t tile = le32(chunk + 60), width = le32(chunk + 76), depth = le32(chunk + 80),
+             volumes = le32(chunk + 88), links = le32(chunk + 92);
+    if (tile == 0 || width > 65534 || depth > 65534 || volumes > n || links > n) return;
+    size_t at = 2656;
+    for (uint32_t i = 0; i < volumes; i++) {
+        if (at + 16 > n) return;
+        uint32_t points = le32(chunk + at);
+        if (points > n) return;
+        at += 16 + 8 * (size_t)points;
+    }
+    at += 40 * (size_t)links;
+    at = (at + 7) / 8 * 8;
+    size_t tiles = (size_t)((width + tile - 1) / tile) * ((depth + tile - 1) / tile);
+    for (size_t t = 0; t < tiles && at + 16 * (t + 1) <= n; t++) {
+        uint8_t *e = chunk + at + 16 * t;
+        uint64_t offset = (uint64_t)le32(e) | (uint64_t)le32(e + 4) << 32;
+        uint32_t size = le32(e + 8);
+        if (offset > n || size > n - offset) continue;
+        uint32_t crc = nav_crc32(0, chunk + offset, size);
+        for (int k = 0; k < 4; k++) e[12 + k] = (uint8_t)(crc >> (8 * k));
+    }
+}
+
+/* TILS chunk data: tiles read, written back to the same bytes, stitched into a mesh that is queried. */
+static void check_tiles(uint8_t *chunk, size_t n, uint64_t *rng)
+{
+    if (*rng % 8) repair_tiles(chunk, n); /* and now and then left as it came */
+    nav_geometry_tiles *tiles = (nav_geometry_tiles *)&tiles;
+    nav_status s = nav_geometry_tiles_read_chunk(chunk, n, &(nav_geometry_build_desc){.threads = 1}, &tiles);
+    if (nav_failed(s)) {
+        CHECK(tiles == NULL);
+        CHECK(s == (NAV_FAILURE | NAV_CORRUPT_DATA) || s == (NAV_FAILURE | NAV_OUT_OF_MEMORY));
+        return;
+    }
+    nav_writer w;
+    nav_writer_init(&w, NULL);
+    CHECK(nav_geometry_tiles_write_chunk(tiles, &w) == NAV_SUCCESS);
+    CHECK(w.size == n && memcmp(w.data, chunk, n) == 0);
+    nav_writer_destroy(&w);
+    nav_mesh *mesh = (nav_mesh *)&mesh;
+    s = nav_geometry_tiles_mesh(tiles, &mesh, NULL);
+    if (nav_failed(s)) {
+        CHECK(mesh == NULL);
+        CHECK(s == (NAV_FAILURE | NAV_CORRUPT_DATA) || s == (NAV_FAILURE | NAV_OUT_OF_MEMORY) ||
+              s == (NAV_FAILURE | NAV_TOO_LARGE) || s == (NAV_FAILURE | NAV_INVALID_PARAM));
+    } else {
+        check_queries(mesh, rng);
+        nav_mesh_destroy(mesh);
+    }
+    nav_geometry_tiles_destroy(tiles);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < HEADER) return 0;
     size_t n = size - HEADER;
     uint8_t *chunk = fuzz_copy(data + HEADER, n);
     uint64_t rng = fuzz_seed(data, size);
+    if ((data[0] & 3u) == 2) {
+        check_tiles(chunk, n, &rng);
+        free(chunk);
+        return 0;
+    }
     if (data[0] & 1u) {
         check_file(chunk, n, &rng);
         free(chunk);
@@ -220,6 +290,26 @@ static void make_seeds(const char *dir)
         write_seed(dir, name, 0, wr.data, wr.size);
         nav_writer_destroy(&wr);
         nav_mesh_destroy(mesh);
+    }
+    /* the same level kept in tiles (mode 2): tiles of 16 and of 24 cells, one with a road volume and
+     * a link, one without heights */
+    static const float road[] = {1, 1, 5, 1, 5, 3, 1, 3};
+    nav_geometry_volume volume = {road, 4, -1, 1, 2};
+    nav_mesh_link_desc link = {.start = {1, 0, 11}, .end = {11, 0, 11}, .bidirectional = true};
+    for (int k = 0; k < 2; k++) {
+        nav_geometry_build_desc d = {.tile_size = k ? 24 : 16};
+        if (k == 0) d.volumes = &volume, d.volume_count = 1, d.links = &link, d.link_count = 1;
+        if (k == 1) d.detail_sample_distance = -1;
+        nav_geometry_tiles *tiles;
+        if (nav_failed(nav_geometry_tiles_build(&level, &d, &tiles, NULL, NULL))) exit(1);
+        nav_writer wr;
+        nav_writer_init(&wr, NULL);
+        nav_geometry_tiles_write_chunk(tiles, &wr);
+        char name[64];
+        snprintf(name, sizeof name, "tiles_%d", k);
+        write_seed(dir, name, 2, wr.data, wr.size);
+        nav_writer_destroy(&wr);
+        nav_geometry_tiles_destroy(tiles);
     }
 }
 #endif

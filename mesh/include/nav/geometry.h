@@ -196,10 +196,10 @@ nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const na
 typedef struct nav_geometry_tiles nav_geometry_tiles;
 
 /* Builds the level as nav_mesh_build_from_geometry does (desc [in]: tile_size must not be 0; the
- * arrays it points to, volumes, links, costs and flags, must live as long as the tiles) and keeps
- * the tiles. [out] tiles; mesh [opt]: the mesh (null: not made now); stats [opt]. The tiles' own
- * memory (the struct) comes from desc's allocator, their polygons from the system heap. Returns as
- * nav_mesh_build_from_geometry, and NAV_FAILURE | NAV_INVALID_PARAM without a tile size. */
+ * tiles keep copies of the arrays it points to: volumes, links, costs and flags) and keeps the tiles. [out]
+ * tiles; mesh [opt]: the mesh (null: not made now); stats [opt]. The tiles' own memory (the struct) comes
+ * from desc's allocator, their polygons from the system heap. Returns as nav_mesh_build_from_geometry, and
+ * NAV_FAILURE | NAV_INVALID_PARAM without a tile size. */
 nav_status nav_geometry_tiles_build(const nav_triangles *triangles, const nav_geometry_build_desc *desc,
                                     nav_geometry_tiles **tiles, nav_mesh **mesh,
                                     nav_geometry_build_stats *stats);
@@ -218,6 +218,43 @@ void nav_geometry_tiles_destroy(nav_geometry_tiles *tiles);
 /* How many tiles there are along x and z (tile (x, z) covers the cells x * tile_size .. from the
  * level box's low corner). */
 void nav_geometry_tiles_count(const nav_geometry_tiles *tiles, int32_t *tiles_x, int32_t *tiles_z);
+/* The options the tiles were built with, resolved (the arrays they point to are the tiles' own). */
+nav_geometry_build_desc nav_geometry_tiles_desc(const nav_geometry_tiles *tiles);
+
+/* ---- Tiles in a .nav file ---------------------------------------------------------------------- */
+
+/* The TILS chunk keeps a tiled level as its tiles: the build's options (with the volumes, links,
+ * area costs and flags) and the level's grid, then a directory of the tiles (each one's offset, size
+ * and CRC-32) and each tile's polygons and height triangles in a block of its own, 16-byte aligned,
+ * in cells and steps of the level's grid. A tile's block depends on nothing but that tile: after
+ * nav_geometry_tiles_rebuild, the chunk written again differs from the old one in that tile's
+ * block, the directory and the offsets of the blocks after it, and every other tile's block is the
+ * same to the byte (tested). The mesh is not stored: it is stitched from the tiles when the file is
+ * loaded (nav_mesh_load_nav does it for a file with a TILS chunk and no MESH chunk), as a build
+ * does, and checked as a MESH chunk is. Layout: mesh/src/tiles_chunk.c. */
+#define NAV_CHUNK_MESH_TILES         NAV_TAG('T', 'I', 'L', 'S')
+#define NAV_MESH_TILES_CHUNK_VERSION 1
+
+/* Appends the tiles' TILS chunk data to out. Returns NAV_SUCCESS, or the writer's failure. */
+nav_status nav_geometry_tiles_write_chunk(const nav_geometry_tiles *tiles, nav_writer *out);
+/* Reads tiles from TILS chunk data (nothing in it trusted: every count against the bytes left, every
+ * index, every polygon convex and clockwise inside its tile, every option as a build checks it).
+ * opts [opt]: the allocator, log, progress and threads to use from now on (the rest is the file's).
+ * [out] out: null on failure. Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA (the log says
+ * what), NAV_OUT_OF_MEMORY or NAV_INVALID_PARAM. */
+nav_status nav_geometry_tiles_read_chunk(const void *data, size_t size, const nav_geometry_build_desc *opts,
+                                         nav_geometry_tiles **out);
+/* The mesh of the tiles, stitched as a build stitches them, and checked as a MESH chunk is (a
+ * stitched mesh that would fail that check gives NAV_CORRUPT_DATA). stats [opt]: the mesh's counts.
+ * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA, NAV_OUT_OF_MEMORY or NAV_WRONG_STATE
+ * (cancelled). */
+nav_status nav_geometry_tiles_mesh(nav_geometry_tiles *tiles, nav_mesh **mesh,
+                                   nav_geometry_build_stats *stats);
+/* Writes a .nav file holding the tiles' TILS chunk (atomically, as nav_container_write_file), and
+ * reads one back (opts and out as nav_geometry_tiles_read_chunk; messages as "PATH: message"). */
+nav_status nav_geometry_tiles_save_nav(const nav_geometry_tiles *tiles, const char *path);
+nav_status nav_geometry_tiles_load_nav(const char *path, const nav_geometry_build_desc *opts,
+                                       nav_geometry_tiles **out);
 
 #ifdef __cplusplus
 }
