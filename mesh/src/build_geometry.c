@@ -183,8 +183,13 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
         r->broken = true;
         return true;
     }
-    nav__rasterize(&hf, b->triangles, b->tile_tris + b->tile_first[item],
-                   b->tile_first[item + 1] - b->tile_first[item], d->max_slope, b->climb);
+    /* the level whole: its rows in bands on the threads (tiles are already on them) */
+    if (nav_failed(nav__rasterize_parallel(&hf, b->triangles, b->tile_tris + b->tile_first[item],
+                                           b->tile_first[item + 1] - b->tile_first[item], d->max_slope,
+                                           b->climb, b->tile ? 1 : d->threads))) {
+        nav__heightfield_free(&hf);
+        return false;
+    }
     r->spans = hf.span_count;
     r->stage_ms[NAV_GEOMETRY_RASTERIZE] = since(&at);
     nav__filter_walkable(&hf, b->height, b->climb);

@@ -311,7 +311,8 @@ static nav_status read_tile(tiles_reader *c, build *b, uint32_t item)
     if (tx != item % (uint32_t)b->tiles_x || tz != item / (uint32_t)b->tiles_x)
         return corrupt(c, "a block in another tile's place: tile", item);
     bool heights = has_heights(&b->desc);
-    uint64_t bytes = (uint64_t)verts * 12 + ((uint64_t)polys + 1) * 4 + (uint64_t)edges * 4 + polys;
+    uint64_t bytes = (uint64_t)verts * 12 + ((uint64_t)polys + 1) * 4 + (uint64_t)edges * 4 +
+                     ((uint64_t)polys + 3) / 4 * 4;
     if (heights) bytes += ((uint64_t)polys + 1) * 8 + (uint64_t)points * 12 + (uint64_t)tris * 3;
     if (!fits(r, bytes, 1) || edges < 3 * (uint64_t)polys || (!heights && (points || tris)))
         return corrupt(c, "counts larger than the block: tile", item);
@@ -347,6 +348,7 @@ static nav_status read_tile(tiles_reader *c, build *b, uint32_t item)
     }
     if (polys) {
         const uint8_t *area = nav_reader_bytes(r, polys);
+        if (!area) return corrupt(c, "truncated in the areas: tile", item);
         for (uint32_t q = 0; q < polys; q++) {
             if (area[q] == 0) return corrupt(c, "a polygon of area 0: tile", item);
             arrput(p->poly_area, area[q]);
@@ -378,6 +380,7 @@ static nav_status read_tile(tiles_reader *c, build *b, uint32_t item)
     }
     if (tris) {
         const uint8_t *t = nav_reader_bytes(r, 3 * (size_t)tris);
+        if (!t) return corrupt(c, "truncated in the height triangles: tile", item);
         for (uint32_t q = 0; q < polys; q++)
             for (uint32_t k = 3 * p->detail_tri_first[q]; k < 3 * p->detail_tri_first[q + 1]; k++) {
                 if (t[k] >= p->detail_point_first[q + 1] - p->detail_point_first[q])

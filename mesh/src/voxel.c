@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ds.h"
+#include "parallel.h"
 
 #define MAX_COLUMNS (1u << 28)
 
@@ -24,6 +25,7 @@ nav_status nav__heightfield_init(nav__heightfield *hf, nav_vec3 min, nav_vec3 ma
            h = ceil(((double)max.y - min.y) / cell_height) + 1;
     if (w * d > MAX_COLUMNS || h > NAV__SPAN_MAX_HEIGHT) return NAV_FAILURE | NAV_TOO_LARGE;
     hf->width = (int32_t)w, hf->depth = (int32_t)d, hf->steps = (uint32_t)h;
+    hf->row_first = 0, hf->row_end = hf->depth;
     hf->cell = cell, hf->cell_height = cell_height, hf->origin = min;
     arrsetlen(hf->column, (size_t)hf->width * (size_t)hf->depth);
     memset(hf->column, 0xff, arrlenu(hf->column) * sizeof *hf->column); /* NAV__NO_SPAN */
@@ -38,6 +40,7 @@ nav_status nav__heightfield_init_grid(nav__heightfield *hf, nav_vec3 origin, int
         (uint64_t)width * (uint64_t)depth > MAX_COLUMNS)
         return NAV_FAILURE | NAV_TOO_LARGE;
     hf->width = width, hf->depth = depth, hf->steps = steps;
+    hf->row_first = 0, hf->row_end = depth;
     hf->cell = cell, hf->cell_height = cell_height, hf->origin = origin;
     arrsetlen(hf->column, (size_t)width * (size_t)depth);
     memset(hf->column, 0xff, arrlenu(hf->column) * sizeof *hf->column);
@@ -99,25 +102,32 @@ typedef struct point {
     float x, y, z;
 } point;
 
-/* Splits convex polygon in (n points) by the line z = line: the part at or below it into below
- * (its point count returned), the part at or above into above (*na points). */
-static int split_z(const point *in, int n, float line, point *below, point *above, int *na)
+/* The point where the edge from a to b crosses the line z = line (strictly between its ends). */
+static point crossing(point a, point b, float line)
 {
-    int nb = 0, nh = 0;
-    for (int i = 0, j = n - 1; i < n; j = i, i++) {
-        point a = in[j], b = in[i];
-        float da = a.z - line, db = b.z - line;
-        if ((da < 0) != (db < 0) && da != 0 && db != 0) { /* the edge crosses: its point on the line */
-            float t = da / (da - db);
-            point p = {a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, line};
-            below[nb++] = p;
-            above[nh++] = p;
+    float t = (line - a.z) / (b.z - a.z);
+    return (point){a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, line};
+}
+
+/* The part of convex polygon in (n points) in row z, between the lines z and z + 1 (points on them
+ * included), into out; returns its point count. Each crossing is found from the polygon's own edge,
+ * so two rows meet at the same points to the bit, whatever rows were cut before. */
+static int row_piece(const point *in, int n, int32_t z, point *out)
+{
+    const float lo = (float)z, hi = (float)(z + 1);
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        point a = in[i], b = in[i + 1 < n ? i + 1 : 0];
+        if (a.z >= lo && a.z <= hi) out[m++] = a;
+        if (a.z < b.z) { /* going up: the low line first */
+            if (a.z < lo && b.z > lo) out[m++] = crossing(a, b, lo);
+            if (a.z < hi && b.z > hi) out[m++] = crossing(a, b, hi);
+        } else if (a.z > b.z) {
+            if (a.z > hi && b.z < hi) out[m++] = crossing(a, b, hi);
+            if (a.z > lo && b.z < lo) out[m++] = crossing(a, b, lo);
         }
-        if (db <= 0) below[nb++] = b;
-        if (db >= 0) above[nh++] = b;
     }
-    *na = nh;
-    return nb;
+    return m;
 }
 
 /* A triangle's area type: 0 when it faces down or leans more than the slope allows. */
@@ -250,8 +260,7 @@ static void rasterize_triangle(nav__heightfield *hf, const float *a, const float
     const float inverse = 1.0f / hf->cell, inverse_y = 1.0f / hf->cell_height;
     const nav_vec3 o = hf->origin;
     /* a triangle clipped to the box has at most 7 points, and a row's piece of it 9 */
-    point buffers[3][12];
-    point *poly = buffers[0], *row = buffers[1], *rest = buffers[2];
+    point poly[12];
     const float *v[3] = {a, b, c};
     for (int i = 0; i < 3; i++)
         poly[i] = (point){(v[i][0] - o.x) * inverse, (v[i][1] - o.y) * inverse_y, (v[i][2] - o.z) * inverse};
@@ -259,7 +268,8 @@ static void rasterize_triangle(nav__heightfield *hf, const float *a, const float
           hi_x = max_f(poly[0].x, max_f(poly[1].x, poly[2].x));
     float lo_z = min_f(poly[0].z, min_f(poly[1].z, poly[2].z)),
           hi_z = max_f(poly[0].z, max_f(poly[1].z, poly[2].z));
-    if (hi_z < 0 || lo_z >= (float)hf->depth || hi_x < 0 || lo_x >= (float)hf->width) return;
+    if (hi_z < (float)hf->row_first || lo_z >= (float)hf->row_end || hi_x < 0 || lo_x >= (float)hf->width)
+        return;
     int n = 3;
     if (!(lo_x > -FAR_CELLS && hi_x < FAR_CELLS && lo_z > -FAR_CELLS && hi_z < FAR_CELLS)) {
         double p[12][3];
@@ -273,24 +283,18 @@ static void rasterize_triangle(nav__heightfield *hf, const float *a, const float
             poly[i] = (point){(float)p[i][0], (float)p[i][1], (float)p[i][2]};
             lo_z = min_f(lo_z, poly[i].z), hi_z = max_f(hi_z, poly[i].z);
         }
-        if (n < 3 || hi_z < 0 || lo_z >= (float)hf->depth) return;
+        if (n < 3 || hi_z < (float)hf->row_first || lo_z >= (float)hf->row_end) return;
     }
     int32_t z0 = floor_i(lo_z), z1 = floor_i(hi_z);
     if (z0 == z1) { /* within one row */
-        rasterize_row(hf, z0, poly, n, area, merge, lo, hi);
+        if (z0 >= hf->row_first && z0 < hf->row_end) rasterize_row(hf, z0, poly, n, area, merge, lo, hi);
         return;
     }
-    if (z0 < 0) { /* the part before the box's first row is not the box's */
-        z0 = 0;
-        (void)split_z(poly, n, 0, row, rest, &n);
-        point *t = poly;
-        poly = rest, rest = t;
-    }
-    if (z1 >= hf->depth) z1 = hf->depth - 1;
-    for (int32_t z = z0; z <= z1 && n >= 3; z++) {
-        int nr = split_z(poly, n, (float)(z + 1), row, rest, &n);
-        point *t = poly;
-        poly = rest, rest = t;
+    if (z0 < hf->row_first) z0 = hf->row_first; /* only the heightfield's rows */
+    if (z1 >= hf->row_end) z1 = hf->row_end - 1;
+    point row[12];
+    for (int32_t z = z0; z <= z1; z++) {
+        int nr = row_piece(poly, n, z, row);
         if (nr >= 3) rasterize_row(hf, z, row, nr, area, merge, lo, hi);
     }
 }
@@ -303,14 +307,87 @@ void nav__rasterize(nav__heightfield *hf, const nav_triangles *t, const uint32_t
     arrsetlen(lo, (size_t)hf->width);
     arrsetlen(hi, (size_t)hf->width);
     uint32_t n = which ? count : t->triangle_count;
+    /* a band of rows skips the triangles well before or after it at once */
+    bool band = hf->row_first > 0 || hf->row_end < hf->depth;
+    const float inverse = 1.0f / hf->cell, z0 = (float)hf->row_first - 1, z1 = (float)hf->row_end + 1;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t i = which ? which[k] : k;
         const uint32_t *v = t->indices + 3 * (size_t)i;
         const float *a = t->vertices + 3 * (size_t)v[0], *b = t->vertices + 3 * (size_t)v[1],
                     *c = t->vertices + 3 * (size_t)v[2];
+        if (band && ((max_f(a[2], max_f(b[2], c[2])) - hf->origin.z) * inverse < z0 ||
+                     (min_f(a[2], min_f(b[2], c[2])) - hf->origin.z) * inverse > z1))
+            continue;
         uint8_t area = t->areas ? t->areas[i] : NAV_GEOMETRY_DEFAULT_AREA;
         rasterize_triangle(hf, a, b, c, walkable(a, b, c, cos_slope, area), merge, lo, hi);
     }
     arrfree(lo);
     arrfree(hi);
+}
+
+/* ---- In bands of rows on threads ---------------------------------------------------------------- */
+
+typedef struct band_work {
+    nav__heightfield *bands;
+    const nav_triangles *triangles;
+    const uint32_t *which;
+    uint32_t count;
+    float max_slope;
+    uint32_t merge;
+} band_work;
+
+static bool no_scratch(void *ctx, void **scratch)
+{
+    (void)ctx;
+    *scratch = NULL;
+    return true;
+}
+
+static void no_fini(void *ctx, void *scratch)
+{
+    (void)ctx, (void)scratch;
+}
+
+static bool rasterize_band(void *ctx, void *scratch, uint32_t item)
+{
+    (void)scratch;
+    band_work *w = ctx;
+    nav__rasterize(&w->bands[item], w->triangles, w->which, w->count, w->max_slope, w->merge);
+    return true;
+}
+
+nav_status nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const uint32_t *which,
+                                   uint32_t count, float max_slope, uint32_t merge, uint32_t threads)
+{
+    enum { BANDS = 8, LEAST_ROWS = 32 };
+    if (threads == 1 || hf->depth < BANDS * LEAST_ROWS || hf->spans) {
+        nav__rasterize(hf, t, which, count, max_slope, merge);
+        return NAV_SUCCESS;
+    }
+    nav__heightfield bands[BANDS];
+    for (int k = 0; k < BANDS; k++) {
+        bands[k] = *hf; /* the same columns (each band writes its own rows), a pool of its own */
+        bands[k].spans = NULL, bands[k].free = NAV__NO_SPAN, bands[k].span_count = 0;
+        bands[k].row_first = (int32_t)((int64_t)hf->depth * k / BANDS);
+        bands[k].row_end = (int32_t)((int64_t)hf->depth * (k + 1) / BANDS);
+    }
+    band_work w = {bands, t, which, count, max_slope, merge};
+    nav__work work = {.count = BANDS, .init = no_scratch, .run = rasterize_band, .fini = no_fini, .ctx = &w};
+    nav_status s = nav__parallel(&work, threads);
+    /* the pools one after another: each band's links and column heads moved by its pool's start */
+    for (int k = 0; k < BANDS; k++) {
+        uint32_t base = (uint32_t)arrlenu(hf->spans);
+        for (size_t i = 0; i < arrlenu(bands[k].spans); i++) {
+            nav__span span = bands[k].spans[i];
+            if (span.next != NAV__NO_SPAN) span.next += base;
+            arrput(hf->spans, span);
+        }
+        size_t first = (size_t)bands[k].row_first * (size_t)hf->width,
+               end = (size_t)bands[k].row_end * (size_t)hf->width;
+        for (size_t c = first; c < end; c++)
+            if (hf->column[c] != NAV__NO_SPAN) hf->column[c] += base;
+        hf->span_count += bands[k].span_count;
+        arrfree(bands[k].spans);
+    }
+    return s;
 }

@@ -33,6 +33,8 @@ typedef struct nav__heightfield {
     nav__span *spans; /* stb_ds pool */
     uint32_t free;    /* spans let go by merges, linked through next */
     uint64_t span_count;
+    int32_t row_first, row_end; /* the rows the rasteriser writes (all of them but in a band of a
+                                   parallel rasterisation) */
 } nav__heightfield;
 
 /* A heightfield over the box [min, max] in columns of cell and steps of cell_height. Returns
@@ -58,6 +60,15 @@ void nav__heightfield_add_span(nav__heightfield *hf, int32_t x, int32_t z, uint3
  * whose tops lie within merge steps merge their areas. */
 void nav__rasterize(nav__heightfield *hf, const nav_triangles *triangles, const uint32_t *which,
                     uint32_t count, float max_slope, uint32_t merge);
+
+/* The same on threads (0: every core), the heightfield (with no spans yet) cut into bands of rows,
+ * each rasterised apart into a pool of its own, the pools then joined: the same spans, column by
+ * column, as nav__rasterize gives (each row's piece of a triangle is cut from the triangle itself,
+ * whatever rows were cut before). Returns NAV_SUCCESS, or NAV_FAILURE | NAV_OUT_OF_MEMORY when the
+ * threads could not be started (then some bands may be missing). */
+nav_status nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *triangles,
+                                   const uint32_t *which, uint32_t count, float max_slope, uint32_t merge,
+                                   uint32_t threads);
 
 /* ---- Stage 2: what an agent may stand on (openspace.c) ---------------------------------------- */
 
