@@ -6,7 +6,7 @@
 # built whole (RecastDemo's Sample_SoloMesh; Recast cannot make the big scene whole: its polygon
 # mesh holds 65535 vertices at most) and in tiles of 128 cells with a border of the radius and 3
 # (Sample_TileMesh's build of each tile, one after another: Recast has no threads), and by libnav
-# whole and in tiles of 128 on 1 and on 2 threads; each figure is the fastest of N runs (1 for the
+# whole and in tiles of 128, each on 1 and on 2 threads (whole: its rows in bands on the threads); each figure is the fastest of N runs (1 for the
 # big scene). Prints a JSON line a build, then a table.
 #
 # usage: bench/geometry_vs_recast.sh RECAST_CHECKOUT [--runs N] [--copies N]
@@ -60,7 +60,8 @@ for level in "${levels[@]}"; do
         "$work/recast_driver" "$level" --runs "$r" | sed 's/^{/{"builder":"recast",/'
     fi
     "$work/recast_driver" "$level" --runs "$r" --tile 128 | sed 's/^{/{"builder":"recast",/'
-    "$work/geometry_build" "$level" --runs "$r"
+    "$work/geometry_build" "$level" --runs "$r" --threads 1
+    "$work/geometry_build" "$level" --runs "$r" --threads 2
     "$work/geometry_build" "$level" --runs "$r" --tile 128 --threads 1
     "$work/geometry_build" "$level" --runs "$r" --tile 128 --threads 2
 done | tee "$work/results.jsonl"

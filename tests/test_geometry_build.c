@@ -84,7 +84,7 @@ static nav__heightfield filtered(const scene *s, nav_vec3 lo, nav_vec3 hi)
     nav__heightfield hf;
     assert_int_equal(nav__heightfield_init(&hf, lo, hi, CELL, STEP), NAV_SUCCESS);
     nav__rasterize(&hf, &t, NULL, 0, 45, 1);
-    nav__filter_walkable(&hf, HEIGHT, CLIMB);
+    nav__filter_walkable(&hf, HEIGHT, CLIMB, 1);
     return hf;
 }
 
@@ -92,7 +92,7 @@ static nav__open_space open_space(const scene *s, nav_vec3 lo, nav_vec3 hi, uint
 {
     nav__heightfield hf = filtered(s, lo, hi);
     nav__open_space os;
-    nav__open_space_build(&os, &hf, HEIGHT, CLIMB);
+    nav__open_space_build(&os, &hf, HEIGHT, CLIMB, 1);
     nav__heightfield_free(&hf);
     nav__open_space_erode(&os, radius);
     return os;
@@ -435,9 +435,9 @@ static void test_regions_sample_scene(void **state)
     nav__heightfield hf;
     assert_int_equal(nav__heightfield_init(&hf, lo, hi, 0.3f, 0.2f), NAV_SUCCESS);
     nav__rasterize(&hf, &t, NULL, 0, 45, 4);
-    nav__filter_walkable(&hf, 10, 4);
+    nav__filter_walkable(&hf, 10, 4, 1);
     nav__open_space os;
-    nav__open_space_build(&os, &hf, 10, 4);
+    nav__open_space_build(&os, &hf, 10, 4, 1);
     nav__heightfield_free(&hf);
     nav__open_space_erode(&os, 2);
     nav__open_space_drop_islands(&os, 64);

@@ -184,18 +184,15 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
         return true;
     }
     /* the level whole: its rows in bands on the threads (tiles are already on them) */
-    if (nav_failed(nav__rasterize_parallel(&hf, b->triangles, b->tile_tris + b->tile_first[item],
-                                           b->tile_first[item + 1] - b->tile_first[item], d->max_slope,
-                                           b->climb, b->tile ? 1 : d->threads))) {
-        nav__heightfield_free(&hf);
-        return false;
-    }
+    nav__rasterize_parallel(&hf, b->triangles, b->tile_tris + b->tile_first[item],
+                            b->tile_first[item + 1] - b->tile_first[item], d->max_slope, b->climb,
+                            b->tile ? 1 : d->threads);
     r->spans = hf.span_count;
     r->stage_ms[NAV_GEOMETRY_RASTERIZE] = since(&at);
-    nav__filter_walkable(&hf, b->height, b->climb);
+    nav__filter_walkable(&hf, b->height, b->climb, b->tile ? 1 : d->threads);
     r->stage_ms[NAV_GEOMETRY_FILTER] = since(&at);
     nav__open_space os;
-    nav__open_space_build(&os, &hf, b->height, b->climb);
+    nav__open_space_build(&os, &hf, b->height, b->climb, b->tile ? 1 : d->threads);
     nav__heightfield_free(&hf);
     if (b->tile) {
         os.inner_x0 = os.inner_z0 = b->border;

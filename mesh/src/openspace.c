@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ds.h"
+#include "parallel.h"
 #include "voxel.h"
 
 #define FAR_STEPS (1 << 24) /* above any ceiling, below any floor: steps never reach it */
@@ -18,9 +19,9 @@ static int32_t ceiling_of(const nav__heightfield *hf, const nav__span *s)
     return s->next == NAV__NO_SPAN ? FAR_STEPS : hf->spans[s->next].bottom;
 }
 
-static void step_over_low_obstacles(nav__heightfield *hf, uint32_t climb)
+static void step_over_low_obstacles(nav__heightfield *hf, uint32_t climb, int32_t z0, int32_t z1)
 {
-    for (size_t c = 0; c < arrlenu(hf->column); c++) {
+    for (size_t c = (size_t)z0 * (size_t)hf->width; c < (size_t)z1 * (size_t)hf->width; c++) {
         bool below_walkable = false;
         uint8_t below_area = 0;
         uint32_t below_top = 0;
@@ -62,29 +63,89 @@ static bool is_ledge(const nav__heightfield *hf, int32_t x, int32_t z, const nav
     return high - low > climb;
 }
 
-static void drop_ledges(nav__heightfield *hf, int32_t height, int32_t climb)
+static void drop_ledges(nav__heightfield *hf, int32_t height, int32_t climb, int32_t z0, int32_t z1)
 {
-    for (int32_t z = 0; z < hf->depth; z++)
+    for (int32_t z = z0; z < z1; z++)
         for (int32_t x = 0; x < hf->width; x++)
             for (uint32_t s = column_at(hf, x, z); s != NAV__NO_SPAN; s = hf->spans[s].next)
                 if (hf->spans[s].area != 0 && is_ledge(hf, x, z, &hf->spans[s], height, climb))
                     hf->spans[s].area = 0;
 }
 
-static void drop_low_ceilings(nav__heightfield *hf, int32_t height)
+static void drop_low_ceilings(nav__heightfield *hf, int32_t height, int32_t z0, int32_t z1)
 {
-    for (size_t c = 0; c < arrlenu(hf->column); c++)
+    for (size_t c = (size_t)z0 * (size_t)hf->width; c < (size_t)z1 * (size_t)hf->width; c++)
         for (uint32_t s = hf->column[c]; s != NAV__NO_SPAN; s = hf->spans[s].next) {
             nav__span *span = &hf->spans[s];
             if (ceiling_of(hf, span) - span->top < height) span->area = 0;
         }
 }
 
-void nav__filter_walkable(nav__heightfield *hf, uint32_t height, uint32_t climb)
+/* ---- Rows in bands on threads ------------------------------------------------------------------ */
+
+typedef struct bands {
+    void (*rows)(void *ctx, int32_t z0, int32_t z1);
+    void *ctx;
+    int32_t depth;
+} bands;
+
+enum { BANDS = 8, LEAST_ROWS = 32 };
+
+static bool no_scratch(void *ctx, void **scratch)
 {
-    step_over_low_obstacles(hf, climb);
-    drop_ledges(hf, (int32_t)height, (int32_t)climb);
-    drop_low_ceilings(hf, (int32_t)height);
+    (void)ctx;
+    *scratch = NULL;
+    return true;
+}
+
+static void no_fini(void *ctx, void *scratch)
+{
+    (void)ctx, (void)scratch;
+}
+
+static bool run_band(void *ctx, void *scratch, uint32_t item)
+{
+    (void)scratch;
+    const bands *b = ctx;
+    b->rows(b->ctx, (int32_t)((int64_t)b->depth * item / BANDS),
+            (int32_t)((int64_t)b->depth * (item + 1) / BANDS));
+    return true;
+}
+
+/* rows(ctx, z0, z1) for the rows 0 .. depth - 1, in bands on threads when there are rows enough (its
+ * bands must only write their own rows' data). */
+static void in_bands(void (*rows)(void *ctx, int32_t z0, int32_t z1), void *ctx, int32_t depth,
+                     uint32_t threads)
+{
+    if (threads == 1 || depth < BANDS * LEAST_ROWS) {
+        rows(ctx, 0, depth);
+        return;
+    }
+    bands b = {rows, ctx, depth};
+    nav__work work = {.count = BANDS, .init = no_scratch, .run = run_band, .fini = no_fini, .ctx = &b};
+    (void)nav__parallel(&work, threads); /* cannot fail: nothing to allocate, no progress to cancel; with
+                                          * fewer threads than asked the caller's runs the rest */
+}
+
+typedef struct filter_rows {
+    nav__heightfield *hf;
+    uint32_t height, climb;
+} filter_rows;
+
+/* The three passes over some rows: each reads only its own column's areas (and its neighbours'
+ * spans' heights, which no pass changes), so rows apart can run apart. */
+static void filter_band(void *ctx, int32_t z0, int32_t z1)
+{
+    const filter_rows *f = ctx;
+    step_over_low_obstacles(f->hf, f->climb, z0, z1);
+    drop_ledges(f->hf, (int32_t)f->height, (int32_t)f->climb, z0, z1);
+    drop_low_ceilings(f->hf, (int32_t)f->height, z0, z1);
+}
+
+void nav__filter_walkable(nav__heightfield *hf, uint32_t height, uint32_t climb, uint32_t threads)
+{
+    filter_rows f = {hf, height, climb};
+    in_bands(filter_band, &f, hf->depth, threads);
 }
 
 void nav__open_space_free(nav__open_space *os)
@@ -98,7 +159,44 @@ void nav__open_space_free(nav__open_space *os)
     *os = (nav__open_space){0};
 }
 
-void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint32_t height, uint32_t climb)
+typedef struct side_rows {
+    nav__open_space *os;
+    uint32_t height, climb;
+} side_rows;
+
+/* Each top's neighbour across each side, for some rows (written only for their own tops). */
+static void link_sides(void *ctx, int32_t z0, int32_t z1)
+{
+    const side_rows *f = ctx;
+    nav__open_space *os = f->os;
+    for (int32_t z = z0; z < z1; z++)
+        for (int32_t x = 0; x < os->width; x++) {
+            size_t c = (size_t)z * (size_t)os->width + (size_t)x;
+            for (uint32_t i = os->column_first[c]; i < os->column_first[c + 1]; i++) {
+                int32_t floor = os->floor[i], ceiling = floor + os->room[i];
+                for (int d = 0; d < NAV__OPEN_SIDES; d++) {
+                    os->side[i][d] = NAV__NO_SPAN;
+                    int32_t nx = x + nav__side_x[d], nz = z + nav__side_z[d];
+                    if (nx < 0 || nz < 0 || nx >= os->width || nz >= os->depth) continue;
+                    size_t nc = (size_t)nz * (size_t)os->width + (size_t)nx;
+                    for (uint32_t j = os->column_first[nc]; j < os->column_first[nc + 1]; j++) {
+                        int32_t nfloor = os->floor[j], nceiling = nfloor + os->room[j];
+                        int32_t room =
+                            (ceiling < nceiling ? ceiling : nceiling) - (floor > nfloor ? floor : nfloor);
+                        int32_t rise = nfloor - floor;
+                        if (room >= (int32_t)f->height && rise <= (int32_t)f->climb &&
+                            -rise <= (int32_t)f->climb) {
+                            os->side[i][d] = j;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+}
+
+void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint32_t height, uint32_t climb,
+                           uint32_t threads)
 {
     *os = (nav__open_space){.width = hf->width,
                             .depth = hf->depth,
@@ -125,29 +223,8 @@ void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint
     os->column_first[columns] = count;
     os->count = count;
     arrsetlen(os->side, count);
-    for (int32_t z = 0; z < hf->depth; z++)
-        for (int32_t x = 0; x < hf->width; x++) {
-            size_t c = (size_t)z * (size_t)hf->width + (size_t)x;
-            for (uint32_t i = os->column_first[c]; i < os->column_first[c + 1]; i++) {
-                int32_t floor = os->floor[i], ceiling = floor + os->room[i];
-                for (int d = 0; d < NAV__OPEN_SIDES; d++) {
-                    os->side[i][d] = NAV__NO_SPAN;
-                    int32_t nx = x + nav__side_x[d], nz = z + nav__side_z[d];
-                    if (nx < 0 || nz < 0 || nx >= hf->width || nz >= hf->depth) continue;
-                    size_t nc = (size_t)nz * (size_t)hf->width + (size_t)nx;
-                    for (uint32_t j = os->column_first[nc]; j < os->column_first[nc + 1]; j++) {
-                        int32_t nfloor = os->floor[j], nceiling = nfloor + os->room[j];
-                        int32_t room =
-                            (ceiling < nceiling ? ceiling : nceiling) - (floor > nfloor ? floor : nfloor);
-                        int32_t rise = nfloor - floor;
-                        if (room >= (int32_t)height && rise <= (int32_t)climb && -rise <= (int32_t)climb) {
-                            os->side[i][d] = j;
-                            break;
-                        }
-                    }
-                }
-            }
-        }
+    side_rows sides = {os, height, climb};
+    in_bands(link_sides, &sides, hf->depth, threads);
     /* both ways or not at all (two tops of a column may both be within reach of one across) */
     for (uint32_t i = 0; i < count; i++)
         for (int d = 0; d < NAV__OPEN_SIDES; d++) {

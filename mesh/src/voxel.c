@@ -356,13 +356,13 @@ static bool rasterize_band(void *ctx, void *scratch, uint32_t item)
     return true;
 }
 
-nav_status nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const uint32_t *which,
-                                   uint32_t count, float max_slope, uint32_t merge, uint32_t threads)
+void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const uint32_t *which,
+                             uint32_t count, float max_slope, uint32_t merge, uint32_t threads)
 {
     enum { BANDS = 8, LEAST_ROWS = 32 };
     if (threads == 1 || hf->depth < BANDS * LEAST_ROWS || hf->spans) {
         nav__rasterize(hf, t, which, count, max_slope, merge);
-        return NAV_SUCCESS;
+        return;
     }
     nav__heightfield bands[BANDS];
     for (int k = 0; k < BANDS; k++) {
@@ -373,7 +373,7 @@ nav_status nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t,
     }
     band_work w = {bands, t, which, count, max_slope, merge};
     nav__work work = {.count = BANDS, .init = no_scratch, .run = rasterize_band, .fini = no_fini, .ctx = &w};
-    nav_status s = nav__parallel(&work, threads);
+    (void)nav__parallel(&work, threads); /* cannot fail: nothing to allocate, no progress to cancel */
     /* the pools one after another: each band's links and column heads moved by its pool's start */
     for (int k = 0; k < BANDS; k++) {
         uint32_t base = (uint32_t)arrlenu(hf->spans);
@@ -389,5 +389,4 @@ nav_status nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t,
         hf->span_count += bands[k].span_count;
         arrfree(bands[k].spans);
     }
-    return s;
 }

@@ -64,11 +64,9 @@ void nav__rasterize(nav__heightfield *hf, const nav_triangles *triangles, const 
 /* The same on threads (0: every core), the heightfield (with no spans yet) cut into bands of rows,
  * each rasterised apart into a pool of its own, the pools then joined: the same spans, column by
  * column, as nav__rasterize gives (each row's piece of a triangle is cut from the triangle itself,
- * whatever rows were cut before). Returns NAV_SUCCESS, or NAV_FAILURE | NAV_OUT_OF_MEMORY when the
- * threads could not be started (then some bands may be missing). */
-nav_status nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *triangles,
-                                   const uint32_t *which, uint32_t count, float max_slope, uint32_t merge,
-                                   uint32_t threads);
+ * whatever rows were cut before). Threads that cannot be started leave their bands to the caller's. */
+void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *triangles, const uint32_t *which,
+                             uint32_t count, float max_slope, uint32_t merge, uint32_t threads);
 
 /* ---- Stage 2: what an agent may stand on (openspace.c) ---------------------------------------- */
 
@@ -81,8 +79,10 @@ nav_status nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *tr
  *     floors within climb differ by more than climb (a steep slope of small steps); an empty
  *     column, or the side of the box, is a drop;
  *   - a top with less than `height` steps of room above it (to the next span's bottom) is not
- *     walkable. */
-void nav__filter_walkable(nav__heightfield *hf, uint32_t height, uint32_t climb);
+ *     walkable.
+ * On threads (0: every core) in bands of rows: each pass reads its own column's areas and only the
+ * heights of its neighbours', so the result is the same on any thread count. */
+void nav__filter_walkable(nav__heightfield *hf, uint32_t height, uint32_t climb, uint32_t threads);
 
 /* ---- Stage 3: open space --------------------------------------------------------------------- */
 
@@ -126,8 +126,10 @@ static inline bool nav__open_space_inner(const nav__open_space *os, int32_t x, i
 }
 
 /* The open space of a filtered heightfield. Links are kept only both ways (a top links to one
- * across a side only when that one links back), so that an outline traced over them closes. */
-void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint32_t height, uint32_t climb);
+ * across a side only when that one links back), so that an outline traced over them closes. The
+ * links are found on threads (0: every core) in bands of rows. */
+void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint32_t height, uint32_t climb,
+                           uint32_t threads);
 void nav__open_space_free(nav__open_space *os);
 
 /* ---- Stage 4: erosion and marked volumes ----------------------------------------------------- */
