@@ -307,17 +307,11 @@ void nav__rasterize(nav__heightfield *hf, const nav_triangles *t, const uint32_t
     arrsetlen(lo, (size_t)hf->width);
     arrsetlen(hi, (size_t)hf->width);
     uint32_t n = which ? count : t->triangle_count;
-    /* a band of rows skips the triangles well before or after it at once */
-    bool band = hf->row_first > 0 || hf->row_end < hf->depth;
-    const float inverse = 1.0f / hf->cell, z0 = (float)hf->row_first - 1, z1 = (float)hf->row_end + 1;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t i = which ? which[k] : k;
         const uint32_t *v = t->indices + 3 * (size_t)i;
         const float *a = t->vertices + 3 * (size_t)v[0], *b = t->vertices + 3 * (size_t)v[1],
                     *c = t->vertices + 3 * (size_t)v[2];
-        if (band && ((max_f(a[2], max_f(b[2], c[2])) - hf->origin.z) * inverse < z0 ||
-                     (min_f(a[2], min_f(b[2], c[2])) - hf->origin.z) * inverse > z1))
-            continue;
         uint8_t area = t->areas ? t->areas[i] : NAV_GEOMETRY_DEFAULT_AREA;
         rasterize_triangle(hf, a, b, c, walkable(a, b, c, cos_slope, area), merge, lo, hi);
     }
@@ -327,11 +321,12 @@ void nav__rasterize(nav__heightfield *hf, const nav_triangles *t, const uint32_t
 
 /* ---- In bands of rows on threads ---------------------------------------------------------------- */
 
+enum { BANDS = 8, LEAST_ROWS = 32 };
+
 typedef struct band_work {
     nav__heightfield *bands;
     const nav_triangles *triangles;
-    const uint32_t *which;
-    uint32_t count;
+    uint32_t *which[BANDS]; /* stb_ds: each band's triangles, in the order given */
     float max_slope;
     uint32_t merge;
 } band_work;
@@ -352,41 +347,60 @@ static bool rasterize_band(void *ctx, void *scratch, uint32_t item)
 {
     (void)scratch;
     band_work *w = ctx;
-    nav__rasterize(&w->bands[item], w->triangles, w->which, w->count, w->max_slope, w->merge);
+    nav__rasterize(&w->bands[item], w->triangles, w->which[item], (uint32_t)arrlenu(w->which[item]),
+                   w->max_slope, w->merge);
     return true;
 }
 
 void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const uint32_t *which,
                              uint32_t count, float max_slope, uint32_t merge, uint32_t threads)
 {
-    enum { BANDS = 8, LEAST_ROWS = 32 };
     if (threads == 1 || hf->depth < BANDS * LEAST_ROWS || hf->spans) {
         nav__rasterize(hf, t, which, count, max_slope, merge);
         return;
     }
     nav__heightfield bands[BANDS];
+    band_work w = {.bands = bands, .triangles = t, .max_slope = max_slope, .merge = merge};
     for (int k = 0; k < BANDS; k++) {
         bands[k] = *hf; /* the same columns (each band writes its own rows), a pool of its own */
         bands[k].spans = NULL, bands[k].free = NAV__NO_SPAN, bands[k].span_count = 0;
         bands[k].row_first = (int32_t)((int64_t)hf->depth * k / BANDS);
         bands[k].row_end = (int32_t)((int64_t)hf->depth * (k + 1) / BANDS);
     }
-    band_work w = {bands, t, which, count, max_slope, merge};
+    /* each triangle to the bands its rows (and one more either side: the cut is the rows' own) meet */
+    const float inverse = 1.0f / hf->cell;
+    uint32_t n = which ? count : t->triangle_count;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = which ? which[k] : k;
+        const uint32_t *v = t->indices + 3 * (size_t)i;
+        float za = t->vertices[3 * (size_t)v[0] + 2], zb = t->vertices[3 * (size_t)v[1] + 2],
+              zc = t->vertices[3 * (size_t)v[2] + 2];
+        float lo = (min_f(za, min_f(zb, zc)) - hf->origin.z) * inverse - 1,
+              hi = (max_f(za, max_f(zb, zc)) - hf->origin.z) * inverse + 1;
+        for (int b = 0; b < BANDS; b++)
+            if (hi >= (float)bands[b].row_first && lo < (float)bands[b].row_end) arrput(w.which[b], i);
+    }
     nav__work work = {.count = BANDS, .init = no_scratch, .run = rasterize_band, .fini = no_fini, .ctx = &w};
     (void)nav__parallel(&work, threads); /* cannot fail: nothing to allocate, no progress to cancel */
+    size_t total = 0;
+    for (int k = 0; k < BANDS; k++) total += arrlenu(bands[k].spans);
+    arrsetlen(hf->spans, total);
+    total = 0;
     /* the pools one after another: each band's links and column heads moved by its pool's start */
     for (int k = 0; k < BANDS; k++) {
-        uint32_t base = (uint32_t)arrlenu(hf->spans);
-        for (size_t i = 0; i < arrlenu(bands[k].spans); i++) {
+        uint32_t base = (uint32_t)total, spans = (uint32_t)arrlenu(bands[k].spans);
+        for (uint32_t i = 0; i < spans; i++) {
             nav__span span = bands[k].spans[i];
             if (span.next != NAV__NO_SPAN) span.next += base;
-            arrput(hf->spans, span);
+            hf->spans[base + i] = span;
         }
+        total += spans;
         size_t first = (size_t)bands[k].row_first * (size_t)hf->width,
                end = (size_t)bands[k].row_end * (size_t)hf->width;
         for (size_t c = first; c < end; c++)
             if (hf->column[c] != NAV__NO_SPAN) hf->column[c] += base;
         hf->span_count += bands[k].span_count;
         arrfree(bands[k].spans);
+        arrfree(w.which[k]);
     }
 }
