@@ -7,7 +7,15 @@
  * or neither (reachable), the optimal never longer than the funnel's (wrong), and every segment of
  * both paths walkable on the mesh (a raycast from point to point reaches it: off_mesh).
  *
- * usage: geometry_build LEVEL.obj [--runs N] [--tile CELLS] [--threads N] [--queries N] */
+ * With --save FILE: the level saved (in tiles, with --tile: the TILS chunk; else the MESH chunk) and
+ * loaded back by nav_mesh_load_nav (timed: load_ms; in tiles the mesh is stitched then), the queries
+ * run on the mesh loaded.
+ *
+ * With --within D, each pair's second point lies within D (on the xz plane) of its first (a scene of
+ * many copies of a level side by side: most pairs far apart lie in two copies, which no path joins).
+ *
+ * usage: geometry_build LEVEL.obj [--runs N] [--tile CELLS] [--threads N] [--queries N] [--within D]
+ *                       [--save FILE] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,7 +139,7 @@ static bool on_mesh(const nav_mesh *mesh, nav_mesh_query *q, const nav_path *pat
     return true;
 }
 
-static void run_queries(const nav_mesh *mesh, uint32_t count)
+static void run_queries(const nav_mesh *mesh, uint32_t count, double within)
 {
     uint32_t polys = nav_mesh_poly_count(mesh);
     double *weight = malloc(polys * sizeof *weight), sum = 0;
@@ -146,6 +154,8 @@ static void run_queries(const nav_mesh *mesh, uint32_t count)
     nav_vec3 extents = {0.1f, 0.5f, 0.1f};
     for (uint32_t k = 0; k < count; k++) {
         nav_vec3 a = random_point(mesh, weight, polys, &seed), b = random_point(mesh, weight, polys, &seed);
+        for (int tries = 0; within > 0 && hypot(b.x - a.x, b.z - a.z) > within && tries < 100000; tries++)
+            b = random_point(mesh, weight, polys, &seed);
         double cost[2];
         nav_status st[2];
         for (int mode = 0; mode < 2; mode++) {
@@ -166,11 +176,12 @@ static void run_queries(const nav_mesh *mesh, uint32_t count)
         if (cost[0] > cost[1] * (1 + 1e-9) + 1e-6) wrong++;
         if (cost[0] > 0) ratio += cost[1] / cost[0];
     }
-    printf(",\"queries\":%u,\"reachable\":%u,\"mismatch\":%u,\"wrong\":%u,\"off_mesh\":%u,\"grazed_corners\":"
+    printf(",\"within\":%g,\"queries\":%u,\"reachable\":%u,\"mismatch\":%u,\"wrong\":%u,\"off_mesh\":%u,"
+           "\"grazed_corners\":"
            "%u,\"optimal_us\":%.2f,"
            "\"funnel_us\":%.2f,\"funnel_over_optimal\":%.5f,\"query_bytes\":%zu",
-           count, reachable, mismatch, wrong, off_mesh, grazed, time[0] / count * 1e6, time[1] / count * 1e6,
-           reachable ? ratio / reachable : 0, nav_mesh_query_memory_bytes(q));
+           within, count, reachable, mismatch, wrong, off_mesh, grazed, time[0] / count * 1e6,
+           time[1] / count * 1e6, reachable ? ratio / reachable : 0, nav_mesh_query_memory_bytes(q));
     nav_path_destroy(&path);
     nav_mesh_query_destroy(q);
     free(weight);
@@ -184,12 +195,16 @@ int main(int argc, char **argv)
     }
     int runs = 5;
     uint32_t queries = 0;
+    const char *save = NULL;
+    double within = 0;
     nav_geometry_build_desc desc = {0};
     for (int i = 2; i + 1 < argc; i++) {
         if (!strcmp(argv[i], "--runs")) runs = atoi(argv[i + 1]);
         if (!strcmp(argv[i], "--tile")) desc.tile_size = (uint32_t)atoi(argv[i + 1]);
         if (!strcmp(argv[i], "--threads")) desc.threads = (uint32_t)atoi(argv[i + 1]);
         if (!strcmp(argv[i], "--queries")) queries = (uint32_t)atoi(argv[i + 1]);
+        if (!strcmp(argv[i], "--save")) save = argv[i + 1];
+        if (!strcmp(argv[i], "--within")) within = atof(argv[i + 1]);
     }
     nav_geometry *level = NULL;
     nav_status s = nav_geometry_load_obj_file(argv[1], NULL, NULL, &level);
@@ -228,7 +243,32 @@ int main(int argc, char **argv)
            "\"polygons\":%u,\"vertices\":%u,\"bytes\":%zu,\"walkable_m2\":%.2f",
            (unsigned long long)best.spans, best.tops, best.kept_tops, best.regions, best.contour_points,
            best.failed_regions, best.polygons, best.vertices, best.bytes, area);
-    if (queries) run_queries(last, queries);
+    if (save) {
+        if (desc.tile_size) {
+            nav_geometry_tiles *tiles = NULL;
+            s = nav_geometry_tiles_build(&t, &desc, &tiles, NULL, NULL);
+            if (nav_succeeded(s)) s = nav_geometry_tiles_save_nav(tiles, save);
+            nav_geometry_tiles_destroy(tiles);
+        } else {
+            s = nav_mesh_save_nav(NULL, last, save);
+        }
+        nav_mesh *loaded = NULL;
+        double at = seconds();
+        if (nav_succeeded(s)) s = nav_mesh_load_nav(save, NULL, NULL, &loaded, NULL);
+        double load_ms = (seconds() - at) * 1e3;
+        if (nav_failed(s) || nav_mesh_poly_count(loaded) != nav_mesh_poly_count(last)) {
+            fprintf(stderr, "%s: saved and loaded: %s\n", save, nav_status_str(s));
+            return 1;
+        }
+        FILE *f = fopen(save, "rb");
+        long bytes = -1;
+        if (f && fseek(f, 0, SEEK_END) == 0) bytes = ftell(f);
+        if (f) fclose(f);
+        printf(",\"file_bytes\":%ld,\"load_ms\":%.3f", bytes, load_ms);
+        nav_mesh_destroy(last);
+        last = loaded;
+    }
+    if (queries) run_queries(last, queries, within);
     printf("}\n");
     nav_mesh_destroy(last);
     nav_geometry_destroy(level);

@@ -229,7 +229,8 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
     r->stage_ms[NAV_GEOMETRY_POLYGONS] = since(&at);
     if (d->detail_sample_distance > 0)
         nav__polygons_detail(&r->polygons, &os, x0, z0, d->detail_sample_distance / d->cell_size,
-                             d->detail_max_error / d->cell_height, (int32_t)b->height);
+                             d->detail_max_error / d->cell_height, (int32_t)b->height,
+                             b->tile ? 1 : d->threads);
     nav__open_space_free(&os);
     r->stage_ms[NAV_GEOMETRY_HEIGHTS] = since(&at);
     return true;

@@ -3,7 +3,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "ds.h"
+#include "parallel.h"
 #include "voxel.h"
 
 #define MAX_POINTS 255 /* a polygon's height points (its triangles index them in bytes) */
@@ -14,11 +16,11 @@
  * included, never another storey's. */
 typedef struct surface {
     const nav__open_space *os;
-    int32_t dx, dz;  /* the open space's columns are the scene's moved by these */
-    int32_t reach;   /* steps: failing the surface, a top this near the height looked for */
-    uint32_t *stamp; /* stb_ds, a top each: the polygon (+ 1) whose surface holds it */
-    uint32_t *queue; /* stb_ds scratch */
-    int32_t *top_x, *top_z;
+    int32_t dx, dz;               /* the open space's columns are the scene's moved by these */
+    int32_t reach;                /* steps: failing the surface, a top this near the height looked for */
+    uint32_t *stamp;              /* stb_ds, a top each: the polygon (+ 1) whose surface holds it */
+    uint32_t *queue;              /* stb_ds scratch */
+    const int32_t *top_x, *top_z; /* each top's column (shared by the threads) */
     uint32_t id;
     /* the polygon's edges: from (x, z) along (dx, dz), and one over their lengths */
     double edge[NAV_MESH_MAX_POLY_VERTS][5];
@@ -359,9 +361,31 @@ typedef struct candidate {
     size_t tri;
 } candidate;
 
-static void polygon_detail(nav__polygons *p, uint32_t q, surface *sf, float sample, float max_error,
-                           triangulation *d, double **hull, candidate **cands)
+/* The height triangles of some polygons, in order (stb_ds): their points (x, y, z), each polygon's
+ * count of them, their triangles (3 points a triangle, from the polygon's first) and each polygon's
+ * count of them. */
+typedef struct detail_out {
+    float *points;
+    uint32_t *point_counts;
+    uint8_t *tris;
+    uint32_t *tri_counts;
+} detail_out;
+
+/* A thread's scratch. */
+typedef struct detail_scratch {
+    surface sf;
+    triangulation d;
+    double *hull;
+    candidate *cands;
+} detail_scratch;
+
+static void polygon_detail(const nav__polygons *p, uint32_t q, detail_scratch *scratch, float sample,
+                           float max_error, detail_out *result)
 {
+    surface *sf = &scratch->sf;
+    triangulation *d = &scratch->d;
+    double **hull = &scratch->hull;
+    candidate **cands = &scratch->cands;
     uint32_t first = p->poly_first[q], n = p->poly_first[q + 1] - first;
     double lo_x = INFINITY, hi_x = -INFINITY, lo_z = INFINITY, hi_z = -INFINITY;
     for (uint32_t k = 0; k < n; k++) {
@@ -430,49 +454,136 @@ static void polygon_detail(nav__polygons *p, uint32_t q, surface *sf, float samp
         }
     }
     for (size_t k = 0; k < arrlenu(d->x); k++) {
-        arrput(p->detail_points, (float)d->x[k]);
-        arrput(p->detail_points, (float)d->y[k]);
-        arrput(p->detail_points, (float)d->z[k]);
+        arrput(result->points, (float)d->x[k]);
+        arrput(result->points, (float)d->y[k]);
+        arrput(result->points, (float)d->z[k]);
     }
-    arrput(p->detail_point_first, (uint32_t)(arrlenu(p->detail_points) / 3));
-    for (size_t i = 0; i < arrlenu(d->tris); i++) arrput(p->detail_tris, (uint8_t)d->tris[i]);
-    arrput(p->detail_tri_first, (uint32_t)(arrlenu(p->detail_tris) / 3));
+    arrput(result->point_counts, (uint32_t)arrlenu(d->x));
+    for (size_t i = 0; i < arrlenu(d->tris); i++) arrput(result->tris, (uint8_t)d->tris[i]);
+    arrput(result->tri_counts, (uint32_t)(arrlenu(d->tris) / 3));
+}
+
+enum { CHUNKS = 16 }; /* the polygons cut into this many runs, spread over the threads */
+
+typedef struct detail_work {
+    nav_allocator heap; /* the system heap, as the rest of the build's scratch */
+    const nav__polygons *p;
+    const nav__open_space *os;
+    int32_t dx, dz, reach;
+    float sample, max_error;
+    const int32_t *top_x, *top_z;
+    uint32_t polys, chunks;
+    detail_out out[CHUNKS];
+} detail_work;
+
+static bool detail_init(void *ctx, void **scratch)
+{
+    const detail_work *w = ctx;
+    detail_scratch *x = nav__calloc(&w->heap, 1, sizeof *x);
+    if (!x) return false;
+    x->sf = (surface){
+        .os = w->os, .dx = w->dx, .dz = w->dz, .reach = w->reach, .top_x = w->top_x, .top_z = w->top_z};
+    arrsetlen(x->sf.stamp, w->os->count);
+    if (w->os->count) memset(x->sf.stamp, 0, w->os->count * sizeof *x->sf.stamp);
+    *scratch = x;
+    return true;
+}
+
+static void detail_fini(void *ctx, void *scratch)
+{
+    const detail_work *w = ctx;
+    detail_scratch *x = scratch;
+    if (!x) return;
+    arrfree(x->sf.stamp);
+    arrfree(x->sf.mask);
+    arrfree(x->sf.queue);
+    arrfree(x->d.x);
+    arrfree(x->d.y);
+    arrfree(x->d.z);
+    arrfree(x->d.tris);
+    arrfree(x->d.touched);
+    arrfree(x->d.stack);
+    arrfree(x->hull);
+    arrfree(x->cands);
+    nav__free(&w->heap, x);
+}
+
+static bool detail_chunk(void *ctx, void *scratch, uint32_t item)
+{
+    detail_work *w = ctx;
+    uint32_t first = (uint32_t)((uint64_t)w->polys * item / w->chunks),
+             end = (uint32_t)((uint64_t)w->polys * (item + 1) / w->chunks);
+    for (uint32_t q = first; q < end; q++)
+        polygon_detail(w->p, q, scratch, w->sample, w->max_error, &w->out[item]);
+    return true;
 }
 
 void nav__polygons_detail(nav__polygons *p, const nav__open_space *os, int32_t dx, int32_t dz, float sample,
-                          float max_error, int32_t reach)
+                          float max_error, int32_t reach, uint32_t threads)
 {
     uint32_t polys = arrlenu(p->poly_first) ? (uint32_t)arrlenu(p->poly_first) - 1 : 0;
     arrsetlen(p->detail_point_first, 0);
     arrsetlen(p->detail_tri_first, 0);
+    arrsetlen(p->detail_points, 0);
+    arrsetlen(p->detail_tris, 0);
     arrput(p->detail_point_first, 0);
     arrput(p->detail_tri_first, 0);
-    triangulation d = {0};
-    double *hull = NULL;
-    candidate *cands = NULL;
-    surface sf = {.os = os, .dx = dx, .dz = dz, .reach = reach};
-    arrsetlen(sf.stamp, os->count);
-    if (os->count) memset(sf.stamp, 0, os->count * sizeof *sf.stamp);
-    arrsetlen(sf.top_x, os->count);
-    arrsetlen(sf.top_z, os->count);
+    int32_t *top_x = NULL, *top_z = NULL;
+    arrsetlen(top_x, os->count);
+    arrsetlen(top_z, os->count);
     for (int32_t z = 0; z < os->depth; z++)
         for (int32_t x = 0; x < os->width; x++) {
             size_t c = (size_t)z * (size_t)os->width + (size_t)x;
             for (uint32_t i = os->column_first[c]; i < os->column_first[c + 1]; i++)
-                sf.top_x[i] = x, sf.top_z[i] = z;
+                top_x[i] = x, top_z[i] = z;
         }
-    for (uint32_t q = 0; q < polys; q++) polygon_detail(p, q, &sf, sample, max_error, &d, &hull, &cands);
-    arrfree(sf.stamp);
-    arrfree(sf.mask);
-    arrfree(sf.queue);
-    arrfree(sf.top_x);
-    arrfree(sf.top_z);
-    arrfree(d.x);
-    arrfree(d.y);
-    arrfree(d.z);
-    arrfree(d.tris);
-    arrfree(d.touched);
-    arrfree(d.stack);
-    arrfree(hull);
-    arrfree(cands);
+    nav_allocator heap;
+    nav__allocator_resolve(&heap, NULL);
+    detail_work *w = nav__calloc(&heap, 1, sizeof *w);
+    if (w) {
+        *w = (detail_work){.heap = heap,
+                           .p = p,
+                           .os = os,
+                           .dx = dx,
+                           .dz = dz,
+                           .reach = reach,
+                           .sample = sample,
+                           .max_error = max_error,
+                           .top_x = top_x,
+                           .top_z = top_z,
+                           .polys = polys,
+                           .chunks = threads == 1 || polys < 2 * CHUNKS ? 1 : CHUNKS};
+        nav__work work = {
+            .count = w->chunks, .init = detail_init, .run = detail_chunk, .fini = detail_fini, .ctx = w};
+        /* out of memory for a thread's scratch (a calloc): the polygons keep no heights, as without
+         * sampling (the mesh's corners give them) */
+        bool done = nav_succeeded(nav__parallel(&work, threads));
+        for (uint32_t k = 0; k < w->chunks; k++) { /* the runs one after another, in order */
+            detail_out *o = &w->out[k];
+            if (done) {
+                for (size_t i = 0; i < arrlenu(o->points); i++) arrput(p->detail_points, o->points[i]);
+                for (size_t i = 0; i < arrlenu(o->tris); i++) arrput(p->detail_tris, o->tris[i]);
+                for (size_t i = 0; i < arrlenu(o->point_counts); i++) {
+                    arrput(p->detail_point_first, arrlast(p->detail_point_first) + o->point_counts[i]);
+                    arrput(p->detail_tri_first, arrlast(p->detail_tri_first) + o->tri_counts[i]);
+                }
+            }
+            arrfree(o->points);
+            arrfree(o->point_counts);
+            arrfree(o->tris);
+            arrfree(o->tri_counts);
+        }
+        if (!done) {
+            arrfree(p->detail_point_first);
+            arrfree(p->detail_tri_first);
+            arrfree(p->detail_points);
+            arrfree(p->detail_tris);
+        }
+        nav__free(&heap, w);
+    } else {
+        arrfree(p->detail_point_first);
+        arrfree(p->detail_tri_first);
+    }
+    arrfree(top_x);
+    arrfree(top_z);
 }

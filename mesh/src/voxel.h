@@ -230,9 +230,11 @@ void nav__polygons_build(nav__polygons *out, const nav__contours *contours, cons
  * points inside on a grid of `sample` cells added where the floor strays most, one at a time, into a
  * Delaunay triangulation (Bowyer and Watson), until none strays more than max_error (or 250 points).
  * The floor at a point: the top of its column (or of the 8 around it) nearest to the height the
- * triangles give there, within `reach` steps. */
+ * triangles give there, within `reach` steps. The polygons run in 16 runs on threads (0: every
+ * core; 1: none), joined in order: the same on any thread count. Out of memory for a thread's
+ * scratch, the polygons keep no heights. */
 void nav__polygons_detail(nav__polygons *p, const nav__open_space *os, int32_t dx, int32_t dz, float sample,
-                          float max_error, int32_t reach);
+                          float max_error, int32_t reach, uint32_t threads);
 
 /* Appends the polygons of `add` to `all`, welding vertices at the same corner and height
  * (weld: the stb_ds map of all's vertices, kept between calls). */
