@@ -327,6 +327,7 @@ typedef struct band_work {
     nav__heightfield *bands;
     const nav_triangles *triangles;
     uint32_t *which[BANDS]; /* stb_ds: each band's triangles, in the order given */
+    int order[BANDS];       /* the bands, the most work first (so that the last ones are short) */
     float max_slope;
     uint32_t merge;
 } band_work;
@@ -347,7 +348,8 @@ static bool rasterize_band(void *ctx, void *scratch, uint32_t item)
 {
     (void)scratch;
     band_work *w = ctx;
-    nav__rasterize(&w->bands[item], w->triangles, w->which[item], (uint32_t)arrlenu(w->which[item]),
+    int band = w->order[item];
+    nav__rasterize(&w->bands[band], w->triangles, w->which[band], (uint32_t)arrlenu(w->which[band]),
                    w->max_slope, w->merge);
     return true;
 }
@@ -370,15 +372,26 @@ void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const
     /* each triangle to the bands its rows (and one more either side: the cut is the rows' own) meet */
     const float inverse = 1.0f / hf->cell;
     uint32_t n = which ? count : t->triangle_count;
+    double load[BANDS] = {0}; /* rows and columns a band's triangles cover in it, roughly */
     for (uint32_t k = 0; k < n; k++) {
         uint32_t i = which ? which[k] : k;
         const uint32_t *v = t->indices + 3 * (size_t)i;
-        float za = t->vertices[3 * (size_t)v[0] + 2], zb = t->vertices[3 * (size_t)v[1] + 2],
-              zc = t->vertices[3 * (size_t)v[2] + 2];
-        float lo = (min_f(za, min_f(zb, zc)) - hf->origin.z) * inverse - 1,
-              hi = (max_f(za, max_f(zb, zc)) - hf->origin.z) * inverse + 1;
-        for (int b = 0; b < BANDS; b++)
-            if (hi >= (float)bands[b].row_first && lo < (float)bands[b].row_end) arrput(w.which[b], i);
+        const float *a = t->vertices + 3 * (size_t)v[0], *b = t->vertices + 3 * (size_t)v[1],
+                    *c = t->vertices + 3 * (size_t)v[2];
+        float lo = (min_f(a[2], min_f(b[2], c[2])) - hf->origin.z) * inverse - 1,
+              hi = (max_f(a[2], max_f(b[2], c[2])) - hf->origin.z) * inverse + 1,
+              wide = (max_f(a[0], max_f(b[0], c[0])) - min_f(a[0], min_f(b[0], c[0]))) * inverse;
+        for (int k2 = 0; k2 < BANDS; k2++)
+            if (hi >= (float)bands[k2].row_first && lo < (float)bands[k2].row_end) {
+                arrput(w.which[k2], i);
+                float rows = min_f(hi, (float)bands[k2].row_end) - max_f(lo, (float)bands[k2].row_first);
+                load[k2] += (double)rows * (4.0 + (double)wide);
+            }
+    }
+    for (int k = 0; k < BANDS; k++) { /* the most work first */
+        int at = k;
+        while (at > 0 && load[w.order[at - 1]] < load[k]) w.order[at] = w.order[at - 1], at--;
+        w.order[at] = k;
     }
     nav__work work = {.count = BANDS, .init = no_scratch, .run = rasterize_band, .fini = no_fini, .ctx = &w};
     (void)nav__parallel(&work, threads); /* cannot fail: nothing to allocate, no progress to cancel */
