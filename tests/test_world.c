@@ -1015,6 +1015,29 @@ static void test_world_level_region(void **state)
     assert_cost_equal(r.cost, mr.cost, 1e-4);
     nav_world_query_destroy(q2);
     nav_world_destroy(w2);
+    /* and baked in tiles (the file keeps the tiles: a TILS chunk), as the tiled mesh routes */
+    nav_geometry_tiles *tiles = NULL;
+    nav_mesh *tiled = NULL;
+    assert_int_equal(
+        nav_geometry_tiles_build(&t, &(nav_geometry_build_desc){.tile_size = 64}, &tiles, &tiled, NULL),
+        NAV_SUCCESS);
+    assert_int_equal(nav_geometry_tiles_save_nav(tiles, nav), NAV_SUCCESS);
+    nav_mesh_query *tq = NULL;
+    assert_int_equal(nav_mesh_query_create(tiled, NULL, &tq), NAV_SUCCESS);
+    nav_mesh_result tr;
+    assert_int_equal(nav_mesh_find_path(tq, NULL, (nav_vec3){54.2f, 0.3f, -18.3f}, goal, &path, &tr),
+                     NAV_SUCCESS);
+    w2 = NULL;
+    assert_int_equal(nav_world_load_json_text(world_json, strlen(world_json), "w2.json", dir, NULL, &w2),
+                     NAV_SUCCESS);
+    assert_int_equal(nav_world_query_create(w2, NULL, &q2), NAV_SUCCESS);
+    assert_int_equal(nav_world_plan(q2, (nav_vec3){54.2f, 0.3f, -18.3f}, goal, &r), NAV_SUCCESS);
+    assert_cost_equal(r.cost, tr.cost, 1e-4);
+    nav_world_query_destroy(q2);
+    nav_world_destroy(w2);
+    nav_mesh_query_destroy(tq);
+    nav_mesh_destroy(tiled);
+    nav_geometry_tiles_destroy(tiles);
     remove(nav);
     rmdir(dir);
 
