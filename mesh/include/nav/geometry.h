@@ -111,7 +111,8 @@ typedef struct nav_geometry_build_desc {
                                    * triangles become their points (0: one cell height) */
     uint32_t tile_size;           /* cells a side of the square tiles built apart, in parallel, and stitched
                                    * (0: the level as one tile) */
-    uint32_t threads;             /* threads building tiles (0: one a core) */
+    uint32_t threads;             /* threads building tiles, or sharing a whole level's stages out (0: one
+                                   * a core); the mesh is the same on any count */
     const nav_geometry_volume *volumes; /* [opt] marked after erosion, in order */
     uint32_t volume_count;
     const nav_mesh_link_desc *links; /* [opt] off-mesh links (ladders, jumps), as for a grid's mesh */
