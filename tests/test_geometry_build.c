@@ -861,6 +861,16 @@ static nav_writer chunk_bytes(const nav_mesh *mesh)
     return w;
 }
 
+/* Two meshes the same to the byte (their MESH chunks). */
+static void assert_same_mesh(const nav_mesh *a, const nav_mesh *b)
+{
+    nav_writer w1 = chunk_bytes(a), w2 = chunk_bytes(b);
+    assert_int_equal(w1.size, w2.size);
+    assert_memory_equal(w1.data, w2.data, w1.size);
+    nav_writer_destroy(&w1);
+    nav_writer_destroy(&w2);
+}
+
 /* A plane in tiles of 8 cells (5 x 5 tiles): one piece, the same area as built whole, and a path
  * from corner to corner straight across every tile line it meets, at its length. */
 static void test_tiles_plane(void **state)
@@ -937,20 +947,14 @@ static void test_tiles_sample_scene(void **state)
         check_chunk(m);
         nav_mesh_destroy(m);
     }
-    nav_writer one = chunk_bytes(tiled);
     for (uint32_t threads = 2; threads <= 3; threads++) {
         d.threads = threads;
         nav_mesh *again = NULL;
         assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &again, NULL), NAV_SUCCESS);
-        nav_writer w = chunk_bytes(again);
-        assert_int_equal(w.size, one.size);
-        assert_memory_equal(w.data, one.data, one.size);
-        nav_writer_destroy(&w);
+        assert_same_mesh(again, tiled);
         nav_mesh_destroy(again);
     }
-    nav_writer_destroy(&one);
     /* the whole level (258 rows: rasterised in bands of rows on the threads) */
-    one = chunk_bytes(whole);
     for (uint32_t threads = 1; threads <= 3; threads++) {
         nav_mesh *again = NULL;
         nav_geometry_build_stats sa;
@@ -958,13 +962,9 @@ static void test_tiles_sample_scene(void **state)
             nav_mesh_build_from_geometry(&t, &(nav_geometry_build_desc){.threads = threads}, &again, &sa),
             NAV_SUCCESS);
         assert_int_equal(sa.spans, sw.spans);
-        nav_writer w = chunk_bytes(again);
-        assert_int_equal(w.size, one.size);
-        assert_memory_equal(w.data, one.data, one.size);
-        nav_writer_destroy(&w);
+        assert_same_mesh(again, whole);
         nav_mesh_destroy(again);
     }
-    nav_writer_destroy(&one);
 
     nav_mesh_query *qw = NULL, *qt = NULL;
     assert_int_equal(nav_mesh_query_create(whole, NULL, &qw), NAV_SUCCESS);
@@ -1045,11 +1045,7 @@ static void test_tiles_rebuild(void **state)
     nav_geometry_tiles_count(tiles, &tx, &tz);
     assert_true(tx == 6 && tz == 6); /* 81 columns */
     assert_int_equal(nav_mesh_build_from_geometry(&a, &d, &whole, NULL), NAV_SUCCESS);
-    nav_writer w1 = chunk_bytes(first), w2 = chunk_bytes(whole);
-    assert_int_equal(w1.size, w2.size);
-    assert_memory_equal(w1.data, w2.data, w1.size);
-    nav_writer_destroy(&w1);
-    nav_writer_destroy(&w2);
+    assert_same_mesh(first, whole);
     nav_mesh_destroy(whole);
 
     nav_mesh *next = NULL, *fresh = NULL;
@@ -1057,11 +1053,7 @@ static void test_tiles_rebuild(void **state)
     assert_int_equal(nav_geometry_tiles_rebuild(tiles, &b, 2, 2, &next, &st), NAV_SUCCESS);
     assert_int_equal(st.tiles, 36);
     assert_int_equal(nav_mesh_build_from_geometry(&b, &d, &fresh, NULL), NAV_SUCCESS);
-    w1 = chunk_bytes(next), w2 = chunk_bytes(fresh);
-    assert_int_equal(w1.size, w2.size);
-    assert_memory_equal(w1.data, w2.data, w1.size);
-    nav_writer_destroy(&w1);
-    nav_writer_destroy(&w2);
+    assert_same_mesh(next, fresh);
     check_chunk(next);
     /* across the wall's place */
     nav_vec3 from = {10, 0.2f, 8.5f}, to = {10, 0.2f, 11.5f};
@@ -1087,11 +1079,7 @@ static void test_tiles_rebuild(void **state)
     assert_int_equal(nav_geometry_tiles_rebuild(tiles, &a, 2, 2, &wrong, NULL), NAV_SUCCESS); /* back */
     nav_mesh_destroy(wrong);
     assert_int_equal(nav_geometry_tiles_rebuild(tiles, &b, 0, 0, &wrong, NULL), NAV_SUCCESS);
-    w1 = chunk_bytes(wrong), w2 = chunk_bytes(first);
-    assert_int_equal(w1.size, w2.size);
-    assert_memory_equal(w1.data, w2.data, w1.size); /* tile (0, 0) had no wall to lose */
-    nav_writer_destroy(&w1);
-    nav_writer_destroy(&w2);
+    assert_same_mesh(wrong, first); /* tile (0, 0) had no wall to lose */
     nav_mesh_destroy(wrong);
     assert_int_equal(nav_geometry_tiles_rebuild(tiles, &b, 6, 0, &wrong, NULL),
                      NAV_FAILURE | NAV_INVALID_PARAM);
@@ -1117,15 +1105,6 @@ static const uint8_t *tile_block(const nav_writer *w, size_t dir, uint32_t t, ui
     *size = (uint32_t)e[8] | (uint32_t)e[9] << 8 | (uint32_t)e[10] << 16 | (uint32_t)e[11] << 24;
     assert_true(offset % 16 == 0 && offset + *size <= w->size);
     return w->data + offset;
-}
-
-static void assert_same_mesh(const nav_mesh *a, const nav_mesh *b)
-{
-    nav_writer w1 = chunk_bytes(a), w2 = chunk_bytes(b);
-    assert_int_equal(w1.size, w2.size);
-    assert_memory_equal(w1.data, w2.data, w1.size);
-    nav_writer_destroy(&w1);
-    nav_writer_destroy(&w2);
 }
 
 /* Tiles in a file: the wall scene of test_tiles_rebuild with a volume (a road of area 2, cost 3)

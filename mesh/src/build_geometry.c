@@ -170,6 +170,8 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
     tile_result *r = &b->results[item];
     int32_t tx = (int32_t)item % b->tiles_x, tz = (int32_t)item / b->tiles_x;
     int32_t x0 = 0, z0 = 0, w = b->width, h = b->depth;
+    uint32_t threads = b->tile ? 1 : d->threads; /* the level whole shares its stages out (tiles are
+                                                  * already on the threads) */
     if (b->tile) {
         x0 = tx * b->tile - b->border, z0 = tz * b->tile - b->border;
         w = h = b->tile + 2 * b->border;
@@ -183,16 +185,14 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
         r->broken = true;
         return true;
     }
-    /* the level whole: its rows in bands on the threads (tiles are already on them) */
     nav__rasterize_parallel(&hf, b->triangles, b->tile_tris + b->tile_first[item],
-                            b->tile_first[item + 1] - b->tile_first[item], d->max_slope, b->climb,
-                            b->tile ? 1 : d->threads);
+                            b->tile_first[item + 1] - b->tile_first[item], d->max_slope, b->climb, threads);
     r->spans = hf.span_count;
     r->stage_ms[NAV_GEOMETRY_RASTERIZE] = since(&at);
-    nav__filter_walkable(&hf, b->height, b->climb, b->tile ? 1 : d->threads);
+    nav__filter_walkable(&hf, b->height, b->climb, threads);
     r->stage_ms[NAV_GEOMETRY_FILTER] = since(&at);
     nav__open_space os;
-    nav__open_space_build(&os, &hf, b->height, b->climb, b->tile ? 1 : d->threads);
+    nav__open_space_build(&os, &hf, b->height, b->climb, threads);
     nav__heightfield_free(&hf);
     if (b->tile) {
         os.inner_x0 = os.inner_z0 = b->border;
@@ -229,23 +229,10 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
     r->stage_ms[NAV_GEOMETRY_POLYGONS] = since(&at);
     if (d->detail_sample_distance > 0)
         nav__polygons_detail(&r->polygons, &os, x0, z0, d->detail_sample_distance / d->cell_size,
-                             d->detail_max_error / d->cell_height, (int32_t)b->height,
-                             b->tile ? 1 : d->threads);
+                             d->detail_max_error / d->cell_height, (int32_t)b->height, threads);
     nav__open_space_free(&os);
     r->stage_ms[NAV_GEOMETRY_HEIGHTS] = since(&at);
     return true;
-}
-
-static bool no_scratch(void *context, void **scratch)
-{
-    (void)context;
-    *scratch = NULL;
-    return true;
-}
-
-static void no_fini(void *context, void *scratch)
-{
-    (void)context, (void)scratch;
 }
 
 /* The mesh of the polygons. */
@@ -453,9 +440,7 @@ static nav_status build_all(build *b)
 {
     bucket_triangles(b, UINT32_MAX);
     nav__work work = {.count = (uint32_t)arrlenu(b->results),
-                      .init = no_scratch,
                       .run = build_tile,
-                      .fini = no_fini,
                       .ctx = b,
                       .stage = "geometry: tiles",
                       .progress = b->desc.progress};

@@ -484,7 +484,7 @@ nav_status nav_mesh_load_nav(const char *path, const nav_allocator *allocator, c
     nav__file_log_init(&file_log, log, path);
     void *bytes;
     const nav_chunk *mesh_chunk;
-    if (!grid && nav__nav_file_is_tiled(path, allocator)) /* a level in tiles: the mesh stitched from them */
+    if (!grid && nav__nav_file_is_tiled(path)) /* a level in tiles: the mesh stitched from them */
         return nav__mesh_load_tiles_nav(path, allocator, log, mesh);
     nav_status s = nav__open_layer_nav(path, allocator, &file_log, NAV_CHUNK_MESH, "MESH",
                                        NAV_MESH_CHUNK_VERSION, &bytes, &mesh_chunk, grid);

@@ -91,18 +91,6 @@ typedef struct bands {
 
 enum { BANDS = 8, LEAST_ROWS = 32 };
 
-static bool no_scratch(void *ctx, void **scratch)
-{
-    (void)ctx;
-    *scratch = NULL;
-    return true;
-}
-
-static void no_fini(void *ctx, void *scratch)
-{
-    (void)ctx, (void)scratch;
-}
-
 static bool run_band(void *ctx, void *scratch, uint32_t item)
 {
     (void)scratch;
@@ -122,7 +110,7 @@ static void in_bands(void (*rows)(void *ctx, int32_t z0, int32_t z1), void *ctx,
         return;
     }
     bands b = {rows, ctx, depth};
-    nav__work work = {.count = BANDS, .init = no_scratch, .run = run_band, .fini = no_fini, .ctx = &b};
+    nav__work work = {.count = BANDS, .run = run_band, .ctx = &b};
     (void)nav__parallel(&work, threads); /* cannot fail: nothing to allocate, no progress to cancel; with
                                           * fewer threads than asked the caller's runs the rest */
 }

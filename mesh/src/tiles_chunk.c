@@ -513,9 +513,8 @@ nav_status nav_geometry_tiles_load_nav(const char *path, const nav_geometry_buil
     return s;
 }
 
-bool nav__nav_file_is_tiled(const char *path, const nav_allocator *allocator)
+bool nav__nav_file_is_tiled(const char *path)
 {
-    (void)allocator;
     FILE *f = fopen(path, "rb");
     if (!f) return false;
     nav__chunk_entry chunks[NAV_CONTAINER_MAX_CHUNKS];

@@ -332,18 +332,6 @@ typedef struct band_work {
     uint32_t merge;
 } band_work;
 
-static bool no_scratch(void *ctx, void **scratch)
-{
-    (void)ctx;
-    *scratch = NULL;
-    return true;
-}
-
-static void no_fini(void *ctx, void *scratch)
-{
-    (void)ctx, (void)scratch;
-}
-
 static bool rasterize_band(void *ctx, void *scratch, uint32_t item)
 {
     (void)scratch;
@@ -393,7 +381,7 @@ void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const
         while (at > 0 && load[w.order[at - 1]] < load[k]) w.order[at] = w.order[at - 1], at--;
         w.order[at] = k;
     }
-    nav__work work = {.count = BANDS, .init = no_scratch, .run = rasterize_band, .fini = no_fini, .ctx = &w};
+    nav__work work = {.count = BANDS, .run = rasterize_band, .ctx = &w};
     (void)nav__parallel(&work, threads); /* cannot fail: nothing to allocate, no progress to cancel */
     size_t total = 0;
     for (int k = 0; k < BANDS; k++) total += arrlenu(bands[k].spans);

@@ -73,7 +73,7 @@ nav_status nav__parallel(const nav__work *work, uint32_t threads)
     bool ok = true;
     while (ok && made < threads) {
         workers[made] = (worker){&j, NULL, made == 0};
-        ok = work->init(work->ctx, &workers[made].scratch);
+        ok = !work->init || work->init(work->ctx, &workers[made].scratch);
         made++;
     }
     pthread_t helpers[255];
@@ -86,7 +86,7 @@ nav_status nav__parallel(const nav__work *work, uint32_t threads)
         run_items(&workers[0]);
         for (uint32_t t = 0; t < started; t++) pthread_join(helpers[t], NULL);
     }
-    for (uint32_t t = 0; t < made; t++) work->fini(work->ctx, workers[t].scratch);
+    for (uint32_t t = 0; t < made && work->fini; t++) work->fini(work->ctx, workers[t].scratch);
     if (!ok || atomic_load(&j.no_memory)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     return atomic_load(&j.done) == work->count ? NAV_SUCCESS : NAV_FAILURE | NAV_WRONG_STATE;
 }

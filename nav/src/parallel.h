@@ -5,7 +5,8 @@
 #include "nav/core.h"
 
 /* Work spread over threads: run(ctx, scratch, item) for item = 0 .. count - 1, each thread with
- * scratch of its own from init (false: out of memory) released by fini (also after a failed init);
+ * scratch of its own from init [opt] (false: out of memory; none: scratch is null) released by fini
+ * [opt] (also after a failed init);
  * init and fini run on the calling thread, so an allocator is only ever called from it. run returns
  * false when out of memory. */
 typedef struct nav__work {
