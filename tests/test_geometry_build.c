@@ -1176,6 +1176,18 @@ static void test_tiles_file(void **state)
     assert_int_equal(nav_mesh_load_nav(path, NULL, NULL, &from_file, NULL), NAV_SUCCESS);
     assert_same_mesh(from_file, fresh);
     nav_mesh_destroy(from_file);
+    /* a file whose link lands on none of its polygons (its start moved 100 m off the level) is
+     * corrupt (fuzz_mesh's find: it came back as a bad argument) */
+    uint8_t *moved = malloc(w1.size);
+    memcpy(moved, w1.data, w1.size);
+    float far_x = 120;
+    memcpy(moved + 2656 + 48, &far_x, sizeof far_x); /* the link: after the options, costs, the volume */
+    nav_chunk off_level = {NAV_CHUNK_MESH_TILES, NAV_MESH_TILES_CHUNK_VERSION, moved, w1.size};
+    assert_int_equal(nav_container_write_file(path, &off_level, 1, NULL), NAV_SUCCESS);
+    from_file = NULL;
+    assert_int_equal(nav_mesh_load_nav(path, NULL, NULL, &from_file, NULL), NAV_FAILURE | NAV_CORRUPT_DATA);
+    assert_null(from_file);
+    free(moved);
     remove(path);
 
     /* damage */

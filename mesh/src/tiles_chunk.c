@@ -544,6 +544,8 @@ nav_status nav__mesh_load_tiles_nav(const char *path, const nav_allocator *alloc
     nav__file_log_init(&file_log, log, path);
     tiles->b.desc.log = &file_log.hooks;
     s = nav_geometry_tiles_mesh(tiles, mesh, NULL);
+    /* a link of the file's that lands on none of its polygons (said in the log): the file is wrong */
+    if (s == (NAV_FAILURE | NAV_INVALID_PARAM)) s = NAV_FAILURE | NAV_CORRUPT_DATA;
     if (nav_succeeded(s)) (*mesh)->log = log ? *log : (nav_log){0};
     nav_geometry_tiles_destroy(tiles);
     return s;

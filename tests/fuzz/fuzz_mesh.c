@@ -7,7 +7,9 @@
  *           file) with its GRID chunk: a mesh of another grid must be refused;
  *   mode 2: raw TILS chunk data (a level kept in tiles), read by nav_geometry_tiles_read_chunk: tiles
  *           that load write back to exactly those bytes, and the mesh stitched from them
- *           (nav_geometry_tiles_mesh) is made or refused cleanly, and queried like the others.
+ *           (nav_geometry_tiles_mesh) is made or refused cleanly, and queried like the others;
+ *   mode 3: a whole .nav file of a level (repaired as in mode 1), loaded by nav_mesh_load_nav with
+ *           no grid: a MESH chunk read, or a TILS chunk's tiles stitched.
  * Besides "no crash, no sanitizer report, no leak": a failure is one of the readers' documented
  * statuses with nothing returned; a mesh that loads writes back to exactly its chunk's bytes (and,
  * from a file, belongs to the file's grid), and queries on it (points drawn from the input, in
@@ -106,6 +108,22 @@ static void check_file(uint8_t *file, size_t n, uint64_t *rng)
     nav_grid_destroy(grid);
 }
 
+/* A level's .nav file (no grid): its mesh, or its tiles' mesh, made or refused cleanly, and queried. */
+static void check_level_file(uint8_t *file, size_t n, uint64_t *rng)
+{
+    repair_container(file, n);
+    nav_mesh *mesh = (nav_mesh *)&mesh;
+    nav_status s = nav_mesh_load_nav(memory_file(file, n), NULL, NULL, &mesh, NULL);
+    if (nav_failed(s)) {
+        CHECK(mesh == NULL);
+        CHECK(s == (NAV_FAILURE | NAV_CORRUPT_DATA) || s == (NAV_FAILURE | NAV_WRONG_VERSION) ||
+              s == (NAV_FAILURE | NAV_TOO_LARGE) || s == (NAV_FAILURE | NAV_OUT_OF_MEMORY));
+        return;
+    }
+    check_queries(mesh, rng);
+    nav_mesh_destroy(mesh);
+}
+
 /* The mesh's waypoint graph: made, or refused as too large; links within it, costs finite and
  * above 0; and it bakes. */
 static void check_waypoints(const nav_mesh *mesh)
@@ -198,8 +216,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n = size - HEADER;
     uint8_t *chunk = fuzz_copy(data + HEADER, n);
     uint64_t rng = fuzz_seed(data, size);
-    if ((data[0] & 3u) == 2) {
-        check_tiles(chunk, n, &rng);
+    if ((data[0] & 3u) >= 2) {
+        if ((data[0] & 3u) == 2)
+            check_tiles(chunk, n, &rng);
+        else
+            check_level_file(chunk, n, &rng);
         free(chunk);
         return 0;
     }
@@ -288,6 +309,13 @@ static void make_seeds(const char *dir)
         char name[64];
         snprintf(name, sizeof name, "level_%u", (unsigned)tile);
         write_seed(dir, name, 0, wr.data, wr.size);
+        nav_writer file; /* and as the level's file, a MESH chunk alone (mode 3) */
+        nav_writer_init(&file, NULL);
+        nav_chunk chunk = {NAV_CHUNK_MESH, NAV_MESH_CHUNK_VERSION, wr.data, wr.size};
+        if (nav_failed(nav_container_write(&file, &chunk, 1))) exit(1);
+        snprintf(name, sizeof name, "level_file_%u", (unsigned)tile);
+        write_seed(dir, name, 3, file.data, file.size);
+        nav_writer_destroy(&file);
         nav_writer_destroy(&wr);
         nav_mesh_destroy(mesh);
     }
@@ -308,6 +336,14 @@ static void make_seeds(const char *dir)
         char name[64];
         snprintf(name, sizeof name, "tiles_%d", k);
         write_seed(dir, name, 2, wr.data, wr.size);
+        /* and as the level's file (mode 3) */
+        nav_writer file;
+        nav_writer_init(&file, NULL);
+        nav_chunk chunk = {NAV_CHUNK_MESH_TILES, NAV_MESH_TILES_CHUNK_VERSION, wr.data, wr.size};
+        if (nav_failed(nav_container_write(&file, &chunk, 1))) exit(1);
+        snprintf(name, sizeof name, "tiles_file_%d", k);
+        write_seed(dir, name, 3, file.data, file.size);
+        nav_writer_destroy(&file);
         nav_writer_destroy(&wr);
         nav_geometry_tiles_destroy(tiles);
     }

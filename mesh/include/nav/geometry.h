@@ -247,8 +247,9 @@ nav_status nav_geometry_tiles_read_chunk(const void *data, size_t size, const na
                                          nav_geometry_tiles **out);
 /* The mesh of the tiles, stitched as a build stitches them, and checked as a MESH chunk is (a
  * stitched mesh that would fail that check gives NAV_CORRUPT_DATA). stats [opt]: the mesh's counts.
- * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA, NAV_OUT_OF_MEMORY or NAV_WRONG_STATE
- * (cancelled). */
+ * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA, NAV_INVALID_PARAM (a link that lands on
+ * no polygon, named in the log; nav_mesh_load_nav makes it NAV_CORRUPT_DATA), NAV_OUT_OF_MEMORY or
+ * NAV_WRONG_STATE (cancelled). */
 nav_status nav_geometry_tiles_mesh(nav_geometry_tiles *tiles, nav_mesh **mesh,
                                    nav_geometry_build_stats *stats);
 /* Writes a .nav file holding the tiles' TILS chunk (atomically, as nav_container_write_file), and
