@@ -94,7 +94,7 @@ static nav__open_space open_space(const scene *s, nav_vec3 lo, nav_vec3 hi, uint
     nav__open_space os;
     nav__open_space_build(&os, &hf, HEIGHT, CLIMB, 1);
     nav__heightfield_free(&hf);
-    nav__open_space_erode(&os, radius);
+    nav__open_space_erode(&os, radius, 1);
     return os;
 }
 
@@ -422,11 +422,10 @@ static void test_regions_and_contours(void **state)
     }
 }
 
-/* The sample scene nav_test.obj with RecastDemo's agent (cells of 0.3, steps of 0.2, height 2.0,
- * climb 0.9, radius 0.6): regions and outlines checked as above. */
-static void test_regions_sample_scene(void **state)
+/* The open space of the sample scene nav_test.obj (258 rows of 0.3) with RecastDemo's agent (steps
+ * of 0.2, height 2.0, climb 0.9), before erosion. */
+static nav__open_space sample_open_space(void)
 {
-    (void)state;
     nav_geometry *g = NULL;
     assert_int_equal(nav_geometry_load_obj_file(NAV_TEST_DATA "/nav_test.obj", NULL, NULL, &g), NAV_SUCCESS);
     nav_triangles t = nav_geometry_triangles(g);
@@ -434,18 +433,56 @@ static void test_regions_sample_scene(void **state)
     assert_true(nav_triangles_bounds(&t, &lo, &hi));
     nav__heightfield hf;
     assert_int_equal(nav__heightfield_init(&hf, lo, hi, 0.3f, 0.2f), NAV_SUCCESS);
+    assert_true(hf.depth >= 256);
     nav__rasterize(&hf, &t, NULL, 0, 45, 4);
     nav__filter_walkable(&hf, 10, 4, 1);
     nav__open_space os;
     nav__open_space_build(&os, &hf, 10, 4, 1);
     nav__heightfield_free(&hf);
-    nav__open_space_erode(&os, 2);
+    nav_geometry_destroy(g);
+    return os;
+}
+
+/* The sample scene nav_test.obj with RecastDemo's agent (radius 0.6): regions and outlines checked
+ * as above. */
+static void test_regions_sample_scene(void **state)
+{
+    (void)state;
+    nav__open_space os = sample_open_space();
+    nav__open_space_erode(&os, 2, 1);
     nav__open_space_drop_islands(&os, 64);
     nav__open_space_partition(&os);
     assert_true(os.region_count > 20);
     check_regions(&os, 1.3f, 40);
     nav__open_space_free(&os);
-    nav_geometry_destroy(g);
+}
+
+/* Erosion in bands of rows on threads (nav_test.obj has 258 rows: 8 bands) takes the same tops as
+ * erosion over all rows at once, whatever the radius: each band looks radius rows past its own. */
+static void test_erosion_bands(void **state)
+{
+    (void)state;
+    nav__open_space os = sample_open_space();
+    uint8_t *before = malloc(os.count), *alone = malloc(os.count);
+    memcpy(before, os.area, os.count);
+    const uint32_t radii[] = {1, 2, 3, 6, 13};
+    for (size_t k = 0; k < sizeof radii / sizeof *radii; k++) {
+        nav__open_space_erode(&os, radii[k], 1);
+        memcpy(alone, os.area, os.count);
+        uint32_t taken = 0, kept = 0;
+        for (uint32_t i = 0; i < os.count; i++)
+            taken += before[i] != 0 && alone[i] == 0, kept += alone[i] != 0;
+        assert_true(taken > 0 && kept > 0);
+        for (uint32_t threads = 2; threads <= 3; threads++) {
+            memcpy(os.area, before, os.count);
+            nav__open_space_erode(&os, radii[k], threads);
+            assert_memory_equal(os.area, alone, os.count);
+        }
+        memcpy(os.area, before, os.count);
+    }
+    free(before);
+    free(alone);
+    nav__open_space_free(&os);
 }
 
 /* ---- The whole build (nav_mesh_build_from_geometry) ------------------------------------------ */
@@ -1250,6 +1287,7 @@ int main(void)
         cmocka_unit_test(test_volumes),
         cmocka_unit_test(test_regions_and_contours),
         cmocka_unit_test(test_regions_sample_scene),
+        cmocka_unit_test(test_erosion_bands),
         cmocka_unit_test(test_build_plane),
         cmocka_unit_test(test_build_two_storeys),
         cmocka_unit_test(test_build_sample_scene),

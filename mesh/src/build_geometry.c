@@ -200,7 +200,7 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
     }
     r->tops = os.count;
     r->stage_ms[NAV_GEOMETRY_OPEN_SPACE] = since(&at);
-    nav__open_space_erode(&os, b->radius);
+    nav__open_space_erode(&os, b->radius, threads);
     for (uint32_t i = 0; i < d->volume_count; i++) {
         const nav_geometry_volume *v = &d->volumes[i];
         nav__open_space_mark(&os, v->points, v->point_count, v->min_y, v->max_y, v->area);

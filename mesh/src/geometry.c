@@ -58,8 +58,10 @@ bool nav_triangles_bounds(const nav_triangles *t, nav_vec3 *min, nav_vec3 *max)
     nav_vec3 lo = {INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY};
     for (uint64_t i = 0; i < 3 * (uint64_t)t->triangle_count; i++) {
         const float *v = t->vertices + 3 * (uint64_t)t->indices[i];
-        lo = (nav_vec3){fminf(lo.x, v[0]), fminf(lo.y, v[1]), fminf(lo.z, v[2])};
-        hi = (nav_vec3){fmaxf(hi.x, v[0]), fmaxf(hi.y, v[1]), fmaxf(hi.z, v[2])};
+        /* compared here, not by fminf and fmaxf (library calls without SSE4.1): a NaN is passed
+         * over either way */
+        lo.x = v[0] < lo.x ? v[0] : lo.x, lo.y = v[1] < lo.y ? v[1] : lo.y, lo.z = v[2] < lo.z ? v[2] : lo.z;
+        hi.x = v[0] > hi.x ? v[0] : hi.x, hi.y = v[1] > hi.y ? v[1] : hi.y, hi.z = v[2] > hi.z ? v[2] : hi.z;
     }
     if (min) *min = lo;
     if (max) *max = hi;

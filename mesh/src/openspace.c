@@ -229,54 +229,87 @@ static uint32_t at_most(uint32_t a, uint32_t b)
     return a < b ? a : b;
 }
 
+/* The tops of rows [z0, z1): first .. end - 1. */
+static void rows_tops(const nav__open_space *os, int32_t z0, int32_t z1, uint32_t *first, uint32_t *end)
+{
+    *first = os->column_first[(size_t)z0 * (size_t)os->width];
+    *end = os->column_first[(size_t)z1 * (size_t)os->width];
+}
+
 /* Relaxes dist[i] through the neighbour across side d (2 more) and that one's neighbour across
- * side (d + turn) % 4 (3 more: the diagonal). */
-static uint32_t relax(const nav__open_space *os, const uint16_t *dist, uint32_t i, int d, int turn,
-                      uint32_t best)
+ * side (d + turn) % 4 (3 more: the diagonal); dist holds the tops base .. end - 1, the others are
+ * passed over. */
+static uint32_t relax(const nav__open_space *os, const uint16_t *dist, uint32_t base, uint32_t end,
+                      uint32_t i, int d, int turn, uint32_t best)
 {
     uint32_t n = os->side[i][d];
-    if (n == NAV__NO_SPAN) return best;
-    best = at_most(best, dist[n] + 2u);
+    if (n - base >= end - base) return best; /* none (NAV__NO_SPAN), or outside the window */
+    best = at_most(best, dist[n - base] + 2u);
     uint32_t m = os->side[n][(d + turn) % NAV__OPEN_SIDES];
-    if (m != NAV__NO_SPAN) best = at_most(best, dist[m] + 3u);
+    if (m - base < end - base) best = at_most(best, dist[m - base] + 3u);
     return best;
 }
 
-void nav__open_space_erode(nav__open_space *os, uint32_t radius)
+typedef struct erode_rows {
+    const nav__open_space *os;
+    uint16_t *dist; /* each top's distance, written by the band that holds its row */
+    int32_t halo;   /* rows either side of a band that reach its tops' distances below 2 * radius */
+} erode_rows;
+
+/* The distances of the tops of rows [z0, z1), from the two passes over those rows and halo rows either
+ * side: a distance below 2 * radius comes from a chain of fewer than radius steps (2 or 3 each) from the
+ * edge, which stays within radius - 1 rows, so it is the same as over all rows; farther ones may be
+ * more, and are far anyway. Reads the areas only. */
+static void erode_band(void *ctx, int32_t z0, int32_t z1)
 {
-    if (radius == 0 || os->count == 0) return;
+    const erode_rows *e = ctx;
+    const nav__open_space *os = e->os;
+    int32_t w0 = z0 - e->halo < 0 ? 0 : z0 - e->halo,
+            w1 = z1 + e->halo > os->depth ? os->depth : z1 + e->halo;
+    uint32_t base, end;
+    rows_tops(os, w0, w1, &base, &end);
+    if (base == end) return;
     uint16_t *dist = NULL;
-    arrsetlen(dist, os->count);
-    const uint32_t far = 0xfff0u; /* beyond any radius a build takes; +3 still fits */
-    for (uint32_t i = 0; i < os->count; i++) {
+    arrsetlen(dist, end - base);
+    const uint32_t far = 0xfff0u;           /* beyond any radius a build takes; +3 still fits */
+    for (uint32_t i = base; i < end; i++) { /* the edge: a top with fewer than four walkable neighbours */
         int inside = 0;
         for (int d = 0; d < NAV__OPEN_SIDES; d++) {
             uint32_t n = os->side[i][d];
             inside += n != NAV__NO_SPAN && os->area[n] != 0;
         }
-        dist[i] = (uint16_t)(os->area[i] != 0 && inside == NAV__OPEN_SIDES ? far : 0);
+        dist[i - base] = (uint16_t)(os->area[i] != 0 && inside == NAV__OPEN_SIDES ? far : 0);
     }
-    size_t columns = (size_t)os->width * (size_t)os->depth;
     /* forward: from -x, -x then -z, -z, -z then +x */
-    for (size_t c = 0; c < columns; c++)
-        for (uint32_t i = os->column_first[c]; i < os->column_first[c + 1]; i++) {
-            uint32_t best = dist[i];
-            best = relax(os, dist, i, 2, 1, best);
-            best = relax(os, dist, i, 3, 1, best);
-            dist[i] = (uint16_t)best;
-        }
+    for (uint32_t i = base; i < end; i++) {
+        uint32_t best = dist[i - base];
+        best = relax(os, dist, base, end, i, 2, 1, best);
+        best = relax(os, dist, base, end, i, 3, 1, best);
+        dist[i - base] = (uint16_t)best;
+    }
     /* backward: from +x, +x then +z, +z, +z then -x */
-    for (size_t c = columns; c-- > 0;)
-        for (uint32_t i = os->column_first[c]; i < os->column_first[c + 1]; i++) {
-            uint32_t best = dist[i];
-            best = relax(os, dist, i, 0, 1, best);
-            best = relax(os, dist, i, 1, 1, best);
-            dist[i] = (uint16_t)best;
-        }
+    for (uint32_t i = end; i-- > base;) {
+        uint32_t best = dist[i - base];
+        best = relax(os, dist, base, end, i, 0, 1, best);
+        best = relax(os, dist, base, end, i, 1, 1, best);
+        dist[i - base] = (uint16_t)best;
+    }
+    uint32_t first, last;
+    rows_tops(os, z0, z1, &first, &last);
+    memcpy(e->dist + first, dist + (first - base), (size_t)(last - first) * sizeof *dist);
+    arrfree(dist);
+}
+
+void nav__open_space_erode(nav__open_space *os, uint32_t radius, uint32_t threads)
+{
+    if (radius == 0 || os->count == 0) return;
+    erode_rows e = {os, NULL, (int32_t)(radius < (uint32_t)os->depth ? radius : (uint32_t)os->depth)};
+    arrsetlen(e.dist, os->count);
+    in_bands(erode_band, &e, os->depth, threads);
     uint32_t keep = 2 * radius;
     for (uint32_t i = 0; i < os->count; i++)
-        if (dist[i] < keep) os->area[i] = 0;
-    arrfree(dist);
+        if (e.dist[i] < keep) os->area[i] = 0;
+    arrfree(e.dist);
 }
 
 /* ---- Marked volumes -------------------------------------------------------------------------- */

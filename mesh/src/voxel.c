@@ -324,10 +324,11 @@ void nav__rasterize(nav__heightfield *hf, const nav_triangles *t, const uint32_t
 enum { BANDS = 8, LEAST_ROWS = 32 };
 
 typedef struct band_work {
-    nav__heightfield *bands;
+    nav__heightfield *whole, *bands;
     const nav_triangles *triangles;
     uint32_t *which[BANDS]; /* stb_ds: each band's triangles, in the order given */
     int order[BANDS];       /* the bands, the most work first (so that the last ones are short) */
+    uint32_t base[BANDS];   /* where each band's pool starts in the whole one */
     float max_slope;
     uint32_t merge;
 } band_work;
@@ -339,7 +340,42 @@ static bool rasterize_band(void *ctx, void *scratch, uint32_t item)
     int band = w->order[item];
     nav__rasterize(&w->bands[band], w->triangles, w->which[band], (uint32_t)arrlenu(w->which[band]),
                    w->max_slope, w->merge);
+    arrfree(w->which[band]);
     return true;
+}
+
+/* Moves band `item`'s pool into the whole heightfield's at its base: its links and its rows' column
+ * heads moved by the base. */
+static bool join_band(void *ctx, void *scratch, uint32_t item)
+{
+    (void)scratch;
+    band_work *w = ctx;
+    nav__heightfield *hf = w->whole, *band = &w->bands[item];
+    uint32_t base = w->base[item], spans = (uint32_t)arrlenu(band->spans);
+    for (uint32_t i = 0; i < spans; i++) {
+        nav__span span = band->spans[i];
+        if (span.next != NAV__NO_SPAN) span.next += base;
+        hf->spans[base + i] = span;
+    }
+    size_t first = (size_t)band->row_first * (size_t)hf->width,
+           end = (size_t)band->row_end * (size_t)hf->width;
+    for (size_t c = first; c < end; c++)
+        if (hf->column[c] != NAV__NO_SPAN) hf->column[c] += base;
+    arrfree(band->spans);
+    return true;
+}
+
+/* The band whose rows hold row (the first or the last band for a row before or after them all). */
+static int band_of(const nav__heightfield *bands, int32_t depth, float row)
+{
+    int k = 0;
+    if (row > 0) {
+        float f = row * (float)BANDS / (float)depth;
+        k = f >= (float)BANDS ? BANDS - 1 : (int)f;
+    }
+    while (k > 0 && row < (float)bands[k].row_first) k--;
+    while (k < BANDS - 1 && row >= (float)bands[k].row_end) k++;
+    return k;
 }
 
 void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const uint32_t *which,
@@ -350,7 +386,7 @@ void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const
         return;
     }
     nav__heightfield bands[BANDS];
-    band_work w = {.bands = bands, .triangles = t, .max_slope = max_slope, .merge = merge};
+    band_work w = {.whole = hf, .bands = bands, .triangles = t, .max_slope = max_slope, .merge = merge};
     for (int k = 0; k < BANDS; k++) {
         bands[k] = *hf; /* the same columns (each band writes its own rows), a pool of its own */
         bands[k].spans = NULL, bands[k].free = NAV__NO_SPAN, bands[k].span_count = 0;
@@ -369,12 +405,12 @@ void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const
         float lo = (min_f(a[2], min_f(b[2], c[2])) - hf->origin.z) * inverse - 1,
               hi = (max_f(a[2], max_f(b[2], c[2])) - hf->origin.z) * inverse + 1,
               wide = (max_f(a[0], max_f(b[0], c[0])) - min_f(a[0], min_f(b[0], c[0]))) * inverse;
-        for (int k2 = 0; k2 < BANDS; k2++)
-            if (hi >= (float)bands[k2].row_first && lo < (float)bands[k2].row_end) {
-                arrput(w.which[k2], i);
-                float rows = min_f(hi, (float)bands[k2].row_end) - max_f(lo, (float)bands[k2].row_first);
-                load[k2] += (double)rows * (4.0 + (double)wide);
-            }
+        if (hi < 0 || lo >= (float)hf->depth) continue;
+        for (int k2 = band_of(bands, hf->depth, lo), last = band_of(bands, hf->depth, hi); k2 <= last; k2++) {
+            arrput(w.which[k2], i);
+            float rows = min_f(hi, (float)bands[k2].row_end) - max_f(lo, (float)bands[k2].row_first);
+            load[k2] += (double)rows * (4.0 + (double)wide);
+        }
     }
     for (int k = 0; k < BANDS; k++) { /* the most work first */
         int at = k;
@@ -383,25 +419,14 @@ void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const
     }
     nav__work work = {.count = BANDS, .run = rasterize_band, .ctx = &w};
     (void)nav__parallel(&work, threads); /* cannot fail: nothing to allocate, no progress to cancel */
+    /* the pools one after another, each moved on the threads */
     size_t total = 0;
-    for (int k = 0; k < BANDS; k++) total += arrlenu(bands[k].spans);
-    arrsetlen(hf->spans, total);
-    total = 0;
-    /* the pools one after another: each band's links and column heads moved by its pool's start */
     for (int k = 0; k < BANDS; k++) {
-        uint32_t base = (uint32_t)total, spans = (uint32_t)arrlenu(bands[k].spans);
-        for (uint32_t i = 0; i < spans; i++) {
-            nav__span span = bands[k].spans[i];
-            if (span.next != NAV__NO_SPAN) span.next += base;
-            hf->spans[base + i] = span;
-        }
-        total += spans;
-        size_t first = (size_t)bands[k].row_first * (size_t)hf->width,
-               end = (size_t)bands[k].row_end * (size_t)hf->width;
-        for (size_t c = first; c < end; c++)
-            if (hf->column[c] != NAV__NO_SPAN) hf->column[c] += base;
+        w.base[k] = (uint32_t)total;
+        total += arrlenu(bands[k].spans);
         hf->span_count += bands[k].span_count;
-        arrfree(bands[k].spans);
-        arrfree(w.which[k]);
     }
+    arrsetlen(hf->spans, total);
+    work.run = join_band;
+    (void)nav__parallel(&work, threads);
 }

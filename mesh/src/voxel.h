@@ -138,8 +138,10 @@ void nav__open_space_free(nav__open_space *os);
  * top with fewer than four walkable neighbours is on the edge, and the distance of the others is
  * the 2-3 chamfer distance to the edge (Borgefors, "Distance transformations in digital images",
  * 1986: 2 a side, 3 a diagonal, two passes), in half cells; tops closer than 2 * radius go, so the
- * edge moves in by radius cells. */
-void nav__open_space_erode(nav__open_space *os, uint32_t radius);
+ * edge moves in by radius cells. On threads (0: every core) in bands of rows, each band's passes
+ * over its rows and radius rows either side (all a distance under 2 * radius depends on): the same
+ * tops go on any thread count. */
+void nav__open_space_erode(nav__open_space *os, uint32_t radius, uint32_t threads);
 
 /* Sets to `area` the tops whose cell centre lies in the convex polygon (point_count points, x and
  * z pairs, either winding) and whose floor lies within [min_y, max_y] (world units). */
