@@ -1,13 +1,16 @@
-/* Core: status strings, version, heap, path buffers. */
+/* Core: status strings, version, heap, path buffers, work on threads. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "support.h"
 
 #include "nav/heap.h"
 #include "nav/path.h"
+#include "parallel.h"
 
 static void test_version(void **state)
 {
@@ -140,12 +143,136 @@ static void test_path_buffer(void **state)
     assert_int_equal(t.live, 0);
 }
 
+/* ---- Work on threads (nav/src/parallel.c) ------------------------------------------------------ */
+
+enum { MAX_ITEMS = 64 };
+
+/* What a run did: each item's runs, scratch made and released, and scratch never in two threads'
+ * hands at once. */
+typedef struct work_check {
+    atomic_uint ran[MAX_ITEMS];
+    atomic_uint inits, finis, shared;
+    uint32_t fail_init; /* the init call that fails, from 1 (0: none) */
+    uint32_t fail_item; /* the item whose run fails (MAX_ITEMS: none) */
+    uint32_t cancel_at; /* progress cancels at this many items done (0: never) */
+} work_check;
+
+static bool check_init(void *ctx, void **scratch)
+{
+    work_check *c = ctx;
+    uint32_t n = atomic_fetch_add(&c->inits, 1) + 1;
+    if (n == c->fail_init) return false;
+    atomic_uint *in_use = malloc(sizeof *in_use);
+    atomic_init(in_use, 0);
+    *scratch = in_use;
+    return true;
+}
+
+static void check_fini(void *ctx, void *scratch)
+{
+    work_check *c = ctx;
+    atomic_fetch_add(&c->finis, 1);
+    free(scratch);
+}
+
+static bool check_run(void *ctx, void *scratch, uint32_t item)
+{
+    work_check *c = ctx;
+    atomic_uint *in_use = scratch;
+    if (!in_use) { /* a thread with no scratch: one the run had no place for */
+        atomic_fetch_add(&c->shared, 1);
+        return true;
+    }
+    if (atomic_exchange(in_use, 1) != 0) atomic_fetch_add(&c->shared, 1);
+    volatile uint32_t spin = 0;
+    for (uint32_t k = 0; k < 2000 * (item % 3); k++) spin += k; /* items of unequal length */
+    atomic_fetch_add(&c->ran[item], 1);
+    atomic_store(in_use, 0);
+    return item != c->fail_item;
+}
+
+static bool check_progress(const char *stage, uint64_t done, uint64_t total, void *user)
+{
+    (void)stage, (void)total;
+    const work_check *c = user;
+    return c->cancel_at == 0 || done < c->cancel_at;
+}
+
+/* Runs `count` items on the pool (null: the calling thread) and checks that each ran once, with
+ * scratch of its own thread. */
+static void run_and_check(nav__pool *pool, uint32_t count)
+{
+    work_check c = {.fail_item = MAX_ITEMS};
+    nav__work w = {.count = count, .init = check_init, .run = check_run, .fini = check_fini, .ctx = &c};
+    assert_int_equal(nav__pool_run(pool, &w), NAV_SUCCESS);
+    for (uint32_t i = 0; i < MAX_ITEMS; i++) assert_int_equal(atomic_load(&c.ran[i]), i < count ? 1 : 0);
+    assert_int_equal(atomic_load(&c.shared), 0);
+    assert_true(atomic_load(&c.inits) >= 1);
+    assert_int_equal(atomic_load(&c.finis), atomic_load(&c.inits));
+}
+
+/* A pool kept for many runs: each item of each run once, whatever the count (none, fewer than the
+ * threads, many), on the pool's threads and without one; runs far apart (the helpers asleep by then)
+ * as well as back to back. */
+static void test_pool_runs(void **state)
+{
+    (void)state;
+    for (uint32_t threads = 1; threads <= 4; threads++) {
+        nav__pool pool;
+        nav__pool_start(&pool, threads);
+        assert_int_equal(pool.helpers, threads - 1);
+        for (uint32_t r = 0; r < 300; r++) run_and_check(&pool, r % (MAX_ITEMS + 1));
+        for (int r = 0; r < 3; r++) {
+            struct timespec pause = {0, (long)(3 * NAV__POOL_SPIN_MS * 1e6)};
+            nanosleep(&pause, NULL);
+            run_and_check(&pool, MAX_ITEMS);
+        }
+        nav__pool_stop(&pool);
+    }
+    run_and_check(NULL, 7);
+    work_check c = {.fail_item = MAX_ITEMS};
+    nav__work w = {.count = 40, .init = check_init, .run = check_run, .fini = check_fini, .ctx = &c};
+    assert_int_equal(nav__parallel(&w, 0), NAV_SUCCESS);
+    for (uint32_t i = 0; i < 40; i++) assert_int_equal(atomic_load(&c.ran[i]), 1);
+    assert_int_equal(atomic_load(&c.finis), atomic_load(&c.inits));
+}
+
+/* A run that fails: an init out of memory (nothing runs; every scratch made is released, the
+ * failed one's too), a run out of memory, progress that cancels (fewer items run); the pool goes on
+ * working after each. */
+static void test_pool_failures(void **state)
+{
+    (void)state;
+    nav__pool pool;
+    nav__pool_start(&pool, 3);
+    for (int k = 0; k < 3; k++) {
+        work_check c = {.fail_item = MAX_ITEMS};
+        nav_progress progress = {check_progress, &c};
+        nav__work w = {.count = 30, .init = check_init, .run = check_run, .fini = check_fini, .ctx = &c};
+        nav_status want = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        if (k == 0) c.fail_init = 2;
+        if (k == 1) c.fail_item = 5;
+        if (k == 2) c.cancel_at = 4, w.progress = &progress, want = NAV_FAILURE | NAV_WRONG_STATE;
+        assert_int_equal(nav__pool_run(&pool, &w), want);
+        assert_int_equal(atomic_load(&c.finis), atomic_load(&c.inits));
+        uint32_t ran = 0;
+        for (uint32_t i = 0; i < 30; i++) ran += atomic_load(&c.ran[i]);
+        if (k == 0) assert_int_equal(ran, 0);
+        if (k == 1) assert_int_equal(atomic_load(&c.ran[5]), 1);
+        if (k == 2) assert_true(ran >= 4 && ran < 30);
+        assert_int_equal(atomic_load(&c.shared), 0);
+        run_and_check(&pool, 30);
+    }
+    nav__pool_stop(&pool);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_version),    cmocka_unit_test(test_status),
         cmocka_unit_test(test_heap_order), cmocka_unit_test(test_heap_exact_key),
         cmocka_unit_test(test_heap_full),  cmocka_unit_test(test_path_buffer),
+        cmocka_unit_test(test_pool_runs),  cmocka_unit_test(test_pool_failures),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

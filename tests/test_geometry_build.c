@@ -84,7 +84,7 @@ static nav__heightfield filtered(const scene *s, nav_vec3 lo, nav_vec3 hi)
     nav__heightfield hf;
     assert_int_equal(nav__heightfield_init(&hf, lo, hi, CELL, STEP), NAV_SUCCESS);
     nav__rasterize(&hf, &t, NULL, 0, 45, 1);
-    nav__filter_walkable(&hf, HEIGHT, CLIMB, 1);
+    nav__filter_walkable(&hf, HEIGHT, CLIMB, NULL);
     return hf;
 }
 
@@ -92,9 +92,9 @@ static nav__open_space open_space(const scene *s, nav_vec3 lo, nav_vec3 hi, uint
 {
     nav__heightfield hf = filtered(s, lo, hi);
     nav__open_space os;
-    nav__open_space_build(&os, &hf, HEIGHT, CLIMB, 1);
+    nav__open_space_build(&os, &hf, HEIGHT, CLIMB, NULL);
     nav__heightfield_free(&hf);
-    nav__open_space_erode(&os, radius, 1);
+    nav__open_space_erode(&os, radius, NULL);
     return os;
 }
 
@@ -435,9 +435,9 @@ static nav__open_space sample_open_space(void)
     assert_int_equal(nav__heightfield_init(&hf, lo, hi, 0.3f, 0.2f), NAV_SUCCESS);
     assert_true(hf.depth >= 256);
     nav__rasterize(&hf, &t, NULL, 0, 45, 4);
-    nav__filter_walkable(&hf, 10, 4, 1);
+    nav__filter_walkable(&hf, 10, 4, NULL);
     nav__open_space os;
-    nav__open_space_build(&os, &hf, 10, 4, 1);
+    nav__open_space_build(&os, &hf, 10, 4, NULL);
     nav__heightfield_free(&hf);
     nav_geometry_destroy(g);
     return os;
@@ -449,7 +449,7 @@ static void test_regions_sample_scene(void **state)
 {
     (void)state;
     nav__open_space os = sample_open_space();
-    nav__open_space_erode(&os, 2, 1);
+    nav__open_space_erode(&os, 2, NULL);
     nav__open_space_drop_islands(&os, 64);
     nav__open_space_partition(&os);
     assert_true(os.region_count > 20);
@@ -467,7 +467,7 @@ static void test_erosion_bands(void **state)
     memcpy(before, os.area, os.count);
     const uint32_t radii[] = {1, 2, 3, 6, 13};
     for (size_t k = 0; k < sizeof radii / sizeof *radii; k++) {
-        nav__open_space_erode(&os, radii[k], 1);
+        nav__open_space_erode(&os, radii[k], NULL);
         memcpy(alone, os.area, os.count);
         uint32_t taken = 0, kept = 0;
         for (uint32_t i = 0; i < os.count; i++)
@@ -475,7 +475,10 @@ static void test_erosion_bands(void **state)
         assert_true(taken > 0 && kept > 0);
         for (uint32_t threads = 2; threads <= 3; threads++) {
             memcpy(os.area, before, os.count);
-            nav__open_space_erode(&os, radii[k], threads);
+            nav__pool pool;
+            nav__pool_start(&pool, threads);
+            nav__open_space_erode(&os, radii[k], &pool);
+            nav__pool_stop(&pool);
             assert_memory_equal(os.area, alone, os.count);
         }
         memcpy(os.area, before, os.count);

@@ -170,8 +170,6 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
     tile_result *r = &b->results[item];
     int32_t tx = (int32_t)item % b->tiles_x, tz = (int32_t)item / b->tiles_x;
     int32_t x0 = 0, z0 = 0, w = b->width, h = b->depth;
-    uint32_t threads = b->tile ? 1 : d->threads; /* the level whole shares its stages out (tiles are
-                                                  * already on the threads) */
     if (b->tile) {
         x0 = tx * b->tile - b->border, z0 = tz * b->tile - b->border;
         w = h = b->tile + 2 * b->border;
@@ -185,14 +183,18 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
         r->broken = true;
         return true;
     }
+    /* the level whole shares its stages out on a pool of threads kept for them all (tiles are
+     * already on the threads) */
+    nav__pool pool, *stages = NULL;
+    if (!b->tile && d->threads != 1) nav__pool_start(stages = &pool, d->threads);
     nav__rasterize_parallel(&hf, b->triangles, b->tile_tris + b->tile_first[item],
-                            b->tile_first[item + 1] - b->tile_first[item], d->max_slope, b->climb, threads);
+                            b->tile_first[item + 1] - b->tile_first[item], d->max_slope, b->climb, stages);
     r->spans = hf.span_count;
     r->stage_ms[NAV_GEOMETRY_RASTERIZE] = since(&at);
-    nav__filter_walkable(&hf, b->height, b->climb, threads);
+    nav__filter_walkable(&hf, b->height, b->climb, stages);
     r->stage_ms[NAV_GEOMETRY_FILTER] = since(&at);
     nav__open_space os;
-    nav__open_space_build(&os, &hf, b->height, b->climb, threads);
+    nav__open_space_build(&os, &hf, b->height, b->climb, stages);
     nav__heightfield_free(&hf);
     if (b->tile) {
         os.inner_x0 = os.inner_z0 = b->border;
@@ -200,7 +202,7 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
     }
     r->tops = os.count;
     r->stage_ms[NAV_GEOMETRY_OPEN_SPACE] = since(&at);
-    nav__open_space_erode(&os, b->radius, threads);
+    nav__open_space_erode(&os, b->radius, stages);
     for (uint32_t i = 0; i < d->volume_count; i++) {
         const nav_geometry_volume *v = &d->volumes[i];
         nav__open_space_mark(&os, v->points, v->point_count, v->min_y, v->max_y, v->area);
@@ -220,6 +222,7 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
     if (!nav__contours_build(&contours, &os, b->max_error, b->max_edge)) {
         r->broken = true;
         nav__open_space_free(&os);
+        if (stages) nav__pool_stop(stages);
         return true;
     }
     r->contour_points = (uint32_t)arrlenu(contours.points);
@@ -229,8 +232,9 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
     r->stage_ms[NAV_GEOMETRY_POLYGONS] = since(&at);
     if (d->detail_sample_distance > 0)
         nav__polygons_detail(&r->polygons, &os, x0, z0, d->detail_sample_distance / d->cell_size,
-                             d->detail_max_error / d->cell_height, (int32_t)b->height, threads);
+                             d->detail_max_error / d->cell_height, (int32_t)b->height, stages);
     nav__open_space_free(&os);
+    if (stages) nav__pool_stop(stages);
     r->stage_ms[NAV_GEOMETRY_HEIGHTS] = since(&at);
     return true;
 }

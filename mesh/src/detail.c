@@ -519,7 +519,7 @@ static bool detail_chunk(void *ctx, void *scratch, uint32_t item)
 }
 
 void nav__polygons_detail(nav__polygons *p, const nav__open_space *os, int32_t dx, int32_t dz, float sample,
-                          float max_error, int32_t reach, uint32_t threads)
+                          float max_error, int32_t reach, nav__pool *pool)
 {
     uint32_t polys = arrlenu(p->poly_first) ? (uint32_t)arrlenu(p->poly_first) - 1 : 0;
     arrsetlen(p->detail_point_first, 0);
@@ -552,12 +552,12 @@ void nav__polygons_detail(nav__polygons *p, const nav__open_space *os, int32_t d
                            .top_x = top_x,
                            .top_z = top_z,
                            .polys = polys,
-                           .chunks = threads == 1 || polys < 2 * CHUNKS ? 1 : CHUNKS};
+                           .chunks = !pool || polys < 2 * CHUNKS ? 1 : CHUNKS};
         nav__work work = {
             .count = w->chunks, .init = detail_init, .run = detail_chunk, .fini = detail_fini, .ctx = w};
         /* out of memory for a thread's scratch (a calloc): the polygons keep no heights, as without
          * sampling (the mesh's corners give them) */
-        bool done = nav_succeeded(nav__parallel(&work, threads));
+        bool done = nav_succeeded(nav__pool_run(pool, &work));
         for (uint32_t k = 0; k < w->chunks; k++) { /* the runs one after another, in order */
             detail_out *o = &w->out[k];
             if (done) {

@@ -8,49 +8,29 @@
 
 #define FAR_STEPS (1 << 24) /* above any ceiling, below any floor: steps never reach it */
 
-static uint32_t column_at(const nav__heightfield *hf, int32_t x, int32_t z)
-{
-    return hf->column[(size_t)z * (size_t)hf->width + (size_t)x];
-}
-
 /* The ceiling over span s: the next span's bottom, or far above. */
 static int32_t ceiling_of(const nav__heightfield *hf, const nav__span *s)
 {
     return s->next == NAV__NO_SPAN ? FAR_STEPS : hf->spans[s->next].bottom;
 }
 
-static void step_over_low_obstacles(nav__heightfield *hf, uint32_t climb, int32_t z0, int32_t z1)
+/* Whether the top of span s (floor and ceiling) in column (x, z) is a ledge or on a steep slope. */
+static bool is_ledge(const nav__heightfield *hf, int32_t x, int32_t z, int32_t floor, int32_t ceiling,
+                     int32_t height, int32_t climb)
 {
-    for (size_t c = (size_t)z0 * (size_t)hf->width; c < (size_t)z1 * (size_t)hf->width; c++) {
-        bool below_walkable = false;
-        uint8_t below_area = 0;
-        uint32_t below_top = 0;
-        for (uint32_t s = hf->column[c]; s != NAV__NO_SPAN; s = hf->spans[s].next) {
-            nav__span *span = &hf->spans[s];
-            bool walkable = span->area != 0; /* as rasterised: an obstacle made walkable here does
-                                              * not carry the next one */
-            if (!walkable && below_walkable && span->top - below_top <= climb) span->area = below_area;
-            below_walkable = walkable, below_area = span->area, below_top = span->top;
-        }
-    }
-}
-
-/* Whether the top of span s in column (x, z) is a ledge or on a steep slope. */
-static bool is_ledge(const nav__heightfield *hf, int32_t x, int32_t z, const nav__span *s, int32_t height,
-                     int32_t climb)
-{
-    int32_t floor = s->top, ceiling = ceiling_of(hf, s);
+    if (x == 0 || z == 0 || x == hf->width - 1 || z == hf->depth - 1) return true; /* the box's side */
     int32_t low = floor, high = floor; /* the floors within climb beside it, and its own */
+    size_t c = (size_t)z * (size_t)hf->width + (size_t)x;
+    const size_t beside[NAV__OPEN_SIDES] = {c + 1, c + (size_t)hf->width, c - 1, c - (size_t)hf->width};
     for (int d = 0; d < NAV__OPEN_SIDES; d++) {
-        int32_t nx = x + nav__side_x[d], nz = z + nav__side_z[d];
-        if (nx < 0 || nz < 0 || nx >= hf->width || nz >= hf->depth) return true; /* the box's side */
-        uint32_t n = column_at(hf, nx, nz);
+        uint32_t n = hf->column[beside[d]];
         /* the void under the column's lowest span, a floor far below */
         int32_t void_top = n == NAV__NO_SPAN ? FAR_STEPS : hf->spans[n].bottom;
         if ((ceiling < void_top ? ceiling : void_top) - floor >= height) return true;
-        for (; n != NAV__NO_SPAN; n = hf->spans[n].next) {
+        while (n != NAV__NO_SPAN) {
             const nav__span *ns = &hf->spans[n];
-            int32_t nfloor = ns->top, nceiling = ceiling_of(hf, ns);
+            n = ns->next;
+            int32_t nfloor = ns->top, nceiling = n == NAV__NO_SPAN ? FAR_STEPS : hf->spans[n].bottom;
             int32_t room = (ceiling < nceiling ? ceiling : nceiling) - (floor > nfloor ? floor : nfloor);
             if (room < height) continue; /* no way across between them */
             if (nfloor < floor - climb) return true;
@@ -63,21 +43,31 @@ static bool is_ledge(const nav__heightfield *hf, int32_t x, int32_t z, const nav
     return high - low > climb;
 }
 
-static void drop_ledges(nav__heightfield *hf, int32_t height, int32_t climb, int32_t z0, int32_t z1)
+/* The three passes (voxel.h) over the columns of rows z0 .. z1 - 1, one column at a time: its low
+ * obstacles stepped over first, then its tops with too little room or on a ledge dropped (a pass
+ * that reads only the column's own areas, and its neighbours' heights, which no pass changes). */
+static void filter_rows(nav__heightfield *hf, int32_t height, int32_t climb, int32_t z0, int32_t z1)
 {
     for (int32_t z = z0; z < z1; z++)
-        for (int32_t x = 0; x < hf->width; x++)
-            for (uint32_t s = column_at(hf, x, z); s != NAV__NO_SPAN; s = hf->spans[s].next)
-                if (hf->spans[s].area != 0 && is_ledge(hf, x, z, &hf->spans[s], height, climb))
-                    hf->spans[s].area = 0;
-}
-
-static void drop_low_ceilings(nav__heightfield *hf, int32_t height, int32_t z0, int32_t z1)
-{
-    for (size_t c = (size_t)z0 * (size_t)hf->width; c < (size_t)z1 * (size_t)hf->width; c++)
-        for (uint32_t s = hf->column[c]; s != NAV__NO_SPAN; s = hf->spans[s].next) {
-            nav__span *span = &hf->spans[s];
-            if (ceiling_of(hf, span) - span->top < height) span->area = 0;
+        for (int32_t x = 0; x < hf->width; x++) {
+            uint32_t first = hf->column[(size_t)z * (size_t)hf->width + (size_t)x];
+            bool below_walkable = false;
+            uint8_t below_area = 0;
+            int32_t below_top = 0;
+            for (uint32_t s = first; s != NAV__NO_SPAN; s = hf->spans[s].next) {
+                nav__span *span = &hf->spans[s];
+                bool walkable = span->area != 0; /* as rasterised: an obstacle made walkable here does
+                                                  * not carry the next one */
+                if (!walkable && below_walkable && span->top - below_top <= climb) span->area = below_area;
+                below_walkable = walkable, below_area = span->area, below_top = span->top;
+            }
+            for (uint32_t s = first; s != NAV__NO_SPAN; s = hf->spans[s].next) {
+                nav__span *span = &hf->spans[s];
+                if (span->area == 0) continue;
+                int32_t floor = span->top, ceiling = ceiling_of(hf, span);
+                if (ceiling - floor < height || is_ledge(hf, x, z, floor, ceiling, height, climb))
+                    span->area = 0;
+            }
         }
 }
 
@@ -100,40 +90,35 @@ static bool run_band(void *ctx, void *scratch, uint32_t item)
     return true;
 }
 
-/* rows(ctx, z0, z1) for the rows 0 .. depth - 1, in bands on threads when there are rows enough (its
- * bands must only write their own rows' data). */
+/* rows(ctx, z0, z1) for the rows 0 .. depth - 1, in bands on the pool's threads when there is a pool
+ * and rows enough (its bands must only write their own rows' data). */
 static void in_bands(void (*rows)(void *ctx, int32_t z0, int32_t z1), void *ctx, int32_t depth,
-                     uint32_t threads)
+                     nav__pool *pool)
 {
-    if (threads == 1 || depth < BANDS * LEAST_ROWS) {
+    if (!pool || depth < BANDS * LEAST_ROWS) {
         rows(ctx, 0, depth);
         return;
     }
     bands b = {rows, ctx, depth};
     nav__work work = {.count = BANDS, .run = run_band, .ctx = &b};
-    (void)nav__parallel(&work, threads); /* cannot fail: nothing to allocate, no progress to cancel; with
-                                          * fewer threads than asked the caller's runs the rest */
+    (void)nav__pool_run(pool, &work); /* cannot fail: nothing to allocate, no progress to cancel */
 }
 
-typedef struct filter_rows {
+typedef struct filter_work {
     nav__heightfield *hf;
     uint32_t height, climb;
-} filter_rows;
+} filter_work;
 
-/* The three passes over some rows: each reads only its own column's areas (and its neighbours'
- * spans' heights, which no pass changes), so rows apart can run apart. */
 static void filter_band(void *ctx, int32_t z0, int32_t z1)
 {
-    const filter_rows *f = ctx;
-    step_over_low_obstacles(f->hf, f->climb, z0, z1);
-    drop_ledges(f->hf, (int32_t)f->height, (int32_t)f->climb, z0, z1);
-    drop_low_ceilings(f->hf, (int32_t)f->height, z0, z1);
+    const filter_work *f = ctx;
+    filter_rows(f->hf, (int32_t)f->height, (int32_t)f->climb, z0, z1);
 }
 
-void nav__filter_walkable(nav__heightfield *hf, uint32_t height, uint32_t climb, uint32_t threads)
+void nav__filter_walkable(nav__heightfield *hf, uint32_t height, uint32_t climb, nav__pool *pool)
 {
-    filter_rows f = {hf, height, climb};
-    in_bands(filter_band, &f, hf->depth, threads);
+    filter_work f = {hf, height, climb};
+    in_bands(filter_band, &f, hf->depth, pool);
 }
 
 void nav__open_space_free(nav__open_space *os)
@@ -157,34 +142,38 @@ static void link_sides(void *ctx, int32_t z0, int32_t z1)
 {
     const side_rows *f = ctx;
     nav__open_space *os = f->os;
+    const int32_t height = (int32_t)f->height, climb = (int32_t)f->climb;
+    const ptrdiff_t step[NAV__OPEN_SIDES] = {1, os->width, -1, -(ptrdiff_t)os->width};
     for (int32_t z = z0; z < z1; z++)
         for (int32_t x = 0; x < os->width; x++) {
             size_t c = (size_t)z * (size_t)os->width + (size_t)x;
+            const bool inside[NAV__OPEN_SIDES] = {x + 1 < os->width, z + 1 < os->depth, x > 0, z > 0};
             for (uint32_t i = os->column_first[c]; i < os->column_first[c + 1]; i++) {
                 int32_t floor = os->floor[i], ceiling = floor + os->room[i];
                 for (int d = 0; d < NAV__OPEN_SIDES; d++) {
-                    os->side[i][d] = NAV__NO_SPAN;
-                    int32_t nx = x + nav__side_x[d], nz = z + nav__side_z[d];
-                    if (nx < 0 || nz < 0 || nx >= os->width || nz >= os->depth) continue;
-                    size_t nc = (size_t)nz * (size_t)os->width + (size_t)nx;
-                    for (uint32_t j = os->column_first[nc]; j < os->column_first[nc + 1]; j++) {
-                        int32_t nfloor = os->floor[j], nceiling = nfloor + os->room[j];
-                        int32_t room =
-                            (ceiling < nceiling ? ceiling : nceiling) - (floor > nfloor ? floor : nfloor);
-                        int32_t rise = nfloor - floor;
-                        if (room >= (int32_t)f->height && rise <= (int32_t)f->climb &&
-                            -rise <= (int32_t)f->climb) {
-                            os->side[i][d] = j;
-                            break;
+                    uint32_t link = NAV__NO_SPAN;
+                    if (inside[d]) {
+                        size_t nc = (size_t)((ptrdiff_t)c + step[d]);
+                        for (uint32_t j = os->column_first[nc], end = os->column_first[nc + 1]; j < end;
+                             j++) {
+                            int32_t nfloor = os->floor[j], nceiling = nfloor + os->room[j];
+                            int32_t room =
+                                (ceiling < nceiling ? ceiling : nceiling) - (floor > nfloor ? floor : nfloor);
+                            int32_t rise = nfloor - floor;
+                            if (room >= height && rise <= climb && -rise <= climb) {
+                                link = j;
+                                break;
+                            }
                         }
                     }
+                    os->side[i][d] = link;
                 }
             }
         }
 }
 
 void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint32_t height, uint32_t climb,
-                           uint32_t threads)
+                           nav__pool *pool)
 {
     *os = (nav__open_space){.width = hf->width,
                             .depth = hf->depth,
@@ -195,6 +184,9 @@ void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint
                             .inner_z1 = hf->depth};
     size_t columns = (size_t)hf->width * (size_t)hf->depth;
     arrsetlen(os->column_first, columns + 1);
+    arrsetlen(os->floor, hf->span_count); /* room for every span, cut to the tops after */
+    arrsetlen(os->room, hf->span_count);
+    arrsetlen(os->area, hf->span_count);
     uint32_t count = 0;
     for (size_t c = 0; c < columns; c++) {
         os->column_first[c] = count;
@@ -202,17 +194,20 @@ void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint
             if (hf->spans[s].area != 0) {
                 const nav__span *span = &hf->spans[s];
                 int32_t room = ceiling_of(hf, span) - span->top;
-                arrput(os->floor, span->top);
-                arrput(os->room, (uint16_t)(room > 0xffff ? 0xffff : room));
-                arrput(os->area, span->area);
+                os->floor[count] = span->top;
+                os->room[count] = (uint16_t)(room > 0xffff ? 0xffff : room);
+                os->area[count] = span->area;
                 count++;
             }
     }
     os->column_first[columns] = count;
     os->count = count;
+    arrsetlen(os->floor, count);
+    arrsetlen(os->room, count);
+    arrsetlen(os->area, count);
     arrsetlen(os->side, count);
     side_rows sides = {os, height, climb};
-    in_bands(link_sides, &sides, hf->depth, threads);
+    in_bands(link_sides, &sides, hf->depth, pool);
     /* both ways or not at all (two tops of a column may both be within reach of one across) */
     for (uint32_t i = 0; i < count; i++)
         for (int d = 0; d < NAV__OPEN_SIDES; d++) {
@@ -300,12 +295,12 @@ static void erode_band(void *ctx, int32_t z0, int32_t z1)
     arrfree(dist);
 }
 
-void nav__open_space_erode(nav__open_space *os, uint32_t radius, uint32_t threads)
+void nav__open_space_erode(nav__open_space *os, uint32_t radius, nav__pool *pool)
 {
     if (radius == 0 || os->count == 0) return;
     erode_rows e = {os, NULL, (int32_t)(radius < (uint32_t)os->depth ? radius : (uint32_t)os->depth)};
     arrsetlen(e.dist, os->count);
-    in_bands(erode_band, &e, os->depth, threads);
+    in_bands(erode_band, &e, os->depth, pool);
     uint32_t keep = 2 * radius;
     for (uint32_t i = 0; i < os->count; i++)
         if (e.dist[i] < keep) os->area[i] = 0;

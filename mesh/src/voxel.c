@@ -73,15 +73,27 @@ static void free_span(nav__heightfield *hf, uint32_t s)
     hf->free = s;
 }
 
-void nav__heightfield_add_span(nav__heightfield *hf, int32_t x, int32_t z, uint32_t bottom, uint32_t top,
-                               uint8_t area, uint32_t merge)
+/* nav__heightfield_add_span, inlined into the rasteriser */
+static inline void add_span(nav__heightfield *hf, int32_t x, int32_t z, uint32_t bottom, uint32_t top,
+                            uint8_t area, uint32_t merge)
 {
-    uint32_t s = new_span(hf); /* first: it may move the pool */
-    uint32_t *link = &hf->column[(size_t)z * (size_t)hf->width + (size_t)x], at = *link;
+    size_t c = (size_t)z * (size_t)hf->width + (size_t)x;
+    uint32_t below = NAV__NO_SPAN, at = hf->column[c];       /* the span before at in the column */
     while (at != NAV__NO_SPAN && hf->spans[at].top < bottom) /* wholly below, not touching */
-        link = &hf->spans[at].next, at = *link;
-    while (at != NAV__NO_SPAN && hf->spans[at].bottom <= top) { /* touching or overlapping: one span */
-        nav__span *cur = &hf->spans[at];
+        below = at, at = hf->spans[at].next;
+    if (at == NAV__NO_SPAN || hf->spans[at].bottom > top) { /* touching none: a span of its own */
+        uint32_t s = new_span(hf);                          /* (it may move the pool) */
+        hf->spans[s] = (nav__span){(uint16_t)bottom, (uint16_t)top, area, at};
+        if (below == NAV__NO_SPAN)
+            hf->column[c] = s;
+        else
+            hf->spans[below].next = s;
+        return;
+    }
+    /* touching or overlapping: one span, in the first one's place */
+    uint32_t keep = at;
+    while (at != NAV__NO_SPAN && hf->spans[at].bottom <= top) {
+        const nav__span *cur = &hf->spans[at];
         uint32_t gap = cur->top > top ? cur->top - top : top - cur->top;
         if (gap <= merge)
             area = cur->area > area ? cur->area : area;
@@ -90,11 +102,16 @@ void nav__heightfield_add_span(nav__heightfield *hf, int32_t x, int32_t z, uint3
         if (cur->bottom < bottom) bottom = cur->bottom;
         if (cur->top > top) top = cur->top;
         uint32_t next = cur->next;
-        free_span(hf, at);
+        if (at != keep) free_span(hf, at);
         at = next;
     }
-    hf->spans[s] = (nav__span){(uint16_t)bottom, (uint16_t)top, area, at};
-    *link = s;
+    hf->spans[keep] = (nav__span){(uint16_t)bottom, (uint16_t)top, area, at};
+}
+
+void nav__heightfield_add_span(nav__heightfield *hf, int32_t x, int32_t z, uint32_t bottom, uint32_t top,
+                               uint8_t area, uint32_t merge)
+{
+    add_span(hf, x, z, bottom, top, area, merge);
 }
 
 /* A point in the heightfield's own units: x and z in cells from its origin, y in steps above it. */
@@ -175,7 +192,7 @@ static void add_heights(nav__heightfield *hf, int32_t x, int32_t z, float lo, fl
     if (top > steps) top = steps;
     if (top <= bottom) top = bottom + 1; /* a flat piece: one step */
     if (top > steps) top = steps, bottom = top - 1;
-    nav__heightfield_add_span(hf, x, z, (uint32_t)bottom, (uint32_t)top, area, merge);
+    add_span(hf, x, z, (uint32_t)bottom, (uint32_t)top, area, merge);
 }
 
 /* Adds the spans of one row's piece of a triangle (row: nr points, a convex polygon) to the
@@ -201,29 +218,31 @@ static void rasterize_row(nav__heightfield *hf, int32_t z, const point *row, int
     }
     int32_t first = x0 < 0 ? 0 : x0, last = x1 >= hf->width ? hf->width - 1 : x1;
     for (int32_t x = first; x <= last; x++) lo[x] = INFINITY, hi[x] = -INFINITY;
-    int32_t ix[12]; /* each point's column */
+    /* each point (b, in its column, and in the one before when on the line between) and the edge
+     * from the point before it (a: at each line strictly between its ends, both columns) */
+    point a = row[nr - 1];
+    int32_t ia = floor_i(a.x);
     for (int i = 0; i < nr; i++) {
-        float y = row[i].y;
-        int32_t x = ix[i] = floor_i(row[i].x);
-        if (x >= first && x <= last) lo[x] = min_f(lo[x], y), hi[x] = max_f(hi[x], y);
-        if ((float)x == row[i].x && x - 1 >= first && x - 1 <= last) /* on a line: both columns */
-            lo[x - 1] = min_f(lo[x - 1], y), hi[x - 1] = max_f(hi[x - 1], y);
-    }
-    for (int i = 0, j = nr - 1; i < nr; j = i, i++) {
-        int p = j, q = i; /* p the edge's end with the lesser x */
-        if (row[p].x == row[q].x) continue;
-        if (row[p].x > row[q].x) p = i, q = j;
-        point a = row[p], b = row[q];
-        /* the side lines strictly between the edge's ends */
-        int32_t l0 = ix[p] + 1, l1 = ix[q] - ((float)ix[q] == b.x);
-        if (l0 < first) l0 = first;
-        if (l1 > last + 1) l1 = last + 1;
-        float slope = (b.y - a.y) / (b.x - a.x);
-        for (int32_t l = l0; l <= l1; l++) {
-            float y = a.y + slope * ((float)l - a.x);
-            if (l - 1 >= first) lo[l - 1] = min_f(lo[l - 1], y), hi[l - 1] = max_f(hi[l - 1], y);
-            if (l <= last) lo[l] = min_f(lo[l], y), hi[l] = max_f(hi[l], y);
+        point b = row[i];
+        int32_t ib = floor_i(b.x);
+        if (ib >= first && ib <= last) lo[ib] = min_f(lo[ib], b.y), hi[ib] = max_f(hi[ib], b.y);
+        if ((float)ib == b.x && ib - 1 >= first && ib - 1 <= last)
+            lo[ib - 1] = min_f(lo[ib - 1], b.y), hi[ib - 1] = max_f(hi[ib - 1], b.y);
+        if (a.x != b.x) {
+            point p = a, q = b; /* p the end with the lesser x */
+            int32_t ip = ia, iq = ib;
+            if (a.x > b.x) p = b, q = a, ip = ib, iq = ia;
+            int32_t l0 = ip + 1, l1 = iq - ((float)iq == q.x);
+            if (l0 < first) l0 = first;
+            if (l1 > last + 1) l1 = last + 1;
+            float slope = (q.y - p.y) / (q.x - p.x);
+            for (int32_t l = l0; l <= l1; l++) {
+                float y = p.y + slope * ((float)l - p.x);
+                if (l - 1 >= first) lo[l - 1] = min_f(lo[l - 1], y), hi[l - 1] = max_f(hi[l - 1], y);
+                if (l <= last) lo[l] = min_f(lo[l], y), hi[l] = max_f(hi[l], y);
+            }
         }
+        a = b, ia = ib;
     }
     for (int32_t x = first; x <= last; x++)
         if (lo[x] <= hi[x]) add_heights(hf, x, z, lo[x], hi[x], area, merge);
@@ -379,9 +398,9 @@ static int band_of(const nav__heightfield *bands, int32_t depth, float row)
 }
 
 void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const uint32_t *which,
-                             uint32_t count, float max_slope, uint32_t merge, uint32_t threads)
+                             uint32_t count, float max_slope, uint32_t merge, nav__pool *pool)
 {
-    if (threads == 1 || hf->depth < BANDS * LEAST_ROWS || hf->spans) {
+    if (!pool || hf->depth < BANDS * LEAST_ROWS || hf->spans) {
         nav__rasterize(hf, t, which, count, max_slope, merge);
         return;
     }
@@ -418,7 +437,7 @@ void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const
         w.order[at] = k;
     }
     nav__work work = {.count = BANDS, .run = rasterize_band, .ctx = &w};
-    (void)nav__parallel(&work, threads); /* cannot fail: nothing to allocate, no progress to cancel */
+    (void)nav__pool_run(pool, &work); /* cannot fail: nothing to allocate, no progress to cancel */
     /* the pools one after another, each moved on the threads */
     size_t total = 0;
     for (int k = 0; k < BANDS; k++) {
@@ -428,5 +447,5 @@ void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const
     }
     arrsetlen(hf->spans, total);
     work.run = join_band;
-    (void)nav__parallel(&work, threads);
+    (void)nav__pool_run(pool, &work);
 }

@@ -14,6 +14,7 @@
 #define NAV_MESH_VOXEL_H
 
 #include "nav/geometry.h"
+#include "parallel.h"
 
 #define NAV__NO_SPAN         UINT32_MAX
 #define NAV__SPAN_MAX_HEIGHT 0xffffu /* steps a column holds */
@@ -61,12 +62,12 @@ void nav__heightfield_add_span(nav__heightfield *hf, int32_t x, int32_t z, uint3
 void nav__rasterize(nav__heightfield *hf, const nav_triangles *triangles, const uint32_t *which,
                     uint32_t count, float max_slope, uint32_t merge);
 
-/* The same on threads (0: every core), the heightfield (with no spans yet) cut into bands of rows,
- * each rasterised apart into a pool of its own, the pools then joined: the same spans, column by
- * column, as nav__rasterize gives (each row's piece of a triangle is cut from the triangle itself,
- * whatever rows were cut before). Threads that cannot be started leave their bands to the caller's. */
+/* The same on the pool's threads (null: nav__rasterize), the heightfield (with no spans yet) cut into
+ * bands of rows, each rasterised apart into a pool of spans of its own, the pools then joined: the
+ * same spans, column by column, as nav__rasterize gives (each row's piece of a triangle is cut from
+ * the triangle itself, whatever rows were cut before). */
 void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *triangles, const uint32_t *which,
-                             uint32_t count, float max_slope, uint32_t merge, uint32_t threads);
+                             uint32_t count, float max_slope, uint32_t merge, nav__pool *pool);
 
 /* ---- Stage 2: what an agent may stand on (openspace.c) ---------------------------------------- */
 
@@ -80,9 +81,9 @@ void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *triangle
  *     column, or the side of the box, is a drop;
  *   - a top with less than `height` steps of room above it (to the next span's bottom) is not
  *     walkable.
- * On threads (0: every core) in bands of rows: each pass reads its own column's areas and only the
+ * On the pool's threads [opt] in bands of rows: each pass reads its own column's areas and only the
  * heights of its neighbours', so the result is the same on any thread count. */
-void nav__filter_walkable(nav__heightfield *hf, uint32_t height, uint32_t climb, uint32_t threads);
+void nav__filter_walkable(nav__heightfield *hf, uint32_t height, uint32_t climb, nav__pool *pool);
 
 /* ---- Stage 3: open space --------------------------------------------------------------------- */
 
@@ -127,9 +128,9 @@ static inline bool nav__open_space_inner(const nav__open_space *os, int32_t x, i
 
 /* The open space of a filtered heightfield. Links are kept only both ways (a top links to one
  * across a side only when that one links back), so that an outline traced over them closes. The
- * links are found on threads (0: every core) in bands of rows. */
+ * links are found on the pool's threads [opt] in bands of rows. */
 void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint32_t height, uint32_t climb,
-                           uint32_t threads);
+                           nav__pool *pool);
 void nav__open_space_free(nav__open_space *os);
 
 /* ---- Stage 4: erosion and marked volumes ----------------------------------------------------- */
@@ -138,10 +139,10 @@ void nav__open_space_free(nav__open_space *os);
  * top with fewer than four walkable neighbours is on the edge, and the distance of the others is
  * the 2-3 chamfer distance to the edge (Borgefors, "Distance transformations in digital images",
  * 1986: 2 a side, 3 a diagonal, two passes), in half cells; tops closer than 2 * radius go, so the
- * edge moves in by radius cells. On threads (0: every core) in bands of rows, each band's passes
+ * edge moves in by radius cells. On the pool's threads [opt] in bands of rows, each band's passes
  * over its rows and radius rows either side (all a distance under 2 * radius depends on): the same
  * tops go on any thread count. */
-void nav__open_space_erode(nav__open_space *os, uint32_t radius, uint32_t threads);
+void nav__open_space_erode(nav__open_space *os, uint32_t radius, nav__pool *pool);
 
 /* Sets to `area` the tops whose cell centre lies in the convex polygon (point_count points, x and
  * z pairs, either winding) and whose floor lies within [min_y, max_y] (world units). */
@@ -232,11 +233,11 @@ void nav__polygons_build(nav__polygons *out, const nav__contours *contours, cons
  * points inside on a grid of `sample` cells added where the floor strays most, one at a time, into a
  * Delaunay triangulation (Bowyer and Watson), until none strays more than max_error (or 250 points).
  * The floor at a point: the top of its column (or of the 8 around it) nearest to the height the
- * triangles give there, within `reach` steps. The polygons run in 16 runs on threads (0: every
- * core; 1: none), joined in order: the same on any thread count. Out of memory for a thread's
- * scratch, the polygons keep no heights. */
+ * triangles give there, within `reach` steps. The polygons run in 16 runs on the pool's threads
+ * (null: in one run on the calling thread), joined in order: the same on any thread count. Out of
+ * memory for a thread's scratch, the polygons keep no heights. */
 void nav__polygons_detail(nav__polygons *p, const nav__open_space *os, int32_t dx, int32_t dz, float sample,
-                          float max_error, int32_t reach, uint32_t threads);
+                          float max_error, int32_t reach, nav__pool *pool);
 
 /* Appends the polygons of `add` to `all`, welding vertices at the same corner and height
  * (weld: the stb_ds map of all's vertices, kept between calls). */

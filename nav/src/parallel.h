@@ -2,6 +2,9 @@
 #ifndef NAV_SRC_PARALLEL_H
 #define NAV_SRC_PARALLEL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "nav/core.h"
 
 /* Work spread over threads: run(ctx, scratch, item) for item = 0 .. count - 1, each thread with
@@ -24,5 +27,47 @@ typedef struct nav__work {
 /* Runs the work on `threads` threads (0: every core). NAV_SUCCESS; NAV_FAILURE | NAV_OUT_OF_MEMORY;
  * NAV_FAILURE | NAV_WRONG_STATE when progress cancelled it. */
 nav_status nav__parallel(const nav__work *work, uint32_t threads);
+
+/* ---- A pool of threads kept for several runs ------------------------------------------------- */
+
+#define NAV__POOL_MAX 64 /* threads a pool holds, the caller's among them */
+
+struct nav__job;
+
+/* A thread's place in a pool: its scratch for the current run. */
+typedef struct nav__pool_slot {
+    struct nav__pool *pool;
+    void *scratch;
+} nav__pool_slot;
+
+/* Helper threads that wait between runs of work, the stages of one build: each waits for the next
+ * run spinning for a while (about NAV__POOL_SPIN_MS) before it sleeps, so that a run that follows the
+ * last one closely starts on every thread at once (a thread woken from sleep may take milliseconds
+ * to run, on a busy or virtual machine). The caller's thread takes part in each run and is the only
+ * one that calls init, fini and progress. Lives where the caller puts it (on its stack). */
+typedef struct nav__pool {
+    uint32_t helpers; /* started: the threads less the caller's */
+    pthread_t thread[NAV__POOL_MAX - 1];
+    nav__pool_slot slot[NAV__POOL_MAX]; /* 0: the caller's */
+    pthread_mutex_t lock;
+    pthread_cond_t wake, idle;
+    atomic_uint generation; /* one more for each run and for the stop */
+    atomic_uint busy;       /* helpers in the current run */
+    atomic_bool open;       /* the current run takes helpers */
+    atomic_bool stop;       /* set for the last generation */
+    uint32_t taking;        /* the current run's threads: slots 0 .. taking - 1 */
+    struct nav__job *current;
+} nav__pool;
+
+#define NAV__POOL_SPIN_MS 2.0
+
+/* Starts threads - 1 helpers (0: one a core; at most NAV__POOL_MAX in all); helpers that cannot be
+ * started leave their share to the others. Cannot fail. */
+void nav__pool_start(nav__pool *pool, uint32_t threads);
+/* Runs the work on the pool's threads, as nav__parallel does; a null pool runs it on the calling
+ * thread alone. */
+nav_status nav__pool_run(nav__pool *pool, const nav__work *work);
+/* Stops and joins the helpers. */
+void nav__pool_stop(nav__pool *pool);
 
 #endif
