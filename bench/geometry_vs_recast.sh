@@ -6,21 +6,25 @@
 # built whole (RecastDemo's Sample_SoloMesh; Recast cannot make the big scene whole: its polygon
 # mesh holds 65535 vertices at most) and in tiles of 128 cells with a border of the radius and 3
 # (Sample_TileMesh's build of each tile, one after another: Recast has no threads), and by libnav
-# whole and in tiles of 128, each on 1 and on 2 threads (whole: its rows in bands on the threads); each figure is the fastest of N runs (1 for the
-# big scene). Prints a JSON line a build, then a table.
+# whole and in tiles of 128, each on 1 and on 2 threads (whole: its stages in bands of rows on the
+# threads). Each builder runs N times in a row (1 for the big scene), and the builders take turns in
+# K rounds (3), so that a noisy spell of a shared machine falls on all of them; each figure is the
+# fastest of its N x K builds. Prints a JSON line a builder and round, then a table.
 #
-# usage: bench/geometry_vs_recast.sh RECAST_CHECKOUT [--runs N] [--copies N]
+# usage: bench/geometry_vs_recast.sh RECAST_CHECKOUT [--runs N] [--rounds K] [--copies N]
 # needs: a built build/libnav.a (Release), cc, g++, awk, python3; Recast from its public repository
 #        in a folder outside the project (bench/recast_build.sh says how)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-recast=${1:?usage: bench/geometry_vs_recast.sh RECAST_CHECKOUT [--runs N] [--copies N]}
+recast=${1:?usage: bench/geometry_vs_recast.sh RECAST_CHECKOUT [--runs N] [--rounds K] [--copies N]}
 shift
 runs=5
+rounds=3
 copies=16
 while [ $# -gt 0 ]; do
     case $1 in
     --runs) runs=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
     --copies) copies=$2; shift 2 ;;
     *) echo "unexpected argument '$1'" >&2; exit 2 ;;
     esac
@@ -56,14 +60,16 @@ levels=("$here"/../shared/meshes/*.obj "$big")
 for level in "${levels[@]}"; do
     r=$runs
     [ "$level" = "$big" ] && r=1
-    if [ "$level" != "$big" ]; then
-        "$work/recast_driver" "$level" --runs "$r" | sed 's/^{/{"builder":"recast",/'
-    fi
-    "$work/recast_driver" "$level" --runs "$r" --tile 128 | sed 's/^{/{"builder":"recast",/'
-    "$work/geometry_build" "$level" --runs "$r" --threads 1
-    "$work/geometry_build" "$level" --runs "$r" --threads 2
-    "$work/geometry_build" "$level" --runs "$r" --tile 128 --threads 1
-    "$work/geometry_build" "$level" --runs "$r" --tile 128 --threads 2
+    for round in $(seq "$rounds"); do
+        if [ "$level" != "$big" ]; then
+            "$work/recast_driver" "$level" --runs "$r" | sed 's/^{/{"builder":"recast",/'
+        fi
+        "$work/recast_driver" "$level" --runs "$r" --tile 128 | sed 's/^{/{"builder":"recast",/'
+        "$work/geometry_build" "$level" --runs "$r" --threads 1
+        "$work/geometry_build" "$level" --runs "$r" --threads 2
+        "$work/geometry_build" "$level" --runs "$r" --tile 128 --threads 1
+        "$work/geometry_build" "$level" --runs "$r" --tile 128 --threads 2
+    done
 done | tee "$work/results.jsonl"
 
 python3 "$here/bench/geometry_table.py" "$work/results.jsonl"

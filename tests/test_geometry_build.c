@@ -406,7 +406,7 @@ static void test_regions_and_contours(void **state)
         floor_quad(s, 0, 0, 10, 10, 0, true);
         if (with_box) box(s, 4, 0, 4, 6, 1.5f, 6);
         nav__open_space os = open_space(s, (nav_vec3){0, -1, 0}, (nav_vec3){10, 4, 10}, 2);
-        nav__open_space_drop_islands(&os, 16); /* the box's top: 9 */
+        nav__open_space_drop_islands(&os, 16, NULL); /* the box's top: 9 */
         nav__open_space_partition(&os);
         assert_int_equal(os.region_count, with_box ? 4 : 1);
         check_regions(&os, 1.3f, 12);
@@ -450,11 +450,41 @@ static void test_regions_sample_scene(void **state)
     (void)state;
     nav__open_space os = sample_open_space();
     nav__open_space_erode(&os, 2, NULL);
-    nav__open_space_drop_islands(&os, 64);
+    nav__open_space_drop_islands(&os, 64, NULL);
     nav__open_space_partition(&os);
     assert_true(os.region_count > 20);
     check_regions(&os, 1.3f, 40);
     nav__open_space_free(&os);
+}
+
+/* A stage of the open space that runs in bands of rows on a pool's threads. */
+typedef void (*banded_stage)(nav__open_space *os, uint32_t arg, nav__pool *pool);
+
+/* Runs the stage with each arg on the open space as it is, alone and on 2 and 3 threads: the same
+ * tops taken every time; how many it took and kept alone, for each arg, in taken and kept. */
+static void check_bands(nav__open_space *os, banded_stage stage, const uint32_t *args, size_t count,
+                        uint32_t *taken, uint32_t *kept)
+{
+    uint8_t *before = malloc(os->count), *alone = malloc(os->count);
+    memcpy(before, os->area, os->count);
+    for (size_t k = 0; k < count; k++) {
+        stage(os, args[k], NULL);
+        memcpy(alone, os->area, os->count);
+        taken[k] = kept[k] = 0;
+        for (uint32_t i = 0; i < os->count; i++)
+            taken[k] += before[i] != 0 && alone[i] == 0, kept[k] += alone[i] != 0;
+        for (uint32_t threads = 2; threads <= 3; threads++) {
+            memcpy(os->area, before, os->count);
+            nav__pool pool;
+            nav__pool_start(&pool, threads);
+            stage(os, args[k], &pool);
+            nav__pool_stop(&pool);
+            assert_memory_equal(os->area, alone, os->count);
+        }
+        memcpy(os->area, before, os->count);
+    }
+    free(before);
+    free(alone);
 }
 
 /* Erosion in bands of rows on threads (nav_test.obj has 258 rows: 8 bands) takes the same tops as
@@ -463,28 +493,25 @@ static void test_erosion_bands(void **state)
 {
     (void)state;
     nav__open_space os = sample_open_space();
-    uint8_t *before = malloc(os.count), *alone = malloc(os.count);
-    memcpy(before, os.area, os.count);
     const uint32_t radii[] = {1, 2, 3, 6, 13};
-    for (size_t k = 0; k < sizeof radii / sizeof *radii; k++) {
-        nav__open_space_erode(&os, radii[k], NULL);
-        memcpy(alone, os.area, os.count);
-        uint32_t taken = 0, kept = 0;
-        for (uint32_t i = 0; i < os.count; i++)
-            taken += before[i] != 0 && alone[i] == 0, kept += alone[i] != 0;
-        assert_true(taken > 0 && kept > 0);
-        for (uint32_t threads = 2; threads <= 3; threads++) {
-            memcpy(os.area, before, os.count);
-            nav__pool pool;
-            nav__pool_start(&pool, threads);
-            nav__open_space_erode(&os, radii[k], &pool);
-            nav__pool_stop(&pool);
-            assert_memory_equal(os.area, alone, os.count);
-        }
-        memcpy(os.area, before, os.count);
-    }
-    free(before);
-    free(alone);
+    uint32_t taken[5], kept[5];
+    check_bands(&os, nav__open_space_erode, radii, 5, taken, kept);
+    for (int k = 0; k < 5; k++) assert_true(taken[k] > 0 && kept[k] > 0);
+    nav__open_space_free(&os);
+}
+
+/* Islands dropped in bands of rows on threads, the pieces then joined across the bands: the same
+ * tops go as in one pass over all rows, whatever the least piece (pieces that cross the bands' lines
+ * among them). */
+static void test_islands_bands(void **state)
+{
+    (void)state;
+    nav__open_space os = sample_open_space();
+    nav__open_space_erode(&os, 2, NULL);
+    const uint32_t least[] = {2, 64, 1000, 5000, 12000};
+    uint32_t taken[5], kept[5];
+    check_bands(&os, nav__open_space_drop_islands, least, 5, taken, kept);
+    for (int k = 0; k < 5; k++) assert_true((k == 0 || taken[k] > 0) && kept[k] > 0);
     nav__open_space_free(&os);
 }
 
@@ -1291,6 +1318,7 @@ int main(void)
         cmocka_unit_test(test_regions_and_contours),
         cmocka_unit_test(test_regions_sample_scene),
         cmocka_unit_test(test_erosion_bands),
+        cmocka_unit_test(test_islands_bands),
         cmocka_unit_test(test_build_plane),
         cmocka_unit_test(test_build_two_storeys),
         cmocka_unit_test(test_build_sample_scene),

@@ -207,7 +207,7 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
         const nav_geometry_volume *v = &d->volumes[i];
         nav__open_space_mark(&os, v->points, v->point_count, v->min_y, v->max_y, v->area);
     }
-    nav__open_space_drop_islands(&os, b->islands);
+    nav__open_space_drop_islands(&os, b->islands, stages);
     for (int32_t z = os.inner_z0; z < os.inner_z1; z++)
         for (int32_t x = os.inner_x0; x < os.inner_x1; x++) {
             size_t c = (size_t)z * (size_t)os.width + (size_t)x;

@@ -90,10 +90,7 @@ static bool run_band(void *ctx, void *scratch, uint32_t item)
     return true;
 }
 
-/* rows(ctx, z0, z1) for the rows 0 .. depth - 1, in bands on the pool's threads when there is a pool
- * and rows enough (its bands must only write their own rows' data). */
-static void in_bands(void (*rows)(void *ctx, int32_t z0, int32_t z1), void *ctx, int32_t depth,
-                     nav__pool *pool)
+void nav__in_bands(void (*rows)(void *ctx, int32_t z0, int32_t z1), void *ctx, int32_t depth, nav__pool *pool)
 {
     if (!pool || depth < BANDS * LEAST_ROWS) {
         rows(ctx, 0, depth);
@@ -118,7 +115,7 @@ static void filter_band(void *ctx, int32_t z0, int32_t z1)
 void nav__filter_walkable(nav__heightfield *hf, uint32_t height, uint32_t climb, nav__pool *pool)
 {
     filter_work f = {hf, height, climb};
-    in_bands(filter_band, &f, hf->depth, pool);
+    nav__in_bands(filter_band, &f, hf->depth, pool);
 }
 
 void nav__open_space_free(nav__open_space *os)
@@ -207,7 +204,7 @@ void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint
     arrsetlen(os->area, count);
     arrsetlen(os->side, count);
     side_rows sides = {os, height, climb};
-    in_bands(link_sides, &sides, hf->depth, pool);
+    nav__in_bands(link_sides, &sides, hf->depth, pool);
     /* both ways or not at all (two tops of a column may both be within reach of one across) */
     for (uint32_t i = 0; i < count; i++)
         for (int d = 0; d < NAV__OPEN_SIDES; d++) {
@@ -222,13 +219,6 @@ void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint
 static uint32_t at_most(uint32_t a, uint32_t b)
 {
     return a < b ? a : b;
-}
-
-/* The tops of rows [z0, z1): first .. end - 1. */
-static void rows_tops(const nav__open_space *os, int32_t z0, int32_t z1, uint32_t *first, uint32_t *end)
-{
-    *first = os->column_first[(size_t)z0 * (size_t)os->width];
-    *end = os->column_first[(size_t)z1 * (size_t)os->width];
 }
 
 /* Relaxes dist[i] through the neighbour across side d (2 more) and that one's neighbour across
@@ -262,7 +252,7 @@ static void erode_band(void *ctx, int32_t z0, int32_t z1)
     int32_t w0 = z0 - e->halo < 0 ? 0 : z0 - e->halo,
             w1 = z1 + e->halo > os->depth ? os->depth : z1 + e->halo;
     uint32_t base, end;
-    rows_tops(os, w0, w1, &base, &end);
+    nav__open_space_rows(os, w0, w1, &base, &end);
     if (base == end) return;
     uint16_t *dist = NULL;
     arrsetlen(dist, end - base);
@@ -290,7 +280,7 @@ static void erode_band(void *ctx, int32_t z0, int32_t z1)
         dist[i - base] = (uint16_t)best;
     }
     uint32_t first, last;
-    rows_tops(os, z0, z1, &first, &last);
+    nav__open_space_rows(os, z0, z1, &first, &last);
     memcpy(e->dist + first, dist + (first - base), (size_t)(last - first) * sizeof *dist);
     arrfree(dist);
 }
@@ -300,7 +290,7 @@ void nav__open_space_erode(nav__open_space *os, uint32_t radius, nav__pool *pool
     if (radius == 0 || os->count == 0) return;
     erode_rows e = {os, NULL, (int32_t)(radius < (uint32_t)os->depth ? radius : (uint32_t)os->depth)};
     arrsetlen(e.dist, os->count);
-    in_bands(erode_band, &e, os->depth, pool);
+    nav__in_bands(erode_band, &e, os->depth, pool);
     uint32_t keep = 2 * radius;
     for (uint32_t i = 0; i < os->count; i++)
         if (e.dist[i] < keep) os->area[i] = 0;

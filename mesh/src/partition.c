@@ -1,36 +1,87 @@
 /* Stage 5 of the build from geometry (voxel.h): islands dropped, and the walkable tops partitioned
  * into monotone regions. */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "ds.h"
 #include "mesh_internal.h"
 #include "voxel.h"
 
-void nav__open_space_drop_islands(nav__open_space *os, uint32_t min_tops)
+typedef struct islands {
+    nav__open_space *os;
+    uint32_t *parent; /* union-find over the walkable tops */
+    uint32_t *root;   /* each walkable top's piece, once joined */
+    int32_t ends[64]; /* the bands' last rows + 1, in any order */
+    atomic_uint bands;
+} islands;
+
+/* Joins the walkable tops of rows z0 .. z1 - 1 over their links within those rows (+x and +z: each
+ * link once); a top's root stays in the band (the least index of its piece there). */
+static void join_band(void *ctx, int32_t z0, int32_t z1)
 {
-    if (min_tops <= 1 || os->count == 0) return;
-    uint32_t *parent = NULL, *size = NULL;
-    arrsetlen(parent, os->count);
-    arrsetlen(size, os->count);
-    for (uint32_t i = 0; i < os->count; i++) parent[i] = i, size[i] = 0;
-    for (uint32_t i = 0; i < os->count; i++) {
+    islands *w = ctx;
+    const nav__open_space *os = w->os;
+    uint32_t first, end;
+    nav__open_space_rows(os, z0, z1, &first, &end);
+    for (uint32_t i = first; i < end; i++) {
         if (os->area[i] == 0) continue;
-        for (int d = 0; d < 2; d++) { /* +x and +z: each link once */
-            uint32_t n = os->side[i][d];
-            if (n != NAV__NO_SPAN && os->area[n] != 0) nav__join(parent, i, n);
+        for (int d = 0; d < 2; d++) {
+            uint32_t n = os->side[i][d]; /* after i: in the band when before its end */
+            if (n < end && os->area[n] != 0) nav__join(w->parent, i, n);
         }
     }
+    w->ends[atomic_fetch_add(&w->bands, 1) % 64] = z1;
+}
+
+/* Each walkable top's root in rows z0 .. z1 - 1 (the roots only read). */
+static void find_roots(void *ctx, int32_t z0, int32_t z1)
+{
+    islands *w = ctx;
+    const nav__open_space *os = w->os;
+    uint32_t first, end;
+    nav__open_space_rows(os, z0, z1, &first, &end);
+    for (uint32_t i = first; i < end; i++) {
+        uint32_t p = i;
+        if (os->area[i] != 0)
+            while (w->parent[p] != p) p = w->parent[p];
+        w->root[i] = p;
+    }
+}
+
+void nav__open_space_drop_islands(nav__open_space *os, uint32_t min_tops, nav__pool *pool)
+{
+    if (min_tops <= 1 || os->count == 0) return;
+    islands w = {.os = os};
+    atomic_init(&w.bands, 0);
+    uint32_t *size = NULL;
+    arrsetlen(w.parent, os->count);
+    arrsetlen(w.root, os->count);
+    arrsetlen(size, os->count);
+    for (uint32_t i = 0; i < os->count; i++) w.parent[i] = i, size[i] = 0;
+    nav__in_bands(join_band, &w, os->depth, pool);
+    /* the links from each band's last row to the next band's first */
+    for (uint32_t k = 0; k < atomic_load(&w.bands); k++) {
+        int32_t z = w.ends[k] - 1;
+        if (z + 1 >= os->depth) continue;
+        for (uint32_t i = os->column_first[(size_t)z * (size_t)os->width];
+             i < os->column_first[(size_t)(z + 1) * (size_t)os->width]; i++) {
+            uint32_t n = os->side[i][1];
+            if (os->area[i] != 0 && n != NAV__NO_SPAN && os->area[n] != 0) nav__join(w.parent, i, n);
+        }
+    }
+    nav__in_bands(find_roots, &w, os->depth, pool);
     /* a piece with a top in a tile's border counts as large: it may go on past the tile */
     for (int32_t z = 0; z < os->depth; z++)
         for (int32_t x = 0; x < os->width; x++) {
             size_t c = (size_t)z * (size_t)os->width + (size_t)x;
             uint32_t weight = nav__open_space_inner(os, x, z) ? 1 : min_tops;
             for (uint32_t i = os->column_first[c]; i < os->column_first[c + 1]; i++)
-                if (os->area[i] != 0) size[nav__find_root(parent, i)] += weight;
+                if (os->area[i] != 0) size[w.root[i]] += weight;
         }
     for (uint32_t i = 0; i < os->count; i++)
-        if (os->area[i] != 0 && size[nav__find_root(parent, i)] < min_tops) os->area[i] = 0;
-    arrfree(parent);
+        if (os->area[i] != 0 && size[w.root[i]] < min_tops) os->area[i] = 0;
+    arrfree(w.parent);
+    arrfree(w.root);
     arrfree(size);
 }
 

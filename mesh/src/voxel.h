@@ -71,6 +71,12 @@ void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *triangle
 
 /* ---- Stage 2: what an agent may stand on (openspace.c) ---------------------------------------- */
 
+/* rows(ctx, z0, z1) for the rows 0 .. depth - 1: in 8 bands of rows on the pool's threads when there
+ * is a pool and 256 rows or more, else once for all of them. Its bands must write only their own
+ * rows' data. */
+void nav__in_bands(void (*rows)(void *ctx, int32_t z0, int32_t z1), void *ctx, int32_t depth,
+                   nav__pool *pool);
+
 /* Leaves walkable (area != 0) only the tops an agent of `height` steps that steps up or down `climb`
  * steps may stand on, in three passes, each reading the spans as the one before left them:
  *   - a low obstacle (a kerb, a stair's nose) whose top lies within climb above a walkable top
@@ -116,6 +122,14 @@ typedef struct nav__open_space {
     int32_t inner_x0, inner_z0, inner_x1, inner_z1;
 } nav__open_space;
 
+/* The tops of rows z0 .. z1 - 1: *first .. *end - 1. */
+static inline void nav__open_space_rows(const nav__open_space *os, int32_t z0, int32_t z1, uint32_t *first,
+                                        uint32_t *end)
+{
+    *first = os->column_first[(size_t)z0 * (size_t)os->width];
+    *end = os->column_first[(size_t)z1 * (size_t)os->width];
+}
+
 /* The region across an edge to a walkable top of the border: the tile's edge, where a polygon of the
  * tile next to it continues. */
 #define NAV__BORDER_REGION (UINT32_MAX - 1)
@@ -153,8 +167,9 @@ void nav__open_space_mark(nav__open_space *os, const float *points, uint32_t poi
 
 /* Takes (area 0) the walkable tops of every connected piece (over links) smaller than min_tops:
  * islands no agent can reach or use, such as the tops of furniture. A piece that reaches a tile's
- * border may go on in the next tile, and stays. */
-void nav__open_space_drop_islands(nav__open_space *os, uint32_t min_tops);
+ * border may go on in the next tile, and stays. The pieces are joined in bands of rows on the pool's
+ * threads [opt], then across the bands: the same pieces on any thread count. */
+void nav__open_space_drop_islands(nav__open_space *os, uint32_t min_tops, nav__pool *pool);
 
 /* Partitions the walkable tops of the tile proper into regions of one area type each whose outline is a
  * simple polygon seen from above: a monotone sweep (rows in z, runs in x over links, a run joining the region
