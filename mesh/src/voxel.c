@@ -228,14 +228,14 @@ static void rasterize_row(nav__heightfield *hf, int32_t z, const point *row, int
         if (ib >= first && ib <= last) lo[ib] = min_f(lo[ib], b.y), hi[ib] = max_f(hi[ib], b.y);
         if ((float)ib == b.x && ib - 1 >= first && ib - 1 <= last)
             lo[ib - 1] = min_f(lo[ib - 1], b.y), hi[ib - 1] = max_f(hi[ib - 1], b.y);
-        if (a.x != b.x) {
+        if (ia != ib) {         /* (within one column, it crosses no line) */
             point p = a, q = b; /* p the end with the lesser x */
             int32_t ip = ia, iq = ib;
             if (a.x > b.x) p = b, q = a, ip = ib, iq = ia;
             int32_t l0 = ip + 1, l1 = iq - ((float)iq == q.x);
             if (l0 < first) l0 = first;
             if (l1 > last + 1) l1 = last + 1;
-            float slope = (q.y - p.y) / (q.x - p.x);
+            float slope = l0 <= l1 ? (q.y - p.y) / (q.x - p.x) : 0;
             for (int32_t l = l0; l <= l1; l++) {
                 float y = p.y + slope * ((float)l - p.x);
                 if (l - 1 >= first) lo[l - 1] = min_f(lo[l - 1], y), hi[l - 1] = max_f(hi[l - 1], y);
