@@ -212,23 +212,24 @@ static void run_and_check(nav__pool *pool, uint32_t count)
 }
 
 /* A pool kept for many runs: each item of each run once, whatever the count (none, fewer than the
- * threads, many), on the pool's threads and without one; runs far apart (the helpers asleep by then)
- * as well as back to back. */
+ * threads, many), on the pool's threads and without one; its threads spinning between runs or
+ * asleep; runs far apart (spinning helpers asleep by then) as well as back to back. */
 static void test_pool_runs(void **state)
 {
     (void)state;
-    for (uint32_t threads = 1; threads <= 4; threads++) {
-        nav__pool pool;
-        nav__pool_start(&pool, threads);
-        assert_int_equal(pool.helpers, threads - 1);
-        for (uint32_t r = 0; r < 300; r++) run_and_check(&pool, r % (MAX_ITEMS + 1));
-        for (int r = 0; r < 3; r++) {
-            struct timespec pause = {0, (long)(3 * NAV__POOL_SPIN_MS * 1e6)};
-            nanosleep(&pause, NULL);
-            run_and_check(&pool, MAX_ITEMS);
+    for (int spin = 0; spin < 2; spin++)
+        for (uint32_t threads = 1; threads <= 4; threads++) {
+            nav__pool pool;
+            nav__pool_start(&pool, threads, spin);
+            assert_int_equal(pool.helpers, threads - 1);
+            for (uint32_t r = 0; r < 300; r++) run_and_check(&pool, r % (MAX_ITEMS + 1));
+            for (int r = 0; r < 3; r++) {
+                struct timespec pause = {0, (long)(3 * NAV__POOL_SPIN_MS * 1e6)};
+                nanosleep(&pause, NULL);
+                run_and_check(&pool, MAX_ITEMS);
+            }
+            nav__pool_stop(&pool);
         }
-        nav__pool_stop(&pool);
-    }
     run_and_check(NULL, 7);
     work_check c = {.fail_item = MAX_ITEMS};
     nav__work w = {.count = 40, .init = check_init, .run = check_run, .fini = check_fini, .ctx = &c};
@@ -244,7 +245,7 @@ static void test_pool_failures(void **state)
 {
     (void)state;
     nav__pool pool;
-    nav__pool_start(&pool, 3);
+    nav__pool_start(&pool, 3, true);
     for (int k = 0; k < 3; k++) {
         work_check c = {.fail_item = MAX_ITEMS};
         nav_progress progress = {check_progress, &c};

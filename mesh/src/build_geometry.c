@@ -186,7 +186,11 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
     /* the level whole shares its stages out on a pool of threads kept for them all (tiles are
      * already on the threads) */
     nav__pool pool, *stages = NULL;
-    if (!b->tile && d->threads != 1) nav__pool_start(stages = &pool, d->threads);
+    uint32_t threads = d->threads && d->threads < nav__core_count() ? d->threads : nav__core_count();
+    if (threads > 16) threads = 16; /* the stages' bands and runs: 8 and 16 */
+    if (!b->tile && threads > 1)
+        nav__pool_start(stages = &pool, threads, true); /* no more than the cores: its
+                                                         * helpers spin while they wait */
     nav__rasterize_parallel(&hf, b->triangles, b->tile_tris + b->tile_first[item],
                             b->tile_first[item + 1] - b->tile_first[item], d->max_slope, b->climb, stages);
     r->spans = hf.span_count;

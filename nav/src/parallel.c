@@ -35,7 +35,7 @@ static void run_items(job *j, void *scratch, bool reports)
     }
 }
 
-static uint32_t core_count(void)
+uint32_t nav__core_count(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (uint32_t)(n < 256 ? n : 256) : 1;
@@ -55,9 +55,10 @@ static void relax_cpu(void)
 #endif
 }
 
-/* Spins until (*value == x) == equal, for at most NAV__POOL_SPIN_MS: whether it came. */
-static bool spin_until(const atomic_uint *value, unsigned x, bool equal)
+/* Spins until (*value == x) == equal, for at most spin_ms: whether it came. */
+static bool spin_until(const atomic_uint *value, unsigned x, bool equal, double spin_ms)
 {
+    if (spin_ms <= 0) return (atomic_load(value) == x) == equal;
     double until = 0;
     for (unsigned k = 1;; k++) {
         if ((atomic_load(value) == x) == equal) return true;
@@ -65,7 +66,7 @@ static bool spin_until(const atomic_uint *value, unsigned x, bool equal)
         if (k % 256 == 0) {
             double now = now_ms();
             if (until == 0)
-                until = now + NAV__POOL_SPIN_MS;
+                until = now + spin_ms;
             else if (now > until)
                 return false;
         }
@@ -79,7 +80,7 @@ static void *pool_helper(void *arg)
     nav__pool *p = slot->pool;
     unsigned seen = 0;
     for (;;) {
-        if (!spin_until(&p->generation, seen, false)) {
+        if (!spin_until(&p->generation, seen, false, p->spin_ms)) {
             pthread_mutex_lock(&p->lock);
             while (atomic_load(&p->generation) == seen) pthread_cond_wait(&p->wake, &p->lock);
             pthread_mutex_unlock(&p->lock);
@@ -102,8 +103,9 @@ static void *pool_helper(void *arg)
     return NULL;
 }
 
-void nav__pool_start(nav__pool *p, uint32_t threads)
+void nav__pool_start(nav__pool *p, uint32_t threads, bool spin)
 {
+    p->spin_ms = spin ? NAV__POOL_SPIN_MS : 0;
     p->helpers = 0;
     p->taking = 0;
     p->current = NULL;
@@ -114,7 +116,7 @@ void nav__pool_start(nav__pool *p, uint32_t threads)
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->idle, NULL);
-    if (threads == 0) threads = core_count();
+    if (threads == 0) threads = nav__core_count();
     if (threads > NAV__POOL_MAX) threads = NAV__POOL_MAX;
     for (uint32_t t = 0; t < NAV__POOL_MAX; t++) p->slot[t] = (nav__pool_slot){p, NULL};
     for (uint32_t t = 1; t < threads; t++) {
@@ -165,7 +167,7 @@ nav_status nav__pool_run(nav__pool *p, const nav__work *work)
         if (p && threads > 1) {
             /* closed: helpers that come now stay out; then wait for those in it */
             atomic_store(&p->open, false);
-            if (!spin_until(&p->busy, 0, true)) {
+            if (!spin_until(&p->busy, 0, true, p->spin_ms)) {
                 pthread_mutex_lock(&p->lock);
                 while (atomic_load(&p->busy) != 0) pthread_cond_wait(&p->idle, &p->lock);
                 pthread_mutex_unlock(&p->lock);
@@ -189,11 +191,11 @@ void nav__pool_stop(nav__pool *p)
 
 nav_status nav__parallel(const nav__work *work, uint32_t threads)
 {
-    if (threads == 0) threads = core_count();
+    if (threads == 0) threads = nav__core_count();
     if (threads > work->count) threads = work->count ? work->count : 1;
     if (threads <= 1) return nav__pool_run(NULL, work);
     nav__pool p;
-    nav__pool_start(&p, threads);
+    nav__pool_start(&p, threads, false); /* one run: its helpers go when it ends */
     nav_status s = nav__pool_run(&p, work);
     nav__pool_stop(&p);
     return s;

@@ -24,6 +24,9 @@ typedef struct nav__work {
     uint32_t progress_total;      /* and in all (0: count) */
 } nav__work;
 
+/* The cores online (1 to 256). */
+uint32_t nav__core_count(void);
+
 /* Runs the work on `threads` threads (0: every core). NAV_SUCCESS; NAV_FAILURE | NAV_OUT_OF_MEMORY;
  * NAV_FAILURE | NAV_WRONG_STATE when progress cancelled it. */
 nav_status nav__parallel(const nav__work *work, uint32_t threads);
@@ -56,14 +59,17 @@ typedef struct nav__pool {
     atomic_bool open;       /* the current run takes helpers */
     atomic_bool stop;       /* set for the last generation */
     uint32_t taking;        /* the current run's threads: slots 0 .. taking - 1 */
+    double spin_ms;         /* how long a thread spins before it sleeps */
     struct nav__job *current;
 } nav__pool;
 
 #define NAV__POOL_SPIN_MS 2.0
 
 /* Starts threads - 1 helpers (0: one a core; at most NAV__POOL_MAX in all); helpers that cannot be
- * started leave their share to the others. Cannot fail. */
-void nav__pool_start(nav__pool *pool, uint32_t threads);
+ * started leave their share to the others. Cannot fail. spin: its threads wait spinning for about
+ * NAV__POOL_SPIN_MS before they sleep (for runs close together; keep the threads to the cores then),
+ * else they sleep at once. */
+void nav__pool_start(nav__pool *pool, uint32_t threads, bool spin);
 /* Runs the work on the pool's threads, as nav__parallel does; a null pool runs it on the calling
  * thread alone. */
 nav_status nav__pool_run(nav__pool *pool, const nav__work *work);

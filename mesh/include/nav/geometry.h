@@ -112,9 +112,10 @@ typedef struct nav_geometry_build_desc {
     uint32_t tile_size;           /* cells a side of the square tiles built apart, in parallel, and stitched
                                    * (0: the level as one tile) */
     uint32_t threads;             /* threads building tiles, or sharing a whole level's stages out (0: one
-                                   * a core); the mesh is the same on any count. A whole level's helper
-                                   * threads wait between its stages spinning for about 2 ms, then
-                                   * asleep; they are gone when the build returns */
+                                   * a core); the mesh is the same on any count. A whole level takes no
+                                   * more than the cores and 16; its helper threads wait between its
+                                   * stages spinning for about 2 ms, then asleep, and are gone when the
+                                   * build returns */
     const nav_geometry_volume *volumes; /* [opt] marked after erosion, in order */
     uint32_t volume_count;
     const nav_mesh_link_desc *links; /* [opt] off-mesh links (ladders, jumps), as for a grid's mesh */
