@@ -1079,8 +1079,10 @@ static void test_tiles_sample_scene(void **state)
     nav_geometry_destroy(g);
 }
 
-/* A plane of 20 x 20 with a post far off, and a wall across its middle (*with) or not (*without). */
-static void wall_scenes(scene **with, scene **without)
+/* A plane of 20 x 20 with a post far off, and a wall across its middle (*with, its triangles *a) or
+ * not (*without, *b); *d: the options of its tiles, 16 cells a side. */
+static void wall_scenes(scene **with, scene **without, nav_triangles *a, nav_triangles *b,
+                        nav_geometry_build_desc *d)
 {
     *with = calloc(1, sizeof **with), *without = calloc(1, sizeof **without);
     for (int k = 0; k < 2; k++) {
@@ -1089,6 +1091,10 @@ static void wall_scenes(scene **with, scene **without)
         box(s, 1, 0, 1, 1.5f, 3, 1.5f); /* the post: the same box either way */
         if (!k) box(s, 9.5f, 0, 9.9f, 10.5f, 3, 10.1f);
     }
+    *a = (nav_triangles){(*with)->v, (*with)->nv, (*with)->idx, (*with)->nt, NULL};
+    *b = (nav_triangles){(*without)->v, (*without)->nv, (*without)->idx, (*without)->nt, NULL};
+    *d = scene_desc(0.5f);
+    d->tile_size = 16;
 }
 
 /* One tile rebuilt: a plane of 20 x 20 in tiles of 16 cells (4 x 4 m) with a wall across the middle
@@ -1100,11 +1106,9 @@ static void test_tiles_rebuild(void **state)
 {
     (void)state;
     scene *with, *without;
-    wall_scenes(&with, &without);
-    nav_triangles a = {with->v, with->nv, with->idx, with->nt, NULL},
-                  b = {without->v, without->nv, without->idx, without->nt, NULL};
-    nav_geometry_build_desc d = scene_desc(0.5f);
-    d.tile_size = 16;
+    nav_triangles a, b;
+    nav_geometry_build_desc d;
+    wall_scenes(&with, &without, &a, &b, &d);
     nav_geometry_tiles *tiles = NULL;
     nav_mesh *first = NULL, *whole = NULL;
     assert_int_equal(nav_geometry_tiles_build(&a, &d, &tiles, &first, NULL), NAV_SUCCESS);
@@ -1185,11 +1189,9 @@ static void test_tiles_file(void **state)
 {
     (void)state;
     scene *with, *without;
-    wall_scenes(&with, &without);
-    nav_triangles a = {with->v, with->nv, with->idx, with->nt, NULL},
-                  b = {without->v, without->nv, without->idx, without->nt, NULL};
-    nav_geometry_build_desc d = scene_desc(0.5f);
-    d.tile_size = 16;
+    nav_triangles a, b;
+    nav_geometry_build_desc d;
+    wall_scenes(&with, &without, &a, &b, &d);
     const float road[] = {14, 2, 18, 2, 18, 6, 14, 6};
     nav_geometry_volume volume = {road, 4, -1, 1, 2};
     nav_mesh_link_desc link = {.start = {3, 0, 17}, .end = {17, 0, 17}, .cost = 2, .user_id = 7};

@@ -14,7 +14,7 @@ static int32_t ceiling_of(const nav__heightfield *hf, const nav__span *s)
     return s->next == NAV__NO_SPAN ? FAR_STEPS : hf->spans[s->next].bottom;
 }
 
-/* Whether the top of span s (floor and ceiling) in column (x, z) is a ledge or on a steep slope. */
+/* Whether a top (its floor and the ceiling over it) in column (x, z) is a ledge or on a steep slope. */
 static bool is_ledge(const nav__heightfield *hf, int32_t x, int32_t z, int32_t floor, int32_t ceiling,
                      int32_t height, int32_t climb)
 {
@@ -27,10 +27,9 @@ static bool is_ledge(const nav__heightfield *hf, int32_t x, int32_t z, int32_t f
         /* the void under the column's lowest span, a floor far below */
         int32_t void_top = n == NAV__NO_SPAN ? FAR_STEPS : hf->spans[n].bottom;
         if ((ceiling < void_top ? ceiling : void_top) - floor >= height) return true;
-        while (n != NAV__NO_SPAN) {
+        for (; n != NAV__NO_SPAN; n = hf->spans[n].next) {
             const nav__span *ns = &hf->spans[n];
-            n = ns->next;
-            int32_t nfloor = ns->top, nceiling = n == NAV__NO_SPAN ? FAR_STEPS : hf->spans[n].bottom;
+            int32_t nfloor = ns->top, nceiling = ceiling_of(hf, ns);
             int32_t room = (ceiling < nceiling ? ceiling : nceiling) - (floor > nfloor ? floor : nfloor);
             if (room < height) continue; /* no way across between them */
             if (nfloor < floor - climb) return true;
@@ -43,11 +42,19 @@ static bool is_ledge(const nav__heightfield *hf, int32_t x, int32_t z, int32_t f
     return high - low > climb;
 }
 
+typedef struct filter_work {
+    nav__heightfield *hf;
+    uint32_t height, climb;
+} filter_work;
+
 /* The three passes (voxel.h) over the columns of rows z0 .. z1 - 1, one column at a time: its low
  * obstacles stepped over first, then its tops with too little room or on a ledge dropped (a pass
  * that reads only the column's own areas, and its neighbours' heights, which no pass changes). */
-static void filter_rows(nav__heightfield *hf, int32_t height, int32_t climb, int32_t z0, int32_t z1)
+static void filter_band(void *ctx, int32_t z0, int32_t z1)
 {
+    const filter_work *f = ctx;
+    nav__heightfield *hf = f->hf;
+    const int32_t height = (int32_t)f->height, climb = (int32_t)f->climb;
     for (int32_t z = z0; z < z1; z++)
         for (int32_t x = 0; x < hf->width; x++) {
             uint32_t first = hf->column[(size_t)z * (size_t)hf->width + (size_t)x];
@@ -79,37 +86,23 @@ typedef struct bands {
     int32_t depth;
 } bands;
 
-enum { BANDS = 8, LEAST_ROWS = 32 };
-
 static bool run_band(void *ctx, void *scratch, uint32_t item)
 {
     (void)scratch;
     const bands *b = ctx;
-    b->rows(b->ctx, (int32_t)((int64_t)b->depth * item / BANDS),
-            (int32_t)((int64_t)b->depth * (item + 1) / BANDS));
+    b->rows(b->ctx, nav__band_row(b->depth, item), nav__band_row(b->depth, item + 1));
     return true;
 }
 
 void nav__in_bands(void (*rows)(void *ctx, int32_t z0, int32_t z1), void *ctx, int32_t depth, nav__pool *pool)
 {
-    if (!pool || depth < BANDS * LEAST_ROWS) {
+    if (!pool || depth < NAV__ROW_BANDS * NAV__BAND_LEAST_ROWS) {
         rows(ctx, 0, depth);
         return;
     }
     bands b = {rows, ctx, depth};
-    nav__work work = {.count = BANDS, .run = run_band, .ctx = &b};
+    nav__work work = {.count = NAV__ROW_BANDS, .run = run_band, .ctx = &b};
     (void)nav__pool_run(pool, &work); /* cannot fail: nothing to allocate, no progress to cancel */
-}
-
-typedef struct filter_work {
-    nav__heightfield *hf;
-    uint32_t height, climb;
-} filter_work;
-
-static void filter_band(void *ctx, int32_t z0, int32_t z1)
-{
-    const filter_work *f = ctx;
-    filter_rows(f->hf, (int32_t)f->height, (int32_t)f->climb, z0, z1);
 }
 
 void nav__filter_walkable(nav__heightfield *hf, uint32_t height, uint32_t climb, nav__pool *pool)

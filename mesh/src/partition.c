@@ -9,9 +9,9 @@
 
 typedef struct islands {
     nav__open_space *os;
-    uint32_t *parent; /* union-find over the walkable tops */
-    uint32_t *root;   /* each walkable top's piece, once joined */
-    int32_t ends[64]; /* the bands' last rows + 1, in any order */
+    uint32_t *parent;             /* union-find over the walkable tops */
+    uint32_t *root;               /* each walkable top's piece, once joined */
+    int32_t ends[NAV__ROW_BANDS]; /* the bands' last rows + 1, in any order */
     atomic_uint bands;
 } islands;
 
@@ -30,7 +30,7 @@ static void join_band(void *ctx, int32_t z0, int32_t z1)
             if (n < end && os->area[n] != 0) nav__join(w->parent, i, n);
         }
     }
-    w->ends[atomic_fetch_add(&w->bands, 1) % 64] = z1;
+    w->ends[atomic_fetch_add(&w->bands, 1)] = z1;
 }
 
 /* Each walkable top's root in rows z0 .. z1 - 1 (the roots only read). */

@@ -340,14 +340,12 @@ void nav__rasterize(nav__heightfield *hf, const nav_triangles *t, const uint32_t
 
 /* ---- In bands of rows on threads ---------------------------------------------------------------- */
 
-enum { BANDS = 8, LEAST_ROWS = 32 };
-
 typedef struct band_work {
     nav__heightfield *whole, *bands;
     const nav_triangles *triangles;
-    uint32_t *which[BANDS]; /* stb_ds: each band's triangles, in the order given */
-    int order[BANDS];       /* the bands, the most work first (so that the last ones are short) */
-    uint32_t base[BANDS];   /* where each band's pool starts in the whole one */
+    uint32_t *which[NAV__ROW_BANDS]; /* stb_ds: each band's triangles, in the order given */
+    int order[NAV__ROW_BANDS];       /* the bands, the most work first (so that the last ones are short) */
+    uint32_t base[NAV__ROW_BANDS];   /* where each band's pool starts in the whole one */
     float max_slope;
     uint32_t merge;
 } band_work;
@@ -389,33 +387,33 @@ static int band_of(const nav__heightfield *bands, int32_t depth, float row)
 {
     int k = 0;
     if (row > 0) {
-        float f = row * (float)BANDS / (float)depth;
-        k = f >= (float)BANDS ? BANDS - 1 : (int)f;
+        float f = row * (float)NAV__ROW_BANDS / (float)depth;
+        k = f >= (float)NAV__ROW_BANDS ? NAV__ROW_BANDS - 1 : (int)f;
     }
     while (k > 0 && row < (float)bands[k].row_first) k--;
-    while (k < BANDS - 1 && row >= (float)bands[k].row_end) k++;
+    while (k < NAV__ROW_BANDS - 1 && row >= (float)bands[k].row_end) k++;
     return k;
 }
 
 void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const uint32_t *which,
                              uint32_t count, float max_slope, uint32_t merge, nav__pool *pool)
 {
-    if (!pool || hf->depth < BANDS * LEAST_ROWS || hf->spans) {
+    if (!pool || hf->depth < NAV__ROW_BANDS * NAV__BAND_LEAST_ROWS || hf->spans) {
         nav__rasterize(hf, t, which, count, max_slope, merge);
         return;
     }
-    nav__heightfield bands[BANDS];
+    nav__heightfield bands[NAV__ROW_BANDS];
     band_work w = {.whole = hf, .bands = bands, .triangles = t, .max_slope = max_slope, .merge = merge};
-    for (int k = 0; k < BANDS; k++) {
+    for (int k = 0; k < NAV__ROW_BANDS; k++) {
         bands[k] = *hf; /* the same columns (each band writes its own rows), a pool of its own */
         bands[k].spans = NULL, bands[k].free = NAV__NO_SPAN, bands[k].span_count = 0;
-        bands[k].row_first = (int32_t)((int64_t)hf->depth * k / BANDS);
-        bands[k].row_end = (int32_t)((int64_t)hf->depth * (k + 1) / BANDS);
+        bands[k].row_first = nav__band_row(hf->depth, (uint32_t)k);
+        bands[k].row_end = nav__band_row(hf->depth, (uint32_t)k + 1);
     }
     /* each triangle to the bands its rows (and one more either side: the cut is the rows' own) meet */
     const float inverse = 1.0f / hf->cell;
     uint32_t n = which ? count : t->triangle_count;
-    double load[BANDS] = {0}; /* rows and columns a band's triangles cover in it, roughly */
+    double load[NAV__ROW_BANDS] = {0}; /* rows and columns a band's triangles cover in it, roughly */
     for (uint32_t k = 0; k < n; k++) {
         uint32_t i = which ? which[k] : k;
         const uint32_t *v = t->indices + 3 * (size_t)i;
@@ -431,16 +429,16 @@ void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const
             load[k2] += (double)rows * (4.0 + (double)wide);
         }
     }
-    for (int k = 0; k < BANDS; k++) { /* the most work first */
+    for (int k = 0; k < NAV__ROW_BANDS; k++) { /* the most work first */
         int at = k;
         while (at > 0 && load[w.order[at - 1]] < load[k]) w.order[at] = w.order[at - 1], at--;
         w.order[at] = k;
     }
-    nav__work work = {.count = BANDS, .run = rasterize_band, .ctx = &w};
+    nav__work work = {.count = NAV__ROW_BANDS, .run = rasterize_band, .ctx = &w};
     (void)nav__pool_run(pool, &work); /* cannot fail: nothing to allocate, no progress to cancel */
     /* the pools one after another, each moved on the threads */
     size_t total = 0;
-    for (int k = 0; k < BANDS; k++) {
+    for (int k = 0; k < NAV__ROW_BANDS; k++) {
         w.base[k] = (uint32_t)total;
         total += arrlenu(bands[k].spans);
         hf->span_count += bands[k].span_count;

@@ -16,6 +16,15 @@
 #include "nav/geometry.h"
 #include "parallel.h"
 
+/* Stages on a pool of threads cut the rows into bands: band k holds rows nav__band_row(depth, k) ..
+ * nav__band_row(depth, k + 1) - 1, when there are NAV__BAND_LEAST_ROWS rows a band or more. */
+enum { NAV__ROW_BANDS = 8, NAV__BAND_LEAST_ROWS = 32 };
+
+static inline int32_t nav__band_row(int32_t depth, uint32_t k)
+{
+    return (int32_t)((int64_t)depth * k / NAV__ROW_BANDS);
+}
+
 #define NAV__NO_SPAN         UINT32_MAX
 #define NAV__SPAN_MAX_HEIGHT 0xffffu /* steps a column holds */
 
@@ -71,8 +80,8 @@ void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *triangle
 
 /* ---- Stage 2: what an agent may stand on (openspace.c) ---------------------------------------- */
 
-/* rows(ctx, z0, z1) for the rows 0 .. depth - 1: in 8 bands of rows on the pool's threads when there
- * is a pool and 256 rows or more, else once for all of them. Its bands must write only their own
+/* rows(ctx, z0, z1) for the rows 0 .. depth - 1: in the bands of rows above on the pool's threads
+ * when there is a pool and rows enough, else once for all of them. Its bands must write only their own
  * rows' data. */
 void nav__in_bands(void (*rows)(void *ctx, int32_t z0, int32_t z1), void *ctx, int32_t depth,
                    nav__pool *pool);

@@ -33,7 +33,7 @@ nav_status nav__parallel(const nav__work *work, uint32_t threads);
 
 /* ---- A pool of threads kept for several runs ------------------------------------------------- */
 
-#define NAV__POOL_MAX 64 /* threads a pool holds, the caller's among them */
+#define NAV__POOL_MAX 256 /* threads a pool holds, the caller's among them */
 
 struct nav__job;
 
