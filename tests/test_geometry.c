@@ -198,7 +198,7 @@ static void test_obj_allocation_failures(void **state)
     }
 }
 
-/* ---- The heightfield (mesh/src/voxel.c) ---------------------------------------------------------- */
+/* ---- The heightfield (mesh/bake/voxel.c) ---------------------------------------------------------- */
 
 /* The spans of column (x, z), bottom up, into out (up to max): how many. */
 static int column_spans(const nav__heightfield *hf, int32_t x, int32_t z, nav__span *out, int max)

@@ -1,4 +1,4 @@
-/* The build from level geometry, stage by stage (mesh/src/voxel.h; docs/geometry_build.md): each
+/* The build from level geometry, stage by stage (mesh/bake/voxel.h; docs/geometry_build.md): each
  * stage on small scenes of boxes and quads whose answer is known cell by cell. */
 #include <math.h>
 #include <stdio.h>
@@ -1245,17 +1245,46 @@ static void test_tiles_file(void **state)
     assert_int_equal(nav_mesh_load_nav(path, NULL, NULL, &from_file, NULL), NAV_SUCCESS);
     assert_same_mesh(from_file, fresh);
     nav_mesh_destroy(from_file);
-    /* a file whose link lands on none of its polygons (its start moved 100 m off the level) is
-     * corrupt (fuzz_mesh's find: it came back as a bad argument) */
+    /* the file holds the stitched mesh beside the tiles (the run time reads it alone): a file of
+     * tiles without it, as libnav 0.1 wrote, is refused by the run time's reader, plainly, and its
+     * tiles still load for the bake; one whose link lands on none of its polygons (its start moved
+     * 100 m off the level) stitches into no mesh */
+    nav_container container;
+    void *bytes = NULL;
+    assert_int_equal(nav_container_read_file(path, NULL, NULL, &bytes, &container), NAV_SUCCESS);
+    assert_int_equal(container.count, 2);
+    assert_int_equal(container.chunks[0].tag, NAV_CHUNK_MESH_TILES);
+    assert_int_equal(container.chunks[1].tag, NAV_CHUNK_MESH);
+    free(bytes);
+    assert_int_equal(nav_container_write_file(
+                         path,
+                         &(nav_chunk){NAV_CHUNK_MESH_TILES, NAV_MESH_TILES_CHUNK_VERSION, w1.data, w1.size},
+                         1, NULL),
+                     NAV_SUCCESS);
+    test_log log;
+    test_log_init(&log);
+    from_file = NULL;
+    assert_int_equal(nav_mesh_load_nav(path, NULL, &log.hooks, &from_file, NULL),
+                     NAV_FAILURE | NAV_WRONG_VERSION);
+    assert_null(from_file);
+    assert_non_null(strstr(log.last, "without the mesh stitched from them"));
+    nav_geometry_tiles *tiles_only = NULL;
+    assert_int_equal(nav_geometry_tiles_load_nav(path, NULL, &tiles_only), NAV_SUCCESS);
+    assert_int_equal(nav_geometry_tiles_mesh(tiles_only, &from_file, NULL), NAV_SUCCESS);
+    assert_same_mesh(from_file, first);
+    nav_mesh_destroy(from_file);
+    nav_geometry_tiles_destroy(tiles_only);
     uint8_t *moved = malloc(w1.size);
     memcpy(moved, w1.data, w1.size);
     float far_x = 120;
     memcpy(moved + 2656 + 48, &far_x, sizeof far_x); /* the link: after the options, costs, the volume */
     nav_chunk off_level = {NAV_CHUNK_MESH_TILES, NAV_MESH_TILES_CHUNK_VERSION, moved, w1.size};
     assert_int_equal(nav_container_write_file(path, &off_level, 1, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_geometry_tiles_load_nav(path, NULL, &tiles_only), NAV_SUCCESS);
     from_file = NULL;
-    assert_int_equal(nav_mesh_load_nav(path, NULL, NULL, &from_file, NULL), NAV_FAILURE | NAV_CORRUPT_DATA);
+    assert_int_equal(nav_geometry_tiles_mesh(tiles_only, &from_file, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
     assert_null(from_file);
+    nav_geometry_tiles_destroy(tiles_only);
     free(moved);
     remove(path);
 

@@ -1,5 +1,5 @@
-/* Private: the baked world (world_bake.c builds it, world_query.c reads it) and the region
- * interface every region kind answers (world_grid.c for grids).
+/* Private: the baked world (hpa/bake/world_bake.c builds it, world.c indexes it, world_query.c reads it) and
+ * the region interface every region kind answers (world_grid.c for grids).
  *
  * Chokepoints are the two ends of every link: chokepoint 2k is link k's `from` end, 2k + 1 its `to`
  * end. Each region lists its chokepoints in ascending order and keeps a table of the costs from each
@@ -181,7 +181,12 @@ struct nav_world {
     uint32_t part_count;
 };
 
-/* ---- Steps of the bake that reading a world file takes too (world_bake.c) ---- */
+/* ---- A world's indexes, made by the bake and by reading a world file alike (world.c) ---- */
+
+/* The planner of a region kind (a grid searched cell by cell or through its HPA* bake). */
+const nav__world_region_ops *nav__world_ops_of(nav_world_region_kind kind, bool by_hpa);
+/* Destroys the objects a world (or its builder) owns. */
+void nav__world_owned_destroy(nav__world_owned *o);
 
 /* Fills in what region r's kind and data give: its ops, box, symmetric flag and cells (on a world
  * whose regions load on demand: as the file states them), and the world's largest grid and mesh

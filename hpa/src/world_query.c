@@ -3,7 +3,7 @@
  *
  * The search is one A*, its estimate the horizontal distance to the goal times the least cost a unit
  * of ground has anywhere in the world (regions' terrain, links cheaper than their length:
- * cost_floor in world_bake.c), the larger of that by straight-line and by octile distance (the
+ * cost_floor in world.c), the larger of that by straight-line and by octile distance (the
  * latter exact on open 8-connected grids); consistent, and Dijkstra where a portal makes it 0. Its
  * vertices are the chokepoints and, when the start or the goal lies on a grid region (of at most
  * CELL_SEARCH_MAX cells), that grid's cells: as HPA* joins start and goal inside its own search

@@ -473,6 +473,28 @@ nav_status nav_mesh_save_nav(const nav_grid *grid, const nav_mesh *mesh, const c
     return s;
 }
 
+/* Whether the file holds a level's tiles (a TILS chunk) and no mesh: as files saved before the
+ * stitched mesh was kept beside the tiles did. */
+static bool tiles_without_mesh(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    nav__chunk_entry chunks[NAV_CONTAINER_MAX_CHUNKS];
+    uint32_t count = 0;
+    bool tiles = false, mesh = false;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long size = ftell(f);
+        if (size > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+            nav_succeeded(nav__container_read_table(f, (uint64_t)size, NULL, chunks, &count)))
+            for (uint32_t i = 0; i < count; i++) {
+                tiles |= chunks[i].tag == NAV_CHUNK_MESH_TILES;
+                mesh |= chunks[i].tag == NAV_CHUNK_MESH;
+            }
+    }
+    fclose(f);
+    return tiles && !mesh;
+}
+
 nav_status nav_mesh_load_nav(const char *path, const nav_allocator *allocator, const nav_log *log,
                              nav_mesh **mesh, nav_grid **grid)
 {
@@ -484,8 +506,13 @@ nav_status nav_mesh_load_nav(const char *path, const nav_allocator *allocator, c
     nav__file_log_init(&file_log, log, path);
     void *bytes;
     const nav_chunk *mesh_chunk;
-    if (!grid && nav__nav_file_is_tiled(path)) /* a level in tiles: the mesh stitched from them */
-        return nav__mesh_load_tiles_nav(path, allocator, log, mesh);
+    if (!grid && tiles_without_mesh(path)) {
+        nav__logf(&file_log.hooks, NAV_LOG_ERROR,
+                  "holds a level's tiles (TILS) without the mesh stitched from them (MESH), as files of "
+                  "libnav 0.1 do: save it again with the bake library (navtool tile or "
+                  "nav_geometry_tiles_save_nav), or load its tiles with nav_geometry_tiles_load_nav");
+        return NAV_FAILURE | NAV_WRONG_VERSION;
+    }
     nav_status s = nav__open_layer_nav(path, allocator, &file_log, NAV_CHUNK_MESH, "MESH",
                                        NAV_MESH_CHUNK_VERSION, &bytes, &mesh_chunk, grid);
     if (nav_failed(s)) return s;

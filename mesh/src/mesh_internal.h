@@ -225,11 +225,4 @@ typedef struct nav__portal {
 nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_t *corridor,
                        const double *area_cost, uint32_t count, nav_path *out, uint8_t *flags, double *cost);
 
-/* Whether the .nav file at path holds a level in tiles (a TILS chunk, no MESH chunk): read from its
- * chunk table alone (false when it cannot be read). */
-bool nav__nav_file_is_tiled(const char *path);
-/* nav_mesh_load_nav for such a file: the tiles read, the mesh stitched from them (tiles_chunk.c). */
-nav_status nav__mesh_load_tiles_nav(const char *path, const nav_allocator *allocator, const nav_log *log,
-                                    nav_mesh **mesh);
-
 #endif

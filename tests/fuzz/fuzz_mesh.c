@@ -154,7 +154,7 @@ static uint32_t le32(const uint8_t *p)
 }
 
 /* Sets the CRC of each tile's block in TILS chunk data to its block's, where the directory can be
- * found (mesh/src/tiles_chunk.c's layout), so that mutations reach the blocks' reader. */
+ * found (mesh/bake/tiles_chunk.c's layout), so that mutations reach the blocks' reader. */
 static void repair_tiles(uint8_t *chunk, size_t n)
 {
     if (n < 2656) return;

@@ -20,10 +20,10 @@ mkdir -p "$dir"
 
 stb_prefixed=0
 [ -e /usr/include/stb/stb_ds.h ] && stb_prefixed=1
-common=(-g -std=gnu11 -DNAV_STB_PREFIXED=$stb_prefixed -Inav/include -Inav/src -Ihpa/include -Imesh/include
-        -Iwaypoints/include -Itests -I/usr/include/stb $(pkg-config --cflags spng libcjson)
+common=(-g -std=gnu11 -DNAV_STB_PREFIXED=$stb_prefixed -Inav/include -Inav/src -Inav/bake -Ihpa/include -Ihpa/src
+        -Imesh/include -Imesh/src -Imesh/bake -Iwaypoints/include -Iwaypoints/src -Itests -I/usr/include/stb $(pkg-config --cflags spng libcjson)
         -DNAV_FUZZ_WORLD_DIR="\"$PWD/data/worlds/village\"")
-srcs=(nav/src/*.c hpa/src/*.c mesh/src/*.c waypoints/src/*.c)
+srcs=(nav/src/*.c hpa/src/*.c mesh/src/*.c waypoints/src/*.c nav/bake/*.c hpa/bake/*.c mesh/bake/*.c waypoints/bake/*.c)
 libs=($(pkg-config --libs spng libcjson) -lm -pthread)
 
 # each harness and the longest input it is fed

@@ -8,10 +8,10 @@
  * winners exactly, as it checked the scan's. Blocks are square, 2^shift cells a side: bigger blocks
  * mean fewer lists but longer ones. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
-#include "ds.h"
 #include "grid_internal.h"
 #include "nav/anyangle.h"
 #include "waypoints_internal.h"
@@ -21,12 +21,32 @@
  * many entries. Measured (bench/README.md). */
 #define SIGHT_SMALL (1u << 18)
 
+/* A growable list of blocks, on the system heap: the threads fill their corners' lists at once, and
+ * the caller's allocator is only called from the caller's thread. */
+typedef struct block_list {
+    uint32_t *block;
+    uint32_t count, capacity;
+} block_list;
+
+static bool block_list_add(block_list *l, uint32_t b)
+{
+    if (l->count == l->capacity) {
+        uint32_t capacity = l->capacity ? 2 * l->capacity : 16;
+        if (capacity < l->capacity) return false;
+        uint32_t *grown = realloc(l->block, (size_t)capacity * sizeof *grown);
+        if (!grown) return false;
+        l->block = grown, l->capacity = capacity;
+    }
+    l->block[l->count++] = b;
+    return true;
+}
+
 typedef struct sight_job {
     const nav__wp_corners *c;
     bool taut_only;
     uint32_t shift, across, blocks;
     const nav_allocator *a;
-    uint32_t **found; /* per corner: stb_ds array of the blocks it may be seen from */
+    block_list *found; /* per corner: the blocks it may be seen from */
 } sight_job;
 
 typedef struct sight_scratch {
@@ -34,6 +54,7 @@ typedef struct sight_scratch {
     nav__wp_scan scan;
     uint32_t *stamp; /* per block: the corner + 1 that marked it last */
     uint32_t v;      /* the corner being scanned from */
+    bool out_of_memory;
 } sight_scratch;
 
 static bool sight_init(void *ctx, void **out)
@@ -75,7 +96,7 @@ static void mark(sight_scratch *s, int64_t y, int64_t lo, int64_t hi)
     for (uint32_t b = row + (uint32_t)(lo >> job->shift); b <= row + (uint32_t)(hi >> job->shift); b++) {
         if (s->stamp[b] == s->v + 1) continue;
         s->stamp[b] = s->v + 1;
-        arrput(job->found[s->v], b);
+        if (!block_list_add(&job->found[s->v], b)) s->out_of_memory = true;
     }
 }
 
@@ -121,7 +142,7 @@ static bool sight_corner(void *ctx, void *scratch, uint32_t v)
     sight_scratch *s = scratch;
     s->v = v;
     nav__wp_scan_region(job->c, &s->scan, job->c->x[v], job->c->y[v], rays, s);
-    return true;
+    return !s->out_of_memory;
 }
 
 uint32_t nav__wp_sight_shift(const nav__wp_corners *c)
@@ -155,8 +176,8 @@ nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_
     /* counting sort by block; corners in ascending order within each */
     uint64_t total = 0;
     for (uint32_t v = 0; !nav_failed(s) && v < c->count; v++) {
-        total += (uint64_t)arrlen(job.found[v]);
-        for (ptrdiff_t i = 0; i < arrlen(job.found[v]); i++) out->first[job.found[v][i] + 1]++;
+        total += job.found[v].count;
+        for (uint32_t i = 0; i < job.found[v].count; i++) out->first[job.found[v].block[i] + 1]++;
     }
     if (!nav_failed(s) && total >= UINT32_MAX) s = NAV_FAILURE | NAV_TOO_LARGE;
     if (!nav_failed(s)) {
@@ -166,8 +187,8 @@ nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_
     if (!nav_failed(s)) {
         for (uint32_t b = 0; b < out->blocks; b++) out->first[b + 1] += out->first[b];
         for (uint32_t v = 0; v < c->count; v++)
-            for (ptrdiff_t i = 0; i < arrlen(job.found[v]); i++)
-                out->corner[out->first[job.found[v][i]]++] = (uint16_t)v;
+            for (uint32_t i = 0; i < job.found[v].count; i++)
+                out->corner[out->first[job.found[v].block[i]]++] = (uint16_t)v;
         for (uint32_t b = out->blocks; b > 0; b--) out->first[b] = out->first[b - 1];
         out->first[0] = 0;
         for (uint32_t b = 0; b < out->blocks; b++)
@@ -175,7 +196,7 @@ nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_
                 out->longest = out->first[b + 1] - out->first[b];
     }
     if (job.found)
-        for (uint32_t v = 0; v < c->count; v++) arrfree(job.found[v]);
+        for (uint32_t v = 0; v < c->count; v++) free(job.found[v].block);
     nav__free(a, job.found);
     if (nav_failed(s)) nav__wp_sight_free(out, a);
     return s;

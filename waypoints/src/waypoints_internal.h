@@ -242,11 +242,11 @@ struct nav_waypoints {
     /* plain tables (up to dense_max waypoints), row `from`, column `to`; null when compressed */
     float *dist;   /* INFINITY: no route */
     uint16_t *hop; /* NAV__NO_HOP: no route */
-    /* hub labels (larger graphs: labels.c): waypoint v's out-label is entries label_first[0][v] ..
-     * label_first[0][v + 1] of label_hub[0], label_hop[0], label_dist[0] (a hub by its rank,
-     * ascending; v's first move towards the hub; the distance there), its in-label the same of
-     * [1] (the waypoint before v on the route from the hub; the distance from it); a symmetric
-     * graph's [1] are its [0] (one allocation) */
+    /* hub labels (larger graphs: made by waypoints/bake/label_bake.c, read by labels.c): waypoint v's
+     * out-label is entries label_first[0][v] .. label_first[0][v + 1] of label_hub[0], label_hop[0],
+     * label_dist[0] (a hub by its rank, ascending; v's first move towards the hub; the distance there), its
+     * in-label the same of [1] (the waypoint before v on the route from the hub; the distance from it); a
+     * symmetric graph's [1] are its [0] (one allocation) */
     bool compressed;
     bool symmetric;     /* nav__wp_symmetric: hub labels keep one list a waypoint; plain tables read
                          * d(x, p) along row p */
@@ -282,6 +282,9 @@ uint32_t nav__wp_tree(const nav_waypoints *wp, double *dist, nav_heap *open, uin
 /* True when every link costs the same both ways (the cheapest open arc from u to v costs what the
  * cheapest from v to u does, for every u and v): then d(u, v) = d(v, u). */
 bool nav__wp_symmetric(const nav_waypoints *wp);
+
+/* A label's side: index 0 of label_first and the rest is the out-labels, 1 the in-labels. */
+enum { NAV__WP_OUT = 0, NAV__WP_IN = 1 };
 
 /* Makes wp's hub labels (wp->compressed; threads and progress from d). NAV_FAILURE |
  * NAV_OUT_OF_MEMORY | NAV_TOO_LARGE (more than 2^32 entries) | NAV_WRONG_STATE (cancelled). */

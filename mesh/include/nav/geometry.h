@@ -235,7 +235,7 @@ nav_geometry_build_desc nav_geometry_tiles_desc(const nav_geometry_tiles *tiles)
  * block, the directory and the offsets of the blocks after it, and every other tile's block is the
  * same to the byte (tested). The mesh is not stored: it is stitched from the tiles when the file is
  * loaded (nav_mesh_load_nav does it for a file with a TILS chunk and no MESH chunk), as a build
- * does, and checked as a MESH chunk is. Layout: mesh/src/tiles_chunk.c. */
+ * does, and checked as a MESH chunk is. Layout: mesh/bake/tiles_chunk.c. */
 #define NAV_CHUNK_MESH_TILES         NAV_TAG('T', 'I', 'L', 'S')
 #define NAV_MESH_TILES_CHUNK_VERSION 1
 

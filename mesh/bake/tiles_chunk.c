@@ -481,13 +481,24 @@ nav_status nav_geometry_tiles_mesh(nav_geometry_tiles *tiles, nav_mesh **mesh,
 nav_status nav_geometry_tiles_save_nav(const nav_geometry_tiles *tiles, const char *path)
 {
     if (!tiles || !path) return NAV_FAILURE | NAV_INVALID_PARAM;
-    nav_writer w;
-    nav_writer_init(&w, &tiles->allocator);
-    nav_status s = nav_geometry_tiles_write_chunk(tiles, &w);
-    if (nav_succeeded(s))
-        s = nav__save_layer_nav(path, NULL, NAV_CHUNK_MESH_TILES, NAV_MESH_TILES_CHUNK_VERSION, &w,
-                                &tiles->allocator);
-    nav_writer_destroy(&w);
+    /* the tiles for rebuilding one, and the mesh stitched from them for the run time, which reads
+     * the MESH chunk alone (it has none of the build's code) */
+    nav_mesh *mesh = NULL;
+    nav_status s = nav_geometry_tiles_mesh((nav_geometry_tiles *)tiles, &mesh, NULL);
+    nav_writer tiles_data, mesh_data;
+    nav_writer_init(&tiles_data, &tiles->allocator);
+    nav_writer_init(&mesh_data, &tiles->allocator);
+    if (nav_succeeded(s)) s = nav_geometry_tiles_write_chunk(tiles, &tiles_data);
+    if (nav_succeeded(s)) s = nav_mesh_write_chunk(mesh, &mesh_data);
+    if (nav_succeeded(s)) {
+        nav_chunk chunks[2] = {
+            {NAV_CHUNK_MESH_TILES, NAV_MESH_TILES_CHUNK_VERSION, tiles_data.data, tiles_data.size},
+            {NAV_CHUNK_MESH, NAV_MESH_CHUNK_VERSION, mesh_data.data, mesh_data.size}};
+        s = nav_container_write_file(path, chunks, 2, &tiles->allocator);
+    }
+    nav_writer_destroy(&tiles_data);
+    nav_writer_destroy(&mesh_data);
+    nav_mesh_destroy(mesh);
     return s;
 }
 
@@ -510,43 +521,5 @@ nav_status nav_geometry_tiles_load_nav(const char *path, const nav_geometry_buil
     s = nav_geometry_tiles_read_chunk(chunk->data, (size_t)chunk->size, &local, out);
     if (nav_succeeded(s)) (*out)->b.desc.log = opts ? opts->log : NULL; /* not the one on this stack */
     nav__close_nav_file(allocator, bytes);
-    return s;
-}
-
-bool nav__nav_file_is_tiled(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return false;
-    nav__chunk_entry chunks[NAV_CONTAINER_MAX_CHUNKS];
-    uint32_t count = 0;
-    bool tiles = false, mesh = false;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long size = ftell(f);
-        if (size > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-            nav_succeeded(nav__container_read_table(f, (uint64_t)size, NULL, chunks, &count)))
-            for (uint32_t i = 0; i < count; i++) {
-                tiles |= chunks[i].tag == NAV_CHUNK_MESH_TILES;
-                mesh |= chunks[i].tag == NAV_CHUNK_MESH;
-            }
-    }
-    fclose(f);
-    return tiles && !mesh;
-}
-
-nav_status nav__mesh_load_tiles_nav(const char *path, const nav_allocator *allocator, const nav_log *log,
-                                    nav_mesh **mesh)
-{
-    nav_geometry_tiles *tiles;
-    nav_status s = nav_geometry_tiles_load_nav(
-        path, &(nav_geometry_build_desc){.allocator = allocator, .log = log, .threads = 1}, &tiles);
-    if (nav_failed(s)) return s;
-    nav__file_log file_log;
-    nav__file_log_init(&file_log, log, path);
-    tiles->b.desc.log = &file_log.hooks;
-    s = nav_geometry_tiles_mesh(tiles, mesh, NULL);
-    /* a link of the file's that lands on none of its polygons (said in the log): the file is wrong */
-    if (s == (NAV_FAILURE | NAV_INVALID_PARAM)) s = NAV_FAILURE | NAV_CORRUPT_DATA;
-    if (nav_succeeded(s)) (*mesh)->log = log ? *log : (nav_log){0};
-    nav_geometry_tiles_destroy(tiles);
     return s;
 }

@@ -9,7 +9,7 @@
  * triangle is steeper than the walkable slope, or faces down): its top is where an agent may
  * stand, once later stages have checked the room above it.
  *
- * Bake-time scratch: stb_ds arrays from the system heap (nav/src/ds.h). */
+ * Bake-time scratch: stb_ds arrays from the system heap (nav/bake/ds.h). */
 #ifndef NAV_MESH_VOXEL_H
 #define NAV_MESH_VOXEL_H
 

@@ -1,0 +1,535 @@
+/* Building and baking a world: regions and links gathered in a builder (stb_ds, bake time only),
+ * then each region's table of costs between its chokepoints, one fan a chokepoint. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "ds.h"
+#include "grid_internal.h"
+#include "log.h"
+#include "parallel.h"
+#include "world_internal.h"
+
+typedef struct builder_region {
+    nav_world_region_kind kind;
+    const nav_grid *grid;
+    const nav_hpa *hpa; /* a grid searched through its HPA* bake */
+    const nav_mesh *mesh;
+    const nav_waypoints *waypoints;
+    double snap;
+    char name[NAV_WORLD_MAX_NAME + 1];
+} builder_region;
+
+typedef struct builder_link {
+    nav_world_link_desc desc; /* name points at `name` below once copied */
+    char name[NAV_WORLD_MAX_NAME + 1];
+    bool named;
+    nav_world_place from, to; /* located at add time */
+} builder_link;
+
+struct nav_world_builder {
+    nav_allocator allocator;
+    nav_log log;
+    builder_region *regions; /* stb_ds array */
+    builder_link *links;     /* stb_ds array */
+    struct {
+        char *key;
+        uint32_t value;
+    } * by_name;             /* stb_ds string map: region name -> index */
+    nav__world_owned *owned; /* stb_ds array: handed to the world at bake */
+};
+
+void nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mesh, nav_waypoints *wp,
+                             nav_hpa *hpa)
+{
+    nav__world_owned o = {grid, mesh, wp, hpa};
+    if (grid || mesh || wp || hpa) arrput(b->owned, o);
+}
+
+uint32_t nav__world_builder_region_count(const nav_world_builder *b)
+{
+    return (uint32_t)arrlenu(b->regions);
+}
+
+const nav_grid *nav__world_builder_grid(const nav_world_builder *b, uint32_t region)
+{
+    return region < arrlenu(b->regions) ? b->regions[region].grid : NULL;
+}
+
+const nav_mesh *nav__world_builder_mesh(const nav_world_builder *b, uint32_t region)
+{
+    return region < arrlenu(b->regions) ? b->regions[region].mesh : NULL;
+}
+
+void nav__world_builder_logf(const nav_world_builder *b, const char *fmt, ...)
+{
+    if (!b->log.fn) return;
+    char message[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof message, fmt, args);
+    va_end(args);
+    b->log.fn(NAV_LOG_ERROR, message, b->log.user);
+}
+
+uint32_t nav__world_builder_find(const nav_world_builder *b, const char *name)
+{
+    nav_world_builder *mutable = (nav_world_builder *)b; /* stb_ds's lookups write a header field */
+    ptrdiff_t i = shgeti(mutable->by_name, name);
+    return i < 0 ? NAV_WORLD_NONE : mutable->by_name[i].value;
+}
+
+/* The region as the bake will hold it (names, chokepoints and table left out). */
+static nav__world_region region_of(const builder_region *br, uint32_t index)
+{
+    return (nav__world_region){.kind = br->kind,
+                               .ops = nav__world_ops_of(br->kind, br->hpa != NULL),
+                               .grid = br->grid,
+                               .hpa = br->hpa,
+                               .by_hpa = br->hpa != NULL,
+                               .mesh = br->mesh,
+                               .waypoints = br->waypoints,
+                               .snap = br->snap,
+                               .index = index};
+}
+
+nav_status nav_world_builder_create(const nav_allocator *allocator, const nav_log *log,
+                                    nav_world_builder **out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_allocator a;
+    nav__allocator_resolve(&a, allocator);
+    nav_world_builder *b = nav__calloc(&a, 1, sizeof *b);
+    *out = b;
+    if (!b) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    b->allocator = a;
+    if (log) b->log = *log;
+    sh_new_strdup(b->by_name);
+    return NAV_SUCCESS;
+}
+
+void nav_world_builder_destroy(nav_world_builder *b)
+{
+    if (!b) return;
+    for (size_t i = 0; i < arrlenu(b->owned); i++) nav__world_owned_destroy(&b->owned[i]);
+    arrfree(b->owned);
+    arrfree(b->regions);
+    arrfree(b->links);
+    shfree(b->by_name);
+    nav__free(&b->allocator, b);
+}
+
+static bool name_ok(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    if (n == 0 || n > NAV_WORLD_MAX_NAME) return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f) return false;
+    return true;
+}
+
+/* Adds a region of any kind (r: its kind and planner; its name from `name`). */
+static nav_status add_region(nav_world_builder *b, const char *name, builder_region r, uint32_t *region)
+{
+    if (region) *region = NAV_WORLD_NONE;
+    if (!name_ok(name)) {
+        nav__logf(&b->log, NAV_LOG_ERROR, "region %u: a name is 1 to %d bytes, no control characters",
+                  (unsigned)arrlenu(b->regions), NAV_WORLD_MAX_NAME);
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    if (shgeti(b->by_name, name) >= 0) {
+        nav__logf(&b->log, NAV_LOG_ERROR, "region %u: the name \"%s\" is taken by region %u",
+                  (unsigned)arrlenu(b->regions), name, shget(b->by_name, name));
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    if (arrlenu(b->regions) >= NAV_WORLD_MAX_REGIONS) return NAV_FAILURE | NAV_TOO_LARGE;
+    strcpy(r.name, name);
+    uint32_t index = (uint32_t)arrlenu(b->regions);
+    arrput(b->regions, r);
+    shput(b->by_name, name, index);
+    if (region) *region = index;
+    return NAV_SUCCESS;
+}
+
+nav_status nav_world_builder_add_grid(nav_world_builder *b, const char *name, const nav_grid *grid,
+                                      uint32_t *region)
+{
+    if (region) *region = NAV_WORLD_NONE;
+    if (!b || !grid) return NAV_FAILURE | NAV_INVALID_PARAM;
+    return add_region(b, name, (builder_region){.kind = NAV_WORLD_REGION_GRID, .grid = grid}, region);
+}
+
+nav_status nav_world_builder_add_grid_hpa(nav_world_builder *b, const char *name, const nav_grid *grid,
+                                          const nav_hpa *hpa, uint32_t *region)
+{
+    if (region) *region = NAV_WORLD_NONE;
+    if (!b || !grid || !hpa) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (nav_hpa_grid_fingerprint(hpa) != nav_grid_fingerprint(grid)) {
+        nav__logf(&b->log, NAV_LOG_ERROR, "region %u (\"%s\"): its HPA* bake was made from another grid",
+                  (unsigned)arrlenu(b->regions), name ? name : "");
+        return NAV_FAILURE | NAV_SOURCE_MISMATCH;
+    }
+    return add_region(b, name, (builder_region){.kind = NAV_WORLD_REGION_GRID, .grid = grid, .hpa = hpa},
+                      region);
+}
+
+nav_status nav_world_builder_add_mesh(nav_world_builder *b, const char *name, const nav_mesh *mesh,
+                                      uint32_t *region)
+{
+    if (region) *region = NAV_WORLD_NONE;
+    if (!b || !mesh) return NAV_FAILURE | NAV_INVALID_PARAM;
+    return add_region(b, name, (builder_region){.kind = NAV_WORLD_REGION_MESH, .mesh = mesh}, region);
+}
+
+nav_status nav_world_builder_add_waypoints(nav_world_builder *b, const char *name,
+                                           const nav_waypoints *waypoints, double snap, uint32_t *region)
+{
+    if (region) *region = NAV_WORLD_NONE;
+    if (!b || !waypoints || !(snap >= 0 && isfinite(snap))) return NAV_FAILURE | NAV_INVALID_PARAM;
+    return add_region(b, name,
+                      (builder_region){.kind = NAV_WORLD_REGION_WAYPOINTS,
+                                       .waypoints = waypoints,
+                                       .snap = snap > 0 ? snap : 1},
+                      region);
+}
+
+/* The place of a point in region r for a link's end, or false (logged). */
+static bool link_end(const nav_world_builder *b, uint32_t link, const char *link_name, const char *end,
+                     uint32_t region, nav_vec3 p, nav_world_place *out)
+{
+    if (region >= arrlenu(b->regions)) {
+        nav__logf(&b->log, NAV_LOG_ERROR, "link %u (\"%s\"): its %s region %u does not exist (%u regions)",
+                  link, link_name, end, region, (unsigned)arrlenu(b->regions));
+        return false;
+    }
+    const builder_region *r = &b->regions[region];
+    nav__world_region probe = region_of(r, region);
+    if (!(isfinite(p.x) && isfinite(p.y) && isfinite(p.z)) || !probe.ops->locate(&probe, p, out)) {
+        nav__logf(&b->log, NAV_LOG_ERROR,
+                  "link %u (\"%s\"): its %s point (%g, %g, %g) is at no walkable place of region \"%s\"",
+                  link, link_name, end, (double)p.x, (double)p.y, (double)p.z, r->name);
+        return false;
+    }
+    out->region = region;
+    return true;
+}
+
+nav_status nav_world_builder_add_link(nav_world_builder *b, const nav_world_link_desc *desc, uint32_t *id)
+{
+    if (id) *id = NAV_WORLD_NONE;
+    if (!b || !desc) return NAV_FAILURE | NAV_INVALID_PARAM;
+    uint32_t index = (uint32_t)arrlenu(b->links);
+    if (index >= NAV_WORLD_MAX_LINKS) return NAV_FAILURE | NAV_TOO_LARGE;
+    builder_link l = {.desc = *desc};
+    const char *shown = desc->name ? desc->name : "";
+    if (desc->name) {
+        if (!name_ok(desc->name)) {
+            nav__logf(&b->log, NAV_LOG_ERROR, "link %u: a name is 1 to %d bytes, no control characters",
+                      index, NAV_WORLD_MAX_NAME);
+            return NAV_FAILURE | NAV_INVALID_PARAM;
+        }
+        strcpy(l.name, desc->name);
+        l.named = true;
+    }
+    if (l.desc.kind == 0) l.desc.kind = NAV_LINK_DOOR;
+    if ((int)l.desc.kind < 0 || l.desc.kind >= NAV_LINK_KIND_COUNT) {
+        nav__logf(&b->log, NAV_LOG_ERROR, "link %u (\"%s\"): kind %d is none of nav_world_link_kind", index,
+                  shown, (int)l.desc.kind);
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    if (!link_end(b, index, shown, "from", desc->from_region, desc->from, &l.from) ||
+        !link_end(b, index, shown, "to", desc->to_region, desc->to, &l.to))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (l.desc.cost == 0) {
+        double dx = (double)desc->to.x - desc->from.x, dy = (double)desc->to.y - desc->from.y,
+               dz = (double)desc->to.z - desc->from.z;
+        l.desc.cost = sqrt(dx * dx + dy * dy + dz * dz);
+    }
+    if (!(l.desc.cost > 0 && l.desc.cost <= NAV_WORLD_MAX_LINK_COST)) {
+        nav__logf(
+            &b->log, NAV_LOG_ERROR,
+            "link %u (\"%s\"): its cost %g is not above 0 and at most %g (two points in one place need a "
+            "cost of their own)",
+            index, shown, desc->cost, NAV_WORLD_MAX_LINK_COST);
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    arrput(b->links, l);
+    if (id) *id = index;
+    return NAV_SUCCESS;
+}
+
+/* ---- Bake ------------------------------------------------------------------------------------- */
+
+/* Copies the builder's regions, links and names into w (allocated through w's allocator). */
+static nav_status copy_inputs(const nav_world_builder *b, nav_world *w)
+{
+    const nav_allocator *a = &w->allocator;
+    size_t names = 1;
+    for (uint32_t r = 0; r < w->region_count; r++) names += strlen(b->regions[r].name) + 1;
+    for (uint32_t k = 0; k < w->link_count; k++)
+        names += b->links[k].named ? strlen(b->links[k].name) + 1 : 0;
+    if (names > UINT32_MAX) return NAV_FAILURE | NAV_TOO_LARGE;
+    w->names = nav__alloc(a, names);
+    w->regions = nav__calloc(a, w->region_count, sizeof *w->regions);
+    w->links = nav__calloc(a, w->link_count ? w->link_count : 1, sizeof *w->links);
+    if (!w->names || !w->regions || !w->links) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    uint32_t at = 0;
+    w->names[at++] = '\0'; /* offset 0: the empty name */
+    for (uint32_t r = 0; r < w->region_count; r++) {
+        const builder_region *br = &b->regions[r];
+        w->regions[r] = region_of(br, r);
+        w->regions[r].name = at;
+        nav__world_note_region(w, r);
+        size_t n = strlen(br->name) + 1;
+        memcpy(w->names + at, br->name, n);
+        at += (uint32_t)n;
+    }
+    for (uint32_t k = 0; k < w->link_count; k++) {
+        const builder_link *bl = &b->links[k];
+        w->links[k] = (nav__world_link){.kind = bl->desc.kind,
+                                        .name = 0,
+                                        .cost = bl->desc.cost,
+                                        .one_way = bl->desc.one_way,
+                                        .disabled = bl->desc.disabled};
+        if (bl->named) {
+            size_t n = strlen(bl->name) + 1;
+            memcpy(w->names + at, bl->name, n);
+            w->links[k].name = at;
+            at += (uint32_t)n;
+        }
+    }
+    w->names_size = at;
+    return NAV_SUCCESS;
+}
+
+/* The chokepoints (two a link) and each region's list of them. */
+static nav_status place_chokepoints(const nav_world_builder *b, nav_world *w)
+{
+    const nav_allocator *a = &w->allocator;
+    uint32_t n = w->choke_count;
+    w->choke = nav__calloc(a, n ? n : 1, sizeof *w->choke);
+    if (!w->choke) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (uint32_t k = 0; k < w->link_count; k++) {
+        w->choke[2 * k] = b->links[k].from;
+        w->choke[2 * k + 1] = b->links[k].to;
+    }
+    return nav__world_index_chokepoints(w);
+}
+
+/* Each region's table: one fan from each of its chokepoints to all of them, regions spread over
+ * threads (each with a scratch of its own; the tables are the same at any thread count). On grids
+ * each entry's way is kept too, as runs of moves (path_first, path_bytes), so that a query lays a leg
+ * between two chokepoints of a tile without a search: a thread writes a region's runs to a buffer of
+ * its own (the system heap: the caller's allocator is only called from the caller's thread), the
+ * calling thread joins them in region order. */
+typedef struct table_scratch {
+    nav__world_scratch planners;
+    nav_world_place *targets;
+    nav_path cells;
+} table_scratch;
+
+typedef struct table_job {
+    nav_world *w;
+    uint8_t **runs;   /* a region's runs, concatenated in table order (system heap) */
+    uint64_t *length; /* their bytes */
+} table_job;
+
+static bool table_init(void *ctx, void **out)
+{
+    nav_world *w = ((table_job *)ctx)->w;
+    table_scratch *t = nav__calloc(&w->allocator, 1, sizeof *t);
+    *out = t;
+    if (!t) return false;
+    nav_path_init(&t->cells, NULL);
+    t->targets = nav__alloc(&w->allocator, ((size_t)w->max_region_chokes + 1) * sizeof *t->targets);
+    if (!t->targets) return false;
+    if (nav_failed(nav__world_scratch_init(&t->planners, w, &w->allocator, NULL))) {
+        nav__free(&w->allocator, t->targets);
+        t->targets = NULL;
+        return false;
+    }
+    return true;
+}
+
+static void table_fini(void *ctx, void *scratch)
+{
+    nav_world *w = ((table_job *)ctx)->w;
+    table_scratch *t = scratch;
+    if (!t) return;
+    if (t->targets) {
+        nav__free(&w->allocator, t->targets);
+        nav__world_scratch_free(&t->planners, w);
+    }
+    nav_path_destroy(&t->cells);
+    nav__free(&w->allocator, t);
+}
+
+/* Appends the runs of moves of the last fan's way to cell `to` to *runs (length *n, room *room):
+ * false when out of memory. The entry's byte count goes to *bytes. */
+static bool keep_way(table_scratch *t, const nav_grid *grid, uint32_t to, uint8_t **runs, uint64_t *n,
+                     uint64_t *room, uint64_t *bytes)
+{
+    nav_allocator heap;
+    nav__allocator_resolve(&heap, NULL);
+    nav_path_clear(&t->cells);
+    if (nav_failed(nav_region_fan_path(t->planners.grid, to, &t->cells))) return false;
+    uint64_t before = *n;
+    for (uint32_t i = 1; i < t->cells.count;) {
+        int32_t step = (int32_t)t->cells.nodes[i] - (int32_t)t->cells.nodes[i - 1];
+        int d = 0;
+        while (d < 8 && grid->offset[d] != step) d++;
+        if (d == 8) return false; /* never: a fan's way is made of moves */
+        uint32_t run = 1;
+        while (run < 32 && i + run < t->cells.count &&
+               (int32_t)t->cells.nodes[i + run] - (int32_t)t->cells.nodes[i + run - 1] == step)
+            run++;
+        if (*n == *room) {
+            uint64_t grown = *room ? 2 * *room : 4096;
+            uint8_t *more = nav__realloc(&heap, *runs, (size_t)*room, (size_t)grown);
+            if (!more) return false;
+            *runs = more, *room = grown;
+        }
+        (*runs)[(*n)++] = (uint8_t)(d << 5 | (int)(run - 1));
+        i += run;
+    }
+    *bytes = *n - before;
+    return true;
+}
+
+static bool table_run(void *ctx, void *scratch, uint32_t r)
+{
+    table_job *job = ctx;
+    nav_world *w = job->w;
+    table_scratch *t = scratch;
+    const nav__world_region *region = &w->regions[r];
+    uint32_t k = region->choke_count;
+    for (uint32_t j = 0; j < k; j++) t->targets[j] = w->choke[w->region_choke[region->choke_first + j]];
+    double *table = w->table + region->table_first;
+    uint64_t *length = w->path_first + region->table_first + 1, n = 0, room = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        /* on a symmetric grid, fan i needs only the chokepoints after it, and fills row and column */
+        uint32_t from = region->symmetric ? i : 0;
+        double *row = table + (uint64_t)i * k;
+        if (nav_failed(region->ops->fan(&t->planners, region, &t->targets[i], false, t->targets + from,
+                                        k - from, row + from)))
+            return false;
+        for (uint32_t j = from; region->symmetric && j < k; j++) table[(uint64_t)j * k + i] = row[j];
+        for (uint32_t j = from; region->grid && !region->by_hpa && j < k; j++)
+            if (j != i && row[j] < INFINITY &&
+                !keep_way(t, region->grid, t->targets[j].id, &job->runs[r], &n, &room,
+                          &length[(uint64_t)i * k + j]))
+                return false;
+    }
+    job->length[r] = n;
+    return true;
+}
+
+static bool table_run_only(void *ctx, void *scratch, uint32_t i)
+{
+    return table_run(ctx, scratch, ((table_job *)ctx)->w->part_list[i]);
+}
+
+/* The regions of a part bake (only_region, or a shard), or none for a whole bake. */
+static nav_status choose_part(nav_world *w, const nav_world_bake_desc *desc, const nav_log *log)
+{
+    if (!desc->only_region && !desc->shards) return NAV_SUCCESS;
+    if ((desc->only_region && desc->shards) || desc->shard >= (desc->shards ? desc->shards : 1) ||
+        desc->part_count) {
+        nav__logf(log, NAV_LOG_ERROR, "a part bake takes only_region or a shard below shards, and no parts");
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    w->part_list = nav__alloc(&w->allocator, w->region_count * sizeof *w->part_list);
+    if (!w->part_list) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (uint32_t r = 0; r < w->region_count; r++)
+        if (desc->only_region ? !strcmp(nav__world_name(w, w->regions[r].name), desc->only_region)
+                              : r % desc->shards == desc->shard)
+            w->part_list[w->part_count++] = r;
+    if (desc->only_region && w->part_count == 0) {
+        nav__logf(log, NAV_LOG_ERROR, "only_region: no region named \"%s\"", desc->only_region);
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    return NAV_SUCCESS;
+}
+
+static nav_status fill_tables(nav_world *w, uint32_t threads, const nav_progress *progress)
+{
+    const nav_allocator *a = &w->allocator;
+    w->path_first = nav__calloc(a, (size_t)w->table_size + 1, sizeof *w->path_first);
+    table_job job = {w, nav__calloc(a, w->region_count, sizeof *job.runs),
+                     nav__calloc(a, w->region_count, sizeof *job.length)};
+    nav_status s = w->path_first && job.runs && job.length ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!nav_failed(s)) {
+        bool part = w->part_list != NULL; /* a part bake: its regions' tables only */
+        nav__work work = {.count = part ? w->part_count : w->region_count,
+                          .init = table_init,
+                          .run = part ? table_run_only : table_run,
+                          .fini = table_fini,
+                          .ctx = &job,
+                          .stage = "fans",
+                          .progress = progress};
+        s = nav__parallel(&work, threads);
+    }
+    if (!nav_failed(s)) { /* every entry's runs joined, in table order */
+        uint64_t total = 0;
+        for (uint32_t r = 0; r < w->region_count; r++) total += job.length[r];
+        w->path_bytes = total <= SIZE_MAX ? nav__alloc(a, total ? (size_t)total : 1) : NULL;
+        if (!w->path_bytes) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        for (uint64_t e = 0; e < w->table_size; e++) w->path_first[e + 1] += w->path_first[e];
+        for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++)
+            if (job.length[r])
+                memcpy(w->path_bytes + w->path_first[w->regions[r].table_first], job.runs[r],
+                       (size_t)job.length[r]);
+        w->path_size = total;
+    }
+    nav_allocator heap;
+    nav__allocator_resolve(&heap, NULL);
+    for (uint32_t r = 0; job.runs && r < w->region_count; r++) nav__free(&heap, job.runs[r]);
+    nav__free(a, job.runs);
+    nav__free(a, job.length);
+    return s;
+}
+
+nav_status nav_world_bake(const nav_world_builder *b, const nav_world_bake_desc *desc, nav_world **out)
+{
+    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
+    *out = NULL;
+    if (!b) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (arrlenu(b->regions) == 0) {
+        nav__logf(&b->log, NAV_LOG_ERROR, "a world needs at least one region");
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    }
+    nav_allocator a = b->allocator;
+    if (desc && desc->allocator) nav__allocator_resolve(&a, desc->allocator);
+    nav_world *w = nav__calloc(&a, 1, sizeof *w);
+    if (!w) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    w->allocator = a;
+    w->region_count = (uint32_t)arrlenu(b->regions);
+    w->link_count = (uint32_t)arrlenu(b->links);
+    w->choke_count = 2 * w->link_count;
+    nav_status s = copy_inputs(b, w);
+    if (!nav_failed(s) && desc) s = choose_part(w, desc, &b->log);
+    if (!nav_failed(s)) s = place_chokepoints(b, w);
+    if (!nav_failed(s) && desc && desc->part_count)
+        s = nav__world_tables_from_parts(w, desc->parts, desc->part_count, &b->log);
+    else if (!nav_failed(s))
+        s = fill_tables(w, desc ? desc->threads : 0, desc ? &desc->progress : NULL);
+    if (!nav_failed(s)) s = nav__world_finish(w);
+    if (!nav_failed(s) && arrlenu(b->owned)) { /* the builder's objects change owner: it keeps none */
+        w->owned = nav__calloc(&a, arrlenu(b->owned), sizeof *w->owned);
+        if (!w->owned) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    if (!nav_failed(s) && arrlenu(b->owned)) {
+        nav_world_builder *mutable = (nav_world_builder *)b;
+        memcpy(w->owned, b->owned, arrlenu(b->owned) * sizeof *w->owned);
+        w->owned_count = (uint32_t)arrlenu(b->owned);
+        arrsetlen(mutable->owned, 0);
+    }
+    if (nav_failed(s)) {
+        nav_world_destroy(w);
+        return s;
+    }
+    *out = w;
+    return NAV_SUCCESS;
+}
