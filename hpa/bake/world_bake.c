@@ -7,6 +7,7 @@
 
 #include "alloc.h"
 #include "ds.h"
+#include "index.h"
 #include "grid_internal.h"
 #include "log.h"
 #include "parallel.h"
@@ -34,10 +35,7 @@ struct nav_world_builder {
     nav_log log;
     builder_region *regions; /* stb_ds array */
     builder_link *links;     /* stb_ds array */
-    struct {
-        char *key;
-        uint32_t value;
-    } * by_name;             /* stb_ds string map: region name -> index */
+    nav__index by_name;      /* regions by name */
     nav__world_owned *owned; /* stb_ds array: handed to the world at bake */
 };
 
@@ -74,11 +72,15 @@ void nav__world_builder_logf(const nav_world_builder *b, const char *fmt, ...)
     b->log.fn(NAV_LOG_ERROR, message, b->log.user);
 }
 
+static bool same_name(uint32_t item, const void *key, const void *ctx)
+{
+    const nav_world_builder *b = ctx;
+    return strcmp(b->regions[item].name, key) == 0;
+}
+
 uint32_t nav__world_builder_find(const nav_world_builder *b, const char *name)
 {
-    nav_world_builder *mutable = (nav_world_builder *)b; /* stb_ds's lookups write a header field */
-    ptrdiff_t i = shgeti(mutable->by_name, name);
-    return i < 0 ? NAV_WORLD_NONE : mutable->by_name[i].value;
+    return nav__index_find(&b->by_name, nav__index_hash_string(name), same_name, name, b);
 }
 
 /* The region as the bake will hold it (names, chokepoints and table left out). */
@@ -106,7 +108,6 @@ nav_status nav_world_builder_create(const nav_allocator *allocator, const nav_lo
     if (!b) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     b->allocator = a;
     if (log) b->log = *log;
-    sh_new_strdup(b->by_name);
     return NAV_SUCCESS;
 }
 
@@ -117,7 +118,7 @@ void nav_world_builder_destroy(nav_world_builder *b)
     arrfree(b->owned);
     arrfree(b->regions);
     arrfree(b->links);
-    shfree(b->by_name);
+    nav__index_free(&b->by_name);
     nav__free(&b->allocator, b);
 }
 
@@ -139,16 +140,18 @@ static nav_status add_region(nav_world_builder *b, const char *name, builder_reg
                   (unsigned)arrlenu(b->regions), NAV_WORLD_MAX_NAME);
         return NAV_FAILURE | NAV_INVALID_PARAM;
     }
-    if (shgeti(b->by_name, name) >= 0) {
+    uint32_t taken = nav__world_builder_find(b, name);
+    if (taken != NAV_WORLD_NONE) {
         nav__logf(&b->log, NAV_LOG_ERROR, "region %u: the name \"%s\" is taken by region %u",
-                  (unsigned)arrlenu(b->regions), name, shget(b->by_name, name));
+                  (unsigned)arrlenu(b->regions), name, taken);
         return NAV_FAILURE | NAV_INVALID_PARAM;
     }
     if (arrlenu(b->regions) >= NAV_WORLD_MAX_REGIONS) return NAV_FAILURE | NAV_TOO_LARGE;
     strcpy(r.name, name);
     uint32_t index = (uint32_t)arrlenu(b->regions);
-    arrput(b->regions, r);
-    shput(b->by_name, name, index);
+    if (!nav__arr_reserve(b->regions, 1) || !nav__index_add(&b->by_name, nav__index_hash_string(name), index))
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    nav__arr_put_reserved(b->regions, r);
     if (region) *region = index;
     return NAV_SUCCESS;
 }

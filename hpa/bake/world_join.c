@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ds.h"
+#include "index.h"
 #include "log.h"
 #include "world_internal.h"
 
@@ -225,14 +226,17 @@ typedef struct mesh_side {
 } mesh_side;
 
 /* A mesh's sides in the order first met (links are made in that order: never in hash order), found
- * by key through a hash map of their indices. */
+ * by key through an index of their places in the list. */
 typedef struct mesh_sides {
     mesh_side *list; /* stb_ds */
-    struct side_index {
-        uint64_t key;
-        size_t value;
-    } * index; /* stb_ds hash map */
+    nav__index index;
 } mesh_sides;
+
+static bool same_side(uint32_t item, const void *key, const void *ctx)
+{
+    const mesh_sides *sides = ctx;
+    return sides->list[item].key == *(const uint64_t *)key;
+}
 
 /* Side k of a tile (0: west, 1: east, 2: south, 3: north): the line it lies on (x = at for west and
  * east, z = at for south and north), which way is outside (+1 or -1 along that axis), its length. */
@@ -283,15 +287,20 @@ static nav_status mesh_edge(joiner *j, mesh_sides *sides, const nav_mesh *mesh, 
             float h;
             if (fabs(edge_y - floor_y) > j->tolerance || !nav_mesh_poly_contains(mesh, poly, q, &h)) continue;
             q.y = h;
-            ptrdiff_t found = hmgeti(sides->index, key);
-            size_t e = found >= 0 ? sides->index[found].value : arrlenu(sides->list);
-            if (found < 0) {
+            uint32_t hash = nav__index_hash_bytes(&key, sizeof key);
+            uint32_t e = nav__index_find(&sides->index, hash, same_side, &key, sides);
+            if (e == NAV__INDEX_NONE) {
+                e = (uint32_t)arrlenu(sides->list);
                 mesh_side fresh = {.key = key};
-                arrsetlen(fresh.open, (size_t)n);
-                arrsetlen(fresh.across, (size_t)n);
-                memset(fresh.open, 0, (size_t)n);
-                arrput(sides->list, fresh);
-                hmput(sides->index, key, e);
+                bool made =
+                    nav__arr_setlen(fresh.open, (size_t)n) && nav__arr_setlen(fresh.across, (size_t)n);
+                if (made) memset(fresh.open, 0, (size_t)n);
+                if (!made || !nav__arr_push(sides->list, fresh) || !nav__index_add(&sides->index, hash, e)) {
+                    arrfree(fresh.open);
+                    arrfree(fresh.across);
+                    if (arrlenu(sides->list) > e) stbds_header(sides->list)->length = e;
+                    return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+                }
             }
             sides->list[e].open[cell] = 1;
             sides->list[e].across[cell] = q;
@@ -351,7 +360,7 @@ static nav_status join_meshes(joiner *j, const nav_world_join_desc *d)
     for (uint32_t m = 0; m < regions && !nav_failed(s); m++) {
         const nav_mesh *mesh = nav__world_builder_mesh(j->b, m);
         if (!mesh) continue;
-        mesh_sides sides = {NULL, NULL};
+        mesh_sides sides = {0};
         for (uint32_t p = 0; p < nav_mesh_poly_count(mesh) && !nav_failed(s); p++) {
             nav_mesh_poly_info info;
             nav_mesh_poly(mesh, p, &info);
@@ -407,7 +416,7 @@ static nav_status join_meshes(joiner *j, const nav_world_join_desc *d)
             arrfree(sides.list[e].across);
         }
         arrfree(sides.list);
-        hmfree(sides.index);
+        nav__index_free(&sides.index);
     }
     arrfree(seen);
     return s;

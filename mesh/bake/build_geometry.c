@@ -399,8 +399,8 @@ nav_status nav__geometry_assemble(build *b, nav_geometry_build_stats *stats, nav
     const nav_geometry_build_desc *d = &b->desc;
     uint32_t tiles = (uint32_t)arrlenu(b->results);
     nav__polygons all = {0};
-    void *weld = NULL;
-    bool broken = false;
+    nav__index weld = {0};
+    bool broken = false, appended = true;
     for (uint32_t i = 0; i < tiles; i++) {
         tile_result *r = &b->results[i];
         broken |= r->broken;
@@ -410,11 +410,13 @@ nav_status nav__geometry_assemble(build *b, nav_geometry_build_stats *stats, nav
         stats->regions += r->regions;
         stats->contour_points += r->contour_points;
         for (int k = 0; k < NAV_GEOMETRY_STAGES; k++) stats->stage_ms[k] += r->stage_ms[k];
-        nav__polygons_append(&all, &r->polygons, &weld);
+        appended = appended && nav__polygons_append(&all, &r->polygons, &weld);
     }
-    nav__polygons_weld_free(&weld);
+    nav__index_free(&weld);
     nav_status s = NAV_SUCCESS;
-    if (broken) {
+    if (!appended) {
+        s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    } else if (broken) {
         nav__logf(d->log, NAV_LOG_ERROR,
                   "geometry: a region's outline does not close (a bug: please report it)");
         s = NAV_FAILURE | NAV_CORRUPT_DATA;

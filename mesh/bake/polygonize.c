@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ds.h"
+#include "index.h"
 #include "merge.h"
 #include "mesh_internal.h"
 #include "voxel.h"
@@ -142,15 +143,6 @@ static bool triangulate(const nav__contour_point *pts, uint32_t n, uint32_t **tr
 }
 
 /* ---- Polygons -------------------------------------------------------------------------------- */
-
-typedef struct vertex_key {
-    int32_t x, z, y;
-} vertex_key;
-
-typedef struct vertex_entry {
-    vertex_key key;
-    uint32_t value;
-} vertex_entry;
 
 void nav__polygons_free(nav__polygons *p)
 {
@@ -341,58 +333,67 @@ void nav__polygons_build(nav__polygons *out, const nav__contours *c, const nav__
     for (size_t v = 0; v < arrlenu(out->x); v++) out->x[v] += dx, out->z[v] += dz;
 }
 
-void nav__polygons_append(nav__polygons *all, const nav__polygons *add, void **weld_map)
+static bool same_vertex(uint32_t item, const void *key, const void *ctx)
 {
-    vertex_entry *weld = *weld_map;
+    const nav__polygons *all = ctx;
+    const int32_t *k = key;
+    return all->x[item] == k[0] && all->z[item] == k[1] && all->y[item] == k[2];
+}
+
+static uint32_t vertex_hash(const int32_t *key)
+{
+    uint64_t h = ((uint64_t)(uint32_t)key[0] * 0x9e3779b97f4a7c15ull) ^
+                 ((uint64_t)(uint32_t)key[1] * 0xc2b2ae3d27d4eb4full) ^
+                 ((uint64_t)(uint32_t)key[2] * 0x165667b19e3779f9ull);
+    return (uint32_t)(h ^ (h >> 29) ^ (h >> 47));
+}
+
+/* Appends n values of `from` to array `to`. */
+#define APPEND_ALL(to, from, n)                                                                              \
+    (nav__arr_reserve(to, n) && (memcpy(nav__arr_addn_reserved(to, n), from, (n) * sizeof *(to)), true))
+
+bool nav__polygons_append(nav__polygons *all, const nav__polygons *add, nav__index *weld)
+{
     uint32_t *remap = NULL;
-    arrsetlen(remap, arrlenu(add->x));
-    for (size_t v = 0; v < arrlenu(add->x); v++) {
-        vertex_key key = {add->x[v], add->z[v], add->y[v]};
-        ptrdiff_t at = hmgeti(weld, key);
-        if (at < 0) {
-            uint32_t id = (uint32_t)arrlenu(all->x);
-            arrput(all->x, add->x[v]);
-            arrput(all->y, add->y[v]);
-            arrput(all->z, add->z[v]);
-            hmput(weld, key, id);
-            remap[v] = id;
-        } else {
-            remap[v] = weld[at].value;
+    bool ok = nav__arr_setlen(remap, arrlenu(add->x));
+    for (size_t v = 0; ok && v < arrlenu(add->x); v++) {
+        int32_t key[3] = {add->x[v], add->z[v], add->y[v]};
+        uint32_t hash = vertex_hash(key), at = nav__index_find(weld, hash, same_vertex, key, all);
+        if (at == NAV__INDEX_NONE) {
+            at = (uint32_t)arrlenu(all->x);
+            ok = nav__arr_push(all->x, add->x[v]) && nav__arr_push(all->y, add->y[v]) &&
+                 nav__arr_push(all->z, add->z[v]) && nav__index_add(weld, hash, at);
         }
+        remap[v] = at;
     }
-    if (arrlenu(all->poly_first) == 0) arrput(all->poly_first, 0);
+    if (ok && arrlenu(all->poly_first) == 0) ok = nav__arr_push(all->poly_first, 0);
     uint32_t base = (uint32_t)arrlenu(all->poly_verts);
     size_t polys = arrlenu(add->poly_first) ? arrlenu(add->poly_first) - 1 : 0;
-    for (size_t e = 0; e < arrlenu(add->poly_verts); e++) arrput(all->poly_verts, remap[add->poly_verts[e]]);
-    for (size_t q = 0; q < polys; q++) {
-        arrput(all->poly_first, base + add->poly_first[q + 1]);
-        arrput(all->poly_area, add->poly_area[q]);
+    ok = ok && nav__arr_reserve(all->poly_verts, arrlenu(add->poly_verts)) &&
+         nav__arr_reserve(all->poly_first, polys) && nav__arr_reserve(all->poly_area, polys);
+    for (size_t e = 0; ok && e < arrlenu(add->poly_verts); e++)
+        nav__arr_put_reserved(all->poly_verts, remap[add->poly_verts[e]]);
+    for (size_t q = 0; ok && q < polys; q++) {
+        nav__arr_put_reserved(all->poly_first, base + add->poly_first[q + 1]);
+        nav__arr_put_reserved(all->poly_area, add->poly_area[q]);
     }
-    if (arrlenu(add->detail_point_first) == polys + 1) { /* heights: appended as they are */
-        if (arrlenu(all->detail_point_first) == 0) {
-            arrput(all->detail_point_first, 0);
-            arrput(all->detail_tri_first, 0);
-        }
+    if (ok && arrlenu(add->detail_point_first) == polys + 1) { /* heights: appended as they are */
+        if (arrlenu(all->detail_point_first) == 0)
+            ok = nav__arr_push(all->detail_point_first, 0) && nav__arr_push(all->detail_tri_first, 0);
         uint32_t point_base = (uint32_t)(arrlenu(all->detail_points) / 3),
                  tri_base = (uint32_t)(arrlenu(all->detail_tris) / 3);
-        for (size_t k = 0; k < arrlenu(add->detail_points); k++)
-            arrput(all->detail_points, add->detail_points[k]);
-        for (size_t k = 0; k < arrlenu(add->detail_tris); k++) arrput(all->detail_tris, add->detail_tris[k]);
-        for (size_t q = 0; q < polys; q++) {
-            arrput(all->detail_point_first, point_base + add->detail_point_first[q + 1]);
-            arrput(all->detail_tri_first, tri_base + add->detail_tri_first[q + 1]);
+        ok = ok && APPEND_ALL(all->detail_points, add->detail_points, arrlenu(add->detail_points)) &&
+             APPEND_ALL(all->detail_tris, add->detail_tris, arrlenu(add->detail_tris)) &&
+             nav__arr_reserve(all->detail_point_first, polys) &&
+             nav__arr_reserve(all->detail_tri_first, polys);
+        for (size_t q = 0; ok && q < polys; q++) {
+            nav__arr_put_reserved(all->detail_point_first, point_base + add->detail_point_first[q + 1]);
+            nav__arr_put_reserved(all->detail_tri_first, tri_base + add->detail_tri_first[q + 1]);
         }
     }
     all->failed_regions += add->failed_regions;
     arrfree(remap);
-    *weld_map = weld;
-}
-
-void nav__polygons_weld_free(void **weld_map)
-{
-    vertex_entry *weld = *weld_map;
-    hmfree(weld);
-    *weld_map = NULL;
+    return ok;
 }
 
 /* A vertex on a line between tiles: the line (x = line * tile_size when vertical, z = ... when

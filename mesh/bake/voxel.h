@@ -14,6 +14,7 @@
 #define NAV_MESH_VOXEL_H
 
 #include "nav/geometry.h"
+#include "index.h"
 #include "parallel.h"
 
 /* Stages on a pool of threads cut the rows into bands: band k holds rows nav__band_row(depth, k) ..
@@ -264,9 +265,9 @@ void nav__polygons_detail(nav__polygons *p, const nav__open_space *os, int32_t d
                           float max_error, int32_t reach, nav__pool *pool);
 
 /* Appends the polygons of `add` to `all`, welding vertices at the same corner and height
- * (weld: the stb_ds map of all's vertices, kept between calls). */
-void nav__polygons_append(nav__polygons *all, const nav__polygons *add, void **weld);
-void nav__polygons_weld_free(void **weld);
+ * (weld: the index of all's vertices, kept between calls). False when memory runs out (all is then
+ * only good for freeing). */
+bool nav__polygons_append(nav__polygons *all, const nav__polygons *add, nav__index *weld);
 
 /* Joins the polygons: along the lines between tiles (every tile_size cells from column and row 0;
  * 0: none), each polygon edge on a line takes the vertices of the other side's polygons that lie

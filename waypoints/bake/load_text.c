@@ -6,12 +6,14 @@
  *
  * Blank lines and lines starting with '#' are skipped. A link may name a waypoint defined further
  * down; names are resolved once the whole text is read. The graph is gathered in stb_ds arrays and
- * a name map (bake-time code), then copied into one block from the caller's allocator. */
+ * an index of names (bake-time code), then copied into one block from the caller's allocator; a
+ * failed allocation anywhere gives NAV_OUT_OF_MEMORY. */
 #include <math.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "ds.h"
+#include "index.h"
 #include "text.h"
 #include "waypoints_internal.h"
 
@@ -22,28 +24,42 @@ typedef struct read_link {
     nav_waypoint_link link;
 } read_link;
 
-typedef struct name_entry {
-    char *key;
-    uint32_t value; /* the waypoint */
-} name_entry;
-
 typedef struct reading {
     const load_context *ctx;
     nav_waypoint *waypoints; /* stb_ds array (names: null until the end) */
     size_t *waypoint_name;   /* where each one's name starts in names */
     uint32_t *waypoint_line;
     read_link *links;
-    char *names;         /* stb_ds array of NUL-terminated names */
-    name_entry *by_name; /* stb_ds string map */
+    char *names;        /* stb_ds array of NUL-terminated names */
+    nav__index by_name; /* the waypoints by name */
+    bool out_of_memory;
 } reading;
 
-/* Copies a word into the name buffer; its offset, or SIZE_MAX when it is no valid name. */
+static bool same_name(uint32_t item, const void *key, const void *ctx)
+{
+    const reading *rd = ctx;
+    return strcmp(rd->names + rd->waypoint_name[item], key) == 0;
+}
+
+/* The waypoint of this name, or NAV__INDEX_NONE. */
+static uint32_t find_name(const reading *rd, const char *name)
+{
+    return nav__index_find(&rd->by_name, nav__index_hash_string(name), same_name, name, rd);
+}
+
+/* Copies a word into the name buffer; its offset, or SIZE_MAX when it is no valid name or memory
+ * ran out (rd->out_of_memory). */
 static size_t keep_name(reading *rd, text_span word)
 {
     if (!nav__waypoint_name_ok(word.text, word.length)) return SIZE_MAX;
     size_t at = arrlenu(rd->names);
-    memcpy(arraddnptr(rd->names, word.length + 1), word.text, word.length);
-    rd->names[at + word.length] = 0;
+    char *copy = nav__arr_addn(rd->names, word.length + 1);
+    if (!copy) {
+        rd->out_of_memory = true;
+        return SIZE_MAX;
+    }
+    memcpy(copy, word.text, word.length);
+    copy[word.length] = 0;
     return at;
 }
 
@@ -57,14 +73,15 @@ static bool read_waypoint(reading *rd, text_span rest, uint32_t line)
         return false;
     }
     size_t name = keep_name(rd, word);
+    if (rd->out_of_memory) return false;
     if (name == SIZE_MAX) {
         nav__report(ctx, line, "'%s' is no name (1 to %u bytes, no control characters)",
                     nav__printable(word, shown), NAV_WAYPOINT_NAME_MAX);
         return false;
     }
-    ptrdiff_t known = shgeti(rd->by_name, rd->names + name);
-    if (known >= 0) {
-        uint32_t w = rd->by_name[known].value;
+    uint32_t known = find_name(rd, rd->names + name);
+    if (known != NAV__INDEX_NONE) {
+        uint32_t w = known;
         nav__report(ctx, line, "waypoint '%s' is already defined on line %u", rd->names + name,
                     rd->waypoint_line[w]);
         return false;
@@ -102,10 +119,18 @@ static bool read_waypoint(reading *rd, text_span rest, uint32_t line)
         return false;
     }
     uint32_t index = (uint32_t)arrlenu(rd->waypoints);
-    arrput(rd->waypoints, w);
-    arrput(rd->waypoint_name, name);
-    arrput(rd->waypoint_line, line);
-    shput(rd->by_name, rd->names + name, index);
+    if (!nav__arr_reserve(rd->waypoints, 1) || !nav__arr_reserve(rd->waypoint_name, 1) ||
+        !nav__arr_reserve(rd->waypoint_line, 1)) {
+        rd->out_of_memory = true;
+        return false;
+    }
+    nav__arr_put_reserved(rd->waypoints, w);
+    nav__arr_put_reserved(rd->waypoint_name, name);
+    nav__arr_put_reserved(rd->waypoint_line, line);
+    if (!nav__index_add(&rd->by_name, nav__index_hash_string(rd->names + name), index)) {
+        rd->out_of_memory = true;
+        return false;
+    }
     return true;
 }
 
@@ -122,6 +147,7 @@ static bool read_link_line(reading *rd, text_span rest, uint32_t line)
             return false;
         }
         *ends[i] = keep_name(rd, word);
+        if (rd->out_of_memory) return false;
         if (*ends[i] == SIZE_MAX) {
             nav__report(ctx, line, "'%s' is no waypoint name", nav__printable(word, shown));
             return false;
@@ -158,7 +184,10 @@ static bool read_link_line(reading *rd, text_span rest, uint32_t line)
             return false;
         }
     }
-    arrput(rd->links, l);
+    if (!nav__arr_push(rd->links, l)) {
+        rd->out_of_memory = true;
+        return false;
+    }
     return true;
 }
 
@@ -177,12 +206,12 @@ static nav_status finish(reading *rd, const nav_allocator *allocator, nav_waypoi
         const char *names[2] = {rd->names + l->from, rd->names + l->to};
         uint32_t *index[2] = {&l->link.from, &l->link.to};
         for (int k = 0; k < 2; k++) {
-            ptrdiff_t at = shgeti(rd->by_name, names[k]);
-            if (at < 0) {
+            uint32_t at = find_name(rd, names[k]);
+            if (at == NAV__INDEX_NONE) {
                 nav__report(ctx, l->line, "link names waypoint '%s', which is not defined", names[k]);
                 return NAV_FAILURE | NAV_PARSE_ERROR;
             }
-            *index[k] = rd->by_name[at].value;
+            *index[k] = at;
         }
     }
     size_t bytes = nav__mul_size(n, sizeof(nav_waypoint));
@@ -209,7 +238,6 @@ static nav_status load_lines(const load_context *ctx, line_reader *r, const nav_
                              nav_waypoint_graph *out)
 {
     reading rd = {.ctx = ctx};
-    sh_new_strdup(rd.by_name); /* not sh_new_arena: its blocks index past a char[8] (UBSan: bounds) */
     text_span line, word;
     char shown[48];
     nav_status s = NAV_SUCCESS;
@@ -247,7 +275,7 @@ static nav_status load_lines(const load_context *ctx, line_reader *r, const nav_
             ok = false;
         }
         if (!ok) {
-            s = NAV_FAILURE | NAV_PARSE_ERROR;
+            s = NAV_FAILURE | (rd.out_of_memory ? NAV_OUT_OF_MEMORY : NAV_PARSE_ERROR);
             break;
         }
     }
@@ -262,7 +290,7 @@ static nav_status load_lines(const load_context *ctx, line_reader *r, const nav_
     arrfree(rd.waypoint_line);
     arrfree(rd.links);
     arrfree(rd.names);
-    shfree(rd.by_name);
+    nav__index_free(&rd.by_name);
     return s;
 }
 

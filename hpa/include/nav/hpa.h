@@ -68,14 +68,14 @@ typedef struct nav_hpa_desc {
 typedef struct nav_hpa nav_hpa;
 
 /* The descriptor with every zero field replaced by its default. */
-nav_hpa_desc nav_hpa_desc_defaults(const nav_hpa_desc *desc);
+NAV_API nav_hpa_desc nav_hpa_desc_defaults(const nav_hpa_desc *desc);
 
 /* Bakes the abstract graph of a grid. The grid must not change during the bake.
  * Returns NAV_SUCCESS; NAV_FAILURE with NAV_INVALID_PARAM (a bad option, named in the log),
  * NAV_OUT_OF_MEMORY, NAV_TOO_LARGE (more nodes or edges than 32-bit indices hold) or
  * NAV_WRONG_STATE (cancelled through the progress callback); *out is null on failure. */
-nav_status nav_hpa_bake(const nav_grid *grid, const nav_hpa_desc *desc, nav_hpa **out);
-void nav_hpa_destroy(nav_hpa *hpa);
+NAV_BAKE_API nav_status nav_hpa_bake(const nav_grid *grid, const nav_hpa_desc *desc, nav_hpa **out);
+NAV_API void nav_hpa_destroy(nav_hpa *hpa);
 
 /* Re-bakes after cells changed (a door opened, a wall fell): the grid is the old bake's grid with
  * the cells inside `changed` edited (terrain or heights; its size and costs table unchanged). Only
@@ -86,11 +86,11 @@ void nav_hpa_destroy(nav_hpa *hpa);
  * reachability labels after editing it, or queries lose their O(1) "unreachable".
  * [in] options [opt]: only allocator (null: old's), log and progress are used.
  * Returns as nav_hpa_bake, plus NAV_FAILURE | NAV_INVALID_PARAM for a grid of another size. */
-nav_status nav_hpa_rebake(const nav_hpa *old, const nav_grid *grid, nav_grid_rect changed,
-                          const nav_hpa_desc *options, nav_hpa **out);
+NAV_BAKE_API nav_status nav_hpa_rebake(const nav_hpa *old, const nav_grid *grid, nav_grid_rect changed,
+                                       const nav_hpa_desc *options, nav_hpa **out);
 
 /* The options the data was baked with, defaults resolved (allocator, log and progress cleared). */
-nav_hpa_desc nav_hpa_get_desc(const nav_hpa *hpa);
+NAV_API nav_hpa_desc nav_hpa_get_desc(const nav_hpa *hpa);
 
 /* Figures of a bake (navtool info prints them). */
 typedef struct nav_hpa_info {
@@ -111,11 +111,11 @@ typedef struct nav_hpa_info {
                            ways, clusters of up to 32 cells: start and goal are then joined by lookups) */
 } nav_hpa_info;
 
-void nav_hpa_get_info(const nav_hpa *hpa, nav_hpa_info *info);
+NAV_API void nav_hpa_get_info(const nav_hpa *hpa, nav_hpa_info *info);
 /* The fingerprint of the grid the bake was made from (0 for null): equal to
  * nav_grid_fingerprint(grid) when grid is that grid, unchanged. */
-uint64_t nav_hpa_grid_fingerprint(const nav_hpa *hpa);
-size_t nav_hpa_memory_bytes(const nav_hpa *hpa);
+NAV_API uint64_t nav_hpa_grid_fingerprint(const nav_hpa *hpa);
+NAV_API size_t nav_hpa_memory_bytes(const nav_hpa *hpa);
 
 /* ---- The HPA chunk of a .nav file ------------------------------------------------------------ */
 
@@ -123,7 +123,7 @@ size_t nav_hpa_memory_bytes(const nav_hpa *hpa);
 #define NAV_HPA_CHUNK_VERSION 2 /* 2: the grid's fingerprint; version 1 files must be baked again */
 
 /* Appends the bake's HPA chunk data to out. Returns the writer's status. */
-nav_status nav_hpa_write_chunk(const nav_hpa *hpa, nav_writer *out);
+NAV_API nav_status nav_hpa_write_chunk(const nav_hpa *hpa, nav_writer *out);
 
 /* Makes a bake from HPA chunk data (version NAV_HPA_CHUNK_VERSION) for the grid it was baked from,
  * validating everything a query relies on: the grid's fingerprint, stored in the chunk, against
@@ -136,31 +136,32 @@ nav_status nav_hpa_write_chunk(const nav_hpa *hpa, nav_writer *out);
  * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_SOURCE_MISMATCH (the bake belongs to another grid:
  * the log gives both fingerprints), NAV_CORRUPT_DATA (named in the log), NAV_INVALID_PARAM (null
  * arguments) or NAV_OUT_OF_MEMORY. */
-nav_status nav_hpa_read_chunk(const void *data, size_t size, const nav_grid *grid,
-                              const nav_hpa_desc *options, nav_hpa **out);
+NAV_API nav_status nav_hpa_read_chunk(const void *data, size_t size, const nav_grid *grid,
+                                      const nav_hpa_desc *options, nav_hpa **out);
 
 /* Saves grid and bake as one .nav file with a GRID and an HPA chunk (atomically, see
  * nav_container_write_file). Returns NAV_SUCCESS, NAV_FAILURE | NAV_SOURCE_MISMATCH when the bake
  * was not made from this grid as it is now (nothing is written; the grid's log says so), or the
  * failure of writing. */
-nav_status nav_hpa_save_nav(const nav_grid *grid, const nav_hpa *hpa, const char *path);
+NAV_API nav_status nav_hpa_save_nav(const nav_grid *grid, const nav_hpa *hpa, const char *path);
 
 /* Loads the GRID and HPA chunks of a .nav file. [in] options [opt]: allocator and log (errors as
  * "PATH: message"). [out] grid, hpa: both null on failure. Returns as nav_grid_load_nav, plus
  * the failures of nav_hpa_read_chunk (NAV_SOURCE_MISMATCH: the file's bake belongs to another
  * grid than the file's); a file without an HPA chunk, or with two, gives NAV_CORRUPT_DATA, one of
  * another version NAV_WRONG_VERSION. */
-nav_status nav_hpa_load_nav(const char *path, const nav_hpa_desc *options, nav_grid **grid, nav_hpa **hpa);
+NAV_API nav_status nav_hpa_load_nav(const char *path, const nav_hpa_desc *options, nav_grid **grid,
+                                    nav_hpa **hpa);
 
 /* ---- Reading the abstract graph (tests, tools, debug drawing) ------------------------------- */
 
-uint32_t nav_hpa_node_count(const nav_hpa *hpa);
+NAV_API uint32_t nav_hpa_node_count(const nav_hpa *hpa);
 /* The cell index of a node and the highest level it lives at. Returns false for a bad node. */
-bool nav_hpa_node(const nav_hpa *hpa, uint32_t node, uint32_t *cell, int32_t *level);
+NAV_API bool nav_hpa_node(const nav_hpa *hpa, uint32_t node, uint32_t *cell, int32_t *level);
 /* The edges out of a node in the level-l graph: writes up to max targets and costs [opt] and
  * returns how many edges there are (0 for a bad node or level, or a node below level l). */
-uint32_t nav_hpa_node_edges(const nav_hpa *hpa, int32_t level, uint32_t node, uint32_t *targets,
-                            double *costs, uint32_t max);
+NAV_API uint32_t nav_hpa_node_edges(const nav_hpa *hpa, int32_t level, uint32_t node, uint32_t *targets,
+                                    double *costs, uint32_t max);
 
 /* ---- Queries --------------------------------------------------------------------------------- */
 
@@ -188,10 +189,10 @@ typedef struct nav_hpa_result {
 
 /* Makes a query object for one bake and the grid it was baked from (same size; it must not change
  * while queries run). Returns NAV_FAILURE with NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY. */
-nav_status nav_hpa_query_create(const nav_hpa *hpa, const nav_grid *grid, const nav_hpa_query_desc *desc,
-                                nav_hpa_query **out);
-void nav_hpa_query_destroy(nav_hpa_query *query);
-size_t nav_hpa_query_memory_bytes(const nav_hpa_query *query);
+NAV_API nav_status nav_hpa_query_create(const nav_hpa *hpa, const nav_grid *grid,
+                                        const nav_hpa_query_desc *desc, nav_hpa_query **out);
+NAV_API void nav_hpa_query_destroy(nav_hpa_query *query);
+NAV_API size_t nav_hpa_query_memory_bytes(const nav_hpa_query *query);
 
 /* Finds a path from (sx, sy) to (gx, gy) and writes its cells (start first) into path.
  * The path is valid (every step an allowed move) but not always the cheapest: HPA* trades a few
@@ -201,8 +202,8 @@ size_t nav_hpa_query_memory_bytes(const nav_hpa_query *query);
  * Returns NAV_SUCCESS; NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE with only the start in
  * path when no path exists; NAV_FAILURE with NAV_INVALID_PARAM (off the map), NAV_BLOCKED_ENDPOINT
  * or NAV_OUT_OF_MEMORY (the path buffer could not grow). */
-nav_status nav_hpa_find_path(nav_hpa_query *query, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
-                             nav_path *path, nav_hpa_result *result);
+NAV_API nav_status nav_hpa_find_path(nav_hpa_query *query, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
+                                     nav_path *path, nav_hpa_result *result);
 
 /* ---- Refinement on demand --------------------------------------------------------------------- */
 
@@ -210,15 +211,15 @@ nav_status nav_hpa_find_path(nav_hpa_query *query, int32_t sx, int32_t sy, int32
  * after the first nav_hpa_refine_next, before the rest of a long route is unfolded. The plan lives
  * in the query object until the next plan or find_path on it. result->cost is not set (the cells
  * are not known yet). Returns as nav_hpa_find_path. */
-nav_status nav_hpa_plan(nav_hpa_query *query, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
-                        nav_hpa_result *result);
+NAV_API nav_status nav_hpa_plan(nav_hpa_query *query, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
+                                nav_hpa_result *result);
 
 /* Appends up to max_cells more cells of the planned route to path (the first call starts with the
  * start cell). Returns NAV_IN_PROGRESS while cells remain, NAV_SUCCESS once the goal's cell (or,
  * for an unreachable goal, the start) has been appended; NAV_FAILURE with NAV_WRONG_STATE (no plan,
  * or the plan was used up), NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY. The cells are those
  * nav_hpa_find_path would return. */
-nav_status nav_hpa_refine_next(nav_hpa_query *query, uint32_t max_cells, nav_path *path);
+NAV_API nav_status nav_hpa_refine_next(nav_hpa_query *query, uint32_t max_cells, nav_path *path);
 
 #ifdef __cplusplus
 }

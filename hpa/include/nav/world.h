@@ -88,7 +88,7 @@ typedef enum nav_world_link_kind {
 } nav_world_link_kind;
 
 /* "door", "stairs", ..., or "?" for a value that is no kind. */
-const char *nav_world_link_kind_name(nav_world_link_kind kind);
+NAV_API const char *nav_world_link_kind_name(nav_world_link_kind kind);
 
 /* ---- Building a world ------------------------------------------------------------------------ */
 
@@ -97,16 +97,16 @@ typedef struct nav_world_builder nav_world_builder;
 /* [in] allocator [opt] copied: the world's memory; log [opt] copied: what is wrong with a region or a
  * link ("link 3 (\"stairs\"): ..."). Returns NAV_FAILURE with NAV_INVALID_PARAM or
  * NAV_OUT_OF_MEMORY; *out is null on failure. */
-nav_status nav_world_builder_create(const nav_allocator *allocator, const nav_log *log,
-                                    nav_world_builder **out);
-void nav_world_builder_destroy(nav_world_builder *builder);
+NAV_BAKE_API nav_status nav_world_builder_create(const nav_allocator *allocator, const nav_log *log,
+                                                 nav_world_builder **out);
+NAV_BAKE_API void nav_world_builder_destroy(nav_world_builder *builder);
 
 /* Adds a grid region (borrowed: it must outlive the world, unchanged). name: 1 to
  * NAV_WORLD_MAX_NAME bytes, unique in the world. [out] region [opt]: its index (0, 1, ... in the
  * order added). Returns NAV_FAILURE | NAV_INVALID_PARAM (null grid, bad or taken name: logged),
  * NAV_TOO_LARGE or NAV_OUT_OF_MEMORY. */
-nav_status nav_world_builder_add_grid(nav_world_builder *builder, const char *name, const nav_grid *grid,
-                                      uint32_t *region);
+NAV_BAKE_API nav_status nav_world_builder_add_grid(nav_world_builder *builder, const char *name,
+                                                   const nav_grid *grid, uint32_t *region);
 
 /* Adds a big grid region searched through its HPA* bake (both borrowed likewise; hpa baked from this
  * grid as it is: nav_hpa_bake). Its fans and legs are HPA* queries (nav_hpa_find_path with the
@@ -117,23 +117,25 @@ nav_status nav_world_builder_add_grid(nav_world_builder *builder, const char *na
  * leg in it is found again hop by hop when refined, at the cost the plan counted. Returns as
  * nav_world_builder_add_grid, and NAV_FAILURE | NAV_SOURCE_MISMATCH (logged) when hpa was baked
  * from another grid, or from this one before it changed. */
-nav_status nav_world_builder_add_grid_hpa(nav_world_builder *builder, const char *name, const nav_grid *grid,
-                                          const nav_hpa *hpa, uint32_t *region);
+NAV_BAKE_API nav_status nav_world_builder_add_grid_hpa(nav_world_builder *builder, const char *name,
+                                                       const nav_grid *grid, const nav_hpa *hpa,
+                                                       uint32_t *region);
 
 /* Adds a navmesh region (borrowed likewise; its coordinates are world coordinates). Legs are its
  * optimal paths (nav_mesh_find_path, NAV_MESH_PATH_OPTIMAL: the exact shortest path where every
  * area costs the same; where areas cost differently the mesh runs its funnel mode, and routes are
  * then the cheapest over the legs it finds), fans one such search a chokepoint. A point locates to
  * the polygon under it. Returns as nav_world_builder_add_grid. */
-nav_status nav_world_builder_add_mesh(nav_world_builder *builder, const char *name, const nav_mesh *mesh,
-                                      uint32_t *region);
+NAV_BAKE_API nav_status nav_world_builder_add_mesh(nav_world_builder *builder, const char *name,
+                                                   const nav_mesh *mesh, uint32_t *region);
 
 /* Adds a waypoint-graph region (borrowed likewise: a road network, a bot graph). A point locates to
  * the nearest waypoint within snap (world units, 3D; 0: 1); legs are the bake's routes, their costs
  * the links' summed exactly. Returns as nav_world_builder_add_grid, and NAV_INVALID_PARAM for a snap
  * that is negative or not finite. */
-nav_status nav_world_builder_add_waypoints(nav_world_builder *builder, const char *name,
-                                           const nav_waypoints *waypoints, double snap, uint32_t *region);
+NAV_BAKE_API nav_status nav_world_builder_add_waypoints(nav_world_builder *builder, const char *name,
+                                                        const nav_waypoints *waypoints, double snap,
+                                                        uint32_t *region);
 
 /* How nav_world_builder_join_touching places its links. */
 typedef enum nav_world_join_mode {
@@ -165,8 +167,8 @@ typedef struct nav_world_join_desc {
  * what it enters (one-way each when the polygon's area and the cell's terrain cost differently).
  * [out] added [opt]: links added. Returns NAV_SUCCESS,
  * NAV_FAILURE with NAV_INVALID_PARAM (a bad option), NAV_TOO_LARGE or NAV_OUT_OF_MEMORY. */
-nav_status nav_world_builder_join_touching(nav_world_builder *builder, const nav_world_join_desc *desc,
-                                           uint32_t *added);
+NAV_BAKE_API nav_status nav_world_builder_join_touching(nav_world_builder *builder,
+                                                        const nav_world_join_desc *desc, uint32_t *added);
 
 /* A link between a place of one region and a place of another (or of the same region). */
 typedef struct nav_world_link_desc {
@@ -185,8 +187,8 @@ typedef struct nav_world_link_desc {
  * region, the cost is valid. [out] link [opt]: its index (0, 1, ... in the order added).
  * Returns NAV_FAILURE | NAV_INVALID_PARAM (logged with the link's number and name), NAV_TOO_LARGE
  * or NAV_OUT_OF_MEMORY. */
-nav_status nav_world_builder_add_link(nav_world_builder *builder, const nav_world_link_desc *link,
-                                      uint32_t *id);
+NAV_BAKE_API nav_status nav_world_builder_add_link(nav_world_builder *builder,
+                                                   const nav_world_link_desc *link, uint32_t *id);
 
 /* One region's part of a split bake: the bytes of a part file (nav_world_save_part). */
 typedef struct nav_world_part {
@@ -222,8 +224,9 @@ typedef struct nav_world nav_world;
  * NAV_WRONG_VERSION (a part that is damaged or not a part), NAV_SOURCE_MISMATCH (a part made from other
  * region data or other chokepoints), NAV_OUT_OF_MEMORY or NAV_WRONG_STATE (cancelled through the progress
  * callback); *out is null on failure. */
-nav_status nav_world_bake(const nav_world_builder *builder, const nav_world_bake_desc *desc, nav_world **out);
-void nav_world_destroy(nav_world *world);
+NAV_BAKE_API nav_status nav_world_bake(const nav_world_builder *builder, const nav_world_bake_desc *desc,
+                                       nav_world **out);
+NAV_API void nav_world_destroy(nav_world *world);
 
 /* ---- World files ---------------------------------------------------------------------------------- */
 
@@ -249,11 +252,13 @@ typedef struct nav_world_load_desc {
  * Returns NAV_SUCCESS; NAV_FAILURE with NAV_IO_ERROR, NAV_PARSE_ERROR (not JSON, or not a world),
  * NAV_TOO_LARGE (over 64 MiB), NAV_INVALID_PARAM (a link or region the builder refuses), the
  * failures of the region loaders and of nav_world_bake; *out is null on failure. */
-nav_status nav_world_load_json(const char *path, const nav_world_load_desc *desc, nav_world **out);
+NAV_BAKE_API nav_status nav_world_load_json(const char *path, const nav_world_load_desc *desc,
+                                            nav_world **out);
 /* The same from text in memory (size bytes). name [opt]: for messages; dir [opt]: where sources are
  * found (null: the working folder). */
-nav_status nav_world_load_json_text(const char *text, size_t size, const char *name, const char *dir,
-                                    const nav_world_load_desc *desc, nav_world **out);
+NAV_BAKE_API nav_status nav_world_load_json_text(const char *text, size_t size, const char *name,
+                                                 const char *dir, const nav_world_load_desc *desc,
+                                                 nav_world **out);
 
 /* ---- World .nav files ------------------------------------------------------------------------------ */
 
@@ -269,10 +274,10 @@ nav_status nav_world_load_json_text(const char *text, size_t size, const char *n
 
 /* Appends the world's .nav file image to out. Returns NAV_SUCCESS, or NAV_FAILURE with
  * NAV_OUT_OF_MEMORY, or NAV_WRONG_STATE for a world of a part bake (only_region). */
-nav_status nav_world_write_nav(const nav_world *world, nav_writer *out);
+NAV_API nav_status nav_world_write_nav(const nav_world *world, nav_writer *out);
 /* Writes it to path (atomically, see nav_container_write_file). Returns as nav_world_write_nav and
  * nav_container_write_file. */
-nav_status nav_world_save_nav(const nav_world *world, const char *path);
+NAV_API nav_status nav_world_save_nav(const nav_world *world, const char *path);
 
 /* Makes a world from a .nav file image (size bytes: copied from, not kept), checking everything a
  * query relies on: the container's CRCs; every count, index and name; each region's data as its
@@ -285,10 +290,10 @@ nav_status nav_world_save_nav(const nav_world *world, const char *path);
  * only its early answer for unreachable goals is lost). [in] desc [opt]: allocator, log.
  * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA (said to the log), NAV_WRONG_VERSION,
  * NAV_TOO_LARGE, NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY; *out is null on failure. */
-nav_status nav_world_read_nav(const void *data, size_t size, const nav_world_load_desc *desc,
-                              nav_world **out);
+NAV_API nav_status nav_world_read_nav(const void *data, size_t size, const nav_world_load_desc *desc,
+                                      nav_world **out);
 /* The same from a file (messages as "PATH: message"); also as nav_file_read_all. */
-nav_status nav_world_load_nav(const char *path, const nav_world_load_desc *desc, nav_world **out);
+NAV_API nav_status nav_world_load_nav(const char *path, const nav_world_load_desc *desc, nav_world **out);
 
 /* Regions on demand. A world loaded by nav_world_load_nav with a region_budget keeps its abstract
  * graph (links, chokepoints, the regions' tables and kept ways) in memory and reads a region's data
@@ -308,17 +313,17 @@ typedef struct nav_world_cache_info {
     uint32_t loaded_regions;
     uint64_t loads, evictions;
 } nav_world_cache_info;
-void nav_world_get_cache_info(const nav_world *world, nav_world_cache_info *info);
+NAV_API void nav_world_get_cache_info(const nav_world *world, nav_world_cache_info *info);
 
 /* A split bake's part: the tables and kept ways the bake worked out (a part bake's regions: its
  * only_region or its shard; a whole bake's: every region), each with a digest of what it depends on
  * (the region's data and its chokepoints), in a .nav file of one WPRT chunk. Returns NAV_SUCCESS,
  * NAV_FAILURE with NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY, or as nav_container_write_file. */
-nav_status nav_world_write_part(const nav_world *world, nav_writer *out);
-nav_status nav_world_save_part(const nav_world *world, const char *path);
+NAV_API nav_status nav_world_write_part(const nav_world *world, nav_writer *out);
+NAV_API nav_status nav_world_save_part(const nav_world *world, const char *path);
 /* The regions whose tables a bake worked out: their indices into regions [opt] (room for all the
  * world's), their count returned (a whole bake: every region). */
-uint32_t nav_world_part_regions(const nav_world *world, uint32_t *regions);
+NAV_API uint32_t nav_world_part_regions(const nav_world *world, uint32_t *regions);
 
 /* ---- Reading a world --------------------------------------------------------------------------- */
 
@@ -329,26 +334,26 @@ typedef struct nav_world_info {
     size_t bytes;          /* of the bake (not counting the borrowed grids) */
 } nav_world_info;
 
-void nav_world_get_info(const nav_world *world, nav_world_info *info);
-size_t nav_world_memory_bytes(const nav_world *world);
+NAV_API void nav_world_get_info(const nav_world *world, nav_world_info *info);
+NAV_API size_t nav_world_memory_bytes(const nav_world *world);
 /* A region's name and kind; null / 0 for a bad index. */
-const char *nav_world_region_name(const nav_world *world, uint32_t region);
-nav_world_region_kind nav_world_region_kind_of(const nav_world *world, uint32_t region);
+NAV_API const char *nav_world_region_name(const nav_world *world, uint32_t region);
+NAV_API nav_world_region_kind nav_world_region_kind_of(const nav_world *world, uint32_t region);
 /* A region's planner data (for tools that draw or inspect it): its grid (a grid region's), its mesh,
  * its waypoint graph; null when the region is of another kind or the index is bad. */
-const nav_grid *nav_world_region_grid(const nav_world *world, uint32_t region);
+NAV_API const nav_grid *nav_world_region_grid(const nav_world *world, uint32_t region);
 /* A grid region's HPA* bake (nav_world_builder_add_grid_hpa), null for other regions (and, like the
  * three above, while regions load on demand). nav_world_region_by_hpa says whether a region is
  * searched through one, loaded or not. */
-const nav_hpa *nav_world_region_hpa(const nav_world *world, uint32_t region);
-bool nav_world_region_by_hpa(const nav_world *world, uint32_t region);
-const nav_mesh *nav_world_region_mesh(const nav_world *world, uint32_t region);
-const nav_waypoints *nav_world_region_waypoints(const nav_world *world, uint32_t region);
+NAV_API const nav_hpa *nav_world_region_hpa(const nav_world *world, uint32_t region);
+NAV_API bool nav_world_region_by_hpa(const nav_world *world, uint32_t region);
+NAV_API const nav_mesh *nav_world_region_mesh(const nav_world *world, uint32_t region);
+NAV_API const nav_waypoints *nav_world_region_waypoints(const nav_world *world, uint32_t region);
 /* The region of that name, or NAV_WORLD_NONE. */
-uint32_t nav_world_find_region(const nav_world *world, const char *name);
+NAV_API uint32_t nav_world_find_region(const nav_world *world, const char *name);
 /* A link as it was added (its name points into the world; cost resolved: never 0), or false for a
  * bad index. The disabled field gives its state at bake time, not its state now. */
-bool nav_world_link(const nav_world *world, uint32_t link, nav_world_link_desc *out);
+NAV_API bool nav_world_link(const nav_world *world, uint32_t link, nav_world_link_desc *out);
 
 /* A place: a region and where in it (for a grid, the cell index y * width + x), with its world
  * position (for a grid, the cell's centre at its height). */
@@ -362,7 +367,7 @@ typedef struct nav_world_place {
  * lies at or below the point (within 0.5 world units above it), the highest of those; else the
  * nearest floor above it. Returns NAV_SUCCESS, or NAV_FAILURE | NAV_INVALID_PARAM (no walkable
  * place of any region under the point, or a null argument). */
-nav_status nav_world_locate(const nav_world *world, nav_vec3 point, nav_world_place *out);
+NAV_API nav_status nav_world_locate(const nav_world *world, nav_vec3 point, nav_world_place *out);
 
 /* ---- Link state at run time ---------------------------------------------------------------------- */
 
@@ -378,9 +383,10 @@ typedef struct nav_world_link_change {
  * both gone. Calls that change the state may come from any thread and may overlap each other and
  * any query; they never allocate. Returns NAV_FAILURE | NAV_INVALID_PARAM for a bad link index
  * (nothing is changed). */
-nav_status nav_world_set_links(nav_world *world, const nav_world_link_change *changes, uint32_t count);
+NAV_API nav_status nav_world_set_links(nav_world *world, const nav_world_link_change *changes,
+                                       uint32_t count);
 /* The state of one link now (false for a bad index). */
-bool nav_world_link_enabled(const nav_world *world, uint32_t link);
+NAV_API bool nav_world_link_enabled(const nav_world *world, uint32_t link);
 
 /* ---- Queries ------------------------------------------------------------------------------------- */
 
@@ -389,13 +395,13 @@ typedef struct nav_world_query nav_world_query;
 /* Makes a query object (one a thread). [in] allocator [opt] copied. Returns NAV_FAILURE with
  * NAV_INVALID_PARAM, NAV_WRONG_STATE (a part bake's world: only_region) or NAV_OUT_OF_MEMORY; *out
  * is null on failure. */
-nav_status nav_world_query_create(const nav_world *world, const nav_allocator *allocator,
-                                  nav_world_query **out);
-void nav_world_query_destroy(nav_world_query *query);
-size_t nav_world_query_memory_bytes(const nav_world_query *query);
+NAV_API nav_status nav_world_query_create(const nav_world *world, const nav_allocator *allocator,
+                                          nav_world_query **out);
+NAV_API void nav_world_query_destroy(nav_world_query *query);
+NAV_API size_t nav_world_query_memory_bytes(const nav_world_query *query);
 /* Times the parts of each plan from now on (off at creation): nav_world_result's fans_s and
  * search_s. A few clock reads a plan: where the search turns from cells to chokepoints or back. */
-void nav_world_query_set_timing(nav_world_query *query, bool on);
+NAV_API void nav_world_query_set_timing(nav_world_query *query, bool on);
 
 /* One leg of a route: a stretch inside one region, and the link taken at its end. */
 typedef struct nav_world_leg {
@@ -428,23 +434,24 @@ typedef struct nav_world_result {
  * cheapest route of the whole world. Links disabled when the query starts are never taken.
  * Returns NAV_SUCCESS; NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE (no route: no legs);
  * NAV_FAILURE | NAV_INVALID_PARAM (an end located nowhere, or null arguments). */
-nav_status nav_world_plan(nav_world_query *query, nav_vec3 start, nav_vec3 goal, nav_world_result *result);
+NAV_API nav_status nav_world_plan(nav_world_query *query, nav_vec3 start, nav_vec3 goal,
+                                  nav_world_result *result);
 
 /* The last plan's legs, valid until the next plan on this query object. [out] count [opt]. */
-const nav_world_leg *nav_world_query_legs(const nav_world_query *query, uint32_t *count);
+NAV_API const nav_world_leg *nav_world_query_legs(const nav_world_query *query, uint32_t *count);
 
 /* Appends the points of the last plan's leg `leg` to path (its region's planner: for a grid, the
  * cell centres, both ends included) and records where they went in the leg (first_point,
  * point_count). Returns NAV_SUCCESS, NAV_FAILURE with NAV_INVALID_PARAM (no such leg),
  * NAV_OUT_OF_MEMORY (the path could not grow), or NAV_CORRUPT_DATA (the region's planner found no
  * way the plan said was there: never on a world whose grids did not change). */
-nav_status nav_world_refine_leg(nav_world_query *query, uint32_t leg, nav_path *path);
+NAV_API nav_status nav_world_refine_leg(nav_world_query *query, uint32_t leg, nav_path *path);
 
 /* Plans and fills in every leg: path holds the whole route, start first, and path->cost (and
  * result->cost) the legs' refined costs plus the links'. Returns as nav_world_plan and
  * nav_world_refine_leg; when unreachable, path holds only the start's place. */
-nav_status nav_world_find_path(nav_world_query *query, nav_vec3 start, nav_vec3 goal, nav_path *path,
-                               nav_world_result *result);
+NAV_API nav_status nav_world_find_path(nav_world_query *query, nav_vec3 start, nav_vec3 goal, nav_path *path,
+                                       nav_world_result *result);
 
 #ifdef __cplusplus
 }

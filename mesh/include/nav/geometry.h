@@ -51,10 +51,10 @@ typedef struct nav_triangles {
 /* Checks a view before a build uses it. Returns NAV_SUCCESS, or NAV_FAILURE with NAV_INVALID_PARAM
  * (null arrays for nonzero counts, an index out of range, a coordinate that is not finite) or
  * NAV_TOO_LARGE (counts over the limits above), the first fault told to log [opt]. */
-nav_status nav_triangles_check(const nav_triangles *triangles, const nav_log *log);
+NAV_BAKE_API nav_status nav_triangles_check(const nav_triangles *triangles, const nav_log *log);
 
 /* The box of the vertices the triangles use (false, and the box untouched, when there are none). */
-bool nav_triangles_bounds(const nav_triangles *triangles, nav_vec3 *min, nav_vec3 *max);
+NAV_BAKE_API bool nav_triangles_bounds(const nav_triangles *triangles, nav_vec3 *min, nav_vec3 *max);
 
 typedef struct nav_geometry nav_geometry;
 
@@ -63,20 +63,21 @@ typedef struct nav_geometry nav_geometry;
  * NAV_PARSE_ERROR (bad text, named by line; a file without faces), NAV_TOO_LARGE (more vertices or
  * triangles than the limits, or a line over 1 MiB), NAV_INVALID_PARAM (null text with a size) or
  * NAV_OUT_OF_MEMORY; *out is null on failure. */
-nav_status nav_geometry_load_obj(const char *text, size_t size, const char *name,
-                                 const nav_allocator *allocator, const nav_log *log, nav_geometry **out);
+NAV_BAKE_API nav_status nav_geometry_load_obj(const char *text, size_t size, const char *name,
+                                              const nav_allocator *allocator, const nav_log *log,
+                                              nav_geometry **out);
 /* The same from a file, read a window at a time (messages name its base name). Returns as above,
  * and NAV_FAILURE | NAV_IO_ERROR when it cannot be read. */
-nav_status nav_geometry_load_obj_file(const char *path, const nav_allocator *allocator, const nav_log *log,
-                                      nav_geometry **out);
-void nav_geometry_destroy(nav_geometry *geometry);
+NAV_BAKE_API nav_status nav_geometry_load_obj_file(const char *path, const nav_allocator *allocator,
+                                                   const nav_log *log, nav_geometry **out);
+NAV_BAKE_API void nav_geometry_destroy(nav_geometry *geometry);
 
 /* The geometry's triangles (valid while it lives, unchanged). */
-nav_triangles nav_geometry_triangles(const nav_geometry *geometry);
+NAV_BAKE_API nav_triangles nav_geometry_triangles(const nav_geometry *geometry);
 /* Its triangles' area types, for the caller to mark (water, a road): triangle_count bytes, every
  * one NAV_GEOMETRY_DEFAULT_AREA when read. */
-uint8_t *nav_geometry_areas(nav_geometry *geometry);
-size_t nav_geometry_memory_bytes(const nav_geometry *geometry);
+NAV_BAKE_API uint8_t *nav_geometry_areas(nav_geometry *geometry);
+NAV_BAKE_API size_t nav_geometry_memory_bytes(const nav_geometry *geometry);
 
 /* ---- Navigation meshes from level geometry --------------------------------------------------- */
 
@@ -131,7 +132,7 @@ typedef struct nav_geometry_build_desc {
 } nav_geometry_build_desc;
 
 /* The options a build takes from desc [opt]: every zero field resolved. */
-nav_geometry_build_desc nav_geometry_build_desc_defaults(const nav_geometry_build_desc *desc);
+NAV_BAKE_API nav_geometry_build_desc nav_geometry_build_desc_defaults(const nav_geometry_build_desc *desc);
 
 /* The build's stages, in order (see nav_geometry_stage_name). */
 typedef enum nav_geometry_stage {
@@ -147,7 +148,7 @@ typedef enum nav_geometry_stage {
     NAV_GEOMETRY_STAGES
 } nav_geometry_stage;
 
-const char *nav_geometry_stage_name(nav_geometry_stage stage);
+NAV_BAKE_API const char *nav_geometry_stage_name(nav_geometry_stage stage);
 
 /* What a build made, stage by stage. */
 typedef struct nav_geometry_build_stats {
@@ -178,8 +179,9 @@ typedef struct nav_geometry_build_stats {
  * NAV_INVALID_PARAM (bad triangles or options, a link off the mesh: named in the log),
  * NAV_TOO_LARGE (over 2^28 columns, over 65534 a side, or taller than 65535 voxels),
  * NAV_OUT_OF_MEMORY, or NAV_WRONG_STATE when the progress callback cancelled. */
-nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const nav_geometry_build_desc *desc,
-                                        nav_mesh **out, nav_geometry_build_stats *stats);
+NAV_BAKE_API nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles,
+                                                     const nav_geometry_build_desc *desc, nav_mesh **out,
+                                                     nav_geometry_build_stats *stats);
 
 /* ---- Tiles kept for rebuilding one -------------------------------------------------------------- */
 
@@ -204,9 +206,10 @@ typedef struct nav_geometry_tiles nav_geometry_tiles;
  * tiles; mesh [opt]: the mesh (null: not made now); stats [opt]. The tiles' own memory (the struct) comes
  * from desc's allocator, their polygons from the system heap. Returns as nav_mesh_build_from_geometry, and
  * NAV_FAILURE | NAV_INVALID_PARAM without a tile size. */
-nav_status nav_geometry_tiles_build(const nav_triangles *triangles, const nav_geometry_build_desc *desc,
-                                    nav_geometry_tiles **tiles, nav_mesh **mesh,
-                                    nav_geometry_build_stats *stats);
+NAV_BAKE_API nav_status nav_geometry_tiles_build(const nav_triangles *triangles,
+                                                 const nav_geometry_build_desc *desc,
+                                                 nav_geometry_tiles **tiles, nav_mesh **mesh,
+                                                 nav_geometry_build_stats *stats);
 
 /* Builds tile (tile_x, tile_z) again from triangles (the whole level as it is now, checked as
  * nav_triangles_check does; in the first build's box: what lies outside it is left out), and makes a
@@ -215,15 +218,16 @@ nav_status nav_geometry_tiles_build(const nav_triangles *triangles, const nav_ge
  * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_INVALID_PARAM (no such tile, bad triangles),
  * NAV_OUT_OF_MEMORY, NAV_CORRUPT_DATA; on failure the tiles keep the rebuilt tile (a later rebuild may try
  * again). */
-nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_triangles *triangles,
-                                      int32_t tile_x, int32_t tile_z, nav_mesh **mesh,
-                                      nav_geometry_build_stats *stats);
-void nav_geometry_tiles_destroy(nav_geometry_tiles *tiles);
+NAV_BAKE_API nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_triangles *triangles,
+                                                   int32_t tile_x, int32_t tile_z, nav_mesh **mesh,
+                                                   nav_geometry_build_stats *stats);
+NAV_BAKE_API void nav_geometry_tiles_destroy(nav_geometry_tiles *tiles);
 /* How many tiles there are along x and z (tile (x, z) covers the cells x * tile_size .. from the
  * level box's low corner). */
-void nav_geometry_tiles_count(const nav_geometry_tiles *tiles, int32_t *tiles_x, int32_t *tiles_z);
+NAV_BAKE_API void nav_geometry_tiles_count(const nav_geometry_tiles *tiles, int32_t *tiles_x,
+                                           int32_t *tiles_z);
 /* The options the tiles were built with, resolved (the arrays they point to are the tiles' own). */
-nav_geometry_build_desc nav_geometry_tiles_desc(const nav_geometry_tiles *tiles);
+NAV_BAKE_API nav_geometry_build_desc nav_geometry_tiles_desc(const nav_geometry_tiles *tiles);
 
 /* ---- Tiles in a .nav file ---------------------------------------------------------------------- */
 
@@ -240,26 +244,27 @@ nav_geometry_build_desc nav_geometry_tiles_desc(const nav_geometry_tiles *tiles)
 #define NAV_MESH_TILES_CHUNK_VERSION 1
 
 /* Appends the tiles' TILS chunk data to out. Returns NAV_SUCCESS, or the writer's failure. */
-nav_status nav_geometry_tiles_write_chunk(const nav_geometry_tiles *tiles, nav_writer *out);
+NAV_BAKE_API nav_status nav_geometry_tiles_write_chunk(const nav_geometry_tiles *tiles, nav_writer *out);
 /* Reads tiles from TILS chunk data (nothing in it trusted: every count against the bytes left, every
  * index, every polygon convex and clockwise inside its tile, every option as a build checks it).
  * opts [opt]: the allocator, log, progress and threads to use from now on (the rest is the file's).
  * [out] out: null on failure. Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA (the log says
  * what), NAV_OUT_OF_MEMORY or NAV_INVALID_PARAM. */
-nav_status nav_geometry_tiles_read_chunk(const void *data, size_t size, const nav_geometry_build_desc *opts,
-                                         nav_geometry_tiles **out);
+NAV_BAKE_API nav_status nav_geometry_tiles_read_chunk(const void *data, size_t size,
+                                                      const nav_geometry_build_desc *opts,
+                                                      nav_geometry_tiles **out);
 /* The mesh of the tiles, stitched as a build stitches them, and checked as a MESH chunk is (a
  * stitched mesh that would fail that check gives NAV_CORRUPT_DATA). stats [opt]: the mesh's counts.
  * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA, NAV_INVALID_PARAM (a link that lands on
  * no polygon, named in the log; nav_mesh_load_nav makes it NAV_CORRUPT_DATA), NAV_OUT_OF_MEMORY or
  * NAV_WRONG_STATE (cancelled). */
-nav_status nav_geometry_tiles_mesh(nav_geometry_tiles *tiles, nav_mesh **mesh,
-                                   nav_geometry_build_stats *stats);
+NAV_BAKE_API nav_status nav_geometry_tiles_mesh(nav_geometry_tiles *tiles, nav_mesh **mesh,
+                                                nav_geometry_build_stats *stats);
 /* Writes a .nav file holding the tiles' TILS chunk (atomically, as nav_container_write_file), and
  * reads one back (opts and out as nav_geometry_tiles_read_chunk; messages as "PATH: message"). */
-nav_status nav_geometry_tiles_save_nav(const nav_geometry_tiles *tiles, const char *path);
-nav_status nav_geometry_tiles_load_nav(const char *path, const nav_geometry_build_desc *opts,
-                                       nav_geometry_tiles **out);
+NAV_BAKE_API nav_status nav_geometry_tiles_save_nav(const nav_geometry_tiles *tiles, const char *path);
+NAV_BAKE_API nav_status nav_geometry_tiles_load_nav(const char *path, const nav_geometry_build_desc *opts,
+                                                    nav_geometry_tiles **out);
 
 #ifdef __cplusplus
 }

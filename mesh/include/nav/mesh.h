@@ -92,8 +92,9 @@ typedef struct nav_mesh_build_desc {
  * mesh or with a cost that is not finite and >= 0, named in the log), NAV_TOO_LARGE
  * (more polygons or vertices than 32-bit indices hold), NAV_OUT_OF_MEMORY, or NAV_WRONG_STATE when
  * the progress callback cancelled; *out is null on failure. */
-nav_status nav_mesh_build_from_grid(const nav_grid *grid, const nav_mesh_build_desc *desc, nav_mesh **out);
-void nav_mesh_destroy(nav_mesh *mesh);
+NAV_BAKE_API nav_status nav_mesh_build_from_grid(const nav_grid *grid, const nav_mesh_build_desc *desc,
+                                                 nav_mesh **out);
+NAV_API void nav_mesh_destroy(nav_mesh *mesh);
 
 /* ---- Landmarks ------------------------------------------------------------------------------- */
 
@@ -113,20 +114,20 @@ void nav_mesh_destroy(nav_mesh *mesh);
  * progress [opt]: stage "landmarks"; returning false cancels. Returns NAV_SUCCESS, or NAV_FAILURE
  * with NAV_INVALID_PARAM, NAV_OUT_OF_MEMORY, NAV_OUT_OF_NODES (a search ran out of its pool of
  * 64 nodes an edge) or NAV_WRONG_STATE (cancelled); on failure the mesh has no landmarks. */
-nav_status nav_mesh_bake_landmarks(nav_mesh *mesh, uint32_t count, const nav_progress *progress);
-uint32_t nav_mesh_landmark_count(const nav_mesh *mesh);
+NAV_BAKE_API nav_status nav_mesh_bake_landmarks(nav_mesh *mesh, uint32_t count, const nav_progress *progress);
+NAV_BAKE_API uint32_t nav_mesh_landmark_count(const nav_mesh *mesh);
 
 /* ---- Reading a mesh -------------------------------------------------------------------------- */
 
-uint32_t nav_mesh_poly_count(const nav_mesh *mesh);
-uint32_t nav_mesh_vert_count(const nav_mesh *mesh);
+NAV_API uint32_t nav_mesh_poly_count(const nav_mesh *mesh);
+NAV_API uint32_t nav_mesh_vert_count(const nav_mesh *mesh);
 /* Bytes of the baked mesh (every array, the spatial index included). */
-size_t nav_mesh_memory_bytes(const nav_mesh *mesh);
+NAV_API size_t nav_mesh_memory_bytes(const nav_mesh *mesh);
 /* The fingerprint of the grid the mesh was built from (nav_grid_fingerprint), 0 for none. */
-uint64_t nav_mesh_source_fingerprint(const nav_mesh *mesh);
+NAV_API uint64_t nav_mesh_source_fingerprint(const nav_mesh *mesh);
 
 /* World position of vertex v (v < nav_mesh_vert_count). */
-nav_vec3 nav_mesh_vert(const nav_mesh *mesh, uint32_t v);
+NAV_API nav_vec3 nav_mesh_vert(const nav_mesh *mesh, uint32_t v);
 
 /* One polygon, as pointers into the mesh (valid while it lives). Edge i runs from verts[i] to
  * verts[(i + 1) % vert_count]; neighbours[i] is the polygon across it or NAV_MESH_NO_POLY. */
@@ -140,12 +141,12 @@ typedef struct nav_mesh_poly_info {
 } nav_mesh_poly_info;
 
 /* Fills *info for polygon poly. Returns false (info untouched) when poly is out of range. */
-bool nav_mesh_poly(const nav_mesh *mesh, uint32_t poly, nav_mesh_poly_info *info);
+NAV_API bool nav_mesh_poly(const nav_mesh *mesh, uint32_t poly, nav_mesh_poly_info *info);
 /* True when edge `edge` of poly has a neighbour that may be entered from poly (false for walls
  * and for the high side of a step higher than max_climb, entered from below). */
-bool nav_mesh_edge_passable(const nav_mesh *mesh, uint32_t poly, uint32_t edge);
+NAV_API bool nav_mesh_edge_passable(const nav_mesh *mesh, uint32_t poly, uint32_t edge);
 /* The cost factor of an area type (its terrain's; NAV_COST_BLOCKED for a type no polygon uses). */
-double nav_mesh_area_cost(const nav_mesh *mesh, uint8_t area);
+NAV_API double nav_mesh_area_cost(const nav_mesh *mesh, uint8_t area);
 
 /* Off-mesh links, in the order given at build time, their ends as located on the mesh. */
 typedef struct nav_mesh_link_info {
@@ -157,9 +158,9 @@ typedef struct nav_mesh_link_info {
     uint32_t user_id;
 } nav_mesh_link_info;
 
-uint32_t nav_mesh_link_count(const nav_mesh *mesh);
+NAV_API uint32_t nav_mesh_link_count(const nav_mesh *mesh);
 /* Fills *info for link `link`. Returns false (info untouched) when it is out of range. */
-bool nav_mesh_link(const nav_mesh *mesh, uint32_t link, nav_mesh_link_info *info);
+NAV_API bool nav_mesh_link(const nav_mesh *mesh, uint32_t link, nav_mesh_link_info *info);
 
 /* ---- The MESH chunk of a .nav file ----------------------------------------------------------- */
 
@@ -170,7 +171,7 @@ bool nav_mesh_link(const nav_mesh *mesh, uint32_t link, nav_mesh_link_info *info
  * one-way flags, areas, flags, area costs, links, landmarks and the source grid's fingerprint; what can be
  * derived (twin edges, components, corners, the spatial index) is not stored. Returns the writer's
  * status. */
-nav_status nav_mesh_write_chunk(const nav_mesh *mesh, nav_writer *out);
+NAV_API nav_status nav_mesh_write_chunk(const nav_mesh *mesh, nav_writer *out);
 
 /* Makes a mesh from MESH chunk data (version NAV_MESH_CHUNK_VERSION), checking everything a query
  * relies on: every count and index, finite coordinates, each polygon convex, wound clockwise (as
@@ -180,14 +181,14 @@ nav_status nav_mesh_write_chunk(const nav_mesh *mesh, nav_writer *out);
  * cannot make a query read out of bounds. [in] allocator, log [opt]. [out] out: null on failure.
  * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA (named in the log), NAV_TOO_LARGE,
  * NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY. */
-nav_status nav_mesh_read_chunk(const void *data, size_t size, const nav_allocator *allocator,
-                               const nav_log *log, nav_mesh **out);
+NAV_API nav_status nav_mesh_read_chunk(const void *data, size_t size, const nav_allocator *allocator,
+                                       const nav_log *log, nav_mesh **out);
 
 /* Saves a mesh as a .nav file (atomically, see nav_container_write_file): a MESH chunk, after a
  * GRID chunk when grid [opt] is given. Returns NAV_SUCCESS, NAV_FAILURE | NAV_SOURCE_MISMATCH when
  * the mesh was not built from this grid as it is now (nothing is written), or the failure of
  * writing. */
-nav_status nav_mesh_save_nav(const nav_grid *grid, const nav_mesh *mesh, const char *path);
+NAV_API nav_status nav_mesh_save_nav(const nav_grid *grid, const nav_mesh *mesh, const char *path);
 
 /* Loads the MESH chunk of a .nav file, and its GRID chunk when grid [opt] is given (the file must
  * then hold one, and the mesh must have been built from it: NAV_SOURCE_MISMATCH otherwise). A file
@@ -196,8 +197,8 @@ nav_status nav_mesh_save_nav(const nav_grid *grid, const nav_mesh *mesh, const c
  * [in] allocator, log [opt] (messages as "PATH: message"). [out] mesh, grid: null on failure.
  * Returns as nav_container_read_file and nav_mesh_read_chunk; a file without a MESH chunk, or with
  * two, gives NAV_CORRUPT_DATA, one of another version NAV_WRONG_VERSION. */
-nav_status nav_mesh_load_nav(const char *path, const nav_allocator *allocator, const nav_log *log,
-                             nav_mesh **mesh, nav_grid **grid);
+NAV_API nav_status nav_mesh_load_nav(const char *path, const nav_allocator *allocator, const nav_log *log,
+                                     nav_mesh **mesh, nav_grid **grid);
 
 /* ---- Locating points ------------------------------------------------------------------------- */
 
@@ -206,10 +207,10 @@ nav_status nav_mesh_load_nav(const char *path, const nav_allocator *allocator, c
  * horizontally, and any height). [out] poly: the polygon; [out] nearest [opt]: the nearest point on
  * it (on its floor). Returns NAV_SUCCESS, or NAV_FAILURE | NAV_UNREACHABLE when no polygon is
  * within reach, NAV_FAILURE | NAV_INVALID_PARAM for null or non-finite arguments. */
-nav_status nav_mesh_locate(const nav_mesh *mesh, nav_vec3 point, nav_vec3 half_extents, uint32_t *poly,
-                           nav_vec3 *nearest);
+NAV_API nav_status nav_mesh_locate(const nav_mesh *mesh, nav_vec3 point, nav_vec3 half_extents,
+                                   uint32_t *poly, nav_vec3 *nearest);
 /* True when (x, z) lies in polygon poly (its closed area); then *height [opt] is its floor there. */
-bool nav_mesh_poly_contains(const nav_mesh *mesh, uint32_t poly, nav_vec3 point, float *height);
+NAV_API bool nav_mesh_poly_contains(const nav_mesh *mesh, uint32_t poly, nav_vec3 point, float *height);
 
 /* ---- Queries --------------------------------------------------------------------------------- */
 
@@ -227,9 +228,10 @@ typedef struct nav_mesh_query_desc {
  * search's node pool, the open lists and the path scratch, all allocated here (O(edges) bytes,
  * see nav_mesh_query_memory_bytes).
  * Returns NAV_SUCCESS or NAV_FAILURE with NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY. */
-nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc *desc, nav_mesh_query **out);
-void nav_mesh_query_destroy(nav_mesh_query *query);
-size_t nav_mesh_query_memory_bytes(const nav_mesh_query *query);
+NAV_API nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc *desc,
+                                         nav_mesh_query **out);
+NAV_API void nav_mesh_query_destroy(nav_mesh_query *query);
+NAV_API size_t nav_mesh_query_memory_bytes(const nav_mesh_query *query);
 
 /* Which polygons a query may use, and what their areas cost. */
 typedef struct nav_mesh_filter {
@@ -298,8 +300,8 @@ typedef struct nav_mesh_result {
  * closest place reached; NAV_FAILURE | NAV_UNREACHABLE when start or goal is off the mesh or they
  * lie in different components (O(1)) or no path exists; NAV_FAILURE | NAV_INVALID_PARAM for bad
  * arguments; NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
-nav_status nav_mesh_find_path(nav_mesh_query *query, const nav_mesh_path_desc *desc, nav_vec3 start,
-                              nav_vec3 goal, nav_path *out, nav_mesh_result *result);
+NAV_API nav_status nav_mesh_find_path(nav_mesh_query *query, const nav_mesh_path_desc *desc, nav_vec3 start,
+                                      nav_vec3 goal, nav_path *out, nav_mesh_result *result);
 
 /* The same search in slices, for games that spread it over frames (time-slicing):
  *
@@ -315,21 +317,21 @@ nav_status nav_mesh_find_path(nav_mesh_query *query, const nav_mesh_path_desc *d
  * the same arguments; called before the search has ended, it returns the partial path to the
  * closest place reached so far with NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES. The mesh and the query
  * must not change in between; the filter is copied at begin. One search at a time per query. */
-nav_status nav_mesh_find_path_begin(nav_mesh_query *query, const nav_mesh_path_desc *desc, nav_vec3 start,
-                                    nav_vec3 goal);
-nav_status nav_mesh_find_path_step(nav_mesh_query *query, uint32_t max_expansions, uint32_t *done);
-nav_status nav_mesh_find_path_finish(nav_mesh_query *query, nav_path *out, nav_mesh_result *result);
+NAV_API nav_status nav_mesh_find_path_begin(nav_mesh_query *query, const nav_mesh_path_desc *desc,
+                                            nav_vec3 start, nav_vec3 goal);
+NAV_API nav_status nav_mesh_find_path_step(nav_mesh_query *query, uint32_t max_expansions, uint32_t *done);
+NAV_API nav_status nav_mesh_find_path_finish(nav_mesh_query *query, nav_path *out, nav_mesh_result *result);
 
 /* The flags of each point of the last straight path (as many as its points), valid until the
  * query's next call. */
-const uint8_t *nav_mesh_query_point_flags(const nav_mesh_query *query);
+NAV_API const uint8_t *nav_mesh_query_point_flags(const nav_mesh_query *query);
 /* For each point of the last straight path, the off-mesh link it takes (a point flagged
  * NAV_MESH_POINT_LINK_START: the index for nav_mesh_link) or NAV_MESH_NO_POLY. Valid until the
  * query's next call. */
-const uint32_t *nav_mesh_query_point_links(const nav_mesh_query *query);
+NAV_API const uint32_t *nav_mesh_query_point_links(const nav_mesh_query *query);
 /* The polygon corridor of the last path, start polygon first; *count its length. Valid until the
  * query's next call. */
-const uint32_t *nav_mesh_query_corridor(const nav_mesh_query *query, uint32_t *count);
+NAV_API const uint32_t *nav_mesh_query_corridor(const nav_mesh_query *query, uint32_t *count);
 
 /* ---- Walking straight ------------------------------------------------------------------------ */
 
@@ -352,18 +354,18 @@ typedef struct nav_mesh_raycast_hit {
  * [out] hit; polys [opt]: the polygons crossed, up to max_polys (more: NAV_BUFFER_TOO_SMALL).
  * Returns NAV_SUCCESS, or NAV_FAILURE | NAV_INVALID_PARAM (start not in start_poly, a polygon the
  * filter leaves out, an invalid area cost in it, non-finite points). */
-nav_status nav_mesh_raycast(nav_mesh_query *query, const nav_mesh_filter *filter, uint32_t start_poly,
-                            nav_vec3 start, nav_vec3 end, nav_mesh_raycast_hit *hit, uint32_t *polys,
-                            uint32_t max_polys);
+NAV_API nav_status nav_mesh_raycast(nav_mesh_query *query, const nav_mesh_filter *filter, uint32_t start_poly,
+                                    nav_vec3 start, nav_vec3 end, nav_mesh_raycast_hit *hit, uint32_t *polys,
+                                    uint32_t max_polys);
 
 /* Moves an agent from start (inside start_poly) towards target, staying on the mesh: target when
  * the polygons within reach (those whose portals come within the circle with start and target on
  * its diameter, walked from start through portals the filter allows) hold it, else their point
  * nearest to it: the agent slides along walls. What a character controller calls every frame.
  * [out] result, result_poly. Returns NAV_SUCCESS or NAV_FAILURE | NAV_INVALID_PARAM. */
-nav_status nav_mesh_move_along_surface(nav_mesh_query *query, const nav_mesh_filter *filter,
-                                       uint32_t start_poly, nav_vec3 start, nav_vec3 target, nav_vec3 *result,
-                                       uint32_t *result_poly);
+NAV_API nav_status nav_mesh_move_along_surface(nav_mesh_query *query, const nav_mesh_filter *filter,
+                                               uint32_t start_poly, nav_vec3 start, nav_vec3 target,
+                                               nav_vec3 *result, uint32_t *result_poly);
 
 #ifdef __cplusplus
 }

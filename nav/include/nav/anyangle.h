@@ -43,24 +43,24 @@ extern "C" {
  * above; then *cost [opt] is its terrain-weighted length in cells. A zero-length segment is
  * walkable where the point lies in a free cell's closed square. False for points off the map or
  * not finite. */
-bool nav_grid_anyangle_segment(const nav_grid *grid, double ax, double ay, double bx, double by,
-                               double *cost);
+NAV_API bool nav_grid_anyangle_segment(const nav_grid *grid, double ax, double ay, double bx, double by,
+                                       double *cost);
 
 /* True when a path arriving at grid vertex (x, y) from direction (in_x, in_y) (a point before it
  * minus the vertex) may leave towards (out_x, out_y): false only where the vertex is a pinch and the
  * two directions lie on its two different sides. */
-bool nav_grid_anyangle_turn(const nav_grid *grid, int32_t x, int32_t y, double in_x, double in_y,
-                            double out_x, double out_y);
+NAV_API bool nav_grid_anyangle_turn(const nav_grid *grid, int32_t x, int32_t y, double in_x, double in_y,
+                                    double out_x, double out_y);
 
 /* World position (x, z) to grid units, and back (y of the result: 0). */
-void nav_grid_world_to_units(const nav_grid *grid, nav_vec3 world, double *x, double *y);
-nav_vec3 nav_grid_units_to_world(const nav_grid *grid, double x, double y);
+NAV_API void nav_grid_world_to_units(const nav_grid *grid, nav_vec3 world, double *x, double *y);
+NAV_API nav_vec3 nav_grid_units_to_world(const nav_grid *grid, double x, double y);
 
 /* Checks a path of world points (path->points) under the rule: every segment, and every turn at a
  * pinch. Writes the path's cost [opt] (terrain-weighted length in cells). Reports the first bad
  * segment to the grid's log. Returns NAV_SUCCESS, or NAV_FAILURE | NAV_INVALID_PARAM for an empty
  * path or one that breaks the rule. */
-nav_status nav_grid_validate_anyangle_path(const nav_grid *grid, const nav_path *path, double *cost);
+NAV_API nav_status nav_grid_validate_anyangle_path(const nav_grid *grid, const nav_path *path, double *cost);
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,39 @@
 extern "C" {
 #endif
 
+/* ---- Linking --------------------------------------------------------------------------------- */
+
+/* libnav is two libraries. The run time (CMake Nav::nav, pkg-config nav, libnav) answers queries,
+ * reads .nav files and runs worlds; it needs only libc, libm and threads, and its functions are
+ * marked NAV_API. The bake (Nav::bake, nav-bake, libnav-bake) reads source files (.map, .scen,
+ * ASCII and PNG grids, JSON worlds, .obj levels), builds meshes and bakes tables; it links the run
+ * time, needs libspng and cJSON, and its functions are marked NAV_BAKE_API. An engine that only
+ * loads .nav files links the run time alone. A shared build exports these functions and nothing
+ * else; a program that links a shared libnav on Windows defines NAV_SHARED (the CMake targets and
+ * pkg-config files of a shared build do). */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(NAV_BUILDING_RUNTIME) && defined(NAV_SHARED)
+#define NAV_API __declspec(dllexport)
+#elif defined(NAV_SHARED)
+#define NAV_API __declspec(dllimport)
+#else
+#define NAV_API
+#endif
+#if defined(NAV_BUILDING_BAKE) && defined(NAV_SHARED)
+#define NAV_BAKE_API __declspec(dllexport)
+#elif defined(NAV_SHARED)
+#define NAV_BAKE_API __declspec(dllimport)
+#else
+#define NAV_BAKE_API
+#endif
+#elif defined(__GNUC__) || defined(__clang__)
+#define NAV_API      __attribute__((visibility("default")))
+#define NAV_BAKE_API __attribute__((visibility("default")))
+#else
+#define NAV_API
+#define NAV_BAKE_API
+#endif
+
 /* ---- Version --------------------------------------------------------------------------------- */
 
 #define NAV_VERSION_MAJOR 0
@@ -33,9 +66,9 @@ extern "C" {
 
 /* The version of the library actually linked, as NAV_VERSION_NUMBER; compare it with the header's
  * NAV_VERSION_NUMBER to detect a mismatch between headers and library. */
-int nav_version(void);
+NAV_API int nav_version(void);
 /* The same as a "major.minor.patch" string (static storage). */
-const char *nav_version_str(void);
+NAV_API const char *nav_version_str(void);
 
 /* ---- Status ---------------------------------------------------------------------------------- */
 
@@ -84,11 +117,11 @@ static inline bool nav_has_detail(nav_status s, nav_status detail)
 
 /* A short English description of the status: its most telling detail bit, else its main part.
  * Always returns a valid static string. */
-const char *nav_status_str(nav_status s);
+NAV_API const char *nav_status_str(nav_status s);
 
 /* Writes every part of the status ("failure: parse error, ...") into buf (always terminated when
  * size > 0). Returns the number of characters the full text needs, like snprintf. */
-size_t nav_status_format(nav_status s, char *buf, size_t size);
+NAV_API size_t nav_status_format(nav_status s, char *buf, size_t size);
 
 /* ---- Allocator ------------------------------------------------------------------------------- */
 

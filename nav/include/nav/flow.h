@@ -27,19 +27,21 @@ typedef struct nav_flow_field nav_flow_field;
 
 /* Makes a flow field for a grid (13 bytes a cell). The grid must outlive it and not change while
  * a compute runs. Returns NAV_FAILURE | NAV_OUT_OF_MEMORY or NAV_INVALID_PARAM on failure. */
-nav_status nav_flow_field_create(const nav_grid *grid, const nav_allocator *allocator, nav_flow_field **out);
-void nav_flow_field_destroy(nav_flow_field *flow);
+NAV_API nav_status nav_flow_field_create(const nav_grid *grid, const nav_allocator *allocator,
+                                         nav_flow_field **out);
+NAV_API void nav_flow_field_destroy(nav_flow_field *flow);
 
 /* Computes distances and next moves towards the nearest of goal_count goals, given as x, y pairs.
  * Blocked or off-map goals are an error (NAV_FAILURE | NAV_INVALID_PARAM, field left empty). */
-nav_status nav_flow_field_compute(nav_flow_field *flow, const int32_t *goals_xy, uint32_t goal_count);
+NAV_API nav_status nav_flow_field_compute(nav_flow_field *flow, const int32_t *goals_xy, uint32_t goal_count);
 
 /* Cost from (x, y) to the nearest goal; INFINITY when no goal can be reached (or off the map). */
-double nav_flow_field_distance(const nav_flow_field *flow, int32_t x, int32_t y);
+NAV_API double nav_flow_field_distance(const nav_flow_field *flow, int32_t x, int32_t y);
 
 /* The cell to move to from (x, y). Returns false at a goal, on unreachable cells and off the map
  * (next_x, next_y then unchanged). */
-bool nav_flow_field_next(const nav_flow_field *flow, int32_t x, int32_t y, int32_t *next_x, int32_t *next_y);
+NAV_API bool nav_flow_field_next(const nav_flow_field *flow, int32_t x, int32_t y, int32_t *next_x,
+                                 int32_t *next_y);
 
 #ifdef __cplusplus
 }

@@ -97,66 +97,66 @@ typedef struct nav_grid_desc {
 typedef struct nav_grid nav_grid;
 
 /* The descriptor with every zero field replaced by its default (a tool prints what was used). */
-nav_grid_desc nav_grid_desc_defaults(const nav_grid_desc *desc);
+NAV_API nav_grid_desc nav_grid_desc_defaults(const nav_grid_desc *desc);
 
 /* Creates a grid of plain cells (type 1, cost 1, height 0).
  * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_INVALID_PARAM (bad option), NAV_TOO_LARGE (size
  * over the limits) or NAV_OUT_OF_MEMORY; *out is null on failure. */
-nav_status nav_grid_create(const nav_grid_desc *desc, nav_grid **out);
-void nav_grid_destroy(nav_grid *grid);
+NAV_API nav_status nav_grid_create(const nav_grid_desc *desc, nav_grid **out);
+NAV_API void nav_grid_destroy(nav_grid *grid);
 
 /* The grid's options, defaults resolved (allocator and log point into the grid). */
-const nav_grid_desc *nav_grid_get_desc(const nav_grid *grid);
-int32_t nav_grid_width(const nav_grid *grid);
-int32_t nav_grid_height(const nav_grid *grid);
+NAV_API const nav_grid_desc *nav_grid_get_desc(const nav_grid *grid);
+NAV_API int32_t nav_grid_width(const nav_grid *grid);
+NAV_API int32_t nav_grid_height(const nav_grid *grid);
 /* Bytes the grid holds (cells, heights, moves, a bit a cell for the any-angle walks, reachability
  * labels). */
-size_t nav_grid_memory_bytes(const nav_grid *grid);
+NAV_API size_t nav_grid_memory_bytes(const nav_grid *grid);
 
 /* Cell index y * width + x, and back. */
 static inline uint32_t nav_grid_index(const nav_grid *grid, int32_t x, int32_t y)
 {
     return (uint32_t)y * (uint32_t)nav_grid_width(grid) + (uint32_t)x;
 }
-bool nav_grid_in_bounds(const nav_grid *grid, int32_t x, int32_t y);
+NAV_API bool nav_grid_in_bounds(const nav_grid *grid, int32_t x, int32_t y);
 
 /* Sets the cost factor of a terrain type: NAV_COST_MIN..NAV_COST_MAX (1/1024 to 4096), or
  * NAV_COST_BLOCKED. Type 0 cannot be changed. Returns NAV_FAILURE | NAV_INVALID_PARAM on a bad
  * type or cost (also told to the grid's log). */
-nav_status nav_grid_set_terrain_cost(nav_grid *grid, uint8_t type, double cost);
+NAV_API nav_status nav_grid_set_terrain_cost(nav_grid *grid, uint8_t type, double cost);
 /* Cost factor of a type (NAV_COST_BLOCKED for a blocked one). */
-double nav_grid_terrain_cost(const nav_grid *grid, uint8_t type);
+NAV_API double nav_grid_terrain_cost(const nav_grid *grid, uint8_t type);
 /* Cheapest cost factor over the passable types in use (1 for an empty table): the factor that keeps
  * a distance heuristic admissible. */
-double nav_grid_min_cost(const nav_grid *grid);
+NAV_API double nav_grid_min_cost(const nav_grid *grid);
 /* The one cost factor of every passable type in use, or 0 when they differ (then moves of equal
  * length may cost differently). Every Moving AI map has one cost. */
-double nav_grid_uniform_cost(const nav_grid *grid);
+NAV_API double nav_grid_uniform_cost(const nav_grid *grid);
 
 /* Sets a cell's terrain type. Returns NAV_FAILURE | NAV_INVALID_PARAM off the map. */
-nav_status nav_grid_set_cell(nav_grid *grid, int32_t x, int32_t y, uint8_t type);
+NAV_API nav_status nav_grid_set_cell(nav_grid *grid, int32_t x, int32_t y, uint8_t type);
 /* A cell's terrain type (NAV_TERRAIN_BLOCKED off the map). */
-uint8_t nav_grid_cell(const nav_grid *grid, int32_t x, int32_t y);
+NAV_API uint8_t nav_grid_cell(const nav_grid *grid, int32_t x, int32_t y);
 /* A cell's cost factor (NAV_COST_BLOCKED when blocked or off the map). */
-double nav_grid_cell_cost(const nav_grid *grid, int32_t x, int32_t y);
-bool nav_grid_passable(const nav_grid *grid, int32_t x, int32_t y);
+NAV_API double nav_grid_cell_cost(const nav_grid *grid, int32_t x, int32_t y);
+NAV_API bool nav_grid_passable(const nav_grid *grid, int32_t x, int32_t y);
 
 /* Sets a cell's height (world units, finite). Returns NAV_FAILURE | NAV_INVALID_PARAM off the map
  * or on a non-finite height, NAV_OUT_OF_MEMORY when the height layer cannot be made. */
-nav_status nav_grid_set_cell_height(nav_grid *grid, int32_t x, int32_t y, float height);
-float nav_grid_cell_height(const nav_grid *grid, int32_t x, int32_t y);
+NAV_API nav_status nav_grid_set_cell_height(nav_grid *grid, int32_t x, int32_t y, float height);
+NAV_API float nav_grid_cell_height(const nav_grid *grid, int32_t x, int32_t y);
 
 /* Bit d set: the move from (x, y) in direction d is allowed (terrain, corners, climb). 0 off the map. */
-uint8_t nav_grid_moves(const nav_grid *grid, int32_t x, int32_t y);
+NAV_API uint8_t nav_grid_moves(const nav_grid *grid, int32_t x, int32_t y);
 /* Offset of direction d: dx, dy in -1..1. */
-void nav_dir_offset(nav_dir d, int32_t *dx, int32_t *dy);
+NAV_API void nav_dir_offset(nav_dir d, int32_t *dx, int32_t *dy);
 /* Cost of one move from (x, y) in direction d, NAV_COST_BLOCKED when it is not allowed. */
-double nav_grid_move_cost(const nav_grid *grid, int32_t x, int32_t y, nav_dir d);
+NAV_API double nav_grid_move_cost(const nav_grid *grid, int32_t x, int32_t y, nav_dir d);
 
 /* World position of a cell's centre, at the cell's height. */
-nav_vec3 nav_grid_cell_center(const nav_grid *grid, int32_t x, int32_t y);
+NAV_API nav_vec3 nav_grid_cell_center(const nav_grid *grid, int32_t x, int32_t y);
 /* The cell under a world position (x, z). Returns false when it is off the map. */
-bool nav_grid_world_to_cell(const nav_grid *grid, nav_vec3 pos, int32_t *x, int32_t *y);
+NAV_API bool nav_grid_world_to_cell(const nav_grid *grid, nav_vec3 pos, int32_t *x, int32_t *y);
 
 /* A 64-bit fingerprint of everything a bake made from the grid depends on: the size, connectivity,
  * corner policy, diagonal cost and max climb, the terrain cost table, every cell's terrain type and
@@ -166,26 +166,26 @@ bool nav_grid_world_to_cell(const nav_grid *grid, nav_vec3 pos, int32_t *x, int3
  * and loading or saving it with another grid fails with NAV_SOURCE_MISMATCH. The same on every
  * machine (XXH64 of a little-endian encoding); grids that differ give different fingerprints but
  * for a 2^-64 chance. O(cells) time, no allocation; 0 for a null grid. */
-uint64_t nav_grid_fingerprint(const nav_grid *grid);
+NAV_API uint64_t nav_grid_fingerprint(const nav_grid *grid);
 
 /* ---- Reachability ---------------------------------------------------------------------------- */
 
 /* Labels connected components (moves taken in either direction) so that "unreachable" costs O(1).
  * Any later change to cells, costs or heights drops the labels until this is called again. Takes
  * O(cells) time and 4 bytes a cell. Returns NAV_FAILURE | NAV_OUT_OF_MEMORY on failure. */
-nav_status nav_grid_build_reachability(nav_grid *grid);
-bool nav_grid_has_reachability(const nav_grid *grid);
+NAV_API nav_status nav_grid_build_reachability(nav_grid *grid);
+NAV_API bool nav_grid_has_reachability(const nav_grid *grid);
 /* Component label of a cell (0 for a blocked cell or without labels). */
-uint32_t nav_grid_component(const nav_grid *grid, int32_t x, int32_t y);
+NAV_API uint32_t nav_grid_component(const nav_grid *grid, int32_t x, int32_t y);
 /* False only when no path can exist from a to b. With one-way climbs a true answer may still turn
  * out unreachable by search; a false answer is always right. Without labels, always true for
  * passable cells. */
-bool nav_grid_may_reach(const nav_grid *grid, int32_t ax, int32_t ay, int32_t bx, int32_t by);
+NAV_API bool nav_grid_may_reach(const nav_grid *grid, int32_t ax, int32_t ay, int32_t bx, int32_t by);
 /* True when the reverse of every allowed move is allowed too (no one-way climbs). O(cells). */
-bool nav_grid_moves_reversible(const nav_grid *grid);
+NAV_API bool nav_grid_moves_reversible(const nav_grid *grid);
 /* True when the labels exist and every allowed move can also be taken back (no one-way climbs):
  * then cells with one label are always joined by a path, and nav_grid_may_reach is exact. */
-bool nav_grid_reachability_exact(const nav_grid *grid);
+NAV_API bool nav_grid_reachability_exact(const nav_grid *grid);
 
 /* ---- Loaders --------------------------------------------------------------------------------- */
 /* Each loader takes the text or bytes of a file, or a path, and the options of the grid to make
@@ -202,15 +202,17 @@ bool nav_grid_reachability_exact(const nav_grid *grid);
 
 /* Moving AI .map ("type octile", "height H", "width W", "map", H rows of W characters).
  * '.', 'G' are plain; 'S' (swamp) is type 2 of cost 1; '@', 'O', 'T', 'W' are blocked. */
-nav_status nav_grid_load_map(const char *text, size_t size, const char *name, const nav_grid_desc *options,
-                             nav_grid **out);
-nav_status nav_grid_load_map_file(const char *path, const nav_grid_desc *options, nav_grid **out);
+NAV_BAKE_API nav_status nav_grid_load_map(const char *text, size_t size, const char *name,
+                                          const nav_grid_desc *options, nav_grid **out);
+NAV_BAKE_API nav_status nav_grid_load_map_file(const char *path, const nav_grid_desc *options,
+                                               nav_grid **out);
 
 /* The libnav ASCII format (see docs/ascii_format.md): optional header lines, a legend giving
  * each character a cost and a height, then the rows. */
-nav_status nav_grid_load_ascii(const char *text, size_t size, const char *name, const nav_grid_desc *options,
-                               nav_grid **out);
-nav_status nav_grid_load_ascii_file(const char *path, const nav_grid_desc *options, nav_grid **out);
+NAV_BAKE_API nav_status nav_grid_load_ascii(const char *text, size_t size, const char *name,
+                                            const nav_grid_desc *options, nav_grid **out);
+NAV_BAKE_API nav_status nav_grid_load_ascii_file(const char *path, const nav_grid_desc *options,
+                                                 nav_grid **out);
 
 /* A PNG mask: each pixel is a cell (row 0 at the top), its colour looked up in a palette.
  *
@@ -240,10 +242,11 @@ typedef struct nav_png_desc {
     bool unknown_is_blocked;
 } nav_png_desc;
 
-nav_status nav_grid_load_png(const void *bytes, size_t size, const char *name, const nav_png_desc *png,
-                             const nav_grid_desc *options, nav_grid **out);
-nav_status nav_grid_load_png_file(const char *path, const nav_png_desc *png, const nav_grid_desc *options,
-                                  nav_grid **out);
+NAV_BAKE_API nav_status nav_grid_load_png(const void *bytes, size_t size, const char *name,
+                                          const nav_png_desc *png, const nav_grid_desc *options,
+                                          nav_grid **out);
+NAV_BAKE_API nav_status nav_grid_load_png_file(const char *path, const nav_png_desc *png,
+                                               const nav_grid_desc *options, nav_grid **out);
 
 #ifdef __cplusplus
 }

@@ -63,9 +63,9 @@ typedef struct nav_heap {
  * [in] allocator  [opt] memory hooks (null: malloc/free)
  * [in] id_count   ids that may be lowered with nav_heap_decrease (0: no decrease-key, no array)
  * Returns NAV_SUCCESS, or NAV_FAILURE | NAV_OUT_OF_MEMORY. */
-nav_status nav_heap_init(nav_heap *heap, const nav_allocator *allocator, uint32_t capacity,
-                         uint32_t id_count);
-void nav_heap_destroy(nav_heap *heap);
+NAV_API nav_status nav_heap_init(nav_heap *heap, const nav_allocator *allocator, uint32_t capacity,
+                                 uint32_t id_count);
+NAV_API void nav_heap_destroy(nav_heap *heap);
 
 /* Empties the heap in O(1). */
 static inline void nav_heap_clear(nav_heap *heap)

@@ -28,23 +28,23 @@ typedef struct nav_path {
 } nav_path;
 
 /* Makes an empty path. [in] allocator [opt] copied. Never fails. */
-void nav_path_init(nav_path *path, const nav_allocator *allocator);
-void nav_path_destroy(nav_path *path);
+NAV_API void nav_path_init(nav_path *path, const nav_allocator *allocator);
+NAV_API void nav_path_destroy(nav_path *path);
 /* Empties the path, keeping its memory. */
-void nav_path_clear(nav_path *path);
+NAV_API void nav_path_clear(nav_path *path);
 /* Makes room for capacity points. Returns NAV_FAILURE | NAV_OUT_OF_MEMORY on failure. */
-nav_status nav_path_reserve(nav_path *path, uint32_t capacity);
+NAV_API nav_status nav_path_reserve(nav_path *path, uint32_t capacity);
 /* Appends a point. Returns NAV_FAILURE | NAV_OUT_OF_MEMORY when the path cannot grow. */
-nav_status nav_path_push(nav_path *path, nav_vec3 point, uint32_t node);
+NAV_API nav_status nav_path_push(nav_path *path, nav_vec3 point, uint32_t node);
 /* Reverses the order of the points (planners that walk back from the goal use it). */
-void nav_path_reverse(nav_path *path);
+NAV_API void nav_path_reverse(nav_path *path);
 /* Reverses the order of the points from index `first` on (a part just appended by walking back);
  * nothing when first >= count. */
-void nav_path_reverse_from(nav_path *path, uint32_t first);
+NAV_API void nav_path_reverse_from(nav_path *path, uint32_t first);
 /* Sum of the Euclidean lengths of the segments (world units). */
-double nav_path_length(const nav_path *path);
+NAV_API double nav_path_length(const nav_path *path);
 /* Copies src into dst (dst keeps its own allocator). */
-nav_status nav_path_copy(nav_path *dst, const nav_path *src);
+NAV_API nav_status nav_path_copy(nav_path *dst, const nav_path *src);
 
 #ifdef __cplusplus
 }

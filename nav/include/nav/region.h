@@ -41,14 +41,14 @@ typedef struct nav_region_query nav_region_query;
  * the grid has is allowed, for a query that later serves larger grids: nav_region_query_set_grid).
  * [in] allocator [opt] copied. Returns NAV_FAILURE with NAV_INVALID_PARAM (no grid, max_cells 0) or
  * NAV_OUT_OF_MEMORY; *out is null on failure. */
-nav_status nav_region_query_create(const nav_grid *grid, uint32_t max_cells, const nav_allocator *allocator,
-                                   nav_region_query **out);
-void nav_region_query_destroy(nav_region_query *query);
+NAV_API nav_status nav_region_query_create(const nav_grid *grid, uint32_t max_cells,
+                                           const nav_allocator *allocator, nav_region_query **out);
+NAV_API void nav_region_query_destroy(nav_region_query *query);
 /* Points the query at another grid (a world's grid regions share one query object); its max_cells
  * stays. The last fan's results are dropped. Returns NAV_FAILURE | NAV_INVALID_PARAM for null
  * arguments. */
-nav_status nav_region_query_set_grid(nav_region_query *query, const nav_grid *grid);
-size_t nav_region_query_memory_bytes(const nav_region_query *query);
+NAV_API nav_status nav_region_query_set_grid(nav_region_query *query, const nav_grid *grid);
+NAV_API size_t nav_region_query_memory_bytes(const nav_region_query *query);
 
 /* Fan: Dijkstra from cell `from` inside rect, until every target is settled or nothing is left.
  * reverse false: costs[k] is the cost from `from` to targets[k]; reverse true: the cost from
@@ -59,19 +59,19 @@ size_t nav_region_query_memory_bytes(const nav_region_query *query);
  * query's max_cells, `from` outside rect or blocked, a null pointer with count > 0), or
  * NAV_FAILURE | NAV_OUT_OF_MEMORY (a fan over the whole grid could not grow its buckets; there is
  * then no last fan for nav_region_fan_cost and nav_region_fan_path). */
-nav_status nav_region_fan(nav_region_query *query, nav_grid_rect rect, uint32_t from, bool reverse,
-                          const uint32_t *targets, uint32_t count, double *costs);
+NAV_API nav_status nav_region_fan(nav_region_query *query, nav_grid_rect rect, uint32_t from, bool reverse,
+                                  const uint32_t *targets, uint32_t count, double *costs);
 
 /* The last fan's cost of any cell of its rectangle (INFINITY when the fan did not settle it, or the
  * cell lies outside). A fan with no targets runs until every reachable cell is settled, so this is
  * then the whole distance field of `from` inside the rectangle. */
-double nav_region_fan_cost(const nav_region_query *query, uint32_t cell);
+NAV_API double nav_region_fan_cost(const nav_region_query *query, uint32_t cell);
 
 /* Appends the cells of the last fan's path for one of its reached targets, in walking order:
  * from `from` to target (or, after a reverse fan, from target to `from`), both ends included.
  * Returns NAV_FAILURE | NAV_INVALID_PARAM when the target was not reached by the last fan, or
  * NAV_FAILURE | NAV_OUT_OF_MEMORY when the path cannot grow (it is then cut back as it was). */
-nav_status nav_region_fan_path(const nav_region_query *query, uint32_t target, nav_path *path);
+NAV_API nav_status nav_region_fan_path(const nav_region_query *query, uint32_t target, nav_path *path);
 
 /* Leg: A* from cell `from` to cell `to` inside rect (octile heuristic scaled by the cheapest
  * terrain cost), expanding at most max_expanded cells (0: no limit). Appends the cells (both
@@ -79,11 +79,11 @@ nav_status nav_region_fan_path(const nav_region_query *query, uint32_t target, n
  * Returns NAV_SUCCESS; NAV_SUCCESS | NAV_PARTIAL_RESULT with nothing appended plus
  * NAV_UNREACHABLE (no path inside rect) or NAV_OUT_OF_NODES (the limit ran out); NAV_FAILURE with
  * NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY. */
-nav_status nav_region_leg(nav_region_query *query, nav_grid_rect rect, uint32_t from, uint32_t to,
-                          uint32_t max_expanded, nav_path *path, double *cost);
+NAV_API nav_status nav_region_leg(nav_region_query *query, nav_grid_rect rect, uint32_t from, uint32_t to,
+                                  uint32_t max_expanded, nav_path *path, double *cost);
 
 /* Cells expanded by this query object's searches since it was made (a counter for benchmarks). */
-uint64_t nav_region_query_expanded(const nav_region_query *query);
+NAV_API uint64_t nav_region_query_expanded(const nav_region_query *query);
 
 #ifdef __cplusplus
 }

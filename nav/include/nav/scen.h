@@ -37,14 +37,14 @@ typedef struct nav_scen {
 /* Parses a scenario file's text. Errors go to log [opt] as "NAME:LINE: message".
  * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_PARSE_ERROR (bad header, bad field, negative or
  * out-of-range coordinates), NAV_TOO_LARGE or NAV_OUT_OF_MEMORY; *out is null on failure. */
-nav_status nav_scen_load(const char *text, size_t size, const char *name, const nav_allocator *allocator,
-                         const nav_log *log, nav_scen **out);
+NAV_BAKE_API nav_status nav_scen_load(const char *text, size_t size, const char *name,
+                                      const nav_allocator *allocator, const nav_log *log, nav_scen **out);
 /* The same from a file, read in pieces (memory for the problems and the longest line, not the
  * file); a path that is not a regular file is refused with NAV_IO_ERROR. Lines longer than 1 MiB
  * are refused in both (NAV_PARSE_ERROR). */
-nav_status nav_scen_load_file(const char *path, const nav_allocator *allocator, const nav_log *log,
-                              nav_scen **out);
-void nav_scen_destroy(nav_scen *scen);
+NAV_BAKE_API nav_status nav_scen_load_file(const char *path, const nav_allocator *allocator,
+                                           const nav_log *log, nav_scen **out);
+NAV_BAKE_API void nav_scen_destroy(nav_scen *scen);
 
 #ifdef __cplusplus
 }

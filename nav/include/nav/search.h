@@ -59,12 +59,12 @@ typedef struct nav_search_desc {
 } nav_search_desc;
 
 /* Resolves a descriptor's defaults against a grid (the heuristic a tool should print). */
-nav_search_desc nav_search_desc_defaults(const nav_grid *grid, const nav_search_desc *desc);
+NAV_API nav_search_desc nav_search_desc_defaults(const nav_grid *grid, const nav_search_desc *desc);
 
 /* The heuristic's estimate from cell a to cell b on this grid, already scaled by the grid's cheapest
  * terrain cost (so the default one is admissible). */
-double nav_grid_heuristic(const nav_grid *grid, nav_heuristic heuristic, int32_t ax, int32_t ay, int32_t bx,
-                          int32_t by);
+NAV_API double nav_grid_heuristic(const nav_grid *grid, nav_heuristic heuristic, int32_t ax, int32_t ay,
+                                  int32_t bx, int32_t by);
 
 typedef struct nav_search_result {
     double cost;        /* cost of the returned path (to the goal, or to the closest cell) */
@@ -83,10 +83,11 @@ typedef struct nav_grid_query nav_grid_query;
 
 /* Makes a query object for one grid: 20 bytes a cell plus the open list, allocated once here.
  * Returns NAV_FAILURE | NAV_OUT_OF_MEMORY or NAV_INVALID_PARAM on failure (*out null). */
-nav_status nav_grid_query_create(const nav_grid *grid, const nav_grid_query_desc *desc, nav_grid_query **out);
-void nav_grid_query_destroy(nav_grid_query *query);
+NAV_API nav_status nav_grid_query_create(const nav_grid *grid, const nav_grid_query_desc *desc,
+                                         nav_grid_query **out);
+NAV_API void nav_grid_query_destroy(nav_grid_query *query);
 /* Bytes the query object holds. */
-size_t nav_grid_query_memory_bytes(const nav_grid_query *query);
+NAV_API size_t nav_grid_query_memory_bytes(const nav_grid_query *query);
 
 /* Finds a path from (sx, sy) to (gx, gy) and writes its cells (start first) into path.
  * [in]  desc   [opt] null: A* with the default heuristic and no budget
@@ -96,20 +97,21 @@ size_t nav_grid_query_memory_bytes(const nav_grid_query *query);
  *   reached cell closest to the goal, plus NAV_UNREACHABLE (no path exists) or NAV_OUT_OF_NODES
  *   (the budget ran out); NAV_FAILURE with NAV_INVALID_PARAM (off the map, bad options),
  *   NAV_BLOCKED_ENDPOINT or NAV_OUT_OF_MEMORY (the path buffer could not grow). */
-nav_status nav_grid_find_path(nav_grid_query *query, const nav_search_desc *desc, int32_t sx, int32_t sy,
-                              int32_t gx, int32_t gy, nav_path *path, nav_search_result *result);
+NAV_API nav_status nav_grid_find_path(nav_grid_query *query, const nav_search_desc *desc, int32_t sx,
+                                      int32_t sy, int32_t gx, int32_t gy, nav_path *path,
+                                      nav_search_result *result);
 
 /* ---- Step-wise search ------------------------------------------------------------------------ */
 
 /* Starts a search. Returns NAV_IN_PROGRESS, or the final status when it ends at once (start is
  * the goal, reachability labels prove the goal unreachable, bad arguments). */
-nav_status nav_grid_search_begin(nav_grid_query *query, const nav_search_desc *desc, int32_t sx, int32_t sy,
-                                 int32_t gx, int32_t gy);
+NAV_API nav_status nav_grid_search_begin(nav_grid_query *query, const nav_search_desc *desc, int32_t sx,
+                                         int32_t sy, int32_t gx, int32_t gy);
 /* Runs up to max_expansions expansions (0: until done). Returns NAV_IN_PROGRESS while work
  * remains, else the final status as nav_grid_find_path would. */
-nav_status nav_grid_search_step(nav_grid_query *query, uint32_t max_expansions);
+NAV_API nav_status nav_grid_search_step(nav_grid_query *query, uint32_t max_expansions);
 /* Writes the path of a finished search (see nav_grid_find_path) and returns its status. */
-nav_status nav_grid_search_finish(nav_grid_query *query, nav_path *path, nav_search_result *result);
+NAV_API nav_status nav_grid_search_finish(nav_grid_query *query, nav_path *path, nav_search_result *result);
 
 typedef enum nav_cell_state { NAV_CELL_UNSEEN = 0, NAV_CELL_OPEN = 1, NAV_CELL_CLOSED = 2 } nav_cell_state;
 
@@ -117,22 +119,22 @@ typedef enum nav_cell_state { NAV_CELL_UNSEEN = 0, NAV_CELL_OPEN = 1, NAV_CELL_C
  * one terrain cost, A* and Dijkstra keep g in fixed point, and the g given here is converted
  * from it: it may differ from the cost of the cell's path by up to 2^-33 (about 1.2e-10) times
  * the cost for each diagonal move. Path costs are computed from the moves in double precision. */
-nav_cell_state nav_grid_query_cell(const nav_grid_query *query, int32_t x, int32_t y, double *g,
-                                   uint32_t *parent);
+NAV_API nav_cell_state nav_grid_query_cell(const nav_grid_query *query, int32_t x, int32_t y, double *g,
+                                           uint32_t *parent);
 /* Number of cells on the open list. */
-uint32_t nav_grid_query_open_count(const nav_grid_query *query);
+NAV_API uint32_t nav_grid_query_open_count(const nav_grid_query *query);
 /* Writes up to max cell indices of the open list into cells (in no particular order) and returns
  * how many it wrote (all of them when max >= nav_grid_query_open_count). */
-uint32_t nav_grid_query_open_cells(const nav_grid_query *query, uint32_t *cells, uint32_t max);
+NAV_API uint32_t nav_grid_query_open_cells(const nav_grid_query *query, uint32_t *cells, uint32_t max);
 /* Counters of the current search so far. */
-nav_search_result nav_grid_query_progress(const nav_grid_query *query);
+NAV_API nav_search_result nav_grid_query_progress(const nav_grid_query *query);
 
 /* ---- Path checks ----------------------------------------------------------------------------- */
 
 /* Checks a cell path (path->nodes): in bounds, free cells, each step an allowed move (terrain,
  * corners, climb). Writes its cost to *cost [opt]. Returns NAV_SUCCESS or NAV_FAILURE |
  * NAV_INVALID_PARAM, naming the first bad step in the grid's log. */
-nav_status nav_grid_validate_cells(const nav_grid *grid, const nav_path *path, double *cost);
+NAV_API nav_status nav_grid_validate_cells(const nav_grid *grid, const nav_path *path, double *cost);
 
 #ifdef __cplusplus
 }

@@ -26,24 +26,24 @@ extern "C" {
  * by terrain). Returns false (cost unset) when the segment touches a blocked cell or off-map area,
  * passes exactly through a corner beside a blocked cell, or steps up more than max_climb between
  * two cells it crosses in turn. */
-bool nav_grid_segment_cost(const nav_grid *grid, int32_t ax, int32_t ay, int32_t bx, int32_t by,
-                           double *cost);
+NAV_API bool nav_grid_segment_cost(const nav_grid *grid, int32_t ax, int32_t ay, int32_t bx, int32_t by,
+                                   double *cost);
 
 /* Smooths a cell path (cells->nodes, as planners return it) into out (cleared first): world points
  * at the centres of the kept cells, nodes the kept cells, out->cost the smoothed cost.
  * Returns NAV_SUCCESS, NAV_FAILURE | NAV_INVALID_PARAM when cells is not a valid cell path, or
  * NAV_FAILURE | NAV_OUT_OF_MEMORY. cells and out must be different buffers. */
-nav_status nav_grid_smooth_path(const nav_grid *grid, const nav_path *cells, nav_path *out);
+NAV_API nav_status nav_grid_smooth_path(const nav_grid *grid, const nav_path *cells, nav_path *out);
 
 /* The same for cells a libnav planner returned on this grid, unchanged since: each cell is checked
  * to be on the map and free, but the steps are not checked to be allowed moves (that check is
  * about a third of the work on one-cost grids). Cells that are not such a path may give a path
  * that is not walkable, but never a read outside the grid. Returns as nav_grid_smooth_path. */
-nav_status nav_grid_smooth_planned_path(const nav_grid *grid, const nav_path *cells, nav_path *out);
+NAV_API nav_status nav_grid_smooth_planned_path(const nav_grid *grid, const nav_path *cells, nav_path *out);
 
 /* Checks a smoothed path: every segment between consecutive kept cells is walkable as above.
  * Writes the cost to *cost [opt]. Returns NAV_SUCCESS or NAV_FAILURE | NAV_INVALID_PARAM. */
-nav_status nav_grid_validate_segments(const nav_grid *grid, const nav_path *path, double *cost);
+NAV_API nav_status nav_grid_validate_segments(const nav_grid *grid, const nav_path *path, double *cost);
 
 #ifdef __cplusplus
 }

@@ -128,14 +128,15 @@ typedef struct nav_waypoint_load_desc {
  * name, a link naming an unknown waypoint or missing one, a negative or non-finite cost, more than
  * NAV_WAYPOINTS_LIMIT waypoints. Returns NAV_SUCCESS, NAV_FAILURE | NAV_PARSE_ERROR (*out empty),
  * NAV_FAILURE | NAV_INVALID_PARAM, or NAV_FAILURE | NAV_OUT_OF_MEMORY. */
-nav_status nav_waypoint_graph_load_text(const char *text, size_t size, const nav_waypoint_load_desc *desc,
-                                        nav_waypoint_graph *out);
+NAV_BAKE_API nav_status nav_waypoint_graph_load_text(const char *text, size_t size,
+                                                     const nav_waypoint_load_desc *desc,
+                                                     nav_waypoint_graph *out);
 /* The same from a file (NAME: its base name unless desc->name is set). NAV_FAILURE | NAV_IO_ERROR
  * when it cannot be read. */
-nav_status nav_waypoint_graph_load_file(const char *path, const nav_waypoint_load_desc *desc,
-                                        nav_waypoint_graph *out);
+NAV_BAKE_API nav_status nav_waypoint_graph_load_file(const char *path, const nav_waypoint_load_desc *desc,
+                                                     nav_waypoint_graph *out);
 /* Frees what a loader allocated and empties *graph; does nothing to a graph of your own arrays. */
-void nav_waypoint_graph_release(nav_waypoint_graph *graph);
+NAV_BAKE_API void nav_waypoint_graph_release(nav_waypoint_graph *graph);
 
 /* ---- Baking ---------------------------------------------------------------------------------- */
 
@@ -161,9 +162,9 @@ typedef struct nav_waypoints_bake_desc {
  * NAV_WAYPOINT_MAX_COST, a duplicate name,
  * a position not finite: told to desc->log); NAV_FAILURE | NAV_TOO_LARGE beyond max_waypoints;
  * NAV_FAILURE | NAV_OUT_OF_MEMORY; NAV_FAILURE | NAV_WRONG_STATE when progress cancelled it. */
-nav_status nav_waypoints_bake(const nav_waypoint_graph *graph, const nav_waypoints_bake_desc *desc,
-                              nav_waypoints **out);
-void nav_waypoints_destroy(nav_waypoints *wp);
+NAV_BAKE_API nav_status nav_waypoints_bake(const nav_waypoint_graph *graph,
+                                           const nav_waypoints_bake_desc *desc, nav_waypoints **out);
+NAV_API void nav_waypoints_destroy(nav_waypoints *wp);
 
 /* ---- Graphs made from grids ------------------------------------------------------------------ */
 
@@ -199,13 +200,13 @@ typedef struct nav_waypoint_grid_desc {
  * NAV_TOO_LARGE (told to desc->log) when the grid has more corners than max_waypoints, before any
  * work; NAV_FAILURE | NAV_OUT_OF_MEMORY; NAV_FAILURE | NAV_WRONG_STATE when cancelled. Release *out
  * with nav_waypoint_graph_release. */
-nav_status nav_waypoint_graph_from_grid(const nav_grid *grid, const nav_waypoint_grid_desc *desc,
-                                        nav_waypoint_graph *out);
+NAV_BAKE_API nav_status nav_waypoint_graph_from_grid(const nav_grid *grid, const nav_waypoint_grid_desc *desc,
+                                                     nav_waypoint_graph *out);
 
 /* nav_waypoint_graph_from_grid, then nav_waypoints_bake; the bake keeps the corners and the grid's
  * fingerprint, so that a query object bound to the grid finds paths between any two points. */
-nav_status nav_waypoints_bake_grid(const nav_grid *grid, const nav_waypoint_grid_desc *desc,
-                                   nav_waypoints **out);
+NAV_BAKE_API nav_status nav_waypoints_bake_grid(const nav_grid *grid, const nav_waypoint_grid_desc *desc,
+                                                nav_waypoints **out);
 
 /* ---- Graphs made from navigation meshes ------------------------------------------------------ */
 
@@ -234,12 +235,12 @@ typedef struct nav_waypoint_mesh_desc {
  * are the grid's and so are the links (tested). Every pair is raycast: O(n^2) rays. Returns as
  * nav_waypoint_graph_from_grid, and NAV_FAILURE | NAV_INVALID_PARAM for an off-mesh link dearer than
  * NAV_WAYPOINT_MAX_COST (told to desc->log); release *out with nav_waypoint_graph_release. */
-nav_status nav_waypoint_graph_from_mesh(const nav_mesh *mesh, const nav_waypoint_mesh_desc *desc,
-                                        nav_waypoint_graph *out);
+NAV_BAKE_API nav_status nav_waypoint_graph_from_mesh(const nav_mesh *mesh, const nav_waypoint_mesh_desc *desc,
+                                                     nav_waypoint_graph *out);
 /* nav_waypoint_graph_from_mesh, then nav_waypoints_bake of it: a bake of its own (not tied to a
  * grid: routes between waypoints, not paths between any two points). */
-nav_status nav_waypoints_bake_mesh(const nav_mesh *mesh, const nav_waypoint_mesh_desc *desc,
-                                   nav_waypoints **out);
+NAV_BAKE_API nav_status nav_waypoints_bake_mesh(const nav_mesh *mesh, const nav_waypoint_mesh_desc *desc,
+                                                nav_waypoints **out);
 
 /* ---- The WAYPOINTS chunk of a .nav file ------------------------------------------------------ */
 
@@ -250,7 +251,7 @@ nav_status nav_waypoints_bake_mesh(const nav_mesh *mesh, const nav_waypoint_mesh
  * (each with the cost the bake gave it), the distance and first-move tables, and for a bake of a
  * grid its fingerprint. What can be derived (arcs, the name index, the k-d tree, a grid's corners)
  * is not stored. Returns the writer's status. */
-nav_status nav_waypoints_write_chunk(const nav_waypoints *wp, nav_writer *out);
+NAV_API nav_status nav_waypoints_write_chunk(const nav_waypoints *wp, nav_writer *out);
 
 /* Makes a bake from WAYPOINTS chunk data, checking everything a query relies on: every count
  * against the bytes, every index, finite positions and costs, names (valid, unique, inside the
@@ -267,15 +268,16 @@ nav_status nav_waypoints_write_chunk(const nav_waypoints *wp, nav_writer *out);
  * Without it the bake still answers waypoint queries, and nav_waypoints_query_create refuses a grid.
  * [in] allocator, log [opt]. [out] out: null on failure. Returns NAV_SUCCESS, or NAV_FAILURE with
  * NAV_CORRUPT_DATA (said to the log), NAV_SOURCE_MISMATCH, NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY. */
-nav_status nav_waypoints_read_chunk(const void *data, size_t size, const nav_grid *grid,
-                                    const nav_allocator *allocator, const nav_log *log, nav_waypoints **out);
+NAV_API nav_status nav_waypoints_read_chunk(const void *data, size_t size, const nav_grid *grid,
+                                            const nav_allocator *allocator, const nav_log *log,
+                                            nav_waypoints **out);
 
 /* Saves a bake as a .nav file (atomically, see nav_container_write_file): a WAYPOINTS chunk, after
  * a GRID chunk when grid [opt] is given. Returns NAV_SUCCESS, NAV_FAILURE | NAV_SOURCE_MISMATCH
  * when grid is given and the bake was not made from it (nothing is written), or the failure of
  * writing. */
-nav_status nav_waypoints_save_nav(const nav_grid *grid, const nav_waypoints *wp, const char *path,
-                                  const nav_log *log);
+NAV_API nav_status nav_waypoints_save_nav(const nav_grid *grid, const nav_waypoints *wp, const char *path,
+                                          const nav_log *log);
 
 /* Loads the WAYPOINTS chunk of a .nav file. For grid [opt], the file's GRID chunk too (the file
  * must hold one; for a bake of a grid it must be that grid) and the bake is bound to it as
@@ -283,34 +285,34 @@ nav_status nav_waypoints_save_nav(const nav_grid *grid, const nav_waypoints *wp,
  * [out] wp, grid: null on failure. Returns as nav_container_read_file and nav_waypoints_read_chunk;
  * a file without a WAYPOINTS chunk, or with two, gives NAV_CORRUPT_DATA, one of another version
  * NAV_WRONG_VERSION. */
-nav_status nav_waypoints_load_nav(const char *path, const nav_allocator *allocator, const nav_log *log,
-                                  nav_waypoints **wp, nav_grid **grid);
+NAV_API nav_status nav_waypoints_load_nav(const char *path, const nav_allocator *allocator,
+                                          const nav_log *log, nav_waypoints **wp, nav_grid **grid);
 
 /* ---- Reading a bake -------------------------------------------------------------------------- */
 
-uint32_t nav_waypoints_count(const nav_waypoints *wp);
+NAV_API uint32_t nav_waypoints_count(const nav_waypoints *wp);
 /* The position, tags and name ("" for none) of waypoint i (i < count; else the origin, 0, ""). */
-nav_vec3 nav_waypoints_position(const nav_waypoints *wp, uint32_t i);
-uint32_t nav_waypoints_tags(const nav_waypoints *wp, uint32_t i);
-const char *nav_waypoints_name(const nav_waypoints *wp, uint32_t i);
+NAV_API nav_vec3 nav_waypoints_position(const nav_waypoints *wp, uint32_t i);
+NAV_API uint32_t nav_waypoints_tags(const nav_waypoints *wp, uint32_t i);
+NAV_API const char *nav_waypoints_name(const nav_waypoints *wp, uint32_t i);
 /* The waypoint of that name, or NAV_WAYPOINTS_NONE (binary search over the sorted names). */
-uint32_t nav_waypoints_find(const nav_waypoints *wp, const char *name);
+NAV_API uint32_t nav_waypoints_find(const nav_waypoints *wp, const char *name);
 /* The links of the graph that was baked (a two-way link counts once). */
-uint32_t nav_waypoints_link_count(const nav_waypoints *wp);
+NAV_API uint32_t nav_waypoints_link_count(const nav_waypoints *wp);
 /* Whether the bake was made from a grid (nav_waypoints_bake_grid), and that grid's fingerprint
  * (nav_grid_fingerprint; 0 for other bakes). */
-bool nav_waypoints_from_grid(const nav_waypoints *wp);
-uint64_t nav_waypoints_source_fingerprint(const nav_waypoints *wp);
+NAV_API bool nav_waypoints_from_grid(const nav_waypoints *wp);
+NAV_API uint64_t nav_waypoints_source_fingerprint(const nav_waypoints *wp);
 /* Link `link` of the baked graph (by its index in the graph's links) into *out: its waypoints, its
  * cost as the tables use it (a cost of 0 given as its length), flags, one_way and disabled. A
  * two-way link reads with from below to. Returns false (out untouched) when out of range. */
-bool nav_waypoints_link(const nav_waypoints *wp, uint32_t link, nav_waypoint_link *out);
+NAV_API bool nav_waypoints_link(const nav_waypoints *wp, uint32_t link, nav_waypoint_link *out);
 /* Whether the bake keeps hub labels (more waypoints than dense_max) rather than plain tables: then
  * a distance or first move is a merge of two short lists, not one read (see nav_waypoints_distance). */
-bool nav_waypoints_compressed(const nav_waypoints *wp);
+NAV_API bool nav_waypoints_compressed(const nav_waypoints *wp);
 /* Bytes of the baked data (tables, waypoints, links, names; for a bake of a grid, its corners and
  * what each block of cells may see). */
-size_t nav_waypoints_memory_bytes(const nav_waypoints *wp);
+NAV_API size_t nav_waypoints_memory_bytes(const nav_waypoints *wp);
 
 /* ---- Queries (read-only: any number of threads at once) -------------------------------------- */
 
@@ -319,13 +321,13 @@ size_t nav_waypoints_memory_bytes(const nav_waypoints *wp);
  * (relative error below 1e-7; nav_waypoints_route sums the links exactly). Hub labels: the least
  * sum over the hubs the two waypoints' labels share, O(entries in the two labels), two floats
  * (relative error below 2e-7). */
-double nav_waypoints_distance(const nav_waypoints *wp, uint32_t from, uint32_t to);
+NAV_API double nav_waypoints_distance(const nav_waypoints *wp, uint32_t from, uint32_t to);
 
 /* The first move of that route: the waypoint after `from` (`to` itself for a direct link, `from`
  * when from == to), or NAV_WAYPOINTS_NONE when there is no route. O(1) on plain tables; on hub
  * labels a merge as nav_waypoints_distance, and when `from` is itself the hub, a walk back from
  * `to` (O(links on the route x log(entries))). */
-uint32_t nav_waypoints_next_hop(const nav_waypoints *wp, uint32_t from, uint32_t to);
+NAV_API uint32_t nav_waypoints_next_hop(const nav_waypoints *wp, uint32_t from, uint32_t to);
 
 /* The route from `from` to `to` into out (cleared first): the waypoints' positions, their indices
  * in out->nodes, out->cost the sum of its links' costs (in doubles). Walks the first moves (on hub
@@ -333,14 +335,14 @@ uint32_t nav_waypoints_next_hop(const nav_waypoints *wp, uint32_t from, uint32_t
  * waypoints. Returns NAV_SUCCESS; NAV_FAILURE |
  * NAV_UNREACHABLE (out empty) when there is no route; NAV_FAILURE | NAV_INVALID_PARAM for an index
  * out of range; NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
-nav_status nav_waypoints_route(const nav_waypoints *wp, uint32_t from, uint32_t to, nav_path *out);
+NAV_API nav_status nav_waypoints_route(const nav_waypoints *wp, uint32_t from, uint32_t to, nav_path *out);
 
 /* The waypoint nearest to `point` (3D distance, into *distance [opt]) among those within
  * max_distance (0: any), or NAV_WAYPOINTS_NONE. Walks a k-d tree the bake built: O(log n) for points
  * among the waypoints. Ties go to the lower index. For a nearest waypoint that the point sees, or
  * that a filter leaves open, see nav_waypoints_query_nearest. */
-uint32_t nav_waypoints_nearest(const nav_waypoints *wp, nav_vec3 point, double max_distance,
-                               double *distance);
+NAV_API uint32_t nav_waypoints_nearest(const nav_waypoints *wp, nav_vec3 point, double max_distance,
+                                       double *distance);
 
 /* ---- Query objects: filtered routes, nearest waypoints, paths between any two points -------- */
 
@@ -385,12 +387,12 @@ typedef struct nav_waypoints_query_desc {
 
 /* NAV_FAILURE | NAV_INVALID_PARAM when a grid is given and the bake was not made from it (or from
  * no grid); NAV_FAILURE | NAV_OUT_OF_MEMORY. The grid must outlive the query and stay unchanged. */
-nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoints_query_desc *desc,
-                                      nav_waypoints_query **out);
-void nav_waypoints_query_destroy(nav_waypoints_query *query);
+NAV_API nav_status nav_waypoints_query_create(const nav_waypoints *wp, const nav_waypoints_query_desc *desc,
+                                              nav_waypoints_query **out);
+NAV_API void nav_waypoints_query_destroy(nav_waypoints_query *query);
 /* Bytes of the query object: about 70 per waypoint (84 on hub labels), and with a grid 12 more and 32
  * per grid column. */
-size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *query);
+NAV_API size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *query);
 
 /* The cheapest route from waypoint `from` to `to` that the filter [opt] leaves open, written to out
  * as nav_waypoints_route writes it. With no filter, or when every link and waypoint of the table's
@@ -401,9 +403,9 @@ size_t nav_waypoints_query_memory_bytes(const nav_waypoints_query *query);
  * way on every run. Returns NAV_SUCCESS; NAV_FAILURE | NAV_UNREACHABLE (out empty) when the filter leaves no
  * route; NAV_FAILURE | NAV_INVALID_PARAM for an index out of range; NAV_FAILURE | NAV_OUT_OF_MEMORY when out
  * cannot grow. */
-nav_status nav_waypoints_query_route(nav_waypoints_query *query, uint32_t from, uint32_t to,
-                                     const nav_waypoints_filter *filter, nav_path *out,
-                                     nav_waypoints_route_result *result);
+NAV_API nav_status nav_waypoints_query_route(nav_waypoints_query *query, uint32_t from, uint32_t to,
+                                             const nav_waypoints_filter *filter, nav_path *out,
+                                             nav_waypoints_route_result *result);
 
 /* Which waypoints nav_waypoints_query_nearest may pick; zero fields take any. */
 typedef struct nav_waypoints_nearest_desc {
@@ -422,9 +424,9 @@ typedef struct nav_waypoints_nearest_desc {
  * NAV_FAILURE | NAV_UNREACHABLE (*waypoint NAV_WAYPOINTS_NONE) when none qualifies; NAV_FAILURE |
  * NAV_INVALID_PARAM for a point that is not finite, or `visible` without a grid or with the point
  * outside the grid's free space. */
-nav_status nav_waypoints_query_nearest(nav_waypoints_query *query, nav_vec3 point,
-                                       const nav_waypoints_nearest_desc *desc, uint32_t *waypoint,
-                                       double *distance);
+NAV_API nav_status nav_waypoints_query_nearest(nav_waypoints_query *query, nav_vec3 point,
+                                               const nav_waypoints_nearest_desc *desc, uint32_t *waypoint,
+                                               double *distance);
 
 /* What a point query did. */
 typedef struct nav_waypoints_result {
@@ -459,8 +461,8 @@ typedef struct nav_waypoints_result {
  * NAV_FAILURE | NAV_UNREACHABLE when no path exists; NAV_FAILURE | NAV_INVALID_PARAM for an end
  * not in free space (or a query without a grid); NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot
  * grow. */
-nav_status nav_waypoints_find_path(nav_waypoints_query *query, nav_vec3 start, nav_vec3 goal, nav_path *out,
-                                   nav_waypoints_result *result);
+NAV_API nav_status nav_waypoints_find_path(nav_waypoints_query *query, nav_vec3 start, nav_vec3 goal,
+                                           nav_path *out, nav_waypoints_result *result);
 
 #ifdef __cplusplus
 }
