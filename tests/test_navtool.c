@@ -552,6 +552,57 @@ static void test_world_commands(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Issue 43, defect 4: navtool render on a world file said "corrupt data", and navtool path on a world
+ * could not switch links. render draws the world (and a route between two points), and both take
+ * --set LINK=on|off, a link by name or number: the bridge off, the east town is out of reach and the
+ * picture shows a link off; switched on again by number, the route is back; a link of no such name
+ * or a value other than on and off is refused. */
+static void test_world_render_and_switches(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/navtool_switch_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    static char out[1 << 16];
+    char args[4096], png[600];
+    const char *json = NAV_TEST_DATA "/../../data/worlds/village/village.json";
+    snprintf(png, sizeof png, "%s/world.png", dir);
+    snprintf(args, sizeof args, "render '%s' --png '%s'", json, png);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "(5 regions, 4 links, 0 of them off)");
+    assert_true(count_colour(png, 250, 210, 40) > 20); /* the links, on */
+    assert_int_equal(count_colour(png, 150, 150, 150), 0);
+    assert_int_equal(count_colour(png, 30, 160, 30), 0); /* no route: no start */
+
+    snprintf(args, sizeof args, "path '%s' 12.5 3 8.5 125.5 0 20.5 --set bridge=off", json);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "unreachable");
+    snprintf(args, sizeof args, "path '%s' 12.5 3 8.5 125.5 0 20.5 --set bridge=off --set 3=on", json);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "cost 149.92");
+    snprintf(args, sizeof args, "render '%s' 12.5 3 8.5 125.5 0 20.5 --png '%s' --set 'front door=off'", json,
+             png);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "unreachable");
+    expect_output(out, "(5 regions, 4 links, 1 of them off)");
+    assert_true(count_colour(png, 150, 150, 150) > 20); /* the door, off */
+    snprintf(args, sizeof args, "render '%s' 12.5 3 8.5 125.5 0 20.5 --png '%s'", json, png);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "and the route");
+    assert_true(count_colour(png, 30, 160, 30) > 20); /* the route's start */
+
+    snprintf(args, sizeof args, "path '%s' 12.5 3 8.5 125.5 0 20.5 --set drawbridge=off", json);
+    assert_int_equal(run_navtool(out, sizeof out, args), 2);
+    expect_output(out, "no link named \"drawbridge\"");
+    snprintf(args, sizeof args, "path '%s' 12.5 3 8.5 125.5 0 20.5 --set bridge=up", json);
+    assert_int_equal(run_navtool(out, sizeof out, args), 2);
+    expect_output(out, "--set needs LINK=on or LINK=off");
+    snprintf(args, sizeof args, "render '%s'", json);
+    assert_int_equal(run_navtool(out, sizeof out, args), 2);
+    expect_output(out, "give --png OUT");
+    remove(png);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 static bool same_file(const char *a, const char *b)
 {
     FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
@@ -644,9 +695,13 @@ static void test_level_commands(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_info),           cmocka_unit_test(test_baked_file_input),
-        cmocka_unit_test(test_mesh_commands),  cmocka_unit_test(test_waypoint_commands),
-        cmocka_unit_test(test_demo),           cmocka_unit_test(test_world_commands),
+        cmocka_unit_test(test_info),
+        cmocka_unit_test(test_baked_file_input),
+        cmocka_unit_test(test_mesh_commands),
+        cmocka_unit_test(test_waypoint_commands),
+        cmocka_unit_test(test_demo),
+        cmocka_unit_test(test_world_commands),
+        cmocka_unit_test(test_world_render_and_switches),
         cmocka_unit_test(test_level_commands),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
