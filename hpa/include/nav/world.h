@@ -38,6 +38,7 @@
  *     nav_world_builder_add_link(b, &(nav_world_link_desc){.kind = NAV_LINK_STAIRS,
  *         .from_region = ground, .from = {4.5f, 0, 2.5f}, .to_region = upper, .to = {4.5f, 3, 6.5f}},
  *         NULL);
+ *     // (C++: nav_world_link_desc stairs{}; stairs.kind = NAV_LINK_STAIRS; ... then &stairs)
  *     nav_world *world;
  *     nav_world_bake(b, NULL, &world);
  *     nav_world_builder_destroy(b);

@@ -13,6 +13,7 @@
  *     nav_geometry_areas(level)[17] = 2;                  // triangle 17 is water
  *     nav_mesh *mesh;                                     // RecastDemo's agent, in tiles on every core
  *     s = nav_mesh_build_from_geometry(&t, &(nav_geometry_build_desc){.tile_size = 128}, &mesh, NULL);
+ *     // (C++: nav_geometry_build_desc d{}; d.tile_size = 128; then &d, nullptr)
  *     ...                                                 // nav/mesh.h's queries, both modes
  *     nav_mesh_destroy(mesh);
  *     nav_geometry_destroy(level);
