@@ -1,8 +1,10 @@
 /* navtool as a user runs it: the built program, on files made here, its output and exit status.
  * (Built only with the tools: NAVTOOL is the program's path.) */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,19 +17,26 @@
 #include "nav/mesh.h"
 #include "nav/waypoints.h"
 
-/* Runs navtool with the arguments (a shell command line after the program), stdout and stderr
- * together into out. Returns its exit status. */
-static int run_navtool(char *out, size_t size, const char *args)
+/* Runs a shell command line, stdout and stderr together into out. Returns its exit status. */
+static int run_command(char *out, size_t size, const char *command)
 {
-    char command[4096];
-    snprintf(command, sizeof command, "'%s' %s 2>&1", NAVTOOL, args);
-    FILE *p = popen(command, "r");
+    char line[8192 + 8];
+    snprintf(line, sizeof line, "%s 2>&1", command);
+    FILE *p = popen(line, "r");
     assert_non_null(p);
     size_t n = fread(out, 1, size - 1, p);
     out[n] = '\0';
     int status = pclose(p);
     assert_true(WIFEXITED(status));
     return WEXITSTATUS(status);
+}
+
+/* Runs navtool with the arguments (a shell command line after the program), as run_command. */
+static int run_navtool(char *out, size_t size, const char *args)
+{
+    char command[8192];
+    snprintf(command, sizeof command, "'%s' %s", NAVTOOL, args);
+    return run_command(out, size, command);
 }
 
 static void expect_output(const char *out, const char *text)
@@ -692,6 +701,91 @@ static void test_level_commands(void **state)
     remove(path);
 }
 
+/* The entries of a folder, . and .. aside. */
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    closedir(d);
+    return n;
+}
+
+/* tools/split_bake.sh as a user runs it: from a folder outside the checkout, navtool left to the
+ * script to find (the build beside it: here a copy of the script in a checkout's layout, its
+ * build/tools/navtool a link to the program under test), paths relative to the caller. The file it
+ * links is byte for byte the whole bake; its temporary folder (under TMPDIR) is gone afterwards,
+ * also when a bake fails; a missing navtool is named. */
+static void test_split_bake(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/navtool_split_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    static char out[1 << 16];
+    char path[600], command[4096];
+    const char *json = NAV_TEST_DATA "/../../data/worlds/village/village.json";
+    const char *folders[] = {"repo", "repo/tools", "repo/build", "repo/build/tools", "elsewhere", "tmp"};
+    for (int i = 0; i < 6; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, folders[i]);
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
+    size_t size;
+    char *script = test_read_file(NAV_TEST_DATA "/../../tools/split_bake.sh", &size);
+    snprintf(path, sizeof path, "%s/repo/tools/split_bake.sh", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(script, 1, size, f), size);
+    fclose(f);
+    free(script);
+    char navtool[600];
+    snprintf(navtool, sizeof navtool, "%s/repo/build/tools/navtool", dir);
+    assert_int_equal(symlink(NAVTOOL, navtool), 0);
+
+    snprintf(command, sizeof command,
+             "cd '%s/elsewhere' && env -u NAVTOOL -u PARTS TMPDIR='%s/tmp' bash ../repo/tools/split_bake.sh "
+             "'%s' split.nav 2 2",
+             dir, dir, json);
+    int status = run_command(out, sizeof out, command);
+    if (status != 0) fail_msg("split_bake.sh failed (%d):\n%s", status, out);
+    expect_output(out, "split bake: 2 shards on 2 jobs");
+    snprintf(command, sizeof command, "bake '%s' -o '%s/whole.nav' --quiet", json, dir);
+    assert_int_equal(run_navtool(out, sizeof out, command), 0);
+    char whole[600], split[600];
+    snprintf(whole, sizeof whole, "%s/whole.nav", dir);
+    snprintf(split, sizeof split, "%s/elsewhere/split.nav", dir);
+    assert_true(same_file(whole, split));
+    snprintf(path, sizeof path, "%s/tmp", dir);
+    assert_int_equal(count_entries(path), 0);
+
+    /* a bake that fails (no such world): a failure, and no folder left behind */
+    snprintf(command, sizeof command,
+             "cd '%s/elsewhere' && env -u NAVTOOL -u PARTS TMPDIR='%s/tmp' bash ../repo/tools/split_bake.sh "
+             "no_such_world.json bad.nav 2 2",
+             dir, dir);
+    assert_int_not_equal(run_command(out, sizeof out, command), 0);
+    assert_int_equal(count_entries(path), 0);
+    /* no navtool beside the script: said so */
+    assert_int_equal(remove(navtool), 0);
+    snprintf(command, sizeof command,
+             "cd '%s/elsewhere' && env -u NAVTOOL -u PARTS TMPDIR='%s/tmp' bash ../repo/tools/split_bake.sh "
+             "'%s' bad.nav 2 2",
+             dir, dir, json);
+    assert_int_equal(run_command(out, sizeof out, command), 1);
+    expect_output(out, "build/tools/navtool");
+    assert_int_equal(count_entries(path), 0);
+
+    assert_int_equal(remove(whole), 0);
+    assert_int_equal(remove(split), 0);
+    snprintf(path, sizeof path, "%s/repo/tools/split_bake.sh", dir);
+    assert_int_equal(remove(path), 0);
+    for (int i = 5; i >= 0; i--) {
+        snprintf(path, sizeof path, "%s/%s", dir, folders[i]);
+        assert_int_equal(rmdir(path), 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -703,6 +797,7 @@ int main(void)
         cmocka_unit_test(test_world_commands),
         cmocka_unit_test(test_world_render_and_switches),
         cmocka_unit_test(test_level_commands),
+        cmocka_unit_test(test_split_bake),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
