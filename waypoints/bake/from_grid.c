@@ -74,7 +74,9 @@ static bool vis_corner(void *ctx, void *scratch, uint32_t u)
             back = there; /* without heights the rule is the same both ways */
         else if (!nav_grid_anyangle_segment(job->grid, vx, vy, ux, uy, &back))
             back = INFINITY;
-        if (there < INFINITY || back < INFINITY) arrput(job->found[u], ((nav__wp_seen){v, there, back}));
+        if ((there < INFINITY || back < INFINITY) &&
+            !nav__arr_push(job->found[u], ((nav__wp_seen){v, there, back})))
+            return false; /* out of memory: the work stops */
     }
     if (arrlen(job->found[u]) > 1) qsort(job->found[u], arrlen(job->found[u]), sizeof(nav__wp_seen), by_v);
     return true;

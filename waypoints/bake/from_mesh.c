@@ -117,8 +117,8 @@ static uint32_t leaving_poly(const mesh_job *job, const mesh_point *p, const dou
 /* Appends to *out (stb_ds) the stretch of the segment from + t (to - from) inside convex polygon
  * poly (clockwise, x right and z down: inside every edge a -> b, cross(b - a, p - a) >= 0), and
  * where it runs along an edge with a polygon across, that polygon's cost there too (a path along the
- * line between two areas pays the cheaper, as on grids). */
-static void clip(const nav_mesh *mesh, uint32_t poly, nav_vec3 from, nav_vec3 to, stretch **out)
+ * line between two areas pays the cheaper, as on grids). False when out of memory. */
+static bool clip(const nav_mesh *mesh, uint32_t poly, nav_vec3 from, nav_vec3 to, stretch **out)
 {
     nav_mesh_poly_info info;
     nav_mesh_poly(mesh, poly, &info);
@@ -133,8 +133,8 @@ static void clip(const nav_mesh *mesh, uint32_t poly, nav_vec3 from, nav_vec3 to
         else if (fd < 0)
             t1 = fmin(t1, -f0 / fd);
     }
-    if (!(t0 < t1)) return;
-    arrput(*out, ((stretch){t0, t1, nav_mesh_area_cost(mesh, info.area)}));
+    if (!(t0 < t1)) return true;
+    if (!nav__arr_push(*out, ((stretch){t0, t1, nav_mesh_area_cost(mesh, info.area)}))) return false;
     for (uint32_t i = 0; i < info.vert_count; i++) {
         if (info.neighbours[i] == NAV_MESH_NO_POLY) continue;
         nav_vec3 a = nav_mesh_vert(mesh, info.verts[i]),
@@ -149,27 +149,33 @@ static void clip(const nav_mesh *mesh, uint32_t poly, nav_vec3 from, nav_vec3 to
         if (!(lo < hi)) continue;
         nav_mesh_poly_info across;
         nav_mesh_poly(mesh, info.neighbours[i], &across);
-        arrput(*out, ((stretch){lo, hi, nav_mesh_area_cost(mesh, across.area)}));
+        if (!nav__arr_push(*out, ((stretch){lo, hi, nav_mesh_area_cost(mesh, across.area)}))) return false;
     }
+    return true;
 }
 
-/* The cost of walking from p to q on the mesh, or INFINITY when the raycast stops short. */
-static double walk(const mesh_job *job, mesh_scratch *s, const mesh_point *p, const mesh_point *q)
+/* The cost of walking from p to q on the mesh into *out, INFINITY when the raycast stops short.
+ * False when out of memory. */
+static bool walk(const mesh_job *job, mesh_scratch *s, const mesh_point *p, const mesh_point *q, double *out)
 {
+    *out = INFINITY;
     double d[2] = {(double)q->at.x - p->at.x, (double)q->at.z - p->at.z};
     double length = hypot(d[0], d[1]);
-    if (length == 0) return INFINITY; /* two waypoints at one place: no link */
+    if (length == 0) return true; /* two waypoints at one place: no link */
     uint32_t start = leaving_poly(job, p, d);
-    if (start == NAV_MESH_NO_POLY) return INFINITY;
+    if (start == NAV_MESH_NO_POLY) return true;
     nav_mesh_raycast_hit hit;
     nav_status st = nav_mesh_raycast(s->query, NULL, start, p->at, q->at, &hit,
                                      job->uniform ? NULL : s->polys, job->uniform ? 0 : s->max_polys);
-    if (nav_failed(st) || hit.t < 1) return INFINITY;
-    if (job->uniform) return length * job->unit_cost;
+    if (nav_failed(st) || hit.t < 1) return true;
+    if (job->uniform) {
+        *out = length * job->unit_cost;
+        return true;
+    }
     /* the stretches of the polygons crossed; each piece of the segment costs the cheapest that holds it */
-    arrsetlen(s->stretches, 0);
+    if (s->stretches) stbds_header(s->stretches)->length = 0;
     for (uint32_t i = 0; i < hit.visited && i < s->max_polys; i++)
-        clip(job->mesh, s->polys[i], p->at, q->at, &s->stretches);
+        if (!clip(job->mesh, s->polys[i], p->at, q->at, &s->stretches)) return false;
     uint32_t n = (uint32_t)arrlen(s->stretches);
     double cost = 0, t = 0;
     while (t < 1) {
@@ -185,7 +191,8 @@ static double walk(const mesh_job *job, mesh_scratch *s, const mesh_point *p, co
         cost += (next - t) * length * unit;
         t = next;
     }
-    return cost;
+    *out = cost;
+    return true;
 }
 
 static bool mesh_point_run(void *ctx, void *scratch, uint32_t u)
@@ -199,8 +206,15 @@ static bool mesh_point_run(void *ctx, void *scratch, uint32_t u)
         if (job->prune && ((p->vertex != NAV_MESH_NO_POLY && !taut(p, d)) ||
                            (q->vertex != NAV_MESH_NO_POLY && !taut(q, d))))
             continue;
-        double there = walk(job, s, p, q), back = job->one_way_steps ? walk(job, s, q, p) : there;
-        if (there < INFINITY || back < INFINITY) arrput(job->found[u], ((nav__wp_seen){v, there, back}));
+        double there, back;
+        if (!walk(job, s, p, q, &there)) return false;
+        if (!job->one_way_steps)
+            back = there;
+        else if (!walk(job, s, q, p, &back))
+            return false;
+        if ((there < INFINITY || back < INFINITY) &&
+            !nav__arr_push(job->found[u], ((nav__wp_seen){v, there, back})))
+            return false; /* out of memory: the work stops */
     }
     return true;
 }
@@ -235,10 +249,18 @@ static double angle_between(const double *a, const double *b)
 
 /* The corners of the mesh (stb_ds arrays *points, and the wedges of their fans). Per vertex: its
  * polygon corners, grouped into fans (two polygons meeting across an edge through the vertex share
- * a fan); a fan with exactly two walls whose angles add up to more than pi is a corner. */
-static void find_corners(const nav_mesh *mesh, mesh_point **points, wedge **wedges)
+ * a fan); a fan with exactly two walls whose angles add up to more than pi is a corner. False when
+ * out of memory (the caller frees *points and *wedges). */
+static bool find_corners(const nav_mesh *mesh, mesh_point **points, wedge **wedges)
 {
     corner_of *all = NULL;
+    size_t polygon_corners = 0;
+    for (uint32_t p = 0; p < nav_mesh_poly_count(mesh); p++) {
+        nav_mesh_poly_info info;
+        nav_mesh_poly(mesh, p, &info);
+        polygon_corners += info.vert_count;
+    }
+    if (!nav__arr_reserve(all, polygon_corners)) return false;
     for (uint32_t p = 0; p < nav_mesh_poly_count(mesh); p++) {
         nav_mesh_poly_info info;
         nav_mesh_poly(mesh, p, &info);
@@ -250,7 +272,7 @@ static void find_corners(const nav_mesh *mesh, mesh_point **points, wedge **wedg
                            .next = info.verts[after],
                            .wall_in = info.neighbours[before] == NAV_MESH_NO_POLY,
                            .wall_out = info.neighbours[i] == NAV_MESH_NO_POLY};
-            arrput(all, c);
+            nav__arr_put_reserved(all, c);
         }
     }
     if (arrlen(all) > 1) qsort(all, arrlen(all), sizeof *all, by_vertex);
@@ -289,18 +311,23 @@ static void find_corners(const nav_mesh *mesh, mesh_point **points, wedge **wedg
                             .first_wedge = (uint32_t)arrlen(*wedges)};
             direction(mesh, m.vertex, wall_to, m.wall_a);
             direction(mesh, m.vertex, wall_from, m.wall_b);
+            if (!nav__arr_reserve(*wedges, members) || !nav__arr_reserve(*points, 1)) {
+                arrfree(all);
+                return false;
+            }
             for (ptrdiff_t i = first; i < end; i++) {
                 if (all[i].fan != fan) continue;
                 wedge w = {.poly = all[i].poly};
                 direction(mesh, all[i].vertex, all[i].prev, w.a);
                 direction(mesh, all[i].vertex, all[i].next, w.b);
-                arrput(*wedges, w);
+                nav__arr_put_reserved(*wedges, w);
                 m.wedges++;
             }
-            arrput(*points, m);
+            nav__arr_put_reserved(*points, m);
         }
     }
     arrfree(all);
+    return true;
 }
 
 /* ---- The graph ------------------------------------------------------------------------------- */
@@ -342,17 +369,21 @@ nav_status nav_waypoint_graph_from_mesh(const nav_mesh *mesh, const nav_waypoint
     if (limit > NAV_WAYPOINTS_LIMIT) limit = NAV_WAYPOINTS_LIMIT;
     mesh_point *points = NULL;
     wedge *wedges = NULL;
-    find_corners(mesh, &points, &wedges);
-    uint32_t corners = (uint32_t)arrlen(points), links = nav_mesh_link_count(mesh);
-    /* each off-mesh link: a waypoint at each end, and a link between them */
-    nav_status s = NAV_SUCCESS;
     nav_waypoint_link *extra = NULL;
-    for (uint32_t l = 0; l < links; l++) {
+    uint32_t links = nav_mesh_link_count(mesh);
+    bool room = find_corners(mesh, &points, &wedges) && nav__arr_reserve(points, 2 * (size_t)links) &&
+                nav__arr_reserve(extra, links);
+    nav_status s = room ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    uint32_t corners = (uint32_t)arrlen(points);
+    /* each off-mesh link: a waypoint at each end, and a link between them */
+    for (uint32_t l = 0; room && l < links; l++) {
         nav_mesh_link_info info;
         nav_mesh_link(mesh, l, &info);
         uint32_t at = (uint32_t)arrlen(points);
-        arrput(points, ((mesh_point){.at = info.start, .vertex = NAV_MESH_NO_POLY, .poly = info.start_poly}));
-        arrput(points, ((mesh_point){.at = info.end, .vertex = NAV_MESH_NO_POLY, .poly = info.end_poly}));
+        nav__arr_put_reserved(
+            points, ((mesh_point){.at = info.start, .vertex = NAV_MESH_NO_POLY, .poly = info.start_poly}));
+        nav__arr_put_reserved(
+            points, ((mesh_point){.at = info.end, .vertex = NAV_MESH_NO_POLY, .poly = info.end_poly}));
         /* its cost as the mesh takes it (0: the distance between its ends); a link that goes
          * nowhere for nothing is left out */
         double dx = (double)info.end.x - info.start.x, dy = (double)info.end.y - info.start.y,
@@ -367,7 +398,7 @@ nav_status nav_waypoint_graph_from_mesh(const nav_mesh *mesh, const nav_waypoint
         }
         nav_waypoint_link k = {
             .from = at, .to = at + 1, .cost = cost, .flags = info.flags, .one_way = !info.bidirectional};
-        arrput(extra, k);
+        nav__arr_put_reserved(extra, k);
     }
     uint64_t count = (uint64_t)arrlen(points);
     if (!nav_failed(s) && count > limit) {
