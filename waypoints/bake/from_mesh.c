@@ -18,6 +18,13 @@
 #include "nav/mesh.h"
 #include "waypoints_internal.h"
 
+/* nav__arr_reserve and nav__arr_push (ds.h) with their common case inline: room already there makes
+ * no call (the lists grow by one in the inner loops). Checked forms of this file's own: false, the
+ * array as it was, when memory runs out. */
+#define reserve_quick(a, n)                                                                                  \
+    (((a) && stbds_header(a)->capacity - stbds_header(a)->length >= (size_t)(n)) || nav__arr_reserve(a, n))
+#define push_quick(a, v) (reserve_quick(a, 1) ? (nav__arr_put_reserved(a, v), true) : false)
+
 /* A waypoint of the mesh graph: a corner or an end of an off-mesh link. */
 typedef struct mesh_point {
     nav_vec3 at;
@@ -134,7 +141,7 @@ static bool clip(const nav_mesh *mesh, uint32_t poly, nav_vec3 from, nav_vec3 to
             t1 = fmin(t1, -f0 / fd);
     }
     if (!(t0 < t1)) return true;
-    if (!nav__arr_push(*out, ((stretch){t0, t1, nav_mesh_area_cost(mesh, info.area)}))) return false;
+    if (!push_quick(*out, ((stretch){t0, t1, nav_mesh_area_cost(mesh, info.area)}))) return false;
     for (uint32_t i = 0; i < info.vert_count; i++) {
         if (info.neighbours[i] == NAV_MESH_NO_POLY) continue;
         nav_vec3 a = nav_mesh_vert(mesh, info.verts[i]),
@@ -149,33 +156,29 @@ static bool clip(const nav_mesh *mesh, uint32_t poly, nav_vec3 from, nav_vec3 to
         if (!(lo < hi)) continue;
         nav_mesh_poly_info across;
         nav_mesh_poly(mesh, info.neighbours[i], &across);
-        if (!nav__arr_push(*out, ((stretch){lo, hi, nav_mesh_area_cost(mesh, across.area)}))) return false;
+        if (!push_quick(*out, ((stretch){lo, hi, nav_mesh_area_cost(mesh, across.area)}))) return false;
     }
     return true;
 }
 
-/* The cost of walking from p to q on the mesh into *out, INFINITY when the raycast stops short.
- * False when out of memory. */
-static bool walk(const mesh_job *job, mesh_scratch *s, const mesh_point *p, const mesh_point *q, double *out)
+/* The cost of walking from p to q on the mesh, INFINITY when the raycast stops short, NAN when
+ * memory runs out. */
+static double walk(const mesh_job *job, mesh_scratch *s, const mesh_point *p, const mesh_point *q)
 {
-    *out = INFINITY;
     double d[2] = {(double)q->at.x - p->at.x, (double)q->at.z - p->at.z};
     double length = hypot(d[0], d[1]);
-    if (length == 0) return true; /* two waypoints at one place: no link */
+    if (length == 0) return INFINITY; /* two waypoints at one place: no link */
     uint32_t start = leaving_poly(job, p, d);
-    if (start == NAV_MESH_NO_POLY) return true;
+    if (start == NAV_MESH_NO_POLY) return INFINITY;
     nav_mesh_raycast_hit hit;
     nav_status st = nav_mesh_raycast(s->query, NULL, start, p->at, q->at, &hit,
                                      job->uniform ? NULL : s->polys, job->uniform ? 0 : s->max_polys);
-    if (nav_failed(st) || hit.t < 1) return true;
-    if (job->uniform) {
-        *out = length * job->unit_cost;
-        return true;
-    }
+    if (nav_failed(st) || hit.t < 1) return INFINITY;
+    if (job->uniform) return length * job->unit_cost;
     /* the stretches of the polygons crossed; each piece of the segment costs the cheapest that holds it */
     if (s->stretches) stbds_header(s->stretches)->length = 0;
     for (uint32_t i = 0; i < hit.visited && i < s->max_polys; i++)
-        if (!clip(job->mesh, s->polys[i], p->at, q->at, &s->stretches)) return false;
+        if (!clip(job->mesh, s->polys[i], p->at, q->at, &s->stretches)) return NAN;
     uint32_t n = (uint32_t)arrlen(s->stretches);
     double cost = 0, t = 0;
     while (t < 1) {
@@ -191,8 +194,7 @@ static bool walk(const mesh_job *job, mesh_scratch *s, const mesh_point *p, cons
         cost += (next - t) * length * unit;
         t = next;
     }
-    *out = cost;
-    return true;
+    return cost;
 }
 
 static bool mesh_point_run(void *ctx, void *scratch, uint32_t u)
@@ -206,14 +208,10 @@ static bool mesh_point_run(void *ctx, void *scratch, uint32_t u)
         if (job->prune && ((p->vertex != NAV_MESH_NO_POLY && !taut(p, d)) ||
                            (q->vertex != NAV_MESH_NO_POLY && !taut(q, d))))
             continue;
-        double there, back;
-        if (!walk(job, s, p, q, &there)) return false;
-        if (!job->one_way_steps)
-            back = there;
-        else if (!walk(job, s, q, p, &back))
-            return false;
+        double there = walk(job, s, p, q), back = job->one_way_steps ? walk(job, s, q, p) : there;
+        if (isnan(there) || isnan(back)) return false; /* out of memory: the work stops */
         if ((there < INFINITY || back < INFINITY) &&
-            !nav__arr_push(job->found[u], ((nav__wp_seen){v, there, back})))
+            !push_quick(job->found[u], ((nav__wp_seen){v, there, back})))
             return false; /* out of memory: the work stops */
     }
     return true;
@@ -311,7 +309,7 @@ static bool find_corners(const nav_mesh *mesh, mesh_point **points, wedge **wedg
                             .first_wedge = (uint32_t)arrlen(*wedges)};
             direction(mesh, m.vertex, wall_to, m.wall_a);
             direction(mesh, m.vertex, wall_from, m.wall_b);
-            if (!nav__arr_reserve(*wedges, members) || !nav__arr_reserve(*points, 1)) {
+            if (!reserve_quick(*wedges, members) || !reserve_quick(*points, 1)) {
                 arrfree(all);
                 return false;
             }
