@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -786,8 +787,145 @@ static void test_split_bake(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* ---- Out of memory ------------------------------------------------------------------------------ */
+
+/* Sanitizers reserve terabytes of shadow memory: they cannot run under an address-space limit. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#if !defined(SANITIZED) && NAV_TEST_SANITIZED
+#define SANITIZED 1
+#endif
+
+/* The address space this process had when it started (its VmSize, bytes), which a program of
+ * libnav's starts near: navtool is given so much more, and no more. */
+static unsigned long long start_address_space;
+
+static unsigned long long address_space(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmSize: %llu kB", &kb) == 1) break;
+    if (f) fclose(f);
+    return kb * 1024;
+}
+
+#ifndef SANITIZED
+/* Runs navtool with the arguments (null-terminated) and its address space limited to `limit` bytes
+ * (RLIMIT_AS, set in the child before it runs navtool), stdout and stderr together into out. Returns
+ * its exit status; a signal that ends it fails the test. */
+static int run_navtool_limited(char *out, size_t size, const char *const *args, unsigned long long limit)
+{
+    int pipe_ends[2];
+    assert_int_equal(pipe(pipe_ends), 0);
+    fflush(NULL);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        dup2(pipe_ends[1], STDOUT_FILENO);
+        dup2(pipe_ends[1], STDERR_FILENO);
+        close(pipe_ends[0]);
+        close(pipe_ends[1]);
+        struct rlimit r = {(rlim_t)limit, (rlim_t)limit};
+        if (setrlimit(RLIMIT_AS, &r) != 0) _exit(125);
+        char *argv[16] = {(char *)NAVTOOL};
+        for (int i = 0; args[i] && i < 14; i++) argv[i + 1] = (char *)args[i];
+        execv(NAVTOOL, argv);
+        _exit(126);
+    }
+    close(pipe_ends[1]);
+    size_t n = 0;
+    char rest[4096];
+    for (;;) { /* all of it, lest the child block on a full pipe */
+        ssize_t got =
+            n + 1 < size ? read(pipe_ends[0], out + n, size - 1 - n) : read(pipe_ends[0], rest, sizeof rest);
+        if (got <= 0) break;
+        if (n + 1 < size) n += (size_t)got;
+    }
+    out[n] = '\0';
+    close(pipe_ends[0]);
+    int status;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    if (WIFSIGNALED(status))
+        fail_msg("navtool died of signal %d under the limit:\n%s", WTERMSIG(status), out);
+    assert_true(WIFEXITED(status));
+    assert_true(WEXITSTATUS(status) != 125 && WEXITSTATUS(status) != 126);
+    return WEXITSTATUS(status);
+}
+
+#endif
+
+/* Issue 43: a bake or a world load that runs out of memory ends navtool with a message that says so
+ * and exit status 1, never a crash: navtool runs with 64 MiB more address space than a program of
+ * libnav's has at its start. A waypoint bake of a chain of 4096 waypoints (its tables: 4096^2
+ * entries of 6 bytes, 100 MB); a world whose waypoint region is that chain; a world file whose JSON
+ * alone (4 million numbers: over 300 MB as cJSON's tree) does not fit, which cJSON reports as a null
+ * tree, and which must not be called a parse error. */
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+#ifdef SANITIZED
+    print_message("skipped: the sanitizers cannot run under an address-space limit (RLIMIT_AS)\n");
+    skip();
+#else
+    assert_true(start_address_space > 0);
+    unsigned long long limit = start_address_space + (64ull << 20);
+    char dir[] = "/tmp/test_navtool_oom_XXXXXX", chain[64], world[64], parse[64], nav[64], out[8192];
+    assert_non_null(mkdtemp(dir));
+    snprintf(chain, sizeof chain, "%s/chain.txt", dir);
+    snprintf(world, sizeof world, "%s/world.json", dir);
+    snprintf(parse, sizeof parse, "%s/big.json", dir);
+    snprintf(nav, sizeof nav, "%s/out.nav", dir);
+    FILE *f = fopen(chain, "w");
+    assert_non_null(f);
+    fputs("libnav waypoints 1\n", f);
+    for (int i = 0; i < 4096; i++) fprintf(f, "waypoint w%d %d 0 0\n", i, i);
+    for (int i = 0; i + 1 < 4096; i++) fprintf(f, "link w%d w%d\n", i, i + 1);
+    assert_int_equal(fclose(f), 0);
+    f = fopen(world, "w");
+    assert_non_null(f);
+    fputs("{\"regions\": [{\"name\": \"roads\", \"waypoints\": \"chain.txt\"}]}\n", f);
+    assert_int_equal(fclose(f), 0);
+    f = fopen(parse, "w");
+    assert_non_null(f);
+    fputs("{\"regions\": [{\"name\": \"roads\", \"waypoints\": \"chain.txt\"}],\n \"links\": [[0", f);
+    for (int i = 1; i < 4000000; i++) fputs(",0", f);
+    fputs("]]}\n", f);
+    assert_int_equal(fclose(f), 0);
+
+    const char *bake_waypoints[] = {"bake", chain, "--waypoints", "-o", nav, "--quiet", NULL};
+    assert_int_equal(run_navtool_limited(out, sizeof out, bake_waypoints, limit), 1);
+    expect_output(out, "no waypoints for");
+    expect_output(out, "out of memory");
+    const char *bake_world[] = {"bake", world, "-o", nav, "--quiet", NULL};
+    assert_int_equal(run_navtool_limited(out, sizeof out, bake_world, limit), 1);
+    expect_output(out, "\"chain.txt\" did not load: out of memory");
+    expect_output(out, "the world does not load: out of memory");
+    const char *parse_world[] = {"bake", parse, "-o", nav, "--quiet", NULL};
+    assert_int_equal(run_navtool_limited(out, sizeof out, parse_world, limit), 1);
+    expect_output(out, "big.json: out of memory while parsing the JSON");
+    expect_output(out, "the world does not load: out of memory");
+    /* the limit is what failed them: a small bake fits */
+    f = fopen(chain, "w");
+    assert_non_null(f);
+    fputs("libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b\n", f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(run_navtool_limited(out, sizeof out, bake_world, limit), 0);
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    assert_int_equal(system(command), 0);
+#endif
+}
+
 int main(void)
 {
+    start_address_space = address_space();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_info),
         cmocka_unit_test(test_baked_file_input),
@@ -798,6 +936,7 @@ int main(void)
         cmocka_unit_test(test_world_render_and_switches),
         cmocka_unit_test(test_level_commands),
         cmocka_unit_test(test_split_bake),
+        cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
