@@ -825,7 +825,12 @@ static void test_text_errors(void **state)
 {
     (void)state;
     expect_parse_error("", "w.txt: no header");
-    expect_parse_error("waypoint a 0 0 0\n", "w.txt:1: expected the header 'libnav waypoints 1'");
+    /* a file that lacks its header (issue 43, defect 7): said so, as docs/waypoints.md documents */
+    expect_parse_error(
+        "waypoint a 0 0 0\n",
+        "w.txt:1: no header: a waypoint file starts with 'libnav waypoints 1' (found 'waypoint a");
+    expect_parse_error("# a road\nlink a b\n", "w.txt:2: no header");
+    expect_parse_error("libnav road 1\n", "w.txt:1: expected the header 'libnav waypoints 1'");
     expect_parse_error("libnav waypoints 2\n", "w.txt:1: waypoint format version 2");
     expect_parse_error("libnav waypoints 1\nroad a b\n", "w.txt:2: unknown keyword 'road'");
     expect_parse_error("libnav waypoints 1\nwaypoint a 0 0\n", "w.txt:2: waypoint 'a' has no z coordinate");
@@ -852,6 +857,19 @@ static void test_text_errors(void **state)
                        "w.txt:4: flags need a count below 65536");
     expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b twice\n",
                        "w.txt:4: unexpected 'twice' in a link");
+    /* an option given twice is refused, not the last one taken (issue 43, defect 18) */
+    expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b cost 1 cost 2\n",
+                       "w.txt:4: 'cost' is given twice in one link");
+    expect_parse_error(
+        "libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b flags 1 oneway flags 1\n",
+        "w.txt:4: 'flags' is given twice in one link");
+    expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b oneway oneway\n",
+                       "w.txt:4: 'oneway' is given twice in one link");
+    expect_parse_error(
+        "libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b disabled cost 3 disabled\n",
+        "w.txt:4: 'disabled' is given twice in one link");
+    expect_parse_error("libnav waypoints 1\nwaypoint a 0 0 0 tags 1 tags 2\n",
+                       "w.txt:2: 'tags' is given twice for waypoint 'a'");
     expect_parse_error("libnav waypoints 1\nwaypoint "
                        "a234567890123456789012345678901234567890123456789012345678901234 0 0 0\n",
                        "is no name");

@@ -24,13 +24,28 @@ bool navtool_nav_file_has(const char *path, uint32_t tag)
 
 bool navtool_is_waypoint_file(const char *path)
 {
-    static const char header[] = "libnav waypoints";
-    char first[sizeof header] = {0};
+    /* by its first line that is not blank or a comment: the header, or (a file that lacks it, which
+     * the waypoint reader then names plainly) a waypoint or a link; never the words of a grid file */
+    char text[4096];
     FILE *f = fopen(path, "rb");
     if (!f) return false;
-    size_t n = fread(first, 1, sizeof header - 1, f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
     fclose(f);
-    return n == sizeof header - 1 && memcmp(first, header, n) == 0;
+    text[n] = '\0';
+    for (char *line = text; line && *line;) {
+        char *end = strpbrk(line, "\r\n");
+        while (*line == ' ' || *line == '\t') line++;
+        size_t length = end ? (size_t)(end - line) : strlen(line);
+        if (length && line[0] != '#') {
+            static const char *const starts[] = {"libnav waypoints", "waypoint ", "waypoint\t", "link ",
+                                                 "link\t"};
+            for (size_t k = 0; k < sizeof starts / sizeof starts[0]; k++)
+                if (length >= strlen(starts[k]) && !strncmp(line, starts[k], strlen(starts[k]))) return true;
+            return false;
+        }
+        line = end ? end + 1 : NULL;
+    }
+    return false;
 }
 
 int navtool_waypoints_for(const char *input, const nav_waypoint_grid_desc *options, bool progress,

@@ -104,9 +104,15 @@ static bool read_waypoint(reading *rd, text_span rest, uint32_t line)
         }
     }
     nav_waypoint w = {.position = {(float)xyz[0], (float)xyz[1], (float)xyz[2]}};
+    bool tagged = false;
     while (nav__next_word(&rest, &word)) {
         uint64_t count;
+        if (nav__span_is(word, "tags") && tagged) {
+            nav__report(ctx, line, "'tags' is given twice for waypoint '%s'", rd->names + name);
+            return false;
+        }
         if (nav__span_is(word, "tags") && nav__next_word(&rest, &word)) {
+            tagged = true;
             if (!nav__parse_count(word, &count) || count > UINT32_MAX) {
                 nav__report(ctx, line, "tags '%s' are not a count below 2^32", nav__printable(word, shown));
                 return false;
@@ -153,13 +159,29 @@ static bool read_link_line(reading *rd, text_span rest, uint32_t line)
             return false;
         }
     }
+    /* each option at most once: a second one is a mistake (which would win?), not a change */
+    static const char *const options[] = {"oneway", "disabled", "cost", "flags"};
+    bool given[4] = {false, false, false, false};
     while (nav__next_word(&rest, &word)) {
         uint64_t count;
-        if (nav__span_is(word, "oneway")) {
+        int option = -1;
+        for (int k = 0; k < 4; k++)
+            if (nav__span_is(word, options[k])) option = k;
+        if (option < 0) {
+            nav__report(ctx, line, "unexpected '%s' in a link (cost C, oneway, flags N, disabled)",
+                        nav__printable(word, shown));
+            return false;
+        }
+        if (given[option]) {
+            nav__report(ctx, line, "'%s' is given twice in one link", options[option]);
+            return false;
+        }
+        given[option] = true;
+        if (option == 0) {
             l.link.one_way = true;
-        } else if (nav__span_is(word, "disabled")) {
+        } else if (option == 1) {
             l.link.disabled = true;
-        } else if (nav__span_is(word, "cost")) {
+        } else if (option == 2) {
             double cost;
             if (!nav__next_word(&rest, &word) || !nav__parse_number(word, &cost)) {
                 nav__report(ctx, line, "cost needs a number");
@@ -172,16 +194,12 @@ static bool read_link_line(reading *rd, text_span rest, uint32_t line)
                 return false;
             }
             l.link.cost = cost;
-        } else if (nav__span_is(word, "flags")) {
+        } else {
             if (!nav__next_word(&rest, &word) || !nav__parse_count(word, &count) || count > UINT16_MAX) {
                 nav__report(ctx, line, "flags need a count below 65536");
                 return false;
             }
             l.link.flags = (uint16_t)count;
-        } else {
-            nav__report(ctx, line, "unexpected '%s' in a link (cost C, oneway, flags N, disabled)",
-                        nav__printable(word, shown));
-            return false;
         }
     }
     if (!nav__arr_push(rd->links, l)) {
@@ -248,6 +266,13 @@ static nav_status load_lines(const load_context *ctx, line_reader *r, const nav_
         if (!header) {
             uint64_t version;
             text_span kind, number;
+            if (nav__span_is(word, "waypoint") || nav__span_is(word, "link")) {
+                nav__report(ctx, r->number,
+                            "no header: a waypoint file starts with 'libnav waypoints 1' (found '%s' first)",
+                            nav__printable(line, shown));
+                s = NAV_FAILURE | NAV_PARSE_ERROR;
+                break;
+            }
             if (!nav__span_is(word, "libnav") || !nav__next_word(&rest, &kind) ||
                 !nav__span_is(kind, "waypoints") || !nav__next_word(&rest, &number) ||
                 !nav__parse_count(number, &version) || nav__next_word(&rest, &word)) {
