@@ -219,7 +219,7 @@ static nav__heightfield rasterized(const float *v, uint32_t nv, const uint32_t *
     assert_int_equal(nav_triangles_check(&t, NULL), NAV_SUCCESS);
     nav__heightfield hf;
     assert_int_equal(nav__heightfield_init(&hf, lo, hi, cell, step), NAV_SUCCESS);
-    nav__rasterize(&hf, &t, NULL, 0, slope, 1);
+    assert_true(nav__rasterize(&hf, &t, NULL, 0, slope, 1));
     return hf;
 }
 
@@ -418,17 +418,18 @@ static void test_heightfield_wall(void **state)
     /* add_span's merges, in one column */
     nav__heightfield m;
     assert_int_equal(nav__heightfield_init(&m, (nav_vec3){0, 0, 0}, (nav_vec3){1, 10, 1}, 1, 1), NAV_SUCCESS);
-    nav__heightfield_add_span(&m, 0, 0, 2, 3, 1, 1);
-    nav__heightfield_add_span(&m, 0, 0, 6, 7, 5, 1);
-    nav__heightfield_add_span(&m, 0, 0, 0, 1, 0, 1); /* below, apart */
+    assert_true(nav__heightfield_add_span(&m, 0, 0, 2, 3, 1, 1));
+    assert_true(nav__heightfield_add_span(&m, 0, 0, 6, 7, 5, 1));
+    assert_true(nav__heightfield_add_span(&m, 0, 0, 0, 1, 0, 1)); /* below, apart */
     nav__span sp[4];
     assert_int_equal(column_spans(&m, 0, 0, sp, 4), 3);
     assert_true(sp[0].bottom == 0 && sp[1].bottom == 2 && sp[2].bottom == 6);
-    nav__heightfield_add_span(&m, 0, 0, 1, 4, 0,
-                              1); /* touches the lowest, overlaps the second: their tops 3 and 4 within 1 */
+    /* touches the lowest, overlaps the second: their tops 3 and 4 within 1 */
+    assert_true(nav__heightfield_add_span(&m, 0, 0, 1, 4, 0, 1));
     assert_int_equal(column_spans(&m, 0, 0, sp, 4), 2);
     assert_true(sp[0].bottom == 0 && sp[0].top == 4 && sp[0].area == 1);
-    nav__heightfield_add_span(&m, 0, 0, 3, 6, 2, 1); /* joins both; the higher top (7) keeps its area */
+    /* joins both; the higher top (7) keeps its area */
+    assert_true(nav__heightfield_add_span(&m, 0, 0, 3, 6, 2, 1));
     assert_int_equal(column_spans(&m, 0, 0, sp, 4), 1);
     assert_true(sp[0].bottom == 0 && sp[0].top == 7 && sp[0].area == 5);
     assert_int_equal(m.span_count, 1);

@@ -83,7 +83,7 @@ static nav__heightfield filtered(const scene *s, nav_vec3 lo, nav_vec3 hi)
     assert_int_equal(nav_triangles_check(&t, NULL), NAV_SUCCESS);
     nav__heightfield hf;
     assert_int_equal(nav__heightfield_init(&hf, lo, hi, CELL, STEP), NAV_SUCCESS);
-    nav__rasterize(&hf, &t, NULL, 0, 45, 1);
+    assert_true(nav__rasterize(&hf, &t, NULL, 0, 45, 1));
     nav__filter_walkable(&hf, HEIGHT, CLIMB, NULL);
     return hf;
 }
@@ -92,9 +92,9 @@ static nav__open_space open_space(const scene *s, nav_vec3 lo, nav_vec3 hi, uint
 {
     nav__heightfield hf = filtered(s, lo, hi);
     nav__open_space os;
-    nav__open_space_build(&os, &hf, HEIGHT, CLIMB, NULL);
+    assert_true(nav__open_space_build(&os, &hf, HEIGHT, CLIMB, NULL));
     nav__heightfield_free(&hf);
-    nav__open_space_erode(&os, radius, NULL);
+    assert_true(nav__open_space_erode(&os, radius, NULL));
     return os;
 }
 
@@ -370,8 +370,8 @@ static void check_regions(nav__open_space *os, float max_error, float max_edge)
             }
         }
     nav__contours exact, simple;
-    assert_true(nav__contours_build(&exact, os, 0, 0));
-    assert_true(nav__contours_build(&simple, os, max_error, max_edge));
+    assert_int_equal(nav__contours_build(&exact, os, 0, 0), NAV_SUCCESS);
+    assert_int_equal(nav__contours_build(&simple, os, max_error, max_edge), NAV_SUCCESS);
     for (uint32_t r = 1; r <= os->region_count; r++) {
         uint32_t first = exact.first[r - 1], n = exact.first[r] - first;
         assert_true(cells[r] > 0);
@@ -406,12 +406,12 @@ static void test_regions_and_contours(void **state)
         floor_quad(s, 0, 0, 10, 10, 0, true);
         if (with_box) box(s, 4, 0, 4, 6, 1.5f, 6);
         nav__open_space os = open_space(s, (nav_vec3){0, -1, 0}, (nav_vec3){10, 4, 10}, 2);
-        nav__open_space_drop_islands(&os, 16, NULL); /* the box's top: 9 */
-        nav__open_space_partition(&os);
+        assert_true(nav__open_space_drop_islands(&os, 16, NULL)); /* the box's top: 9 */
+        assert_true(nav__open_space_partition(&os));
         assert_int_equal(os.region_count, with_box ? 4 : 1);
         check_regions(&os, 1.3f, 12);
         nav__contours c;
-        assert_true(nav__contours_build(&c, &os, 1.3f, 0));
+        assert_int_equal(nav__contours_build(&c, &os, 1.3f, 0), NAV_SUCCESS);
         if (!with_box) {
             assert_int_equal(c.first[1], 4);
             assert_int_equal(twice_area(c.points, 4), 2 * 34 * 34);
@@ -434,10 +434,10 @@ static nav__open_space sample_open_space(void)
     nav__heightfield hf;
     assert_int_equal(nav__heightfield_init(&hf, lo, hi, 0.3f, 0.2f), NAV_SUCCESS);
     assert_true(hf.depth >= 256);
-    nav__rasterize(&hf, &t, NULL, 0, 45, 4);
+    assert_true(nav__rasterize(&hf, &t, NULL, 0, 45, 4));
     nav__filter_walkable(&hf, 10, 4, NULL);
     nav__open_space os;
-    nav__open_space_build(&os, &hf, 10, 4, NULL);
+    assert_true(nav__open_space_build(&os, &hf, 10, 4, NULL));
     nav__heightfield_free(&hf);
     nav_geometry_destroy(g);
     return os;
@@ -449,16 +449,16 @@ static void test_regions_sample_scene(void **state)
 {
     (void)state;
     nav__open_space os = sample_open_space();
-    nav__open_space_erode(&os, 2, NULL);
-    nav__open_space_drop_islands(&os, 64, NULL);
-    nav__open_space_partition(&os);
+    assert_true(nav__open_space_erode(&os, 2, NULL));
+    assert_true(nav__open_space_drop_islands(&os, 64, NULL));
+    assert_true(nav__open_space_partition(&os));
     assert_true(os.region_count > 20);
     check_regions(&os, 1.3f, 40);
     nav__open_space_free(&os);
 }
 
 /* A stage of the open space that runs in bands of rows on a pool's threads. */
-typedef void (*banded_stage)(nav__open_space *os, uint32_t arg, nav__pool *pool);
+typedef bool (*banded_stage)(nav__open_space *os, uint32_t arg, nav__pool *pool);
 
 /* Runs the stage with each arg on the open space as it is, alone and on 2 and 3 threads: the same
  * tops taken every time; how many it took and kept alone, for each arg, in taken and kept. */
@@ -468,7 +468,7 @@ static void check_bands(nav__open_space *os, banded_stage stage, const uint32_t 
     uint8_t *before = malloc(os->count), *alone = malloc(os->count);
     memcpy(before, os->area, os->count);
     for (size_t k = 0; k < count; k++) {
-        stage(os, args[k], NULL);
+        assert_true(stage(os, args[k], NULL));
         memcpy(alone, os->area, os->count);
         taken[k] = kept[k] = 0;
         for (uint32_t i = 0; i < os->count; i++)
@@ -477,7 +477,7 @@ static void check_bands(nav__open_space *os, banded_stage stage, const uint32_t 
             memcpy(os->area, before, os->count);
             nav__pool pool;
             nav__pool_start(&pool, threads, true);
-            stage(os, args[k], &pool);
+            assert_true(stage(os, args[k], &pool));
             nav__pool_stop(&pool);
             assert_memory_equal(os->area, alone, os->count);
         }
@@ -507,7 +507,7 @@ static void test_islands_bands(void **state)
 {
     (void)state;
     nav__open_space os = sample_open_space();
-    nav__open_space_erode(&os, 2, NULL);
+    assert_true(nav__open_space_erode(&os, 2, NULL));
     const uint32_t least[] = {2, 64, 1000, 5000, 12000};
     uint32_t taken[5], kept[5];
     check_bands(&os, nav__open_space_drop_islands, least, 5, taken, kept);

@@ -7,6 +7,7 @@
 
 #include "alloc.h"
 #include "ds.h"
+#include "ds_extra.h"
 #include "log.h"
 #include "mesh_internal.h"
 #include "nav/geometry.h"
@@ -120,22 +121,23 @@ static void tile_range(const build *b, uint32_t i, int32_t r[4])
 }
 
 /* Each tile's triangles: those whose box meets the tile's with its border (a counting sort), or
- * with only != UINT32_MAX, those of that tile alone (the others' lists empty). */
-static void bucket_triangles(build *b, uint32_t only)
+ * with only != UINT32_MAX, those of that tile alone (the others' lists empty). False when memory runs
+ * out. */
+static bool bucket_triangles(build *b, uint32_t only)
 {
     const nav_triangles *t = b->triangles;
     size_t tiles = (size_t)b->tiles_x * (size_t)b->tiles_z;
-    arrsetlen(b->tile_first, tiles + 1);
+    if (!nav__arr_setlen(b->tile_first, tiles + 1)) return false;
     memset(b->tile_first, 0, (tiles + 1) * sizeof *b->tile_first);
-    arrsetlen(b->tile_tris, 0);
+    nav__arr_truncate(b->tile_tris, 0);
     if (b->tile == 0) { /* one tile: all of them */
-        arrsetlen(b->tile_tris, t->triangle_count);
+        if (!nav__arr_setlen(b->tile_tris, t->triangle_count)) return false;
         for (uint32_t i = 0; i < t->triangle_count; i++) b->tile_tris[i] = i;
         b->tile_first[1] = t->triangle_count;
-        return;
+        return true;
     }
     int32_t *range = NULL; /* per triangle: tx0, tz0, tx1, tz1 */
-    arrsetlen(range, 4 * (size_t)t->triangle_count);
+    if (!nav__arr_setlen(range, 4 * (size_t)t->triangle_count)) return false;
     for (uint32_t i = 0; i < t->triangle_count; i++) tile_range(b, i, range + 4 * (size_t)i);
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < t->triangle_count; i++) {
@@ -152,22 +154,24 @@ static void bucket_triangles(build *b, uint32_t only)
         }
         if (pass == 0) {
             for (size_t k = 0; k < tiles; k++) b->tile_first[k + 1] += b->tile_first[k];
-            arrsetlen(b->tile_tris, b->tile_first[tiles]);
+            if (!nav__arr_setlen(b->tile_tris, b->tile_first[tiles])) {
+                arrfree(range);
+                return false;
+            }
         } else { /* back to the starts */
             for (size_t k = tiles; k > 0; k--) b->tile_first[k] = b->tile_first[k - 1];
             b->tile_first[0] = 0;
         }
     }
     arrfree(range);
+    return true;
 }
 
-/* Builds tile `item` (stages 1 to 7) into its result. Runs on any thread: stb_ds scratch only. */
-static bool build_tile(void *context, void *scratch, uint32_t item)
+/* Builds tile `item` (stages 1 to 7) into r (empty). False when memory runs out (r's polygons are then
+ * only good for freeing). Runs on any thread: stb_ds scratch only. */
+static bool build_tile_into(build *b, uint32_t item, tile_result *r)
 {
-    (void)scratch;
-    build *b = context;
     const nav_geometry_build_desc *d = &b->desc;
-    tile_result *r = &b->results[item];
     int32_t tx = (int32_t)item % b->tiles_x, tz = (int32_t)item / b->tiles_x;
     int32_t x0 = 0, z0 = 0, w = b->width, h = b->depth;
     if (b->tile) {
@@ -179,9 +183,10 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
     struct timespec at;
     clock_gettime(CLOCK_MONOTONIC, &at);
     nav__heightfield hf;
-    if (nav_failed(nav__heightfield_init_grid(&hf, origin, w, h, b->steps, d->cell_size, d->cell_height))) {
-        r->broken = true;
-        return true;
+    nav_status s = nav__heightfield_init_grid(&hf, origin, w, h, b->steps, d->cell_size, d->cell_height);
+    if (nav_failed(s)) {
+        r->broken = !(s & NAV_OUT_OF_MEMORY);
+        return r->broken;
     }
     /* the level whole shares its stages out on a pool of threads kept for them all (tiles are
      * already on the threads) */
@@ -191,14 +196,18 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
     if (!b->tile && threads > 1)
         nav__pool_start(stages = &pool, threads, true); /* no more than the cores: its
                                                          * helpers spin while they wait */
-    nav__rasterize_parallel(&hf, b->triangles, b->tile_tris + b->tile_first[item],
-                            b->tile_first[item + 1] - b->tile_first[item], d->max_slope, b->climb, stages);
+    nav__open_space os = {0};
+    nav__contours contours = {0};
+    bool ok = false;
+    if (!nav__rasterize_parallel(&hf, b->triangles, b->tile_tris + b->tile_first[item],
+                                 b->tile_first[item + 1] - b->tile_first[item], d->max_slope, b->climb,
+                                 stages))
+        goto done;
     r->spans = hf.span_count;
     r->stage_ms[NAV_GEOMETRY_RASTERIZE] = since(&at);
     nav__filter_walkable(&hf, b->height, b->climb, stages);
     r->stage_ms[NAV_GEOMETRY_FILTER] = since(&at);
-    nav__open_space os;
-    nav__open_space_build(&os, &hf, b->height, b->climb, stages);
+    if (!nav__open_space_build(&os, &hf, b->height, b->climb, stages)) goto done;
     nav__heightfield_free(&hf);
     if (b->tile) {
         os.inner_x0 = os.inner_z0 = b->border;
@@ -206,12 +215,12 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
     }
     r->tops = os.count;
     r->stage_ms[NAV_GEOMETRY_OPEN_SPACE] = since(&at);
-    nav__open_space_erode(&os, b->radius, stages);
+    if (!nav__open_space_erode(&os, b->radius, stages)) goto done;
     for (uint32_t i = 0; i < d->volume_count; i++) {
         const nav_geometry_volume *v = &d->volumes[i];
         nav__open_space_mark(&os, v->points, v->point_count, v->min_y, v->max_y, v->area);
     }
-    nav__open_space_drop_islands(&os, b->islands, stages);
+    if (!nav__open_space_drop_islands(&os, b->islands, stages)) goto done;
     for (int32_t z = os.inner_z0; z < os.inner_z1; z++)
         for (int32_t x = os.inner_x0; x < os.inner_x1; x++) {
             size_t c = (size_t)z * (size_t)os.width + (size_t)x;
@@ -219,28 +228,40 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
                 r->kept_tops += os.area[i] != 0;
         }
     r->stage_ms[NAV_GEOMETRY_ERODE] = since(&at);
-    nav__open_space_partition(&os);
+    if (!nav__open_space_partition(&os)) goto done;
     r->regions = os.region_count;
     r->stage_ms[NAV_GEOMETRY_REGIONS] = since(&at);
-    nav__contours contours;
-    if (!nav__contours_build(&contours, &os, b->max_error, b->max_edge)) {
-        r->broken = true;
-        nav__open_space_free(&os);
-        if (stages) nav__pool_stop(stages);
-        return true;
+    s = nav__contours_build(&contours, &os, b->max_error, b->max_edge);
+    if (s & NAV_CORRUPT_DATA) r->broken = true; /* (the tile then has no polygons) */
+    if (nav_failed(s)) {
+        ok = r->broken;
+        goto done;
     }
     r->contour_points = (uint32_t)arrlenu(contours.points);
     r->stage_ms[NAV_GEOMETRY_CONTOURS] = since(&at);
-    nav__polygons_build(&r->polygons, &contours, &os, d->max_poly_verts, x0, z0);
+    if (!nav__polygons_build(&r->polygons, &contours, &os, d->max_poly_verts, x0, z0)) goto done;
     nav__contours_free(&contours);
     r->stage_ms[NAV_GEOMETRY_POLYGONS] = since(&at);
-    if (d->detail_sample_distance > 0)
-        nav__polygons_detail(&r->polygons, &os, x0, z0, d->detail_sample_distance / d->cell_size,
-                             d->detail_max_error / d->cell_height, (int32_t)b->height, stages);
+    if (d->detail_sample_distance > 0 &&
+        !nav__polygons_detail(&r->polygons, &os, x0, z0, d->detail_sample_distance / d->cell_size,
+                              d->detail_max_error / d->cell_height, (int32_t)b->height, stages))
+        goto done;
+    ok = true;
+done:
+    nav__heightfield_free(&hf);
+    nav__contours_free(&contours);
     nav__open_space_free(&os);
     if (stages) nav__pool_stop(stages);
-    r->stage_ms[NAV_GEOMETRY_HEIGHTS] = since(&at);
-    return true;
+    if (ok && !r->broken) r->stage_ms[NAV_GEOMETRY_HEIGHTS] = since(&at);
+    return ok;
+}
+
+/* Builds tile `item` into its result (a run of nav__parallel: false when memory runs out). */
+static bool build_tile(void *context, void *scratch, uint32_t item)
+{
+    (void)scratch;
+    build *b = context;
+    return build_tile_into(b, item, &b->results[item]);
 }
 
 /* The mesh of the polygons. */
@@ -249,24 +270,24 @@ static nav_status make_mesh(const nav__polygons *p, nav_vec3 origin, const nav_g
 {
     uint32_t polys = (uint32_t)arrlenu(p->poly_first) - 1, edges = (uint32_t)arrlenu(p->poly_verts);
     uint32_t verts = (uint32_t)arrlenu(p->x);
-    nav_vec3 *world = NULL;
-    uint32_t *edge_poly = NULL, *owner = NULL;
+    nav_vec3 *world = NULL, *detail_verts = NULL;
+    uint32_t *edge_poly = NULL, *owner = NULL, *detail_tris = NULL;
     uint8_t *edge_flags = NULL;
     uint16_t *flags = NULL;
-    arrsetlen(world, verts);
+    nav_status s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!nav__arr_setlen(world, verts) || !nav__arr_setlen(owner, edges) ||
+        !nav__arr_setlen(edge_poly, edges) || !nav__arr_setlen(edge_flags, edges) ||
+        !nav__arr_setlen(flags, polys))
+        goto done;
     for (uint32_t v = 0; v < verts; v++)
         world[v] =
             (nav_vec3){origin.x + (float)p->x[v] * d->cell_size, origin.y + (float)p->y[v] * d->cell_height,
                        origin.z + (float)p->z[v] * d->cell_size};
-    arrsetlen(owner, edges);
-    arrsetlen(edge_poly, edges);
-    arrsetlen(edge_flags, edges);
     if (edges) memset(edge_flags, 0, edges);
     for (uint32_t q = 0; q < polys; q++)
         for (uint32_t e = p->poly_first[q]; e < p->poly_first[q + 1]; e++) owner[e] = q;
     for (uint32_t e = 0; e < edges; e++)
         edge_poly[e] = p->edge_twin[e] == UINT32_MAX ? NAV_MESH_NO_POLY : owner[p->edge_twin[e]];
-    arrsetlen(flags, polys);
     double cost[256];
     for (int a = 0; a < 256; a++) cost[a] = NAV_COST_BLOCKED;
     for (uint32_t q = 0; q < polys; q++) {
@@ -275,12 +296,12 @@ static nav_status make_mesh(const nav__polygons *p, nav_vec3 origin, const nav_g
         flags[q] = f ? f : NAV_POLY_FLAG_WALK;
         cost[a] = d->area_cost ? d->area_cost[a] : 1.0;
     }
-    nav_vec3 *detail_verts = NULL;
-    uint32_t *detail_tris = NULL;
     bool detail = arrlenu(p->detail_tri_first) == (size_t)polys + 1;
     if (detail) {
         size_t points = arrlenu(p->detail_points) / 3;
-        arrsetlen(detail_verts, points);
+        if (!nav__arr_setlen(detail_verts, points) ||
+            !nav__arr_reserve(detail_tris, 3 * (size_t)p->detail_tri_first[polys]))
+            goto done;
         for (size_t k = 0; k < points; k++)
             detail_verts[k] = (nav_vec3){origin.x + p->detail_points[3 * k] * d->cell_size,
                                          origin.y + p->detail_points[3 * k + 1] * d->cell_height,
@@ -288,7 +309,7 @@ static nav_status make_mesh(const nav__polygons *p, nav_vec3 origin, const nav_g
         for (uint32_t q = 0; q < polys; q++)
             for (uint32_t t = p->detail_tri_first[q]; t < p->detail_tri_first[q + 1]; t++)
                 for (int k = 0; k < 3; k++)
-                    arrput(detail_tris, p->detail_point_first[q] + p->detail_tris[3 * t + k]);
+                    nav__arr_put_reserved(detail_tris, p->detail_point_first[q] + p->detail_tris[3 * t + k]);
     }
     nav__mesh_draft draft = {
         .verts = world,
@@ -308,7 +329,8 @@ static nav_status make_mesh(const nav__polygons *p, nav_vec3 origin, const nav_g
         .detail_vert_count = (uint32_t)arrlenu(detail_verts),
         .detail_tri_count = (uint32_t)(arrlenu(detail_tris) / 3),
     };
-    nav_status s = nav__mesh_finish(&draft, d->allocator, d->log, out);
+    s = nav__mesh_finish(&draft, d->allocator, d->log, out);
+done:
     arrfree(world);
     arrfree(detail_verts);
     arrfree(detail_tris);
@@ -361,13 +383,13 @@ static nav_status prepare(build *b, const nav_triangles *triangles, const nav_ge
         return NAV_FAILURE | NAV_TOO_LARGE;
     }
     b->width = (int32_t)w, b->depth = (int32_t)h, b->steps = (uint32_t)steps;
-    nav__geometry_derive(b);
+    if (!nav__geometry_derive(b)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     stats->width = b->width, stats->depth = b->depth;
     stats->tiles = (uint32_t)arrlenu(b->results);
     return NAV_SUCCESS;
 }
 
-void nav__geometry_derive(build *b)
+bool nav__geometry_derive(build *b)
 {
     const nav_geometry_build_desc *d = &b->desc;
     b->height = (uint32_t)ceilf(d->agent_height / d->cell_height);
@@ -381,8 +403,9 @@ void nav__geometry_derive(build *b)
     b->tiles_x = b->tile ? (b->width + b->tile - 1) / b->tile : 1;
     b->tiles_z = b->tile ? (b->depth + b->tile - 1) / b->tile : 1;
     size_t tiles = (size_t)b->tiles_x * (size_t)b->tiles_z;
-    arrsetlen(b->results, tiles);
+    if (!nav__arr_setlen(b->results, tiles)) return false;
     memset(b->results, 0, tiles * sizeof *b->results);
+    return true;
 }
 
 void nav__geometry_free_build(build *b)
@@ -432,8 +455,8 @@ nav_status nav__geometry_assemble(build *b, nav_geometry_build_stats *stats, nav
                       all.failed_regions);
         struct timespec mesh_at;
         clock_gettime(CLOCK_MONOTONIC, &mesh_at);
-        nav__polygons_stitch(&all, b->tile, (int32_t)b->climb);
-        s = make_mesh(&all, b->origin, d, out);
+        s = nav__polygons_stitch(&all, b->tile, (int32_t)b->climb) ? make_mesh(&all, b->origin, d, out)
+                                                                   : NAV_FAILURE | NAV_OUT_OF_MEMORY;
         stats->stage_ms[NAV_GEOMETRY_MESH] = since(&mesh_at);
     }
     nav__polygons_free(&all);
@@ -448,7 +471,7 @@ nav_status nav__geometry_assemble(build *b, nav_geometry_build_stats *stats, nav
 /* Builds every tile, on the threads the options say. */
 static nav_status build_all(build *b)
 {
-    bucket_triangles(b, UINT32_MAX);
+    if (!bucket_triangles(b, UINT32_MAX)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     nav__work work = {.count = (uint32_t)arrlenu(b->results),
                       .run = build_tile,
                       .ctx = b,
@@ -505,8 +528,7 @@ nav_status nav_geometry_tiles_build(const nav_triangles *triangles, const nav_ge
         nav__free(&a, t);
         return s;
     }
-    nav__geometry_tiles_own_arrays(t, desc);
-    s = build_all(&t->b);
+    s = nav__geometry_tiles_own_arrays(t, desc) ? build_all(&t->b) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (nav_succeeded(s) && mesh) s = nav__geometry_assemble(&t->b, stats, mesh);
     t->b.triangles = NULL; /* the caller's: not kept */
     stats->total_ms = since(&at);
@@ -539,13 +561,18 @@ nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_trian
     struct timespec at;
     clock_gettime(CLOCK_MONOTONIC, &at);
     uint32_t item = (uint32_t)(tile_z * b->tiles_x + tile_x);
+    /* built apart, and kept only once built: out of memory, the tiles keep the tile as it was */
+    tile_result built = {0};
     b->triangles = triangles;
-    bucket_triangles(b, item);
-    tile_result *r = &b->results[item];
-    nav__polygons_free(&r->polygons);
-    *r = (tile_result){0};
-    (void)build_tile(b, NULL, item);
+    bool ok = bucket_triangles(b, item) && build_tile_into(b, item, &built);
     b->triangles = NULL;
+    if (!ok) {
+        nav__polygons_free(&built.polygons);
+        stats->total_ms = since(&at);
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    nav__polygons_free(&b->results[item].polygons);
+    b->results[item] = built;
     stats->triangles = triangles->triangle_count;
     stats->width = b->width, stats->depth = b->depth;
     stats->tiles = (uint32_t)arrlenu(b->results);
@@ -554,20 +581,25 @@ nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_trian
     return s;
 }
 
-void nav__geometry_tiles_own_arrays(nav_geometry_tiles *t, const nav_geometry_build_desc *desc)
+bool nav__geometry_tiles_own_arrays(nav_geometry_tiles *t, const nav_geometry_build_desc *desc)
 {
     nav_geometry_build_desc *d = &t->b.desc;
+    size_t points = 0;
+    for (uint32_t i = 0; i < desc->volume_count; i++) points += 2 * (size_t)desc->volumes[i].point_count;
+    if (!nav__arr_reserve(t->volume_points, points) || !nav__arr_reserve(t->volumes, desc->volume_count) ||
+        !nav__arr_reserve(t->links, desc->link_count))
+        return false;
     for (uint32_t i = 0; i < desc->volume_count; i++)
         for (uint32_t k = 0; k < 2 * desc->volumes[i].point_count; k++)
-            arrput(t->volume_points, desc->volumes[i].points[k]);
+            nav__arr_put_reserved(t->volume_points, desc->volumes[i].points[k]);
     size_t at = 0;
     for (uint32_t i = 0; i < desc->volume_count; i++) {
         nav_geometry_volume v = desc->volumes[i];
         v.points = t->volume_points + at;
         at += 2 * (size_t)v.point_count;
-        arrput(t->volumes, v);
+        nav__arr_put_reserved(t->volumes, v);
     }
-    for (uint32_t i = 0; i < desc->link_count; i++) arrput(t->links, desc->links[i]);
+    for (uint32_t i = 0; i < desc->link_count; i++) nav__arr_put_reserved(t->links, desc->links[i]);
     for (int a = 0; a < 256; a++) {
         t->area_cost[a] = desc->area_cost ? desc->area_cost[a] : 1.0;
         t->area_flags[a] = desc->area_flags ? desc->area_flags[a] : 0;
@@ -575,6 +607,7 @@ void nav__geometry_tiles_own_arrays(nav_geometry_tiles *t, const nav_geometry_bu
     d->volumes = t->volumes, d->volume_count = desc->volume_count;
     d->links = t->links, d->link_count = desc->link_count;
     d->area_cost = t->area_cost, d->area_flags = t->area_flags;
+    return true;
 }
 
 void nav_geometry_tiles_destroy(nav_geometry_tiles *tiles)

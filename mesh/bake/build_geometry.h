@@ -43,14 +43,16 @@ struct nav_geometry_tiles {
 };
 
 /* Derives the agent in steps and cells, and the tiles, from b->desc (resolved) and the scene's
- * grid (b->origin, width, depth, steps); sets b->results to a tile each, empty. */
-void nav__geometry_derive(build *b);
+ * grid (b->origin, width, depth, steps); sets b->results to a tile each, empty. False when memory
+ * runs out. */
+bool nav__geometry_derive(build *b);
 /* The mesh of the tiles' polygons, stitched; the tiles' counts and times into stats. */
 nav_status nav__geometry_assemble(build *b, nav_geometry_build_stats *stats, nav_mesh **out);
 void nav__geometry_free_build(build *b);
 /* What is wrong with resolved options d, or null. */
 const char *nav__geometry_check_desc(const nav_geometry_build_desc *d);
-/* Points t->b.desc's arrays (volumes, links, costs, flags) at t's own copies of desc's. */
-void nav__geometry_tiles_own_arrays(nav_geometry_tiles *t, const nav_geometry_build_desc *desc);
+/* Points t->b.desc's arrays (volumes, links, costs, flags) at t's own copies of desc's. False when memory
+ * runs out (t->b.desc as it was). */
+bool nav__geometry_tiles_own_arrays(nav_geometry_tiles *t, const nav_geometry_build_desc *desc);
 
 #endif

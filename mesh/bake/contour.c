@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ds.h"
+#include "ds_extra.h"
 #include "voxel.h"
 
 /* The region across side d of top i (0: a wall, or a top in no region; NAV__BORDER_REGION: a
@@ -44,9 +45,10 @@ static const int32_t corner_dz[NAV__OPEN_SIDES] = {0, 1, 1, 0};
 
 /* Walks round region r from side d0 of top i0 (an edge of it), the region on the right: along an
  * edge, a point at its start and a turn clockwise; across a side into the region, a turn back.
- * Appends the points to *raw. False when the walk does not come back (asymmetric links). */
-static bool trace(const nav__open_space *os, const int32_t *top_x, const int32_t *top_z, uint32_t i0, int d0,
-                  nav__contour_point **raw)
+ * Appends the points to *raw. NAV_FAILURE with NAV_CORRUPT_DATA when the walk does not come back
+ * (asymmetric links), or NAV_OUT_OF_MEMORY. */
+static nav_status trace(const nav__open_space *os, const int32_t *top_x, const int32_t *top_z, uint32_t i0,
+                        int d0, nav__contour_point **raw)
 {
     uint32_t r = os->region[i0], i = i0;
     int d = d0;
@@ -54,16 +56,18 @@ static bool trace(const nav__open_space *os, const int32_t *top_x, const int32_t
     for (uint64_t steps = 0; steps < limit; steps++) {
         uint32_t other = across(os, top_x, top_z, i, d);
         if (other != r) {
-            arrput(*raw, ((nav__contour_point){top_x[i] + corner_dx[d], corner_height(os, i, d),
-                                               top_z[i] + corner_dz[d], other}));
+            if (!nav__arr_push_quick(*raw,
+                                     ((nav__contour_point){top_x[i] + corner_dx[d], corner_height(os, i, d),
+                                                           top_z[i] + corner_dz[d], other})))
+                return NAV_FAILURE | NAV_OUT_OF_MEMORY;
             d = (d + 1) % NAV__OPEN_SIDES;
         } else {
             i = os->side[i][d];
             d = (d + 3) % NAV__OPEN_SIDES;
         }
-        if (i == i0 && d == d0) return true;
+        if (i == i0 && d == d0) return NAV_SUCCESS;
     }
-    return false;
+    return NAV_FAILURE | NAV_CORRUPT_DATA;
 }
 
 static bool before(const nav__contour_point *a, const nav__contour_point *b)
@@ -102,73 +106,84 @@ static int64_t farthest(const nav__contour_point *raw, uint32_t n, uint32_t a, u
     return best;
 }
 
-/* Simplifies one outline (n raw points) and appends it to out->points. */
-static void simplify(nav__contours *out, const nav__contour_point *raw, uint32_t n, float max_error,
+/* Simplifies one outline (n raw points) and appends it to out->points. False when memory runs out. */
+static bool simplify(nav__contours *out, const nav__contour_point *raw, uint32_t n, float max_error,
                      float max_edge, uint32_t **keep_scratch)
 {
     uint32_t *keep = *keep_scratch; /* raw indices kept, in order round */
-    arrsetlen(keep, 0);
-    for (uint32_t i = 0; i < n; i++) {
+    nav__arr_truncate(keep, 0);
+    bool ok = nav__arr_reserve(keep, (size_t)n + 2); /* what the first two passes keep, at most */
+    for (uint32_t i = 0; i < n && ok; i++) {
         const nav__contour_point *prev = &raw[(i + n - 1) % n], *next = &raw[(i + 1) % n];
         bool turn = raw[i].neighbour == NAV__BORDER_REGION && prev->neighbour == NAV__BORDER_REGION &&
                     (int64_t)(raw[i].x - prev->x) * (next->z - raw[i].z) !=
                         (int64_t)(raw[i].z - prev->z) * (next->x - raw[i].x); /* a tile's corner */
-        if (raw[i].neighbour != prev->neighbour || turn) arrput(keep, i);
+        if (raw[i].neighbour != prev->neighbour || turn) nav__arr_put_reserved(keep, i);
     }
-    if (arrlenu(keep) == 0) { /* one neighbour all round: start from the lowest and highest points */
+    if (ok && arrlenu(keep) == 0) { /* one neighbour all round: start from the lowest and highest points */
         uint32_t lo = 0, hi = 0;
         for (uint32_t i = 1; i < n; i++) {
             if (before(&raw[i], &raw[lo])) lo = i;
             if (before(&raw[hi], &raw[i])) hi = i;
         }
-        arrput(keep, lo < hi ? lo : hi);
-        arrput(keep, lo < hi ? hi : lo);
+        nav__arr_put_reserved(keep, lo < hi ? lo : hi);
+        nav__arr_put_reserved(keep, lo < hi ? hi : lo);
     }
     double error2 = (double)max_error * max_error;
-    for (size_t k = 0; k < arrlenu(keep);) {
+    for (size_t k = 0; ok && k < arrlenu(keep);) {
         uint32_t a = keep[k], b = keep[(k + 1) % arrlenu(keep)];
         /* along a tile's edge: straight, and the next tile's outline must find the same ends */
         int64_t j = raw[a].neighbour == NAV__BORDER_REGION ? -1 : farthest(raw, n, a, b, error2);
         if (j >= 0)
-            arrins(keep, k + 1, (uint32_t)j);
+            ok = nav__arr_insert(keep, k + 1, (uint32_t)j);
         else
             k++;
     }
     /* a thin region whose outline came down to two points: the wall point farthest from them
      * (a wall is the region's own, so no neighbour need take it too) */
-    if (arrlenu(keep) == 2)
+    if (ok && arrlenu(keep) == 2)
         for (size_t k = 0; k < 2; k++) {
             uint32_t a = keep[k], b = keep[(k + 1) % 2];
             int64_t j = raw[a].neighbour == 0 ? farthest(raw, n, a, b, 0) : -1;
             if (j >= 0) {
-                arrins(keep, k + 1, (uint32_t)j);
+                ok = nav__arr_insert(keep, k + 1, (uint32_t)j);
                 break;
             }
         }
-    if (max_edge > 0) {
+    if (ok && max_edge > 0) {
         double edge2 = (double)max_edge * max_edge;
-        for (size_t k = 0; k < arrlenu(keep);) {
+        for (size_t k = 0; ok && k < arrlenu(keep);) {
             uint32_t a = keep[k], b = keep[(k + 1) % arrlenu(keep)];
             double dx = raw[b].x - raw[a].x, dz = raw[b].z - raw[a].z;
             uint32_t between = (b + n - a) % n - 1;
             if (raw[a].neighbour == 0 && between > 0 && dx * dx + dz * dz > edge2)
-                arrins(keep, k + 1, (a + (between + 1) / 2) % n);
+                ok = nav__arr_insert(keep, k + 1, (a + (between + 1) / 2) % n);
             else
                 k++;
         }
     }
-    if (arrlenu(keep) >= 3)
-        for (size_t k = 0; k < arrlenu(keep); k++) arrput(out->points, raw[keep[k]]);
+    size_t kept = arrlenu(keep);
+    if (ok && kept >= 3) {
+        ok = nav__arr_reserve(out->points, kept);
+        for (size_t k = 0; ok && k < kept; k++) nav__arr_put_reserved(out->points, raw[keep[k]]);
+    }
     *keep_scratch = keep;
+    return ok;
 }
 
-bool nav__contours_build(nav__contours *out, const nav__open_space *os, float max_error, float max_edge)
+nav_status nav__contours_build(nav__contours *out, const nav__open_space *os, float max_error, float max_edge)
 {
     *out = (nav__contours){.region_count = os->region_count};
-    arrsetlen(out->first, os->region_count + 1);
     int32_t *top_x = NULL, *top_z = NULL;
-    arrsetlen(top_x, os->count);
-    arrsetlen(top_z, os->count);
+    uint32_t *start = NULL;
+    uint8_t *start_side = NULL;
+    nav__contour_point *raw = NULL;
+    uint32_t *keep = NULL;
+    nav_status s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!nav__arr_setlen(out->first, os->region_count + 1) || !nav__arr_setlen(top_x, os->count) ||
+        !nav__arr_setlen(top_z, os->count) || !nav__arr_setlen(start, os->region_count + 1) ||
+        !nav__arr_setlen(start_side, os->region_count + 1))
+        goto done;
     for (int32_t z = 0; z < os->depth; z++)
         for (int32_t x = 0; x < os->width; x++) {
             size_t c = (size_t)z * (size_t)os->width + (size_t)x;
@@ -176,10 +191,6 @@ bool nav__contours_build(nav__contours *out, const nav__open_space *os, float ma
                 top_x[i] = x, top_z[i] = z;
         }
     /* each region's first top on its edge, in top order (regions are numbered in that order too) */
-    uint32_t *start = NULL;
-    uint8_t *start_side = NULL;
-    arrsetlen(start, os->region_count + 1);
-    arrsetlen(start_side, os->region_count + 1);
     memset(start, 0xff, (os->region_count + 1) * sizeof *start);
     for (uint32_t i = 0; i < os->count; i++) {
         uint32_t r = os->region[i];
@@ -190,29 +201,26 @@ bool nav__contours_build(nav__contours *out, const nav__open_space *os, float ma
                 break;
             }
     }
-    nav__contour_point *raw = NULL;
-    uint32_t *keep = NULL;
-    bool ok = true;
+    s = NAV_SUCCESS;
     out->first[0] = 0;
-    for (uint32_t r = 1; r <= os->region_count; r++) {
-        arrsetlen(raw, 0);
+    for (uint32_t r = 1; r <= os->region_count && nav_succeeded(s); r++) {
+        nav__arr_truncate(raw, 0);
         if (start[r] != NAV__NO_SPAN) {
-            if (!trace(os, top_x, top_z, start[r], start_side[r], &raw)) {
-                ok = false;
-                break;
-            }
-            simplify(out, raw, (uint32_t)arrlenu(raw), max_error, max_edge, &keep);
+            s = trace(os, top_x, top_z, start[r], start_side[r], &raw);
+            if (nav_succeeded(s) && !simplify(out, raw, (uint32_t)arrlenu(raw), max_error, max_edge, &keep))
+                s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
         }
         out->first[r] = (uint32_t)arrlenu(out->points);
     }
+done:
     arrfree(top_x);
     arrfree(top_z);
     arrfree(start);
     arrfree(start_side);
     arrfree(raw);
     arrfree(keep);
-    if (!ok) nav__contours_free(out);
-    return ok;
+    if (nav_failed(s)) nav__contours_free(out);
+    return s;
 }
 
 void nav__contours_free(nav__contours *c)

@@ -5,6 +5,7 @@
 
 #include "alloc.h"
 #include "ds.h"
+#include "ds_extra.h"
 #include "parallel.h"
 #include "voxel.h"
 
@@ -49,8 +50,8 @@ static bool in_footprint(const surface *s, int32_t x, int32_t z)
     return x >= 0 && z >= 0 && x < s->w && z < s->h && s->mask[(size_t)z * (size_t)s->w + (size_t)x];
 }
 
-/* Stamps the surface under polygon q. */
-static void find_surface(surface *s, const nav__polygons *p, uint32_t q, double lo_x, double hi_x,
+/* Stamps the surface under polygon q. False when memory runs out. */
+static bool find_surface(surface *s, const nav__polygons *p, uint32_t q, double lo_x, double hi_x,
                          double lo_z, double hi_z)
 {
     const nav__open_space *os = s->os;
@@ -65,12 +66,12 @@ static void find_surface(surface *s, const nav__polygons *p, uint32_t q, double 
     }
     s->x0 = (int32_t)floor(lo_x) - 1, s->z0 = (int32_t)floor(lo_z) - 1;
     s->w = (int32_t)ceil(hi_x) + 1 - s->x0, s->h = (int32_t)ceil(hi_z) + 1 - s->z0;
-    arrsetlen(s->mask, (size_t)s->w * (size_t)s->h);
+    if (!nav__arr_setlen(s->mask, (size_t)s->w * (size_t)s->h)) return false;
     for (int32_t z = 0; z < s->h; z++)
         for (int32_t x = 0; x < s->w; x++)
             s->mask[(size_t)z * (size_t)s->w + (size_t)x] =
                 inside_by(s, s->x0 + x + 0.5, s->z0 + z + 0.5) >= -1.0;
-    arrsetlen(s->queue, 0);
+    nav__arr_truncate(s->queue, 0);
     const uint32_t *regions = p->poly_regions + p->poly_region_first[q];
     uint32_t region_count = p->poly_region_first[q + 1] - p->poly_region_first[q];
     for (int32_t z = (int32_t)floor(lo_z); z < (int32_t)ceil(hi_z); z++)
@@ -83,7 +84,7 @@ static void find_surface(surface *s, const nav__polygons *p, uint32_t q, double 
                 for (uint32_t r = 0; r < region_count && !ours; r++) ours = os->region[t] == regions[r];
                 if (ours && s->stamp[t] != s->id) {
                     s->stamp[t] = s->id;
-                    arrput(s->queue, t);
+                    if (!nav__arr_push_quick(s->queue, t)) return false;
                 }
             }
         }
@@ -94,9 +95,10 @@ static void find_surface(surface *s, const nav__polygons *p, uint32_t q, double 
             if (n == NAV__NO_SPAN || s->stamp[n] == s->id) continue;
             if (!in_footprint(s, s->top_x[n] + s->dx, s->top_z[n] + s->dz)) continue;
             s->stamp[n] = s->id;
-            arrput(s->queue, n);
+            if (!nav__arr_push_quick(s->queue, n)) return false;
         }
     }
+    return true;
 }
 
 /* The floor at (x, z) (the scene's cells) where the polygon's triangles put it at `hint` steps: the
@@ -136,20 +138,17 @@ typedef struct triangulation {
     uint32_t *stack;   /* scratch: edges to check, triangle and corner pairs */
 } triangulation;
 
-static uint32_t add_point(triangulation *d, double x, double y, double z)
+/* Appends point (x, y, z), number arrlenu(d->x) before. False when memory runs out. */
+static bool add_point(triangulation *d, double x, double y, double z)
 {
-    arrput(d->x, x);
-    arrput(d->y, y);
-    arrput(d->z, z);
-    return (uint32_t)arrlenu(d->x) - 1;
+    return nav__arr_push_quick(d->x, x) && nav__arr_push_quick(d->y, y) && nav__arr_push_quick(d->z, z);
 }
 
-static void add_tri(triangulation *d, uint32_t a, uint32_t b, uint32_t c)
+/* Appends triangle a, b, c. False when memory runs out. */
+static bool add_tri(triangulation *d, uint32_t a, uint32_t b, uint32_t c)
 {
-    arrput(d->tris, a);
-    arrput(d->tris, b);
-    arrput(d->tris, c);
-    arrput(d->touched, 1);
+    return nav__arr_push_quick(d->tris, a) && nav__arr_push_quick(d->tris, b) &&
+           nav__arr_push_quick(d->tris, c) && nav__arr_push_quick(d->touched, 1);
 }
 
 static double cross(const triangulation *d, uint32_t a, uint32_t b, uint32_t c)
@@ -196,20 +195,22 @@ static double height_in(const triangulation *d, size_t t, double x, double z)
     return d->y[v[0]] + u * (d->y[v[1]] - d->y[v[0]]) + w * (d->y[v[2]] - d->y[v[0]]);
 }
 
-static void make_delaunay(triangulation *d);
+static bool make_delaunay(triangulation *d);
 /* Cuts a convex outline (points 0 .. n - 1 of d, in order; straight runs of edge samples allowed)
  * into a fan round point n (inside it), then flips to Delaunay. Ear clipping would join two corners
- * across a straight run of samples, leaving them on a triangle's edge. */
-static void triangulate_outline(triangulation *d, uint32_t n)
+ * across a straight run of samples, leaving them on a triangle's edge. False when memory runs out. */
+static bool triangulate_outline(triangulation *d, uint32_t n)
 {
     for (uint32_t k = 0; k < n; k++)
-        if (cross(d, k, (k + 1) % n, n) > 0) add_tri(d, k, (k + 1) % n, n);
-    for (uint32_t t = 0; t < arrlenu(d->tris) / 3; t++)
+        if (cross(d, k, (k + 1) % n, n) > 0 && !add_tri(d, k, (k + 1) % n, n)) return false;
+    uint32_t tris = (uint32_t)(arrlenu(d->tris) / 3);
+    if (!nav__arr_reserve(d->stack, 6 * (size_t)tris)) return false;
+    for (uint32_t t = 0; t < tris; t++)
         for (uint32_t k = 0; k < 3; k++) {
-            arrput(d->stack, t);
-            arrput(d->stack, k);
+            nav__arr_put_reserved(d->stack, t);
+            nav__arr_put_reserved(d->stack, k);
         }
-    make_delaunay(d);
+    return make_delaunay(d);
 }
 
 /* The triangle across edge a -> b (the one holding b -> a; among the first `count`), its index in
@@ -239,11 +240,13 @@ static bool in_circle(const triangulation *d, uint32_t a, uint32_t b, uint32_t c
 
 /* Checks the edges on the stack (triangle t, corner k: its edge from corner k to the next) and flips
  * each whose far corner across lies in t's circumcircle (Lawson), so that the triangles stay fat:
- * the edges of a flipped pair that face away from the new diagonal are checked in turn. */
-static void make_delaunay(triangulation *d)
+ * the edges of a flipped pair that face away from the new diagonal are checked in turn. False when memory
+ * runs out. */
+static bool make_delaunay(triangulation *d)
 {
     uint32_t guard = 0;
-    while (arrlenu(d->stack) && guard++ < 100000) {
+    bool ok = true;
+    while (ok && arrlenu(d->stack) && guard++ < 100000) {
         uint32_t k = arrpop(d->stack), t = arrpop(d->stack);
         uint32_t *v = d->tris + 3 * t;
         uint32_t a = v[k], b = v[(k + 1) % 3], c = v[(k + 2) % 3];
@@ -256,17 +259,17 @@ static void make_delaunay(triangulation *d)
         v[0] = a, v[1] = e, v[2] = c;
         u[0] = e, u[1] = b, u[2] = c;
         d->touched[t] = d->touched[o] = 1;
-        arrput(d->stack, t); /* a -> e */
-        arrput(d->stack, 0);
-        arrput(d->stack, (uint32_t)o); /* e -> b */
-        arrput(d->stack, 0);
+        ok = nav__arr_push_quick(d->stack, t) && nav__arr_push_quick(d->stack, 0) &&         /* a -> e */
+             nav__arr_push_quick(d->stack, (uint32_t)o) && nav__arr_push_quick(d->stack, 0); /* e -> b */
     }
-    arrsetlen(d->stack, 0);
+    nav__arr_truncate(d->stack, 0);
+    return ok;
 }
 
 /* Adds point p inside triangle t: t cut in three, or where p lies on one of its edges, t and the
- * triangle across that edge each cut in two. The triangles changed: t, and those from first on. */
-static void split(triangulation *d, size_t t, uint32_t p)
+ * triangle across that edge each cut in two. The triangles changed: t, and those from first on. False
+ * when memory runs out. */
+static bool split(triangulation *d, size_t t, uint32_t p)
 {
     uint32_t v[3] = {d->tris[3 * t], d->tris[3 * t + 1], d->tris[3 * t + 2]};
     for (int k = 0; k < 3; k++) { /* on edge v[k] - v[k + 1]? */
@@ -278,7 +281,7 @@ static void split(triangulation *d, size_t t, uint32_t p)
         d->tris[3 * t] = a, d->tris[3 * t + 1] = p, d->tris[3 * t + 2] = c;
         d->touched[t] = 1;
         uint32_t second = (uint32_t)(arrlenu(d->tris) / 3);
-        add_tri(d, p, b, c);
+        if (!add_tri(d, p, b, c)) return false;
         uint32_t check[8] = {(uint32_t)t, 2, second, 1}, count = 4;
         size_t o;
         uint32_t e;
@@ -287,37 +290,37 @@ static void split(triangulation *d, size_t t, uint32_t p)
             u[0] = b, u[1] = p, u[2] = e;
             d->touched[o] = 1;
             uint32_t fourth = (uint32_t)(arrlenu(d->tris) / 3);
-            add_tri(d, p, a, e);
+            if (!add_tri(d, p, a, e)) return false;
             check[count++] = (uint32_t)o, check[count++] = 2;
             check[count++] = fourth, check[count++] = 1;
         }
-        for (uint32_t i = 0; i < count; i++) arrput(d->stack, check[i]);
-        make_delaunay(d);
-        return;
+        if (!nav__arr_reserve(d->stack, count)) return false;
+        for (uint32_t i = 0; i < count; i++) nav__arr_put_reserved(d->stack, check[i]);
+        return make_delaunay(d);
     }
     d->tris[3 * t + 2] = p; /* v0 v1 p */
     d->touched[t] = 1;
     uint32_t second = (uint32_t)(arrlenu(d->tris) / 3);
-    add_tri(d, v[1], v[2], p);
-    add_tri(d, v[2], v[0], p);
+    if (!add_tri(d, v[1], v[2], p) || !add_tri(d, v[2], v[0], p) || !nav__arr_reserve(d->stack, 6))
+        return false;
     uint32_t check[6] = {(uint32_t)t, 0, second, 0, second + 1, 0};
-    for (int i = 0; i < 6; i++) arrput(d->stack, check[i]);
-    make_delaunay(d);
+    for (int i = 0; i < 6; i++) nav__arr_put_reserved(d->stack, check[i]);
+    return make_delaunay(d);
 }
 
 /* ---- Per polygon ----------------------------------------------------------------------------- */
 
 /* The points kept along edge a-b (excluded), in order from a: samples every `sample` cells, the
  * ones where the floor strays most from the line added while it strays more than max_error; read
- * from the lower end so that both polygons of an edge keep the same. */
-static void edge_points(const surface *sf, const double *a, const double *b, float sample, float max_error,
+ * from the lower end so that both polygons of an edge keep the same. False when memory runs out. */
+static bool edge_points(const surface *sf, const double *a, const double *b, float sample, float max_error,
                         double **out)
 {
     bool flip = b[0] < a[0] || (b[0] == a[0] && b[2] < a[2]);
     const double *lo = flip ? b : a, *hi = flip ? a : b;
     double length = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[2] - lo[2]) * (hi[2] - lo[2]));
     uint32_t n = (uint32_t)floor(length / sample);
-    if (n < 2) return;
+    if (n < 2) return true;
     double ys[256];
     if (n > 255) n = 255;
     for (uint32_t k = 0; k <= n; k++) {
@@ -344,14 +347,16 @@ static void edge_points(const surface *sf, const double *a, const double *b, flo
         if (!at) break;
         kept[at] = true;
     }
+    if (!nav__arr_reserve(*out, 3 * ((size_t)n - 1))) return false;
     for (uint32_t j = 1; j < n; j++) {
         uint32_t k = flip ? n - j : j;
         if (!kept[k]) continue;
         double t = (double)k / n;
-        arrput(*out, lo[0] + (hi[0] - lo[0]) * t);
-        arrput(*out, ys[k]);
-        arrput(*out, lo[2] + (hi[2] - lo[2]) * t);
+        nav__arr_put_reserved(*out, lo[0] + (hi[0] - lo[0]) * t);
+        nav__arr_put_reserved(*out, ys[k]);
+        nav__arr_put_reserved(*out, lo[2] + (hi[2] - lo[2]) * t);
     }
+    return true;
 }
 
 /* Samples inside the polygon not yet points of its triangles: where, the floor there, and how far
@@ -379,7 +384,8 @@ typedef struct detail_scratch {
     candidate *cands;
 } detail_scratch;
 
-static void polygon_detail(const nav__polygons *p, uint32_t q, detail_scratch *scratch, float sample,
+/* The height triangles of polygon q, appended to result. False when memory runs out. */
+static bool polygon_detail(const nav__polygons *p, uint32_t q, detail_scratch *scratch, float sample,
                            float max_error, detail_out *result)
 {
     surface *sf = &scratch->sf;
@@ -393,35 +399,37 @@ static void polygon_detail(const nav__polygons *p, uint32_t q, detail_scratch *s
         lo_x = fmin(lo_x, p->x[v]), hi_x = fmax(hi_x, p->x[v]), lo_z = fmin(lo_z, p->z[v]),
         hi_z = fmax(hi_z, p->z[v]);
     }
-    find_surface(sf, p, q, lo_x, hi_x, lo_z, hi_z);
-    arrsetlen(*hull, 0);
+    if (!find_surface(sf, p, q, lo_x, hi_x, lo_z, hi_z)) return false;
+    nav__arr_truncate(*hull, 0);
     for (uint32_t k = 0; k < n; k++) {
         uint32_t va = p->poly_verts[first + k], vb = p->poly_verts[first + (k + 1) % n];
         double a[3] = {p->x[va], p->y[va], p->z[va]}, b[3] = {p->x[vb], p->y[vb], p->z[vb]};
-        arrput(*hull, a[0]);
-        arrput(*hull, a[1]);
-        arrput(*hull, a[2]);
-        edge_points(sf, a, b, sample, max_error, hull);
+        if (!nav__arr_reserve(*hull, 3)) return false;
+        nav__arr_put_reserved(*hull, a[0]);
+        nav__arr_put_reserved(*hull, a[1]);
+        nav__arr_put_reserved(*hull, a[2]);
+        if (!edge_points(sf, a, b, sample, max_error, hull)) return false;
     }
-    arrsetlen(d->x, 0);
-    arrsetlen(d->y, 0);
-    arrsetlen(d->z, 0);
-    arrsetlen(d->tris, 0);
-    arrsetlen(d->touched, 0);
+    nav__arr_truncate(d->x, 0);
+    nav__arr_truncate(d->y, 0);
+    nav__arr_truncate(d->z, 0);
+    nav__arr_truncate(d->tris, 0);
+    nav__arr_truncate(d->touched, 0);
     size_t outline = arrlenu(*hull) / 3;
     if (outline > MAX_POINTS - 1) outline = MAX_POINTS - 1; /* (a polygon's edges a thousand cells long) */
     double mid_x = 0, mid_y = 0, mid_z = 0;
     for (size_t k = 0; k < outline; k++) {
-        add_point(d, (*hull)[3 * k], (*hull)[3 * k + 1], (*hull)[3 * k + 2]);
+        if (!add_point(d, (*hull)[3 * k], (*hull)[3 * k + 1], (*hull)[3 * k + 2])) return false;
         mid_x += (*hull)[3 * k] / (double)outline, mid_y += (*hull)[3 * k + 1] / (double)outline;
         mid_z += (*hull)[3 * k + 2] / (double)outline;
     }
     /* the centre of the outline's points: inside it (convex), the hub of the first fan */
     double mid_floor = floor_at(sf, mid_x, mid_z, mid_y);
-    add_point(d, mid_x, isnan(mid_floor) ? mid_y : mid_floor, mid_z);
-    triangulate_outline(d, (uint32_t)outline);
+    if (!add_point(d, mid_x, isnan(mid_floor) ? mid_y : mid_floor, mid_z) ||
+        !triangulate_outline(d, (uint32_t)outline))
+        return false;
     /* samples inside on a grid, half a cell or more inside every edge */
-    arrsetlen(*cands, 0);
+    nav__arr_truncate(*cands, 0);
     if (arrlenu(d->tris))
         for (double z = lo_z + sample / 2; z < hi_z; z += sample)
             for (double x = lo_x + sample / 2; x < hi_x; x += sample) {
@@ -429,7 +437,8 @@ static void polygon_detail(const nav__polygons *p, uint32_t q, detail_scratch *s
                 double out;
                 size_t t = locate(d, x, z, &out);
                 double here = height_in(d, t, x, z), y = floor_at(sf, x, z, here);
-                if (!isnan(y)) arrput(*cands, ((candidate){x, z, y, fabs(y - here), t}));
+                if (!isnan(y) && !nav__arr_push_quick(*cands, ((candidate){x, z, y, fabs(y - here), t})))
+                    return false;
             }
     /* the worst sample becomes a point while it strays too far; the samples of the triangles it
      * changed are placed again */
@@ -441,10 +450,10 @@ static void polygon_detail(const nav__polygons *p, uint32_t q, detail_scratch *s
         if (worst == SIZE_MAX) break;
         candidate w = (*cands)[worst];
         (*cands)[worst] = (*cands)[arrlenu(*cands) - 1];
-        arrsetlen(*cands, arrlenu(*cands) - 1);
+        nav__arr_truncate(*cands, arrlenu(*cands) - 1);
         memset(d->touched, 0, arrlenu(d->touched));
-        uint32_t point = add_point(d, w.x, w.floor, w.z);
-        split(d, w.tri, point);
+        uint32_t point = (uint32_t)arrlenu(d->x);
+        if (!add_point(d, w.x, w.floor, w.z) || !split(d, w.tri, point)) return false;
         for (size_t c = 0; c < arrlenu(*cands); c++) {
             candidate *k = &(*cands)[c];
             double out;
@@ -453,14 +462,18 @@ static void polygon_detail(const nav__polygons *p, uint32_t q, detail_scratch *s
             k->error = fabs(k->floor - height_in(d, k->tri, k->x, k->z));
         }
     }
-    for (size_t k = 0; k < arrlenu(d->x); k++) {
-        arrput(result->points, (float)d->x[k]);
-        arrput(result->points, (float)d->y[k]);
-        arrput(result->points, (float)d->z[k]);
+    size_t points = arrlenu(d->x), corners = arrlenu(d->tris);
+    if (!nav__arr_reserve(result->points, 3 * points) || !nav__arr_reserve(result->tris, corners) ||
+        !nav__arr_push(result->point_counts, (uint32_t)points) ||
+        !nav__arr_push(result->tri_counts, (uint32_t)(corners / 3)))
+        return false;
+    for (size_t k = 0; k < points; k++) {
+        nav__arr_put_reserved(result->points, (float)d->x[k]);
+        nav__arr_put_reserved(result->points, (float)d->y[k]);
+        nav__arr_put_reserved(result->points, (float)d->z[k]);
     }
-    arrput(result->point_counts, (uint32_t)arrlenu(d->x));
-    for (size_t i = 0; i < arrlenu(d->tris); i++) arrput(result->tris, (uint8_t)d->tris[i]);
-    arrput(result->tri_counts, (uint32_t)(arrlenu(d->tris) / 3));
+    for (size_t i = 0; i < corners; i++) nav__arr_put_reserved(result->tris, (uint8_t)d->tris[i]);
+    return true;
 }
 
 enum { CHUNKS = 16 }; /* the polygons cut into this many runs, spread over the threads */
@@ -483,9 +496,9 @@ static bool detail_init(void *ctx, void **scratch)
     if (!x) return false;
     x->sf = (surface){
         .os = w->os, .dx = w->dx, .dz = w->dz, .reach = w->reach, .top_x = w->top_x, .top_z = w->top_z};
-    arrsetlen(x->sf.stamp, w->os->count);
+    *scratch = x; /* (released by detail_fini, also when this fails) */
+    if (!nav__arr_setlen(x->sf.stamp, w->os->count)) return false;
     if (w->os->count) memset(x->sf.stamp, 0, w->os->count * sizeof *x->sf.stamp);
-    *scratch = x;
     return true;
 }
 
@@ -514,24 +527,22 @@ static bool detail_chunk(void *ctx, void *scratch, uint32_t item)
     uint32_t first = (uint32_t)((uint64_t)w->polys * item / w->chunks),
              end = (uint32_t)((uint64_t)w->polys * (item + 1) / w->chunks);
     for (uint32_t q = first; q < end; q++)
-        polygon_detail(w->p, q, scratch, w->sample, w->max_error, &w->out[item]);
+        if (!polygon_detail(w->p, q, scratch, w->sample, w->max_error, &w->out[item])) return false;
     return true;
 }
 
-void nav__polygons_detail(nav__polygons *p, const nav__open_space *os, int32_t dx, int32_t dz, float sample,
+bool nav__polygons_detail(nav__polygons *p, const nav__open_space *os, int32_t dx, int32_t dz, float sample,
                           float max_error, int32_t reach, nav__pool *pool)
 {
     uint32_t polys = arrlenu(p->poly_first) ? (uint32_t)arrlenu(p->poly_first) - 1 : 0;
-    arrsetlen(p->detail_point_first, 0);
-    arrsetlen(p->detail_tri_first, 0);
-    arrsetlen(p->detail_points, 0);
-    arrsetlen(p->detail_tris, 0);
-    arrput(p->detail_point_first, 0);
-    arrput(p->detail_tri_first, 0);
+    nav__arr_truncate(p->detail_point_first, 0);
+    nav__arr_truncate(p->detail_tri_first, 0);
+    nav__arr_truncate(p->detail_points, 0);
+    nav__arr_truncate(p->detail_tris, 0);
     int32_t *top_x = NULL, *top_z = NULL;
-    arrsetlen(top_x, os->count);
-    arrsetlen(top_z, os->count);
-    for (int32_t z = 0; z < os->depth; z++)
+    bool ok = nav__arr_push(p->detail_point_first, 0) && nav__arr_push(p->detail_tri_first, 0) &&
+              nav__arr_setlen(top_x, os->count) && nav__arr_setlen(top_z, os->count);
+    for (int32_t z = 0; ok && z < os->depth; z++)
         for (int32_t x = 0; x < os->width; x++) {
             size_t c = (size_t)z * (size_t)os->width + (size_t)x;
             for (uint32_t i = os->column_first[c]; i < os->column_first[c + 1]; i++)
@@ -539,7 +550,7 @@ void nav__polygons_detail(nav__polygons *p, const nav__open_space *os, int32_t d
         }
     nav_allocator heap;
     nav__allocator_resolve(&heap, NULL);
-    detail_work *w = nav__calloc(&heap, 1, sizeof *w);
+    detail_work *w = ok ? nav__calloc(&heap, 1, sizeof *w) : NULL;
     if (w) {
         *w = (detail_work){.heap = heap,
                            .p = p,
@@ -555,17 +566,27 @@ void nav__polygons_detail(nav__polygons *p, const nav__open_space *os, int32_t d
                            .chunks = !pool || polys < 2 * CHUNKS ? 1 : CHUNKS};
         nav__work work = {
             .count = w->chunks, .init = detail_init, .run = detail_chunk, .fini = detail_fini, .ctx = w};
-        /* out of memory for a thread's scratch (a calloc): the polygons keep no heights, as without
-         * sampling (the mesh's corners give them) */
-        bool done = nav_succeeded(nav__pool_run(pool, &work));
-        for (uint32_t k = 0; k < w->chunks; k++) { /* the runs one after another, in order */
+        /* fails only when memory runs out (no progress to cancel) */
+        ok = nav_succeeded(nav__pool_run(pool, &work));
+        /* the runs one after another, in order */
+        size_t points = 0, tris = 0, counts = 0;
+        for (uint32_t k = 0; k < w->chunks; k++) {
+            points += arrlenu(w->out[k].points);
+            tris += arrlenu(w->out[k].tris);
+            counts += arrlenu(w->out[k].point_counts);
+        }
+        ok = ok && nav__arr_reserve(p->detail_points, points) && nav__arr_reserve(p->detail_tris, tris) &&
+             nav__arr_reserve(p->detail_point_first, counts) && nav__arr_reserve(p->detail_tri_first, counts);
+        for (uint32_t k = 0; k < w->chunks; k++) {
             detail_out *o = &w->out[k];
-            if (done) {
-                for (size_t i = 0; i < arrlenu(o->points); i++) arrput(p->detail_points, o->points[i]);
-                for (size_t i = 0; i < arrlenu(o->tris); i++) arrput(p->detail_tris, o->tris[i]);
+            ok = ok && nav__arr_append(p->detail_points, o->points, arrlenu(o->points)) &&
+                 nav__arr_append(p->detail_tris, o->tris, arrlenu(o->tris));
+            if (ok) {
                 for (size_t i = 0; i < arrlenu(o->point_counts); i++) {
-                    arrput(p->detail_point_first, arrlast(p->detail_point_first) + o->point_counts[i]);
-                    arrput(p->detail_tri_first, arrlast(p->detail_tri_first) + o->tri_counts[i]);
+                    uint32_t point_end = arrlast(p->detail_point_first) + o->point_counts[i],
+                             tri_end = arrlast(p->detail_tri_first) + o->tri_counts[i];
+                    nav__arr_put_reserved(p->detail_point_first, point_end);
+                    nav__arr_put_reserved(p->detail_tri_first, tri_end);
                 }
             }
             arrfree(o->points);
@@ -573,17 +594,11 @@ void nav__polygons_detail(nav__polygons *p, const nav__open_space *os, int32_t d
             arrfree(o->tris);
             arrfree(o->tri_counts);
         }
-        if (!done) {
-            arrfree(p->detail_point_first);
-            arrfree(p->detail_tri_first);
-            arrfree(p->detail_points);
-            arrfree(p->detail_tris);
-        }
         nav__free(&heap, w);
     } else {
-        arrfree(p->detail_point_first);
-        arrfree(p->detail_tri_first);
+        ok = false;
     }
     arrfree(top_x);
     arrfree(top_z);
+    return ok;
 }

@@ -1,9 +1,10 @@
 /* Level geometry (nav/geometry.h): views of triangles, and the Wavefront .obj reader.
  *
  * The reader goes a line at a time (from memory, or from a file a window at a time), gathering
- * vertices and the triangles of each face's fan in stb_ds arrays (bake-time scratch), with the line
- * of each triangle so that an index past the last vertex is named by its line once all vertices are
- * known. The result is copied into one block from the caller's allocator. */
+ * vertices and the triangles of each face's fan in stb_ds arrays (bake-time scratch, grown through
+ * their checked forms: a failed allocation is NAV_OUT_OF_MEMORY), with the line of each triangle so
+ * that an index past the last vertex is named by its line once all vertices are known. The result is
+ * copied into one block from the caller's allocator. */
 #include "nav/geometry.h"
 
 #include <math.h>
@@ -11,6 +12,7 @@
 
 #include "alloc.h"
 #include "ds.h"
+#include "ds_extra.h"
 #include "log.h"
 #include "text.h"
 
@@ -139,7 +141,8 @@ static nav_status read_vertex(obj_reading *rd, text_span rest, uint32_t line)
         nav__report(rd->ctx, line, "more than %u vertices", NAV_GEOMETRY_MAX_VERTICES);
         return NAV_FAILURE | NAV_TOO_LARGE;
     }
-    memcpy(arraddnptr(rd->vertices, 3), xyz, sizeof xyz);
+    if (!nav__arr_reserve_quick(rd->vertices, 3)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    memcpy(nav__arr_addn_reserved(rd->vertices, 3), xyz, sizeof xyz);
     return NAV_SUCCESS;
 }
 
@@ -184,9 +187,10 @@ static nav_status read_face(obj_reading *rd, text_span rest, uint32_t line)
                 nav__report(rd->ctx, line, "more than %u triangles", NAV_GEOMETRY_MAX_TRIANGLES);
                 return NAV_FAILURE | NAV_TOO_LARGE;
             }
-            uint32_t *t = arraddnptr(rd->indices, 3);
+            if (!nav__arr_reserve_quick(rd->indices, 3) || !nav__arr_push_quick(rd->lines, line))
+                return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+            uint32_t *t = nav__arr_addn_reserved(rd->indices, 3);
             t[0] = first, t[1] = previous, t[2] = index;
-            arrput(rd->lines, line);
         }
         if (count == 0) first = index;
         previous = index;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ds.h"
+#include "ds_extra.h"
 #include "mesh_internal.h"
 #include "merge.h"
 
@@ -56,7 +57,8 @@ static bool in_circle(const merger *m, uint32_t a, uint32_t b, uint32_t c, uint3
     return det > 0;
 }
 
-static void add_tri(merger *m, uint32_t a, uint32_t b, uint32_t c, uint32_t source)
+/* Appends triangle a, b, c (wound as tri says). False when memory runs out. */
+static bool add_tri(merger *m, uint32_t a, uint32_t b, uint32_t c, uint32_t source)
 {
     if (orient(m, a, b, c) < 0) {
         uint32_t t = b;
@@ -64,25 +66,27 @@ static void add_tri(merger *m, uint32_t a, uint32_t b, uint32_t c, uint32_t sour
         c = t;
     }
     tri t = {{a, b, c}, {NONE, NONE, NONE}, source};
-    arrput(m->tris, t);
+    return nav__arr_push_quick(m->tris, t);
 }
 
 /* 1. A rectangle, corners first..first+n-1 from its top-left clockwise on screen, cut by a zipper
  * between its left-and-top half and its bottom-and-right half, both from the bottom-left corner to
- * the top-right one. */
-static bool zipper(merger *m, const uint32_t *p, uint32_t n, uint32_t source)
+ * the top-right one. NAV_FAILURE with NAV_CORRUPT_DATA for a malformed rectangle, or NAV_OUT_OF_MEMORY. */
+static nav_status zipper(merger *m, const uint32_t *p, uint32_t n, uint32_t source)
 {
     /* the corners: TL = p[0]; TR, BR, BL where the direction turns */
     uint32_t corner[4] = {0, 0, 0, 0}, found = 1;
     for (uint32_t i = 1; i < n && found < 4; i++)
         if (orient(m, p[i - 1], p[i], p[(i + 1) % n]) != 0) corner[found++] = i;
-    if (found < 4) return false;
+    if (found < 4) return NAV_FAILURE | NAV_CORRUPT_DATA;
     uint32_t tr = corner[1], bl = corner[3];
     uint32_t a[4 * NAV_MESH_MAX_POLY_VERTS], b[4 * NAV_MESH_MAX_POLY_VERTS];
     uint32_t *ca = n <= 4 * NAV_MESH_MAX_POLY_VERTS ? a : NULL, *cb = NULL, *heap_a = NULL, *heap_b = NULL;
     if (!ca) {
-        arrsetlen(heap_a, n);
-        arrsetlen(heap_b, n);
+        if (!nav__arr_setlen(heap_a, n) || !nav__arr_setlen(heap_b, n)) {
+            arrfree(heap_a);
+            return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        }
         ca = heap_a;
         cb = heap_b;
     } else {
@@ -100,9 +104,9 @@ static bool zipper(merger *m, const uint32_t *p, uint32_t n, uint32_t source)
         cb[nb++] = p[i];
     }
     /* the corner triangle at BL, then zip */
-    add_tri(m, ca[1], ca[0], cb[1], source);
+    nav_status s = add_tri(m, ca[1], ca[0], cb[1], source) ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     uint32_t i = 1, j = 1;
-    while (i + 1 < na || j + 1 < nb) {
+    while (nav_succeeded(s) && (i + 1 < na || j + 1 < nb)) {
         bool can_a = i + 1 < na && orient(m, ca[i], ca[i + 1], cb[j]) != 0;
         bool can_b = j + 1 < nb && orient(m, ca[i], cb[j], cb[j + 1]) != 0;
         if (can_a && can_b) {
@@ -116,21 +120,20 @@ static bool zipper(merger *m, const uint32_t *p, uint32_t n, uint32_t source)
                 can_a = false;
         }
         if (can_a) {
-            add_tri(m, ca[i], ca[i + 1], cb[j], source);
+            if (!add_tri(m, ca[i], ca[i + 1], cb[j], source)) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
             i++;
         } else if (can_b) {
-            add_tri(m, ca[i], cb[j], cb[j + 1], source);
+            if (!add_tri(m, ca[i], cb[j], cb[j + 1], source)) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
             j++;
         } else {
-            arrfree(heap_a);
-            arrfree(heap_b);
-            return false;
+            s = NAV_FAILURE | NAV_CORRUPT_DATA;
         }
     }
-    add_tri(m, ca[na - 1], p[tr], cb[nb - 1], source);
+    if (nav_succeeded(s) && !add_tri(m, ca[na - 1], p[tr], cb[nb - 1], source))
+        s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
     arrfree(heap_a);
     arrfree(heap_b);
-    return true;
+    return s;
 }
 
 void nav__sort_by_key(uint32_t *order, uint32_t *tmp, uint32_t n, const uint64_t *key)
@@ -147,16 +150,21 @@ void nav__sort_by_key(uint32_t *order, uint32_t *tmp, uint32_t n, const uint64_t
     }
 }
 
-void nav__corner_reps(const int32_t *x, const int32_t *y, const float *height, uint32_t n, uint32_t *rep)
+bool nav__corner_reps(const int32_t *x, const int32_t *y, const float *height, uint32_t n, uint32_t *rep)
 {
     /* the vertices in order of (y, x): two stable counting passes, x then y (16 bits each), or for
      * a few vertices (a tile's) a merge sort, cheaper than the counts' 65536 entries */
     uint32_t *a = NULL, *b = NULL, *count = NULL;
-    arrsetlen(a, n);
-    arrsetlen(b, n);
-    if (n < 8192) {
-        uint64_t *key = NULL;
-        arrsetlen(key, n);
+    uint64_t *key = NULL;
+    bool few = n < 8192;
+    bool ok = nav__arr_setlen(a, n) && nav__arr_setlen(b, n) &&
+              (few ? nav__arr_setlen(key, n) : nav__arr_setlen(count, 65537));
+    if (!ok) {
+        arrfree(a);
+        arrfree(b);
+        return false;
+    }
+    if (few) {
         for (uint32_t v = 0; v < n; v++) {
             a[v] = v;
             key[v] = (uint64_t)(uint16_t)y[v] << 16 | (uint16_t)x[v];
@@ -164,15 +172,14 @@ void nav__corner_reps(const int32_t *x, const int32_t *y, const float *height, u
         nav__sort_by_key(a, b, n, key);
         arrfree(key);
     } else {
-        arrsetlen(count, 65537);
         for (int pass = 0; pass < 2; pass++) {
-            const int32_t *key = pass ? y : x;
+            const int32_t *by = pass ? y : x;
             memset(count, 0, 65537 * sizeof *count);
-            for (uint32_t v = 0; v < n; v++) count[(uint16_t)key[v] + 1]++;
+            for (uint32_t v = 0; v < n; v++) count[(uint16_t)by[v] + 1]++;
             for (uint32_t k = 0; k < 65536; k++) count[k + 1] += count[k];
             for (uint32_t i = 0; i < n; i++) {
                 uint32_t v = pass ? a[i] : i;
-                b[count[(uint16_t)key[v]]++] = v;
+                b[count[(uint16_t)by[v]]++] = v;
             }
             uint32_t *t = a;
             a = b;
@@ -195,15 +202,18 @@ void nav__corner_reps(const int32_t *x, const int32_t *y, const float *height, u
     arrfree(a);
     arrfree(b);
     arrfree(count);
+    return true;
 }
 
-void nav__match_edges(const uint32_t *from, const uint32_t *to, uint32_t n, uint32_t vert_count,
+bool nav__match_edges(const uint32_t *from, const uint32_t *to, uint32_t n, uint32_t vert_count,
                       uint32_t *twin)
 {
     /* the edges by start vertex: first[v] .. first[v + 1] - 1 in `order` */
     uint32_t *first = NULL, *order = NULL;
-    arrsetlen(first, (size_t)vert_count + 1);
-    arrsetlen(order, n);
+    if (!nav__arr_setlen(first, (size_t)vert_count + 1) || !nav__arr_setlen(order, n)) {
+        arrfree(first);
+        return false;
+    }
     memset(first, 0, ((size_t)vert_count + 1) * sizeof *first);
     for (uint32_t i = 0; i < n; i++) first[from[i] + 1]++;
     for (uint32_t v = 0; v < vert_count; v++) first[v + 1] += first[v];
@@ -220,23 +230,24 @@ void nav__match_edges(const uint32_t *from, const uint32_t *to, uint32_t n, uint
     }
     arrfree(first);
     arrfree(order);
+    return true;
 }
 
-/* Edges shared by two triangles of one area (and height: vertices differ between heights). */
-static void link_triangles(merger *m, const uint8_t *area)
+/* Edges shared by two triangles of one area (and height: vertices differ between heights). False when
+ * memory runs out. */
+static bool link_triangles(merger *m, const uint8_t *area)
 {
     uint32_t count = (uint32_t)arrlen(m->tris);
     uint32_t *from = NULL, *to = NULL, *twin = NULL;
-    arrsetlen(from, 3 * (size_t)count);
-    arrsetlen(to, 3 * (size_t)count);
-    arrsetlen(twin, 3 * (size_t)count);
-    for (uint32_t t = 0; t < count; t++)
+    bool ok = nav__arr_setlen(from, 3 * (size_t)count) && nav__arr_setlen(to, 3 * (size_t)count) &&
+              nav__arr_setlen(twin, 3 * (size_t)count);
+    for (uint32_t t = 0; ok && t < count; t++)
         for (int s = 0; s < 3; s++) {
             from[3 * t + s] = m->tris[t].v[s];
             to[3 * t + s] = m->tris[t].v[(s + 1) % 3];
         }
-    nav__match_edges(from, to, 3 * count, m->vert_count, twin);
-    for (uint32_t t = 0; t < count; t++)
+    ok = ok && nav__match_edges(from, to, 3 * count, m->vert_count, twin);
+    for (uint32_t t = 0; ok && t < count; t++)
         for (int s = 0; s < 3; s++) {
             uint32_t i = twin[3 * t + s];
             if (i == UINT32_MAX) continue;
@@ -246,6 +257,7 @@ static void link_triangles(merger *m, const uint8_t *area)
     arrfree(from);
     arrfree(to);
     arrfree(twin);
+    return ok;
 }
 
 static int side_of(const tri *t, uint32_t neighbour)
@@ -263,14 +275,15 @@ static void replace_adj(merger *m, uint32_t t, uint32_t from, uint32_t to)
 }
 
 /* 2. Flips each edge whose opposite vertex lies inside the other triangle's circumcircle, until
- * none does (the constrained Delaunay triangulation). */
-static void make_delaunay(merger *m)
+ * none does (the constrained Delaunay triangulation). False when memory runs out. */
+static bool make_delaunay(merger *m)
 {
     uint32_t *stack = NULL;
     uint32_t count = (uint32_t)arrlen(m->tris);
-    for (uint32_t t = 0; t < count; t++) arrput(stack, t);
+    bool ok = nav__arr_reserve(stack, count);
+    for (uint32_t t = 0; ok && t < count; t++) nav__arr_put_reserved(stack, t);
     uint64_t guard = 0, limit = 64 * (uint64_t)count + 1024;
-    while (arrlen(stack) && guard++ < limit) {
+    while (ok && arrlen(stack) && guard++ < limit) {
         uint32_t t = arrpop(stack);
         for (int s = 0; s < 3; s++) {
             uint32_t u = m->tris[t].adj[s];
@@ -291,12 +304,12 @@ static void make_delaunay(merger *m)
             *U = nu;
             replace_adj(m, u_aq, u, t);
             replace_adj(m, t_bp, t, u);
-            arrput(stack, t);
-            arrput(stack, u);
+            ok = nav__arr_push_quick(stack, t) && nav__arr_push_quick(stack, u);
             break;
         }
     }
     arrfree(stack);
+    return ok;
 }
 
 typedef struct candidate {
@@ -347,41 +360,40 @@ static bool try_union(const merger *m, const uint32_t *p, uint32_t np, const uin
     return turns;
 }
 
-/* 2 to 4 on the triangles in m: Delaunay, merged into polygons of at most max_verts vertices. */
-static void merge_triangles(merger *m, const uint8_t *area, uint32_t max_verts, uint32_t **out_first,
+/* 2 to 4 on the triangles in m: Delaunay, merged into polygons of at most max_verts vertices. False
+ * when memory runs out. */
+static bool merge_triangles(merger *m, const uint8_t *area, uint32_t max_verts, uint32_t **out_first,
                             uint32_t **out_verts, uint32_t **out_source, uint32_t *tri_poly)
 {
     const int32_t *x = m->x, *y = m->y;
     uint32_t vert_count = m->vert_count;
-    link_triangles(m, area);
-    make_delaunay(m);
+    if (!link_triangles(m, area) || !make_delaunay(m)) return false;
 
     /* 3. merge, longest shared edges first */
     uint32_t count = (uint32_t)arrlen(m->tris);
     candidate *cands = NULL;
-    for (uint32_t t = 0; t < count; t++)
-        for (int s = 0; s < 3; s++) {
+    /* the polygons: for each root t of the union-find, n[t] vertices at pool[at[t]], in a slot of
+     * room[t]; a union too big for its slot moves to a new one of twice the room at the pool's end */
+    uint32_t *parent = NULL, *at = NULL, *n = NULL, *room = NULL, *pool = NULL, *rep = NULL, *uses = NULL;
+    bool ok = nav__arr_setlen(parent, count) && nav__arr_setlen(at, count) && nav__arr_setlen(n, count) &&
+              nav__arr_setlen(room, count) && nav__arr_reserve(pool, 4 * (size_t)count + 16) &&
+              nav__arr_setlen(rep, vert_count) && nav__arr_setlen(uses, vert_count);
+    for (uint32_t t = 0; ok && t < count; t++)
+        for (int s = 0; s < 3 && ok; s++) {
             uint32_t u = m->tris[t].adj[s];
             if (u == NONE || u < t) continue;
             uint32_t a = m->tris[t].v[s], b = m->tris[t].v[(s + 1) % 3];
             int64_t dx = (int64_t)x[b] - x[a], dy = (int64_t)y[b] - y[a];
             candidate c = {dx * dx + dy * dy, t, u, a, b};
-            arrput(cands, c);
+            ok = nav__arr_push_quick(cands, c);
         }
+    if (!ok) goto done;
     if (arrlen(cands)) qsort(cands, (size_t)arrlen(cands), sizeof *cands, by_length);
-    /* the polygons: for each root t of the union-find, n[t] vertices at pool[at[t]], in a slot of
-     * room[t]; a union too big for its slot moves to a new one of twice the room at the pool's end */
-    uint32_t *parent = NULL, *at = NULL, *n = NULL, *room = NULL, *pool = NULL;
-    arrsetlen(parent, count);
-    arrsetlen(at, count);
-    arrsetlen(n, count);
-    arrsetlen(room, count);
-    arrsetcap(pool, 4 * (size_t)count + 16);
     for (uint32_t t = 0; t < count; t++) {
         parent[t] = t;
         at[t] = (uint32_t)arrlen(pool);
         n[t] = room[t] = 3;
-        for (int s = 0; s < 3; s++) arrput(pool, m->tris[t].v[s]);
+        for (int s = 0; s < 3; s++) nav__arr_put_reserved(pool, m->tris[t].v[s]);
     }
     uint32_t merged[NAV_MESH_MAX_POLY_VERTS + 2], n_merged;
     for (ptrdiff_t i = 0; i < arrlen(cands); i++) {
@@ -391,9 +403,14 @@ static void merge_triangles(merger *m, const uint8_t *area, uint32_t max_verts, 
                        &n_merged))
             continue;
         if (n_merged > room[p]) {
-            while (room[p] < n_merged) room[p] *= 2;
-            at[p] = (uint32_t)arrlen(pool);
-            arraddnptr(pool, room[p]);
+            uint32_t grown = room[p];
+            while (grown < n_merged) grown *= 2;
+            if (!nav__arr_addn(pool, grown)) {
+                ok = false;
+                goto done;
+            }
+            room[p] = grown;
+            at[p] = (uint32_t)arrlen(pool) - grown;
         }
         memcpy(pool + at[p], merged, n_merged * sizeof *merged);
         n[p] = n_merged;
@@ -403,30 +420,32 @@ static void merge_triangles(merger *m, const uint8_t *area, uint32_t max_verts, 
 
     /* 4. drop the vertices in the middle of a straight side that no other polygon uses at that
      * grid corner (at any height: a step between heights matches its edges by position) */
-    uint32_t *rep = NULL, *uses = NULL;
-    arrsetlen(rep, vert_count);
-    arrsetlen(uses, vert_count);
-    nav__corner_reps(x, y, NULL, vert_count, rep);
+    if (!nav__corner_reps(x, y, NULL, vert_count, rep) || !nav__arr_push(*out_first, 0)) {
+        ok = false;
+        goto done;
+    }
     if (vert_count) memset(uses, 0, (size_t)vert_count * sizeof *uses);
     for (uint32_t t = 0; t < count; t++)
         if (parent[t] == t)
             for (uint32_t k = 0; k < n[t]; k++) uses[rep[pool[at[t] + k]]]++;
-    arrput(*out_first, 0);
-    for (uint32_t t = 0; t < count; t++) {
+    for (uint32_t t = 0; t < count && ok; t++) {
         if (parent[t] != t) continue;
         const uint32_t *poly = pool + at[t];
         uint32_t size = n[t];
-        for (uint32_t k = 0; k < size; k++) {
+        ok = nav__arr_reserve(*out_verts, size);
+        for (uint32_t k = 0; k < size && ok; k++) {
             uint32_t prev = poly[(k + size - 1) % size], next = poly[(k + 1) % size];
             if (uses[rep[poly[k]]] == 1 && orient(m, prev, poly[k], next) == 0) continue;
-            arrput(*out_verts, poly[k]);
+            nav__arr_put_reserved(*out_verts, poly[k]);
         }
-        arrput(*out_first, (uint32_t)arrlen(*out_verts));
-        arrput(*out_source, m->tris[t].source);
+        ok = ok && nav__arr_push(*out_first, (uint32_t)arrlen(*out_verts)) &&
+             nav__arr_push(*out_source, m->tris[t].source);
         n[t] = (uint32_t)arrlen(*out_source) - 1; /* a root's polygon, for tri_poly */
     }
-    if (tri_poly)
+    if (ok && tri_poly)
         for (uint32_t t = 0; t < count; t++) tri_poly[t] = n[find(parent, t)];
+done:
+    arrfree(cands);
     arrfree(uses);
     arrfree(rep);
     arrfree(pool);
@@ -434,33 +453,35 @@ static void merge_triangles(merger *m, const uint8_t *area, uint32_t max_verts, 
     arrfree(n);
     arrfree(room);
     arrfree(parent);
+    return ok;
 }
 
-bool nav__merge_rectangles(const int32_t *x, const int32_t *y, const uint32_t *poly_first,
-                           const uint32_t *poly_verts, uint32_t vert_count, const uint8_t *area,
-                           uint32_t poly_count, uint32_t **out_first, uint32_t **out_verts,
-                           uint32_t **out_source)
+nav_status nav__merge_rectangles(const int32_t *x, const int32_t *y, const uint32_t *poly_first,
+                                 const uint32_t *poly_verts, uint32_t vert_count, const uint8_t *area,
+                                 uint32_t poly_count, uint32_t **out_first, uint32_t **out_verts,
+                                 uint32_t **out_source)
 {
     merger m = {x, y, vert_count, NULL};
-    for (uint32_t p = 0; p < poly_count; p++)
-        if (!zipper(&m, poly_verts + poly_first[p], poly_first[p + 1] - poly_first[p], p)) {
-            arrfree(m.tris);
-            return false;
-        }
-    merge_triangles(&m, area, NAV_MESH_MAX_POLY_VERTS, out_first, out_verts, out_source, NULL);
+    nav_status s = NAV_SUCCESS;
+    for (uint32_t p = 0; p < poly_count && nav_succeeded(s); p++)
+        s = zipper(&m, poly_verts + poly_first[p], poly_first[p + 1] - poly_first[p], p);
+    if (nav_succeeded(s) &&
+        !merge_triangles(&m, area, NAV_MESH_MAX_POLY_VERTS, out_first, out_verts, out_source, NULL))
+        s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
     arrfree(m.tris);
-    return true;
+    return s;
 }
 
-void nav__merge_triangles(const int32_t *x, const int32_t *y, uint32_t vert_count, const uint32_t *tris,
+bool nav__merge_triangles(const int32_t *x, const int32_t *y, uint32_t vert_count, const uint32_t *tris,
                           const uint32_t *tri_source, uint32_t tri_count, const uint8_t *area,
                           uint32_t max_verts, uint32_t **out_first, uint32_t **out_verts,
                           uint32_t **out_source, uint32_t *tri_poly)
 {
     merger m = {x, y, vert_count, NULL};
-    arrsetcap(m.tris, tri_count);
-    for (uint32_t t = 0; t < tri_count; t++)
-        add_tri(&m, tris[3 * t], tris[3 * t + 1], tris[3 * t + 2], tri_source[t]);
-    merge_triangles(&m, area, max_verts, out_first, out_verts, out_source, tri_poly);
+    bool ok = nav__arr_reserve(m.tris, tri_count);
+    for (uint32_t t = 0; t < tri_count && ok; t++)
+        ok = add_tri(&m, tris[3 * t], tris[3 * t + 1], tris[3 * t + 2], tri_source[t]);
+    ok = ok && merge_triangles(&m, area, max_verts, out_first, out_verts, out_source, tri_poly);
     arrfree(m.tris);
+    return ok;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ds.h"
+#include "ds_extra.h"
 #include "parallel.h"
 #include "voxel.h"
 
@@ -50,7 +51,7 @@ typedef struct filter_work {
 /* The three passes (voxel.h) over the columns of rows z0 .. z1 - 1, one column at a time: its low
  * obstacles stepped over first, then its tops with too little room or on a ledge dropped (a pass
  * that reads only the column's own areas, and its neighbours' heights, which no pass changes). */
-static void filter_band(void *ctx, int32_t z0, int32_t z1)
+static bool filter_band(void *ctx, int32_t z0, int32_t z1)
 {
     const filter_work *f = ctx;
     nav__heightfield *hf = f->hf;
@@ -76,12 +77,13 @@ static void filter_band(void *ctx, int32_t z0, int32_t z1)
                     span->area = 0;
             }
         }
+    return true;
 }
 
 /* ---- Rows in bands on threads ------------------------------------------------------------------ */
 
 typedef struct bands {
-    void (*rows)(void *ctx, int32_t z0, int32_t z1);
+    bool (*rows)(void *ctx, int32_t z0, int32_t z1);
     void *ctx;
     int32_t depth;
 } bands;
@@ -90,25 +92,22 @@ static bool run_band(void *ctx, void *scratch, uint32_t item)
 {
     (void)scratch;
     const bands *b = ctx;
-    b->rows(b->ctx, nav__band_row(b->depth, item), nav__band_row(b->depth, item + 1));
-    return true;
+    return b->rows(b->ctx, nav__band_row(b->depth, item), nav__band_row(b->depth, item + 1));
 }
 
-void nav__in_bands(void (*rows)(void *ctx, int32_t z0, int32_t z1), void *ctx, int32_t depth, nav__pool *pool)
+bool nav__in_bands(bool (*rows)(void *ctx, int32_t z0, int32_t z1), void *ctx, int32_t depth, nav__pool *pool)
 {
-    if (!pool || depth < NAV__ROW_BANDS * NAV__BAND_LEAST_ROWS) {
-        rows(ctx, 0, depth);
-        return;
-    }
+    if (!pool || depth < NAV__ROW_BANDS * NAV__BAND_LEAST_ROWS) return rows(ctx, 0, depth);
     bands b = {rows, ctx, depth};
     nav__work work = {.count = NAV__ROW_BANDS, .run = run_band, .ctx = &b};
-    (void)nav__pool_run(pool, &work); /* cannot fail: nothing to allocate, no progress to cancel */
+    /* fails only when a band runs out of memory: no progress to cancel */
+    return nav_succeeded(nav__pool_run(pool, &work));
 }
 
 void nav__filter_walkable(nav__heightfield *hf, uint32_t height, uint32_t climb, nav__pool *pool)
 {
     filter_work f = {hf, height, climb};
-    nav__in_bands(filter_band, &f, hf->depth, pool);
+    (void)nav__in_bands(filter_band, &f, hf->depth, pool); /* cannot fail: it allocates nothing */
 }
 
 void nav__open_space_free(nav__open_space *os)
@@ -128,7 +127,7 @@ typedef struct side_rows {
 } side_rows;
 
 /* Each top's neighbour across each side, for some rows (written only for their own tops). */
-static void link_sides(void *ctx, int32_t z0, int32_t z1)
+static bool link_sides(void *ctx, int32_t z0, int32_t z1)
 {
     const side_rows *f = ctx;
     nav__open_space *os = f->os;
@@ -160,9 +159,10 @@ static void link_sides(void *ctx, int32_t z0, int32_t z1)
                 }
             }
         }
+    return true;
 }
 
-void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint32_t height, uint32_t climb,
+bool nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint32_t height, uint32_t climb,
                            nav__pool *pool)
 {
     *os = (nav__open_space){.width = hf->width,
@@ -173,10 +173,12 @@ void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint
                             .inner_x1 = hf->width,
                             .inner_z1 = hf->depth};
     size_t columns = (size_t)hf->width * (size_t)hf->depth;
-    arrsetlen(os->column_first, columns + 1);
-    arrsetlen(os->floor, hf->span_count); /* room for every span, cut to the tops after */
-    arrsetlen(os->room, hf->span_count);
-    arrsetlen(os->area, hf->span_count);
+    /* room for every span, cut to the tops after */
+    if (!nav__arr_setlen(os->column_first, columns + 1) || !nav__arr_setlen(os->floor, hf->span_count) ||
+        !nav__arr_setlen(os->room, hf->span_count) || !nav__arr_setlen(os->area, hf->span_count)) {
+        nav__open_space_free(os);
+        return false;
+    }
     uint32_t count = 0;
     for (size_t c = 0; c < columns; c++) {
         os->column_first[c] = count;
@@ -192,12 +194,15 @@ void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint
     }
     os->column_first[columns] = count;
     os->count = count;
-    arrsetlen(os->floor, count);
-    arrsetlen(os->room, count);
-    arrsetlen(os->area, count);
-    arrsetlen(os->side, count);
+    nav__arr_truncate(os->floor, count);
+    nav__arr_truncate(os->room, count);
+    nav__arr_truncate(os->area, count);
+    if (!nav__arr_setlen(os->side, count)) {
+        nav__open_space_free(os);
+        return false;
+    }
     side_rows sides = {os, height, climb};
-    nav__in_bands(link_sides, &sides, hf->depth, pool);
+    (void)nav__in_bands(link_sides, &sides, hf->depth, pool); /* cannot fail: it allocates nothing */
     /* both ways or not at all (two tops of a column may both be within reach of one across) */
     for (uint32_t i = 0; i < count; i++)
         for (int d = 0; d < NAV__OPEN_SIDES; d++) {
@@ -205,6 +210,7 @@ void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint
             if (n != NAV__NO_SPAN && os->side[n][(d + 2) % NAV__OPEN_SIDES] != i)
                 os->side[i][d] = NAV__NO_SPAN;
         }
+    return true;
 }
 
 /* ---- Erosion --------------------------------------------------------------------------------- */
@@ -238,7 +244,7 @@ typedef struct erode_rows {
  * side: a distance below 2 * radius comes from a chain of fewer than radius steps (2 or 3 each) from the
  * edge, which stays within radius - 1 rows, so it is the same as over all rows; farther ones may be
  * more, and are far anyway. Reads the areas only. */
-static void erode_band(void *ctx, int32_t z0, int32_t z1)
+static bool erode_band(void *ctx, int32_t z0, int32_t z1)
 {
     const erode_rows *e = ctx;
     const nav__open_space *os = e->os;
@@ -246,9 +252,9 @@ static void erode_band(void *ctx, int32_t z0, int32_t z1)
             w1 = z1 + e->halo > os->depth ? os->depth : z1 + e->halo;
     uint32_t base, end;
     nav__open_space_rows(os, w0, w1, &base, &end);
-    if (base == end) return;
+    if (base == end) return true;
     uint16_t *dist = NULL;
-    arrsetlen(dist, end - base);
+    if (!nav__arr_setlen(dist, end - base)) return false;
     const uint32_t far = 0xfff0u;           /* beyond any radius a build takes; +3 still fits */
     for (uint32_t i = base; i < end; i++) { /* the edge: a top with fewer than four walkable neighbours */
         int inside = 0;
@@ -276,18 +282,19 @@ static void erode_band(void *ctx, int32_t z0, int32_t z1)
     nav__open_space_rows(os, z0, z1, &first, &last);
     memcpy(e->dist + first, dist + (first - base), (size_t)(last - first) * sizeof *dist);
     arrfree(dist);
+    return true;
 }
 
-void nav__open_space_erode(nav__open_space *os, uint32_t radius, nav__pool *pool)
+bool nav__open_space_erode(nav__open_space *os, uint32_t radius, nav__pool *pool)
 {
-    if (radius == 0 || os->count == 0) return;
+    if (radius == 0 || os->count == 0) return true;
     erode_rows e = {os, NULL, (int32_t)(radius < (uint32_t)os->depth ? radius : (uint32_t)os->depth)};
-    arrsetlen(e.dist, os->count);
-    nav__in_bands(erode_band, &e, os->depth, pool);
+    bool ok = nav__arr_setlen(e.dist, os->count) && nav__in_bands(erode_band, &e, os->depth, pool);
     uint32_t keep = 2 * radius;
-    for (uint32_t i = 0; i < os->count; i++)
+    for (uint32_t i = 0; ok && i < os->count; i++)
         if (e.dist[i] < keep) os->area[i] = 0;
     arrfree(e.dist);
+    return ok;
 }
 
 /* ---- Marked volumes -------------------------------------------------------------------------- */

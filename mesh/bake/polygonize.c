@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ds.h"
+#include "ds_extra.h"
 #include "index.h"
 #include "merge.h"
 #include "mesh_internal.h"
@@ -92,21 +93,22 @@ static bool is_ear(const ring *r, uint32_t k)
            clear_of_edges(r, i, j);
 }
 
-/* Cuts the outline pts[0 .. n - 1] (a simple polygon, clockwise as seen from above) into n - 2
- * triangles, appended to *tris as indices into pts, always the ear with the shortest diagonal
- * (the triangles stay fat). Returns false (the triangles so far kept) when no ear is left: an
- * outline the simplification made cross itself. */
+/* Cuts the outline pts[0 .. n - 1] (n >= 3; a simple polygon, clockwise as seen from above) into n - 2
+ * triangles, appended to *tris as indices into pts, always the ear with the shortest diagonal (the
+ * triangles stay fat). *whole is false (the triangles so far kept) when no ear is left: an outline the
+ * simplification made cross itself. False when memory runs out. */
 static bool triangulate(const nav__contour_point *pts, uint32_t n, uint32_t **tris, uint32_t **at_scratch,
-                        uint8_t **ear_scratch)
+                        uint8_t **ear_scratch, bool *whole)
 {
+    *whole = true;
+    if (!nav__arr_setlen(*at_scratch, n) || !nav__arr_setlen(*ear_scratch, n) ||
+        !nav__arr_reserve(*tris, 3 * ((size_t)n - 2)))
+        return false;
     uint32_t *at = *at_scratch;
     uint8_t *ear = *ear_scratch;
-    arrsetlen(at, n);
-    arrsetlen(ear, n);
     for (uint32_t k = 0; k < n; k++) at[k] = k;
     ring r = {pts, at, n};
     for (uint32_t k = 0; k < n; k++) ear[k] = is_ear(&r, k);
-    bool ok = true;
     while (r.n > 3) {
         uint32_t best = UINT32_MAX;
         int64_t best_length = INT64_MAX;
@@ -117,13 +119,13 @@ static bool triangulate(const nav__contour_point *pts, uint32_t n, uint32_t **tr
             if (length < best_length) best_length = length, best = k;
         }
         if (best == UINT32_MAX) {
-            ok = false;
+            *whole = false;
             break;
         }
         uint32_t prev = (best + r.n - 1) % r.n;
-        arrput(*tris, at[prev]);
-        arrput(*tris, at[best]);
-        arrput(*tris, at[(best + 1) % r.n]);
+        nav__arr_put_reserved(*tris, at[prev]);
+        nav__arr_put_reserved(*tris, at[best]);
+        nav__arr_put_reserved(*tris, at[(best + 1) % r.n]);
         memmove(at + best, at + best + 1, (r.n - best - 1) * sizeof *at);
         memmove(ear + best, ear + best + 1, (r.n - best - 1) * sizeof *ear);
         r.n--;
@@ -132,14 +134,12 @@ static bool triangulate(const nav__contour_point *pts, uint32_t n, uint32_t **tr
         ear[before] = is_ear(&r, before);
         ear[after] = is_ear(&r, after);
     }
-    if (ok && area2(pt(&r, 0), pt(&r, 1), pt(&r, 2)) > 0) {
-        arrput(*tris, at[0]);
-        arrput(*tris, at[1]);
-        arrput(*tris, at[2]);
+    if (*whole && area2(pt(&r, 0), pt(&r, 1), pt(&r, 2)) > 0) {
+        nav__arr_put_reserved(*tris, at[0]);
+        nav__arr_put_reserved(*tris, at[1]);
+        nav__arr_put_reserved(*tris, at[2]);
     }
-    *at_scratch = at;
-    *ear_scratch = ear;
-    return ok;
+    return true;
 }
 
 /* ---- Polygons -------------------------------------------------------------------------------- */
@@ -164,13 +164,17 @@ void nav__polygons_free(nav__polygons *p)
 
 /* Splits vertices where polygons meet at a point only (a pinch, or two floors touching at a
  * corner): polygons round a vertex that are joined through their shared edges keep it; each
- * further group gets a copy, so that a vertex's polygons are always one fan. */
-static void split_pinches(nav__polygons *p)
+ * further group gets a copy, so that a vertex's polygons are always one fan. False when memory runs
+ * out. */
+static bool split_pinches(nav__polygons *p)
 {
     uint32_t edges = (uint32_t)arrlenu(p->poly_verts), polys = (uint32_t)arrlenu(p->poly_first) - 1;
-    uint32_t *parent = NULL, *owner = NULL, *copy = NULL;
-    arrsetlen(parent, edges);
-    arrsetlen(owner, edges);
+    uint32_t verts = (uint32_t)arrlenu(p->x);
+    uint32_t *parent = NULL, *owner = NULL, *copy = NULL, *group_vertex = NULL; /* (per root edge: the
+                                                                                  vertex its group uses) */
+    bool ok = nav__arr_setlen(parent, edges) && nav__arr_setlen(owner, edges) &&
+              nav__arr_setlen(copy, verts) && nav__arr_setlen(group_vertex, edges);
+    if (!ok) goto done;
     for (uint32_t e = 0; e < edges; e++) parent[e] = e;
     for (uint32_t q = 0; q < polys; q++)
         for (uint32_t e = p->poly_first[q]; e < p->poly_first[q + 1]; e++) owner[e] = q;
@@ -182,12 +186,8 @@ static void split_pinches(nav__polygons *p)
         nav__join(parent, e, after);
     }
     /* the first group at each vertex keeps it */
-    uint32_t verts = (uint32_t)arrlenu(p->x);
-    arrsetlen(copy, verts);
     if (verts) memset(copy, 0xff, verts * sizeof *copy);
-    uint32_t *group_vertex = NULL; /* per root edge: the vertex its group uses */
-    arrsetlen(group_vertex, edges);
-    for (uint32_t e = 0; e < edges; e++) {
+    for (uint32_t e = 0; e < edges && ok; e++) {
         uint32_t root = nav__find_root(parent, e), v = p->poly_verts[e];
         if (root == e) {
             if (copy[v] == UINT32_MAX) {
@@ -195,25 +195,31 @@ static void split_pinches(nav__polygons *p)
                 group_vertex[e] = v;
             } else {
                 group_vertex[e] = (uint32_t)arrlenu(p->x);
-                arrput(p->x, p->x[v]);
-                arrput(p->y, p->y[v]);
-                arrput(p->z, p->z[v]);
+                ok = nav__arr_push(p->x, p->x[v]) && nav__arr_push(p->y, p->y[v]) &&
+                     nav__arr_push(p->z, p->z[v]);
             }
         }
     }
-    for (uint32_t e = 0; e < edges; e++) p->poly_verts[e] = group_vertex[nav__find_root(parent, e)];
+    for (uint32_t e = 0; e < edges && ok; e++) p->poly_verts[e] = group_vertex[nav__find_root(parent, e)];
+done:
     arrfree(parent);
     arrfree(owner);
     arrfree(copy);
     arrfree(group_vertex);
+    return ok;
 }
 
-void nav__polygons_build(nav__polygons *out, const nav__contours *c, const nav__open_space *os,
+bool nav__polygons_build(nav__polygons *out, const nav__contours *c, const nav__open_space *os,
                          uint32_t max_verts, int32_t dx, int32_t dz)
 {
     *out = (nav__polygons){0};
-    uint8_t *region_area = NULL;
-    arrsetlen(region_area, c->region_count + 1);
+    bool ok = false;
+    uint8_t *region_area = NULL, *ear = NULL;
+    uint32_t *vertex_of = NULL, *order = NULL, *tmp = NULL, *tris = NULL, *tri_region = NULL, *local = NULL,
+             *at = NULL, *source = NULL, *tri_poly = NULL, *count = NULL, *by_polygon = NULL, *remap = NULL;
+    uint64_t *key = NULL;
+    int32_t *x = NULL, *y = NULL, *z = NULL;
+    if (!nav__arr_setlen(region_area, c->region_count + 1)) goto done;
     memset(region_area, 0, c->region_count + 1);
     for (uint32_t i = 0; i < os->count; i++)
         if (os->region[i] != 0) region_area[os->region[i]] = os->area[i];
@@ -221,12 +227,11 @@ void nav__polygons_build(nav__polygons *out, const nav__contours *c, const nav__
     /* vertices welded by position, numbered in order of first use: the points sorted by (x, z,
      * height), not hashed (stb_ds's tables touch a process-wide seed, and tiles run on threads) */
     size_t point_count = arrlenu(c->points);
-    uint32_t *vertex_of = NULL, *order = NULL, *tmp = NULL;
-    uint64_t *key = NULL;
-    arrsetlen(vertex_of, point_count);
-    arrsetlen(order, point_count);
-    arrsetlen(tmp, point_count);
-    arrsetlen(key, point_count);
+    if (!nav__arr_setlen(vertex_of, point_count) || !nav__arr_setlen(order, point_count) ||
+        !nav__arr_setlen(tmp, point_count) || !nav__arr_setlen(key, point_count) ||
+        !nav__arr_reserve(out->x, point_count) || !nav__arr_reserve(out->y, point_count) ||
+        !nav__arr_reserve(out->z, point_count))
+        goto done;
     for (size_t k = 0; k < point_count; k++) {
         const nav__contour_point *q = &c->points[k];
         order[k] = (uint32_t)k;
@@ -242,9 +247,9 @@ void nav__polygons_build(nav__polygons *out, const nav__contours *c, const nav__
         if (tmp[k] == k) {
             const nav__contour_point *q = &c->points[k];
             vertex_of[k] = (uint32_t)arrlenu(out->x);
-            arrput(out->x, q->x);
-            arrput(out->y, q->y);
-            arrput(out->z, q->z);
+            nav__arr_put_reserved(out->x, q->x);
+            nav__arr_put_reserved(out->y, q->y);
+            nav__arr_put_reserved(out->z, q->z);
         } else {
             vertex_of[k] = vertex_of[tmp[k]];
         }
@@ -253,84 +258,97 @@ void nav__polygons_build(nav__polygons *out, const nav__contours *c, const nav__
     arrfree(tmp);
     arrfree(key);
 
-    uint32_t *tris = NULL, *tri_region = NULL, *local = NULL, *at = NULL;
-    uint8_t *ear = NULL;
     for (uint32_t r = 1; r <= c->region_count; r++) {
         uint32_t first = c->first[r - 1], n = c->first[r] - first;
         if (n < 3) continue;
-        arrsetlen(local, 0);
-        if (!triangulate(c->points + first, n, &local, &at, &ear)) out->failed_regions++;
-        for (size_t k = 0; k < arrlenu(local); k++) arrput(tris, vertex_of[first + local[k]]);
-        for (size_t k = 0; k < arrlenu(local) / 3; k++) arrput(tri_region, r);
+        nav__arr_truncate(local, 0);
+        bool whole;
+        if (!triangulate(c->points + first, n, &local, &at, &ear, &whole)) goto done;
+        if (!whole) out->failed_regions++;
+        size_t made = arrlenu(local);
+        if (!nav__arr_reserve(tris, made) || !nav__arr_reserve(tri_region, made / 3)) goto done;
+        for (size_t k = 0; k < made; k++) nav__arr_put_reserved(tris, vertex_of[first + local[k]]);
+        for (size_t k = 0; k < made / 3; k++) nav__arr_put_reserved(tri_region, r);
     }
     arrfree(local);
     arrfree(at);
     arrfree(ear);
     arrfree(vertex_of);
 
-    uint32_t *source = NULL, *tri_poly = NULL;
-    arrsetlen(tri_poly, arrlenu(tri_region));
-    nav__merge_triangles(out->x, out->z, (uint32_t)arrlenu(out->x), tris, tri_region,
-                         (uint32_t)arrlenu(tri_region), region_area, max_verts, &out->poly_first,
-                         &out->poly_verts, &source, tri_poly);
+    size_t tri_count = arrlenu(tri_region);
+    if (!nav__arr_setlen(tri_poly, tri_count) ||
+        !nav__merge_triangles(out->x, out->z, (uint32_t)arrlenu(out->x), tris, tri_region,
+                              (uint32_t)tri_count, region_area, max_verts, &out->poly_first, &out->poly_verts,
+                              &source, tri_poly))
+        goto done;
     /* each polygon's regions (its triangles'), for its heights */
-    {
-        uint32_t polys = (uint32_t)arrlenu(out->poly_first) - 1, *count = NULL;
-        arrsetlen(count, polys + 1);
-        memset(count, 0, (polys + 1) * sizeof *count);
-        arrsetlen(out->poly_region_first, polys + 1);
-        uint32_t *by_polygon = NULL;
-        arrsetlen(by_polygon, arrlenu(tri_region));
-        for (size_t t = 0; t < arrlenu(tri_region); t++) count[tri_poly[t] + 1]++;
-        for (uint32_t q = 0; q < polys; q++) count[q + 1] += count[q];
-        for (size_t t = 0; t < arrlenu(tri_region); t++) by_polygon[count[tri_poly[t]]++] = tri_region[t];
-        /* count[q] is now the end of q's triangles; each polygon's regions without repeats */
-        uint32_t start = 0;
-        for (uint32_t q = 0; q < polys; q++) {
-            out->poly_region_first[q] = (uint32_t)arrlenu(out->poly_regions);
-            for (uint32_t i = start; i < count[q]; i++) {
-                bool seen = false;
-                for (size_t j = out->poly_region_first[q]; j < arrlenu(out->poly_regions) && !seen; j++)
-                    seen = out->poly_regions[j] == by_polygon[i];
-                if (!seen) arrput(out->poly_regions, by_polygon[i]);
-            }
-            start = count[q];
-        }
-        out->poly_region_first[polys] = (uint32_t)arrlenu(out->poly_regions);
-        arrfree(count);
-        arrfree(by_polygon);
-    }
-    arrfree(tri_poly);
-    arrfree(tris);
-    arrfree(tri_region);
     uint32_t polys = (uint32_t)arrlenu(out->poly_first) - 1;
-    for (uint32_t q = 0; q < polys; q++) arrput(out->poly_area, region_area[source[q]]);
-    arrfree(source);
-    arrfree(region_area);
+    if (!nav__arr_setlen(count, polys + 1) || !nav__arr_setlen(out->poly_region_first, polys + 1) ||
+        !nav__arr_setlen(by_polygon, tri_count) || !nav__arr_reserve(out->poly_regions, tri_count) ||
+        !nav__arr_reserve(out->poly_area, polys))
+        goto done;
+    memset(count, 0, (polys + 1) * sizeof *count);
+    for (size_t t = 0; t < tri_count; t++) count[tri_poly[t] + 1]++;
+    for (uint32_t q = 0; q < polys; q++) count[q + 1] += count[q];
+    for (size_t t = 0; t < tri_count; t++) by_polygon[count[tri_poly[t]]++] = tri_region[t];
+    /* count[q] is now the end of q's triangles; each polygon's regions without repeats */
+    uint32_t start = 0;
+    for (uint32_t q = 0; q < polys; q++) {
+        out->poly_region_first[q] = (uint32_t)arrlenu(out->poly_regions);
+        for (uint32_t i = start; i < count[q]; i++) {
+            bool seen = false;
+            for (size_t j = out->poly_region_first[q]; j < arrlenu(out->poly_regions) && !seen; j++)
+                seen = out->poly_regions[j] == by_polygon[i];
+            if (!seen) nav__arr_put_reserved(out->poly_regions, by_polygon[i]); /* (a triangle's at most) */
+        }
+        start = count[q];
+    }
+    out->poly_region_first[polys] = (uint32_t)arrlenu(out->poly_regions);
+    for (uint32_t q = 0; q < polys; q++) nav__arr_put_reserved(out->poly_area, region_area[source[q]]);
 
     /* only the vertices still used (the merge drops some on straight sides), in order of first use */
-    {
-        uint32_t *remap = NULL;
-        int32_t *x = NULL, *y = NULL, *z = NULL;
-        arrsetlen(remap, arrlenu(out->x));
-        if (arrlenu(out->x)) memset(remap, 0xff, arrlenu(out->x) * sizeof *remap);
-        for (size_t e = 0; e < arrlenu(out->poly_verts); e++) {
-            uint32_t v = out->poly_verts[e];
-            if (remap[v] == UINT32_MAX) {
-                remap[v] = (uint32_t)arrlenu(x);
-                arrput(x, out->x[v]);
-                arrput(y, out->y[v]);
-                arrput(z, out->z[v]);
-            }
-            out->poly_verts[e] = remap[v];
+    size_t verts = arrlenu(out->x);
+    if (!nav__arr_setlen(remap, verts) || !nav__arr_reserve(x, verts) || !nav__arr_reserve(y, verts) ||
+        !nav__arr_reserve(z, verts))
+        goto done;
+    if (verts) memset(remap, 0xff, verts * sizeof *remap);
+    for (size_t e = 0; e < arrlenu(out->poly_verts); e++) {
+        uint32_t v = out->poly_verts[e];
+        if (remap[v] == UINT32_MAX) {
+            remap[v] = (uint32_t)arrlenu(x);
+            nav__arr_put_reserved(x, out->x[v]);
+            nav__arr_put_reserved(y, out->y[v]);
+            nav__arr_put_reserved(z, out->z[v]);
         }
-        arrfree(out->x);
-        arrfree(out->y);
-        arrfree(out->z);
-        out->x = x, out->y = y, out->z = z;
-        arrfree(remap);
+        out->poly_verts[e] = remap[v];
     }
+    arrfree(out->x);
+    arrfree(out->y);
+    arrfree(out->z);
+    out->x = x, out->y = y, out->z = z;
+    x = y = z = NULL;
     for (size_t v = 0; v < arrlenu(out->x); v++) out->x[v] += dx, out->z[v] += dz;
+    ok = true;
+done:
+    arrfree(region_area);
+    arrfree(ear);
+    arrfree(vertex_of);
+    arrfree(order);
+    arrfree(tmp);
+    arrfree(tris);
+    arrfree(tri_region);
+    arrfree(local);
+    arrfree(at);
+    arrfree(source);
+    arrfree(tri_poly);
+    arrfree(count);
+    arrfree(by_polygon);
+    arrfree(remap);
+    arrfree(key);
+    arrfree(x);
+    arrfree(y);
+    arrfree(z);
+    return ok;
 }
 
 static bool same_vertex(uint32_t item, const void *key, const void *ctx)
@@ -347,11 +365,6 @@ static uint32_t vertex_hash(const int32_t *key)
                  ((uint64_t)(uint32_t)key[2] * 0x165667b19e3779f9ull);
     return (uint32_t)(h ^ (h >> 29) ^ (h >> 47));
 }
-
-/* Appends n values of `from` to array `to`. */
-#define APPEND_ALL(to, from, n)                                                                              \
-    (nav__arr_reserve(to, n) &&                                                                              \
-     ((n) == 0 || (memcpy(nav__arr_addn_reserved(to, n), from, (n) * sizeof *(to)), true)))
 
 bool nav__polygons_append(nav__polygons *all, const nav__polygons *add, nav__index *weld)
 {
@@ -383,8 +396,8 @@ bool nav__polygons_append(nav__polygons *all, const nav__polygons *add, nav__ind
             ok = nav__arr_push(all->detail_point_first, 0) && nav__arr_push(all->detail_tri_first, 0);
         uint32_t point_base = (uint32_t)(arrlenu(all->detail_points) / 3),
                  tri_base = (uint32_t)(arrlenu(all->detail_tris) / 3);
-        ok = ok && APPEND_ALL(all->detail_points, add->detail_points, arrlenu(add->detail_points)) &&
-             APPEND_ALL(all->detail_tris, add->detail_tris, arrlenu(add->detail_tris)) &&
+        ok = ok && nav__arr_append(all->detail_points, add->detail_points, arrlenu(add->detail_points)) &&
+             nav__arr_append(all->detail_tris, add->detail_tris, arrlenu(add->detail_tris)) &&
              nav__arr_reserve(all->detail_point_first, polys) &&
              nav__arr_reserve(all->detail_tri_first, polys);
         for (size_t q = 0; ok && q < polys; q++) {
@@ -432,55 +445,72 @@ static size_t lower_bound(const on_line *v, size_t n, int32_t vertical, int32_t 
     return lo;
 }
 
-/* Each polygon edge on a line between tiles takes the vertices inside it (see nav__polygons_stitch). */
-static void insert_tile_vertices(nav__polygons *p, int32_t tile, int32_t climb)
+/* Each polygon edge on a line between tiles takes the vertices inside it (see nav__polygons_stitch).
+ * False when memory runs out (p as it was). */
+static bool insert_tile_vertices(nav__polygons *p, int32_t tile, int32_t climb)
 {
     on_line *on = NULL;
+    if (!nav__arr_reserve(on, 2 * arrlenu(p->x))) return false;
     for (size_t v = 0; v < arrlenu(p->x); v++) {
-        if (p->x[v] % tile == 0) arrput(on, ((on_line){1, p->x[v] / tile, p->z[v], p->y[v], (uint32_t)v}));
-        if (p->z[v] % tile == 0) arrput(on, ((on_line){0, p->z[v] / tile, p->x[v], p->y[v], (uint32_t)v}));
+        if (p->x[v] % tile == 0)
+            nav__arr_put_reserved(on, ((on_line){1, p->x[v] / tile, p->z[v], p->y[v], (uint32_t)v}));
+        if (p->z[v] % tile == 0)
+            nav__arr_put_reserved(on, ((on_line){0, p->z[v] / tile, p->x[v], p->y[v], (uint32_t)v}));
     }
-    if (arrlenu(on) == 0) return;
+    if (arrlenu(on) == 0) {
+        arrfree(on);
+        return true;
+    }
     qsort(on, arrlenu(on), sizeof *on, by_line);
     uint32_t *first = NULL, *verts = NULL, *inside = NULL;
     uint32_t polys = (uint32_t)arrlenu(p->poly_first) - 1;
-    arrput(first, 0);
-    for (uint32_t q = 0; q < polys; q++) {
+    /* every edge's start, and the vertices taken (a few) */
+    bool ok = nav__arr_reserve(first, (size_t)polys + 1) && nav__arr_reserve(verts, arrlenu(p->poly_verts));
+    if (ok) nav__arr_put_reserved(first, 0);
+    for (uint32_t q = 0; q < polys && ok; q++) {
         uint32_t f = p->poly_first[q], n = p->poly_first[q + 1] - f;
-        for (uint32_t k = 0; k < n; k++) {
+        for (uint32_t k = 0; k < n && ok; k++) {
             uint32_t a = p->poly_verts[f + k], b = p->poly_verts[f + (k + 1) % n];
-            arrput(verts, a);
+            ok = nav__arr_push_quick(verts, a);
             int32_t vertical = p->x[a] == p->x[b] && p->x[a] % tile == 0;
             if (!vertical && !(p->z[a] == p->z[b] && p->z[a] % tile == 0)) continue;
             int32_t line = vertical ? p->x[a] / tile : p->z[a] / tile;
             int32_t from = vertical ? p->z[a] : p->x[a], to = vertical ? p->z[b] : p->x[b];
             int32_t lo = from < to ? from : to, hi = from < to ? to : from;
-            arrsetlen(inside, 0);
+            nav__arr_truncate(inside, 0);
             for (size_t i = lower_bound(on, arrlenu(on), vertical, line, lo + 1);
-                 i < arrlenu(on) && on[i].vertical == vertical && on[i].line == line && on[i].along < hi;
+                 ok && i < arrlenu(on) && on[i].vertical == vertical && on[i].line == line &&
+                 on[i].along < hi;
                  i++) {
                 double t = (double)(on[i].along - from) / (double)(to - from);
                 double y = p->y[a] + t * (p->y[b] - p->y[a]);
-                if (on[i].y - y <= climb && y - on[i].y <= climb) arrput(inside, (uint32_t)i);
+                if (on[i].y - y <= climb && y - on[i].y <= climb)
+                    ok = nav__arr_push_quick(inside, (uint32_t)i);
             }
             /* in the edge's direction, one vertex a place */
             size_t count = arrlenu(inside);
             int32_t last_along = from;
-            for (size_t j = 0; j < count; j++) {
+            for (size_t j = 0; j < count && ok; j++) {
                 const on_line *o = &on[inside[from < to ? j : count - 1 - j]];
                 if (o->along == last_along) continue;
                 last_along = o->along;
-                arrput(verts, o->vertex);
+                ok = nav__arr_push_quick(verts, o->vertex);
             }
         }
-        arrput(first, (uint32_t)arrlenu(verts));
+        if (ok) nav__arr_put_reserved(first, (uint32_t)arrlenu(verts));
     }
-    arrfree(p->poly_first);
-    arrfree(p->poly_verts);
-    p->poly_first = first;
-    p->poly_verts = verts;
+    if (ok) {
+        arrfree(p->poly_first);
+        arrfree(p->poly_verts);
+        p->poly_first = first;
+        p->poly_verts = verts;
+    } else {
+        arrfree(first);
+        arrfree(verts);
+    }
     arrfree(inside);
     arrfree(on);
+    return ok;
 }
 
 /* The vertex of outline[0 .. n - 1] where the outline goes straight on (a vertex of a neighbour kept
@@ -512,36 +542,38 @@ static int64_t turn(const nav__polygons *p, uint32_t a, uint32_t b, uint32_t c)
            ((int64_t)p->z[b] - p->z[a]) * ((int64_t)p->x[c] - p->x[b]);
 }
 
-/* Adds the polygon outline[0 .. n - 1] as it is. */
-static void emit_final(pieces *c, const uint32_t *outline, uint32_t n)
+/* Adds the polygon outline[0 .. n - 1] as it is. False when memory runs out. */
+static bool emit_final(pieces *c, const uint32_t *outline, uint32_t n)
 {
     const nav__polygons *p = c->p;
-    for (uint32_t k = 0; k < n; k++) arrput(c->verts, outline[k]);
-    arrput(c->first, (uint32_t)arrlenu(c->verts));
-    arrput(c->area, p->poly_area[c->source]);
+    if (!nav__arr_append(c->verts, outline, n) || !nav__arr_push(c->first, (uint32_t)arrlenu(c->verts)) ||
+        !nav__arr_push(c->area, p->poly_area[c->source]))
+        return false;
     if (c->detail) { /* each piece keeps the whole polygon's height triangles */
-        for (uint32_t k = 3 * p->detail_point_first[c->source]; k < 3 * p->detail_point_first[c->source + 1];
-             k++)
-            arrput(c->points, p->detail_points[k]);
-        for (uint32_t k = 3 * p->detail_tri_first[c->source]; k < 3 * p->detail_tri_first[c->source + 1]; k++)
-            arrput(c->tris, p->detail_tris[k]);
-        arrput(c->point_first, (uint32_t)(arrlenu(c->points) / 3));
-        arrput(c->tri_first, (uint32_t)(arrlenu(c->tris) / 3));
+        const uint32_t *point_first = p->detail_point_first + c->source,
+                       *tri_first = p->detail_tri_first + c->source;
+        size_t points = 3 * (size_t)(point_first[1] - point_first[0]),
+               tris = 3 * (size_t)(tri_first[1] - tri_first[0]);
+        if (!nav__arr_append(c->points, p->detail_points + 3 * (size_t)point_first[0], points) ||
+            !nav__arr_append(c->tris, p->detail_tris + 3 * (size_t)tri_first[0], tris) ||
+            !nav__arr_push(c->point_first, (uint32_t)(arrlenu(c->points) / 3)) ||
+            !nav__arr_push(c->tri_first, (uint32_t)(arrlenu(c->tris) / 3)))
+            return false;
     }
+    return true;
 }
 
-/* Adds the polygon outline[0 .. n - 1], cut as cut_polygons says, each piece checked again. */
-static void emit_piece(pieces *c, const uint32_t *outline, uint32_t n)
+/* Adds the polygon outline[0 .. n - 1], cut as cut_polygons says, each piece checked again. False when
+ * memory runs out. */
+static bool emit_piece(pieces *c, const uint32_t *outline, uint32_t n)
 {
     const nav__polygons *p = c->p;
     uint32_t straight = straight_vertex(p, outline, n);
-    if (n <= NAV_MESH_MAX_POLY_VERTS && (straight == n || n <= 3)) {
-        emit_final(c, outline, n);
-        return;
-    }
+    if (n <= NAV_MESH_MAX_POLY_VERTS && (straight == n || n <= 3)) return emit_final(c, outline, n);
     /* the outline turned to start at the straight vertex (or as it is, to halve it) */
     uint32_t *turned = NULL, start = straight < n ? straight : 0, cut = n / 2;
-    for (uint32_t k = 0; k < n; k++) arrput(turned, outline[(start + k) % n]);
+    if (!nav__arr_reserve(turned, n)) return false;
+    for (uint32_t k = 0; k < n; k++) nav__arr_put_reserved(turned, outline[(start + k) % n]);
     if (straight < n) { /* to the proper corner most across, off the straight line through the front */
         uint32_t best = 0;
         for (uint32_t k = 2; k + 1 < n; k++) {
@@ -552,19 +584,22 @@ static void emit_piece(pieces *c, const uint32_t *outline, uint32_t n)
                 best = k;
         }
         if (best == 0 && n <= NAV_MESH_MAX_POLY_VERTS) { /* all in a line but the ends (cannot happen) */
-            emit_final(c, turned, n);
+            bool ok = emit_final(c, turned, n);
             arrfree(turned);
-            return;
+            return ok;
         }
         if (best) cut = best;
     }
     uint32_t *second = NULL;
-    for (uint32_t k = cut; k < n; k++) arrput(second, turned[k]);
-    arrput(second, turned[0]);
-    emit_piece(c, turned, cut + 1);
-    emit_piece(c, second, n - cut + 1);
+    bool ok = nav__arr_reserve(second, n - cut + 1);
+    if (ok) {
+        for (uint32_t k = cut; k < n; k++) nav__arr_put_reserved(second, turned[k]);
+        nav__arr_put_reserved(second, turned[0]);
+    }
+    ok = ok && emit_piece(c, turned, cut + 1) && emit_piece(c, second, n - cut + 1);
     arrfree(turned);
     arrfree(second);
+    return ok;
 }
 
 /* Cuts polygons along diagonals (convex: both pieces are) until none has more than
@@ -572,8 +607,8 @@ static void emit_piece(pieces *c, const uint32_t *outline, uint32_t n)
  * (a neighbour's corner kept on a side, so that the edges match) is exact in cells, but the world's
  * floats round it a hair to either side: a polygon could come out a hair concave (refused by the
  * MESH chunk's reader, and in the queries' exact tests). Cut from there to a corner across, it is a
- * proper corner of both pieces. */
-static void cut_polygons(nav__polygons *p)
+ * proper corner of both pieces. False when memory runs out (p as it was). */
+static bool cut_polygons(nav__polygons *p)
 {
     uint32_t polys = (uint32_t)arrlenu(p->poly_first) - 1;
     bool any = false;
@@ -581,14 +616,22 @@ static void cut_polygons(nav__polygons *p)
         uint32_t n = p->poly_first[q + 1] - p->poly_first[q];
         any = n > NAV_MESH_MAX_POLY_VERTS || straight_vertex(p, p->poly_verts + p->poly_first[q], n) < n;
     }
-    if (!any) return;
+    if (!any) return true;
     pieces c = {.p = p, .detail = arrlenu(p->detail_point_first) == (size_t)polys + 1};
-    arrput(c.first, 0);
-    arrput(c.point_first, 0);
-    arrput(c.tri_first, 0);
-    for (uint32_t q = 0; q < polys; q++) {
+    bool ok = nav__arr_push(c.first, 0) && nav__arr_push(c.point_first, 0) && nav__arr_push(c.tri_first, 0);
+    for (uint32_t q = 0; q < polys && ok; q++) {
         c.source = q;
-        emit_piece(&c, p->poly_verts + p->poly_first[q], p->poly_first[q + 1] - p->poly_first[q]);
+        ok = emit_piece(&c, p->poly_verts + p->poly_first[q], p->poly_first[q + 1] - p->poly_first[q]);
+    }
+    if (!ok) {
+        arrfree(c.first);
+        arrfree(c.verts);
+        arrfree(c.area);
+        arrfree(c.points);
+        arrfree(c.point_first);
+        arrfree(c.tris);
+        arrfree(c.tri_first);
+        return false;
     }
     arrfree(p->poly_first);
     arrfree(p->poly_verts);
@@ -605,21 +648,21 @@ static void cut_polygons(nav__polygons *p)
         arrfree(c.point_first);
         arrfree(c.tri_first);
     }
+    return true;
 }
 
-void nav__polygons_stitch(nav__polygons *p, int32_t tile_size, int32_t climb)
+bool nav__polygons_stitch(nav__polygons *p, int32_t tile_size, int32_t climb)
 {
-    if (arrlenu(p->poly_first) == 0) arrput(p->poly_first, 0);
-    if (tile_size > 0) insert_tile_vertices(p, tile_size, climb);
-    cut_polygons(p);
+    if (arrlenu(p->poly_first) == 0 && !nav__arr_push(p->poly_first, 0)) return false;
+    if (tile_size > 0 && !insert_tile_vertices(p, tile_size, climb)) return false;
+    if (!cut_polygons(p)) return false;
     uint32_t polys = (uint32_t)arrlenu(p->poly_first) - 1, edges = (uint32_t)arrlenu(p->poly_verts),
              *to = NULL;
-    arrsetlen(to, edges);
-    arrsetlen(p->edge_twin, edges);
-    for (uint32_t q = 0; q < polys; q++)
+    bool ok = nav__arr_setlen(to, edges) && nav__arr_setlen(p->edge_twin, edges);
+    for (uint32_t q = 0; q < polys && ok; q++)
         for (uint32_t e = p->poly_first[q]; e < p->poly_first[q + 1]; e++)
             to[e] = p->poly_verts[e + 1 < p->poly_first[q + 1] ? e + 1 : p->poly_first[q]];
-    nav__match_edges(p->poly_verts, to, edges, (uint32_t)arrlenu(p->x), p->edge_twin);
+    ok = ok && nav__match_edges(p->poly_verts, to, edges, (uint32_t)arrlenu(p->x), p->edge_twin);
     arrfree(to);
-    split_pinches(p);
+    return ok && split_pinches(p);
 }

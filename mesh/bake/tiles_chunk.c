@@ -231,6 +231,8 @@ static nav_status read_options(tiles_reader *c, nav_geometry_tiles *t)
     if (r->status != NAV_SUCCESS) return corrupt(c, "truncated in the area costs", UINT32_MAX);
     if (!fits(r, volumes, 16) || !fits(r, links, 40))
         return corrupt(c, "more volumes or links than bytes", UINT32_MAX);
+    if (!nav__arr_reserve(t->volumes, volumes) || !nav__arr_reserve(t->links, links))
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < volumes; i++) {
         nav_geometry_volume v = {0};
         v.point_count = nav_reader_get_u32(r);
@@ -241,13 +243,15 @@ static nav_status read_options(tiles_reader *c, nav_geometry_tiles *t)
         if (area > 255 || v.point_count < 3 || !small(v.min_y, MAX_ORIGIN) || !small(v.max_y, MAX_ORIGIN))
             return corrupt(c, "an area over 255, fewer than 3 points or a height too large: volume", i);
         v.area = (uint8_t)area;
+        if (!nav__arr_reserve(t->volume_points, 2 * (size_t)v.point_count))
+            return NAV_FAILURE | NAV_OUT_OF_MEMORY;
         for (uint32_t k = 0; k < 2 * v.point_count; k++) {
             float f = nav_reader_get_f32(r);
             if (!small(f, MAX_ORIGIN))
                 return corrupt(c, "a point that is not finite or too large: volume", i);
-            arrput(t->volume_points, f);
+            nav__arr_put_reserved(t->volume_points, f);
         }
-        arrput(t->volumes, v);
+        nav__arr_put_reserved(t->volumes, v);
     }
     for (uint32_t i = 0, at = 0; i < volumes; i++) {
         t->volumes[i].points = t->volume_points + at;
@@ -268,7 +272,7 @@ static nav_status read_options(tiles_reader *c, nav_geometry_tiles *t)
         if (two_way > 1 || zero != 0 || !(l.cost >= 0 && l.cost <= 1e9))
             return corrupt(c, "a two-way flag, padding or cost out of range: link", i);
         l.bidirectional = two_way;
-        arrput(t->links, l);
+        nav__arr_put_reserved(t->links, l);
     }
     d->volumes = t->volumes, d->links = t->links;
     d->area_cost = t->area_cost, d->area_flags = t->area_flags;
@@ -316,14 +320,23 @@ static nav_status read_tile(tiles_reader *c, build *b, uint32_t item)
     if (heights) bytes += ((uint64_t)polys + 1) * 8 + (uint64_t)points * 12 + (uint64_t)tris * 3;
     if (!fits(r, bytes, 1) || edges < 3 * (uint64_t)polys || (!heights && (points || tris)))
         return corrupt(c, "counts larger than the block: tile", item);
+    /* room for it all (no more than the block's bytes make) */
+    if (!nav__arr_reserve(p->x, verts) || !nav__arr_reserve(p->y, verts) || !nav__arr_reserve(p->z, verts) ||
+        !nav__arr_reserve(p->poly_first, (size_t)polys + 1) || !nav__arr_reserve(p->poly_verts, edges) ||
+        !nav__arr_reserve(p->poly_area, polys) ||
+        (heights && (!nav__arr_reserve(p->detail_point_first, (size_t)polys + 1) ||
+                     !nav__arr_reserve(p->detail_tri_first, (size_t)polys + 1) ||
+                     !nav__arr_reserve(p->detail_points, 3 * (size_t)points) ||
+                     !nav__arr_reserve(p->detail_tris, 3 * (size_t)tris))))
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     int64_t x0 = (int64_t)tx * b->tile, z0 = (int64_t)tz * b->tile;
     for (uint32_t v = 0; v < verts; v++) {
         int32_t x = nav_reader_get_i32(r), y = nav_reader_get_i32(r), z = nav_reader_get_i32(r);
         if (x < x0 || x > x0 + b->tile || z < z0 || z > z0 + b->tile || y < 0 || y > (int64_t)b->steps)
             return corrupt(c, "a vertex outside its tile: tile", item);
-        arrput(p->x, x);
-        arrput(p->y, y);
-        arrput(p->z, z);
+        nav__arr_put_reserved(p->x, x);
+        nav__arr_put_reserved(p->y, y);
+        nav__arr_put_reserved(p->z, z);
     }
     uint32_t max_verts = b->desc.max_poly_verts;
     for (uint32_t q = 0; q <= polys; q++) {
@@ -332,12 +345,12 @@ static nav_status read_tile(tiles_reader *c, build *b, uint32_t item)
             (q > 0 && (f < p->poly_first[q - 1] + 3 || f - p->poly_first[q - 1] > max_verts)) ||
             (q == polys && f != edges))
             return corrupt(c, "polygon ranges out of order or of a wrong size: tile", item);
-        arrput(p->poly_first, f);
+        nav__arr_put_reserved(p->poly_first, f);
     }
     for (uint32_t e = 0; e < edges; e++) {
         uint32_t v = nav_reader_get_u32(r);
         if (v >= verts) return corrupt(c, "a vertex out of range: tile", item);
-        arrput(p->poly_verts, v);
+        nav__arr_put_reserved(p->poly_verts, v);
     }
     for (uint32_t q = 0; q < polys; q++) {
         for (uint32_t i = p->poly_first[q]; i < p->poly_first[q + 1]; i++)
@@ -351,7 +364,7 @@ static nav_status read_tile(tiles_reader *c, build *b, uint32_t item)
         if (!area) return corrupt(c, "truncated in the areas: tile", item);
         for (uint32_t q = 0; q < polys; q++) {
             if (area[q] == 0) return corrupt(c, "a polygon of area 0: tile", item);
-            arrput(p->poly_area, area[q]);
+            nav__arr_put_reserved(p->poly_area, area[q]);
         }
     }
     nav_reader_align(r, 4);
@@ -364,7 +377,7 @@ static nav_status read_tile(tiles_reader *c, build *b, uint32_t item)
             if ((q == 0 && f != 0) || (q > 0 && f < (*out)[q - 1]) || (q == polys && f != total) ||
                 (list == 0 && q > 0 && f - (*out)[q - 1] > 255))
                 return corrupt(c, "height ranges out of order: tile", item);
-            arrput(*out, f);
+            nav__arr_put_reserved(*out, f);
         }
     }
     float margin = (float)b->tile + 2;
@@ -376,7 +389,7 @@ static nav_status read_tile(tiles_reader *c, build *b, uint32_t item)
         bool fine =
             k % 3 == 1 ? f >= -1 && f <= (float)b->steps + 1 : f >= centre - margin && f <= centre + margin;
         if (!fine) return corrupt(c, "a height point that is not finite or is outside its tile: tile", item);
-        arrput(p->detail_points, f);
+        nav__arr_put_reserved(p->detail_points, f);
     }
     if (tris) {
         const uint8_t *t = nav_reader_bytes(r, 3 * (size_t)tris);
@@ -385,7 +398,7 @@ static nav_status read_tile(tiles_reader *c, build *b, uint32_t item)
             for (uint32_t k = 3 * p->detail_tri_first[q]; k < 3 * p->detail_tri_first[q + 1]; k++) {
                 if (t[k] >= p->detail_point_first[q + 1] - p->detail_point_first[q])
                     return corrupt(c, "a height point out of range: tile", item);
-                arrput(p->detail_tris, t[k]);
+                nav__arr_put_reserved(p->detail_tris, t[k]);
             }
     }
     nav_reader_align(r, 4);
@@ -398,7 +411,7 @@ static nav_status read_tiles(tiles_reader *c, const uint8_t *data, size_t size, 
     nav_status s = read_options(c, t);
     if (nav_failed(s)) return s;
     build *b = &t->b;
-    nav__geometry_derive(b);
+    if (!nav__geometry_derive(b)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     uint32_t count = (uint32_t)arrlenu(b->results);
     nav_reader *r = &c->r;
     if (!fits(r, count, DIRECTORY_ENTRY_BYTES))

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ds.h"
+#include "ds_extra.h"
 #include "parallel.h"
 
 #define MAX_COLUMNS (1u << 28)
@@ -27,7 +28,8 @@ nav_status nav__heightfield_init(nav__heightfield *hf, nav_vec3 min, nav_vec3 ma
     hf->width = (int32_t)w, hf->depth = (int32_t)d, hf->steps = (uint32_t)h;
     hf->row_first = 0, hf->row_end = hf->depth;
     hf->cell = cell, hf->cell_height = cell_height, hf->origin = min;
-    arrsetlen(hf->column, (size_t)hf->width * (size_t)hf->depth);
+    if (!nav__arr_setlen(hf->column, (size_t)hf->width * (size_t)hf->depth))
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     memset(hf->column, 0xff, arrlenu(hf->column) * sizeof *hf->column); /* NAV__NO_SPAN */
     return NAV_SUCCESS;
 }
@@ -42,7 +44,7 @@ nav_status nav__heightfield_init_grid(nav__heightfield *hf, nav_vec3 origin, int
     hf->width = width, hf->depth = depth, hf->steps = steps;
     hf->row_first = 0, hf->row_end = depth;
     hf->cell = cell, hf->cell_height = cell_height, hf->origin = origin;
-    arrsetlen(hf->column, (size_t)width * (size_t)depth);
+    if (!nav__arr_setlen(hf->column, (size_t)width * (size_t)depth)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     memset(hf->column, 0xff, arrlenu(hf->column) * sizeof *hf->column);
     return NAV_SUCCESS;
 }
@@ -54,15 +56,21 @@ void nav__heightfield_free(nav__heightfield *hf)
     *hf = (nav__heightfield){.free = NAV__NO_SPAN};
 }
 
+/* A span from the free list or the pool's end; NAV__NO_SPAN, with hf->out_of_memory set, when the
+ * pool cannot grow. */
 static uint32_t new_span(nav__heightfield *hf)
 {
-    hf->span_count++;
     if (hf->free != NAV__NO_SPAN) {
         uint32_t s = hf->free;
         hf->free = hf->spans[s].next;
+        hf->span_count++;
         return s;
     }
-    arrput(hf->spans, (nav__span){0});
+    if (!nav__arr_push_quick(hf->spans, (nav__span){0})) {
+        hf->out_of_memory = true;
+        return NAV__NO_SPAN;
+    }
+    hf->span_count++;
     return (uint32_t)(arrlenu(hf->spans) - 1);
 }
 
@@ -73,7 +81,8 @@ static void free_span(nav__heightfield *hf, uint32_t s)
     hf->free = s;
 }
 
-/* nav__heightfield_add_span, inlined into the rasteriser */
+/* nav__heightfield_add_span, inlined into the rasteriser (which looks at hf->out_of_memory once a
+ * triangle) */
 static inline void add_span(nav__heightfield *hf, int32_t x, int32_t z, uint32_t bottom, uint32_t top,
                             uint8_t area, uint32_t merge)
 {
@@ -83,6 +92,7 @@ static inline void add_span(nav__heightfield *hf, int32_t x, int32_t z, uint32_t
         below = at, at = hf->spans[at].next;
     if (at == NAV__NO_SPAN || hf->spans[at].bottom > top) { /* touching none: a span of its own */
         uint32_t s = new_span(hf);                          /* (it may move the pool) */
+        if (s == NAV__NO_SPAN) return;                      /* out of memory */
         hf->spans[s] = (nav__span){(uint16_t)bottom, (uint16_t)top, area, at};
         if (below == NAV__NO_SPAN)
             hf->column[c] = s;
@@ -108,10 +118,11 @@ static inline void add_span(nav__heightfield *hf, int32_t x, int32_t z, uint32_t
     hf->spans[keep] = (nav__span){(uint16_t)bottom, (uint16_t)top, area, at};
 }
 
-void nav__heightfield_add_span(nav__heightfield *hf, int32_t x, int32_t z, uint32_t bottom, uint32_t top,
+bool nav__heightfield_add_span(nav__heightfield *hf, int32_t x, int32_t z, uint32_t bottom, uint32_t top,
                                uint8_t area, uint32_t merge)
 {
     add_span(hf, x, z, bottom, top, area, merge);
+    return !hf->out_of_memory;
 }
 
 /* A point in the heightfield's own units: x and z in cells from its origin, y in steps above it. */
@@ -318,15 +329,15 @@ static void rasterize_triangle(nav__heightfield *hf, const float *a, const float
     }
 }
 
-void nav__rasterize(nav__heightfield *hf, const nav_triangles *t, const uint32_t *which, uint32_t count,
+bool nav__rasterize(nav__heightfield *hf, const nav_triangles *t, const uint32_t *which, uint32_t count,
                     float max_slope, uint32_t merge)
 {
     float cos_slope = cosf(max_slope * (float)(M_PI / 180.0));
     float *lo = NULL, *hi = NULL;
-    arrsetlen(lo, (size_t)hf->width);
-    arrsetlen(hi, (size_t)hf->width);
+    if (!nav__arr_setlen(lo, (size_t)hf->width) || !nav__arr_setlen(hi, (size_t)hf->width))
+        hf->out_of_memory = true;
     uint32_t n = which ? count : t->triangle_count;
-    for (uint32_t k = 0; k < n; k++) {
+    for (uint32_t k = 0; k < n && !hf->out_of_memory; k++) {
         uint32_t i = which ? which[k] : k;
         const uint32_t *v = t->indices + 3 * (size_t)i;
         const float *a = t->vertices + 3 * (size_t)v[0], *b = t->vertices + 3 * (size_t)v[1],
@@ -336,6 +347,7 @@ void nav__rasterize(nav__heightfield *hf, const nav_triangles *t, const uint32_t
     }
     arrfree(lo);
     arrfree(hi);
+    return !hf->out_of_memory;
 }
 
 /* ---- In bands of rows on threads ---------------------------------------------------------------- */
@@ -355,10 +367,10 @@ static bool rasterize_band(void *ctx, void *scratch, uint32_t item)
     (void)scratch;
     band_work *w = ctx;
     int band = w->order[item];
-    nav__rasterize(&w->bands[band], w->triangles, w->which[band], (uint32_t)arrlenu(w->which[band]),
-                   w->max_slope, w->merge);
+    bool ok = nav__rasterize(&w->bands[band], w->triangles, w->which[band], (uint32_t)arrlenu(w->which[band]),
+                             w->max_slope, w->merge);
     arrfree(w->which[band]);
-    return true;
+    return ok; /* false: out of memory */
 }
 
 /* Moves band `item`'s pool into the whole heightfield's at its base: its links and its rows' column
@@ -395,13 +407,11 @@ static int band_of(const nav__heightfield *bands, int32_t depth, float row)
     return k;
 }
 
-void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const uint32_t *which,
+bool nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const uint32_t *which,
                              uint32_t count, float max_slope, uint32_t merge, nav__pool *pool)
 {
-    if (!pool || hf->depth < NAV__ROW_BANDS * NAV__BAND_LEAST_ROWS || hf->spans) {
-        nav__rasterize(hf, t, which, count, max_slope, merge);
-        return;
-    }
+    if (!pool || hf->depth < NAV__ROW_BANDS * NAV__BAND_LEAST_ROWS || hf->spans)
+        return nav__rasterize(hf, t, which, count, max_slope, merge);
     nav__heightfield bands[NAV__ROW_BANDS];
     band_work w = {.whole = hf, .bands = bands, .triangles = t, .max_slope = max_slope, .merge = merge};
     for (int k = 0; k < NAV__ROW_BANDS; k++) {
@@ -414,7 +424,8 @@ void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const
     const float inverse = 1.0f / hf->cell;
     uint32_t n = which ? count : t->triangle_count;
     double load[NAV__ROW_BANDS] = {0}; /* rows and columns a band's triangles cover in it, roughly */
-    for (uint32_t k = 0; k < n; k++) {
+    bool ok = true;
+    for (uint32_t k = 0; k < n && ok; k++) {
         uint32_t i = which ? which[k] : k;
         const uint32_t *v = t->indices + 3 * (size_t)i;
         const float *a = t->vertices + 3 * (size_t)v[0], *b = t->vertices + 3 * (size_t)v[1],
@@ -423,8 +434,9 @@ void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const
               hi = (max_f(a[2], max_f(b[2], c[2])) - hf->origin.z) * inverse + 1,
               wide = (max_f(a[0], max_f(b[0], c[0])) - min_f(a[0], min_f(b[0], c[0]))) * inverse;
         if (hi < 0 || lo >= (float)hf->depth) continue;
-        for (int k2 = band_of(bands, hf->depth, lo), last = band_of(bands, hf->depth, hi); k2 <= last; k2++) {
-            arrput(w.which[k2], i);
+        for (int k2 = band_of(bands, hf->depth, lo), last = band_of(bands, hf->depth, hi); k2 <= last && ok;
+             k2++) {
+            ok = nav__arr_push_quick(w.which[k2], i);
             float rows = min_f(hi, (float)bands[k2].row_end) - max_f(lo, (float)bands[k2].row_first);
             load[k2] += (double)rows * (4.0 + (double)wide);
         }
@@ -435,7 +447,8 @@ void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const
         w.order[at] = k;
     }
     nav__work work = {.count = NAV__ROW_BANDS, .run = rasterize_band, .ctx = &w};
-    (void)nav__pool_run(pool, &work); /* cannot fail: nothing to allocate, no progress to cancel */
+    /* fails only when a band runs out of memory (no progress to cancel) */
+    ok = ok && nav_succeeded(nav__pool_run(pool, &work));
     /* the pools one after another, each moved on the threads */
     size_t total = 0;
     for (int k = 0; k < NAV__ROW_BANDS; k++) {
@@ -443,7 +456,13 @@ void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const
         total += arrlenu(bands[k].spans);
         hf->span_count += bands[k].span_count;
     }
-    arrsetlen(hf->spans, total);
+    ok = ok && nav__arr_setlen(hf->spans, total);
     work.run = join_band;
-    (void)nav__pool_run(pool, &work);
+    ok = ok && nav_succeeded(nav__pool_run(pool, &work)); /* (cannot fail: nothing to allocate) */
+    for (int k = 0; k < NAV__ROW_BANDS; k++) {            /* what a failure left */
+        arrfree(w.which[k]);
+        arrfree(bands[k].spans);
+    }
+    if (!ok) hf->out_of_memory = true;
+    return ok;
 }

@@ -9,7 +9,9 @@
  * triangle is steeper than the walkable slope, or faces down): its top is where an agent may
  * stand, once later stages have checked the room above it.
  *
- * Bake-time scratch: stb_ds arrays from the system heap (nav/bake/ds.h). */
+ * Bake-time scratch: stb_ds arrays from the system heap (nav/bake/ds.h), grown only through their checked
+ * forms: every stage that allocates says when memory ran out (false, or NAV_OUT_OF_MEMORY), and what it
+ * was filling is then only good for freeing. */
 #ifndef NAV_MESH_VOXEL_H
 #define NAV_MESH_VOXEL_H
 
@@ -46,12 +48,13 @@ typedef struct nav__heightfield {
     uint64_t span_count;
     int32_t row_first, row_end; /* the rows the rasteriser writes (all of them but in a band of a
                                    parallel rasterisation) */
+    bool out_of_memory;         /* a span could not be added: the pool could not grow */
 } nav__heightfield;
 
 /* A heightfield over the box [min, max] in columns of cell and steps of cell_height. Returns
  * NAV_SUCCESS, or NAV_FAILURE with NAV_INVALID_PARAM (a cell or step that is not positive and
- * finite, an empty or non-finite box) or NAV_TOO_LARGE (over 2^28 columns, or more steps than a
- * span holds). */
+ * finite, an empty or non-finite box), NAV_TOO_LARGE (over 2^28 columns, or more steps than a
+ * span holds) or NAV_OUT_OF_MEMORY (the heightfield is then empty). */
 nav_status nav__heightfield_init(nav__heightfield *hf, nav_vec3 min, nav_vec3 max, float cell,
                                  float cell_height);
 /* The same over an exact grid: width x depth columns and `steps` steps from origin (a tile's box,
@@ -61,30 +64,32 @@ nav_status nav__heightfield_init_grid(nav__heightfield *hf, nav_vec3 origin, int
 void nav__heightfield_free(nav__heightfield *hf);
 
 /* Adds one span to column (x, z), merging it with the spans it touches or overlaps: the merged top
- * is the highest, its area that top's, or the larger area when the tops lie within merge steps. */
-void nav__heightfield_add_span(nav__heightfield *hf, int32_t x, int32_t z, uint32_t bottom, uint32_t top,
+ * is the highest, its area that top's, or the larger area when the tops lie within merge steps.
+ * False when memory has run out (hf->out_of_memory: now or before). */
+bool nav__heightfield_add_span(nav__heightfield *hf, int32_t x, int32_t z, uint32_t bottom, uint32_t top,
                                uint8_t area, uint32_t merge);
 
 /* Rasterises the triangles (a view checked by nav_triangles_check; only those listed in which
  * [opt], count of them, when which is given): the area of a triangle whose upward normal leans
  * more than max_slope degrees from the vertical (or that faces down) is 0, else its own. Spans
- * whose tops lie within merge steps merge their areas. */
-void nav__rasterize(nav__heightfield *hf, const nav_triangles *triangles, const uint32_t *which,
+ * whose tops lie within merge steps merge their areas. False when memory runs out (hf->out_of_memory). */
+bool nav__rasterize(nav__heightfield *hf, const nav_triangles *triangles, const uint32_t *which,
                     uint32_t count, float max_slope, uint32_t merge);
 
 /* The same on the pool's threads (null: nav__rasterize), the heightfield (with no spans yet) cut into
  * bands of rows, each rasterised apart into a pool of spans of its own, the pools then joined: the
  * same spans, column by column, as nav__rasterize gives (each row's piece of a triangle is cut from
- * the triangle itself, whatever rows were cut before). */
-void nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *triangles, const uint32_t *which,
+ * the triangle itself, whatever rows were cut before). False when memory runs out (hf->out_of_memory). */
+bool nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *triangles, const uint32_t *which,
                              uint32_t count, float max_slope, uint32_t merge, nav__pool *pool);
 
 /* ---- Stage 2: what an agent may stand on (openspace.c) ---------------------------------------- */
 
 /* rows(ctx, z0, z1) for the rows 0 .. depth - 1: in the bands of rows above on the pool's threads
  * when there is a pool and rows enough, else once for all of them. Its bands must write only their own
- * rows' data. */
-void nav__in_bands(void (*rows)(void *ctx, int32_t z0, int32_t z1), void *ctx, int32_t depth,
+ * rows' data. rows returns false when memory runs out; so does nav__in_bands then (bands not yet
+ * started are left undone). */
+bool nav__in_bands(bool (*rows)(void *ctx, int32_t z0, int32_t z1), void *ctx, int32_t depth,
                    nav__pool *pool);
 
 /* Leaves walkable (area != 0) only the tops an agent of `height` steps that steps up or down `climb`
@@ -152,8 +157,9 @@ static inline bool nav__open_space_inner(const nav__open_space *os, int32_t x, i
 
 /* The open space of a filtered heightfield. Links are kept only both ways (a top links to one
  * across a side only when that one links back), so that an outline traced over them closes. The
- * links are found on the pool's threads [opt] in bands of rows. */
-void nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint32_t height, uint32_t climb,
+ * links are found on the pool's threads [opt] in bands of rows. False when memory runs out (os is then
+ * empty). */
+bool nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint32_t height, uint32_t climb,
                            nav__pool *pool);
 void nav__open_space_free(nav__open_space *os);
 
@@ -165,8 +171,8 @@ void nav__open_space_free(nav__open_space *os);
  * 1986: 2 a side, 3 a diagonal, two passes), in half cells; tops closer than 2 * radius go, so the
  * edge moves in by radius cells. On the pool's threads [opt] in bands of rows, each band's passes
  * over its rows and radius rows either side (all a distance under 2 * radius depends on): the same
- * tops go on any thread count. */
-void nav__open_space_erode(nav__open_space *os, uint32_t radius, nav__pool *pool);
+ * tops go on any thread count. False when memory runs out (none taken then). */
+bool nav__open_space_erode(nav__open_space *os, uint32_t radius, nav__pool *pool);
 
 /* Sets to `area` the tops whose cell centre lies in the convex polygon (point_count points, x and
  * z pairs, either winding) and whose floor lies within [min_y, max_y] (world units). */
@@ -178,15 +184,17 @@ void nav__open_space_mark(nav__open_space *os, const float *points, uint32_t poi
 /* Takes (area 0) the walkable tops of every connected piece (over links) smaller than min_tops:
  * islands no agent can reach or use, such as the tops of furniture. A piece that reaches a tile's
  * border may go on in the next tile, and stays. The pieces are joined in bands of rows on the pool's
- * threads [opt], then across the bands: the same pieces on any thread count. */
-void nav__open_space_drop_islands(nav__open_space *os, uint32_t min_tops, nav__pool *pool);
+ * threads [opt], then across the bands: the same pieces on any thread count. False when memory runs out
+ * (nothing dropped). */
+bool nav__open_space_drop_islands(nav__open_space *os, uint32_t min_tops, nav__pool *pool);
 
 /* Partitions the walkable tops of the tile proper into regions of one area type each whose outline is a
  * simple polygon seen from above: a monotone sweep (rows in z, runs in x over links, a run joining the region
  * of the row before when that region meets no other run of the row and the run meets no other region). Each
  * region has one run a row, each run overlapping the one before over a link: no holes, no overlap of a region
- * with itself, whatever floors lie above one another. Fills os->region. */
-void nav__open_space_partition(nav__open_space *os);
+ * with itself, whatever floors lie above one another. Fills os->region. False when memory runs out (os is
+ * then only good for freeing). */
+bool nav__open_space_partition(nav__open_space *os);
 
 /* ---- Stage 6: contours (contour.c) ------------------------------------------------------------- */
 
@@ -212,9 +220,11 @@ typedef struct nav__contours {
  * across changes stay; between them, points are added back farthest first (Douglas and Peucker)
  * until the outline is within max_error cells of the traced one, taken in the same order from both
  * sides of an edge two regions share so that both get the same points (along a tile's edge, only
- * the ends: it is straight); walls longer than max_edge cells (0: no limit) are split. Returns false when an
- * outline does not close (the links are not symmetric: a fault). */
-bool nav__contours_build(nav__contours *out, const nav__open_space *os, float max_error, float max_edge);
+ * the ends: it is straight); walls longer than max_edge cells (0: no limit) are split. Returns NAV_SUCCESS,
+ * or NAV_FAILURE with NAV_CORRUPT_DATA when an outline does not close (the links are not symmetric: a
+ * fault) or NAV_OUT_OF_MEMORY; out is then empty. */
+nav_status nav__contours_build(nav__contours *out, const nav__open_space *os, float max_error,
+                               float max_edge);
 void nav__contours_free(nav__contours *c);
 
 /* ---- Stage 7: polygons (polygonize.c) --------------------------------------------------------- */
@@ -245,8 +255,9 @@ typedef struct nav__polygons {
  * triangulation (walls and borders between area types fixed) and merges them into convex polygons
  * of at most max_verts vertices, across regions of one area type (merge.h). Vertices are moved by
  * (dx, dz) cells (a tile's place in the scene). No neighbours yet (nav__polygons_stitch). An outline
- * that could not be cut whole counts in out->failed_regions (the rest is whole). */
-void nav__polygons_build(nav__polygons *out, const nav__contours *contours, const nav__open_space *os,
+ * that could not be cut whole counts in out->failed_regions (the rest is whole). False when memory runs
+ * out (out is then only good for nav__polygons_free). */
+bool nav__polygons_build(nav__polygons *out, const nav__contours *contours, const nav__open_space *os,
                          uint32_t max_verts, int32_t dx, int32_t dz);
 
 /* ---- Stage 8: heights (detail.c) -------------------------------------------------------------- */
@@ -259,9 +270,9 @@ void nav__polygons_build(nav__polygons *out, const nav__contours *contours, cons
  * Delaunay triangulation (Bowyer and Watson), until none strays more than max_error (or 250 points).
  * The floor at a point: the top of its column (or of the 8 around it) nearest to the height the
  * triangles give there, within `reach` steps. The polygons run in 16 runs on the pool's threads
- * (null: in one run on the calling thread), joined in order: the same on any thread count. Out of
- * memory for a thread's scratch, the polygons keep no heights. */
-void nav__polygons_detail(nav__polygons *p, const nav__open_space *os, int32_t dx, int32_t dz, float sample,
+ * (null: in one run on the calling thread), joined in order: the same on any thread count. False when
+ * memory runs out (p is then only good for nav__polygons_free). */
+bool nav__polygons_detail(nav__polygons *p, const nav__open_space *os, int32_t dx, int32_t dz, float sample,
                           float max_error, int32_t reach, nav__pool *pool);
 
 /* Appends the polygons of `add` to `all`, welding vertices at the same corner and height
@@ -274,8 +285,9 @@ bool nav__polygons_append(nav__polygons *all, const nav__polygons *add, nav__ind
  * inside it (at a height within `climb` steps of it), so that both sides have the same edges;
  * polygons grown over NAV_MESH_MAX_POLY_VERTS are halved. Then finds each edge's twin (the same
  * two vertices reversed) and splits vertices where polygons meet at a point only (a pinch, or two
- * floors touching at a corner), so that a vertex's polygons are always one fan. */
-void nav__polygons_stitch(nav__polygons *p, int32_t tile_size, int32_t climb);
+ * floors touching at a corner), so that a vertex's polygons are always one fan. False when memory runs
+ * out (p is then only good for nav__polygons_free). */
+bool nav__polygons_stitch(nav__polygons *p, int32_t tile_size, int32_t climb);
 void nav__polygons_free(nav__polygons *p);
 
 #endif

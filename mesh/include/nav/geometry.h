@@ -218,7 +218,7 @@ NAV_BAKE_API nav_status nav_geometry_tiles_build(const nav_triangles *triangles,
  * change lies in this tile away from its border. The old mesh is not touched. stats [opt]: the new mesh's.
  * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_INVALID_PARAM (no such tile, bad triangles),
  * NAV_OUT_OF_MEMORY, NAV_CORRUPT_DATA; on failure the tiles keep the rebuilt tile (a later rebuild may try
- * again). */
+ * again), or the tile as it was when memory ran out building it. */
 NAV_BAKE_API nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_triangles *triangles,
                                                    int32_t tile_x, int32_t tile_z, nav_mesh **mesh,
                                                    nav_geometry_build_stats *stats);
