@@ -6,6 +6,7 @@
  * and succeeds: every failure must be NAV_FAILURE | NAV_OUT_OF_MEMORY with no object made, never a
  * crash, and nothing may leak (the test allocator counts its blocks; AddressSanitizer's leak check sees
  * the system heap in a sanitizer build). Small generated inputs keep it to seconds. */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -492,6 +493,23 @@ static void tiles_calls(const level *l, test_allocator *a)
                        .size = w.size,
                        .made = true};
     made[3] = FAIL_EACH(run_read_chunk, check_tiles, &read);
+    if (!a) { /* a chunk whose grid claims 2^32 tiles of one cell: refused before anything is made for them */
+        uint8_t *huge = malloc(w.size);
+        memcpy(huge, w.data, w.size);
+        const uint8_t one[4] = {1, 0, 0, 0}, side[4] = {0xfe, 0xff, 0, 0}; /* tile size 1; 65534 cells */
+        memcpy(huge + 15 * 4, one, 4);  /* after 14 options and the most vertices */
+        memcpy(huge + 19 * 4, side, 4); /* after the box's corner: width, */
+        memcpy(huge + 20 * 4, side, 4); /* depth */
+        nav_geometry_tiles *none = NULL;
+        sysfail_arm(LONG_MAX); /* (counts, fails none) */
+        assert_int_equal(nav_geometry_tiles_read_chunk(huge, w.size, &read.desc, &none),
+                         NAV_FAILURE | NAV_CORRUPT_DATA);
+        long allocations = sysfail_count();
+        assert_false(sysfail_disarm());
+        assert_null(none);
+        assert_true(allocations < 10); /* the tiles' struct, their volumes and links */
+        free(huge);
+    }
     /* the .nav file saved, and loaded */
     char path[512];
     temp_path(path, sizeof path, a ? "caller.nav" : "system.nav");

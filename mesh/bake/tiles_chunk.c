@@ -411,11 +411,15 @@ static nav_status read_tiles(tiles_reader *c, const uint8_t *data, size_t size, 
     nav_status s = read_options(c, t);
     if (nav_failed(s)) return s;
     build *b = &t->b;
+    nav_reader *r = &c->r;
+    /* the directory's entries (a tile each) in the bytes left, before each tile's result is made: a
+     * grid of 65534 x 65534 cells in tiles of one claims 2^32 tiles */
+    uint64_t tile = b->desc.tile_size, tiles_x = ((uint64_t)b->width + tile - 1) / tile,
+             tiles_z = ((uint64_t)b->depth + tile - 1) / tile;
+    if (!fits(r, tiles_x * tiles_z, DIRECTORY_ENTRY_BYTES))
+        return corrupt(c, "a directory larger than the chunk", UINT32_MAX);
     if (!nav__geometry_derive(b)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     uint32_t count = (uint32_t)arrlenu(b->results);
-    nav_reader *r = &c->r;
-    if (!fits(r, count, DIRECTORY_ENTRY_BYTES))
-        return corrupt(c, "a directory larger than the chunk", UINT32_MAX);
     uint64_t end = r->pos + (uint64_t)count * DIRECTORY_ENTRY_BYTES;
     for (uint32_t i = 0; i < count; i++) {
         uint64_t offset = nav_reader_get_u64(r);
