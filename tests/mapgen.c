@@ -8,10 +8,10 @@
 #include <string.h>
 
 const test_map_desc test_bench_maps[TEST_BENCH_COUNT] = {
-    [TEST_BENCH_ARENA] = {"arena_like", 49, 49, TEST_MAP_CAVES, 11, 160, 0},
-    [TEST_BENCH_DEN] = {"den_like", 65, 81, TEST_MAP_CAVES, 23, 320, 0},
-    [TEST_BENCH_BRC] = {"brc_like", 257, 261, TEST_MAP_CAVES, 37, 850, 10},
-    [TEST_BENCH_STREETS] = {"streets_like", 256, 256, TEST_MAP_STREETS, 41, 930, 0},
+    [TEST_BENCH_ARENA] = {"arena_like", 49, 49, TEST_MAP_CAVES, 11, 160, 0, 41},
+    [TEST_BENCH_DEN] = {"den_like", 65, 81, TEST_MAP_CAVES, 23, 320, 0, 41},
+    [TEST_BENCH_BRC] = {"brc_like", 257, 261, TEST_MAP_CAVES, 37, 850, 10, 45},
+    [TEST_BENCH_STREETS] = {"streets_like", 256, 256, TEST_MAP_STREETS, 41, 930, 0, 0},
 };
 
 static void *checked(void *p)
@@ -121,25 +121,25 @@ static void label_components(test_map *map)
 
 /* ---- Styles --------------------------------------------------------------------------------------- */
 
-/* Caves: 41% rock at random, five rounds of "rock where 5 of the 9 cells round are rock" (the
- * border counts as rock), sealed chambers, then rock along the open space turned to trees at random
- * and a few single trees in the open. */
-static void make_caves(test_map *map, uint64_t *rng, uint32_t chambers)
+/* Caves: rock sown at random (desc->rock percent), five rounds of "rock where 5 of the 9 cells
+ * round are rock" (the border counts as rock), sealed chambers, rock along the open space turned to
+ * trees at random, then clumps of trees in the open (4 in 1000 cells: 1 to 3 cells a side). */
+static void make_caves(test_map *map, uint64_t *rng, int rock, uint32_t chambers)
 {
     int32_t w = map->width, h = map->height;
     char *next_cells = checked(malloc((size_t)w * (size_t)h));
     for (int32_t y = 0; y < h; y++)
         for (int32_t x = 0; x < w; x++)
             map->cells[at(map, x, y)] =
-                x == 0 || y == 0 || x == w - 1 || y == h - 1 || chance(rng, 41) ? '@' : '.';
+                x == 0 || y == 0 || x == w - 1 || y == h - 1 || chance(rng, rock) ? '@' : '.';
     for (int round = 0; round < 5; round++) {
         for (int32_t y = 0; y < h; y++)
             for (int32_t x = 0; x < w; x++) {
-                int rock = 0;
+                int near_rock = 0;
                 for (int32_t dy = -1; dy <= 1; dy++)
-                    for (int32_t dx = -1; dx <= 1; dx++) rock += !test_map_free(map, x + dx, y + dy);
+                    for (int32_t dx = -1; dx <= 1; dx++) near_rock += !test_map_free(map, x + dx, y + dy);
                 bool border = x == 0 || y == 0 || x == w - 1 || y == h - 1;
-                next_cells[at(map, x, y)] = border || rock >= 5 ? '@' : '.';
+                next_cells[at(map, x, y)] = border || near_rock >= 5 ? '@' : '.';
             }
         memcpy(map->cells, next_cells, (size_t)w * (size_t)h);
     }
@@ -159,7 +159,13 @@ static void make_caves(test_map *map, uint64_t *rng, uint32_t chambers)
             for (int32_t dy = -1; dy <= 1; dy++)
                 for (int32_t dx = -1; dx <= 1; dx++) open += test_map_free(map, x + dx, y + dy);
             if (*c == '@' && open > 0 && chance(rng, 50)) *c = 'T';
-            if (*c == '.' && open == 9 && chance(rng, 1)) *c = 'T';
+        }
+    for (int32_t y = 1; y < h - 4; y++) /* clumps of trees 1 to 3 cells a side in the open */
+        for (int32_t x = 1; x < w - 4; x++) {
+            if (!test_map_free(map, x, y) || below(rng, 1000) >= 4) continue;
+            int32_t side = 1 + below(rng, 3);
+            for (int32_t dy = 0; dy < side; dy++)
+                for (int32_t dx = 0; dx < side; dx++) map->cells[at(map, x + dx, y + dy)] = 'T';
         }
 }
 
@@ -203,7 +209,8 @@ void test_map_generate(test_map *map, const test_map_desc *desc)
     if (desc->style == TEST_MAP_STREETS)
         make_streets(map, &rng);
     else
-        make_caves(map, &rng, desc->unreachable ? 1 + (uint32_t)(desc->width * desc->height / 30000) : 0);
+        make_caves(map, &rng, desc->rock,
+                   desc->unreachable ? 1 + (uint32_t)(desc->width * desc->height / 30000) : 0);
     label_components(map);
 }
 

@@ -24,8 +24,8 @@
 
 typedef enum test_map_style {
     /* Dragon Age-like: caves grown by a cellular automaton, rock '@' inside and trees 'T' along
-     * the open space, single trees in the open (corners to cut or not), and sealed chambers that
-     * nothing outside reaches (unreachable problems). */
+     * the open space, clumps of trees in the open (corners to cut or not), and sealed chambers
+     * that nothing outside reaches (unreachable problems). */
     TEST_MAP_CAVES,
     /* city streets: blocks of buildings '@' of uneven sizes between streets 1 to 4 cells wide,
      * courtyards, squares with trees 'T'. */
@@ -40,6 +40,7 @@ typedef struct test_map_desc {
     uint32_t seed;
     uint32_t problems;    /* in the scenario */
     uint32_t unreachable; /* of them, with the goal in a sealed chamber (optimal length 0) */
+    int rock;             /* caves: percent of rock sown before the automaton (more: narrower caves) */
 } test_map_desc;
 
 /* Stand-ins for the benchmark maps the suites check on the shared data, of the same sizes and
