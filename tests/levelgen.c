@@ -134,15 +134,25 @@ void test_level_generate(test_level *level)
     *level = (test_level){0};
     maker m = {level, FORM_PLAIN};
 
-    begin(&m, "floor", FORM_PLAIN); /* 12 x 7 quads of 8 by 12 metres, corners shared */
-    uint32_t grid[8][13];
-    for (int j = 0; j < 8; j++)
-        for (int i = 0; i < 13; i++) grid[j][i] = vertex(&m, 8.0f * (float)i, 0, 12.0f * (float)j);
-    for (int j = 0; j < 7; j++)
-        for (int i = 0; i < 12; i++) quad(&m, grid[j][i], grid[j + 1][i], grid[j + 1][i + 1], grid[j][i + 1]);
+    begin(&m, "floor", FORM_PLAIN); /* 24 x 21 quads of 4 metres, corners shared */
+    uint32_t grid[22][25];
+    for (int j = 0; j < 22; j++)
+        for (int i = 0; i < 25; i++) grid[j][i] = vertex(&m, 4.0f * (float)i, 0, 4.0f * (float)j);
+    for (int j = 0; j < 21; j++)
+        for (int i = 0; i < 24; i++) quad(&m, grid[j][i], grid[j + 1][i], grid[j + 1][i + 1], grid[j][i + 1]);
+
+    begin(&m, "bank", FORM_PLAIN); /* down 0.73 m (20 degrees) along the south edge to a walk 4 m wide */
+    for (int i = 0; i < 24; i++) {
+        float x0 = 4.0f * (float)i, x1 = x0 + 4;
+        uint32_t top0 = grid[21][i], top1 = grid[21][i + 1];
+        uint32_t foot0 = vertex(&m, x0, -0.73f, 86), foot1 = vertex(&m, x1, -0.73f, 86);
+        uint32_t end0 = vertex(&m, x0, -0.73f, 90), end1 = vertex(&m, x1, -0.73f, 90);
+        quad(&m, top0, foot0, foot1, top1);
+        quad(&m, foot0, end0, end1, foot1);
+    }
 
     begin(&m, "rooms", FORM_BOTH); /* two rooms side by side, doorways in every wall */
-    wall(&m, 8, 36, 32, 36, 18);
+    wall(&m, 8, 36, 32, 36, 13);
     wall(&m, 8, 52, 32, 52, 26);
     wall(&m, 8, 36, 8, 52, 99);
     wall(&m, 32, 36, 32, 52, 42);
@@ -175,10 +185,14 @@ void test_level_generate(test_level *level)
     box(&m, 80, 40, 84, 42, 0, 1.5f);
     box(&m, 40, 30, 42.5f, 32.5f, 0, 1.0f); /* just above the climb */
 
-    begin(&m, "pillars", FORM_NEGATIVE);
+    for (int k = 0; k < 8; k++) /* a row of crates along the north edge, a metre apart */
+        box(&m, 64 + 3 * (float)k, 1, 66 + 3 * (float)k, 2.5f, 0, k % 2 ? 0.6f : 1.2f);
+
+    begin(&m, "pillars", FORM_NEGATIVE); /* three alone, and a colonnade of eight */
     pillar(&m, 46, 44, 0.8f, 4);
     pillar(&m, 50, 48, 0.8f, 4);
     pillar(&m, 88, 30, 0.8f, 4);
+    for (int k = 0; k < 8; k++) pillar(&m, 60 + 4 * (float)k, 46, 0.5f, 5);
 
     level->object_first[level->object_count] = level->face_count;
     level->object_vertex_first[level->object_count] = level->vertex_count;

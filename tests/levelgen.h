@@ -2,12 +2,14 @@
  * run on a fresh clone build navigation meshes from, in place of a copy of Recast's sample scene
  * (the suites' shared cases read that one from the shared data: support.h's test_shared).
  *
- * One fixed level, 96 x 84 metres, y up, made to have what the sample scenes have: a floor of many
- * quads; rooms walled round with doorways; a platform 3 m up reached by a ramp and by stairs; a
+ * One fixed level, 96 x 90 metres, y up, made to have what the sample scenes have: a floor of many
+ * quads and a bank down from it to a lower walk (floors at heights that are no multiple of a voxel's);
+ * rooms walled round with doorways; a platform 3 m up reached by a ramp and by stairs; a
  * bridge from it to a second platform over a walkway (floors above floors); ramps of 15, 30, 40 and
  * 55 degrees (the last too steep to walk) up to small landings; boxes an agent steps onto, boxes too
- * high to climb (small islands on top) and a terrace 1.5 m up with no way onto it; octagonal pillars.
- * At RecastDemo's cell size (0.3) it spans 320 x 280 columns. Its .obj text is written as exporters
+ * high to climb (small islands on top) and a terrace 1.5 m up with no way onto it; a row of crates;
+ * octagonal pillars and a colonnade. Its .obj text is over 64 KiB (the file reader's first window).
+ * At RecastDemo's cell size (0.3) it spans 320 x 300 columns. Its .obj text is written as exporters
  * write one: objects, groups, materials, smoothing, texture coordinates and normals, faces of 3 to
  * 8 corners in every index form ("i", "i/t", "i//n", "i/t/n", negative), vertices with 9
  * significant digits (read back as the same floats). */
