@@ -9,7 +9,7 @@
 # needs: a built build/libnav.a (Release), cc, libspng, libcjson
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-shared=${NAV_SHARED:-$here/../shared}
+. "$here/bench/shared.sh"
 every=50 algo=mesh
 scens=()
 while [ $# -gt 0 ]; do
@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
     *) scens+=("$1"); shift ;;
     esac
 done
-[ ${#scens[@]} -gt 0 ] || scens=("$shared"/maps/*/*.scen)
+[ ${#scens[@]} -gt 0 ] || { need_shared maps; scens=("$shared"/maps/*/*.scen); }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O2 -I"$here/nav/include" -I"$here/mesh/include" -I"$here/waypoints/include" -I"$here/tests" -o "$work/check" \

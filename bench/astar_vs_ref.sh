@@ -17,7 +17,7 @@
 # needs: a built build/tools/navtool (Release), cc, python3
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-shared=${NAV_SHARED:-$here/../shared}
+. "$here/bench/shared.sh"
 navtool=${NAVTOOL:-$here/build/tools/navtool}
 every=1 repeat=1 chunk=0 algo=astar landmarks=0
 scens=()
@@ -33,9 +33,10 @@ while [ $# -gt 0 ]; do
 done
 extra=()
 [ "$landmarks" = 0 ] || extra=(--landmarks "$landmarks")
-[ ${#scens[@]} -gt 0 ] || scens=("$shared"/maps/*/*.scen)
+[ ${#scens[@]} -gt 0 ] || { need_shared maps; scens=("$shared"/maps/*/*.scen); }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+need_shared bench/refastar.c
 cc -O2 -o "$work/refastar" "$shared/bench/refastar.c" -lm
 
 printf '%-22s %7s %12s %12s %7s %10s %10s %s\n' map problems ref_us ours_us ratio ref_exp ours_exp check

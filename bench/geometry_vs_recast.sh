@@ -16,6 +16,8 @@
 #        in a folder outside the project (bench/recast_build.sh says how)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/bench/shared.sh"
+need_shared meshes/nav_test.obj
 recast=${1:?usage: bench/geometry_vs_recast.sh RECAST_CHECKOUT [--runs N] [--rounds K] [--copies N]}
 shift
 runs=5
@@ -54,9 +56,9 @@ awk -v n="$copies" '
                 print line
             }
         }
-    }' "$here/tests/data/nav_test.obj" > "$big"
+    }' "$shared/meshes/nav_test.obj" > "$big"
 
-levels=("$here"/../shared/meshes/*.obj "$big")
+levels=("$shared"/meshes/*.obj "$big")
 for level in "${levels[@]}"; do
     r=$runs
     [ "$level" = "$big" ] && r=1

@@ -12,7 +12,7 @@
 # needs: a built build/tools/navtool (Release), python3
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-shared=${NAV_SHARED:-$here/../shared}
+. "$here/bench/shared.sh"
 navtool=${NAVTOOL:-$here/build/tools/navtool}
 repeat=1
 opts=()
@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
     *) opts+=("$1"); shift ;;
     esac
 done
-[ ${#scens[@]} -gt 0 ] || scens=("$shared"/maps/*/*.scen)
+[ ${#scens[@]} -gt 0 ] || { need_shared maps; scens=("$shared"/maps/*/*.scen); }
 printf '%-20s %9s %9s %8s %8s %8s %6s %8s %10s\n' map astar_us hpa_us speedup ratio max_ratio check bake_ms bake_bytes
 for scen in "${scens[@]}"; do
     a_best="" h_best=""

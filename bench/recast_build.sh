@@ -4,16 +4,20 @@
 # lives outside this project (never copied in).
 #
 # usage: bench/recast_build.sh RECAST_CHECKOUT [LEVEL.obj ...] [-- --runs N]
-#        (default levels: ../shared/meshes/*.obj)
+#        (default levels: ../shared/meshes/*.obj; NAV_SHARED_DIR sets where the shared data is)
 # needs: g++
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/bench/shared.sh"
 recast=${1:?usage: bench/recast_build.sh RECAST_CHECKOUT [LEVEL.obj ...]}
 shift
 levels=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do levels+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
-[ ${#levels[@]} -eq 0 ] && levels=("$here"/../shared/meshes/*.obj)
+if [ ${#levels[@]} -eq 0 ]; then
+    need_shared meshes
+    levels=("$shared"/meshes/*.obj)
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 g++ -O2 -DNDEBUG -I"$recast/Recast/Include" -o "$work/recast_driver" "$here/bench/recast_driver.cpp" \

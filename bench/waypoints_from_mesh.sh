@@ -8,9 +8,9 @@
 # needs: a built build/libnav.a (Release), cc, libspng, libcjson
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-shared=${NAV_SHARED:-$here/../shared}
+. "$here/bench/shared.sh"
 maps=("$@")
-[ ${#maps[@]} -gt 0 ] || maps=("$shared"/maps/*/*.map)
+[ ${#maps[@]} -gt 0 ] || { need_shared maps; maps=("$shared"/maps/*/*.map); }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O2 -I"$here/nav/include" -I"$here/mesh/include" -I"$here/waypoints/include" -o "$work/check" \

@@ -9,7 +9,7 @@
 # needs: a built build/libnav.a (Release), cc, libspng, libcjson, python3
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-shared=${NAV_SHARED:-$here/../shared}
+. "$here/bench/shared.sh"
 pairs=2000
 maps=()
 while [ $# -gt 0 ]; do
@@ -19,6 +19,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 if [ ${#maps[@]} -eq 0 ]; then
+    need_shared maps
     for scen in "$shared"/maps/*/*.scen; do maps+=("${scen%.scen}"); done
 fi
 work=$(mktemp -d)

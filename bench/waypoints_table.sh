@@ -16,7 +16,7 @@
 # needs: a built build/tools/navtool (Release), cc, python3
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-shared=${NAV_SHARED:-$here/../shared}
+. "$here/bench/shared.sh"
 navtool=${NAVTOOL:-$here/build/tools/navtool}
 every=1 repeat=1
 scens=()
@@ -27,9 +27,10 @@ while [ $# -gt 0 ]; do
     *) scens+=("$1"); shift ;;
     esac
 done
-[ ${#scens[@]} -gt 0 ] || scens=("$shared"/maps/*/*.scen)
+[ ${#scens[@]} -gt 0 ] || { need_shared maps; scens=("$shared"/maps/*/*.scen); }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+need_shared bench/refastar.c
 cc -O2 -o "$work/refastar" "$shared/bench/refastar.c" -lm
 . "$here/bench/piece.sh"
 

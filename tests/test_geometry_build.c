@@ -443,7 +443,7 @@ static nav_geometry *load_level(bool real)
     return g;
 }
 
-/* The open space of a level (nav_test.obj: 258 rows of 0.3; the generated one 280) with RecastDemo's
+/* The open space of a level (nav_test.obj: 258 rows of 0.3; the generated one 300) with RecastDemo's
  * agent (steps of 0.2, height 2.0, climb 0.9), before erosion. */
 static nav__open_space sample_open_space(bool real)
 {
