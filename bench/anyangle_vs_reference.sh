@@ -6,10 +6,10 @@
 #
 # usage: bench/anyangle_vs_reference.sh [--every N] [--algo mesh|waypoints] [SCEN...]
 #        (default: every 50th problem, mesh, every map)
-# needs: a built build/libnav.a (Release), cc, libspng, libcjson
+# needs: a built build/libnav.a and build/libnav-bake.a (Release), cc, libspng, libcjson; the shared
+#        maps ../shared/maps (or NAV_SHARED)
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-. "$here/bench/shared.sh"
+. "$(dirname "$0")/require.sh"
 every=50 algo=mesh
 scens=()
 while [ $# -gt 0 ]; do
@@ -19,12 +19,14 @@ while [ $# -gt 0 ]; do
     *) scens+=("$1"); shift ;;
     esac
 done
-[ ${#scens[@]} -gt 0 ] || { need_shared maps; scens=("$shared"/maps/*/*.scen); }
+if [ ${#scens[@]} -eq 0 ]; then
+    bench_need_shared 'maps/*/*.scen'
+    scens=("$shared"/maps/*/*.scen)
+fi
+bench_need_libnav
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cc -O2 -I"$here/nav/include" -I"$here/mesh/include" -I"$here/waypoints/include" -I"$here/tests" -o "$work/check" \
-    "$here/bench/anyangle_vs_reference.c" "$here/tests/reference.c" "$here/build/libnav.a" \
-    $(pkg-config --libs spng libcjson) -lm -pthread
+bench_cc "$work/check" -I"$here/tests" "$here/bench/anyangle_vs_reference.c" "$here/tests/reference.c"
 status=0
 for scen in "${scens[@]}"; do
     rc=0

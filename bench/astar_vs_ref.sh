@@ -14,10 +14,10 @@
 #   --algo A    navtool scen's algorithm (default astar)
 #   --landmarks K  with --algo mesh or mesh-funnel: K landmarks baked into the mesh (default 0)
 #   SCEN...    scenario files; default: every ../shared/maps/*/*.scen
-# needs: a built build/tools/navtool (Release), cc, python3
+# needs: a built build/tools/navtool (Release, or NAVTOOL), cc, python3; the shared data beside the
+#        checkout (or NAV_SHARED): ../shared/bench/refastar.c and ../shared/maps, not part of the project
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-. "$here/bench/shared.sh"
+. "$(dirname "$0")/require.sh"
 navtool=${NAVTOOL:-$here/build/tools/navtool}
 every=1 repeat=1 chunk=0 algo=astar landmarks=0
 scens=()
@@ -33,11 +33,16 @@ while [ $# -gt 0 ]; do
 done
 extra=()
 [ "$landmarks" = 0 ] || extra=(--landmarks "$landmarks")
-[ ${#scens[@]} -gt 0 ] || { need_shared maps; scens=("$shared"/maps/*/*.scen); }
+if [ ${#scens[@]} -eq 0 ]; then
+    bench_need_shared 'maps/*/*.scen'
+    scens=("$shared"/maps/*/*.scen)
+fi
+bench_need_navtool
+bench_need_shared bench/refastar.c
+bench_need_programs python3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-need_shared bench/refastar.c
-cc -O2 -o "$work/refastar" "$shared/bench/refastar.c" -lm
+bench_refastar "$work/refastar"
 
 printf '%-22s %7s %12s %12s %7s %10s %10s %s\n' map problems ref_us ours_us ratio ref_exp ours_exp check
 for scen in "${scens[@]}"; do

@@ -1,25 +1,24 @@
 #!/usr/bin/env bash
 # Issue 14's comparison, in one run: libnav's build from level geometry (bench/geometry_build.c)
-# against Recast's (bench/recast_driver.cpp), both with RecastDemo's settings (cell 0.3, height
-# 0.2, agent 2.0 high, radius 0.6, climb 0.9, slope 45), on each sample scene and on the largest
-# scene made of them: copies of nav_test.obj side by side in a 16 x 16 arrangement. Each scene is
-# built whole (RecastDemo's Sample_SoloMesh; Recast cannot make the big scene whole: its polygon
-# mesh holds 65535 vertices at most) and in tiles of 128 cells with a border of the radius and 3
-# (Sample_TileMesh's build of each tile, one after another: Recast has no threads), and by libnav
-# whole and in tiles of 128, each on 1 and on 2 threads (whole: its stages in bands of rows on the
-# threads). Each builder runs N times in a row (1 for the big scene), and the builders take turns in
-# K rounds (3), so that a noisy spell of a shared machine falls on all of them; each figure is the
-# fastest of its N x K builds. Prints a JSON line a builder and round, then a table.
+# against Recast's (our driver bench/recast_driver.cpp over Recast as Debian ships it, librecast-dev),
+# both with RecastDemo's settings (cell 0.3, height 0.2, agent 2.0 high, radius 0.6, climb 0.9,
+# slope 45), on each sample scene (../shared/meshes/*.obj) and on the largest scene made of them:
+# copies of nav_test.obj side by side in a 16 x 16 arrangement. Each scene is built whole
+# (RecastDemo's Sample_SoloMesh; Recast cannot make the big scene whole: its polygon mesh holds 65535
+# vertices at most) and in tiles of 128 cells with a border of the radius and 3 (Sample_TileMesh's
+# build of each tile, one after another: Recast has no threads), and by libnav whole and in tiles of
+# 128, each on 1 and on 2 threads (whole: its stages in bands of rows on the threads). Each builder
+# runs N times in a row (1 for the big scene), and the builders take turns in K rounds (3), so that a
+# noisy spell of a shared machine falls on all of them; each figure is the fastest of its N x K
+# builds. Prints a JSON line a builder and round, then a table. Runs from any directory; its
+# programs and the big scene go to a temporary folder, removed when it ends.
 #
-# usage: bench/geometry_vs_recast.sh RECAST_CHECKOUT [--runs N] [--rounds K] [--copies N]
-# needs: a built build/libnav.a (Release), cc, g++, awk, python3; Recast from its public repository
-#        in a folder outside the project (bench/recast_build.sh says how)
+# usage: bench/geometry_vs_recast.sh [--runs N] [--rounds K] [--copies N]
+# needs: a built build/libnav.a and build/libnav-bake.a (Release), cc, g++, awk, python3, libspng,
+#        libcjson; Recast as Debian ships it (apt-get install -y librecast-dev); the sample scenes
+#        ../shared/meshes/*.obj
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-. "$here/bench/shared.sh"
-need_shared meshes/nav_test.obj
-recast=${1:?usage: bench/geometry_vs_recast.sh RECAST_CHECKOUT [--runs N] [--rounds K] [--copies N]}
-shift
+. "$(dirname "$0")/require.sh"
 runs=5
 rounds=3
 copies=16
@@ -28,15 +27,17 @@ while [ $# -gt 0 ]; do
     --runs) runs=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --copies) copies=$2; shift 2 ;;
-    *) echo "unexpected argument '$1'" >&2; exit 2 ;;
+    *) echo "$me: unexpected argument '$1'; usage: $me [--runs N] [--rounds K] [--copies N]" >&2; exit 2 ;;
     esac
 done
+bench_need_shared 'meshes/*.obj' meshes/nav_test.obj
+bench_need_libnav
+bench_need_recast
+bench_need_programs awk python3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-g++ -O2 -DNDEBUG -I"$recast/Recast/Include" -o "$work/recast_driver" "$here/bench/recast_driver.cpp" \
-    "$recast"/Recast/Source/*.cpp
-cc -O2 -I"$here/nav/include" -I"$here/mesh/include" -o "$work/geometry_build" "$here/bench/geometry_build.c" \
-    "$here/build/libnav.a" -lm -pthread
+bench_recast_driver "$work/recast_driver"
+bench_cc "$work/geometry_build" "$here/bench/geometry_build.c"
 
 # copies x copies of nav_test.obj, each moved by the scene's extent (and a metre) in x and z
 big="$work/nav_test_${copies}x${copies}.obj"

@@ -9,10 +9,10 @@
 #   --repeat R   run both R times (default 1)
 #   HPA OPTIONS  passed to the HPA* runs (--cluster N, --levels N, --ratio N, --long N)
 #   SCEN...      scenario files; default: every ../shared/maps/*/*.scen
-# needs: a built build/tools/navtool (Release), python3
+# needs: a built build/tools/navtool (Release, or NAVTOOL), python3; the shared maps ../shared/maps
+#        (or NAV_SHARED)
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-. "$here/bench/shared.sh"
+. "$(dirname "$0")/require.sh"
 navtool=${NAVTOOL:-$here/build/tools/navtool}
 repeat=1
 opts=()
@@ -24,7 +24,12 @@ while [ $# -gt 0 ]; do
     *) opts+=("$1"); shift ;;
     esac
 done
-[ ${#scens[@]} -gt 0 ] || { need_shared maps; scens=("$shared"/maps/*/*.scen); }
+if [ ${#scens[@]} -eq 0 ]; then
+    bench_need_shared 'maps/*/*.scen'
+    scens=("$shared"/maps/*/*.scen)
+fi
+bench_need_navtool
+bench_need_programs python3
 printf '%-20s %9s %9s %8s %8s %8s %6s %8s %10s\n' map astar_us hpa_us speedup ratio max_ratio check bake_ms bake_bytes
 for scen in "${scens[@]}"; do
     a_best="" h_best=""

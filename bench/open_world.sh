@@ -8,12 +8,11 @@
 # usage: bench/open_world.sh [--tiles T] [--side S] [--queries N] [--sample M] [--threads K]
 #                            [--seed X] [--join entrances|every] [--long N]
 #        (defaults: 64 tiles, 256 cells, 1000 queries, a sample of 100; --long: see open_world.c)
-# needs: a built build/libnav.a (Release), cc, libspng, libcjson
+# needs: a built build/libnav.a and build/libnav-bake.a (Release), cc, libspng, libcjson
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/require.sh"
+bench_need_libnav
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cc -O2 -I"$here/nav/include" -I"$here/hpa/include" -I"$here/mesh/include" -I"$here/waypoints/include" \
-    -o "$work/open_world" "$here/bench/open_world.c" "$here/build/libnav.a" $(pkg-config --libs spng libcjson) \
-    -lm -pthread
+bench_cc "$work/open_world" "$here/bench/open_world.c"
 "$work/open_world" "$@"

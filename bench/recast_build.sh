@@ -1,25 +1,22 @@
 #!/usr/bin/env bash
-# The yardstick of issue 14: Recast's solo-mesh build of each level .obj (RecastDemo's defaults),
-# timed by bench/recast_driver.cpp. Recast is built from a checkout of its public repository that
-# lives outside this project (never copied in).
+# The yardstick of issue 14: Recast's solo-mesh build (RecastDemo's defaults) of each level .obj, or
+# its tiled build, stage by stage, timed by our own driver bench/recast_driver.cpp over Recast as
+# Debian ships it (librecast-dev: apt-get install -y librecast-dev). Prints one JSON line a level.
 #
-# usage: bench/recast_build.sh RECAST_CHECKOUT [LEVEL.obj ...] [-- --runs N]
-#        (default levels: ../shared/meshes/*.obj; NAV_SHARED_DIR sets where the shared data is)
-# needs: g++
+# usage: bench/recast_build.sh [LEVEL.obj ...] [-- --runs N] [-- --tile CELLS]
+#        (default levels: ../shared/meshes/*.obj; the driver's options after --)
+# needs: g++, librecast-dev
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-. "$here/bench/shared.sh"
-recast=${1:?usage: bench/recast_build.sh RECAST_CHECKOUT [LEVEL.obj ...]}
-shift
+. "$(dirname "$0")/require.sh"
 levels=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do levels+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
 if [ ${#levels[@]} -eq 0 ]; then
-    need_shared meshes
+    bench_need_shared 'meshes/*.obj'
     levels=("$shared"/meshes/*.obj)
 fi
+bench_need_recast
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-g++ -O2 -DNDEBUG -I"$recast/Recast/Include" -o "$work/recast_driver" "$here/bench/recast_driver.cpp" \
-    "$recast"/Recast/Source/*.cpp
+bench_recast_driver "$work/recast_driver"
 for level in "${levels[@]}"; do "$work/recast_driver" "$level" "$@"; done

@@ -1,10 +1,12 @@
 // The yardstick of issue 14: Recast's solo-mesh build (RecastDemo's defaults, watershed regions) on
-// a level .obj, timed stage by stage, with the walkable area of its polygon mesh. Our own driver
-// over Recast's public API (Recast/Include/Recast.h); Recast itself is built from its public
-// repository outside this project by bench/recast_build.sh, never copied here.
+// a level .obj, or its tiled build (Sample_TileMesh's tiles, one after another), timed stage by
+// stage, with the walkable area of its polygon mesh. Our own driver over Recast's public API
+// (Recast.h), built against Recast as Debian ships it (librecast-dev, 1.5.1+git20210215.e75adf8:
+// headers in /usr/include/recastnavigation, -lRecast) by bench/recast_build.sh and
+// bench/geometry_vs_recast.sh; it uses only calls that version and later ones share.
 //
-// usage: recast_driver LEVEL.obj [--runs N]
-// prints, per run kept (the fastest of N, 5 by default), one JSON line: triangles, cells, the
+// usage: recast_driver LEVEL.obj [--runs N] [--tile CELLS]
+// prints, for the fastest of N runs (5 by default), one JSON line: triangles, cells, the
 // milliseconds of each stage and in all, polygons, vertices, walkable area (square world units, the
 // polygon mesh's polygons on the xz plane).
 #include <algorithm>
@@ -69,8 +71,8 @@ const char *const stage_names[8] = {"rasterize", "filter",   "compact",  "erode"
 // One Recast build (RecastDemo's Sample_SoloMesh, or one tile of Sample_TileMesh) of the triangles
 // `tris` over the box [bmin, bmax] grown by `border` cells; its stage times, polygons and walkable
 // area (the border's own is none: Recast leaves it out) added to r.
-bool build_box(const std::vector<float> &verts, const std::vector<int> &tris, const float *bmin, const float *bmax,
-               int border, result &r)
+bool build_box(const std::vector<float> &verts, const std::vector<int> &tris, const float *bmin,
+               const float *bmax, int border, result &r)
 {
     rcContext ctx(false);
     rcConfig cfg;
@@ -229,8 +231,9 @@ int main(int argc, char **argv)
         }
         if (r.total < best.total) best = r;
     }
-    std::printf("{\"scene\":\"%s\",\"triangles\":%zu,\"cells\":\"%d x %d\",\"tile\":%d,\"runs\":%d,\"total_ms\":%.3f",
-                argv[1], tris.size() / 3, best.width, best.height, tile, runs, best.total);
+    std::printf(
+        "{\"scene\":\"%s\",\"triangles\":%zu,\"cells\":\"%d x %d\",\"tile\":%d,\"runs\":%d,\"total_ms\":%.3f",
+        argv[1], tris.size() / 3, best.width, best.height, tile, runs, best.total);
     for (int s = 0; s < 8; s++) std::printf(",\"%s_ms\":%.3f", stage_names[s], best.stage[s]);
     std::printf(",\"polygons\":%d,\"vertices\":%d,\"walkable_area\":%.2f}\n", best.polys, best.verts,
                 best.area);

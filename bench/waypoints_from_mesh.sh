@@ -5,16 +5,19 @@
 # bakes' sizes and seconds (2 threads). Offline: a few minutes.
 #
 # usage: bench/waypoints_from_mesh.sh [MAP...]     (default: every ../shared/maps/*/*.map)
-# needs: a built build/libnav.a (Release), cc, libspng, libcjson
+# needs: a built build/libnav.a and build/libnav-bake.a (Release), cc, libspng, libcjson; the shared
+#        maps ../shared/maps (or NAV_SHARED)
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-. "$here/bench/shared.sh"
+. "$(dirname "$0")/require.sh"
 maps=("$@")
-[ ${#maps[@]} -gt 0 ] || { need_shared maps; maps=("$shared"/maps/*/*.map); }
+if [ ${#maps[@]} -eq 0 ]; then
+    bench_need_shared 'maps/*/*.map'
+    maps=("$shared"/maps/*/*.map)
+fi
+bench_need_libnav
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cc -O2 -I"$here/nav/include" -I"$here/mesh/include" -I"$here/waypoints/include" -o "$work/check" \
-    "$here/bench/waypoints_from_mesh.c" "$here/build/libnav.a" $(pkg-config --libs spng libcjson) -lm -pthread
+bench_cc "$work/check" "$here/bench/waypoints_from_mesh.c"
 status=0
 for map in "${maps[@]}"; do
     rc=0

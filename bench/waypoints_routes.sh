@@ -6,10 +6,10 @@
 #
 # usage: bench/waypoints_routes.sh [--pairs N] [MAP...]   (default 2000 pairs; every map that has a
 #        scenario file under ../shared/maps)
-# needs: a built build/libnav.a (Release), cc, libspng, libcjson, python3
+# needs: a built build/libnav.a and build/libnav-bake.a (Release), cc, libspng, libcjson, python3; the
+#        shared maps ../shared/maps (or NAV_SHARED)
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-. "$here/bench/shared.sh"
+. "$(dirname "$0")/require.sh"
 pairs=2000
 maps=()
 while [ $# -gt 0 ]; do
@@ -19,13 +19,14 @@ while [ $# -gt 0 ]; do
     esac
 done
 if [ ${#maps[@]} -eq 0 ]; then
-    need_shared maps
+    bench_need_shared 'maps/*/*.scen'
     for scen in "$shared"/maps/*/*.scen; do maps+=("${scen%.scen}"); done
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cc -O2 -I"$here/nav/include" -I"$here/waypoints/include" -o "$work/routes" "$here/bench/waypoints_routes.c" \
-    "$here/build/libnav.a" $(pkg-config --libs spng libcjson) -lm -pthread
+bench_need_libnav
+bench_need_programs python3
+bench_cc "$work/routes" "$here/bench/waypoints_routes.c"
 status=0
 for map in "${maps[@]}"; do
     rc=0

@@ -13,10 +13,10 @@
 #   --every N      every Nth problem only (default 1: all)
 #   --repeat R     R runs each, alternating which goes first; the fastest kept (default 1)
 #   SCEN...        scenario files; default: every ../shared/maps/*/*.scen
-# needs: a built build/tools/navtool (Release), cc, python3
+# needs: a built build/tools/navtool (Release, or NAVTOOL), cc, python3; the shared data beside the
+#        checkout (or NAV_SHARED): ../shared/bench/refastar.c and ../shared/maps, not part of the project
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-. "$here/bench/shared.sh"
+. "$(dirname "$0")/require.sh"
 navtool=${NAVTOOL:-$here/build/tools/navtool}
 every=1 repeat=1
 scens=()
@@ -27,11 +27,16 @@ while [ $# -gt 0 ]; do
     *) scens+=("$1"); shift ;;
     esac
 done
-[ ${#scens[@]} -gt 0 ] || { need_shared maps; scens=("$shared"/maps/*/*.scen); }
+if [ ${#scens[@]} -eq 0 ]; then
+    bench_need_shared 'maps/*/*.scen'
+    scens=("$shared"/maps/*/*.scen)
+fi
+bench_need_navtool
+bench_need_shared bench/refastar.c
+bench_need_programs python3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-need_shared bench/refastar.c
-cc -O2 -o "$work/refastar" "$shared/bench/refastar.c" -lm
+bench_refastar "$work/refastar"
 . "$here/bench/piece.sh"
 
 results=$work/results

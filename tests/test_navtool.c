@@ -1,10 +1,13 @@
 /* navtool as a user runs it: the built program, on files made here, its output and exit status.
  * (Built only with the tools: NAVTOOL is the program's path.) */
+#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,19 +25,26 @@
 #include "nav/scen.h"
 #include "nav/waypoints.h"
 
-/* Runs navtool with the arguments (a shell command line after the program), stdout and stderr
- * together into out. Returns its exit status. */
-static int run_navtool(char *out, size_t size, const char *args)
+/* Runs a shell command line, stdout and stderr together into out. Returns its exit status. */
+static int run_command(char *out, size_t size, const char *command)
 {
-    char command[4096];
-    snprintf(command, sizeof command, "'%s' %s 2>&1", NAVTOOL, args);
-    FILE *p = popen(command, "r");
+    char line[8192 + 8];
+    snprintf(line, sizeof line, "%s 2>&1", command);
+    FILE *p = popen(line, "r");
     assert_non_null(p);
     size_t n = fread(out, 1, size - 1, p);
     out[n] = '\0';
     int status = pclose(p);
     assert_true(WIFEXITED(status));
     return WEXITSTATUS(status);
+}
+
+/* Runs navtool with the arguments (a shell command line after the program), as run_command. */
+static int run_navtool(char *out, size_t size, const char *args)
+{
+    char command[8192];
+    snprintf(command, sizeof command, "'%s' %s", NAVTOOL, args);
+    return run_command(out, size, command);
 }
 
 static void expect_output(const char *out, const char *text)
@@ -710,6 +720,57 @@ static void test_world_commands(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Issue 43, defect 4: navtool render on a world file said "corrupt data", and navtool path on a world
+ * could not switch links. render draws the world (and a route between two points), and both take
+ * --set LINK=on|off, a link by name or number: the bridge off, the east town is out of reach and the
+ * picture shows a link off; switched on again by number, the route is back; a link of no such name
+ * or a value other than on and off is refused. */
+static void test_world_render_and_switches(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/navtool_switch_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    static char out[1 << 16];
+    char args[4096], png[600];
+    const char *json = NAV_TEST_DATA "/../../data/worlds/village/village.json";
+    snprintf(png, sizeof png, "%s/world.png", dir);
+    snprintf(args, sizeof args, "render '%s' --png '%s'", json, png);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "(5 regions, 4 links, 0 of them off)");
+    assert_true(count_colour(png, 250, 210, 40) > 20); /* the links, on */
+    assert_int_equal(count_colour(png, 150, 150, 150), 0);
+    assert_int_equal(count_colour(png, 30, 160, 30), 0); /* no route: no start */
+
+    snprintf(args, sizeof args, "path '%s' 12.5 3 8.5 125.5 0 20.5 --set bridge=off", json);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "unreachable");
+    snprintf(args, sizeof args, "path '%s' 12.5 3 8.5 125.5 0 20.5 --set bridge=off --set 3=on", json);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "cost 149.92");
+    snprintf(args, sizeof args, "render '%s' 12.5 3 8.5 125.5 0 20.5 --png '%s' --set 'front door=off'", json,
+             png);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "unreachable");
+    expect_output(out, "(5 regions, 4 links, 1 of them off)");
+    assert_true(count_colour(png, 150, 150, 150) > 20); /* the door, off */
+    snprintf(args, sizeof args, "render '%s' 12.5 3 8.5 125.5 0 20.5 --png '%s'", json, png);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "and the route");
+    assert_true(count_colour(png, 30, 160, 30) > 20); /* the route's start */
+
+    snprintf(args, sizeof args, "path '%s' 12.5 3 8.5 125.5 0 20.5 --set drawbridge=off", json);
+    assert_int_equal(run_navtool(out, sizeof out, args), 2);
+    expect_output(out, "no link named \"drawbridge\"");
+    snprintf(args, sizeof args, "path '%s' 12.5 3 8.5 125.5 0 20.5 --set bridge=up", json);
+    assert_int_equal(run_navtool(out, sizeof out, args), 2);
+    expect_output(out, "--set needs LINK=on or LINK=off");
+    snprintf(args, sizeof args, "render '%s'", json);
+    assert_int_equal(run_navtool(out, sizeof out, args), 2);
+    expect_output(out, "give --png OUT");
+    remove(png);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 static bool same_file(const char *a, const char *b)
 {
     FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
@@ -877,13 +938,241 @@ static void test_real_level_commands(void **state)
     level_commands(&nav_test);
 }
 
+/* The entries of a folder, . and .. aside. */
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    closedir(d);
+    return n;
+}
+
+/* tools/split_bake.sh as a user runs it: from a folder outside the checkout, navtool left to the
+ * script to find (the build beside it: here a copy of the script in a checkout's layout, its
+ * build/tools/navtool a link to the program under test), paths relative to the caller. The file it
+ * links is byte for byte the whole bake; its temporary folder (under TMPDIR) is gone afterwards,
+ * also when a bake fails; a missing navtool is named. */
+static void test_split_bake(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/navtool_split_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    static char out[1 << 16];
+    char path[600], command[4096];
+    const char *json = NAV_TEST_DATA "/../../data/worlds/village/village.json";
+    const char *folders[] = {"repo", "repo/tools", "repo/build", "repo/build/tools", "elsewhere", "tmp"};
+    for (int i = 0; i < 6; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, folders[i]);
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
+    size_t size;
+    char *script = test_read_file(NAV_TEST_DATA "/../../tools/split_bake.sh", &size);
+    snprintf(path, sizeof path, "%s/repo/tools/split_bake.sh", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(script, 1, size, f), size);
+    fclose(f);
+    free(script);
+    char navtool[600];
+    snprintf(navtool, sizeof navtool, "%s/repo/build/tools/navtool", dir);
+    assert_int_equal(symlink(NAVTOOL, navtool), 0);
+
+    snprintf(command, sizeof command,
+             "cd '%s/elsewhere' && env -u NAVTOOL -u PARTS TMPDIR='%s/tmp' bash ../repo/tools/split_bake.sh "
+             "'%s' split.nav 2 2",
+             dir, dir, json);
+    int status = run_command(out, sizeof out, command);
+    if (status != 0) fail_msg("split_bake.sh failed (%d):\n%s", status, out);
+    expect_output(out, "split bake: 2 shards on 2 jobs");
+    snprintf(command, sizeof command, "bake '%s' -o '%s/whole.nav' --quiet", json, dir);
+    assert_int_equal(run_navtool(out, sizeof out, command), 0);
+    char whole[600], split[600];
+    snprintf(whole, sizeof whole, "%s/whole.nav", dir);
+    snprintf(split, sizeof split, "%s/elsewhere/split.nav", dir);
+    assert_true(same_file(whole, split));
+    snprintf(path, sizeof path, "%s/tmp", dir);
+    assert_int_equal(count_entries(path), 0);
+
+    /* a bake that fails (no such world): a failure, and no folder left behind */
+    snprintf(command, sizeof command,
+             "cd '%s/elsewhere' && env -u NAVTOOL -u PARTS TMPDIR='%s/tmp' bash ../repo/tools/split_bake.sh "
+             "no_such_world.json bad.nav 2 2",
+             dir, dir);
+    assert_int_not_equal(run_command(out, sizeof out, command), 0);
+    assert_int_equal(count_entries(path), 0);
+    /* no navtool beside the script: said so */
+    assert_int_equal(remove(navtool), 0);
+    snprintf(command, sizeof command,
+             "cd '%s/elsewhere' && env -u NAVTOOL -u PARTS TMPDIR='%s/tmp' bash ../repo/tools/split_bake.sh "
+             "'%s' bad.nav 2 2",
+             dir, dir, json);
+    assert_int_equal(run_command(out, sizeof out, command), 1);
+    expect_output(out, "build/tools/navtool");
+    assert_int_equal(count_entries(path), 0);
+
+    assert_int_equal(remove(whole), 0);
+    assert_int_equal(remove(split), 0);
+    snprintf(path, sizeof path, "%s/repo/tools/split_bake.sh", dir);
+    assert_int_equal(remove(path), 0);
+    for (int i = 5; i >= 0; i--) {
+        snprintf(path, sizeof path, "%s/%s", dir, folders[i]);
+        assert_int_equal(rmdir(path), 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* ---- Out of memory ------------------------------------------------------------------------------ */
+
+/* Sanitizers reserve terabytes of shadow memory: they cannot run under an address-space limit. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#if !defined(SANITIZED) && NAV_TEST_SANITIZED
+#define SANITIZED 1
+#endif
+
+/* The address space this process had when it started (its VmSize, bytes), which a program of
+ * libnav's starts near: navtool is given so much more, and no more. */
+static unsigned long long start_address_space;
+
+static unsigned long long address_space(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmSize: %llu kB", &kb) == 1) break;
+    if (f) fclose(f);
+    return kb * 1024;
+}
+
+#ifndef SANITIZED
+/* Runs navtool with the arguments (null-terminated) and its address space limited to `limit` bytes
+ * (RLIMIT_AS, set in the child before it runs navtool), stdout and stderr together into out. Returns
+ * its exit status; a signal that ends it fails the test. */
+static int run_navtool_limited(char *out, size_t size, const char *const *args, unsigned long long limit)
+{
+    int pipe_ends[2];
+    assert_int_equal(pipe(pipe_ends), 0);
+    fflush(NULL);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        dup2(pipe_ends[1], STDOUT_FILENO);
+        dup2(pipe_ends[1], STDERR_FILENO);
+        close(pipe_ends[0]);
+        close(pipe_ends[1]);
+        struct rlimit r = {(rlim_t)limit, (rlim_t)limit};
+        if (setrlimit(RLIMIT_AS, &r) != 0) _exit(125);
+        char *argv[16] = {(char *)NAVTOOL};
+        for (int i = 0; args[i] && i < 14; i++) argv[i + 1] = (char *)args[i];
+        execv(NAVTOOL, argv);
+        _exit(126);
+    }
+    close(pipe_ends[1]);
+    size_t n = 0;
+    char rest[4096];
+    for (;;) { /* all of it, lest the child block on a full pipe */
+        ssize_t got =
+            n + 1 < size ? read(pipe_ends[0], out + n, size - 1 - n) : read(pipe_ends[0], rest, sizeof rest);
+        if (got <= 0) break;
+        if (n + 1 < size) n += (size_t)got;
+    }
+    out[n] = '\0';
+    close(pipe_ends[0]);
+    int status;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    if (WIFSIGNALED(status))
+        fail_msg("navtool died of signal %d under the limit:\n%s", WTERMSIG(status), out);
+    assert_true(WIFEXITED(status));
+    assert_true(WEXITSTATUS(status) != 125 && WEXITSTATUS(status) != 126);
+    return WEXITSTATUS(status);
+}
+
+#endif
+
+/* Issue 43: a bake or a world load that runs out of memory ends navtool with a message that says so
+ * and exit status 1, never a crash: navtool runs with 64 MiB more address space than a program of
+ * libnav's has at its start. A waypoint bake of a chain of 4096 waypoints (its tables: 4096^2
+ * entries of 6 bytes, 100 MB); a world whose waypoint region is that chain; a world file whose JSON
+ * alone (4 million numbers: over 300 MB as cJSON's tree) does not fit, which cJSON reports as a null
+ * tree, and which must not be called a parse error. */
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+#ifdef SANITIZED
+    print_message("skipped: the sanitizers cannot run under an address-space limit (RLIMIT_AS)\n");
+    skip();
+#else
+    assert_true(start_address_space > 0);
+    unsigned long long limit = start_address_space + (64ull << 20);
+    char dir[] = "/tmp/test_navtool_oom_XXXXXX", chain[64], world[64], parse[64], nav[64], out[8192];
+    assert_non_null(mkdtemp(dir));
+    snprintf(chain, sizeof chain, "%s/chain.txt", dir);
+    snprintf(world, sizeof world, "%s/world.json", dir);
+    snprintf(parse, sizeof parse, "%s/big.json", dir);
+    snprintf(nav, sizeof nav, "%s/out.nav", dir);
+    FILE *f = fopen(chain, "w");
+    assert_non_null(f);
+    fputs("libnav waypoints 1\n", f);
+    for (int i = 0; i < 4096; i++) fprintf(f, "waypoint w%d %d 0 0\n", i, i);
+    for (int i = 0; i + 1 < 4096; i++) fprintf(f, "link w%d w%d\n", i, i + 1);
+    assert_int_equal(fclose(f), 0);
+    f = fopen(world, "w");
+    assert_non_null(f);
+    fputs("{\"regions\": [{\"name\": \"roads\", \"waypoints\": \"chain.txt\"}]}\n", f);
+    assert_int_equal(fclose(f), 0);
+    f = fopen(parse, "w");
+    assert_non_null(f);
+    fputs("{\"regions\": [{\"name\": \"roads\", \"waypoints\": \"chain.txt\"}],\n \"links\": [[0", f);
+    for (int i = 1; i < 4000000; i++) fputs(",0", f);
+    fputs("]]}\n", f);
+    assert_int_equal(fclose(f), 0);
+
+    const char *bake_waypoints[] = {"bake", chain, "--waypoints", "-o", nav, "--quiet", NULL};
+    assert_int_equal(run_navtool_limited(out, sizeof out, bake_waypoints, limit), 1);
+    expect_output(out, "no waypoints for");
+    expect_output(out, "out of memory");
+    const char *bake_world[] = {"bake", world, "-o", nav, "--quiet", NULL};
+    assert_int_equal(run_navtool_limited(out, sizeof out, bake_world, limit), 1);
+    expect_output(out, "\"chain.txt\" did not load: out of memory");
+    expect_output(out, "the world does not load: out of memory");
+    const char *parse_world[] = {"bake", parse, "-o", nav, "--quiet", NULL};
+    assert_int_equal(run_navtool_limited(out, sizeof out, parse_world, limit), 1);
+    expect_output(out, "big.json: out of memory while parsing the JSON");
+    expect_output(out, "the world does not load: out of memory");
+    /* the limit is what failed them: a small bake fits */
+    f = fopen(chain, "w");
+    assert_non_null(f);
+    fputs("libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 1 0 0\nlink a b\n", f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(run_navtool_limited(out, sizeof out, bake_world, limit), 0);
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    assert_int_equal(system(command), 0);
+#endif
+}
+
 int main(int argc, char **argv)
 {
+    start_address_space = address_space();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_info),           cmocka_unit_test(test_baked_file_input),
-        cmocka_unit_test(test_mesh_commands),  cmocka_unit_test(test_waypoint_commands),
-        cmocka_unit_test(test_demo),           cmocka_unit_test(test_world_commands),
+        cmocka_unit_test(test_info),
+        cmocka_unit_test(test_baked_file_input),
+        cmocka_unit_test(test_mesh_commands),
+        cmocka_unit_test(test_waypoint_commands),
+        cmocka_unit_test(test_demo),
+        cmocka_unit_test(test_world_commands),
+        cmocka_unit_test(test_world_render_and_switches),
         cmocka_unit_test(test_level_commands),
+        cmocka_unit_test(test_split_bake),
+        cmocka_unit_test(test_out_of_memory),
     };
     const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_real_info),           cmocka_unit_test(test_real_baked_file_input),

@@ -106,6 +106,15 @@ static void print_world(const nav_world *w)
     for (uint32_t r = 0; r < info.regions && r < 16; r++)
         printf("world: region %u \"%s\": %s\n", r, nav_world_region_name(w, r), navtool_planner_of(w, r));
     if (info.regions > 16) printf("world: ... and %u more regions\n", info.regions - 16);
+    for (uint32_t k = 0; k < info.links && k < 32; k++) { /* what navtool path --set names */
+        nav_world_link_desc d;
+        nav_world_link(w, k, &d);
+        printf("world: link %u \"%s\": a %s from \"%s\" to \"%s\"%s, cost %g, %s\n", k, d.name ? d.name : "",
+               nav_world_link_kind_name(d.kind), nav_world_region_name(w, d.from_region),
+               nav_world_region_name(w, d.to_region), d.one_way ? " (one way)" : "", d.cost,
+               d.disabled ? "off" : "on");
+    }
+    if (info.links > 32) printf("world: ... and %u more links\n", info.links - 32);
 }
 
 int navtool_info(int argc, char **argv)

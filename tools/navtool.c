@@ -44,7 +44,10 @@ static const struct {
      "  navtool bake WORLD.json --region NAME -o PART.nav              (a split bake: one region's part)\n"
      "  navtool bake WORLD.json --shard K/N -o PART.nav                (or job K of an array of N)\n"
      "  navtool bake WORLD.json --link PART.nav... -o WORLD.nav        (and its parts joined)\n"
-     "  navtool path WORLD.json|WORLD.nav SX SY SZ GX GY GZ [--png OUT] [--scale PX]   (world points)"},
+     "  navtool path WORLD.json|WORLD.nav SX SY SZ GX GY GZ [--png OUT] [--scale PX] [--set LINK=on|off]...\n"
+     "               (world points; --set switches a link, by name or number, before the query)\n"
+     "  navtool render WORLD.json|WORLD.nav [SX SY SZ GX GY GZ] --png OUT [--scale PX] [--set "
+     "LINK=on|off]..."},
     {"render", navtool_render,
      "navtool render MAP|FILE.nav|WAYPOINTS.txt [SX SY GX GY | FROM TO] [--algo "
      "A|hpa|mesh|mesh-funnel|waypoints]\n"

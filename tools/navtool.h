@@ -126,6 +126,7 @@ void navtool_print_legs(const nav_world *w, const nav_world_query *q);
 nav_world *navtool_load_world(const char *path, const nav_world_bake_desc *bake, bool quiet);
 int navtool_bake_world(int argc, char **argv);
 int navtool_path_world(int argc, char **argv);
+int navtool_render_world(int argc, char **argv);
 
 /* Prints the grid with the path as '*' (start 's', goal 't'). */
 void navtool_print_ascii(FILE *out, const nav_grid *grid, const nav_path *path_cells);

@@ -310,6 +310,8 @@ void navtool_print_ascii(FILE *out, const nav_grid *grid, const nav_path *path_c
 
 int navtool_render(int argc, char **argv)
 {
+    if (argc > 1 && (navtool_is_json(argv[1]) || navtool_nav_file_has(argv[1], NAV_CHUNK_WORLD)))
+        return navtool_render_world(argc, argv);
     if (argc > 1 && navtool_is_level_nav(argv[1])) return navtool_render_level(argc, argv);
     const char *map = NULL, *png = NULL;
     int32_t c[4];

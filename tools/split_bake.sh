@@ -6,9 +6,12 @@
 #
 #   tools/split_bake.sh WORLD.json OUT.nav [SHARDS [JOBS]]     (defaults: one shard a core, every core)
 #
-# NAVTOOL (default: build/tools/navtool) is the program; PARTS (default: a temporary folder) is
-# where the part files go, kept when set.
+# NAVTOOL (default: the checkout's build/tools/navtool, found from this script's place, so the script
+# runs from any directory; WORLD.json and OUT.nav are relative to the caller's) is the program; PARTS
+# (default: a temporary folder, removed when the script ends, whether or not it succeeds) is where the
+# part files go, kept when set.
 set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
 if [ $# -lt 2 ]; then
     echo "usage: $0 WORLD.json OUT.nav [SHARDS [JOBS]]" >&2
     exit 2
@@ -17,9 +20,19 @@ world=$1
 out=$2
 shards=${3:-$(nproc)}
 jobs=${4:-$(nproc)}
-navtool=${NAVTOOL:-build/tools/navtool}
-parts=${PARTS:-$(mktemp -d)}
-mkdir -p "$parts"
+navtool=${NAVTOOL:-$here/build/tools/navtool}
+if ! command -v "$navtool" >/dev/null; then
+    echo "$0: no navtool at $navtool: build it (cmake -S '$here' -B '$here/build' -DCMAKE_BUILD_TYPE=Release" \
+        "&& cmake --build '$here/build' -j2) or set NAVTOOL to the program" >&2
+    exit 1
+fi
+if [ -n "${PARTS:-}" ]; then
+    parts=$PARTS
+    mkdir -p "$parts"
+else
+    parts=$(mktemp -d)
+    trap 'rm -rf "$parts"' EXIT
+fi
 echo "split bake: $shards shards on $jobs jobs, parts in $parts"
 
 bake_shard() { # its number
@@ -39,4 +52,3 @@ for k in $(seq 0 $((shards - 1))); do files+=("$parts/$k.nav"); done
 "$navtool" bake "$world" --link "${files[@]}" -o "$out" --quiet
 end=$(date +%s.%N)
 echo "split bake: parts $(awk "BEGIN{printf \"%.2f\", $parts_done - $start}") s, link $(awk "BEGIN{printf \"%.2f\", $end - $parts_done}") s -> $out"
-[ -n "${PARTS:-}" ] || rm -rf "$parts"

@@ -162,71 +162,164 @@ int navtool_bake_world(int argc, char **argv)
     return 0;
 }
 
-/* navtool path WORLD.json|WORLD.nav SX SY SZ GX GY GZ [--png OUT]: the route's legs. */
-int navtool_path_world(int argc, char **argv)
-{
-    const char *input = NULL, *png = NULL;
-    double scale = 8;
+/* What navtool path and render take of a world: the file, two world points [opt], a picture, and
+ * links switched on or off (--set LINK=on|off, repeated). */
+typedef struct world_args {
+    const char *input, *png;
+    double scale;
     float c[6];
-    int n = 0;
+    int coords;
+    char **sets; /* the LINK=on|off arguments */
+    int set_count;
+} world_args;
+
+static bool parse_world_args(const char *command, int argc, char **argv, world_args *a)
+{
+    *a = (world_args){.scale = 8};
+    a->sets = calloc((size_t)argc, sizeof *a->sets);
+    if (!a->sets) {
+        fprintf(stderr, "navtool %s: out of memory\n", command);
+        return false;
+    }
     for (int i = 1; i < argc; i++) {
         char *end;
         if (!strcmp(argv[i], "--png") && i + 1 < argc) {
-            png = argv[++i];
+            a->png = argv[++i];
         } else if (!strcmp(argv[i], "--scale") && i + 1 < argc) {
-            scale = strtod(argv[++i], &end);
-            if (*end || !(scale > 0)) {
-                fprintf(stderr, "navtool path: --scale needs pixels a world unit > 0\n");
-                return 2;
+            a->scale = strtod(argv[++i], &end);
+            if (*end || !(a->scale > 0)) {
+                fprintf(stderr, "navtool %s: --scale needs pixels a world unit > 0\n", command);
+                return false;
             }
-        } else if (!input && argv[i][0] != '-') {
-            input = argv[i];
-        } else if (n < 6 && (c[n] = strtof(argv[i], &end), *end == '\0' && end != argv[i])) {
-            n++;
+        } else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
+            a->sets[a->set_count++] = argv[++i];
+        } else if (!a->input && argv[i][0] != '-') {
+            a->input = argv[i];
+        } else if (a->coords < 6 &&
+                   (a->c[a->coords] = strtof(argv[i], &end), *end == '\0' && end != argv[i])) {
+            a->coords++;
         } else {
-            fprintf(stderr, "navtool path: unexpected argument '%s'\n", argv[i]);
-            return 2;
+            fprintf(stderr, "navtool %s: unexpected argument '%s'\n", command, argv[i]);
+            return false;
         }
     }
-    if (!input || n != 6) {
-        fprintf(stderr,
-                "navtool path: a world needs WORLD.json|WORLD.nav SX SY SZ GX GY GZ (world points)\n");
-        return 2;
+    return true;
+}
+
+/* Switches the links that --set names: LINK=on or LINK=off, LINK a link's name (every link of that
+ * name) or its number (from 0, in the file's order). False having said why. */
+static bool apply_switches(const char *command, nav_world *w, char *const *sets, int count)
+{
+    nav_world_info info;
+    nav_world_get_info(w, &info);
+    for (int i = 0; i < count; i++) {
+        const char *eq = strrchr(sets[i], '=');
+        bool on = eq && !strcmp(eq + 1, "on"), off = eq && !strcmp(eq + 1, "off");
+        if (!on && !off) {
+            fprintf(stderr, "navtool %s: --set needs LINK=on or LINK=off, not '%s'\n", command, sets[i]);
+            return false;
+        }
+        size_t n = (size_t)(eq - sets[i]);
+        uint32_t switched = 0;
+        for (uint32_t k = 0; k < info.links; k++) {
+            nav_world_link_desc d;
+            if (!nav_world_link(w, k, &d) || !d.name || strlen(d.name) != n || strncmp(d.name, sets[i], n))
+                continue;
+            nav_world_set_links(w, &(nav_world_link_change){k, on}, 1);
+            switched++;
+        }
+        char *end;
+        unsigned long number = strtoul(sets[i], &end, 10);
+        if (!switched && n > 0 && end == eq && number < info.links) {
+            nav_world_set_links(w, &(nav_world_link_change){(uint32_t)number, on}, 1);
+            switched++;
+        }
+        if (!switched) {
+            fprintf(stderr,
+                    "navtool %s: no link named \"%.*s\" (nor numbered so: the world has %u links,"
+                    " 0 to %u; 'navtool info' on its .nav file lists them)\n",
+                    command, (int)n, sets[i], info.links, info.links ? info.links - 1 : 0);
+            return false;
+        }
     }
-    nav_world *w = navtool_load_world(input, NULL, true);
-    if (!w) return 1;
+    return true;
+}
+
+/* navtool path WORLD.json|WORLD.nav SX SY SZ GX GY GZ [--png OUT] [--set LINK=on|off]...: the route's
+ * legs; navtool render WORLD [SX SY SZ GX GY GZ] --png OUT [--set ...]: the world drawn (with the
+ * route between the points, when given). */
+static int world_route(const char *command, int argc, char **argv)
+{
+    bool render = !strcmp(command, "render");
+    world_args a;
+    int rc = parse_world_args(command, argc, argv, &a) ? 0 : 2;
+    if (!rc && (!a.input || (a.coords != 6 && !(render && a.coords == 0)))) {
+        fprintf(stderr, "navtool %s: a world needs WORLD.json|WORLD.nav %sSX SY SZ GX GY GZ (world points)\n",
+                command, render ? "[" : "");
+        rc = 2;
+    }
+    if (!rc && render && !a.png) {
+        fprintf(stderr, "navtool render: a world is drawn as a PNG: give --png OUT\n");
+        rc = 2;
+    }
+    nav_world *w = rc ? NULL : navtool_load_world(a.input, NULL, true);
+    if (!rc && !w) rc = 1;
+    if (!rc && !apply_switches(command, w, a.sets, a.set_count)) rc = 2;
     nav_world_query *q = NULL;
-    if (nav_failed(nav_world_query_create(w, NULL, &q))) {
-        fprintf(stderr, "navtool path: out of memory\n");
-        nav_world_destroy(w);
-        return 1;
+    if (!rc && a.coords == 6 && nav_failed(nav_world_query_create(w, NULL, &q))) {
+        fprintf(stderr, "navtool %s: out of memory\n", command);
+        rc = 1;
     }
     nav_path path;
     nav_path_init(&path, NULL);
-    nav_world_result r;
-    double t0 = now_ms();
-    nav_status s =
-        nav_world_find_path(q, nav_vec3_make(c[0], c[1], c[2]), nav_vec3_make(c[3], c[4], c[5]), &path, &r);
-    double ms = now_ms() - t0;
-    int rc = 0;
-    if (nav_failed(s)) {
-        fprintf(stderr, "navtool path: %s\n",
-                nav_has_detail(s, NAV_INVALID_PARAM)
-                    ? "the start or the goal is at no walkable place of any region"
-                    : nav_status_str(s));
-        rc = 1;
-    } else if (nav_has_detail(s, NAV_UNREACHABLE)) {
-        printf("unreachable (%u chokepoints searched, %.3f ms)\n", r.chokepoints_expanded, ms);
-    } else {
-        navtool_print_legs(w, q);
-        printf("cost %.4f, %u points, %u legs, %u chokepoints searched, %.3f ms\n", r.cost, path.count,
-               r.legs, r.chokepoints_expanded, ms);
-        uint32_t legs;
-        const nav_world_leg *l = nav_world_query_legs(q, &legs);
-        if (png && navtool_write_world_png(png, w, l, legs, &path, scale) != 0) rc = 1;
+    bool routed = false;
+    if (!rc && q) {
+        nav_world_result r;
+        double t0 = now_ms();
+        nav_status s = nav_world_find_path(q, nav_vec3_make(a.c[0], a.c[1], a.c[2]),
+                                           nav_vec3_make(a.c[3], a.c[4], a.c[5]), &path, &r);
+        double ms = now_ms() - t0;
+        if (nav_failed(s)) {
+            fprintf(stderr, "navtool %s: %s\n", command,
+                    nav_has_detail(s, NAV_INVALID_PARAM)
+                        ? "the start or the goal is at no walkable place of any region"
+                        : nav_status_str(s));
+            rc = 1;
+        } else if (nav_has_detail(s, NAV_UNREACHABLE)) {
+            printf("unreachable (%u chokepoints searched, %.3f ms)\n", r.chokepoints_expanded, ms);
+        } else {
+            navtool_print_legs(w, q);
+            printf("cost %.4f, %u points, %u legs, %u chokepoints searched, %.3f ms\n", r.cost, path.count,
+                   r.legs, r.chokepoints_expanded, ms);
+            routed = true;
+        }
+    }
+    if (!rc && a.png && (routed || render)) {
+        uint32_t legs = 0;
+        const nav_world_leg *l = routed ? nav_world_query_legs(q, &legs) : NULL;
+        rc = navtool_write_world_png(a.png, w, l, legs, routed ? &path : NULL, a.scale);
+        if (!rc && render) {
+            nav_world_info info;
+            nav_world_get_info(w, &info);
+            uint32_t off = 0;
+            for (uint32_t k = 0; k < info.links; k++) off += !nav_world_link_enabled(w, k);
+            printf("drew %s (%u regions, %u links, %u of them off)%s -> %s\n", a.input, info.regions,
+                   info.links, off, routed ? " and the route" : "", a.png);
+        }
     }
     nav_path_destroy(&path);
     nav_world_query_destroy(q);
     nav_world_destroy(w);
+    free(a.sets);
     return rc;
+}
+
+int navtool_path_world(int argc, char **argv)
+{
+    return world_route("path", argc, argv);
+}
+
+int navtool_render_world(int argc, char **argv)
+{
+    return world_route("render", argc, argv);
 }

@@ -39,16 +39,28 @@ struct nav_world_builder {
     nav__world_owned *owned; /* stb_ds array: handed to the world at bake */
 };
 
-void nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mesh, nav_waypoints *wp,
-                             nav_hpa *hpa)
+nav_status nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mesh, nav_waypoints *wp,
+                                   nav_hpa *hpa)
 {
     nav__world_owned o = {grid, mesh, wp, hpa};
-    if (grid || mesh || wp || hpa) arrput(b->owned, o);
+    if (!(grid || mesh || wp || hpa) || nav__arr_push(b->owned, o)) return NAV_SUCCESS;
+    nav__world_owned_destroy(&o);
+    return NAV_FAILURE | NAV_OUT_OF_MEMORY;
 }
 
 uint32_t nav__world_builder_region_count(const nav_world_builder *b)
 {
     return (uint32_t)arrlenu(b->regions);
+}
+
+uint32_t nav__world_builder_link_count(const nav_world_builder *b)
+{
+    return (uint32_t)arrlenu(b->links);
+}
+
+void nav__world_builder_drop_links(nav_world_builder *b, uint32_t count)
+{
+    if (count < arrlenu(b->links)) stbds_header(b->links)->length = count;
 }
 
 const nav_grid *nav__world_builder_grid(const nav_world_builder *b, uint32_t region)
@@ -149,8 +161,11 @@ static nav_status add_region(nav_world_builder *b, const char *name, builder_reg
     if (arrlenu(b->regions) >= NAV_WORLD_MAX_REGIONS) return NAV_FAILURE | NAV_TOO_LARGE;
     strcpy(r.name, name);
     uint32_t index = (uint32_t)arrlenu(b->regions);
-    if (!nav__arr_reserve(b->regions, 1) || !nav__index_add(&b->by_name, nav__index_hash_string(name), index))
+    if (!nav__arr_reserve(b->regions, 1) ||
+        !nav__index_add(&b->by_name, nav__index_hash_string(name), index)) {
+        nav__logf(&b->log, NAV_LOG_ERROR, "region %u (\"%s\"): out of memory", index, name);
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
     nav__arr_put_reserved(b->regions, r);
     if (region) *region = index;
     return NAV_SUCCESS;
@@ -258,7 +273,10 @@ nav_status nav_world_builder_add_link(nav_world_builder *b, const nav_world_link
             index, shown, desc->cost, NAV_WORLD_MAX_LINK_COST);
         return NAV_FAILURE | NAV_INVALID_PARAM;
     }
-    arrput(b->links, l);
+    if (!nav__arr_push(b->links, l)) {
+        nav__logf(&b->log, NAV_LOG_ERROR, "link %u (\"%s\"): out of memory", index, shown);
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
     if (id) *id = index;
     return NAV_SUCCESS;
 }
@@ -527,7 +545,7 @@ nav_status nav_world_bake(const nav_world_builder *b, const nav_world_bake_desc 
         nav_world_builder *mutable = (nav_world_builder *)b;
         memcpy(w->owned, b->owned, arrlenu(b->owned) * sizeof *w->owned);
         w->owned_count = (uint32_t)arrlenu(b->owned);
-        arrsetlen(mutable->owned, 0);
+        stbds_header(mutable->owned)->length = 0;
     }
     if (nav_failed(s)) {
         nav_world_destroy(w);

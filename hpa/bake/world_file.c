@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "file.h"
+#include "json_syntax.h"
 #include "log.h"
 #include "nav/geometry.h"
 #include "world_internal.h"
@@ -120,7 +121,8 @@ static nav_status build_level_mesh(loader *ld, const char *path, nav_vec3 origin
     nav_status s = nav_geometry_load_obj_file(path, &ld->allocator, &ld->log, &level);
     if (nav_failed(s)) return s;
     nav_triangles t = nav_geometry_triangles(level);
-    float *moved = nav__alloc(&ld->allocator, (size_t)t.vertex_count * 3 * sizeof *moved);
+    float *moved =
+        nav__alloc(&ld->allocator, nav__mul_size(t.vertex_count ? t.vertex_count : 1, 3 * sizeof *moved));
     if (!moved) {
         nav_geometry_destroy(level);
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -267,8 +269,10 @@ static nav_status read_region(loader *ld, const cJSON *r, int index)
         path_of(at, sizeof at, "regions", index, "hpa");
         s = nav_hpa_bake(grid, &hpa_desc, &hpa);
     }
-    /* the world owns what was loaded from here on (a failure below frees it with the builder) */
-    nav__world_builder_keep(ld->builder, grid, mesh, wp, hpa);
+    /* the world owns what was loaded from here on (a failure below frees it with the builder; when
+     * there is no room to keep it, it is freed at once) */
+    nav_status kept = nav__world_builder_keep(ld->builder, grid, mesh, wp, hpa);
+    if (!nav_failed(s)) s = kept;
     if (nav_failed(s)) {
         nav__logf(&ld->log, NAV_LOG_ERROR, "%s: %s: \"%s\" did not load: %s", ld->name, at,
                   source->valuestring, nav_status_str(s));
@@ -397,6 +401,9 @@ nav_status nav_world_load_json_text(const char *text, size_t size, const char *n
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text ? text : "", size, &end, false);
     if (!root) {
+        /* cJSON says null when its allocations fail too: then the text was JSON (json_syntax.h) */
+        if (nav__json_well_formed(text, size))
+            return FAIL(&ld, NAV_OUT_OF_MEMORY, "%s: out of memory while parsing the JSON", ld.name);
         size_t at = end && end >= text && end <= text + size ? (size_t)(end - text) : 0;
         return FAIL(&ld, NAV_PARSE_ERROR, "%s:%u: not valid JSON", ld.name, text ? line_of(text, at) : 1);
     }
@@ -456,6 +463,8 @@ nav_status nav_world_load_json(const char *path, const nav_world_load_desc *desc
     char *text = nav__alloc(&a, size ? (size_t)size : 1);
     if (!text) {
         fclose(file);
+        nav__logf(&log, NAV_LOG_ERROR, "%s: out of memory for its %llu bytes", path,
+                  (unsigned long long)size);
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
     s = nav__file_read(file, text, (size_t)size, why);

@@ -352,8 +352,7 @@ static nav_status join_meshes(joiner *j, const nav_world_join_desc *d)
 {
     uint32_t regions = nav__world_builder_region_count(j->b);
     uint32_t *seen = NULL; /* per tile: the last edge that looked at it (stb_ds) */
-    arrsetlen(seen, arrlenu(j->tiles));
-    if (arrlenu(j->tiles) && !seen) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!nav__arr_setlen(seen, arrlenu(j->tiles))) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     for (size_t i = 0; i < arrlenu(seen); i++) seen[i] = UINT32_MAX;
     nav_status s = NAV_SUCCESS;
     uint32_t edge = 0;
@@ -435,7 +434,8 @@ nav_status nav_world_builder_join_touching(nav_world_builder *b, const nav_world
         return NAV_FAILURE | NAV_INVALID_PARAM;
     joiner j = {.b = b, .tolerance = d.tolerance > 0 ? d.tolerance : 1e-3};
     double box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY}, side = 0;
-    uint32_t regions = nav__world_builder_region_count(b);
+    uint32_t regions = nav__world_builder_region_count(b), links_before = nav__world_builder_link_count(b);
+    if (!nav__arr_reserve(j.tiles, regions)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     for (uint32_t r = 0; r < regions; r++) {
         const nav_grid *g = nav__world_builder_grid(b, r);
         if (!g) continue;
@@ -448,7 +448,7 @@ nav_status nav_world_builder_join_touching(nav_world_builder *b, const nav_world
                   .floor = gd->origin.y,
                   .w = nav_grid_width(g),
                   .h = nav_grid_height(g)};
-        arrput(j.tiles, t);
+        nav__arr_put_reserved(j.tiles, t);
         box[0] = fmin(box[0], t.x0), box[1] = fmin(box[1], t.z0);
         box[2] = fmax(box[2], t.x0 + t.w * t.size), box[3] = fmax(box[3], t.z0 + t.h * t.size);
         side = fmax(side, fmax(t.w, t.h) * t.size);
@@ -462,18 +462,19 @@ nav_status nav_world_builder_join_touching(nav_world_builder *b, const nav_world
             nav__world_builder_logf(b,
                                     "join: the grids spread over more than 1e8 tiles of the largest's size");
             s = NAV_FAILURE | NAV_TOO_LARGE;
+        } else if (!nav__arr_setlen(j.buckets, (size_t)j.bw * (size_t)j.bh)) {
+            s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
         } else {
-            j.buckets = NULL;
-            arrsetlen(j.buckets, (size_t)j.bw * (size_t)j.bh);
             memset(j.buckets, 0, arrlenu(j.buckets) * sizeof *j.buckets);
-            for (uint32_t i = 0; i < arrlenu(j.tiles); i++) {
+            for (uint32_t i = 0; i < arrlenu(j.tiles) && !nav_failed(s); i++) {
                 const tile *t = &j.tiles[i];
                 int32_t x0, z0, x1, z1;
                 bucket_of(&j, t->x0, t->z0, &x0, &z0);
                 bucket_of(&j, t->x0 + t->w * t->size, t->z0 + t->h * t->size, &x1, &z1);
-                for (int32_t z = z0; z <= z1; z++)
-                    for (int32_t x = x0; x <= x1; x++)
-                        arrput(j.buckets[(size_t)z * (size_t)j.bw + (size_t)x], i);
+                for (int32_t z = z0; z <= z1 && !nav_failed(s); z++)
+                    for (int32_t x = x0; x <= x1 && !nav_failed(s); x++)
+                        if (!nav__arr_push(j.buckets[(size_t)z * (size_t)j.bw + (size_t)x], i))
+                            s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
             }
         }
         for (uint32_t i = 0; i < arrlenu(j.tiles) && !nav_failed(s); i++) {
@@ -494,6 +495,10 @@ nav_status nav_world_builder_join_touching(nav_world_builder *b, const nav_world
         arrfree(j.buckets);
     }
     arrfree(j.tiles);
+    if (nav_failed(s)) { /* none of this join's links stay */
+        nav__world_builder_drop_links(b, links_before);
+        j.added = 0;
+    }
     if (added) *added = j.added;
     return s;
 }

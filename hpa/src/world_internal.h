@@ -246,11 +246,16 @@ nav_status nav__world_tables_from_parts(nav_world *w, const nav_world_part *part
                                         const nav_log *log);
 
 /* For loaders: the builder (then the world baked from it) owns these from now on and destroys them
- * (any may be null). Kept in an stb_ds array, which cannot report a failed allocation (ds.h). */
-void nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mesh, nav_waypoints *wp,
-                             nav_hpa *hpa);
+ * (any may be null). NAV_SUCCESS, or NAV_FAILURE | NAV_OUT_OF_MEMORY when there was no room to keep
+ * them: then they are destroyed here, and the caller must not use them. */
+nav_status nav__world_builder_keep(nav_world_builder *b, nav_grid *grid, nav_mesh *mesh, nav_waypoints *wp,
+                                   nav_hpa *hpa);
 /* Regions added so far, a region's grid (null for other kinds), and an error to the builder's log. */
 uint32_t nav__world_builder_region_count(const nav_world_builder *b);
+/* Links added so far; nav__world_builder_drop_links forgets those after the first `count` (a join
+ * that failed half way leaves none of its links). */
+uint32_t nav__world_builder_link_count(const nav_world_builder *b);
+void nav__world_builder_drop_links(nav_world_builder *b, uint32_t count);
 const nav_grid *nav__world_builder_grid(const nav_world_builder *b, uint32_t region);
 const nav_mesh *nav__world_builder_mesh(const nav_world_builder *b, uint32_t region);
 void nav__world_builder_logf(const nav_world_builder *b, const char *fmt, ...) NAV__PRINTF(2, 3);

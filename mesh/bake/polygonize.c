@@ -350,7 +350,8 @@ static uint32_t vertex_hash(const int32_t *key)
 
 /* Appends n values of `from` to array `to`. */
 #define APPEND_ALL(to, from, n)                                                                              \
-    (nav__arr_reserve(to, n) && (memcpy(nav__arr_addn_reserved(to, n), from, (n) * sizeof *(to)), true))
+    (nav__arr_reserve(to, n) &&                                                                              \
+     ((n) == 0 || (memcpy(nav__arr_addn_reserved(to, n), from, (n) * sizeof *(to)), true)))
 
 bool nav__polygons_append(nav__polygons *all, const nav__polygons *add, nav__index *weld)
 {

@@ -18,6 +18,13 @@
 #include "nav/mesh.h"
 #include "waypoints_internal.h"
 
+/* nav__arr_reserve and nav__arr_push (ds.h) with their common case inline: room already there makes
+ * no call (the lists grow by one in the inner loops). Checked forms of this file's own: false, the
+ * array as it was, when memory runs out. */
+#define reserve_quick(a, n)                                                                                  \
+    (((a) && stbds_header(a)->capacity - stbds_header(a)->length >= (size_t)(n)) || nav__arr_reserve(a, n))
+#define push_quick(a, v) (reserve_quick(a, 1) ? (nav__arr_put_reserved(a, v), true) : false)
+
 /* A waypoint of the mesh graph: a corner or an end of an off-mesh link. */
 typedef struct mesh_point {
     nav_vec3 at;
@@ -117,8 +124,8 @@ static uint32_t leaving_poly(const mesh_job *job, const mesh_point *p, const dou
 /* Appends to *out (stb_ds) the stretch of the segment from + t (to - from) inside convex polygon
  * poly (clockwise, x right and z down: inside every edge a -> b, cross(b - a, p - a) >= 0), and
  * where it runs along an edge with a polygon across, that polygon's cost there too (a path along the
- * line between two areas pays the cheaper, as on grids). */
-static void clip(const nav_mesh *mesh, uint32_t poly, nav_vec3 from, nav_vec3 to, stretch **out)
+ * line between two areas pays the cheaper, as on grids). False when out of memory. */
+static bool clip(const nav_mesh *mesh, uint32_t poly, nav_vec3 from, nav_vec3 to, stretch **out)
 {
     nav_mesh_poly_info info;
     nav_mesh_poly(mesh, poly, &info);
@@ -133,8 +140,8 @@ static void clip(const nav_mesh *mesh, uint32_t poly, nav_vec3 from, nav_vec3 to
         else if (fd < 0)
             t1 = fmin(t1, -f0 / fd);
     }
-    if (!(t0 < t1)) return;
-    arrput(*out, ((stretch){t0, t1, nav_mesh_area_cost(mesh, info.area)}));
+    if (!(t0 < t1)) return true;
+    if (!push_quick(*out, ((stretch){t0, t1, nav_mesh_area_cost(mesh, info.area)}))) return false;
     for (uint32_t i = 0; i < info.vert_count; i++) {
         if (info.neighbours[i] == NAV_MESH_NO_POLY) continue;
         nav_vec3 a = nav_mesh_vert(mesh, info.verts[i]),
@@ -149,11 +156,13 @@ static void clip(const nav_mesh *mesh, uint32_t poly, nav_vec3 from, nav_vec3 to
         if (!(lo < hi)) continue;
         nav_mesh_poly_info across;
         nav_mesh_poly(mesh, info.neighbours[i], &across);
-        arrput(*out, ((stretch){lo, hi, nav_mesh_area_cost(mesh, across.area)}));
+        if (!push_quick(*out, ((stretch){lo, hi, nav_mesh_area_cost(mesh, across.area)}))) return false;
     }
+    return true;
 }
 
-/* The cost of walking from p to q on the mesh, or INFINITY when the raycast stops short. */
+/* The cost of walking from p to q on the mesh, INFINITY when the raycast stops short, NAN when
+ * memory runs out. */
 static double walk(const mesh_job *job, mesh_scratch *s, const mesh_point *p, const mesh_point *q)
 {
     double d[2] = {(double)q->at.x - p->at.x, (double)q->at.z - p->at.z};
@@ -167,9 +176,9 @@ static double walk(const mesh_job *job, mesh_scratch *s, const mesh_point *p, co
     if (nav_failed(st) || hit.t < 1) return INFINITY;
     if (job->uniform) return length * job->unit_cost;
     /* the stretches of the polygons crossed; each piece of the segment costs the cheapest that holds it */
-    arrsetlen(s->stretches, 0);
+    if (s->stretches) stbds_header(s->stretches)->length = 0;
     for (uint32_t i = 0; i < hit.visited && i < s->max_polys; i++)
-        clip(job->mesh, s->polys[i], p->at, q->at, &s->stretches);
+        if (!clip(job->mesh, s->polys[i], p->at, q->at, &s->stretches)) return NAN;
     uint32_t n = (uint32_t)arrlen(s->stretches);
     double cost = 0, t = 0;
     while (t < 1) {
@@ -200,7 +209,10 @@ static bool mesh_point_run(void *ctx, void *scratch, uint32_t u)
                            (q->vertex != NAV_MESH_NO_POLY && !taut(q, d))))
             continue;
         double there = walk(job, s, p, q), back = job->one_way_steps ? walk(job, s, q, p) : there;
-        if (there < INFINITY || back < INFINITY) arrput(job->found[u], ((nav__wp_seen){v, there, back}));
+        if (isnan(there) || isnan(back)) return false; /* out of memory: the work stops */
+        if ((there < INFINITY || back < INFINITY) &&
+            !push_quick(job->found[u], ((nav__wp_seen){v, there, back})))
+            return false; /* out of memory: the work stops */
     }
     return true;
 }
@@ -235,10 +247,18 @@ static double angle_between(const double *a, const double *b)
 
 /* The corners of the mesh (stb_ds arrays *points, and the wedges of their fans). Per vertex: its
  * polygon corners, grouped into fans (two polygons meeting across an edge through the vertex share
- * a fan); a fan with exactly two walls whose angles add up to more than pi is a corner. */
-static void find_corners(const nav_mesh *mesh, mesh_point **points, wedge **wedges)
+ * a fan); a fan with exactly two walls whose angles add up to more than pi is a corner. False when
+ * out of memory (the caller frees *points and *wedges). */
+static bool find_corners(const nav_mesh *mesh, mesh_point **points, wedge **wedges)
 {
     corner_of *all = NULL;
+    size_t polygon_corners = 0;
+    for (uint32_t p = 0; p < nav_mesh_poly_count(mesh); p++) {
+        nav_mesh_poly_info info;
+        nav_mesh_poly(mesh, p, &info);
+        polygon_corners += info.vert_count;
+    }
+    if (!nav__arr_reserve(all, polygon_corners)) return false;
     for (uint32_t p = 0; p < nav_mesh_poly_count(mesh); p++) {
         nav_mesh_poly_info info;
         nav_mesh_poly(mesh, p, &info);
@@ -250,7 +270,7 @@ static void find_corners(const nav_mesh *mesh, mesh_point **points, wedge **wedg
                            .next = info.verts[after],
                            .wall_in = info.neighbours[before] == NAV_MESH_NO_POLY,
                            .wall_out = info.neighbours[i] == NAV_MESH_NO_POLY};
-            arrput(all, c);
+            nav__arr_put_reserved(all, c);
         }
     }
     if (arrlen(all) > 1) qsort(all, arrlen(all), sizeof *all, by_vertex);
@@ -289,18 +309,23 @@ static void find_corners(const nav_mesh *mesh, mesh_point **points, wedge **wedg
                             .first_wedge = (uint32_t)arrlen(*wedges)};
             direction(mesh, m.vertex, wall_to, m.wall_a);
             direction(mesh, m.vertex, wall_from, m.wall_b);
+            if (!reserve_quick(*wedges, members) || !reserve_quick(*points, 1)) {
+                arrfree(all);
+                return false;
+            }
             for (ptrdiff_t i = first; i < end; i++) {
                 if (all[i].fan != fan) continue;
                 wedge w = {.poly = all[i].poly};
                 direction(mesh, all[i].vertex, all[i].prev, w.a);
                 direction(mesh, all[i].vertex, all[i].next, w.b);
-                arrput(*wedges, w);
+                nav__arr_put_reserved(*wedges, w);
                 m.wedges++;
             }
-            arrput(*points, m);
+            nav__arr_put_reserved(*points, m);
         }
     }
     arrfree(all);
+    return true;
 }
 
 /* ---- The graph ------------------------------------------------------------------------------- */
@@ -342,17 +367,21 @@ nav_status nav_waypoint_graph_from_mesh(const nav_mesh *mesh, const nav_waypoint
     if (limit > NAV_WAYPOINTS_LIMIT) limit = NAV_WAYPOINTS_LIMIT;
     mesh_point *points = NULL;
     wedge *wedges = NULL;
-    find_corners(mesh, &points, &wedges);
-    uint32_t corners = (uint32_t)arrlen(points), links = nav_mesh_link_count(mesh);
-    /* each off-mesh link: a waypoint at each end, and a link between them */
-    nav_status s = NAV_SUCCESS;
     nav_waypoint_link *extra = NULL;
-    for (uint32_t l = 0; l < links; l++) {
+    uint32_t links = nav_mesh_link_count(mesh);
+    bool room = find_corners(mesh, &points, &wedges) && nav__arr_reserve(points, 2 * (size_t)links) &&
+                nav__arr_reserve(extra, links);
+    nav_status s = room ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    uint32_t corners = (uint32_t)arrlen(points);
+    /* each off-mesh link: a waypoint at each end, and a link between them */
+    for (uint32_t l = 0; room && l < links; l++) {
         nav_mesh_link_info info;
         nav_mesh_link(mesh, l, &info);
         uint32_t at = (uint32_t)arrlen(points);
-        arrput(points, ((mesh_point){.at = info.start, .vertex = NAV_MESH_NO_POLY, .poly = info.start_poly}));
-        arrput(points, ((mesh_point){.at = info.end, .vertex = NAV_MESH_NO_POLY, .poly = info.end_poly}));
+        nav__arr_put_reserved(
+            points, ((mesh_point){.at = info.start, .vertex = NAV_MESH_NO_POLY, .poly = info.start_poly}));
+        nav__arr_put_reserved(
+            points, ((mesh_point){.at = info.end, .vertex = NAV_MESH_NO_POLY, .poly = info.end_poly}));
         /* its cost as the mesh takes it (0: the distance between its ends); a link that goes
          * nowhere for nothing is left out */
         double dx = (double)info.end.x - info.start.x, dy = (double)info.end.y - info.start.y,
@@ -367,7 +396,7 @@ nav_status nav_waypoint_graph_from_mesh(const nav_mesh *mesh, const nav_waypoint
         }
         nav_waypoint_link k = {
             .from = at, .to = at + 1, .cost = cost, .flags = info.flags, .one_way = !info.bidirectional};
-        arrput(extra, k);
+        nav__arr_put_reserved(extra, k);
     }
     uint64_t count = (uint64_t)arrlen(points);
     if (!nav_failed(s) && count > limit) {

@@ -38,6 +38,7 @@
  *     nav_world_builder_add_link(b, &(nav_world_link_desc){.kind = NAV_LINK_STAIRS,
  *         .from_region = ground, .from = {4.5f, 0, 2.5f}, .to_region = upper, .to = {4.5f, 3, 6.5f}},
  *         NULL);
+ *     // (C++: nav_world_link_desc stairs{}; stairs.kind = NAV_LINK_STAIRS; ... then &stairs)
  *     nav_world *world;
  *     nav_world_bake(b, NULL, &world);
  *     nav_world_builder_destroy(b);
@@ -166,7 +167,8 @@ typedef struct nav_world_join_desc {
  * link from the cell's centre to the mesh point just across, costing its length times the cost of
  * what it enters (one-way each when the polygon's area and the cell's terrain cost differently).
  * [out] added [opt]: links added. Returns NAV_SUCCESS,
- * NAV_FAILURE with NAV_INVALID_PARAM (a bad option), NAV_TOO_LARGE or NAV_OUT_OF_MEMORY. */
+ * NAV_FAILURE with NAV_INVALID_PARAM (a bad option), NAV_TOO_LARGE or NAV_OUT_OF_MEMORY; on failure
+ * none of its links stay in the builder (and *added is 0). */
 NAV_BAKE_API nav_status nav_world_builder_join_touching(nav_world_builder *builder,
                                                         const nav_world_join_desc *desc, uint32_t *added);
 
@@ -250,8 +252,9 @@ typedef struct nav_world_load_desc {
  * owns what it loaded: nav_world_destroy frees it all. Errors name the JSON path of the bad value
  * ("world.json: links[3].to.region: no region named \"keep\""), and an unknown key is an error.
  * Returns NAV_SUCCESS; NAV_FAILURE with NAV_IO_ERROR, NAV_PARSE_ERROR (not JSON, or not a world),
- * NAV_TOO_LARGE (over 64 MiB), NAV_INVALID_PARAM (a link or region the builder refuses), the
- * failures of the region loaders and of nav_world_bake; *out is null on failure. */
+ * NAV_TOO_LARGE (over 64 MiB), NAV_INVALID_PARAM (a link or region the builder refuses),
+ * NAV_OUT_OF_MEMORY (also when the JSON parser runs out), the failures of the region loaders and of
+ * nav_world_bake; *out is null on failure. */
 NAV_BAKE_API nav_status nav_world_load_json(const char *path, const nav_world_load_desc *desc,
                                             nav_world **out);
 /* The same from text in memory (size bytes). name [opt]: for messages; dir [opt]: where sources are

@@ -13,6 +13,7 @@
  *     nav_geometry_areas(level)[17] = 2;                  // triangle 17 is water
  *     nav_mesh *mesh;                                     // RecastDemo's agent, in tiles on every core
  *     s = nav_mesh_build_from_geometry(&t, &(nav_geometry_build_desc){.tile_size = 128}, &mesh, NULL);
+ *     // (C++: nav_geometry_build_desc d{}; d.tile_size = 128; then &d, nullptr)
  *     ...                                                 // nav/mesh.h's queries, both modes
  *     nav_mesh_destroy(mesh);
  *     nav_geometry_destroy(level);
@@ -237,9 +238,9 @@ NAV_BAKE_API nav_geometry_build_desc nav_geometry_tiles_desc(const nav_geometry_
  * in cells and steps of the level's grid. A tile's block depends on nothing but that tile: after
  * nav_geometry_tiles_rebuild, the chunk written again differs from the old one in that tile's
  * block, the directory and the offsets of the blocks after it, and every other tile's block is the
- * same to the byte (tested). The mesh is not stored: it is stitched from the tiles when the file is
- * loaded (nav_mesh_load_nav does it for a file with a TILS chunk and no MESH chunk), as a build
- * does, and checked as a MESH chunk is. Layout: mesh/bake/tiles_chunk.c. */
+ * same to the byte (tested). A file of tiles holds the mesh stitched from them too (a MESH chunk):
+ * the run time's nav_mesh_load_nav reads that, and only the bake reads the tiles (to rebuild one).
+ * Layout: mesh/bake/tiles_chunk.c. */
 #define NAV_CHUNK_MESH_TILES         NAV_TAG('T', 'I', 'L', 'S')
 #define NAV_MESH_TILES_CHUNK_VERSION 1
 
@@ -256,12 +257,12 @@ NAV_BAKE_API nav_status nav_geometry_tiles_read_chunk(const void *data, size_t s
 /* The mesh of the tiles, stitched as a build stitches them, and checked as a MESH chunk is (a
  * stitched mesh that would fail that check gives NAV_CORRUPT_DATA). stats [opt]: the mesh's counts.
  * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA, NAV_INVALID_PARAM (a link that lands on
- * no polygon, named in the log; nav_mesh_load_nav makes it NAV_CORRUPT_DATA), NAV_OUT_OF_MEMORY or
- * NAV_WRONG_STATE (cancelled). */
+ * no polygon, named in the log), NAV_OUT_OF_MEMORY or NAV_WRONG_STATE (cancelled). */
 NAV_BAKE_API nav_status nav_geometry_tiles_mesh(nav_geometry_tiles *tiles, nav_mesh **mesh,
                                                 nav_geometry_build_stats *stats);
-/* Writes a .nav file holding the tiles' TILS chunk (atomically, as nav_container_write_file), and
- * reads one back (opts and out as nav_geometry_tiles_read_chunk; messages as "PATH: message"). */
+/* Writes a .nav file holding the tiles' TILS chunk and the MESH chunk of the mesh stitched from them
+ * (atomically, as nav_container_write_file; the failures of nav_geometry_tiles_mesh too), and reads
+ * the tiles of one back (opts and out as nav_geometry_tiles_read_chunk; messages as "PATH: message"). */
 NAV_BAKE_API nav_status nav_geometry_tiles_save_nav(const nav_geometry_tiles *tiles, const char *path);
 NAV_BAKE_API nav_status nav_geometry_tiles_load_nav(const char *path, const nav_geometry_build_desc *opts,
                                                     nav_geometry_tiles **out);

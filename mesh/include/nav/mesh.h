@@ -191,9 +191,9 @@ NAV_API nav_status nav_mesh_read_chunk(const void *data, size_t size, const nav_
 NAV_API nav_status nav_mesh_save_nav(const nav_grid *grid, const nav_mesh *mesh, const char *path);
 
 /* Loads the MESH chunk of a .nav file, and its GRID chunk when grid [opt] is given (the file must
- * then hold one, and the mesh must have been built from it: NAV_SOURCE_MISMATCH otherwise). A file
- * with a TILS chunk and no MESH chunk (a level kept in tiles, nav/geometry.h) gives the mesh
- * stitched from its tiles (without grid).
+ * then hold one, and the mesh must have been built from it: NAV_SOURCE_MISMATCH otherwise). A level
+ * kept in tiles (nav/geometry.h) holds its stitched mesh too, which this reads; a file of libnav 0.1
+ * with a TILS chunk and no MESH chunk gives NAV_WRONG_VERSION (the log says how to write it anew).
  * [in] allocator, log [opt] (messages as "PATH: message"). [out] mesh, grid: null on failure.
  * Returns as nav_container_read_file and nav_mesh_read_chunk; a file without a MESH chunk, or with
  * two, gives NAV_CORRUPT_DATA, one of another version NAV_WRONG_VERSION. */

@@ -31,9 +31,12 @@ extern "C" {
  * ASCII and PNG grids, JSON worlds, .obj levels), builds meshes and bakes tables; it links the run
  * time, needs libspng and cJSON, and its functions are marked NAV_BAKE_API. An engine that only
  * loads .nav files links the run time alone. A shared build exports these functions and nothing
- * else; a program that links a shared libnav on Windows defines NAV_SHARED (the CMake targets and
- * pkg-config files of a shared build do). */
-#if defined(_WIN32) || defined(__CYGWIN__)
+ * else (a shared bake library keeps a hidden copy of the run time's internals it builds with); a
+ * program that links a shared libnav on Windows defines NAV_SHARED (the CMake targets and pkg-config
+ * files of a shared build do). */
+#if defined(NAV_PRIVATE_RUNTIME) /* a shared bake library's own copy of the run time: hidden */
+#define NAV_API
+#elif defined(_WIN32) || defined(__CYGWIN__)
 #if defined(NAV_BUILDING_RUNTIME) && defined(NAV_SHARED)
 #define NAV_API __declspec(dllexport)
 #elif defined(NAV_SHARED)
@@ -41,6 +44,12 @@ extern "C" {
 #else
 #define NAV_API
 #endif
+#elif defined(__GNUC__) || defined(__clang__)
+#define NAV_API __attribute__((visibility("default")))
+#else
+#define NAV_API
+#endif
+#if defined(_WIN32) || defined(__CYGWIN__)
 #if defined(NAV_BUILDING_BAKE) && defined(NAV_SHARED)
 #define NAV_BAKE_API __declspec(dllexport)
 #elif defined(NAV_SHARED)
@@ -49,17 +58,20 @@ extern "C" {
 #define NAV_BAKE_API
 #endif
 #elif defined(__GNUC__) || defined(__clang__)
-#define NAV_API      __attribute__((visibility("default")))
 #define NAV_BAKE_API __attribute__((visibility("default")))
 #else
-#define NAV_API
 #define NAV_BAKE_API
 #endif
 
 /* ---- Version --------------------------------------------------------------------------------- */
 
+/* The library's version (the build reads it from here too). Before 1.0 a minor version may change
+ * the API and the .nav formats; CHANGELOG.md says what changed, and which chunk versions each
+ * release reads and writes. A chunk's own version (NAV_GRID_CHUNK_VERSION, ...) moves whenever its
+ * layout does, and the library's minor version with it. */
+
 #define NAV_VERSION_MAJOR 0
-#define NAV_VERSION_MINOR 1
+#define NAV_VERSION_MINOR 2
 #define NAV_VERSION_PATCH 0
 /* One number that grows with every release: major * 10000 + minor * 100 + patch. */
 #define NAV_VERSION_NUMBER (NAV_VERSION_MAJOR * 10000 + NAV_VERSION_MINOR * 100 + NAV_VERSION_PATCH)

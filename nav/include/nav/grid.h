@@ -18,6 +18,8 @@
  *
  *     nav_grid *grid;
  *     nav_status s = nav_grid_create(&(nav_grid_desc){.width = 64, .height = 32}, &grid);
+ *     // C++ has no compound literals: nav_grid_desc d{}; d.width = 64; d.height = 32;
+ *     // nav_grid_create(&d, &grid);  (or C++20's nav_grid_desc d{.width = 64, .height = 32};)
  *     nav_grid_set_terrain_cost(grid, 2, 5.0);       // type 2 is forest, cost 5
  *     nav_grid_set_cell(grid, 10, 4, 2);              // plant a tree
  *     nav_grid_set_cell(grid, 11, 4, NAV_TERRAIN_BLOCKED);
