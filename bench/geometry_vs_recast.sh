@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
     *) echo "$me: unexpected argument '$1'; usage: $me [--runs N] [--rounds K] [--copies N]" >&2; exit 2 ;;
     esac
 done
-bench_need_shared 'meshes/*.obj'
+bench_need_shared 'meshes/*.obj' meshes/nav_test.obj
 bench_need_libnav
 bench_need_recast
 bench_need_programs awk python3
@@ -57,7 +57,7 @@ awk -v n="$copies" '
                 print line
             }
         }
-    }' "$here/tests/data/nav_test.obj" > "$big"
+    }' "$shared/meshes/nav_test.obj" > "$big"
 
 levels=("$shared"/meshes/*.obj "$big")
 for level in "${levels[@]}"; do

@@ -4,10 +4,11 @@
 # place, so a script runs from any directory.
 #
 # Sets: here (the checkout), me (the script's name, for messages), shared (the shared data: maps,
-# meshes and the yardstick, kept outside the project beside the checkout as ../shared, or NAV_SHARED).
+# meshes and the yardstick, kept outside the project beside the checkout as ../shared, or
+# NAV_SHARED_DIR, as the tests' CMake variable of that name; NAV_SHARED, its older name, too).
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 me=bench/$(basename "$0")
-shared=${NAV_SHARED:-$(dirname "$here")/shared}
+shared=${NAV_SHARED_DIR:-${NAV_SHARED:-$(dirname "$here")/shared}}
 build_hint="cmake -S '$here' -B '$here/build' -DCMAKE_BUILD_TYPE=Release && cmake --build '$here/build' -j2"
 
 bench_fail() {
@@ -22,7 +23,7 @@ bench_need_shared() {
         compgen -G "$shared/$path" >/dev/null ||
             bench_fail "needs the shared data's $path, expected at $shared/$path. The shared folder" \
                 "(maps, meshes, bench/refastar.c) is not part of the project: it is kept beside the" \
-                "checkout as ../shared; put it there or set NAV_SHARED to the folder that holds it"
+                "checkout as ../shared; put it there or set NAV_SHARED_DIR to the folder that holds it"
     done
 }
 

@@ -1,11 +1,14 @@
 #include "support.h"
 
+#include "mapgen.h"
 #include "nav/grid.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void test_assert_cost_equal(double a, double b, double eps, const char *file, int line)
 {
@@ -54,6 +57,99 @@ const char *test_data(const char *name)
     static char path[4096];
     snprintf(path, sizeof path, "%s/%s", NAV_TEST_DATA, name);
     return path;
+}
+
+const char *test_shared(const char *relative)
+{
+    static char path[4096];
+    snprintf(path, sizeof path, "%s/%s", NAV_SHARED_DIR, relative);
+    return path;
+}
+
+/* The scratch folder and the files written there, removed at exit (test code: one process, one
+ * thread writes them). */
+static char scratch_dir[4096];
+static char **scratch_files;
+static size_t scratch_count;
+
+static void remove_scratch(void)
+{
+    for (size_t i = 0; i < scratch_count; i++) {
+        remove(scratch_files[i]);
+        free(scratch_files[i]);
+    }
+    free(scratch_files);
+    scratch_files = NULL, scratch_count = 0;
+    if (scratch_dir[0]) rmdir(scratch_dir);
+}
+
+const char *test_scratch_file(const char *name, const void *bytes, size_t size)
+{
+    if (!scratch_dir[0]) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(scratch_dir, sizeof scratch_dir, "%s/nav_tests_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(scratch_dir)) fail_msg("cannot make a scratch folder %s", scratch_dir);
+        atexit(remove_scratch);
+    }
+    char path[4096 + 256];
+    snprintf(path, sizeof path, "%s/%s", scratch_dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f) fail_msg("cannot write %s", path);
+    assert_int_equal(fwrite(bytes, 1, size, f), size);
+    assert_int_equal(fclose(f), 0);
+    for (size_t i = 0; i < scratch_count; i++)
+        if (strcmp(scratch_files[i], path) == 0) return scratch_files[i];
+    char **grown = realloc(scratch_files, (scratch_count + 1) * sizeof *grown);
+    assert_non_null(grown);
+    scratch_files = grown;
+    scratch_files[scratch_count] = strdup(path);
+    assert_non_null(scratch_files[scratch_count]);
+    return scratch_files[scratch_count++];
+}
+
+const char *test_bench_file(int which, bool scen)
+{
+    static const char *paths[TEST_BENCH_COUNT][2];
+    assert_true(which >= 0 && which < TEST_BENCH_COUNT);
+    if (!paths[which][0]) {
+        const test_map_desc *desc = &test_bench_maps[which];
+        test_map map;
+        test_map_generate(&map, desc);
+        char name[256];
+        size_t size;
+        char *text = test_map_text(&map, &size);
+        snprintf(name, sizeof name, "%s.map", desc->name);
+        paths[which][0] = test_scratch_file(name, text, size);
+        free(text);
+        text = test_scen_text(&map, desc, &size);
+        snprintf(name, sizeof name, "%s.map.scen", desc->name);
+        paths[which][1] = test_scratch_file(name, text, size);
+        free(text);
+        test_map_destroy(&map);
+    }
+    return paths[which][scen];
+}
+
+int test_run_suite(int argc, char **argv, const char *name, const struct CMUnitTest *tests, size_t count,
+                   const struct CMUnitTest *shared_tests, size_t shared_count, const char *const *needs)
+{
+    bool shared = argc > 1 && strcmp(argv[1], "--shared") == 0;
+    if (argc > 2 || (argc == 2 && !shared)) {
+        fprintf(stderr, "usage: %s [--shared]\n", argv[0]);
+        return 2;
+    }
+    if (!shared) return _cmocka_run_group_tests(name, tests, count, NULL, NULL);
+    for (size_t i = 0; needs && needs[i]; i++) {
+        struct stat st;
+        const char *path = test_shared(needs[i]);
+        if (stat(path, &st) != 0) {
+            printf("skipped: %s not found (set NAV_SHARED_DIR to the shared benchmark data)\n", path);
+            return TEST_SKIPPED;
+        }
+    }
+    char group[256];
+    snprintf(group, sizeof group, "%s, on the shared data in %s", name, NAV_SHARED_DIR);
+    return _cmocka_run_group_tests(group, shared_tests, shared_count, NULL, NULL);
 }
 
 char *test_read_file(const char *path, size_t *size)

@@ -4,6 +4,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,8 +31,40 @@ typedef struct test_allocator {
 
 void test_allocator_init(test_allocator *t, long fail_at);
 
-/* Full path of a file in tests/data (a static buffer, valid until the next call). */
+/* ---- data ---- */
+
+/* Full path of a file in tests/data, the project's own fixtures (a static buffer, valid until the
+ * next call). */
 const char *test_data(const char *name);
+
+/* Full path of a file of the shared benchmark data, which is not part of the project (the Moving
+ * AI maps under maps/SET/NAME.map(.scen), level meshes under meshes/): NAV_SHARED_DIR, a CMake
+ * cache variable (default ../shared beside the source tree). Only a suite's shared cases (see
+ * TEST_RUN_SUITE) read it. A static buffer, valid until the next call. */
+const char *test_shared(const char *relative);
+
+/* Writes size bytes to a file of that name in this process's scratch folder (made on first use
+ * under TMPDIR or /tmp, removed with its files when the process exits) and returns its path, valid
+ * until then. The same name again overwrites the file. */
+const char *test_scratch_file(const char *name, const void *bytes, size_t size);
+
+/* The generated stand-in of a benchmark map (mapgen.h's test_bench_maps[which]) as files in the
+ * scratch folder: NAME.map, and NAME.map.scen beside it. Returns the path of the .map (scen false)
+ * or of the .map.scen (scen true), made on first use. */
+const char *test_bench_file(int which, bool scen);
+
+/* A suite whose cases need the shared data keeps them apart: `SUITE` runs tests, `SUITE --shared`
+ * runs shared_tests after checking that every file of needs (paths under NAV_SHARED_DIR, a
+ * NULL-terminated list) is there; when one is not, it prints "skipped: PATH not found (set
+ * NAV_SHARED_DIR)" and exits TEST_SKIPPED. tests/CMakeLists.txt registers SUITE_shared for each
+ * suite that calls TEST_RUN_SUITE, with that exit code as ctest's SKIP_RETURN_CODE, so a run without
+ * the shared data lists those tests as skipped (not passed), and a run with it runs them all. */
+#define TEST_SKIPPED 77
+int test_run_suite(int argc, char **argv, const char *name, const struct CMUnitTest *tests, size_t count,
+                   const struct CMUnitTest *shared_tests, size_t shared_count, const char *const *needs);
+#define TEST_RUN_SUITE(name, tests, shared_tests, needs)                                                     \
+    test_run_suite(argc, argv, name, tests, sizeof tests / sizeof tests[0], shared_tests,                    \
+                   sizeof shared_tests / sizeof shared_tests[0], needs)
 
 /* Reads a whole file (malloc'd, NUL-terminated); fails the test when it cannot. */
 char *test_read_file(const char *path, size_t *size);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "levelgen.h"
 #include "support.h"
 
 #include "nav/geometry.h"
@@ -108,15 +109,54 @@ static void test_obj_errors(void **state)
     assert_null(g);
 }
 
-/* The test scene of Recast's demo: its counts, from memory and from the file alike. */
+/* A generated level (levelgen.h: every index form, groups, materials, texture coordinates,
+ * normals, faces of 3 to 8 corners): from memory and from the file alike, its vertices exactly as
+ * written and each face cut into the fan from its first corner. */
+static void test_obj_generated_level(void **state)
+{
+    (void)state;
+    test_level level;
+    test_level_generate(&level);
+    size_t size;
+    char *text = test_level_obj(&level, &size);
+    const char *path = test_scratch_file("level.obj", text, size);
+    nav_geometry *a, *b;
+    assert_int_equal(nav_geometry_load_obj(text, size, "level.obj", NULL, NULL, &a), NAV_SUCCESS);
+    assert_int_equal(nav_geometry_load_obj_file(path, NULL, NULL, &b), NAV_SUCCESS);
+    nav_triangles ta = nav_geometry_triangles(a), tb = nav_geometry_triangles(b);
+    assert_int_equal(ta.vertex_count, level.vertex_count);
+    assert_int_equal(ta.triangle_count, level.triangle_count);
+    assert_memory_equal(ta.vertices, level.vertices, (size_t)level.vertex_count * 12);
+    uint32_t t = 0;
+    for (uint32_t f = 0; f < level.face_count; f++)
+        for (uint32_t i = level.first[f] + 1; i + 1 < level.first[f + 1]; i++, t++) {
+            assert_int_equal(ta.indices[3 * t], level.corners[level.first[f]]);
+            assert_int_equal(ta.indices[3 * t + 1], level.corners[i]);
+            assert_int_equal(ta.indices[3 * t + 2], level.corners[i + 1]);
+        }
+    assert_int_equal(t, ta.triangle_count);
+    assert_int_equal(tb.vertex_count, ta.vertex_count);
+    assert_int_equal(tb.triangle_count, ta.triangle_count);
+    assert_memory_equal(ta.vertices, tb.vertices, (size_t)ta.vertex_count * 12);
+    assert_memory_equal(ta.indices, tb.indices, (size_t)ta.triangle_count * 12);
+    assert_int_equal(nav_triangles_check(&ta, NULL), NAV_SUCCESS);
+    nav_geometry_destroy(a);
+    nav_geometry_destroy(b);
+    free(text);
+    test_level_destroy(&level);
+}
+
+/* The test scene of Recast's demo (the shared data): its counts, from memory and from the file
+ * alike. */
 static void test_obj_sample_scene(void **state)
 {
     (void)state;
     size_t size;
-    char *text = test_read_file(test_data("nav_test.obj"), &size);
+    char *text = test_read_file(test_shared("meshes/nav_test.obj"), &size);
     nav_geometry *a, *b;
     assert_int_equal(nav_geometry_load_obj(text, size, "nav_test.obj", NULL, NULL, &a), NAV_SUCCESS);
-    assert_int_equal(nav_geometry_load_obj_file(test_data("nav_test.obj"), NULL, NULL, &b), NAV_SUCCESS);
+    assert_int_equal(nav_geometry_load_obj_file(test_shared("meshes/nav_test.obj"), NULL, NULL, &b),
+                     NAV_SUCCESS);
     nav_triangles ta = nav_geometry_triangles(a), tb = nav_geometry_triangles(b);
     /* 884 vertices; 792 faces, 28 of them triangles and 764 quads: 1612 triangles (awk) */
     assert_int_equal(ta.vertex_count, 884);
@@ -161,6 +201,25 @@ static void test_triangles_check(void **state)
     assert_false(nav_triangles_bounds(&t, NULL, NULL)); /* no triangles: no box */
 }
 
+/* Every allocation of the file reader (its window, and the geometry) that fails gives
+ * NAV_OUT_OF_MEMORY and leaks nothing. */
+static void file_allocation_failures(const char *path)
+{
+    for (long n = 1;; n++) {
+        test_allocator t;
+        test_allocator_init(&t, n);
+        nav_geometry *g = NULL;
+        nav_status s = nav_geometry_load_obj_file(path, &t.hooks, NULL, &g);
+        if (s == NAV_SUCCESS) {
+            nav_geometry_destroy(g);
+            assert_int_equal(t.live, 0);
+            break;
+        }
+        assert_int_equal(s, NAV_FAILURE | NAV_OUT_OF_MEMORY);
+        assert_int_equal(t.live, 0);
+    }
+}
+
 /* Every allocation that fails gives NAV_OUT_OF_MEMORY and leaks nothing. */
 static void test_obj_allocation_failures(void **state)
 {
@@ -183,19 +242,20 @@ static void test_obj_allocation_failures(void **state)
         failed++;
     }
     assert_true(failed >= 1);
-    for (long n = 1;; n++) { /* and through the file reader's window */
-        test_allocator t;
-        test_allocator_init(&t, n);
-        nav_geometry *g = NULL;
-        nav_status s = nav_geometry_load_obj_file(test_data("nav_test.obj"), &t.hooks, NULL, &g);
-        if (s == NAV_SUCCESS) {
-            nav_geometry_destroy(g);
-            assert_int_equal(t.live, 0);
-            break;
-        }
-        assert_int_equal(s, NAV_FAILURE | NAV_OUT_OF_MEMORY);
-        assert_int_equal(t.live, 0);
-    }
+    test_level level; /* and through the file reader's window */
+    test_level_generate(&level);
+    size_t size;
+    char *level_text = test_level_obj(&level, &size);
+    file_allocation_failures(test_scratch_file("level.obj", level_text, size));
+    free(level_text);
+    test_level_destroy(&level);
+}
+
+/* The same through the file reader on the sample scene (the shared data). */
+static void test_obj_sample_scene_allocation_failures(void **state)
+{
+    (void)state;
+    file_allocation_failures(test_shared("meshes/nav_test.obj"));
 }
 
 /* ---- The heightfield (mesh/bake/voxel.c) ---------------------------------------------------------- */
@@ -445,12 +505,12 @@ static void test_heightfield_wall(void **state)
                      NAV_FAILURE | NAV_TOO_LARGE);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_obj_forms),
         cmocka_unit_test(test_obj_errors),
-        cmocka_unit_test(test_obj_sample_scene),
+        cmocka_unit_test(test_obj_generated_level),
         cmocka_unit_test(test_triangles_check),
         cmocka_unit_test(test_obj_allocation_failures),
         cmocka_unit_test(test_heightfield_floors),
@@ -458,5 +518,10 @@ int main(void)
         cmocka_unit_test(test_heightfield_against_brute_force),
         cmocka_unit_test(test_heightfield_wall),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest shared_tests[] = {
+        cmocka_unit_test(test_obj_sample_scene),
+        cmocka_unit_test(test_obj_sample_scene_allocation_failures),
+    };
+    static const char *const needs[] = {"meshes/nav_test.obj", NULL};
+    return TEST_RUN_SUITE("geometry", tests, shared_tests, needs);
 }

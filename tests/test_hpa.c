@@ -1,5 +1,6 @@
 /* HPA* (hpa/) and the grid's leg and fan (nav/region.h): hand-checked abstract graphs,
- * completeness and validity against A* on random maps, the Moving AI scenarios of tests/data,
+ * completeness and validity against A* on random maps, Moving AI scenarios (generated ones, and the
+ * real ones of the shared data with --shared),
  * bad options, allocation failures, cancelling, determinism and threads. */
 #include <math.h>
 #include <pthread.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mapgen.h"
 #include "support.h"
 
 #include "nav/hpa.h"
@@ -391,14 +393,14 @@ static void test_region_leg_and_fan(void **state)
     nav_path_destroy(&path);
 }
 
-/* ---- the Moving AI scenarios of tests/data --------------------------------------------------- */
+/* ---- Moving AI scenarios ---------------------------------------------------------------------- */
 
-static void run_scenarios(const char *map_name, const char *scen_name)
+static void run_scenarios(const char *map_path, const char *scen_path)
 {
     nav_grid *grid;
-    assert_int_equal(nav_grid_load_map_file(test_data(map_name), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(map_path, NULL, &grid), NAV_SUCCESS);
     nav_scen *scen;
-    assert_int_equal(nav_scen_load_file(test_data(scen_name), NULL, NULL, &scen), NAV_SUCCESS);
+    assert_int_equal(nav_scen_load_file(scen_path, NULL, NULL, &scen), NAV_SUCCESS);
     nav_hpa *hpa;
     assert_int_equal(nav_hpa_bake(grid, NULL, &hpa), NAV_SUCCESS);
     nav_hpa_query *q;
@@ -430,22 +432,34 @@ static void run_scenarios(const char *map_name, const char *scen_name)
     nav_grid_destroy(grid);
 }
 
+/* The generated stand-ins (mapgen.h): lengths from the tests' own Dijkstra; brc_like has 10
+ * unreachable problems. */
+static void test_scenarios_generated(void **state)
+{
+    (void)state;
+    const int which[3] = {TEST_BENCH_ARENA, TEST_BENCH_DEN, TEST_BENCH_BRC};
+    for (int m = 0; m < 3; m++)
+        run_scenarios(test_bench_file(which[m], false), test_bench_file(which[m], true));
+}
+
+/* The real maps (the shared data). */
 static void test_scenarios_arena(void **state)
 {
     (void)state;
-    run_scenarios("arena.map", "arena.map.scen");
+    run_scenarios(NAV_SHARED_DIR "/maps/dao/arena.map", NAV_SHARED_DIR "/maps/dao/arena.map.scen");
 }
 
 static void test_scenarios_den312d(void **state)
 {
     (void)state;
-    run_scenarios("den312d.map", "den312d.map.scen");
+    run_scenarios(NAV_SHARED_DIR "/maps/dao/den312d.map", NAV_SHARED_DIR "/maps/dao/den312d.map.scen");
 }
 
 static void test_scenarios_brc000d(void **state)
 {
     (void)state;
-    run_scenarios("brc000d.map", "brc000d.map.scen"); /* 10 unreachable problems */
+    run_scenarios(NAV_SHARED_DIR "/maps/dao/brc000d.map",
+                  NAV_SHARED_DIR "/maps/dao/brc000d.map.scen"); /* 10 unreachable */
 }
 
 /* ---- bad input, failures, determinism, threads ----------------------------------------------- */
@@ -766,7 +780,8 @@ static void test_threads_share_a_bake(void **state)
 {
     (void)state;
     nav_grid *grid;
-    assert_int_equal(nav_grid_load_map_file(test_data("brc000d.map"), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(test_bench_file(TEST_BENCH_BRC, false), NULL, &grid),
+                     NAV_SUCCESS);
     nav_hpa *hpa;
     assert_int_equal(nav_hpa_bake(grid, NULL, &hpa), NAV_SUCCESS);
     thread_job alone = {hpa, grid, 0, 0}, jobs[2] = {{hpa, grid, 0, 0}, {hpa, grid, 0, 0}};
@@ -992,7 +1007,8 @@ static void test_nav_file(void **state)
 {
     (void)state;
     nav_grid *grid;
-    assert_int_equal(nav_grid_load_map_file(test_data("den312d.map"), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(test_bench_file(TEST_BENCH_DEN, false), NULL, &grid),
+                     NAV_SUCCESS);
     nav_hpa *hpa;
     assert_int_equal(nav_hpa_bake(grid, NULL, &hpa), NAV_SUCCESS);
     char path[] = "/tmp/test_hpa_XXXXXX";
@@ -1055,7 +1071,8 @@ static void test_stale_bake(void **state)
     close(fd);
     nav_grid *grid;
     nav_hpa *hpa;
-    assert_int_equal(nav_grid_load_map_file(test_data("den312d.map"), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(test_bench_file(TEST_BENCH_DEN, false), NULL, &grid),
+                     NAV_SUCCESS);
     assert_int_equal(nav_hpa_bake(grid, NULL, &hpa), NAV_SUCCESS);
     assert_true(nav_hpa_grid_fingerprint(hpa) == nav_grid_fingerprint(grid));
     assert_int_equal(nav_hpa_save_nav(grid, hpa, path), NAV_SUCCESS);
@@ -1149,10 +1166,11 @@ static void test_stale_bake(void **state)
     nav_hpa_destroy(loaded);
     nav_grid_destroy(loaded_grid);
 
-    /* arena's bake beside an all-free 49 x 49 grid: refused too */
+    /* arena_like's bake (49 x 49) beside an all-free 49 x 49 grid: refused too */
     nav_grid *arena, *open_field = make_grid(49, 49, NULL);
     nav_hpa *arena_hpa;
-    assert_int_equal(nav_grid_load_map_file(test_data("arena.map"), NULL, &arena), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(test_bench_file(TEST_BENCH_ARENA, false), NULL, &arena),
+                     NAV_SUCCESS);
     assert_int_equal(nav_hpa_bake(arena, NULL, &arena_hpa), NAV_SUCCESS);
     assert_int_equal(nav_hpa_save_nav(open_field, arena_hpa, path), NAV_FAILURE | NAV_SOURCE_MISMATCH);
     write_chunks(path, open_field, arena_hpa, 1, 1);
@@ -1319,7 +1337,8 @@ static void test_smooth_planned_path(void **state)
 {
     (void)state;
     nav_grid *grid;
-    assert_int_equal(nav_grid_load_map_file(test_data("brc000d.map"), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(test_bench_file(TEST_BENCH_BRC, false), NULL, &grid),
+                     NAV_SUCCESS);
     nav_hpa *hpa;
     assert_int_equal(nav_hpa_bake(grid, NULL, &hpa), NAV_SUCCESS);
     nav_hpa_query *q;
@@ -1360,14 +1379,13 @@ static void test_smooth_planned_path(void **state)
     nav_grid_destroy(grid);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_checked_graph),   cmocka_unit_test(test_one_way_crossing),
         cmocka_unit_test(test_entrances_and_levels), cmocka_unit_test(test_random_complete),
         cmocka_unit_test(test_region_leg_and_fan),   cmocka_unit_test(test_region_fan_many_targets),
-        cmocka_unit_test(test_moves_reversible),     cmocka_unit_test(test_scenarios_arena),
-        cmocka_unit_test(test_scenarios_den312d),    cmocka_unit_test(test_scenarios_brc000d),
+        cmocka_unit_test(test_moves_reversible),     cmocka_unit_test(test_scenarios_generated),
         cmocka_unit_test(test_bad_options),          cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_progress_and_cancel),  cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_threads_share_a_bake), cmocka_unit_test(test_chunk_round_trip),
@@ -1375,5 +1393,17 @@ int main(void)
         cmocka_unit_test(test_stale_bake),           cmocka_unit_test(test_rebake_matches_full_bake),
         cmocka_unit_test(test_refine_on_demand),     cmocka_unit_test(test_smooth_planned_path),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest shared_tests[] = {
+        cmocka_unit_test(test_scenarios_arena),
+        cmocka_unit_test(test_scenarios_den312d),
+        cmocka_unit_test(test_scenarios_brc000d),
+    };
+    static const char *const needs[] = {"maps/dao/arena.map",
+                                        "maps/dao/arena.map.scen",
+                                        "maps/dao/den312d.map",
+                                        "maps/dao/den312d.map.scen",
+                                        "maps/dao/brc000d.map",
+                                        "maps/dao/brc000d.map.scen",
+                                        NULL};
+    return TEST_RUN_SUITE("hpa", tests, shared_tests, needs);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mapgen.h"
 #include "reference.h"
 #include "support.h"
 
@@ -904,20 +905,18 @@ static void test_steps_complete(void **state)
     assert_true(queries == 14906 && unreachable > 100);
 }
 
-/* On real maps the funnel mode's mean length is within 1% of the optimal mode's (the issue's bar;
+/* On benchmark maps the funnel mode's mean length is within 1% of the optimal mode's (the issue's bar;
  * with g at the crossing point alone, as Detour has it, brc000d's every 4th problem came to 1.37%,
  * with g following the funnel 0.33%), no path is longer than the scenario file's 8-connected
  * optimum by more than its rounding (1.001), and every path of both modes is valid. Before g was
  * the exact length through the node's corridor, Berlin_0_256 (95, 167) -> (103, 134) came to
  * 85.81 for an 8-connected optimum of 84.74: the way round the obstacle was cut short. */
-static void funnel_quality(const char *map, uint32_t every, uint32_t landmarks)
+static void funnel_quality(const char *map, const char *scen_path, uint32_t every, uint32_t landmarks)
 {
     nav_grid *grid = NULL;
-    char scen_name[64];
-    snprintf(scen_name, sizeof scen_name, "%s.scen", map);
-    assert_int_equal(nav_grid_load_map_file(test_data(map), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(map, NULL, &grid), NAV_SUCCESS);
     nav_scen *scen = NULL;
-    assert_int_equal(nav_scen_load_file(test_data(scen_name), NULL, NULL, &scen), NAV_SUCCESS);
+    assert_int_equal(nav_scen_load_file(scen_path, NULL, NULL, &scen), NAV_SUCCESS);
     nav_mesh *mesh = build(grid, NULL);
     if (landmarks) assert_int_equal(nav_mesh_bake_landmarks(mesh, landmarks, NULL), NAV_SUCCESS);
     nav_mesh_query *q;
@@ -956,13 +955,28 @@ static void funnel_quality(const char *map, uint32_t every, uint32_t landmarks)
     nav_grid_destroy(grid);
 }
 
+/* On the generated stand-ins of brc000d and Berlin_0_256 (mapgen.h: caves, streets). */
 static void test_funnel_quality(void **state)
 {
     (void)state;
-    funnel_quality("brc000d.map", 1, 0);
-    funnel_quality("Berlin_0_256.map", 1, 0);
-    funnel_quality("brc000d.map", 1, 16);
-    funnel_quality("Berlin_0_256.map", 1, 16);
+    for (uint32_t landmarks = 0; landmarks <= 16; landmarks += 16) {
+        funnel_quality(test_bench_file(TEST_BENCH_BRC, false), test_bench_file(TEST_BENCH_BRC, true), 1,
+                       landmarks);
+        funnel_quality(test_bench_file(TEST_BENCH_STREETS, false), test_bench_file(TEST_BENCH_STREETS, true),
+                       1, landmarks);
+    }
+}
+
+/* On the real maps (the shared data). */
+static void test_real_funnel_quality(void **state)
+{
+    (void)state;
+    static const char *const maps[2] = {NAV_SHARED_DIR "/maps/dao/brc000d.map",
+                                        NAV_SHARED_DIR "/maps/cities/Berlin_0_256.map"};
+    static const char *const scens[2] = {NAV_SHARED_DIR "/maps/dao/brc000d.map.scen",
+                                         NAV_SHARED_DIR "/maps/cities/Berlin_0_256.map.scen"};
+    for (uint32_t landmarks = 0; landmarks <= 16; landmarks += 16)
+        for (int m = 0; m < 2; m++) funnel_quality(maps[m], scens[m], 1, landmarks);
 }
 
 /* ---- terrain, climbs, filters ----------------------------------------------------------------- */
@@ -1060,14 +1074,21 @@ static void test_budget_and_partial(void **state)
 {
     (void)state;
     nav_grid *grid = NULL;
-    assert_int_equal(nav_grid_load_map_file(test_data("den312d.map"), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(test_bench_file(TEST_BENCH_DEN, false), NULL, &grid),
+                     NAV_SUCCESS);
     nav_mesh *mesh = build(grid, NULL);
     nav_mesh_query *q;
     assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
     nav_path path = new_path();
     nav_mesh_result r;
-    /* a long problem of the scenario file, cut to 3 expansions */
-    nav_vec3 a = nav_grid_cell_center(grid, 60, 12), b = nav_grid_cell_center(grid, 63, 76);
+    /* the longest problem of the scenario file, cut to 3 expansions */
+    nav_scen *scen = NULL;
+    assert_int_equal(nav_scen_load_file(test_bench_file(TEST_BENCH_DEN, true), NULL, NULL, &scen),
+                     NAV_SUCCESS);
+    const nav_scen_problem *longest = &scen->problems[scen->count - 1];
+    nav_vec3 a = nav_grid_cell_center(grid, longest->start_x, longest->start_y),
+             b = nav_grid_cell_center(grid, longest->goal_x, longest->goal_y);
+    nav_scen_destroy(scen);
     nav_status full = nav_mesh_find_path(q, NULL, a, b, &path, &r);
     assert_int_equal(full, NAV_SUCCESS);
     assert_true(r.expanded > 3);
@@ -1090,6 +1111,12 @@ static void test_budget_and_partial(void **state)
     assert_int_equal(
         nav_mesh_locate(mesh, nav_vec3_make(-0.5f, 0, 60.5f), nav_vec3_make(1, 1, 1), &poly, &near),
         nav_grid_passable(grid, 0, 60) ? NAV_SUCCESS : NAV_FAILURE | NAV_UNREACHABLE);
+    int32_t x = 0; /* the westmost free cell of row 60: half a cell west of it is off the mesh */
+    while (!nav_grid_passable(grid, x, 60)) x++;
+    assert_int_equal(
+        nav_mesh_locate(mesh, nav_vec3_make((float)x - 0.5f, 0, 60.5f), nav_vec3_make(1, 1, 1), &poly, &near),
+        NAV_SUCCESS);
+    assert_true(fabsf(near.x - (float)x) < 1e-4f);
     nav_path_destroy(&path);
     nav_mesh_query_destroy(q);
     nav_mesh_destroy(mesh);
@@ -1140,7 +1167,8 @@ static void test_threads(void **state)
 {
     (void)state;
     nav_grid *grid = NULL;
-    assert_int_equal(nav_grid_load_map_file(test_data("den312d.map"), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(test_bench_file(TEST_BENCH_DEN, false), NULL, &grid),
+                     NAV_SUCCESS);
     nav_mesh *mesh = build(grid, NULL);
     assert_int_equal(nav_mesh_bake_landmarks(mesh, 4, NULL), NAV_SUCCESS); /* read by every thread */
     assert_int_equal(nav_mesh_landmark_count(mesh), 4);
@@ -1165,7 +1193,8 @@ static void test_allocation_failures(void **state)
 {
     (void)state;
     nav_grid *grid = NULL;
-    assert_int_equal(nav_grid_load_map_file(test_data("arena.map"), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(test_bench_file(TEST_BENCH_ARENA, false), NULL, &grid),
+                     NAV_SUCCESS);
     int failures = 0;
     for (long n = 1;; n++) {
         test_allocator t;
@@ -1534,7 +1563,8 @@ static void test_nav_file(void **state)
 {
     (void)state;
     nav_grid *grid = NULL;
-    assert_int_equal(nav_grid_load_map_file(test_data("arena.map"), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(test_bench_file(TEST_BENCH_ARENA, false), NULL, &grid),
+                     NAV_SUCCESS);
     nav_mesh *mesh = build(grid, NULL);
     char path[] = "/tmp/test_mesh_XXXXXX";
     int fd = mkstemp(path);
@@ -2131,7 +2161,7 @@ static void test_step_wise(void **state)
     assert_true(compared > 150 && sliced > 100);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_small_maps),
@@ -2169,5 +2199,11 @@ int main(void)
         cmocka_unit_test(test_raycast_and_move_by_hand),
         cmocka_unit_test(test_step_wise),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest shared_tests[] = {
+        cmocka_unit_test(test_real_funnel_quality),
+    };
+    static const char *const needs[] = {"maps/dao/brc000d.map", "maps/dao/brc000d.map.scen",
+                                        "maps/cities/Berlin_0_256.map", "maps/cities/Berlin_0_256.map.scen",
+                                        NULL};
+    return TEST_RUN_SUITE("mesh", tests, shared_tests, needs);
 }

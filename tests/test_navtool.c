@@ -1,6 +1,8 @@
 /* navtool as a user runs it: the built program, on files made here, its output and exit status.
  * (Built only with the tools: NAVTOOL is the program's path.) */
 #include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,13 +11,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "levelgen.h"
+#include "mapgen.h"
+#include "reference.h"
 #include "support.h"
 
 #include <spng.h>
 
+#include "nav/geometry.h"
 #include "nav/hpa.h"
 #include "nav/io.h"
 #include "nav/mesh.h"
+#include "nav/scen.h"
 #include "nav/waypoints.h"
 
 /* Runs a shell command line, stdout and stderr together into out. Returns its exit status. */
@@ -45,13 +52,136 @@ static void expect_output(const char *out, const char *text)
     if (!strstr(out, text)) fail_msg("expected \"%s\" in navtool's output:\n%s", text, out);
 }
 
-/* A .nav file of arena's grid and its bake, the bake's chunk data changed by damage [opt] and
+/* Removes the line that starts with key from out (in place). */
+static void drop_line(char *out, const char *key)
+{
+    for (char *line = out; *line;) {
+        char *end = strchr(line, '\n');
+        end = end ? end + 1 : line + strlen(line);
+        if (strncmp(line, key, strlen(key)) == 0) {
+            memmove(line, end, strlen(end) + 1);
+            return;
+        }
+        line = end;
+    }
+}
+
+/* printf's formats for expect_output. */
+static void expect_outputf(const char *out, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void expect_outputf(const char *out, const char *format, ...)
+{
+    char text[256];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    expect_output(out, text);
+}
+
+/* The "cost: " line of navtool's output is value (to its 6 decimals). */
+static void expect_cost(const char *out, double value)
+{
+    const char *at = strstr(out, "cost: ");
+    if (!at) fail_msg("no cost in navtool's output:\n%s", out);
+    assert_cost_equal(strtod(at + 6, NULL), value, 1e-5);
+}
+
+/* ---- The maps and levels navtool runs on ------------------------------------------------------- */
+
+/* A map, and what navtool must say of it. The real arena's figures are its own; a generated map's
+ * come from the library's calls (what navtool prints is what the library made) and the tests' own
+ * references (reference.h, mapgen.h). */
+typedef struct navtool_map {
+    const char *map;
+    int32_t width, height;
+    int32_t sx, sy, gx, gy;                  /* a route across it; (0, 0) is blocked */
+    double anyangle;                         /* the route's any-angle optimum (mesh, waypoints) */
+    int32_t hpa_levels;                      /* of its HPA bake */
+    uint32_t waypoints, links;               /* of its waypoint graph (and its mesh's) */
+    uint32_t radius_waypoints, radius_links; /* of its mesh's graph with an agent radius of 1 */
+} navtool_map;
+
+/* The real arena (the shared data): 52.905 from (3, 3) to (40, 40), two bends, below the
+ * 8-connected optimum of 55.255. */
+static const navtool_map real_arena = {
+    NAV_SHARED_DIR "/maps/dao/arena.map", 49, 49, 3, 3, 40, 40, 52.904925, 3, 64, 478, 53, 311};
+
+/* The generated stand-in of arena (mapgen.h), its route the longest problem of its scenario. */
+static navtool_map generated_arena(void)
+{
+    navtool_map m = {.map = test_bench_file(TEST_BENCH_ARENA, false)};
+    nav_grid *grid;
+    assert_int_equal(nav_grid_load_map_file(m.map, NULL, &grid), NAV_SUCCESS);
+    m.width = nav_grid_width(grid), m.height = nav_grid_height(grid);
+    nav_scen *scen;
+    assert_int_equal(nav_scen_load_file(test_bench_file(TEST_BENCH_ARENA, true), NULL, NULL, &scen),
+                     NAV_SUCCESS);
+    const nav_scen_problem *p = &scen->problems[scen->count - 1];
+    m.sx = p->start_x, m.sy = p->start_y, m.gx = p->goal_x, m.gy = p->goal_y;
+    nav_scen_destroy(scen);
+    assert_false(nav_grid_passable(grid, 0, 0));
+    test_reference ref;
+    test_reference_init(&ref, grid);
+    m.anyangle = test_reference_cost(&ref, m.sx + 0.5, m.sy + 0.5, m.gx + 0.5, m.gy + 0.5);
+    test_reference_destroy(&ref);
+    nav_hpa *hpa;
+    assert_int_equal(nav_hpa_bake(grid, NULL, &hpa), NAV_SUCCESS);
+    nav_hpa_info info;
+    nav_hpa_get_info(hpa, &info);
+    m.hpa_levels = info.levels;
+    nav_hpa_destroy(hpa);
+    nav_waypoints *wp;
+    assert_int_equal(nav_waypoints_bake_grid(grid, NULL, &wp), NAV_SUCCESS);
+    m.waypoints = nav_waypoints_count(wp), m.links = nav_waypoints_link_count(wp);
+    nav_waypoints_destroy(wp);
+    nav_mesh *mesh;
+    assert_int_equal(nav_mesh_build_from_grid(grid, &(nav_mesh_build_desc){.agent_radius = 1}, &mesh),
+                     NAV_SUCCESS);
+    assert_int_equal(nav_waypoints_bake_mesh(mesh, NULL, &wp), NAV_SUCCESS);
+    m.radius_waypoints = nav_waypoints_count(wp), m.radius_links = nav_waypoints_link_count(wp);
+    nav_waypoints_destroy(wp);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+    return m;
+}
+
+/* A map with its scenario file, and one of its problems with its 8-connected optimum. */
+typedef struct navtool_scen {
+    const char *map, *scen;
+    int32_t sx, sy, gx, gy;
+    double cost;
+} navtool_scen;
+
+/* The real den312d (the shared data): a problem of its file (117.314 there). */
+static const navtool_scen real_den = {NAV_SHARED_DIR "/maps/dao/den312d.map",
+                                      NAV_SHARED_DIR "/maps/dao/den312d.map.scen",
+                                      52,
+                                      3,
+                                      60,
+                                      67,
+                                      117.313708};
+
+/* The generated stand-in of den312d: the longest problem of its scenario. */
+static navtool_scen generated_den(void)
+{
+    navtool_scen d = {.map = test_bench_file(TEST_BENCH_DEN, false),
+                      .scen = test_bench_file(TEST_BENCH_DEN, true)};
+    nav_scen *scen;
+    assert_int_equal(nav_scen_load_file(d.scen, NULL, NULL, &scen), NAV_SUCCESS);
+    const nav_scen_problem *p = &scen->problems[scen->count - 1];
+    d.sx = p->start_x, d.sy = p->start_y, d.gx = p->goal_x, d.gy = p->goal_y, d.cost = p->optimal_length;
+    nav_scen_destroy(scen);
+    return d;
+}
+
+/* A .nav file of a map's grid and its bake, the bake's chunk data changed by damage [opt] and
  * written as version hpa_version. */
-static void write_arena_nav(const char *path, void (*damage)(nav_writer *), uint32_t hpa_version)
+static void write_arena_nav(const char *map, const char *path, void (*damage)(nav_writer *),
+                            uint32_t hpa_version)
 {
     nav_grid *grid;
     nav_hpa *hpa;
-    assert_int_equal(nav_grid_load_map_file(test_data("arena.map"), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(map, NULL, &grid), NAV_SUCCESS);
     assert_int_equal(nav_hpa_bake(grid, NULL, &hpa), NAV_SUCCESS);
     nav_writer g, h;
     nav_writer_init(&g, NULL);
@@ -76,31 +206,30 @@ static void too_many_nodes(nav_writer *w)
 
 /* Issue 10, finding 2: navtool info exited 0 and printed "hpa: none" for a corrupt HPA chunk or one
  * of a newer version; it must say what is wrong on that line and exit 1. */
-static void test_info(void **state)
+static void info_of(const navtool_map *m)
 {
-    (void)state;
     char path[] = "/tmp/test_navtool_XXXXXX", args[256], out[8192];
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
     snprintf(args, sizeof args, "info '%s'", path);
 
-    write_arena_nav(path, NULL, NAV_HPA_CHUNK_VERSION);
+    write_arena_nav(m->map, path, NULL, NAV_HPA_CHUNK_VERSION);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
-    expect_output(out, "grid: 49 x 49 cells");
-    expect_output(out, "hpa: 3 levels");
+    expect_outputf(out, "grid: %d x %d cells", m->width, m->height);
+    expect_outputf(out, "hpa: %d levels", m->hpa_levels);
 
-    write_arena_nav(path, too_many_nodes, NAV_HPA_CHUNK_VERSION);
+    write_arena_nav(m->map, path, too_many_nodes, NAV_HPA_CHUNK_VERSION);
     assert_int_equal(run_navtool(out, sizeof out, args), 1);
-    expect_output(out, "grid: 49 x 49 cells");
+    expect_outputf(out, "grid: %d x %d cells", m->width, m->height);
     expect_output(out, "hpa: error: HPA chunk: more nodes than cells");
 
-    write_arena_nav(path, NULL, NAV_HPA_CHUNK_VERSION + 1);
+    write_arena_nav(m->map, path, NULL, NAV_HPA_CHUNK_VERSION + 1);
     assert_int_equal(run_navtool(out, sizeof out, args), 1);
     expect_output(out, "hpa: error: HPA chunk version 3, this library reads version 2");
 
     nav_grid *grid;
-    assert_int_equal(nav_grid_load_map_file(test_data("arena.map"), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(m->map, NULL, &grid), NAV_SUCCESS);
     assert_int_equal(nav_grid_save_nav(grid, path), NAV_SUCCESS);
     nav_grid_destroy(grid);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
@@ -109,6 +238,13 @@ static void test_info(void **state)
     remove(path);
     assert_int_equal(run_navtool(out, sizeof out, args), 1);
     expect_output(out, "no such file");
+}
+
+static void test_info(void **state)
+{
+    (void)state;
+    navtool_map m = generated_arena();
+    info_of(&m);
 }
 
 /* The value of a key in navtool scen's JSON line, as text. */
@@ -127,22 +263,20 @@ static void json_value(const char *out, const char *key, char *value, size_t siz
 
 /* navtool path and scen take a baked .nav in place of a map: its grid and bake are loaded, not
  * rebuilt, and give what a fresh bake of the map gives. */
-static void test_baked_file_input(void **state)
+static void baked_file_input(const navtool_scen *d)
 {
-    (void)state;
     char path[] = "/tmp/test_navtool_XXXXXX", args[1024], out[16384], fresh[16384], value[64], other[64];
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
     char nav[64];
     snprintf(nav, sizeof nav, "%s.nav", path);
-    snprintf(args, sizeof args, "bake '%s' -o '%s' --quiet", test_data("den312d.map"), nav);
+    snprintf(args, sizeof args, "bake '%s' -o '%s' --quiet", d->map, nav);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
 
-    snprintf(args, sizeof args, "scen '%s' --map '%s' --algo hpa --smooth --json",
-             test_data("den312d.map.scen"), nav);
+    snprintf(args, sizeof args, "scen '%s' --map '%s' --algo hpa --smooth --json", d->scen, nav);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
-    snprintf(args, sizeof args, "scen '%s' --algo hpa --smooth --json", test_data("den312d.map.scen"));
+    snprintf(args, sizeof args, "scen '%s' --algo hpa --smooth --json", d->scen);
     assert_int_equal(run_navtool(fresh, sizeof fresh, args), 0);
     json_value(out, "bake_ms", value, sizeof value);
     assert_string_equal(value, "0.000"); /* loaded, not baked */
@@ -161,21 +295,30 @@ static void test_baked_file_input(void **state)
     assert_string_equal(value, "0");
 
     /* path: the file's bake answers as a fresh bake does; A* runs on the file's grid */
-    snprintf(args, sizeof args, "path '%s' 52 3 60 67 --algo hpa", nav);
+    char route[64];
+    snprintf(route, sizeof route, "%d %d %d %d", d->sx, d->sy, d->gx, d->gy);
+    snprintf(args, sizeof args, "path '%s' %s --algo hpa", nav, route);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
-    snprintf(args, sizeof args, "path '%s' 52 3 60 67 --algo hpa", test_data("den312d.map"));
+    snprintf(args, sizeof args, "path '%s' %s --algo hpa", d->map, route);
     assert_int_equal(run_navtool(fresh, sizeof fresh, args), 0);
     assert_string_equal(out, fresh);
-    snprintf(args, sizeof args, "path '%s' 52 3 60 67", nav);
+    snprintf(args, sizeof args, "path '%s' %s", nav, route);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
-    expect_output(out, "cost: 117.313708"); /* the file's optimum: 117.314 */
+    expect_cost(out, d->cost); /* the file's optimum */
 
     /* bake options cannot apply to a bake that is already made */
-    snprintf(args, sizeof args, "path '%s' 52 3 60 67 --algo hpa --cluster 8", nav);
+    snprintf(args, sizeof args, "path '%s' %s --algo hpa --cluster 8", nav, route);
     assert_int_equal(run_navtool(out, sizeof out, args), 2);
     expect_output(out, "holds its bake; bake options do not apply to it");
     remove(nav);
     remove(path);
+}
+
+static void test_baked_file_input(void **state)
+{
+    (void)state;
+    navtool_scen d = generated_den();
+    baked_file_input(&d);
 }
 
 /* Checks that path is a PNG file, and removes it. */
@@ -192,17 +335,17 @@ static void expect_png(const char *path)
 
 /* The mesh as navtool serves it: bake --mesh, info, path and render with --algo mesh and
  * mesh-funnel, from the map and from the baked file alike; a damaged MESH chunk is reported. */
-static void test_mesh_commands(void **state)
+static void mesh_commands(const navtool_map *a)
 {
-    (void)state;
-    char path[] = "/tmp/test_navtool_XXXXXX", args[1024], out[16384], fresh[16384];
+    char path[] = "/tmp/test_navtool_XXXXXX", args[1024], out[16384], fresh[16384], route[64];
+    snprintf(route, sizeof route, "%d %d %d %d", a->sx, a->sy, a->gx, a->gy);
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
     char nav[64], png[64];
     snprintf(nav, sizeof nav, "%s.nav", path);
     snprintf(png, sizeof png, "%s.png", path);
-    snprintf(args, sizeof args, "bake '%s' -o '%s' --mesh --quiet", test_data("arena.map"), nav);
+    snprintf(args, sizeof args, "bake '%s' -o '%s' --mesh --quiet", a->map, nav);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
     expect_output(out, "polygons");
     snprintf(args, sizeof args, "info '%s'", nav);
@@ -213,29 +356,32 @@ static void test_mesh_commands(void **state)
     expect_output(out, "hpa: none");
     expect_output(out, "(this file's grid)");
 
-    /* the same path from the file's mesh and from a mesh built from the map (52.905: two bends,
-     * below the 8-connected optimum of 55.255 that `navtool path` gives) */
-    snprintf(args, sizeof args, "path '%s' 3 3 40 40 --algo mesh", nav);
+    /* the same path from the file's mesh and from a mesh built from the map (the any-angle optimum,
+     * below the 8-connected one that `navtool path` gives); the search may expand fewer polygons with
+     * the file's landmarks */
+    snprintf(args, sizeof args, "path '%s' %s --algo mesh", nav, route);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
-    snprintf(args, sizeof args, "path '%s' 3 3 40 40 --algo mesh", test_data("arena.map"));
+    snprintf(args, sizeof args, "path '%s' %s --algo mesh", a->map, route);
     assert_int_equal(run_navtool(fresh, sizeof fresh, args), 0);
+    drop_line(out, "expanded: ");
+    drop_line(fresh, "expanded: ");
     assert_string_equal(out, fresh);
     expect_output(out, "mode: optimal");
-    expect_output(out, "cost: 52.904925");
-    snprintf(args, sizeof args, "path '%s' 3 3 40 40 --algo mesh-funnel --png '%s'", nav, png);
+    expect_cost(out, a->anyangle);
+    snprintf(args, sizeof args, "path '%s' %s --algo mesh-funnel --png '%s'", nav, route, png);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
     expect_output(out, "mode: funnel");
     expect_png(png);
-    snprintf(args, sizeof args, "render '%s' 3 3 40 40 --algo mesh --png '%s'", nav, png);
+    snprintf(args, sizeof args, "render '%s' %s --algo mesh --png '%s'", nav, route, png);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
     expect_png(png);
-    snprintf(args, sizeof args, "path '%s' 0 0 40 40 --algo mesh", nav); /* a wall */
+    snprintf(args, sizeof args, "path '%s' 0 0 %d %d --algo mesh", nav, a->gx, a->gy); /* a wall */
     assert_int_equal(run_navtool(out, sizeof out, args), 1);
 
     /* a damaged MESH chunk: info says so on the mesh line and exits 1 */
     nav_grid *grid;
     nav_mesh *mesh;
-    assert_int_equal(nav_grid_load_map_file(test_data("arena.map"), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(a->map, NULL, &grid), NAV_SUCCESS);
     assert_int_equal(nav_mesh_build_from_grid(grid, NULL, &mesh), NAV_SUCCESS);
     nav_writer g, m;
     nav_writer_init(&g, NULL);
@@ -249,7 +395,7 @@ static void test_mesh_commands(void **state)
     snprintf(args, sizeof args, "info '%s'", nav);
     assert_int_equal(run_navtool(out, sizeof out, args), 1);
     expect_output(out, "mesh: error: MESH chunk: counts larger than the chunk");
-    snprintf(args, sizeof args, "path '%s' 3 3 40 40 --algo mesh", nav);
+    snprintf(args, sizeof args, "path '%s' %s --algo mesh", nav, route);
     assert_int_equal(run_navtool(out, sizeof out, args), 1);
     nav_writer_destroy(&g);
     nav_writer_destroy(&m);
@@ -259,13 +405,20 @@ static void test_mesh_commands(void **state)
     remove(path);
 }
 
+static void test_mesh_commands(void **state)
+{
+    (void)state;
+    navtool_map m = generated_arena();
+    mesh_commands(&m);
+}
+
 /* Waypoint graphs as navtool serves them: bake --waypoints of a map (with its grid) and of a
  * waypoint file (alone), info, path and render with --algo waypoints by cells, names and indices;
  * a damaged WAYPOINTS chunk is reported. */
-static void test_waypoint_commands(void **state)
+static void waypoint_commands(const navtool_map *a)
 {
-    (void)state;
-    char path[] = "/tmp/test_navtool_XXXXXX", args[1024], out[16384], fresh[16384];
+    char path[] = "/tmp/test_navtool_XXXXXX", args[1024], out[16384], fresh[16384], route[64];
+    snprintf(route, sizeof route, "%d %d %d %d", a->sx, a->sy, a->gx, a->gy);
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
@@ -274,46 +427,44 @@ static void test_waypoint_commands(void **state)
     snprintf(png, sizeof png, "%s.png", path);
     snprintf(text, sizeof text, "%s.txt", path);
 
-    /* from a map: the grid's corners; any-angle optimal routes (52.905 as the mesh's, below the
-     * 8-connected 55.255) */
-    snprintf(args, sizeof args, "bake '%s' -o '%s' --waypoints --quiet", test_data("arena.map"), nav);
+    /* from a map: the grid's corners; any-angle optimal routes (as the mesh's, below the 8-connected
+     * optimum) */
+    snprintf(args, sizeof args, "bake '%s' -o '%s' --waypoints --quiet", a->map, nav);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
-    expect_output(out, "64 waypoints, 478 links");
+    expect_outputf(out, "%u waypoints, %u links", a->waypoints, a->links);
     snprintf(args, sizeof args, "info '%s'", nav);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
     expect_output(out, "chunks: GRID v1");
     expect_output(out, "WAYP v1");
-    expect_output(out, "waypoints: 64 waypoints (0 named), 478 links");
+    expect_outputf(out, "waypoints: %u waypoints (0 named), %u links", a->waypoints, a->links);
     expect_output(out, "bytes, plain tables");
     expect_output(out, "(this file's grid)");
-    snprintf(args, sizeof args, "path '%s' 3 3 40 40 --algo waypoints --png '%s'", nav, png);
+    snprintf(args, sizeof args, "path '%s' %s --algo waypoints --png '%s'", nav, route, png);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
-    expect_output(out, "cost: 52.904925");
+    expect_cost(out, a->anyangle);
     expect_png(png);
-    snprintf(args, sizeof args, "path '%s' 3 3 40 40 --algo waypoints", test_data("arena.map"));
+    snprintf(args, sizeof args, "path '%s' %s --algo waypoints", a->map, route);
     assert_int_equal(run_navtool(fresh, sizeof fresh, args), 0);
-    expect_output(fresh, "cost: 52.904925");
-    snprintf(args, sizeof args, "render '%s' 3 3 40 40 --algo waypoints --png '%s'", nav, png);
+    expect_cost(fresh, a->anyangle);
+    snprintf(args, sizeof args, "render '%s' %s --algo waypoints --png '%s'", nav, route, png);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
     expect_png(png);
-    snprintf(args, sizeof args, "path '%s' 0 0 40 40 --algo waypoints", nav); /* a wall */
+    snprintf(args, sizeof args, "path '%s' 0 0 %d %d --algo waypoints", nav, a->gx, a->gy); /* a wall */
     assert_int_equal(run_navtool(out, sizeof out, args), 1);
 
     /* from the map's navigation mesh: the same graph (a mesh of a grid has the grid's corners), saved
      * alone; with an agent radius, another */
-    snprintf(args, sizeof args, "bake '%s' -o '%s' --waypoints --from-mesh --quiet", test_data("arena.map"),
-             nav);
+    snprintf(args, sizeof args, "bake '%s' -o '%s' --waypoints --from-mesh --quiet", a->map, nav);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
-    expect_output(out, "64 waypoints, 478 links");
+    expect_outputf(out, "%u waypoints, %u links", a->waypoints, a->links);
     snprintf(args, sizeof args, "info '%s'", nav);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
     expect_output(out, "grid: none");
     expect_output(out, "not baked from a grid");
-    snprintf(args, sizeof args, "bake '%s' -o '%s' --waypoints --from-mesh --radius 1 --quiet",
-             test_data("arena.map"), nav);
+    snprintf(args, sizeof args, "bake '%s' -o '%s' --waypoints --from-mesh --radius 1 --quiet", a->map, nav);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
-    expect_output(out, "53 waypoints, 311 links");
-    snprintf(args, sizeof args, "bake '%s' -o '%s' --from-mesh", test_data("arena.map"), nav);
+    expect_outputf(out, "%u waypoints, %u links", a->radius_waypoints, a->radius_links);
+    snprintf(args, sizeof args, "bake '%s' -o '%s' --from-mesh", a->map, nav);
     assert_int_equal(run_navtool(out, sizeof out, args), 2);
 
     /* a hand-made graph: its bake holds no grid; routes by names and by indices */
@@ -375,6 +526,13 @@ static void test_waypoint_commands(void **state)
     remove(text);
     remove(nav);
     remove(path);
+}
+
+static void test_waypoint_commands(void **state)
+{
+    (void)state;
+    navtool_map m = generated_arena();
+    waypoint_commands(&m);
 }
 
 /* navtool demo, run in a folder of its own: the village written out and loaded, the route from the
@@ -631,10 +789,21 @@ static bool same_file(const char *a, const char *b)
  * threads, which the file keeps), info, one tile built again, a path between world points (two points in
  * sight of each other: the straight line, at its length) and render's two pictures, both showing the path; a
  * malformed .obj named by line. */
-static void test_level_commands(void **state)
+/* A level, and what navtool must say of it: its triangles, its columns (RecastDemo's cell 0.3), two
+ * points of its floor in sight of each other. */
+typedef struct navtool_level {
+    const char *obj;
+    uint32_t triangles;
+    int32_t width, depth;
+    float a[3], b[3];
+} navtool_level;
+
+static void level_commands(const navtool_level *level)
 {
-    (void)state;
-    char path[] = "/tmp/test_navtool_XXXXXX", args[1024], out[16384];
+    char path[] = "/tmp/test_navtool_XXXXXX", args[1024], out[16384], ends[128];
+    const float *a = level->a, *b = level->b;
+    snprintf(ends, sizeof ends, "%g %g %g %g %g %g", a[0], a[1], a[2], b[0], b[1], b[2]);
+    int32_t across = (level->width + 63) / 64, down = (level->depth + 63) / 64; /* tiles of 64 */
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
@@ -644,48 +813,48 @@ static void test_level_commands(void **state)
     snprintf(side, sizeof side, "%s-side.png", path);
     snprintf(obj, sizeof obj, "%s.obj", path);
     for (int tiled = 0; tiled < 2; tiled++) {
-        snprintf(args, sizeof args, "bake '%s' --mesh -o '%s' --quiet%s", test_data("nav_test.obj"), nav,
+        snprintf(args, sizeof args, "bake '%s' --mesh -o '%s' --quiet%s", level->obj, nav,
                  tiled ? " --tile 64 --threads 2" : "");
         assert_int_equal(run_navtool(out, sizeof out, args), 0);
-        expect_output(out, "1612 triangles, 305 x 258 cells");
-        expect_output(out, tiled ? "25 tiles" : "1 tiles");
+        expect_outputf(out, "%u triangles, %d x %d cells", level->triangles, level->width, level->depth);
+        expect_outputf(out, "%d tiles", tiled ? across * down : 1);
         expect_output(out, "agent: radius 0.6, height 2, climb 0.9, slope 45");
         expect_output(out, "stages (ms");
         snprintf(args, sizeof args, "info '%s'", nav);
         assert_int_equal(run_navtool(out, sizeof out, args), 0);
         expect_output(out, tiled ? "chunks: TILS v1" : "chunks: MESH v3");
         expect_output(out, "mesh: built from level geometry");
-        if (tiled) expect_output(out, "tiles: 5 x 5 of 64 cells");
+        if (tiled) expect_outputf(out, "tiles: %d x %d of 64 cells", across, down);
     }
     /* one tile built again from the same level: the same file, to the byte; a tile that is not one */
     char again[80];
     snprintf(again, sizeof again, "%s-again.nav", path);
-    snprintf(args, sizeof args, "tile '%s' '%s' 2 3 -o '%s' --quiet", nav, test_data("nav_test.obj"), again);
+    assert_true(across > 2 && down > 3);
+    snprintf(args, sizeof args, "tile '%s' '%s' 2 3 -o '%s' --quiet", nav, level->obj, again);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
-    expect_output(out, "tile (2, 3) of 5 x 5 rebuilt");
+    expect_outputf(out, "tile (2, 3) of %d x %d rebuilt", across, down);
     assert_true(same_file(nav, again));
-    snprintf(args, sizeof args, "tile '%s' '%s' 5 0 -o '%s' --quiet", nav, test_data("nav_test.obj"), again);
+    snprintf(args, sizeof args, "tile '%s' '%s' %d 0 -o '%s' --quiet", nav, level->obj, across, again);
     assert_int_equal(run_navtool(out, sizeof out, args), 1);
-    expect_output(out, "not one of the 5 x 5");
+    expect_outputf(out, "not one of the %d x %d", across, down);
     remove(again);
-    snprintf(args, sizeof args, "bake '%s' --mesh --tile 64 --landmarks 8 -o '%s' --quiet",
-             test_data("nav_test.obj"), again);
+    snprintf(args, sizeof args, "bake '%s' --mesh --tile 64 --landmarks 8 -o '%s' --quiet", level->obj,
+             again);
     assert_int_equal(run_navtool(out, sizeof out, args), 2);
     expect_output(out, "keeps its tiles");
-    snprintf(args, sizeof args, "path '%s' 54.2 0.26 -18.3 34.76 -1.2 -22.55", nav);
+    snprintf(args, sizeof args, "path '%s' %s", nav, ends);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
     expect_output(out, "status: success");
     const char *cost = strstr(out, "cost: ");
     assert_non_null(cost);
-    assert_cost_equal(strtod(cost + 6, NULL), hypot(54.2 - 34.76, -18.3 + 22.55), 1e-3);
-    snprintf(args, sizeof args, "render '%s' 54.2 0.26 -18.3 34.76 -1.2 -22.55 --png '%s' --scale 400", nav,
-             png);
+    assert_cost_equal(strtod(cost + 6, NULL), hypot(a[0] - b[0], a[2] - b[2]), 1e-3);
+    snprintf(args, sizeof args, "render '%s' %s --png '%s' --scale 400", nav, ends, png);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
     assert_true(count_colour(png, 220, 30, 40) > 20);
     assert_true(count_colour(side, 220, 30, 40) > 20);
     remove(png);
     remove(side);
-    snprintf(args, sizeof args, "path '%s' 54.2 0.26 -18.3", nav); /* half a pair of points */
+    snprintf(args, sizeof args, "path '%s' %g %g %g", nav, a[0], a[1], a[2]); /* half a pair of points */
     assert_int_equal(run_navtool(out, sizeof out, args), 2);
     FILE *f = fopen(obj, "w");
     assert_non_null(f);
@@ -700,6 +869,73 @@ static void test_level_commands(void **state)
     remove(obj);
     remove(nav);
     remove(path);
+}
+
+static void test_level_commands(void **state)
+{
+    (void)state;
+    test_level level;
+    test_level_generate(&level);
+    size_t size;
+    char *text = test_level_obj(&level, &size);
+    navtool_level l = {test_scratch_file("level.obj", text, size),
+                       level.triangle_count,
+                       0,
+                       0,
+                       {TEST_LEVEL_OPEN_A_X, 0.1f, TEST_LEVEL_OPEN_A_Z},
+                       {TEST_LEVEL_OPEN_B_X, 0.1f, TEST_LEVEL_OPEN_B_Z}};
+    nav_geometry *g;
+    assert_int_equal(nav_geometry_load_obj(text, size, "level.obj", NULL, NULL, &g), NAV_SUCCESS);
+    nav_triangles t = nav_geometry_triangles(g);
+    nav_mesh *mesh;
+    nav_geometry_build_stats st;
+    assert_int_equal(nav_mesh_build_from_geometry(&t, NULL, &mesh, &st), NAV_SUCCESS);
+    l.width = st.width, l.depth = st.depth;
+    nav_mesh_destroy(mesh);
+    nav_geometry_destroy(g);
+    free(text);
+    test_level_destroy(&level);
+    level_commands(&l);
+}
+
+/* ---- The same on the real data (the shared data) ---------------------------------------------- */
+
+static void test_real_info(void **state)
+{
+    (void)state;
+    info_of(&real_arena);
+}
+
+static void test_real_baked_file_input(void **state)
+{
+    (void)state;
+    baked_file_input(&real_den);
+}
+
+static void test_real_mesh_commands(void **state)
+{
+    (void)state;
+    mesh_commands(&real_arena);
+}
+
+static void test_real_waypoint_commands(void **state)
+{
+    (void)state;
+    waypoint_commands(&real_arena);
+}
+
+/* The sample scene of Recast's demo: 884 vertices, 792 faces, 305 x 258 columns; two points on
+ * its upper floor in sight of each other. */
+static void test_real_level_commands(void **state)
+{
+    (void)state;
+    static const navtool_level nav_test = {NAV_SHARED_DIR "/meshes/nav_test.obj",
+                                           1612,
+                                           305,
+                                           258,
+                                           {54.2f, 0.26f, -18.3f},
+                                           {34.76f, -1.2f, -22.55f}};
+    level_commands(&nav_test);
 }
 
 /* The entries of a folder, . and .. aside. */
@@ -950,7 +1186,7 @@ static void test_out_of_memory(void **state)
 #endif
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     start_address_space = address_space();
     const struct CMUnitTest tests[] = {
@@ -966,5 +1202,12 @@ int main(void)
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_waypoint_file_without_header),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest shared_tests[] = {
+        cmocka_unit_test(test_real_info),           cmocka_unit_test(test_real_baked_file_input),
+        cmocka_unit_test(test_real_mesh_commands),  cmocka_unit_test(test_real_waypoint_commands),
+        cmocka_unit_test(test_real_level_commands),
+    };
+    static const char *const needs[] = {"maps/dao/arena.map", "maps/dao/den312d.map",
+                                        "maps/dao/den312d.map.scen", "meshes/nav_test.obj", NULL};
+    return TEST_RUN_SUITE("navtool", tests, shared_tests, needs);
 }

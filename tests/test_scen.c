@@ -1,24 +1,28 @@
-/* Moving AI .scen files: whole benchmark files, both format versions, every documented error,
- * truncations and allocation failure at every allocation. */
+/* Moving AI .scen files: whole benchmark files (generated ones, and the real ones of the shared data
+ * with --shared), both format versions, every documented error, truncations and allocation failure
+ * at every allocation. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "mapgen.h"
 #include "support.h"
 
 #include "nav/scen.h"
 
 /* ---- Scenarios --------------------------------------------------------------------------------- */
 
+/* The real arena's and benchmarks' files (the shared data): their first and last problems. */
 static void test_scen_arena(void **state)
 {
     (void)state;
     test_log log;
     test_log_init(&log);
     nav_scen *scen = NULL;
-    assert_int_equal(nav_scen_load_file(test_data("arena.map.scen"), NULL, &log.hooks, &scen), NAV_SUCCESS);
+    assert_int_equal(nav_scen_load_file(test_shared("maps/dao/arena.map.scen"), NULL, &log.hooks, &scen),
+                     NAV_SUCCESS);
     assert_int_equal(log.count, 0);
     assert_int_equal(scen->count, 160);
     assert_string_equal(scen->map_name, "maps/dao/arena.map");
@@ -50,7 +54,8 @@ static void test_scen_benchmarks(void **state)
 {
     (void)state;
     nav_scen *scen = NULL;
-    assert_int_equal(nav_scen_load_file(test_data("brc000d.map.scen"), NULL, NULL, &scen), NAV_SUCCESS);
+    assert_int_equal(nav_scen_load_file(test_shared("maps/dao/brc000d.map.scen"), NULL, NULL, &scen),
+                     NAV_SUCCESS);
     assert_int_equal(scen->count, 850);
     int unreachable = 0, zero_at_goal = 0;
     for (uint32_t i = 0; i < scen->count; i++) {
@@ -72,13 +77,64 @@ static void test_scen_benchmarks(void **state)
     assert_int_equal(scen->problems[849].bucket, 84);
     nav_scen_destroy(scen);
 
-    assert_int_equal(nav_scen_load_file(test_data("den312d.map.scen"), NULL, NULL, &scen), NAV_SUCCESS);
+    assert_int_equal(nav_scen_load_file(test_shared("maps/dao/den312d.map.scen"), NULL, NULL, &scen),
+                     NAV_SUCCESS);
     assert_int_equal(scen->count, 320);
     assert_string_equal(scen->map_name, "maps/dao/den312d.map");
     assert_int_equal(scen->problems[0].start_x, 10);
     assert_true(scen->problems[0].optimal_length == 3.41421);
     assert_true(scen->problems[319].optimal_length == 125.971);
     nav_scen_destroy(scen);
+}
+
+/* A generated scenario (mapgen.h) loads problem for problem: every field as the text says it (read
+ * here with sscanf), its unreachable problems (length 0, start != goal) as many as were made. */
+static void check_generated_scen(int which)
+{
+    const test_map_desc *desc = &test_bench_maps[which];
+    test_log log;
+    test_log_init(&log);
+    nav_scen *scen = NULL;
+    assert_int_equal(nav_scen_load_file(test_bench_file(which, true), NULL, &log.hooks, &scen), NAV_SUCCESS);
+    assert_int_equal(log.count, 0);
+    assert_int_equal(scen->count, desc->problems);
+    char map_name[256];
+    snprintf(map_name, sizeof map_name, "maps/generated/%s.map", desc->name);
+    assert_string_equal(scen->map_name, map_name);
+    size_t size;
+    char *text = test_read_file(test_bench_file(which, true), &size);
+    char *line = strchr(text, '\n') + 1; /* after "version 1" */
+    uint32_t unreachable = 0;
+    for (uint32_t i = 0; i < scen->count; i++) {
+        const nav_scen_problem *p = &scen->problems[i];
+        unsigned bucket;
+        int w, h, sx, sy, gx, gy;
+        double length;
+        char name[256];
+        assert_int_equal(sscanf(line, "%u %255s %d %d %d %d %d %d %lf", &bucket, name, &w, &h, &sx, &sy, &gx,
+                                &gy, &length),
+                         9);
+        assert_int_equal(p->bucket, bucket);
+        assert_int_equal(p->map_width, w);
+        assert_int_equal(p->map_height, h);
+        assert_int_equal(p->start_x, sx);
+        assert_int_equal(p->start_y, sy);
+        assert_int_equal(p->goal_x, gx);
+        assert_int_equal(p->goal_y, gy);
+        assert_true(p->optimal_length == length);
+        assert_int_equal(p->line, i + 2);
+        unreachable += p->optimal_length == 0 && (sx != gx || sy != gy);
+        line = strchr(line, '\n') + 1;
+    }
+    assert_int_equal(unreachable, desc->unreachable);
+    free(text);
+    nav_scen_destroy(scen);
+}
+
+static void test_scen_generated(void **state)
+{
+    (void)state;
+    for (int which = 0; which < TEST_BENCH_COUNT; which++) check_generated_scen(which);
 }
 
 static nav_scen *expect_scen(const char *text)
@@ -206,11 +262,12 @@ static void test_scen_errors(void **state)
     FAILS_WITH(nav_scen_load("version 1\n", 10, NULL, NULL, NULL, NULL), NAV_INVALID_PARAM);
 }
 
-static void test_scen_truncated(void **state)
+/* Every prefix of a scenario file of 160 problems loads or fails cleanly; cut at a line end, or
+ * inside the optimal length's digits (still a number), it loads. */
+static void check_truncations(const char *path)
 {
-    (void)state;
     size_t size;
-    char *text = test_read_file(test_data("arena.map.scen"), &size);
+    char *text = test_read_file(path, &size);
     int loaded = 0;
     for (size_t n = 0; n <= size; n++) {
         char *prefix = malloc(n ? n : 1);
@@ -226,16 +283,16 @@ static void test_scen_truncated(void **state)
         nav_scen_destroy(scen);
         free(prefix);
     }
-    /* Cut at a line end, or inside the optimal length's digits (still a number), it loads. */
     assert_true(loaded > 160);
     free(text);
 }
 
-static void test_scen_out_of_memory(void **state)
+/* Every allocation that fails gives NAV_OUT_OF_MEMORY and leaks nothing: from memory (a file of 160
+ * problems) and through the file reader (any file). */
+static void check_out_of_memory(const char *path_160, const char *path)
 {
-    (void)state;
     size_t size;
-    char *text = test_read_file(test_data("arena.map.scen"), &size);
+    char *text = test_read_file(path_160, &size);
     for (long n = 1;; n++) {
         test_allocator alloc;
         test_allocator_init(&alloc, n);
@@ -258,7 +315,7 @@ static void test_scen_out_of_memory(void **state)
         test_allocator alloc;
         test_allocator_init(&alloc, n);
         nav_scen *scen = NULL;
-        nav_status s = nav_scen_load_file(test_data("den312d.map.scen"), &alloc.hooks, NULL, &scen);
+        nav_status s = nav_scen_load_file(path, &alloc.hooks, NULL, &scen);
         assert_int_equal(alloc.live, nav_succeeded(s) ? 3 : 0);
         nav_scen_destroy(scen);
         if (nav_succeeded(s)) break;
@@ -267,12 +324,39 @@ static void test_scen_out_of_memory(void **state)
     }
 }
 
-int main(void)
+static void test_scen_truncated(void **state)
+{
+    (void)state;
+    check_truncations(test_bench_file(TEST_BENCH_ARENA, true));
+}
+
+static void test_scen_out_of_memory(void **state)
+{
+    (void)state;
+    check_out_of_memory(test_bench_file(TEST_BENCH_ARENA, true), test_bench_file(TEST_BENCH_DEN, true));
+}
+
+/* The same on the real files (the shared data). */
+static void test_scen_real_truncated(void **state)
+{
+    (void)state;
+    check_truncations(test_shared("maps/dao/arena.map.scen"));
+    check_out_of_memory(test_shared("maps/dao/arena.map.scen"), test_shared("maps/dao/den312d.map.scen"));
+}
+
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_scen_arena),     cmocka_unit_test(test_scen_benchmarks),
-        cmocka_unit_test(test_scen_formats),   cmocka_unit_test(test_scen_errors),
-        cmocka_unit_test(test_scen_truncated), cmocka_unit_test(test_scen_out_of_memory),
+        cmocka_unit_test(test_scen_generated),     cmocka_unit_test(test_scen_formats),
+        cmocka_unit_test(test_scen_errors),        cmocka_unit_test(test_scen_truncated),
+        cmocka_unit_test(test_scen_out_of_memory),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest shared_tests[] = {
+        cmocka_unit_test(test_scen_arena),
+        cmocka_unit_test(test_scen_benchmarks),
+        cmocka_unit_test(test_scen_real_truncated),
+    };
+    static const char *const needs[] = {"maps/dao/arena.map.scen", "maps/dao/den312d.map.scen",
+                                        "maps/dao/brc000d.map.scen", NULL};
+    return TEST_RUN_SUITE("scen", tests, shared_tests, needs);
 }

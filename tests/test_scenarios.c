@@ -1,10 +1,12 @@
-/* Moving AI benchmarks: every problem of the maps in tests/data, solved by each planner and
- * checked against the optimal lengths in the files (truth nobody here wrote), and the seed
- * tutorials' basin loaded from its ASCII file. */
+/* Moving AI benchmarks: every problem of a map's scenario file solved by each planner and checked
+ * against the optimal lengths in the file: on generated maps (mapgen.h: lengths from the tests' own
+ * Dijkstra, not libnav's), and with --shared on the real Moving AI maps (truth nobody here wrote);
+ * and the seed tutorials' basin loaded from its ASCII file. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "mapgen.h"
 #include "support.h"
 
 #include "nav/grid.h"
@@ -17,15 +19,18 @@ typedef struct tally {
     double worst_ratio;
 } tally;
 
-static tally run_scenarios(const char *name, nav_search_desc search, bool smooth)
+/* A map, its scenario file, and what the file holds. */
+typedef struct bench {
+    const char *map, *scen;
+    uint32_t problems, unreachable;
+} bench;
+
+static tally run_scenarios(const bench *b, nav_search_desc search, bool smooth)
 {
-    char map_name[256], scen_name[256];
-    snprintf(map_name, sizeof map_name, "%s.map", name);
-    snprintf(scen_name, sizeof scen_name, "%s.map.scen", name);
     nav_grid *grid = NULL;
-    assert_int_equal(nav_grid_load_map_file(test_data(map_name), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(b->map, NULL, &grid), NAV_SUCCESS);
     nav_scen *scen = NULL;
-    assert_int_equal(nav_scen_load_file(test_data(scen_name), NULL, NULL, &scen), NAV_SUCCESS);
+    assert_int_equal(nav_scen_load_file(b->scen, NULL, NULL, &scen), NAV_SUCCESS);
     nav_grid_query *q;
     assert_int_equal(nav_grid_query_create(grid, NULL, &q), NAV_SUCCESS);
     nav_path path, smoothed;
@@ -77,22 +82,18 @@ static tally run_scenarios(const char *name, nav_search_desc search, bool smooth
     return t;
 }
 
-static const char *const maps[] = {"arena", "den312d", "brc000d"};
-static const uint32_t problem_counts[] = {160, 320, 850};
-
-/* A* and Dijkstra are exact: every length within 0.005 of the file's; brc000d's 10 unreachable
- * problems are reported unreachable. */
-static void test_exact_planners(void **state)
+/* A* and Dijkstra are exact: every length within 0.005 of the file's; the unreachable problems
+ * (brc000d has 10) are reported unreachable. */
+static void exact_planners(const bench *benches, size_t count)
 {
-    (void)state;
-    for (size_t m = 0; m < 3; m++) {
+    for (size_t m = 0; m < count; m++) {
         for (nav_algo algo = NAV_ALGO_ASTAR; algo <= NAV_ALGO_DIJKSTRA; algo += NAV_ALGO_DIJKSTRA) {
-            tally t = run_scenarios(maps[m], (nav_search_desc){.algo = algo}, false);
-            assert_int_equal(t.problems, problem_counts[m]);
+            tally t = run_scenarios(&benches[m], (nav_search_desc){.algo = algo}, false);
+            assert_int_equal(t.problems, benches[m].problems);
             assert_int_equal(t.wrong, 0);
             assert_int_equal(t.invalid, 0);
             assert_int_equal(t.mismatches, 0);
-            assert_int_equal(t.unreachable, m == 2 ? 10 : 0);
+            assert_int_equal(t.unreachable, benches[m].unreachable);
             assert_true(t.worst_ratio < 1 + 1e-5);
         }
     }
@@ -100,34 +101,91 @@ static void test_exact_planners(void **state)
 
 /* Weighted A* stays within its bound, greedy and BFS return valid paths, and none of them
  * disagrees with the file on reachability. */
-static void test_inexact_planners(void **state)
+static void inexact_planners(const bench *benches, size_t count)
 {
-    (void)state;
-    for (size_t m = 0; m < 3; m++) {
-        tally t = run_scenarios(maps[m], (nav_search_desc){.algo = NAV_ALGO_WASTAR, .weight = 1.5}, false);
+    for (size_t m = 0; m < count; m++) {
+        tally t =
+            run_scenarios(&benches[m], (nav_search_desc){.algo = NAV_ALGO_WASTAR, .weight = 1.5}, false);
         assert_int_equal(t.wrong, 0);
         assert_int_equal(t.invalid, 0);
         assert_true(t.worst_ratio <= 1.5 + 1e-9);
-        t = run_scenarios(maps[m], (nav_search_desc){.algo = NAV_ALGO_GREEDY}, false);
+        t = run_scenarios(&benches[m], (nav_search_desc){.algo = NAV_ALGO_GREEDY}, false);
         assert_int_equal(t.wrong, 0);
         assert_int_equal(t.invalid, 0);
         assert_true(t.worst_ratio >= 1);
-        t = run_scenarios(maps[m], (nav_search_desc){.algo = NAV_ALGO_BFS}, false);
+        t = run_scenarios(&benches[m], (nav_search_desc){.algo = NAV_ALGO_BFS}, false);
         assert_int_equal(t.wrong, 0);
         assert_int_equal(t.invalid, 0);
     }
 }
 
 /* Smoothed A* paths: valid any-angle segments, never longer than the grid optimum. */
-static void test_smoothed_paths(void **state)
+static void smoothed_paths(const bench *benches, size_t count)
 {
-    (void)state;
-    for (size_t m = 0; m < 3; m++) {
-        tally t = run_scenarios(maps[m], (nav_search_desc){0}, true);
+    for (size_t m = 0; m < count; m++) {
+        tally t = run_scenarios(&benches[m], (nav_search_desc){0}, true);
         assert_int_equal(t.wrong, 0);
         assert_int_equal(t.invalid, 0);
         assert_true(t.worst_ratio < 1 + 1e-5);
     }
+}
+
+/* The generated stand-ins of arena, den312d and brc000d (mapgen.h). */
+static void generated(bench benches[3])
+{
+    const int which[3] = {TEST_BENCH_ARENA, TEST_BENCH_DEN, TEST_BENCH_BRC};
+    for (int m = 0; m < 3; m++)
+        benches[m] = (bench){test_bench_file(which[m], false), test_bench_file(which[m], true),
+                             test_bench_maps[which[m]].problems, test_bench_maps[which[m]].unreachable};
+}
+
+/* The real maps (the shared data). */
+static const bench real[3] = {
+    {NAV_SHARED_DIR "/maps/dao/arena.map", NAV_SHARED_DIR "/maps/dao/arena.map.scen", 160, 0},
+    {NAV_SHARED_DIR "/maps/dao/den312d.map", NAV_SHARED_DIR "/maps/dao/den312d.map.scen", 320, 0},
+    {NAV_SHARED_DIR "/maps/dao/brc000d.map", NAV_SHARED_DIR "/maps/dao/brc000d.map.scen", 850, 10},
+};
+
+static void test_exact_planners(void **state)
+{
+    (void)state;
+    bench benches[3];
+    generated(benches);
+    exact_planners(benches, 3);
+}
+
+static void test_inexact_planners(void **state)
+{
+    (void)state;
+    bench benches[3];
+    generated(benches);
+    inexact_planners(benches, 3);
+}
+
+static void test_smoothed_paths(void **state)
+{
+    (void)state;
+    bench benches[3];
+    generated(benches);
+    smoothed_paths(benches, 3);
+}
+
+static void test_real_exact_planners(void **state)
+{
+    (void)state;
+    exact_planners(real, 3);
+}
+
+static void test_real_inexact_planners(void **state)
+{
+    (void)state;
+    inexact_planners(real, 3);
+}
+
+static void test_real_smoothed_paths(void **state)
+{
+    (void)state;
+    smoothed_paths(real, 3);
 }
 
 /* The basin of seed tutorial 002 from its ASCII file: 384 around the rim, 368 through the ramp. */
@@ -152,7 +210,7 @@ static void test_basin_files(void **state)
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_planners),
@@ -160,5 +218,17 @@ int main(void)
         cmocka_unit_test(test_smoothed_paths),
         cmocka_unit_test(test_basin_files),
     };
-    return cmocka_run_group_tests_name("scenarios", tests, NULL, NULL);
+    const struct CMUnitTest shared_tests[] = {
+        cmocka_unit_test(test_real_exact_planners),
+        cmocka_unit_test(test_real_inexact_planners),
+        cmocka_unit_test(test_real_smoothed_paths),
+    };
+    static const char *const needs[] = {"maps/dao/arena.map",
+                                        "maps/dao/arena.map.scen",
+                                        "maps/dao/den312d.map",
+                                        "maps/dao/den312d.map.scen",
+                                        "maps/dao/brc000d.map",
+                                        "maps/dao/brc000d.map.scen",
+                                        NULL};
+    return TEST_RUN_SUITE("scenarios", tests, shared_tests, needs);
 }

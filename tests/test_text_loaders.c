@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mapgen.h"
 #include "support.h"
 
 #include "nav/grid.h"
@@ -77,13 +78,69 @@ static long fail_every_allocation(text_loader load, const char *text)
 
 /* ---- Moving AI .map ---------------------------------------------------------------------------- */
 
+/* A generated map (mapgen.h) loads cell for cell: its size, every cell's terrain and moves (no
+ * corner cut), its pieces as the reachability labels, from the file and from memory alike. */
+static void check_generated_map(int which)
+{
+    const test_map_desc *desc = &test_bench_maps[which];
+    test_map map;
+    test_map_generate(&map, desc);
+    test_log log;
+    test_log_init(&log);
+    nav_grid *grid = NULL, *from_text = NULL;
+    nav_status s =
+        nav_grid_load_map_file(test_bench_file(which, false), &(nav_grid_desc){.log = &log.hooks}, &grid);
+    assert_int_equal(s, NAV_SUCCESS);
+    assert_int_equal(log.count, 0);
+    size_t size;
+    char *text = test_map_text(&map, &size);
+    assert_int_equal(nav_grid_load_map(text, size, desc->name, NULL, &from_text), NAV_SUCCESS);
+    assert_true(nav_grid_fingerprint(from_text) == nav_grid_fingerprint(grid));
+    assert_int_equal(nav_grid_width(grid), desc->width);
+    assert_int_equal(nav_grid_height(grid), desc->height);
+    assert_int_equal(count_passable(grid), map.free_cells);
+    /* one reachability label a generated piece, and the other way round */
+    uint32_t *label_of_piece = calloc(map.components + 1, sizeof *label_of_piece);
+    assert_non_null(label_of_piece);
+    for (int32_t y = 0; y < map.height; y++)
+        for (int32_t x = 0; x < map.width; x++) {
+            bool open = test_map_free(&map, x, y);
+            assert_int_equal(nav_grid_cell(grid, x, y), open ? NAV_TERRAIN_PLAIN : NAV_TERRAIN_BLOCKED);
+            assert_int_equal(nav_grid_moves(grid, x, y), test_map_moves(&map, x, y));
+            uint32_t piece = map.component[(size_t)y * map.width + x], label = nav_grid_component(grid, x, y);
+            assert_int_equal(label == 0, piece == 0);
+            if (!piece) continue;
+            if (!label_of_piece[piece]) {
+                for (uint32_t p = 1; p <= map.components; p++) assert_true(label_of_piece[p] != label);
+                label_of_piece[piece] = label;
+            }
+            assert_int_equal(label, label_of_piece[piece]);
+        }
+    const nav_grid_desc *d = nav_grid_get_desc(grid);
+    assert_int_equal(d->connectivity, NAV_CONNECT_8);
+    assert_int_equal(d->corner_policy, NAV_CORNER_NEVER_CUT);
+    free(label_of_piece);
+    free(text);
+    nav_grid_destroy(from_text);
+    nav_grid_destroy(grid);
+    test_map_destroy(&map);
+}
+
+static void test_map_generated(void **state)
+{
+    (void)state;
+    for (int which = 0; which < TEST_BENCH_COUNT; which++) check_generated_map(which);
+}
+
+/* The real arena (the shared data): exact cells and moves. */
 static void test_map_arena(void **state)
 {
     (void)state;
     test_log log;
     test_log_init(&log);
     nav_grid *grid = NULL;
-    nav_status s = nav_grid_load_map_file(test_data("arena.map"), &(nav_grid_desc){.log = &log.hooks}, &grid);
+    nav_status s =
+        nav_grid_load_map_file(test_shared("maps/dao/arena.map"), &(nav_grid_desc){.log = &log.hooks}, &grid);
     assert_int_equal(s, NAV_SUCCESS);
     assert_int_equal(log.count, 0);
     assert_int_equal(nav_grid_width(grid), 49);
@@ -108,12 +165,12 @@ static void test_map_benchmarks(void **state)
 {
     (void)state;
     nav_grid *grid = NULL;
-    assert_int_equal(nav_grid_load_map_file(test_data("den312d.map"), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(test_shared("maps/dao/den312d.map"), NULL, &grid), NAV_SUCCESS);
     assert_int_equal(nav_grid_width(grid), 65);
     assert_int_equal(nav_grid_height(grid), 81);
     assert_int_equal(count_passable(grid), 2445);
     nav_grid_destroy(grid);
-    assert_int_equal(nav_grid_load_map_file(test_data("brc000d.map"), NULL, &grid), NAV_SUCCESS);
+    assert_int_equal(nav_grid_load_map_file(test_shared("maps/dao/brc000d.map"), NULL, &grid), NAV_SUCCESS);
     assert_int_equal(nav_grid_width(grid), 257);
     assert_int_equal(nav_grid_height(grid), 261);
     assert_int_equal(count_passable(grid), 28963);
@@ -308,33 +365,56 @@ static void test_map_bad_calls(void **state)
     assert_string_equal(log.last,
                         "bad: cannot read '" NAV_TEST_DATA "/bad': it is a directory, not a regular file");
     FAILS_WITH(nav_grid_load_map_file(NULL, &desc, &grid), NAV_INVALID_PARAM);
-    FAILS_WITH(nav_grid_load_map_file(test_data("arena.map"), &desc, NULL), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_grid_load_map_file(test_bench_file(TEST_BENCH_ARENA, false), &desc, NULL),
+               NAV_INVALID_PARAM);
     FAILS_WITH(nav_grid_load_map(NULL, 5, "x", &desc, &grid), NAV_INVALID_PARAM);
     FAILS_WITH(nav_grid_load_map("", 0, "x", &desc, NULL), NAV_INVALID_PARAM);
     /* Bad grid options are the caller's mistake, reported after the file was read. */
     desc.connectivity = 5;
-    FAILS_WITH(nav_grid_load_map_file(test_data("arena.map"), &desc, &grid), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_grid_load_map_file(test_bench_file(TEST_BENCH_ARENA, false), &desc, &grid),
+               NAV_INVALID_PARAM);
     assert_null(grid);
-    assert_string_equal(log.last, "arena.map: cannot create the grid: invalid parameter");
+    assert_string_equal(log.last, "arena_like.map: cannot create the grid: invalid parameter");
     /* A null name and null options. */
     FAILS_WITH(nav_grid_load_map("x", 1, NULL, NULL, &grid), NAV_PARSE_ERROR);
+}
+
+/* Every prefix of a map (or about samples of them) loads or fails cleanly: only the whole file and
+ * the file without its last line end load (a big map: only the whole file among the samples);
+ * every 7th byte flipped in turn loads or fails cleanly. */
+static void check_truncations(const char *path, size_t samples)
+{
+    size_t size;
+    char *text = test_read_file(path, &size);
+    assert_int_equal(test_load_prefixes(nav_grid_load_map, text, size, samples ? samples : size),
+                     samples ? 1 : 2);
+    if (!samples) test_load_damaged(nav_grid_load_map, text, size, 7);
+    free(text);
+}
+
+/* The file variant reads the file through the same allocator as the grid: every allocation that
+ * fails gives NAV_OUT_OF_MEMORY and leaks nothing. */
+static void check_file_out_of_memory(const char *path)
+{
+    for (long n = 1;; n++) {
+        test_allocator alloc;
+        test_allocator_init(&alloc, n);
+        nav_grid *grid = NULL;
+        nav_status s = nav_grid_load_map_file(path, &(nav_grid_desc){.allocator = &alloc.hooks}, &grid);
+        assert_int_equal(alloc.live, nav_succeeded(s) ? 5 : 0); /* grid, terrain, moves, bits, labels */
+        nav_grid_destroy(grid);
+        if (nav_succeeded(s)) break;
+        FAILS_WITH(s, NAV_OUT_OF_MEMORY);
+        assert_true(n < 100);
+    }
 }
 
 static void test_map_truncated(void **state)
 {
     (void)state;
-    size_t size;
-    char *text = test_read_file(test_data("arena.map"), &size);
-    /* Only the whole file and the file without its last line end load. */
-    assert_int_equal(test_load_prefixes(nav_grid_load_map, text, size, size), 2);
-    test_load_damaged(nav_grid_load_map, text, size, 7);
-    free(text);
-    text = test_read_file(test_data("den312d.map"), &size);
-    assert_int_equal(test_load_prefixes(nav_grid_load_map, text, size, size), 2);
-    free(text);
-    text = test_read_file(test_data("brc000d.map"), &size);
-    assert_int_equal(test_load_prefixes(nav_grid_load_map, text, size, 500), 1);
-    free(text);
+    check_truncations(test_bench_file(TEST_BENCH_ARENA, false), 0);
+    check_truncations(test_bench_file(TEST_BENCH_DEN, false), 0);
+    check_truncations(test_bench_file(TEST_BENCH_BRC, false), 500);
 }
 
 static void test_map_out_of_memory(void **state)
@@ -342,19 +422,17 @@ static void test_map_out_of_memory(void **state)
     (void)state;
     /* Grid (4 blocks: the struct, terrain, moves, free-cell bits) and reachability (2). */
     assert_int_equal(fail_every_allocation(nav_grid_load_map, MAP_HEADER "..@\n.S.\n"), 6);
-    /* The file variant reads the file through the same allocator first. */
-    for (long n = 1;; n++) {
-        test_allocator alloc;
-        test_allocator_init(&alloc, n);
-        nav_grid *grid = NULL;
-        nav_status s = nav_grid_load_map_file(test_data("arena.map"),
-                                              &(nav_grid_desc){.allocator = &alloc.hooks}, &grid);
-        assert_int_equal(alloc.live, nav_succeeded(s) ? 5 : 0); /* grid, terrain, moves, bits, labels */
-        nav_grid_destroy(grid);
-        if (nav_succeeded(s)) break;
-        FAILS_WITH(s, NAV_OUT_OF_MEMORY);
-        assert_true(n < 100);
-    }
+    check_file_out_of_memory(test_bench_file(TEST_BENCH_ARENA, false));
+}
+
+/* The same on the real maps (the shared data). */
+static void test_map_real_truncated(void **state)
+{
+    (void)state;
+    check_truncations(test_shared("maps/dao/arena.map"), 0);
+    check_truncations(test_shared("maps/dao/den312d.map"), 0);
+    check_truncations(test_shared("maps/dao/brc000d.map"), 500);
+    check_file_out_of_memory(test_shared("maps/dao/arena.map"));
 }
 
 /* ---- ASCII ------------------------------------------------------------------------------------- */
@@ -888,19 +966,26 @@ static void test_huge_sparse_files(void **state)
     remove(path);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_map_arena),           cmocka_unit_test(test_map_benchmarks),
-        cmocka_unit_test(test_map_small),           cmocka_unit_test(test_map_errors),
-        cmocka_unit_test(test_map_limits),          cmocka_unit_test(test_map_bad_files),
-        cmocka_unit_test(test_map_bad_calls),       cmocka_unit_test(test_map_truncated),
-        cmocka_unit_test(test_map_out_of_memory),   cmocka_unit_test(test_ascii_default_legend),
-        cmocka_unit_test(test_ascii_header),        cmocka_unit_test(test_ascii_numbers),
-        cmocka_unit_test(test_ascii_files),         cmocka_unit_test(test_ascii_errors),
-        cmocka_unit_test(test_ascii_limits),        cmocka_unit_test(test_ascii_truncated),
-        cmocka_unit_test(test_ascii_out_of_memory), cmocka_unit_test(test_files_equal_texts),
-        cmocka_unit_test(test_overlong_lines),      cmocka_unit_test(test_huge_sparse_files),
+        cmocka_unit_test(test_map_generated),        cmocka_unit_test(test_map_small),
+        cmocka_unit_test(test_map_errors),           cmocka_unit_test(test_map_limits),
+        cmocka_unit_test(test_map_bad_files),        cmocka_unit_test(test_map_bad_calls),
+        cmocka_unit_test(test_map_truncated),        cmocka_unit_test(test_map_out_of_memory),
+        cmocka_unit_test(test_ascii_default_legend), cmocka_unit_test(test_ascii_header),
+        cmocka_unit_test(test_ascii_numbers),        cmocka_unit_test(test_ascii_files),
+        cmocka_unit_test(test_ascii_errors),         cmocka_unit_test(test_ascii_limits),
+        cmocka_unit_test(test_ascii_truncated),      cmocka_unit_test(test_ascii_out_of_memory),
+        cmocka_unit_test(test_files_equal_texts),    cmocka_unit_test(test_overlong_lines),
+        cmocka_unit_test(test_huge_sparse_files),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest shared_tests[] = {
+        cmocka_unit_test(test_map_arena),
+        cmocka_unit_test(test_map_benchmarks),
+        cmocka_unit_test(test_map_real_truncated),
+    };
+    static const char *const needs[] = {"maps/dao/arena.map", "maps/dao/den312d.map", "maps/dao/brc000d.map",
+                                        NULL};
+    return TEST_RUN_SUITE("text_loaders", tests, shared_tests, needs);
 }

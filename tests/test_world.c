@@ -11,6 +11,7 @@
 #include "nav/anyangle.h"
 #include "nav/geometry.h"
 #include "nav/world.h"
+#include "levelgen.h"
 #include "reference.h"
 #include "support.h"
 
@@ -957,25 +958,34 @@ static void test_world_file(void **state)
     nav_world_destroy(w);
 }
 
+/* A level for a world region: its .obj file, a point on its floor near its edge (the door) and a
+ * goal in it; the yard (terrain.txt) is set beside the door, the start 9 across and 5 up in it. */
+typedef struct level_region {
+    const char *obj;
+    nav_vec3 door, goal, yard_origin;
+} level_region;
+
 /* A level's .obj as a world region (built by nav_mesh_build_from_geometry with RecastDemo's agent)
  * joined by a door to a terrain grid beside it: a route from the grid into the level takes the door,
  * its leg in the level the cost of the level's own mesh between the door and the goal; the same
  * level baked to a .nav file (a MESH chunk, no GRID) loads as a region too. */
-static void test_world_level_region(void **state)
+static void world_level_region(const level_region *level)
 {
-    (void)state;
-    const char *json =
-        "{\"regions\": [{\"name\": \"level\", \"mesh\": \"nav_test.obj\"},"
-        " {\"name\": \"yard\", \"grid\": \"terrain.txt\", \"origin\": [70, 0, -20]}],"
-        " \"links\": [{\"kind\": \"door\", \"from\": {\"region\": \"level\", \"at\": [54.2, 0.3, -18.3]},"
-        " \"to\": {\"region\": \"yard\", \"at\": [70.5, 0, -19.5]}}]}";
+    char json[2048];
+    nav_vec3 o = level->yard_origin, d = level->door;
+    snprintf(json, sizeof json,
+             "{\"regions\": [{\"name\": \"level\", \"mesh\": \"%s\"},"
+             " {\"name\": \"yard\", \"grid\": \"terrain.txt\", \"origin\": [%g, %g, %g]}],"
+             " \"links\": [{\"kind\": \"door\", \"from\": {\"region\": \"level\", \"at\": [%g, %g, %g]},"
+             " \"to\": {\"region\": \"yard\", \"at\": [%g, 0, %g]}}]}",
+             level->obj, o.x, o.y, o.z, d.x, d.y, d.z, o.x + 0.5, o.z + 0.5);
     nav_world *w = NULL;
     assert_int_equal(nav_world_load_json_text(json, strlen(json), "w.json", NAV_TEST_DATA, NULL, &w),
                      NAV_SUCCESS);
     nav_world_query *q = NULL;
     assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
     nav_world_result r;
-    nav_vec3 start = {79.5f, 0, -14.5f}, goal = {34.76f, -1.2f, -22.55f};
+    nav_vec3 start = {o.x + 9.5f, 0, o.z + 5.5f}, goal = level->goal;
     assert_int_equal(nav_world_plan(q, start, goal, &r), NAV_SUCCESS);
     assert_int_equal(r.legs, 2);
     uint32_t count = 0;
@@ -985,7 +995,7 @@ static void test_world_level_region(void **state)
 
     /* the level's own mesh from the door to the goal */
     nav_geometry *g = NULL;
-    assert_int_equal(nav_geometry_load_obj_file(NAV_TEST_DATA "/nav_test.obj", NULL, NULL, &g), NAV_SUCCESS);
+    assert_int_equal(nav_geometry_load_obj_file(level->obj, NULL, NULL, &g), NAV_SUCCESS);
     nav_triangles t = nav_geometry_triangles(g);
     nav_mesh *mesh = NULL;
     assert_int_equal(nav_mesh_build_from_geometry(&t, NULL, &mesh, NULL), NAV_SUCCESS);
@@ -994,8 +1004,7 @@ static void test_world_level_region(void **state)
     nav_path path;
     nav_path_init(&path, NULL);
     nav_mesh_result mr;
-    assert_int_equal(nav_mesh_find_path(mq, NULL, (nav_vec3){54.2f, 0.3f, -18.3f}, goal, &path, &mr),
-                     NAV_SUCCESS);
+    assert_int_equal(nav_mesh_find_path(mq, NULL, level->door, goal, &path, &mr), NAV_SUCCESS);
     assert_cost_equal(legs[1].cost, mr.cost, 1e-4);
     assert_cost_equal(r.cost, legs[0].cost + legs[0].link_cost + legs[1].cost, 1e-9);
 
@@ -1011,7 +1020,7 @@ static void test_world_level_region(void **state)
                      NAV_SUCCESS);
     nav_world_query *q2 = NULL;
     assert_int_equal(nav_world_query_create(w2, NULL, &q2), NAV_SUCCESS);
-    assert_int_equal(nav_world_plan(q2, (nav_vec3){54.2f, 0.3f, -18.3f}, goal, &r), NAV_SUCCESS);
+    assert_int_equal(nav_world_plan(q2, level->door, goal, &r), NAV_SUCCESS);
     assert_cost_equal(r.cost, mr.cost, 1e-4);
     nav_world_query_destroy(q2);
     nav_world_destroy(w2);
@@ -1025,13 +1034,12 @@ static void test_world_level_region(void **state)
     nav_mesh_query *tq = NULL;
     assert_int_equal(nav_mesh_query_create(tiled, NULL, &tq), NAV_SUCCESS);
     nav_mesh_result tr;
-    assert_int_equal(nav_mesh_find_path(tq, NULL, (nav_vec3){54.2f, 0.3f, -18.3f}, goal, &path, &tr),
-                     NAV_SUCCESS);
+    assert_int_equal(nav_mesh_find_path(tq, NULL, level->door, goal, &path, &tr), NAV_SUCCESS);
     w2 = NULL;
     assert_int_equal(nav_world_load_json_text(world_json, strlen(world_json), "w2.json", dir, NULL, &w2),
                      NAV_SUCCESS);
     assert_int_equal(nav_world_query_create(w2, NULL, &q2), NAV_SUCCESS);
-    assert_int_equal(nav_world_plan(q2, (nav_vec3){54.2f, 0.3f, -18.3f}, goal, &r), NAV_SUCCESS);
+    assert_int_equal(nav_world_plan(q2, level->door, goal, &r), NAV_SUCCESS);
     assert_cost_equal(r.cost, tr.cost, 1e-4);
     nav_world_query_destroy(q2);
     nav_world_destroy(w2);
@@ -1047,6 +1055,32 @@ static void test_world_level_region(void **state)
     nav_geometry_destroy(g);
     nav_world_query_destroy(q);
     nav_world_destroy(w);
+}
+
+/* The generated level (levelgen.h): from the yard to the top of its platform, up its ramp or stairs. */
+static void test_world_level_region(void **state)
+{
+    (void)state;
+    test_level level;
+    test_level_generate(&level);
+    size_t size;
+    char *text = test_level_obj(&level, &size);
+    level_region region = {test_scratch_file("level.obj", text, size),
+                           {TEST_LEVEL_EDGE_X, 0.1f, TEST_LEVEL_EDGE_Z},
+                           {TEST_LEVEL_PLATFORM_X, TEST_LEVEL_PLATFORM_Y + 0.1f, TEST_LEVEL_PLATFORM_Z},
+                           {100, 0, 10}};
+    free(text);
+    test_level_destroy(&level);
+    world_level_region(&region);
+}
+
+/* The sample scene of Recast's demo (the shared data), its door on the upper floor, the goal below. */
+static void test_world_sample_scene_region(void **state)
+{
+    (void)state;
+    level_region region = {
+        NAV_SHARED_DIR "/meshes/nav_test.obj", {54.2f, 0.3f, -18.3f}, {34.76f, -1.2f, -22.55f}, {70, 0, -20}};
+    world_level_region(&region);
 }
 
 /* Bad world files: each refused with its status and a message naming the JSON path. */
@@ -2325,7 +2359,7 @@ static void test_threads_toggling(void **state)
     nav_grid_destroy(east);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_storeys),
@@ -2350,5 +2384,9 @@ int main(void)
         cmocka_unit_test(test_world_on_demand),
         cmocka_unit_test(test_world_on_demand_threads),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest shared_tests[] = {
+        cmocka_unit_test(test_world_sample_scene_region),
+    };
+    static const char *const needs[] = {"meshes/nav_test.obj", NULL};
+    return TEST_RUN_SUITE("world", tests, shared_tests, needs);
 }

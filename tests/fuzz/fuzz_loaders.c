@@ -8,9 +8,11 @@
  * variants disagree (status, or the grid's fingerprint, or the problems), status and result
  * disagree, or a loaded grid moves into a blocked cell or across reachability labels.
  *
- * NAV_FUZZ_MAKE_SEEDS builds a program that writes PNG seeds (grey, grey with alpha, RGB and RGBA
- * masks, made with stb_image_write); smoke.sh adds the maps, ASCII files and scenarios of
- * tests/data. NAV_FUZZ_STANDALONE builds a replayer. */
+ * NAV_FUZZ_MAKE_SEEDS builds a program that writes the seeds: PNG masks (grey, grey with alpha, RGB
+ * and RGBA, made with stb_image_write), the generated benchmark-like maps and their scenarios
+ * (tests/mapgen.c) and the generated level's .obj (tests/levelgen.c), the last two cut at a line end
+ * before 4000 and 60000 bytes; smoke.sh adds the ASCII files of tests/data. NAV_FUZZ_STANDALONE
+ * builds a replayer. */
 #include "fuzz_common.h"
 #include "nav/geometry.h"
 #include "nav/scen.h"
@@ -120,8 +122,45 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #include <stb_image_write.h>
 #endif
 
+#include "levelgen.h"
+#include "mapgen.h"
+
+/* Writes text as a seed of that mode, cut after its last line end within limit bytes. */
+static void write_text_seed(const char *dir, const char *name, uint8_t mode, const char *text, size_t size,
+                            size_t limit)
+{
+    if (size > limit) {
+        size = limit;
+        while (size > 0 && text[size - 1] != '\n') size--;
+    }
+    write_seed(dir, name, mode, text, size);
+}
+
 static void make_seeds(const char *dir)
 {
+    for (int which = 0; which < TEST_BENCH_COUNT; which++) {
+        const test_map_desc *desc = &test_bench_maps[which];
+        test_map map;
+        test_map_generate(&map, desc);
+        size_t size;
+        char *text = test_map_text(&map, &size), name[64];
+        snprintf(name, sizeof name, "%s.map", desc->name);
+        write_seed(dir, name, 0, text, size);
+        free(text);
+        text = test_scen_text(&map, desc, &size);
+        snprintf(name, sizeof name, "%s.map.scen", desc->name);
+        write_text_seed(dir, name, 3, text, size, 4000);
+        free(text);
+        test_map_destroy(&map);
+    }
+    test_level level;
+    test_level_generate(&level);
+    size_t size;
+    char *obj = test_level_obj(&level, &size);
+    write_text_seed(dir, "level.obj", 8, obj, size, 60000);
+    free(obj);
+    test_level_destroy(&level);
+
     enum { W = 13, H = 9 };
     for (int channels = 1; channels <= 4; channels++) {
         unsigned char pixels[W * H * 4];

@@ -29,7 +29,7 @@ libs=($(pkg-config --libs spng libcjson) -lm -pthread)
 # each harness and the longest input it is fed
 harnesses=(fuzz_container fuzz_loaders fuzz_hpa fuzz_nav fuzz_mesh fuzz_geometry fuzz_waypoints fuzz_world)
 # sources beyond the library a harness needs
-declare -A extra=([fuzz_waypoints]=tests/reference.c)
+declare -A extra=([fuzz_waypoints]=tests/reference.c [fuzz_loaders]="tests/mapgen.c tests/levelgen.c")
 declare -A max_len=([fuzz_container]=8192 [fuzz_loaders]=65536 [fuzz_hpa]=40000 [fuzz_nav]=40000 [fuzz_mesh]=40000 [fuzz_geometry]=2701 [fuzz_waypoints]=8192 [fuzz_world]=16384)
 
 for h in "${harnesses[@]}"; do
@@ -43,11 +43,8 @@ for h in "${harnesses[@]}"; do
             -o "$work/make_seeds"
         "$work/make_seeds" "$work/seeds"
     fi
-    if [ "$h" = fuzz_loaders ]; then
-        for f in tests/data/*.map; do (printf '\000'; cat "$f") > "$work/seeds/$(basename "$f")"; done
+    if [ "$h" = fuzz_loaders ]; then # (its seed writer makes the maps, scenarios and level itself)
         for f in tests/data/*.txt; do (printf '\001'; cat "$f") > "$work/seeds/$(basename "$f")"; done
-        for f in tests/data/*.scen; do (printf '\003'; head -c 4000 "$f") > "$work/seeds/$(basename "$f")"; done
-        for f in tests/data/*.obj; do (printf '\010'; head -c 60000 "$f") > "$work/seeds/$(basename "$f")"; done
     fi
     echo "== $h: $(ls "$work/seeds" | wc -l) seeds, ${seconds} s"
     if ! (cd "$work" && ./"$h" corpus seeds -max_len="${max_len[$h]}" -max_total_time="$seconds" \
