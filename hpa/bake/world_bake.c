@@ -60,7 +60,7 @@ uint32_t nav__world_builder_link_count(const nav_world_builder *b)
 
 void nav__world_builder_drop_links(nav_world_builder *b, uint32_t count)
 {
-    if (count < arrlenu(b->links)) stbds_header(b->links)->length = count;
+    if (count < arrlenu(b->links)) nav__arr_truncate(b->links, count);
 }
 
 const nav_grid *nav__world_builder_grid(const nav_world_builder *b, uint32_t region)
@@ -545,7 +545,7 @@ nav_status nav_world_bake(const nav_world_builder *b, const nav_world_bake_desc 
         nav_world_builder *mutable = (nav_world_builder *)b;
         memcpy(w->owned, b->owned, arrlenu(b->owned) * sizeof *w->owned);
         w->owned_count = (uint32_t)arrlenu(b->owned);
-        stbds_header(mutable->owned)->length = 0;
+        nav__arr_truncate(mutable->owned, 0);
     }
     if (nav_failed(s)) {
         nav_world_destroy(w);

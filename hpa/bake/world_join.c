@@ -298,7 +298,7 @@ static nav_status mesh_edge(joiner *j, mesh_sides *sides, const nav_mesh *mesh, 
                 if (!made || !nav__arr_push(sides->list, fresh) || !nav__index_add(&sides->index, hash, e)) {
                     arrfree(fresh.open);
                     arrfree(fresh.across);
-                    if (arrlenu(sides->list) > e) stbds_header(sides->list)->length = e;
+                    if (arrlenu(sides->list) > e) nav__arr_truncate(sides->list, e);
                     return NAV_FAILURE | NAV_OUT_OF_MEMORY;
                 }
             }

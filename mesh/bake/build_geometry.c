@@ -7,7 +7,6 @@
 
 #include "alloc.h"
 #include "ds.h"
-#include "ds_extra.h"
 #include "log.h"
 #include "mesh_internal.h"
 #include "nav/geometry.h"

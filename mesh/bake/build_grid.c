@@ -12,7 +12,6 @@
 
 #include "alloc.h"
 #include "ds.h"
-#include "ds_extra.h"
 #include "grid_internal.h"
 #include "log.h"
 #include "merge.h"
@@ -110,7 +109,7 @@ static nav_status make_rects(builder *b)
             if (id == UINT32_MAX) {
                 id = (uint32_t)arrlen(b->rects);
                 rect r = {(int32_t)x, (int32_t)y, (int32_t)end, (int32_t)y + 1};
-                if (!nav__arr_push_quick(b->rects, r)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+                if (!nav__arr_push(b->rects, r)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
             }
             for (uint32_t i = x; i < end; i++) b->rect_of[y * w + i] = id;
             x = end;
@@ -136,9 +135,8 @@ static bool add_corner(builder *b, uint32_t **corners, int32_t x, int32_t y, flo
     const nav_grid_desc *d = &b->grid->desc;
     nav_vec3 p = nav_vec3_make(d->origin.x + (float)x * d->cell_size, d->origin.y + height,
                                d->origin.z + (float)y * d->cell_size);
-    return nav__arr_push_quick(b->verts, p) && nav__arr_push_quick(b->corner_x, x) &&
-           nav__arr_push_quick(b->corner_y, y) && nav__arr_push_quick(b->vert_height, height) &&
-           nav__arr_push_quick(*corners, v);
+    return nav__arr_push(b->verts, p) && nav__arr_push(b->corner_x, x) && nav__arr_push(b->corner_y, y) &&
+           nav__arr_push(b->vert_height, height) && nav__arr_push(*corners, v);
 }
 
 /* The rectangles' corners welded: one vertex a grid corner and height (a sort of the corners, no
@@ -161,9 +159,9 @@ static bool emit_poly(builder *b, const uint32_t *corners, uint32_t n, uint8_t a
 {
     if (!nav__arr_reserve(b->edge_vert, n)) return false;
     for (uint32_t i = 0; i < n; i++) nav__arr_put_reserved(b->edge_vert, corners[i]);
-    return nav__arr_push_quick(b->poly_first, (uint32_t)arrlen(b->edge_vert)) &&
-           nav__arr_push_quick(b->poly_area, area) && nav__arr_push_quick(b->poly_flags, flags) &&
-           nav__arr_push_quick(b->poly_height, height);
+    return nav__arr_push(b->poly_first, (uint32_t)arrlen(b->edge_vert)) &&
+           nav__arr_push(b->poly_area, area) && nav__arr_push(b->poly_flags, flags) &&
+           nav__arr_push(b->poly_height, height);
 }
 
 /* The boundary of rectangle r, clockwise on screen (x right, y down): a corner wherever the

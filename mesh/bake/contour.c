@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "ds.h"
-#include "ds_extra.h"
 #include "voxel.h"
 
 /* The region across side d of top i (0: a wall, or a top in no region; NAV__BORDER_REGION: a
@@ -56,8 +55,7 @@ static nav_status trace(const nav__open_space *os, const int32_t *top_x, const i
     for (uint64_t steps = 0; steps < limit; steps++) {
         uint32_t other = across(os, top_x, top_z, i, d);
         if (other != r) {
-            if (!nav__arr_push_quick(*raw,
-                                     ((nav__contour_point){top_x[i] + corner_dx[d], corner_height(os, i, d),
+            if (!nav__arr_push(*raw, ((nav__contour_point){top_x[i] + corner_dx[d], corner_height(os, i, d),
                                                            top_z[i] + corner_dz[d], other})))
                 return NAV_FAILURE | NAV_OUT_OF_MEMORY;
             d = (d + 1) % NAV__OPEN_SIDES;

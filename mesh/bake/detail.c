@@ -5,7 +5,6 @@
 
 #include "alloc.h"
 #include "ds.h"
-#include "ds_extra.h"
 #include "parallel.h"
 #include "voxel.h"
 
@@ -84,7 +83,7 @@ static bool find_surface(surface *s, const nav__polygons *p, uint32_t q, double 
                 for (uint32_t r = 0; r < region_count && !ours; r++) ours = os->region[t] == regions[r];
                 if (ours && s->stamp[t] != s->id) {
                     s->stamp[t] = s->id;
-                    if (!nav__arr_push_quick(s->queue, t)) return false;
+                    if (!nav__arr_push(s->queue, t)) return false;
                 }
             }
         }
@@ -95,7 +94,7 @@ static bool find_surface(surface *s, const nav__polygons *p, uint32_t q, double 
             if (n == NAV__NO_SPAN || s->stamp[n] == s->id) continue;
             if (!in_footprint(s, s->top_x[n] + s->dx, s->top_z[n] + s->dz)) continue;
             s->stamp[n] = s->id;
-            if (!nav__arr_push_quick(s->queue, n)) return false;
+            if (!nav__arr_push(s->queue, n)) return false;
         }
     }
     return true;
@@ -141,14 +140,14 @@ typedef struct triangulation {
 /* Appends point (x, y, z), number arrlenu(d->x) before. False when memory runs out. */
 static bool add_point(triangulation *d, double x, double y, double z)
 {
-    return nav__arr_push_quick(d->x, x) && nav__arr_push_quick(d->y, y) && nav__arr_push_quick(d->z, z);
+    return nav__arr_push(d->x, x) && nav__arr_push(d->y, y) && nav__arr_push(d->z, z);
 }
 
 /* Appends triangle a, b, c. False when memory runs out. */
 static bool add_tri(triangulation *d, uint32_t a, uint32_t b, uint32_t c)
 {
-    return nav__arr_push_quick(d->tris, a) && nav__arr_push_quick(d->tris, b) &&
-           nav__arr_push_quick(d->tris, c) && nav__arr_push_quick(d->touched, 1);
+    return nav__arr_push(d->tris, a) && nav__arr_push(d->tris, b) && nav__arr_push(d->tris, c) &&
+           nav__arr_push(d->touched, 1);
 }
 
 static double cross(const triangulation *d, uint32_t a, uint32_t b, uint32_t c)
@@ -259,8 +258,8 @@ static bool make_delaunay(triangulation *d)
         v[0] = a, v[1] = e, v[2] = c;
         u[0] = e, u[1] = b, u[2] = c;
         d->touched[t] = d->touched[o] = 1;
-        ok = nav__arr_push_quick(d->stack, t) && nav__arr_push_quick(d->stack, 0) &&         /* a -> e */
-             nav__arr_push_quick(d->stack, (uint32_t)o) && nav__arr_push_quick(d->stack, 0); /* e -> b */
+        ok = nav__arr_push(d->stack, t) && nav__arr_push(d->stack, 0) &&         /* a -> e */
+             nav__arr_push(d->stack, (uint32_t)o) && nav__arr_push(d->stack, 0); /* e -> b */
     }
     nav__arr_truncate(d->stack, 0);
     return ok;
@@ -437,7 +436,7 @@ static bool polygon_detail(const nav__polygons *p, uint32_t q, detail_scratch *s
                 double out;
                 size_t t = locate(d, x, z, &out);
                 double here = height_in(d, t, x, z), y = floor_at(sf, x, z, here);
-                if (!isnan(y) && !nav__arr_push_quick(*cands, ((candidate){x, z, y, fabs(y - here), t})))
+                if (!isnan(y) && !nav__arr_push(*cands, ((candidate){x, z, y, fabs(y - here), t})))
                     return false;
             }
     /* the worst sample becomes a point while it strays too far; the samples of the triangles it

@@ -12,7 +12,6 @@
 
 #include "alloc.h"
 #include "ds.h"
-#include "ds_extra.h"
 #include "log.h"
 #include "text.h"
 
@@ -141,7 +140,7 @@ static nav_status read_vertex(obj_reading *rd, text_span rest, uint32_t line)
         nav__report(rd->ctx, line, "more than %u vertices", NAV_GEOMETRY_MAX_VERTICES);
         return NAV_FAILURE | NAV_TOO_LARGE;
     }
-    if (!nav__arr_reserve_quick(rd->vertices, 3)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!nav__arr_reserve(rd->vertices, 3)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     memcpy(nav__arr_addn_reserved(rd->vertices, 3), xyz, sizeof xyz);
     return NAV_SUCCESS;
 }
@@ -187,7 +186,7 @@ static nav_status read_face(obj_reading *rd, text_span rest, uint32_t line)
                 nav__report(rd->ctx, line, "more than %u triangles", NAV_GEOMETRY_MAX_TRIANGLES);
                 return NAV_FAILURE | NAV_TOO_LARGE;
             }
-            if (!nav__arr_reserve_quick(rd->indices, 3) || !nav__arr_push_quick(rd->lines, line))
+            if (!nav__arr_reserve(rd->indices, 3) || !nav__arr_push(rd->lines, line))
                 return NAV_FAILURE | NAV_OUT_OF_MEMORY;
             uint32_t *t = nav__arr_addn_reserved(rd->indices, 3);
             t[0] = first, t[1] = previous, t[2] = index;

@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "ds.h"
-#include "ds_extra.h"
 #include "mesh_internal.h"
 #include "merge.h"
 
@@ -66,7 +65,7 @@ static bool add_tri(merger *m, uint32_t a, uint32_t b, uint32_t c, uint32_t sour
         c = t;
     }
     tri t = {{a, b, c}, {NONE, NONE, NONE}, source};
-    return nav__arr_push_quick(m->tris, t);
+    return nav__arr_push(m->tris, t);
 }
 
 /* 1. A rectangle, corners first..first+n-1 from its top-left clockwise on screen, cut by a zipper
@@ -304,7 +303,7 @@ static bool make_delaunay(merger *m)
             *U = nu;
             replace_adj(m, u_aq, u, t);
             replace_adj(m, t_bp, t, u);
-            ok = nav__arr_push_quick(stack, t) && nav__arr_push_quick(stack, u);
+            ok = nav__arr_push(stack, t) && nav__arr_push(stack, u);
             break;
         }
     }
@@ -385,7 +384,7 @@ static bool merge_triangles(merger *m, const uint8_t *area, uint32_t max_verts, 
             uint32_t a = m->tris[t].v[s], b = m->tris[t].v[(s + 1) % 3];
             int64_t dx = (int64_t)x[b] - x[a], dy = (int64_t)y[b] - y[a];
             candidate c = {dx * dx + dy * dy, t, u, a, b};
-            ok = nav__arr_push_quick(cands, c);
+            ok = nav__arr_push(cands, c);
         }
     if (!ok) goto done;
     if (arrlen(cands)) qsort(cands, (size_t)arrlen(cands), sizeof *cands, by_length);

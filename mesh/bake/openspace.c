@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "ds.h"
-#include "ds_extra.h"
 #include "parallel.h"
 #include "voxel.h"
 

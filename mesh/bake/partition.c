@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "ds.h"
-#include "ds_extra.h"
 #include "mesh_internal.h"
 #include "voxel.h"
 

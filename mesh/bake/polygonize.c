@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "ds.h"
-#include "ds_extra.h"
 #include "index.h"
 #include "merge.h"
 #include "mesh_internal.h"
@@ -471,7 +470,7 @@ static bool insert_tile_vertices(nav__polygons *p, int32_t tile, int32_t climb)
         uint32_t f = p->poly_first[q], n = p->poly_first[q + 1] - f;
         for (uint32_t k = 0; k < n && ok; k++) {
             uint32_t a = p->poly_verts[f + k], b = p->poly_verts[f + (k + 1) % n];
-            ok = nav__arr_push_quick(verts, a);
+            ok = nav__arr_push(verts, a);
             int32_t vertical = p->x[a] == p->x[b] && p->x[a] % tile == 0;
             if (!vertical && !(p->z[a] == p->z[b] && p->z[a] % tile == 0)) continue;
             int32_t line = vertical ? p->x[a] / tile : p->z[a] / tile;
@@ -484,8 +483,7 @@ static bool insert_tile_vertices(nav__polygons *p, int32_t tile, int32_t climb)
                  i++) {
                 double t = (double)(on[i].along - from) / (double)(to - from);
                 double y = p->y[a] + t * (p->y[b] - p->y[a]);
-                if (on[i].y - y <= climb && y - on[i].y <= climb)
-                    ok = nav__arr_push_quick(inside, (uint32_t)i);
+                if (on[i].y - y <= climb && y - on[i].y <= climb) ok = nav__arr_push(inside, (uint32_t)i);
             }
             /* in the edge's direction, one vertex a place */
             size_t count = arrlenu(inside);
@@ -494,7 +492,7 @@ static bool insert_tile_vertices(nav__polygons *p, int32_t tile, int32_t climb)
                 const on_line *o = &on[inside[from < to ? j : count - 1 - j]];
                 if (o->along == last_along) continue;
                 last_along = o->along;
-                ok = nav__arr_push_quick(verts, o->vertex);
+                ok = nav__arr_push(verts, o->vertex);
             }
         }
         if (ok) nav__arr_put_reserved(first, (uint32_t)arrlenu(verts));

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "ds.h"
-#include "ds_extra.h"
 #include "parallel.h"
 
 #define MAX_COLUMNS (1u << 28)
@@ -66,7 +65,7 @@ static uint32_t new_span(nav__heightfield *hf)
         hf->span_count++;
         return s;
     }
-    if (!nav__arr_push_quick(hf->spans, (nav__span){0})) {
+    if (!nav__arr_push(hf->spans, (nav__span){0})) {
         hf->out_of_memory = true;
         return NAV__NO_SPAN;
     }
@@ -436,7 +435,7 @@ bool nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const
         if (hi < 0 || lo >= (float)hf->depth) continue;
         for (int k2 = band_of(bands, hf->depth, lo), last = band_of(bands, hf->depth, hi); k2 <= last && ok;
              k2++) {
-            ok = nav__arr_push_quick(w.which[k2], i);
+            ok = nav__arr_push(w.which[k2], i);
             float rows = min_f(hi, (float)bands[k2].row_end) - max_f(lo, (float)bands[k2].row_first);
             load[k2] += (double)rows * (4.0 + (double)wide);
         }

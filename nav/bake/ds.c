@@ -1,16 +1,8 @@
-/* libnav's copy of stb_ds's code, under names of its own (see ds.h), with its hooks, and the
- * checked growth of its arrays. */
+/* The growth of stb_ds's arrays, checked (ds.h), and their hooks: libnav compiles none of stb_ds's own
+ * code. */
 #include <stdint.h>
 #include <stdlib.h>
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#endif
-
-#define STB_DS_IMPLEMENTATION
 #include "ds.h"
 
 void *nav__ds_realloc(void *ptr, size_t size)

@@ -11,8 +11,10 @@
  *   - stb_ds's hash maps are not used at all: they allocate where a failure cannot be caught, and
  *     each new table advances a process-wide seed (global mutable state, and a data race between
  *     threads). Bake-time code looks things up through nav/bake/index.h instead;
- *   - libnav's copy of stb_ds's code carries names of its own (nav__stbds_...), so that a program
- *     that compiles stb_ds itself links libnav as it is.
+ *   - libnav compiles none of stb_ds's code (its arrays need only the header's macros and the checked
+ *     growth in ds.c), and stb_ds's function names are mapped to names of its own (nav__stbds_...)
+ *     all the same, so that no stbds_ symbol can ever come from libnav: a program that compiles
+ *     stb_ds itself links libnav as it is.
  * It needs GNU C (typeof), which the build keeps on (CMAKE_C_EXTENSIONS). */
 #ifndef NAV_BAKE_DS_H
 #define NAV_BAKE_DS_H
@@ -48,6 +50,40 @@ void nav__ds_free(void *ptr);
 #include <stb/stb_ds.h>
 #else
 #include <stb_ds.h>
+/* stb_ds's growing macros are not to be used (they do not check), nor its hash maps (see above) */
+#undef arrput
+#undef arrpush
+#undef arrsetlen
+#undef arrsetcap
+#undef arraddn
+#undef arraddnptr
+#undef arraddnindex
+#undef arraddnoff
+#undef arrins
+#undef arrinsn
+#undef hmput
+#undef hmputs
+#undef hmget
+#undef hmgets
+#undef hmgeti
+#undef hmgetp
+#undef hmdel
+#undef hmdefault
+#undef hmdefaults
+#undef hmfree
+#undef shput
+#undef shputs
+#undef shget
+#undef shgeti
+#undef shgetp
+#undef shgets
+#undef shdel
+#undef shdefault
+#undef shdefaults
+#undef shfree
+#undef sh_new_arena
+#undef sh_new_strdup
+
 #endif
 
 /* Makes room in array *array (elements of elem_size bytes) for `more` elements beyond its length,
@@ -57,8 +93,10 @@ bool nav__ds_reserve(void **array, size_t elem_size, size_t more);
 
 /* ---- The checked forms: each is false, with the array as it was, when memory runs out ---- */
 
-/* Room for n more elements. */
-#define nav__arr_reserve(a, n) nav__ds_reserve((void **)&(a), sizeof *(a), (size_t)(n))
+/* Room for n more elements (the check for room inline: the call is made only to grow). */
+#define nav__arr_reserve(a, n)                                                                               \
+    (((a) && stbds_header(a)->capacity - stbds_header(a)->length >= (size_t)(n)) ||                          \
+     nav__ds_reserve((void **)&(a), sizeof *(a), (size_t)(n)))
 /* Appends v. */
 #define nav__arr_push(a, v) (nav__arr_reserve(a, 1) ? (nav__arr_put_reserved(a, v), true) : false)
 /* Sets the length to n (elements beyond the old length are not initialised). */
@@ -74,13 +112,57 @@ bool nav__ds_reserve(void **array, size_t elem_size, size_t more);
          : false)
 /* Appends n elements (not initialised): a pointer to the first, or null when memory runs out. */
 #define nav__arr_addn(a, n) (nav__arr_reserve(a, n) ? nav__arr_addn_reserved(a, n) : NULL)
+/* Appends n values copied from `values` (null when n is 0: no memcpy is handed null, for GCC then
+ * takes the pointers for non-null and drops later tests of them, arrfree's among them). */
+#define nav__arr_append(a, values, n)                                                                        \
+    ((n) == 0 || (nav__arr_reserve(a, n) &&                                                                  \
+                  (memcpy(nav__arr_addn_reserved(a, n), values, (size_t)(n) * sizeof *(a)), true)))
 
-/* ---- In room already made (nav__arr_reserve): these never allocate ---- */
+/* ---- These never allocate ---- */
+
+/* Cuts the length to n (no more than it is): scratch emptied between uses keeps its room. */
+#define nav__arr_truncate(a, n) ((a) ? (void)(stbds_header(a)->length = (size_t)(n)) : (void)0)
+
+/* ---- In room already made (nav__arr_reserve): these never allocate either ---- */
 
 /* Appends v. */
 #define nav__arr_put_reserved(a, v) ((void)((a)[stbds_header(a)->length++] = (v)))
 /* Appends n elements (not initialised): a pointer to the first. */
 #define nav__arr_addn_reserved(a, n)                                                                         \
     ((n) ? (stbds_header(a)->length += (size_t)(n), &(a)[stbds_header(a)->length - (size_t)(n)]) : (a))
+
+/* stb_ds's growing macros are not to be used (they do not check), nor its hash maps (see above) */
+#undef arrput
+#undef arrpush
+#undef arrsetlen
+#undef arrsetcap
+#undef arraddn
+#undef arraddnptr
+#undef arraddnindex
+#undef arraddnoff
+#undef arrins
+#undef arrinsn
+#undef hmput
+#undef hmputs
+#undef hmget
+#undef hmgets
+#undef hmgeti
+#undef hmgetp
+#undef hmdel
+#undef hmdefault
+#undef hmdefaults
+#undef hmfree
+#undef shput
+#undef shputs
+#undef shget
+#undef shgeti
+#undef shgetp
+#undef shgets
+#undef shdel
+#undef shdefault
+#undef shdefaults
+#undef shfree
+#undef sh_new_arena
+#undef sh_new_strdup
 
 #endif

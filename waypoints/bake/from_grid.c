@@ -17,14 +17,6 @@
 #include "nav/anyangle.h"
 #include "waypoints_internal.h"
 
-/* nav__arr_push (ds.h) with its common case inline: an append into room left makes no call (the
- * lists grow by one in the inner loops). A checked form of this file's own: false, the array as it
- * was, when memory runs out. */
-#define push_quick(a, v)                                                                                     \
-    (((a) && stbds_header(a)->length < stbds_header(a)->capacity) || nav__arr_reserve(a, 1)                  \
-         ? (nav__arr_put_reserved(a, v), true)                                                               \
-         : false)
-
 typedef struct vis_job {
     const nav_grid *grid;
     const nav__wp_corners *c;
@@ -83,7 +75,7 @@ static bool vis_corner(void *ctx, void *scratch, uint32_t u)
         else if (!nav_grid_anyangle_segment(job->grid, vx, vy, ux, uy, &back))
             back = INFINITY;
         if ((there < INFINITY || back < INFINITY) &&
-            !push_quick(job->found[u], ((nav__wp_seen){v, there, back})))
+            !nav__arr_push(job->found[u], ((nav__wp_seen){v, there, back})))
             return false; /* out of memory: the work stops */
     }
     if (arrlen(job->found[u]) > 1) qsort(job->found[u], arrlen(job->found[u]), sizeof(nav__wp_seen), by_v);

@@ -18,13 +18,6 @@
 #include "nav/mesh.h"
 #include "waypoints_internal.h"
 
-/* nav__arr_reserve and nav__arr_push (ds.h) with their common case inline: room already there makes
- * no call (the lists grow by one in the inner loops). Checked forms of this file's own: false, the
- * array as it was, when memory runs out. */
-#define reserve_quick(a, n)                                                                                  \
-    (((a) && stbds_header(a)->capacity - stbds_header(a)->length >= (size_t)(n)) || nav__arr_reserve(a, n))
-#define push_quick(a, v) (reserve_quick(a, 1) ? (nav__arr_put_reserved(a, v), true) : false)
-
 /* A waypoint of the mesh graph: a corner or an end of an off-mesh link. */
 typedef struct mesh_point {
     nav_vec3 at;
@@ -141,7 +134,7 @@ static bool clip(const nav_mesh *mesh, uint32_t poly, nav_vec3 from, nav_vec3 to
             t1 = fmin(t1, -f0 / fd);
     }
     if (!(t0 < t1)) return true;
-    if (!push_quick(*out, ((stretch){t0, t1, nav_mesh_area_cost(mesh, info.area)}))) return false;
+    if (!nav__arr_push(*out, ((stretch){t0, t1, nav_mesh_area_cost(mesh, info.area)}))) return false;
     for (uint32_t i = 0; i < info.vert_count; i++) {
         if (info.neighbours[i] == NAV_MESH_NO_POLY) continue;
         nav_vec3 a = nav_mesh_vert(mesh, info.verts[i]),
@@ -156,7 +149,7 @@ static bool clip(const nav_mesh *mesh, uint32_t poly, nav_vec3 from, nav_vec3 to
         if (!(lo < hi)) continue;
         nav_mesh_poly_info across;
         nav_mesh_poly(mesh, info.neighbours[i], &across);
-        if (!push_quick(*out, ((stretch){lo, hi, nav_mesh_area_cost(mesh, across.area)}))) return false;
+        if (!nav__arr_push(*out, ((stretch){lo, hi, nav_mesh_area_cost(mesh, across.area)}))) return false;
     }
     return true;
 }
@@ -176,7 +169,7 @@ static double walk(const mesh_job *job, mesh_scratch *s, const mesh_point *p, co
     if (nav_failed(st) || hit.t < 1) return INFINITY;
     if (job->uniform) return length * job->unit_cost;
     /* the stretches of the polygons crossed; each piece of the segment costs the cheapest that holds it */
-    if (s->stretches) stbds_header(s->stretches)->length = 0;
+    nav__arr_truncate(s->stretches, 0);
     for (uint32_t i = 0; i < hit.visited && i < s->max_polys; i++)
         if (!clip(job->mesh, s->polys[i], p->at, q->at, &s->stretches)) return NAN;
     uint32_t n = (uint32_t)arrlen(s->stretches);
@@ -211,7 +204,7 @@ static bool mesh_point_run(void *ctx, void *scratch, uint32_t u)
         double there = walk(job, s, p, q), back = job->one_way_steps ? walk(job, s, q, p) : there;
         if (isnan(there) || isnan(back)) return false; /* out of memory: the work stops */
         if ((there < INFINITY || back < INFINITY) &&
-            !push_quick(job->found[u], ((nav__wp_seen){v, there, back})))
+            !nav__arr_push(job->found[u], ((nav__wp_seen){v, there, back})))
             return false; /* out of memory: the work stops */
     }
     return true;
@@ -309,7 +302,7 @@ static bool find_corners(const nav_mesh *mesh, mesh_point **points, wedge **wedg
                             .first_wedge = (uint32_t)arrlen(*wedges)};
             direction(mesh, m.vertex, wall_to, m.wall_a);
             direction(mesh, m.vertex, wall_from, m.wall_b);
-            if (!reserve_quick(*wedges, members) || !reserve_quick(*points, 1)) {
+            if (!nav__arr_reserve(*wedges, members) || !nav__arr_reserve(*points, 1)) {
                 arrfree(all);
                 return false;
             }
