@@ -11,6 +11,7 @@
 #include "nav/heap.h"
 #include "nav/path.h"
 #include "parallel.h"
+#include "wide.h"
 
 static void test_version(void **state)
 {
@@ -267,13 +268,59 @@ static void test_pool_failures(void **state)
     nav__pool_stop(&pool);
 }
 
+/* The 128-bit sums of 64-bit products that targets without __int128 use for the exact geometric
+ * predicates (nav/bake/wide.h), against __int128: products of random and extreme values, and sums
+ * and differences of them, sign and bits. */
+static void test_wide_arithmetic(void **state)
+{
+    (void)state;
+#ifdef __SIZEOF_INT128__
+    __extension__ typedef __int128 i128;
+    const int64_t edges[] = {0,
+                             1,
+                             -1,
+                             2,
+                             -2,
+                             INT32_MAX,
+                             INT32_MIN,
+                             (int64_t)1 << 32,
+                             -((int64_t)1 << 32),
+                             INT64_MAX,
+                             INT64_MIN + 1,
+                             ((int64_t)1 << 55) - 3,
+                             -((int64_t)1 << 55) + 7};
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 200000; i++) {
+        int64_t v[4];
+        for (int k = 0; k < 4; k++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t r = seed ^ (seed >> 29);
+            int shift = (int)(r % 64);
+            v[k] = i < 13 * 13 ? edges[(k % 2 ? i / 13 : i % 13)] : (int64_t)(r >> shift) * (r & 1 ? -1 : 1);
+        }
+        nav__wide p = nav__wide_mul(v[0], v[1]), q = nav__wide_mul(v[2], v[3]);
+        i128 wp = (i128)v[0] * v[1], wq = (i128)v[2] * v[3];
+        nav__wide sums[2] = {nav__wide_add(p, q), nav__wide_sub(p, q)};
+        i128 expect[2] = {wp + wq, wp - wq};
+        for (int k = 0; k < 2; k++) {
+            assert_true(sums[k].lo == (uint64_t)expect[k]);
+            assert_true(sums[k].hi == (int64_t)(expect[k] >> 64));
+            assert_int_equal(nav__wide_sign(sums[k]), expect[k] < 0 ? -1 : expect[k] > 0);
+        }
+    }
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_version),    cmocka_unit_test(test_status),
-        cmocka_unit_test(test_heap_order), cmocka_unit_test(test_heap_exact_key),
-        cmocka_unit_test(test_heap_full),  cmocka_unit_test(test_path_buffer),
-        cmocka_unit_test(test_pool_runs),  cmocka_unit_test(test_pool_failures),
+        cmocka_unit_test(test_version),         cmocka_unit_test(test_status),
+        cmocka_unit_test(test_heap_order),      cmocka_unit_test(test_heap_exact_key),
+        cmocka_unit_test(test_heap_full),       cmocka_unit_test(test_path_buffer),
+        cmocka_unit_test(test_pool_runs),       cmocka_unit_test(test_pool_failures),
+        cmocka_unit_test(test_wide_arithmetic),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

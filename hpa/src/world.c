@@ -286,7 +286,8 @@ static nav_status build_buckets(nav_world *w)
         if (pass == 0) {
             for (uint32_t b = 0; b < buckets; b++) w->bucket_first[b + 1] += w->bucket_first[b];
             if (placed > UINT32_MAX) return NAV_FAILURE | NAV_TOO_LARGE;
-            w->bucket_regions = nav__alloc(&w->allocator, (placed ? placed : 1) * sizeof *w->bucket_regions);
+            w->bucket_regions =
+                nav__calloc(&w->allocator, placed ? (size_t)placed : 1, sizeof *w->bucket_regions);
             w->bucket_fill = nav__calloc(&w->allocator, buckets, sizeof *w->bucket_fill);
             if (!w->bucket_regions || !w->bucket_fill) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
             w->bucket_entries = (uint32_t)placed;

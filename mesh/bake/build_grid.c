@@ -381,7 +381,8 @@ nav_status nav_mesh_build_from_grid(const nav_grid *grid, const nav_mesh_build_d
     if (nav_succeeded(s)) s = merge_polygons(&b, log);
     if (nav_succeeded(s) && !report(&b, "mesh: vertices", 0, 1)) s = CANCELLED;
     if (nav_succeeded(s) && !drop_unused_vertices(&b)) s = NO_MEMORY;
-    if (nav_succeeded(s) && (arrlen(b.edge_vert) >= UINT32_MAX || arrlen(b.verts) >= UINT32_MAX))
+    if (nav_succeeded(s) &&
+        ((uint64_t)arrlenu(b.edge_vert) >= UINT32_MAX || (uint64_t)arrlenu(b.verts) >= UINT32_MAX))
         s = NAV_FAILURE | NAV_TOO_LARGE;
     if (nav_failed(s)) goto done;
 

@@ -20,6 +20,7 @@
 #include "ds.h"
 #include "mesh_internal.h"
 #include "merge.h"
+#include "wide.h"
 
 #define NONE UINT32_MAX
 
@@ -42,18 +43,28 @@ static int64_t orient(const merger *m, uint32_t a, uint32_t b, uint32_t c)
     return abx * acy - aby * acx;
 }
 
-/* d strictly inside the circle through a, b, c (with orient(a, b, c) > 0). */
+/* d strictly inside the circle through a, b, c (with orient(a, b, c) > 0). The determinant needs
+ * about 70 bits for the cells of a mesh (coordinates below 2^17: differences below 2^18, squared
+ * sums below 2^37, products with a difference below 2^55, which int64 holds): summed in 128. */
 static bool in_circle(const merger *m, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 {
-    __extension__ typedef __int128 i128;
     int64_t adx = (int64_t)m->x[a] - m->x[d], ady = (int64_t)m->y[a] - m->y[d];
     int64_t bdx = (int64_t)m->x[b] - m->x[d], bdy = (int64_t)m->y[b] - m->y[d];
     int64_t cdx = (int64_t)m->x[c] - m->x[d], cdy = (int64_t)m->y[c] - m->y[d];
+#if NAV__HAS_INT128
+    __extension__ typedef __int128 i128;
     i128 al = (i128)adx * adx + (i128)ady * ady, bl = (i128)bdx * bdx + (i128)bdy * bdy;
     i128 cl = (i128)cdx * cdx + (i128)cdy * cdy;
     i128 det = (i128)adx * ((i128)bdy * cl - (i128)cdy * bl) - (i128)ady * ((i128)bdx * cl - (i128)cdx * bl) +
                al * ((i128)bdx * cdy - (i128)cdx * bdy);
     return det > 0;
+#else
+    int64_t al = adx * adx + ady * ady, bl = bdx * bdx + bdy * bdy, cl = cdx * cdx + cdy * cdy;
+    nav__wide det = nav__wide_add(
+        nav__wide_sub(nav__wide_mul(adx, bdy * cl - cdy * bl), nav__wide_mul(ady, bdx * cl - cdx * bl)),
+        nav__wide_mul(al, bdx * cdy - cdx * bdy));
+    return nav__wide_sign(det) > 0;
+#endif
 }
 
 /* Appends triangle a, b, c (wound as tri says). False when memory runs out. */

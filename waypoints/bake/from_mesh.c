@@ -409,7 +409,7 @@ nav_status nav_waypoint_graph_from_mesh(const nav_mesh *mesh, const nav_waypoint
     job.uniform = uniform_cost(mesh, &job.unit_cost);
     job.prune = job.uniform && !job.one_way_steps && !d.keep_all_links;
     if (!nav_failed(s)) {
-        job.found = nav__calloc(&a, count ? count : 1, sizeof *job.found);
+        job.found = nav__calloc(&a, count ? (size_t)count : 1, sizeof *job.found); /* (count <= limit) */
         if (!job.found) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
     nav__work work = {.count = (uint32_t)count,

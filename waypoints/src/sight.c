@@ -181,7 +181,7 @@ nav_status nav__wp_sight_build(const nav__wp_corners *c, bool taut_only, uint32_
     }
     if (!nav_failed(s) && total >= UINT32_MAX) s = NAV_FAILURE | NAV_TOO_LARGE;
     if (!nav_failed(s)) {
-        out->corner = nav__alloc(a, (size_t)(total ? total : 1) * sizeof *out->corner);
+        out->corner = nav__calloc(a, total ? (size_t)total : 1, sizeof *out->corner);
         if (!out->corner) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
     if (!nav_failed(s)) {
