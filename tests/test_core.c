@@ -1,6 +1,7 @@
 /* Core: status strings, version, heap, path buffers, work on threads. */
 #include <math.h>
 #include <stdatomic.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,7 +222,7 @@ static void test_pool_runs(void **state)
     for (int spin = 0; spin < 2; spin++)
         for (uint32_t threads = 1; threads <= 4; threads++) {
             nav__pool pool;
-            nav__pool_start(&pool, threads, spin);
+            nav__pool_start_exact(&pool, threads, spin);
             assert_int_equal(pool.helpers, threads - 1);
             for (uint32_t r = 0; r < 300; r++) run_and_check(&pool, r % (MAX_ITEMS + 1));
             for (int r = 0; r < 3; r++) {
@@ -239,6 +240,50 @@ static void test_pool_runs(void **state)
     assert_int_equal(atomic_load(&c.finis), atomic_load(&c.inits));
 }
 
+/* A spinner: a thread that keeps a core busy until told to stop. */
+static atomic_int spinners_started;
+static atomic_bool spinners_stop;
+static void *spinner(void *arg)
+{
+    (void)arg;
+    atomic_fetch_add(&spinners_started, 1);
+    volatile uint64_t k = 0;
+    while (!atomic_load(&spinners_stop)) k++;
+    return NULL;
+}
+
+/* Issue 43, defect 11: with every core busy, a pool starts no helper (they would wait for a turn to
+ * start, spin in the caller's turns and hold the end of the work up: a build on two threads took up
+ * to eight times as long as on one) and its work runs on the calling thread alone; a pool of every
+ * helper asked for still starts them all. (Linux: the runnable threads are read from
+ * /proc/loadavg; elsewhere every core counts as idle and the test is skipped.) */
+static void test_pool_busy_machine(void **state)
+{
+    (void)state;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (!f) skip();
+    fclose(f);
+    uint32_t cores = nav__core_count();
+    pthread_t threads[256];
+    atomic_store(&spinners_started, 0);
+    atomic_store(&spinners_stop, false);
+    for (uint32_t t = 0; t < cores; t++)
+        assert_int_equal(pthread_create(&threads[t], NULL, spinner, NULL), 0);
+    while (atomic_load(&spinners_started) < (int)cores) sched_yield();
+    assert_int_equal(nav__idle_cores(), 0); /* the spinners and this thread are runnable */
+    nav__pool pool;
+    nav__pool_start(&pool, cores + 1, true);
+    assert_int_equal(pool.helpers, 0);
+    run_and_check(&pool, MAX_ITEMS);
+    nav__pool_stop(&pool);
+    nav__pool_start_exact(&pool, 3, true);
+    assert_int_equal(pool.helpers, 2);
+    run_and_check(&pool, MAX_ITEMS);
+    nav__pool_stop(&pool);
+    atomic_store(&spinners_stop, true);
+    for (uint32_t t = 0; t < cores; t++) pthread_join(threads[t], NULL);
+}
+
 /* A run that fails: an init out of memory (nothing runs; every scratch made is released, the
  * failed one's too), a run out of memory, progress that cancels (fewer items run); the pool goes on
  * working after each. */
@@ -246,7 +291,7 @@ static void test_pool_failures(void **state)
 {
     (void)state;
     nav__pool pool;
-    nav__pool_start(&pool, 3, true);
+    nav__pool_start_exact(&pool, 3, true);
     for (int k = 0; k < 3; k++) {
         work_check c = {.fail_item = MAX_ITEMS};
         nav_progress progress = {check_progress, &c};
@@ -320,7 +365,7 @@ int main(void)
         cmocka_unit_test(test_heap_order),      cmocka_unit_test(test_heap_exact_key),
         cmocka_unit_test(test_heap_full),       cmocka_unit_test(test_path_buffer),
         cmocka_unit_test(test_pool_runs),       cmocka_unit_test(test_pool_failures),
-        cmocka_unit_test(test_wide_arithmetic),
+        cmocka_unit_test(test_wide_arithmetic), cmocka_unit_test(test_pool_busy_machine),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

@@ -494,7 +494,7 @@ static void check_bands(nav__open_space *os, banded_stage stage, const uint32_t 
         for (uint32_t threads = 2; threads <= 3; threads++) {
             memcpy(os->area, before, os->count);
             nav__pool pool;
-            nav__pool_start(&pool, threads, true);
+            nav__pool_start_exact(&pool, threads, true);
             assert_true(stage(os, args[k], &pool));
             nav__pool_stop(&pool);
             assert_memory_equal(os->area, alone, os->count);

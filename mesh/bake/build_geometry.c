@@ -192,9 +192,14 @@ static bool build_tile_into(build *b, uint32_t item, tile_result *r)
     nav__pool pool, *stages = NULL;
     uint32_t threads = d->threads && d->threads < nav__core_count() ? d->threads : nav__core_count();
     if (threads > 16) threads = 16; /* the stages' bands and runs: 8 and 16 */
-    if (!b->tile && threads > 1)
+    if (!b->tile && threads > 1) {
         nav__pool_start(stages = &pool, threads, true); /* no more than the cores: its
                                                          * helpers spin while they wait */
+        if (pool.helpers == 0) { /* no core idle: the stages whole, on this thread (bands cost a little) */
+            nav__pool_stop(stages);
+            stages = NULL;
+        }
+    }
     nav__open_space os = {0};
     nav__contours contours = {0};
     bool ok = false;

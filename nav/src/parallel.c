@@ -1,31 +1,46 @@
 /* Work spread over threads: items taken from an atomic counter, each thread with its own scratch,
  * progress reported by the calling thread; a pool keeps its helpers between runs. */
+#include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "parallel.h"
 
-/* One run: the work and what its threads share. */
-typedef struct nav__job {
-    const nav__work *work;
-    atomic_uint next;      /* the next item to take */
-    atomic_uint done;      /* items finished */
-    atomic_bool stop;      /* cancelled, or a thread ran out of memory */
-    atomic_bool no_memory; /* a run ran out of memory */
-} job;
+/* One run: the work and what its threads share. Items are handed out by a ticket that carries the
+ * run's generation beside the next item (generation << 32 | item): a helper takes an item only by
+ * moving the ticket of its own run on, so a helper that comes late, after its run ended or when
+ * another has begun, takes nothing, and nobody waits for it. The caller waits only for the items
+ * handed out to finish: a helper that is not running (a busy machine) holds nothing up unless it
+ * holds an item. */
+#define CLOSED 0xffffffffu /* the ticket's item once its run has ended */
 
-/* Takes items until none is left; the caller's thread (reports) reports progress. */
-static void run_items(job *j, void *scratch, bool reports)
+typedef nav__job job;
+
+/* The next item of run `generation`, or UINT32_MAX when it has none left for anybody. */
+static uint32_t take_item(job *j, uint32_t generation)
+{
+    uint64_t t = atomic_load_explicit(&j->ticket, memory_order_acquire);
+    for (;;) {
+        if ((uint32_t)(t >> 32) != generation || (uint32_t)t >= j->count || atomic_load(&j->stop))
+            return UINT32_MAX;
+        if (atomic_compare_exchange_weak_explicit(&j->ticket, &t, t + 1, memory_order_acq_rel,
+                                                  memory_order_acquire))
+            return (uint32_t)t;
+    }
+}
+
+/* Takes items of run `generation` until none is left; the caller's thread (reports) reports
+ * progress. Returns how many it ran. */
+static uint32_t run_items(job *j, uint32_t generation, void *scratch, bool reports)
 {
     const nav__work *w = j->work;
-    for (;;) {
-        if (atomic_load(&j->stop)) break;
-        uint32_t item = atomic_fetch_add(&j->next, 1);
-        if (item >= w->count) break;
+    uint32_t ran = 0;
+    for (;; ran++) {
+        uint32_t item = take_item(j, generation);
+        if (item == UINT32_MAX) break;
         if (!w->run(w->ctx, scratch, item)) {
             atomic_store(&j->no_memory, true);
             atomic_store(&j->stop, true);
-            break;
         }
         uint32_t done = atomic_fetch_add(&j->done, 1) + 1;
         if (reports && w->progress && w->progress->fn &&
@@ -33,12 +48,27 @@ static void run_items(job *j, void *scratch, bool reports)
                              w->progress_total ? w->progress_total : w->count, w->progress->user))
             atomic_store(&j->stop, true);
     }
+    return ran;
 }
 
 uint32_t nav__core_count(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (uint32_t)(n < 256 ? n : 256) : 1;
+}
+
+uint32_t nav__idle_cores(void)
+{
+    uint32_t cores = nav__core_count();
+    /* /proc/loadavg's fourth field: the threads runnable now (this one among them) / all */
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (!f) return cores;
+    double one, five, fifteen;
+    unsigned running = 0, all = 0;
+    int read = fscanf(f, "%lf %lf %lf %u/%u", &one, &five, &fifteen, &running, &all);
+    fclose(f);
+    if (read != 5 || running == 0) return cores;
+    return running - 1 >= cores ? 0 : cores - (running - 1);
 }
 
 static double now_ms(void)
@@ -73,11 +103,12 @@ static bool spin_until(const atomic_uint *value, unsigned x, bool equal, double 
     }
 }
 
-/* A helper: waits for each run (spinning, then asleep), takes part in it while it is open. */
+/* A helper: waits for each run (spinning, then asleep) and takes items of it while it has any. */
 static void *pool_helper(void *arg)
 {
     nav__pool_slot *slot = arg;
     nav__pool *p = slot->pool;
+    uint32_t index = (uint32_t)(slot - p->slot);
     unsigned seen = 0;
     for (;;) {
         if (!spin_until(&p->generation, seen, false, p->spin_ms)) {
@@ -85,45 +116,57 @@ static void *pool_helper(void *arg)
             while (atomic_load(&p->generation) == seen) pthread_cond_wait(&p->wake, &p->lock);
             pthread_mutex_unlock(&p->lock);
         }
-        unsigned g = atomic_load(&p->generation);
-        seen = g;
+        seen = atomic_load(&p->generation);
         if (atomic_load(&p->stop)) break;
-        /* in only while the run is open, and still this one (the caller then waits for it), and
-         * when the run has a place for this thread */
-        atomic_fetch_add(&p->busy, 1);
-        if (atomic_load(&p->open) && atomic_load(&p->generation) == g &&
-            (uint32_t)(slot - p->slot) < p->taking)
-            run_items(p->current, slot->scratch, false);
-        if (atomic_fetch_sub(&p->busy, 1) == 1) {
-            pthread_mutex_lock(&p->lock);
-            pthread_cond_signal(&p->idle);
+        /* the run's place for this thread (taking) and its scratch are set before its generation
+         * opens; a run that has moved on since hands this thread no item */
+        if (index < atomic_load(&p->taking) && run_items(&p->run, seen, slot->scratch, false) > 0) {
+            pthread_mutex_lock(&p->lock); /* its items are done: the caller may be waiting for them */
+            pthread_cond_signal(&p->finished);
             pthread_mutex_unlock(&p->lock);
         }
     }
     return NULL;
 }
 
-void nav__pool_start(nav__pool *p, uint32_t threads, bool spin)
+static void start_pool(nav__pool *p, uint32_t threads, bool spin, bool idle_only)
 {
     p->spin_ms = spin ? NAV__POOL_SPIN_MS : 0;
     p->helpers = 0;
-    p->taking = 0;
-    p->current = NULL;
+    atomic_init(&p->taking, 0);
     atomic_init(&p->stop, false);
     atomic_init(&p->generation, 0);
-    atomic_init(&p->busy, 0);
-    atomic_init(&p->open, false);
+    atomic_init(&p->run.ticket, (uint64_t)CLOSED);
+    atomic_init(&p->run.done, 0);
+    atomic_init(&p->run.stop, false);
+    atomic_init(&p->run.no_memory, false);
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->wake, NULL);
-    pthread_cond_init(&p->idle, NULL);
+    pthread_cond_init(&p->finished, NULL);
     if (threads == 0) threads = nav__core_count();
     if (threads > NAV__POOL_MAX) threads = NAV__POOL_MAX;
+    /* no more helpers than the cores left idle: on a machine whose cores are all busy, helpers would
+     * wait for a turn to start, spin in the caller's turns and hold the end of the work up (a level
+     * of 1.8 ms built in 10 to 18 on two threads with every core busy, most of it the helpers' exit);
+     * as OpenMP's dynamic threads do, the work then runs on fewer */
+    uint32_t idle = threads > 1 && idle_only ? nav__idle_cores() : threads;
+    if (threads > idle + 1) threads = idle + 1;
     for (uint32_t t = 0; t < NAV__POOL_MAX; t++) p->slot[t] = (nav__pool_slot){p, NULL};
     for (uint32_t t = 1; t < threads; t++) {
         if (pthread_create(&p->thread[p->helpers], NULL, pool_helper, &p->slot[p->helpers + 1]) != 0)
             break; /* fewer threads */
         p->helpers++;
     }
+}
+
+void nav__pool_start(nav__pool *p, uint32_t threads, bool spin)
+{
+    start_pool(p, threads, spin, true);
+}
+
+void nav__pool_start_exact(nav__pool *p, uint32_t threads, bool spin)
+{
+    start_pool(p, threads, spin, false);
 }
 
 /* Moves the pool to its next generation, waking the helpers that sleep. */
@@ -137,11 +180,13 @@ static void next_generation(nav__pool *p)
 
 nav_status nav__pool_run(nav__pool *p, const nav__work *work)
 {
-    job j = {.work = work};
-    atomic_init(&j.next, 0);
-    atomic_init(&j.done, 0);
-    atomic_init(&j.stop, false);
-    atomic_init(&j.no_memory, false);
+    job alone_job, *j = p ? &p->run : &alone_job;
+    uint32_t generation = p ? atomic_load(&p->generation) + 1 : 1;
+    j->work = work;
+    j->count = work->count;
+    atomic_init(&j->done, 0);
+    atomic_init(&j->stop, false);
+    atomic_init(&j->no_memory, false);
     uint32_t threads = p ? p->helpers + 1 : 1;
     if (threads > work->count) threads = work->count ? work->count : 1; /* scratch for no more */
     /* every scratch made (and later released) here, on the calling thread: the caller's allocator is
@@ -155,28 +200,25 @@ nav_status nav__pool_run(nav__pool *p, const nav__work *work)
         made++;
     }
     if (ok) {
+        atomic_store_explicit(&j->ticket, (uint64_t)generation << 32, memory_order_release);
         if (p && threads > 1) {
-            p->taking = threads;
-            for (uint32_t t = threads; t <= p->helpers; t++)
-                slot[t].scratch = NULL; /* none of a run before */
-            p->current = &j;
-            atomic_store(&p->open, true);
+            atomic_store(&p->taking, threads);
             next_generation(p);
         }
-        run_items(&j, slot[0].scratch, true);
-        if (p && threads > 1) {
-            /* closed: helpers that come now stay out; then wait for those in it */
-            atomic_store(&p->open, false);
-            if (!spin_until(&p->busy, 0, true, p->spin_ms)) {
-                pthread_mutex_lock(&p->lock);
-                while (atomic_load(&p->busy) != 0) pthread_cond_wait(&p->idle, &p->lock);
-                pthread_mutex_unlock(&p->lock);
-            }
+        run_items(j, generation, slot[0].scratch, true);
+        /* closed: what was handed out, and only that, must finish; helpers that come now get none */
+        uint64_t last = atomic_exchange(&j->ticket, (uint64_t)generation << 32 | CLOSED);
+        uint32_t handed = (uint32_t)last < j->count ? (uint32_t)last : j->count;
+        if (p && threads > 1 && atomic_load(&j->done) != handed &&
+            !spin_until(&j->done, handed, true, p->spin_ms)) {
+            pthread_mutex_lock(&p->lock);
+            while (atomic_load(&j->done) != handed) pthread_cond_wait(&p->finished, &p->lock);
+            pthread_mutex_unlock(&p->lock);
         }
     }
     for (uint32_t t = 0; t < made && work->fini; t++) work->fini(work->ctx, slot[t].scratch);
-    if (!ok || atomic_load(&j.no_memory)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    return atomic_load(&j.done) == work->count ? NAV_SUCCESS : NAV_FAILURE | NAV_WRONG_STATE;
+    if (!ok || atomic_load(&j->no_memory)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    return atomic_load(&j->done) == work->count ? NAV_SUCCESS : NAV_FAILURE | NAV_WRONG_STATE;
 }
 
 void nav__pool_stop(nav__pool *p)
@@ -186,7 +228,7 @@ void nav__pool_stop(nav__pool *p)
     for (uint32_t t = 0; t < p->helpers; t++) pthread_join(p->thread[t], NULL);
     pthread_mutex_destroy(&p->lock);
     pthread_cond_destroy(&p->wake);
-    pthread_cond_destroy(&p->idle);
+    pthread_cond_destroy(&p->finished);
 }
 
 nav_status nav__parallel(const nav__work *work, uint32_t threads)

@@ -26,6 +26,9 @@ typedef struct nav__work {
 
 /* The cores online (1 to 256). */
 uint32_t nav__core_count(void);
+/* The cores no thread is runnable on now, this thread's aside (Linux: /proc/loadavg; elsewhere every
+ * core): a pool starts no more helpers than these. */
+uint32_t nav__idle_cores(void);
 
 /* Runs the work on `threads` threads (0: every core). NAV_SUCCESS; NAV_FAILURE | NAV_OUT_OF_MEMORY;
  * NAV_FAILURE | NAV_WRONG_STATE when progress cancelled it. */
@@ -35,7 +38,15 @@ nav_status nav__parallel(const nav__work *work, uint32_t threads);
 
 #define NAV__POOL_MAX 256 /* threads a pool holds, the caller's among them */
 
-struct nav__job;
+/* One run of work on a pool (parallel.c says how its items are handed out). */
+typedef struct nav__job {
+    const nav__work *work;
+    _Atomic uint64_t ticket; /* the run's generation << 32 | its next item */
+    uint32_t count;          /* items of the run (set before its ticket opens) */
+    atomic_uint done;        /* items finished */
+    atomic_bool stop;        /* cancelled, or a thread ran out of memory */
+    atomic_bool no_memory;   /* a run ran out of memory */
+} nav__job;
 
 /* A thread's place in a pool: its scratch for the current run. */
 typedef struct nav__pool_slot {
@@ -45,31 +56,35 @@ typedef struct nav__pool_slot {
 
 /* Helper threads that wait between runs of work, the stages of one build: each waits for the next
  * run spinning for a while (about NAV__POOL_SPIN_MS) before it sleeps, so that a run that follows the
- * last one closely starts on every thread at once (a thread woken from sleep may take milliseconds
- * to run, on a busy or virtual machine). The caller's thread takes part in each run and is the only
- * one that calls init, fini and progress. Lives where the caller puts it (on its stack). */
+ * last one closely starts on every thread at once. The caller's thread takes part in each run and is
+ * the only one that calls init, fini and progress. A helper that comes late (a thread woken from
+ * sleep may take milliseconds to run, on a busy or virtual machine) takes no item of a run that has
+ * moved on, and the caller waits only for items handed out: on a machine whose cores are all busy, a
+ * run is never slower than the caller alone by more than the items the helpers hold. Lives where the
+ * caller puts it (on its stack). */
 typedef struct nav__pool {
     uint32_t helpers; /* started: the threads less the caller's */
     pthread_t thread[NAV__POOL_MAX - 1];
     nav__pool_slot slot[NAV__POOL_MAX]; /* 0: the caller's */
     pthread_mutex_t lock;
-    pthread_cond_t wake, idle;
+    pthread_cond_t wake, finished;
     atomic_uint generation; /* one more for each run and for the stop */
-    atomic_uint busy;       /* helpers in the current run */
-    atomic_bool open;       /* the current run takes helpers */
     atomic_bool stop;       /* set for the last generation */
-    uint32_t taking;        /* the current run's threads: slots 0 .. taking - 1 */
+    atomic_uint taking;     /* the current run's threads: slots 0 .. taking - 1 */
     double spin_ms;         /* how long a thread spins before it sleeps */
-    struct nav__job *current;
+    nav__job run;           /* the current run */
 } nav__pool;
 
 #define NAV__POOL_SPIN_MS 2.0
 
-/* Starts threads - 1 helpers (0: one a core; at most NAV__POOL_MAX in all); helpers that cannot be
- * started leave their share to the others. Cannot fail. spin: its threads wait spinning for about
+/* Starts threads - 1 helpers (0: one a core; at most NAV__POOL_MAX in all), but no more than the
+ * cores idle now (nav__idle_cores); helpers that cannot be started leave their share to the others.
+ * Cannot fail. spin: its threads wait spinning for about
  * NAV__POOL_SPIN_MS before they sleep (for runs close together; keep the threads to the cores then),
  * else they sleep at once. */
 void nav__pool_start(nav__pool *pool, uint32_t threads, bool spin);
+/* The same with every helper asked for, however busy the machine (tests of the pool itself). */
+void nav__pool_start_exact(nav__pool *pool, uint32_t threads, bool spin);
 /* Runs the work on the pool's threads, as nav__parallel does; a null pool runs it on the calling
  * thread alone. */
 nav_status nav__pool_run(nav__pool *pool, const nav__work *work);
