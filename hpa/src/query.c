@@ -536,7 +536,7 @@ static nav_status keep_route(nav_hpa_query *q, uint32_t start_vertex, uint32_t g
     for (uint32_t v = goal_vertex; v != start_vertex; v = q->parent[v]) {
         if (count == q->chain_cap) {
             uint32_t *grown = nav__realloc(&q->allocator, q->chain, q->chain_cap * sizeof *q->chain,
-                                           (size_t)q->chain_cap * 2 * sizeof *q->chain);
+                                           nav__mul_size((size_t)q->chain_cap * 2, sizeof *q->chain));
             if (!grown) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
             q->chain = grown;
             q->chain_cap *= 2;

@@ -253,7 +253,7 @@ static bool grow_bucket(nav_region_query *q, uint32_t slot)
     if (room > UINT32_MAX / 2) return false;
     uint32_t grown = room ? 2 * room : 1024;
     uint32_t *more = nav__realloc(&q->allocator, q->bucket[slot], (size_t)room * sizeof *more,
-                                  (size_t)grown * sizeof *more);
+                                  nav__mul_size(grown, sizeof *more));
     if (!more) return false;
     q->bucket[slot] = more;
     q->bucket_room[slot] = grown;
