@@ -785,6 +785,112 @@ static bool same_file(const char *a, const char *b)
     return same;
 }
 
+/* Writes text to dir/name, its path into path. */
+static void write_text(const char *dir, const char *name, const char *text, char *path, size_t size)
+{
+    snprintf(path, size, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Issue 43, defects 5, 6 and 17, as navtool bake WORLD.json shows them: a level region built with the
+ * options navtool bake LEVEL.obj --mesh takes gives the same world as that bake's .nav file; an upper
+ * storey at the height of the one under it is warned of (the bake goes on); a link's cost of 0, a
+ * link's end far off its floor, text after the top-level object, a key twice and a string holding
+ * U+0000 are errors naming the JSON path, and the bake exits 1. */
+static void test_world_file_messages(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/navtool_worldfile_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    static char out[1 << 16];
+    char args[4096], json[2048], path[600], level[600], a[600], b[600];
+    const char *village = NAV_TEST_DATA "/../../data/worlds/village";
+    test_level generated;
+    test_level_generate(&generated);
+    size_t size;
+    char *text = test_level_obj(&generated, &size);
+    const char *obj = test_scratch_file("level.obj", text, size);
+    free(text);
+    test_level_destroy(&generated);
+
+    snprintf(level, sizeof level, "%s/level.nav", dir);
+    snprintf(
+        args, sizeof args,
+        "bake '%s' --mesh --height 1.5 --climb 0.5 --slope 35 --cell 0.4 --cell-height 0.25 --radius 0.4 "
+        "--max-verts 4 -o '%s' --quiet",
+        obj, level);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    snprintf(json, sizeof json,
+             "{\"regions\": [{\"name\": \"level\", \"mesh\": \"%s\", \"height\": 1.5, \"max_climb\": 0.5, "
+             "\"max_slope\": 35, \"cell_size\": 0.4, \"cell_height\": 0.25, \"radius\": 0.4, "
+             "\"max_poly_verts\": 4}]}",
+             obj);
+    write_text(dir, "from_obj.json", json, path, sizeof path);
+    snprintf(a, sizeof a, "%s/a.nav", dir);
+    snprintf(args, sizeof args, "bake '%s' -o '%s' --quiet", path, a);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    snprintf(json, sizeof json, "{\"regions\": [{\"name\": \"level\", \"mesh\": \"level.nav\"}]}");
+    write_text(dir, "from_nav.json", json, path, sizeof path);
+    snprintf(b, sizeof b, "%s/b.nav", dir);
+    snprintf(args, sizeof args, "bake '%s' -o '%s' --quiet", path, b);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    assert_true(same_file(a, b));
+    remove(a);
+    remove(b);
+    remove(level);
+    remove(path);
+    snprintf(path, sizeof path, "%s/from_obj.json", dir);
+    remove(path);
+
+    snprintf(
+        json, sizeof json,
+        "{\"regions\": [{\"name\": \"ground\", \"grid\": \"%s/house_ground.txt\", \"origin\": [0, 0, 6]},\n"
+        " {\"name\": \"upper\", \"grid\": \"%s/house_upper.txt\", \"origin\": [0, 0, 6]}]}\n",
+        village, village);
+    write_text(dir, "w.json", json, path, sizeof path);
+    snprintf(a, sizeof a, "%s/w.nav", dir);
+    snprintf(args, sizeof args, "bake '%s' -o '%s' --quiet", path, a);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "warning: ");
+    expect_output(out,
+                  "w.json: regions[1] (\"upper\") lies over regions[0] (\"ground\") at the same height, y 0");
+    remove(a);
+
+    static const struct {
+        const char *tail; /* after the region */
+        const char *message;
+    } refused[] = {
+        {"], \"links\": [{\"from\": {\"region\": \"ground\", \"at\": [1.5, 0, 7.5]}, \"to\": {\"region\": "
+         "\"ground\", \"at\": [2.5, 0, 7.5]}, \"cost\": 0}]}",
+         "w.json: links[0].cost: must be a number above 0 (leave it out for the straight distance)"},
+        {"], \"links\": [{\"from\": {\"region\": \"ground\", \"at\": [1.5, 37, 7.5]}, \"to\": {\"region\": "
+         "\"ground\", \"at\": [2.5, 0, 7.5]}}]}",
+         "w.json: links[0].from.at: 37 above the floor of region \"ground\" there (y 0)"},
+        {"]}\n\"links\": []", "w.json:2: text after the top-level object"},
+        {"], \"links\": [], \"links\": []}", "w.json: the top level: the key \"links\" appears twice"},
+        {"], \"links\": [{\"from\": {\"region\": \"ground\\u0000x\", \"at\": [1.5, 0, 7.5]}, \"to\": "
+         "{\"region\": \"ground\", \"at\": [2.5, 0, 7.5]}}]}",
+         "w.json: links[0].from.region: a string holding U+0000"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        snprintf(json, sizeof json,
+                 "{\"regions\": [{\"name\": \"ground\", \"grid\": \"%s/house_ground.txt\", \"origin\": [0, "
+                 "0, 6]}%s",
+                 village, refused[i].tail);
+        write_text(dir, "w.json", json, path, sizeof path);
+        snprintf(args, sizeof args, "bake '%s' -o '%s' --quiet", path, a);
+        assert_int_equal(run_navtool(out, sizeof out, args), 1);
+        expect_output(out, "error: ");
+        expect_output(out, refused[i].message);
+        expect_output(out, "the world does not load");
+    }
+    remove(path);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* A level as navtool serves it: bake LEVEL.obj --mesh (RecastDemo's agent, then in tiles on two
  * threads, which the file keeps), info, one tile built again, a path between world points (two points in
  * sight of each other: the straight line, at its length) and render's two pictures, both showing the path; a
@@ -1198,6 +1304,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_world_commands),
         cmocka_unit_test(test_world_render_and_switches),
         cmocka_unit_test(test_level_commands),
+        cmocka_unit_test(test_world_file_messages),
         cmocka_unit_test(test_split_bake),
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_waypoint_file_without_header),

@@ -1174,6 +1174,358 @@ static void test_world_file_errors(void **state)
     FAILS_WITH(nav_world_load_json(NULL, NULL, &w), NAV_INVALID_PARAM);
 }
 
+/* Issue 43, defects 6 and 17: what a world file holds that cJSON lets pass or the builder takes in
+ * silence, refused with the JSON path: text after the top-level object (a "join" that slipped out of
+ * it was ignored), a key given twice (the first was taken: "cost": 1, "cost": 1000 cost 1; a second
+ * "regions" was ignored), a string holding U+0000 ("A\u0000zzz" named region "A"), a link's cost of
+ * 0 or below (0 was the straight distance), a link's end far above or below its region's floor (37
+ * above loaded). Each case loaded before (or failed otherwise). */
+static void test_world_file_refusals(void **state)
+{
+    (void)state;
+#define GROUND       "{\"name\": \"a\", \"grid\": \"house_ground.txt\"}"
+#define END(x, y, z) "{\"region\": \"a\", \"at\": [" #x ", " #y ", " #z "]}"
+#define LINKED(link) "{\"regions\": [" GROUND "], \"links\": [" link "]}"
+    static const struct {
+        const char *json;
+        nav_status detail;
+        const char *message;
+    } cases[] = {
+        {"{\"regions\": [" GROUND "]}\n, \"join\": {\"mode\": \"entrances\"}}", NAV_PARSE_ERROR,
+         "w.json:2: text after the top-level object, at byte 57"},
+        {"{\"regions\": [" GROUND "]} {}", NAV_PARSE_ERROR, "w.json:1: text after the top-level object"},
+        {LINKED(
+             "{\"from\": " END(1.5, 0, 1.5) ", \"to\": " END(2.5, 0, 1.5) ", \"cost\": 1, \"cost\": 1000}"),
+         NAV_PARSE_ERROR, "w.json: links[0]: the key \"cost\" appears twice"},
+        {"{\"regions\": [" GROUND "], \"regions\": [{\"name\": \"b\", \"grid\": \"missing.txt\"}]}",
+         NAV_PARSE_ERROR, "w.json: the top level: the key \"regions\" appears twice"},
+        {"{\"regions\": [{\"name\": \"a\", \"name\": \"b\", \"grid\": \"house_ground.txt\"}]}",
+         NAV_PARSE_ERROR, "w.json: regions[0]: the key \"name\" appears twice"},
+        {LINKED("{\"from\": {\"region\": \"a\", \"region\": \"a\", \"at\": [1.5, 0, 1.5]}, \"to\": " END(
+             2.5, 0, 1.5) "}"),
+         NAV_PARSE_ERROR, "w.json: links[0].from: the key \"region\" appears twice"},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\", \"hpa\": {\"levels\": 1, "
+         "\"levels\": 2}}]}",
+         NAV_PARSE_ERROR, "w.json: regions[0].hpa: the key \"levels\" appears twice"},
+        {"{\"regions\": [" GROUND "], \"join\": {\"mode\": \"every\", \"mode\": \"entrances\"}}",
+         NAV_PARSE_ERROR, "w.json: join: the key \"mode\" appears twice"},
+        {"{\"regions\": [" GROUND ", {\"name\": \"A\\u0000zzz\", \"grid\": \"house_upper.txt\", "
+         "\"origin\": [0, 3, 0]}]}",
+         NAV_PARSE_ERROR, "w.json: regions[1].name: a string holding U+0000 (a NUL character) is refused"},
+        {LINKED("{\"from\": " END(1.5, 0,
+                                  1.5) ", \"to\": {\"region\": \"a\\u0000zzz\", \"at\": [2.5, 0, 1.5]}}"),
+         NAV_PARSE_ERROR, "w.json: links[0].to.region: a string holding U+0000"},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"house_ground.txt\", \"snap\\u0000\": 1}]}",
+         NAV_PARSE_ERROR, "w.json: regions[0]: a key holding U+0000 (a NUL character) is refused"},
+        {"{\"regions\\u0000\": [" GROUND "]}", NAV_PARSE_ERROR,
+         "w.json: the top level: a key holding U+0000"},
+        {LINKED("{\"from\": " END(1.5, 0, 1.5) ", \"to\": " END(2.5, 0, 1.5) ", \"cost\": 0}"),
+         NAV_PARSE_ERROR,
+         "w.json: links[0].cost: must be a number above 0 (leave it out for the straight distance)"},
+        {LINKED("{\"from\": " END(1.5, 0, 1.5) ", \"to\": " END(2.5, 0, 1.5) ", \"cost\": -3}"),
+         NAV_PARSE_ERROR, "w.json: links[0].cost: must be a number above 0"},
+        {LINKED("{\"from\": " END(1.5, 0, 1.5) ", \"to\": " END(2.5, 0, 1.5) ", \"cost\": \"5\"}"),
+         NAV_PARSE_ERROR, "w.json: links[0].cost: must be a number above 0"},
+        {LINKED("{\"from\": " END(1.5, 37, 1.5) ", \"to\": " END(2.5, 0, 1.5) "}"), NAV_INVALID_PARAM,
+         "w.json: links[0].from.at: 37 above the floor of region \"a\" there (y 0): a link's end is at "
+         "most 2 from it"},
+        {"{\"regions\": [" GROUND
+         ", {\"name\": \"up\", \"grid\": \"house_upper.txt\", \"origin\": [0, 3, 6]}], "
+         "\"links\": [{\"from\": " END(1.5, 0,
+                                       1.5) ", \"to\": {\"region\": \"up\", \"at\": [1.5, 0, 7.5]}}]}",
+         NAV_INVALID_PARAM, "w.json: links[0].to.at: 3 below the floor of region \"up\" there (y 3)"},
+    };
+#undef GROUND
+#undef END
+#undef LINKED
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        test_log log;
+        test_log_init(&log);
+        nav_world *w = (nav_world *)1;
+        nav_status s = nav_world_load_json_text(cases[i].json, strlen(cases[i].json), "w.json", VILLAGE,
+                                                &(nav_world_load_desc){.log = &log.hooks}, &w);
+        if (s != (NAV_FAILURE | cases[i].detail) || !strstr(log.last, cases[i].message) || w)
+            fail_msg("case %zu: status %s, last message \"%s\"", i, nav_status_str(s), log.last);
+    }
+    /* a raw NUL byte in a string (cJSON lets it through, and cuts the string there) */
+    static const char raw[] = "{\"regions\": [{\"name\": \"a\\\\\0zzz\", \"grid\": \"house_ground.txt\"}]}";
+    test_log log;
+    test_log_init(&log);
+    nav_world *w = (nav_world *)1;
+    FAILS_WITH(nav_world_load_json_text(raw, sizeof raw - 1, "w.json", VILLAGE,
+                                        &(nav_world_load_desc){.log = &log.hooks}, &w),
+               NAV_PARSE_ERROR);
+    assert_null(w);
+    assert_non_null(strstr(log.last, "w.json: regions[0].name: a string holding U+0000"));
+    /* what is still fine: blanks after the object, an escaped backslash before "u0000", a link's end
+     * within 2 of its floor, a cost left out (the straight distance) */
+    const char *fine =
+        "{\"regions\": [{\"name\": \"a\\\\u0000\", \"grid\": \"house_ground.txt\"}], \"links\": "
+        "[{\"from\": {\"region\": \"a\\\\u0000\", \"at\": [1.5, 1.9, 1.5]}, \"to\": {\"region\": "
+        "\"a\\\\u0000\", \"at\": [4.5, -1.9, 5.5]}}]}\n \t\r\n";
+    assert_int_equal(nav_world_load_json_text(fine, strlen(fine), "w.json", VILLAGE, NULL, &w), NAV_SUCCESS);
+    assert_int_equal(nav_world_find_region(w, "a\\u0000"), 0);
+    nav_world_link_desc link;
+    assert_true(nav_world_link(w, 0, &link));
+    assert_cost_equal(link.cost, sqrt(3.0 * 3 + 3.8 * 3.8 + 4 * 4), 1e-6);
+    nav_world_destroy(w);
+}
+
+/* The warnings a load gave, in order ("|"-separated), and its errors counted. */
+typedef struct warnings {
+    char text[2048];
+    int errors;
+} warnings;
+
+static void collect_warnings(nav_log_level level, const char *message, void *user)
+{
+    warnings *w = user;
+    if (level == NAV_LOG_ERROR) w->errors++;
+    if (level != NAV_LOG_WARNING) return;
+    size_t n = strlen(w->text);
+    snprintf(w->text + n, sizeof w->text - n, "%s|", message);
+}
+
+/* Issue 43, defect 6: an upper storey left at the height of the one under it loaded without a word.
+ * Grids (and meshes made from grids) covering the same ground at the same height are warned of,
+ * naming both; storeys at their own heights, tiles side by side and grids apart are not. */
+static void test_world_file_storeys(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json;
+        const char *warned; /* "": nothing */
+    } cases[] = {
+        {"{\"regions\": [{\"name\": \"ground\", \"grid\": \"house_ground.txt\", \"origin\": [0, 0, 6]},"
+         " {\"name\": \"upper\", \"grid\": \"house_upper.txt\", \"origin\": [0, 0, 6]}]}",
+         "w.json: regions[1] (\"upper\") lies over regions[0] (\"ground\") at the same height, y 0: a storey "
+         "above another needs the origin y of its own floor|"},
+        /* a mesh made from a grid, partly over a grid (by 4 cells) */
+        {"{\"regions\": [{\"name\": \"town\", \"mesh\": \"town_east.txt\", \"origin\": [12, 2, 0]},"
+         " {\"name\": \"ground\", \"grid\": \"house_ground.txt\", \"origin\": [0, 2, 6]}]}",
+         "w.json: regions[1] (\"ground\") lies over regions[0] (\"town\") at the same height, y 2"},
+        {"{\"regions\": [{\"name\": \"ground\", \"grid\": \"house_ground.txt\", \"origin\": [0, 0, 6]},"
+         " {\"name\": \"upper\", \"grid\": \"house_upper.txt\", \"origin\": [0, 3, 6]}]}",
+         ""},
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"town_east.txt\"}, {\"name\": \"b\", \"grid\": "
+         "\"town_east.txt\", \"origin\": [30, 0, 0]}, {\"name\": \"c\", \"grid\": \"town_east.txt\", "
+         "\"origin\": [0, 0, 24]}]}",
+         ""},
+        /* side by side, by a hair: float placement is no overlap */
+        {"{\"regions\": [{\"name\": \"a\", \"grid\": \"town_east.txt\", \"cell_size\": 0.1},"
+         " {\"name\": \"b\", \"grid\": \"town_east.txt\", \"cell_size\": 0.1, \"origin\": [2.9999, 0, 0]}]}",
+         ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        warnings got = {0};
+        nav_log log = {collect_warnings, &got};
+        nav_world *w = NULL;
+        assert_int_equal(nav_world_load_json_text(cases[i].json, strlen(cases[i].json), "w.json", VILLAGE,
+                                                  &(nav_world_load_desc){.log = &log}, &w),
+                         NAV_SUCCESS);
+        nav_world_destroy(w);
+        if (got.errors || (cases[i].warned[0] ? !strstr(got.text, cases[i].warned) : got.text[0] != '\0'))
+            fail_msg("case %zu: warnings \"%s\", %d errors", i, got.text, got.errors);
+    }
+    /* the village warns of nothing */
+    warnings got = {0};
+    nav_log log = {collect_warnings, &got};
+    nav_world *w = NULL;
+    assert_int_equal(nav_world_load_json(VILLAGE "/village.json", &(nav_world_load_desc){.log = &log}, &w),
+                     NAV_SUCCESS);
+    nav_world_destroy(w);
+    assert_string_equal(got.text, "");
+    /* many pairs: the first few, then a count */
+    char json[4096] = "{\"regions\": [";
+    for (int k = 0; k < 12; k++)
+        snprintf(json + strlen(json), sizeof json - strlen(json),
+                 "%s{\"name\": \"r%d\", \"grid\": \"house_ground.txt\", \"origin\": [%d, 0, 0]}",
+                 k ? ", " : "", k, k);
+    strcat(json, "]}");
+    got = (warnings){0};
+    assert_int_equal(nav_world_load_json_text(json, strlen(json), "w.json", VILLAGE,
+                                              &(nav_world_load_desc){.log = &log}, &w),
+                     NAV_SUCCESS);
+    nav_world_destroy(w);
+    assert_non_null(strstr(got.text, "w.json: and 58 more pairs of regions over one another at one height|"));
+
+    /* random layouts of grids of two sizes, two heights and two cell sizes: the pairs warned of are
+     * those a test of every pair finds */
+    const char *files[2] = {"house_ground.txt", "town_east.txt"};
+    int32_t width[2], height[2];
+    for (int f = 0; f < 2; f++) {
+        nav_grid *grid = load_ascii_at(files[f], nav_vec3_make(0, 0, 0));
+        width[f] = nav_grid_width(grid), height[f] = nav_grid_height(grid);
+        nav_grid_destroy(grid);
+    }
+    uint64_t seed = 7;
+    for (int trial = 0; trial < 20; trial++) {
+        enum { N = 40 };
+        double x[N], z[N], y[N], cell[N];
+        int file[N];
+        static char text[N * 160];
+        strcpy(text, "{\"regions\": [");
+        for (int k = 0; k < N; k++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            file[k] = (int)(seed >> 33 & 1);
+            y[k] = (double)(seed >> 34 & 1) * 3;
+            cell[k] = seed >> 35 & 1 ? 0.5 : 1;
+            x[k] = (double)(seed >> 36 & 63), z[k] = (double)(seed >> 42 & 63);
+            snprintf(text + strlen(text), sizeof text - strlen(text),
+                     "%s{\"name\": \"r%d\", \"grid\": \"%s\", \"origin\": [%g, %g, %g], \"cell_size\": %g}",
+                     k ? ", " : "", k, files[file[k]], x[k], y[k], z[k], cell[k]);
+        }
+        strcat(text, "]}");
+        int expected = 0;
+        for (int p = 0; p < N; p++)
+            for (int q = p + 1; q < N; q++) {
+                double slack = fmin(cell[p], cell[q]) / 2;
+                double ox =
+                    fmin(x[p] + width[file[p]] * cell[p], x[q] + width[file[q]] * cell[q]) - fmax(x[p], x[q]);
+                double oz = fmin(z[p] + height[file[p]] * cell[p], z[q] + height[file[q]] * cell[q]) -
+                            fmax(z[p], z[q]);
+                expected += y[p] == y[q] && ox > slack && oz > slack;
+            }
+        got = (warnings){0};
+        assert_int_equal(nav_world_load_json_text(text, strlen(text), "w.json", VILLAGE,
+                                                  &(nav_world_load_desc){.log = &log}, &w),
+                         NAV_SUCCESS);
+        nav_world_destroy(w);
+        int warned = 0;
+        for (const char *at = got.text; (at = strstr(at, "lies over")); at++) warned++;
+        const char *more = strstr(got.text, "w.json: and ");
+        if (more) warned += atoi(more + strlen("w.json: and "));
+        if (warned != expected) fail_msg("trial %d: %d pairs warned of, %d overlap", trial, warned, expected);
+    }
+}
+
+/* Issue 43, defect 5: a level (.obj) region took only "radius" of the level bake's options (and
+ * ignored "cell_size" and "max_climb"). It takes them all, as navtool bake LEVEL.obj --mesh does:
+ * the region's mesh is byte for byte nav_mesh_build_from_geometry's with the same options; options
+ * that are not the source's, and bad values, are refused with their path. */
+static void test_world_level_options(void **state)
+{
+    (void)state;
+    test_level level;
+    test_level_generate(&level);
+    size_t size;
+    char *text = test_level_obj(&level, &size);
+    const char *obj = test_scratch_file("level.obj", text, size);
+    nav_geometry *g = NULL;
+    assert_int_equal(nav_geometry_load_obj(text, size, "level.obj", NULL, NULL, &g), NAV_SUCCESS);
+    free(text);
+    test_level_destroy(&level);
+    nav_triangles t = nav_geometry_triangles(g);
+    nav_mesh *defaults = NULL;
+    assert_int_equal(nav_mesh_build_from_geometry(&t, NULL, &defaults, NULL), NAV_SUCCESS);
+    nav_writer c;
+    nav_writer_init(&c, NULL);
+    assert_int_equal(nav_mesh_write_chunk(defaults, &c), NAV_SUCCESS);
+    nav_mesh_destroy(defaults);
+    static const struct {
+        const char *options;
+        nav_geometry_build_desc desc;
+    } cases[] = {
+        {", \"height\": 1.5, \"max_climb\": 0.5, \"max_slope\": 35, \"cell_size\": 0.4, \"cell_height\": "
+         "0.25, "
+         "\"radius\": 0.4, \"max_poly_verts\": 4",
+         {.agent_height = 1.5f,
+          .agent_climb = 0.5f,
+          .max_slope = 35,
+          .cell_size = 0.4f,
+          .cell_height = 0.25f,
+          .agent_radius = 0.4f,
+          .max_poly_verts = 4}},
+        /* taken before, and ignored */
+        {", \"cell_size\": 0.5, \"max_climb\": 0.3", {.cell_size = 0.5f, .agent_climb = 0.3f}},
+        /* none: radius and climb of 0 */
+        {", \"radius\": 0, \"max_climb\": 0, \"cell_size\": 0.5",
+         {.agent_radius = -1, .agent_climb = -1, .cell_size = 0.5f}},
+        {", \"tile_size\": 40, \"cell_size\": 0.5", {.tile_size = 40, .cell_size = 0.5f}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char json[1024];
+        snprintf(json, sizeof json, "{\"regions\": [{\"name\": \"level\", \"mesh\": \"%s\"%s}]}", obj,
+                 cases[i].options);
+        nav_world *w = NULL;
+        assert_int_equal(nav_world_load_json_text(json, strlen(json), "w.json", NULL, NULL, &w), NAV_SUCCESS);
+        nav_mesh *expected = NULL;
+        assert_int_equal(nav_mesh_build_from_geometry(&t, &cases[i].desc, &expected, NULL), NAV_SUCCESS);
+        nav_writer a, b;
+        nav_writer_init(&a, NULL);
+        nav_writer_init(&b, NULL);
+        assert_int_equal(nav_mesh_write_chunk(nav_world_region_mesh(w, 0), &a), NAV_SUCCESS);
+        assert_int_equal(nav_mesh_write_chunk(expected, &b), NAV_SUCCESS);
+        if (a.size != b.size || memcmp(a.data, b.data, a.size) != 0)
+            fail_msg("case %zu: the region's mesh (%u polygons) is not the build's (%u polygons)", i,
+                     nav_mesh_poly_count(nav_world_region_mesh(w, 0)), nav_mesh_poly_count(expected));
+        assert_true(b.size != c.size || memcmp(b.data, c.data, b.size) != 0); /* the options matter */
+        nav_writer_destroy(&a);
+        nav_writer_destroy(&b);
+        nav_mesh_destroy(expected);
+        nav_world_destroy(w);
+    }
+    nav_writer_destroy(&c);
+    nav_geometry_destroy(g);
+
+    static const struct {
+        const char *region;
+        const char *message;
+    } refused[] = {
+        {"\"mesh\": \"level.obj\", \"max_slope\": 90",
+         "regions[0].max_slope: expected degrees above 0 and below 90"},
+        {"\"mesh\": \"level.obj\", \"max_slope\": 0",
+         "regions[0].max_slope: expected degrees above 0 and below 90"},
+        {"\"mesh\": \"level.obj\", \"height\": 0",
+         "regions[0].height: expected a number from 1e-06 to 1e+06"},
+        {"\"mesh\": \"level.obj\", \"cell_height\": -1", "regions[0].cell_height: expected a number from"},
+        {"\"mesh\": \"level.obj\", \"max_climb\": \"1\"",
+         "regions[0].max_climb: expected a number from 0 to"},
+        {"\"mesh\": \"level.obj\", \"tile_size\": 2.5",
+         "regions[0].tile_size: expected a whole number from 0 to 65535"},
+        {"\"mesh\": \"level.obj\", \"max_poly_verts\": 2",
+         "regions[0].max_poly_verts: expected a whole number from 3 to 32"},
+        {"\"mesh\": \"level.obj\", \"snap\": 1", "regions[0].snap: not an option of a level's mesh (.obj)"},
+        {"\"mesh\": \"level.obj\", \"agent_height\": 1", "regions[0]: unknown key \"agent_height\""},
+        {"\"grid\": \"house_ground.txt\", \"height\": 2",
+         "regions[0].height: not an option of a grid region"},
+        {"\"grid\": \"house_ground.txt\", \"radius\": 1",
+         "regions[0].radius: not an option of a grid region"},
+        {"\"mesh\": \"town_east.txt\", \"tile_size\": 64",
+         "regions[0].tile_size: not an option of a mesh made from a grid"},
+        {"\"mesh\": \"town.nav\", \"origin\": [1, 0, 0]",
+         "regions[0].origin: not an option of a mesh read from a .nav file"},
+        {"\"waypoints\": \"road.txt\", \"cell_size\": 2",
+         "regions[0].cell_size: not an option of a waypoint region"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char json[512];
+        snprintf(json, sizeof json, "{\"regions\": [{\"name\": \"r\", %s}]}", refused[i].region);
+        test_log log;
+        test_log_init(&log);
+        nav_world *w = (nav_world *)1;
+        nav_status s = nav_world_load_json_text(json, strlen(json), "w.json", VILLAGE,
+                                                &(nav_world_load_desc){.log = &log.hooks}, &w);
+        if (s != (NAV_FAILURE | NAV_PARSE_ERROR) || !strstr(log.last, refused[i].message) || w)
+            fail_msg("case %zu: status %s, last message \"%s\"", i, nav_status_str(s), log.last);
+    }
+    /* options only the build can judge together: the build's message, then the region's path */
+    char json[1024];
+    snprintf(json, sizeof json, "{\"regions\": [{\"name\": \"r\", \"mesh\": \"%s\", \"cell_height\": 1e-6}]}",
+             obj);
+    test_log log;
+    test_log_init(&log);
+    nav_world *w = (nav_world *)1;
+    FAILS_WITH(nav_world_load_json_text(json, strlen(json), "w.json", NULL,
+                                        &(nav_world_load_desc){.log = &log.hooks}, &w),
+               NAV_INVALID_PARAM);
+    assert_null(w);
+    char expected[1200];
+    snprintf(expected, sizeof expected, "w.json: regions[0].mesh: \"%s\" did not load: invalid parameter",
+             obj);
+    assert_string_equal(log.last, expected);
+}
+
 /* Every prefix and many byte flips of the village's JSON load or fail cleanly, and nothing leaks
  * (AddressSanitizer); every allocation failing in turn gives a clean failure. */
 static void test_world_file_damage(void **state)
@@ -2362,27 +2714,18 @@ static void test_threads_toggling(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_two_storeys),
-        cmocka_unit_test(test_locate_floor),
-        cmocka_unit_test(test_one_way_drop),
-        cmocka_unit_test(test_same_region_detour),
-        cmocka_unit_test(test_random_worlds),
-        cmocka_unit_test(test_mixed_kinds),
-        cmocka_unit_test(test_world_file),
-        cmocka_unit_test(test_world_level_region),
-        cmocka_unit_test(test_world_file_errors),
-        cmocka_unit_test(test_world_file_damage),
-        cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_joined_tiles),
-        cmocka_unit_test(test_mesh_joined_to_grid),
-        cmocka_unit_test(test_grid_through_hpa),
-        cmocka_unit_test(test_estimate_on_mesh),
-        cmocka_unit_test(test_allocation_failures),
-        cmocka_unit_test(test_threads_toggling),
-        cmocka_unit_test(test_world_nav),
-        cmocka_unit_test(test_world_nav_damage),
-        cmocka_unit_test(test_world_on_demand),
-        cmocka_unit_test(test_world_on_demand_threads),
+        cmocka_unit_test(test_two_storeys),         cmocka_unit_test(test_locate_floor),
+        cmocka_unit_test(test_one_way_drop),        cmocka_unit_test(test_same_region_detour),
+        cmocka_unit_test(test_random_worlds),       cmocka_unit_test(test_mixed_kinds),
+        cmocka_unit_test(test_world_file),          cmocka_unit_test(test_world_level_region),
+        cmocka_unit_test(test_world_file_errors),   cmocka_unit_test(test_world_file_refusals),
+        cmocka_unit_test(test_world_file_storeys),  cmocka_unit_test(test_world_level_options),
+        cmocka_unit_test(test_world_file_damage),   cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_joined_tiles),        cmocka_unit_test(test_mesh_joined_to_grid),
+        cmocka_unit_test(test_grid_through_hpa),    cmocka_unit_test(test_estimate_on_mesh),
+        cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_threads_toggling),
+        cmocka_unit_test(test_world_nav),           cmocka_unit_test(test_world_nav_damage),
+        cmocka_unit_test(test_world_on_demand),     cmocka_unit_test(test_world_on_demand_threads),
     };
     const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_world_sample_scene_region),

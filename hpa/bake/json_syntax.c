@@ -1,7 +1,9 @@
 /* JSON's grammar (RFC 8259, section 2 to 7) with cJSON 1.7's limits, walked without allocating:
- * see json_syntax.h. Arrays and objects are followed on a stack of their kinds, not by recursion. */
+ * see json_syntax.h. Arrays and objects are followed on a stack of their kinds, not by recursion.
+ * And the strings of a text cJSON parsed, scanned for U+0000 as cJSON reads them. */
 #include "json_syntax.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #define NESTING_LIMIT 1000 /* cJSON's CJSON_NESTING_LIMIT */
@@ -169,4 +171,29 @@ bool nav__json_well_formed(const char *text, size_t size)
             depth--;
         }
     }
+}
+
+size_t nav__json_string_with_nul(const char *text, size_t size)
+{
+    if (!text) return SIZE_MAX;
+    size_t strings = 0;
+    bool inside = false;
+    /* as cJSON reads a string: it ends at the first quote no backslash escapes */
+    for (size_t i = 0; i < size; i++) {
+        char c = text[i];
+        if (!inside) {
+            inside = c == '"';
+            continue;
+        }
+        if (c == '"') {
+            inside = false;
+            strings++;
+        } else if (c == '\0') {
+            return strings;
+        } else if (c == '\\' && i + 1 < size) {
+            if (text[i + 1] == 'u' && size - i >= 6 && memcmp(text + i + 2, "0000", 4) == 0) return strings;
+            i++; /* the escaped character, a quote or a backslash among them */
+        }
+    }
+    return SIZE_MAX;
 }

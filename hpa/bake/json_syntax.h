@@ -1,4 +1,5 @@
-/* Private: whether a text is JSON cJSON can parse, checked without allocating anything.
+/* Private: whether a text is JSON cJSON can parse, checked without allocating anything (and,
+ * below, which of its strings cJSON would cut short).
  *
  * cJSON returns null both for text that is not JSON and when its own allocations fail, and says
  * nothing of which: its allocation hooks are global (cJSON_InitHooks), which libnav may not set.
@@ -18,5 +19,13 @@
 
 /* True when the size bytes of text (need not be NUL-terminated) start with one JSON value. */
 bool nav__json_well_formed(const char *text, size_t size);
+
+/* cJSON keeps a string as a C string, so one holding U+0000 (a \u0000 escape, or a raw NUL byte,
+ * which cJSON lets through) is cut short there: "A\u0000zzz" reads as "A". Of the strings in the
+ * size bytes of text that cJSON parsed (keys and values alike, counted from 0 in the order they
+ * start), the first that holds U+0000, or SIZE_MAX when none does. cJSON's tree holds the same
+ * strings in the same order (an object's key before its value), so the count leads to the string's
+ * place in it. */
+size_t nav__json_string_with_nul(const char *text, size_t size);
 
 #endif

@@ -213,6 +213,15 @@ nav_status nav_world_builder_add_waypoints(nav_world_builder *b, const char *nam
                       region);
 }
 
+bool nav__world_builder_locate(const nav_world_builder *b, uint32_t region, nav_vec3 p, nav_world_place *out)
+{
+    if (region >= arrlenu(b->regions) || !(isfinite(p.x) && isfinite(p.y) && isfinite(p.z))) return false;
+    nav__world_region probe = region_of(&b->regions[region], region);
+    if (!probe.ops->locate(&probe, p, out)) return false;
+    out->region = region;
+    return true;
+}
+
 /* The place of a point in region r for a link's end, or false (logged). */
 static bool link_end(const nav_world_builder *b, uint32_t link, const char *link_name, const char *end,
                      uint32_t region, nav_vec3 p, nav_world_place *out)
@@ -222,15 +231,12 @@ static bool link_end(const nav_world_builder *b, uint32_t link, const char *link
                   link, link_name, end, region, (unsigned)arrlenu(b->regions));
         return false;
     }
-    const builder_region *r = &b->regions[region];
-    nav__world_region probe = region_of(r, region);
-    if (!(isfinite(p.x) && isfinite(p.y) && isfinite(p.z)) || !probe.ops->locate(&probe, p, out)) {
+    if (!nav__world_builder_locate(b, region, p, out)) {
         nav__logf(&b->log, NAV_LOG_ERROR,
                   "link %u (\"%s\"): its %s point (%g, %g, %g) is at no walkable place of region \"%s\"",
-                  link, link_name, end, (double)p.x, (double)p.y, (double)p.z, r->name);
+                  link, link_name, end, (double)p.x, (double)p.y, (double)p.z, b->regions[region].name);
         return false;
     }
-    out->region = region;
     return true;
 }
 

@@ -261,6 +261,10 @@ const nav_mesh *nav__world_builder_mesh(const nav_world_builder *b, uint32_t reg
 void nav__world_builder_logf(const nav_world_builder *b, const char *fmt, ...) NAV__PRINTF(2, 3);
 /* The index of the region of that name added so far, or NAV_WORLD_NONE. */
 uint32_t nav__world_builder_find(const nav_world_builder *b, const char *name);
+/* The place of point p in region `region` added so far, as a link's end there is placed (a grid's
+ * cell centre at its floor, the mesh's floor under it, the nearest waypoint within snap), or false
+ * when p is at no walkable place of it (or there is no such region). */
+bool nav__world_builder_locate(const nav_world_builder *b, uint32_t region, nav_vec3 p, nav_world_place *out);
 
 /* The region's name, NUL-terminated. */
 static inline const char *nav__world_name(const nav_world *w, uint32_t offset)

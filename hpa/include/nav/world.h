@@ -235,7 +235,7 @@ NAV_API void nav_world_destroy(nav_world *world);
 /* Options of the JSON world loader; zero fields take defaults. */
 typedef struct nav_world_load_desc {
     const nav_allocator *allocator;  /* [opt] the world's and its regions' memory */
-    const nav_log *log;              /* [opt] errors: "FILE: JSON.path: message" */
+    const nav_log *log;              /* [opt] errors and warnings: "FILE: JSON.path: message" */
     nav_progress progress;           /* [opt] the bake's (nav_world_bake_desc) */
     const nav_world_bake_desc *bake; /* [opt] the JSON loader's bake options (threads, a split bake's
                                         only_region or parts; its allocator and progress are
@@ -247,12 +247,18 @@ typedef struct nav_world_load_desc {
 } nav_world_load_desc;
 
 /* Loads a JSON world file (docs/worlds.md): its regions' sources (grids from .map, PNG or the ASCII
- * format; meshes built from such a grid, or read from a .nav; waypoint graphs from the text format,
- * baked, or read from a .nav), found relative to the file's folder, then bakes the world. The world
- * owns what it loaded: nav_world_destroy frees it all. Errors name the JSON path of the bad value
- * ("world.json: links[3].to.region: no region named \"keep\""), and an unknown key is an error.
+ * format; meshes built from such a grid, built from a level's .obj with the options of
+ * nav_geometry_build_desc, or read from a .nav; waypoint graphs from the text format, baked, or read
+ * from a .nav), found relative to the file's folder, then bakes the world. The world owns what it
+ * loaded: nav_world_destroy frees it all. Errors name the JSON path of the bad value ("world.json:
+ * links[3].to.region: no region named \"keep\""); an unknown key, an option the region's source does
+ * not take, a key given twice, text after the top-level object, a string holding U+0000, a link's
+ * cost of 0 and a link's end more than an agent's height off its region's floor are errors. Grids
+ * over the same ground at the same height (a storey left at the height of the one under it) are
+ * warned of (NAV_LOG_WARNING), and the world loads.
  * Returns NAV_SUCCESS; NAV_FAILURE with NAV_IO_ERROR, NAV_PARSE_ERROR (not JSON, or not a world),
- * NAV_TOO_LARGE (over 64 MiB), NAV_INVALID_PARAM (a link or region the builder refuses),
+ * NAV_TOO_LARGE (over 64 MiB), NAV_INVALID_PARAM (a link or region the builder refuses, a link's end
+ * off its floor),
  * NAV_OUT_OF_MEMORY (also when the JSON parser runs out), the failures of the region loaders and of
  * nav_world_bake; *out is null on failure. */
 NAV_BAKE_API nav_status nav_world_load_json(const char *path, const nav_world_load_desc *desc,
