@@ -210,15 +210,6 @@ double nav__vert_bound(nav_mesh_query *q, uint32_t v)
 
 /* ---- the corridor search --------------------------------------------------------------------- */
 
-bool nav__mesh_poly_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t p)
-{
-    const nav_mesh *m = q->mesh;
-    if (!(q->area_cost[m->poly_area[p]] < INFINITY)) return false;
-    if (!f) return true;
-    uint16_t flags = m->poly_flags[p];
-    return (!f->include_flags || (flags & f->include_flags)) && !(flags & f->exclude_flags);
-}
-
 /* The point of segment a-b that makes |p - x| + |x - g| least: where the line from p to g (or to g
  * mirrored in the portal's line, when g lies on p's side) meets the portal's line, clamped to the
  * segment (the sum is convex along the line). */
@@ -347,10 +338,8 @@ static void prepare_links(nav_mesh_query *q, const nav_mesh_filter *f, double gx
     for (uint32_t w = 0; w < ways; w++) q->link_stamp[w] = 0;
 }
 
-double nav__h_point(const nav_mesh_query *q, double x, double z, double gx, double gz, double min_cost)
+double nav__h_via_ways(const nav_mesh_query *q, double x, double z, double h, double min_cost)
 {
-    double h = nav__length(gx - x, gz - z) * min_cost;
-    if (!q->shortcuts) return h;
     const nav_mesh *m = q->mesh;
     for (uint32_t w = 0; w < 2 * m->link_count; w++) {
         if (!q->way_allowed[w]) continue;
@@ -578,7 +567,7 @@ static bool side_open(const search_node *c, int side)
 
 /* One funnel step through portal p: 0 narrowed (or left alone), 1 the portal lies beyond the right
  * side (the path bends at the right vertex), 2 beyond the left side. */
-static int funnel_step(search_node *c, portal_xz p)
+static inline __attribute__((always_inline)) int funnel_step(search_node *c, portal_xz p)
 {
     double ax = c->apex_x, az = c->apex_z;
     int view = nav__portal_view(ax, az, p.ux, p.uz, p.wx, p.wz);
@@ -748,11 +737,11 @@ static double g_to(nav_mesh_query *q, uint32_t at, double x, double z, double co
     return n->g + nav__length(x - n->x, z - n->z) * cost;
 }
 
-/* Both nodes of an edge (pair: its slot [opt]) are taken, each expanded or known at an f no
- * successor can beat (`bound`): a new crossing of the edge could not enter. */
+/* Both nodes of an edge (pair: its slot) are taken, each expanded or known at an f no successor
+ * can beat (`bound`): a new crossing of the edge could not enter. */
 static bool settled(const nav_mesh_query *q, const nav__id_slot *pair, double bound)
 {
-    if (!pair || pair->node[0] == NAV__ID_NONE || pair->node[1] == NAV__ID_NONE) return false;
+    if (pair->node[0] == NAV__ID_NONE || pair->node[1] == NAV__ID_NONE) return false;
     const search_node *a = &q->nodes[pair->node[0]], *b = &q->nodes[pair->node[1]];
     return ((a->id & NAV__NODE_CLOSED) || a->f <= bound) && ((b->id & NAV__NODE_CLOSED) || b->f <= bound);
 }
@@ -782,8 +771,8 @@ static bool no_longer(const search_node *a, const search_node *b, nav_vec3 u, na
            funnel_length(a, w.x, w.z, cost) <= funnel_length(b, w.x, w.z, cost);
 }
 
-/* Offers crossing c of edge t (u -> w; reached from node `from`, an index; pair [opt]: t's slot)
- * to the edge's two nodes. A node whose way is no longer at both ends of the edge makes c useless
+/* Offers crossing c of edge t (u -> w; reached from node `from`, an index; pair: t's slot) to the
+ * edge's two nodes. A node whose way is no longer at both ends of the edge makes c useless
  * (an expanded one too: it is never reopened); else c takes the place of an open node it is no
  * longer than, or an empty node, or the open node with the higher f when c's is lower. Two nodes an
  * edge keep two ways round an obstacle: the one whose crossing is nearer the goal does not shut
@@ -791,8 +780,7 @@ static bool no_longer(const search_node *a, const search_node *b, nav_vec3 u, na
 static void relax_edge(nav_mesh_query *q, uint32_t t, nav__id_slot *pair, uint32_t from, search_node c,
                        nav_vec3 u, nav_vec3 w, double cost)
 {
-    uint32_t at[2] = {NAV__ID_NONE, NAV__ID_NONE};
-    if (pair) at[0] = pair->node[0], at[1] = pair->node[1];
+    uint32_t at[2] = {pair->node[0], pair->node[1]};
     int target = -1;
     for (int k = 0; k < 2; k++) {
         if (at[k] == NAV__ID_NONE) {
@@ -894,9 +882,13 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
             if (next_poly == NAV_MESH_NO_POLY || (m->edge_flags[e] & NAV__EDGE_ONE_WAY)) continue;
             uint32_t t = m->edge_twin[e];
             if (e == entered || !nav__mesh_poly_allowed(q, filter, next_poly)) continue;
-            nav__id_slot *pair = nav__id_find(&q->pairs, t);
-            if (settled(q, pair, bound)) continue;
             if (regions && !nav__mesh_step_useful(m, e, goal_region)) continue;
+            /* t's two nodes (a new pair has none, and a step into it always makes one) */
+            bool added;
+            nav__id_slot *pair = nav__take(q, &q->pairs, t, &added);
+            if (!pair) break; /* out of scratch: the search stops */
+            if (added) pair->node[0] = pair->node[1] = NAV__ID_NONE;
+            if (settled(q, pair, bound)) continue;
             uint32_t va = m->edge_vert[e], vb = m->edge_vert[e + 1 < last ? e + 1 : first];
             nav_vec3 a = m->verts[va], b = m->verts[vb];
             search_node c;

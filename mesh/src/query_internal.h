@@ -135,7 +135,16 @@ struct nav_mesh_query {
     nav__search_state st;
 };
 
-bool nav__mesh_poly_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t p);
+/* Whether filter f [opt] and this search's area costs allow polygon p (inline: both searches ask
+ * it of every step). */
+static inline bool nav__mesh_poly_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t p)
+{
+    const nav_mesh *m = q->mesh;
+    if (!(q->area_cost[m->poly_area[p]] < INFINITY)) return false;
+    if (!f) return true;
+    uint16_t flags = m->poly_flags[p];
+    return (!f->include_flags || (flags & f->include_flags)) && !(flags & f->exclude_flags);
+}
 
 /* Sets q->area_cost (and min_cost, one_cost) from the mesh's costs and the filter's [opt]
  * overrides; *leaves_out: the filter leaves some polygons out (by flags or a blocked area). False
@@ -190,8 +199,15 @@ static inline uint32_t nav__way_to_poly(const nav_mesh *m, uint32_t w)
 }
 
 /* A lower bound of the cost from (x, z) to the goal (gx, gz): the straight line at the cheapest
- * cost, or, with shortcuts, through a way if that is less. */
-double nav__h_point(const nav_mesh_query *q, double x, double z, double gx, double gz, double min_cost);
+ * cost (h), or, with shortcuts, through a way if that is less (nav__h_via_ways: the least of h and
+ * the ways'). Inline: both searches ask it of every node. */
+double nav__h_via_ways(const nav_mesh_query *q, double x, double z, double h, double min_cost);
+static inline double nav__h_point(const nav_mesh_query *q, double x, double z, double gx, double gz,
+                                  double min_cost)
+{
+    double h = nav__length(gx - x, gz - z) * min_cost;
+    return q->shortcuts ? nav__h_via_ways(q, x, z, h, min_cost) : h;
+}
 
 /* Landmarks: whether this search uses the mesh's (q->landmarks: it has some and no way is allowed),
  * and if so the bounds of each one's distance to the goal (q->goal_lo, goal_hi). Once the ends are
