@@ -545,7 +545,7 @@ static bool put_point(search *s, nav_path *out, double x, float y, double z, uin
                       uint32_t link)
 {
     nav_mesh_query *q = s->q;
-    if (out->count >= q->point_capacity && !nav__reserve_path(q, 0, out->count + 1)) return false;
+    if (out->count >= q->point_capacity && !nav__reserve_result(q, 0, out->count + 1)) return false;
     if (nav_failed(nav_path_push(out, nav_vec3_make((float)x, y, (float)z), poly))) return false;
     q->point_flags[out->count - 1] = flags;
     q->point_link[out->count - 1] = link;
@@ -565,7 +565,7 @@ static nav_status write_path(search *s, uint32_t last, double end_x, float end_y
     for (uint32_t id = last; id != NO_NODE; id = q->pool[id].parent, chain++)
         length += !(q->pool[id].kind & (NODE_GOAL | NODE_VIA));
     /* points: the end, a root a node at most, the near end of each link */
-    if (!nav__reserve_path(q, length + 1, 2 * chain + 1)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!nav__reserve_result(q, length + 1, 2 * chain + 1)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     uint32_t i = length + 1;
     q->corridor_count = i;
     for (uint32_t id = last; id != NO_NODE; id = q->pool[id].parent) {

@@ -403,7 +403,7 @@ static uint32_t build_corridor(nav_mesh_query *q, uint32_t last, uint32_t start_
     for (uint32_t at = last; at != 0; at = q->nodes[at].parent) n++; /* the start is node 0 */
     /* n edges or ways crossed: n + 1 polygons, n portals and the goal; a point at most a polygon
      * and one a stretch between links */
-    if (!nav__reserve_path(q, n + 1, 2 * n + 6)) return 0;
+    if (!nav__reserve_result(q, n + 1, 2 * n + 6)) return 0;
     uint32_t i = n;
     for (uint32_t at = last; at != 0; at = q->nodes[at].parent) {
         i--;

@@ -169,6 +169,9 @@ bool nav__grow_pool(nav_mesh_query *q);
 bool nav__grow_table(nav_mesh_query *q, nav__id_table *t);
 /* Room for a corridor of `polygons` polygons (and portals), and for `points` path points. */
 bool nav__reserve_path(nav_mesh_query *q, uint32_t polygons, uint32_t points);
+/* The same for the path a search writes, whatever max_bytes says (a search stopped out of room
+ * still writes its partial path: the nodes it made, within the limit, lead there). */
+bool nav__reserve_result(nav_mesh_query *q, uint32_t polygons, uint32_t points);
 /* Whether this search has run out of scratch (room or memory): it then stops. */
 static inline bool nav__out_of_scratch(const nav_mesh_query *q)
 {

@@ -315,3 +315,12 @@ bool nav__reserve_path(nav_mesh_query *q, uint32_t polygons, uint32_t points)
         return false;
     return true;
 }
+
+bool nav__reserve_result(nav_mesh_query *q, uint32_t polygons, uint32_t points)
+{
+    size_t limit = q->max_bytes;
+    q->max_bytes = 0;
+    bool made = nav__reserve_path(q, polygons, points);
+    q->max_bytes = limit;
+    return made;
+}
