@@ -43,11 +43,14 @@ static void *take_block(nav_mesh_query *q, size_t count, size_t size)
     return block;
 }
 
-/* Doubles a capacity, or goes to `limit` if that is less; false when it is there already. */
-static bool doubled(uint32_t capacity, uint32_t limit, uint32_t *out)
+/* A capacity grown by half, or to `limit` if that is less; false when it is there already. The
+ * nodes' arrays, the bulk of a grown object, grow so: a search that makes n nodes leaves room for
+ * at most 1.5 n (doubling left up to 2 n: 1.27 MB instead of 0.78 MB after test_query_memory's
+ * search of 4342 nodes), for a few more reallocations in the object's life. */
+static bool grown_by_half(uint32_t capacity, uint32_t limit, uint32_t *out)
 {
     if (capacity >= limit) return false;
-    *out = capacity > limit / 2 ? limit : 2 * capacity;
+    *out = capacity > limit / 3 * 2 ? limit : capacity + capacity / 2;
     return true;
 }
 
@@ -215,7 +218,7 @@ uint32_t nav__next_stamp(nav_mesh_query *q)
 bool nav__grow_nodes(nav_mesh_query *q)
 {
     uint32_t capacity;
-    if (!doubled(q->node_capacity, NAV__NODE_CLOSED, &capacity)) { /* every node of the mesh: never */
+    if (!grown_by_half(q->node_capacity, NAV__NODE_CLOSED, &capacity)) { /* every node of the mesh: never */
         q->out_of_room = 1;
         return false;
     }
@@ -230,7 +233,7 @@ bool nav__grow_nodes(nav_mesh_query *q)
 bool nav__grow_heap(nav_mesh_query *q, nav_heap *h)
 {
     uint32_t capacity;
-    if (!doubled(h->capacity, UINT32_MAX / 2, &capacity)) {
+    if (!grown_by_half(h->capacity, UINT32_MAX / 2, &capacity)) {
         q->out_of_room = 1;
         return false;
     }
@@ -245,7 +248,7 @@ bool nav__grow_heap(nav_mesh_query *q, nav_heap *h)
 bool nav__grow_pool(nav_mesh_query *q)
 {
     uint32_t capacity;
-    if (!doubled(q->pool_capacity, q->pool_limit, &capacity)) {
+    if (!grown_by_half(q->pool_capacity, q->pool_limit, &capacity)) {
         q->out_of_room = 1;
         return false;
     }
