@@ -163,6 +163,7 @@ static inline __attribute__((always_inline)) bool repeats(search *s, const inter
 {
     uint64_t h = mix(
         mix(mix(mix(mix(mix(n->root_vert, n->root_x), n->root_z), n->g), n->right_x), n->right_z), n->left_x);
+    h = mix(h, n->left_z);
     bool added;
     nav__id_slot *last = nav__take(s->q, &s->q->edge_last, n->edge, &added);
     if (!last) return true; /* out of scratch: dropped, and the search stops */
