@@ -28,7 +28,8 @@ typedef struct nav__id_table {
     uint64_t stamp_key; /* the current search's stamp << 32 (set by nav__next_stamp) */
     uint32_t shift;     /* 32 - log2(capacity) */
     uint32_t mask;      /* capacity - 1 (a power of two) */
-    uint32_t count;     /* slots the current search holds: at most half the capacity */
+    uint32_t room;      /* slots the current search may still take: half the capacity, less those
+                         * it holds (then the table must grow first) */
 } nav__id_table;
 
 #define NAV__ID_NONE UINT32_MAX
@@ -67,8 +68,8 @@ static inline nav__id_slot *nav__id_take(nav__id_table *t, uint32_t id, bool *ad
             return s;
         }
         if (nav__id_held(t, s)) continue;
-        if (2 * (t->count + 1) > t->mask + 1) return NULL;
-        t->count++;
+        if (!t->room) return NULL;
+        t->room--;
         s->key = key;
         *added = true;
         return s;

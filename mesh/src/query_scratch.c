@@ -59,7 +59,7 @@ static bool make_table(nav_mesh_query *q, nav__id_table *t)
     t->slots = take_block(q, FIRST_CAPACITY, sizeof *t->slots);
     t->mask = FIRST_CAPACITY - 1;
     t->shift = 32 - 4; /* log2(FIRST_CAPACITY) */
-    t->count = 0;
+    t->room = FIRST_CAPACITY / 2;
     return t->slots != NULL;
 }
 
@@ -208,7 +208,7 @@ uint32_t nav__next_stamp(nav_mesh_query *q)
         q->stamp = 1;
     }
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
-        tables[t]->count = 0;
+        tables[t]->room = (tables[t]->mask + 1) / 2;
         tables[t]->stamp_key = (uint64_t)q->stamp << 32;
     }
     q->out_of_room = q->out_of_memory = 0;
@@ -286,9 +286,9 @@ bool nav__grow_table(nav_mesh_query *q, nav__id_table *t)
         q->out_of_memory = 1;
         return false;
     }
-    /* the slots of this search, in their new places (in the old order: the same table whatever
-     * the history of its growth); a fresh slot's stamp 0 is no search's */
-    nav__id_table grown = {slots, t->stamp_key, t->shift - 1, 2 * capacity - 1, 0};
+    /* the slots of this search, in their new places (a fresh slot's stamp 0 is no search's); the
+     * layout follows from the order of the search's steps alone, and no result depends on it */
+    nav__id_table grown = {slots, t->stamp_key, t->shift - 1, 2 * capacity - 1, capacity};
     for (uint32_t i = 0; i < capacity; i++) {
         const nav__id_slot *s = &t->slots[i];
         if (!nav__id_held(t, s)) continue;
