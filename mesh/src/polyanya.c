@@ -148,12 +148,14 @@ static inline __attribute__((always_inline)) bool take_root(search *s, uint32_t 
     return true;
 }
 
-static uint64_t mix(uint64_t h, double v)
+/* A field of a node's digest: its bits times an odd constant, turned by r bits (a bijection: two
+ * nodes that differ in one field only never share a digest). */
+static uint64_t field(double v, uint64_t k, unsigned r)
 {
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
-    h ^= bits + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
-    return h * 0xff51afd7ed558ccdu;
+    bits *= k;
+    return bits << r | bits >> (64 - r);
 }
 
 /* A node equal to the last one made for its edge (same root, length and interval, bit for bit: a
@@ -161,9 +163,12 @@ static uint64_t mix(uint64_t h, double v)
  * would repeat the whole search beyond it. */
 static inline __attribute__((always_inline)) bool repeats(search *s, const interval_node *n)
 {
-    uint64_t h = mix(
-        mix(mix(mix(mix(mix(n->root_vert, n->root_x), n->root_z), n->g), n->right_x), n->right_z), n->left_x);
-    h = mix(h, n->left_z);
+    /* the fields apart, xored: independent multiplies, not a chain (a fifth of add_node's time was
+     * the chained digest's latency) */
+    uint64_t h = (uint64_t)n->root_vert * 0x9e3779b97f4a7c15u ^ field(n->root_x, 0xff51afd7ed558ccdu, 8) ^
+                 field(n->root_z, 0xc4ceb9fe1a85ec53u, 16) ^ field(n->g, 0xd6e8feb86659fd93u, 24) ^
+                 field(n->right_x, 0xa0761d6478bd642fu, 32) ^ field(n->right_z, 0xe7037ed1a0b428dbu, 40) ^
+                 field(n->left_x, 0x8ebc6af09c88c6e3u, 48) ^ field(n->left_z, 0x589965cc75374cc3u, 56);
     bool added;
     nav__id_slot *last = nav__take(s->q, &s->q->edge_last, n->edge, &added);
     if (!last) return true; /* out of scratch: dropped, and the search stops */
