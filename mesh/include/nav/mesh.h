@@ -245,9 +245,9 @@ typedef struct nav_mesh_query_desc {
  * query object is left as it was and usable. A program that must not allocate while it runs can
  * run its longest searches once at load time, or set max_bytes to what it can spare.
  * After every scenario of a Moving AI map a query object holds (bench/README.md, "Query objects"):
- * in the funnel mode 0.05 to 1.5 times its mesh's bytes (most maps under 0.5); in the optimal mode
- * 0.07 to 6.4 times (most maps under 1.2; the optimal search makes up to 1.2 nodes an edge of the
- * mesh). Before, it held 14 to 90 times its mesh at creation.
+ * in the funnel mode 0.05 to 1.55 times its mesh's bytes (median 0.31); in the optimal mode 0.07 to
+ * 6.4 times (median 1.1: its searches make up to 1.2 nodes an edge of the mesh). Before issue 43 it
+ * held 13 to 92 times its mesh, from creation.
  *
  * Returns NAV_SUCCESS or NAV_FAILURE with NAV_INVALID_PARAM, NAV_TOO_LARGE (a mesh of more than
  * about a billion edges, or max_nodes above 2^30) or NAV_OUT_OF_MEMORY. */
