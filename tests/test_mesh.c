@@ -13,7 +13,8 @@
 #include "reference.h"
 #include "support.h"
 
-#include "mesh_internal.h" /* the dead-end regions, checked against a search */
+#include "mesh_internal.h"  /* the dead-end regions, checked against a search */
+#include "query_internal.h" /* the searches' stamp, wrapped round */
 #include "nav/anyangle.h"
 #include "nav/mesh.h"
 #include "nav/scen.h"
@@ -1123,6 +1124,296 @@ static void test_budget_and_partial(void **state)
     nav_grid_destroy(grid);
 }
 
+/* ---- the query object's memory ------------------------------------------------------------------ */
+
+/* A 300 x 300 map with a fifth of its cells blocked (about 70,000 edges), the passable cells nearest
+ * to two corners, and a middle one. */
+static nav_grid *memory_grid(nav_vec3 *corner_a, nav_vec3 *corner_b, nav_vec3 *middle)
+{
+    unsigned seed = 43;
+    nav_grid *grid = random_blocked_grid(300, 300, 20, &seed);
+    int32_t n = 300;
+    for (int32_t d = 0; d < n; d++)
+        if (nav_grid_passable(grid, d, d)) {
+            *corner_a = centre(d, d);
+            break;
+        }
+    for (int32_t d = n - 1; d >= 0; d--)
+        if (nav_grid_passable(grid, d, n - 1 - d)) {
+            *corner_b = centre(d, n - 1 - d);
+            break;
+        }
+    for (int32_t d = n / 2; d < n; d++)
+        if (nav_grid_passable(grid, d, n / 2)) {
+            *middle = centre(d, n / 2);
+            break;
+        }
+    return grid;
+}
+
+static void assert_same_path(const nav_path *a, const nav_path *b)
+{
+    assert_int_equal(a->count, b->count);
+    assert_memory_equal(a->points, b->points, a->count * sizeof *a->points);
+    assert_memory_equal(a->nodes, b->nodes, a->count * sizeof *a->nodes);
+    assert_true(a->cost == b->cost);
+}
+
+/* A query object is made small, whatever its mesh, and grows with what its searches touch: the
+ * longest search of a map grows it (in the optimal mode, by no more than a few hundred bytes a node
+ * the search made), the same search again allocates nothing, and a history of searches changes no
+ * path. (The query object was 15 times its mesh's bytes before issue 43, made at creation.) */
+static void test_query_memory(void **state)
+{
+    (void)state;
+    nav_vec3 a, b, mid;
+    nav_grid *grid = memory_grid(&a, &b, &mid);
+    nav_mesh *mesh = build(grid, NULL);
+    size_t mesh_bytes = nav_mesh_memory_bytes(mesh);
+    assert_true(mesh_bytes > 1000000);
+    test_allocator t;
+    test_allocator_init(&t, 0);
+    nav_mesh_query *q;
+    assert_int_equal(nav_mesh_query_create(mesh, &(nav_mesh_query_desc){.allocator = &t.hooks}, &q),
+                     NAV_SUCCESS);
+    size_t made = nav_mesh_query_memory_bytes(q);
+    fprintf(stderr, "query memory: mesh %zu bytes, query object made %zu", mesh_bytes, made);
+    assert_true(made < 16 * 1024);
+    nav_path path = new_path(), again = new_path();
+    nav_mesh_result r;
+    /* a short search: a few nodes */
+    assert_int_equal(nav_mesh_find_path(q, NULL, mid, nav_vec3_make(mid.x + 2, 0, mid.z), &path, &r),
+                     NAV_SUCCESS);
+    assert_true(nav_mesh_query_memory_bytes(q) < 32 * 1024);
+    /* the longest, in the optimal mode: growth bounded by the nodes made (a node of the pool and its
+     * open list, the tables' slots of its root and edge, each at most doubled), not by the mesh */
+    assert_int_equal(nav_mesh_find_path(q, NULL, a, b, &path, &r), NAV_SUCCESS);
+    size_t optimal = nav_mesh_query_memory_bytes(q);
+    fprintf(stderr, ", %zu after the optimal mode's longest search (%u nodes)", optimal, r.generated);
+    assert_true(r.generated > 1000);
+    assert_true(optimal > made && optimal <= made + 2 * (size_t)r.generated * 200 + 64 * 1024);
+    assert_true(optimal < mesh_bytes * 2);
+    /* the same search again: nothing allocated */
+    long calls = t.calls;
+    assert_int_equal(nav_mesh_find_path(q, NULL, a, b, &again, &r), NAV_SUCCESS);
+    assert_same_path(&path, &again);
+    assert_int_equal(t.calls, calls);
+    assert_int_equal(nav_mesh_query_memory_bytes(q), optimal);
+    /* the funnel mode: its corridor search keeps two nodes an edge it reaches */
+    nav_mesh_path_desc funnel = {.mode = NAV_MESH_PATH_FUNNEL};
+    nav_mesh_query *fq;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &fq), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_find_path(fq, &funnel, a, b, &path, &r), NAV_SUCCESS);
+    size_t corridor = nav_mesh_query_memory_bytes(fq);
+    fprintf(stderr, ", %zu after the funnel mode's\n", corridor);
+    assert_true(corridor > made && corridor < mesh_bytes);
+    calls = t.calls;
+    assert_int_equal(nav_mesh_find_path(q, &funnel, a, b, &again, &r), NAV_SUCCESS);
+    assert_same_path(&path, &again);
+    assert_int_equal(nav_mesh_find_path(q, &funnel, a, b, &again, &r), NAV_SUCCESS);
+    size_t both = nav_mesh_query_memory_bytes(q);
+    assert_true(both < optimal + corridor);
+    /* a history of searches of both modes (q) and none (a new object): the same paths */
+    unsigned seed = 9;
+    for (int k = 0; k < 40; k++) {
+        nav_vec3 from = centre(rand_r(&seed) % 300, rand_r(&seed) % 300),
+                 to = centre(rand_r(&seed) % 300, rand_r(&seed) % 300);
+        nav_mesh_path_desc d = {.mode = k % 2 ? NAV_MESH_PATH_FUNNEL : NAV_MESH_PATH_OPTIMAL};
+        nav_mesh_query *new_q;
+        assert_int_equal(nav_mesh_query_create(mesh, NULL, &new_q), NAV_SUCCESS);
+        nav_mesh_result r1, r2;
+        nav_status s1 = nav_mesh_find_path(q, &d, from, to, &path, &r1);
+        assert_int_equal(nav_mesh_find_path(new_q, &d, from, to, &again, &r2), s1);
+        if (nav_succeeded(s1)) {
+            assert_same_path(&path, &again);
+            assert_int_equal(r1.expanded, r2.expanded);
+        }
+        nav_mesh_query_destroy(new_q);
+    }
+    nav_path_destroy(&path);
+    nav_path_destroy(&again);
+    nav_mesh_query_destroy(fq);
+    nav_mesh_query_destroy(q);
+    assert_int_equal(t.live, 0);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
+/* max_bytes and max_nodes: a search that would grow past them ends with a partial path (valid,
+ * from the start) and NAV_OUT_OF_NODES, the object never passes max_bytes, and it is as usable
+ * afterwards; the walk of nav_mesh_move_along_surface, likewise. */
+static void test_query_limits(void **state)
+{
+    (void)state;
+    nav_vec3 a, b, mid;
+    nav_grid *grid = memory_grid(&a, &b, &mid);
+    nav_mesh *mesh = build(grid, NULL);
+    nav_mesh_query *q;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+    size_t made = nav_mesh_query_memory_bytes(q);
+    nav_mesh_query_destroy(q);
+    nav_path path = new_path(), whole = new_path();
+    nav_mesh_result r;
+    for (int mode = 0; mode < 2; mode++) {
+        nav_mesh_path_desc d = {.mode = mode ? NAV_MESH_PATH_FUNNEL : NAV_MESH_PATH_OPTIMAL};
+        size_t limit = made + 24 * 1024;
+        assert_int_equal(nav_mesh_query_create(mesh, &(nav_mesh_query_desc){.max_bytes = limit}, &q),
+                         NAV_SUCCESS);
+        assert_int_equal(nav_mesh_find_path(q, &d, a, b, &path, &r),
+                         NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES);
+        /* within the limit, but for the partial path's own corridor and points */
+        assert_true(nav_mesh_query_memory_bytes(q) <=
+                    limit + 64 * (size_t)q->portal_capacity + 8 * q->point_capacity);
+        assert_true(path.count >= 2);
+        assert_true(path.points[0].x == a.x && path.points[0].z == a.z);
+        assert_int_equal(nav_grid_validate_anyangle_path(grid, &path, NULL), NAV_SUCCESS);
+        /* usable: a short search in full, the same as an object without limits */
+        nav_vec3 near = nav_vec3_make(mid.x + 3, 0, mid.z + 1);
+        nav_status s = nav_mesh_find_path(q, &d, mid, near, &path, &r);
+        nav_mesh_query *free_q;
+        assert_int_equal(nav_mesh_query_create(mesh, NULL, &free_q), NAV_SUCCESS);
+        assert_int_equal(nav_mesh_find_path(free_q, &d, mid, near, &whole, &r), s);
+        assert_true(s == NAV_SUCCESS || s == (NAV_FAILURE | NAV_UNREACHABLE));
+        if (s == NAV_SUCCESS) assert_same_path(&path, &whole);
+        nav_mesh_query_destroy(free_q);
+        /* moving along the surface far across the map: the nearest point of what fits */
+        nav_vec3 moved;
+        uint32_t poly, moved_poly;
+        assert_int_equal(nav_mesh_locate(mesh, a, nav_vec3_make(0, 0, 0), &poly, NULL), NAV_SUCCESS);
+        size_t before = nav_mesh_query_memory_bytes(q);
+        s = nav_mesh_move_along_surface(q, NULL, poly, a, b, &moved, &moved_poly);
+        assert_int_equal(s, NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES);
+        assert_true(nav_mesh_poly_contains(mesh, moved_poly, moved, NULL));
+        assert_true(nav_mesh_query_memory_bytes(q) <= (before > limit ? before : limit));
+        nav_mesh_query_destroy(q);
+    }
+    /* max_nodes: the optimal mode's pool */
+    assert_int_equal(nav_mesh_query_create(mesh, &(nav_mesh_query_desc){.max_nodes = 200}, &q), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_find_path(q, NULL, a, b, &path, &r),
+                     NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES);
+    assert_true(r.generated <= 200);
+    assert_int_equal(nav_grid_validate_anyangle_path(grid, &path, NULL), NAV_SUCCESS);
+    nav_mesh_query_destroy(q);
+    nav_path_destroy(&path);
+    nav_path_destroy(&whole);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
+/* Every allocation of a query object's growth failing in turn, in both modes and in a walk along
+ * the surface: NAV_FAILURE | NAV_OUT_OF_MEMORY, an empty path, nothing leaked, and the object as
+ * usable as before (the same search, with memory again, gives the path of a new object). */
+static void test_query_growth_failures(void **state)
+{
+    (void)state;
+    nav_grid *grid = NULL, *big;
+    assert_int_equal(nav_grid_load_map_file(test_data("den312d.map"), NULL, &grid), NAV_SUCCESS);
+    nav_vec3 a = nav_grid_cell_center(grid, 60, 12), b = nav_grid_cell_center(grid, 63, 76), mid;
+    nav_mesh *small = build(grid, NULL), *mesh = small;
+    nav_vec3 big_a, big_b;
+    big = memory_grid(&big_a, &big_b, &mid);
+    nav_mesh *big_mesh = build(big, NULL);
+    nav_path expect = new_path(), path = new_path();
+    nav_mesh_result r;
+    for (int mode = 0; mode < 3; mode++) {
+        if (mode == 2) { /* a walk over many polygons */
+            mesh = big_mesh;
+            a = mid;
+            b = nav_vec3_make(mid.x + 40, 0, mid.z + 25);
+        }
+        nav_mesh_path_desc d = {.mode = mode == 1 ? NAV_MESH_PATH_FUNNEL : NAV_MESH_PATH_OPTIMAL};
+        nav_mesh_query *fresh;
+        assert_int_equal(nav_mesh_query_create(mesh, NULL, &fresh), NAV_SUCCESS);
+        uint32_t start_poly, moved_poly = 0;
+        nav_vec3 moved = {0}, expect_moved;
+        assert_int_equal(nav_mesh_locate(mesh, a, nav_vec3_make(0, 0, 0), &start_poly, NULL), NAV_SUCCESS);
+        if (mode < 2)
+            assert_int_equal(nav_mesh_find_path(fresh, &d, a, b, &expect, &r), NAV_SUCCESS);
+        else
+            assert_int_equal(
+                nav_mesh_move_along_surface(fresh, NULL, start_poly, a, b, &expect_moved, &moved_poly),
+                NAV_SUCCESS);
+        nav_mesh_query_destroy(fresh);
+        int failures = 0;
+        for (long n = 1;; n++) {
+            test_allocator t;
+            test_allocator_init(&t, 0);
+            nav_mesh_query *q;
+            assert_int_equal(nav_mesh_query_create(mesh, &(nav_mesh_query_desc){.allocator = &t.hooks}, &q),
+                             NAV_SUCCESS);
+            t.fail_at = t.calls + n; /* the nth allocation from here on fails, and every later one */
+            nav_status s = mode < 2
+                               ? nav_mesh_find_path(q, &d, a, b, &path, &r)
+                               : nav_mesh_move_along_surface(q, NULL, start_poly, a, b, &moved, &moved_poly);
+            t.fail_at = 0;
+            if (s == (NAV_FAILURE | NAV_OUT_OF_MEMORY)) {
+                failures++;
+                if (mode < 2) assert_int_equal(path.count, 0);
+                /* usable, and none the worse */
+                s = mode < 2 ? nav_mesh_find_path(q, &d, a, b, &path, &r)
+                             : nav_mesh_move_along_surface(q, NULL, start_poly, a, b, &moved, &moved_poly);
+            }
+            assert_int_equal(s, NAV_SUCCESS);
+            if (mode < 2)
+                assert_same_path(&expect, &path);
+            else
+                assert_memory_equal(&moved, &expect_moved, sizeof moved);
+            nav_mesh_query_destroy(q);
+            assert_int_equal(t.live, 0);
+            if (failures < n) break; /* this run needed fewer than n allocations */
+        }
+        fprintf(stderr, "growth failures, mode %d: %d allocations failed in turn\n", mode, failures);
+        assert_true(failures >= (mode < 2 ? 5 : 1));
+    }
+    nav_path_destroy(&expect);
+    nav_path_destroy(&path);
+    nav_mesh_destroy(small);
+    nav_mesh_destroy(big_mesh);
+    nav_grid_destroy(grid);
+    nav_grid_destroy(big);
+}
+
+/* The searches' stamps wrapping round (after 2^32 searches) clear every table: the same paths as a
+ * new object's, on either side of the wrap. */
+static void test_query_stamp_wrap(void **state)
+{
+    (void)state;
+    nav_grid *grid = NULL;
+    assert_int_equal(nav_grid_load_map_file(test_data("den312d.map"), NULL, &grid), NAV_SUCCESS);
+    nav_mesh *mesh = build(grid, NULL);
+    assert_int_equal(nav_mesh_bake_landmarks(mesh, 4, NULL), NAV_SUCCESS);
+    nav_mesh_query *q, *fresh;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &fresh), NAV_SUCCESS);
+    nav_path p1 = new_path(), p2 = new_path();
+    unsigned seed = 4;
+    int compared = 0;
+    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
+    q->stamp = UINT32_MAX - 5;
+    for (int k = 0; k < 24;) {
+        int32_t x0 = rand_r(&seed) % w, y0 = rand_r(&seed) % h, x1 = rand_r(&seed) % w,
+                y1 = rand_r(&seed) % h;
+        if (!nav_grid_passable(grid, x0, y0) || !nav_grid_passable(grid, x1, y1)) continue;
+        k++;
+        nav_vec3 from = nav_grid_cell_center(grid, x0, y0), to = nav_grid_cell_center(grid, x1, y1);
+        nav_mesh_path_desc d = {.mode = k % 2 ? NAV_MESH_PATH_FUNNEL : NAV_MESH_PATH_OPTIMAL};
+        nav_mesh_result r1, r2;
+        nav_status s = nav_mesh_find_path(q, &d, from, to, &p1, &r1);
+        assert_int_equal(nav_mesh_find_path(fresh, &d, from, to, &p2, &r2), s);
+        if (nav_failed(s)) continue;
+        assert_same_path(&p1, &p2);
+        assert_int_equal(r1.expanded, r2.expanded);
+        compared++;
+    }
+    assert_true(q->stamp < 100 && compared > 12);
+    nav_path_destroy(&p1);
+    nav_path_destroy(&p2);
+    nav_mesh_query_destroy(q);
+    nav_mesh_query_destroy(fresh);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
 /* ---- threads ---------------------------------------------------------------------------------- */
 
 typedef struct thread_job {
@@ -2186,6 +2477,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_steps_complete),
         cmocka_unit_test(test_terrain_and_filters),
         cmocka_unit_test(test_budget_and_partial),
+        cmocka_unit_test(test_query_memory),
+        cmocka_unit_test(test_query_limits),
+        cmocka_unit_test(test_query_growth_failures),
+        cmocka_unit_test(test_query_stamp_wrap),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_chunk_round_trip),

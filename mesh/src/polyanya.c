@@ -43,7 +43,6 @@ typedef struct search {
     uint32_t stamp;
     uint32_t goal_region; /* the goal polygon's place among the dead-end regions */
     bool regions;         /* steps into dead-end regions are pruned (no link is a shortcut) */
-    bool pool_full;
     /* the distance search (nav__optimal_distances): no goal, every polygon allowed and every step
      * but against a one-way edge, each vertex's least distance into dist */
     bool all;
@@ -127,44 +126,54 @@ static bool dead_end(const search *s, uint32_t poly)
     return ways <= 1;
 }
 
-/* Root-level pruning: a shorter way to node n's root has been found since n was made. */
+/* Root-level pruning: a shorter way to node n's root has been found since n was made (a node's
+ * root vertex became one through take_root, so it is in q->roots). */
 static bool root_outdated(const nav_mesh_query *q, const interval_node *n)
 {
-    return n->root_vert != NAV_MESH_NO_POLY && q->root_g[n->root_vert] < n->g - 1e-9 * (1 + n->g);
+    if (n->root_vert == NAV_MESH_NO_POLY) return false;
+    const nav__id_slot *r = nav__id_find(&q->roots, n->root_vert);
+    return r && r->number < n->g - 1e-9 * (1 + n->g);
 }
 
 /* Makes v a root at length g; false when it already is one at a shorter length (root-level
  * pruning, the paper's rule: ties are kept, as paths of one length may turn round v on different
- * sides). */
-static bool take_root(search *s, uint32_t v, double g)
+ * sides), or when the roots' table cannot grow (the search then stops). */
+static inline __attribute__((always_inline)) bool take_root(search *s, uint32_t v, double g)
 {
-    nav_mesh_query *q = s->q;
-    if (q->root_stamp[v] == s->stamp && q->root_g[v] < g - 1e-9 * (1 + g)) return false;
-    if (q->root_stamp[v] != s->stamp || g < q->root_g[v]) q->root_g[v] = g;
-    q->root_stamp[v] = s->stamp;
+    bool added;
+    nav__id_slot *r = nav__take(s->q, &s->q->roots, v, &added);
+    if (!r) return false;
+    if (!added && r->number < g - 1e-9 * (1 + g)) return false;
+    if (added || g < r->number) r->number = g;
     return true;
 }
 
-static uint64_t mix(uint64_t h, double v)
+/* A field of a node's digest: its bits times an odd constant, turned by r bits (a bijection: two
+ * nodes that differ in one field only never share a digest). */
+static uint64_t field(double v, uint64_t k, unsigned r)
 {
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
-    h ^= bits + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
-    return h * 0xff51afd7ed558ccdu;
+    bits *= k;
+    return bits << r | bits >> (64 - r);
 }
 
 /* A node equal to the last one made for its edge (same root, length and interval, bit for bit: a
  * 64-bit digest of them) repeats it: on grids many paths of one length reach a corner, and each
  * would repeat the whole search beyond it. */
-static bool repeats(search *s, const interval_node *n)
+static inline __attribute__((always_inline)) bool repeats(search *s, const interval_node *n)
 {
-    nav_mesh_query *q = s->q;
-    uint64_t h = mix(
-        mix(mix(mix(mix(mix(n->root_vert, n->root_x), n->root_z), n->g), n->right_x), n->right_z), n->left_x);
-    h = mix(h, n->left_z) | 1; /* never 0: 0 marks an edge without a node this search */
-    if (q->edge_last_stamp[n->edge] == s->stamp && q->edge_last[n->edge] == h) return true;
-    q->edge_last[n->edge] = h;
-    q->edge_last_stamp[n->edge] = s->stamp;
+    /* the fields apart, xored: independent multiplies, not a chain (a fifth of add_node's time was
+     * the chained digest's latency) */
+    uint64_t h = (uint64_t)n->root_vert * 0x9e3779b97f4a7c15u ^ field(n->root_x, 0xff51afd7ed558ccdu, 8) ^
+                 field(n->root_z, 0xc4ceb9fe1a85ec53u, 16) ^ field(n->g, 0xd6e8feb86659fd93u, 24) ^
+                 field(n->right_x, 0xa0761d6478bd642fu, 32) ^ field(n->right_z, 0xe7037ed1a0b428dbu, 40) ^
+                 field(n->left_x, 0x8ebc6af09c88c6e3u, 48) ^ field(n->left_z, 0x589965cc75374cc3u, 56);
+    bool added;
+    nav__id_slot *last = nav__take(s->q, &s->q->edge_last, n->edge, &added);
+    if (!last) return true; /* out of scratch: dropped, and the search stops */
+    if (!added && last->digest == h) return true;
+    last->digest = h;
     return false;
 }
 
@@ -183,7 +192,8 @@ static bool step_allowed(const search *s, uint32_t e)
 }
 
 /* Adds a node to the pool (not yet to the open list); its step was allowed (step_allowed). Returns
- * its index, or NO_NODE when it is dropped (pruned) or the pool is full. */
+ * its index, or NO_NODE when it is dropped (pruned) or the pool cannot grow (the search then
+ * stops: nav__out_of_scratch). */
 static uint32_t add_node(search *s, const interval_node *proto)
 {
     nav_mesh_query *q = s->q;
@@ -211,10 +221,7 @@ static uint32_t add_node(search *s, const interval_node *proto)
                 double g = n.g + nav__length(p.x - n.root_x, p.z - n.root_z);
                 if (!take_root(s, v, g)) return NO_NODE;
                 /* the old root stays on the path: a node of its own, which n follows */
-                if (q->pool_count == q->pool_capacity) {
-                    s->pool_full = true;
-                    return NO_NODE;
-                }
+                if (q->pool_count == q->pool_capacity && !nav__grow_pool(q)) return NO_NODE;
                 interval_node via = n;
                 via.kind = NODE_VIA;
                 q->pool[q->pool_count] = via;
@@ -231,10 +238,7 @@ static uint32_t add_node(search *s, const interval_node *proto)
         }
     }
     if (!(n.kind & (NODE_GOAL | NODE_LINK)) && repeats(s, &n)) return NO_NODE;
-    if (q->pool_count == q->pool_capacity) {
-        s->pool_full = true;
-        return NO_NODE;
-    }
+    if (q->pool_count == q->pool_capacity && !nav__grow_pool(q)) return NO_NODE;
     n.f = n.g + heuristic(s, &n, va, vb);
     q->pool[q->pool_count] = n;
     return q->pool_count++;
@@ -487,6 +491,7 @@ static uint32_t expand(search *s, uint32_t at, uint32_t *list)
     return produced;
 }
 
+/* Puts a node of the pool on the open list (as long as the pool: nav__grow_pool). */
 static void push(search *s, uint32_t id)
 {
     const interval_node *n = &s->q->pool[id];
@@ -546,7 +551,7 @@ static bool put_point(search *s, nav_path *out, double x, float y, double z, uin
                       uint32_t link)
 {
     nav_mesh_query *q = s->q;
-    if (out->count >= q->point_capacity) return false;
+    if (out->count >= q->point_capacity && !nav__reserve_result(q, 0, out->count + 1)) return false;
     if (nav_failed(nav_path_push(out, nav_vec3_make((float)x, y, (float)z), poly))) return false;
     q->point_flags[out->count - 1] = flags;
     q->point_link[out->count - 1] = link;
@@ -562,9 +567,11 @@ static nav_status write_path(search *s, uint32_t last, double end_x, float end_y
     nav_path_clear(out);
     /* the corridor: the next polygon of every node (the goal's is its parent's; a link's, its far
      * end's), back to the start */
-    uint32_t length = 0;
-    for (uint32_t id = last; id != NO_NODE; id = q->pool[id].parent)
+    uint32_t length = 0, chain = 0;
+    for (uint32_t id = last; id != NO_NODE; id = q->pool[id].parent, chain++)
         length += !(q->pool[id].kind & (NODE_GOAL | NODE_VIA));
+    /* points: the end, a root a node at most, the near end of each link */
+    if (!nav__reserve_result(q, length + 1, 2 * chain + 1)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     uint32_t i = length + 1;
     q->corridor_count = i;
     for (uint32_t id = last; id != NO_NODE; id = q->pool[id].parent) {
@@ -678,7 +685,7 @@ void nav__optimal_begin(nav_mesh_query *q)
     }
     /* the start sees each edge of its polygon whole, and every link's near end in it */
     expand_point(&s, st->ends.start.x, st->ends.start.z, sp, 0, NO_NODE);
-    st->out_of_nodes = s.pool_full;
+    st->out_of_nodes = nav__out_of_scratch(q);
 }
 
 bool nav__optimal_run(nav_mesh_query *q, uint32_t limit)
@@ -713,7 +720,7 @@ bool nav__optimal_run(nav_mesh_query *q, uint32_t limit)
             }
             nav_vec3 b = nav__way_to(m, n->edge);
             expand_point(&s, b.x, b.z, nav__way_to_poly(m, n->edge), n->g, id);
-            st->out_of_nodes = s.pool_full;
+            st->out_of_nodes = nav__out_of_scratch(q);
             continue;
         }
         if (root_outdated(q, n)) continue;
@@ -730,7 +737,7 @@ bool nav__optimal_run(nav_mesh_query *q, uint32_t limit)
                 st->best = id;
             }
             uint32_t produced = expand(&s, id, list);
-            if (s.pool_full) {
+            if (nav__out_of_scratch(q)) {
                 st->out_of_nodes = 1;
                 break;
             }
@@ -743,6 +750,7 @@ bool nav__optimal_run(nav_mesh_query *q, uint32_t limit)
                 continue;
             }
             for (uint32_t i = 0; i < produced; i++) push(&s, list[i]);
+            st->out_of_nodes = nav__out_of_scratch(q);
             break;
         }
     }
@@ -804,12 +812,13 @@ nav_status nav__optimal_distances(nav_mesh_query *q, uint32_t poly, double x, do
     nav_heap_clear(&q->interval_open);
     expand_point(&s, x, z, poly, 0, NO_NODE);
     uint32_t list[3 * NAV_MESH_MAX_POLY_VERTS + 1];
-    while (q->interval_open.count && !s.pool_full) {
+    while (q->interval_open.count && !nav__out_of_scratch(q)) {
         uint32_t id = nav_heap_entry_id(nav_heap_pop(&q->interval_open));
         const interval_node *n = &q->pool[id];
         if (root_outdated(q, n)) continue;
         uint32_t produced = expand(&s, id, list);
         for (uint32_t i = 0; i < produced; i++) push(&s, list[i]);
     }
-    return s.pool_full ? NAV_FAILURE | NAV_OUT_OF_NODES : NAV_SUCCESS;
+    if (q->out_of_memory) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    return q->out_of_room ? NAV_FAILURE | NAV_OUT_OF_NODES : NAV_SUCCESS;
 }

@@ -16,105 +16,6 @@
 #include "alloc.h"
 #include "query_internal.h"
 
-nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc *desc, nav_mesh_query **out)
-{
-    if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
-    *out = NULL;
-    if (!mesh) return NAV_FAILURE | NAV_INVALID_PARAM;
-    nav_mesh_query_desc d = desc ? *desc : (nav_mesh_query_desc){0};
-    nav_allocator a;
-    nav__allocator_resolve(&a, d.allocator);
-    uint64_t pool = d.max_nodes ? d.max_nodes : (uint64_t)mesh->edge_count + 4096;
-    if (mesh->edge_count > UINT32_MAX / 4 || mesh->link_count > UINT32_MAX / 8 || pool > UINT32_MAX / 4)
-        return NAV_FAILURE | NAV_TOO_LARGE;
-    nav_mesh_query *q = nav__calloc(&a, 1, sizeof *q);
-    if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    q->mesh = mesh;
-    q->allocator = a;
-    q->node_count = 2 * mesh->edge_count + 2 + 2 * mesh->link_count;
-    q->pool_capacity = (uint32_t)pool;
-    /* a corridor visits each node once at most, plus the start polygon */
-    q->portal_capacity = q->node_count + 1;
-    q->scratch_capacity = (q->node_count > q->pool_capacity ? q->node_count : q->pool_capacity) + 2;
-    /* a path's points: a root a node at most, and both ends of each link */
-    q->point_capacity = 2 * q->scratch_capacity + 4;
-    size_t ways = 2 * (size_t)mesh->link_count + 1;
-    q->nodes = nav__calloc(&a, q->node_count, sizeof *q->nodes);
-    q->heads_block = nav__calloc(&a, q->node_count + 2, sizeof *q->heads);
-    if (q->heads_block) q->heads = (search_head *)(((uintptr_t)q->heads_block + 31) & ~(uintptr_t)31);
-    q->pool = nav__calloc(&a, q->pool_capacity, sizeof *q->pool);
-    q->root_g = nav__calloc(&a, mesh->vert_count ? mesh->vert_count : 1, sizeof *q->root_g);
-    q->root_stamp = nav__calloc(&a, mesh->vert_count ? mesh->vert_count : 1, sizeof *q->root_stamp);
-    q->vert_h = nav__calloc(&a, mesh->vert_count ? mesh->vert_count : 1, sizeof *q->vert_h);
-    q->vert_h_stamp = nav__calloc(&a, mesh->vert_count ? mesh->vert_count : 1, sizeof *q->vert_h_stamp);
-    q->edge_last = nav__calloc(&a, mesh->edge_count ? mesh->edge_count : 1, sizeof *q->edge_last);
-    q->edge_last_stamp = nav__calloc(&a, mesh->edge_count ? mesh->edge_count : 1, sizeof *q->edge_last_stamp);
-    q->corridor = nav__calloc(&a, q->scratch_capacity, sizeof *q->corridor);
-    q->portals = nav__calloc(&a, q->portal_capacity, sizeof *q->portals);
-    q->corridor_cost = nav__calloc(&a, q->portal_capacity, sizeof *q->corridor_cost);
-    q->portal_way = nav__calloc(&a, q->portal_capacity, sizeof *q->portal_way);
-    q->point_flags = nav__calloc(&a, q->point_capacity, sizeof *q->point_flags);
-    q->point_link = nav__calloc(&a, q->point_capacity, sizeof *q->point_link);
-    q->link_g = nav__calloc(&a, ways, sizeof *q->link_g);
-    q->link_stamp = nav__calloc(&a, ways, sizeof *q->link_stamp);
-    q->link_lb = nav__calloc(&a, ways, sizeof *q->link_lb);
-    q->way_allowed = nav__calloc(&a, ways, sizeof *q->way_allowed);
-    if (!q->nodes || !q->heads_block || !q->pool || !q->root_g || !q->root_stamp || !q->vert_h ||
-        !q->vert_h_stamp || !q->edge_last || !q->edge_last_stamp || !q->corridor || !q->portals ||
-        !q->corridor_cost || !q->point_flags || !q->portal_way || !q->point_link || !q->link_g ||
-        !q->link_stamp || !q->link_lb || !q->way_allowed ||
-        nav_failed(nav_heap_init(&q->open, &a, q->node_count, q->node_count)) ||
-        nav_failed(nav_heap_init(&q->interval_open, &a, q->pool_capacity, 0))) {
-        nav_mesh_query_destroy(q);
-        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    }
-    *out = q;
-    return NAV_SUCCESS;
-}
-
-void nav_mesh_query_destroy(nav_mesh_query *q)
-{
-    if (!q) return;
-    nav_allocator a = q->allocator;
-    nav__free(&a, q->nodes);
-    nav__free(&a, q->heads_block);
-    nav__free(&a, q->pool);
-    nav__free(&a, q->root_g);
-    nav__free(&a, q->root_stamp);
-    nav__free(&a, q->vert_h);
-    nav__free(&a, q->vert_h_stamp);
-    nav__free(&a, q->edge_last);
-    nav__free(&a, q->edge_last_stamp);
-    nav__free(&a, q->corridor);
-    nav__free(&a, q->portals);
-    nav__free(&a, q->corridor_cost);
-    nav__free(&a, q->point_flags);
-    nav__free(&a, q->portal_way);
-    nav__free(&a, q->point_link);
-    nav__free(&a, q->link_g);
-    nav__free(&a, q->link_stamp);
-    nav__free(&a, q->link_lb);
-    nav__free(&a, q->way_allowed);
-    nav_heap_destroy(&q->open);
-    nav_heap_destroy(&q->interval_open);
-    nav__free(&a, q);
-}
-
-size_t nav_mesh_query_memory_bytes(const nav_mesh_query *q)
-{
-    if (!q) return 0;
-    return sizeof *q +
-           q->node_count * (sizeof *q->nodes + sizeof *q->heads + sizeof(nav_heap_entry) + sizeof(uint32_t)) +
-           2 * sizeof *q->heads + q->pool_capacity * (sizeof *q->pool + sizeof(nav_heap_entry)) +
-           q->mesh->vert_count *
-               (sizeof *q->root_g + sizeof *q->root_stamp + sizeof *q->vert_h + sizeof *q->vert_h_stamp) +
-           q->mesh->edge_count * (sizeof *q->edge_last + sizeof *q->edge_last_stamp) +
-           q->portal_capacity * (sizeof *q->portals + sizeof *q->corridor_cost + sizeof *q->portal_way) +
-           q->scratch_capacity * sizeof *q->corridor + q->point_capacity * (1 + sizeof *q->point_link) +
-           (2 * (size_t)q->mesh->link_count + 1) *
-               (sizeof *q->link_g + sizeof *q->link_stamp + sizeof *q->link_lb + sizeof *q->way_allowed);
-}
-
 const uint8_t *nav_mesh_query_point_flags(const nav_mesh_query *q)
 {
     return q ? q->point_flags : NULL;
@@ -300,23 +201,14 @@ static double landmark_bound(const nav_mesh_query *q, uint32_t v)
 
 double nav__vert_bound(nav_mesh_query *q, uint32_t v)
 {
-    if (q->vert_h_stamp[v] != q->stamp) {
-        q->vert_h[v] = landmark_bound(q, v);
-        q->vert_h_stamp[v] = q->stamp;
-    }
-    return q->vert_h[v];
+    bool added;
+    nav__id_slot *s = nav__take(q, &q->vert_h, v, &added);
+    if (!s) return 0; /* out of scratch: the search stops after this step, and 0 is a bound */
+    if (added) s->number = landmark_bound(q, v);
+    return s->number;
 }
 
 /* ---- the corridor search --------------------------------------------------------------------- */
-
-bool nav__mesh_poly_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t p)
-{
-    const nav_mesh *m = q->mesh;
-    if (!(q->area_cost[m->poly_area[p]] < INFINITY)) return false;
-    if (!f) return true;
-    uint16_t flags = m->poly_flags[p];
-    return (!f->include_flags || (flags & f->include_flags)) && !(flags & f->exclude_flags);
-}
 
 /* The point of segment a-b that makes |p - x| + |x - g| least: where the line from p to g (or to g
  * mirrored in the portal's line, when g lies on p's side) meets the portal's line, clamped to the
@@ -388,19 +280,6 @@ bool nav__query_set_costs(nav_mesh_query *q, const nav_mesh_filter *filter, bool
     return true;
 }
 
-uint32_t nav__next_stamp(nav_mesh_query *q)
-{
-    if (++q->stamp == 0) {
-        const nav_mesh *m = q->mesh;
-        for (uint32_t i = 0; i < q->node_count; i++) q->heads[i].stamp = 0;
-        for (uint32_t v = 0; v < m->vert_count; v++) q->root_stamp[v] = q->vert_h_stamp[v] = 0;
-        for (uint32_t e = 0; e < m->edge_count; e++) q->edge_last_stamp[e] = 0;
-        for (uint32_t w = 0; w < 2 * m->link_count; w++) q->link_stamp[w] = 0;
-        q->stamp = 1;
-    }
-    return q->stamp;
-}
-
 /* ---- off-mesh links -------------------------------------------------------------------------- */
 
 static bool way_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t w)
@@ -459,10 +338,8 @@ static void prepare_links(nav_mesh_query *q, const nav_mesh_filter *f, double gx
     for (uint32_t w = 0; w < ways; w++) q->link_stamp[w] = 0;
 }
 
-double nav__h_point(const nav_mesh_query *q, double x, double z, double gx, double gz, double min_cost)
+double nav__h_via_ways(const nav_mesh_query *q, double x, double z, double h, double min_cost)
 {
-    double h = nav__length(gx - x, gz - z) * min_cost;
-    if (!q->shortcuts) return h;
     const nav_mesh *m = q->mesh;
     for (uint32_t w = 0; w < 2 * m->link_count; w++) {
         if (!q->way_allowed[w]) continue;
@@ -474,6 +351,19 @@ double nav__h_point(const nav_mesh_query *q, double x, double z, double gx, doub
 }
 
 /* ---- the corridor search --------------------------------------------------------------------- */
+
+/* The id of node n (as its record says, without the closed mark). */
+static uint32_t node_id(const search_node *n)
+{
+    return n->id & ~NAV__NODE_CLOSED;
+}
+
+/* The index in q->nodes of node id in this search, or NAV__ID_NONE. */
+static uint32_t node_index(const nav_mesh_query *q, uint32_t id)
+{
+    const nav__id_slot *pair = nav__id_find(&q->pairs, id >> 1);
+    return pair ? pair->node[id & 1] : NAV__ID_NONE;
+}
 
 /* The edge of a corridor-search node id (one of its two nodes); for the start, the goal and the
  * ways: the edge count, plus one, plus two and the way. */
@@ -502,20 +392,22 @@ static void edge_verts(const nav_mesh *m, uint32_t e, nav_vec3 *from, nav_vec3 *
     *to = m->verts[m->edge_vert[next]];
 }
 
-/* Builds the corridor from the chain of nodes ending at `last` (an edge node, a way node, or the
- * start node) into q->corridor and q->portals (a link crossed: a portal of one point, its near
- * end, with portal_way set), with the goal point as the last portal. Returns the corridor's
- * length. */
+/* Builds the corridor from the chain of nodes ending at `last` (the index of an edge node, a way
+ * node, or the start node) into q->corridor and q->portals (a link crossed: a portal of one point,
+ * its near end, with portal_way set), with the goal point as the last portal, and makes room for
+ * the path's points. Returns the corridor's length, 0 when the scratch cannot grow. */
 static uint32_t build_corridor(nav_mesh_query *q, uint32_t last, uint32_t start_poly, nav_vec3 goal)
 {
     const nav_mesh *m = q->mesh;
-    uint32_t start_node = 2 * m->edge_count, n = 0;
-    for (uint32_t id = last; id != start_node; id = q->nodes[id].parent) n++;
-    /* n edges or ways crossed: n + 1 polygons, n portals and the goal */
+    uint32_t n = 0;
+    for (uint32_t at = last; at != 0; at = q->nodes[at].parent) n++; /* the start is node 0 */
+    /* n edges or ways crossed: n + 1 polygons, n portals and the goal; a point at most a polygon
+     * and one a stretch between links */
+    if (!nav__reserve_result(q, n + 1, 2 * n + 6)) return 0;
     uint32_t i = n;
-    for (uint32_t id = last; id != start_node; id = q->nodes[id].parent) {
+    for (uint32_t at = last; at != 0; at = q->nodes[at].parent) {
         i--;
-        uint32_t poly = node_poly(q, id, start_poly);
+        uint32_t id = node_id(&q->nodes[at]), poly = node_poly(q, id, start_poly);
         q->corridor[i + 1] = poly;
         uint32_t e = node_edge(q, id);
         if (e > m->edge_count + 1) {
@@ -574,28 +466,40 @@ static nav_status pull_corridor(nav_mesh_query *q, nav_vec3 start, uint32_t coun
     return NAV_SUCCESS;
 }
 
-/* Makes node t c (reached from node `from`, its f set) and puts it on the open list, or moves it
- * there to its new f. */
-static void open_node(nav_mesh_query *q, uint32_t t, uint32_t from, search_node c)
+/* Makes node id c (reached from node `from`, an index; its f set) and puts it on the open list
+ * (again, when it was there at a higher f: the open list is lazy, corridor_run passes over the
+ * entry left behind). pair [opt]: the slot of id's pair, when the caller has it. False when the
+ * scratch cannot grow. */
+static inline __attribute__((always_inline)) bool open_node(nav_mesh_query *q, nav__id_slot *pair,
+                                                            uint32_t id, uint32_t from, search_node c)
 {
-    bool queued = q->heads[t].stamp == q->stamp;
+    if (!pair) {
+        bool added;
+        pair = nav__take(q, &q->pairs, id >> 1, &added);
+        if (!pair) return false;
+        if (added) pair->node[0] = pair->node[1] = NAV__ID_NONE;
+    }
+    uint32_t at = pair->node[id & 1];
+    if (at == NAV__ID_NONE) {
+        if (q->node_count == q->node_capacity && !nav__grow_nodes(q)) return false;
+        at = pair->node[id & 1] = q->node_count++;
+    }
+    if (q->open.count == q->open.capacity && !nav__grow_heap(q, &q->open)) return false;
     c.parent = from;
-    q->nodes[t] = c;
-    q->heads[t] = (search_head){c.f, q->stamp, 0};
-    if (queued)
-        nav_heap_decrease(&q->open, t, f_key(c.f), nav_heap_tie_larger_g(c.g));
-    else
-        nav_heap_push(&q->open, f_key(c.f), nav_heap_tie_larger_g(c.g), t);
+    c.id = id;
+    q->nodes[at] = c;
+    nav_heap_push(&q->open, f_key(c.f), nav_heap_tie_larger_g(c.g), id);
+    return true;
 }
 
-/* Opens node t as c unless it is known at no more f or already expanded. An expanded node is never
+/* Opens node id as c unless it is known at no more f or already expanded. An expanded node is never
  * reopened (g following the funnel is not a consistent cost, and a reopened node could become its
  * own ancestor); on the shared maps no path changed for it. */
-static void relax(nav_mesh_query *q, uint32_t t, uint32_t from, search_node c)
+static void relax(nav_mesh_query *q, uint32_t id, uint32_t from, search_node c)
 {
-    const search_head *head = &q->heads[t];
-    if (head->stamp == q->stamp && (head->closed || c.f >= head->f)) return;
-    open_node(q, t, from, c);
+    uint32_t at = node_index(q, id);
+    if (at != NAV__ID_NONE && ((q->nodes[at].id & NAV__NODE_CLOSED) || c.f >= q->nodes[at].f)) return;
+    open_node(q, NULL, id, from, c);
 }
 
 /* A node that sees all of its polygon from its own point (the start, a link's far end): an apex
@@ -663,7 +567,7 @@ static bool side_open(const search_node *c, int side)
 
 /* One funnel step through portal p: 0 narrowed (or left alone), 1 the portal lies beyond the right
  * side (the path bends at the right vertex), 2 beyond the left side. */
-static int funnel_step(search_node *c, portal_xz p)
+static inline __attribute__((always_inline)) int funnel_step(search_node *c, portal_xz p)
 {
     double ax = c->apex_x, az = c->apex_z;
     int view = nav__portal_view(ax, az, p.ux, p.uz, p.wx, p.wz);
@@ -694,12 +598,12 @@ static portal_xz edge_portal(const nav_mesh *m, uint32_t e)
     return (portal_xz){r.x, r.z, l.x, l.z};
 }
 
-/* The funnel of node n (id) carried through portal `exit` into *c. False when the replay could
- * not find the corner's portal (never on a valid chain). */
-static bool funnel_through(nav_mesh_query *q, uint32_t id, portal_xz exit, double cost, search_node *c)
+/* The funnel of node n (index at) carried through portal `exit` into *c. False when the replay
+ * could not find the corner's portal (never on a valid chain) or its scratch could not grow. */
+static bool funnel_through(nav_mesh_query *q, uint32_t at, portal_xz exit, double cost, search_node *c)
 {
     const nav_mesh *m = q->mesh;
-    const search_node *n = &q->nodes[id];
+    const search_node *n = &q->nodes[at];
     int bend = funnel_step(c, exit);
     if (bend) {
         /* the corner: the vertex of the side the exit lies beyond */
@@ -709,12 +613,13 @@ static bool funnel_through(nav_mesh_query *q, uint32_t id, portal_xz exit, doubl
         uint32_t count = 0;
         bool on_exit = (exit.ux == vx && exit.uz == vz) || (exit.wx == vx && exit.wz == vz);
         while (!on_exit) {
-            uint32_t e = node_edge(q, id);
+            uint32_t e = node_edge(q, node_id(&q->nodes[at]));
             if (e >= m->edge_count) return false; /* the start or a link: no corner before it */
             portal_xz p = edge_portal(m, e);
             if ((p.ux == vx && p.uz == vz) || (p.wx == vx && p.wz == vz)) break;
+            if (count == q->portal_capacity && !nav__reserve_path(q, count + 1, 0)) return false;
             q->portals[count++] = (nav__portal){p.wx, p.wz, p.ux, p.uz, 0, 0}; /* scratch */
-            id = q->nodes[id].parent;
+            at = q->nodes[at].parent;
         }
         c->apex_g = n->apex_g + nav__length(vx - n->apex_x, vz - n->apex_z) * cost;
         set_apex(c, vx, vz);
@@ -768,17 +673,17 @@ static double landmark_part(nav_mesh_query *q, double ax, double az, uint32_t vu
     return via_u > via_w ? via_u : via_w;
 }
 
-/* The successor of node id across exit edge u -> w (u its right end) where every area costs
- * `cost`: the node's funnel carried through the edge, and the point of the part of the edge its
- * apex sees that is best for the goal; f also counts, as lower bounds, the ways round a side to
- * the part beyond it. */
-static search_node funnel_successor(nav_mesh_query *q, uint32_t id, uint32_t vu, uint32_t vw, double gx,
+/* The successor of node `at` (an index) across exit edge u -> w (u its right end) where every area
+ * costs `cost`: the node's funnel carried through the edge, and the point of the part of the edge
+ * its apex sees that is best for the goal; f also counts, as lower bounds, the ways round a side
+ * to the part beyond it. */
+static search_node funnel_successor(nav_mesh_query *q, uint32_t at, uint32_t vu, uint32_t vw, double gx,
                                     double gz, double cost, double min_cost)
 {
     nav_vec3 u = q->mesh->verts[vu], w = q->mesh->verts[vw];
-    const search_node *n = &q->nodes[id];
+    const search_node *n = &q->nodes[at];
     search_node c = *n;
-    if (!funnel_through(q, id, (portal_xz){u.x, u.z, w.x, w.z}, cost, &c)) {
+    if (!funnel_through(q, at, (portal_xz){u.x, u.z, w.x, w.z}, cost, &c)) {
         /* not on a valid chain: from the node's own point, which sees all of its polygon */
         c = point_node(n->g, n->x, n->z);
     }
@@ -821,24 +726,24 @@ static search_node funnel_successor(nav_mesh_query *q, uint32_t id, uint32_t vu,
     return c;
 }
 
-/* The g of point (x, z) of node id's polygon: through the node's funnel where every area costs the
- * same (`uniform`), else straight from the node's point. */
-static double g_to(nav_mesh_query *q, uint32_t id, double x, double z, double cost, bool uniform)
+/* The g of point (x, z) of node `at`'s polygon: through the node's funnel where every area costs
+ * the same (`uniform`), else straight from the node's point. */
+static double g_to(nav_mesh_query *q, uint32_t at, double x, double z, double cost, bool uniform)
 {
-    const search_node *n = &q->nodes[id];
+    const search_node *n = &q->nodes[at];
     search_node c = *n;
-    if (uniform && funnel_through(q, id, (portal_xz){x, z, x, z}, cost, &c))
+    if (uniform && funnel_through(q, at, (portal_xz){x, z, x, z}, cost, &c))
         return c.apex_g + nav__length(x - c.apex_x, z - c.apex_z) * cost;
     return n->g + nav__length(x - n->x, z - n->z) * cost;
 }
 
-/* Both nodes of edge t are taken, each expanded or known at an f no successor can beat (`bound`):
- * a new crossing of t could not enter. */
-static bool settled(const nav_mesh_query *q, uint32_t t, double bound)
+/* Both nodes of an edge (pair: its slot) are taken, each expanded or known at an f no successor
+ * can beat (`bound`): a new crossing of the edge could not enter. */
+static bool settled(const nav_mesh_query *q, const nav__id_slot *pair, double bound)
 {
-    const search_head *a = &q->heads[2 * t], *b = &q->heads[2 * t + 1];
-    return a->stamp == q->stamp && b->stamp == q->stamp && (a->closed || a->f <= bound) &&
-           (b->closed || b->f <= bound);
+    if (pair->node[0] == NAV__ID_NONE || pair->node[1] == NAV__ID_NONE) return false;
+    const search_node *a = &q->nodes[pair->node[0]], *b = &q->nodes[pair->node[1]];
+    return ((a->id & NAV__NODE_CLOSED) || a->f <= bound) && ((b->id & NAV__NODE_CLOSED) || b->f <= bound);
 }
 
 /* The length of the shortest path to point (x, z) of node s's edge through its funnel (round a
@@ -866,35 +771,36 @@ static bool no_longer(const search_node *a, const search_node *b, nav_vec3 u, na
            funnel_length(a, w.x, w.z, cost) <= funnel_length(b, w.x, w.z, cost);
 }
 
-/* Offers crossing c of edge t (u -> w; reached from node `from`) to the edge's two nodes. A node
- * whose way is no longer at both ends of the edge makes c useless (an expanded one too: it is never
- * reopened); else c takes the place of an open node it is no longer than, or an empty node, or
- * the open node with the higher f when c's is lower. Two nodes an edge keep two ways round an
- * obstacle: the one whose crossing is nearer the goal does not shut out the other, which may turn
- * out shorter. */
-static void relax_edge(nav_mesh_query *q, uint32_t t, uint32_t from, search_node c, nav_vec3 u, nav_vec3 w,
-                       double cost)
+/* Offers crossing c of edge t (u -> w; reached from node `from`, an index; pair: t's slot) to the
+ * edge's two nodes. A node whose way is no longer at both ends of the edge makes c useless
+ * (an expanded one too: it is never reopened); else c takes the place of an open node it is no
+ * longer than, or an empty node, or the open node with the higher f when c's is lower. Two nodes an
+ * edge keep two ways round an obstacle: the one whose crossing is nearer the goal does not shut
+ * out the other, which may turn out shorter. */
+static void relax_edge(nav_mesh_query *q, uint32_t t, nav__id_slot *pair, uint32_t from, search_node c,
+                       nav_vec3 u, nav_vec3 w, double cost)
 {
-    uint32_t ids[2] = {2 * t, 2 * t + 1};
+    uint32_t at[2] = {pair->node[0], pair->node[1]};
     int target = -1;
     for (int k = 0; k < 2; k++) {
-        const search_node *s = &q->nodes[ids[k]];
-        const search_head *h = &q->heads[ids[k]];
-        if (h->stamp != q->stamp) {
+        if (at[k] == NAV__ID_NONE) {
             if (target < 0) target = k;
             continue;
         }
+        const search_node *s = &q->nodes[at[k]];
         if (no_longer(s, &c, u, w, cost)) return;
-        if (!h->closed && target < 0 && c.f <= h->f && no_longer(&c, s, u, w, cost)) target = k;
+        if (!(s->id & NAV__NODE_CLOSED) && target < 0 && c.f <= s->f && no_longer(&c, s, u, w, cost))
+            target = k;
     }
-    if (target < 0) {
+    if (target < 0) { /* both taken */
         for (int k = 0; k < 2; k++) {
-            const search_head *h = &q->heads[ids[k]];
-            if (!h->closed && c.f < h->f && (target < 0 || h->f > q->heads[ids[target]].f)) target = k;
+            const search_node *s = &q->nodes[at[k]];
+            if (!(s->id & NAV__NODE_CLOSED) && c.f < s->f && (target < 0 || s->f > q->nodes[at[target]].f))
+                target = k;
         }
         if (target < 0) return;
     }
-    open_node(q, ids[target], from, c);
+    open_node(q, pair, 2 * t + (uint32_t)target, from, c);
 }
 
 /* The funnel mode: A* over portal crossings and links, then the funnel through the corridor, in
@@ -904,18 +810,16 @@ static void corridor_begin(nav_mesh_query *q)
     const nav_mesh *m = q->mesh;
     nav__search_state *st = &q->st;
     const nav__search_ends *ends = &st->ends;
-    uint32_t stamp = nav__next_stamp(q), start_node = 2 * m->edge_count, goal_node = start_node + 1;
+    nav__next_stamp(q);
     nav_heap_clear(&q->open);
+    q->node_count = 0;
     nav__set_landmarks(q);
     double gx = ends->goal.x, gz = ends->goal.z;
-    q->nodes[start_node] = point_node(0, ends->start.x, ends->start.z);
-    q->nodes[start_node].parent = start_node;
-    q->nodes[goal_node] = point_node(INFINITY, gx, gz); /* not seen yet (an old stamp) */
-    double h0 = nav__h_point(q, ends->start.x, ends->start.z, gx, gz, ends->min_cost);
-    q->nodes[start_node].f = h0;
-    q->heads[start_node] = (search_head){h0, stamp, 0};
-    nav_heap_push(&q->open, f_key(h0), nav_heap_tie_larger_g(0), start_node);
-    st->best = start_node;
+    /* the start: node 0, its own parent (a new object has room for it) */
+    search_node start = point_node(0, ends->start.x, ends->start.z);
+    start.f = nav__h_point(q, ends->start.x, ends->start.z, gx, gz, ends->min_cost);
+    open_node(q, NULL, 2 * m->edge_count, 0, start);
+    st->best = 0;
     st->expanded = 0;
     st->best_h = nav__length(gx - ends->start.x, gz - ends->start.z);
     st->found = st->out_of_nodes = 0;
@@ -929,20 +833,25 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
     const nav_mesh_filter *filter = ends->filter;
     double min_cost = ends->min_cost, gx = ends->goal.x, gz = ends->goal.z;
     uint32_t sp = ends->start_poly, gp = ends->goal_poly, goal_node = 2 * m->edge_count + 1, done = 0;
-    search_node *nodes = q->nodes;
     /* dead-end regions hold no shortcut where every area costs the same and no link is one (with
      * costs that differ, a detour through cheaper polygons may pay) */
     bool uniform = st->cost > 0, regions = uniform && !q->shortcuts;
     uint32_t goal_region = m->poly_region[gp];
     while (q->open.count && !st->found && !st->out_of_nodes) {
         if (done >= limit) return false;
-        uint32_t id = nav_heap_entry_id(nav_heap_pop(&q->open));
+        nav_heap_entry top = nav_heap_pop(&q->open);
+        uint32_t id = nav_heap_entry_id(top), at = node_index(q, id);
+        /* an entry left behind when its node was lowered, or a node expanded (the lazy open list
+         * pops, in order, what a decrease-key heap would hold: a node's lowest entry first) */
+        if ((q->nodes[at].id & NAV__NODE_CLOSED) || top.key != f_key(q->nodes[at].f)) continue;
         if (id == goal_node) {
             st->found = 1;
+            st->found_id = at;
             break;
         }
-        search_node *n = &nodes[id];
-        q->heads[id].closed = 1;
+        q->nodes[at].id |= NAV__NODE_CLOSED;
+        /* what the expansion reads of the node (the nodes may move as they grow) */
+        const double nx = q->nodes[at].x, nz = q->nodes[at].z, ng = q->nodes[at].g;
         if (ends->max_expanded && st->expanded >= ends->max_expanded) {
             st->out_of_nodes = 1;
             break;
@@ -951,18 +860,19 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
         done++;
         uint32_t poly = node_poly(q, id, sp);
         double cost = q->area_cost[m->poly_area[poly]];
-        double to_goal = nav__length(gx - n->x, gz - n->z);
+        double to_goal = nav__length(gx - nx, gz - nz);
         if (to_goal < st->best_h) {
             st->best_h = to_goal;
-            st->best = id;
+            st->best = at;
         }
         if (poly == gp) { /* the goal lies in this polygon: straight to it */
-            search_node c = point_node(g_to(q, id, gx, gz, cost, uniform), gx, gz);
+            search_node c = point_node(g_to(q, at, gx, gz, cost, uniform), gx, gz);
             c.f = c.g;
-            relax(q, goal_node, id, c);
+            relax(q, goal_node, at, c);
         }
         /* no successor makes a lower f than this (without shortcuts: the straight line from its
          * apex, or from its point, to the goal): an edge expanded or known at no more is skipped */
+        const search_node *n = &q->nodes[at];
         double bound = q->shortcuts ? -INFINITY
                        : uniform    ? n->apex_g + nav__length(gx - n->apex_x, gz - n->apex_z) * cost
                                     : n->f;
@@ -972,24 +882,29 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
             if (next_poly == NAV_MESH_NO_POLY || (m->edge_flags[e] & NAV__EDGE_ONE_WAY)) continue;
             uint32_t t = m->edge_twin[e];
             if (e == entered || !nav__mesh_poly_allowed(q, filter, next_poly)) continue;
-            if (settled(q, t, bound)) continue;
             if (regions && !nav__mesh_step_useful(m, e, goal_region)) continue;
+            /* t's two nodes (a new pair has none, and a step into it always makes one) */
+            bool added;
+            nav__id_slot *pair = nav__take(q, &q->pairs, t, &added);
+            if (!pair) break; /* out of scratch: the search stops */
+            if (added) pair->node[0] = pair->node[1] = NAV__ID_NONE;
+            if (settled(q, pair, bound)) continue;
             uint32_t va = m->edge_vert[e], vb = m->edge_vert[e + 1 < last ? e + 1 : first];
             nav_vec3 a = m->verts[va], b = m->verts[vb];
             search_node c;
             if (uniform) {
-                c = funnel_successor(q, id, va, vb, gx, gz, cost, min_cost);
+                c = funnel_successor(q, at, va, vb, gx, gz, cost, min_cost);
             } else {
                 c = point_node(0, 0, 0);
-                best_crossing(n->x, n->z, gx, gz, a.x, a.z, b.x, b.z, &c.x, &c.z);
-                c.g = n->g + nav__length(c.x - n->x, c.z - n->z) * cost;
+                best_crossing(nx, nz, gx, gz, a.x, a.z, b.x, b.z, &c.x, &c.z);
+                c.g = ng + nav__length(c.x - nx, c.z - nz) * cost;
                 c.f = c.g + nav__h_point(q, c.x, c.z, gx, gz, min_cost);
                 if (q->landmarks) {
-                    double l = n->g + landmark_part(q, n->x, n->z, va, vb, a, b, 0, 1) * min_cost;
+                    double l = ng + landmark_part(q, nx, nz, va, vb, a, b, 0, 1) * min_cost;
                     if (l > c.f) c.f = l;
                 }
             }
-            relax_edge(q, t, id, c, a, b, uniform ? cost : 0);
+            relax_edge(q, t, pair, at, c, a, b, uniform ? cost : 0);
         }
         for (uint32_t i = m->poly_link_first ? m->poly_link_first[poly] : 0,
                       end = m->poly_link_first ? m->poly_link_first[poly + 1] : 0;
@@ -998,10 +913,12 @@ static bool corridor_run(nav_mesh_query *q, uint32_t limit)
             if (!q->way_allowed[w]) continue;
             nav_vec3 a = nav__way_from(m, w), b = nav__way_to(m, w);
             search_node c =
-                point_node(g_to(q, id, a.x, a.z, cost, uniform) + m->links[w >> 1].cost, b.x, b.z);
+                point_node(g_to(q, at, a.x, a.z, cost, uniform) + m->links[w >> 1].cost, b.x, b.z);
             c.f = c.g + nav__h_point(q, b.x, b.z, gx, gz, min_cost);
-            relax(q, 2 * m->edge_count + 2 + w, id, c);
+            relax(q, 2 * m->edge_count + 2 + w, at, c);
         }
+        /* out of scratch: a partial path, as out of nodes (or, out of memory, a failure) */
+        if (nav__out_of_scratch(q)) st->out_of_nodes = 1;
     }
     return true;
 }
@@ -1011,24 +928,25 @@ static nav_status corridor_finish(nav_mesh_query *q, nav_path *out, nav_mesh_res
     const nav_mesh *m = q->mesh;
     const nav__search_state *st = &q->st;
     const nav__search_ends *ends = &st->ends;
-    uint32_t sp = ends->start_poly, gp = ends->goal_poly, start_node = 2 * m->edge_count;
+    uint32_t sp = ends->start_poly, gp = ends->goal_poly;
     r->expanded = st->expanded;
     nav_status status = NAV_SUCCESS;
     uint32_t last;
     nav_vec3 end = ends->goal;
     if (st->found) {
-        last = q->nodes[start_node + 1].parent;
+        last = q->nodes[st->found_id].parent;
     } else {
-        if (!st->out_of_nodes && st->best == start_node && sp != gp) return NAV_FAILURE | NAV_UNREACHABLE;
+        if (!st->out_of_nodes && st->best == 0 && sp != gp) return NAV_FAILURE | NAV_UNREACHABLE;
         /* partial: to the point nearest the goal on the closest polygon reached */
         status |= NAV_PARTIAL_RESULT | (st->out_of_nodes ? NAV_OUT_OF_NODES : NAV_UNREACHABLE);
         last = st->best;
-        uint32_t poly = node_poly(q, last, sp);
+        uint32_t poly = node_poly(q, node_id(&q->nodes[last]), sp);
         double cx, cz;
         nav__mesh_poly_closest_xz(m, poly, ends->goal.x, ends->goal.z, &cx, &cz);
         end = nav_vec3_make((float)cx, nav__mesh_poly_height(m, poly, cx, cz), (float)cz);
     }
     uint32_t count = build_corridor(q, last, sp, end);
+    if (!count) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     /* the funnel weighs each length by the cost of the polygon it lies in, unless all cost 1 */
     bool uniform = true;
     for (uint32_t i = 0; i < count; i++) {
@@ -1124,8 +1042,10 @@ nav_status nav_mesh_find_path_finish(nav_mesh_query *q, nav_path *out, nav_mesh_
         return st->status;
     }
     st->phase = NAV__SEARCH_IDLE;
+    if (q->out_of_memory) return NAV_FAILURE | NAV_OUT_OF_MEMORY; /* the search could not grow */
     nav_mesh_result r = st->result;
     nav_status s = st->optimal ? nav__optimal_finish(q, out, &r) : corridor_finish(q, out, &r);
+    if (nav_failed(s)) nav_path_clear(out);
     if (result) *result = r;
     return s;
 }

@@ -4,9 +4,12 @@
 #define NAV_MESH_QUERY_INTERNAL_H
 
 #include "mesh_internal.h"
+#include "id_table.h"
 #include "nav/heap.h"
 
-/* A node of the corridor search: a portal crossing. */
+/* A node of the corridor search: a portal crossing. Nodes are made as a search reaches them, into
+ * an array of the search's own (nodes); an edge's two, the start and the goal, and a link's two ways
+ * are found by their pair in the table q->pairs. */
 typedef struct search_node {
     double g, f; /* f: g plus the heuristic at (x, z) */
     double x, z; /* where the path crosses this node's edge (start and goal: their points) */
@@ -16,17 +19,13 @@ typedef struct search_node {
     double apex_g;
     float apex_x, apex_z; /* a vertex, the start or a link's end: floats */
     float right_x, right_z, left_x, left_z;
-    uint32_t parent;
+    uint32_t parent; /* the node it was reached from (an index into nodes; the start: itself) */
+    /* which node it is (edge e's two: 2 e and 2 e + 1, then the start and the goal, then one a way
+     * along an off-mesh link: 2 edges + 2 + way), and NAV__NODE_CLOSED once expanded */
+    uint32_t id;
 } search_node;
 
-/* What the corridor search checks of a node before it looks further, apart from the node (the two
- * of an edge share a cache line): its f, the search that last touched it, whether it is
- * expanded. */
-typedef struct search_head {
-    double f;
-    uint32_t stamp;
-    uint32_t closed;
-} search_head;
+#define NAV__NODE_CLOSED 0x80000000u
 
 /* A node of the optimal search (Polyanya): a root and an interval of an edge seen from it. */
 typedef struct interval_node {
@@ -73,73 +72,120 @@ typedef struct nav__search_state {
 #define NAV__SEARCH_RUNNING 1
 #define NAV__SEARCH_DONE    2
 
+/* The query object. Its scratch starts small and grows with what a search touches (query_scratch.c):
+ * tables by id (id_table.h) where the old one had a record a vertex or an edge of the mesh. */
 struct nav_mesh_query {
     const nav_mesh *mesh;
     nav_allocator allocator;
-    /* corridor search: two nodes an edge (2 e and 2 e + 1: an edge keeps two funnels when neither
-     * is shorter at both its ends), then the start and the goal, then one a way along an off-mesh
-     * link (link * 2 + direction: its far end) */
-    uint32_t node_count;
+    /* what it holds, and may hold (0: no limit), in bytes beside the object itself; a search that
+     * would grow past max_bytes, or an optimal search past pool_limit nodes, stops out of room */
+    size_t bytes, max_bytes;
+    uint8_t out_of_room;   /* this search could not grow within the limits */
+    uint8_t out_of_memory; /* this search could not grow: the allocator failed */
+    /* corridor search: the nodes made so far (node_count of node_capacity), the open list of their
+     * ids (lazy: a node lowered is pushed again, and an entry whose key is no longer its node's is
+     * passed over), and each pair's nodes (node id / 2: an edge's two, start and goal, a link's two
+     * ways) */
     search_node *nodes;
-    search_head *heads; /* node_count entries, aligned to 32 bytes */
-    void *heads_block;  /* what was allocated for heads */
+    uint32_t node_count, node_capacity;
     nav_heap open;
+    nav__id_table pairs;
     uint32_t stamp;
     double area_cost[256];   /* this search's costs (the filter's or the mesh's) */
     double min_cost;         /* the cheapest of them */
     double one_cost;         /* the one cost of every area in use, or 0 when they differ */
     uint8_t costs_from_mesh; /* area_cost, min_cost and one_cost are the mesh's own */
     /* optimal search: a pool of interval nodes, an open list of their indices, the best g of each
-     * vertex as a root (stamped) */
+     * vertex as a root, a digest of the last node made for each edge (to drop repeats) */
     interval_node *pool;
-    uint32_t pool_capacity, pool_count;
+    uint32_t pool_capacity, pool_count, pool_limit;
     nav_heap interval_open;
-    double *root_g;
-    uint32_t *root_stamp;
+    nav__id_table roots;
+    nav__id_table edge_last;
     /* landmarks (when the mesh has them and no way is allowed): the bounds of each landmark's
-     * distance to the goal, and their lower bound of each vertex's distance to the goal (stamped) */
-    double *vert_h;
-    uint32_t *vert_h_stamp;
+     * distance to the goal, and their lower bound of each vertex's distance to the goal */
+    nav__id_table vert_h;
     double goal_lo[NAV_MESH_MAX_LANDMARKS], goal_hi[NAV_MESH_MAX_LANDMARKS];
     float goal_lo_f[NAV_MESH_MAX_LANDMARKS], goal_hi_f[NAV_MESH_MAX_LANDMARKS]; /* rounded outwards */
     double landmark_slack; /* what a vertex's bound subtracts for the rounding of floats */
     uint8_t landmarks;
-    uint64_t *edge_last; /* a digest of the last node made for each edge (stamped), to drop repeats */
-    uint32_t *edge_last_stamp;
     uint8_t all_corners; /* this search may turn at every vertex (a filter leaves polygons out) */
     /* off-mesh links, per way (link * 2 + direction): the best g at its far end (stamped), and a
      * lower bound of the cost from its near end to the goal through it (when shortcuts is set:
      * some allowed way costs less than the straight line it spans, so the plain distance to the
-     * goal is no lower bound and the heuristics take the ways into account) */
+     * goal is no lower bound and the heuristics take the ways into account). As many as the
+     * mesh's ways: a part of the mesh's own size. */
     double *link_g;
     uint32_t *link_stamp;
     double *link_lb;
     uint8_t *way_allowed;
     uint8_t shortcuts;
     uint8_t any_way; /* some way is allowed */
-    /* the last path */
+    /* the last path: its corridor and portals (portal_capacity entries; during a corridor search,
+     * portals is the funnel replay's scratch), and its points' flags and links (point_capacity) */
     uint32_t *corridor;
     uint32_t corridor_count;
-    nav__portal *portals; /* portal_capacity entries; during a search, the funnel replay's scratch */
+    nav__portal *portals;
     double *corridor_cost;
-    uint32_t portal_capacity;
     uint32_t *portal_way; /* per portal: the way of a link crossed there, or NAV_MESH_NO_POLY */
+    uint32_t portal_capacity;
     uint8_t *point_flags;
-    uint32_t *point_link;      /* per point: the link it starts, or NAV_MESH_NO_POLY */
-    uint32_t scratch_capacity; /* entries of corridor */
-    uint32_t point_capacity;   /* entries of point_flags and point_link */
+    uint32_t *point_link; /* per point: the link it starts, or NAV_MESH_NO_POLY */
+    uint32_t point_capacity;
     nav__search_state st;
 };
 
-bool nav__mesh_poly_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t p);
+/* Whether filter f [opt] and this search's area costs allow polygon p (inline: both searches ask
+ * it of every step). */
+static inline bool nav__mesh_poly_allowed(const nav_mesh_query *q, const nav_mesh_filter *f, uint32_t p)
+{
+    const nav_mesh *m = q->mesh;
+    if (!(q->area_cost[m->poly_area[p]] < INFINITY)) return false;
+    if (!f) return true;
+    uint16_t flags = m->poly_flags[p];
+    return (!f->include_flags || (flags & f->include_flags)) && !(flags & f->exclude_flags);
+}
 
 /* Sets q->area_cost (and min_cost, one_cost) from the mesh's costs and the filter's [opt]
  * overrides; *leaves_out: the filter leaves some polygons out (by flags or a blocked area). False
  * for an invalid override (area_cost is then half set: not the mesh's). */
 bool nav__query_set_costs(nav_mesh_query *q, const nav_mesh_filter *filter, bool *leaves_out);
 
-/* A new search stamp (on wrapping round, every stamped array is cleared). */
+/* A new search stamp: the id tables empty, the out-of-room and out-of-memory marks cleared (on
+ * wrapping round, every stamped slot is cleared). */
 uint32_t nav__next_stamp(nav_mesh_query *q);
+
+/* ---- growing the scratch (query_scratch.c) ----------------------------------------------------
+ * Each returns false when it cannot grow, having set q->out_of_room (a limit: max_bytes, or
+ * pool_limit for the pool) or q->out_of_memory (the allocator failed); what was there stays. */
+
+/* Room for one more corridor-search node and its open-list entries. */
+bool nav__grow_nodes(nav_mesh_query *q);
+/* Room for one more entry in heap h (q->open or q->interval_open). */
+bool nav__grow_heap(nav_mesh_query *q, nav_heap *h);
+/* Room for one more interval node, and its open-list entry. */
+bool nav__grow_pool(nav_mesh_query *q);
+/* Twice the slots of table t, its slots of this search kept. */
+bool nav__grow_table(nav_mesh_query *q, nav__id_table *t);
+/* Room for a corridor of `polygons` polygons (and portals), and for `points` path points. */
+bool nav__reserve_path(nav_mesh_query *q, uint32_t polygons, uint32_t points);
+/* The same for the path a search writes, whatever max_bytes says (a search stopped out of room
+ * still writes its partial path: the nodes it made, within the limit, lead there). */
+bool nav__reserve_result(nav_mesh_query *q, uint32_t polygons, uint32_t points);
+/* Whether this search has run out of scratch (room or memory): it then stops. */
+static inline bool nav__out_of_scratch(const nav_mesh_query *q)
+{
+    return q->out_of_room | q->out_of_memory;
+}
+
+/* The slot of id in table t for this search, taken now if it was not (*added); null when the
+ * table cannot grow (q->out_of_room or out_of_memory set). */
+static inline nav__id_slot *nav__take(nav_mesh_query *q, nav__id_table *t, uint32_t id, bool *added)
+{
+    nav__id_slot *s = nav__id_take(t, id, added);
+    if (s || !nav__grow_table(q, t)) return s;
+    return nav__id_take(t, id, added);
+}
 
 /* The near end (where it is entered), far end and far polygon of way w of link w / 2. */
 static inline nav_vec3 nav__way_from(const nav_mesh *m, uint32_t w)
@@ -156,8 +202,15 @@ static inline uint32_t nav__way_to_poly(const nav_mesh *m, uint32_t w)
 }
 
 /* A lower bound of the cost from (x, z) to the goal (gx, gz): the straight line at the cheapest
- * cost, or, with shortcuts, through a way if that is less. */
-double nav__h_point(const nav_mesh_query *q, double x, double z, double gx, double gz, double min_cost);
+ * cost (h), or, with shortcuts, through a way if that is less (nav__h_via_ways: the least of h and
+ * the ways'). Inline: both searches ask it of every node. */
+double nav__h_via_ways(const nav_mesh_query *q, double x, double z, double h, double min_cost);
+static inline double nav__h_point(const nav_mesh_query *q, double x, double z, double gx, double gz,
+                                  double min_cost)
+{
+    double h = nav__length(gx - x, gz - z) * min_cost;
+    return q->shortcuts ? nav__h_via_ways(q, x, z, h, min_cost) : h;
+}
 
 /* Landmarks: whether this search uses the mesh's (q->landmarks: it has some and no way is allowed),
  * and if so the bounds of each one's distance to the goal (q->goal_lo, goal_hi). Once the ends are

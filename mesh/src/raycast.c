@@ -190,18 +190,20 @@ nav_status nav_mesh_move_along_surface(nav_mesh_query *q, const nav_mesh_filter 
     *result_poly = start_poly;
     if (!walk_begin(q, filter, start_poly, start, target)) return NAV_FAILURE | NAV_INVALID_PARAM;
     /* a breadth-first walk over the polygons whose portals reach into the circle round the move
-     * (Detour's rule), keeping the point of them nearest the target; the node records serve as
-     * the visited marks */
-    uint32_t stamp = nav__next_stamp(q);
+     * (Detour's rule), keeping the point of them nearest the target; the queue is the corridor's
+     * scratch, and a polygon is marked as seen in the table of pairs (by its id: the walk is a
+     * search of its own, with its stamp) */
+    nav__next_stamp(q);
     double cx = ((double)start.x + target.x) / 2, cz = ((double)start.z + target.z) / 2;
     double radius = nav__length((double)target.x - start.x, (double)target.z - start.z) / 2 + 1e-6;
-    uint32_t *queue = q->corridor, head = 0, tail = 0;
+    uint32_t head = 0, tail = 0;
     double best = INFINITY, bx = start.x, bz = start.z;
     uint32_t best_poly = start_poly;
-    queue[tail++] = start_poly;
-    q->heads[m->poly_first[start_poly]].stamp = stamp; /* a polygon is marked on its first edge's record */
+    bool added;
+    q->corridor[tail++] = start_poly;            /* the scratch holds a few polygons at least */
+    nav__take(q, &q->pairs, start_poly, &added); /* and the table a few slots */
     while (head < tail) {
-        uint32_t p = queue[head++];
+        uint32_t p = q->corridor[head++];
         double px, pz;
         nav__mesh_poly_closest_xz(m, p, target.x, target.z, &px, &pz);
         double d = nav__length(px - target.x, pz - target.z);
@@ -215,18 +217,23 @@ nav_status nav_mesh_move_along_surface(nav_mesh_query *q, const nav_mesh_filter 
         for (uint32_t e = m->poly_first[p]; e < m->poly_first[p + 1]; e++) {
             if (!passable(q, filter, e)) continue;
             uint32_t n = m->edge_poly[e];
-            if (q->heads[m->poly_first[n]].stamp == stamp || tail >= q->scratch_capacity) continue;
+            if (nav__id_find(&q->pairs, n)) continue;
             /* the portal's distance to the circle's centre */
             nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[next_edge(m, p, e)]];
             double ex = (double)b.x - a.x, ez = (double)b.z - a.z, len2 = ex * ex + ez * ez;
             double s = len2 > 0 ? ((cx - a.x) * ex + (cz - a.z) * ez) / len2 : 0;
             s = s < 0 ? 0 : (s > 1 ? 1 : s);
             if (nav__length(a.x + ex * s - cx, a.z + ez * s - cz) > radius) continue;
-            q->heads[m->poly_first[n]].stamp = stamp;
-            queue[tail++] = n;
+            if (!nav__take(q, &q->pairs, n, &added) ||
+                (tail == q->portal_capacity && !nav__reserve_path(q, tail + 1, 0))) {
+                if (q->out_of_memory) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+                head = tail; /* out of room (max_bytes): the polygons walked so far */
+                break;
+            }
+            q->corridor[tail++] = n;
         }
     }
     *result = nav_vec3_make((float)bx, nav__mesh_poly_height(m, best_poly, bx, bz), (float)bz);
     *result_poly = best_poly;
-    return NAV_SUCCESS;
+    return q->out_of_room ? NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES : NAV_SUCCESS;
 }

@@ -16,8 +16,9 @@
  * two sides apart: no edge joins them, so no path passes there.
  *
  * Life: build (or load), then share: the mesh is immutable, and any number of threads query it at
- * once, each through its own nav_mesh_query (search scratch sized at creation, reused across
- * queries; a query never allocates).
+ * once, each through its own nav_mesh_query (search scratch reused across queries, made small and
+ * grown with what its searches touch, within the limits it was made with: see
+ * nav_mesh_query_create).
  *
  *     nav_mesh *mesh;
  *     nav_mesh_build_from_grid(grid, NULL, &mesh);
@@ -218,19 +219,43 @@ typedef struct nav_mesh_query nav_mesh_query;
 
 typedef struct nav_mesh_query_desc {
     /* Search nodes the optimal mode may make in one search (0: the mesh's edges plus 4096; on the
-     * Moving AI maps no query made more than 0.4 times the edges); running out ends the search
-     * with a partial path and NAV_OUT_OF_NODES. */
+     * Moving AI maps no query made more than 1.2 times the edges, brc501d, and most maps' longest
+     * under 0.3 times); running out ends the search with a partial path and NAV_OUT_OF_NODES. */
     uint32_t max_nodes;
+    /* The most bytes the query object may grow to, as nav_mesh_query_memory_bytes counts them (0: no
+     * limit but max_nodes). A search that would grow it past this ends as when max_nodes runs out:
+     * NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES and the path to the closest place reached.
+     * That path's own corridor and points (about 60 bytes a polygon it crosses) are made room for
+     * even past the limit, and what creation makes (about 9 KB) whatever it says. */
+    size_t max_bytes;
     const nav_allocator *allocator; /* [opt] */
 } nav_mesh_query_desc;
 
-/* Creates a query object for one thread: one corridor-search record a polygon edge, the optimal
- * search's node pool, the open lists and the path scratch, all allocated here (O(edges) bytes,
- * see nav_mesh_query_memory_bytes).
- * Returns NAV_SUCCESS or NAV_FAILURE with NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY. */
+/* Creates a query object for one thread.
+ *
+ * Memory: it is made small (about 9 KB whatever the mesh, plus 21 bytes for each direction of each
+ * off-mesh link) and grows with what its searches touch, not with its mesh: the nodes a search
+ * makes (the optimal mode's 136 bytes each with their open-list entry, the funnel mode's 92 bytes
+ * each, two at most an edge it reaches), what it knows of the vertices and edges it meets (in
+ * tables by id, emptied for the next search in O(1)), the corridor and points of a path. A part
+ * grows by half (the nodes) or doubles (the rest) when full, and what it grew to is kept for the
+ * next searches: a query object allocates only when a search touches more than every one before
+ * it did, a few times in its life. Growth is allowed up to max_nodes (the optimal mode's nodes)
+ * and max_bytes (everything); a search that would need more ends with a partial path and
+ * NAV_OUT_OF_NODES. One whose allocation fails ends with NAV_FAILURE | NAV_OUT_OF_MEMORY, and the
+ * query object is left as it was and usable. A program that must not allocate while it runs can
+ * run its longest searches once at load time, or set max_bytes to what it can spare.
+ * After every scenario of a Moving AI map a query object holds (bench/README.md, "Query objects"):
+ * in the funnel mode 0.05 to 1.55 times its mesh's bytes (median 0.31); in the optimal mode 0.07 to
+ * 6.4 times (median 1.1: its searches make up to 1.2 nodes an edge of the mesh). Before issue 43 it
+ * held 13 to 92 times its mesh, from creation.
+ *
+ * Returns NAV_SUCCESS or NAV_FAILURE with NAV_INVALID_PARAM, NAV_TOO_LARGE (a mesh of more than
+ * about a billion edges, or max_nodes above 2^30) or NAV_OUT_OF_MEMORY. */
 NAV_API nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc *desc,
                                          nav_mesh_query **out);
 NAV_API void nav_mesh_query_destroy(nav_mesh_query *query);
+/* Bytes the query object holds now: itself and what its searches have grown it to. */
 NAV_API size_t nav_mesh_query_memory_bytes(const nav_mesh_query *query);
 
 /* Which polygons a query may use, and what their areas cost. */
@@ -296,10 +321,11 @@ typedef struct nav_mesh_result {
  * areas cost differently, g runs straight from crossing to crossing.
  *
  * Returns NAV_SUCCESS; with NAV_PARTIAL_RESULT when the goal was not reached (NAV_OUT_OF_NODES: the
- * budget or the node pool ran out), the path then leading to the point nearest the goal of the
- * closest place reached; NAV_FAILURE | NAV_UNREACHABLE when start or goal is off the mesh or they
- * lie in different components (O(1)) or no path exists; NAV_FAILURE | NAV_INVALID_PARAM for bad
- * arguments; NAV_FAILURE | NAV_OUT_OF_MEMORY when out cannot grow. */
+ * budget, max_nodes or the query object's max_bytes ran out), the path then leading to the point
+ * nearest the goal of the closest place reached; NAV_FAILURE | NAV_UNREACHABLE when start or goal
+ * is off the mesh or they lie in different components (O(1)) or no path exists; NAV_FAILURE |
+ * NAV_INVALID_PARAM for bad arguments; NAV_FAILURE | NAV_OUT_OF_MEMORY when out or the query
+ * object cannot grow (the query object stays usable: nav_mesh_query_create). */
 NAV_API nav_status nav_mesh_find_path(nav_mesh_query *query, const nav_mesh_path_desc *desc, nav_vec3 start,
                                       nav_vec3 goal, nav_path *out, nav_mesh_result *result);
 
@@ -362,7 +388,10 @@ NAV_API nav_status nav_mesh_raycast(nav_mesh_query *query, const nav_mesh_filter
  * the polygons within reach (those whose portals come within the circle with start and target on
  * its diameter, walked from start through portals the filter allows) hold it, else their point
  * nearest to it: the agent slides along walls. What a character controller calls every frame.
- * [out] result, result_poly. Returns NAV_SUCCESS or NAV_FAILURE | NAV_INVALID_PARAM. */
+ * [out] result, result_poly. Returns NAV_SUCCESS (with NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES when
+ * the query object could not grow within its max_bytes to hold every polygon within reach: the
+ * nearest point of those walked), or NAV_FAILURE with NAV_INVALID_PARAM or NAV_OUT_OF_MEMORY (the
+ * query object could not grow). */
 NAV_API nav_status nav_mesh_move_along_surface(nav_mesh_query *query, const nav_mesh_filter *filter,
                                                uint32_t start_poly, nav_vec3 start, nav_vec3 target,
                                                nav_vec3 *result, uint32_t *result_poly);
