@@ -1300,15 +1300,41 @@ static void test_query_limits(void **state)
     nav_grid_destroy(grid);
 }
 
+/* The generated stand-in of den312d (mapgen.h) and two cells far apart in its largest piece: the
+ * first free cell from the top left and the last from the bottom right that share a component. */
+static nav_grid *den_standin(nav_vec3 *a, nav_vec3 *b)
+{
+    nav_grid *grid = NULL;
+    assert_int_equal(nav_grid_load_map_file(test_bench_file(TEST_BENCH_DEN, false), NULL, &grid),
+                     NAV_SUCCESS);
+    int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
+    uint32_t best = 0, best_size = 0;
+    uint32_t *size = calloc((size_t)w * (size_t)h + 1, sizeof *size);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            uint32_t c = nav_grid_passable(grid, x, y) ? nav_grid_component(grid, x, y) : 0;
+            if (c && ++size[c] > best_size) best_size = size[c], best = c;
+        }
+    free(size);
+    bool first = true;
+    for (int32_t i = 0; i < w * h; i++) {
+        int32_t x = i % w, y = i / w;
+        if (!nav_grid_passable(grid, x, y) || nav_grid_component(grid, x, y) != best) continue;
+        if (first) *a = nav_grid_cell_center(grid, x, y), first = false;
+        *b = nav_grid_cell_center(grid, x, y);
+    }
+    return grid;
+}
+
 /* Every allocation of a query object's growth failing in turn, in both modes and in a walk along
  * the surface: NAV_FAILURE | NAV_OUT_OF_MEMORY, an empty path, nothing leaked, and the object as
  * usable as before (the same search, with memory again, gives the path of a new object). */
 static void test_query_growth_failures(void **state)
 {
     (void)state;
-    nav_grid *grid = NULL, *big;
-    assert_int_equal(nav_grid_load_map_file(test_data("den312d.map"), NULL, &grid), NAV_SUCCESS);
-    nav_vec3 a = nav_grid_cell_center(grid, 60, 12), b = nav_grid_cell_center(grid, 63, 76), mid;
+    nav_grid *big;
+    nav_vec3 a, b, mid;
+    nav_grid *grid = den_standin(&a, &b);
     nav_mesh *small = build(grid, NULL), *mesh = small;
     nav_vec3 big_a, big_b;
     big = memory_grid(&big_a, &big_b, &mid);
@@ -1378,8 +1404,8 @@ static void test_query_growth_failures(void **state)
 static void test_query_stamp_wrap(void **state)
 {
     (void)state;
-    nav_grid *grid = NULL;
-    assert_int_equal(nav_grid_load_map_file(test_data("den312d.map"), NULL, &grid), NAV_SUCCESS);
+    nav_vec3 ends[2];
+    nav_grid *grid = den_standin(&ends[0], &ends[1]);
     nav_mesh *mesh = build(grid, NULL);
     assert_int_equal(nav_mesh_bake_landmarks(mesh, 4, NULL), NAV_SUCCESS);
     nav_mesh_query *q, *fresh;
