@@ -40,6 +40,11 @@ static double most(double a, double b)
 }
 
 /* Four floats at once (GNU C vector extensions: SSE on x86, NEON on ARM, scalar elsewhere). */
+#if defined(__GNUC__) && !defined(__clang__)
+/* (these vectors pass only between this file's static functions, so the ABI GCC warns of on targets
+ * without SSE, 32-bit x86 among them, is nobody else's) */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
 typedef float nav__f4 __attribute__((vector_size(16)));
 typedef int32_t nav__i4 __attribute__((vector_size(16)));
 
