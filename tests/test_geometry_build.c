@@ -799,6 +799,8 @@ static void test_build_allocation_failures(void **state)
 /* Random scenes (a few triangles anywhere in a box of 25.5, the fuzz harness's form, and the case
  * it found: nine crossing triangles where a polygon kept a straight vertex in a piece cut off
  * first): every build succeeds and its mesh passes the MESH chunk's reader, whole and in tiles. */
+static bool floors_face_down(const nav_triangles *t, double max_slope);
+
 static void test_build_random_triangles(void **state)
 {
     (void)state;
@@ -824,10 +826,99 @@ static void test_build_random_triangles(void **state)
                                      .cell_size = 0.25f + 0.05f * (float)(k % 4)};
         if (k == 0) d.agent_radius = -1, d.tile_size = 0, d.cell_size = 0.3f;
         nav_mesh *mesh = NULL;
+        if (floors_face_down(&t, 45)) { /* refused (test_build_facing_down) */
+            assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &mesh, NULL),
+                             NAV_FAILURE | NAV_INVALID_PARAM);
+            continue;
+        }
         assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &mesh, NULL), NAV_SUCCESS);
         check_chunk(mesh);
         nav_mesh_destroy(mesh);
     }
+}
+
+/* A level's floors seen from above with x to the right and z down the page: every triangle within
+ * max_slope degrees of level faces down (its corners clockwise), and there is one. */
+static bool floors_face_down(const nav_triangles *t, double max_slope)
+{
+    uint32_t down = 0;
+    for (uint32_t i = 0; i < t->triangle_count; i++) {
+        if (t->areas && t->areas[i] == 0) continue;
+        const float *p[3];
+        for (int k = 0; k < 3; k++) p[k] = t->vertices + 3 * t->indices[3 * i + k];
+        double ux = p[1][0] - p[0][0], uy = p[1][1] - p[0][1], uz = p[1][2] - p[0][2];
+        double vx = p[2][0] - p[0][0], vy = p[2][1] - p[0][1], vz = p[2][2] - p[0][2];
+        double nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+        double length = sqrt(nx * nx + ny * ny + nz * nz);
+        if (length == 0 || fabs(ny) <= cos(max_slope * M_PI / 180) * length) continue;
+        if (ny > 0) return false;
+        down++;
+    }
+    return down > 0;
+}
+
+/* A level whose every floor faces down (wound the other way, as terrain.obj was exported) is refused
+ * with a message saying which way is up, whole, in tiles and rebuilding a tile; before, it built an
+ * empty mesh and said success. A floor facing up anywhere passes (the undersides of slabs face down
+ * in any building); so does a level with no floor at all, or whose floors are all of area 0. */
+static void test_build_facing_down(void **state)
+{
+    (void)state;
+    scene *s = calloc(1, sizeof *s);
+    floor_quad(s, 0, 0, 10, 10, 0, false);
+    nav_triangles t = {s->v, s->nv, s->idx, s->nt, NULL};
+    assert_true(floors_face_down(&t, 45));
+    test_log log;
+    test_log_init(&log);
+    nav_geometry_build_desc d = scene_desc(0.5f);
+    d.log = &log.hooks;
+    nav_mesh *mesh = (nav_mesh *)s;
+    assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &mesh, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_null(mesh);
+    assert_non_null(
+        strstr(log.last, "no floor of the level faces up: all 2 of its triangles within 45 degrees"));
+    assert_non_null(
+        strstr(log.last, "counter-clockwise: from above, with x to the right and z down the page"));
+    nav_geometry_tiles *tiles = NULL;
+    d.tile_size = 16;
+    assert_int_equal(nav_geometry_tiles_build(&t, &d, &tiles, NULL, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_null(tiles);
+    /* rebuilding a tile of the level the right way up, from the level flipped */
+    scene *up = calloc(1, sizeof *up);
+    floor_quad(up, 0, 0, 10, 10, 0, true);
+    nav_triangles u = {up->v, up->nv, up->idx, up->nt, NULL};
+    assert_int_equal(nav_geometry_tiles_build(&u, &d, &tiles, NULL, NULL), NAV_SUCCESS);
+    log.count = 0;
+    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &t, 0, 0, &mesh, NULL),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_null(mesh);
+    assert_int_equal(log.count, 1);
+    nav_geometry_tiles_destroy(tiles);
+    d.tile_size = 0;
+    /* the floors of area 0: nothing to walk on, and nothing refused */
+    uint8_t blocked[2] = {0, 0};
+    t.areas = blocked;
+    assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &mesh, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_poly_count(mesh), 0);
+    nav_mesh_destroy(mesh);
+    /* steeper than the slope: walls, not floors */
+    d.max_slope = 1;
+    t.areas = NULL;
+    for (uint32_t i = 0; i < s->nv; i++) s->v[3 * i + 1] = s->v[3 * i] * 0.1f; /* 5.7 degrees */
+    assert_false(floors_face_down(&t, 1));
+    assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &mesh, NULL), NAV_SUCCESS);
+    nav_mesh_destroy(mesh);
+    d.max_slope = 0;
+    for (uint32_t i = 0; i < s->nv; i++) s->v[3 * i + 1] = 0;
+    /* a slab: its top faces up, its underside down (as most of a building's floors) */
+    floor_quad(s, 0, 0, 10, 10, STEP, true);
+    t.vertex_count = s->nv, t.triangle_count = s->nt;
+    assert_false(floors_face_down(&t, 45));
+    assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &mesh, NULL), NAV_SUCCESS);
+    assert_true(nav_mesh_poly_count(mesh) > 0);
+    nav_mesh_destroy(mesh);
+    free(up);
+    free(s);
 }
 
 static nav_writer chunk_bytes(const nav_mesh *mesh);
@@ -1459,6 +1550,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_build_volumes_links_cancel),
         cmocka_unit_test(test_build_allocation_failures),
         cmocka_unit_test(test_build_random_triangles),
+        cmocka_unit_test(test_build_facing_down),
         cmocka_unit_test(test_tiles_rebuild),
         cmocka_unit_test(test_tiles_file),
     };

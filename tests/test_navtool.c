@@ -898,6 +898,23 @@ static void test_level_commands(void **state)
     level_commands(&l);
 }
 
+/* Levels navtool must refuse plainly, each with its reason on one line of stderr and exit status 1:
+ * a level whose floors all face down (before: an empty mesh and exit 0). */
+static void test_level_faults(void **state)
+{
+    (void)state;
+    char args[1024], out[16384];
+    static const char down[] = "v 0 0 0\nv 10 0 0\nv 10 0 10\nv 0 0 10\nf 1 3 4\nf 1 2 3\n";
+    const char *obj = test_scratch_file("down.obj", down, sizeof down - 1);
+    char nav[256];
+    snprintf(nav, sizeof nav, "%s.nav", obj);
+    snprintf(args, sizeof args, "bake '%s' --mesh -o '%s' --quiet", obj, nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out, "error: geometry: no floor of the level faces up: all 2 of its triangles");
+    expect_output(out, "counter-clockwise");
+    assert_true(access(nav, F_OK) != 0);
+}
+
 /* ---- The same on the real data (the shared data) ---------------------------------------------- */
 
 static void test_real_info(void **state)
@@ -1198,6 +1215,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_world_commands),
         cmocka_unit_test(test_world_render_and_switches),
         cmocka_unit_test(test_level_commands),
+        cmocka_unit_test(test_level_faults),
         cmocka_unit_test(test_split_bake),
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_waypoint_file_without_header),

@@ -89,6 +89,40 @@ const char *nav__geometry_check_desc(const nav_geometry_build_desc *d)
     return NULL;
 }
 
+/* A level whose every floor (a triangle of an area other than 0 within max_slope of level) faces down
+ * builds an empty mesh: almost always a level wound the other way round (an exporter's flipped
+ * normals). Refused, saying which way libnav takes as up. Some floors facing down is normal: the
+ * undersides of slabs and ceilings (nav_test.obj has as many facing down as up, house.obj more), so
+ * a level with a floor facing up passes. The normal is the rasteriser's: (b - a) x (c - a). */
+static nav_status check_facing(const nav_triangles *t, float max_slope, const nav_log *log)
+{
+    const float cos_slope = cosf(max_slope * (float)(M_PI / 180.0));
+    uint32_t down = 0;
+    for (uint32_t i = 0; i < t->triangle_count; i++) {
+        if (t->areas && t->areas[i] == NAV_TERRAIN_BLOCKED) continue;
+        const uint32_t *v = t->indices + 3 * (size_t)i;
+        const float *a = t->vertices + 3 * (size_t)v[0], *b = t->vertices + 3 * (size_t)v[1],
+                    *c = t->vertices + 3 * (size_t)v[2];
+        float e0[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]},
+              e1[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+        float n[3] = {e0[1] * e1[2] - e0[2] * e1[1], e0[2] * e1[0] - e0[0] * e1[2],
+                      e0[0] * e1[1] - e0[1] * e1[0]};
+        float length = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        if (!(length > 0)) continue;
+        if (n[1] > cos_slope * length) return NAV_SUCCESS; /* a floor faces up */
+        down += -n[1] > cos_slope * length;
+    }
+    if (down == 0) return NAV_SUCCESS; /* no floor at all: walls only, or every floor of area 0 */
+    nav__logf(log, NAV_LOG_ERROR,
+              "geometry: no floor of the level faces up: all %u of its triangles within %g degrees of level "
+              "face down, and would make an empty mesh. A triangle's top is the side from which its corners "
+              "a, b, c are seen counter-clockwise: from above, with x to the right and z down the page, "
+              "(b - a) x (c - a) points up (y > 0), as for Recast and OpenGL. Reverse the order of each "
+              "face's vertices (in an exporter: flip the normals)",
+              down, (double)max_slope);
+    return NAV_FAILURE | NAV_INVALID_PARAM;
+}
+
 static double since(struct timespec *at)
 {
     struct timespec now;
@@ -363,6 +397,7 @@ static nav_status prepare(build *b, const nav_triangles *triangles, const nav_ge
         return NAV_FAILURE | NAV_INVALID_PARAM;
     }
     nav_status s = nav_triangles_check(triangles, d.log);
+    if (nav_succeeded(s)) s = check_facing(triangles, d.max_slope, d.log);
     if (nav_failed(s)) return s;
     stats->triangles = triangles->triangle_count;
     nav_vec3 lo, hi;
@@ -556,6 +591,7 @@ nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_trian
         return NAV_FAILURE | NAV_INVALID_PARAM;
     }
     nav_status s = nav_triangles_check(triangles, b->desc.log);
+    if (nav_succeeded(s)) s = check_facing(triangles, b->desc.max_slope, b->desc.log);
     if (nav_failed(s)) return s;
     struct timespec at;
     clock_gettime(CLOCK_MONOTONIC, &at);

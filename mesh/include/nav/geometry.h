@@ -176,8 +176,14 @@ typedef struct nav_geometry_build_stats {
  * floors stay apart, joined only where an agent steps from one to the other. The result is a
  * nav_mesh like a grid's: every query works on it, and it saves into the MESH chunk. Vertices lie
  * on the voxels' corners, at the height of the floor there. Deterministic.
+ * A triangle's top, the side an agent stands on, is the one from which its corners a, b, c are seen
+ * counter-clockwise: seen from above, with x to the right and z down the page, (b - a) x (c - a)
+ * points up (y > 0), as for Recast and OpenGL. A level whose every floor faces down (a level wound the
+ * other way round: an exporter's flipped normals) is refused, saying so, rather than built empty;
+ * some floors facing down are normal (the undersides of slabs).
  * [out] out: null on failure; stats [opt]. Returns NAV_SUCCESS, or NAV_FAILURE with
- * NAV_INVALID_PARAM (bad triangles or options, a link off the mesh: named in the log),
+ * NAV_INVALID_PARAM (bad triangles or options, a link off the mesh, every floor facing down: named in
+ * the log),
  * NAV_TOO_LARGE (over 2^28 columns, over 65534 a side, or taller than 65535 voxels),
  * NAV_OUT_OF_MEMORY, or NAV_WRONG_STATE when the progress callback cancelled. */
 NAV_BAKE_API nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles,
