@@ -40,7 +40,7 @@ nav_geometry_build_desc nav_geometry_build_desc_defaults(const nav_geometry_buil
     if (d.max_edge_error == 0) d.max_edge_error = 1.3f * d.cell_size;
     if (d.max_poly_verts == 0) d.max_poly_verts = 6;
     if (d.detail_sample_distance == 0) d.detail_sample_distance = 6 * d.cell_size;
-    if (d.detail_sample_distance < 0) d.detail_sample_distance = 0;
+    if (d.detail_sample_distance < 0 && isfinite(d.detail_sample_distance)) d.detail_sample_distance = 0;
     if (d.detail_max_error == 0) d.detail_max_error = d.cell_height;
     if (d.link_extents.x == 0) d.link_extents.x = d.cell_size;
     if (d.link_extents.y == 0) d.link_extents.y = d.agent_height;
@@ -58,8 +58,7 @@ static bool non_negative(float v)
     return v >= 0 && isfinite(v);
 }
 
-/* The first fault of resolved options, or null. */
-const char *nav__geometry_check_desc(const nav_geometry_build_desc *d)
+const char *nav__geometry_check_desc(const nav_geometry_build_desc *d, char *why, size_t size)
 {
     if (!positive(d->cell_size) || !positive(d->cell_height)) return "cell size and height must be positive";
     if (!positive(d->agent_height)) return "agent height must be positive";
@@ -74,6 +73,21 @@ const char *nav__geometry_check_desc(const nav_geometry_build_desc *d)
     if (d->agent_height / d->cell_height > 65535 || d->agent_climb / d->cell_height > 65535 ||
         d->agent_radius / d->cell_size > 8192 || d->max_edge_length / d->cell_size > 1e9f)
         return "agent limits too large for the cells";
+    if (!(d->detail_sample_distance >= 0 && isfinite(d->detail_sample_distance)))
+        return "detail_sample_distance must be a finite number (negative: no heights)";
+    if (d->detail_sample_distance > 0 &&
+        !(d->detail_sample_distance >= NAV_GEOMETRY_MIN_SAMPLE_CELLS * d->cell_size)) {
+        snprintf(why, size,
+                 "detail_sample_distance %g is less than %g cells (%g): samples closer than a cell find no "
+                 "other floor (negative: no heights)",
+                 (double)d->detail_sample_distance, (double)NAV_GEOMETRY_MIN_SAMPLE_CELLS,
+                 (double)(NAV_GEOMETRY_MIN_SAMPLE_CELLS * d->cell_size));
+        return why;
+    }
+    if (!non_negative(d->detail_max_error)) return "detail_max_error must be finite and not negative";
+    if (!non_negative(d->link_extents.x) || !non_negative(d->link_extents.y) ||
+        !non_negative(d->link_extents.z))
+        return "link_extents must be finite and not negative";
     if (d->volume_count && !d->volumes) return "volume count without volumes";
     for (uint32_t i = 0; i < d->volume_count; i++) {
         const nav_geometry_volume *v = &d->volumes[i];
@@ -387,7 +401,8 @@ static nav_status prepare(build *b, const nav_triangles *triangles, const nav_ge
                           nav_geometry_build_stats *stats)
 {
     nav_geometry_build_desc d = nav_geometry_build_desc_defaults(desc);
-    const char *fault = nav__geometry_check_desc(&d);
+    char why[200];
+    const char *fault = nav__geometry_check_desc(&d, why, sizeof why);
     if (fault) {
         nav__logf(d.log, NAV_LOG_ERROR, "geometry: %s", fault);
         return NAV_FAILURE | NAV_INVALID_PARAM;

@@ -49,8 +49,9 @@ bool nav__geometry_derive(build *b);
 /* The mesh of the tiles' polygons, stitched; the tiles' counts and times into stats. */
 nav_status nav__geometry_assemble(build *b, nav_geometry_build_stats *stats, nav_mesh **out);
 void nav__geometry_free_build(build *b);
-/* What is wrong with resolved options d, or null. */
-const char *nav__geometry_check_desc(const nav_geometry_build_desc *d);
+/* What is wrong with resolved options d (a message of its own, or written into why, size bytes), or
+ * null. */
+const char *nav__geometry_check_desc(const nav_geometry_build_desc *d, char *why, size_t size);
 /* Points t->b.desc's arrays (volumes, links, costs, flags) at t's own copies of desc's. False when memory
  * runs out (t->b.desc as it was). */
 bool nav__geometry_tiles_own_arrays(nav_geometry_tiles *t, const nav_geometry_build_desc *desc);

@@ -204,7 +204,8 @@ static nav_status read_options(tiles_reader *c, nav_geometry_tiles *t)
     b->steps = nav_reader_get_u32(r);
     uint32_t volumes = nav_reader_get_u32(r), links = nav_reader_get_u32(r);
     if (r->status != NAV_SUCCESS) return corrupt(c, "truncated in the options", UINT32_MAX);
-    const char *fault = nav__geometry_check_desc(d);
+    char why[200];
+    const char *fault = nav__geometry_check_desc(d, why, sizeof why);
     if (fault) {
         nav__logf(c->log, NAV_LOG_ERROR, "TILS chunk: options a build refuses: %s", fault);
         nav_reader_fail(r);

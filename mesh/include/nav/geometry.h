@@ -91,6 +91,12 @@ typedef struct nav_geometry_volume {
     uint8_t area;       /* the area type it gives them (0: no walking there) */
 } nav_geometry_volume;
 
+/* The least detail_sample_distance, in cells (as Recast's detailSampleDist): samples closer than a
+ * cell read the same column's floor, and a tiny distance made a build take minutes and gigabytes. */
+#define NAV_GEOMETRY_MIN_SAMPLE_CELLS 0.9f
+/* The most samples a polygon takes inside it for its heights (bounds the stage's work and memory). */
+#define NAV_GEOMETRY_MAX_DETAIL_SAMPLES 65536u
+
 /* Build options, in world units; a zero field takes its default (nav_geometry_build_desc_defaults
  * says what was used). The defaults are RecastDemo's. */
 typedef struct nav_geometry_build_desc {
@@ -108,9 +114,13 @@ typedef struct nav_geometry_build_desc {
     uint32_t max_poly_verts;      /* most vertices of a polygon (0: 6; at most NAV_MESH_MAX_POLY_VERTS) */
     float detail_sample_distance; /* heights: the floor is sampled this far apart along each polygon's
                                    * edges and inside it (0: 6 cells; negative: no heights, a
-                                   * polygon's floor is the fan of its corners) */
+                                   * polygon's floor is the fan of its corners; else at least
+                                   * NAV_GEOMETRY_MIN_SAMPLE_CELLS cells). A polygon takes at most
+                                   * NAV_GEOMETRY_MAX_DETAIL_SAMPLES samples inside: a larger one's
+                                   * are further apart */
     float detail_max_error;       /* heights: samples further than this from the polygon's height
-                                   * triangles become their points (0: one cell height) */
+                                   * triangles become their points (0: one cell height; finite, not
+                                   * negative) */
     uint32_t tile_size;           /* cells a side of the square tiles built apart, in parallel, and stitched
                                    * (0: the level as one tile) */
     uint32_t threads;             /* threads building tiles, or sharing a whole level's stages out (0: one
