@@ -371,8 +371,8 @@ static void check_regions(nav__open_space *os, float max_error, float max_edge)
             }
         }
     nav__contours exact, simple;
-    assert_int_equal(nav__contours_build(&exact, os, 0, 0), NAV_SUCCESS);
-    assert_int_equal(nav__contours_build(&simple, os, max_error, max_edge), NAV_SUCCESS);
+    assert_int_equal(nav__contours_build(&exact, os, 0, 0, UINT64_MAX), NAV_SUCCESS);
+    assert_int_equal(nav__contours_build(&simple, os, max_error, max_edge, UINT64_MAX), NAV_SUCCESS);
     for (uint32_t r = 1; r <= os->region_count; r++) {
         uint32_t first = exact.first[r - 1], n = exact.first[r] - first;
         assert_true(cells[r] > 0);
@@ -412,12 +412,22 @@ static void test_regions_and_contours(void **state)
         assert_int_equal(os.region_count, with_box ? 4 : 1);
         check_regions(&os, 1.3f, 12);
         nav__contours c;
-        assert_int_equal(nav__contours_build(&c, &os, 1.3f, 0), NAV_SUCCESS);
+        assert_int_equal(nav__contours_build(&c, &os, 1.3f, 0, UINT64_MAX), NAV_SUCCESS);
         if (!with_box) {
             assert_int_equal(c.first[1], 4);
             assert_int_equal(twice_area(c.points, 4), 2 * 34 * 34);
         }
         nav__contours_free(&c);
+        /* within a room of bytes (the build's share of max_memory): its fixed arrays, then its outlines
+         * as they grow; short of either, NAV_TOO_LARGE and nothing made */
+        uint64_t fixed = 8 * (uint64_t)os.count + 9 * ((uint64_t)os.region_count + 1) + 6 * 64;
+        uint64_t rooms[3] = {fixed - 1, fixed + 100, fixed + 64 * 1024};
+        for (int k = 0; k < 3; k++) {
+            nav_status st = nav__contours_build(&c, &os, 1.3f, 0, rooms[k]);
+            assert_int_equal(st, k < 2 ? NAV_FAILURE | NAV_TOO_LARGE : NAV_SUCCESS);
+            if (k < 2) assert_null(c.points);
+            nav__contours_free(&c);
+        }
         nav__open_space_free(&os);
         free(s);
     }

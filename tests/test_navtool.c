@@ -898,8 +898,9 @@ static void test_level_commands(void **state)
     level_commands(&l);
 }
 
-/* Levels navtool must refuse plainly, each with its reason on one line of stderr and exit status 1:
- * a level whose floors all face down (before: an empty mesh and exit 0). */
+/* Levels navtool must refuse plainly, each with its reason on a line of stderr and exit status 1:
+ * a level whose floors all face down (before: an empty mesh and exit 0), a level whose bake needs
+ * more memory than --max-memory allows. */
 static void test_level_faults(void **state)
 {
     (void)state;
@@ -913,6 +914,34 @@ static void test_level_faults(void **state)
     expect_output(out, "error: geometry: no floor of the level faces up: all 2 of its triangles");
     expect_output(out, "counter-clockwise");
     assert_true(access(nav, F_OK) != 0);
+
+    /* the 60-byte level: two triangles, a square 4.9 km a side. Before, its bake grew past 10 GB and
+     * ran for minutes; now refused at once (the time is not asserted: the status and message are),
+     * built with larger cells, and refused again under a lower --max-memory */
+    static const char big[] = "v 0 0 0\nv 4900 0 0\nv 4900 0 4900\nv 0 0 4900\nf 1 4 3\nf 1 3 2\n";
+    assert_int_equal(sizeof big - 1, 60);
+    obj = test_scratch_file("big.obj", big, sizeof big - 1);
+    snprintf(args, sizeof args, "bake '%s' --mesh -o '%s' --quiet", obj, nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out,
+                  "error: geometry: the build would need up to 13.2 GiB for its voxels (a level of 16334 x "
+                  "16334 cells of 0.3");
+    expect_output(out, "max_memory's 4.0 GiB");
+    expect_output(out, "size too large");
+    snprintf(args, sizeof args, "bake '%s' --mesh --cell 10 -o '%s' --quiet", obj, nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "491 x 491 cells");
+    expect_output(out, "(max 4.0 GiB)");
+    snprintf(args, sizeof args, "bake '%s' --mesh --cell 10 --max-memory 2M -o '%s' --quiet", obj, nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out, "max_memory's 2.0 MiB");
+    snprintf(args, sizeof args, "bake '%s' --mesh --max-memory 20G --cell 20 -o '%s' --quiet", obj, nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "(max 20.0 GiB)");
+    snprintf(args, sizeof args, "bake '%s' --mesh --max-memory 0 -o '%s' --quiet", obj, nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 2);
+    expect_output(out, "--max-memory takes a size in bytes");
+    remove(nav);
 }
 
 /* ---- The same on the real data (the shared data) ---------------------------------------------- */

@@ -35,6 +35,35 @@ static bool parse_float(const char *option, const char *text, float min, float *
     return true;
 }
 
+/* A size in bytes: digits, then K, M or G (KiB, MiB, GiB) or nothing (false after a message). */
+static bool parse_bytes(const char *command, const char *text, uint64_t *out)
+{
+    char *end;
+    unsigned long long n = strtoull(text, &end, 10);
+    int shift = *end == 'K' || *end == 'k'   ? 10
+                : *end == 'M' || *end == 'm' ? 20
+                : *end == 'G' || *end == 'g' ? 30
+                                             : 0;
+    if (shift) end++;
+    if (text[0] < '0' || text[0] > '9' || *end || n == 0 || n > (UINT64_MAX >> shift)) {
+        fprintf(stderr, "navtool %s: --max-memory takes a size in bytes, or with K, M or G (as 8G)\n",
+                command);
+        return false;
+    }
+    *out = (uint64_t)n << shift;
+    return true;
+}
+
+/* "1.2 GiB" */
+static const char *size_text(uint64_t bytes, char out[32])
+{
+    if (bytes >= ((uint64_t)1 << 30))
+        snprintf(out, 32, "%.1f GiB", (double)bytes / (double)((uint64_t)1 << 30));
+    else
+        snprintf(out, 32, "%.1f MiB", (double)bytes / (double)((uint64_t)1 << 20));
+    return out;
+}
+
 int navtool_bake_level(int argc, char **argv)
 {
     const char *input = NULL, *output = NULL;
@@ -73,6 +102,8 @@ int navtool_bake_level(int argc, char **argv)
                 return 2;
         } else if (!strcmp(a, "--landmarks") && value) {
             if (!navtool_parse_landmarks("bake", argv[++i], &landmarks)) return 2;
+        } else if (!strcmp(a, "--max-memory") && value) {
+            if (!parse_bytes("bake", argv[++i], &desc.max_memory)) return 2;
         } else if (a[0] != '-' && !input) {
             input = a;
         } else {
@@ -132,6 +163,10 @@ int navtool_bake_level(int argc, char **argv)
            (double)used.agent_radius, (double)used.agent_height, (double)used.agent_climb,
            (double)used.max_slope, (double)used.cell_size, (double)used.cell_height, used.tile_size,
            used.max_poly_verts);
+    char estimate[32], limit[32];
+    printf("memory: at most %s by the estimate before the build (max %s), %u %s at once\n",
+           size_text(st.memory_estimate, estimate), size_text(used.max_memory, limit), st.tiles_at_once,
+           desc.tile_size ? (st.tiles_at_once == 1 ? "tile" : "tiles") : "stage threads");
     printf("stages (ms, summed over threads):");
     for (int k = 0; k < NAV_GEOMETRY_STAGES; k++)
         printf(" %s %.2f", nav_geometry_stage_name((nav_geometry_stage)k), st.stage_ms[k]);

@@ -32,7 +32,7 @@ static const struct {
      "navtool bake LEVEL.obj --mesh -o LEVEL.nav [--radius R] [--height H] [--climb C] [--slope DEG]\n"
      "               [--cell S] [--cell-height S] [--tile CELLS] [--threads N] [--max-verts N] [--landmarks "
      "K]\n"
-     "               [--quiet]   (world units; RecastDemo's agent by default)\n"
+     "               [--max-memory BYTES (4G)] [--quiet]   (world units; RecastDemo's agent by default)\n"
      "  navtool tile LEVEL.nav LEVEL.obj X Z [-o OUT.nav] [--quiet]   (tile X, Z of a level baked in tiles, "
      "built again)\n"
      "  navtool path LEVEL.nav X Y Z X Y Z [--algo mesh|mesh-funnel] [--png OUT] [--scale PX]\n"

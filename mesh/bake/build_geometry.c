@@ -45,6 +45,7 @@ nav_geometry_build_desc nav_geometry_build_desc_defaults(const nav_geometry_buil
     if (d.link_extents.x == 0) d.link_extents.x = d.cell_size;
     if (d.link_extents.y == 0) d.link_extents.y = d.agent_height;
     if (d.link_extents.z == 0) d.link_extents.z = d.cell_size;
+    if (d.max_memory == 0) d.max_memory = NAV_GEOMETRY_DEFAULT_MAX_MEMORY;
     return d;
 }
 
@@ -214,6 +215,24 @@ static bool bucket_triangles(build *b, uint32_t only)
     return true;
 }
 
+/* The most cells a polygon's box (and a cell round it) covers: the heights' footprint mask. */
+static uint64_t largest_box(const nav__polygons *p)
+{
+    uint64_t most = 0;
+    size_t polys = arrlenu(p->poly_first) ? arrlenu(p->poly_first) - 1 : 0;
+    for (size_t q = 0; q < polys; q++) {
+        int32_t lo_x = INT32_MAX, hi_x = INT32_MIN, lo_z = INT32_MAX, hi_z = INT32_MIN;
+        for (uint32_t e = p->poly_first[q]; e < p->poly_first[q + 1]; e++) {
+            uint32_t v = p->poly_verts[e];
+            lo_x = p->x[v] < lo_x ? p->x[v] : lo_x, hi_x = p->x[v] > hi_x ? p->x[v] : hi_x;
+            lo_z = p->z[v] < lo_z ? p->z[v] : lo_z, hi_z = p->z[v] > hi_z ? p->z[v] : hi_z;
+        }
+        uint64_t cells = (uint64_t)((int64_t)hi_x - lo_x + 3) * (uint64_t)((int64_t)hi_z - lo_z + 3);
+        if (cells > most) most = cells;
+    }
+    return most;
+}
+
 /* Builds tile `item` (stages 1 to 7) into r (empty). False when memory runs out (r's polygons are then
  * only good for freeing). Runs on any thread: stb_ds scratch only. */
 static bool build_tile_into(build *b, uint32_t item, tile_result *r)
@@ -238,11 +257,9 @@ static bool build_tile_into(build *b, uint32_t item, tile_result *r)
     /* the level whole shares its stages out on a pool of threads kept for them all (tiles are
      * already on the threads) */
     nav__pool pool, *stages = NULL;
-    uint32_t threads = d->threads && d->threads < nav__core_count() ? d->threads : nav__core_count();
-    if (threads > 16) threads = 16; /* the stages' bands and runs: 8 and 16 */
-    if (!b->tile && threads > 1)
-        nav__pool_start(stages = &pool, threads, true); /* no more than the cores: its
-                                                         * helpers spin while they wait */
+    if (!b->tile && b->stage_threads > 1)
+        nav__pool_start(stages = &pool, b->stage_threads, true); /* no more than the cores: its
+                                                                  * helpers spin while they wait */
     nav__open_space os = {0};
     nav__contours contours = {0};
     bool ok = false;
@@ -278,21 +295,40 @@ static bool build_tile_into(build *b, uint32_t item, tile_result *r)
     if (!nav__open_space_partition(&os)) goto done;
     r->regions = os.region_count;
     r->stage_ms[NAV_GEOMETRY_REGIONS] = since(&at);
-    s = nav__contours_build(&contours, &os, b->max_error, b->max_edge);
+    /* the later stages grow with the outlines: each checked against the tile's share of max_memory
+     * (build_memory.c) before it starts, the outlines as they grow */
+    uint64_t held = nav__open_space_bytes(&os);
+    s = nav__contours_build(&contours, &os, b->max_error, b->max_edge, held < b->share ? b->share - held : 0);
     if (s & NAV_CORRUPT_DATA) r->broken = true; /* (the tile then has no polygons) */
+    if (s & NAV_TOO_LARGE) r->too_large = NAV__FIT_OUTLINES, r->need = 0, r->room = b->share - held;
     if (nav_failed(s)) {
         ok = r->broken;
         goto done;
     }
     r->contour_points = (uint32_t)arrlenu(contours.points);
     r->stage_ms[NAV_GEOMETRY_CONTOURS] = since(&at);
-    if (!nav__polygons_build(&r->polygons, &contours, &os, d->max_poly_verts, x0, z0)) goto done;
+    if (!nav__geometry_fits(r, NAV__FIT_POLYGONS, held + nav__contours_bytes(&contours),
+                            nav__polygons_build_bound(arrlenu(contours.points), contours.region_count),
+                            b->share) ||
+        !nav__polygons_build(&r->polygons, &contours, &os, d->max_poly_verts, x0, z0))
+        goto done;
     nav__contours_free(&contours);
     r->stage_ms[NAV_GEOMETRY_POLYGONS] = since(&at);
-    if (d->detail_sample_distance > 0 &&
-        !nav__polygons_detail(&r->polygons, &os, x0, z0, d->detail_sample_distance / d->cell_size,
-                              d->detail_max_error / d->cell_height, (int32_t)b->height, stages))
-        goto done;
+    if (d->detail_sample_distance > 0) {
+        /* on the stages' threads, or on this one alone when their scratch does not fit */
+        uint64_t polys = arrlenu(r->polygons.poly_first) ? arrlenu(r->polygons.poly_first) - 1 : 0,
+                 box = largest_box(&r->polygons);
+        held = nav__open_space_bytes(&os) + nav__polygons_bytes(&r->polygons);
+        nav__pool *heights = stages;
+        if (stages && held + nav__detail_bound(os.count, polys, box, b->stage_threads) > b->share)
+            heights = NULL;
+        if (!nav__geometry_fits(r, NAV__FIT_HEIGHTS, held,
+                                nav__detail_bound(os.count, polys, box, heights ? b->stage_threads : 1),
+                                b->share) ||
+            !nav__polygons_detail(&r->polygons, &os, x0, z0, d->detail_sample_distance / d->cell_size,
+                                  d->detail_max_error / d->cell_height, (int32_t)b->height, heights))
+            goto done;
+    }
     ok = true;
 done:
     nav__heightfield_free(&hf);
@@ -303,12 +339,35 @@ done:
     return ok;
 }
 
-/* Builds tile `item` into its result (a run of nav__parallel: false when memory runs out). */
+/* Counts a built tile's polygons among the results kept: false (r marked) when they take the results
+ * past their room. */
+static bool keep_results(build *b, tile_result *r)
+{
+    uint64_t bytes = nav__polygons_bytes(&r->polygons),
+             held = atomic_fetch_add(b->results_held, bytes) + bytes;
+    return nav__geometry_fits(r, NAV__FIT_RESULTS, held - bytes, bytes, b->results_room);
+}
+
+/* Builds tile `item` into its result (a run of nav__parallel: false when memory runs out, or when a
+ * stage does not fit its share of max_memory: the result says which). */
 static bool build_tile(void *context, void *scratch, uint32_t item)
 {
     (void)scratch;
     build *b = context;
-    return build_tile_into(b, item, &b->results[item]);
+    tile_result *r = &b->results[item];
+    return build_tile_into(b, item, r) && (r->broken || keep_results(b, r));
+}
+
+/* The status of a build whose tiles ran (s: nav__parallel's): the first tile that did not fit is
+ * named (NAV_TOO_LARGE), else s. */
+static nav_status tiles_status(build *b, nav_status s)
+{
+    for (uint32_t i = 0; i < (uint32_t)arrlenu(b->results); i++)
+        if (b->results[i].too_large) {
+            nav__geometry_report_too_large(b, i, &b->results[i]);
+            return NAV_FAILURE | NAV_TOO_LARGE;
+        }
+    return s;
 }
 
 /* The mesh of the polygons. */
@@ -432,13 +491,15 @@ static nav_status prepare(build *b, const nav_triangles *triangles, const nav_ge
         return NAV_FAILURE | NAV_TOO_LARGE;
     }
     b->width = (int32_t)w, b->depth = (int32_t)h, b->steps = (uint32_t)steps;
-    if (!nav__geometry_derive(b)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    b->memory_limit = d.max_memory;
+    s = nav__geometry_derive(b);
+    if (nav_failed(s)) return s;
     stats->width = b->width, stats->depth = b->depth;
     stats->tiles = (uint32_t)arrlenu(b->results);
     return NAV_SUCCESS;
 }
 
-bool nav__geometry_derive(build *b)
+nav_status nav__geometry_derive(build *b)
 {
     const nav_geometry_build_desc *d = &b->desc;
     b->height = (uint32_t)ceilf(d->agent_height / d->cell_height);
@@ -451,10 +512,23 @@ bool nav__geometry_derive(build *b)
     b->border = b->tile ? (int32_t)b->radius + 3 : 0;
     b->tiles_x = b->tile ? (b->width + b->tile - 1) / b->tile : 1;
     b->tiles_z = b->tile ? (b->depth + b->tile - 1) / b->tile : 1;
+    /* the tiles' bookkeeping (a result a tile, each tile's triangles) checked before it is made: tiles
+     * of one cell over a large level ask for gigabytes of it */
+    uint64_t triangle_tiles = b->triangles ? b->triangles->triangle_count : 0;
+    if (b->triangles && b->tile) {
+        triangle_tiles = 0;
+        for (uint32_t i = 0; i < b->triangles->triangle_count; i++) {
+            int32_t r[4];
+            tile_range(b, i, r);
+            triangle_tiles += (uint64_t)(r[2] - r[0] + 1) * (uint64_t)(r[3] - r[1] + 1);
+        }
+    }
+    nav_status s = nav__geometry_check_bookkeeping(b, triangle_tiles);
+    if (nav_failed(s)) return s;
     size_t tiles = (size_t)b->tiles_x * (size_t)b->tiles_z;
-    if (!nav__arr_setlen(b->results, tiles)) return false;
+    if (!nav__arr_setlen(b->results, tiles)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     memset(b->results, 0, tiles * sizeof *b->results);
-    return true;
+    return NAV_SUCCESS;
 }
 
 void nav__geometry_free_build(build *b)
@@ -470,6 +544,15 @@ nav_status nav__geometry_assemble(build *b, nav_geometry_build_stats *stats, nav
 {
     const nav_geometry_build_desc *d = &b->desc;
     uint32_t tiles = (uint32_t)arrlenu(b->results);
+    /* the mesh made of the tiles' polygons, beside them, within max_memory */
+    uint64_t results = 0;
+    for (uint32_t i = 0; i < tiles; i++) results += nav__polygons_bytes(&b->results[i].polygons);
+    uint64_t held = b->bookkeeping + results, need = nav__assembly_bound(results);
+    if (b->memory_limit && (held > b->memory_limit || need > b->memory_limit - held)) {
+        tile_result r = {.too_large = NAV__FIT_RESULTS, .need = held + need, .room = b->memory_limit};
+        nav__geometry_report_too_large(b, 0, &r);
+        return NAV_FAILURE | NAV_TOO_LARGE;
+    }
     nav__polygons all = {0};
     nav__index weld = {0};
     bool broken = false, appended = true;
@@ -517,16 +600,28 @@ nav_status nav__geometry_assemble(build *b, nav_geometry_build_stats *stats, nav
     return s;
 }
 
-/* Builds every tile, on the threads the options say. */
+/* Builds every tile, on the threads the options say (fewer when memory is short). */
 static nav_status build_all(build *b)
 {
     if (!bucket_triangles(b, UINT32_MAX)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    uint32_t cores = nav__core_count(), threads = b->desc.threads ? b->desc.threads : cores;
+    /* a whole level's stages: no more threads than the cores (its helpers spin while they wait), and
+     * 16 (the stages' bands and runs: 8 and 16) */
+    uint32_t stage_threads = threads < cores ? threads : cores;
+    if (stage_threads > 16) stage_threads = 16;
+    nav_status s = nav__geometry_plan_memory(b, b->tile ? threads : 1, b->tile ? 1 : stage_threads, 0);
+    if (nav_failed(s)) return s;
+    _Atomic uint64_t held;
+    atomic_init(&held, 0);
+    b->results_held = &held;
     nav__work work = {.count = (uint32_t)arrlenu(b->results),
                       .run = build_tile,
                       .ctx = b,
                       .stage = "geometry: tiles",
                       .progress = b->desc.progress};
-    return nav__parallel(&work, b->desc.threads);
+    s = tiles_status(b, nav__parallel(&work, b->tiles_at_once));
+    b->results_held = NULL;
+    return s;
 }
 
 nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const nav_geometry_build_desc *desc,
@@ -543,6 +638,7 @@ nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const na
     struct timespec at;
     clock_gettime(CLOCK_MONOTONIC, &at);
     s = build_all(&b);
+    stats->memory_estimate = b.estimate, stats->tiles_at_once = b.tile ? b.tiles_at_once : b.stage_threads;
     if (nav_succeeded(s)) s = nav__geometry_assemble(&b, stats, out);
     nav__geometry_free_build(&b);
     stats->total_ms = since(&at);
@@ -578,6 +674,7 @@ nav_status nav_geometry_tiles_build(const nav_triangles *triangles, const nav_ge
         return s;
     }
     s = nav__geometry_tiles_own_arrays(t, desc) ? build_all(&t->b) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    stats->memory_estimate = t->b.estimate, stats->tiles_at_once = t->b.tiles_at_once;
     if (nav_succeeded(s) && mesh) s = nav__geometry_assemble(&t->b, stats, mesh);
     t->b.triangles = NULL; /* the caller's: not kept */
     stats->total_ms = since(&at);
@@ -614,12 +711,27 @@ nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_trian
     /* built apart, and kept only once built: out of memory, the tiles keep the tile as it was */
     tile_result built = {0};
     b->triangles = triangles;
-    bool ok = bucket_triangles(b, item) && build_tile_into(b, item, &built);
+    /* beside the tiles kept (the one rebuilt among them until it is replaced) */
+    uint64_t kept = 0;
+    for (size_t i = 0; i < arrlenu(b->results); i++) kept += nav__polygons_bytes(&b->results[i].polygons);
+    s = bucket_triangles(b, item) ? nav__geometry_plan_memory(b, 1, 1, kept)
+                                  : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    _Atomic uint64_t held;
+    atomic_init(&held, 0);
+    b->results_held = &held;
+    if (nav_succeeded(s) && !(build_tile_into(b, item, &built) && (built.broken || keep_results(b, &built))))
+        s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (built.too_large) {
+        nav__geometry_report_too_large(b, item, &built);
+        s = NAV_FAILURE | NAV_TOO_LARGE;
+    }
+    b->results_held = NULL;
     b->triangles = NULL;
-    if (!ok) {
+    stats->memory_estimate = b->estimate, stats->tiles_at_once = 1;
+    if (nav_failed(s)) {
         nav__polygons_free(&built.polygons);
         stats->total_ms = since(&at);
-        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        return s;
     }
     nav__polygons_free(&b->results[item].polygons);
     b->results[item] = built;

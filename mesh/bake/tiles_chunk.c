@@ -419,7 +419,9 @@ static nav_status read_tiles(tiles_reader *c, const uint8_t *data, size_t size, 
              tiles_z = ((uint64_t)b->depth + tile - 1) / tile;
     if (!fits(r, tiles_x * tiles_z, DIRECTORY_ENTRY_BYTES))
         return corrupt(c, "a directory larger than the chunk", UINT32_MAX);
-    if (!nav__geometry_derive(b)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    b->desc.log = c->log; /* (the caller's, once read) */
+    s = nav__geometry_derive(b);
+    if (nav_failed(s)) return s;
     uint32_t count = (uint32_t)arrlenu(b->results);
     uint64_t end = r->pos + (uint64_t)count * DIRECTORY_ENTRY_BYTES;
     for (uint32_t i = 0; i < count; i++) {
@@ -456,6 +458,7 @@ nav_status nav_geometry_tiles_read_chunk(const void *data, size_t size, const na
     if (!t) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     t->allocator = a;
     tiles_reader c = {.log = opts ? opts->log : NULL};
+    t->b.memory_limit = opts && opts->max_memory ? opts->max_memory : NAV_GEOMETRY_DEFAULT_MAX_MEMORY;
     nav_reader_init(&c.r, data, size);
     nav_status s = read_tiles(&c, data, size, t);
     if (nav_failed(s)) {
@@ -467,6 +470,7 @@ nav_status nav_geometry_tiles_read_chunk(const void *data, size_t size, const na
     d->log = opts ? opts->log : NULL;
     d->progress = opts ? opts->progress : NULL;
     d->threads = opts ? opts->threads : 0;
+    d->max_memory = t->b.memory_limit;
     *out = t;
     return NAV_SUCCESS;
 }

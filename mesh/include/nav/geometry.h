@@ -91,6 +91,12 @@ typedef struct nav_geometry_volume {
     uint8_t area;       /* the area type it gives them (0: no walking there) */
 } nav_geometry_volume;
 
+/* The default bound on a build's memory: 4 GiB, room for a level of about 80 million columns built
+ * whole (2.7 km a side in RecastDemo's cells of 0.3 m, its floors one storey deep); a level in tiles
+ * takes its tiles' scratch, a few MiB a thread, and its mesh. It refuses at once what would have
+ * taken a machine's memory: a 60-byte .obj, two triangles 4.9 km a side, grew past 10 GB before. */
+#define NAV_GEOMETRY_DEFAULT_MAX_MEMORY ((uint64_t)4 << 30)
+
 /* The least detail_sample_distance, in cells (as Recast's detailSampleDist): samples closer than a
  * cell read the same column's floor, and a tiny distance made a build take minutes and gigabytes. */
 #define NAV_GEOMETRY_MIN_SAMPLE_CELLS 0.9f
@@ -128,6 +134,13 @@ typedef struct nav_geometry_build_desc {
                                    * more than the cores and 16; its helper threads wait between its
                                    * stages spinning for about 2 ms, then asleep, and are gone when the
                                    * build returns */
+    uint64_t max_memory;          /* bytes the build may allocate at once: its scratch and the mesh it
+                                   * makes (0: NAV_GEOMETRY_DEFAULT_MAX_MEMORY). Estimated before it
+                                   * allocates (the voxels of the tiles built at once, from the level's
+                                   * box and triangles), and each later stage checked before it grows;
+                                   * over the limit: NAV_TOO_LARGE, the estimate in the log. A tiled build
+                                   * runs fewer tiles (a whole one fewer stage threads) at once when
+                                   * that fits and all of them do not */
     const nav_geometry_volume *volumes; /* [opt] marked after erosion, in order */
     uint32_t volume_count;
     const nav_mesh_link_desc *links; /* [opt] off-mesh links (ladders, jumps), as for a grid's mesh */
@@ -174,6 +187,10 @@ typedef struct nav_geometry_build_stats {
     uint32_t failed_regions; /* outlines cut only in part (their simplification crossed itself) */
     uint32_t polygons, vertices;
     size_t bytes;                         /* of the mesh */
+    uint64_t memory_estimate;             /* the build's estimate of its memory before it allocated:
+                                           * the tiles' bookkeeping and the voxels of the tiles built
+                                           * at once (bytes; at most max_memory) */
+    uint32_t tiles_at_once;               /* threads that built tiles, or a whole level's stages */
     double stage_ms[NAV_GEOMETRY_STAGES]; /* summed over tiles and threads */
     double total_ms;                      /* wall time */
 } nav_geometry_build_stats;
@@ -194,7 +211,8 @@ typedef struct nav_geometry_build_stats {
  * [out] out: null on failure; stats [opt]. Returns NAV_SUCCESS, or NAV_FAILURE with
  * NAV_INVALID_PARAM (bad triangles or options, a link off the mesh, every floor facing down: named in
  * the log),
- * NAV_TOO_LARGE (over 2^28 columns, over 65534 a side, or taller than 65535 voxels),
+ * NAV_TOO_LARGE (over 2^28 columns, over 65534 a side, taller than 65535 voxels, or more memory than
+ * max_memory: the log gives the estimate and the limit),
  * NAV_OUT_OF_MEMORY, or NAV_WRONG_STATE when the progress callback cancelled. */
 NAV_BAKE_API nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles,
                                                      const nav_geometry_build_desc *desc, nav_mesh **out,
