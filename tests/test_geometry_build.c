@@ -1338,13 +1338,14 @@ static void test_tiles_rebuild(void **state)
     }
     assert_true(cost[0] > 3.5);
     assert_cost_equal(cost[1], 3, 1e-4);
-    /* the wrong tile: the wall stays */
+    /* the wall back, and the wrong tile: refused, the wall's tile (2, 2) having changed (before, it was
+     * rebuilt and the wall stayed: test_tiles_sources) */
     nav_mesh *wrong = NULL;
     assert_int_equal(nav_geometry_tiles_rebuild(tiles, &a, 2, 2, &wrong, NULL), NAV_SUCCESS); /* back */
     nav_mesh_destroy(wrong);
-    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &b, 0, 0, &wrong, NULL), NAV_SUCCESS);
-    assert_same_mesh(wrong, first); /* tile (0, 0) had no wall to lose */
-    nav_mesh_destroy(wrong);
+    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &b, 0, 0, &wrong, NULL),
+                     NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    assert_null(wrong);
     assert_int_equal(nav_geometry_tiles_rebuild(tiles, &b, 6, 0, &wrong, NULL),
                      NAV_FAILURE | NAV_INVALID_PARAM);
     assert_null(wrong);
@@ -1356,6 +1357,121 @@ static void test_tiles_rebuild(void **state)
     nav_mesh_destroy(next);
     nav_mesh_destroy(fresh);
     nav_geometry_tiles_destroy(tiles);
+    free(with);
+    free(without);
+}
+
+/* The level's triangles as another export of it would give them: its vertices in reverse order. */
+static void reversed_vertices(const scene *s, scene *out)
+{
+    *out = *s;
+    for (uint32_t v = 0; v < s->nv; v++) memcpy(&out->v[3 * (s->nv - 1 - v)], &s->v[3 * v], 3 * sizeof *s->v);
+    for (uint32_t i = 0; i < 3 * s->nt; i++) out->idx[i] = s->nv - 1 - s->idx[i];
+}
+
+/* What tiles are rebuilt from (their sources, tiles.c): the wall scene in tiles of 16 cells. A level
+ * changed only inside the tile rebuilt passes; changed in another tile too, or across a tile's edge,
+ * it is refused (NAV_SOURCE_MISMATCH, the tile that changed and both fingerprints named) and
+ * nav_geometry_tiles_rebuild_changed builds exactly the tiles that changed, giving a fresh build's mesh
+ * to the byte; another level's triangles are refused by both (before, any level was taken: tile
+ * (0, 0) rebuilt from the changed level left the wall of tile (2, 2) standing in the mesh, and another
+ * level's tile was mixed in). The same level exported again (its vertices in another order) changes
+ * no tile. */
+static void test_tiles_sources(void **state)
+{
+    (void)state;
+    scene *with, *without;
+    nav_triangles a, b;
+    nav_geometry_build_desc d;
+    wall_scenes(&with, &without, &a, &b, &d);
+    test_log log;
+    test_log_init(&log);
+    d.log = &log.hooks;
+    nav_geometry_tiles *tiles = NULL;
+    assert_int_equal(nav_geometry_tiles_build(&a, &d, &tiles, NULL, NULL), NAV_SUCCESS);
+    /* the wall falls; tile (0, 0) rebuilt: refused, naming the wall's tile */
+    nav_mesh *mesh = NULL, *fresh = NULL;
+    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &b, 0, 0, &mesh, NULL),
+                     NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    assert_null(mesh);
+    if (!strstr(log.last,
+                "the level changed outside tile (0, 0) too: tile (2, 2) was built from triangles ") ||
+        !strstr(log.last, ", which are now ") || !strstr(log.last, "nav_geometry_tiles_rebuild_changed"))
+        fail_msg("'%s'", log.last);
+    /* every tile that changed: (2, 2) alone */
+    uint32_t rebuilt = 99;
+    assert_int_equal(nav_geometry_tiles_rebuild_changed(tiles, &b, &mesh, &rebuilt, NULL), NAV_SUCCESS);
+    assert_int_equal(rebuilt, 1);
+    assert_int_equal(nav_mesh_build_from_geometry(&b, &d, &fresh, NULL), NAV_SUCCESS);
+    assert_same_mesh(mesh, fresh);
+    nav_mesh_destroy(mesh);
+    /* nothing changed since: none rebuilt, the same mesh; nor from the level exported again */
+    scene *again = malloc(sizeof *again);
+    reversed_vertices(without, again);
+    nav_triangles c = {again->v, again->nv, again->idx, again->nt, NULL};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(nav_geometry_tiles_rebuild_changed(tiles, k ? &c : &b, &mesh, &rebuilt, NULL),
+                         NAV_SUCCESS);
+        assert_int_equal(rebuilt, 0);
+        assert_same_mesh(mesh, fresh);
+        nav_mesh_destroy(mesh);
+    }
+    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &c, 2, 2, &mesh, NULL), NAV_SUCCESS);
+    assert_same_mesh(mesh, fresh);
+    nav_mesh_destroy(mesh);
+    nav_mesh_destroy(fresh);
+    /* a box across the line between tiles (1, 1) and (2, 1) (x = 8 m): tile (1, 1) alone is refused; the
+     * tiles that changed are those whose borders it reaches */
+    box(without, 7.5f, 0, 5.5f, 8.5f, 1.5f, 6.5f);
+    b.vertex_count = without->nv, b.triangle_count = without->nt;
+    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &b, 1, 1, &mesh, NULL),
+                     NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    assert_non_null(strstr(log.last, "the level changed outside tile (1, 1) too: tile (2, 1)"));
+    assert_int_equal(nav_geometry_tiles_rebuild_changed(tiles, &b, &mesh, &rebuilt, NULL), NAV_SUCCESS);
+    assert_int_equal(rebuilt, 2);
+    assert_int_equal(nav_mesh_build_from_geometry(&b, &d, &fresh, NULL), NAV_SUCCESS);
+    assert_same_mesh(mesh, fresh);
+    nav_mesh_destroy(mesh);
+    nav_mesh_destroy(fresh);
+    /* another level: the same box, its floor in four quads and no post */
+    scene *other = calloc(1, sizeof *other);
+    for (int k = 0; k < 4; k++)
+        floor_quad(other, 10.0f * (k % 2), 10.0f * (k / 2), 10.0f * (k % 2) + 10, 10.0f * (k / 2) + 10, 0,
+                   true);
+    nav_triangles o = {other->v, other->nv, other->idx, other->nt, NULL};
+    log.last[0] = '\0';
+    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &o, 2, 2, &mesh, NULL),
+                     NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    assert_null(mesh);
+    if (!strstr(log.last,
+                "these triangles are not the level the tiles were built from: none of its 36 tiles") ||
+        !strstr(log.last, "bake the level again"))
+        fail_msg("'%s'", log.last);
+    assert_int_equal(nav_geometry_tiles_rebuild_changed(tiles, &o, &mesh, &rebuilt, NULL),
+                     NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    assert_null(mesh);
+    /* a file of version 1 (no sources) is refused: bake it again */
+    nav_writer w;
+    nav_writer_init(&w, NULL);
+    assert_int_equal(nav_geometry_tiles_write_chunk(tiles, &w), NAV_SUCCESS);
+    char path[] = "/tmp/test_tiles_sources_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(nav_container_write_file(path, &(nav_chunk){NAV_CHUNK_MESH_TILES, 1, w.data, w.size}, 1, NULL),
+                     NAV_SUCCESS);
+    nav_geometry_tiles *old = NULL;
+    assert_int_equal(nav_geometry_tiles_load_nav(path, &(nav_geometry_build_desc){.log = &log.hooks}, &old),
+                     NAV_FAILURE | NAV_WRONG_VERSION);
+    assert_null(old);
+    if (!strstr(log.last, "TILS chunk version 1, this library reads version 2") ||
+        !strstr(log.last, "bake the file again"))
+        fail_msg("'%s'", log.last);
+    remove(path);
+    nav_writer_destroy(&w);
+    nav_geometry_tiles_destroy(tiles);
+    free(other);
+    free(again);
     free(with);
     free(without);
 }
@@ -1618,6 +1734,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_build_detail_options),
         cmocka_unit_test(test_tiles_rebuild),
         cmocka_unit_test(test_tiles_file),
+        cmocka_unit_test(test_tiles_sources),
     };
     const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_regions_sample_scene),       cmocka_unit_test(test_erosion_bands_sample_scene),

@@ -33,8 +33,10 @@ static const struct {
      "               [--cell S] [--cell-height S] [--tile CELLS] [--threads N] [--max-verts N] [--landmarks "
      "K]\n"
      "               [--max-memory BYTES (4G)] [--quiet]   (world units; RecastDemo's agent by default)\n"
-     "  navtool tile LEVEL.nav LEVEL.obj X Z [-o OUT.nav] [--quiet]   (tile X, Z of a level baked in tiles, "
-     "built again)\n"
+     "  navtool tile LEVEL.nav LEVEL.obj X Z [-o OUT.nav] [--max-memory BYTES] [--quiet]   (tile X, Z of a "
+     "level baked in\n"
+     "               tiles, built again: every other tile must still have its triangles)\n"
+     "  navtool tile LEVEL.nav LEVEL.obj --changed [-o OUT.nav] ...   (every tile whose triangles changed)\n"
      "  navtool path LEVEL.nav X Y Z X Y Z [--algo mesh|mesh-funnel] [--png OUT] [--scale PX]\n"
      "  navtool render LEVEL.nav [X Y Z X Y Z] --png OUT [--scale PX]   (OUT and OUT-side: from above and "
      "the side)"},

@@ -109,7 +109,7 @@ const char *nav__geometry_check_desc(const nav_geometry_build_desc *d, char *why
  * normals). Refused, saying which way libnav takes as up. Some floors facing down is normal: the
  * undersides of slabs and ceilings (nav_test.obj has as many facing down as up, house.obj more), so
  * a level with a floor facing up passes. The normal is the rasteriser's: (b - a) x (c - a). */
-static nav_status check_facing(const nav_triangles *t, float max_slope, const nav_log *log)
+nav_status nav__geometry_check_facing(const nav_triangles *t, float max_slope, const nav_log *log)
 {
     const float cos_slope = cosf(max_slope * (float)(M_PI / 180.0));
     uint32_t down = 0;
@@ -138,7 +138,7 @@ static nav_status check_facing(const nav_triangles *t, float max_slope, const na
     return NAV_FAILURE | NAV_INVALID_PARAM;
 }
 
-static double since(struct timespec *at)
+double nav__geometry_since(struct timespec *at)
 {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -171,7 +171,7 @@ static void tile_range(const build *b, uint32_t i, int32_t r[4])
 /* Each tile's triangles: those whose box meets the tile's with its border (a counting sort), or
  * with only != UINT32_MAX, those of that tile alone (the others' lists empty). False when memory runs
  * out. */
-static bool bucket_triangles(build *b, uint32_t only)
+bool nav__geometry_bucket(build *b, uint32_t only)
 {
     const nav_triangles *t = b->triangles;
     size_t tiles = (size_t)b->tiles_x * (size_t)b->tiles_z;
@@ -235,7 +235,7 @@ static uint64_t largest_box(const nav__polygons *p)
 
 /* Builds tile `item` (stages 1 to 7) into r (empty). False when memory runs out (r's polygons are then
  * only good for freeing). Runs on any thread: stb_ds scratch only. */
-static bool build_tile_into(build *b, uint32_t item, tile_result *r)
+bool nav__geometry_build_tile(build *b, uint32_t item, tile_result *r)
 {
     const nav_geometry_build_desc *d = &b->desc;
     int32_t tx = (int32_t)item % b->tiles_x, tz = (int32_t)item / b->tiles_x;
@@ -268,9 +268,9 @@ static bool build_tile_into(build *b, uint32_t item, tile_result *r)
                                  stages))
         goto done;
     r->spans = hf.span_count;
-    r->stage_ms[NAV_GEOMETRY_RASTERIZE] = since(&at);
+    r->stage_ms[NAV_GEOMETRY_RASTERIZE] = nav__geometry_since(&at);
     nav__filter_walkable(&hf, b->height, b->climb, stages);
-    r->stage_ms[NAV_GEOMETRY_FILTER] = since(&at);
+    r->stage_ms[NAV_GEOMETRY_FILTER] = nav__geometry_since(&at);
     if (!nav__open_space_build(&os, &hf, b->height, b->climb, stages)) goto done;
     nav__heightfield_free(&hf);
     if (b->tile) {
@@ -278,7 +278,7 @@ static bool build_tile_into(build *b, uint32_t item, tile_result *r)
         os.inner_x1 = os.inner_z1 = b->border + b->tile;
     }
     r->tops = os.count;
-    r->stage_ms[NAV_GEOMETRY_OPEN_SPACE] = since(&at);
+    r->stage_ms[NAV_GEOMETRY_OPEN_SPACE] = nav__geometry_since(&at);
     if (!nav__open_space_erode(&os, b->radius, stages)) goto done;
     for (uint32_t i = 0; i < d->volume_count; i++) {
         const nav_geometry_volume *v = &d->volumes[i];
@@ -291,10 +291,10 @@ static bool build_tile_into(build *b, uint32_t item, tile_result *r)
             for (uint32_t i = os.column_first[c]; i < os.column_first[c + 1]; i++)
                 r->kept_tops += os.area[i] != 0;
         }
-    r->stage_ms[NAV_GEOMETRY_ERODE] = since(&at);
+    r->stage_ms[NAV_GEOMETRY_ERODE] = nav__geometry_since(&at);
     if (!nav__open_space_partition(&os)) goto done;
     r->regions = os.region_count;
-    r->stage_ms[NAV_GEOMETRY_REGIONS] = since(&at);
+    r->stage_ms[NAV_GEOMETRY_REGIONS] = nav__geometry_since(&at);
     /* the later stages grow with the outlines: each checked against the tile's share of max_memory
      * (build_memory.c) before it starts, the outlines as they grow */
     uint64_t held = nav__open_space_bytes(&os);
@@ -306,14 +306,14 @@ static bool build_tile_into(build *b, uint32_t item, tile_result *r)
         goto done;
     }
     r->contour_points = (uint32_t)arrlenu(contours.points);
-    r->stage_ms[NAV_GEOMETRY_CONTOURS] = since(&at);
+    r->stage_ms[NAV_GEOMETRY_CONTOURS] = nav__geometry_since(&at);
     if (!nav__geometry_fits(r, NAV__FIT_POLYGONS, held + nav__contours_bytes(&contours),
                             nav__polygons_build_bound(arrlenu(contours.points), contours.region_count),
                             b->share) ||
         !nav__polygons_build(&r->polygons, &contours, &os, d->max_poly_verts, x0, z0))
         goto done;
     nav__contours_free(&contours);
-    r->stage_ms[NAV_GEOMETRY_POLYGONS] = since(&at);
+    r->stage_ms[NAV_GEOMETRY_POLYGONS] = nav__geometry_since(&at);
     if (d->detail_sample_distance > 0) {
         /* on the stages' threads, or on this one alone when their scratch does not fit */
         uint64_t polys = arrlenu(r->polygons.poly_first) ? arrlenu(r->polygons.poly_first) - 1 : 0,
@@ -335,13 +335,13 @@ done:
     nav__contours_free(&contours);
     nav__open_space_free(&os);
     if (stages) nav__pool_stop(stages);
-    if (ok && !r->broken) r->stage_ms[NAV_GEOMETRY_HEIGHTS] = since(&at);
+    if (ok && !r->broken) r->stage_ms[NAV_GEOMETRY_HEIGHTS] = nav__geometry_since(&at);
     return ok;
 }
 
 /* Counts a built tile's polygons among the results kept: false (r marked) when they take the results
  * past their room. */
-static bool keep_results(build *b, tile_result *r)
+bool nav__geometry_keep_results(build *b, tile_result *r)
 {
     uint64_t bytes = nav__polygons_bytes(&r->polygons),
              held = atomic_fetch_add(b->results_held, bytes) + bytes;
@@ -355,16 +355,16 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
     (void)scratch;
     build *b = context;
     tile_result *r = &b->results[item];
-    return build_tile_into(b, item, r) && (r->broken || keep_results(b, r));
+    return nav__geometry_build_tile(b, item, r) && (r->broken || nav__geometry_keep_results(b, r));
 }
 
 /* The status of a build whose tiles ran (s: nav__parallel's): the first tile that did not fit is
  * named (NAV_TOO_LARGE), else s. */
-static nav_status tiles_status(build *b, nav_status s)
+nav_status nav__geometry_tiles_status(const build *b, const tile_result *results, uint32_t count, nav_status s)
 {
-    for (uint32_t i = 0; i < (uint32_t)arrlenu(b->results); i++)
-        if (b->results[i].too_large) {
-            nav__geometry_report_too_large(b, i, &b->results[i]);
+    for (uint32_t i = 0; i < count; i++)
+        if (results[i].too_large) {
+            nav__geometry_report_too_large(b, i, &results[i]);
             return NAV_FAILURE | NAV_TOO_LARGE;
         }
     return s;
@@ -456,7 +456,7 @@ done:
 
 /* Checks the triangles and options and sets the build up: the scene's grid, the agent in steps
  * and cells, the tiles. */
-static nav_status prepare(build *b, const nav_triangles *triangles, const nav_geometry_build_desc *desc,
+nav_status nav__geometry_prepare(build *b, const nav_triangles *triangles, const nav_geometry_build_desc *desc,
                           nav_geometry_build_stats *stats)
 {
     nav_geometry_build_desc d = nav_geometry_build_desc_defaults(desc);
@@ -471,7 +471,7 @@ static nav_status prepare(build *b, const nav_triangles *triangles, const nav_ge
         return NAV_FAILURE | NAV_INVALID_PARAM;
     }
     nav_status s = nav_triangles_check(triangles, d.log);
-    if (nav_succeeded(s)) s = check_facing(triangles, d.max_slope, d.log);
+    if (nav_succeeded(s)) s = nav__geometry_check_facing(triangles, d.max_slope, d.log);
     if (nav_failed(s)) return s;
     stats->triangles = triangles->triangle_count;
     nav_vec3 lo, hi;
@@ -589,7 +589,7 @@ nav_status nav__geometry_assemble(build *b, nav_geometry_build_stats *stats, nav
         clock_gettime(CLOCK_MONOTONIC, &mesh_at);
         s = nav__polygons_stitch(&all, b->tile, (int32_t)b->climb) ? make_mesh(&all, b->origin, d, out)
                                                                    : NAV_FAILURE | NAV_OUT_OF_MEMORY;
-        stats->stage_ms[NAV_GEOMETRY_MESH] = since(&mesh_at);
+        stats->stage_ms[NAV_GEOMETRY_MESH] = nav__geometry_since(&mesh_at);
     }
     nav__polygons_free(&all);
     if (nav_succeeded(s)) {
@@ -601,9 +601,9 @@ nav_status nav__geometry_assemble(build *b, nav_geometry_build_stats *stats, nav
 }
 
 /* Builds every tile, on the threads the options say (fewer when memory is short). */
-static nav_status build_all(build *b)
+nav_status nav__geometry_build_all(build *b)
 {
-    if (!bucket_triangles(b, UINT32_MAX)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!nav__geometry_bucket(b, UINT32_MAX)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     uint32_t cores = nav__core_count(), threads = b->desc.threads ? b->desc.threads : cores;
     /* a whole level's stages: no more threads than the cores (its helpers spin while they wait), and
      * 16 (the stages' bands and runs: 8 and 16) */
@@ -619,7 +619,7 @@ static nav_status build_all(build *b)
                       .ctx = b,
                       .stage = "geometry: tiles",
                       .progress = b->desc.progress};
-    s = tiles_status(b, nav__parallel(&work, b->tiles_at_once));
+    s = nav__geometry_tiles_status(b, b->results, work.count, nav__parallel(&work, b->tiles_at_once));
     b->results_held = NULL;
     return s;
 }
@@ -633,163 +633,14 @@ nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const na
     if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
     *out = NULL;
     build b;
-    nav_status s = prepare(&b, triangles, desc, stats);
+    nav_status s = nav__geometry_prepare(&b, triangles, desc, stats);
     if (nav_failed(s)) return s;
     struct timespec at;
     clock_gettime(CLOCK_MONOTONIC, &at);
-    s = build_all(&b);
+    s = nav__geometry_build_all(&b);
     stats->memory_estimate = b.estimate, stats->tiles_at_once = b.tile ? b.tiles_at_once : b.stage_threads;
     if (nav_succeeded(s)) s = nav__geometry_assemble(&b, stats, out);
     nav__geometry_free_build(&b);
-    stats->total_ms = since(&at);
+    stats->total_ms = nav__geometry_since(&at);
     return s;
-}
-
-/* ---- Tiles kept for rebuilding ----------------------------------------------------------------- */
-
-nav_status nav_geometry_tiles_build(const nav_triangles *triangles, const nav_geometry_build_desc *desc,
-                                    nav_geometry_tiles **tiles, nav_mesh **mesh,
-                                    nav_geometry_build_stats *stats)
-{
-    nav_geometry_build_stats local;
-    if (!stats) stats = &local;
-    *stats = (nav_geometry_build_stats){0};
-    if (!tiles) return NAV_FAILURE | NAV_INVALID_PARAM;
-    *tiles = NULL;
-    if (mesh) *mesh = NULL;
-    if (!desc || desc->tile_size == 0) {
-        nav__logf(desc ? desc->log : NULL, NAV_LOG_ERROR, "geometry: tiles need a tile size");
-        return NAV_FAILURE | NAV_INVALID_PARAM;
-    }
-    nav_allocator a;
-    nav__allocator_resolve(&a, desc->allocator);
-    nav_geometry_tiles *t = nav__calloc(&a, 1, sizeof *t);
-    if (!t) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    t->allocator = a;
-    struct timespec at;
-    clock_gettime(CLOCK_MONOTONIC, &at);
-    nav_status s = prepare(&t->b, triangles, desc, stats);
-    if (nav_failed(s)) {
-        nav__free(&a, t);
-        return s;
-    }
-    s = nav__geometry_tiles_own_arrays(t, desc) ? build_all(&t->b) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    stats->memory_estimate = t->b.estimate, stats->tiles_at_once = t->b.tiles_at_once;
-    if (nav_succeeded(s) && mesh) s = nav__geometry_assemble(&t->b, stats, mesh);
-    t->b.triangles = NULL; /* the caller's: not kept */
-    stats->total_ms = since(&at);
-    if (nav_failed(s)) {
-        nav_geometry_tiles_destroy(t);
-        return s;
-    }
-    *tiles = t;
-    return NAV_SUCCESS;
-}
-
-nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_triangles *triangles,
-                                      int32_t tile_x, int32_t tile_z, nav_mesh **mesh,
-                                      nav_geometry_build_stats *stats)
-{
-    nav_geometry_build_stats local;
-    if (!stats) stats = &local;
-    *stats = (nav_geometry_build_stats){0};
-    if (!mesh) return NAV_FAILURE | NAV_INVALID_PARAM;
-    *mesh = NULL;
-    if (!tiles || !triangles) return NAV_FAILURE | NAV_INVALID_PARAM;
-    build *b = &tiles->b;
-    if (tile_x < 0 || tile_z < 0 || tile_x >= b->tiles_x || tile_z >= b->tiles_z) {
-        nav__logf(b->desc.log, NAV_LOG_ERROR, "geometry: tile (%d, %d) is not one of the %d x %d", tile_x,
-                  tile_z, b->tiles_x, b->tiles_z);
-        return NAV_FAILURE | NAV_INVALID_PARAM;
-    }
-    nav_status s = nav_triangles_check(triangles, b->desc.log);
-    if (nav_succeeded(s)) s = check_facing(triangles, b->desc.max_slope, b->desc.log);
-    if (nav_failed(s)) return s;
-    struct timespec at;
-    clock_gettime(CLOCK_MONOTONIC, &at);
-    uint32_t item = (uint32_t)(tile_z * b->tiles_x + tile_x);
-    /* built apart, and kept only once built: out of memory, the tiles keep the tile as it was */
-    tile_result built = {0};
-    b->triangles = triangles;
-    /* beside the tiles kept (the one rebuilt among them until it is replaced) */
-    uint64_t kept = 0;
-    for (size_t i = 0; i < arrlenu(b->results); i++) kept += nav__polygons_bytes(&b->results[i].polygons);
-    s = bucket_triangles(b, item) ? nav__geometry_plan_memory(b, 1, 1, kept)
-                                  : NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    _Atomic uint64_t held;
-    atomic_init(&held, 0);
-    b->results_held = &held;
-    if (nav_succeeded(s) && !(build_tile_into(b, item, &built) && (built.broken || keep_results(b, &built))))
-        s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    if (built.too_large) {
-        nav__geometry_report_too_large(b, item, &built);
-        s = NAV_FAILURE | NAV_TOO_LARGE;
-    }
-    b->results_held = NULL;
-    b->triangles = NULL;
-    stats->memory_estimate = b->estimate, stats->tiles_at_once = 1;
-    if (nav_failed(s)) {
-        nav__polygons_free(&built.polygons);
-        stats->total_ms = since(&at);
-        return s;
-    }
-    nav__polygons_free(&b->results[item].polygons);
-    b->results[item] = built;
-    stats->triangles = triangles->triangle_count;
-    stats->width = b->width, stats->depth = b->depth;
-    stats->tiles = (uint32_t)arrlenu(b->results);
-    s = nav__geometry_assemble(b, stats, mesh);
-    stats->total_ms = since(&at);
-    return s;
-}
-
-bool nav__geometry_tiles_own_arrays(nav_geometry_tiles *t, const nav_geometry_build_desc *desc)
-{
-    nav_geometry_build_desc *d = &t->b.desc;
-    size_t points = 0;
-    for (uint32_t i = 0; i < desc->volume_count; i++) points += 2 * (size_t)desc->volumes[i].point_count;
-    if (!nav__arr_reserve(t->volume_points, points) || !nav__arr_reserve(t->volumes, desc->volume_count) ||
-        !nav__arr_reserve(t->links, desc->link_count))
-        return false;
-    for (uint32_t i = 0; i < desc->volume_count; i++)
-        for (uint32_t k = 0; k < 2 * desc->volumes[i].point_count; k++)
-            nav__arr_put_reserved(t->volume_points, desc->volumes[i].points[k]);
-    size_t at = 0;
-    for (uint32_t i = 0; i < desc->volume_count; i++) {
-        nav_geometry_volume v = desc->volumes[i];
-        v.points = t->volume_points + at;
-        at += 2 * (size_t)v.point_count;
-        nav__arr_put_reserved(t->volumes, v);
-    }
-    for (uint32_t i = 0; i < desc->link_count; i++) nav__arr_put_reserved(t->links, desc->links[i]);
-    for (int a = 0; a < 256; a++) {
-        t->area_cost[a] = desc->area_cost ? desc->area_cost[a] : 1.0;
-        t->area_flags[a] = desc->area_flags ? desc->area_flags[a] : 0;
-    }
-    d->volumes = t->volumes, d->volume_count = desc->volume_count;
-    d->links = t->links, d->link_count = desc->link_count;
-    d->area_cost = t->area_cost, d->area_flags = t->area_flags;
-    return true;
-}
-
-void nav_geometry_tiles_destroy(nav_geometry_tiles *tiles)
-{
-    if (!tiles) return;
-    nav__geometry_free_build(&tiles->b);
-    arrfree(tiles->volumes);
-    arrfree(tiles->volume_points);
-    arrfree(tiles->links);
-    nav_allocator a = tiles->allocator;
-    nav__free(&a, tiles);
-}
-
-void nav_geometry_tiles_count(const nav_geometry_tiles *tiles, int32_t *tiles_x, int32_t *tiles_z)
-{
-    if (tiles_x) *tiles_x = tiles ? tiles->b.tiles_x : 0;
-    if (tiles_z) *tiles_z = tiles ? tiles->b.tiles_z : 0;
-}
-
-nav_geometry_build_desc nav_geometry_tiles_desc(const nav_geometry_tiles *tiles)
-{
-    return tiles ? tiles->b.desc : (nav_geometry_build_desc){0};
 }

@@ -4,6 +4,7 @@
 #define NAV_MESH_BUILD_GEOMETRY_H
 
 #include <stdatomic.h>
+#include <time.h>
 
 #include "nav/geometry.h"
 #include "voxel.h"
@@ -14,6 +15,7 @@ typedef struct tile_result {
     uint64_t spans;
     uint32_t tops, kept_tops, regions, contour_points;
     double stage_ms[NAV_GEOMETRY_STAGES];
+    uint64_t source;     /* kept tiles: the fingerprint of what the tile was built from (tiles.c) */
     bool broken;         /* an outline did not close */
     uint8_t too_large;   /* a stage that did not fit its share of max_memory (NAV__FIT_...), or 0 */
     uint64_t need, room; /* what it needed (0: more than room) and what was left to it, bytes */
@@ -58,6 +60,34 @@ struct nav_geometry_tiles {
     uint16_t area_flags[256];
 };
 
+/* ---- The build's steps, shared with the tiles kept for rebuilding (tiles.c) ----------------------- */
+
+/* Checks the triangles and options and sets the build up (b empty): the scene's grid, the agent in
+ * steps and cells, the tiles (their bookkeeping checked against max_memory); the counts into stats. */
+nav_status nav__geometry_prepare(build *b, const nav_triangles *triangles,
+                                 const nav_geometry_build_desc *desc, nav_geometry_build_stats *stats);
+/* Buckets the triangles and builds every tile into b->results, on the threads the options say (fewer
+ * when memory is short). */
+nav_status nav__geometry_build_all(build *b);
+/* Each tile's triangles into b->tile_first and b->tile_tris: those whose box meets the tile's with its
+ * border, or with only != UINT32_MAX, those of that tile alone (the others' lists empty). False when
+ * memory runs out. */
+bool nav__geometry_bucket(build *b, uint32_t only);
+/* Builds tile `item` (stages 1 to 8) into r (empty), each stage within b->share. False when memory runs
+ * out or a stage does not fit (r->too_large); r's polygons are then only good for freeing. Runs on any
+ * thread: stb_ds scratch only. */
+bool nav__geometry_build_tile(build *b, uint32_t item, tile_result *r);
+/* Counts a built tile's polygons among those kept (b->results_held): false, r marked, past their room. */
+bool nav__geometry_keep_results(build *b, tile_result *r);
+/* The status of a build whose tiles ran (s: the run's): the first tile of results[count] that did not
+ * fit named in the log (NAV_TOO_LARGE), else s. */
+nav_status nav__geometry_tiles_status(const build *b, const tile_result *results, uint32_t count,
+                                      nav_status s);
+/* A level whose every floor faces down: NAV_FAILURE | NAV_INVALID_PARAM, saying which way is up. */
+nav_status nav__geometry_check_facing(const nav_triangles *t, float max_slope, const nav_log *log);
+/* Milliseconds since *at, which becomes now. */
+double nav__geometry_since(struct timespec *at);
+
 /* Derives the agent in steps and cells, and the tiles, from b->desc (resolved) and the scene's
  * grid (b->origin, width, depth, steps); checks the tiles' bookkeeping against b->memory_limit (with
  * b->triangles [opt]: their lists too); sets b->results to a tile each, empty. Returns NAV_SUCCESS, or
@@ -69,6 +99,9 @@ void nav__geometry_free_build(build *b);
 /* What is wrong with resolved options d (a message of its own, or written into why, size bytes), or
  * null. */
 const char *nav__geometry_check_desc(const nav_geometry_build_desc *d, char *why, size_t size);
+/* Sets each tile's source (tiles.c: the fingerprint of the options, the grid and the tile's triangles,
+ * b->triangles bucketed). */
+void nav__geometry_tile_sources(build *b);
 /* Points t->b.desc's arrays (volumes, links, costs, flags) at t's own copies of desc's. False when memory
  * runs out (t->b.desc as it was). */
 bool nav__geometry_tiles_own_arrays(nav_geometry_tiles *t, const nav_geometry_build_desc *desc);

@@ -18,6 +18,7 @@
  *   the tiles' blocks, in the same order, each at a multiple of 16, zero padding between
  * A tile's block:
  *   u32 tile x, tile z, vertices, polygons, edges, height points, height triangles, outlines cut in part
+ *   u64 source                                what the tile was built from (tiles.c; version 2 on)
  *   i32 x, y, z [vertices]                    cells and steps of the level's grid
  *   u32 poly_first[polygons + 1], u32 vertex[edges], u8 area[polygons], zero padding to 4
  *   heights (when the options sample them): u32 point_first[polygons + 1], tri_first[polygons + 1],
@@ -39,7 +40,7 @@
 #include "mesh_internal.h"
 #include "nav_file.h"
 
-enum { TILE_HEADER_BYTES = 8 * 4, DIRECTORY_ENTRY_BYTES = 16 };
+enum { TILE_HEADER_BYTES = 8 * 4 + 8, DIRECTORY_ENTRY_BYTES = 16 };
 
 #define MAX_ORIGIN 1e9f /* coordinates of the box beyond this are refused, as a MESH chunk's */
 
@@ -71,6 +72,7 @@ static void write_tile(nav_writer *w, const build *b, uint32_t item, size_t star
     nav_writer_put_u32(w, points);
     nav_writer_put_u32(w, tris);
     nav_writer_put_u32(w, p->failed_regions);
+    nav_writer_put_u64(w, b->results[item].source);
     for (uint32_t v = 0; v < verts; v++) {
         nav_writer_put_i32(w, p->x[v]);
         nav_writer_put_i32(w, p->y[v]);
@@ -312,6 +314,7 @@ static nav_status read_tile(tiles_reader *c, build *b, uint32_t item)
              polys = nav_reader_get_u32(r), edges = nav_reader_get_u32(r), points = nav_reader_get_u32(r),
              tris = nav_reader_get_u32(r);
     p->failed_regions = nav_reader_get_u32(r);
+    b->results[item].source = nav_reader_get_u64(r);
     if (r->status != NAV_SUCCESS) return corrupt(c, "truncated counts: tile", item);
     if (tx != item % (uint32_t)b->tiles_x || tz != item / (uint32_t)b->tiles_x)
         return corrupt(c, "a block in another tile's place: tile", item);

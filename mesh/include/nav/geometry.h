@@ -233,7 +233,14 @@ NAV_BAKE_API nav_status nav_mesh_build_from_geometry(const nav_triangles *triang
  *     // (new query objects: one belongs to one mesh) and destroy `mesh` once no thread uses it
  *
  * Building one tile reads the level's triangles round it (the tile and a border of the radius and 3
- * cells): a change that close to a tile's edge changes the tile beside it too; rebuild both. */
+ * cells): a change that close to a tile's edge changes the tile beside it too. Each tile keeps a
+ * fingerprint of what it was built from (its source: the options, the level's grid and the triangles it
+ * reads, their corners' coordinates and area types; XXH64 of a little-endian encoding, the same on every
+ * machine), and a rebuild checks that every tile it does not build again still reads the triangles it
+ * was built from: a level changed only in that tile passes, one changed in another tile too (or across
+ * a tile's edge) is refused with NAV_SOURCE_MISMATCH, naming a tile that changed and both fingerprints,
+ * and so are another level's triangles (no tile reads the triangles it was built from). A change across
+ * tiles is rebuilt by nav_geometry_tiles_rebuild_changed, every tile whose source changed. */
 typedef struct nav_geometry_tiles nav_geometry_tiles;
 
 /* Builds the level as nav_mesh_build_from_geometry does (desc [in]: tile_size must not be 0; the
@@ -248,14 +255,25 @@ NAV_BAKE_API nav_status nav_geometry_tiles_build(const nav_triangles *triangles,
 
 /* Builds tile (tile_x, tile_z) again from triangles (the whole level as it is now, checked as
  * nav_triangles_check does; in the first build's box: what lies outside it is left out), and makes a
- * new mesh of all the tiles into *mesh: the mesh a tiled build of the changed level makes, when the
- * change lies in this tile away from its border. The old mesh is not touched. stats [opt]: the new mesh's.
- * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_INVALID_PARAM (no such tile, bad triangles),
- * NAV_OUT_OF_MEMORY, NAV_CORRUPT_DATA; on failure the tiles keep the rebuilt tile (a later rebuild may try
- * again), or the tile as it was when memory ran out building it. */
+ * new mesh of all the tiles into *mesh: the mesh a tiled build of the changed level makes, the change
+ * lying in this tile away from its border (every other tile must read the triangles it was built from,
+ * above). The old mesh is not touched. stats [opt]: the new mesh's. Returns NAV_SUCCESS, or NAV_FAILURE
+ * with NAV_INVALID_PARAM (no such tile, bad triangles), NAV_SOURCE_MISMATCH (another tile's triangles
+ * changed too, or they are another level's: logged), NAV_TOO_LARGE (over max_memory), NAV_OUT_OF_MEMORY,
+ * NAV_CORRUPT_DATA; on failure the tiles keep the rebuilt tile (a later rebuild may try again), or the
+ * tile as it was when it could not be built. */
 NAV_BAKE_API nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_triangles *triangles,
                                                    int32_t tile_x, int32_t tile_z, nav_mesh **mesh,
                                                    nav_geometry_build_stats *stats);
+/* Builds again every tile whose source changed (none: the mesh of the tiles as they are), on the
+ * threads the options say, and makes a new mesh of all the tiles into *mesh: the mesh a tiled build of
+ * the changed level makes. rebuilt [opt]: how many tiles were built. Returns as
+ * nav_geometry_tiles_rebuild (NAV_SOURCE_MISMATCH: another level's triangles); on failure the tiles keep
+ * what they had. */
+NAV_BAKE_API nav_status nav_geometry_tiles_rebuild_changed(nav_geometry_tiles *tiles,
+                                                           const nav_triangles *triangles, nav_mesh **mesh,
+                                                           uint32_t *rebuilt,
+                                                           nav_geometry_build_stats *stats);
 NAV_BAKE_API void nav_geometry_tiles_destroy(nav_geometry_tiles *tiles);
 /* How many tiles there are along x and z (tile (x, z) covers the cells x * tile_size .. from the
  * level box's low corner). */
@@ -268,21 +286,23 @@ NAV_BAKE_API nav_geometry_build_desc nav_geometry_tiles_desc(const nav_geometry_
 
 /* The TILS chunk keeps a tiled level as its tiles: the build's options (with the volumes, links,
  * area costs and flags) and the level's grid, then a directory of the tiles (each one's offset, size
- * and CRC-32) and each tile's polygons and height triangles in a block of its own, 16-byte aligned,
- * in cells and steps of the level's grid. A tile's block depends on nothing but that tile: after
- * nav_geometry_tiles_rebuild, the chunk written again differs from the old one in that tile's
- * block, the directory and the offsets of the blocks after it, and every other tile's block is the
+ * and CRC-32) and each tile's source (above), polygons and height triangles in a block of its own,
+ * 16-byte aligned, in cells and steps of the level's grid (version 2; a version 1 chunk, without the
+ * sources, is refused with NAV_WRONG_VERSION: bake the level again). A tile's block depends on nothing but
+ * that tile: after nav_geometry_tiles_rebuild, the chunk written again differs from the old one in that
+ * tile's block, the directory and the offsets of the blocks after it, and every other tile's block is the
  * same to the byte (tested). A file of tiles holds the mesh stitched from them too (a MESH chunk):
  * the run time's nav_mesh_load_nav reads that, and only the bake reads the tiles (to rebuild one).
  * Layout: mesh/bake/tiles_chunk.c. */
 #define NAV_CHUNK_MESH_TILES         NAV_TAG('T', 'I', 'L', 'S')
-#define NAV_MESH_TILES_CHUNK_VERSION 1
+#define NAV_MESH_TILES_CHUNK_VERSION 2
 
 /* Appends the tiles' TILS chunk data to out. Returns NAV_SUCCESS, or the writer's failure. */
 NAV_BAKE_API nav_status nav_geometry_tiles_write_chunk(const nav_geometry_tiles *tiles, nav_writer *out);
 /* Reads tiles from TILS chunk data (nothing in it trusted: every count against the bytes left, every
  * index, every polygon convex and clockwise inside its tile, every option as a build checks it).
- * opts [opt]: the allocator, log, progress and threads to use from now on (the rest is the file's).
+ * opts [opt]: the allocator, log, progress, threads and max_memory to use from now on (the rest is the
+ * file's).
  * [out] out: null on failure. Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA (the log says
  * what), NAV_OUT_OF_MEMORY or NAV_INVALID_PARAM. */
 NAV_BAKE_API nav_status nav_geometry_tiles_read_chunk(const void *data, size_t size,
