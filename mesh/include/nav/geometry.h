@@ -23,7 +23,8 @@
  * from its first vertex), each vertex "i", "i/t", "i//n" or "i/t/n" with i counted from 1, or from
  * the end when negative (-1: the last vertex read so far); "#" comments; and skips texture
  * coordinates, normals, groups, objects, smoothing, materials and the other statements of the
- * format. Errors name the file and line ("level.obj:12: face vertex 0: indices count from 1"). */
+ * format. Lines end in LF, CRLF or CR alone. Errors name the file and line ("level.obj:12: face vertex
+ * 0: indices count from 1"). */
 #ifndef NAV_GEOMETRY_H
 #define NAV_GEOMETRY_H
 
