@@ -168,24 +168,23 @@ static void tile_range(const build *b, uint32_t i, int32_t r[4])
     r[1] = (int32_t)fmax(0, floor(r0 / b->tile)), r[3] = (int32_t)fmin(b->tiles_z - 1, floor(r1 / b->tile));
 }
 
-/* Each tile's triangles: those whose box meets the tile's with its border (a counting sort), or
- * with only != UINT32_MAX, those of that tile alone (the others' lists empty). False when memory runs
- * out. */
-bool nav__geometry_bucket(build *b, uint32_t only)
+/* Each tile's triangles: a counting sort of the tiles each triangle's box (with the border) meets
+ * (build_geometry.h). */
+nav_status nav__geometry_bucket(build *b, uint32_t only)
 {
     const nav_triangles *t = b->triangles;
     size_t tiles = (size_t)b->tiles_x * (size_t)b->tiles_z;
-    if (!nav__arr_setlen(b->tile_first, tiles + 1)) return false;
+    if (!nav__arr_setlen(b->tile_first, tiles + 1)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     memset(b->tile_first, 0, (tiles + 1) * sizeof *b->tile_first);
     nav__arr_truncate(b->tile_tris, 0);
     if (b->tile == 0) { /* one tile: all of them */
-        if (!nav__arr_setlen(b->tile_tris, t->triangle_count)) return false;
+        if (!nav__arr_setlen(b->tile_tris, t->triangle_count)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
         for (uint32_t i = 0; i < t->triangle_count; i++) b->tile_tris[i] = i;
         b->tile_first[1] = t->triangle_count;
-        return true;
+        return NAV_SUCCESS;
     }
     int32_t *range = NULL; /* per triangle: tx0, tz0, tx1, tz1 */
-    if (!nav__arr_setlen(range, 4 * (size_t)t->triangle_count)) return false;
+    if (!nav__arr_setlen(range, 4 * (size_t)t->triangle_count)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < t->triangle_count; i++) tile_range(b, i, range + 4 * (size_t)i);
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < t->triangle_count; i++) {
@@ -202,9 +201,14 @@ bool nav__geometry_bucket(build *b, uint32_t only)
         }
         if (pass == 0) {
             for (size_t k = 0; k < tiles; k++) b->tile_first[k + 1] += b->tile_first[k];
-            if (!nav__arr_setlen(b->tile_tris, b->tile_first[tiles])) {
+            /* the tiles' lists within max_memory before they are made (a level of large triangles in
+             * small tiles lists each of them many times) */
+            nav_status s = nav__geometry_check_bookkeeping(b, b->tile_first[tiles]);
+            if (nav_succeeded(s) && !nav__arr_setlen(b->tile_tris, b->tile_first[tiles]))
+                s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+            if (nav_failed(s)) {
                 arrfree(range);
-                return false;
+                return s;
             }
         } else { /* back to the starts */
             for (size_t k = tiles; k > 0; k--) b->tile_first[k] = b->tile_first[k - 1];
@@ -212,7 +216,7 @@ bool nav__geometry_bucket(build *b, uint32_t only)
         }
     }
     arrfree(range);
-    return true;
+    return NAV_SUCCESS;
 }
 
 /* The most cells a polygon's box (and a cell round it) covers: the heights' footprint mask. */
@@ -360,7 +364,8 @@ static bool build_tile(void *context, void *scratch, uint32_t item)
 
 /* The status of a build whose tiles ran (s: nav__parallel's): the first tile that did not fit is
  * named (NAV_TOO_LARGE), else s. */
-nav_status nav__geometry_tiles_status(const build *b, const tile_result *results, uint32_t count, nav_status s)
+nav_status nav__geometry_tiles_status(const build *b, const tile_result *results, uint32_t count,
+                                      nav_status s)
 {
     for (uint32_t i = 0; i < count; i++)
         if (results[i].too_large) {
@@ -456,8 +461,8 @@ done:
 
 /* Checks the triangles and options and sets the build up: the scene's grid, the agent in steps
  * and cells, the tiles. */
-nav_status nav__geometry_prepare(build *b, const nav_triangles *triangles, const nav_geometry_build_desc *desc,
-                          nav_geometry_build_stats *stats)
+nav_status nav__geometry_prepare(build *b, const nav_triangles *triangles,
+                                 const nav_geometry_build_desc *desc, nav_geometry_build_stats *stats)
 {
     nav_geometry_build_desc d = nav_geometry_build_desc_defaults(desc);
     char why[200];
@@ -512,18 +517,10 @@ nav_status nav__geometry_derive(build *b)
     b->border = b->tile ? (int32_t)b->radius + 3 : 0;
     b->tiles_x = b->tile ? (b->width + b->tile - 1) / b->tile : 1;
     b->tiles_z = b->tile ? (b->depth + b->tile - 1) / b->tile : 1;
-    /* the tiles' bookkeeping (a result a tile, each tile's triangles) checked before it is made: tiles
-     * of one cell over a large level ask for gigabytes of it */
-    uint64_t triangle_tiles = b->triangles ? b->triangles->triangle_count : 0;
-    if (b->triangles && b->tile) {
-        triangle_tiles = 0;
-        for (uint32_t i = 0; i < b->triangles->triangle_count; i++) {
-            int32_t r[4];
-            tile_range(b, i, r);
-            triangle_tiles += (uint64_t)(r[2] - r[0] + 1) * (uint64_t)(r[3] - r[1] + 1);
-        }
-    }
-    nav_status s = nav__geometry_check_bookkeeping(b, triangle_tiles);
+    /* the tiles' bookkeeping (a result a tile, each tile's triangles: each once at least, until
+     * nav__geometry_bucket counts them) checked before it is made: tiles of one cell over a large
+     * level ask for gigabytes of it */
+    nav_status s = nav__geometry_check_bookkeeping(b, b->triangles ? b->triangles->triangle_count : 0);
     if (nav_failed(s)) return s;
     size_t tiles = (size_t)b->tiles_x * (size_t)b->tiles_z;
     if (!nav__arr_setlen(b->results, tiles)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -549,8 +546,7 @@ nav_status nav__geometry_assemble(build *b, nav_geometry_build_stats *stats, nav
     for (uint32_t i = 0; i < tiles; i++) results += nav__polygons_bytes(&b->results[i].polygons);
     uint64_t held = b->bookkeeping + results, need = nav__assembly_bound(results);
     if (b->memory_limit && (held > b->memory_limit || need > b->memory_limit - held)) {
-        tile_result r = {.too_large = NAV__FIT_RESULTS, .need = held + need, .room = b->memory_limit};
-        nav__geometry_report_too_large(b, 0, &r);
+        nav__geometry_report_mesh_too_large(b, results, need);
         return NAV_FAILURE | NAV_TOO_LARGE;
     }
     nav__polygons all = {0};
@@ -603,13 +599,14 @@ nav_status nav__geometry_assemble(build *b, nav_geometry_build_stats *stats, nav
 /* Builds every tile, on the threads the options say (fewer when memory is short). */
 nav_status nav__geometry_build_all(build *b)
 {
-    if (!nav__geometry_bucket(b, UINT32_MAX)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    nav_status s = nav__geometry_bucket(b, UINT32_MAX);
+    if (nav_failed(s)) return s;
     uint32_t cores = nav__core_count(), threads = b->desc.threads ? b->desc.threads : cores;
     /* a whole level's stages: no more threads than the cores (its helpers spin while they wait), and
      * 16 (the stages' bands and runs: 8 and 16) */
     uint32_t stage_threads = threads < cores ? threads : cores;
     if (stage_threads > 16) stage_threads = 16;
-    nav_status s = nav__geometry_plan_memory(b, b->tile ? threads : 1, b->tile ? 1 : stage_threads, 0);
+    s = nav__geometry_plan_memory(b, b->tile ? threads : 1, b->tile ? 1 : stage_threads, 0);
     if (nav_failed(s)) return s;
     _Atomic uint64_t held;
     atomic_init(&held, 0);

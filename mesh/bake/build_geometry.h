@@ -70,9 +70,10 @@ nav_status nav__geometry_prepare(build *b, const nav_triangles *triangles,
  * when memory is short). */
 nav_status nav__geometry_build_all(build *b);
 /* Each tile's triangles into b->tile_first and b->tile_tris: those whose box meets the tile's with its
- * border, or with only != UINT32_MAX, those of that tile alone (the others' lists empty). False when
- * memory runs out. */
-bool nav__geometry_bucket(build *b, uint32_t only);
+ * border, or with only != UINT32_MAX, those of that tile alone (the others' lists empty); the lists
+ * checked against max_memory before they are made. NAV_SUCCESS, or NAV_FAILURE with NAV_TOO_LARGE
+ * (logged) or NAV_OUT_OF_MEMORY. */
+nav_status nav__geometry_bucket(build *b, uint32_t only);
 /* Builds tile `item` (stages 1 to 8) into r (empty), each stage within b->share. False when memory runs
  * out or a stage does not fit (r->too_large); r's polygons are then only good for freeing. Runs on any
  * thread: stb_ds scratch only. */
@@ -134,5 +135,7 @@ nav_status nav__geometry_plan_memory(build *b, uint32_t tile_threads, uint32_t s
 bool nav__geometry_fits(tile_result *r, uint8_t stage, uint64_t held, uint64_t need, uint64_t room);
 /* Logs why tile `item` did not fit (r->too_large). */
 void nav__geometry_report_too_large(const build *b, uint32_t item, const tile_result *r);
+/* Logs that the mesh (need bytes) does not fit beside the tiles' polygons (results bytes). */
+void nav__geometry_report_mesh_too_large(const build *b, uint64_t results, uint64_t need);
 
 #endif

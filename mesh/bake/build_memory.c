@@ -208,11 +208,10 @@ nav_status nav__geometry_check_bookkeeping(build *b, uint64_t triangle_tiles)
     if (b->bookkeeping <= b->memory_limit) return NAV_SUCCESS;
     char need[32], limit[32];
     nav__logf(b->desc.log, NAV_LOG_ERROR,
-              "geometry: the build needs more than %s for its %" PRIu64 " tiles of %d cells (%" PRIu64
-              " tiles met by triangles) before it starts, more than max_memory's %s: use larger tiles or "
-              "raise max_memory",
-              bytes_text(b->bookkeeping, need), tiles, b->tile, triangle_tiles,
-              bytes_text(b->memory_limit, limit));
+              "geometry: the build's lists of its %" PRIu64 " tiles and their triangles (%" PRIu64
+              " entries) need %s before it starts, more than max_memory's %s: raise max_memory%s",
+              tiles, triangle_tiles, bytes_text(b->bookkeeping, need), bytes_text(b->memory_limit, limit),
+              b->tile ? " or use larger tiles" : "");
     return NAV_FAILURE | NAV_TOO_LARGE;
 }
 
@@ -277,4 +276,13 @@ void nav__geometry_report_too_large(const build *b, uint32_t item, const tile_re
         where, r->too_large < sizeof what / sizeof *what ? what[r->too_large] : "stages",
         bytes_text(r->need, need), bytes_text(r->room, room), bytes_text(b->memory_limit, limit),
         b->tile ? "" : " or build it in tiles");
+}
+
+void nav__geometry_report_mesh_too_large(const build *b, uint64_t results, uint64_t need)
+{
+    char mesh[32], kept[32], limit[32];
+    nav__logf(b->desc.log, NAV_LOG_ERROR,
+              "geometry: the mesh needs up to %s beside its tiles' polygons (%s), more than max_memory's %s "
+              "leaves: raise max_memory",
+              bytes_text(need, mesh), bytes_text(results, kept), bytes_text(b->memory_limit, limit));
 }

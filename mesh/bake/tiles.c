@@ -279,8 +279,8 @@ static nav_status start_rebuild(build *b, const nav_triangles *triangles, uint64
     if (nav_succeeded(s)) s = nav__geometry_check_facing(triangles, b->desc.max_slope, b->desc.log);
     if (nav_failed(s)) return s;
     b->triangles = triangles;
-    if (!nav__geometry_bucket(b, UINT32_MAX)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    return compare_sources(b, now, changed);
+    s = nav__geometry_bucket(b, UINT32_MAX);
+    return nav_succeeded(s) ? compare_sources(b, now, changed) : s;
 }
 
 nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_triangles *triangles,
