@@ -305,14 +305,15 @@ NAV_BAKE_API nav_status nav_geometry_tiles_write_chunk(const nav_geometry_tiles 
  * opts [opt]: the allocator, log, progress, threads and max_memory to use from now on (the rest is the
  * file's).
  * [out] out: null on failure. Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA (the log says
- * what), NAV_OUT_OF_MEMORY or NAV_INVALID_PARAM. */
+ * what), NAV_OUT_OF_MEMORY, NAV_TOO_LARGE (more tiles than max_memory holds) or NAV_INVALID_PARAM. */
 NAV_BAKE_API nav_status nav_geometry_tiles_read_chunk(const void *data, size_t size,
                                                       const nav_geometry_build_desc *opts,
                                                       nav_geometry_tiles **out);
 /* The mesh of the tiles, stitched as a build stitches them, and checked as a MESH chunk is (a
  * stitched mesh that would fail that check gives NAV_CORRUPT_DATA). stats [opt]: the mesh's counts.
  * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA, NAV_INVALID_PARAM (a link that lands on
- * no polygon, named in the log), NAV_OUT_OF_MEMORY or NAV_WRONG_STATE (cancelled). */
+ * no polygon, named in the log), NAV_TOO_LARGE (over max_memory), NAV_OUT_OF_MEMORY or NAV_WRONG_STATE
+ * (cancelled). */
 NAV_BAKE_API nav_status nav_geometry_tiles_mesh(nav_geometry_tiles *tiles, nav_mesh **mesh,
                                                 nav_geometry_build_stats *stats);
 /* Writes a .nav file holding the tiles' TILS chunk and the MESH chunk of the mesh stitched from them
