@@ -1458,8 +1458,9 @@ static void test_tiles_sources(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    assert_int_equal(nav_container_write_file(path, &(nav_chunk){NAV_CHUNK_MESH_TILES, 1, w.data, w.size}, 1, NULL),
-                     NAV_SUCCESS);
+    assert_int_equal(
+        nav_container_write_file(path, &(nav_chunk){NAV_CHUNK_MESH_TILES, 1, w.data, w.size}, 1, NULL),
+        NAV_SUCCESS);
     nav_geometry_tiles *old = NULL;
     assert_int_equal(nav_geometry_tiles_load_nav(path, &(nav_geometry_build_desc){.log = &log.hooks}, &old),
                      NAV_FAILURE | NAV_WRONG_VERSION);
