@@ -371,8 +371,8 @@ static void check_regions(nav__open_space *os, float max_error, float max_edge)
             }
         }
     nav__contours exact, simple;
-    assert_int_equal(nav__contours_build(&exact, os, 0, 0), NAV_SUCCESS);
-    assert_int_equal(nav__contours_build(&simple, os, max_error, max_edge), NAV_SUCCESS);
+    assert_int_equal(nav__contours_build(&exact, os, 0, 0, UINT64_MAX), NAV_SUCCESS);
+    assert_int_equal(nav__contours_build(&simple, os, max_error, max_edge, UINT64_MAX), NAV_SUCCESS);
     for (uint32_t r = 1; r <= os->region_count; r++) {
         uint32_t first = exact.first[r - 1], n = exact.first[r] - first;
         assert_true(cells[r] > 0);
@@ -412,12 +412,22 @@ static void test_regions_and_contours(void **state)
         assert_int_equal(os.region_count, with_box ? 4 : 1);
         check_regions(&os, 1.3f, 12);
         nav__contours c;
-        assert_int_equal(nav__contours_build(&c, &os, 1.3f, 0), NAV_SUCCESS);
+        assert_int_equal(nav__contours_build(&c, &os, 1.3f, 0, UINT64_MAX), NAV_SUCCESS);
         if (!with_box) {
             assert_int_equal(c.first[1], 4);
             assert_int_equal(twice_area(c.points, 4), 2 * 34 * 34);
         }
         nav__contours_free(&c);
+        /* within a room of bytes (the build's share of max_memory): its fixed arrays, then its outlines
+         * as they grow; short of either, NAV_TOO_LARGE and nothing made */
+        uint64_t fixed = 8 * (uint64_t)os.count + 9 * ((uint64_t)os.region_count + 1) + 6 * 64;
+        uint64_t rooms[3] = {fixed - 1, fixed + 100, fixed + 64 * 1024};
+        for (int k = 0; k < 3; k++) {
+            nav_status st = nav__contours_build(&c, &os, 1.3f, 0, rooms[k]);
+            assert_int_equal(st, k < 2 ? NAV_FAILURE | NAV_TOO_LARGE : NAV_SUCCESS);
+            if (k < 2) assert_null(c.points);
+            nav__contours_free(&c);
+        }
         nav__open_space_free(&os);
         free(s);
     }
@@ -765,6 +775,60 @@ static void test_build_volumes_links_cancel(void **state)
     free(s);
 }
 
+/* The heights' options from the issue: a sample distance of 0.003 took 5 s and 287 MB on the sample
+ * scene, 3e-5 reached 10 GB and 1e-9 spun for ever; NaN was taken for it and for the error. Each is
+ * refused at once, by name; the least distance, 0.9 cells, builds. */
+static void test_build_detail_options(void **state)
+{
+    (void)state;
+    scene *s = calloc(1, sizeof *s);
+    floor_quad(s, 0, 0, 10, 10, 0, true);
+    nav_triangles t = {s->v, s->nv, s->idx, s->nt, NULL};
+    test_log log;
+    test_log_init(&log);
+    static const struct {
+        float sample, error;
+        const char *message;
+    } bad[] = {
+        {NAN, 0, "detail_sample_distance must be a finite number"},
+        {INFINITY, 0, "detail_sample_distance must be a finite number"},
+        {-INFINITY, 0, "detail_sample_distance must be a finite number"},
+        {0, NAN, "detail_max_error must be finite and not negative"},
+        {0, INFINITY, "detail_max_error must be finite and not negative"},
+        {0, -0.1f, "detail_max_error must be finite and not negative"},
+        {0.003f, 0, "detail_sample_distance 0.003 is less than 0.9 cells (0.225)"},
+        {3e-5f, 0, "detail_sample_distance 3e-05 is less than 0.9 cells"},
+        {1e-9f, 0, "detail_sample_distance 1e-09 is less than 0.9 cells"},
+        {0.2f, 0, "detail_sample_distance 0.2 is less than 0.9 cells"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        for (int tiled = 0; tiled < 2; tiled++) {
+            nav_geometry_build_desc d = scene_desc(0.5f);
+            d.detail_sample_distance = bad[i].sample, d.detail_max_error = bad[i].error;
+            d.tile_size = tiled ? 16 : 0;
+            d.log = &log.hooks;
+            nav_mesh *mesh = (nav_mesh *)s;
+            assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &mesh, NULL),
+                             NAV_FAILURE | NAV_INVALID_PARAM);
+            assert_null(mesh);
+            if (!strstr(log.last, bad[i].message)) fail_msg("case %zu: '%s'", i, log.last);
+        }
+    nav_geometry_build_desc d = scene_desc(0.5f);
+    d.link_extents.y = NAN, d.log = &log.hooks;
+    nav_mesh *mesh = NULL;
+    assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &mesh, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_non_null(strstr(log.last, "link_extents must be finite"));
+    /* the least distance, and a negative one (no heights) */
+    for (int k = 0; k < 2; k++) {
+        d = scene_desc(0.5f);
+        d.detail_sample_distance = k ? -1 : NAV_GEOMETRY_MIN_SAMPLE_CELLS * CELL;
+        assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &mesh, NULL), NAV_SUCCESS);
+        assert_int_equal(nav_mesh_poly_count(mesh), 1);
+        nav_mesh_destroy(mesh);
+    }
+    free(s);
+}
+
 /* Allocation failures: the build's mesh comes from the caller's allocator (its scratch from the
  * system heap); failing each of its allocations in turn gives NAV_OUT_OF_MEMORY and leaks nothing,
  * until the build succeeds with every block freed when the mesh is. */
@@ -799,6 +863,8 @@ static void test_build_allocation_failures(void **state)
 /* Random scenes (a few triangles anywhere in a box of 25.5, the fuzz harness's form, and the case
  * it found: nine crossing triangles where a polygon kept a straight vertex in a piece cut off
  * first): every build succeeds and its mesh passes the MESH chunk's reader, whole and in tiles. */
+static bool floors_face_down(const nav_triangles *t, double max_slope);
+
 static void test_build_random_triangles(void **state)
 {
     (void)state;
@@ -824,10 +890,99 @@ static void test_build_random_triangles(void **state)
                                      .cell_size = 0.25f + 0.05f * (float)(k % 4)};
         if (k == 0) d.agent_radius = -1, d.tile_size = 0, d.cell_size = 0.3f;
         nav_mesh *mesh = NULL;
+        if (floors_face_down(&t, 45)) { /* refused (test_build_facing_down) */
+            assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &mesh, NULL),
+                             NAV_FAILURE | NAV_INVALID_PARAM);
+            continue;
+        }
         assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &mesh, NULL), NAV_SUCCESS);
         check_chunk(mesh);
         nav_mesh_destroy(mesh);
     }
+}
+
+/* A level's floors seen from above with x to the right and z down the page: every triangle within
+ * max_slope degrees of level faces down (its corners clockwise), and there is one. */
+static bool floors_face_down(const nav_triangles *t, double max_slope)
+{
+    uint32_t down = 0;
+    for (uint32_t i = 0; i < t->triangle_count; i++) {
+        if (t->areas && t->areas[i] == 0) continue;
+        const float *p[3];
+        for (int k = 0; k < 3; k++) p[k] = t->vertices + 3 * t->indices[3 * i + k];
+        double ux = p[1][0] - p[0][0], uy = p[1][1] - p[0][1], uz = p[1][2] - p[0][2];
+        double vx = p[2][0] - p[0][0], vy = p[2][1] - p[0][1], vz = p[2][2] - p[0][2];
+        double nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+        double length = sqrt(nx * nx + ny * ny + nz * nz);
+        if (length == 0 || fabs(ny) <= cos(max_slope * M_PI / 180) * length) continue;
+        if (ny > 0) return false;
+        down++;
+    }
+    return down > 0;
+}
+
+/* A level whose every floor faces down (wound the other way, as terrain.obj was exported) is refused
+ * with a message saying which way is up, whole, in tiles and rebuilding a tile; before, it built an
+ * empty mesh and said success. A floor facing up anywhere passes (the undersides of slabs face down
+ * in any building); so does a level with no floor at all, or whose floors are all of area 0. */
+static void test_build_facing_down(void **state)
+{
+    (void)state;
+    scene *s = calloc(1, sizeof *s);
+    floor_quad(s, 0, 0, 10, 10, 0, false);
+    nav_triangles t = {s->v, s->nv, s->idx, s->nt, NULL};
+    assert_true(floors_face_down(&t, 45));
+    test_log log;
+    test_log_init(&log);
+    nav_geometry_build_desc d = scene_desc(0.5f);
+    d.log = &log.hooks;
+    nav_mesh *mesh = (nav_mesh *)s;
+    assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &mesh, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_null(mesh);
+    assert_non_null(
+        strstr(log.last, "no floor of the level faces up: all 2 of its triangles within 45 degrees"));
+    assert_non_null(
+        strstr(log.last, "counter-clockwise: from above, with x to the right and z down the page"));
+    nav_geometry_tiles *tiles = NULL;
+    d.tile_size = 16;
+    assert_int_equal(nav_geometry_tiles_build(&t, &d, &tiles, NULL, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_null(tiles);
+    /* rebuilding a tile of the level the right way up, from the level flipped */
+    scene *up = calloc(1, sizeof *up);
+    floor_quad(up, 0, 0, 10, 10, 0, true);
+    nav_triangles u = {up->v, up->nv, up->idx, up->nt, NULL};
+    assert_int_equal(nav_geometry_tiles_build(&u, &d, &tiles, NULL, NULL), NAV_SUCCESS);
+    log.count = 0;
+    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &t, 0, 0, &mesh, NULL),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    assert_null(mesh);
+    assert_int_equal(log.count, 1);
+    nav_geometry_tiles_destroy(tiles);
+    d.tile_size = 0;
+    /* the floors of area 0: nothing to walk on, and nothing refused */
+    uint8_t blocked[2] = {0, 0};
+    t.areas = blocked;
+    assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &mesh, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_poly_count(mesh), 0);
+    nav_mesh_destroy(mesh);
+    /* steeper than the slope: walls, not floors */
+    d.max_slope = 1;
+    t.areas = NULL;
+    for (uint32_t i = 0; i < s->nv; i++) s->v[3 * i + 1] = s->v[3 * i] * 0.1f; /* 5.7 degrees */
+    assert_false(floors_face_down(&t, 1));
+    assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &mesh, NULL), NAV_SUCCESS);
+    nav_mesh_destroy(mesh);
+    d.max_slope = 0;
+    for (uint32_t i = 0; i < s->nv; i++) s->v[3 * i + 1] = 0;
+    /* a slab: its top faces up, its underside down (as most of a building's floors) */
+    floor_quad(s, 0, 0, 10, 10, STEP, true);
+    t.vertex_count = s->nv, t.triangle_count = s->nt;
+    assert_false(floors_face_down(&t, 45));
+    assert_int_equal(nav_mesh_build_from_geometry(&t, &d, &mesh, NULL), NAV_SUCCESS);
+    assert_true(nav_mesh_poly_count(mesh) > 0);
+    nav_mesh_destroy(mesh);
+    free(up);
+    free(s);
 }
 
 static nav_writer chunk_bytes(const nav_mesh *mesh);
@@ -1183,13 +1338,14 @@ static void test_tiles_rebuild(void **state)
     }
     assert_true(cost[0] > 3.5);
     assert_cost_equal(cost[1], 3, 1e-4);
-    /* the wrong tile: the wall stays */
+    /* the wall back, and the wrong tile: refused, the wall's tile (2, 2) having changed (before, it was
+     * rebuilt and the wall stayed: test_tiles_sources) */
     nav_mesh *wrong = NULL;
     assert_int_equal(nav_geometry_tiles_rebuild(tiles, &a, 2, 2, &wrong, NULL), NAV_SUCCESS); /* back */
     nav_mesh_destroy(wrong);
-    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &b, 0, 0, &wrong, NULL), NAV_SUCCESS);
-    assert_same_mesh(wrong, first); /* tile (0, 0) had no wall to lose */
-    nav_mesh_destroy(wrong);
+    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &b, 0, 0, &wrong, NULL),
+                     NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    assert_null(wrong);
     assert_int_equal(nav_geometry_tiles_rebuild(tiles, &b, 6, 0, &wrong, NULL),
                      NAV_FAILURE | NAV_INVALID_PARAM);
     assert_null(wrong);
@@ -1201,6 +1357,122 @@ static void test_tiles_rebuild(void **state)
     nav_mesh_destroy(next);
     nav_mesh_destroy(fresh);
     nav_geometry_tiles_destroy(tiles);
+    free(with);
+    free(without);
+}
+
+/* The level's triangles as another export of it would give them: its vertices in reverse order. */
+static void reversed_vertices(const scene *s, scene *out)
+{
+    *out = *s;
+    for (uint32_t v = 0; v < s->nv; v++) memcpy(&out->v[3 * (s->nv - 1 - v)], &s->v[3 * v], 3 * sizeof *s->v);
+    for (uint32_t i = 0; i < 3 * s->nt; i++) out->idx[i] = s->nv - 1 - s->idx[i];
+}
+
+/* What tiles are rebuilt from (their sources, tiles.c): the wall scene in tiles of 16 cells. A level
+ * changed only inside the tile rebuilt passes; changed in another tile too, or across a tile's edge,
+ * it is refused (NAV_SOURCE_MISMATCH, the tile that changed and both fingerprints named) and
+ * nav_geometry_tiles_rebuild_changed builds exactly the tiles that changed, giving a fresh build's mesh
+ * to the byte; another level's triangles are refused by both (before, any level was taken: tile
+ * (0, 0) rebuilt from the changed level left the wall of tile (2, 2) standing in the mesh, and another
+ * level's tile was mixed in). The same level exported again (its vertices in another order) changes
+ * no tile. */
+static void test_tiles_sources(void **state)
+{
+    (void)state;
+    scene *with, *without;
+    nav_triangles a, b;
+    nav_geometry_build_desc d;
+    wall_scenes(&with, &without, &a, &b, &d);
+    test_log log;
+    test_log_init(&log);
+    d.log = &log.hooks;
+    nav_geometry_tiles *tiles = NULL;
+    assert_int_equal(nav_geometry_tiles_build(&a, &d, &tiles, NULL, NULL), NAV_SUCCESS);
+    /* the wall falls; tile (0, 0) rebuilt: refused, naming the wall's tile */
+    nav_mesh *mesh = NULL, *fresh = NULL;
+    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &b, 0, 0, &mesh, NULL),
+                     NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    assert_null(mesh);
+    if (!strstr(log.last,
+                "the level changed outside tile (0, 0) too: tile (2, 2) was built from triangles ") ||
+        !strstr(log.last, ", which are now ") || !strstr(log.last, "nav_geometry_tiles_rebuild_changed"))
+        fail_msg("'%s'", log.last);
+    /* every tile that changed: (2, 2) alone */
+    uint32_t rebuilt = 99;
+    assert_int_equal(nav_geometry_tiles_rebuild_changed(tiles, &b, &mesh, &rebuilt, NULL), NAV_SUCCESS);
+    assert_int_equal(rebuilt, 1);
+    assert_int_equal(nav_mesh_build_from_geometry(&b, &d, &fresh, NULL), NAV_SUCCESS);
+    assert_same_mesh(mesh, fresh);
+    nav_mesh_destroy(mesh);
+    /* nothing changed since: none rebuilt, the same mesh; nor from the level exported again */
+    scene *again = malloc(sizeof *again);
+    reversed_vertices(without, again);
+    nav_triangles c = {again->v, again->nv, again->idx, again->nt, NULL};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(nav_geometry_tiles_rebuild_changed(tiles, k ? &c : &b, &mesh, &rebuilt, NULL),
+                         NAV_SUCCESS);
+        assert_int_equal(rebuilt, 0);
+        assert_same_mesh(mesh, fresh);
+        nav_mesh_destroy(mesh);
+    }
+    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &c, 2, 2, &mesh, NULL), NAV_SUCCESS);
+    assert_same_mesh(mesh, fresh);
+    nav_mesh_destroy(mesh);
+    nav_mesh_destroy(fresh);
+    /* a box across the line between tiles (1, 1) and (2, 1) (x = 8 m): tile (1, 1) alone is refused; the
+     * tiles that changed are those whose borders it reaches */
+    box(without, 7.5f, 0, 5.5f, 8.5f, 1.5f, 6.5f);
+    b.vertex_count = without->nv, b.triangle_count = without->nt;
+    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &b, 1, 1, &mesh, NULL),
+                     NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    assert_non_null(strstr(log.last, "the level changed outside tile (1, 1) too: tile (2, 1)"));
+    assert_int_equal(nav_geometry_tiles_rebuild_changed(tiles, &b, &mesh, &rebuilt, NULL), NAV_SUCCESS);
+    assert_int_equal(rebuilt, 2);
+    assert_int_equal(nav_mesh_build_from_geometry(&b, &d, &fresh, NULL), NAV_SUCCESS);
+    assert_same_mesh(mesh, fresh);
+    nav_mesh_destroy(mesh);
+    nav_mesh_destroy(fresh);
+    /* another level: the same box, its floor in four quads and no post */
+    scene *other = calloc(1, sizeof *other);
+    for (int k = 0; k < 4; k++)
+        floor_quad(other, 10.0f * (k % 2), 10.0f * (k / 2), 10.0f * (k % 2) + 10, 10.0f * (k / 2) + 10, 0,
+                   true);
+    nav_triangles o = {other->v, other->nv, other->idx, other->nt, NULL};
+    log.last[0] = '\0';
+    assert_int_equal(nav_geometry_tiles_rebuild(tiles, &o, 2, 2, &mesh, NULL),
+                     NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    assert_null(mesh);
+    if (!strstr(log.last,
+                "these triangles are not the level the tiles were built from: none of its 36 tiles") ||
+        !strstr(log.last, "bake the level again"))
+        fail_msg("'%s'", log.last);
+    assert_int_equal(nav_geometry_tiles_rebuild_changed(tiles, &o, &mesh, &rebuilt, NULL),
+                     NAV_FAILURE | NAV_SOURCE_MISMATCH);
+    assert_null(mesh);
+    /* a file of version 1 (no sources) is refused: bake it again */
+    nav_writer w;
+    nav_writer_init(&w, NULL);
+    assert_int_equal(nav_geometry_tiles_write_chunk(tiles, &w), NAV_SUCCESS);
+    char path[] = "/tmp/test_tiles_sources_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(
+        nav_container_write_file(path, &(nav_chunk){NAV_CHUNK_MESH_TILES, 1, w.data, w.size}, 1, NULL),
+        NAV_SUCCESS);
+    nav_geometry_tiles *old = NULL;
+    assert_int_equal(nav_geometry_tiles_load_nav(path, &(nav_geometry_build_desc){.log = &log.hooks}, &old),
+                     NAV_FAILURE | NAV_WRONG_VERSION);
+    assert_null(old);
+    if (!strstr(log.last, "TILS chunk version 1, this library reads version 2") ||
+        !strstr(log.last, "bake the file again"))
+        fail_msg("'%s'", log.last);
+    remove(path);
+    nav_writer_destroy(&w);
+    nav_geometry_tiles_destroy(tiles);
+    free(other);
+    free(again);
     free(with);
     free(without);
 }
@@ -1459,8 +1731,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_build_volumes_links_cancel),
         cmocka_unit_test(test_build_allocation_failures),
         cmocka_unit_test(test_build_random_triangles),
+        cmocka_unit_test(test_build_facing_down),
+        cmocka_unit_test(test_build_detail_options),
         cmocka_unit_test(test_tiles_rebuild),
         cmocka_unit_test(test_tiles_file),
+        cmocka_unit_test(test_tiles_sources),
     };
     const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_regions_sample_scene),       cmocka_unit_test(test_erosion_bands_sample_scene),

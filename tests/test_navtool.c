@@ -928,7 +928,7 @@ static void level_commands(const navtool_level *level)
         expect_output(out, "stages (ms");
         snprintf(args, sizeof args, "info '%s'", nav);
         assert_int_equal(run_navtool(out, sizeof out, args), 0);
-        expect_output(out, tiled ? "chunks: TILS v1" : "chunks: MESH v3");
+        expect_output(out, tiled ? "chunks: TILS v2" : "chunks: MESH v3");
         expect_output(out, "mesh: built from level geometry");
         if (tiled) expect_outputf(out, "tiles: %d x %d of 64 cells", across, down);
     }
@@ -941,8 +941,9 @@ static void level_commands(const navtool_level *level)
     expect_outputf(out, "tile (2, 3) of %d x %d rebuilt", across, down);
     assert_true(same_file(nav, again));
     snprintf(args, sizeof args, "tile '%s' '%s' %d 0 -o '%s' --quiet", nav, level->obj, across, again);
-    assert_int_equal(run_navtool(out, sizeof out, args), 1);
-    expect_outputf(out, "not one of the %d x %d", across, down);
+    assert_int_equal(run_navtool(out, sizeof out, args), 2);
+    expect_outputf(out, "is not one of %s's %d x %d tiles: X takes 0 to %d, Z 0 to %d", nav, across, down,
+                   across - 1, down - 1);
     remove(again);
     snprintf(args, sizeof args, "bake '%s' --mesh --tile 64 --landmarks 8 -o '%s' --quiet", level->obj,
              again);
@@ -1002,6 +1003,168 @@ static void test_level_commands(void **state)
     free(text);
     test_level_destroy(&level);
     level_commands(&l);
+}
+
+/* Levels navtool must refuse plainly, each with its reason on a line of stderr and exit status 1:
+ * a level whose floors all face down (before: an empty mesh and exit 0), a level whose bake needs
+ * more memory than --max-memory allows. */
+static void test_level_faults(void **state)
+{
+    (void)state;
+    char args[1024], out[16384];
+    static const char down[] = "v 0 0 0\nv 10 0 0\nv 10 0 10\nv 0 0 10\nf 1 3 4\nf 1 2 3\n";
+    const char *obj = test_scratch_file("down.obj", down, sizeof down - 1);
+    char nav[256];
+    snprintf(nav, sizeof nav, "%s.nav", obj);
+    snprintf(args, sizeof args, "bake '%s' --mesh -o '%s' --quiet", obj, nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out, "error: geometry: no floor of the level faces up: all 2 of its triangles");
+    expect_output(out, "counter-clockwise");
+    assert_true(access(nav, F_OK) != 0);
+
+    /* the 60-byte level: two triangles, a square 4.9 km a side. Before, its bake grew past 10 GB and
+     * ran for minutes; now refused at once (the time is not asserted: the status and message are),
+     * built with larger cells, and refused again under a lower --max-memory */
+    static const char big[] = "v 0 0 0\nv 4900 0 0\nv 4900 0 4900\nv 0 0 4900\nf 1 4 3\nf 1 3 2\n";
+    assert_int_equal(sizeof big - 1, 60);
+    obj = test_scratch_file("big.obj", big, sizeof big - 1);
+    snprintf(args, sizeof args, "bake '%s' --mesh -o '%s' --quiet", obj, nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out,
+                  "error: geometry: the build would need up to 13.2 GiB for its voxels (a level of 16334 x "
+                  "16334 cells of 0.3");
+    expect_output(out, "max_memory's 4.0 GiB");
+    expect_output(out, "size too large");
+    snprintf(args, sizeof args, "bake '%s' --mesh --cell 10 -o '%s' --quiet", obj, nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "491 x 491 cells");
+    expect_output(out, "(max 4.0 GiB)");
+    snprintf(args, sizeof args, "bake '%s' --mesh --cell 10 --max-memory 2M -o '%s' --quiet", obj, nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out, "max_memory's 2.0 MiB");
+    snprintf(args, sizeof args, "bake '%s' --mesh --max-memory 20G --cell 20 -o '%s' --quiet", obj, nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "(max 20.0 GiB)");
+    snprintf(args, sizeof args, "bake '%s' --mesh --max-memory 0 -o '%s' --quiet", obj, nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 2);
+    expect_output(out, "--max-memory takes a size in bytes");
+    remove(nav);
+}
+
+/* Whether two .nav files hold the same mesh, to the byte of its chunk. */
+static bool same_mesh_file(const char *a, const char *b)
+{
+    nav_writer w[2];
+    for (int k = 0; k < 2; k++) {
+        nav_mesh *mesh = NULL;
+        assert_int_equal(nav_mesh_load_nav(k ? b : a, NULL, NULL, &mesh, NULL), NAV_SUCCESS);
+        nav_writer_init(&w[k], NULL);
+        assert_int_equal(nav_mesh_write_chunk(mesh, &w[k]), NAV_SUCCESS);
+        nav_mesh_destroy(mesh);
+    }
+    bool same = w[0].size == w[1].size && memcmp(w[0].data, w[1].data, w[0].size) == 0;
+    nav_writer_destroy(&w[0]);
+    nav_writer_destroy(&w[1]);
+    return same;
+}
+
+/* Writes a level of quads as an .obj: a floor 20 x 20 m (in four quads when split), boxes (x0, z0, x1,
+ * z1, 1.5 m tall) each of its top and four sides. Returns its path (test_scratch_file). */
+static const char *quads_obj(const char *name, bool split, const float (*boxes)[4], int box_count)
+{
+    char text[8192];
+    size_t n = 0;
+    uint32_t v = 0;
+    for (int k = 0; k < (split ? 4 : 1); k++) {
+        float x0 = split ? 10.0f * (float)(k % 2) : 0, z0 = split ? 10.0f * (float)(k / 2) : 0,
+              s = split ? 10 : 20;
+        n += (size_t)snprintf(text + n, sizeof text - n,
+                              "v %g 0 %g\nv %g 0 %g\nv %g 0 %g\nv %g 0 %g\nf %u %u %u %u\n", x0, z0, x0,
+                              z0 + s, x0 + s, z0 + s, x0 + s, z0, v + 1, v + 2, v + 3, v + 4);
+        v += 4;
+    }
+    for (int b = 0; b < box_count; b++) {
+        const float *q = boxes[b];
+        const float c[4][2] = {{q[0], q[1]}, {q[0], q[3]}, {q[2], q[3]}, {q[2], q[1]}}; /* the top: up */
+        for (int k = 0; k < 4; k++)
+            n += (size_t)snprintf(text + n, sizeof text - n, "v %g 1.5 %g\n", c[k][0], c[k][1]);
+        for (int k = 0; k < 4; k++)
+            n += (size_t)snprintf(text + n, sizeof text - n, "v %g 0 %g\n", c[k][0], c[k][1]);
+        n += (size_t)snprintf(text + n, sizeof text - n, "f %u %u %u %u\n", v + 1, v + 2, v + 3, v + 4);
+        for (uint32_t k = 0; k < 4; k++) /* the sides, either way round: walls */
+            n += (size_t)snprintf(text + n, sizeof text - n, "f %u %u %u %u\n", v + 5 + k, v + 1 + k,
+                                  v + 1 + (k + 1) % 4, v + 5 + (k + 1) % 4);
+        v += 8;
+    }
+    return test_scratch_file(name, text, n);
+}
+
+/* navtool tile on a level baked in tiles of 16 cells of 0.25 m (6 x 6 tiles of 4 m), a wall in tile
+ * (2, 2): the wall gone (a change inside the tile) is taken and gives a fresh bake's file; a post added
+ * in tile (0, 0) (a change outside it) is refused, naming the tile, and --changed rebuilds that tile
+ * alone; another level (its floor in four quads) is refused (before, navtool tile took any .obj and
+ * exited 0). A tile coordinate out of range, -1 among them, is one line naming the range (before:
+ * the whole usage). */
+static void test_level_tiles(void **state)
+{
+    (void)state;
+    char args[2048], out[16384], nav[256], fresh[256];
+    static const float wall[1][4] = {{9.6f, 9.9f, 10.4f, 10.1f}},
+                       both[2][4] = {{9.6f, 9.9f, 10.4f, 10.1f}, {1, 1, 1.5f, 1.5f}};
+    const char *with_wall = quads_obj("wall.obj", false, wall, 1),
+               *without = quads_obj("open.obj", false, NULL, 0),
+               *with_post = quads_obj("post.obj", false, both, 2),
+               *other = quads_obj("other.obj", true, NULL, 0);
+    snprintf(nav, sizeof nav, "%s.nav", with_wall);
+    snprintf(fresh, sizeof fresh, "%s-fresh.nav", with_wall);
+    const char *options = "--mesh --cell 0.25 --cell-height 0.125 --tile 16 --quiet";
+    snprintf(args, sizeof args, "bake '%s' %s -o '%s'", with_wall, options, nav);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "36 tiles");
+    /* out of range, one line each */
+    static const char *const bad[] = {"-1 0", "0 -1", "6 0", "0 1e3"};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        snprintf(args, sizeof args, "tile '%s' '%s' %s --quiet", nav, without, bad[k]);
+        int status = run_navtool(out, sizeof out, args);
+        if (status != 2 || strchr(out, '\n') != out + strlen(out) - 1 || strstr(out, "usage"))
+            fail_msg("tile %s: status %d, output:\n%s", bad[k], status, out);
+        expect_output(out, k < 3 ? "is not one of" : "not a tile coordinate");
+        if (k < 3) expect_output(out, "6 x 6 tiles: X takes 0 to 5, Z 0 to 5");
+    }
+    snprintf(args, sizeof args, "tile '%s' '%s' x 0", nav, without);
+    assert_int_equal(run_navtool(out, sizeof out, args), 2);
+    expect_output(out, "unexpected argument 'x'");
+    /* another level */
+    snprintf(args, sizeof args, "tile '%s' '%s' 2 2 --quiet", nav, other);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out, "these triangles are not the level the tiles were built from");
+    expect_output(out, "baked from another source");
+    /* a post added outside tile (2, 2): refused; --changed builds its tile */
+    snprintf(args, sizeof args, "tile '%s' '%s' 2 2 --quiet", nav, with_post);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out, "the level changed outside tile (2, 2) too: tile (0, 0) was built from triangles");
+    snprintf(args, sizeof args, "tile '%s' '%s' --changed --quiet", nav, with_post);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "1 of 6 x 6 tiles rebuilt");
+    snprintf(args, sizeof args, "bake '%s' %s -o '%s'", with_post, options, fresh);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    assert_true(same_file(nav, fresh));
+    /* the post gone again and the wall gone: the post's tile and the wall's changed; the wall alone
+     * from the level with the post back */
+    snprintf(args, sizeof args, "tile '%s' '%s' --changed --quiet", nav, with_wall);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "1 of 6 x 6 tiles rebuilt");
+    snprintf(args, sizeof args, "tile '%s' '%s' 2 2 --quiet", nav, without);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "tile (2, 2) of 6 x 6 rebuilt");
+    snprintf(args, sizeof args, "bake '%s' %s -o '%s'", without, options, fresh);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    assert_true(same_mesh_file(nav, fresh)); /* (the files differ: the fresh bake's box is lower) */
+    snprintf(args, sizeof args, "tile '%s' '%s' --changed --quiet", nav, without);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "0 of 6 x 6 tiles rebuilt");
+    remove(nav);
+    remove(fresh);
 }
 
 /* ---- The same on the real data (the shared data) ---------------------------------------------- */
@@ -1305,6 +1468,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_world_render_and_switches),
         cmocka_unit_test(test_level_commands),
         cmocka_unit_test(test_world_file_messages),
+        cmocka_unit_test(test_level_faults),
+        cmocka_unit_test(test_level_tiles),
         cmocka_unit_test(test_split_bake),
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_waypoint_file_without_header),

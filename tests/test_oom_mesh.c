@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "levelgen.h"
 #include "support.h"
 #include "sysfail.h"
 
@@ -615,12 +616,101 @@ static void test_grid_mesh(void **state)
     nav_grid_destroy(grid);
 }
 
+/* ---- max_memory ------------------------------------------------------------------------------ */
+
+/* One build under a bound on its memory. */
+typedef struct bounded_build {
+    const char *name;
+    nav_triangles triangles;
+    nav_geometry_build_desc desc;
+} bounded_build;
+
+/* Builds b under limits from 64 KiB to 1 GiB, each twice the last: every build either succeeds or
+ * says NAV_TOO_LARGE, and never holds more of the heap than its limit (sysfail's count of the blocks
+ * in use: libnav's scratch and the mesh it makes). The smallest limit is refused, the largest built.
+ * Refusals of every kind are counted into refused[5]: before the build (the estimate), and by the
+ * later stages as they grow (outlines, polygons, heights, the polygons kept and the mesh). */
+static void build_within_limits(const bounded_build *b, int refused[5])
+{
+    test_log log;
+    test_log_init(&log);
+    bool built_once = false;
+    for (int k = 16; k <= 30; k++) {
+        nav_geometry_build_desc d = b->desc;
+        d.max_memory = (uint64_t)1 << k;
+        d.log = &log.hooks;
+        nav_mesh *mesh = NULL;
+        log.last[0] = '\0';
+        sysfail_peak_reset();
+        nav_status s = nav_mesh_build_from_geometry(&b->triangles, &d, &mesh, NULL);
+        long long peak = sysfail_peak();
+        nav_mesh_destroy(mesh);
+        if (s != NAV_SUCCESS && s != (NAV_FAILURE | NAV_TOO_LARGE))
+            fail_msg("%s, limit 2^%d: status %#x ('%s')", b->name, k, s, log.last);
+        if (peak > (long long)d.max_memory)
+            fail_msg("%s, limit 2^%d: %lld bytes at the peak ('%s')", b->name, k, peak, log.last);
+        if (k == 16) assert_int_equal(s, NAV_FAILURE | NAV_TOO_LARGE);
+        if (s == NAV_SUCCESS) {
+            built_once = true;
+        } else {
+            static const char *const kinds[5] = {"would need up to", "outlines need", "polygons need",
+                                                 "heights need", "polygons kept need"};
+            int kind = 0;
+            for (int i = 0; i < 5; i++)
+                if (strstr(log.last, kinds[i])) kind = i;
+            refused[kind]++;
+            if (!strstr(log.last, "max_memory")) fail_msg("%s: '%s'", b->name, log.last);
+        }
+        fprintf(stderr, "%s, limit 2^%d: %s, %lld bytes at the peak%s%s\n", b->name, k, nav_status_str(s),
+                peak, s ? ": " : "", s ? log.last : "");
+        if (s == NAV_SUCCESS && k > 24) break; /* (larger limits change nothing) */
+    }
+    assert_true(built_once);
+}
+
+/* Before, a 60-byte .obj (two triangles 4.9 km a side) grew past 10 GB, and the build took what the
+ * machine had. Each build here stays within its max_memory: the generated level whole on one and two
+ * threads and in tiles, the 4.9 km square at cells of 5 m (it fits: a million columns), a polygon
+ * of 150 m sampled for its heights at the least distance (its samples capped). */
+static void test_build_within_max_memory(void **state)
+{
+    (void)state;
+    test_level generated;
+    test_level_generate(&generated);
+    size_t size;
+    char *text = test_level_obj(&generated, &size);
+    nav_geometry *g = NULL;
+    assert_int_equal(nav_geometry_load_obj(text, size, "level.obj", NULL, NULL, &g), NAV_SUCCESS);
+    free(text);
+    test_level_destroy(&generated);
+    static const float square[] = {0, 0, 0, 4900, 0, 0, 4900, 0, 4900, 0, 0, 4900};
+    static const float plane[] = {0, 0, 0, 150, 0, 0, 150, 0, 150, 0, 0, 150};
+    static const uint32_t quad[] = {0, 3, 2, 0, 2, 1};
+    const bounded_build builds[] = {
+        {"the generated level, whole on one thread", nav_geometry_triangles(g), {.threads = 1}},
+        {"the generated level, whole on two threads", nav_geometry_triangles(g), {.threads = 2}},
+        {"the generated level, tiles of 64 on two threads",
+         nav_geometry_triangles(g),
+         {.tile_size = 64, .threads = 2}},
+        {"the 4.9 km square, cells of 5", {square, 4, quad, 2, NULL}, {.cell_size = 5, .threads = 2}},
+        {"a plane of 150 m, heights every 0.9 cells",
+         {plane, 4, quad, 2, NULL},
+         {.cell_size = 0.5f, .detail_sample_distance = 0.45f, .max_edge_length = -1, .threads = 1}},
+    };
+    int refused[5] = {0};
+    for (size_t i = 0; i < sizeof builds / sizeof builds[0]; i++) build_within_limits(&builds[i], refused);
+    fprintf(stderr, "refused: %d by the estimate, %d outlines, %d polygons, %d heights, %d polygons kept\n",
+            refused[0], refused[1], refused[2], refused[3], refused[4]);
+    assert_true(refused[0] > 0);
+    nav_geometry_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_obj_reader),       cmocka_unit_test(test_build_whole_and_in_tiles),
         cmocka_unit_test(test_build_on_threads), cmocka_unit_test(test_tiles),
-        cmocka_unit_test(test_grid_mesh),
+        cmocka_unit_test(test_grid_mesh),        cmocka_unit_test(test_build_within_max_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

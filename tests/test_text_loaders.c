@@ -1,4 +1,5 @@
-/* Text loaders: Moving AI .map and the libnav ASCII format. Happy paths with exact cells, every
+/* Text loaders: Moving AI .map and the libnav ASCII format (and the line ends of every text reader:
+ * .scen, .obj, waypoint text). Happy paths with exact cells, every
  * documented error with its message, truncated and damaged input (never a crash: success, or
  * failure with a detail bit), and allocation failure at every allocation (a status and no leak). */
 #include <math.h>
@@ -10,9 +11,11 @@
 #include "mapgen.h"
 #include "support.h"
 
+#include "nav/geometry.h"
 #include "nav/grid.h"
 #include "nav/io.h"
 #include "nav/scen.h"
+#include "nav/waypoints.h"
 
 /* ---- Helpers ----------------------------------------------------------------------------------- */
 
@@ -966,6 +969,131 @@ static void test_huge_sparse_files(void **state)
     remove(path);
 }
 
+/* ---- Line ends --------------------------------------------------------------------------------- */
+
+/* text (LF line ends) with each LF made `end` ("\r" or "\r\n"): a string to free. */
+static char *with_line_ends(const char *text, const char *end, size_t *size)
+{
+    size_t n = 0, cap = 2 * strlen(text) + 1;
+    char *out = malloc(cap);
+    for (const char *p = text; *p; p++)
+        if (*p == '\n')
+            for (const char *e = end; *e; e++) out[n++] = *e;
+        else
+            out[n++] = *p;
+    out[n] = '\0';
+    *size = n;
+    return out;
+}
+
+/* What one reader made of a text, to compare line ends by: a fingerprint of its result. */
+static uint64_t read_as(int kind, const char *text, size_t size, const char *path)
+{
+    test_log log;
+    test_log_init(&log);
+    if (path) write_file(path, text, size);
+    uint64_t digest = 0;
+    nav_status s;
+    if (kind <= 1) {
+        nav_grid *grid = NULL;
+        nav_grid_desc desc = {.log = &log.hooks};
+        s = kind == 0 ? (path ? nav_grid_load_map_file(path, &desc, &grid)
+                              : nav_grid_load_map(text, size, "t", &desc, &grid))
+                      : (path ? nav_grid_load_ascii_file(path, &desc, &grid)
+                              : nav_grid_load_ascii(text, size, "t", &desc, &grid));
+        if (grid) digest = nav_grid_fingerprint(grid) ^ (uint64_t)nav_grid_width(grid) << 40;
+        nav_grid_destroy(grid);
+    } else if (kind == 2) {
+        nav_scen *scen = NULL;
+        s = path ? nav_scen_load_file(path, NULL, &log.hooks, &scen)
+                 : nav_scen_load(text, size, "s", NULL, &log.hooks, &scen);
+        if (scen) {
+            digest = scen->count;
+            for (uint32_t i = 0; i < scen->count; i++)
+                digest = digest * 31 + (uint64_t)scen->problems[i].goal_x * 7 + scen->problems[i].line +
+                         (uint64_t)(scen->problems[i].optimal_length * 1e6);
+        }
+        nav_scen_destroy(scen);
+    } else if (kind == 3) {
+        nav_geometry *level = NULL;
+        s = path ? nav_geometry_load_obj_file(path, NULL, &log.hooks, &level)
+                 : nav_geometry_load_obj(text, size, "l.obj", NULL, &log.hooks, &level);
+        nav_triangles t = nav_geometry_triangles(level);
+        digest = (uint64_t)t.vertex_count << 32 | t.triangle_count;
+        for (uint32_t i = 0; i < 3 * t.triangle_count; i++) digest = digest * 31 + t.indices[i];
+        for (uint32_t i = 0; i < 3 * t.vertex_count; i++)
+            digest = digest * 31 + (uint64_t)(t.vertices[i] * 8);
+        nav_geometry_destroy(level);
+    } else {
+        nav_waypoint_graph graph = {0};
+        nav_waypoint_load_desc desc = {.log = &log.hooks};
+        s = path ? nav_waypoint_graph_load_file(path, &desc, &graph)
+                 : nav_waypoint_graph_load_text(text, size, &desc, &graph);
+        digest = (uint64_t)graph.waypoint_count << 32 | graph.link_count;
+        for (uint32_t i = 0; i < graph.link_count; i++)
+            digest =
+                digest * 31 + graph.links[i].from * 3 + graph.links[i].to + (uint64_t)graph.links[i].one_way;
+        nav_waypoint_graph_release(&graph);
+    }
+    if (s != NAV_SUCCESS)
+        fail_msg("reader %d (%s): status %#x, '%s'", kind, path ? "file" : "memory", s, log.last);
+    return digest;
+}
+
+/* Lines end in LF, CRLF or CR alone (old Mac OS files) for every text reader, from memory and from a
+ * file; before, a file of CR line ends was one line (an .obj of them read as "no faces"). A CRLF
+ * split across the file reader's window is one line end, not two. */
+static void test_line_ends(void **state)
+{
+    (void)state;
+    static const char *const texts[5] = {
+        "type octile\nheight 3\nwidth 4\nmap\n.@..\n..T.\n....\n",
+        "# a room\nlegend f cost 5\nmap\n..f.\n#..#\n\n",
+        "version 1\n0\tm.map\t4\t3\t0\t0\t3\t2\t3.82842712\n1\tm.map\t4\t3\t1\t0\t2\t2\t2.41421356\n",
+        "# two triangles\nv 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1 4 3\nf 1 3 2\n",
+        "libnav waypoints 1\nwaypoint a 0 0 0\nwaypoint b 4 0 0\nwaypoint c 4 0 3\nlink a b\nlink b c "
+        "oneway\n",
+    };
+    char path[] = "/tmp/nav_test_line_ends_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    for (int kind = 0; kind < 5; kind++) {
+        uint64_t expected = read_as(kind, texts[kind], strlen(texts[kind]), NULL);
+        for (int form = 0; form < 2; form++) {
+            size_t n;
+            char *text = with_line_ends(texts[kind], form ? "\r\n" : "\r", &n);
+            if (read_as(kind, text, n, NULL) != expected || read_as(kind, text, n, path) != expected)
+                fail_msg("reader %d: %s line ends read otherwise than LF", kind, form ? "CRLF" : "CR");
+            free(text);
+        }
+    }
+    /* files longer than the reader's window (64 KiB): CR-only rows, and a CRLF whose CR ends the window */
+    for (int form = 0; form < 2; form++) {
+        size_t width = 97, rows = 2000, n = 0;
+        char *text = malloc((rows + 2) * (width + 2) + 16);
+        /* form 1: a comment long enough that a row's CR falls on byte 65535: "#", pad, CRLF, "map",
+         * CRLF, then rows of width + CRLF */
+        if (form) {
+            size_t pad = (65535 - 8 - width) % (width + 2);
+            text[n++] = '#';
+            memset(text + n, 'x', pad), n += pad;
+            text[n++] = '\r', text[n++] = '\n';
+        }
+        n += (size_t)sprintf(text + n, form ? "map\r\n" : "map\r");
+        for (size_t y = 0; y < rows; y++) {
+            for (size_t x = 0; x < width; x++) text[n++] = (x * 7 + y * 3) % 11 == 0 ? '#' : '.';
+            text[n++] = '\r';
+            if (form) text[n++] = '\n';
+        }
+        if (form) assert_true(text[65535] == '\r' && text[65536] == '\n');
+        uint64_t from_memory = read_as(1, text, n, NULL);
+        if (read_as(1, text, n, path) != from_memory) fail_msg("form %d: the file reads otherwise", form);
+        free(text);
+    }
+    remove(path);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -978,7 +1106,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_ascii_errors),         cmocka_unit_test(test_ascii_limits),
         cmocka_unit_test(test_ascii_truncated),      cmocka_unit_test(test_ascii_out_of_memory),
         cmocka_unit_test(test_files_equal_texts),    cmocka_unit_test(test_overlong_lines),
-        cmocka_unit_test(test_huge_sparse_files),
+        cmocka_unit_test(test_huge_sparse_files),    cmocka_unit_test(test_line_ends),
     };
     const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_map_arena),

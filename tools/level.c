@@ -1,6 +1,7 @@
 /* navtool's levels: a navigation mesh baked from a level's triangles (navtool bake LEVEL.obj --mesh),
  * and paths and pictures over a level's mesh (a .nav file with a MESH chunk and no grid): world
  * points in, a top-down picture coloured by height and a side view out. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,35 @@ static bool parse_float(const char *option, const char *text, float min, float *
     }
     *out = v;
     return true;
+}
+
+/* A size in bytes: digits, then K, M or G (KiB, MiB, GiB) or nothing (false after a message). */
+static bool parse_bytes(const char *command, const char *text, uint64_t *out)
+{
+    char *end;
+    unsigned long long n = strtoull(text, &end, 10);
+    int shift = *end == 'K' || *end == 'k'   ? 10
+                : *end == 'M' || *end == 'm' ? 20
+                : *end == 'G' || *end == 'g' ? 30
+                                             : 0;
+    if (shift) end++;
+    if (text[0] < '0' || text[0] > '9' || *end || n == 0 || n > (UINT64_MAX >> shift)) {
+        fprintf(stderr, "navtool %s: --max-memory takes a size in bytes, or with K, M or G (as 8G)\n",
+                command);
+        return false;
+    }
+    *out = (uint64_t)n << shift;
+    return true;
+}
+
+/* "1.2 GiB" */
+static const char *size_text(uint64_t bytes, char out[32])
+{
+    if (bytes >= ((uint64_t)1 << 30))
+        snprintf(out, 32, "%.1f GiB", (double)bytes / (double)((uint64_t)1 << 30));
+    else
+        snprintf(out, 32, "%.1f MiB", (double)bytes / (double)((uint64_t)1 << 20));
+    return out;
 }
 
 int navtool_bake_level(int argc, char **argv)
@@ -73,6 +103,8 @@ int navtool_bake_level(int argc, char **argv)
                 return 2;
         } else if (!strcmp(a, "--landmarks") && value) {
             if (!navtool_parse_landmarks("bake", argv[++i], &landmarks)) return 2;
+        } else if (!strcmp(a, "--max-memory") && value) {
+            if (!parse_bytes("bake", argv[++i], &desc.max_memory)) return 2;
         } else if (a[0] != '-' && !input) {
             input = a;
         } else {
@@ -132,6 +164,10 @@ int navtool_bake_level(int argc, char **argv)
            (double)used.agent_radius, (double)used.agent_height, (double)used.agent_climb,
            (double)used.max_slope, (double)used.cell_size, (double)used.cell_height, used.tile_size,
            used.max_poly_verts);
+    char estimate[32], limit[32];
+    printf("memory: at most %s by the estimate before the build (max %s), %u %s at once\n",
+           size_text(st.memory_estimate, estimate), size_text(used.max_memory, limit), st.tiles_at_once,
+           desc.tile_size ? (st.tiles_at_once == 1 ? "tile" : "tiles") : "stage threads");
     printf("stages (ms, summed over threads):");
     for (int k = 0; k < NAV_GEOMETRY_STAGES; k++)
         printf(" %s %.2f", nav_geometry_stage_name((nav_geometry_stage)k), st.stage_ms[k]);
@@ -145,52 +181,98 @@ int navtool_bake_level(int argc, char **argv)
     return 0;
 }
 
-/* navtool tile LEVEL.nav LEVEL.obj X Z [-o OUT.nav]: tile (X, Z) of a level baked in tiles built again
- * from the level as it is now, the others kept as they are. */
+/* A tile coordinate: an integer, negative ones too (checked against the level's tiles once they are
+ * read). False when text is not one. */
+static bool parse_coordinate(const char *text, long *out)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(text, &end, 10);
+    if (end == text || *end || errno) return false;
+    *out = n;
+    return true;
+}
+
+static bool looks_numeric(const char *a)
+{
+    return (a[0] >= '0' && a[0] <= '9') || (a[0] == '-' && a[1] >= '0' && a[1] <= '9') ||
+           (a[0] == '+' && a[1]);
+}
+
+/* navtool tile LEVEL.nav LEVEL.obj (X Z | --changed) [-o OUT.nav]: tile (X, Z) of a level baked in tiles
+ * built again from the level as it is now, the others kept as they are (each must still read the
+ * triangles it was built from); or every tile whose triangles changed. */
 int navtool_tile(int argc, char **argv)
 {
-    const char *file = NULL, *obj = NULL, *output = NULL;
-    uint32_t xz[2];
+    const char *file = NULL, *obj = NULL, *output = NULL, *coordinate[2];
+    long xz[2];
     int numbers = 0;
-    bool quiet = false;
+    bool quiet = false, changed = false;
+    uint64_t max_memory = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-o") && i + 1 < argc) {
             output = argv[++i];
-        } else if (!strcmp(argv[i], "--quiet")) {
+        } else if (!strcmp(a, "--quiet")) {
             quiet = true;
-        } else if (argv[i][0] != '-' && !file) {
-            file = argv[i];
-        } else if (argv[i][0] != '-' && !obj) {
-            obj = argv[i];
-        } else if (argv[i][0] != '-' && numbers < 2) {
-            if (!navtool_parse_u32("tile", numbers ? "Z" : "X", argv[i], 0, 65535, &xz[numbers])) return 2;
+        } else if (!strcmp(a, "--changed")) {
+            changed = true;
+        } else if (!strcmp(a, "--max-memory") && i + 1 < argc) {
+            if (!parse_bytes("tile", argv[++i], &max_memory)) return 2;
+        } else if (a[0] != '-' && !file) {
+            file = a;
+        } else if (a[0] != '-' && !obj) {
+            obj = a;
+        } else if (file && obj && numbers < 2 && looks_numeric(a)) {
+            coordinate[numbers] = a;
+            if (!parse_coordinate(a, &xz[numbers])) {
+                fprintf(stderr, "navtool tile: %s '%s' is not a tile coordinate (a whole number)\n",
+                        numbers ? "Z" : "X", a);
+                return 2;
+            }
             numbers++;
         } else {
-            fprintf(stderr, "navtool tile: unexpected argument '%s'\n", argv[i]);
+            fprintf(stderr, "navtool tile: unexpected argument '%s'\n", a);
             navtool_usage(stderr);
             return 2;
         }
     }
-    if (!file || !obj || numbers != 2) {
-        navtool_usage(stderr);
+    if (!file || !obj || (changed ? numbers != 0 : numbers != 2)) {
+        fprintf(stderr, "navtool tile: give LEVEL.nav LEVEL.obj and the tile's X Z, or --changed\n");
         return 2;
     }
     if (!output) output = file;
     nav_progress bar = {navtool_print_progress, "tile"};
-    nav_geometry_build_desc opts = {.log = &navtool_stderr_log, .progress = quiet ? NULL : &bar};
+    nav_geometry_build_desc opts = {
+        .log = &navtool_stderr_log, .progress = quiet ? NULL : &bar, .max_memory = max_memory};
     nav_geometry_tiles *tiles = NULL;
+    nav_status s = nav_geometry_tiles_load_nav(file, &opts, &tiles);
+    if (nav_failed(s)) {
+        char text[256];
+        nav_status_format(s, text, sizeof text);
+        fprintf(stderr, "navtool tile: %s: %s\n", file, text);
+        return 1;
+    }
+    int32_t nx = 0, nz = 0;
+    nav_geometry_tiles_count(tiles, &nx, &nz);
+    if (!changed && (xz[0] < 0 || xz[0] >= nx || xz[1] < 0 || xz[1] >= nz)) {
+        fprintf(stderr,
+                "navtool tile: tile (%s, %s) is not one of %s's %d x %d tiles: X takes 0 to %d, Z 0 to %d\n",
+                coordinate[0], coordinate[1], file, nx, nz, nx - 1, nz - 1);
+        nav_geometry_tiles_destroy(tiles);
+        return 2;
+    }
     nav_geometry *level = NULL;
     nav_mesh *m = NULL;
     nav_geometry_build_stats st = {0};
-    nav_status s = nav_geometry_tiles_load_nav(file, &opts, &tiles);
-    if (nav_succeeded(s)) s = nav_geometry_load_obj_file(obj, NULL, &navtool_stderr_log, &level);
+    uint32_t rebuilt = 1;
+    s = nav_geometry_load_obj_file(obj, NULL, &navtool_stderr_log, &level);
     if (nav_succeeded(s)) {
         nav_triangles t = nav_geometry_triangles(level);
-        s = nav_geometry_tiles_rebuild(tiles, &t, (int32_t)xz[0], (int32_t)xz[1], &m, &st);
+        s = changed ? nav_geometry_tiles_rebuild_changed(tiles, &t, &m, &rebuilt, &st)
+                    : nav_geometry_tiles_rebuild(tiles, &t, (int32_t)xz[0], (int32_t)xz[1], &m, &st);
     }
     if (nav_succeeded(s)) s = nav_geometry_tiles_save_nav(tiles, output);
-    int32_t nx = 0, nz = 0;
-    nav_geometry_tiles_count(tiles, &nx, &nz);
     nav_mesh_destroy(m);
     nav_geometry_destroy(level);
     nav_geometry_tiles_destroy(tiles);
@@ -200,8 +282,15 @@ int navtool_tile(int argc, char **argv)
         fprintf(stderr, "navtool tile: %s: %s\n", file, text);
         return 1;
     }
-    printf("tile (%u, %u) of %d x %d rebuilt from %s in %.1f ms: %u polygons, %u vertices, %zu bytes -> %s\n",
-           xz[0], xz[1], nx, nz, obj, st.total_ms, st.polygons, st.vertices, st.bytes, output);
+    if (changed)
+        printf(
+            "%u of %d x %d tiles rebuilt from %s (those whose triangles changed) in %.1f ms: %u polygons, %u "
+            "vertices, %zu bytes -> %s\n",
+            rebuilt, nx, nz, obj, st.total_ms, st.polygons, st.vertices, st.bytes, output);
+    else
+        printf("tile (%ld, %ld) of %d x %d rebuilt from %s in %.1f ms: %u polygons, %u vertices, %zu bytes "
+               "-> %s\n",
+               xz[0], xz[1], nx, nz, obj, st.total_ms, st.polygons, st.vertices, st.bytes, output);
     return 0;
 }
 

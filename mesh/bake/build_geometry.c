@@ -40,11 +40,12 @@ nav_geometry_build_desc nav_geometry_build_desc_defaults(const nav_geometry_buil
     if (d.max_edge_error == 0) d.max_edge_error = 1.3f * d.cell_size;
     if (d.max_poly_verts == 0) d.max_poly_verts = 6;
     if (d.detail_sample_distance == 0) d.detail_sample_distance = 6 * d.cell_size;
-    if (d.detail_sample_distance < 0) d.detail_sample_distance = 0;
+    if (d.detail_sample_distance < 0 && isfinite(d.detail_sample_distance)) d.detail_sample_distance = 0;
     if (d.detail_max_error == 0) d.detail_max_error = d.cell_height;
     if (d.link_extents.x == 0) d.link_extents.x = d.cell_size;
     if (d.link_extents.y == 0) d.link_extents.y = d.agent_height;
     if (d.link_extents.z == 0) d.link_extents.z = d.cell_size;
+    if (d.max_memory == 0) d.max_memory = NAV_GEOMETRY_DEFAULT_MAX_MEMORY;
     return d;
 }
 
@@ -58,8 +59,7 @@ static bool non_negative(float v)
     return v >= 0 && isfinite(v);
 }
 
-/* The first fault of resolved options, or null. */
-const char *nav__geometry_check_desc(const nav_geometry_build_desc *d)
+const char *nav__geometry_check_desc(const nav_geometry_build_desc *d, char *why, size_t size)
 {
     if (!positive(d->cell_size) || !positive(d->cell_height)) return "cell size and height must be positive";
     if (!positive(d->agent_height)) return "agent height must be positive";
@@ -74,6 +74,21 @@ const char *nav__geometry_check_desc(const nav_geometry_build_desc *d)
     if (d->agent_height / d->cell_height > 65535 || d->agent_climb / d->cell_height > 65535 ||
         d->agent_radius / d->cell_size > 8192 || d->max_edge_length / d->cell_size > 1e9f)
         return "agent limits too large for the cells";
+    if (!(d->detail_sample_distance >= 0 && isfinite(d->detail_sample_distance)))
+        return "detail_sample_distance must be a finite number (negative: no heights)";
+    if (d->detail_sample_distance > 0 &&
+        !(d->detail_sample_distance >= NAV_GEOMETRY_MIN_SAMPLE_CELLS * d->cell_size)) {
+        snprintf(why, size,
+                 "detail_sample_distance %g is less than %g cells (%g): samples closer than a cell find no "
+                 "other floor (negative: no heights)",
+                 (double)d->detail_sample_distance, (double)NAV_GEOMETRY_MIN_SAMPLE_CELLS,
+                 (double)(NAV_GEOMETRY_MIN_SAMPLE_CELLS * d->cell_size));
+        return why;
+    }
+    if (!non_negative(d->detail_max_error)) return "detail_max_error must be finite and not negative";
+    if (!non_negative(d->link_extents.x) || !non_negative(d->link_extents.y) ||
+        !non_negative(d->link_extents.z))
+        return "link_extents must be finite and not negative";
     if (d->volume_count && !d->volumes) return "volume count without volumes";
     for (uint32_t i = 0; i < d->volume_count; i++) {
         const nav_geometry_volume *v = &d->volumes[i];
@@ -89,7 +104,41 @@ const char *nav__geometry_check_desc(const nav_geometry_build_desc *d)
     return NULL;
 }
 
-static double since(struct timespec *at)
+/* A level whose every floor (a triangle of an area other than 0 within max_slope of level) faces down
+ * builds an empty mesh: almost always a level wound the other way round (an exporter's flipped
+ * normals). Refused, saying which way libnav takes as up. Some floors facing down is normal: the
+ * undersides of slabs and ceilings (nav_test.obj has as many facing down as up, house.obj more), so
+ * a level with a floor facing up passes. The normal is the rasteriser's: (b - a) x (c - a). */
+nav_status nav__geometry_check_facing(const nav_triangles *t, float max_slope, const nav_log *log)
+{
+    const float cos_slope = cosf(max_slope * (float)(M_PI / 180.0));
+    uint32_t down = 0;
+    for (uint32_t i = 0; i < t->triangle_count; i++) {
+        if (t->areas && t->areas[i] == NAV_TERRAIN_BLOCKED) continue;
+        const uint32_t *v = t->indices + 3 * (size_t)i;
+        const float *a = t->vertices + 3 * (size_t)v[0], *b = t->vertices + 3 * (size_t)v[1],
+                    *c = t->vertices + 3 * (size_t)v[2];
+        float e0[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]},
+              e1[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+        float n[3] = {e0[1] * e1[2] - e0[2] * e1[1], e0[2] * e1[0] - e0[0] * e1[2],
+                      e0[0] * e1[1] - e0[1] * e1[0]};
+        float length = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        if (!(length > 0)) continue;
+        if (n[1] > cos_slope * length) return NAV_SUCCESS; /* a floor faces up */
+        down += -n[1] > cos_slope * length;
+    }
+    if (down == 0) return NAV_SUCCESS; /* no floor at all: walls only, or every floor of area 0 */
+    nav__logf(log, NAV_LOG_ERROR,
+              "geometry: no floor of the level faces up: all %u of its triangles within %g degrees of level "
+              "face down, and would make an empty mesh. A triangle's top is the side from which its corners "
+              "a, b, c are seen counter-clockwise: from above, with x to the right and z down the page, "
+              "(b - a) x (c - a) points up (y > 0), as for Recast and OpenGL. Reverse the order of each "
+              "face's vertices (in an exporter: flip the normals)",
+              down, (double)max_slope);
+    return NAV_FAILURE | NAV_INVALID_PARAM;
+}
+
+double nav__geometry_since(struct timespec *at)
 {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -119,24 +168,23 @@ static void tile_range(const build *b, uint32_t i, int32_t r[4])
     r[1] = (int32_t)fmax(0, floor(r0 / b->tile)), r[3] = (int32_t)fmin(b->tiles_z - 1, floor(r1 / b->tile));
 }
 
-/* Each tile's triangles: those whose box meets the tile's with its border (a counting sort), or
- * with only != UINT32_MAX, those of that tile alone (the others' lists empty). False when memory runs
- * out. */
-static bool bucket_triangles(build *b, uint32_t only)
+/* Each tile's triangles: a counting sort of the tiles each triangle's box (with the border) meets
+ * (build_geometry.h). */
+nav_status nav__geometry_bucket(build *b, uint32_t only)
 {
     const nav_triangles *t = b->triangles;
     size_t tiles = (size_t)b->tiles_x * (size_t)b->tiles_z;
-    if (!nav__arr_setlen(b->tile_first, tiles + 1)) return false;
+    if (!nav__arr_setlen(b->tile_first, tiles + 1)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     memset(b->tile_first, 0, (tiles + 1) * sizeof *b->tile_first);
     nav__arr_truncate(b->tile_tris, 0);
     if (b->tile == 0) { /* one tile: all of them */
-        if (!nav__arr_setlen(b->tile_tris, t->triangle_count)) return false;
+        if (!nav__arr_setlen(b->tile_tris, t->triangle_count)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
         for (uint32_t i = 0; i < t->triangle_count; i++) b->tile_tris[i] = i;
         b->tile_first[1] = t->triangle_count;
-        return true;
+        return NAV_SUCCESS;
     }
     int32_t *range = NULL; /* per triangle: tx0, tz0, tx1, tz1 */
-    if (!nav__arr_setlen(range, 4 * (size_t)t->triangle_count)) return false;
+    if (!nav__arr_setlen(range, 4 * (size_t)t->triangle_count)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < t->triangle_count; i++) tile_range(b, i, range + 4 * (size_t)i);
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < t->triangle_count; i++) {
@@ -153,9 +201,14 @@ static bool bucket_triangles(build *b, uint32_t only)
         }
         if (pass == 0) {
             for (size_t k = 0; k < tiles; k++) b->tile_first[k + 1] += b->tile_first[k];
-            if (!nav__arr_setlen(b->tile_tris, b->tile_first[tiles])) {
+            /* the tiles' lists within max_memory before they are made (a level of large triangles in
+             * small tiles lists each of them many times) */
+            nav_status s = nav__geometry_check_bookkeeping(b, b->tile_first[tiles]);
+            if (nav_succeeded(s) && !nav__arr_setlen(b->tile_tris, b->tile_first[tiles]))
+                s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+            if (nav_failed(s)) {
                 arrfree(range);
-                return false;
+                return s;
             }
         } else { /* back to the starts */
             for (size_t k = tiles; k > 0; k--) b->tile_first[k] = b->tile_first[k - 1];
@@ -163,12 +216,30 @@ static bool bucket_triangles(build *b, uint32_t only)
         }
     }
     arrfree(range);
-    return true;
+    return NAV_SUCCESS;
+}
+
+/* The most cells a polygon's box (and a cell round it) covers: the heights' footprint mask. */
+static uint64_t largest_box(const nav__polygons *p)
+{
+    uint64_t most = 0;
+    size_t polys = arrlenu(p->poly_first) ? arrlenu(p->poly_first) - 1 : 0;
+    for (size_t q = 0; q < polys; q++) {
+        int32_t lo_x = INT32_MAX, hi_x = INT32_MIN, lo_z = INT32_MAX, hi_z = INT32_MIN;
+        for (uint32_t e = p->poly_first[q]; e < p->poly_first[q + 1]; e++) {
+            uint32_t v = p->poly_verts[e];
+            lo_x = p->x[v] < lo_x ? p->x[v] : lo_x, hi_x = p->x[v] > hi_x ? p->x[v] : hi_x;
+            lo_z = p->z[v] < lo_z ? p->z[v] : lo_z, hi_z = p->z[v] > hi_z ? p->z[v] : hi_z;
+        }
+        uint64_t cells = (uint64_t)((int64_t)hi_x - lo_x + 3) * (uint64_t)((int64_t)hi_z - lo_z + 3);
+        if (cells > most) most = cells;
+    }
+    return most;
 }
 
 /* Builds tile `item` (stages 1 to 7) into r (empty). False when memory runs out (r's polygons are then
  * only good for freeing). Runs on any thread: stb_ds scratch only. */
-static bool build_tile_into(build *b, uint32_t item, tile_result *r)
+bool nav__geometry_build_tile(build *b, uint32_t item, tile_result *r)
 {
     const nav_geometry_build_desc *d = &b->desc;
     int32_t tx = (int32_t)item % b->tiles_x, tz = (int32_t)item / b->tiles_x;
@@ -190,11 +261,9 @@ static bool build_tile_into(build *b, uint32_t item, tile_result *r)
     /* the level whole shares its stages out on a pool of threads kept for them all (tiles are
      * already on the threads) */
     nav__pool pool, *stages = NULL;
-    uint32_t threads = d->threads && d->threads < nav__core_count() ? d->threads : nav__core_count();
-    if (threads > 16) threads = 16; /* the stages' bands and runs: 8 and 16 */
-    if (!b->tile && threads > 1) {
-        nav__pool_start(stages = &pool, threads, true); /* no more than the cores: its
-                                                         * helpers spin while they wait */
+    if (!b->tile && b->stage_threads > 1) {
+        nav__pool_start(stages = &pool, b->stage_threads, true); /* no more than the cores: its
+                                                                  * helpers spin while they wait */
         if (pool.helpers == 0) { /* no core idle: the stages whole, on this thread (bands cost a little) */
             nav__pool_stop(stages);
             stages = NULL;
@@ -208,9 +277,9 @@ static bool build_tile_into(build *b, uint32_t item, tile_result *r)
                                  stages))
         goto done;
     r->spans = hf.span_count;
-    r->stage_ms[NAV_GEOMETRY_RASTERIZE] = since(&at);
+    r->stage_ms[NAV_GEOMETRY_RASTERIZE] = nav__geometry_since(&at);
     nav__filter_walkable(&hf, b->height, b->climb, stages);
-    r->stage_ms[NAV_GEOMETRY_FILTER] = since(&at);
+    r->stage_ms[NAV_GEOMETRY_FILTER] = nav__geometry_since(&at);
     if (!nav__open_space_build(&os, &hf, b->height, b->climb, stages)) goto done;
     nav__heightfield_free(&hf);
     if (b->tile) {
@@ -218,7 +287,7 @@ static bool build_tile_into(build *b, uint32_t item, tile_result *r)
         os.inner_x1 = os.inner_z1 = b->border + b->tile;
     }
     r->tops = os.count;
-    r->stage_ms[NAV_GEOMETRY_OPEN_SPACE] = since(&at);
+    r->stage_ms[NAV_GEOMETRY_OPEN_SPACE] = nav__geometry_since(&at);
     if (!nav__open_space_erode(&os, b->radius, stages)) goto done;
     for (uint32_t i = 0; i < d->volume_count; i++) {
         const nav_geometry_volume *v = &d->volumes[i];
@@ -231,41 +300,84 @@ static bool build_tile_into(build *b, uint32_t item, tile_result *r)
             for (uint32_t i = os.column_first[c]; i < os.column_first[c + 1]; i++)
                 r->kept_tops += os.area[i] != 0;
         }
-    r->stage_ms[NAV_GEOMETRY_ERODE] = since(&at);
+    r->stage_ms[NAV_GEOMETRY_ERODE] = nav__geometry_since(&at);
     if (!nav__open_space_partition(&os)) goto done;
     r->regions = os.region_count;
-    r->stage_ms[NAV_GEOMETRY_REGIONS] = since(&at);
-    s = nav__contours_build(&contours, &os, b->max_error, b->max_edge);
+    r->stage_ms[NAV_GEOMETRY_REGIONS] = nav__geometry_since(&at);
+    /* the later stages grow with the outlines: each checked against the tile's share of max_memory
+     * (build_memory.c) before it starts, the outlines as they grow */
+    uint64_t held = nav__open_space_bytes(&os);
+    s = nav__contours_build(&contours, &os, b->max_error, b->max_edge, held < b->share ? b->share - held : 0);
     if (s & NAV_CORRUPT_DATA) r->broken = true; /* (the tile then has no polygons) */
+    if (s & NAV_TOO_LARGE) r->too_large = NAV__FIT_OUTLINES, r->need = 0, r->room = b->share - held;
     if (nav_failed(s)) {
         ok = r->broken;
         goto done;
     }
     r->contour_points = (uint32_t)arrlenu(contours.points);
-    r->stage_ms[NAV_GEOMETRY_CONTOURS] = since(&at);
-    if (!nav__polygons_build(&r->polygons, &contours, &os, d->max_poly_verts, x0, z0)) goto done;
-    nav__contours_free(&contours);
-    r->stage_ms[NAV_GEOMETRY_POLYGONS] = since(&at);
-    if (d->detail_sample_distance > 0 &&
-        !nav__polygons_detail(&r->polygons, &os, x0, z0, d->detail_sample_distance / d->cell_size,
-                              d->detail_max_error / d->cell_height, (int32_t)b->height, stages))
+    r->stage_ms[NAV_GEOMETRY_CONTOURS] = nav__geometry_since(&at);
+    if (!nav__geometry_fits(r, NAV__FIT_POLYGONS, held + nav__contours_bytes(&contours),
+                            nav__polygons_build_bound(arrlenu(contours.points), contours.region_count),
+                            b->share) ||
+        !nav__polygons_build(&r->polygons, &contours, &os, d->max_poly_verts, x0, z0))
         goto done;
+    nav__contours_free(&contours);
+    r->stage_ms[NAV_GEOMETRY_POLYGONS] = nav__geometry_since(&at);
+    if (d->detail_sample_distance > 0) {
+        /* on the stages' threads, or on this one alone when their scratch does not fit */
+        uint64_t polys = arrlenu(r->polygons.poly_first) ? arrlenu(r->polygons.poly_first) - 1 : 0,
+                 box = largest_box(&r->polygons);
+        held = nav__open_space_bytes(&os) + nav__polygons_bytes(&r->polygons);
+        nav__pool *heights = stages;
+        if (stages && held + nav__detail_bound(os.count, polys, box, b->stage_threads) > b->share)
+            heights = NULL;
+        if (!nav__geometry_fits(r, NAV__FIT_HEIGHTS, held,
+                                nav__detail_bound(os.count, polys, box, heights ? b->stage_threads : 1),
+                                b->share) ||
+            !nav__polygons_detail(&r->polygons, &os, x0, z0, d->detail_sample_distance / d->cell_size,
+                                  d->detail_max_error / d->cell_height, (int32_t)b->height, heights))
+            goto done;
+    }
     ok = true;
 done:
     nav__heightfield_free(&hf);
     nav__contours_free(&contours);
     nav__open_space_free(&os);
     if (stages) nav__pool_stop(stages);
-    if (ok && !r->broken) r->stage_ms[NAV_GEOMETRY_HEIGHTS] = since(&at);
+    if (ok && !r->broken) r->stage_ms[NAV_GEOMETRY_HEIGHTS] = nav__geometry_since(&at);
     return ok;
 }
 
-/* Builds tile `item` into its result (a run of nav__parallel: false when memory runs out). */
+/* Counts a built tile's polygons among the results kept: false (r marked) when they take the results
+ * past their room. */
+bool nav__geometry_keep_results(build *b, tile_result *r)
+{
+    uint64_t bytes = nav__polygons_bytes(&r->polygons),
+             held = atomic_fetch_add(b->results_held, bytes) + bytes;
+    return nav__geometry_fits(r, NAV__FIT_RESULTS, held - bytes, bytes, b->results_room);
+}
+
+/* Builds tile `item` into its result (a run of nav__parallel: false when memory runs out, or when a
+ * stage does not fit its share of max_memory: the result says which). */
 static bool build_tile(void *context, void *scratch, uint32_t item)
 {
     (void)scratch;
     build *b = context;
-    return build_tile_into(b, item, &b->results[item]);
+    tile_result *r = &b->results[item];
+    return nav__geometry_build_tile(b, item, r) && (r->broken || nav__geometry_keep_results(b, r));
+}
+
+/* The status of a build whose tiles ran (s: nav__parallel's): the first tile that did not fit is
+ * named (NAV_TOO_LARGE), else s. */
+nav_status nav__geometry_tiles_status(const build *b, const tile_result *results, uint32_t count,
+                                      nav_status s)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (results[i].too_large) {
+            nav__geometry_report_too_large(b, i, &results[i]);
+            return NAV_FAILURE | NAV_TOO_LARGE;
+        }
+    return s;
 }
 
 /* The mesh of the polygons. */
@@ -354,11 +466,12 @@ done:
 
 /* Checks the triangles and options and sets the build up: the scene's grid, the agent in steps
  * and cells, the tiles. */
-static nav_status prepare(build *b, const nav_triangles *triangles, const nav_geometry_build_desc *desc,
-                          nav_geometry_build_stats *stats)
+nav_status nav__geometry_prepare(build *b, const nav_triangles *triangles,
+                                 const nav_geometry_build_desc *desc, nav_geometry_build_stats *stats)
 {
     nav_geometry_build_desc d = nav_geometry_build_desc_defaults(desc);
-    const char *fault = nav__geometry_check_desc(&d);
+    char why[200];
+    const char *fault = nav__geometry_check_desc(&d, why, sizeof why);
     if (fault) {
         nav__logf(d.log, NAV_LOG_ERROR, "geometry: %s", fault);
         return NAV_FAILURE | NAV_INVALID_PARAM;
@@ -368,6 +481,7 @@ static nav_status prepare(build *b, const nav_triangles *triangles, const nav_ge
         return NAV_FAILURE | NAV_INVALID_PARAM;
     }
     nav_status s = nav_triangles_check(triangles, d.log);
+    if (nav_succeeded(s)) s = nav__geometry_check_facing(triangles, d.max_slope, d.log);
     if (nav_failed(s)) return s;
     stats->triangles = triangles->triangle_count;
     nav_vec3 lo, hi;
@@ -387,13 +501,15 @@ static nav_status prepare(build *b, const nav_triangles *triangles, const nav_ge
         return NAV_FAILURE | NAV_TOO_LARGE;
     }
     b->width = (int32_t)w, b->depth = (int32_t)h, b->steps = (uint32_t)steps;
-    if (!nav__geometry_derive(b)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    b->memory_limit = d.max_memory;
+    s = nav__geometry_derive(b);
+    if (nav_failed(s)) return s;
     stats->width = b->width, stats->depth = b->depth;
     stats->tiles = (uint32_t)arrlenu(b->results);
     return NAV_SUCCESS;
 }
 
-bool nav__geometry_derive(build *b)
+nav_status nav__geometry_derive(build *b)
 {
     const nav_geometry_build_desc *d = &b->desc;
     b->height = (uint32_t)ceilf(d->agent_height / d->cell_height);
@@ -406,10 +522,15 @@ bool nav__geometry_derive(build *b)
     b->border = b->tile ? (int32_t)b->radius + 3 : 0;
     b->tiles_x = b->tile ? (b->width + b->tile - 1) / b->tile : 1;
     b->tiles_z = b->tile ? (b->depth + b->tile - 1) / b->tile : 1;
+    /* the tiles' bookkeeping (a result a tile, each tile's triangles: each once at least, until
+     * nav__geometry_bucket counts them) checked before it is made: tiles of one cell over a large
+     * level ask for gigabytes of it */
+    nav_status s = nav__geometry_check_bookkeeping(b, b->triangles ? b->triangles->triangle_count : 0);
+    if (nav_failed(s)) return s;
     size_t tiles = (size_t)b->tiles_x * (size_t)b->tiles_z;
-    if (!nav__arr_setlen(b->results, tiles)) return false;
+    if (!nav__arr_setlen(b->results, tiles)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     memset(b->results, 0, tiles * sizeof *b->results);
-    return true;
+    return NAV_SUCCESS;
 }
 
 void nav__geometry_free_build(build *b)
@@ -425,6 +546,14 @@ nav_status nav__geometry_assemble(build *b, nav_geometry_build_stats *stats, nav
 {
     const nav_geometry_build_desc *d = &b->desc;
     uint32_t tiles = (uint32_t)arrlenu(b->results);
+    /* the mesh made of the tiles' polygons, beside them, within max_memory */
+    uint64_t results = 0;
+    for (uint32_t i = 0; i < tiles; i++) results += nav__polygons_bytes(&b->results[i].polygons);
+    uint64_t held = b->bookkeeping + results, need = nav__assembly_bound(results);
+    if (b->memory_limit && (held > b->memory_limit || need > b->memory_limit - held)) {
+        nav__geometry_report_mesh_too_large(b, results, need);
+        return NAV_FAILURE | NAV_TOO_LARGE;
+    }
     nav__polygons all = {0};
     nav__index weld = {0};
     bool broken = false, appended = true;
@@ -461,7 +590,7 @@ nav_status nav__geometry_assemble(build *b, nav_geometry_build_stats *stats, nav
         clock_gettime(CLOCK_MONOTONIC, &mesh_at);
         s = nav__polygons_stitch(&all, b->tile, (int32_t)b->climb) ? make_mesh(&all, b->origin, d, out)
                                                                    : NAV_FAILURE | NAV_OUT_OF_MEMORY;
-        stats->stage_ms[NAV_GEOMETRY_MESH] = since(&mesh_at);
+        stats->stage_ms[NAV_GEOMETRY_MESH] = nav__geometry_since(&mesh_at);
     }
     nav__polygons_free(&all);
     if (nav_succeeded(s)) {
@@ -472,16 +601,29 @@ nav_status nav__geometry_assemble(build *b, nav_geometry_build_stats *stats, nav
     return s;
 }
 
-/* Builds every tile, on the threads the options say. */
-static nav_status build_all(build *b)
+/* Builds every tile, on the threads the options say (fewer when memory is short). */
+nav_status nav__geometry_build_all(build *b)
 {
-    if (!bucket_triangles(b, UINT32_MAX)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    nav_status s = nav__geometry_bucket(b, UINT32_MAX);
+    if (nav_failed(s)) return s;
+    uint32_t cores = nav__core_count(), threads = b->desc.threads ? b->desc.threads : cores;
+    /* a whole level's stages: no more threads than the cores (its helpers spin while they wait), and
+     * 16 (the stages' bands and runs: 8 and 16) */
+    uint32_t stage_threads = threads < cores ? threads : cores;
+    if (stage_threads > 16) stage_threads = 16;
+    s = nav__geometry_plan_memory(b, b->tile ? threads : 1, b->tile ? 1 : stage_threads, 0);
+    if (nav_failed(s)) return s;
+    _Atomic uint64_t held;
+    atomic_init(&held, 0);
+    b->results_held = &held;
     nav__work work = {.count = (uint32_t)arrlenu(b->results),
                       .run = build_tile,
                       .ctx = b,
                       .stage = "geometry: tiles",
                       .progress = b->desc.progress};
-    return nav__parallel(&work, b->desc.threads);
+    s = nav__geometry_tiles_status(b, b->results, work.count, nav__parallel(&work, b->tiles_at_once));
+    b->results_held = NULL;
+    return s;
 }
 
 nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const nav_geometry_build_desc *desc,
@@ -493,145 +635,14 @@ nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles, const na
     if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
     *out = NULL;
     build b;
-    nav_status s = prepare(&b, triangles, desc, stats);
+    nav_status s = nav__geometry_prepare(&b, triangles, desc, stats);
     if (nav_failed(s)) return s;
     struct timespec at;
     clock_gettime(CLOCK_MONOTONIC, &at);
-    s = build_all(&b);
+    s = nav__geometry_build_all(&b);
+    stats->memory_estimate = b.estimate, stats->tiles_at_once = b.tile ? b.tiles_at_once : b.stage_threads;
     if (nav_succeeded(s)) s = nav__geometry_assemble(&b, stats, out);
     nav__geometry_free_build(&b);
-    stats->total_ms = since(&at);
+    stats->total_ms = nav__geometry_since(&at);
     return s;
-}
-
-/* ---- Tiles kept for rebuilding ----------------------------------------------------------------- */
-
-nav_status nav_geometry_tiles_build(const nav_triangles *triangles, const nav_geometry_build_desc *desc,
-                                    nav_geometry_tiles **tiles, nav_mesh **mesh,
-                                    nav_geometry_build_stats *stats)
-{
-    nav_geometry_build_stats local;
-    if (!stats) stats = &local;
-    *stats = (nav_geometry_build_stats){0};
-    if (!tiles) return NAV_FAILURE | NAV_INVALID_PARAM;
-    *tiles = NULL;
-    if (mesh) *mesh = NULL;
-    if (!desc || desc->tile_size == 0) {
-        nav__logf(desc ? desc->log : NULL, NAV_LOG_ERROR, "geometry: tiles need a tile size");
-        return NAV_FAILURE | NAV_INVALID_PARAM;
-    }
-    nav_allocator a;
-    nav__allocator_resolve(&a, desc->allocator);
-    nav_geometry_tiles *t = nav__calloc(&a, 1, sizeof *t);
-    if (!t) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    t->allocator = a;
-    struct timespec at;
-    clock_gettime(CLOCK_MONOTONIC, &at);
-    nav_status s = prepare(&t->b, triangles, desc, stats);
-    if (nav_failed(s)) {
-        nav__free(&a, t);
-        return s;
-    }
-    s = nav__geometry_tiles_own_arrays(t, desc) ? build_all(&t->b) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    if (nav_succeeded(s) && mesh) s = nav__geometry_assemble(&t->b, stats, mesh);
-    t->b.triangles = NULL; /* the caller's: not kept */
-    stats->total_ms = since(&at);
-    if (nav_failed(s)) {
-        nav_geometry_tiles_destroy(t);
-        return s;
-    }
-    *tiles = t;
-    return NAV_SUCCESS;
-}
-
-nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_triangles *triangles,
-                                      int32_t tile_x, int32_t tile_z, nav_mesh **mesh,
-                                      nav_geometry_build_stats *stats)
-{
-    nav_geometry_build_stats local;
-    if (!stats) stats = &local;
-    *stats = (nav_geometry_build_stats){0};
-    if (!mesh) return NAV_FAILURE | NAV_INVALID_PARAM;
-    *mesh = NULL;
-    if (!tiles || !triangles) return NAV_FAILURE | NAV_INVALID_PARAM;
-    build *b = &tiles->b;
-    if (tile_x < 0 || tile_z < 0 || tile_x >= b->tiles_x || tile_z >= b->tiles_z) {
-        nav__logf(b->desc.log, NAV_LOG_ERROR, "geometry: tile (%d, %d) is not one of the %d x %d", tile_x,
-                  tile_z, b->tiles_x, b->tiles_z);
-        return NAV_FAILURE | NAV_INVALID_PARAM;
-    }
-    nav_status s = nav_triangles_check(triangles, b->desc.log);
-    if (nav_failed(s)) return s;
-    struct timespec at;
-    clock_gettime(CLOCK_MONOTONIC, &at);
-    uint32_t item = (uint32_t)(tile_z * b->tiles_x + tile_x);
-    /* built apart, and kept only once built: out of memory, the tiles keep the tile as it was */
-    tile_result built = {0};
-    b->triangles = triangles;
-    bool ok = bucket_triangles(b, item) && build_tile_into(b, item, &built);
-    b->triangles = NULL;
-    if (!ok) {
-        nav__polygons_free(&built.polygons);
-        stats->total_ms = since(&at);
-        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    }
-    nav__polygons_free(&b->results[item].polygons);
-    b->results[item] = built;
-    stats->triangles = triangles->triangle_count;
-    stats->width = b->width, stats->depth = b->depth;
-    stats->tiles = (uint32_t)arrlenu(b->results);
-    s = nav__geometry_assemble(b, stats, mesh);
-    stats->total_ms = since(&at);
-    return s;
-}
-
-bool nav__geometry_tiles_own_arrays(nav_geometry_tiles *t, const nav_geometry_build_desc *desc)
-{
-    nav_geometry_build_desc *d = &t->b.desc;
-    size_t points = 0;
-    for (uint32_t i = 0; i < desc->volume_count; i++) points += 2 * (size_t)desc->volumes[i].point_count;
-    if (!nav__arr_reserve(t->volume_points, points) || !nav__arr_reserve(t->volumes, desc->volume_count) ||
-        !nav__arr_reserve(t->links, desc->link_count))
-        return false;
-    for (uint32_t i = 0; i < desc->volume_count; i++)
-        for (uint32_t k = 0; k < 2 * desc->volumes[i].point_count; k++)
-            nav__arr_put_reserved(t->volume_points, desc->volumes[i].points[k]);
-    size_t at = 0;
-    for (uint32_t i = 0; i < desc->volume_count; i++) {
-        nav_geometry_volume v = desc->volumes[i];
-        v.points = t->volume_points + at;
-        at += 2 * (size_t)v.point_count;
-        nav__arr_put_reserved(t->volumes, v);
-    }
-    for (uint32_t i = 0; i < desc->link_count; i++) nav__arr_put_reserved(t->links, desc->links[i]);
-    for (int a = 0; a < 256; a++) {
-        t->area_cost[a] = desc->area_cost ? desc->area_cost[a] : 1.0;
-        t->area_flags[a] = desc->area_flags ? desc->area_flags[a] : 0;
-    }
-    d->volumes = t->volumes, d->volume_count = desc->volume_count;
-    d->links = t->links, d->link_count = desc->link_count;
-    d->area_cost = t->area_cost, d->area_flags = t->area_flags;
-    return true;
-}
-
-void nav_geometry_tiles_destroy(nav_geometry_tiles *tiles)
-{
-    if (!tiles) return;
-    nav__geometry_free_build(&tiles->b);
-    arrfree(tiles->volumes);
-    arrfree(tiles->volume_points);
-    arrfree(tiles->links);
-    nav_allocator a = tiles->allocator;
-    nav__free(&a, tiles);
-}
-
-void nav_geometry_tiles_count(const nav_geometry_tiles *tiles, int32_t *tiles_x, int32_t *tiles_z)
-{
-    if (tiles_x) *tiles_x = tiles ? tiles->b.tiles_x : 0;
-    if (tiles_z) *tiles_z = tiles ? tiles->b.tiles_z : 0;
-}
-
-nav_geometry_build_desc nav_geometry_tiles_desc(const nav_geometry_tiles *tiles)
-{
-    return tiles ? tiles->b.desc : (nav_geometry_build_desc){0};
 }

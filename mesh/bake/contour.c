@@ -5,6 +5,27 @@
 #include "ds.h"
 #include "voxel.h"
 
+/* What the outlines may hold (bytes), and hold: the arrays they grow are checked before they grow, so
+ * that the stage stays within its share of the build's memory (build_memory.c). */
+typedef struct outline_room {
+    uint64_t left; /* bytes that may still be taken */
+} outline_room;
+
+/* Whether an array of `capacity` elements of elem_size bytes, holding `length`, may grow to hold
+ * `more` more as nav__arr_reserve grows it (to twice its capacity, or what it needs), its old block
+ * held beside the new one while it moves; takes the growth from r when it may. */
+static bool may_grow(outline_room *r, size_t length, size_t capacity, size_t more, size_t elem_size)
+{
+    if (more <= capacity - length) return true;
+    uint64_t grown = 2 * (uint64_t)capacity;
+    if (grown < (uint64_t)length + more) grown = (uint64_t)length + more;
+    if (grown < 4) grown = 4;
+    uint64_t moving = grown * elem_size, added = (grown - capacity) * elem_size;
+    if (moving + 64 > r->left) return false;
+    r->left -= added;
+    return true;
+}
+
 /* The region across side d of top i (0: a wall, or a top in no region; NAV__BORDER_REGION: a
  * walkable top of the tile's border). */
 static uint32_t across(const nav__open_space *os, const int32_t *top_x, const int32_t *top_z, uint32_t i,
@@ -45,9 +66,9 @@ static const int32_t corner_dz[NAV__OPEN_SIDES] = {0, 1, 1, 0};
 /* Walks round region r from side d0 of top i0 (an edge of it), the region on the right: along an
  * edge, a point at its start and a turn clockwise; across a side into the region, a turn back.
  * Appends the points to *raw. NAV_FAILURE with NAV_CORRUPT_DATA when the walk does not come back
- * (asymmetric links), or NAV_OUT_OF_MEMORY. */
+ * (asymmetric links), NAV_OUT_OF_MEMORY, or NAV_TOO_LARGE (*raw would grow past the room). */
 static nav_status trace(const nav__open_space *os, const int32_t *top_x, const int32_t *top_z, uint32_t i0,
-                        int d0, nav__contour_point **raw)
+                        int d0, nav__contour_point **raw, outline_room *room)
 {
     uint32_t r = os->region[i0], i = i0;
     int d = d0;
@@ -55,6 +76,8 @@ static nav_status trace(const nav__open_space *os, const int32_t *top_x, const i
     for (uint64_t steps = 0; steps < limit; steps++) {
         uint32_t other = across(os, top_x, top_z, i, d);
         if (other != r) {
+            if (!may_grow(room, arrlenu(*raw), arrcap(*raw), 1, sizeof **raw))
+                return NAV_FAILURE | NAV_TOO_LARGE;
             if (!nav__arr_push(*raw, ((nav__contour_point){top_x[i] + corner_dx[d], corner_height(os, i, d),
                                                            top_z[i] + corner_dz[d], other})))
                 return NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -104,12 +127,15 @@ static int64_t farthest(const nav__contour_point *raw, uint32_t n, uint32_t a, u
     return best;
 }
 
-/* Simplifies one outline (n raw points) and appends it to out->points. False when memory runs out. */
-static bool simplify(nav__contours *out, const nav__contour_point *raw, uint32_t n, float max_error,
-                     float max_edge, uint32_t **keep_scratch)
+/* Simplifies one outline (n raw points) and appends it to out->points. NAV_SUCCESS, or NAV_FAILURE with
+ * NAV_OUT_OF_MEMORY or NAV_TOO_LARGE (past the room). */
+static nav_status simplify(nav__contours *out, const nav__contour_point *raw, uint32_t n, float max_error,
+                           float max_edge, uint32_t **keep_scratch, outline_room *room)
 {
     uint32_t *keep = *keep_scratch; /* raw indices kept, in order round */
     nav__arr_truncate(keep, 0);
+    /* at most n + 2 kept by the first two passes, and n + 2 in all (every raw point at most once) */
+    if (!may_grow(room, 0, arrcap(keep), (size_t)n + 2, sizeof *keep)) return NAV_FAILURE | NAV_TOO_LARGE;
     bool ok = nav__arr_reserve(keep, (size_t)n + 2); /* what the first two passes keep, at most */
     for (uint32_t i = 0; i < n && ok; i++) {
         const nav__contour_point *prev = &raw[(i + n - 1) % n], *next = &raw[(i + 1) % n];
@@ -162,16 +188,25 @@ static bool simplify(nav__contours *out, const nav__contour_point *raw, uint32_t
     }
     size_t kept = arrlenu(keep);
     if (ok && kept >= 3) {
+        if (!may_grow(room, arrlenu(out->points), arrcap(out->points), kept, sizeof *out->points)) {
+            *keep_scratch = keep;
+            return NAV_FAILURE | NAV_TOO_LARGE;
+        }
         ok = nav__arr_reserve(out->points, kept);
         for (size_t k = 0; ok && k < kept; k++) nav__arr_put_reserved(out->points, raw[keep[k]]);
     }
     *keep_scratch = keep;
-    return ok;
+    return ok ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
 }
 
-nav_status nav__contours_build(nav__contours *out, const nav__open_space *os, float max_error, float max_edge)
+nav_status nav__contours_build(nav__contours *out, const nav__open_space *os, float max_error, float max_edge,
+                               uint64_t bytes)
 {
     *out = (nav__contours){.region_count = os->region_count};
+    /* the fixed arrays: each top's column, and per region its outline's start and side */
+    uint64_t fixed = 8 * (uint64_t)os->count + 9 * ((uint64_t)os->region_count + 1) + 6 * 64;
+    if (fixed > bytes) return NAV_FAILURE | NAV_TOO_LARGE;
+    outline_room left = {bytes - fixed};
     int32_t *top_x = NULL, *top_z = NULL;
     uint32_t *start = NULL;
     uint8_t *start_side = NULL;
@@ -204,9 +239,9 @@ nav_status nav__contours_build(nav__contours *out, const nav__open_space *os, fl
     for (uint32_t r = 1; r <= os->region_count && nav_succeeded(s); r++) {
         nav__arr_truncate(raw, 0);
         if (start[r] != NAV__NO_SPAN) {
-            s = trace(os, top_x, top_z, start[r], start_side[r], &raw);
-            if (nav_succeeded(s) && !simplify(out, raw, (uint32_t)arrlenu(raw), max_error, max_edge, &keep))
-                s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+            s = trace(os, top_x, top_z, start[r], start_side[r], &raw, &left);
+            if (nav_succeeded(s))
+                s = simplify(out, raw, (uint32_t)arrlenu(raw), max_error, max_edge, &keep, &left);
         }
         out->first[r] = (uint32_t)arrlenu(out->points);
     }

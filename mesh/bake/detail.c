@@ -427,11 +427,16 @@ static bool polygon_detail(const nav__polygons *p, uint32_t q, detail_scratch *s
     if (!add_point(d, mid_x, isnan(mid_floor) ? mid_y : mid_floor, mid_z) ||
         !triangulate_outline(d, (uint32_t)outline))
         return false;
-    /* samples inside on a grid, half a cell or more inside every edge */
+    /* samples inside on a grid, half a cell or more inside every edge; no more than
+     * NAV_GEOMETRY_MAX_DETAIL_SAMPLES of them (a larger polygon's further apart), so that the work and
+     * the memory of a polygon are bounded whatever its size */
+    double step = sample;
+    while (((hi_x - lo_x) / step + 1) * ((hi_z - lo_z) / step + 1) > NAV_GEOMETRY_MAX_DETAIL_SAMPLES)
+        step *= 1.25;
     nav__arr_truncate(*cands, 0);
     if (arrlenu(d->tris))
-        for (double z = lo_z + sample / 2; z < hi_z; z += sample)
-            for (double x = lo_x + sample / 2; x < hi_x; x += sample) {
+        for (double z = lo_z + step / 2; z < hi_z; z += step)
+            for (double x = lo_x + step / 2; x < hi_x; x += step) {
                 if (inside_by(sf, x, z) < 0.5) continue;
                 double out;
                 size_t t = locate(d, x, z, &out);

@@ -18,6 +18,7 @@
  *   the tiles' blocks, in the same order, each at a multiple of 16, zero padding between
  * A tile's block:
  *   u32 tile x, tile z, vertices, polygons, edges, height points, height triangles, outlines cut in part
+ *   u64 source                                what the tile was built from (tiles.c; version 2 on)
  *   i32 x, y, z [vertices]                    cells and steps of the level's grid
  *   u32 poly_first[polygons + 1], u32 vertex[edges], u8 area[polygons], zero padding to 4
  *   heights (when the options sample them): u32 point_first[polygons + 1], tri_first[polygons + 1],
@@ -39,7 +40,7 @@
 #include "mesh_internal.h"
 #include "nav_file.h"
 
-enum { TILE_HEADER_BYTES = 8 * 4, DIRECTORY_ENTRY_BYTES = 16 };
+enum { TILE_HEADER_BYTES = 8 * 4 + 8, DIRECTORY_ENTRY_BYTES = 16 };
 
 #define MAX_ORIGIN 1e9f /* coordinates of the box beyond this are refused, as a MESH chunk's */
 
@@ -71,6 +72,7 @@ static void write_tile(nav_writer *w, const build *b, uint32_t item, size_t star
     nav_writer_put_u32(w, points);
     nav_writer_put_u32(w, tris);
     nav_writer_put_u32(w, p->failed_regions);
+    nav_writer_put_u64(w, b->results[item].source);
     for (uint32_t v = 0; v < verts; v++) {
         nav_writer_put_i32(w, p->x[v]);
         nav_writer_put_i32(w, p->y[v]);
@@ -204,7 +206,8 @@ static nav_status read_options(tiles_reader *c, nav_geometry_tiles *t)
     b->steps = nav_reader_get_u32(r);
     uint32_t volumes = nav_reader_get_u32(r), links = nav_reader_get_u32(r);
     if (r->status != NAV_SUCCESS) return corrupt(c, "truncated in the options", UINT32_MAX);
-    const char *fault = nav__geometry_check_desc(d);
+    char why[200];
+    const char *fault = nav__geometry_check_desc(d, why, sizeof why);
     if (fault) {
         nav__logf(c->log, NAV_LOG_ERROR, "TILS chunk: options a build refuses: %s", fault);
         nav_reader_fail(r);
@@ -311,6 +314,7 @@ static nav_status read_tile(tiles_reader *c, build *b, uint32_t item)
              polys = nav_reader_get_u32(r), edges = nav_reader_get_u32(r), points = nav_reader_get_u32(r),
              tris = nav_reader_get_u32(r);
     p->failed_regions = nav_reader_get_u32(r);
+    b->results[item].source = nav_reader_get_u64(r);
     if (r->status != NAV_SUCCESS) return corrupt(c, "truncated counts: tile", item);
     if (tx != item % (uint32_t)b->tiles_x || tz != item / (uint32_t)b->tiles_x)
         return corrupt(c, "a block in another tile's place: tile", item);
@@ -418,7 +422,9 @@ static nav_status read_tiles(tiles_reader *c, const uint8_t *data, size_t size, 
              tiles_z = ((uint64_t)b->depth + tile - 1) / tile;
     if (!fits(r, tiles_x * tiles_z, DIRECTORY_ENTRY_BYTES))
         return corrupt(c, "a directory larger than the chunk", UINT32_MAX);
-    if (!nav__geometry_derive(b)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    b->desc.log = c->log; /* (the caller's, once read) */
+    s = nav__geometry_derive(b);
+    if (nav_failed(s)) return s;
     uint32_t count = (uint32_t)arrlenu(b->results);
     uint64_t end = r->pos + (uint64_t)count * DIRECTORY_ENTRY_BYTES;
     for (uint32_t i = 0; i < count; i++) {
@@ -455,6 +461,7 @@ nav_status nav_geometry_tiles_read_chunk(const void *data, size_t size, const na
     if (!t) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     t->allocator = a;
     tiles_reader c = {.log = opts ? opts->log : NULL};
+    t->b.memory_limit = opts && opts->max_memory ? opts->max_memory : NAV_GEOMETRY_DEFAULT_MAX_MEMORY;
     nav_reader_init(&c.r, data, size);
     nav_status s = read_tiles(&c, data, size, t);
     if (nav_failed(s)) {
@@ -466,6 +473,7 @@ nav_status nav_geometry_tiles_read_chunk(const void *data, size_t size, const na
     d->log = opts ? opts->log : NULL;
     d->progress = opts ? opts->progress : NULL;
     d->threads = opts ? opts->threads : 0;
+    d->max_memory = t->b.memory_limit;
     *out = t;
     return NAV_SUCCESS;
 }

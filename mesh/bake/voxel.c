@@ -349,6 +349,30 @@ bool nav__rasterize(nav__heightfield *hf, const nav_triangles *t, const uint32_t
     return !hf->out_of_memory;
 }
 
+uint64_t nav__triangle_columns(const float *a, const float *b, const float *c, nav_vec3 origin, float cell,
+                               int32_t width, int32_t depth)
+{
+    const double inverse = 1.0 / cell;
+    double x[3], z[3];
+    const float *v[3] = {a, b, c};
+    for (int k = 0; k < 3; k++)
+        x[k] = (v[k][0] - (double)origin.x) * inverse, z[k] = (v[k][2] - (double)origin.z) * inverse;
+    double lo_x = fmin(x[0], fmin(x[1], x[2])), hi_x = fmax(x[0], fmax(x[1], x[2])),
+           lo_z = fmin(z[0], fmin(z[1], z[2])), hi_z = fmax(z[0], fmax(z[1], z[2]));
+    /* its box clipped to the grid, a column more each side for the rows' rounding */
+    double columns = fmin(hi_x, width) - fmax(lo_x, 0) + 3, rows = fmin(hi_z, depth) - fmax(lo_z, 0) + 3;
+    if (columns <= 0 || rows <= 0 || hi_x < -1 || hi_z < -1 || lo_x > width + 1 || lo_z > depth + 1) return 0;
+    /* rows of pieces: the pieces' widths sum to at most its shadow's area and 6 of its widths (each
+     * side's x moves one way then the other along z, so it sweeps at most 2 widths, and the two end
+     * rows hold at most a width each), and each row adds at most 2 columns for its ends */
+    double wx = hi_x - lo_x + 1, wz = hi_z - lo_z + 1;
+    double area = fabs((x[1] - x[0]) * (z[2] - z[0]) - (z[1] - z[0]) * (x[2] - x[0])) / 2;
+    double by_rows = area + 6 * wx + 2 * (wz + 2);
+    double bound = fmin(by_rows, columns * rows);
+    bound = fmin(bound, (double)width * (double)depth);
+    return (uint64_t)ceil(bound);
+}
+
 /* ---- In bands of rows on threads ---------------------------------------------------------------- */
 
 typedef struct band_work {

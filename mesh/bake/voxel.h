@@ -83,6 +83,12 @@ bool nav__rasterize(nav__heightfield *hf, const nav_triangles *triangles, const 
 bool nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *triangles, const uint32_t *which,
                              uint32_t count, float max_slope, uint32_t merge, nav__pool *pool);
 
+/* An upper bound of the columns the rasteriser adds a span to for triangle a, b, c in a heightfield of
+ * width x depth columns of cell from origin (so of the spans it adds there: one a column at most).
+ * The build's estimate of its memory (build_memory.c) sums it over a tile's triangles. */
+uint64_t nav__triangle_columns(const float *a, const float *b, const float *c, nav_vec3 origin, float cell,
+                               int32_t width, int32_t depth);
+
 /* ---- Stage 2: what an agent may stand on (openspace.c) ---------------------------------------- */
 
 /* rows(ctx, z0, z1) for the rows 0 .. depth - 1: in the bands of rows above on the pool's threads
@@ -220,11 +226,12 @@ typedef struct nav__contours {
  * across changes stay; between them, points are added back farthest first (Douglas and Peucker)
  * until the outline is within max_error cells of the traced one, taken in the same order from both
  * sides of an edge two regions share so that both get the same points (along a tile's edge, only
- * the ends: it is straight); walls longer than max_edge cells (0: no limit) are split. Returns NAV_SUCCESS,
- * or NAV_FAILURE with NAV_CORRUPT_DATA when an outline does not close (the links are not symmetric: a
- * fault) or NAV_OUT_OF_MEMORY; out is then empty. */
-nav_status nav__contours_build(nav__contours *out, const nav__open_space *os, float max_error,
-                               float max_edge);
+ * the ends: it is straight); walls longer than max_edge cells (0: no limit) are split. It takes at most
+ * `bytes` (UINT64_MAX: no limit), its arrays checked before they grow. Returns NAV_SUCCESS, or
+ * NAV_FAILURE with NAV_CORRUPT_DATA when an outline does not close (the links are not symmetric: a
+ * fault), NAV_OUT_OF_MEMORY or NAV_TOO_LARGE (more than `bytes`); out is then empty. */
+nav_status nav__contours_build(nav__contours *out, const nav__open_space *os, float max_error, float max_edge,
+                               uint64_t bytes);
 void nav__contours_free(nav__contours *c);
 
 /* ---- Stage 7: polygons (polygonize.c) --------------------------------------------------------- */

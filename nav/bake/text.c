@@ -119,25 +119,42 @@ static bool refill(line_reader *r)
     }
     r->at = r->window;
     r->end = r->window + pending + got;
+    r->lf = NULL;
     return true;
+}
+
+/* The first CR or LF in the text left, or null. The next LF is kept between calls (r->lf), so that a
+ * text whose lines end in CR alone is not searched to its end for an LF at every line. */
+static const char *line_end(line_reader *r)
+{
+    if (!r->lf || r->lf < r->at) { /* not known, or passed */
+        const char *lf = memchr(r->at, '\n', (size_t)(r->end - r->at));
+        r->lf = lf ? lf : r->end;
+    }
+    const char *cr = memchr(r->at, '\r', (size_t)(r->lf - r->at));
+    return cr ? cr : r->lf < r->end ? r->lf : NULL;
 }
 
 bool nav__next_line(line_reader *r, text_span *line)
 {
     if (nav_failed(r->status)) return false;
-    const char *newline;
+    const char *stop;
     for (;;) {
-        newline = r->at < r->end ? memchr(r->at, '\n', (size_t)(r->end - r->at)) : NULL;
-        if (newline || !r->file || r->file_end) break;
+        stop = r->at < r->end ? line_end(r) : NULL;
+        /* a CR that ends the window may be the first half of a CRLF: read on to see */
+        bool split_crlf = stop && *stop == '\r' && stop + 1 == r->end;
+        if ((stop && !split_crlf) || !r->file || r->file_end) break;
         if (!refill(r)) return false;
     }
     if (r->at >= r->end) return false;
-    const char *start = r->at;
-    const char *stop = newline ? newline : r->end;
-    if (stop > start && stop[-1] == '\r') stop--;
+    const char *start = r->at, *next = r->end;
+    if (stop)
+        next = stop + 1 + (*stop == '\r' && stop + 1 < r->end && stop[1] == '\n'); /* CRLF */
+    else
+        stop = r->end;
     if ((size_t)(stop - start) > NAV__LINE_MAX)
         return stop_lines(r, NAV_FAILURE | NAV_PARSE_ERROR, "line longer than 1 MiB");
-    r->at = newline ? newline + 1 : r->end;
+    r->at = next;
     if (r->number < UINT32_MAX) r->number++;
     *line = (text_span){start, (size_t)(stop - start)};
     if (r->trim == NAV__TRIM_BLANKS) {
@@ -157,6 +174,7 @@ line_mark nav__lines_mark(const line_reader *r)
 void nav__lines_seek(line_reader *r, line_mark mark)
 {
     r->number = mark.number;
+    r->lf = NULL;
     if (!r->file) {
         r->at = r->text + mark.offset;
         return;

@@ -47,7 +47,7 @@ typedef struct text_span {
     size_t length;
 } text_span;
 
-/* What nav__next_line strips besides the LF or CRLF line end. */
+/* What nav__next_line strips besides the line end (LF, CRLF, or CR alone: old Mac OS files). */
 typedef enum line_trim {
     NAV__KEEP_BLANKS = 0, /* nothing: a row where a space is a cell (ASCII maps) */
     NAV__TRIM_TRAILING,   /* blanks at the end of the line */
@@ -69,6 +69,7 @@ typedef enum line_trim {
 typedef struct line_reader {
     const load_context *ctx;
     const char *at, *end; /* what is left of the text in memory (or of the file's window) */
+    const char *lf;       /* the next LF at or after at, or end when there is none (null: not known) */
     uint32_t number;      /* of the line last returned (0 before the first; saturates at UINT32_MAX) */
     line_trim trim;
     nav_status status; /* NAV_SUCCESS, or why the lines stopped early */

@@ -23,7 +23,8 @@
  * from its first vertex), each vertex "i", "i/t", "i//n" or "i/t/n" with i counted from 1, or from
  * the end when negative (-1: the last vertex read so far); "#" comments; and skips texture
  * coordinates, normals, groups, objects, smoothing, materials and the other statements of the
- * format. Errors name the file and line ("level.obj:12: face vertex 0: indices count from 1"). */
+ * format. Lines end in LF, CRLF or CR alone. Errors name the file and line ("level.obj:12: face vertex
+ * 0: indices count from 1"). */
 #ifndef NAV_GEOMETRY_H
 #define NAV_GEOMETRY_H
 
@@ -91,6 +92,18 @@ typedef struct nav_geometry_volume {
     uint8_t area;       /* the area type it gives them (0: no walking there) */
 } nav_geometry_volume;
 
+/* The default bound on a build's memory: 4 GiB, room for a level of about 80 million columns built
+ * whole (2.7 km a side in RecastDemo's cells of 0.3 m, its floors one storey deep); a level in tiles
+ * takes its tiles' scratch, a few MiB a thread, and its mesh. It refuses at once what would have
+ * taken a machine's memory: a 60-byte .obj, two triangles 4.9 km a side, grew past 10 GB before. */
+#define NAV_GEOMETRY_DEFAULT_MAX_MEMORY ((uint64_t)4 << 30)
+
+/* The least detail_sample_distance, in cells (as Recast's detailSampleDist): samples closer than a
+ * cell read the same column's floor, and a tiny distance made a build take minutes and gigabytes. */
+#define NAV_GEOMETRY_MIN_SAMPLE_CELLS 0.9f
+/* The most samples a polygon takes inside it for its heights (bounds the stage's work and memory). */
+#define NAV_GEOMETRY_MAX_DETAIL_SAMPLES 65536u
+
 /* Build options, in world units; a zero field takes its default (nav_geometry_build_desc_defaults
  * says what was used). The defaults are RecastDemo's. */
 typedef struct nav_geometry_build_desc {
@@ -108,9 +121,13 @@ typedef struct nav_geometry_build_desc {
     uint32_t max_poly_verts;      /* most vertices of a polygon (0: 6; at most NAV_MESH_MAX_POLY_VERTS) */
     float detail_sample_distance; /* heights: the floor is sampled this far apart along each polygon's
                                    * edges and inside it (0: 6 cells; negative: no heights, a
-                                   * polygon's floor is the fan of its corners) */
+                                   * polygon's floor is the fan of its corners; else at least
+                                   * NAV_GEOMETRY_MIN_SAMPLE_CELLS cells). A polygon takes at most
+                                   * NAV_GEOMETRY_MAX_DETAIL_SAMPLES samples inside: a larger one's
+                                   * are further apart */
     float detail_max_error;       /* heights: samples further than this from the polygon's height
-                                   * triangles become their points (0: one cell height) */
+                                   * triangles become their points (0: one cell height; finite, not
+                                   * negative) */
     uint32_t tile_size;           /* cells a side of the square tiles built apart, in parallel, and stitched
                                    * (0: the level as one tile) */
     uint32_t threads;             /* threads building tiles, or sharing a whole level's stages out (0: one
@@ -118,6 +135,13 @@ typedef struct nav_geometry_build_desc {
                                    * more than the cores and 16; its helper threads wait between its
                                    * stages spinning for about 2 ms, then asleep, and are gone when the
                                    * build returns */
+    uint64_t max_memory;          /* bytes the build may allocate at once: its scratch and the mesh it
+                                   * makes (0: NAV_GEOMETRY_DEFAULT_MAX_MEMORY). Estimated before it
+                                   * allocates (the voxels of the tiles built at once, from the level's
+                                   * box and triangles), and each later stage checked before it grows;
+                                   * over the limit: NAV_TOO_LARGE, the estimate in the log. A tiled build
+                                   * runs fewer tiles (a whole one fewer stage threads) at once when
+                                   * that fits and all of them do not */
     const nav_geometry_volume *volumes; /* [opt] marked after erosion, in order */
     uint32_t volume_count;
     const nav_mesh_link_desc *links; /* [opt] off-mesh links (ladders, jumps), as for a grid's mesh */
@@ -164,6 +188,10 @@ typedef struct nav_geometry_build_stats {
     uint32_t failed_regions; /* outlines cut only in part (their simplification crossed itself) */
     uint32_t polygons, vertices;
     size_t bytes;                         /* of the mesh */
+    uint64_t memory_estimate;             /* the build's estimate of its memory before it allocated:
+                                           * the tiles' bookkeeping and the voxels of the tiles built
+                                           * at once (bytes; at most max_memory) */
+    uint32_t tiles_at_once;               /* threads that built tiles, or a whole level's stages */
     double stage_ms[NAV_GEOMETRY_STAGES]; /* summed over tiles and threads */
     double total_ms;                      /* wall time */
 } nav_geometry_build_stats;
@@ -176,9 +204,16 @@ typedef struct nav_geometry_build_stats {
  * floors stay apart, joined only where an agent steps from one to the other. The result is a
  * nav_mesh like a grid's: every query works on it, and it saves into the MESH chunk. Vertices lie
  * on the voxels' corners, at the height of the floor there. Deterministic.
+ * A triangle's top, the side an agent stands on, is the one from which its corners a, b, c are seen
+ * counter-clockwise: seen from above, with x to the right and z down the page, (b - a) x (c - a)
+ * points up (y > 0), as for Recast and OpenGL. A level whose every floor faces down (a level wound the
+ * other way round: an exporter's flipped normals) is refused, saying so, rather than built empty;
+ * some floors facing down are normal (the undersides of slabs).
  * [out] out: null on failure; stats [opt]. Returns NAV_SUCCESS, or NAV_FAILURE with
- * NAV_INVALID_PARAM (bad triangles or options, a link off the mesh: named in the log),
- * NAV_TOO_LARGE (over 2^28 columns, over 65534 a side, or taller than 65535 voxels),
+ * NAV_INVALID_PARAM (bad triangles or options, a link off the mesh, every floor facing down: named in
+ * the log),
+ * NAV_TOO_LARGE (over 2^28 columns, over 65534 a side, taller than 65535 voxels, or more memory than
+ * max_memory: the log gives the estimate and the limit),
  * NAV_OUT_OF_MEMORY, or NAV_WRONG_STATE when the progress callback cancelled. */
 NAV_BAKE_API nav_status nav_mesh_build_from_geometry(const nav_triangles *triangles,
                                                      const nav_geometry_build_desc *desc, nav_mesh **out,
@@ -199,7 +234,14 @@ NAV_BAKE_API nav_status nav_mesh_build_from_geometry(const nav_triangles *triang
  *     // (new query objects: one belongs to one mesh) and destroy `mesh` once no thread uses it
  *
  * Building one tile reads the level's triangles round it (the tile and a border of the radius and 3
- * cells): a change that close to a tile's edge changes the tile beside it too; rebuild both. */
+ * cells): a change that close to a tile's edge changes the tile beside it too. Each tile keeps a
+ * fingerprint of what it was built from (its source: the options, the level's grid and the triangles it
+ * reads, their corners' coordinates and area types; XXH64 of a little-endian encoding, the same on every
+ * machine), and a rebuild checks that every tile it does not build again still reads the triangles it
+ * was built from: a level changed only in that tile passes, one changed in another tile too (or across
+ * a tile's edge) is refused with NAV_SOURCE_MISMATCH, naming a tile that changed and both fingerprints,
+ * and so are another level's triangles (no tile reads the triangles it was built from). A change across
+ * tiles is rebuilt by nav_geometry_tiles_rebuild_changed, every tile whose source changed. */
 typedef struct nav_geometry_tiles nav_geometry_tiles;
 
 /* Builds the level as nav_mesh_build_from_geometry does (desc [in]: tile_size must not be 0; the
@@ -214,14 +256,25 @@ NAV_BAKE_API nav_status nav_geometry_tiles_build(const nav_triangles *triangles,
 
 /* Builds tile (tile_x, tile_z) again from triangles (the whole level as it is now, checked as
  * nav_triangles_check does; in the first build's box: what lies outside it is left out), and makes a
- * new mesh of all the tiles into *mesh: the mesh a tiled build of the changed level makes, when the
- * change lies in this tile away from its border. The old mesh is not touched. stats [opt]: the new mesh's.
- * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_INVALID_PARAM (no such tile, bad triangles),
- * NAV_OUT_OF_MEMORY, NAV_CORRUPT_DATA; on failure the tiles keep the rebuilt tile (a later rebuild may try
- * again), or the tile as it was when memory ran out building it. */
+ * new mesh of all the tiles into *mesh: the mesh a tiled build of the changed level makes, the change
+ * lying in this tile away from its border (every other tile must read the triangles it was built from,
+ * above). The old mesh is not touched. stats [opt]: the new mesh's. Returns NAV_SUCCESS, or NAV_FAILURE
+ * with NAV_INVALID_PARAM (no such tile, bad triangles), NAV_SOURCE_MISMATCH (another tile's triangles
+ * changed too, or they are another level's: logged), NAV_TOO_LARGE (over max_memory), NAV_OUT_OF_MEMORY,
+ * NAV_CORRUPT_DATA; on failure the tiles keep the rebuilt tile (a later rebuild may try again), or the
+ * tile as it was when it could not be built. */
 NAV_BAKE_API nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_triangles *triangles,
                                                    int32_t tile_x, int32_t tile_z, nav_mesh **mesh,
                                                    nav_geometry_build_stats *stats);
+/* Builds again every tile whose source changed (none: the mesh of the tiles as they are), on the
+ * threads the options say, and makes a new mesh of all the tiles into *mesh: the mesh a tiled build of
+ * the changed level makes. rebuilt [opt]: how many tiles were built. Returns as
+ * nav_geometry_tiles_rebuild (NAV_SOURCE_MISMATCH: another level's triangles); on failure the tiles keep
+ * what they had. */
+NAV_BAKE_API nav_status nav_geometry_tiles_rebuild_changed(nav_geometry_tiles *tiles,
+                                                           const nav_triangles *triangles, nav_mesh **mesh,
+                                                           uint32_t *rebuilt,
+                                                           nav_geometry_build_stats *stats);
 NAV_BAKE_API void nav_geometry_tiles_destroy(nav_geometry_tiles *tiles);
 /* How many tiles there are along x and z (tile (x, z) covers the cells x * tile_size .. from the
  * level box's low corner). */
@@ -234,30 +287,33 @@ NAV_BAKE_API nav_geometry_build_desc nav_geometry_tiles_desc(const nav_geometry_
 
 /* The TILS chunk keeps a tiled level as its tiles: the build's options (with the volumes, links,
  * area costs and flags) and the level's grid, then a directory of the tiles (each one's offset, size
- * and CRC-32) and each tile's polygons and height triangles in a block of its own, 16-byte aligned,
- * in cells and steps of the level's grid. A tile's block depends on nothing but that tile: after
- * nav_geometry_tiles_rebuild, the chunk written again differs from the old one in that tile's
- * block, the directory and the offsets of the blocks after it, and every other tile's block is the
+ * and CRC-32) and each tile's source (above), polygons and height triangles in a block of its own,
+ * 16-byte aligned, in cells and steps of the level's grid (version 2; a version 1 chunk, without the
+ * sources, is refused with NAV_WRONG_VERSION: bake the level again). A tile's block depends on nothing but
+ * that tile: after nav_geometry_tiles_rebuild, the chunk written again differs from the old one in that
+ * tile's block, the directory and the offsets of the blocks after it, and every other tile's block is the
  * same to the byte (tested). A file of tiles holds the mesh stitched from them too (a MESH chunk):
  * the run time's nav_mesh_load_nav reads that, and only the bake reads the tiles (to rebuild one).
  * Layout: mesh/bake/tiles_chunk.c. */
 #define NAV_CHUNK_MESH_TILES         NAV_TAG('T', 'I', 'L', 'S')
-#define NAV_MESH_TILES_CHUNK_VERSION 1
+#define NAV_MESH_TILES_CHUNK_VERSION 2
 
 /* Appends the tiles' TILS chunk data to out. Returns NAV_SUCCESS, or the writer's failure. */
 NAV_BAKE_API nav_status nav_geometry_tiles_write_chunk(const nav_geometry_tiles *tiles, nav_writer *out);
 /* Reads tiles from TILS chunk data (nothing in it trusted: every count against the bytes left, every
  * index, every polygon convex and clockwise inside its tile, every option as a build checks it).
- * opts [opt]: the allocator, log, progress and threads to use from now on (the rest is the file's).
+ * opts [opt]: the allocator, log, progress, threads and max_memory to use from now on (the rest is the
+ * file's).
  * [out] out: null on failure. Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA (the log says
- * what), NAV_OUT_OF_MEMORY or NAV_INVALID_PARAM. */
+ * what), NAV_OUT_OF_MEMORY, NAV_TOO_LARGE (more tiles than max_memory holds) or NAV_INVALID_PARAM. */
 NAV_BAKE_API nav_status nav_geometry_tiles_read_chunk(const void *data, size_t size,
                                                       const nav_geometry_build_desc *opts,
                                                       nav_geometry_tiles **out);
 /* The mesh of the tiles, stitched as a build stitches them, and checked as a MESH chunk is (a
  * stitched mesh that would fail that check gives NAV_CORRUPT_DATA). stats [opt]: the mesh's counts.
  * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_CORRUPT_DATA, NAV_INVALID_PARAM (a link that lands on
- * no polygon, named in the log), NAV_OUT_OF_MEMORY or NAV_WRONG_STATE (cancelled). */
+ * no polygon, named in the log), NAV_TOO_LARGE (over max_memory), NAV_OUT_OF_MEMORY or NAV_WRONG_STATE
+ * (cancelled). */
 NAV_BAKE_API nav_status nav_geometry_tiles_mesh(nav_geometry_tiles *tiles, nav_mesh **mesh,
                                                 nav_geometry_build_stats *stats);
 /* Writes a .nav file holding the tiles' TILS chunk and the MESH chunk of the mesh stitched from them
