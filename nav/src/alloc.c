@@ -42,6 +42,10 @@ void *nav__alloc(const nav_allocator *a, size_t size)
 void *nav__calloc(const nav_allocator *a, size_t count, size_t size)
 {
     size_t bytes = nav__mul_size(count, size);
+    /* the system heap's own calloc: a large block comes fresh from the kernel, already zero, and is
+     * not written over (a page is then touched only when used; the first build in a process paid
+     * for every page twice) */
+    if (a->alloc == system_alloc) return bytes == SIZE_MAX ? NULL : calloc(bytes ? bytes : 1, 1);
     void *p = nav__alloc(a, bytes);
     if (p) memset(p, 0, bytes == 0 ? 1 : bytes);
     return p;
