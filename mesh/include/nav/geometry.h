@@ -131,10 +131,13 @@ typedef struct nav_geometry_build_desc {
     uint32_t tile_size;           /* cells a side of the square tiles built apart, in parallel, and stitched
                                    * (0: the level as one tile) */
     uint32_t threads;             /* threads building tiles, or sharing a whole level's stages out (0: one
-                                   * a core); the mesh is the same on any count. A whole level takes no
-                                   * more than the cores and 16; its helper threads wait between its
-                                   * stages spinning for about 2 ms, then asleep, and are gone when the
-                                   * build returns */
+                                   * a core); the mesh is the same on any count. At most: a build starts
+                                   * no more helper threads than the cores idle when it starts (on a
+                                   * machine whose cores are all busy it runs on the calling thread
+                                   * alone, never slower than one thread), and a whole level no more
+                                   * than the cores and 16; its helper threads wait between its stages
+                                   * spinning for about 2 ms, then asleep, and are gone when the build
+                                   * returns */
     uint64_t max_memory;          /* bytes the build may allocate at once: its scratch and the mesh it
                                    * makes (0: NAV_GEOMETRY_DEFAULT_MAX_MEMORY). Estimated before it
                                    * allocates (the voxels of the tiles built at once, from the level's
