@@ -11,7 +11,12 @@
  * moving the ticket of its own run on, so a helper that comes late, after its run ended or when
  * another has begun, takes nothing, and nobody waits for it. The caller waits only for the items
  * handed out to finish: a helper that is not running (a busy machine) holds nothing up unless it
- * holds an item. */
+ * holds an item.
+ *
+ * A helper may come late, when the caller is already setting up the next run, so it reads nothing of
+ * a run (its work, its scratch) before it holds an item of it: taking the item (acquire) follows the
+ * caller's opening of the ticket (release), which follows the run's set-up, and the caller cannot
+ * end the run, nor set up another, while the item is held. */
 #define CLOSED 0xffffffffu /* the ticket's item once its run has ended */
 
 typedef nav__job job;
@@ -21,7 +26,8 @@ static uint32_t take_item(job *j, uint32_t generation)
 {
     uint64_t t = atomic_load_explicit(&j->ticket, memory_order_acquire);
     for (;;) {
-        if ((uint32_t)(t >> 32) != generation || (uint32_t)t >= j->count || atomic_load(&j->stop))
+        if ((uint32_t)(t >> 32) != generation || (uint32_t)t >= atomic_load(&j->count) ||
+            atomic_load(&j->stop))
             return UINT32_MAX;
         if (atomic_compare_exchange_weak_explicit(&j->ticket, &t, t + 1, memory_order_acq_rel,
                                                   memory_order_acquire))
@@ -29,15 +35,20 @@ static uint32_t take_item(job *j, uint32_t generation)
     }
 }
 
-/* Takes items of run `generation` until none is left; the caller's thread (reports) reports
- * progress. Returns how many it ran. */
-static uint32_t run_items(job *j, uint32_t generation, void *scratch, bool reports)
+/* Takes items of run `generation` until none is left, with the scratch in *slot; the caller's
+ * thread (reports) reports progress. Returns how many it ran. */
+static uint32_t run_items(job *j, uint32_t generation, void *const *slot, bool reports)
 {
-    const nav__work *w = j->work;
+    const nav__work *w = NULL;
+    void *scratch = NULL;
     uint32_t ran = 0;
     for (;; ran++) {
         uint32_t item = take_item(j, generation);
         if (item == UINT32_MAX) break;
+        if (!w) { /* the run's own, now that an item of it is held */
+            w = j->work;
+            scratch = *slot;
+        }
         if (!w->run(w->ctx, scratch, item)) {
             atomic_store(&j->no_memory, true);
             atomic_store(&j->stop, true);
@@ -120,7 +131,7 @@ static void *pool_helper(void *arg)
         if (atomic_load(&p->stop)) break;
         /* the run's place for this thread (taking) and its scratch are set before its generation
          * opens; a run that has moved on since hands this thread no item */
-        if (index < atomic_load(&p->taking) && run_items(&p->run, seen, slot->scratch, false) > 0) {
+        if (index < atomic_load(&p->taking) && run_items(&p->run, seen, &slot->scratch, false) > 0) {
             pthread_mutex_lock(&p->lock); /* its items are done: the caller may be waiting for them */
             pthread_cond_signal(&p->finished);
             pthread_mutex_unlock(&p->lock);
@@ -137,6 +148,7 @@ static void start_pool(nav__pool *p, uint32_t threads, bool spin, bool idle_only
     atomic_init(&p->stop, false);
     atomic_init(&p->generation, 0);
     atomic_init(&p->run.ticket, (uint64_t)CLOSED);
+    atomic_init(&p->run.count, 0);
     atomic_init(&p->run.done, 0);
     atomic_init(&p->run.stop, false);
     atomic_init(&p->run.no_memory, false);
@@ -182,11 +194,12 @@ nav_status nav__pool_run(nav__pool *p, const nav__work *work)
 {
     job alone_job, *j = p ? &p->run : &alone_job;
     uint32_t generation = p ? atomic_load(&p->generation) + 1 : 1;
+    /* stores a late helper of the last run may read beside (its ticket has moved on: it takes none) */
     j->work = work;
-    j->count = work->count;
-    atomic_init(&j->done, 0);
-    atomic_init(&j->stop, false);
-    atomic_init(&j->no_memory, false);
+    atomic_store(&j->count, work->count);
+    atomic_store(&j->done, 0);
+    atomic_store(&j->stop, false);
+    atomic_store(&j->no_memory, false);
     uint32_t threads = p ? p->helpers + 1 : 1;
     if (threads > work->count) threads = work->count ? work->count : 1; /* scratch for no more */
     /* every scratch made (and later released) here, on the calling thread: the caller's allocator is
@@ -205,10 +218,10 @@ nav_status nav__pool_run(nav__pool *p, const nav__work *work)
             atomic_store(&p->taking, threads);
             next_generation(p);
         }
-        run_items(j, generation, slot[0].scratch, true);
+        run_items(j, generation, &slot[0].scratch, true);
         /* closed: what was handed out, and only that, must finish; helpers that come now get none */
         uint64_t last = atomic_exchange(&j->ticket, (uint64_t)generation << 32 | CLOSED);
-        uint32_t handed = (uint32_t)last < j->count ? (uint32_t)last : j->count;
+        uint32_t handed = (uint32_t)last < work->count ? (uint32_t)last : work->count;
         if (p && threads > 1 && atomic_load(&j->done) != handed &&
             !spin_until(&j->done, handed, true, p->spin_ms)) {
             pthread_mutex_lock(&p->lock);

@@ -40,9 +40,9 @@ nav_status nav__parallel(const nav__work *work, uint32_t threads);
 
 /* One run of work on a pool (parallel.c says how its items are handed out). */
 typedef struct nav__job {
-    const nav__work *work;
+    const nav__work *work;   /* read by a helper only once it holds an item of the run */
     _Atomic uint64_t ticket; /* the run's generation << 32 | its next item */
-    uint32_t count;          /* items of the run (set before its ticket opens) */
+    atomic_uint count;       /* items of the run (set before its ticket opens) */
     atomic_uint done;        /* items finished */
     atomic_bool stop;        /* cancelled, or a thread ran out of memory */
     atomic_bool no_memory;   /* a run ran out of memory */
@@ -51,7 +51,7 @@ typedef struct nav__job {
 /* A thread's place in a pool: its scratch for the current run. */
 typedef struct nav__pool_slot {
     struct nav__pool *pool;
-    void *scratch;
+    void *scratch; /* read by a helper only once it holds an item of the run */
 } nav__pool_slot;
 
 /* Helper threads that wait between runs of work, the stages of one build: each waits for the next
