@@ -203,11 +203,40 @@ NAV_API nav_status nav_mesh_load_nav(const char *path, const nav_allocator *allo
 
 /* ---- Locating points ------------------------------------------------------------------------- */
 
-/* The polygon under (x, z) of point whose floor is nearest to point.y, or failing that the polygon
- * nearest to point within half_extents (x, y, z: how far to look each way; a zero field: one cell
- * horizontally, and any height). [out] poly: the polygon; [out] nearest [opt]: the nearest point on
- * it (on its floor). Returns NAV_SUCCESS, or NAV_FAILURE | NAV_UNREACHABLE when no polygon is
- * within reach, NAV_FAILURE | NAV_INVALID_PARAM for null or non-finite arguments. */
+/* Where a world point lies on the mesh. A point over a polygon (its (x, z) inside the polygon's
+ * closed area) is as far from that polygon as it lies above or below the polygon's floor there, less
+ * a height tolerance (never below 0); from any other polygon, as far as from the polygon's point
+ * nearest in (x, z), on its floor there, in 3D (the rule of Detour's findNearestPoly). The nearest
+ * polygon within a box round the point is the point's polygon; a point with none in its box is off
+ * the mesh.
+ *
+ * The box and the tolerance depend on where the mesh came from. A level's mesh (built from level
+ * geometry, nav/geometry.h: nav_mesh_source_fingerprint 0) may have floors above floors: its box
+ * reaches NAV_MESH_LEVEL_HALF_EXTENT_XZ across and NAV_MESH_LEVEL_HALF_EXTENT_Y up and down (2 x 4
+ * x 2 m each way, the box of Detour's samples), and its height tolerance is
+ * NAV_MESH_LEVEL_HEIGHT_TOLERANCE (RecastDemo's agent climb: an agent's feet, or a point a step
+ * above them, stand on the floor under them). So a point inside a pillar of an upper floor goes to
+ * that floor round the pillar, not to the floor under it, while that floor is nearer in 3D; a point
+ * with no floor within 2 m across and 4 m up or down is off the mesh. A grid's mesh has one floor
+ * over each ground point: its box reaches one cell across and any height up and down, and any
+ * height is within its tolerance (the polygon under a point is its polygon, whatever the point's
+ * height). A point may still move to another floor within its box (the polygon nearest in 3D lies
+ * there): nearest, and nav_mesh_result's start_point and goal_point, say where it went. */
+#define NAV_MESH_LEVEL_HALF_EXTENT_XZ   2.0f /* metres, each way along x and along z */
+#define NAV_MESH_LEVEL_HALF_EXTENT_Y    4.0f /* metres, up and down */
+#define NAV_MESH_LEVEL_HEIGHT_TOLERANCE 0.9f /* metres above or below a floor that count as on it */
+
+/* The box a zero field of nav_mesh_locate's half_extents takes on this mesh (and of
+ * nav_mesh_path_desc's): on a level's mesh NAV_MESH_LEVEL_HALF_EXTENT_XZ, _Y, _XZ; on a grid's,
+ * its cell size across and INFINITY (any height) up and down. Zero for a null mesh. */
+NAV_API nav_vec3 nav_mesh_default_half_extents(const nav_mesh *mesh);
+
+/* The polygon point lies on, as above: the nearest within half_extents (x, y, z: how far to look
+ * each way; a zero field: nav_mesh_default_half_extents's), ties to the one whose floor is nearest
+ * in height, then to the lower index. [out] poly: the polygon (NAV_MESH_NO_POLY on failure);
+ * [out] nearest [opt]: its point nearest to point, on its floor (point's x and z when point lies
+ * over it). Returns NAV_SUCCESS, or NAV_FAILURE | NAV_UNREACHABLE when no polygon is within reach
+ * (the point is off the mesh), NAV_FAILURE | NAV_INVALID_PARAM for null or non-finite arguments. */
 NAV_API nav_status nav_mesh_locate(const nav_mesh *mesh, nav_vec3 point, nav_vec3 half_extents,
                                    uint32_t *poly, nav_vec3 *nearest);
 /* True when (x, z) lies in polygon poly (its closed area); then *height [opt] is its floor there. */
