@@ -1,7 +1,7 @@
 /* Queries on a level's mesh (nav/mesh.h on a mesh built from level geometry, floors above floors):
  * where points are located and snapped (the default box, the nearest floor, not the one under a
- * pillar) (issue 43). The always-run cases use a generated two-storey level; the shared ones Recast's
- * sample scene, nav_test.obj. */
+ * pillar), and which end of a path is off the mesh (issue 43). The always-run cases use a generated
+ * two-storey level; the shared ones Recast's sample scene, nav_test.obj. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,6 +168,79 @@ static void test_locate_level(void **state)
     nav_grid_destroy(grid);
 }
 
+/* ---- Paths: which end is off the mesh, and where the ends went --------------------------------- */
+
+/* In both modes: an end off the mesh (beside the level beyond the box, or 5 m above the upper floor)
+ * fails with NAV_BLOCKED_ENDPOINT, the result naming it (NAV_MESH_NO_POLY) and giving the other
+ * end's polygon and point; the step-wise calls say the same; ends on floors not joined are
+ * unreachable with both filled in; a start in the pillar goes to the upper floor round it, and the
+ * result's start_point is the path's first point. */
+static void test_path_ends_level(void **state)
+{
+    (void)state;
+    nav_mesh *mesh = two_storeys();
+    nav_mesh_query *q = NULL;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    nav_mesh_result r;
+    nav_vec3 ground = nav_vec3_make(20, 0.1f, 6), ground2 = nav_vec3_make(16, 0.1f, 2);
+    nav_vec3 far_off = nav_vec3_make(-20, 0, 6), in_the_air = nav_vec3_make(3, UPPER_Y + 5, 3);
+    nav_vec3 at;
+    uint32_t ground_poly = located(mesh, ground, &at);
+    for (int mode = 1; mode <= 2; mode++) {
+        nav_mesh_path_desc d = {.mode = (nav_mesh_path_mode)mode};
+        /* the start off the mesh, beside the level or high above it: the goal is found */
+        for (int k = 0; k < 2; k++) {
+            nav_vec3 off = k ? in_the_air : far_off;
+            assert_int_equal(nav_mesh_find_path(q, &d, off, ground, &path, &r),
+                             NAV_FAILURE | NAV_BLOCKED_ENDPOINT);
+            assert_int_equal(path.count, 0);
+            assert_int_equal(r.start_poly, NAV_MESH_NO_POLY);
+            assert_int_equal(r.goal_poly, ground_poly);
+            assert_true(r.goal_point.x == ground.x && r.goal_point.z == ground.z);
+            assert_cost_equal(r.goal_point.y, 0, FLOOR_EPS);
+            assert_true(r.start_point.x == off.x && r.start_point.y == off.y && r.start_point.z == off.z);
+            /* the goal off it: the start is found */
+            assert_int_equal(nav_mesh_find_path(q, &d, ground, off, &path, &r),
+                             NAV_FAILURE | NAV_BLOCKED_ENDPOINT);
+            assert_int_equal(r.start_poly, ground_poly);
+            assert_int_equal(r.goal_poly, NAV_MESH_NO_POLY);
+            assert_cost_equal(r.start_point.y, 0, FLOOR_EPS);
+        }
+        /* both off */
+        assert_int_equal(nav_mesh_find_path(q, &d, far_off, in_the_air, &path, &r),
+                         NAV_FAILURE | NAV_BLOCKED_ENDPOINT);
+        assert_true(r.start_poly == NAV_MESH_NO_POLY && r.goal_poly == NAV_MESH_NO_POLY);
+        /* step-wise: begin says so, and finish gives the same result */
+        assert_int_equal(nav_mesh_find_path_begin(q, &d, far_off, ground),
+                         NAV_FAILURE | NAV_BLOCKED_ENDPOINT);
+        assert_int_equal(nav_mesh_find_path_finish(q, &path, &r), NAV_FAILURE | NAV_BLOCKED_ENDPOINT);
+        assert_true(r.start_poly == NAV_MESH_NO_POLY && r.goal_poly == ground_poly);
+        /* both on the mesh, on floors not joined: unreachable, both filled in */
+        nav_vec3 upper = nav_vec3_make(3, UPPER_Y, 3);
+        assert_int_equal(nav_mesh_find_path(q, &d, upper, ground, &path, &r), NAV_FAILURE | NAV_UNREACHABLE);
+        assert_true(r.start_poly != NAV_MESH_NO_POLY && r.goal_poly == ground_poly);
+        /* a start in the pillar goes to the upper floor round it, and the result says where */
+        nav_vec3 pillar = nav_vec3_make(PILLAR_X, UPPER_Y + 0.5f, PILLAR_Z);
+        assert_int_equal(nav_mesh_find_path(q, &d, pillar, upper, &path, &r), NAV_SUCCESS);
+        assert_cost_equal(r.start_point.y, UPPER_Y, FLOOR_EPS);
+        assert_true(hypot(r.start_point.x - PILLAR_X, r.start_point.z - PILLAR_Z) > 0.5);
+        assert_true(path.points[0].x == r.start_point.x && path.points[0].y == r.start_point.y &&
+                    path.points[0].z == r.start_point.z);
+        assert_true(path.points[path.count - 1].x == r.goal_point.x &&
+                    path.points[path.count - 1].z == r.goal_point.z);
+        /* on the ground, a step above it: the points on the floor */
+        assert_int_equal(nav_mesh_find_path(q, &d, ground, ground2, &path, &r), NAV_SUCCESS);
+        assert_true(r.start_point.x == ground.x && r.start_point.z == ground.z);
+        assert_cost_equal(r.start_point.y, 0, FLOOR_EPS);
+        assert_cost_equal(r.cost, hypot(ground.x - ground2.x, ground.z - ground2.z), 1e-4);
+    }
+    nav_path_destroy(&path);
+    nav_mesh_query_destroy(q);
+    nav_mesh_destroy(mesh);
+}
+
 /* ---- The sample scene (the shared data) ------------------------------------------------------- */
 
 static nav_mesh *sample_scene(void)
@@ -183,7 +256,7 @@ static nav_mesh *sample_scene(void)
 }
 
 /* A point in the pillar of the floor 8.33 m up, round (-1.5, -9.5): it goes to that floor round the
- * pillar (it went to the ground 10.6 m under it). */
+ * pillar (it went to the ground 10.6 m under it), and a path from it starts there. */
 static void test_pillar_sample_scene(void **state)
 {
     (void)state;
@@ -192,6 +265,17 @@ static void test_pillar_sample_scene(void **state)
     located(mesh, in_pillar, &at);
     assert_cost_equal(at.y, 8.33, 0.05);
     assert_true(hypot(at.x - in_pillar.x, at.z - in_pillar.z) < 1);
+    nav_mesh_query *q = NULL;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    nav_mesh_result r;
+    assert_int_equal(nav_mesh_find_path(q, NULL, in_pillar, nav_vec3_make(-1.5f, 8.4f, -11.5f), &path, &r),
+                     NAV_SUCCESS);
+    assert_cost_equal(r.start_point.y, 8.33, 0.05);
+    for (uint32_t i = 0; i < path.count; i++) assert_cost_equal(path.points[i].y, 8.33, 0.05);
+    nav_path_destroy(&path);
+    nav_mesh_query_destroy(q);
     nav_mesh_destroy(mesh);
 }
 
@@ -199,6 +283,7 @@ int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_locate_level),
+        cmocka_unit_test(test_path_ends_level),
     };
     const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_pillar_sample_scene),

@@ -306,14 +306,20 @@ typedef struct nav_mesh_path_desc {
     nav_mesh_path_mode mode;
     const nav_mesh_filter *filter; /* [opt] null: every polygon, the mesh's costs */
     uint32_t max_expanded;         /* node budget (0: none); running out gives a partial path */
-    nav_vec3 half_extents;         /* how far to look for the polygons of start and goal (nav_mesh_locate) */
+    nav_vec3 half_extents;         /* how far to look for the polygons of start and goal (nav_mesh_locate; a
+                                    * zero field: nav_mesh_default_half_extents's) */
 } nav_mesh_path_desc;
 
 typedef struct nav_mesh_result {
     double cost;        /* the straight path's cost: its length in each polygon times its area cost */
     uint32_t expanded;  /* search nodes expanded */
     uint32_t generated; /* search nodes made (the optimal mode's node pool in use at the end) */
+    /* The polygons of start and goal as located (NAV_MESH_NO_POLY for an end off the mesh), and the
+     * points on the mesh the path starts and ends at (nav_mesh_locate's nearest: on the floor; moved
+     * across, or by more than the height tolerance, when the end was not on the mesh as given: a
+     * caller compares them with the points it gave). An end off the mesh keeps the point given. */
     uint32_t start_poly, goal_poly;
+    nav_vec3 start_point, goal_point;
     nav_mesh_path_mode mode; /* the mode that ran (the optimal mode runs the funnel where costs differ) */
 } nav_mesh_result;
 
@@ -351,10 +357,14 @@ typedef struct nav_mesh_result {
  *
  * Returns NAV_SUCCESS; with NAV_PARTIAL_RESULT when the goal was not reached (NAV_OUT_OF_NODES: the
  * budget, max_nodes or the query object's max_bytes ran out), the path then leading to the point
- * nearest the goal of the closest place reached; NAV_FAILURE | NAV_UNREACHABLE when start or goal
- * is off the mesh or they lie in different components (O(1)) or no path exists; NAV_FAILURE |
- * NAV_INVALID_PARAM for bad arguments; NAV_FAILURE | NAV_OUT_OF_MEMORY when out or the query
- * object cannot grow (the query object stays usable: nav_mesh_query_create). */
+ * nearest the goal of the closest place reached; NAV_FAILURE | NAV_BLOCKED_ENDPOINT when start or
+ * goal is off the mesh (no polygon within desc's half_extents, as for nav_mesh_locate): result's
+ * start_poly or goal_poly is then NAV_MESH_NO_POLY for the end that is off it, and the other end's
+ * polygon and point are filled in when it was found (both NAV_MESH_NO_POLY: neither end is on the
+ * mesh); NAV_FAILURE | NAV_UNREACHABLE when both ends are on the mesh but in different components
+ * (O(1)), an end's polygon is one the filter leaves out, or no path exists; NAV_FAILURE |
+ * NAV_INVALID_PARAM for bad arguments (null, non-finite points); NAV_FAILURE | NAV_OUT_OF_MEMORY
+ * when out or the query object cannot grow (the query object stays usable: nav_mesh_query_create). */
 NAV_API nav_status nav_mesh_find_path(nav_mesh_query *query, const nav_mesh_path_desc *desc, nav_vec3 start,
                                       nav_vec3 goal, nav_path *out, nav_mesh_result *result);
 
