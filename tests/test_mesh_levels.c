@@ -1,7 +1,8 @@
 /* Queries on a level's mesh (nav/mesh.h on a mesh built from level geometry, floors above floors):
  * where points are located and snapped (the default box, the nearest floor, not the one under a
- * pillar), and which end of a path is off the mesh (issue 43). The always-run cases use a generated
- * two-storey level; the shared ones Recast's sample scene, nav_test.obj. */
+ * pillar), which end of a path is off the mesh, and raycasts that reach their end only on its own
+ * floor (issue 43). The always-run cases use a generated two-storey level; the shared ones Recast's
+ * sample scene, nav_test.obj. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,6 +242,61 @@ static void test_path_ends_level(void **state)
     nav_mesh_destroy(mesh);
 }
 
+/* ---- Raycasts -------------------------------------------------------------------------------- */
+
+/* A raycast reaches its end only on the end's own floor. From the upper floor towards a point of
+ * the ground under it: it comes over the end on the upper floor, and stops there (t below 1, no
+ * edge). From the upper floor to a point of the upper floor, and from the ground to a point of the
+ * ground under the upper floor, it reaches the end, also when the end is given a step above its
+ * floor. */
+static void test_raycast_level(void **state)
+{
+    (void)state;
+    nav_mesh *mesh = two_storeys();
+    nav_mesh_query *q = NULL;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+    nav_vec3 start;
+    uint32_t upper = located(mesh, nav_vec3_make(2, UPPER_Y, 2), &start);
+    nav_mesh_raycast_hit hit;
+    uint32_t polys[64];
+    /* to the ground under the upper floor: not reached */
+    nav_vec3 below = nav_vec3_make(10, 0, 3);
+    assert_int_equal(nav_mesh_raycast(q, NULL, upper, start, below, &hit, polys, 64), NAV_SUCCESS);
+    assert_true(hit.t < 1);
+    assert_int_equal(hit.edge, NAV_MESH_NO_POLY);
+    assert_cost_equal(hit.point.y, UPPER_Y, FLOOR_EPS);
+    assert_true(nav_mesh_poly_contains(mesh, hit.poly, below, NULL));
+    assert_int_equal(polys[hit.visited - 1], hit.poly);
+    /* ... nor a step above the ground */
+    below.y = 0.8f;
+    assert_int_equal(nav_mesh_raycast(q, NULL, upper, start, below, &hit, NULL, 0), NAV_SUCCESS);
+    assert_true(hit.t < 1);
+    /* to a point of the upper floor, on it or a step above it: reached */
+    for (float above = 0; above < 1; above += 0.8f) {
+        nav_vec3 end = nav_vec3_make(10, UPPER_Y + above, 3);
+        assert_int_equal(nav_mesh_raycast(q, NULL, upper, start, end, &hit, NULL, 0), NAV_SUCCESS);
+        assert_true(hit.t == 1);
+        assert_cost_equal(hit.point.y, UPPER_Y, FLOOR_EPS);
+    }
+    /* on the ground, from beyond the upper floor to under it: reached */
+    nav_vec3 ground;
+    uint32_t lower = located(mesh, nav_vec3_make(20, 0, 3), &ground);
+    assert_int_equal(nav_mesh_raycast(q, NULL, lower, ground, nav_vec3_make(3, 0.5f, 3), &hit, NULL, 0),
+                     NAV_SUCCESS);
+    assert_true(hit.t == 1);
+    assert_cost_equal(hit.point.y, 0, FLOOR_EPS);
+    /* ... but not to a point of the upper floor over it */
+    assert_int_equal(nav_mesh_raycast(q, NULL, lower, ground, nav_vec3_make(3, UPPER_Y, 3), &hit, NULL, 0),
+                     NAV_SUCCESS);
+    assert_true(hit.t < 1 && hit.edge == NAV_MESH_NO_POLY);
+    assert_cost_equal(hit.point.y, 0, FLOOR_EPS);
+    /* a height that is not a number */
+    assert_int_equal(nav_mesh_raycast(q, NULL, lower, ground, nav_vec3_make(3, NAN, 3), &hit, NULL, 0),
+                     NAV_FAILURE | NAV_INVALID_PARAM);
+    nav_mesh_query_destroy(q);
+    nav_mesh_destroy(mesh);
+}
+
 /* ---- The sample scene (the shared data) ------------------------------------------------------- */
 
 static nav_mesh *sample_scene(void)
@@ -253,6 +309,36 @@ static nav_mesh *sample_scene(void)
     assert_int_equal(nav_mesh_build_from_geometry(&t, NULL, &mesh, NULL), NAV_SUCCESS);
     nav_geometry_destroy(g);
     return mesh;
+}
+
+/* Issue 43's raycast: on the sloping upper floor at (14, 18) towards (16, 19) on the ground 12.7 m
+ * below it. The walk stays on the upper floor, which passes over the end: it must not say it reached
+ * it. A raycast on the ground towards the same end reaches it. */
+static void test_raycast_sample_scene(void **state)
+{
+    (void)state;
+    nav_mesh *mesh = sample_scene();
+    nav_mesh_query *q = NULL;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+    nav_vec3 start, end;
+    uint32_t upper = located(mesh, nav_vec3_make(14, 10.5f, 18), &start);
+    uint32_t ground = located(mesh, nav_vec3_make(16, -2.2f, 19), &end);
+    float over;
+    assert_true(nav_mesh_poly_contains(mesh, upper, end, &over));
+    assert_cost_equal(over - end.y, 12.7, 0.1);
+    nav_mesh_raycast_hit hit;
+    assert_int_equal(nav_mesh_raycast(q, NULL, upper, start, end, &hit, NULL, 0), NAV_SUCCESS);
+    assert_true(hit.t < 1);
+    assert_int_equal(hit.edge, NAV_MESH_NO_POLY);
+    assert_true(hit.point.y > end.y + 12);
+    /* on the ground, from a point 2 m east of the end */
+    nav_vec3 from;
+    uint32_t poly = located(mesh, nav_vec3_make(18, -2.2f, 19), &from);
+    assert_int_equal(nav_mesh_raycast(q, NULL, poly, from, end, &hit, NULL, 0), NAV_SUCCESS);
+    assert_true(hit.t == 1);
+    assert_int_equal(hit.poly, ground);
+    nav_mesh_query_destroy(q);
+    nav_mesh_destroy(mesh);
 }
 
 /* A point in the pillar of the floor 8.33 m up, round (-1.5, -9.5): it goes to that floor round the
@@ -284,8 +370,10 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_locate_level),
         cmocka_unit_test(test_path_ends_level),
+        cmocka_unit_test(test_raycast_level),
     };
     const struct CMUnitTest shared_tests[] = {
+        cmocka_unit_test(test_raycast_sample_scene),
         cmocka_unit_test(test_pillar_sample_scene),
     };
     static const char *const needs[] = {"meshes/nav_test.obj", NULL};

@@ -402,11 +402,12 @@ NAV_API const uint32_t *nav_mesh_query_corridor(const nav_mesh_query *query, uin
 
 /* What a raycast found. */
 typedef struct nav_mesh_raycast_hit {
-    double t;         /* the part of start -> end walked: 1 when nothing stops it */
+    double t;         /* the part of start -> end walked: 1 when it reaches end */
     nav_vec3 point;   /* where it stops (end when t is 1), on the floor */
     uint32_t poly;    /* the polygon it stops in (end's when t is 1) */
     uint32_t edge;    /* the edge of that polygon that stops it (nav_mesh_poly's edge index), or
-                       * NAV_MESH_NO_POLY when t is 1 */
+                       * NAV_MESH_NO_POLY when t is 1, or when it came under or over end on
+                       * another floor (then t < 1: where it came onto that polygon) */
     nav_vec3 normal;  /* the stopping edge's unit normal in (x, z), pointing back into the polygon */
     uint32_t visited; /* polygons crossed, start and last included */
 } nav_mesh_raycast_hit;
@@ -414,8 +415,15 @@ typedef struct nav_mesh_raycast_hit {
 /* Walks the straight segment from start (inside polygon start_poly, as nav_mesh_locate gives)
  * towards end, seen from above, polygon to polygon through portals the filter [opt] allows (not
  * up a one-way step), and stops at the first edge that is not one. The segment may run along an
- * edge and pass a vertex between polygons, never a pinch. On a mesh built from a grid, it reaches
- * end exactly when nav_grid_anyangle_segment says the segment is walkable (cell heights aside).
+ * edge and pass a vertex between polygons, never a pinch. It reaches end only on end's own floor:
+ * on a level's mesh (floors above floors) the polygon it comes to under or over end must be the one
+ * nav_mesh_locate puts end on with the mesh's default box, or one as near to end (a neighbour, end
+ * on their common edge); a walk that comes under or over end on another floor (a bridge over it, the
+ * storey below) stops where it came onto that floor's polygon, with t below 1 and no edge (a
+ * level's end more than NAV_MESH_LEVEL_HALF_EXTENT_Y above or below the walk's floor is never
+ * reached). On a mesh built
+ * from a grid (one floor over each point), end's height plays no part, and the ray reaches end
+ * exactly when nav_grid_anyangle_segment says the segment is walkable (cell heights aside).
  * [out] hit; polys [opt]: the polygons crossed, up to max_polys (more: NAV_BUFFER_TOO_SMALL).
  * Returns NAV_SUCCESS, or NAV_FAILURE | NAV_INVALID_PARAM (start not in start_poly, a polygon the
  * filter leaves out, an invalid area cost in it, non-finite points). */
