@@ -1098,9 +1098,12 @@ static void test_budget_and_partial(void **state)
     assert_int_equal(r.expanded, 3);
     assert_true(path.count >= 2);
     assert_int_equal(nav_grid_validate_anyangle_path(grid, &path, NULL), NAV_SUCCESS);
-    /* points off the mesh, bad arguments */
+    /* points off the mesh (the result names the end, and fills in the other), bad arguments */
     assert_int_equal(nav_mesh_find_path(q, NULL, nav_vec3_make(-50, 0, -50), b, &path, &r),
-                     NAV_FAILURE | NAV_UNREACHABLE);
+                     NAV_FAILURE | NAV_BLOCKED_ENDPOINT);
+    assert_int_equal(r.start_poly, NAV_MESH_NO_POLY);
+    assert_true(r.goal_poly < nav_mesh_poly_count(mesh));
+    assert_true(r.goal_point.x == b.x && r.goal_point.z == b.z);
     assert_int_equal(nav_mesh_find_path(q, NULL, nav_vec3_make(NAN, 0, 0), b, &path, &r),
                      NAV_FAILURE | NAV_INVALID_PARAM);
     assert_int_equal(nav_mesh_find_path(q, &(nav_mesh_path_desc){.mode = 7}, a, b, &path, &r),

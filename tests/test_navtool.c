@@ -955,6 +955,25 @@ static void level_commands(const navtool_level *level)
     const char *cost = strstr(out, "cost: ");
     assert_non_null(cost);
     assert_cost_equal(strtod(cost + 6, NULL), hypot(a[0] - b[0], a[2] - b[2]), 1e-3);
+    /* issue 43: an end off the mesh (50 m up: no floor within the box) is named, the other not; an
+     * end 1.5 m above its floor goes onto it, and navtool says where */
+    double up = (double)a[1] + 50;
+    snprintf(args, sizeof args, "path '%s' %g %g %g %g %g %g", nav, a[0], up, a[2], b[0], b[1], b[2]);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_outputf(out,
+                   "the start (%g, %g, %g) is not on the mesh: no floor within 2 m across and 4 m up or down",
+                   a[0], up, a[2]);
+    assert_null(strstr(out, "the goal"));
+    assert_null(strstr(out, "unreachable"));
+    snprintf(args, sizeof args, "path '%s' %g %g %g %g %g %g", nav, b[0], b[1], b[2], a[0], up, a[2]);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_outputf(out, "the goal (%g, %g, %g) is not on the mesh", a[0], up, a[2]);
+    assert_null(strstr(out, "the start"));
+    double raised = (double)a[1] + 1.5;
+    snprintf(args, sizeof args, "path '%s' %g %g %g %g %g %g", nav, a[0], raised, a[2], b[0], b[1], b[2]);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "status: success");
+    expect_outputf(out, "start (%g, %g, %g) -> on the mesh at (%.3f, ", a[0], raised, a[2], (double)a[0]);
     snprintf(args, sizeof args, "render '%s' %s --png '%s' --scale 400", nav, ends, png);
     assert_int_equal(run_navtool(out, sizeof out, args), 0);
     assert_true(count_colour(png, 220, 30, 40) > 20);

@@ -449,6 +449,28 @@ static char *side_name(const char *png)
     return out;
 }
 
+/* An end of a level path that no polygon is near: where it is, and how far the search looked. */
+static void report_off_mesh(const char *end, nav_vec3 p, nav_vec3 box)
+{
+    fprintf(
+        stderr,
+        "navtool: level path: the %s (%g, %g, %g) is not on the mesh: no floor within %g m across and %g m "
+        "up or down\n",
+        end, (double)p.x, (double)p.y, (double)p.z, (double)box.x, (double)box.y);
+}
+
+/* An end of a level path that the search moved onto the mesh (across, or up or down onto a floor). */
+static void report_moved(const char *end, nav_vec3 given, nav_vec3 on)
+{
+    if (fabsf(on.x - given.x) <= 1e-3f && fabsf(on.y - given.y) <= 1e-3f && fabsf(on.z - given.z) <= 1e-3f)
+        return;
+    printf("%s (%g, %g, %g) -> on the mesh at (%.3f, %.3f, %.3f), %.3f m away\n", end, (double)given.x,
+           (double)given.y, (double)given.z, (double)on.x, (double)on.y, (double)on.z,
+           sqrt(((double)on.x - given.x) * ((double)on.x - given.x) +
+                ((double)on.y - given.y) * ((double)on.y - given.y) +
+                ((double)on.z - given.z) * ((double)on.z - given.z)));
+}
+
 int navtool_level_route(const char *file, const float *points, nav_mesh_path_mode mode, const char *png,
                         int scale, bool print)
 {
@@ -467,12 +489,19 @@ int navtool_level_route(const char *file, const float *points, nav_mesh_path_mod
         if (nav_succeeded(s)) s = nav_mesh_find_path(q, &(nav_mesh_path_desc){.mode = mode}, a, b, &path, &r);
         char text[256];
         nav_status_format(s, text, sizeof text);
-        if (nav_failed(s)) {
+        if (nav_has_detail(s, NAV_BLOCKED_ENDPOINT)) {
+            nav_vec3 box = nav_mesh_default_half_extents(mesh);
+            if (r.start_poly == NAV_MESH_NO_POLY) report_off_mesh("start", a, box);
+            if (r.goal_poly == NAV_MESH_NO_POLY) report_off_mesh("goal", b, box);
+            rc = 1;
+        } else if (nav_failed(s)) {
             fprintf(stderr, "navtool: level path: %s\n", text);
             rc = 1;
         } else {
             have_path = true;
             if (print) {
+                report_moved("start", a, r.start_point);
+                report_moved("goal", b, r.goal_point);
                 uint32_t corridor = 0;
                 (void)nav_mesh_query_corridor(q, &corridor);
                 printf("status: %s\nmode: %s\ncost: %.6f\npoints: %u\npolygons: %u\nexpanded: %u\npath:",

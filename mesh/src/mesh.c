@@ -1,5 +1,6 @@
 /* The mesh object: made from a builder's draft (twin edges, components, the spatial index), its
- * accessors, and locating points on it. */
+ * accessors, and a polygon's geometry (whether it holds a point, its point nearest to one, its floor
+ * height); locating points on the mesh is locate.c. */
 #include <math.h>
 #include <string.h>
 
@@ -132,14 +133,6 @@ static void poly_bounds(const nav_mesh *m, uint32_t p, float *min_x, float *min_
     }
 }
 
-static uint32_t bucket_coord(float v, float min, float size, uint32_t count)
-{
-    double c = floor(((double)v - (double)min) / (double)size);
-    if (c < 0) return 0;
-    if (c >= (double)count) return count - 1;
-    return (uint32_t)c;
-}
-
 /* The bucket grid: about one polygon a bucket, at most 2^22 buckets. */
 static nav_status build_index(nav_mesh *m)
 {
@@ -174,10 +167,10 @@ static nav_status build_index(nav_mesh *m)
         for (uint32_t p = 0; p < m->poly_count; p++) {
             float x0, z0, x1, z1;
             poly_bounds(m, p, &x0, &z0, &x1, &z1);
-            uint32_t bx0 = bucket_coord(x0, m->bounds_min[0], m->bucket_size, m->bucket_w);
-            uint32_t bx1 = bucket_coord(x1, m->bounds_min[0], m->bucket_size, m->bucket_w);
-            uint32_t bz0 = bucket_coord(z0, m->bounds_min[2], m->bucket_size, m->bucket_h);
-            uint32_t bz1 = bucket_coord(z1, m->bounds_min[2], m->bucket_size, m->bucket_h);
+            uint32_t bx0 = nav__mesh_bucket_coord(x0, m->bounds_min[0], m->bucket_size, m->bucket_w);
+            uint32_t bx1 = nav__mesh_bucket_coord(x1, m->bounds_min[0], m->bucket_size, m->bucket_w);
+            uint32_t bz0 = nav__mesh_bucket_coord(z0, m->bounds_min[2], m->bucket_size, m->bucket_h);
+            uint32_t bz1 = nav__mesh_bucket_coord(z1, m->bounds_min[2], m->bucket_size, m->bucket_h);
             for (uint32_t bz = bz0; bz <= bz1; bz++)
                 for (uint32_t bx = bx0; bx <= bx1; bx++) {
                     uint32_t b = bz * m->bucket_w + bx;
@@ -587,86 +580,4 @@ float nav__mesh_poly_height(const nav_mesh *m, uint32_t p, double x, double z)
             return (float)(a.y + u * ((double)b.y - a.y) + v * ((double)c.y - a.y));
     }
     return a.y;
-}
-
-/* ---- locating points ------------------------------------------------------------------------- */
-
-bool nav_mesh_poly_contains(const nav_mesh *mesh, uint32_t poly, nav_vec3 point, float *height)
-{
-    if (!mesh || poly >= mesh->poly_count) return false;
-    if (!nav__mesh_poly_contains_xz(mesh, poly, point.x, point.z)) return false;
-    if (height) *height = nav__mesh_poly_height(mesh, poly, point.x, point.z);
-    return true;
-}
-
-nav_status nav_mesh_locate(const nav_mesh *m, nav_vec3 point, nav_vec3 half_extents, uint32_t *poly,
-                           nav_vec3 *nearest)
-{
-    if (!m || !poly || !isfinite(point.x) || !isfinite(point.y) || !isfinite(point.z) ||
-        !isfinite(half_extents.x) || !isfinite(half_extents.y) || !isfinite(half_extents.z))
-        return NAV_FAILURE | NAV_INVALID_PARAM;
-    *poly = NAV_MESH_NO_POLY;
-    double ex = half_extents.x > 0 ? half_extents.x : m->cell_size;
-    double ez = half_extents.z > 0 ? half_extents.z : m->cell_size;
-    double ey = half_extents.y > 0 ? half_extents.y : INFINITY;
-    if (m->poly_count == 0) return NAV_FAILURE | NAV_UNREACHABLE;
-    uint32_t bx0 = bucket_coord((float)(point.x - ex), m->bounds_min[0], m->bucket_size, m->bucket_w);
-    uint32_t bx1 = bucket_coord((float)(point.x + ex), m->bounds_min[0], m->bucket_size, m->bucket_w);
-    uint32_t bz0 = bucket_coord((float)(point.z - ez), m->bounds_min[2], m->bucket_size, m->bucket_h);
-    uint32_t bz1 = bucket_coord((float)(point.z + ez), m->bounds_min[2], m->bucket_size, m->bucket_h);
-    /* Prefer a polygon whose area holds the point and whose floor is nearest in height, then the
-     * polygon nearest in 3D. Ties go to the lower polygon index (buckets list them in order).
-     * A polygon that holds the point is listed in the point's own bucket (its bounds hold the
-     * point): look there first. */
-    double best_under = INFINITY, best_near = INFINITY;
-    uint32_t under = NAV_MESH_NO_POLY, near = NAV_MESH_NO_POLY;
-    double near_x = 0, near_z = 0;
-    uint32_t own = bucket_coord((float)point.z, m->bounds_min[2], m->bucket_size, m->bucket_h) * m->bucket_w +
-                   bucket_coord((float)point.x, m->bounds_min[0], m->bucket_size, m->bucket_w);
-    for (uint32_t i = m->bucket_first[own]; i < m->bucket_first[own + 1]; i++) {
-        uint32_t p = m->bucket_polys[i];
-        if (!nav__mesh_poly_contains_xz(m, p, point.x, point.z)) continue;
-        double dy = fabs((double)nav__mesh_poly_height(m, p, point.x, point.z) - point.y);
-        if (dy <= ey && (dy < best_under || (dy == best_under && p < under))) {
-            best_under = dy;
-            under = p;
-        }
-    }
-    for (uint32_t bz = bz0; bz <= bz1 && under == NAV_MESH_NO_POLY; bz++)
-        for (uint32_t bx = bx0; bx <= bx1; bx++) {
-            uint32_t b = bz * m->bucket_w + bx;
-            for (uint32_t i = m->bucket_first[b]; i < m->bucket_first[b + 1]; i++) {
-                uint32_t p = m->bucket_polys[i];
-                double cx, cz;
-                nav__mesh_poly_closest_xz(m, p, point.x, point.z, &cx, &cz);
-                double dy = fabs((double)nav__mesh_poly_height(m, p, cx, cz) - point.y);
-                if (dy > ey || fabs(cx - point.x) > ex || fabs(cz - point.z) > ez) continue;
-                if (cx == point.x && cz == point.z) {
-                    if (dy < best_under || (dy == best_under && p < under)) {
-                        best_under = dy;
-                        under = p;
-                    }
-                } else {
-                    double d = (cx - point.x) * (cx - point.x) + (cz - point.z) * (cz - point.z) + dy * dy;
-                    if (d < best_near || (d == best_near && p < near)) {
-                        best_near = d;
-                        near = p;
-                        near_x = cx;
-                        near_z = cz;
-                    }
-                }
-            }
-        }
-    if (under != NAV_MESH_NO_POLY) {
-        *poly = under;
-        if (nearest)
-            *nearest = nav_vec3_make(point.x, nav__mesh_poly_height(m, under, point.x, point.z), point.z);
-        return NAV_SUCCESS;
-    }
-    if (near == NAV_MESH_NO_POLY) return NAV_FAILURE | NAV_UNREACHABLE;
-    *poly = near;
-    if (nearest)
-        *nearest =
-            nav_vec3_make((float)near_x, nav__mesh_poly_height(m, near, near_x, near_z), (float)near_z);
-    return NAV_SUCCESS;
 }

@@ -198,6 +198,28 @@ static inline int nav__portal_view(double ax, double az, double ux, double uz, d
     return du <= dw ? NAV__SEES_U : NAV__SEES_W;
 }
 
+/* The spatial index's bucket (along one axis) of coordinate v, clamped into the grid. */
+static inline uint32_t nav__mesh_bucket_coord(float v, float min, float size, uint32_t count)
+{
+    double c = floor(((double)v - (double)min) / (double)size);
+    if (c < 0) return 0;
+    if (c >= (double)count) return count - 1;
+    return (uint32_t)c;
+}
+
+/* A level's mesh (built from level geometry: no source grid) may have floors above floors; a grid's
+ * has one floor over each ground point. Locating points differs (nav/mesh.h, "Locating points"). */
+static inline bool nav__mesh_is_level(const nav_mesh *m)
+{
+    return m->source_fingerprint == 0;
+}
+
+/* The polygon nearest to point (x, y, z) within half extents ex, ey, ez (resolved: INFINITY for
+ * any height), by nav_mesh_locate's rule, or NAV_MESH_NO_POLY for none; *nearest its point nearest
+ * (on its floor) and *distance2 the point's distance from it, squared, as the rule measures it. */
+uint32_t nav__mesh_nearest(const nav_mesh *m, double x, double y, double z, double ex, double ey, double ez,
+                           nav_vec3 *nearest, double *distance2);
+
 /* Point (x, z) against polygon p, in doubles: true when inside or on its boundary. */
 bool nav__mesh_poly_contains_xz(const nav_mesh *mesh, uint32_t p, double x, double z);
 /* The point of polygon p nearest to (x, z). */
@@ -205,6 +227,17 @@ void nav__mesh_poly_closest_xz(const nav_mesh *mesh, uint32_t p, double x, doubl
 /* The floor height of polygon p at (x, z): its height triangles' (the one holding the point, or the
  * one it lies least outside), or the fan of its corners from the first. */
 float nav__mesh_poly_height(const nav_mesh *mesh, uint32_t p, double x, double z);
+
+/* How far a point over polygon p (its (x, z) in p's area) at height y is from p, squared, with
+ * *dy its height above or below p's floor there: the height less the mesh's tolerance (any height
+ * on a grid's mesh), never below 0. */
+static inline double nav__mesh_over_distance2(const nav_mesh *m, uint32_t p, double x, double y, double z,
+                                              double *dy)
+{
+    *dy = fabs((double)nav__mesh_poly_height(m, p, x, z) - y);
+    double off = nav__mesh_is_level(m) ? *dy - NAV_MESH_LEVEL_HEIGHT_TOLERANCE : 0;
+    return off > 0 ? off * off : 0;
+}
 
 /* One portal of a corridor, as a walker crossing it sees it: its left and right end points (x, z
  * in doubles, y the floor of the polygon entered). The last portal of a corridor is the goal, with

@@ -965,13 +965,23 @@ static nav_status corridor_finish(nav_mesh_query *q, nav_path *out, nav_mesh_res
     return status;
 }
 
+/* A search's result before it has located anything. */
+static nav_mesh_result no_result(nav_vec3 start, nav_vec3 goal)
+{
+    return (nav_mesh_result){.start_poly = NAV_MESH_NO_POLY,
+                             .goal_poly = NAV_MESH_NO_POLY,
+                             .start_point = start,
+                             .goal_point = goal,
+                             .mode = NAV_MESH_PATH_DEFAULT};
+}
+
 nav_status nav_mesh_find_path_begin(nav_mesh_query *q, const nav_mesh_path_desc *desc, nav_vec3 start,
                                     nav_vec3 goal)
 {
     if (!q) return NAV_FAILURE | NAV_INVALID_PARAM;
     nav__search_state *st = &q->st;
     st->phase = NAV__SEARCH_DONE;
-    st->result = (nav_mesh_result){0, 0, 0, NAV_MESH_NO_POLY, NAV_MESH_NO_POLY, NAV_MESH_PATH_DEFAULT};
+    st->result = no_result(start, goal);
     st->status = NAV_FAILURE | NAV_INVALID_PARAM;
     q->corridor_count = 0;
     nav_mesh_path_desc d = desc ? *desc : (nav_mesh_path_desc){0};
@@ -989,13 +999,17 @@ nav_status nav_mesh_find_path_begin(nav_mesh_query *q, const nav_mesh_path_desc 
 
     st->ends = (nav__search_ends){.filter = filter, .min_cost = min_cost, .max_expanded = d.max_expanded};
     nav__search_ends *ends = &st->ends;
-    st->status = nav_mesh_locate(m, start, d.half_extents, &ends->start_poly, &ends->start);
-    if (nav_failed(st->status)) return st->status;
-    st->status = nav_mesh_locate(m, goal, d.half_extents, &ends->goal_poly, &ends->goal);
-    if (nav_failed(st->status)) return st->status;
-    prepare_links(q, filter, ends->goal.x, ends->goal.z, min_cost);
+    /* both ends located, so that the result names the one off the mesh and fills in the other */
+    nav_status at_start = nav_mesh_locate(m, start, d.half_extents, &ends->start_poly, &ends->start);
+    nav_status at_goal = nav_mesh_locate(m, goal, d.half_extents, &ends->goal_poly, &ends->goal);
+    if (nav_has_detail(at_start | at_goal, NAV_INVALID_PARAM)) return st->status;
     st->result.start_poly = ends->start_poly;
     st->result.goal_poly = ends->goal_poly;
+    st->result.start_point = nav_failed(at_start) ? start : ends->start;
+    st->result.goal_point = nav_failed(at_goal) ? goal : ends->goal;
+    st->status = NAV_FAILURE | NAV_BLOCKED_ENDPOINT;
+    if (nav_failed(at_start) || nav_failed(at_goal)) return st->status;
+    prepare_links(q, filter, ends->goal.x, ends->goal.z, min_cost);
     st->status = NAV_FAILURE | NAV_UNREACHABLE;
     if (!nav__mesh_poly_allowed(q, filter, ends->start_poly) ||
         !nav__mesh_poly_allowed(q, filter, ends->goal_poly) ||
@@ -1033,8 +1047,7 @@ nav_status nav_mesh_find_path_step(nav_mesh_query *q, uint32_t max_expansions, u
 
 nav_status nav_mesh_find_path_finish(nav_mesh_query *q, nav_path *out, nav_mesh_result *result)
 {
-    if (result)
-        *result = q ? q->st.result : (nav_mesh_result){0, 0, 0, NAV_MESH_NO_POLY, NAV_MESH_NO_POLY, 0};
+    if (result) *result = q ? q->st.result : no_result(nav_vec3_make(0, 0, 0), nav_vec3_make(0, 0, 0));
     if (!q || !out) return NAV_FAILURE | NAV_INVALID_PARAM;
     nav__search_state *st = &q->st;
     nav_path_clear(out);
@@ -1058,8 +1071,7 @@ nav_status nav_mesh_find_path_finish(nav_mesh_query *q, nav_path *out, nav_mesh_
 nav_status nav_mesh_find_path(nav_mesh_query *q, const nav_mesh_path_desc *desc, nav_vec3 start,
                               nav_vec3 goal, nav_path *out, nav_mesh_result *result)
 {
-    if (result)
-        *result = (nav_mesh_result){0, 0, 0, NAV_MESH_NO_POLY, NAV_MESH_NO_POLY, NAV_MESH_PATH_DEFAULT};
+    if (result) *result = no_result(start, goal);
     if (!q || !out) return NAV_FAILURE | NAV_INVALID_PARAM;
     nav_status s = nav_mesh_find_path_begin(q, desc, start, goal);
     if (s == NAV_IN_PROGRESS) s = nav_mesh_find_path_step(q, UINT32_MAX, NULL);

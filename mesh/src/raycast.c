@@ -84,6 +84,23 @@ static uint32_t round_vertex(const nav_mesh_query *q, const nav_mesh_filter *f, 
     return NAV_MESH_NO_POLY;
 }
 
+/* Whether a walk that came under (or over) end in polygon p reached it: on a level's mesh, p must be
+ * end's own surface, the polygon nav_mesh_locate puts end on with the mesh's default box, or one as
+ * near to end (a polygon beside it, end on their common edge); a floor above or below is not. A
+ * grid's mesh has one floor over each point, whatever end's height. */
+static bool on_end_surface(const nav_mesh *m, uint32_t p, nav_vec3 end)
+{
+    if (!nav__mesh_is_level(m)) return true;
+    double dy, d2 = nav__mesh_over_distance2(m, p, end.x, end.y, end.z, &dy);
+    if (d2 == 0) return true; /* nothing is nearer */
+    if (!(dy <= NAV_MESH_LEVEL_HALF_EXTENT_Y)) return false;
+    nav_vec3 nearest;
+    double best;
+    nav__mesh_nearest(m, end.x, end.y, end.z, NAV_MESH_LEVEL_HALF_EXTENT_XZ, NAV_MESH_LEVEL_HALF_EXTENT_Y,
+                      NAV_MESH_LEVEL_HALF_EXTENT_XZ, &nearest, &best);
+    return d2 <= best;
+}
+
 /* What a raycast and a move check first: finite points, start inside start_poly, the filter's
  * costs valid (then set in q->area_cost) and start_poly one it allows. */
 static bool walk_begin(nav_mesh_query *q, const nav_mesh_filter *filter, uint32_t start_poly, nav_vec3 start,
@@ -91,8 +108,9 @@ static bool walk_begin(nav_mesh_query *q, const nav_mesh_filter *filter, uint32_
 {
     const nav_mesh *m = q->mesh;
     bool leaves_out;
-    return isfinite(start.x) && isfinite(start.z) && isfinite(end.x) && isfinite(end.z) &&
-           start_poly < m->poly_count && nav__mesh_poly_contains_xz(m, start_poly, start.x, start.z) &&
+    return isfinite(start.x) && isfinite(start.y) && isfinite(start.z) && isfinite(end.x) &&
+           isfinite(end.y) && isfinite(end.z) && start_poly < m->poly_count &&
+           nav__mesh_poly_contains_xz(m, start_poly, start.x, start.z) &&
            nav__query_set_costs(q, filter, &leaves_out) && nav__mesh_poly_allowed(q, filter, start_poly);
 }
 
@@ -126,9 +144,15 @@ nav_status nav_mesh_raycast(nav_mesh_query *q, const nav_mesh_filter *filter, ui
                 exit = e;
             }
         }
-        if (exit == NAV_MESH_NO_POLY || t_exit >= 1) { /* the end lies in p */
-            hit->t = 1;
-            hit->point = nav_vec3_make(end.x, nav__mesh_poly_height(m, p, end.x, end.z), end.z);
+        if (exit == NAV_MESH_NO_POLY || t_exit >= 1) { /* the end's (x, z) lies in p */
+            if (on_end_surface(m, p, end)) {
+                hit->t = 1;
+                hit->point = nav_vec3_make(end.x, nav__mesh_poly_height(m, p, end.x, end.z), end.z);
+            } else { /* under or over the end, on another floor: stopped where it came onto p */
+                double xx = sx + dx * t, xz = sz + dz * t;
+                hit->t = t;
+                hit->point = nav_vec3_make((float)xx, nav__mesh_poly_height(m, p, xx, xz), (float)xz);
+            }
             hit->poly = p;
             break;
         }

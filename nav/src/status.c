@@ -29,7 +29,7 @@ static const struct {
     {NAV_WRONG_VERSION, "unsupported version or byte order"},
     {NAV_SOURCE_MISMATCH, "baked from another source"},
     {NAV_TOO_LARGE, "size too large"},
-    {NAV_BLOCKED_ENDPOINT, "start or goal is blocked"},
+    {NAV_BLOCKED_ENDPOINT, "start or goal is blocked or off the mesh"},
     {NAV_INVALID_PARAM, "invalid parameter"},
     {NAV_WRONG_STATE, "call does not fit the object's state"},
     {NAV_UNREACHABLE, "goal unreachable"},

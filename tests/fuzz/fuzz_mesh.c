@@ -59,7 +59,11 @@ static void check_queries(const nav_mesh *mesh, uint64_t *rng)
                                 .max_expanded = (uint32_t)(fuzz_next(rng) % 3 ? 0 : 50)};
         nav_status s = nav_mesh_find_path(q, &d, ends[0], ends[1], &path, &r);
         if (nav_failed(s)) {
-            CHECK(s == (NAV_FAILURE | NAV_UNREACHABLE));
+            /* an end off the mesh (a level's polygon whose floor lies far from its corners' mean
+             * height) is named in the result */
+            CHECK(s == (NAV_FAILURE | NAV_UNREACHABLE) ||
+                  (s == (NAV_FAILURE | NAV_BLOCKED_ENDPOINT) &&
+                   (r.start_poly == NAV_MESH_NO_POLY || r.goal_poly == NAV_MESH_NO_POLY)));
             continue;
         }
         CHECK(s == NAV_SUCCESS || nav_has_detail(s, NAV_PARTIAL_RESULT));

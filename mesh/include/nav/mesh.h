@@ -203,11 +203,40 @@ NAV_API nav_status nav_mesh_load_nav(const char *path, const nav_allocator *allo
 
 /* ---- Locating points ------------------------------------------------------------------------- */
 
-/* The polygon under (x, z) of point whose floor is nearest to point.y, or failing that the polygon
- * nearest to point within half_extents (x, y, z: how far to look each way; a zero field: one cell
- * horizontally, and any height). [out] poly: the polygon; [out] nearest [opt]: the nearest point on
- * it (on its floor). Returns NAV_SUCCESS, or NAV_FAILURE | NAV_UNREACHABLE when no polygon is
- * within reach, NAV_FAILURE | NAV_INVALID_PARAM for null or non-finite arguments. */
+/* Where a world point lies on the mesh. A point over a polygon (its (x, z) inside the polygon's
+ * closed area) is as far from that polygon as it lies above or below the polygon's floor there, less
+ * a height tolerance (never below 0); from any other polygon, as far as from the polygon's point
+ * nearest in (x, z), on its floor there, in 3D (the rule of Detour's findNearestPoly). The nearest
+ * polygon within a box round the point is the point's polygon; a point with none in its box is off
+ * the mesh.
+ *
+ * The box and the tolerance depend on where the mesh came from. A level's mesh (built from level
+ * geometry, nav/geometry.h: nav_mesh_source_fingerprint 0) may have floors above floors: its box
+ * reaches NAV_MESH_LEVEL_HALF_EXTENT_XZ across and NAV_MESH_LEVEL_HALF_EXTENT_Y up and down (2 x 4
+ * x 2 m each way, the box of Detour's samples), and its height tolerance is
+ * NAV_MESH_LEVEL_HEIGHT_TOLERANCE (RecastDemo's agent climb: an agent's feet, or a point a step
+ * above them, stand on the floor under them). So a point inside a pillar of an upper floor goes to
+ * that floor round the pillar, not to the floor under it, while that floor is nearer in 3D; a point
+ * with no floor within 2 m across and 4 m up or down is off the mesh. A grid's mesh has one floor
+ * over each ground point: its box reaches one cell across and any height up and down, and any
+ * height is within its tolerance (the polygon under a point is its polygon, whatever the point's
+ * height). A point may still move to another floor within its box (the polygon nearest in 3D lies
+ * there): nearest, and nav_mesh_result's start_point and goal_point, say where it went. */
+#define NAV_MESH_LEVEL_HALF_EXTENT_XZ   2.0f /* metres, each way along x and along z */
+#define NAV_MESH_LEVEL_HALF_EXTENT_Y    4.0f /* metres, up and down */
+#define NAV_MESH_LEVEL_HEIGHT_TOLERANCE 0.9f /* metres above or below a floor that count as on it */
+
+/* The box a zero field of nav_mesh_locate's half_extents takes on this mesh (and of
+ * nav_mesh_path_desc's): on a level's mesh NAV_MESH_LEVEL_HALF_EXTENT_XZ, _Y, _XZ; on a grid's,
+ * its cell size across and INFINITY (any height) up and down. Zero for a null mesh. */
+NAV_API nav_vec3 nav_mesh_default_half_extents(const nav_mesh *mesh);
+
+/* The polygon point lies on, as above: the nearest within half_extents (x, y, z: how far to look
+ * each way; a zero field: nav_mesh_default_half_extents's), ties to the one whose floor is nearest
+ * in height, then to the lower index. [out] poly: the polygon (NAV_MESH_NO_POLY on failure);
+ * [out] nearest [opt]: its point nearest to point, on its floor (point's x and z when point lies
+ * over it). Returns NAV_SUCCESS, or NAV_FAILURE | NAV_UNREACHABLE when no polygon is within reach
+ * (the point is off the mesh), NAV_FAILURE | NAV_INVALID_PARAM for null or non-finite arguments. */
 NAV_API nav_status nav_mesh_locate(const nav_mesh *mesh, nav_vec3 point, nav_vec3 half_extents,
                                    uint32_t *poly, nav_vec3 *nearest);
 /* True when (x, z) lies in polygon poly (its closed area); then *height [opt] is its floor there. */
@@ -277,14 +306,20 @@ typedef struct nav_mesh_path_desc {
     nav_mesh_path_mode mode;
     const nav_mesh_filter *filter; /* [opt] null: every polygon, the mesh's costs */
     uint32_t max_expanded;         /* node budget (0: none); running out gives a partial path */
-    nav_vec3 half_extents;         /* how far to look for the polygons of start and goal (nav_mesh_locate) */
+    nav_vec3 half_extents;         /* how far to look for the polygons of start and goal (nav_mesh_locate; a
+                                    * zero field: nav_mesh_default_half_extents's) */
 } nav_mesh_path_desc;
 
 typedef struct nav_mesh_result {
     double cost;        /* the straight path's cost: its length in each polygon times its area cost */
     uint32_t expanded;  /* search nodes expanded */
     uint32_t generated; /* search nodes made (the optimal mode's node pool in use at the end) */
+    /* The polygons of start and goal as located (NAV_MESH_NO_POLY for an end off the mesh), and the
+     * points on the mesh the path starts and ends at (nav_mesh_locate's nearest: on the floor; moved
+     * across, or by more than the height tolerance, when the end was not on the mesh as given: a
+     * caller compares them with the points it gave). An end off the mesh keeps the point given. */
     uint32_t start_poly, goal_poly;
+    nav_vec3 start_point, goal_point;
     nav_mesh_path_mode mode; /* the mode that ran (the optimal mode runs the funnel where costs differ) */
 } nav_mesh_result;
 
@@ -322,10 +357,14 @@ typedef struct nav_mesh_result {
  *
  * Returns NAV_SUCCESS; with NAV_PARTIAL_RESULT when the goal was not reached (NAV_OUT_OF_NODES: the
  * budget, max_nodes or the query object's max_bytes ran out), the path then leading to the point
- * nearest the goal of the closest place reached; NAV_FAILURE | NAV_UNREACHABLE when start or goal
- * is off the mesh or they lie in different components (O(1)) or no path exists; NAV_FAILURE |
- * NAV_INVALID_PARAM for bad arguments; NAV_FAILURE | NAV_OUT_OF_MEMORY when out or the query
- * object cannot grow (the query object stays usable: nav_mesh_query_create). */
+ * nearest the goal of the closest place reached; NAV_FAILURE | NAV_BLOCKED_ENDPOINT when start or
+ * goal is off the mesh (no polygon within desc's half_extents, as for nav_mesh_locate): result's
+ * start_poly or goal_poly is then NAV_MESH_NO_POLY for the end that is off it, and the other end's
+ * polygon and point are filled in when it was found (both NAV_MESH_NO_POLY: neither end is on the
+ * mesh); NAV_FAILURE | NAV_UNREACHABLE when both ends are on the mesh but in different components
+ * (O(1)), an end's polygon is one the filter leaves out, or no path exists; NAV_FAILURE |
+ * NAV_INVALID_PARAM for bad arguments (null, non-finite points); NAV_FAILURE | NAV_OUT_OF_MEMORY
+ * when out or the query object cannot grow (the query object stays usable: nav_mesh_query_create). */
 NAV_API nav_status nav_mesh_find_path(nav_mesh_query *query, const nav_mesh_path_desc *desc, nav_vec3 start,
                                       nav_vec3 goal, nav_path *out, nav_mesh_result *result);
 
@@ -363,11 +402,12 @@ NAV_API const uint32_t *nav_mesh_query_corridor(const nav_mesh_query *query, uin
 
 /* What a raycast found. */
 typedef struct nav_mesh_raycast_hit {
-    double t;         /* the part of start -> end walked: 1 when nothing stops it */
+    double t;         /* the part of start -> end walked: 1 when it reaches end */
     nav_vec3 point;   /* where it stops (end when t is 1), on the floor */
     uint32_t poly;    /* the polygon it stops in (end's when t is 1) */
     uint32_t edge;    /* the edge of that polygon that stops it (nav_mesh_poly's edge index), or
-                       * NAV_MESH_NO_POLY when t is 1 */
+                       * NAV_MESH_NO_POLY when t is 1, or when it came under or over end on
+                       * another floor (then t < 1: where it came onto that polygon) */
     nav_vec3 normal;  /* the stopping edge's unit normal in (x, z), pointing back into the polygon */
     uint32_t visited; /* polygons crossed, start and last included */
 } nav_mesh_raycast_hit;
@@ -375,8 +415,15 @@ typedef struct nav_mesh_raycast_hit {
 /* Walks the straight segment from start (inside polygon start_poly, as nav_mesh_locate gives)
  * towards end, seen from above, polygon to polygon through portals the filter [opt] allows (not
  * up a one-way step), and stops at the first edge that is not one. The segment may run along an
- * edge and pass a vertex between polygons, never a pinch. On a mesh built from a grid, it reaches
- * end exactly when nav_grid_anyangle_segment says the segment is walkable (cell heights aside).
+ * edge and pass a vertex between polygons, never a pinch. It reaches end only on end's own floor:
+ * on a level's mesh (floors above floors) the polygon it comes to under or over end must be the one
+ * nav_mesh_locate puts end on with the mesh's default box, or one as near to end (a neighbour, end
+ * on their common edge); a walk that comes under or over end on another floor (a bridge over it, the
+ * storey below) stops where it came onto that floor's polygon, with t below 1 and no edge (a
+ * level's end more than NAV_MESH_LEVEL_HALF_EXTENT_Y above or below the walk's floor is never
+ * reached). On a mesh built
+ * from a grid (one floor over each point), end's height plays no part, and the ray reaches end
+ * exactly when nav_grid_anyangle_segment says the segment is walkable (cell heights aside).
  * [out] hit; polys [opt]: the polygons crossed, up to max_polys (more: NAV_BUFFER_TOO_SMALL).
  * Returns NAV_SUCCESS, or NAV_FAILURE | NAV_INVALID_PARAM (start not in start_poly, a polygon the
  * filter leaves out, an invalid area cost in it, non-finite points). */

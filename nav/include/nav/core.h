@@ -104,7 +104,7 @@ typedef uint32_t nav_status;
 #define NAV_CORRUPT_DATA     (1u << 8)  /* binary data failed validation (checksum, count, offset) */
 #define NAV_WRONG_VERSION    (1u << 9)  /* binary data of an unsupported version or byte order */
 #define NAV_TOO_LARGE        (1u << 10) /* a size exceeds what libnav supports */
-#define NAV_BLOCKED_ENDPOINT (1u << 11) /* the start or goal is a blocked cell */
+#define NAV_BLOCKED_ENDPOINT (1u << 11) /* the start or goal is a blocked cell, or off the mesh */
 #define NAV_WRONG_STATE      (1u << 12) /* the call does not fit the object's state */
 #define NAV_SOURCE_MISMATCH                                                                                  \
     (1u << 13) /* baked data belongs to another source (a bake of another grid):                             \
