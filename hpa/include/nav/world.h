@@ -199,10 +199,18 @@ typedef struct nav_world_part {
     const char *name; /* [opt] for messages (the file's name) */
 } nav_world_part;
 
+/* The most bytes the regions' tables may take by default (nav_world_bake_desc.max_table_bytes). */
+#define NAV_WORLD_DEFAULT_MAX_TABLE_BYTES (1ull << 30)
+
 typedef struct nav_world_bake_desc {
     uint32_t threads;               /* regions' tables worked out on this many threads (0: every core);
                                        the world comes out the same */
-    nav_progress progress;          /* [opt] stage "fans": regions done out of all */
+    nav_progress progress;          /* [opt] stage "fans": fans done out of all (one a chokepoint, or a
+                                       cell of chokepoints on a grid) */
+    uint64_t max_table_bytes;       /* the most the regions' tables and kept ways may take in memory (20
+                                       bytes an entry, plus the ways): past it the bake stops with
+                                       NAV_TOO_LARGE, naming the region (0:
+                                       NAV_WORLD_DEFAULT_MAX_TABLE_BYTES, 1 GiB) */
     const nav_allocator *allocator; /* [opt] null: the builder's */
     /* Split bakes (docs/worlds.md): the tables, which are most of a bake's work, one region at a
      * time on many machines, then joined. */
@@ -272,8 +280,8 @@ NAV_BAKE_API nav_status nav_world_load_json_text(const char *text, size_t size, 
 #define NAV_CHUNK_WORLD              NAV_TAG('W', 'R', 'L', 'D')
 #define NAV_CHUNK_WORLD_REGIONS      NAV_TAG('W', 'R', 'E', 'G')
 #define NAV_CHUNK_WORLD_PART         NAV_TAG('W', 'P', 'R', 'T')
-#define NAV_WORLD_CHUNK_VERSION      2 /* 2: its meshes' chunks hold heights */
-#define NAV_WORLD_PART_CHUNK_VERSION 1
+#define NAV_WORLD_CHUNK_VERSION      3 /* 2: its meshes' chunks hold heights; 3: sparse tables */
+#define NAV_WORLD_PART_CHUNK_VERSION 2 /* 2: sparse tables */
 
 /* Appends the world's .nav file image to out. Returns NAV_SUCCESS, or NAV_FAILURE with
  * NAV_OUT_OF_MEMORY, or NAV_WRONG_STATE for a world of a part bake (only_region). */
