@@ -979,6 +979,35 @@ static void test_sparse_tables_exact(void **state)
     assert_true(kept * 2 < dense); /* (on these small crowded grids; see test_sparse_tables_grow) */
 }
 
+static nav_writer image_of(const nav_world *w); /* (World .nav files, below) */
+
+/* An allocator that refuses any block above 16 MB and notes the largest asked for. */
+typedef struct sizing_allocator {
+    size_t largest;
+    nav_allocator hooks;
+} sizing_allocator;
+
+static void *sizing_alloc(size_t size, void *user)
+{
+    sizing_allocator *a = user;
+    if (size > a->largest) a->largest = size;
+    return size > (16u << 20) ? NULL : malloc(size);
+}
+
+static void *sizing_realloc(void *p, size_t old, size_t size, void *user)
+{
+    (void)old;
+    sizing_allocator *a = user;
+    if (size > a->largest) a->largest = size;
+    return size > (16u << 20) ? NULL : realloc(p, size);
+}
+
+static void sizing_free(void *p, void *user)
+{
+    (void)user;
+    free(p);
+}
+
 /* Links as adjacency lists over the cells of grid regions (a flat reference for worlds of many
  * links): node = offset[region] + cell. */
 typedef struct cell_world {
@@ -1129,6 +1158,28 @@ static void test_sparse_tables_grow(void **state)
                          want < INFINITY ? NAV_SUCCESS : NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
         assert_true(!(want < INFINITY) || close_to(r.cost, want));
     }
+    /* its file read back: memory as the file's size, not its chokepoints' square, the same plans */
+    nav_writer image = image_of(w);
+    sizing_allocator sizing = {0, {sizing_alloc, sizing_realloc, sizing_free, NULL}};
+    sizing.hooks.user = &sizing;
+    nav_world *back;
+    assert_int_equal(
+        nav_world_read_nav(image.data, image.size, &(nav_world_load_desc){.allocator = &sizing.hooks}, &back),
+        NAV_SUCCESS);
+    assert_true(sizing.largest < image.size);
+    nav_world_query *q2;
+    assert_int_equal(nav_world_query_create(back, NULL, &q2), NAV_SUCCESS);
+    for (int t = 0; t < 20; t++) {
+        nav_vec3 a = nav_grid_cell_center(big, rand() % SIDE, rand() % SIDE),
+                 g = nav_grid_cell_center(big, rand() % SIDE, rand() % SIDE);
+        nav_world_result r1, r2;
+        nav_status s1 = nav_world_plan(q, a, g, &r1), s2 = nav_world_plan(q2, a, g, &r2);
+        assert_int_equal(s1, s2);
+        assert_true(r1.cost == r2.cost || nav_failed(s1));
+    }
+    nav_world_query_destroy(q2);
+    nav_world_destroy(back);
+    nav_writer_destroy(&image);
     nav_path_destroy(&path);
     nav_world_query_destroy(q);
     nav_world_destroy(w);
@@ -1983,6 +2034,65 @@ static void test_world_nav_damage(void **state)
     nav_writer_destroy(&image);
 }
 
+/* A world file whose WRLD header claims absurd tables (a u64 of its header set to `value`, the CRC
+ * made right) is refused as corrupt before anything of that size is asked for; one of an older
+ * version is refused as such, saying to bake it again. */
+static void test_world_nav_sizes(void **state)
+{
+    (void)state;
+    nav_world *w;
+    assert_int_equal(nav_world_load_json(VILLAGE "/village.json", NULL, &w), NAV_SUCCESS);
+    nav_writer image = image_of(w);
+    nav_world_destroy(w);
+    nav_container c;
+    assert_int_equal(nav_container_open(image.data, image.size, NULL, &c), NAV_SUCCESS);
+    assert_int_equal(c.chunks[0].tag, NAV_CHUNK_WORLD);
+    /* the header's u64 table entries (at 16) and way bytes (at 24) */
+    uint64_t values[] = {1ull << 40, UINT64_MAX / 16, UINT64_MAX, 1ull << 28};
+    for (int field = 16; field <= 24; field += 8)
+        for (int v = 0; v < 4; v++) {
+            uint8_t *copy = malloc(c.chunks[0].size);
+            memcpy(copy, c.chunks[0].data, c.chunks[0].size);
+            for (int i = 0; i < 8; i++) copy[field + i] = (uint8_t)(values[v] >> (8 * i));
+            nav_chunk chunks[NAV_CONTAINER_MAX_CHUNKS];
+            memcpy(chunks, c.chunks, c.count * sizeof *chunks);
+            chunks[0].data = copy;
+            nav_writer bad;
+            nav_writer_init(&bad, NULL);
+            assert_int_equal(nav_container_write(&bad, chunks, c.count), NAV_SUCCESS);
+            sizing_allocator a = {0, {sizing_alloc, sizing_realloc, sizing_free, NULL}};
+            a.hooks.user = &a;
+            test_log log;
+            test_log_init(&log);
+            nav_world *back = (nav_world *)1;
+            assert_int_equal(
+                nav_world_read_nav(bad.data, bad.size,
+                                   &(nav_world_load_desc){.allocator = &a.hooks, .log = &log.hooks}, &back),
+                NAV_FAILURE | NAV_CORRUPT_DATA);
+            assert_null(back);
+            assert_non_null(strstr(log.last, "rows or ways"));
+            assert_true(a.largest < (1u << 20));
+            nav_writer_destroy(&bad);
+            free(copy);
+        }
+    /* a world file of version 2 (dense tables) */
+    nav_chunk chunks[NAV_CONTAINER_MAX_CHUNKS];
+    memcpy(chunks, c.chunks, c.count * sizeof *chunks);
+    for (uint32_t i = 0; i < c.count; i++) chunks[i].version = 2;
+    nav_writer old;
+    nav_writer_init(&old, NULL);
+    assert_int_equal(nav_container_write(&old, chunks, c.count), NAV_SUCCESS);
+    test_log log;
+    test_log_init(&log);
+    nav_world *back = (nav_world *)1;
+    assert_int_equal(nav_world_read_nav(old.data, old.size, &(nav_world_load_desc){.log = &log.hooks}, &back),
+                     NAV_FAILURE | NAV_WRONG_VERSION);
+    assert_null(back);
+    assert_non_null(strstr(log.last, "bake the file again"));
+    nav_writer_destroy(&old);
+    nav_writer_destroy(&image);
+}
+
 /* A random grid (terrain, walls, raised cells that can be stepped down from but not up onto) cut
  * into tiles of uneven sizes, joined with NAV_WORLD_JOIN_EVERY: every route costs what it costs on
  * the one grid, reachable or not. Joined by entrances (a grid of one level, every move reversible):
@@ -2815,29 +2925,18 @@ static void test_threads_toggling(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_two_storeys),
-        cmocka_unit_test(test_locate_floor),
-        cmocka_unit_test(test_one_way_drop),
-        cmocka_unit_test(test_same_region_detour),
-        cmocka_unit_test(test_random_worlds),
-        cmocka_unit_test(test_sparse_tables_exact),
-        cmocka_unit_test(test_sparse_tables_grow),
-        cmocka_unit_test(test_mixed_kinds),
-        cmocka_unit_test(test_world_file),
-        cmocka_unit_test(test_world_level_region),
-        cmocka_unit_test(test_world_file_errors),
-        cmocka_unit_test(test_world_file_damage),
-        cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_joined_tiles),
-        cmocka_unit_test(test_mesh_joined_to_grid),
-        cmocka_unit_test(test_grid_through_hpa),
-        cmocka_unit_test(test_estimate_on_mesh),
-        cmocka_unit_test(test_allocation_failures),
-        cmocka_unit_test(test_threads_toggling),
-        cmocka_unit_test(test_world_nav),
-        cmocka_unit_test(test_world_nav_damage),
-        cmocka_unit_test(test_world_on_demand),
-        cmocka_unit_test(test_world_on_demand_threads),
+        cmocka_unit_test(test_two_storeys),         cmocka_unit_test(test_locate_floor),
+        cmocka_unit_test(test_one_way_drop),        cmocka_unit_test(test_same_region_detour),
+        cmocka_unit_test(test_random_worlds),       cmocka_unit_test(test_sparse_tables_exact),
+        cmocka_unit_test(test_sparse_tables_grow),  cmocka_unit_test(test_mixed_kinds),
+        cmocka_unit_test(test_world_file),          cmocka_unit_test(test_world_level_region),
+        cmocka_unit_test(test_world_file_errors),   cmocka_unit_test(test_world_file_damage),
+        cmocka_unit_test(test_bad_input),           cmocka_unit_test(test_joined_tiles),
+        cmocka_unit_test(test_mesh_joined_to_grid), cmocka_unit_test(test_grid_through_hpa),
+        cmocka_unit_test(test_estimate_on_mesh),    cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_threads_toggling),    cmocka_unit_test(test_world_nav),
+        cmocka_unit_test(test_world_nav_damage),    cmocka_unit_test(test_world_nav_sizes),
+        cmocka_unit_test(test_world_on_demand),     cmocka_unit_test(test_world_on_demand_threads),
     };
     const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_world_sample_scene_region),

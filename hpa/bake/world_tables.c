@@ -226,7 +226,7 @@ static bool grid_fan(table_job *job, table_scratch *t, uint32_t r, uint32_t plac
         }
         row->to[i] = job->place_rep[first + lo];
     }
-    qsort(row->to, n, sizeof *row->to, by_slot);
+    if (n) qsort(row->to, n, sizeof *row->to, by_slot);
     double size = nav_grid_get_desc(region->grid)->cell_size;
     uint64_t room = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -289,7 +289,7 @@ static nav_status plan_fans(table_job *job, const uint32_t *baked, uint32_t bake
             n += c == 0 || w->choke[by_id[c]].id != w->choke[by_id[c - 1]].id;
         job->place_first[baked[i] + 1] = n;
         places += n;
-        star += region->choke_count - n;
+        if (flat_grid(region)) star += region->choke_count - n;
         uint32_t sources = flat_grid(region) ? n : region->choke_count;
         fans += sources > 1 ? sources : 0;
     }
