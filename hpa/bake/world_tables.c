@@ -208,7 +208,8 @@ static bool grid_fan(table_job *job, table_scratch *t, uint32_t r, uint32_t plac
             if (p != first + place && (!region->symmetric || job->place_rank[p] > rank))
                 t->kept[targets++] = job->place_cell[p];
         nav_grid_rect all = {0, 0, (int32_t)region->grid->width, (int32_t)region->grid->height};
-        if (nav_failed(nav_region_fan(t->planners.grid, all, from, false, t->kept, targets, t->costs)))
+        if (targets && /* (a fan without targets would settle every cell) */
+            nav_failed(nav_region_fan(t->planners.grid, all, from, false, t->kept, targets, t->costs)))
             return false;
         for (uint32_t i = 0; i < targets; i++) /* (the reached ones, in place of the targets) */
             if (t->costs[i] < INFINITY) t->kept[n++] = t->kept[i];
@@ -353,8 +354,8 @@ static int by_target(const void *a, const void *b)
 }
 
 /* Region r's entries, one pass of join_rows: 0 counts each row's (into w->edge_first[p + 1]), 1 puts
- * each in its row (cursor: each row's next), 2 gives each kept way's size to its entry (into
- * w->path_first[e + 1]), 3 copies the ways. */
+ * each in its row (cursor: each row's next), 2 gives each kept way's size to its entry, 3 copies the
+ * ways (a row's ways are its fan's, in the same order: the other entries keep none). */
 static void region_rows(const table_job *job, uint32_t r, int pass, uint64_t *cursor)
 {
     nav_world *w = job->w;
@@ -366,6 +367,16 @@ static void region_rows(const table_job *job, uint32_t r, int pass, uint64_t *cu
         const fan_row *row = &job->rows[job->job_first[r] + k];
         uint32_t from = flat ? job->place_rep[pf + k] : k;
         const uint8_t *way = row->ways;
+        if (pass == 3) {
+            uint32_t p = cf + from;
+            uint64_t at = w->way_first[p];
+            for (uint64_t e = w->edge_first[p]; e < w->edge_first[p + 1]; at += w->way_size[e++])
+                if (w->way_size[e]) {
+                    memcpy(w->path_bytes + at, way, w->way_size[e]);
+                    way += w->way_size[e];
+                }
+            continue;
+        }
         for (uint32_t i = 0; i < row->count; i++) {
             uint32_t to = row->to[i];
             if (pass == 0) {
@@ -379,12 +390,7 @@ static void region_rows(const table_job *job, uint32_t r, int pass, uint64_t *cu
                     w->edge_to[e] = from, w->edge_cost[e] = row->cost[i];
                 }
             } else if (row->way_size[i]) {
-                uint64_t e = nav__world_entry(w, region, from, to);
-                if (pass == 2)
-                    w->path_first[e + 1] = row->way_size[i];
-                else
-                    memcpy(w->path_bytes + w->path_first[e], way, row->way_size[i]);
-                way += row->way_size[i];
+                w->way_size[nav__world_entry(w, region, from, to)] = row->way_size[i];
             }
         }
     }
@@ -426,8 +432,9 @@ static nav_status join_rows(table_job *job, const uint32_t *baked, uint32_t bake
     entry *sorting = nav__alloc(a, (size_t)(longest ? longest : 1) * sizeof *sorting);
     w->edge_to = nav__alloc(a, n * sizeof *w->edge_to);
     w->edge_cost = nav__alloc(a, n * sizeof *w->edge_cost);
-    w->path_first = nav__calloc(a, n + 1, sizeof *w->path_first);
-    nav_status s = cursor && sorting && w->edge_to && w->edge_cost && w->path_first
+    w->way_size = nav__calloc(a, n, sizeof *w->way_size);
+    w->way_first = nav__alloc(a, ((size_t)chokes + 1) * sizeof *w->way_first);
+    nav_status s = cursor && sorting && w->edge_to && w->edge_cost && w->way_size && w->way_first
                        ? NAV_SUCCESS
                        : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s)) {
@@ -442,8 +449,12 @@ static nav_status join_rows(table_job *job, const uint32_t *baked, uint32_t bake
                 w->edge_to[e0 + e] = sorting[e].to, w->edge_cost[e0 + e] = sorting[e].cost;
         }
         for (uint32_t i = 0; i < baked_count; i++) region_rows(job, baked[i], 2, NULL);
-        for (uint64_t e = 0; e < w->edge_count; e++) w->path_first[e + 1] += w->path_first[e];
-        w->path_size = w->path_first[w->edge_count];
+        uint64_t at = 0;
+        for (uint32_t p = 0; p < chokes; p++) {
+            w->way_first[p] = at;
+            for (uint64_t e = w->edge_first[p]; e < w->edge_first[p + 1]; e++) at += w->way_size[e];
+        }
+        w->way_first[chokes] = w->path_size = at;
         w->path_bytes =
             w->path_size <= SIZE_MAX ? nav__alloc(a, w->path_size ? (size_t)w->path_size : 1) : NULL;
         if (!w->path_bytes) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;

@@ -50,7 +50,8 @@ void nav_world_destroy(nav_world *w)
     nav__free(&a, w->edge_first);
     nav__free(&a, w->edge_to);
     nav__free(&a, w->edge_cost);
-    nav__free(&a, w->path_first);
+    nav__free(&a, w->way_first);
+    nav__free(&a, w->way_size);
     nav__free(&a, w->path_bytes);
     nav__free(&a, w->names);
     nav__free(&a, w->by_name);
@@ -352,11 +353,11 @@ nav_status nav__world_finish(nav_world *w)
                w->link_count * sizeof *w->links +
                w->choke_count * (sizeof *w->choke + sizeof *w->region_choke + sizeof *w->choke_slot +
                                  sizeof *w->choke_by_id) +
-               ((size_t)w->choke_count + 1) * sizeof *w->edge_first +
-               (size_t)w->edge_count * (sizeof *w->edge_to + sizeof *w->edge_cost) + w->names_size +
-               w->state.words * sizeof(uint64_t) +
+               ((size_t)w->choke_count + 1) * (sizeof *w->edge_first + sizeof *w->way_first) +
+               (size_t)w->edge_count * (sizeof *w->edge_to + sizeof *w->edge_cost + sizeof *w->way_size) +
+               w->names_size + w->state.words * sizeof(uint64_t) +
                ((size_t)w->buckets_across * w->buckets_down + 1 + w->bucket_entries) * sizeof(uint32_t) +
-               ((size_t)w->edge_count + 1) * sizeof *w->path_first + (size_t)w->path_size;
+               (size_t)w->path_size;
     return NAV_SUCCESS;
 }
 

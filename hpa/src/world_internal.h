@@ -165,10 +165,12 @@ struct nav_world {
     double *edge_cost;
     uint64_t edge_count;
     /* On flat grid regions, the cells of each entry's way, as runs of moves from its first
-     * chokepoint's cell: a byte a run, direction << 5 | (length - 1), in
-     * path_bytes[path_first[e] .. path_first[e + 1]] (e: the entry's index). Empty for other kinds,
-     * for chokepoints of one cell and for the mirrored half of a symmetric table. */
-    uint64_t *path_first;
+     * chokepoint's cell: a byte a run, direction << 5 | (length - 1), way_size[e] bytes of
+     * path_bytes (e: the entry's index), the ways of a row one after the other from way_first[p]
+     * (nav__world_way_start). Empty for other kinds, for chokepoints of one cell and for the
+     * mirrored half of a symmetric table. */
+    uint64_t *way_first; /* a row's first byte (choke_count + 1: the last, path_size) */
+    uint32_t *way_size;
     uint8_t *path_bytes;
     uint64_t path_size;
     uint32_t max_region_chokes;
@@ -227,9 +229,9 @@ nav_status nav__world_finish(nav_world *w);
 
 /* ---- The bake's tables (hpa/bake/world_tables.c) ---- */
 
-/* A table entry's bytes in memory (its target, its cost, where its way starts): what
+/* A table entry's bytes in memory (its target, its cost, its way's size): what
  * nav_world_bake_desc.max_table_bytes counts, with the ways' bytes. */
-#define NAV__WORLD_ENTRY_BYTES (sizeof(uint32_t) + sizeof(double) + sizeof(uint64_t))
+#define NAV__WORLD_ENTRY_BYTES (sizeof(uint32_t) + sizeof(double) + sizeof(uint32_t))
 
 /* Works out the tables of the regions a bake makes (every region, or a part bake's) into w's rows
  * and ways, on desc's threads, within its max_table_bytes (past it: NAV_FAILURE | NAV_TOO_LARGE,
@@ -297,6 +299,14 @@ const nav_mesh *nav__world_builder_mesh(const nav_world_builder *b, uint32_t reg
 void nav__world_builder_logf(const nav_world_builder *b, const char *fmt, ...) NAV__PRINTF(2, 3);
 /* The index of the region of that name added so far, or NAV_WORLD_NONE. */
 uint32_t nav__world_builder_find(const nav_world_builder *b, const char *name);
+
+/* Where entry e of the row at position p keeps its way in path_bytes (after the row's ways before it). */
+static inline uint64_t nav__world_way_start(const nav_world *w, uint32_t p, uint64_t e)
+{
+    uint64_t at = w->way_first[p];
+    for (uint64_t x = w->edge_first[p]; x < e; x++) at += w->way_size[x];
+    return at;
+}
 
 /* The region's name, NUL-terminated. */
 static inline const char *nav__world_name(const nav_world *w, uint32_t offset)

@@ -128,7 +128,7 @@ static void put_rows(const nav_world *w, uint32_t r, nav_writer *o)
         nav_writer_put_u32(o, (uint32_t)(first[i + 1] - first[i]));
     for (uint64_t e = first[0]; e < first[region->choke_count]; e++) {
         nav_writer_put_u32(o, w->edge_to[e]);
-        nav_writer_put_u32(o, (uint32_t)(w->path_first[e + 1] - w->path_first[e]));
+        nav_writer_put_u32(o, w->way_size[e]);
         nav_writer_put_f64(o, w->edge_cost[e]);
     }
 }
@@ -252,18 +252,17 @@ nav_status nav_world_write_part(const nav_world *w, nav_writer *out)
     for (uint32_t i = 0; i < n && !nav_failed(s); i++) {
         uint32_t r = w->part_list ? w->part_list[i] : i, crc;
         const nav__world_region *region = &w->regions[r];
-        uint64_t e0 = w->edge_first[region->choke_first],
-                 e1 = w->edge_first[region->choke_first + region->choke_count];
+        uint32_t p0 = region->choke_first, p1 = p0 + region->choke_count;
         s = blob_crc(w, r, &crc);
         nav_writer_put_u32(&part, r);
         nav_writer_put_u32(&part, part_digest(w, r, crc));
         nav_writer_put_u32(&part, region->choke_count);
         nav_writer_put_u32(&part, 0);
-        nav_writer_put_u64(&part, e1 - e0);
-        nav_writer_put_u64(&part, w->path_first[e1] - w->path_first[e0]);
+        nav_writer_put_u64(&part, w->edge_first[p1] - w->edge_first[p0]);
+        nav_writer_put_u64(&part, w->way_first[p1] - w->way_first[p0]);
         put_rows(w, r, &part);
-        nav_writer_put_bytes(&part, w->path_bytes + w->path_first[e0],
-                             (size_t)(w->path_first[e1] - w->path_first[e0]));
+        nav_writer_put_bytes(&part, w->path_bytes + w->way_first[p0],
+                             (size_t)(w->way_first[p1] - w->way_first[p0]));
     }
     if (!nav_failed(s)) s = part.status;
     if (!nav_failed(s)) {
@@ -304,12 +303,13 @@ static nav_status check_table(const nav_world *w, uint32_t r, const nav_log *log
     const nav__world_region *region = &w->regions[r];
     uint32_t k = region->choke_count;
     bool flat = region->kind == NAV_WORLD_REGION_GRID && !region->by_hpa; /* (HPA*'s grids: none kept) */
-    for (uint32_t i = 0; i < k; i++)
+    for (uint32_t i = 0; i < k; i++) {
+        uint64_t way = w->way_first[region->choke_first + i];
         for (uint64_t e = w->edge_first[region->choke_first + i];
-             e < w->edge_first[region->choke_first + i + 1]; e++) {
+             e < w->edge_first[region->choke_first + i + 1]; way += w->way_size[e++]) {
             uint32_t j = w->edge_to[e];
             double c = w->edge_cost[e];
-            uint64_t runs = w->path_first[e + 1] - w->path_first[e], mirror;
+            uint64_t runs = w->way_size[e], mirror;
             bool own = flat && (!region->symmetric || i < j);
             const char *why = NULL;
             if (j >= k || j == i)
@@ -326,8 +326,8 @@ static nav_status check_table(const nav_world *w, uint32_t r, const nav_log *log
             /* (a grid on disk, on demand: its ways are walked when it is read) */
             else if (own && region->grid &&
                      !way_ok(region->grid, w->choke[w->region_choke[region->choke_first + i]].id,
-                             w->choke[w->region_choke[region->choke_first + j]].id,
-                             w->path_bytes + w->path_first[e], runs))
+                             w->choke[w->region_choke[region->choke_first + j]].id, w->path_bytes + way,
+                             runs))
                 why = "a way that leaves its grid or ends elsewhere";
             if (why) {
                 nav__logf(log, NAV_LOG_ERROR, "%s chunk: region %u (\"%s\"), entry (%u, %u): %s", chunk, r,
@@ -335,6 +335,7 @@ static nav_status check_table(const nav_world *w, uint32_t r, const nav_log *log
                 return NAV_FAILURE | NAV_CORRUPT_DATA;
             }
         }
+    }
     return NAV_SUCCESS;
 }
 
@@ -345,8 +346,8 @@ static uint64_t rows_bytes(uint32_t k, uint64_t n)
 }
 
 /* Reads region r's rows (as put_rows wrote them) into w's rows from entry *at on (the region's
- * row starts, targets, costs; its ways' sizes into path_first[e + 1], to be summed), up to entry
- * `end`: false (nothing past end written) when the counts pass it or the reader ends. */
+ * row starts, targets, costs, ways' sizes), up to entry `end`: false (nothing past end written) when
+ * the counts pass it or the reader ends. */
 static bool get_rows(nav_world *w, uint32_t r, nav_reader *rd, uint64_t *at, uint64_t end)
 {
     const nav__world_region *region = &w->regions[r];
@@ -359,14 +360,26 @@ static bool get_rows(nav_world *w, uint32_t r, nav_reader *rd, uint64_t *at, uin
     first[region->choke_count] = e;
     for (uint64_t x = *at; x < e; x++) {
         w->edge_to[x] = nav_reader_get_u32(rd);
-        w->path_first[x + 1] = nav_reader_get_u32(rd);
+        w->way_size[x] = nav_reader_get_u32(rd);
         w->edge_cost[x] = nav_reader_get_f64(rd);
     }
     *at = e;
     return !nav_failed(rd->status);
 }
 
-/* Room for the tables of n entries and `ways` bytes of ways (path_first zeroed). */
+/* The rows at positions p0 .. p1 - 1 their ways' first bytes (way_first), from byte `at` on: returns
+ * the byte after their last way. */
+static uint64_t index_ways(nav_world *w, uint32_t p0, uint32_t p1, uint64_t at)
+{
+    for (uint32_t p = p0; p < p1; p++) {
+        w->way_first[p] = at;
+        for (uint64_t e = w->edge_first[p]; e < w->edge_first[p + 1]; e++) at += w->way_size[e];
+    }
+    w->way_first[p1] = at;
+    return at;
+}
+
+/* Room for the tables of n entries and `ways` bytes of ways. */
 static nav_status alloc_tables(nav_world *w, uint64_t n, uint64_t ways)
 {
     const nav_allocator *a = &w->allocator;
@@ -375,9 +388,10 @@ static nav_status alloc_tables(nav_world *w, uint64_t n, uint64_t ways)
     w->edge_first = nav__calloc(a, (size_t)w->choke_count + 1, sizeof *w->edge_first);
     w->edge_to = nav__alloc(a, m * sizeof *w->edge_to);
     w->edge_cost = nav__alloc(a, m * sizeof *w->edge_cost);
-    w->path_first = nav__calloc(a, m + 1, sizeof *w->path_first);
+    w->way_first = nav__calloc(a, (size_t)w->choke_count + 1, sizeof *w->way_first);
+    w->way_size = nav__alloc(a, m * sizeof *w->way_size);
     w->path_bytes = nav__alloc(a, ways ? (size_t)ways : 1);
-    if (!w->edge_first || !w->edge_to || !w->edge_cost || !w->path_first || !w->path_bytes)
+    if (!w->edge_first || !w->edge_to || !w->edge_cost || !w->way_first || !w->way_size || !w->path_bytes)
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     w->edge_count = n;
     w->path_size = ways;
@@ -476,18 +490,16 @@ nav_status nav__world_tables_from_parts(nav_world *w, const nav_world_part *part
         s = NAV_FAILURE | NAV_TOO_LARGE;
     }
     if (!nav_failed(s)) s = alloc_tables(w, entries, ways);
-    uint64_t at = 0;
+    uint64_t at = 0, way = 0;
     for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++) { /* the regions' rows in order */
-        uint64_t first = at, rows = rows_bytes(w->regions[r].choke_count, found[r].entries);
+        const nav__world_region *region = &w->regions[r];
+        uint64_t first = at, rows = rows_bytes(region->choke_count, found[r].entries), way_at = way;
         nav_reader rd;
         nav_reader_init(&rd, found[r].rows, (size_t)rows);
-        uint64_t sum = 0;
         bool ok = get_rows(w, r, &rd, &at, first + found[r].entries) && at == first + found[r].entries &&
                   !nav_reader_remaining(&rd);
-        for (uint64_t e = first; ok && e < at; e++) {
-            sum += w->path_first[e + 1];
-            w->path_first[e + 1] += w->path_first[e];
-        }
+        if (ok) way = index_ways(w, region->choke_first, region->choke_first + region->choke_count, way);
+        uint64_t sum = way - way_at;
         if (!ok || sum != found[r].ways) {
             nav__logf(log, NAV_LOG_ERROR, "%s: WPRT chunk: region \"%s\": rows or ways that do not add up",
                       parts[from[r]].name ? parts[from[r]].name : "part",
@@ -495,7 +507,7 @@ nav_status nav__world_tables_from_parts(nav_world *w, const nav_world_part *part
             s = NAV_FAILURE | NAV_CORRUPT_DATA;
             break;
         }
-        if (sum) memcpy(w->path_bytes + w->path_first[first], found[r].rows + rows, (size_t)sum);
+        if (sum) memcpy(w->path_bytes + way_at, found[r].rows + rows, (size_t)sum);
     }
     for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++) s = check_table(w, r, log, "WPRT");
     nav__free(a, from);
@@ -768,9 +780,8 @@ static nav_status read_world(reader *rd, const nav_chunk *wreg, const nav__lazy_
         uint64_t at = 0;
         bool ok = true;
         for (uint32_t i = 0; i < w->region_count && ok; i++) ok = get_rows(w, i, r, &at, table_size);
-        for (uint64_t e = 0; ok && e < table_size; e++) w->path_first[e + 1] += w->path_first[e];
         const void *bytes = ok ? nav_reader_bytes(r, (size_t)path_size) : NULL;
-        if (!ok || at != table_size || !bytes || w->path_first[table_size] != path_size ||
+        if (!ok || at != table_size || !bytes || index_ways(w, 0, w->choke_count, 0) != path_size ||
             nav_reader_remaining(r))
             s = corrupt(rd, "rows or ways whose counts do not add up", UINT32_MAX);
         else if (path_size)

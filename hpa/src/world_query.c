@@ -535,9 +535,9 @@ static bool kept(const nav_world_query *q, uint32_t leg, nav_path *path, double 
             *s = NAV_FAILURE | NAV_CORRUPT_DATA;
             break;
         }
-        uint64_t runs = w->path_first[e + 1] - w->path_first[e];
+        uint64_t runs = w->way_size[e], at = nav__world_way_start(w, r->choke_first + (backwards ? j : i), e);
         for (uint64_t k = 0; k < runs && !nav_failed(*s); k++) {
-            uint8_t run = w->path_bytes[backwards ? w->path_first[e + 1] - 1 - k : w->path_first[e] + k];
+            uint8_t run = w->path_bytes[backwards ? at + runs - 1 - k : at + k];
             int d = backwards ? nav__dir_opposite(run >> 5) : run >> 5;
             for (int n = (run & 31) + 1; n > 0 && !nav_failed(*s); n--) {
                 uint32_t next = (uint32_t)((int32_t)cell + grid->offset[d]);
