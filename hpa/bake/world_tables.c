@@ -45,8 +45,11 @@ typedef struct fan_row {
 
 typedef struct table_job {
     nav_world *w;
-    uint32_t *job_region, *job_item; /* each fan's region, and its place (flat grids) or slot */
-    uint32_t *job_first;             /* a region's first fan (regions not baked: none) */
+    /* the work spread over threads: each step fans from sources job_item .. + job_fans of region
+     * job_region (a place on a flat grid, else a slot): all of a region of few, one of a region of many */
+    uint32_t *job_region, *job_item, *job_fans;
+    uint32_t steps;
+    uint32_t *job_first; /* a region's first fan among the rows (regions not baked: none) */
     /* the places of the flat grid regions: region r's are place_*[place_first[r] .. [r + 1]], by cell */
     uint32_t *place_first, *place_cell, *place_rep, *place_rank; /* rep: its first chokepoint's slot */
     fan_row *rows;                                               /* each fan's */
@@ -261,19 +264,26 @@ static bool table_run(void *ctx, void *scratch, uint32_t i)
     table_job *job = ctx;
     uint32_t r = job->job_region[i];
     const nav__world_region *region = &job->w->regions[r];
-    fan_row *row = &job->rows[i];
-    if (!(flat_grid(region) ? grid_fan : pair_fan)(job, scratch, r, job->job_item[i], row)) return false;
-    uint64_t bytes = (uint64_t)row->count * ENTRY_BYTES * (region->symmetric ? 2 : 1) + row->ways_size;
-    if (atomic_fetch_add(&job->bytes, bytes) + bytes > job->limit) {
-        unsigned none = UINT32_MAX;
-        atomic_compare_exchange_strong(&job->over, &none, r);
-        return false;
+    for (uint32_t k = job->job_item[i]; k < job->job_item[i] + job->job_fans[i]; k++) {
+        fan_row *row = &job->rows[job->job_first[r] + k];
+        if (!(flat_grid(region) ? grid_fan : pair_fan)(job, scratch, r, k, row)) return false;
+        uint64_t bytes = (uint64_t)row->count * ENTRY_BYTES * (region->symmetric ? 2 : 1) + row->ways_size;
+        if (atomic_fetch_add(&job->bytes, bytes) + bytes > job->limit) {
+            unsigned none = UINT32_MAX;
+            atomic_compare_exchange_strong(&job->over, &none, r);
+            return false;
+        }
     }
     return true;
 }
 
-/* The places of the flat grid regions baked, and the list of fans: a place a fan (flat grids), a
- * chokepoint a fan (the other kinds). The stars' entries are counted in job->bytes. */
+/* The fans of a region of at most this many sources are one step of the work (a thread keeps the
+ * region's grid and scratch in its caches); of more, a step each (a big region on every thread). */
+#define STEP_FANS 64
+
+/* The places of the flat grid regions baked, the rows of their fans (a place a fan on flat grids, a
+ * chokepoint a fan on the other kinds) and the steps of the work. The stars' entries are counted in
+ * job->bytes. */
 static nav_status plan_fans(table_job *job, const uint32_t *baked, uint32_t baked_count)
 {
     nav_world *w = job->w;
@@ -301,14 +311,15 @@ static nav_status plan_fans(table_job *job, const uint32_t *baked, uint32_t bake
     job->place_cell = nav__alloc(a, p * sizeof *job->place_cell);
     job->place_rep = nav__alloc(a, p * sizeof *job->place_rep);
     job->place_rank = nav__alloc(a, p * sizeof *job->place_rank);
-    job->job_region = nav__alloc(a, f * sizeof *job->job_region);
+    job->job_region = nav__alloc(a, f * sizeof *job->job_region); /* (steps: at most a fan each) */
     job->job_item = nav__alloc(a, f * sizeof *job->job_item);
+    job->job_fans = nav__alloc(a, f * sizeof *job->job_fans);
     job->rows = nav__calloc(a, f, sizeof *job->rows);
     if (!job->place_cell || !job->place_rep || !job->place_rank || !job->job_region || !job->job_item ||
-        !job->rows)
+        !job->job_fans || !job->rows)
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     for (uint32_t r = 0; r < w->region_count; r++) job->job_first[r] = UINT32_MAX;
-    uint32_t fan = 0;
+    uint32_t fan = 0, step = 0;
     for (uint32_t i = 0; i < baked_count; i++) {
         uint32_t r = baked[i];
         const nav__world_region *region = &w->regions[r];
@@ -335,9 +346,13 @@ static nav_status plan_fans(table_job *job, const uint32_t *baked, uint32_t bake
         uint32_t sources = flat_grid(region) ? n : region->choke_count;
         if (sources < 2) continue;
         job->job_first[r] = fan;
-        for (uint32_t k = 0; k < sources; k++, fan++) job->job_region[fan] = r, job->job_item[fan] = k;
+        fan += sources;
+        for (uint32_t k = 0; k < sources; k += sources <= STEP_FANS ? sources : 1, step++)
+            job->job_region[step] = r, job->job_item[step] = k,
+            job->job_fans[step] = sources <= STEP_FANS ? sources : 1;
     }
     job->fans = fan;
+    job->steps = step;
     return NAV_SUCCESS;
 }
 
@@ -482,7 +497,7 @@ nav_status nav__world_fill_tables(nav_world *w, const nav_world_bake_desc *desc,
     const uint32_t *baked = w->part_list ? w->part_list : every;
     nav_status s = baked ? plan_fans(&job, baked, count) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s)) {
-        nav__work work = {.count = job.fans,
+        nav__work work = {.count = job.steps,
                           .init = table_init,
                           .run = table_run,
                           .fini = table_fini,
@@ -508,6 +523,7 @@ nav_status nav__world_fill_tables(nav_world *w, const nav_world_bake_desc *desc,
     nav__free(a, job.rows);
     nav__free(a, job.job_region);
     nav__free(a, job.job_item);
+    nav__free(a, job.job_fans);
     nav__free(a, job.job_first);
     nav__free(a, job.place_first);
     nav__free(a, job.place_cell);
