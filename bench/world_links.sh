@@ -2,7 +2,8 @@
 # One big grid region with many links (issue 43, defect 19: a region's table grew with the square
 # of its chokepoints): writes the world (world_links.c: SIDE x SIDE cells, its links strewn inside
 # it or along its border to small huts), bakes it with navtool under /usr/bin/time -v, and prints
-# one JSON line: links, layout, side, bake_s, peak_rss_mb, file_bytes, table_entries.
+# one JSON line: links, layout, side, bake_s (wall), cpu_s (user + system, every thread), peak_rss_mb,
+# file_bytes, table_entries.
 #
 # usage: bench/world_links.sh --links N [--layout interior|border] [--side S] [--seed X]
 #                             [--threads K] [--max-table-mb MB]
@@ -38,6 +39,7 @@ if [ $status -ne 0 ]; then
     exit 0
 fi
 bake_s=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s}' "$work/time")
+cpu_s=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$work/time")
 rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time")
 entries=$(sed -n 's/.* \([0-9]*\) table entries.*/\1/p' "$work/out")
-echo "{\"links\":$links,\"layout\":\"$layout\",\"side\":$side,\"bake_s\":$bake_s,\"peak_rss_mb\":$((rss_kb / 1024)),\"file_bytes\":$(stat -c %s "$work/world.nav"),\"table_entries\":$entries}"
+echo "{\"links\":$links,\"layout\":\"$layout\",\"side\":$side,\"bake_s\":$bake_s,\"cpu_s\":$cpu_s,\"peak_rss_mb\":$((rss_kb / 1024)),\"file_bytes\":$(stat -c %s "$work/world.nav"),\"table_entries\":$entries}"

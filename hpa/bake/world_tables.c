@@ -61,6 +61,7 @@ typedef struct table_job {
 
 typedef struct table_scratch {
     nav__world_scratch planners;
+    bool planners_made;
     nav_world_place *targets; /* a region's chokepoints (a fan to each, for the other kinds) */
     double *costs;
     uint32_t *kept;       /* a pruned fan's places */
@@ -89,12 +90,8 @@ static bool table_init(void *ctx, void **out)
     t->kept = nav__alloc(a, k * sizeof *t->kept);
     t->bits = nav__calloc(a, (size_t)(w->largest_cells / 64 + 1), sizeof *t->bits);
     if (!t->targets || !t->costs || !t->kept || !t->bits) return false;
-    if (nav_failed(nav__world_scratch_init(&t->planners, w, a, NULL))) {
-        nav__free(a, t->targets);
-        t->targets = NULL; /* (so fini frees no planners) */
-        return false;
-    }
-    return true;
+    t->planners_made = !nav_failed(nav__world_scratch_init(&t->planners, w, a, NULL));
+    return t->planners_made;
 }
 
 static void table_fini(void *ctx, void *scratch)
@@ -102,10 +99,8 @@ static void table_fini(void *ctx, void *scratch)
     nav_world *w = ((table_job *)ctx)->w;
     table_scratch *t = scratch;
     if (!t) return;
-    if (t->targets) {
-        nav__free(&w->allocator, t->targets);
-        nav__world_scratch_free(&t->planners, w);
-    }
+    if (t->planners_made) nav__world_scratch_free(&t->planners, w);
+    nav__free(&w->allocator, t->targets);
     nav__free(&w->allocator, t->costs);
     nav__free(&w->allocator, t->kept);
     nav__free(&w->allocator, t->bits);
