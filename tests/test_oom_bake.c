@@ -589,9 +589,10 @@ static void test_hpa_bake(void **state)
 /* ---- Worlds ------------------------------------------------------------------------------------------ */
 
 /* The pieces of a small world: two grids side by side (the west one searched through HPA*), a mesh
- * south of the west grid (its wall along the grid's border), a ring of waypoints out east. */
+ * south of the west grid (its wall along the grid's border), a ring of waypoints out east, and a
+ * field far north with links between its cells (more than 64 cells of chokepoints: a pruned table). */
 typedef struct world_parts {
-    nav_grid *west, *east, *plaza_grid;
+    nav_grid *west, *east, *plaza_grid, *field;
     nav_hpa *west_hpa;
     nav_mesh *plaza;
     nav_waypoint_graph roads_graph;
@@ -609,6 +610,9 @@ static void make_parts(world_parts *p)
     p->west = test_grid_from_rows(west_rows, 6, &(nav_grid_desc){.origin = {0, 0, 0}});
     p->east = test_grid_from_rows(east_rows, 6, &(nav_grid_desc){.origin = {8, 0, 0}});
     p->plaza_grid = test_grid_from_rows(plaza_rows, 6, &(nav_grid_desc){.origin = {0, 0, 6}});
+    assert_int_equal(
+        nav_grid_create(&(nav_grid_desc){.width = 12, .height = 12, .origin = {0, 0, 40}}, &p->field),
+        NAV_SUCCESS);
     assert_int_equal(nav_hpa_bake(p->west, &(nav_hpa_desc){.cluster_size = 4}, &p->west_hpa), NAV_SUCCESS);
     assert_int_equal(nav_mesh_build_from_grid(p->plaza_grid, NULL, &p->plaza), NAV_SUCCESS);
     char text[8192];
@@ -626,6 +630,7 @@ static void free_parts(world_parts *p)
     nav_grid_destroy(p->west);
     nav_grid_destroy(p->east);
     nav_grid_destroy(p->plaza_grid);
+    nav_grid_destroy(p->field);
 }
 
 typedef struct world_build {
@@ -645,7 +650,7 @@ static nav_status world_build_call(void *ctx)
     nav_world_builder *b;
     nav_status s = nav_world_builder_create(NULL, NULL, &b);
     if (nav_failed(s)) return s;
-    uint32_t west, east, plaza, roads;
+    uint32_t west, east, plaza, roads, field;
     s = nav_world_builder_add_grid_hpa(b, "west", p->west, p->west_hpa, &west);
     if (!nav_failed(s)) s = nav_world_builder_add_grid(b, "east", p->east, &east);
     if (!nav_failed(s)) s = nav_world_builder_add_mesh(b, "plaza", p->plaza, &plaza);
@@ -669,6 +674,17 @@ static nav_status world_build_call(void *ctx)
                                                                   .to = {25, 0, 0},
                                                                   .one_way = true},
                                            NULL);
+        if (!nav_failed(s)) s = nav_world_builder_add_grid(b, "field", p->field, &field);
+        for (uint32_t k = 0; k < 70 && !nav_failed(s); k++) /* cell k to cell 143 - 2k, both kept apart */
+            s = nav_world_builder_add_link(
+                b,
+                &(nav_world_link_desc){
+                    .from_region = field,
+                    .from = {(float)(k % 12) + 0.5f, 0, 40.5f + (float)(k / 12)},
+                    .to_region = field,
+                    .to = {(float)((143 - 2 * k) % 12) + 0.5f, 0, 40.5f + (float)((143 - 2 * k) / 12)},
+                    .cost = 3},
+                NULL);
         if (!nav_failed(s)) s = nav_world_bake(b, &(nav_world_bake_desc){.threads = c->threads}, &c->world);
     }
     nav_world_builder_destroy(b);

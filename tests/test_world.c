@@ -10,6 +10,7 @@
 
 #include "nav/anyangle.h"
 #include "nav/geometry.h"
+#include "nav/region.h"
 #include "nav/world.h"
 #include "levelgen.h"
 #include "reference.h"
@@ -707,6 +708,527 @@ static void test_random_worlds(void **state)
     /* both kinds of answer were checked */
     assert_true(compared > 1000);
     assert_true(unreachable > 50 && unreachable < compared - 500);
+}
+
+/* ---- Sparse tables (issue 43, defect 19) ---------------------------------------------------------- */
+
+/* (World .nav files, below) */
+static nav_writer image_of(const nav_world *w);
+static nav_world *reload(const nav_writer *image);
+static void assert_same_plans(const nav_world *a, const nav_world *b, const nav_vec3 *points, int n);
+static void check_split(const nav_world_builder *b, const nav_world *whole);
+
+/* A world of grid regions as the brute-force reference sees it: each link's ends (regions, cells,
+ * cost, one-way, enabled). */
+typedef struct dense_link {
+    uint32_t region[2], cell[2];
+    double cost;
+    bool one_way, enabled;
+} dense_link;
+
+typedef struct dense_world {
+    const nav_grid *grid[8];
+    uint32_t regions;
+    dense_link link[256];
+    uint32_t links;
+    double *table; /* each chokepoint (2k, 2k + 1: link k's ends) to each of its region's: the fans */
+} dense_world;
+
+static uint32_t cell_at(const nav_grid *g, nav_vec3 p)
+{
+    int32_t x, y;
+    assert_true(nav_grid_world_to_cell(g, p, &x, &y));
+    return nav_grid_index(g, x, y);
+}
+
+/* The costs from cell `from` of region r's grid to each of cells (world units; reverse: to `from`). */
+static void dense_fan(const nav_grid *g, uint32_t from, bool reverse, const uint32_t *cells, uint32_t n,
+                      double *costs)
+{
+    nav_region_query *rq;
+    assert_int_equal(
+        nav_region_query_create(g, (uint32_t)(nav_grid_width(g) * nav_grid_height(g)), NULL, &rq),
+        NAV_SUCCESS);
+    nav_grid_rect all = {0, 0, nav_grid_width(g), nav_grid_height(g)};
+    assert_int_equal(nav_region_fan(rq, all, from, reverse, cells, n, costs), NAV_SUCCESS);
+    for (uint32_t k = 0; k < n; k++) costs[k] *= nav_grid_get_desc(g)->cell_size;
+    nav_region_query_destroy(rq);
+}
+
+/* The full dense table of every region: a fan from each chokepoint to every chokepoint. */
+static void dense_tables(dense_world *d)
+{
+    uint32_t n = 2 * d->links;
+    d->table = malloc((size_t)n * n * sizeof *d->table);
+    uint32_t *cells = malloc(n * sizeof *cells);
+    for (uint32_t a = 0; a < n; a++) {
+        uint32_t ra = d->link[a / 2].region[a % 2];
+        for (uint32_t b = 0; b < n; b++) cells[b] = d->link[b / 2].cell[b % 2];
+        dense_fan(d->grid[ra], cells[a], false, cells, n, d->table + (size_t)a * n);
+        for (uint32_t b = 0; b < n; b++)
+            if (d->link[b / 2].region[b % 2] != ra) d->table[(size_t)a * n + b] = INFINITY;
+    }
+    free(cells);
+}
+
+/* The cheapest route from cell s of region rs to cell t of region rt: Dijkstra over the chokepoints
+ * with every entry of the dense tables, the links enabled, the start's fan and the goal's (and the
+ * way inside one region when both lie there). */
+static double dense_cost(const dense_world *d, uint32_t rs, uint32_t s, uint32_t rt, uint32_t t)
+{
+    uint32_t n = 2 * d->links, *cells = malloc(n * sizeof *cells);
+    for (uint32_t b = 0; b < n; b++) cells[b] = d->link[b / 2].cell[b % 2];
+    double *from_start = malloc(n * sizeof(double)), *to_goal = malloc(n * sizeof(double)),
+           *dist = malloc(n * sizeof(double)), direct = INFINITY;
+    bool *done = calloc(n, 1);
+    dense_fan(d->grid[rs], s, false, cells, n, from_start);
+    dense_fan(d->grid[rt], t, true, cells, n, to_goal);
+    if (rs == rt) dense_fan(d->grid[rs], s, false, &t, 1, &direct);
+    for (uint32_t b = 0; b < n; b++) {
+        uint32_t rb = d->link[b / 2].region[b % 2];
+        dist[b] = rb == rs ? from_start[b] : INFINITY;
+        if (rb != rt) to_goal[b] = INFINITY;
+    }
+    double best = direct;
+    for (;;) {
+        uint32_t u = UINT32_MAX;
+        for (uint32_t b = 0; b < n; b++)
+            if (!done[b] && dist[b] < INFINITY && (u == UINT32_MAX || dist[b] < dist[u])) u = b;
+        if (u == UINT32_MAX) break;
+        done[u] = true;
+        best = fmin(best, dist[u] + to_goal[u]);
+        const dense_link *l = &d->link[u / 2];
+        if (l->enabled && (u % 2 == 0 || !l->one_way)) dist[u ^ 1] = fmin(dist[u ^ 1], dist[u] + l->cost);
+        for (uint32_t b = 0; b < n; b++) dist[b] = fmin(dist[b], dist[u] + d->table[(size_t)u * n + b]);
+    }
+    free(cells);
+    free(from_start);
+    free(to_goal);
+    free(dist);
+    free(done);
+    return best;
+}
+
+/* The path of the last find_path: each leg a walk of its grid costing what the plan said, each link
+ * taken from the leg's last cell to the next leg's first. Returns the walk's cost. */
+static double check_walk(const nav_world *w, const nav_world_query *q, const dense_world *d,
+                         const nav_path *path)
+{
+    uint32_t count;
+    const nav_world_leg *legs = nav_world_query_legs(q, &count);
+    double total = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const nav_world_leg *l = &legs[i];
+        flat_region r = {.kind = NAV_WORLD_REGION_GRID, .grid = d->grid[l->region]};
+        double leg = leg_cost(&r, path, l->first_point, l->point_count);
+        assert_true(close_to(leg, l->cost));
+        assert_int_equal(path->nodes[l->first_point], l->from.id);
+        assert_int_equal(path->nodes[l->first_point + l->point_count - 1], l->to.id);
+        total += leg;
+        if (l->link == NAV_WORLD_NONE) continue;
+        const dense_link *k = &d->link[l->link];
+        const nav_world_leg *next = &legs[i + 1];
+        bool forward = k->region[0] == l->region && k->cell[0] == l->to.id && k->region[1] == next->region &&
+                       k->cell[1] == next->from.id;
+        bool backward = !k->one_way && k->region[1] == l->region && k->cell[1] == l->to.id &&
+                        k->region[0] == next->region && k->cell[0] == next->from.id;
+        assert_true(k->enabled && (forward || backward));
+        total += k->cost;
+    }
+    (void)w;
+    return total;
+}
+
+/* Random worlds of a few grids with many links each (ends strewn over the cells, some sharing a
+ * cell, some one-way, some off), between two yards: routes from the one to the other cross the grids
+ * from link to link, through their tables; with one link into the grids and one out left on, from
+ * the one chokepoint to the other. Grids of one cost (symmetric tables), of terrain costs, of
+ * heights that can be stepped down but not up. Every plan costs what a Dijkstra over the full dense
+ * tables gives, every refined path is a walk of its grids costing as much, while the tables keep far
+ * fewer entries than the dense ones. */
+static void test_sparse_tables_exact(void **state)
+{
+    (void)state;
+    srand(43);
+    uint64_t kept = 0, dense = 0;
+    int compared = 0, unreachable = 0, crossings = 0;
+    for (int world = 0; world < 24; world++) {
+        dense_world d = {0};
+        nav_grid *grids[5];
+        d.regions = 3 + (uint32_t)(rand() % 3); /* two yards (0, 1), then the grids between */
+        nav_world_builder *b;
+        assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+        for (uint32_t r = 0; r < d.regions; r++) {
+            int kind = r < 2 ? 0 : (world + (int)r) % 3; /* 0: one cost, 1: terrain costs, 2: heights */
+            float sizes[3] = {1, 0.5f, 2};
+            nav_grid_desc gd = {.width = r < 2 ? 5 : 16 + rand() % 24,
+                                .height = r < 2 ? 5 : 16 + rand() % 24,
+                                .cell_size = sizes[rand() % 3],
+                                .max_climb = kind == 2 ? 1.0f : 0,
+                                .origin = {100.0f * (float)r, 0, 0}};
+            assert_int_equal(nav_grid_create(&gd, &grids[r]), NAV_SUCCESS);
+            /* (a cost 100 times the plain one: fans by a heap, not buckets) */
+            assert_int_equal(nav_grid_set_terrain_cost(grids[r], 2, world % 2 ? 100.0 : 2.5), NAV_SUCCESS);
+            for (int32_t y = 0; y < gd.height && r >= 2; y++)
+                for (int32_t x = 0; x < gd.width; x++) {
+                    int k = rand() % 10;
+                    nav_grid_set_cell(grids[r], x, y, k < 2 ? 0 : kind == 1 && k < 5 ? 2 : 1);
+                    if (kind == 2 && rand() % 5 == 0) nav_grid_set_cell_height(grids[r], x, y, 2);
+                }
+            d.grid[r] = grids[r];
+            char name[16];
+            snprintf(name, sizeof name, "r%u", r);
+            assert_int_equal(nav_world_builder_add_grid(b, name, grids[r], NULL), NAV_SUCCESS);
+        }
+        nav_vec3 free_points[5][1600];
+        uint32_t free_count[5] = {0};
+        for (uint32_t r = 0; r < d.regions; r++)
+            for (int32_t y = 0; y < nav_grid_height(grids[r]); y++)
+                for (int32_t x = 0; x < nav_grid_width(grids[r]); x++)
+                    if (nav_grid_passable(grids[r], x, y))
+                        free_points[r][free_count[r]++] = nav_grid_cell_center(grids[r], x, y);
+        /* (a grid of more than 64 cells of chokepoints keeps a pruned table; of fewer, every entry) */
+        uint32_t yards = world % 4 ? 48 : 16; /* links from and to the yards, first */
+        uint32_t links = world % 4 ? 90 + (uint32_t)(rand() % 100) : 24 + (uint32_t)(rand() % 20);
+        uint32_t between = d.regions - 2;
+        for (uint32_t k = 0; k < links; k++) {
+            uint32_t a = 2 + (uint32_t)rand() % between, c = rand() % 2 ? 2 + (uint32_t)rand() % between : a;
+            if (k < yards) c = k % 2; /* from the grids into each yard (or out: below) */
+            /* a few cells take many ends: chokepoints that share a cell */
+            uint32_t pa = rand() % 4 ? (uint32_t)rand() % free_count[a] : (uint32_t)rand() % 3,
+                     pc = rand() % 4 ? (uint32_t)rand() % free_count[c] : (uint32_t)rand() % 3;
+            nav_world_link_desc ld = {.from_region = a,
+                                      .from = free_points[a][pa],
+                                      .to_region = c,
+                                      .to = free_points[c][pc],
+                                      .cost = 0.5 + rand() % 6,
+                                      .one_way = rand() % 5 == 0,
+                                      .disabled = rand() % 8 == 0};
+            if (k < yards && k % 2 == 0) { /* out of the start's yard */
+                nav_world_link_desc out = ld;
+                ld.from_region = out.to_region, ld.from = out.to, ld.to_region = out.from_region,
+                ld.to = out.from;
+            }
+            assert_int_equal(nav_world_builder_add_link(b, &ld, NULL), NAV_SUCCESS);
+            d.link[d.links++] =
+                (dense_link){{ld.from_region, ld.to_region},
+                             {cell_at(grids[ld.from_region], ld.from), cell_at(grids[ld.to_region], ld.to)},
+                             ld.cost,
+                             ld.one_way,
+                             !ld.disabled};
+        }
+        nav_world *w;
+        assert_int_equal(nav_world_bake(b, &(nav_world_bake_desc){.threads = 1 + (uint32_t)world % 2}, &w),
+                         NAV_SUCCESS);
+        if (world % 6 == 1) { /* split bakes write the same bytes; the file reads back to the same plans */
+            check_split(b, w);
+            nav_writer image = image_of(w);
+            nav_world *back = reload(&image);
+            nav_vec3 points[8];
+            for (int i = 0; i < 8; i++) {
+                uint32_t r = (uint32_t)i % d.regions;
+                points[i] = free_points[r][rand() % free_count[r]];
+            }
+            assert_same_plans(w, back, points, 8);
+            nav_world_destroy(back);
+            nav_writer_destroy(&image);
+        }
+        nav_world_builder_destroy(b);
+        dense_tables(&d);
+        nav_world_info info;
+        nav_world_get_info(w, &info);
+        kept += info.region_edges;
+        for (uint32_t i = 0; i < 2 * d.links * 2 * d.links; i++)
+            dense += i % (2 * d.links) != i / (2 * d.links) && d.table[i] < INFINITY;
+        nav_world_query *q;
+        assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+        nav_path path;
+        nav_path_init(&path, NULL);
+        bool yard_on[48];
+        for (uint32_t k = 0; k < yards; k++) yard_on[k] = d.link[k].enabled;
+        for (int t = 0; t < 120; t++) {
+            if (t == 20) /* switch some links */
+                for (uint32_t k = yards; k < d.links; k += 3) {
+                    d.link[k].enabled = !d.link[k].enabled;
+                    assert_int_equal(
+                        nav_world_set_links(w, &(nav_world_link_change){k, d.link[k].enabled}, 1),
+                        NAV_SUCCESS);
+                }
+            /* from t = 40 on: one link out of the start's yard and one into the goal's on, the rest off */
+            uint32_t in = 2 * ((uint32_t)rand() % (yards / 2)),
+                     out = 2 * ((uint32_t)rand() % (yards / 2)) + 1;
+            nav_world_link_change yard[48];
+            for (uint32_t k = 0; k < yards; k++) {
+                d.link[k].enabled = t < 40 ? yard_on[k] : k == in || k == out;
+                yard[k] = (nav_world_link_change){k, d.link[k].enabled};
+            }
+            assert_int_equal(nav_world_set_links(w, yard, yards), NAV_SUCCESS);
+            /* mostly from the one yard to the other, across the grids */
+            uint32_t ra = t % 4 ? 0 : (uint32_t)rand() % d.regions,
+                     rb = t % 4 ? 1 : (uint32_t)rand() % d.regions;
+            nav_vec3 a = free_points[ra][rand() % free_count[ra]],
+                     g = free_points[rb][rand() % free_count[rb]];
+            double want = dense_cost(&d, ra, cell_at(grids[ra], a), rb, cell_at(grids[rb], g));
+            nav_world_result r;
+            nav_status s = nav_world_find_path(q, a, g, &path, &r);
+            compared++;
+            if (!(want < INFINITY)) {
+                assert_int_equal(s, NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
+                unreachable++;
+                continue;
+            }
+            assert_int_equal(s, NAV_SUCCESS);
+            nav_world_result planned;
+            assert_int_equal(nav_world_plan(q, a, g, &planned), NAV_SUCCESS);
+            assert_true(close_to(planned.cost, want));
+            assert_int_equal(nav_world_find_path(q, a, g, &path, &r), NAV_SUCCESS);
+            assert_true(close_to(r.cost, want));
+            assert_true(close_to(check_walk(w, q, &d, &path), want));
+            uint32_t count; /* legs that cross a region from one link to the next */
+            const nav_world_leg *legs = nav_world_query_legs(q, &count);
+            for (uint32_t i = 1; i + 1 < count; i++) crossings += legs[i].from.id != legs[i].to.id;
+        }
+        nav_path_destroy(&path);
+        nav_world_query_destroy(q);
+        nav_world_destroy(w);
+        for (uint32_t r = 0; r < d.regions; r++) nav_grid_destroy(grids[r]);
+        free(d.table);
+    }
+    assert_true(compared - unreachable > 1500 && unreachable > 50);
+    assert_true(crossings > 100);
+    assert_true(kept * 2 < dense); /* (on these small crowded grids; see test_sparse_tables_grow) */
+}
+
+/* An allocator that refuses any block above 16 MB and notes the largest asked for. */
+typedef struct sizing_allocator {
+    size_t largest;
+    nav_allocator hooks;
+} sizing_allocator;
+
+static void *sizing_alloc(size_t size, void *user)
+{
+    sizing_allocator *a = user;
+    if (size > a->largest) a->largest = size;
+    return size > (16u << 20) ? NULL : malloc(size);
+}
+
+static void *sizing_realloc(void *p, size_t old, size_t size, void *user)
+{
+    (void)old;
+    sizing_allocator *a = user;
+    if (size > a->largest) a->largest = size;
+    return size > (16u << 20) ? NULL : realloc(p, size);
+}
+
+static void sizing_free(void *p, void *user)
+{
+    (void)user;
+    free(p);
+}
+
+/* Links as adjacency lists over the cells of grid regions (a flat reference for worlds of many
+ * links): node = offset[region] + cell. */
+typedef struct cell_world {
+    const nav_grid *grid[130];
+    uint32_t regions, offset[131];
+    uint32_t *link_first, *link_to; /* each node's links out: link_to[link_first[v] .. [v + 1]] */
+    double *link_cost;
+} cell_world;
+
+/* Dijkstra from node s to node t over every cell and link. */
+static double cell_cost(const cell_world *c, uint32_t s, uint32_t t)
+{
+    uint32_t n = c->offset[c->regions];
+    flat_heap h = {.items = malloc(64 * sizeof(flat_item)), .cap = 64, .dist = malloc(n * sizeof(double))};
+    for (uint32_t i = 0; i < n; i++) h.dist[i] = INFINITY;
+    flat_relax(&h, s, 0);
+    while (h.count) {
+        flat_item top = flat_pop(&h);
+        if (top.d > h.dist[top.v]) continue;
+        if (top.v == t) break;
+        uint32_t r = 0;
+        while (top.v >= c->offset[r + 1]) r++;
+        const nav_grid *g = c->grid[r];
+        uint32_t local = top.v - c->offset[r];
+        int32_t x = (int32_t)(local % (uint32_t)nav_grid_width(g)),
+                y = (int32_t)(local / (uint32_t)nav_grid_width(g));
+        for (int d = 0; d < 8; d++) {
+            double m = nav_grid_move_cost(g, x, y, (nav_dir)d);
+            if (m == NAV_COST_BLOCKED) continue;
+            int32_t dx, dy;
+            nav_dir_offset((nav_dir)d, &dx, &dy);
+            flat_relax(&h, c->offset[r] + nav_grid_index(g, x + dx, y + dy),
+                       top.d + m * nav_grid_get_desc(g)->cell_size);
+        }
+        for (uint32_t k = c->link_first[top.v]; k < c->link_first[top.v + 1]; k++)
+            flat_relax(&h, c->link_to[k], top.d + c->link_cost[k]);
+    }
+    double d = h.dist[t];
+    free(h.dist);
+    free(h.items);
+    return d;
+}
+
+/* The issue's world: one big grid region (256 x 256 cells, a rock in about every 50) with 10,000
+ * links, three in four from one of its cells to one of 128 huts beside it (4 x 4 cells each), the
+ * rest between two of its cells. The dense tables held (2,500 + 10,000)^2 entries for the big
+ * region (2.5 GB with their ways' offsets); its table now keeps a few dozen entries a chokepoint.
+ * Routes cost what a Dijkstra over every cell and link gives; past max_table_bytes the bake stops,
+ * saying which region. */
+static void test_sparse_tables_grow(void **state)
+{
+    (void)state;
+    enum { SIDE = 256, HUTS = 128, LINKS = 10000 };
+    nav_grid *big, *huts[HUTS];
+    assert_int_equal(nav_grid_create(&(nav_grid_desc){.width = SIDE, .height = SIDE}, &big), NAV_SUCCESS);
+    srand(19);
+    for (int i = 0; i < SIDE * SIDE / 50; i++) nav_grid_set_cell(big, rand() % SIDE, rand() % SIDE, 0);
+    cell_world c = {.grid = {big}, .regions = 1 + HUTS};
+    nav_world_builder *b;
+    assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_grid(b, "big", big, NULL), NAV_SUCCESS);
+    for (int h = 0; h < HUTS; h++) {
+        nav_grid_desc d = {.width = 4,
+                           .height = 4,
+                           .origin = {SIDE + 8.0f + 6.0f * (float)(h % 16), 0, 6.0f * (float)(h / 16)}};
+        assert_int_equal(nav_grid_create(&d, &huts[h]), NAV_SUCCESS);
+        char name[16];
+        snprintf(name, sizeof name, "hut %d", h);
+        assert_int_equal(nav_world_builder_add_grid(b, name, huts[h], NULL), NAV_SUCCESS);
+        c.grid[1 + h] = huts[h];
+    }
+    for (uint32_t r = 0; r < c.regions; r++)
+        c.offset[r + 1] = c.offset[r] + (uint32_t)(nav_grid_width(c.grid[r]) * nav_grid_height(c.grid[r]));
+    uint32_t n = c.offset[c.regions], (*ends)[2] = malloc(LINKS * sizeof *ends);
+    double *costs = malloc(LINKS * sizeof *costs);
+    for (int k = 0; k < LINKS; k++) {
+        int32_t x, y;
+        do x = rand() % SIDE, y = rand() % SIDE;
+        while (!nav_grid_passable(big, x, y));
+        nav_world_link_desc d = {
+            .from_region = 0, .from = nav_grid_cell_center(big, x, y), .cost = 2 + rand() % 5};
+        ends[k][0] = (uint32_t)nav_grid_index(big, x, y);
+        if (k % 4 == 3) {
+            do x = rand() % SIDE, y = rand() % SIDE;
+            while (!nav_grid_passable(big, x, y));
+            d.to_region = 0, d.to = nav_grid_cell_center(big, x, y);
+            ends[k][1] = (uint32_t)nav_grid_index(big, x, y);
+        } else {
+            int h = k % HUTS;
+            x = rand() % 4, y = rand() % 4;
+            d.to_region = (uint32_t)(1 + h), d.to = nav_grid_cell_center(huts[h], x, y);
+            ends[k][1] = c.offset[1 + h] + (uint32_t)nav_grid_index(huts[h], x, y);
+        }
+        d.one_way = k % 7 == 0;
+        costs[k] = d.cost;
+        assert_int_equal(nav_world_builder_add_link(b, &d, NULL), NAV_SUCCESS);
+    }
+    /* the reference's adjacency: every link both ways but the one-way ones */
+    c.link_first = calloc(n + 1, sizeof *c.link_first);
+    c.link_to = malloc(2 * LINKS * sizeof *c.link_to);
+    c.link_cost = malloc(2 * LINKS * sizeof *c.link_cost);
+    for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; k < LINKS; k++)
+            for (int e = 0; e < 2 - (k % 7 == 0); e++) {
+                uint32_t from = ends[k][e], to = ends[k][e ^ 1];
+                if (!pass) {
+                    c.link_first[from + 1]++;
+                    continue;
+                }
+                uint32_t at = c.link_first[from]++;
+                c.link_to[at] = to, c.link_cost[at] = costs[k];
+            }
+        if (pass) break;
+        for (uint32_t v = 0; v < n; v++) c.link_first[v + 1] += c.link_first[v];
+    }
+    for (uint32_t v = n; v > 0; v--) c.link_first[v] = c.link_first[v - 1]; /* (the fill moved them on) */
+    c.link_first[0] = 0;
+    nav_world *w;
+    assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
+    nav_world_info info;
+    nav_world_get_info(w, &info);
+    assert_int_equal(info.chokepoints, 2 * LINKS);
+    assert_true(info.region_edges < 40ull * LINKS);
+    /* routes against the reference */
+    nav_world_query *q;
+    assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    for (int t = 0; t < 12; t++) {
+        int32_t x, y, gx, gy;
+        do x = rand() % SIDE, y = rand() % SIDE;
+        while (!nav_grid_passable(big, x, y));
+        nav_vec3 a = nav_grid_cell_center(big, x, y), g;
+        uint32_t goal;
+        if (t % 2) {
+            do gx = rand() % SIDE, gy = rand() % SIDE;
+            while (!nav_grid_passable(big, gx, gy));
+            g = nav_grid_cell_center(big, gx, gy), goal = (uint32_t)nav_grid_index(big, gx, gy);
+        } else {
+            int h = rand() % HUTS;
+            g = nav_grid_cell_center(huts[h], 1, 2),
+            goal = c.offset[1 + h] + (uint32_t)nav_grid_index(huts[h], 1, 2);
+        }
+        double want = cell_cost(&c, (uint32_t)nav_grid_index(big, x, y), goal);
+        nav_world_result r;
+        nav_status s = nav_world_find_path(q, a, g, &path, &r);
+        assert_int_equal(s,
+                         want < INFINITY ? NAV_SUCCESS : NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
+        assert_true(!(want < INFINITY) || close_to(r.cost, want));
+    }
+    /* its file read back: memory as the file's size, not its chokepoints' square, the same plans */
+    nav_writer image = image_of(w);
+    sizing_allocator sizing = {0, {sizing_alloc, sizing_realloc, sizing_free, NULL}};
+    sizing.hooks.user = &sizing;
+    nav_world *back;
+    assert_int_equal(
+        nav_world_read_nav(image.data, image.size, &(nav_world_load_desc){.allocator = &sizing.hooks}, &back),
+        NAV_SUCCESS);
+    assert_true(sizing.largest < image.size);
+    nav_world_query *q2;
+    assert_int_equal(nav_world_query_create(back, NULL, &q2), NAV_SUCCESS);
+    for (int t = 0; t < 20; t++) {
+        nav_vec3 a = nav_grid_cell_center(big, rand() % SIDE, rand() % SIDE),
+                 g = nav_grid_cell_center(big, rand() % SIDE, rand() % SIDE);
+        nav_world_result r1, r2;
+        nav_status s1 = nav_world_plan(q, a, g, &r1), s2 = nav_world_plan(q2, a, g, &r2);
+        assert_int_equal(s1, s2);
+        assert_true(r1.cost == r2.cost || nav_failed(s1));
+    }
+    nav_world_query_destroy(q2);
+    nav_world_destroy(back);
+    nav_writer_destroy(&image);
+    nav_path_destroy(&path);
+    nav_world_query_destroy(q);
+    nav_world_destroy(w);
+    /* a bound the caller sets: refused, saying which region */
+    test_log log;
+    test_log_init(&log);
+    nav_world_builder *quiet = b;
+    assert_int_equal(nav_world_builder_create(NULL, &log.hooks, &b), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_grid(b, "big", big, NULL), NAV_SUCCESS);
+    for (int k = 0; k < 400; k++) {
+        int32_t x = rand() % SIDE, y = rand() % SIDE, tx = rand() % SIDE, ty = rand() % SIDE;
+        if (!nav_grid_passable(big, x, y) || !nav_grid_passable(big, tx, ty)) continue;
+        nav_world_link_desc d = {
+            .from = nav_grid_cell_center(big, x, y), .to = nav_grid_cell_center(big, tx, ty), .cost = 1};
+        assert_int_equal(nav_world_builder_add_link(b, &d, NULL), NAV_SUCCESS);
+    }
+    nav_world *none = (nav_world *)1;
+    assert_int_equal(nav_world_bake(b, &(nav_world_bake_desc){.max_table_bytes = 4096}, &none),
+                     NAV_FAILURE | NAV_TOO_LARGE);
+    assert_null(none);
+    assert_non_null(strstr(log.last, "region 0 (\"big\""));
+    assert_non_null(strstr(log.last, "max_table_bytes"));
+    nav_world_builder_destroy(b);
+    nav_world_builder_destroy(quiet);
+    for (int h = 0; h < HUTS; h++) nav_grid_destroy(huts[h]);
+    nav_grid_destroy(big);
+    free(ends);
+    free(costs);
+    free(c.link_first);
+    free(c.link_to);
+    free(c.link_cost);
 }
 
 /* A house (a grid), a town (a navmesh built from a grid), a road (a waypoint graph) and a far town
@@ -1882,6 +2404,65 @@ static void test_world_nav_damage(void **state)
     nav_writer_destroy(&image);
 }
 
+/* A world file whose WRLD header claims absurd tables (a u64 of its header set to `value`, the CRC
+ * made right) is refused as corrupt before anything of that size is asked for; one of an older
+ * version is refused as such, saying to bake it again. */
+static void test_world_nav_sizes(void **state)
+{
+    (void)state;
+    nav_world *w;
+    assert_int_equal(nav_world_load_json(VILLAGE "/village.json", NULL, &w), NAV_SUCCESS);
+    nav_writer image = image_of(w);
+    nav_world_destroy(w);
+    nav_container c;
+    assert_int_equal(nav_container_open(image.data, image.size, NULL, &c), NAV_SUCCESS);
+    assert_int_equal(c.chunks[0].tag, NAV_CHUNK_WORLD);
+    /* the header's u64 table entries (at 16) and way bytes (at 24) */
+    uint64_t values[] = {1ull << 40, UINT64_MAX / 16, UINT64_MAX, 1ull << 28};
+    for (int field = 16; field <= 24; field += 8)
+        for (int v = 0; v < 4; v++) {
+            uint8_t *copy = malloc(c.chunks[0].size);
+            memcpy(copy, c.chunks[0].data, c.chunks[0].size);
+            for (int i = 0; i < 8; i++) copy[field + i] = (uint8_t)(values[v] >> (8 * i));
+            nav_chunk chunks[NAV_CONTAINER_MAX_CHUNKS];
+            memcpy(chunks, c.chunks, c.count * sizeof *chunks);
+            chunks[0].data = copy;
+            nav_writer bad;
+            nav_writer_init(&bad, NULL);
+            assert_int_equal(nav_container_write(&bad, chunks, c.count), NAV_SUCCESS);
+            sizing_allocator a = {0, {sizing_alloc, sizing_realloc, sizing_free, NULL}};
+            a.hooks.user = &a;
+            test_log log;
+            test_log_init(&log);
+            nav_world *back = (nav_world *)1;
+            assert_int_equal(
+                nav_world_read_nav(bad.data, bad.size,
+                                   &(nav_world_load_desc){.allocator = &a.hooks, .log = &log.hooks}, &back),
+                NAV_FAILURE | NAV_CORRUPT_DATA);
+            assert_null(back);
+            assert_non_null(strstr(log.last, "rows or ways"));
+            assert_true(a.largest < (1u << 20));
+            nav_writer_destroy(&bad);
+            free(copy);
+        }
+    /* a world file of version 2 (dense tables) */
+    nav_chunk chunks[NAV_CONTAINER_MAX_CHUNKS];
+    memcpy(chunks, c.chunks, c.count * sizeof *chunks);
+    for (uint32_t i = 0; i < c.count; i++) chunks[i].version = 2;
+    nav_writer old;
+    nav_writer_init(&old, NULL);
+    assert_int_equal(nav_container_write(&old, chunks, c.count), NAV_SUCCESS);
+    test_log log;
+    test_log_init(&log);
+    nav_world *back = (nav_world *)1;
+    assert_int_equal(nav_world_read_nav(old.data, old.size, &(nav_world_load_desc){.log = &log.hooks}, &back),
+                     NAV_FAILURE | NAV_WRONG_VERSION);
+    assert_null(back);
+    assert_non_null(strstr(log.last, "bake the file again"));
+    nav_writer_destroy(&old);
+    nav_writer_destroy(&image);
+}
+
 /* A random grid (terrain, walls, raised cells that can be stepped down from but not up onto) cut
  * into tiles of uneven sizes, joined with NAV_WORLD_JOIN_EVERY: every route costs what it costs on
  * the one grid, reachable or not. Joined by entrances (a grid of one level, every move reversible):
@@ -2716,7 +3297,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_storeys),         cmocka_unit_test(test_locate_floor),
         cmocka_unit_test(test_one_way_drop),        cmocka_unit_test(test_same_region_detour),
-        cmocka_unit_test(test_random_worlds),       cmocka_unit_test(test_mixed_kinds),
+        cmocka_unit_test(test_random_worlds),       cmocka_unit_test(test_sparse_tables_exact),
+        cmocka_unit_test(test_sparse_tables_grow),  cmocka_unit_test(test_mixed_kinds),
         cmocka_unit_test(test_world_file),          cmocka_unit_test(test_world_level_region),
         cmocka_unit_test(test_world_file_errors),   cmocka_unit_test(test_world_file_refusals),
         cmocka_unit_test(test_world_file_storeys),  cmocka_unit_test(test_world_level_options),
@@ -2725,6 +3307,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_grid_through_hpa),    cmocka_unit_test(test_estimate_on_mesh),
         cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_threads_toggling),
         cmocka_unit_test(test_world_nav),           cmocka_unit_test(test_world_nav_damage),
+        cmocka_unit_test(test_world_nav_sizes),
         cmocka_unit_test(test_world_on_demand),     cmocka_unit_test(test_world_on_demand_threads),
     };
     const struct CMUnitTest shared_tests[] = {

@@ -43,6 +43,7 @@ static const struct {
     {"tile", navtool_tile, NULL},
     {"world", NULL,
      "navtool bake WORLD.json -o WORLD.nav [--threads N] [--quiet]      (a world file, docs/worlds.md)\n"
+     "  navtool bake WORLD.json ... --max-table-mb MB                  (the most its tables take; 1024)\n"
      "  navtool bake WORLD.json --region NAME -o PART.nav              (a split bake: one region's part)\n"
      "  navtool bake WORLD.json --shard K/N -o PART.nav                (or job K of an array of N)\n"
      "  navtool bake WORLD.json --link PART.nav... -o WORLD.nav        (and its parts joined)\n"

@@ -88,6 +88,10 @@ int navtool_bake_world(int argc, char **argv)
             quiet = true;
         } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
             if (!navtool_parse_u32("bake", "--threads", argv[++i], 0, 1024, &bake.threads)) return 2;
+        } else if (!strcmp(argv[i], "--max-table-mb") && i + 1 < argc) {
+            uint32_t mb;
+            if (!navtool_parse_u32("bake", "--max-table-mb", argv[++i], 1, 1u << 24, &mb)) return 2;
+            bake.max_table_bytes = (uint64_t)mb << 20;
         } else if (!strcmp(argv[i], "--region") && i + 1 < argc) {
             region = argv[++i];
         } else if (!strcmp(argv[i], "--shard") && i + 1 < argc) {

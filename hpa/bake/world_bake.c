@@ -1,5 +1,5 @@
 /* Building and baking a world: regions and links gathered in a builder (stb_ds, bake time only),
- * then each region's table of costs between its chokepoints, one fan a chokepoint. */
+ * then each region's table of costs between its chokepoints (world_tables.c). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -345,119 +345,6 @@ static nav_status place_chokepoints(const nav_world_builder *b, nav_world *w)
     return nav__world_index_chokepoints(w);
 }
 
-/* Each region's table: one fan from each of its chokepoints to all of them, regions spread over
- * threads (each with a scratch of its own; the tables are the same at any thread count). On grids
- * each entry's way is kept too, as runs of moves (path_first, path_bytes), so that a query lays a leg
- * between two chokepoints of a tile without a search: a thread writes a region's runs to a buffer of
- * its own (the system heap: the caller's allocator is only called from the caller's thread), the
- * calling thread joins them in region order. */
-typedef struct table_scratch {
-    nav__world_scratch planners;
-    nav_world_place *targets;
-    nav_path cells;
-} table_scratch;
-
-typedef struct table_job {
-    nav_world *w;
-    uint8_t **runs;   /* a region's runs, concatenated in table order (system heap) */
-    uint64_t *length; /* their bytes */
-} table_job;
-
-static bool table_init(void *ctx, void **out)
-{
-    nav_world *w = ((table_job *)ctx)->w;
-    table_scratch *t = nav__calloc(&w->allocator, 1, sizeof *t);
-    *out = t;
-    if (!t) return false;
-    nav_path_init(&t->cells, NULL);
-    t->targets = nav__alloc(&w->allocator, ((size_t)w->max_region_chokes + 1) * sizeof *t->targets);
-    if (!t->targets) return false;
-    if (nav_failed(nav__world_scratch_init(&t->planners, w, &w->allocator, NULL))) {
-        nav__free(&w->allocator, t->targets);
-        t->targets = NULL;
-        return false;
-    }
-    return true;
-}
-
-static void table_fini(void *ctx, void *scratch)
-{
-    nav_world *w = ((table_job *)ctx)->w;
-    table_scratch *t = scratch;
-    if (!t) return;
-    if (t->targets) {
-        nav__free(&w->allocator, t->targets);
-        nav__world_scratch_free(&t->planners, w);
-    }
-    nav_path_destroy(&t->cells);
-    nav__free(&w->allocator, t);
-}
-
-/* Appends the runs of moves of the last fan's way to cell `to` to *runs (length *n, room *room):
- * false when out of memory. The entry's byte count goes to *bytes. */
-static bool keep_way(table_scratch *t, const nav_grid *grid, uint32_t to, uint8_t **runs, uint64_t *n,
-                     uint64_t *room, uint64_t *bytes)
-{
-    nav_allocator heap;
-    nav__allocator_resolve(&heap, NULL);
-    nav_path_clear(&t->cells);
-    if (nav_failed(nav_region_fan_path(t->planners.grid, to, &t->cells))) return false;
-    uint64_t before = *n;
-    for (uint32_t i = 1; i < t->cells.count;) {
-        int32_t step = (int32_t)t->cells.nodes[i] - (int32_t)t->cells.nodes[i - 1];
-        int d = 0;
-        while (d < 8 && grid->offset[d] != step) d++;
-        if (d == 8) return false; /* never: a fan's way is made of moves */
-        uint32_t run = 1;
-        while (run < 32 && i + run < t->cells.count &&
-               (int32_t)t->cells.nodes[i + run] - (int32_t)t->cells.nodes[i + run - 1] == step)
-            run++;
-        if (*n == *room) {
-            uint64_t grown = *room ? 2 * *room : 4096;
-            uint8_t *more = nav__realloc(&heap, *runs, (size_t)*room, (size_t)grown);
-            if (!more) return false;
-            *runs = more, *room = grown;
-        }
-        (*runs)[(*n)++] = (uint8_t)(d << 5 | (int)(run - 1));
-        i += run;
-    }
-    *bytes = *n - before;
-    return true;
-}
-
-static bool table_run(void *ctx, void *scratch, uint32_t r)
-{
-    table_job *job = ctx;
-    nav_world *w = job->w;
-    table_scratch *t = scratch;
-    const nav__world_region *region = &w->regions[r];
-    uint32_t k = region->choke_count;
-    for (uint32_t j = 0; j < k; j++) t->targets[j] = w->choke[w->region_choke[region->choke_first + j]];
-    double *table = w->table + region->table_first;
-    uint64_t *length = w->path_first + region->table_first + 1, n = 0, room = 0;
-    for (uint32_t i = 0; i < k; i++) {
-        /* on a symmetric grid, fan i needs only the chokepoints after it, and fills row and column */
-        uint32_t from = region->symmetric ? i : 0;
-        double *row = table + (uint64_t)i * k;
-        if (nav_failed(region->ops->fan(&t->planners, region, &t->targets[i], false, t->targets + from,
-                                        k - from, row + from)))
-            return false;
-        for (uint32_t j = from; region->symmetric && j < k; j++) table[(uint64_t)j * k + i] = row[j];
-        for (uint32_t j = from; region->grid && !region->by_hpa && j < k; j++)
-            if (j != i && row[j] < INFINITY &&
-                !keep_way(t, region->grid, t->targets[j].id, &job->runs[r], &n, &room,
-                          &length[(uint64_t)i * k + j]))
-                return false;
-    }
-    job->length[r] = n;
-    return true;
-}
-
-static bool table_run_only(void *ctx, void *scratch, uint32_t i)
-{
-    return table_run(ctx, scratch, ((table_job *)ctx)->w->part_list[i]);
-}
-
 /* The regions of a part bake (only_region, or a shard), or none for a whole bake. */
 static nav_status choose_part(nav_world *w, const nav_world_bake_desc *desc, const nav_log *log)
 {
@@ -478,44 +365,6 @@ static nav_status choose_part(nav_world *w, const nav_world_bake_desc *desc, con
         return NAV_FAILURE | NAV_INVALID_PARAM;
     }
     return NAV_SUCCESS;
-}
-
-static nav_status fill_tables(nav_world *w, uint32_t threads, const nav_progress *progress)
-{
-    const nav_allocator *a = &w->allocator;
-    w->path_first = nav__calloc(a, (size_t)w->table_size + 1, sizeof *w->path_first);
-    table_job job = {w, nav__calloc(a, w->region_count, sizeof *job.runs),
-                     nav__calloc(a, w->region_count, sizeof *job.length)};
-    nav_status s = w->path_first && job.runs && job.length ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    if (!nav_failed(s)) {
-        bool part = w->part_list != NULL; /* a part bake: its regions' tables only */
-        nav__work work = {.count = part ? w->part_count : w->region_count,
-                          .init = table_init,
-                          .run = part ? table_run_only : table_run,
-                          .fini = table_fini,
-                          .ctx = &job,
-                          .stage = "fans",
-                          .progress = progress};
-        s = nav__parallel(&work, threads);
-    }
-    if (!nav_failed(s)) { /* every entry's runs joined, in table order */
-        uint64_t total = 0;
-        for (uint32_t r = 0; r < w->region_count; r++) total += job.length[r];
-        w->path_bytes = total <= SIZE_MAX ? nav__alloc(a, total ? (size_t)total : 1) : NULL;
-        if (!w->path_bytes) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-        for (uint64_t e = 0; e < w->table_size; e++) w->path_first[e + 1] += w->path_first[e];
-        for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++)
-            if (job.length[r])
-                memcpy(w->path_bytes + w->path_first[w->regions[r].table_first], job.runs[r],
-                       (size_t)job.length[r]);
-        w->path_size = total;
-    }
-    nav_allocator heap;
-    nav__allocator_resolve(&heap, NULL);
-    for (uint32_t r = 0; job.runs && r < w->region_count; r++) nav__free(&heap, job.runs[r]);
-    nav__free(a, job.runs);
-    nav__free(a, job.length);
-    return s;
 }
 
 nav_status nav_world_bake(const nav_world_builder *b, const nav_world_bake_desc *desc, nav_world **out)
@@ -539,9 +388,11 @@ nav_status nav_world_bake(const nav_world_builder *b, const nav_world_bake_desc 
     if (!nav_failed(s) && desc) s = choose_part(w, desc, &b->log);
     if (!nav_failed(s)) s = place_chokepoints(b, w);
     if (!nav_failed(s) && desc && desc->part_count)
-        s = nav__world_tables_from_parts(w, desc->parts, desc->part_count, &b->log);
+        s = nav__world_tables_from_parts(
+            w, desc->parts, desc->part_count,
+            desc->max_table_bytes ? desc->max_table_bytes : NAV_WORLD_DEFAULT_MAX_TABLE_BYTES, &b->log);
     else if (!nav_failed(s))
-        s = fill_tables(w, desc ? desc->threads : 0, desc ? &desc->progress : NULL);
+        s = nav__world_fill_tables(w, desc, &b->log);
     if (!nav_failed(s)) s = nav__world_finish(w);
     if (!nav_failed(s) && arrlenu(b->owned)) { /* the builder's objects change owner: it keeps none */
         w->owned = nav__calloc(&a, arrlenu(b->owned), sizeof *w->owned);

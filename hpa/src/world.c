@@ -3,6 +3,7 @@
  * floors of the search's estimate, the links' switches), what it says of itself, and locate. A world
  * comes from the bake (hpa/bake/world_bake.c) or from a .nav file (world_nav.c); both end here. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -46,9 +47,12 @@ void nav_world_destroy(nav_world *w)
     nav__free(&a, w->region_choke);
     nav__free(&a, w->choke_slot);
     nav__free(&a, w->choke_by_id);
-    nav__free(&a, w->path_first);
+    nav__free(&a, w->edge_first);
+    nav__free(&a, w->edge_to);
+    nav__free(&a, w->edge_cost);
+    nav__free(&a, w->way_first);
+    nav__free(&a, w->way_size);
     nav__free(&a, w->path_bytes);
-    nav__free(&a, w->table);
     nav__free(&a, w->names);
     nav__free(&a, w->by_name);
     nav__free(&a, (void *)w->state.bits);
@@ -147,6 +151,12 @@ void nav__world_note_region(nav_world *w, uint32_t r)
     }
 }
 
+static int by_key(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 nav_status nav__world_index_chokepoints(nav_world *w)
 {
     const nav_allocator *a = &w->allocator;
@@ -156,13 +166,10 @@ nav_status nav__world_index_chokepoints(nav_world *w)
     if (!w->region_choke || !w->choke_slot) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     for (uint32_t c = 0; c < n; c++) w->regions[w->choke[c].region].choke_count++;
     uint32_t first = 0;
-    uint64_t table = 0;
     for (uint32_t r = 0; r < w->region_count; r++) {
         nav__world_region *region = &w->regions[r];
         region->choke_first = first;
-        region->table_first = table;
         first += region->choke_count;
-        table += (uint64_t)region->choke_count * region->choke_count;
         if (region->choke_count > w->max_region_chokes) w->max_region_chokes = region->choke_count;
         region->choke_count = 0; /* counted again as they are placed */
     }
@@ -171,22 +178,45 @@ nav_status nav__world_index_chokepoints(nav_world *w)
         w->choke_slot[c] = region->choke_count;
         w->region_choke[region->choke_first + region->choke_count++] = c;
     }
-    /* and by place id, for a search over a grid's cells to find the chokepoints of a cell */
+    /* and by place id (then index), for a search over a grid's cells to find the chokepoints of a
+     * cell: each region's sorted by the key id << 32 | index */
     w->choke_by_id = nav__alloc(a, (n ? n : 1) * sizeof *w->choke_by_id);
-    if (!w->choke_by_id) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    memcpy(w->choke_by_id, w->region_choke, n * sizeof *w->choke_by_id);
-    for (uint32_t r = 0; r < w->region_count; r++) { /* insertion sort: ids are mostly in order already */
-        uint32_t *list = w->choke_by_id + w->regions[r].choke_first;
-        for (uint32_t i = 1; i < w->regions[r].choke_count; i++) {
-            uint32_t c = list[i], j = i;
-            for (; j > 0 && w->choke[list[j - 1]].id > w->choke[c].id; j--) list[j] = list[j - 1];
-            list[j] = c;
-        }
+    uint64_t *keys = nav__alloc(a, ((size_t)w->max_region_chokes + 1) * sizeof *keys);
+    if (!w->choke_by_id || !keys) {
+        nav__free(a, keys);
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
-    w->table_size = table;
-    if (table > SIZE_MAX / sizeof *w->table) return NAV_FAILURE | NAV_TOO_LARGE;
-    w->table = nav__alloc(a, (size_t)(table ? table : 1) * sizeof *w->table);
-    return w->table ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    for (uint32_t r = 0; r < w->region_count; r++) {
+        nav__world_region *region = &w->regions[r];
+        uint32_t *list = w->choke_by_id + region->choke_first;
+        for (uint32_t i = 0; i < region->choke_count; i++) {
+            uint32_t c = w->region_choke[region->choke_first + i];
+            keys[i] = (uint64_t)w->choke[c].id << 32 | c;
+        }
+        qsort(keys, region->choke_count, sizeof *keys, by_key);
+        for (uint32_t i = 0; i < region->choke_count; i++) list[i] = (uint32_t)keys[i];
+        uint32_t places = 0;
+        for (uint32_t i = 0; i < region->choke_count; i++)
+            places += i == 0 || w->choke[list[i]].id != w->choke[list[i - 1]].id;
+        bool flat = region->kind == NAV_WORLD_REGION_GRID && !region->by_hpa;
+        region->pruned = flat && places > NAV__WORLD_PRUNE_ABOVE;
+        region->chains = region->pruned || (flat && places < region->choke_count);
+    }
+    nav__free(a, keys);
+    return NAV_SUCCESS;
+}
+
+uint64_t nav__world_entry(const nav_world *w, const nav__world_region *r, uint32_t i, uint32_t j)
+{
+    uint64_t lo = w->edge_first[r->choke_first + i], hi = w->edge_first[r->choke_first + i + 1];
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (w->edge_to[mid] < j)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < w->edge_first[r->choke_first + i + 1] && w->edge_to[lo] == j ? lo : UINT64_MAX;
 }
 
 /* The least cost a world unit of horizontal travel can have anywhere, in two measures of the ground
@@ -324,9 +354,11 @@ nav_status nav__world_finish(nav_world *w)
                w->link_count * sizeof *w->links +
                w->choke_count * (sizeof *w->choke + sizeof *w->region_choke + sizeof *w->choke_slot +
                                  sizeof *w->choke_by_id) +
-               (size_t)w->table_size * sizeof *w->table + w->names_size + w->state.words * sizeof(uint64_t) +
+               ((size_t)w->choke_count + 1) * (sizeof *w->edge_first + sizeof *w->way_first) +
+               (size_t)w->edge_count * (sizeof *w->edge_to + sizeof *w->edge_cost + sizeof *w->way_size) +
+               w->names_size + w->state.words * sizeof(uint64_t) +
                ((size_t)w->buckets_across * w->buckets_down + 1 + w->bucket_entries) * sizeof(uint32_t) +
-               ((size_t)w->table_size + 1) * sizeof *w->path_first + (size_t)w->path_size;
+               (size_t)w->path_size;
     return NAV_SUCCESS;
 }
 
@@ -338,7 +370,7 @@ void nav_world_get_info(const nav_world *w, nav_world_info *info)
     info->regions = w->region_count;
     info->links = w->link_count;
     info->chokepoints = w->choke_count;
-    info->region_edges = w->table_size;
+    info->region_edges = w->edge_count;
     info->bytes = w->bytes;
 }
 

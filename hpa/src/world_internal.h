@@ -2,8 +2,15 @@
  * the region interface every region kind answers (world_grid.c for grids).
  *
  * Chokepoints are the two ends of every link: chokepoint 2k is link k's `from` end, 2k + 1 its `to`
- * end. Each region lists its chokepoints in ascending order and keeps a table of the costs from each
- * to each (row-major, INFINITY where the region joins no way). */
+ * end. Each region lists its chokepoints in ascending order (a chokepoint's slot: its place in that
+ * list) and keeps a sparse table of costs between them: a row a chokepoint, each entry a target slot
+ * and a cost, the targets ascending. Only the entries the search over chokepoints needs are kept:
+ * none where the region joins no way, none from a chokepoint to itself, and on a flat grid of more
+ * than NAV__WORLD_PRUNE_ABOVE places (cells of chokepoints: a pruned table) none from a to b where a
+ * cheapest way from a to b passes the cell of another chokepoint c (a to c, then c to b, costs as
+ * much: hpa/bake/world_tables.c). On flat grids chokepoints that share a cell are joined as a star:
+ * the first of them (by slot) holds the cell's entries to other cells' first chokepoints, each other
+ * one has an entry of cost 0 to it and from it. */
 #ifndef NAV_WORLD_INTERNAL_H
 #define NAV_WORLD_INTERNAL_H
 
@@ -63,14 +70,19 @@ struct nav__world_region {
     double snap;                    /* waypoints: how far from a waypoint a point still locates to it */
     uint32_t index;                 /* the region's own */
     uint32_t name;                  /* offset into the world's names */
-    uint32_t choke_first; /* its chokepoints: region_choke[choke_first .. choke_first + choke_count] */
+    uint32_t choke_first; /* its chokepoints: region_choke[choke_first .. choke_first + choke_count],
+                             its table's rows: edge_first[choke_first .. + choke_count + 1] */
     uint32_t choke_count;
-    uint64_t table_first; /* its table: table[table_first .. + choke_count^2] */
-    bool symmetric;       /* a grid whose ways cost the same both ways: a table entry (i, j), i > j,
-                           * has no path of its own (it is (j, i)'s, walked back) */
-    double box[4];        /* its extent in x and z (min x, min z, max x, max z), with a margin */
-    uint64_t cells;       /* a grid's cells (known before it is loaded) */
-    uint32_t generation;  /* how many times its data was loaded (on demand; under the cache's lock) */
+    bool pruned;         /* a flat grid of more than NAV__WORLD_PRUNE_ABOVE places: its table leaves
+                            out entries that a way through another chokepoint covers */
+    bool chains;         /* pruned, or a flat grid with chokepoints that share a cell (a star): the
+                            search follows its table on from a chokepoint it reached through it */
+    bool symmetric;      /* a grid whose ways cost the same both ways: its table holds an entry
+                          * (i, j) exactly when it holds (j, i), of the same cost; an entry (i, j),
+                          * i > j, has no way of its own (it is (j, i)'s, walked back) */
+    double box[4];       /* its extent in x and z (min x, min z, max x, max z), with a margin */
+    uint64_t cells;      /* a grid's cells (known before it is loaded) */
+    uint32_t generation; /* how many times its data was loaded (on demand; under the cache's lock) */
 };
 
 extern const nav__world_region_ops nav__world_grid_ops, nav__world_grid_hpa_ops, nav__world_mesh_ops,
@@ -145,15 +157,22 @@ struct nav_world {
     uint32_t *region_choke; /* chokepoints by region (each region's in ascending order) */
     uint32_t *choke_slot;   /* where each chokepoint sits in its region's list */
     uint32_t *choke_by_id;  /* each region's chokepoints again, ordered by place id (then index) */
-    double *table;          /* the regions' tables */
-    /* On grid regions, the cells of each table entry's way, as runs of moves from its first
-     * chokepoint's cell: a byte a run, direction << 5 | (length - 1), in
-     * path_bytes[path_first[e] .. path_first[e + 1]] (e: the entry's index in table). Empty for other
-     * kinds, for unreachable entries and for the mirrored half of a symmetric table. */
-    uint64_t *path_first;
+    /* The regions' tables: the row of the chokepoint at p in region_choke (p = a region's
+     * choke_first + its slot) is the entries edge_first[p] .. edge_first[p + 1], each a target (its
+     * slot in the region: edge_to) and a cost (edge_cost); region by region, rows in slot order. */
+    uint64_t *edge_first;
+    uint32_t *edge_to;
+    double *edge_cost;
+    uint64_t edge_count;
+    /* On flat grid regions, the cells of each entry's way, as runs of moves from its first
+     * chokepoint's cell: a byte a run, direction << 5 | (length - 1), way_size[e] bytes of
+     * path_bytes (e: the entry's index), the ways of a row one after the other from way_first[p]
+     * (nav__world_way_start). Empty for other kinds, for chokepoints of one cell and for the
+     * mirrored half of a symmetric table. */
+    uint64_t *way_first; /* a row's first byte (choke_count + 1: the last, path_size) */
+    uint32_t *way_size;
     uint8_t *path_bytes;
     uint64_t path_size;
-    uint64_t table_size;
     uint32_t max_region_chokes;
     const nav_grid *largest_grid;   /* of the grid regions (the grid scratch is made for it), when all
                                        regions are in memory */
@@ -195,11 +214,29 @@ void nav__world_note_region(nav_world *w, uint32_t r);
 /* What a region's data gives: its extent (with locate's margin), symmetry and cells. */
 void nav__world_region_facts(const nav__world_region *region, double box[4], bool *symmetric,
                              uint64_t *cells);
+/* A flat grid region's table is pruned when it has more places than this: with fewer, a fan stops
+ * at its last place about as soon, pruning saves little, and a search need not follow the table on. */
+#define NAV__WORLD_PRUNE_ABOVE 64
+
 /* From w->choke (and the regions' choke_count all 0): each region's chokepoint list, slots, the
- * lists by place id, the table offsets and size, and the table's memory. */
+ * lists by place id, and whether its table is pruned and has chains. */
 nav_status nav__world_index_chokepoints(nav_world *w);
+/* The table's entry from slot i to slot j of region r (rows' targets ascending: a binary search), or
+ * UINT64_MAX when it has none. */
+uint64_t nav__world_entry(const nav_world *w, const nav__world_region *r, uint32_t i, uint32_t j);
 /* Names in order, locate's buckets, the estimate's cost floors, the link state, the byte count. */
 nav_status nav__world_finish(nav_world *w);
+
+/* ---- The bake's tables (hpa/bake/world_tables.c) ---- */
+
+/* A table entry's bytes in memory (its target, its cost, its way's size): what
+ * nav_world_bake_desc.max_table_bytes counts, with the ways' bytes. */
+#define NAV__WORLD_ENTRY_BYTES (sizeof(uint32_t) + sizeof(double) + sizeof(uint32_t))
+
+/* Works out the tables of the regions a bake makes (every region, or a part bake's) into w's rows
+ * and ways, on desc's threads, within its max_table_bytes (past it: NAV_FAILURE | NAV_TOO_LARGE,
+ * said to log). NAV_FAILURE with NAV_OUT_OF_MEMORY, or NAV_WRONG_STATE when cancelled. */
+nav_status nav__world_fill_tables(nav_world *w, const nav_world_bake_desc *desc, const nav_log *log);
 
 /* ---- Regions loaded on demand (world_cache.c) ---- */
 
@@ -241,9 +278,10 @@ nav_status nav__world_locate(const nav_world *w, nav_vec3 point, nav_world_place
 /* ---- The .nav chunks (world_nav.c) ---- */
 
 /* Takes every region's table and ways from parts (each region's from exactly one), checked as a
- * world file's are. Logged to log. */
+ * world file's are, within limit bytes (NAV_TOO_LARGE past it; the measure of max_table_bytes).
+ * Logged to log. */
 nav_status nav__world_tables_from_parts(nav_world *w, const nav_world_part *parts, uint32_t count,
-                                        const nav_log *log);
+                                        uint64_t limit, const nav_log *log);
 
 /* For loaders: the builder (then the world baked from it) owns these from now on and destroys them
  * (any may be null). NAV_SUCCESS, or NAV_FAILURE | NAV_OUT_OF_MEMORY when there was no room to keep
@@ -265,6 +303,14 @@ uint32_t nav__world_builder_find(const nav_world_builder *b, const char *name);
  * cell centre at its floor, the mesh's floor under it, the nearest waypoint within snap), or false
  * when p is at no walkable place of it (or there is no such region). */
 bool nav__world_builder_locate(const nav_world_builder *b, uint32_t region, nav_vec3 p, nav_world_place *out);
+
+/* Where entry e of the row at position p keeps its way in path_bytes (after the row's ways before it). */
+static inline uint64_t nav__world_way_start(const nav_world *w, uint32_t p, uint64_t e)
+{
+    uint64_t at = w->way_first[p];
+    for (uint64_t x = w->edge_first[p]; x < e; x++) at += w->way_size[x];
+    return at;
+}
 
 /* The region's name, NUL-terminated. */
 static inline const char *nav__world_name(const nav_world *w, uint32_t offset)

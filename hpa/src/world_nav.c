@@ -4,7 +4,7 @@
  * every value a query relies on (nav_world_read_nav in nav/world.h).
  *
  * Layout (little-endian; docs/nav_files.md):
- *   WRLD v1   u32 regions, links, names_size, 0; u64 table entries, way bytes; f64 cost floor
+ *   WRLD v3   u32 regions, links, names_size, 0; u64 table entries, way bytes; f64 cost floor
  *             (straight), cost floor (octile); names (names_size bytes: NUL-terminated, offset 0 the
  *             empty name); zeros to a multiple of 8; then
  *             regions x 64 bytes: u32 kind, name offset; f64 snap (waypoints; else 0); u32 flags (1: a
@@ -13,14 +13,15 @@
  * cells (a grid's); links x 24 bytes: u32 kind, name offset (0: none); f64 cost; u32 flags (1 one-way, 2
  * disabled at bake), 0; chokepoints (2 a link: its from end, its to end) x 20 bytes: u32 region, place id;
  *               f32 x, y, z;
- *             zeros to a multiple of 8; then region by region, its table (chokepoints in index
- *             order, row-major): f64 costs (INFINITY: no way), then u32 each entry's way bytes;
- *             then every way's bytes in table order (a byte a run of moves: direction << 5 |
- *             length - 1, from the row's chokepoint's cell).
- *   WREG v1   each region's data chunk at its offset, zeros between (a grid searched through its
+ *             zeros to a multiple of 8; then region by region, its table's rows (world_internal.h):
+ *             u32 each chokepoint's count of entries (in slot order), then the entries, row by row,
+ *             each u32 target slot, u32 its way's bytes, f64 cost; then every way's bytes in entry
+ *             order (a byte a run of moves: direction << 5 | length - 1, from the row's
+ *             chokepoint's cell).
+ *   WREG v3   each region's data chunk at its offset, zeros between (a grid searched through its
  *             HPA* bake: u64 its GRID data's bytes, that data, zeros to a multiple of 8, its HPA data).
- *   WPRT v1   u32 regions, 0; then for each: u32 region, digest, chokepoints k, 0; u64 way bytes;
- *             k * k f64 costs; k * k u32 way bytes; the ways. The digest is a CRC-32 over the region's kind,
+ *   WPRT v2   u32 regions, 0; then for each: u32 region, digest, chokepoints k, 0; u64 entries,
+ *             way bytes; its rows as in WRLD; its ways. The digest is a CRC-32 over the region's kind,
  * its data's CRC and its chokepoints (count, then each one's place id and position bits): what its table
  * depends on. */
 #include <math.h>
@@ -117,14 +118,19 @@ static nav_status blob_crc(const nav_world *w, uint32_t r, uint32_t *crc)
     return s;
 }
 
-/* Region r's table entries, then their ways' byte counts (the ways themselves follow elsewhere). */
-static void put_table(const nav_world *w, uint32_t r, nav_writer *o)
+/* Region r's rows: each chokepoint's count of entries, then the entries (their ways follow
+ * elsewhere). */
+static void put_rows(const nav_world *w, uint32_t r, nav_writer *o)
 {
     const nav__world_region *region = &w->regions[r];
-    uint64_t n = (uint64_t)region->choke_count * region->choke_count, e0 = region->table_first;
-    for (uint64_t e = e0; e < e0 + n; e++) nav_writer_put_f64(o, w->table[e]);
-    for (uint64_t e = e0; e < e0 + n; e++)
-        nav_writer_put_u32(o, (uint32_t)(w->path_first[e + 1] - w->path_first[e]));
+    const uint64_t *first = w->edge_first + region->choke_first;
+    for (uint32_t i = 0; i < region->choke_count; i++)
+        nav_writer_put_u32(o, (uint32_t)(first[i + 1] - first[i]));
+    for (uint64_t e = first[0]; e < first[region->choke_count]; e++) {
+        nav_writer_put_u32(o, w->edge_to[e]);
+        nav_writer_put_u32(o, w->way_size[e]);
+        nav_writer_put_f64(o, w->edge_cost[e]);
+    }
 }
 
 static void put_world(const nav_world *w, const uint64_t *blob_at, const uint64_t *blob_size,
@@ -134,7 +140,7 @@ static void put_world(const nav_world *w, const uint64_t *blob_at, const uint64_
     nav_writer_put_u32(o, w->link_count);
     nav_writer_put_u32(o, w->names_size);
     nav_writer_put_u32(o, 0);
-    nav_writer_put_u64(o, w->table_size);
+    nav_writer_put_u64(o, w->edge_count);
     nav_writer_put_u64(o, w->path_size);
     nav_writer_put_f64(o, w->cost_floor);
     nav_writer_put_f64(o, w->cost_floor_octile);
@@ -168,7 +174,7 @@ static void put_world(const nav_world *w, const uint64_t *blob_at, const uint64_
         nav_writer_put_f32(o, w->choke[c].position.z);
     }
     nav_writer_align(o, 8);
-    for (uint32_t r = 0; r < w->region_count; r++) put_table(w, r, o);
+    for (uint32_t r = 0; r < w->region_count; r++) put_rows(w, r, o);
     nav_writer_put_bytes(o, w->path_bytes, (size_t)w->path_size);
 }
 
@@ -246,16 +252,17 @@ nav_status nav_world_write_part(const nav_world *w, nav_writer *out)
     for (uint32_t i = 0; i < n && !nav_failed(s); i++) {
         uint32_t r = w->part_list ? w->part_list[i] : i, crc;
         const nav__world_region *region = &w->regions[r];
-        uint64_t e0 = region->table_first, e1 = e0 + (uint64_t)region->choke_count * region->choke_count;
+        uint32_t p0 = region->choke_first, p1 = p0 + region->choke_count;
         s = blob_crc(w, r, &crc);
         nav_writer_put_u32(&part, r);
         nav_writer_put_u32(&part, part_digest(w, r, crc));
         nav_writer_put_u32(&part, region->choke_count);
         nav_writer_put_u32(&part, 0);
-        nav_writer_put_u64(&part, w->path_first[e1] - w->path_first[e0]);
-        put_table(w, r, &part);
-        nav_writer_put_bytes(&part, w->path_bytes + w->path_first[e0],
-                             (size_t)(w->path_first[e1] - w->path_first[e0]));
+        nav_writer_put_u64(&part, w->edge_first[p1] - w->edge_first[p0]);
+        nav_writer_put_u64(&part, w->way_first[p1] - w->way_first[p0]);
+        put_rows(w, r, &part);
+        nav_writer_put_bytes(&part, w->path_bytes + w->way_first[p0],
+                             (size_t)(w->way_first[p1] - w->way_first[p0]));
     }
     if (!nav_failed(s)) s = part.status;
     if (!nav_failed(s)) {
@@ -287,66 +294,126 @@ static bool way_ok(const nav_grid *grid, uint32_t from, uint32_t to, const uint8
     return (uint64_t)y * grid->width + (uint64_t)x == to;
 }
 
-/* Region r's table and ways (in w->table, w->path_first, w->path_bytes): 0 on the diagonal, no
- * negative or NaN cost, a symmetric table equal to its mirror, a way exactly for each reachable entry
- * of a grid that keeps one, each way from its chokepoint's cell to the other's. Logs the first fault. */
+/* Region r's rows and ways: targets that are other chokepoints of the region, ascending; costs not
+ * negative and finite; in a symmetric table each entry's mirror, of the same cost; a way exactly for
+ * each entry of a flat grid that keeps one (not the mirrored half of a symmetric table), each from
+ * its chokepoint's cell to the other's. Logs the first fault. */
 static nav_status check_table(const nav_world *w, uint32_t r, const nav_log *log, const char *chunk)
 {
     const nav__world_region *region = &w->regions[r];
     uint32_t k = region->choke_count;
-    const double *t = w->table + region->table_first;
-    for (uint32_t i = 0; i < k; i++)
-        for (uint32_t j = 0; j < k; j++) {
-            uint64_t e = region->table_first + (uint64_t)i * k + j;
-            double c = t[(uint64_t)i * k + j];
-            uint64_t runs = w->path_first[e + 1] - w->path_first[e];
+    bool flat = region->kind == NAV_WORLD_REGION_GRID && !region->by_hpa; /* (HPA*'s grids: none kept) */
+    for (uint32_t i = 0; i < k; i++) {
+        uint64_t way = w->way_first[region->choke_first + i];
+        for (uint64_t e = w->edge_first[region->choke_first + i];
+             e < w->edge_first[region->choke_first + i + 1]; way += w->way_size[e++]) {
+            uint32_t j = w->edge_to[e];
+            double c = w->edge_cost[e];
+            uint64_t runs = w->way_size[e], mirror;
+            bool own = flat && (!region->symmetric || i < j);
             const char *why = NULL;
-            /* (a grid on disk, on demand: its ways are walked when it is read) */
-            bool own = region->kind == NAV_WORLD_REGION_GRID && !region->by_hpa && c < INFINITY && i != j &&
-                       (!region->symmetric || i < j); /* (HPA*'s grids: found again, none kept) */
-            if (!(c >= 0))
-                why = "a cost that is negative or not a number";
-            else if (i == j && c != 0)
-                why = "a chokepoint's cost to itself is not 0";
-            else if (region->symmetric && c != t[(uint64_t)j * k + i])
-                why = "a symmetric table differs from its mirror";
+            if (j >= k || j == i)
+                why = "a target that is no other chokepoint of the region";
+            else if (e > w->edge_first[region->choke_first + i] && j <= w->edge_to[e - 1])
+                why = "targets out of order";
+            else if (!(c >= 0 && c < INFINITY))
+                why = "a cost that is negative, infinite or not a number";
+            else if (region->symmetric && ((mirror = nav__world_entry(w, region, j, i)) == UINT64_MAX ||
+                                           w->edge_cost[mirror] != c))
+                why = "a symmetric table without an entry's mirror";
             else if (!own && runs)
                 why = "a way where none is kept";
+            /* (a grid on disk, on demand: its ways are walked when it is read) */
             else if (own && region->grid &&
                      !way_ok(region->grid, w->choke[w->region_choke[region->choke_first + i]].id,
-                             w->choke[w->region_choke[region->choke_first + j]].id,
-                             w->path_bytes + w->path_first[e], runs))
+                             w->choke[w->region_choke[region->choke_first + j]].id, w->path_bytes + way,
+                             runs))
                 why = "a way that leaves its grid or ends elsewhere";
             if (why) {
                 nav__logf(log, NAV_LOG_ERROR, "%s chunk: region %u (\"%s\"), entry (%u, %u): %s", chunk, r,
-                          nav__world_name(w, region->name), i, j, why);
+                          nav__world_name(w, region->name), i, j < k ? j : k, why);
                 return NAV_FAILURE | NAV_CORRUPT_DATA;
             }
         }
+    }
     return NAV_SUCCESS;
 }
 
-/* Reads region r's table entries and their ways' byte counts (into path_first[e + 1], not yet
- * summed) from rd. */
-static void get_table(nav_world *w, uint32_t r, nav_reader *rd)
+/* The bytes of a region's rows of n entries (as put_rows writes them). */
+static uint64_t rows_bytes(uint32_t k, uint64_t n)
+{
+    return 4 * (uint64_t)k + 16 * n;
+}
+
+/* Reads region r's rows (as put_rows wrote them) into w's rows from entry *at on (the region's
+ * row starts, targets, costs, ways' sizes), up to entry `end`: false (nothing past end written) when
+ * the counts pass it or the reader ends. */
+static bool get_rows(nav_world *w, uint32_t r, nav_reader *rd, uint64_t *at, uint64_t end)
 {
     const nav__world_region *region = &w->regions[r];
-    uint64_t n = (uint64_t)region->choke_count * region->choke_count, e0 = region->table_first;
-    for (uint64_t e = e0; e < e0 + n; e++) w->table[e] = nav_reader_get_f64(rd);
-    for (uint64_t e = e0; e < e0 + n; e++) w->path_first[e + 1] = nav_reader_get_u32(rd);
+    uint64_t *first = w->edge_first + region->choke_first, e = *at;
+    for (uint32_t i = 0; i < region->choke_count; i++) {
+        first[i] = e;
+        e += nav_reader_get_u32(rd);
+        if (e > end) return false;
+    }
+    first[region->choke_count] = e;
+    for (uint64_t x = *at; x < e; x++) {
+        w->edge_to[x] = nav_reader_get_u32(rd);
+        w->way_size[x] = nav_reader_get_u32(rd);
+        w->edge_cost[x] = nav_reader_get_f64(rd);
+    }
+    *at = e;
+    return !nav_failed(rd->status);
+}
+
+/* The rows at positions p0 .. p1 - 1 their ways' first bytes (way_first), from byte `at` on: returns
+ * the byte after their last way. */
+static uint64_t index_ways(nav_world *w, uint32_t p0, uint32_t p1, uint64_t at)
+{
+    for (uint32_t p = p0; p < p1; p++) {
+        w->way_first[p] = at;
+        for (uint64_t e = w->edge_first[p]; e < w->edge_first[p + 1]; e++) at += w->way_size[e];
+    }
+    w->way_first[p1] = at;
+    return at;
+}
+
+/* Room for the tables of n entries and `ways` bytes of ways. */
+static nav_status alloc_tables(nav_world *w, uint64_t n, uint64_t ways)
+{
+    const nav_allocator *a = &w->allocator;
+    if (n >= SIZE_MAX / sizeof(double) || ways >= SIZE_MAX) return NAV_FAILURE | NAV_TOO_LARGE;
+    size_t m = n ? (size_t)n : 1;
+    w->edge_first = nav__calloc(a, (size_t)w->choke_count + 1, sizeof *w->edge_first);
+    w->edge_to = nav__alloc(a, m * sizeof *w->edge_to);
+    w->edge_cost = nav__alloc(a, m * sizeof *w->edge_cost);
+    w->way_first = nav__calloc(a, (size_t)w->choke_count + 1, sizeof *w->way_first);
+    w->way_size = nav__alloc(a, m * sizeof *w->way_size);
+    w->path_bytes = nav__alloc(a, ways ? (size_t)ways : 1);
+    if (!w->edge_first || !w->edge_to || !w->edge_cost || !w->way_first || !w->way_size || !w->path_bytes)
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    w->edge_count = n;
+    w->path_size = ways;
+    return NAV_SUCCESS;
 }
 
 /* ---- Parts -------------------------------------------------------------------------------------- */
 
-/* One region's record of part p: its table into w, its ways' bytes into ways[r]. */
+/* Where a region's rows lie in its part (checked against the part's size, not yet read). */
+typedef struct part_rows {
+    const uint8_t *rows; /* its rows, then its ways */
+    uint64_t entries, ways;
+} part_rows;
+
+/* One region's record of part p: where its rows lie, into found[r]. */
 static nav_status read_part_record(nav_world *w, nav_reader *rd, uint32_t p, const nav_world_part *parts,
-                                   uint32_t *from, const uint8_t **ways, nav__file_log *flog,
-                                   const nav_log *log)
+                                   uint32_t *from, part_rows *found, nav__file_log *flog, const nav_log *log)
 {
     const char *name = parts[p].name ? parts[p].name : "part";
     uint32_t r = nav_reader_get_u32(rd), digest = nav_reader_get_u32(rd), k = nav_reader_get_u32(rd);
     uint32_t zero = nav_reader_get_u32(rd);
-    uint64_t bytes = nav_reader_get_u64(rd);
+    uint64_t entries = nav_reader_get_u64(rd), ways = nav_reader_get_u64(rd);
     if (nav_failed(rd->status) || zero || r >= w->region_count)
         return nav__chunk_corrupt(rd, &flog->hooks, "WPRT", "a region index the world does not have",
                                   UINT32_MAX);
@@ -366,30 +433,24 @@ static nav_status read_part_record(nav_world *w, nav_reader *rd, uint32_t p, con
                   region_name);
         return NAV_FAILURE | NAV_SOURCE_MISMATCH;
     }
-    uint64_t n = (uint64_t)k * k;
-    if (n > nav_reader_remaining(rd) / 12 || bytes > nav_reader_remaining(rd) - 12 * n)
+    uint64_t left = nav_reader_remaining(rd);
+    if (entries > left / 16 || rows_bytes(k, entries) > left || ways > left - rows_bytes(k, entries))
         return nav__chunk_corrupt(rd, &flog->hooks, "WPRT", "it is shorter than its counts", UINT32_MAX);
-    get_table(w, r, rd);
-    uint64_t sum = 0, e0 = w->regions[r].table_first;
-    for (uint64_t e = e0; e < e0 + n; e++) sum += w->path_first[e + 1];
-    ways[r] = nav_reader_bytes(rd, (size_t)bytes);
-    if (sum != bytes || nav_failed(rd->status))
-        return nav__chunk_corrupt(rd, &flog->hooks, "WPRT", "its ways' lengths do not add up", UINT32_MAX);
+    found[r] = (part_rows){nav_reader_bytes(rd, (size_t)(rows_bytes(k, entries) + ways)), entries, ways};
     return NAV_SUCCESS;
 }
 
 nav_status nav__world_tables_from_parts(nav_world *w, const nav_world_part *parts, uint32_t count,
-                                        const nav_log *log)
+                                        uint64_t limit, const nav_log *log)
 {
     const nav_allocator *a = &w->allocator;
     if (!parts || w->part_list) {
         nav__logf(log, NAV_LOG_ERROR, "parts: none given, or given with only_region");
         return NAV_FAILURE | NAV_INVALID_PARAM;
     }
-    w->path_first = nav__calloc(a, (size_t)w->table_size + 1, sizeof *w->path_first);
     uint32_t *from = nav__alloc(a, w->region_count * sizeof *from);
-    const uint8_t **ways = nav__calloc(a, w->region_count, sizeof *ways);
-    nav_status s = w->path_first && from && ways ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    part_rows *found = nav__calloc(a, w->region_count, sizeof *found);
+    nav_status s = from && found ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     for (uint32_t r = 0; r < w->region_count && from; r++) from[r] = UINT32_MAX;
     for (uint32_t p = 0; p < count && !nav_failed(s); p++) {
         const char *name = parts[p].name ? parts[p].name : "part";
@@ -410,29 +471,47 @@ nav_status nav__world_tables_from_parts(nav_world *w, const nav_world_part *part
             break;
         }
         for (uint32_t i = 0; i < records && !nav_failed(s); i++)
-            s = read_part_record(w, &rd, p, parts, from, ways, &flog, log);
+            s = read_part_record(w, &rd, p, parts, from, found, &flog, log);
         if (!nav_failed(s) && nav_reader_remaining(&rd))
             s = nav__chunk_corrupt(&rd, &flog.hooks, "WPRT", "bytes after its last region", UINT32_MAX);
     }
-    for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++)
+    uint64_t entries = 0, ways = 0; /* (each within its part's bytes: no overflow) */
+    for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++) {
         if (from[r] == UINT32_MAX) {
             nav__logf(log, NAV_LOG_ERROR, "region \"%s\": no part", nav__world_name(w, w->regions[r].name));
             s = NAV_FAILURE | NAV_INVALID_PARAM;
         }
-    if (!nav_failed(s)) {
-        for (uint64_t e = 0; e < w->table_size; e++) w->path_first[e + 1] += w->path_first[e];
-        w->path_size = w->path_first[w->table_size];
-        w->path_bytes = nav__alloc(a, w->path_size ? (size_t)w->path_size : 1);
-        if (!w->path_bytes) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        entries += found[r].entries, ways += found[r].ways;
     }
-    for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++) {
+    if (!nav_failed(s) && entries * NAV__WORLD_ENTRY_BYTES + ways > limit) {
+        nav__logf(log, NAV_LOG_ERROR,
+                  "parts: the regions' tables pass the bake's limit of %llu bytes (max_table_bytes)",
+                  (unsigned long long)limit);
+        s = NAV_FAILURE | NAV_TOO_LARGE;
+    }
+    if (!nav_failed(s)) s = alloc_tables(w, entries, ways);
+    uint64_t at = 0, way = 0;
+    for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++) { /* the regions' rows in order */
         const nav__world_region *region = &w->regions[r];
-        uint64_t e0 = region->table_first, e1 = e0 + (uint64_t)region->choke_count * region->choke_count;
-        memcpy(w->path_bytes + w->path_first[e0], ways[r], (size_t)(w->path_first[e1] - w->path_first[e0]));
-        s = check_table(w, r, log, "WPRT");
+        uint64_t first = at, rows = rows_bytes(region->choke_count, found[r].entries), way_at = way;
+        nav_reader rd;
+        nav_reader_init(&rd, found[r].rows, (size_t)rows);
+        bool ok = get_rows(w, r, &rd, &at, first + found[r].entries) && at == first + found[r].entries &&
+                  !nav_reader_remaining(&rd);
+        if (ok) way = index_ways(w, region->choke_first, region->choke_first + region->choke_count, way);
+        uint64_t sum = way - way_at;
+        if (!ok || sum != found[r].ways) {
+            nav__logf(log, NAV_LOG_ERROR, "%s: WPRT chunk: region \"%s\": rows or ways that do not add up",
+                      parts[from[r]].name ? parts[from[r]].name : "part",
+                      nav__world_name(w, w->regions[r].name));
+            s = NAV_FAILURE | NAV_CORRUPT_DATA;
+            break;
+        }
+        if (sum) memcpy(w->path_bytes + way_at, found[r].rows + rows, (size_t)sum);
     }
+    for (uint32_t r = 0; r < w->region_count && !nav_failed(s); r++) s = check_table(w, r, log, "WPRT");
     nav__free(a, from);
-    nav__free(a, (void *)ways);
+    nav__free(a, found);
     return s;
 }
 
@@ -688,26 +767,24 @@ static nav_status read_world(reader *rd, const nav_chunk *wreg, const nav__lazy_
             s = corrupt(rd, "a chokepoint at no walkable place of its region, chokepoint", c);
     }
     if (!nav_failed(s)) s = nav__world_index_chokepoints(w);
-    if (!nav_failed(s)) {
+    if (!nav_failed(s)) { /* the rest is exactly the rows and ways its header counts: checked before they
+                             are allocated, so a forged count cannot ask for gigabytes */
         nav_reader_align(r, 8);
-        uint64_t n = w->table_size;
-        if (table_size != n || n > nav_reader_remaining(r) / 12 ||
-            path_size != nav_reader_remaining(r) - 12 * n)
-            s = corrupt(rd, "tables or ways of another size than its chokepoints give", UINT32_MAX);
+        uint64_t left = nav_reader_remaining(r), fixed = 4 * (uint64_t)w->choke_count;
+        if (nav_failed(r->status) || fixed > left || table_size > (left - fixed) / 16 ||
+            path_size != left - fixed - 16 * table_size)
+            s = corrupt(rd, "rows or ways of another size than the chunk holds", UINT32_MAX);
     }
+    if (!nav_failed(s)) s = alloc_tables(w, table_size, path_size);
     if (!nav_failed(s)) {
-        w->path_first = nav__calloc(a, (size_t)w->table_size + 1, sizeof *w->path_first);
-        w->path_bytes = nav__alloc(a, path_size ? (size_t)path_size : 1);
-        if (!w->path_first || !w->path_bytes) s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    }
-    if (!nav_failed(s)) {
-        for (uint32_t i = 0; i < w->region_count; i++) get_table(w, i, r);
-        for (uint64_t e = 0; e < w->table_size; e++) w->path_first[e + 1] += w->path_first[e];
-        w->path_size = path_size;
-        const void *bytes = nav_reader_bytes(r, (size_t)path_size);
-        if (!bytes || w->path_first[w->table_size] != path_size || nav_reader_remaining(r))
-            s = corrupt(rd, "ways whose lengths do not add up", UINT32_MAX);
-        else
+        uint64_t at = 0;
+        bool ok = true;
+        for (uint32_t i = 0; i < w->region_count && ok; i++) ok = get_rows(w, i, r, &at, table_size);
+        const void *bytes = ok ? nav_reader_bytes(r, (size_t)path_size) : NULL;
+        if (!ok || at != table_size || !bytes || index_ways(w, 0, w->choke_count, 0) != path_size ||
+            nav_reader_remaining(r))
+            s = corrupt(rd, "rows or ways whose counts do not add up", UINT32_MAX);
+        else if (path_size)
             memcpy(w->path_bytes, bytes, (size_t)path_size);
     }
     for (uint32_t i = 0; i < w->region_count && !nav_failed(s); i++) s = check_table(w, i, rd->log, "WRLD");
@@ -804,8 +881,10 @@ static nav_status load_lazy(const char *path, const nav_world_load_desc *desc, n
     }
     if (!nav_failed(s) &&
         (wrld->version != NAV_WORLD_CHUNK_VERSION || wreg->version != NAV_WORLD_CHUNK_VERSION)) {
-        nav__logf(&flog->hooks, NAV_LOG_ERROR, "world chunks of version %u, this library reads %d",
-                  wrld->version, NAV_WORLD_CHUNK_VERSION);
+        nav__logf(&flog->hooks, NAV_LOG_ERROR, "world chunks of version %u, this library reads %d%s",
+                  wrld->version, NAV_WORLD_CHUNK_VERSION,
+                  wrld->version < NAV_WORLD_CHUNK_VERSION ? " (an older libnav made it: bake the file again)"
+                                                          : "");
         s = NAV_FAILURE | NAV_WRONG_VERSION;
     }
     uint8_t *data = NULL;

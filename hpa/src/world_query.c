@@ -14,10 +14,13 @@
  *     placed on it (cost 0);
  *   - the links enabled when the query starts;
  *   - out of a chokepoint reached through a link: into the goal region's cells (a grid end), or
- *     else the region's table, the cheapest way to each of its chokepoints. The table is followed
- *     only out of a chokepoint reached through a link: reached from its region's own start or
- *     through the table, a second table edge in the same region would never be cheaper than the
- *     first one alone.
+ *     else the region's table, the cheapest way to each of the chokepoints it keeps an entry for;
+ *     and, in a table of chains, out of a chokepoint reached through the table, the table again: a
+ *     pruned table keeps no entry from a to b where a cheapest way passes another chokepoint c, and
+ *     chokepoints of one cell reach others through the first of them (world_internal.h), so the
+ *     search goes a, c, b. Other tables are followed only out of a chokepoint reached through a link
+ *     (a second entry would never be cheaper than one), and no table out of a chokepoint reached
+ *     from an end's cells or fan: those reach every chokepoint of their region at its cost already.
  * An end on a region that is no such grid (a navmesh, a waypoint graph, a huge grid) is joined to
  * its region's chokepoints by a fan, as the tables are made (the goal's run backwards, so that
  * one-way moves count the right way); the start's fan then also reaches the goal when both lie in
@@ -34,7 +37,11 @@
 #include "nav/heap.h"
 #include "world_internal.h"
 
-#define FROM_START      UINT32_MAX /* a vertex's parent when it is where the search began */
+#define FROM_START UINT32_MAX /* a vertex's parent when it is where the search began */
+/* how a vertex was reached (nav_world_query.by) */
+#define BY_END          0          /* from the start (its cells or fan), or from the cell it lies on */
+#define BY_LINK         1          /* through a link: it may enter its region's cells or table */
+#define BY_TABLE        2          /* through its region's table: it may follow the table on */
 #define CELL_SEARCH_MAX (1u << 20) /* ends on grids of more cells are joined by fans */
 
 struct nav_world_query {
@@ -47,7 +54,7 @@ struct nav_world_query {
     uint32_t chokes, cells; /* C, and M: the largest grid region's cells (0: ends are fanned) */
     double *g;
     uint32_t *parent; /* vertex it was reached from, or FROM_START */
-    uint8_t *by_link; /* a chokepoint reached through a link (it may enter cells or its table) */
+    uint8_t *by;      /* how each was reached: BY_END, BY_LINK or BY_TABLE */
     uint32_t *stamp;
     uint32_t stamp_now;
     nav_heap open;
@@ -103,13 +110,13 @@ nav_status nav_world_query_create(const nav_world *w, const nav_allocator *alloc
     q->links_on = nav__calloc(&a, w->state.words ? w->state.words : 1, sizeof *q->links_on);
     q->g = nav__alloc(&a, nav__mul_size(n, sizeof *q->g));
     q->parent = nav__alloc(&a, nav__mul_size(n, sizeof *q->parent));
-    q->by_link = nav__alloc(&a, n);
+    q->by = nav__alloc(&a, n);
     q->stamp = nav__calloc(&a, n, sizeof *q->stamp);
     q->route = nav__alloc(&a, nav__mul_size(n, sizeof *q->route));
     q->targets = nav__alloc(&a, nav__mul_size(fan, sizeof *q->targets));
     q->start_cost = nav__alloc(&a, nav__mul_size(fan, sizeof *q->start_cost));
     q->goal_cost = nav__alloc(&a, nav__mul_size(fan, sizeof *q->goal_cost));
-    bool made = q->links_on && q->g && q->parent && q->by_link && q->stamp && q->route && q->targets &&
+    bool made = q->links_on && q->g && q->parent && q->by && q->stamp && q->route && q->targets &&
                 q->start_cost && q->goal_cost && !nav_failed(nav_heap_init(&q->open, &a, n, n));
     q->scratch_made = made && !nav_failed(nav__world_scratch_init(&q->scratch, w, &a, &a));
     if (!q->scratch_made) {
@@ -131,7 +138,7 @@ void nav_world_query_destroy(nav_world_query *q)
     nav__free(&a, q->links_on);
     nav__free(&a, q->g);
     nav__free(&a, q->parent);
-    nav__free(&a, q->by_link);
+    nav__free(&a, q->by);
     nav__free(&a, q->stamp);
     nav__free(&a, q->route);
     nav__free(&a, q->targets);
@@ -228,15 +235,15 @@ static double estimate_at(const nav_world_query *q, uint32_t v)
                     g->desc.origin.z + ((float)(cell / g->width) + 0.5f) * s);
 }
 
-/* Offers vertex v the cost g, reached from `from` (through a link or not). Its key is g plus the
- * estimate, worked out only when the offer is taken. */
-static void offer(nav_world_query *q, uint32_t v, double g, uint32_t from, bool by_link)
+/* Offers vertex v the cost g, reached from `from` (by: BY_END, BY_LINK or BY_TABLE). Its key is g
+ * plus the estimate, worked out only when the offer is taken. */
+static void offer(nav_world_query *q, uint32_t v, double g, uint32_t from, uint8_t by)
 {
     bool seen = q->stamp[v] >> 1 == q->stamp_now;
     if (seen && ((q->stamp[v] & 1) || !(g < q->g[v]))) return;
     q->g[v] = g;
     q->parent[v] = from;
-    q->by_link[v] = by_link;
+    q->by[v] = by;
     uint64_t key = nav_heap_key_exact(g + estimate_at(q, v));
     if (seen) {
         nav_heap_decrease(&q->open, v, key, nav_heap_tie_larger_g(g));
@@ -284,14 +291,14 @@ static void expand_cell(nav_world_query *q, uint32_t v, double g)
         int d = __builtin_ctz(m);
         uint32_t next = (uint32_t)((int32_t)cell + grid->offset[d]);
         double step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next]] * size;
-        offer(q, block + next, g + step, v, false);
+        offer(q, block + next, g + step, v, BY_END);
     }
     /* the chokepoints placed on this cell, at no cost */
     const nav_world *world = q->world;
     uint32_t region = v < q->start_block + q->cells ? q->start.region : q->goal.region;
     uint32_t first, end;
     chokes_on(world, &world->regions[region], cell, &first, &end);
-    for (uint32_t k = first; k < end; k++) offer(q, world->choke_by_id[k], g, v, false);
+    for (uint32_t k = first; k < end; k++) offer(q, world->choke_by_id[k], g, v, BY_END);
 }
 
 /* ---- Search -------------------------------------------------------------------------------------- */
@@ -334,11 +341,11 @@ static double search(nav_world_query *q, double direct, uint32_t *last, nav_worl
     nav_heap_clear(&q->open);
     const nav__world_region *rs = &w->regions[q->start.region];
     if (q->start_grid) {
-        offer(q, q->start_block + q->start.id, 0, FROM_START, false);
+        offer(q, q->start_block + q->start.id, 0, FROM_START, BY_END);
     } else {
         for (uint32_t j = 0; j < rs->choke_count; j++)
             if (q->start_cost[j] < INFINITY)
-                offer(q, w->region_choke[rs->choke_first + j], q->start_cost[j], FROM_START, false);
+                offer(q, w->region_choke[rs->choke_first + j], q->start_cost[j], FROM_START, BY_END);
     }
     double best = direct, since = q->timing ? seconds() : 0;
     bool on_cells = q->start_grid != NULL;
@@ -374,16 +381,17 @@ static double search(nav_world_query *q, double direct, uint32_t *last, nav_worl
         const nav__world_link *l = &w->links[link];
         bool from_end = (v & 1) == 0;
         if (nav__world_bit(q->links_on, link) && (from_end || !l->one_way))
-            offer(q, v ^ 1, g + l->cost, v, true);
-        if (!q->by_link[v]) continue;
+            offer(q, v ^ 1, g + l->cost, v, BY_LINK);
+        if (q->by[v] == BY_END) continue;
         if (q->goal_grid && at->region == q->goal.region) { /* into the goal grid's cells */
-            offer(q, q->goal_block + at->id, g, v, false);
+            if (q->by[v] == BY_LINK) offer(q, q->goal_block + at->id, g, v, BY_END);
             continue;
         }
         const nav__world_region *r = &w->regions[at->region];
-        const double *row = w->table + r->table_first + (uint64_t)w->choke_slot[v] * r->choke_count;
-        for (uint32_t j = 0; j < r->choke_count; j++)
-            if (row[j] < INFINITY) offer(q, w->region_choke[r->choke_first + j], g + row[j], v, false);
+        if (q->by[v] == BY_TABLE && !r->chains) continue; /* (a full table: the first entry was enough) */
+        uint32_t row = r->choke_first + w->choke_slot[v];
+        for (uint64_t e = w->edge_first[row]; e < w->edge_first[row + 1]; e++)
+            offer(q, w->region_choke[r->choke_first + w->edge_to[e]], g + w->edge_cost[e], v, BY_TABLE);
     }
     if (q->timing) *(on_cells ? &res->fans_s : &res->search_s) += seconds() - since;
     return best;
@@ -435,7 +443,7 @@ nav_status nav_world_plan(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav
     q->route_count = n;
     /* legs: split where a link is taken (a chokepoint reached through a link from its other end) */
     uint32_t legs = 1;
-    for (uint32_t i = 1; i < n; i++) legs += !is_cell(q, q->route[i]) && q->by_link[q->route[i]];
+    for (uint32_t i = 1; i < n; i++) legs += !is_cell(q, q->route[i]) && q->by[q->route[i]] == BY_LINK;
     s = reserve_legs(q, legs);
     if (nav_failed(s)) return s;
     double leg_start = 0; /* the route's cost where the current leg began */
@@ -443,7 +451,7 @@ nav_status nav_world_plan(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav
     uint32_t first = 0;
     for (uint32_t i = 1; i < n; i++) {
         uint32_t v = q->route[i];
-        if (is_cell(q, v) || !q->by_link[v]) continue;
+        if (is_cell(q, v) || q->by[v] != BY_LINK) continue;
         uint32_t c = q->route[i - 1]; /* the link's near end */
         q->leg_route[q->leg_count] = first;
         q->legs[q->leg_count++] = (nav_world_leg){.region = w->choke[c].region,
@@ -497,42 +505,54 @@ static bool walked(const nav_world_query *q, uint32_t leg, nav_path *path, doubl
     return true;
 }
 
-/* Appends the way the bake kept for a leg that is one table edge of a grid region (a link's end to
- * the next link's start in a tile), walking its runs of moves (backwards for the mirrored half of a
- * symmetric table): true, with *cost its moves' sum. False when the leg is no such edge. */
+/* Appends the ways the bake kept for a leg that is a chain of table entries of a flat grid region
+ * (from the chokepoint a link reached to the one the next link leaves from, each one after the
+ * first reached through the table), walking each entry's runs of moves (for the mirrored half of
+ * a symmetric table, its mirror's runs backwards): true, with *cost their moves' sum. False when
+ * the leg is no such chain. */
 static bool kept(const nav_world_query *q, uint32_t leg, nav_path *path, double *cost, nav_status *s)
 {
     const nav_world *w = q->world;
     uint32_t first = q->leg_route[leg], end = leg + 1 < q->leg_count ? q->leg_route[leg + 1] : q->route_count;
-    if (end != first + 2 || is_cell(q, q->route[first]) || is_cell(q, q->route[first + 1])) return false;
-    uint32_t a = q->route[first], b = q->route[first + 1];
-    const nav__world_region *r = &w->regions[w->choke[a].region];
-    if (!r->grid || r->by_hpa || w->choke[b].region != w->choke[a].region || q->by_link[b]) return false;
-    uint32_t i = w->choke_slot[a], j = w->choke_slot[b];
-    bool backwards = r->symmetric && i > j;
-    uint64_t e =
-        r->table_first + (backwards ? (uint64_t)j * r->choke_count + i : (uint64_t)i * r->choke_count + j);
+    if (leg == 0 || leg + 1 >= q->leg_count || end - first < 2) return false; /* (ends: no chokepoints) */
+    const nav__world_region *r = &w->regions[w->choke[q->route[first]].region];
+    if (!r->grid || r->by_hpa) return false;
+    for (uint32_t i = first; i < end; i++) {
+        uint32_t v = q->route[i];
+        if (is_cell(q, v) || w->choke[v].region != r->index || (i > first && q->by[v] != BY_TABLE))
+            return false;
+    }
     const nav_grid *grid = r->grid;
-    uint32_t cell = backwards ? w->choke[b].id : w->choke[a].id, width = grid->width, before = path->count;
+    uint32_t cell = w->choke[q->route[first]].id, width = grid->width, before = path->count;
     double sum = 0, size = grid->desc.cell_size;
     *s = nav_path_push(path, nav_grid_cell_center(grid, (int32_t)(cell % width), (int32_t)(cell / width)),
                        cell);
-    for (uint64_t k = w->path_first[e]; k < w->path_first[e + 1] && !nav_failed(*s); k++) {
-        int d = w->path_bytes[k] >> 5;
-        for (int n = (w->path_bytes[k] & 31) + 1; n > 0 && !nav_failed(*s); n--) {
-            uint32_t next = (uint32_t)((int32_t)cell + grid->offset[d]);
-            /* a move's cost is its length times the terrain entered (backwards: the cell left) */
-            sum += grid->step_length[d] * grid->terrain_cost[grid->terrain[backwards ? cell : next]] * size;
-            cell = next;
-            *s = nav_path_push(
-                path, nav_grid_cell_center(grid, (int32_t)(cell % width), (int32_t)(cell / width)), cell);
+    for (uint32_t h = first; h + 1 < end && !nav_failed(*s); h++) {
+        uint32_t i = w->choke_slot[q->route[h]], j = w->choke_slot[q->route[h + 1]];
+        bool backwards = r->symmetric && i > j;
+        uint64_t e = backwards ? nav__world_entry(w, r, j, i) : nav__world_entry(w, r, i, j);
+        if (e == UINT64_MAX) { /* (never: the search took the entry) */
+            *s = NAV_FAILURE | NAV_CORRUPT_DATA;
+            break;
+        }
+        uint64_t runs = w->way_size[e], at = nav__world_way_start(w, r->choke_first + (backwards ? j : i), e);
+        for (uint64_t k = 0; k < runs && !nav_failed(*s); k++) {
+            uint8_t run = w->path_bytes[backwards ? at + runs - 1 - k : at + k];
+            int d = backwards ? nav__dir_opposite(run >> 5) : run >> 5;
+            for (int n = (run & 31) + 1; n > 0 && !nav_failed(*s); n--) {
+                uint32_t next = (uint32_t)((int32_t)cell + grid->offset[d]);
+                /* a move's cost is its length times the terrain entered */
+                sum += grid->step_length[d] * grid->terrain_cost[grid->terrain[next]] * size;
+                cell = next;
+                *s = nav_path_push(
+                    path, nav_grid_cell_center(grid, (int32_t)(cell % width), (int32_t)(cell / width)), cell);
+            }
         }
     }
     if (nav_failed(*s)) {
         path->count = before;
         return true;
     }
-    if (backwards) nav_path_reverse_from(path, before);
     *cost = sum;
     return true;
 }

@@ -4,37 +4,15 @@
  * clusters of 16 x 16 cells needs 256 records whatever the size of the map. Records carry a
  * generation stamp, so a new search clears nothing. The path is kept as the direction of the
  * move into each cell (one byte), and walked back from the target. */
-#include "nav/region.h"
-
 #include <math.h>
 
 #include "alloc.h"
 #include "grid_internal.h"
 #include "heuristic.h"
-#include "nav/heap.h"
+#include "region_internal.h"
 
-#define NO_DIR       0xffu
-#define FAN_RING_MAX 64 /* buckets at most in a fan's ring */
-
-struct nav_region_query {
-    const nav_grid *grid;
-    nav_allocator allocator;
-    uint32_t max_cells;
-    double *g;
-    uint32_t *stamp;       /* generation << 1 | closed */
-    uint8_t *dir;          /* direction of the move into the cell on its best path (NO_DIR at the source) */
-    uint32_t *target;      /* generation: the cell is a target of the fan under way */
-    uint32_t *next, *prev; /* a fan's buckets: doubly linked lists of cells (fan_by_buckets) */
-    nav_heap open;
-    uint32_t *bucket[FAN_RING_MAX]; /* fan_whole's buckets, grown as a fan needs */
-    uint32_t bucket_room[FAN_RING_MAX];
-    uint32_t generation;
-    uint64_t expanded;
-    /* the last search, for nav_region_fan_path */
-    nav_grid_rect rect;
-    uint32_t from;
-    bool reverse;
-};
+#define NO_DIR       NAV__REGION_NO_DIR
+#define FAN_RING_MAX NAV__FAN_RING_MAX
 
 nav_status nav_region_query_create(const nav_grid *grid, uint32_t max_cells, const nav_allocator *allocator,
                                    nav_region_query **out)
@@ -53,9 +31,10 @@ nav_status nav_region_query_create(const nav_grid *grid, uint32_t max_cells, con
     q->stamp = nav__calloc(&a, max_cells, sizeof *q->stamp);
     q->dir = nav__alloc(&a, max_cells);
     q->target = nav__calloc(&a, max_cells, sizeof *q->target);
+    q->passed = nav__alloc(&a, max_cells);
     q->next = nav__alloc(&a, nav__mul_size(max_cells, sizeof *q->next));
     q->prev = nav__alloc(&a, nav__mul_size(max_cells, sizeof *q->prev));
-    if (!q->g || !q->stamp || !q->dir || !q->target || !q->next || !q->prev ||
+    if (!q->g || !q->stamp || !q->dir || !q->target || !q->passed || !q->next || !q->prev ||
         nav_failed(nav_heap_init(&q->open, &a, max_cells, max_cells))) {
         nav_region_query_destroy(q);
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -72,6 +51,7 @@ void nav_region_query_destroy(nav_region_query *q)
     nav__free(&q->allocator, q->stamp);
     nav__free(&q->allocator, q->dir);
     nav__free(&q->allocator, q->target);
+    nav__free(&q->allocator, q->passed);
     nav__free(&q->allocator, q->next);
     nav__free(&q->allocator, q->prev);
     for (int i = 0; i < FAN_RING_MAX; i++) nav__free(&q->allocator, q->bucket[i]);
@@ -94,7 +74,7 @@ size_t nav_region_query_memory_bytes(const nav_region_query *q)
     size_t buckets = 0;
     for (int i = 0; i < FAN_RING_MAX; i++) buckets += (size_t)q->bucket_room[i] * sizeof(uint32_t);
     return sizeof *q + buckets +
-           (size_t)q->max_cells * (sizeof *q->g + sizeof *q->stamp + 1 + sizeof *q->target +
+           (size_t)q->max_cells * (sizeof *q->g + sizeof *q->stamp + 2 + sizeof *q->target +
                                    2 * sizeof(uint32_t) + sizeof(nav_heap_entry) + sizeof(uint32_t));
 }
 
@@ -121,8 +101,7 @@ static uint32_t local_index(const nav_grid *grid, nav_grid_rect r, uint32_t cell
     return (uint32_t)y * (uint32_t)r.width + (uint32_t)x;
 }
 
-/* Starts a new generation; every 2^31 searches the stamps are cleared. */
-static void next_generation(nav_region_query *q)
+void nav__region_next_generation(nav_region_query *q)
 {
     if (++q->generation >= (1u << 31)) {
         for (uint32_t i = 0; i < q->max_cells; i++) q->stamp[i] = q->target[i] = 0;
@@ -162,7 +141,7 @@ static inline bool neighbour(const nav_grid *grid, nav_grid_rect r, int32_t lx, 
  * bucket being settled. Costs are the heap's (the same sums, maybe another of several equal paths). */
 #define NO_CELL UINT32_MAX
 
-static uint32_t fan_ring(const nav_grid *grid)
+uint32_t nav__region_fan_ring(const nav_grid *grid)
 {
     double width = grid->min_cost, widest = grid->max_cost * fmax(1.0, grid->desc.diagonal_cost);
     double ring = ceil(widest / width) + 2;
@@ -247,7 +226,7 @@ static void fan_by_buckets(nav_region_query *q, nav_grid_rect r, uint32_t from, 
  * arrays grow as a fan needs (q->bucket); false when they cannot. Costs, and the cells settled, are
  * fan_by_buckets' (each bucket's cells may settle in another order, so a fan that stops at its last
  * target may settle a few cells more or fewer, and of equal paths keep another). */
-static bool grow_bucket(nav_region_query *q, uint32_t slot)
+bool nav__region_grow_bucket(nav_region_query *q, uint32_t slot)
 {
     uint32_t room = q->bucket_room[slot];
     if (room > UINT32_MAX / 2) return false;
@@ -306,7 +285,7 @@ fan_whole_loop(nav_region_query *q, uint32_t from, uint32_t targets_left, uint32
 #define PUT(slot, cell)                                                                                      \
     do {                                                                                                     \
         if (count[slot] == room[slot]) {                                                                     \
-            if (!grow_bucket(q, slot)) {                                                                     \
+            if (!nav__region_grow_bucket(q, slot)) {                                                         \
                 ok = false;                                                                                  \
                 goto done;                                                                                   \
             }                                                                                                \
@@ -370,7 +349,7 @@ static bool fan_whole(nav_region_query *q, uint32_t from, uint32_t targets_left,
 static bool search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool reverse, uint32_t goal,
                    uint32_t targets_left, uint32_t max_expanded)
 {
-    uint32_t ring = goal == UINT32_MAX ? fan_ring(q->grid) : 0;
+    uint32_t ring = goal == UINT32_MAX ? nav__region_fan_ring(q->grid) : 0;
     if (ring && !reverse && r.x == 0 && r.y == 0 && (uint32_t)r.width == q->grid->width &&
         (uint32_t)r.height == q->grid->height) {
         return fan_whole(q, from, targets_left, ring);
@@ -445,7 +424,7 @@ nav_status nav_region_fan(nav_region_query *q, nav_grid_rect rect, uint32_t from
     if (!q || !rect_valid(q, rect) || (count && (!targets || !costs))) return NAV_FAILURE | NAV_INVALID_PARAM;
     uint32_t start = local_index(q->grid, rect, from);
     if (start == UINT32_MAX || !nav__cell_free(q->grid, from)) return NAV_FAILURE | NAV_INVALID_PARAM;
-    next_generation(q);
+    nav__region_next_generation(q);
     q->rect = rect;
     q->from = from;
     q->reverse = reverse;
@@ -508,7 +487,7 @@ nav_status nav_region_leg(nav_region_query *q, nav_grid_rect rect, uint32_t from
     uint32_t start = local_index(q->grid, rect, from), goal = local_index(q->grid, rect, to);
     if (start == UINT32_MAX || goal == UINT32_MAX || !nav__cell_free(q->grid, from))
         return NAV_FAILURE | NAV_INVALID_PARAM;
-    next_generation(q);
+    nav__region_next_generation(q);
     q->rect = rect;
     q->from = from;
     q->reverse = false;

@@ -6,8 +6,10 @@
  * between two places of one region). The abstract layer plans over chokepoints only (the two ends
  * of every link), as HPA* plans over the transitions between its clusters (../shared/DESIGN.md,
  * "leg and fan"):
- *   - bake: inside each region, the cost from each of its chokepoints to each other (a fan: one
- *     search, many targets), kept as one small table a region (on grids with each entry's way);
+ *   - bake: inside each region, the cost from each of its chokepoints to the others (a fan: one
+ *     search, many targets), kept as a sparse table a region (on grids with each entry's way):
+ *     only the entries the search needs (on a grid of many chokepoints, none that a way through
+ *     another chokepoint covers: docs/worlds.md, "What a bake keeps");
  *   - query: locate start and goal in their regions, then one A* over the chokepoints (links and
  *     the regions' tables) and the cells of the ends' grid regions (ends on other regions are
  *     fanned to their chokepoints), then fill in each leg (the cells the search walked, a table
@@ -199,10 +201,18 @@ typedef struct nav_world_part {
     const char *name; /* [opt] for messages (the file's name) */
 } nav_world_part;
 
+/* The most bytes the regions' tables may take by default (nav_world_bake_desc.max_table_bytes). */
+#define NAV_WORLD_DEFAULT_MAX_TABLE_BYTES (1ull << 30)
+
 typedef struct nav_world_bake_desc {
     uint32_t threads;               /* regions' tables worked out on this many threads (0: every core);
                                        the world comes out the same */
-    nav_progress progress;          /* [opt] stage "fans": regions done out of all */
+    nav_progress progress;          /* [opt] stage "fans": steps done out of all (a region of at most
+                                       64 chokepoints, or one fan of a bigger region) */
+    uint64_t max_table_bytes;       /* the most the regions' tables and kept ways may take in memory (16
+                                       bytes an entry, plus the ways): past it the bake stops with
+                                       NAV_TOO_LARGE, naming the region (0:
+                                       NAV_WORLD_DEFAULT_MAX_TABLE_BYTES, 1 GiB) */
     const nav_allocator *allocator; /* [opt] null: the builder's */
     /* Split bakes (docs/worlds.md): the tables, which are most of a bake's work, one region at a
      * time on many machines, then joined. */
@@ -224,8 +234,9 @@ typedef struct nav_world nav_world;
  * NAV_INVALID_PARAM (null arguments, no region, an only_region no region has, shard not below
  * shards, a part bake given parts, a region without its part or with two), NAV_CORRUPT_DATA or
  * NAV_WRONG_VERSION (a part that is damaged or not a part), NAV_SOURCE_MISMATCH (a part made from other
- * region data or other chokepoints), NAV_OUT_OF_MEMORY or NAV_WRONG_STATE (cancelled through the progress
- * callback); *out is null on failure. */
+ * region data or other chokepoints), NAV_TOO_LARGE (the tables past max_table_bytes: logged with the
+ * region), NAV_OUT_OF_MEMORY or NAV_WRONG_STATE (cancelled through the progress callback); *out is
+ * null on failure. */
 NAV_BAKE_API nav_status nav_world_bake(const nav_world_builder *builder, const nav_world_bake_desc *desc,
                                        nav_world **out);
 NAV_API void nav_world_destroy(nav_world *world);
@@ -278,8 +289,8 @@ NAV_BAKE_API nav_status nav_world_load_json_text(const char *text, size_t size, 
 #define NAV_CHUNK_WORLD              NAV_TAG('W', 'R', 'L', 'D')
 #define NAV_CHUNK_WORLD_REGIONS      NAV_TAG('W', 'R', 'E', 'G')
 #define NAV_CHUNK_WORLD_PART         NAV_TAG('W', 'P', 'R', 'T')
-#define NAV_WORLD_CHUNK_VERSION      2 /* 2: its meshes' chunks hold heights */
-#define NAV_WORLD_PART_CHUNK_VERSION 1
+#define NAV_WORLD_CHUNK_VERSION      3 /* 2: its meshes' chunks hold heights; 3: sparse tables */
+#define NAV_WORLD_PART_CHUNK_VERSION 2 /* 2: sparse tables */
 
 /* Appends the world's .nav file image to out. Returns NAV_SUCCESS, or NAV_FAILURE with
  * NAV_OUT_OF_MEMORY, or NAV_WRONG_STATE for a world of a part bake (only_region). */
@@ -290,9 +301,11 @@ NAV_API nav_status nav_world_save_nav(const nav_world *world, const char *path);
 
 /* Makes a world from a .nav file image (size bytes: copied from, not kept), checking everything a
  * query relies on: the container's CRCs; every count, index and name; each region's data as its
- * own chunk reader checks it; every chokepoint on a walkable place of its region; every table entry
- * (0 on the diagonal, not negative, a symmetric table equal to its mirror); every kept way inside
- * its grid from its first chokepoint's cell to its second's; and the regions' extents, symmetry and
+ * own chunk reader checks it; every chokepoint on a walkable place of its region; the tables' rows
+ * and ways filling the chunk exactly (before they are allocated); every table entry (a target that
+ * is another chokepoint of the region, targets ascending, a cost not negative and finite, a
+ * symmetric table's entries in mirrored pairs); every kept way inside its grid from its first
+ * chokepoint's cell to its second's; and the regions' extents, symmetry and
  * the estimate's cost floors against what the region data gives. A file that passes cannot make a
  * query read out of bounds or loop. The world owns its regions; their grids come without
  * reachability labels (nothing a world asks of them uses them; nav_grid_find_path works without,
@@ -339,7 +352,7 @@ NAV_API uint32_t nav_world_part_regions(const nav_world *world, uint32_t *region
 typedef struct nav_world_info {
     uint32_t regions, links;
     uint32_t chokepoints;  /* places the abstract graph plans over: the two ends of every link */
-    uint64_t region_edges; /* costs between chokepoints of one region (the regions' tables) */
+    uint64_t region_edges; /* entries of the regions' tables (costs between chokepoints of one region) */
     size_t bytes;          /* of the bake (not counting the borrowed grids) */
 } nav_world_info;
 

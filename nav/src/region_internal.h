@@ -1,0 +1,66 @@
+/* Private: the scratch of the grid planner's searches bounded to a rectangle (nav/region.h;
+ * region.c), shared with the fans that stop where every way passes a chokepoint (region_pruned.c),
+ * which a world's bake uses for its grid regions' tables (hpa/bake/world_bake.c). */
+#ifndef NAV_SRC_REGION_INTERNAL_H
+#define NAV_SRC_REGION_INTERNAL_H
+
+#include "nav/heap.h"
+#include "nav/region.h"
+
+#define NAV__REGION_NO_DIR 0xffu
+#define NAV__FAN_RING_MAX  64 /* buckets at most in a fan's ring */
+
+struct nav_region_query {
+    const nav_grid *grid;
+    nav_allocator allocator;
+    uint32_t max_cells;
+    double *g;
+    uint32_t *stamp;       /* generation << 1 | closed */
+    uint8_t *dir;          /* direction of the move into the cell on its best path (NO_DIR at the source) */
+    uint32_t *target;      /* generation: the cell is a target of the fan under way */
+    uint8_t *passed;       /* a pruned fan's: a cheapest way to the cell passes another place */
+    uint32_t *next, *prev; /* a fan's buckets: doubly linked lists of cells (fan_by_buckets) */
+    nav_heap open;
+    uint32_t *bucket[NAV__FAN_RING_MAX]; /* fan_whole's buckets, grown as a fan needs */
+    uint32_t bucket_room[NAV__FAN_RING_MAX];
+    uint32_t generation;
+    uint64_t expanded;
+    /* the last search, for nav_region_fan_path */
+    nav_grid_rect rect;
+    uint32_t from;
+    bool reverse;
+};
+
+/* Starts a new generation of the scratch (every 2^31 searches the stamps are cleared) and empties
+ * the open list. */
+void nav__region_next_generation(nav_region_query *q);
+/* The buckets of a fan's ring on grid (its dearest move spans fewer), or 0 when the costs spread too
+ * far for a ring of NAV__FAN_RING_MAX (a heap then). */
+uint32_t nav__region_fan_ring(const nav_grid *grid);
+/* Doubles the room of bucket `slot` of q's ring: false when out of memory. */
+bool nav__region_grow_bucket(nav_region_query *q, uint32_t slot);
+
+/* The places of one region for a pruned fan: the cells that hold its chokepoints. */
+typedef struct nav__fan_places {
+    const uint64_t *bits;  /* a bit a cell of the grid (cell c: bit c % 64 of word c / 64): a place */
+    const uint32_t *cells; /* the places' cells, ascending */
+    const uint32_t *rank;  /* each one's rank: 0 .. count - 1, in any order */
+    uint32_t count;
+} nav__fan_places;
+
+/* A fan over the whole grid, forward, from place `from` (of rank from_rank), that keeps only the
+ * places no cheapest way from `from` reaches through another place: there a cheapest way through
+ * that other place costs as much, so a search over the places that has the entries kept here for
+ * every place finds every cost exactly (from's way to the other place, then on from it). Dijkstra
+ * that carries with each cell whether one of its cheapest ways (any of them where several cost the
+ * same, as the floats add them) passes a place other than `from`; it stops once every open cell
+ * carries it (nothing beyond can lead to a place it would keep), or every wanted place is settled:
+ * every other place, or (higher_only) those of a rank above from_rank. Writes the wanted places it
+ * keeps to kept (room for places->count), in the order settled, their count to *kept_count; their
+ * costs and ways are then nav_region_fan_cost's and nav_region_fan_path's. Costs are nav_region_fan's
+ * to the bit. Returns NAV_SUCCESS, NAV_FAILURE | NAV_INVALID_PARAM (from outside the grid or blocked,
+ * or a grid larger than the query's max_cells) or NAV_FAILURE | NAV_OUT_OF_MEMORY (the buckets). */
+nav_status nav__region_fan_pruned(nav_region_query *q, uint32_t from, const nav__fan_places *places,
+                                  uint32_t from_rank, bool higher_only, uint32_t *kept, uint32_t *kept_count);
+
+#endif
