@@ -151,8 +151,9 @@ typedef struct nav_waypoints_bake_desc {
                                      * hub labels (0: NAV_WAYPOINTS_DENSE_MAX) */
     const nav_allocator *allocator; /* [opt] for the baked data */
     const nav_log *log;             /* [opt] why a graph is refused */
-    const nav_progress *progress;   /* [opt] "routes": sources done out of all (hub labels: "hub order",
-                                     * sampled trees; then "labels", hubs); false cancels */
+    const nav_progress *progress;   /* [opt] "routes": sources done out of all (hub labels, in turns:
+                                     * "hub order", a round's sampled trees, and "labels", hubs
+                                     * labelled out of all); false cancels */
 } nav_waypoints_bake_desc;
 
 /* Checks the graph and works out every route. Ties between routes of equal cost break the same
