@@ -166,8 +166,11 @@ int main(int argc, char **argv)
             continue;
         }
         double room = 1e-9 * (ref.cost > 1 ? ref.cost : 1);
-        if (fabs(got.cost - ref.cost) > room || fabs(d - ref.cost) > 1e-6 * (ref.cost > 1 ? ref.cost : 1))
+        if (fabs(got.cost - ref.cost) > room || fabs(d - ref.cost) > 1e-6 * (ref.cost > 1 ? ref.cost : 1)) {
+            fprintf(stderr, "%u -> %u: route %.17g, distance %.9g, Dijkstra %.17g\n", a, b, got.cost, d,
+                    ref.cost);
             wrong++;
+        }
     }
     printf(
         "{\"graph\":\"%s\",\"waypoints\":%u,\"links\":%u,\"threads\":%u,\"bake_s\":%.3f,\"bake_cpu_s\":%.3f,"
