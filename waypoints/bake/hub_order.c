@@ -130,13 +130,7 @@ static bool tree_run(void *ctx, void *scratch, uint32_t j)
     while (s->open.count) {
         uint32_t u = nav_heap_entry_id(nav_heap_pop(&s->open));
         double du = s->dist[u];
-        if (u != root) {
-            const nav__wp_growing *lu = &b->label[IN][u];
-            double served = INFINITY;
-            for (uint32_t k = 0; k < lu->count; k++)
-                served = nav__wp_min(served, s->hub_dist[lu->e[k].hub] + lu->e[k].dist);
-            if (served <= du) continue;
-        }
+        if (u != root && nav__wp_served(&b->label[IN][u], s->hub_dist, du)) continue;
         s->settled_at[u] = reached;
         s->seq[reached++] = u;
         for (uint32_t i = wp->arc_first[u], end = wp->arc_first[u + 1]; i < end; i++) {

@@ -104,12 +104,7 @@ static bool label_hub(labelling *b, uint32_t rank, int fill)
         uint32_t u = nav_heap_entry_id(nav_heap_pop(&s->open));
         double du = s->dist[u];
         growing *lu = &b->label[fill][u];
-        if (u != root) {
-            double served = INFINITY;
-            for (uint32_t k = 0; k < lu->count; k++)
-                served = nav__wp_min(served, b->hub_dist[lu->e[k].hub] + lu->e[k].dist);
-            if (served <= du) continue;
-        }
+        if (u != root && nav__wp_served(lu, b->hub_dist, du)) continue;
         /* the waypoint it was reached from took this hub last (it was searched on from) */
         uint32_t up = u == root ? lu->count : b->label[fill][b->before[u]].count - 1;
         ok = append(a, lu, (entry){du, (uint16_t)rank, b->before[u], up});

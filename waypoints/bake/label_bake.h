@@ -20,6 +20,17 @@ typedef struct nav__wp_growing {
     uint32_t count, capacity;
 } nav__wp_growing;
 
+/* Whether a label (a waypoint's in-label in a forward search, its out-label in a backward one)
+ * already serves the search's root at distance d: some hub in it whose distance from (to) the root,
+ * hub_dist by rank, and the entry's together come to d or less. It stops at the first such hub
+ * (most often among the first, which were taken first). */
+static inline bool nav__wp_served(const nav__wp_growing *label, const double *hub_dist, double d)
+{
+    for (uint32_t k = 0; k < label->count; k++)
+        if (hub_dist[label->e[k].hub] + label->e[k].dist <= d) return true;
+    return false;
+}
+
 struct nav__wp_search;
 
 /* The labels and the hubs' order while they are made. */
