@@ -498,8 +498,8 @@ static void test_labels_on_a_lattice(void **state)
 }
 
 /* Hub labels of a lattice with link costs of 1 to 2 and every seventh link one-way (in- and
- * out-labels, several rounds of the hub order): every distance and route from a few sources as
- * this file's Dijkstra finds them, and the same bytes at 1, 2 and 5 threads. */
+ * out-labels, several rounds of the hub order): every distance from a few sources as this file's
+ * Dijkstra finds them, and a quarter of the routes, and the same bytes at 1, 2 and 5 threads. */
 static void test_labels_on_a_one_way_lattice(void **state)
 {
     (void)state;
@@ -521,7 +521,7 @@ static void test_labels_on_a_one_way_lattice(void **state)
     double *dist = calloc(n, sizeof *dist);
     nav_path path;
     nav_path_init(&path, NULL);
-    for (uint32_t s = 0; s < n; s += 239) {
+    for (uint32_t s = 0; s < n; s += 383) {
         reference_dijkstra(&r.g, NULL, s, dist);
         for (uint32_t t = 0; t < n; t++) {
             double table = nav_waypoints_distance(wp[0], s, t);
@@ -530,6 +530,7 @@ static void test_labels_on_a_one_way_lattice(void **state)
                 continue;
             }
             assert_true(fabs(table - dist[t]) <= 1e-6 * (dist[t] > 1 ? dist[t] : 1));
+            if (t % 4) continue; /* a quarter of the routes walked (check_route reads every link a step) */
             assert_int_equal(nav_waypoints_route(wp[0], s, t, &path), NAV_SUCCESS);
             check_route(&r.g, NULL, &path, s, t);
             assert_true(fabs(path.cost - dist[t]) <= 1e-9 * (dist[t] > 1 ? dist[t] : 1));
