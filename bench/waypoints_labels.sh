@@ -5,7 +5,7 @@
 #
 # usage: bench/waypoints_labels.sh [--threads T] [--pairs P] [GRAPH...]
 #   GRAPH  "chain N", "lattice W H", "wlattice W H" or "map FILE" (one argument each, quoted);
-#          default: chains of 8,192 to 65,535, lattices of 64 x 64 to 256 x 255 (unit and random
+#          default: chains of 8,192 to 65,535, lattices of 64 x 80 to 256 x 255 (unit and random
 #          link costs), and the shared maps AcrosstheCape, Berlin_0_1024, TheFrozenSea, 8room_000
 #          and maze512-1-0
 # needs: a built build/libnav.a and build/libnav-bake.a (Release), cc, libspng, libcjson, python3,
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
 done
 if [ ${#graphs[@]} -eq 0 ]; then
     graphs=("chain 8192" "chain 16384" "chain 32768" "chain 65535"
-            "lattice 64 64" "lattice 128 128" "lattice 256 255" "wlattice 64 64" "wlattice 128 128"
+            "lattice 64 80" "lattice 128 128" "lattice 256 255" "wlattice 64 80" "wlattice 128 128"
             "wlattice 256 255")
     bench_need_shared 'maps/*/*.map'
     for map in AcrosstheCape Berlin_0_1024 TheFrozenSea 8room_000 maze512-1-0; do
