@@ -15,15 +15,16 @@
  * A sample tells hubs apart only while many of its routes are left: once a waypoint lies on fewer
  * than CONFIDENT of the round's trees, the round leaves it to the next, which draws again inside
  * each part that the hubs taken cut the graph into (links either way). Drawing again is what keeps
- * labels small on paths and lattices: on a chain of waypoints a sample of 256 routes stops telling
- * middles apart at about 256 waypoints a stretch, and an order by one sample alone takes the rest
- * of a stretch in a row, each hub then serving the whole stretch on its side, so that labels grow
- * as the chain does (a chain of 16,384 waypoints: 1,000 entries a label). Drawn again, each round
- * cuts every stretch at its middle, the order of nested dissection (George 1973), and labels hold
- * about log2 of the length (a chain of 65,535: 15 entries).
+ * labels small on paths and lattices. On a chain of n waypoints, 256 roots stop telling middles
+ * apart once a stretch holds only a few of them (n / 256 waypoints a root), and an order by one
+ * sample alone then takes the rest of each stretch in a row, each hub serving the whole stretch on
+ * its side: labels grew as the chain did (16,384 waypoints: 1,062 entries a label; 65,535 did not
+ * bake in minutes). Drawn again, each round cuts every stretch at its middle, the order of nested
+ * dissection (George 1973), and labels hold about log2 n entries (65,535 waypoints: 15).
  *
- * Trees run on the bake's threads, each into slots of its own; scores, choices and labels on the calling
- * thread, ties to the lower index: the same order and labels at any thread count. */
+ * Trees run on the bake's threads, each into slots of its own (at most SAMPLES times n slots a
+ * round); scores, choices and labels on the calling thread, ties to the lower index: the same
+ * order and labels at any thread count. */
 #include <math.h>
 #include <stdatomic.h>
 #include <string.h>
