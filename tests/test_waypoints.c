@@ -349,6 +349,202 @@ static void test_same_tables_any_thread_count(void **state)
     free_random(&r);
 }
 
+/* ---- hub labels on roads and lattices ---------------------------------------------------------- */
+
+/* Under AddressSanitizer the largest graphs take minutes: it bakes smaller ones of the same kind. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
+
+/* Entries in all of a hub-label bake's labels (one list a waypoint on a symmetric graph, else
+ * both), and the most in one. */
+static double label_entries(const nav_waypoints *wp, uint32_t *longest)
+{
+    double entries = 0;
+    *longest = 0;
+    for (int side = 0; side < (wp->symmetric ? 1 : 2); side++)
+        for (uint32_t v = 0; v < wp->count; v++) {
+            uint32_t size = wp->label_first[side][v + 1] - wp->label_first[side][v];
+            entries += size;
+            if (size > *longest) *longest = size;
+        }
+    return entries;
+}
+
+/* A road: the documented maximum of waypoints in a chain (a smaller one under the sanitizer), links
+ * 1 to 9 long, numbered in a scrambled order along the road. Labels stay a few dozen entries (they
+ * grew with the chain's length: 5,000 waypoints 342 entries a label, 16,384 1,062, and 65,535 did
+ * not bake in minutes), and sampled distances and routes are the road's own. */
+static void test_labels_on_a_road(void **state)
+{
+    (void)state;
+    const uint32_t n = SANITIZED ? 16384 : NAV_WAYPOINTS_LIMIT, scramble = 7919; /* odd, prime to n */
+    nav_waypoint *points = calloc(n, sizeof *points);
+    nav_waypoint_link *links = calloc(n - 1, sizeof *links);
+    uint32_t *at = calloc(n, sizeof *at); /* the waypoint at each place along the road */
+    double *along = calloc(n, sizeof *along);
+    uint64_t seed = 0x2545f4914f6cdd1dull;
+    for (uint32_t p = 0; p < n; p++) {
+        at[p] = (uint32_t)((uint64_t)p * scramble % n);
+        along[p] = p ? along[p - 1] + (double)(1 + next_random(&seed) % 9) : 0;
+        points[at[p]].position = (nav_vec3){(float)along[p], 0, 0};
+        if (p) links[p - 1] = (nav_waypoint_link){.from = at[p - 1], .to = at[p]};
+    }
+    nav_waypoint_graph g = {.waypoints = points, .waypoint_count = n, .links = links, .link_count = n - 1};
+    nav_waypoints *wp = bake_or_fail(&g, &(nav_waypoints_bake_desc){.threads = 2});
+    assert_true(nav_waypoints_compressed(wp));
+    assert_true(wp->symmetric);
+    uint32_t longest;
+    double mean = label_entries(wp, &longest) / n;
+    print_message("road of %u waypoints: %.2f label entries a waypoint, %u at most\n", n, mean, longest);
+    assert_true(mean < 32);
+    assert_true(longest < 64);
+
+    uint32_t *place = calloc(n, sizeof *place);
+    for (uint32_t p = 0; p < n; p++) place[at[p]] = p;
+    nav_path path;
+    nav_path_init(&path, NULL);
+    for (uint32_t i = 0; i < 3000; i++) {
+        uint32_t p = (uint32_t)(next_random(&seed) % n), q = (uint32_t)(next_random(&seed) % n);
+        if (i == 0) p = 0, q = n - 1; /* end to end */
+        double d = fabs(along[q] - along[p]);
+        assert_true(fabs(nav_waypoints_distance(wp, at[p], at[q]) - d) <= 1e-6 * (d > 1 ? d : 1));
+        if (p != q) assert_int_equal(place[nav_waypoints_next_hop(wp, at[p], at[q])], p < q ? p + 1 : p - 1);
+        if (i % 10) continue; /* every tenth pair walked: each place along the road in turn */
+        assert_int_equal(nav_waypoints_route(wp, at[p], at[q], &path), NAV_SUCCESS);
+        assert_int_equal(path.count, (p < q ? q - p : p - q) + 1);
+        for (uint32_t k = 0; k < path.count; k++)
+            assert_int_equal(place[path.nodes[k]], p < q ? p + k : p - k);
+        assert_true(fabs(path.cost - d) <= 1e-9 * (d > 1 ? d : 1));
+    }
+    nav_path_destroy(&path);
+    nav_waypoints_destroy(wp);
+    free(place);
+    free(points);
+    free(links);
+    free(at);
+    free(along);
+}
+
+/* A lattice of w x h waypoints a unit apart, each joined to the next in its row and column, every
+ * link two-way unless one_way_every (then every one_way_every-th one-way); link costs 1, or with
+ * seed [opt] drawn from 1 to 2. */
+static random_graph make_lattice(uint32_t w, uint32_t h, uint64_t *seed, uint32_t one_way_every)
+{
+    random_graph r;
+    uint32_t n = w * h, m = 0;
+    r.points = calloc(n, sizeof *r.points);
+    r.links = calloc(2 * (size_t)n, sizeof *r.links);
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t i = y * w + x;
+            r.points[i].position = (nav_vec3){(float)x, 0, (float)y};
+            for (int k = 0; k < 2; k++) {
+                if (k == 0 ? x + 1 == w : y + 1 == h) continue;
+                nav_waypoint_link *l = &r.links[m++];
+                *l = (nav_waypoint_link){.from = i, .to = k == 0 ? i + 1 : i + w};
+                if (seed) l->cost = 1 + (double)(next_random(seed) % 1024) / 1024;
+                if (one_way_every && m % one_way_every == 0) l->one_way = true;
+            }
+        }
+    r.g = (nav_waypoint_graph){.waypoints = r.points, .waypoint_count = n, .links = r.links, .link_count = m};
+    return r;
+}
+
+/* A lattice of nearly the documented maximum (256 x 255 = 65,280: 256 x 256 is one too many; 128 x
+ * 128 under the sanitizer), every link of length 1, so that most pairs have many shortest routes.
+ * Labels stay small (the order by one sample gave 128 x 128 1,421 entries a label, 97 s of bake),
+ * and sampled distances are the Manhattan distance, routes steps to a neighbour. */
+static void test_labels_on_a_lattice(void **state)
+{
+    (void)state;
+    const uint32_t w = SANITIZED ? 128 : 256, h = SANITIZED ? 128 : 255, n = w * h;
+    random_graph r = make_lattice(w, h, NULL, 0);
+    nav_waypoints *wp = bake_or_fail(&r.g, &(nav_waypoints_bake_desc){.threads = 2});
+    assert_true(nav_waypoints_compressed(wp));
+    uint32_t longest;
+    double mean = label_entries(wp, &longest) / n;
+    print_message("lattice of %u x %u: %.2f label entries a waypoint, %u at most\n", w, h, mean, longest);
+    assert_true(mean < 128);
+    assert_true(longest < 256);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    uint64_t seed = 77;
+    for (uint32_t i = 0; i < 3000; i++) {
+        uint32_t s = (uint32_t)(next_random(&seed) % n), t = (uint32_t)(next_random(&seed) % n);
+        if (i == 0) s = 0, t = n - 1; /* corner to corner */
+        double d = fabs((double)(s % w) - (double)(t % w)) + fabs((double)(s / w) - (double)(t / w));
+        assert_true(nav_waypoints_distance(wp, s, t) == d); /* small integers: exact in floats */
+        if (i % 10) continue;
+        assert_int_equal(nav_waypoints_route(wp, s, t, &path), NAV_SUCCESS);
+        assert_int_equal(path.count, (uint32_t)d + 1);
+        assert_true(path.cost == d);
+        for (uint32_t k = 0; k + 1 < path.count; k++) {
+            uint32_t u = path.nodes[k], v = path.nodes[k + 1];
+            assert_true(u + 1 == v || v + 1 == u || u + w == v || v + w == u);
+            assert_true(u / w == v / w || u % w == v % w); /* not round a row's end */
+        }
+    }
+    nav_path_destroy(&path);
+    nav_waypoints_destroy(wp);
+    free_random(&r);
+}
+
+/* Hub labels of a lattice with link costs of 1 to 2 and every seventh link one-way (in- and
+ * out-labels, several rounds of the hub order): every distance from a few sources as this file's
+ * Dijkstra finds them, and a quarter of the routes, and the same bytes at 1, 2 and 5 threads. */
+static void test_labels_on_a_one_way_lattice(void **state)
+{
+    (void)state;
+    uint64_t seed = 5;
+    random_graph r = make_lattice(48, 40, &seed, 7);
+    uint32_t n = r.g.waypoint_count;
+    nav_writer w[3];
+    nav_waypoints *wp[3];
+    for (int k = 0; k < 3; k++) {
+        wp[k] = bake_or_fail(
+            &r.g, &(nav_waypoints_bake_desc){.threads = k ? 3 * (uint32_t)k - 1 : 1, .dense_max = 1});
+        assert_true(nav_waypoints_compressed(wp[k]));
+        write_chunk(wp[k], &w[k]);
+        if (!k) continue;
+        assert_int_equal(w[k].size, w[0].size);
+        assert_memory_equal(w[k].data, w[0].data, w[0].size);
+    }
+    assert_false(wp[0]->symmetric);
+    double *dist = calloc(n, sizeof *dist);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    for (uint32_t s = 0; s < n; s += 383) {
+        reference_dijkstra(&r.g, NULL, s, dist);
+        for (uint32_t t = 0; t < n; t++) {
+            double table = nav_waypoints_distance(wp[0], s, t);
+            if (isinf(dist[t])) {
+                assert_true(isinf(table));
+                continue;
+            }
+            assert_true(fabs(table - dist[t]) <= 1e-6 * (dist[t] > 1 ? dist[t] : 1));
+            if (t % 4) continue; /* a quarter of the routes walked (check_route reads every link a step) */
+            assert_int_equal(nav_waypoints_route(wp[0], s, t, &path), NAV_SUCCESS);
+            check_route(&r.g, NULL, &path, s, t);
+            assert_true(fabs(path.cost - dist[t]) <= 1e-9 * (dist[t] > 1 ? dist[t] : 1));
+        }
+    }
+    nav_path_destroy(&path);
+    free(dist);
+    for (int k = 0; k < 3; k++) {
+        nav_writer_destroy(&w[k]);
+        nav_waypoints_destroy(wp[k]);
+    }
+    free_random(&r);
+}
+
 /* ---- filtered routes ---------------------------------------------------------------------------- */
 
 /* Routes under random filters against this file's Dijkstra over the filtered link list, by each
@@ -1728,7 +1924,7 @@ static void test_chunk_damage(void **state)
  * and allocation failures at every step. */
 /* Hub labels in a chunk: their damage found, every cut and flip read cleanly, and what loads walks
  * its routes at the distance it reports. The hand-made graph (one-way d -> c) keeps out- and
- * in-labels; its hubs rank a, b, c, d; out-labels hold 1, 2, 3 and 4 entries, in-labels 1, 2, 3 and 2
+ * in-labels; its hubs rank a, c, b, d; out-labels hold 1, 3, 2 and 3 entries, in-labels 1, 3, 2 and 2
  * (entry: u16 hub, u16 hop, f32 distance). */
 static void test_labels_chunk_damage(void **state)
 {
@@ -1739,7 +1935,7 @@ static void test_labels_chunk_damage(void **state)
     assert_true(nav_waypoints_compressed(wp));
     nav_writer w;
     write_chunk(wp, &w);
-    enum { HUBS = CHUNK_DIST, OUT_STARTS = HUBS + 8, OUT = OUT_STARTS + 20, IN_STARTS = OUT + 10 * 8 };
+    enum { HUBS = CHUNK_DIST, OUT_STARTS = HUBS + 8, OUT = OUT_STARTS + 20, IN_STARTS = OUT + 9 * 8 };
     enum { IN = IN_STARTS + 20 };
     assert_int_equal(w.size, IN + 8 * 8);
     uint8_t *copy = malloc(w.size + 8);
@@ -1759,13 +1955,13 @@ static void test_labels_chunk_damage(void **state)
         {OUT + 4, 1, 1, "out-label of waypoint 0"},      /* a's own entry not at 0 */
         {OUT + 8 + 4, 1, 5, "out-label of waypoint 1"},  /* b -> a is 4 */
         {OUT + 8 + 2, 2, 2, "out-label of waypoint 1"},  /* b -> a by c: c -> a is 8, not 0 */
-        {OUT + 24 + 2, 2, 3, "out-label of waypoint 2"}, /* c -> a by d: no link c -> d */
+        {OUT + 32 + 2, 2, 3, "out-label of waypoint 2"}, /* c -> a by d: no link c -> d */
         {OUT + 16, 2, 0, "out-label of waypoint 1"},     /* hubs not ascending */
         {OUT + 16, 2, 4, "out-label of waypoint 1"},     /* no such hub */
         {OUT + 16 + 2, 2, 9, "out-label of waypoint 1"}, /* no such waypoint */
-        {IN + 24 + 2, 2, 1, "in-label of waypoint 2"},   /* a -> c by b: a -> b is 4, not 2 */
-        {IN + 24 + 4, 1, NAN, "in-label of waypoint 2"}, /* a -> c */
-        {IN + 24 + 4, 1, -6, "in-label of waypoint 2"},  /* a -> c */
+        {IN + 32 + 2, 2, 1, "in-label of waypoint 2"},   /* a -> c by b: a -> b is 4, not 2 */
+        {IN + 32 + 4, 1, NAN, "in-label of waypoint 2"}, /* a -> c */
+        {IN + 32 + 4, 1, -6, "in-label of waypoint 2"},  /* a -> c */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         memcpy(copy, w.data, w.size);
@@ -2087,6 +2283,9 @@ int main(void)
         cmocka_unit_test(test_disabled_unreachable_parallel),
         cmocka_unit_test(test_tables_against_dijkstra),
         cmocka_unit_test(test_same_tables_any_thread_count),
+        cmocka_unit_test(test_labels_on_a_road),
+        cmocka_unit_test(test_labels_on_a_lattice),
+        cmocka_unit_test(test_labels_on_a_one_way_lattice),
         cmocka_unit_test(test_filtered_routes),
         cmocka_unit_test(test_filter_closes_a_door),
         cmocka_unit_test(test_nearest_against_brute_force),

@@ -34,13 +34,16 @@
  * distance to each and its first move towards it (and, on graphs with one-way links or costs that
  * differ each way, a second list from the hubs), such that every shortest route runs through a hub
  * both its ends keep. 12 bytes an entry (8 in a file: where the next entry towards the hub is, 4
- * bytes, is rebuilt on loading); on the four game maps above 4096 corners 63 to 164 entries a
- * waypoint: TheFrozenSea (23,464 corners) 2.0 million entries, 23 MiB, where plain tables would
- * take 3.1 GiB. A distance is then one merge of two lists (0.35 to 1.35 us on those maps:
+ * bytes, is rebuilt on loading); on the four game maps above 4096 corners 60 to 105 entries a
+ * waypoint: TheFrozenSea (23,464 corners) 2.1 million entries, 24 MiB, where plain tables would
+ * take 3.1 GiB; on maze512-1-0 (49,154 corners) 15, a chain of 65,535 waypoints (a long road) 15,
+ * a 256 x 255 lattice 86. A distance is then one merge of two lists (0.35 to 1.35 us on those maps:
  * bench/waypoints_routes.sh), a first move the same, a route a walk through the hub the lists meet
- * at. The hubs are ordered by how many shortest routes of a sample of route trees run through them,
- * and each hub's search stops where earlier hubs serve: a bake takes seconds (TheFrozenSea 3.9 s on
- * 2 cores; see bench/README.md).
+ * at. The hubs are taken greedily, each time the one the most sampled shortest routes that no hub
+ * taken before serves run through, the sample drawn again, round by round, from the searches the
+ * labels made so far leave (on a chain: the middle first, then the middle of each half, ...), and
+ * each hub's search stops where earlier hubs serve: a bake takes seconds (a chain of 65,535
+ * waypoints about 2 s and 270 MB on 2 cores; the game maps: bench/README.md).
  * A bake of a grid also keeps, for point queries, the corners each block of cells may see (a block
  * is one cell on grids of at most 2^18 cells, 2 x 2 cells above): a 2-byte entry a corner a block
  * it is seen from, 8 bytes a block besides, and on grids of one cost without heights a bit an
@@ -151,8 +154,9 @@ typedef struct nav_waypoints_bake_desc {
                                      * hub labels (0: NAV_WAYPOINTS_DENSE_MAX) */
     const nav_allocator *allocator; /* [opt] for the baked data */
     const nav_log *log;             /* [opt] why a graph is refused */
-    const nav_progress *progress;   /* [opt] "routes": sources done out of all (hub labels: "hub order",
-                                     * sampled trees; then "labels", hubs); false cancels */
+    const nav_progress *progress;   /* [opt] "routes": sources done out of all (hub labels, in turns:
+                                     * "hub order", a round's sampled trees, and "labels", hubs
+                                     * labelled out of all); false cancels */
 } nav_waypoints_bake_desc;
 
 /* Checks the graph and works out every route. Ties between routes of equal cost break the same
