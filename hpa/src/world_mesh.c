@@ -29,7 +29,10 @@ static nav_status search(nav__world_scratch *s, const nav__world_region *r, cons
         q, &(nav_mesh_path_desc){.mode = NAV_MESH_PATH_OPTIMAL, .half_extents = {OVER, 0, OVER}}, a, b,
         &s->path, &res);
     *cost = INFINITY;
-    if (nav_has_detail(st, NAV_UNREACHABLE)) return NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
+    /* (an end the search does not find on the mesh again, where locate_world found it: no way either;
+     * a forged mesh read on demand may make one) */
+    if (nav_has_detail(st, NAV_UNREACHABLE) || nav_has_detail(st, NAV_BLOCKED_ENDPOINT))
+        return NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
     if (nav_failed(st)) return st;
     if (nav_has_detail(st, NAV_PARTIAL_RESULT)) return NAV_FAILURE | NAV_OUT_OF_MEMORY; /* the node pool */
     *cost = res.cost;
