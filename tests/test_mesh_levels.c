@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "support.h"
+#include "scene.h"
 
 #include "nav/geometry.h"
 #include "nav/mesh.h"
@@ -15,56 +16,11 @@
 
 /* ---- The generated level --------------------------------------------------------------------- */
 
-#define SCENE_MAX 256
-
-typedef struct scene {
-    float v[SCENE_MAX * 3];
-    uint32_t idx[SCENE_MAX * 3];
-    uint32_t nv, nt;
-} scene;
-
-static uint32_t vertex(scene *s, float x, float y, float z)
+/* A solid box: its bottom facing down besides scene.h's box (its top and sides). */
+static void solid_box(scene *s, float x0, float y0, float z0, float x1, float y1, float z1)
 {
-    assert_true(s->nv < SCENE_MAX);
-    s->v[3 * s->nv] = x, s->v[3 * s->nv + 1] = y, s->v[3 * s->nv + 2] = z;
-    return s->nv++;
-}
-
-static void triangle(scene *s, uint32_t a, uint32_t b, uint32_t c)
-{
-    assert_true(s->nt < SCENE_MAX);
-    s->idx[3 * s->nt] = a, s->idx[3 * s->nt + 1] = b, s->idx[3 * s->nt + 2] = c;
-    s->nt++;
-}
-
-/* A level quad over [x0, x1] x [z0, z1] at height y, facing up (or down). */
-static void floor_quad(scene *s, float x0, float z0, float x1, float z1, float y, bool up)
-{
-    uint32_t a = vertex(s, x0, y, z0), b = vertex(s, x0, y, z1), c = vertex(s, x1, y, z1),
-             d = vertex(s, x1, y, z0);
-    if (up)
-        triangle(s, a, b, c), triangle(s, a, c, d);
-    else
-        triangle(s, a, c, b), triangle(s, a, d, c);
-}
-
-/* An upright quad from (x0, z0) to (x1, z1), from y0 up to y1. */
-static void wall_quad(scene *s, float x0, float z0, float x1, float z1, float y0, float y1)
-{
-    uint32_t a = vertex(s, x0, y0, z0), b = vertex(s, x0, y1, z0), c = vertex(s, x1, y1, z1),
-             d = vertex(s, x1, y0, z1);
-    triangle(s, a, b, c), triangle(s, a, c, d);
-}
-
-/* A solid box: its top facing up, its bottom facing down, its four sides. */
-static void box(scene *s, float x0, float y0, float z0, float x1, float y1, float z1)
-{
-    floor_quad(s, x0, z0, x1, z1, y1, true);
     floor_quad(s, x0, z0, x1, z1, y0, false);
-    wall_quad(s, x0, z0, x1, z0, y0, y1);
-    wall_quad(s, x1, z0, x1, z1, y0, y1);
-    wall_quad(s, x1, z1, x0, z1, y0, y1);
-    wall_quad(s, x0, z1, x0, z0, y0, y1);
+    box(s, x0, y0, z0, x1, y1, z1);
 }
 
 /* Two storeys: a ground floor of 24 x 12 m at y = 0, and over its western half an upper floor, a
@@ -82,8 +38,8 @@ static nav_mesh *two_storeys(void)
     scene *s = calloc(1, sizeof *s);
     assert_non_null(s);
     floor_quad(s, 0, 0, 24, 12, 0, true);
-    box(s, 0, UPPER_Y - 0.2f, 0, 12, UPPER_Y, 12);
-    box(s, PILLAR_X - 0.5f, UPPER_Y, PILLAR_Z - 0.5f, PILLAR_X + 0.5f, UPPER_Y + 3, PILLAR_Z + 0.5f);
+    solid_box(s, 0, UPPER_Y - 0.2f, 0, 12, UPPER_Y, 12);
+    solid_box(s, PILLAR_X - 0.5f, UPPER_Y, PILLAR_Z - 0.5f, PILLAR_X + 0.5f, UPPER_Y + 3, PILLAR_Z + 0.5f);
     nav_triangles t = {s->v, s->nv, s->idx, s->nt, NULL};
     nav_mesh *mesh = NULL;
     assert_int_equal(nav_mesh_build_from_geometry(&t, NULL, &mesh, NULL), NAV_SUCCESS);

@@ -39,6 +39,8 @@ void nav__region_next_generation(nav_region_query *q);
 uint32_t nav__region_fan_ring(const nav_grid *grid);
 /* Doubles the room of bucket `slot` of q's ring: false when out of memory. */
 bool nav__region_grow_bucket(nav_region_query *q, uint32_t slot);
+/* The moves a fan need not try from a cell, by the move that entered it (region.c). */
+void nav__region_open_moves(const nav_grid *grid, bool uniform, uint32_t open[9]);
 
 /* The places of one region for a pruned fan: the cells that hold its chokepoints. */
 typedef struct nav__fan_places {

@@ -84,21 +84,8 @@ static inline __attribute__((always_inline)) bool fan_buckets(nav_region_query *
     for (uint32_t i = 0; i <= mask; i++) count[i] = 0, bucket[i] = q->bucket[i], room[i] = q->bucket_room[i];
     uint64_t expanded = 0;
     bool ok = true;
-    uint32_t open[9] = {0}; /* as fan_whole_loop's */
-    bool prune = !grid->heights || !(grid->desc.max_climb > 0);
-    for (int d = 0; d < 8 && prune; d++)
-        for (int e = 0; e < 8; e++) {
-            int fx = nav__dir_dx[d] + nav__dir_dx[e], fy = nav__dir_dy[d] + nav__dir_dy[e], k = 0;
-            if (fx == 0 && fy == 0) {
-                open[d] |= 1u << e;
-                continue;
-            }
-            if (fx < -1 || fx > 1 || fy < -1 || fy > 1) continue;
-            while (nav__dir_dx[k] != fx || nav__dir_dy[k] != fy) k++;
-            if (grid->step_length[k] <= grid->step_length[e] ||
-                (uniform && grid->step_length[k] < grid->step_length[d] + grid->step_length[e]))
-                open[d] |= 1u << e;
-        }
+    uint32_t open[9]; /* as fan_whole_loop's */
+    nav__region_open_moves(grid, uniform, open);
 #define SLOT(v) ((uint32_t)(uint64_t)((v)*inverse) & mask)
 #define PUT(slot, cell)                                                                                      \
     do {                                                                                                     \
