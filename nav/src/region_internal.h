@@ -39,6 +39,23 @@ void nav__region_next_generation(nav_region_query *q);
 uint32_t nav__region_fan_ring(const nav_grid *grid);
 /* Doubles the room of bucket `slot` of q's ring: false when out of memory. */
 bool nav__region_grow_bucket(nav_region_query *q, uint32_t slot);
+/* A fan's loop by buckets of width 1 / inverse in a ring of mask + 1 (region.c, region_pruned.c):
+ * the bucket of cost v, and cell put into bucket slot, the bucket grown when full. They use the
+ * loop's locals: inverse, mask, bucket, count, room, q and ok, and its label done (left with ok
+ * false when a bucket cannot grow). */
+#define NAV__FAN_SLOT(v) ((uint32_t)(uint64_t)((v)*inverse) & mask)
+#define NAV__FAN_PUT(slot, cell)                                                                             \
+    do {                                                                                                     \
+        if (count[slot] == room[slot]) {                                                                     \
+            if (!nav__region_grow_bucket(q, slot)) {                                                         \
+                ok = false;                                                                                  \
+                goto done;                                                                                   \
+            }                                                                                                \
+            bucket[slot] = q->bucket[slot], room[slot] = q->bucket_room[slot];                               \
+        }                                                                                                    \
+        bucket[slot][count[slot]++] = (cell);                                                                \
+    } while (0)
+
 /* The moves a fan need not try from a cell, by the move that entered it (region.c). */
 void nav__region_open_moves(const nav_grid *grid, bool uniform, uint32_t open[9]);
 

@@ -86,18 +86,8 @@ static inline __attribute__((always_inline)) bool fan_buckets(nav_region_query *
     bool ok = true;
     uint32_t open[9]; /* as fan_whole_loop's */
     nav__region_open_moves(grid, uniform, open);
-#define SLOT(v) ((uint32_t)(uint64_t)((v)*inverse) & mask)
-#define PUT(slot, cell)                                                                                      \
-    do {                                                                                                     \
-        if (count[slot] == room[slot]) {                                                                     \
-            if (!nav__region_grow_bucket(q, slot)) {                                                         \
-                ok = false;                                                                                  \
-                goto done;                                                                                   \
-            }                                                                                                \
-            bucket[slot] = q->bucket[slot], room[slot] = q->bucket_room[slot];                               \
-        }                                                                                                    \
-        bucket[slot][count[slot]++] = (cell);                                                                \
-    } while (0)
+#define SLOT(v)         NAV__FAN_SLOT(v)
+#define PUT(slot, cell) NAV__FAN_PUT(slot, cell)
     uint32_t clear = 1, from = f->from;
     g[from] = 0;
     stamp[from] = gen;
