@@ -18,14 +18,32 @@
  * small meshes seldom need more, and each doubles when it does. */
 #define FIRST_CAPACITY 16u
 
+/* Whether the object may hold new_bytes in place of old_bytes (max_bytes); q->out_of_room set
+ * when not. */
+static bool within_limit(nav_mesh_query *q, size_t old_bytes, size_t new_bytes)
+{
+    if (q->max_bytes && sizeof *q + q->bytes - old_bytes + new_bytes > q->max_bytes) {
+        q->out_of_room = 1;
+        return false;
+    }
+    return true;
+}
+
+/* A new block of new_bytes to take the place of one of old_bytes (which the caller frees, then
+ * counts the change), or null with q->out_of_room or out_of_memory set. */
+static char *take_instead(nav_mesh_query *q, size_t old_bytes, size_t new_bytes)
+{
+    if (!within_limit(q, old_bytes, new_bytes)) return NULL;
+    char *block = nav__alloc(&q->allocator, new_bytes);
+    if (!block) q->out_of_memory = 1;
+    return block;
+}
+
 /* Reallocates block (old_bytes) to new_bytes within the query's limit, counted in q->bytes.
  * Returns the block, or null (the old one kept) with q->out_of_room or out_of_memory set. */
 static void *regrow(nav_mesh_query *q, void *block, size_t old_bytes, size_t new_bytes)
 {
-    if (q->max_bytes && sizeof *q + q->bytes - old_bytes + new_bytes > q->max_bytes) {
-        q->out_of_room = 1;
-        return NULL;
-    }
+    if (!within_limit(q, old_bytes, new_bytes)) return NULL;
     void *fresh = nav__realloc(&q->allocator, block, old_bytes, new_bytes);
     if (!fresh) {
         q->out_of_memory = 1;
@@ -77,15 +95,8 @@ static bool regrow_corridor(nav_mesh_query *q, uint32_t capacity, uint32_t keep)
     const size_t entry =
         sizeof *q->portals + sizeof *q->corridor_cost + sizeof *q->corridor + sizeof *q->portal_way;
     size_t old_bytes = (size_t)q->portal_capacity * entry, new_bytes = (size_t)capacity * entry;
-    if (q->max_bytes && sizeof *q + q->bytes - old_bytes + new_bytes > q->max_bytes) {
-        q->out_of_room = 1;
-        return false;
-    }
-    char *block = nav__alloc(&q->allocator, new_bytes);
-    if (!block) {
-        q->out_of_memory = 1;
-        return false;
-    }
+    char *block = take_instead(q, old_bytes, new_bytes);
+    if (!block) return false;
     nav__portal *portals = (nav__portal *)block;
     double *cost = (double *)(portals + capacity);
     uint32_t *corridor = (uint32_t *)(cost + capacity), *way = corridor + capacity;
@@ -110,15 +121,8 @@ static bool regrow_points(nav_mesh_query *q, uint32_t capacity, uint32_t keep)
 {
     const size_t entry = sizeof *q->point_link + sizeof *q->point_flags;
     size_t old_bytes = (size_t)q->point_capacity * entry, new_bytes = (size_t)capacity * entry;
-    if (q->max_bytes && sizeof *q + q->bytes - old_bytes + new_bytes > q->max_bytes) {
-        q->out_of_room = 1;
-        return false;
-    }
-    char *block = nav__alloc(&q->allocator, new_bytes);
-    if (!block) {
-        q->out_of_memory = 1;
-        return false;
-    }
+    char *block = take_instead(q, old_bytes, new_bytes);
+    if (!block) return false;
     uint32_t *link = (uint32_t *)block;
     uint8_t *flags = (uint8_t *)(link + capacity);
     if (keep) {
@@ -230,6 +234,17 @@ bool nav__grow_nodes(nav_mesh_query *q)
     return true;
 }
 
+/* Heap h's entries reallocated to `capacity`. */
+static bool regrow_heap(nav_mesh_query *q, nav_heap *h, uint32_t capacity)
+{
+    nav_heap_entry *entries =
+        regrow(q, h->entries, (size_t)h->capacity * sizeof *entries, (size_t)capacity * sizeof *entries);
+    if (!entries) return false;
+    h->entries = entries;
+    h->capacity = capacity;
+    return true;
+}
+
 bool nav__grow_heap(nav_mesh_query *q, nav_heap *h)
 {
     uint32_t capacity;
@@ -237,12 +252,7 @@ bool nav__grow_heap(nav_mesh_query *q, nav_heap *h)
         q->out_of_room = 1;
         return false;
     }
-    nav_heap_entry *entries =
-        regrow(q, h->entries, (size_t)h->capacity * sizeof *entries, (size_t)capacity * sizeof *entries);
-    if (!entries) return false;
-    h->entries = entries;
-    h->capacity = capacity;
-    return true;
+    return regrow_heap(q, h, capacity);
 }
 
 bool nav__grow_pool(nav_mesh_query *q)
@@ -253,14 +263,7 @@ bool nav__grow_pool(nav_mesh_query *q)
         return false;
     }
     /* the open list as long as the pool (a node is pushed once at most: push never grows it) */
-    if (q->interval_open.capacity < capacity) {
-        nav_heap *h = &q->interval_open;
-        nav_heap_entry *entries =
-            regrow(q, h->entries, (size_t)h->capacity * sizeof *entries, (size_t)capacity * sizeof *entries);
-        if (!entries) return false;
-        h->entries = entries;
-        h->capacity = capacity;
-    }
+    if (q->interval_open.capacity < capacity && !regrow_heap(q, &q->interval_open, capacity)) return false;
     interval_node *pool =
         regrow(q, q->pool, (size_t)q->pool_capacity * sizeof *pool, (size_t)capacity * sizeof *pool);
     if (!pool) return false;
@@ -277,10 +280,7 @@ bool nav__grow_table(nav_mesh_query *q, nav__id_table *t)
         return false;
     }
     size_t old_bytes = (size_t)capacity * sizeof *t->slots, new_bytes = 2 * old_bytes;
-    if (q->max_bytes && sizeof *q + q->bytes - old_bytes + new_bytes > q->max_bytes) {
-        q->out_of_room = 1;
-        return false;
-    }
+    if (!within_limit(q, old_bytes, new_bytes)) return false;
     nav__id_slot *slots = nav__calloc(&q->allocator, 2 * (size_t)capacity, sizeof *slots);
     if (!slots) {
         q->out_of_memory = 1;

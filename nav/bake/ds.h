@@ -50,40 +50,6 @@ void nav__ds_free(void *ptr);
 #include <stb/stb_ds.h>
 #else
 #include <stb_ds.h>
-/* stb_ds's growing macros are not to be used (they do not check), nor its hash maps (see above) */
-#undef arrput
-#undef arrpush
-#undef arrsetlen
-#undef arrsetcap
-#undef arraddn
-#undef arraddnptr
-#undef arraddnindex
-#undef arraddnoff
-#undef arrins
-#undef arrinsn
-#undef hmput
-#undef hmputs
-#undef hmget
-#undef hmgets
-#undef hmgeti
-#undef hmgetp
-#undef hmdel
-#undef hmdefault
-#undef hmdefaults
-#undef hmfree
-#undef shput
-#undef shputs
-#undef shget
-#undef shgeti
-#undef shgetp
-#undef shgets
-#undef shdel
-#undef shdefault
-#undef shdefaults
-#undef shfree
-#undef sh_new_arena
-#undef sh_new_strdup
-
 #endif
 
 /* Makes room in array *array (elements of elem_size bytes) for `more` elements beyond its length,
