@@ -283,6 +283,21 @@ static nav_status start_rebuild(build *b, const nav_triangles *triangles, uint64
     return nav_succeeded(s) ? compare_sources(b, now, changed) : s;
 }
 
+/* What start_rebuild began, ended: its arrays freed, the stats of the level and the time since at
+ * filled in. Returns s. */
+static nav_status finish_rebuild(build *b, const nav_triangles *triangles, uint64_t *now, uint32_t *changed,
+                                 struct timespec *at, nav_geometry_build_stats *stats, nav_status s)
+{
+    b->triangles = NULL;
+    arrfree(now);
+    arrfree(changed);
+    stats->triangles = triangles->triangle_count;
+    stats->width = b->width, stats->depth = b->depth;
+    stats->tiles = (uint32_t)arrlenu(b->results);
+    stats->total_ms = nav__geometry_since(at);
+    return s;
+}
+
 nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_triangles *triangles,
                                       int32_t tile_x, int32_t tile_z, nav_mesh **mesh,
                                       nav_geometry_build_stats *stats)
@@ -325,14 +340,7 @@ nav_status nav_geometry_tiles_rebuild(nav_geometry_tiles *tiles, const nav_trian
         s = NAV_FAILURE | NAV_SOURCE_MISMATCH;
     }
     if (nav_succeeded(s)) s = rebuild_tiles(b, &item, 1, now, stats, mesh);
-    b->triangles = NULL;
-    arrfree(now);
-    arrfree(changed);
-    stats->triangles = triangles->triangle_count;
-    stats->width = b->width, stats->depth = b->depth;
-    stats->tiles = (uint32_t)arrlenu(b->results);
-    stats->total_ms = nav__geometry_since(&at);
-    return s;
+    return finish_rebuild(b, triangles, now, changed, &at, stats, s);
 }
 
 nav_status nav_geometry_tiles_rebuild_changed(nav_geometry_tiles *tiles, const nav_triangles *triangles,
@@ -360,14 +368,7 @@ nav_status nav_geometry_tiles_rebuild_changed(nav_geometry_tiles *tiles, const n
             s = nav__geometry_assemble(b, stats, mesh);
     }
     if (nav_succeeded(s) && rebuilt) *rebuilt = count;
-    b->triangles = NULL;
-    arrfree(now);
-    arrfree(changed);
-    stats->triangles = triangles->triangle_count;
-    stats->width = b->width, stats->depth = b->depth;
-    stats->tiles = (uint32_t)arrlenu(b->results);
-    stats->total_ms = nav__geometry_since(&at);
-    return s;
+    return finish_rebuild(b, triangles, now, changed, &at, stats, s);
 }
 
 bool nav__geometry_tiles_own_arrays(nav_geometry_tiles *t, const nav_geometry_build_desc *desc)
