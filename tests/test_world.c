@@ -169,6 +169,22 @@ static void flat_relax(flat_heap *h, uint32_t v, double d)
     }
 }
 
+/* A heap for a Dijkstra over n nodes from node `from` (every other node at infinity). */
+static flat_heap flat_start(uint32_t n, uint32_t from)
+{
+    flat_heap h = {.items = malloc(64 * sizeof(flat_item)), .cap = 64, .dist = malloc(n * sizeof(double))};
+    assert_true(h.items && h.dist);
+    for (uint32_t i = 0; i < n; i++) h.dist[i] = INFINITY;
+    flat_relax(&h, from, 0);
+    return h;
+}
+
+static void flat_heap_free(flat_heap *h)
+{
+    free(h->dist);
+    free(h->items);
+}
+
 static flat_item flat_pop(flat_heap *h)
 {
     flat_item top = h->items[0];
@@ -192,9 +208,7 @@ static double flat_cost(flat_world *f, const nav_world_place *a, const nav_world
     flat_prepare(f, a, b);
     uint32_t n = f->offset[f->count], from = flat_node(f, a->region, a->position),
              to = flat_node(f, b->region, b->position);
-    flat_heap h = {.items = malloc(64 * sizeof(flat_item)), .cap = 64, .dist = malloc(n * sizeof(double))};
-    for (uint32_t i = 0; i < n; i++) h.dist[i] = INFINITY;
-    flat_relax(&h, from, 0);
+    flat_heap h = flat_start(n, from);
     while (h.count) {
         flat_item top = flat_pop(&h);
         if (top.d > h.dist[top.v]) continue;
@@ -236,8 +250,7 @@ static double flat_cost(flat_world *f, const nav_world_place *a, const nav_world
         }
     }
     double d = h.dist[to];
-    free(h.dist);
-    free(h.items);
+    flat_heap_free(&h);
     return d;
 }
 
@@ -1039,9 +1052,7 @@ typedef struct cell_world {
 static double cell_cost(const cell_world *c, uint32_t s, uint32_t t)
 {
     uint32_t n = c->offset[c->regions];
-    flat_heap h = {.items = malloc(64 * sizeof(flat_item)), .cap = 64, .dist = malloc(n * sizeof(double))};
-    for (uint32_t i = 0; i < n; i++) h.dist[i] = INFINITY;
-    flat_relax(&h, s, 0);
+    flat_heap h = flat_start(n, s);
     while (h.count) {
         flat_item top = flat_pop(&h);
         if (top.d > h.dist[top.v]) continue;
@@ -1064,8 +1075,7 @@ static double cell_cost(const cell_world *c, uint32_t s, uint32_t t)
             flat_relax(&h, c->link_to[k], top.d + c->link_cost[k]);
     }
     double d = h.dist[t];
-    free(h.dist);
-    free(h.items);
+    flat_heap_free(&h);
     return d;
 }
 
