@@ -239,29 +239,6 @@ bool nav__region_grow_bucket(nav_region_query *q, uint32_t slot)
     return true;
 }
 
-/* open[d]: the neighbours a cell entered by move d need not try when all eight of its moves are
- * allowed (so that its parent's moves to them are too: the cells around are all free, and no climb
- * limit applies), because the parent reached them for less (its settling tried them); open[8] (the
- * start, entered by none) and every open[d] on a grid with a climb limit: none. */
-void nav__region_open_moves(const nav_grid *grid, bool uniform, uint32_t open[9])
-{
-    for (int d = 0; d < 9; d++) open[d] = 0;
-    if (grid->heights && grid->desc.max_climb > 0) return;
-    for (int d = 0; d < 8; d++)
-        for (int e = 0; e < 8; e++) {
-            int fx = nav__dir_dx[d] + nav__dir_dx[e], fy = nav__dir_dy[d] + nav__dir_dy[e], f = 0;
-            if (fx == 0 && fy == 0) {
-                open[d] |= 1u << e; /* the parent itself */
-                continue;
-            }
-            if (fx < -1 || fx > 1 || fy < -1 || fy > 1) continue;
-            while (nav__dir_dx[f] != fx || nav__dir_dy[f] != fy) f++;
-            if (grid->step_length[f] <= grid->step_length[e] ||
-                (uniform && grid->step_length[f] < grid->step_length[d] + grid->step_length[e]))
-                open[d] |= 1u << e;
-        }
-}
-
 /* The loop of fan_whole, made twice: for grids of one cost (uniform) and for the others. Everything
  * it reads in the loop is a local or a restrict pointer, so that its stores (dir is bytes, which
  * may alias anything) do not make the compiler load the grid's fields again. */
@@ -272,10 +249,7 @@ fan_whole_loop(nav_region_query *q, uint32_t from, uint32_t targets_left, uint32
     uint32_t generation = q->generation, gen = generation << 1;
     double inverse = 1.0 / (grid->min_cost * (1 - 1e-9)), step[8];
     int32_t offset[8];
-    for (int d = 0; d < 8; d++) {
-        step[d] = grid->step_length[d] * (uniform ? grid->uniform_cost : 1.0);
-        offset[d] = grid->offset[d];
-    }
+    nav__region_fan_steps(grid, uniform, step, offset);
     const uint8_t *restrict moves = grid->moves, *restrict terrain = grid->terrain;
     const double *restrict cost = grid->terrain_cost;
     const uint32_t *restrict target = q->target;

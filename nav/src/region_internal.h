@@ -7,6 +7,8 @@
 #include "nav/heap.h"
 #include "nav/region.h"
 
+#include "grid_internal.h"
+
 #define NAV__REGION_NO_DIR 0xffu
 #define NAV__FAN_RING_MAX  64 /* buckets at most in a fan's ring */
 
@@ -56,8 +58,40 @@ bool nav__region_grow_bucket(nav_region_query *q, uint32_t slot);
         bucket[slot][count[slot]++] = (cell);                                                                \
     } while (0)
 
-/* The moves a fan need not try from a cell, by the move that entered it (region.c). */
-void nav__region_open_moves(const nav_grid *grid, bool uniform, uint32_t open[9]);
+/* (inline: the fans' loops keep what these fill in registers, its address never taken out of them) */
+/* open[d]: the neighbours a cell entered by move d need not try when all eight of its moves are
+ * allowed (so that its parent's moves to them are too: the cells around are all free, and no climb
+ * limit applies), because the parent reached them for less (its settling tried them); open[8] (the
+ * start, entered by none) and every open[d] on a grid with a climb limit: none. */
+static inline void nav__region_open_moves(const nav_grid *grid, bool uniform, uint32_t open[9])
+{
+    for (int d = 0; d < 9; d++) open[d] = 0;
+    if (grid->heights && grid->desc.max_climb > 0) return;
+    for (int d = 0; d < 8; d++)
+        for (int e = 0; e < 8; e++) {
+            int fx = nav__dir_dx[d] + nav__dir_dx[e], fy = nav__dir_dy[d] + nav__dir_dy[e], f = 0;
+            if (fx == 0 && fy == 0) {
+                open[d] |= 1u << e; /* the parent itself */
+                continue;
+            }
+            if (fx < -1 || fx > 1 || fy < -1 || fy > 1) continue;
+            while (nav__dir_dx[f] != fx || nav__dir_dy[f] != fy) f++;
+            if (grid->step_length[f] <= grid->step_length[e] ||
+                (uniform && grid->step_length[f] < grid->step_length[d] + grid->step_length[e]))
+                open[d] |= 1u << e;
+        }
+}
+
+/* A fan's moves: each one's cost on a grid of one cost (uniform; else its length, which the
+ * terrain's cost multiplies) and its offset between cell indices. */
+static inline void nav__region_fan_steps(const nav_grid *grid, bool uniform, double step[8],
+                                         int32_t offset[8])
+{
+    for (int d = 0; d < 8; d++) {
+        step[d] = grid->step_length[d] * (uniform ? grid->uniform_cost : 1.0);
+        offset[d] = grid->offset[d];
+    }
+}
 
 /* The places of one region for a pruned fan: the cells that hold its chokepoints. */
 typedef struct nav__fan_places {

@@ -70,10 +70,7 @@ static inline __attribute__((always_inline)) bool fan_buckets(nav_region_query *
     uint32_t generation = q->generation, gen = generation << 1;
     double inverse = 1.0 / (grid->min_cost * (1 - 1e-9)), step[8];
     int32_t offset[8];
-    for (int d = 0; d < 8; d++) {
-        step[d] = grid->step_length[d] * (uniform ? grid->uniform_cost : 1.0);
-        offset[d] = grid->offset[d];
-    }
+    nav__region_fan_steps(grid, uniform, step, offset);
     const uint8_t *restrict moves = grid->moves, *restrict terrain = grid->terrain;
     const double *restrict cost = grid->terrain_cost;
     const uint64_t *restrict bits = f->places->bits;
