@@ -1403,6 +1403,19 @@ static nav_grid *load_ascii_at(const char *file, nav_vec3 origin)
     return g;
 }
 
+/* World file text (from the village's folder) that must be refused with NAV_FAILURE | detail, its
+ * last message holding `message`, and no world made; case i in the failure's message. */
+static void expect_refused(size_t i, const char *json, nav_status detail, const char *message)
+{
+    test_log log;
+    test_log_init(&log);
+    nav_world *w = (nav_world *)1;
+    nav_status s = nav_world_load_json_text(json, strlen(json), "w.json", VILLAGE,
+                                            &(nav_world_load_desc){.log = &log.hooks}, &w);
+    if (s != (NAV_FAILURE | detail) || !strstr(log.last, message) || w)
+        fail_msg("case %zu: status %s, last message \"%s\"", i, nav_status_str(s), log.last);
+}
+
 /* The bundled village: loaded from its JSON, its answers against the flat reference built from the
  * same sources, the route from upstairs to the east town through every kind of region, and the
  * bridge raised. */
@@ -1682,15 +1695,8 @@ static void test_world_file_errors(void **state)
          "\"a\", \"at\": [1.5, 0, 1.5], \"height\": 2}}]}",
          NAV_PARSE_ERROR, "links[0].from: unknown key \"height\""},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        test_log log;
-        test_log_init(&log);
-        nav_world *w = (nav_world *)1;
-        nav_status s = nav_world_load_json_text(cases[i].json, strlen(cases[i].json), "w.json", VILLAGE,
-                                                &(nav_world_load_desc){.log = &log.hooks}, &w);
-        if (s != (NAV_FAILURE | cases[i].detail) || !strstr(log.last, cases[i].message) || w)
-            fail_msg("case %zu: status %s, last message \"%s\"", i, nav_status_str(s), log.last);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_refused(i, cases[i].json, cases[i].detail, cases[i].message);
     nav_world *w;
     const char *tiles =
         "{\"regions\": [{\"name\": \"a\", \"grid\": \"town_east.txt\"}, {\"name\": \"b\", "
@@ -1770,15 +1776,8 @@ static void test_world_file_refusals(void **state)
 #undef GROUND
 #undef END
 #undef LINKED
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        test_log log;
-        test_log_init(&log);
-        nav_world *w = (nav_world *)1;
-        nav_status s = nav_world_load_json_text(cases[i].json, strlen(cases[i].json), "w.json", VILLAGE,
-                                                &(nav_world_load_desc){.log = &log.hooks}, &w);
-        if (s != (NAV_FAILURE | cases[i].detail) || !strstr(log.last, cases[i].message) || w)
-            fail_msg("case %zu: status %s, last message \"%s\"", i, nav_status_str(s), log.last);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_refused(i, cases[i].json, cases[i].detail, cases[i].message);
     /* a raw NUL byte in a string (cJSON lets it through, and cuts the string there) */
     static const char raw[] = "{\"regions\": [{\"name\": \"a\\\\\0zzz\", \"grid\": \"house_ground.txt\"}]}";
     test_log log;
