@@ -138,4 +138,12 @@ void nav__geometry_report_too_large(const build *b, uint32_t item, const tile_re
 /* Logs that the mesh (need bytes) does not fit beside the tiles' polygons (results bytes). */
 void nav__geometry_report_mesh_too_large(const build *b, uint64_t results, uint64_t need);
 
+/* The build's float options, in the order the TILS chunk keeps them and a tile's source hashes
+ * them: pointers to d's fields, for an array's initialiser. */
+#define NAV__GEOMETRY_FLOAT_OPTIONS(d)                                                                       \
+    &(d)->cell_size, &(d)->cell_height, &(d)->agent_height, &(d)->agent_radius, &(d)->agent_climb,           \
+        &(d)->max_slope, &(d)->min_island_area, &(d)->max_edge_length, &(d)->max_edge_error,                 \
+        &(d)->detail_sample_distance, &(d)->detail_max_error, &(d)->link_extents.x, &(d)->link_extents.y,    \
+        &(d)->link_extents.z
+
 #endif

@@ -43,16 +43,8 @@ static nav__hash64 source_start(const build *b)
     const nav_geometry_build_desc *d = &b->desc;
     nav__hash64 h;
     nav__hash64_init(&h, 0);
-    const float options[] = {d->cell_size,        d->cell_height,
-                             d->agent_height,     d->agent_radius,
-                             d->agent_climb,      d->max_slope,
-                             d->min_island_area,  d->max_edge_length,
-                             d->max_edge_error,   d->detail_sample_distance,
-                             d->detail_max_error, d->link_extents.x,
-                             d->link_extents.y,   d->link_extents.z,
-                             b->origin.x,         b->origin.y,
-                             b->origin.z};
-    for (size_t k = 0; k < sizeof options / sizeof *options; k++) hash_f32(&h, options[k]);
+    const float *options[] = {NAV__GEOMETRY_FLOAT_OPTIONS(d), &b->origin.x, &b->origin.y, &b->origin.z};
+    for (size_t k = 0; k < sizeof options / sizeof *options; k++) hash_f32(&h, *options[k]);
     const uint32_t counts[] = {d->max_poly_verts, d->tile_size,    (uint32_t)b->width, (uint32_t)b->depth,
                                b->steps,          d->volume_count, d->link_count};
     for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) nav__hash64_u32(&h, counts[k]);

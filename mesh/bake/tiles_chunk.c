@@ -101,14 +101,8 @@ nav_status nav_geometry_tiles_write_chunk(const nav_geometry_tiles *tiles, nav_w
     const build *b = &tiles->b;
     const nav_geometry_build_desc *d = &b->desc;
     size_t start = w->size;
-    const float options[] = {d->cell_size,        d->cell_height,
-                             d->agent_height,     d->agent_radius,
-                             d->agent_climb,      d->max_slope,
-                             d->min_island_area,  d->max_edge_length,
-                             d->max_edge_error,   d->detail_sample_distance,
-                             d->detail_max_error, d->link_extents.x,
-                             d->link_extents.y,   d->link_extents.z};
-    for (size_t k = 0; k < sizeof options / sizeof *options; k++) nav_writer_put_f32(w, options[k]);
+    const float *options[] = {NAV__GEOMETRY_FLOAT_OPTIONS(d)};
+    for (size_t k = 0; k < sizeof options / sizeof *options; k++) nav_writer_put_f32(w, *options[k]);
     nav_writer_put_u32(w, d->max_poly_verts);
     nav_writer_put_u32(w, d->tile_size);
     nav_writer_put_f32(w, b->origin.x);
@@ -189,13 +183,7 @@ static nav_status read_options(tiles_reader *c, nav_geometry_tiles *t)
     nav_reader *r = &c->r;
     build *b = &t->b;
     nav_geometry_build_desc *d = &b->desc;
-    float *options[] = {&d->cell_size,        &d->cell_height,
-                        &d->agent_height,     &d->agent_radius,
-                        &d->agent_climb,      &d->max_slope,
-                        &d->min_island_area,  &d->max_edge_length,
-                        &d->max_edge_error,   &d->detail_sample_distance,
-                        &d->detail_max_error, &d->link_extents.x,
-                        &d->link_extents.y,   &d->link_extents.z};
+    float *options[] = {NAV__GEOMETRY_FLOAT_OPTIONS(d)};
     for (size_t k = 0; k < sizeof options / sizeof *options; k++) *options[k] = nav_reader_get_f32(r);
     d->max_poly_verts = nav_reader_get_u32(r);
     d->tile_size = nav_reader_get_u32(r);
