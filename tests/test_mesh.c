@@ -1188,14 +1188,24 @@ static void test_query_memory(void **state)
     assert_int_equal(nav_mesh_find_path(q, NULL, mid, nav_vec3_make(mid.x + 2, 0, mid.z), &path, &r),
                      NAV_SUCCESS);
     assert_true(nav_mesh_query_memory_bytes(q) < 32 * 1024);
-    /* the longest, in the optimal mode: growth bounded by the nodes made (a node of the pool and its
-     * open list, the tables' slots of its root and edge, each at most doubled), not by the mesh */
+    /* the longest, in the optimal mode: growth bounded by the nodes made, not by the mesh, and less
+     * than a node kept whole for each (136 bytes with its open-list entry): the open nodes whole, a
+     * step of 16 bytes for each node the open ones lead back through, the tables' slots of roots
+     * and edges */
     assert_int_equal(nav_mesh_find_path(q, NULL, a, b, &path, &r), NAV_SUCCESS);
     size_t optimal = nav_mesh_query_memory_bytes(q);
     fprintf(stderr, ", %zu after the optimal mode's longest search (%u nodes)", optimal, r.generated);
     assert_true(r.generated > 1000);
-    assert_true(optimal > made && optimal <= made + 2 * (size_t)r.generated * 200 + 64 * 1024);
-    assert_true(optimal < mesh_bytes * 2);
+    assert_true(optimal > made && optimal - made < 100 * (size_t)r.generated);
+    assert_true(optimal < mesh_bytes / 4);
+    /* and so it fits in 100 bytes a node: an object so limited finds the same path */
+    nav_mesh_query *tight;
+    assert_int_equal(nav_mesh_query_create(
+                         mesh, &(nav_mesh_query_desc){.max_bytes = made + 100 * (size_t)r.generated}, &tight),
+                     NAV_SUCCESS);
+    assert_int_equal(nav_mesh_find_path(tight, NULL, a, b, &again, &r), NAV_SUCCESS);
+    assert_same_path(&path, &again);
+    nav_mesh_query_destroy(tight);
     /* the same search again: nothing allocated */
     long calls = t.calls;
     assert_int_equal(nav_mesh_find_path(q, NULL, a, b, &again, &r), NAV_SUCCESS);

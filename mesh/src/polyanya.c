@@ -18,7 +18,15 @@
  * Pruning, all from the paper: a vertex keeps the best g at which it became a root and nodes from
  * a worse one are dropped (root-level pruning); a polygon whose only neighbour is the one we came
  * from is not entered unless it holds the goal (cul-de-sac pruning); a node with a single
- * successor of the same root is expanded at once, without the open list (intermediate pruning). */
+ * successor of the same root is expanded at once, without the open list (intermediate pruning).
+ *
+ * Memory: a node is whole (120 bytes) only while it waits on the open list, in a pool whose slots
+ * are taken again once their node is expanded or dropped. What the path needs of an expanded node
+ * (its parent, the polygon it entered, its root) stays as a 16-byte step of the trail; when the
+ * trail runs short, the steps that no open node leads back through are taken back (marked from
+ * the open nodes, the rest swept onto a free list). Most nodes of a search are expanded, and on
+ * the Moving AI maps the open ones lead back through a sixth of them or fewer: a search holds
+ * about a fifth of what keeping every node whole took, in the same time (bench/README.md). */
 #include <math.h>
 #include <string.h>
 
@@ -28,7 +36,6 @@
 #define NODE_LEFT_VERTEX  0x02u
 #define NODE_ON_EDGE      0x04u /* the root lies on the entry edge: it sees all of the next polygon */
 #define NODE_GOAL         0x08u /* the goal, reached from the root */
-#define NODE_VIA          0x10u /* a root passed on the way (kept for the path, never expanded) */
 #define NODE_LINK                                                                                            \
     0x20u /* an off-mesh link taken: g at its far end; right_x/z its near end,                               \
            * left_x/z its far end, edge its way */
@@ -83,7 +90,7 @@ static double interval_heuristic(const search *s, const interval_node *n)
 static double landmark_heuristic(const search *s, const interval_node *n, uint32_t a, uint32_t b)
 {
     const nav_mesh *m = s->m;
-    double h = n->root_vert != NAV_MESH_NO_POLY ? nav__vert_bound(s->q, n->root_vert) : 0;
+    double h = nav__root_is_vertex(n->root) ? nav__vert_bound(s->q, n->root) : 0;
     nav_vec3 pa = m->verts[a], pb = m->verts[b];
     double ea = nav__vert_bound(s->q, a) - nav__dist(pa.x, pa.z, n->right_x, n->right_z);
     double eb = nav__vert_bound(s->q, b) - nav__dist(pb.x, pb.z, n->left_x, n->left_z);
@@ -130,8 +137,8 @@ static bool dead_end(const search *s, uint32_t poly)
  * root vertex became one through take_root, so it is in q->roots). */
 static bool root_outdated(const nav_mesh_query *q, const interval_node *n)
 {
-    if (n->root_vert == NAV_MESH_NO_POLY) return false;
-    const nav__id_slot *r = nav__id_find(&q->roots, n->root_vert);
+    if (!nav__root_is_vertex(n->root)) return false;
+    const nav__id_slot *r = nav__id_find(&q->roots, n->root);
     return r && r->number < n->g - 1e-9 * (1 + n->g);
 }
 
@@ -165,7 +172,7 @@ static inline __attribute__((always_inline)) bool repeats(search *s, const inter
 {
     /* the fields apart, xored: independent multiplies, not a chain (a fifth of add_node's time was
      * the chained digest's latency) */
-    uint64_t h = (uint64_t)n->root_vert * 0x9e3779b97f4a7c15u ^ field(n->root_x, 0xff51afd7ed558ccdu, 8) ^
+    uint64_t h = (uint64_t)n->root * 0x9e3779b97f4a7c15u ^ field(n->root_x, 0xff51afd7ed558ccdu, 8) ^
                  field(n->root_z, 0xc4ceb9fe1a85ec53u, 16) ^ field(n->g, 0xd6e8feb86659fd93u, 24) ^
                  field(n->right_x, 0xa0761d6478bd642fu, 32) ^ field(n->right_z, 0xe7037ed1a0b428dbu, 40) ^
                  field(n->left_x, 0x8ebc6af09c88c6e3u, 48) ^ field(n->left_z, 0x589965cc75374cc3u, 56);
@@ -191,57 +198,187 @@ static bool step_allowed(const search *s, uint32_t e)
     return s->regions ? nav__mesh_step_useful(m, e, s->goal_region) : !dead_end(s, next);
 }
 
+/* Whether the search may make one more node (at most pool_limit); q->out_of_room set when not. */
+static inline bool may_make(nav_mesh_query *q)
+{
+    if (q->generated < q->pool_limit) return true;
+    q->out_of_room = 1;
+    return false;
+}
+
+/* A slot of the pool for a new node (a freed one first), or NO_NODE when the search may make no
+ * more nodes or the pool cannot grow (the search then stops: nav__out_of_scratch). */
+static inline uint32_t take_slot(nav_mesh_query *q)
+{
+    if (!may_make(q)) return NO_NODE;
+    uint32_t id = q->pool_free;
+    if (id != NO_NODE) {
+        q->pool_free = q->pool[id].parent;
+    } else {
+        if (q->pool_count == q->pool_capacity && !nav__grow_pool(q)) return NO_NODE;
+        id = q->pool_count++;
+    }
+    q->generated++;
+    return id;
+}
+
+/* Gives slot id back to the pool (its node is expanded or dropped: a copy is all that is read). */
+static inline void free_slot(nav_mesh_query *q, uint32_t id)
+{
+    q->pool[id].parent = q->pool_free;
+    q->pool_free = id;
+}
+
+/* Gives back the slot of a node just made and dropped (not counted as made); NO_NODE. */
+static inline uint32_t give_back(nav_mesh_query *q, uint32_t id)
+{
+    free_slot(q, id);
+    q->generated--;
+    return NO_NODE;
+}
+
+/* A new step of the trail (one taken back first); NAV__NO_STEP when the trail cannot grow (the
+ * search then stops). */
+static inline uint32_t add_step(nav_mesh_query *q, uint32_t parent, uint32_t edge, uint32_t root,
+                                uint32_t root_poly)
+{
+    uint32_t t = q->trail_free;
+    if (t != NAV__NO_STEP) {
+        q->trail_free = q->trail[t].parent;
+        q->trail_free_count--;
+    } else {
+        if (q->trail_count == q->trail_capacity && !nav__grow_trail(q)) return NAV__NO_STEP;
+        t = q->trail_count++;
+    }
+    q->trail[t] = (nav__trail_step){parent, edge, root, root_poly};
+    return t;
+}
+
+/* Marks step t and those before it, as far as one already marked. */
+static inline void mark_steps(nav__trail_step *trail, uint32_t t)
+{
+    while (t != NAV__NO_STEP && !(trail[t].root_poly & NAV__STEP_MARK)) {
+        trail[t].root_poly |= NAV__STEP_MARK;
+        t = trail[t].parent;
+    }
+}
+
+/* Takes back the steps that lead to none of the open nodes, the node in slot in_flight (NO_NODE:
+ * none) and the best step, onto the free list (the lowest first). */
+static void sweep_trail(nav_mesh_query *q, uint32_t in_flight)
+{
+    nav__trail_step *trail = q->trail;
+    mark_steps(trail, q->st.best);
+    if (in_flight != NO_NODE) mark_steps(trail, q->pool[in_flight].parent);
+    for (uint32_t i = 0; i < q->interval_open.count; i++)
+        mark_steps(trail, q->pool[nav_heap_entry_id(q->interval_open.entries[i])].parent);
+    q->trail_free = NAV__NO_STEP;
+    q->trail_free_count = 0;
+    for (uint32_t t = q->trail_count; t-- > 0;) {
+        if (trail[t].root_poly & NAV__STEP_MARK) {
+            trail[t].root_poly &= ~NAV__STEP_MARK;
+        } else {
+            trail[t].parent = q->trail_free;
+            q->trail_free = t;
+            q->trail_free_count++;
+        }
+    }
+}
+
+/* Room on the trail for the `need` steps an expansion of the node in slot in_flight may add (its
+ * own, and one for each successor that passes a root on the way): when it is short, the steps
+ * nothing leads through are taken back, and the trail grows until a quarter of it and of the open
+ * list is free beyond the need (a sweep, which walks both, then comes after as many expansions at
+ * least: about four steps' work an expansion). False (the search then stops) when it cannot grow to
+ * the room needed. */
+static inline bool trail_room(nav_mesh_query *q, uint32_t in_flight, uint32_t need)
+{
+    if (q->trail_free_count + (q->trail_capacity - q->trail_count) >= need) return true;
+    sweep_trail(q, in_flight);
+    for (;;) {
+        uint32_t room = q->trail_free_count + (q->trail_capacity - q->trail_count);
+        if (room >= need + (q->trail_capacity + q->interval_open.count) / 4) return true;
+        if (!nav__grow_trail(q)) return room >= need;
+    }
+}
+
+/* The steps an expansion into polygon poly may add: its own, and one for each successor through
+ * an edge that passes a root (three at most an edge but the one it came through, and the goal; a
+ * link's node and the goal's pass none). */
+static inline uint32_t expansion_steps(const nav_mesh *m, uint32_t poly)
+{
+    return 3 * (m->poly_first[poly + 1] - m->poly_first[poly]);
+}
+
+/* The step that node n leaves on the trail as it is expanded (the goal: its root only). */
+static inline uint32_t close_node(nav_mesh_query *q, const interval_node *n)
+{
+    uint32_t edge = n->kind & NODE_GOAL   ? NAV__STEP_ROOT
+                    : n->kind & NODE_LINK ? NAV__STEP_WAY | n->edge
+                                          : n->edge;
+    return add_step(q, n->parent, edge, n->root, n->root_poly);
+}
+
 /* Adds a node to the pool (not yet to the open list); its step was allowed (step_allowed). Returns
- * its index, or NO_NODE when it is dropped (pruned) or the pool cannot grow (the search then
- * stops: nav__out_of_scratch). */
+ * its slot, or NO_NODE when it is dropped (pruned) or there is no room (the search then stops:
+ * nav__out_of_scratch). */
 static uint32_t add_node(search *s, const interval_node *proto)
 {
     nav_mesh_query *q = s->q;
     const nav_mesh *m = s->m;
-    interval_node n = *proto;
+    /* made in its slot (given back if it is dropped): a node is copied once */
+    uint32_t id = take_slot(q);
+    if (id == NO_NODE) return NO_NODE;
+    interval_node *n = &q->pool[id];
+    *n = *proto;
     uint32_t va = NAV_MESH_NO_POLY, vb = NAV_MESH_NO_POLY; /* the edge's left and right end vertices */
-    if (!(n.kind & (NODE_GOAL | NODE_LINK))) {
-        uint32_t t = n.edge, poly = m->edge_owner[t];
+    bool via = false; /* the old root stays on the path, as a step of its own (a node made) */
+    uint32_t via_root = 0, via_poly = 0;
+    if (!(n->kind & (NODE_GOAL | NODE_LINK))) {
+        uint32_t t = n->edge, poly = m->edge_owner[t];
         uint32_t from_edge = m->edge_twin[t];
         uint32_t first = m->poly_first[poly], next = t + 1 < m->poly_first[poly + 1] ? t + 1 : first;
         va = m->edge_vert[t];
         vb = m->edge_vert[next];
         nav_vec3 a = m->verts[va], b = m->verts[vb];
-        double side = nav__cross(b.x, b.z, a.x, a.z, n.root_x, n.root_z); /* > 0: outside the polygon */
+        double side = nav__cross(b.x, b.z, a.x, a.z, n->root_x, n->root_z); /* > 0: outside the polygon */
         if (side == 0) {
             /* the root on the edge's line: on the edge it sees all of the next polygon; outside
              * it, it sees only along the line, so the path runs along the line (on the boundary
              * of the polygon it comes from) to the edge's nearer end, which becomes the root */
-            double along = ((double)a.x - b.x) * (n.root_x - b.x) + ((double)a.z - b.z) * (n.root_z - b.z);
+            double along = ((double)a.x - b.x) * (n->root_x - b.x) + ((double)a.z - b.z) * (n->root_z - b.z);
             double len2 =
                 ((double)a.x - b.x) * ((double)a.x - b.x) + ((double)a.z - b.z) * ((double)a.z - b.z);
             if (along < 0 || along > len2) {
                 uint32_t v = along < 0 ? vb : va;
                 nav_vec3 p = m->verts[v];
-                double g = n.g + nav__length(p.x - n.root_x, p.z - n.root_z);
-                if (!take_root(s, v, g)) return NO_NODE;
-                /* the old root stays on the path: a node of its own, which n follows */
-                if (q->pool_count == q->pool_capacity && !nav__grow_pool(q)) return NO_NODE;
-                interval_node via = n;
-                via.kind = NODE_VIA;
-                q->pool[q->pool_count] = via;
-                n.parent = q->pool_count++;
-                n.root_x = p.x;
-                n.root_z = p.z;
-                n.root_vert = v;
-                n.root_poly = m->edge_owner[from_edge];
-                n.g = g;
+                double g = n->g + nav__length(p.x - n->root_x, p.z - n->root_z);
+                if (!take_root(s, v, g)) return give_back(q, id);
+                via = !s->all; /* (the distance search keeps no path) */
+                via_root = n->root;
+                via_poly = n->root_poly;
+                n->root_x = p.x;
+                n->root_z = p.z;
+                n->root = v;
+                n->root_poly = m->edge_owner[from_edge];
+                n->g = g;
             }
-            n.kind |= NODE_ON_EDGE;
+            n->kind |= NODE_ON_EDGE;
         } else if (side < 0) {
-            return NO_NODE; /* the root on the far side: cannot happen for a node seen through an edge */
+            return give_back(
+                q, id); /* the root on the far side: cannot happen for a node seen through an edge */
         }
+        if (repeats(s, n)) return give_back(q, id);
     }
-    if (!(n.kind & (NODE_GOAL | NODE_LINK)) && repeats(s, &n)) return NO_NODE;
-    if (q->pool_count == q->pool_capacity && !nav__grow_pool(q)) return NO_NODE;
-    n.f = n.g + heuristic(s, &n, va, vb);
-    q->pool[q->pool_count] = n;
-    return q->pool_count++;
+    if (via) {
+        uint32_t step =
+            may_make(q) ? add_step(q, n->parent, NAV__STEP_ROOT, via_root, via_poly) : NAV__NO_STEP;
+        if (step == NAV__NO_STEP) return give_back(q, id);
+        q->generated++;
+        n->parent = step;
+    }
+    n->f = n->g + heuristic(s, n, va, vb);
+    return id;
 }
 
 /* The range of t in [0, 1] where (1 - t) a + t b >= 0 (sign +1) or <= 0 (sign -1), intersected
@@ -278,7 +415,7 @@ static bool reach_point(search *s, const interval_node *n, double px, double pz,
 {
     proto->root_x = n->root_x;
     proto->root_z = n->root_z;
-    proto->root_vert = n->root_vert;
+    proto->root = n->root;
     proto->root_poly = n->root_poly;
     proto->g = n->g;
     if (n->kind & NODE_ON_EDGE) return true;
@@ -293,7 +430,7 @@ static bool reach_point(search *s, const interval_node *n, double px, double pz,
     if (!take_root(s, v, g)) return false;
     proto->root_x = p.x;
     proto->root_z = p.z;
-    proto->root_vert = v;
+    proto->root = v;
     proto->root_poly = poly;
     proto->g = g;
     return true;
@@ -337,7 +474,7 @@ static uint32_t add_turn(search *s, const interval_node *proto, uint32_t v, doub
     interval_node turn = *proto;
     turn.root_x = p.x;
     turn.root_z = p.z;
-    turn.root_vert = v;
+    turn.root = v;
     turn.root_poly = poly;
     turn.g = g;
     turn.right_x = lo_by ? u.x + ex * lo : u.x;
@@ -376,11 +513,12 @@ static void reach_vertices(search *s, const interval_node *n, uint32_t poly)
     }
 }
 
-/* Generates the successors of node `at` into list (their pool indices); returns how many. */
-static uint32_t expand(search *s, uint32_t at, uint32_t *list)
+/* Generates the successors of the node in slot `slot`, expanded as step `at` of the trail, into
+ * list (their slots); returns how many. */
+static uint32_t expand(search *s, uint32_t slot, uint32_t at, uint32_t *list)
 {
     const nav_mesh *m = s->m;
-    interval_node n = s->q->pool[at]; /* a copy: the pool may not move, but stay clear of aliasing */
+    interval_node n = s->q->pool[slot]; /* a copy: the pool may move as successors are added */
     uint32_t poly = m->edge_owner[n.edge], first = m->poly_first[poly],
              count = m->poly_first[poly + 1] - first;
     uint32_t right_vert = m->edge_vert[n.edge + 1 < first + count ? n.edge + 1 : first],
@@ -391,7 +529,7 @@ static uint32_t expand(search *s, uint32_t at, uint32_t *list)
     bool turn_left = !on_edge && (n.kind & NODE_LEFT_VERTEX) && is_corner(s, left_vert);
     double rx = n.root_x, rz = n.root_z;
     uint32_t produced = 0;
-    interval_node proto = {0};
+    interval_node proto;
 
     /* the goal, if it lies in this polygon, and the links that leave it: straight from the root,
      * or round an end */
@@ -417,24 +555,21 @@ static uint32_t expand(search *s, uint32_t at, uint32_t *list)
     bool right_root_ok = turn_right && take_root(s, right_vert, right_g);
     bool left_root_ok = turn_left && take_root(s, left_vert, left_g);
     uint32_t last = first + count, e = n.edge;
+    /* the successors through the other edges: made from one template, whose interval and kind each
+     * sets (and a turn's node copies and sets its own) */
+    proto = (interval_node){
+        .root_x = rx, .root_z = rz, .g = n.g, .root = n.root, .root_poly = n.root_poly, .parent = at};
     for (uint32_t j = 1; j < count; j++) {
         e = e + 1 < last ? e + 1 : first;
         uint32_t e_next = e + 1 < last ? e + 1 : first;
         if (!step_allowed(s, e)) continue;
         nav_vec3 u = m->verts[m->edge_vert[e]], w = m->verts[m->edge_vert[e_next]]; /* u right, w left */
-        uint32_t t = m->edge_twin[e];
-        proto = (interval_node){.root_x = rx,
-                                .root_z = rz,
-                                .g = n.g,
-                                .root_vert = n.root_vert,
-                                .root_poly = n.root_poly,
-                                .edge = t,
-                                .parent = at};
+        proto.edge = m->edge_twin[e];
         if (on_edge) {
             /* through an edge at the root itself, the walk goes round the root's fan of polygons:
              * it stops where the root was made, or it would go round for ever. The root is known
              * by its place: across a step the polygons hold it as two vertices (one a level). */
-            if (n.root_vert != NAV_MESH_NO_POLY && m->edge_poly[e] == n.root_poly &&
+            if (nav__root_is_vertex(n.root) && m->edge_poly[e] == n.root_poly &&
                 ((u.x == rx && u.z == rz) || (w.x == rx && w.z == rz)))
                 continue;
             proto.right_x = proto.right_dir_x = u.x;
@@ -498,16 +633,17 @@ static void push(search *s, uint32_t id)
     nav_heap_push(&s->q->interval_open, nav_heap_key_exact(n->f), nav_heap_tie_larger_g(n->g), id);
 }
 
-/* The successors of a point root (the start, or a link's far end) at (x, z) in polygon poly with
- * length g: the goal if it lies there, every edge of the polygon whole, the links that leave it.
- * Pushed at once. */
-static void expand_point(search *s, double x, double z, uint32_t poly, double g, uint32_t parent)
+/* The successors of a point root (the start, or a link's far end: root) at (x, z) in polygon poly
+ * with length g, reached as step `parent` of the trail: the goal if it lies there, every edge of
+ * the polygon whole, the links that leave it. Pushed at once. */
+static void expand_point(search *s, double x, double z, uint32_t poly, double g, uint32_t root,
+                         uint32_t parent)
 {
     const nav_mesh *m = s->m;
     interval_node base = {.root_x = x,
                           .root_z = z,
                           .g = g,
-                          .root_vert = NAV_MESH_NO_POLY,
+                          .root = root,
                           .root_poly = poly,
                           .edge = m->poly_first[poly],
                           .parent = parent};
@@ -558,7 +694,21 @@ static bool put_point(search *s, nav_path *out, double x, float y, double z, uin
     return true;
 }
 
-/* The straight path of node `last` (its roots back to the start, then `end`) into out. */
+/* The point that root names (as floats: every root of a path is one). */
+static nav_vec3 root_point(const search *s, uint32_t root)
+{
+    if (nav__root_is_vertex(root)) return s->m->verts[root];
+    if (root == NAV__ROOT_START) return s->ends->start;
+    return nav__way_to(s->m, root & ~NAV__ROOT_WAY);
+}
+
+/* Whether step edge e is a way taken (not an edge, nor a root only). */
+static inline bool step_is_way(uint32_t e)
+{
+    return (e & NAV__STEP_ROOT) == NAV__STEP_WAY;
+}
+
+/* The straight path of trail step `last` (its roots back to the start, then `end`) into out. */
 static nav_status write_path(search *s, uint32_t last, double end_x, float end_y, double end_z,
                              uint32_t end_poly, double cost_factor, nav_path *out, nav_mesh_result *r)
 {
@@ -568,16 +718,16 @@ static nav_status write_path(search *s, uint32_t last, double end_x, float end_y
     /* the corridor: the next polygon of every node (the goal's is its parent's; a link's, its far
      * end's), back to the start */
     uint32_t length = 0, chain = 0;
-    for (uint32_t id = last; id != NO_NODE; id = q->pool[id].parent, chain++)
-        length += !(q->pool[id].kind & (NODE_GOAL | NODE_VIA));
+    for (uint32_t id = last; id != NAV__NO_STEP; id = q->trail[id].parent, chain++)
+        length += q->trail[id].edge != NAV__STEP_ROOT;
     /* points: the end, a root a node at most, the near end of each link */
     if (!nav__reserve_result(q, length + 1, 2 * chain + 1)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     uint32_t i = length + 1;
     q->corridor_count = i;
-    for (uint32_t id = last; id != NO_NODE; id = q->pool[id].parent) {
-        const interval_node *n = &q->pool[id];
-        if (n->kind & (NODE_GOAL | NODE_VIA)) continue;
-        q->corridor[--i] = n->kind & NODE_LINK ? nav__way_to_poly(m, n->edge) : m->edge_owner[n->edge];
+    for (uint32_t id = last; id != NAV__NO_STEP; id = q->trail[id].parent) {
+        uint32_t e = q->trail[id].edge;
+        if (e == NAV__STEP_ROOT) continue;
+        q->corridor[--i] = step_is_way(e) ? nav__way_to_poly(m, e & ~NAV__STEP_WAY) : m->edge_owner[e];
     }
     q->corridor[0] = s->ends->start_poly;
     /* the points, walking back: the end, then every root met (once), and at each link its near
@@ -586,14 +736,14 @@ static nav_status write_path(search *s, uint32_t last, double end_x, float end_y
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     bool have_root = false;
     double last_x = 0, last_z = 0;
-    for (uint32_t id = last; id != NO_NODE; id = q->pool[id].parent) {
-        const interval_node *n = &q->pool[id];
-        if (n->kind & NODE_LINK) {
+    for (uint32_t id = last; id != NAV__NO_STEP; id = q->trail[id].parent) {
+        const nav__trail_step *n = &q->trail[id];
+        if (step_is_way(n->edge)) {
             /* the point before (walking back) is the far end: it comes out of the link */
             q->point_flags[out->count - 1] =
                 (uint8_t)((q->point_flags[out->count - 1] & ~NAV_MESH_POINT_CORNER) |
                           NAV_MESH_POINT_LINK_END);
-            uint32_t w = n->edge;
+            uint32_t w = n->edge & ~NAV__STEP_WAY;
             nav_vec3 a = nav__way_from(m, w);
             uint32_t from_poly = w & 1 ? m->links[w >> 1].end_poly : m->links[w >> 1].start_poly;
             if (!put_point(s, out, a.x, a.y, a.z, from_poly, NAV_MESH_POINT_LINK_START, w >> 1))
@@ -602,15 +752,14 @@ static nav_status write_path(search *s, uint32_t last, double end_x, float end_y
             last_x = a.x;
             last_z = a.z;
         }
-        if (have_root && n->root_x == last_x && n->root_z == last_z) continue;
+        nav_vec3 root = root_point(s, n->root);
+        if (have_root && root.x == last_x && root.z == last_z) continue;
         have_root = true;
-        last_x = n->root_x;
-        last_z = n->root_z;
-        float y = n->root_vert != NAV_MESH_NO_POLY
-                      ? m->verts[n->root_vert].y
-                      : nav__mesh_poly_height(m, n->root_poly, n->root_x, n->root_z);
-        if (!put_point(s, out, n->root_x, y, n->root_z, n->root_poly, NAV_MESH_POINT_CORNER,
-                       NAV_MESH_NO_POLY))
+        last_x = root.x;
+        last_z = root.z;
+        float y =
+            nav__root_is_vertex(n->root) ? root.y : nav__mesh_poly_height(m, n->root_poly, root.x, root.z);
+        if (!put_point(s, out, root.x, y, root.z, n->root_poly, NAV_MESH_POINT_CORNER, NAV_MESH_NO_POLY))
             return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
     nav_path_reverse(out);
@@ -635,9 +784,33 @@ static nav_status write_path(search *s, uint32_t last, double end_x, float end_y
                 nav__dist(out->points[p].x, out->points[p].z, out->points[p + 1].x, out->points[p + 1].z);
     }
     r->cost = length_sum * cost_factor + link_sum;
-    r->generated = q->pool_count;
+    r->generated = q->generated;
     out->cost = r->cost;
     return NAV_SUCCESS;
+}
+
+/* An empty pool, open list and trail for a new search. */
+static void start_pool(nav_mesh_query *q)
+{
+    q->pool_count = q->trail_count = q->generated = 0;
+    q->pool_free = q->trail_free = NO_NODE;
+    q->trail_free_count = 0;
+    nav_heap_clear(&q->interval_open);
+}
+
+/* Node n, expanded as step `step`, is the nearest the goal so far if its h is the least yet. */
+static inline void note_best(nav_mesh_query *q, const interval_node *n, uint32_t step)
+{
+    nav__search_state *st = &q->st;
+    double h = n->f - n->g;
+    if (h < st->best_h) {
+        st->best_h = h;
+        st->best = step;
+        st->best_right_x = n->right_x;
+        st->best_right_z = n->right_z;
+        st->best_left_x = n->left_x;
+        st->best_left_z = n->left_z;
+    }
 }
 
 static search make_search(nav_mesh_query *q)
@@ -657,34 +830,25 @@ static search make_search(nav_mesh_query *q)
 
 void nav__optimal_begin(nav_mesh_query *q)
 {
-    const nav_mesh *m = q->mesh;
     nav__search_state *st = &q->st;
     nav__next_stamp(q);
     search s = make_search(q);
-    q->pool_count = 0;
-    nav_heap_clear(&q->interval_open);
+    start_pool(q);
     st->expanded = 0;
-    st->best = NO_NODE;
+    st->best = NAV__NO_STEP;
     st->best_h = INFINITY;
     st->found = st->out_of_nodes = 0;
     nav__set_landmarks(q);
     uint32_t sp = st->ends.start_poly;
     /* one polygon: a straight line (unless a link is a shortcut) */
     if (sp == st->ends.goal_poly && !q->shortcuts) {
-        interval_node start = {.root_x = st->ends.start.x,
-                               .root_z = st->ends.start.z,
-                               .root_vert = NAV_MESH_NO_POLY,
-                               .root_poly = sp,
-                               .edge = m->poly_first[sp],
-                               .parent = NO_NODE,
-                               .kind = NODE_GOAL};
-        q->pool[q->pool_count++] = start;
+        q->generated = 1;
+        st->found_id = add_step(q, NAV__NO_STEP, NAV__STEP_ROOT, NAV__ROOT_START, sp); /* the first fits */
         st->found = 1;
-        st->found_id = 0;
         return;
     }
     /* the start sees each edge of its polygon whole, and every link's near end in it */
-    expand_point(&s, st->ends.start.x, st->ends.start.z, sp, 0, NO_NODE);
+    expand_point(&s, st->ends.start.x, st->ends.start.z, sp, 0, NAV__ROOT_START, NAV__NO_STEP);
     st->out_of_nodes = nav__out_of_scratch(q);
 }
 
@@ -700,30 +864,42 @@ bool nav__optimal_run(nav_mesh_query *q, uint32_t limit)
         uint32_t id = nav_heap_entry_id(nav_heap_pop(&q->interval_open));
         const interval_node *n = &q->pool[id];
         if (n->kind & NODE_GOAL) {
-            st->found = 1;
-            st->found_id = id;
+            st->found_id = close_node(q, n);
+            st->found = st->found_id != NAV__NO_STEP;
+            st->out_of_nodes = !st->found;
             break;
         }
         if (n->kind & NODE_LINK) {
             /* a shorter way to this link's far end has been found since */
-            if (q->link_g[n->edge] < n->g - 1e-9 * (1 + n->g)) continue;
+            if (q->link_g[n->edge] < n->g - 1e-9 * (1 + n->g)) {
+                free_slot(q, id);
+                continue;
+            }
             if (ends->max_expanded && st->expanded >= ends->max_expanded) {
                 st->out_of_nodes = 1;
                 break;
             }
             st->expanded++;
             done++;
-            double h = n->f - n->g;
-            if (h < st->best_h) {
-                st->best_h = h;
-                st->best = id;
+            uint32_t need = expansion_steps(m, nav__way_to_poly(m, n->edge));
+            uint32_t step = trail_room(q, id, need) ? close_node(q, &q->pool[id]) : NAV__NO_STEP;
+            if (step == NAV__NO_STEP) {
+                st->out_of_nodes = 1;
+                break;
             }
-            nav_vec3 b = nav__way_to(m, n->edge);
-            expand_point(&s, b.x, b.z, nav__way_to_poly(m, n->edge), n->g, id);
+            note_best(q, n, step);
+            uint32_t w = n->edge;
+            double g = n->g;
+            free_slot(q, id);
+            nav_vec3 b = nav__way_to(m, w);
+            expand_point(&s, b.x, b.z, nav__way_to_poly(m, w), g, NAV__ROOT_WAY | w, step);
             st->out_of_nodes = nav__out_of_scratch(q);
             continue;
         }
-        if (root_outdated(q, n)) continue;
+        if (root_outdated(q, n)) {
+            free_slot(q, id);
+            continue;
+        }
         for (;;) {
             if (ends->max_expanded && st->expanded >= ends->max_expanded) {
                 st->out_of_nodes = 1;
@@ -731,21 +907,29 @@ bool nav__optimal_run(nav_mesh_query *q, uint32_t limit)
             }
             st->expanded++;
             done++;
-            double h = q->pool[id].f - q->pool[id].g;
-            if (h < st->best_h) {
-                st->best_h = h;
-                st->best = id;
+            /* an edge's node (the links' are pushed at once, never the one successor) */
+            const interval_node *at = &q->pool[id];
+            uint32_t need = expansion_steps(m, m->edge_owner[at->edge]);
+            uint32_t step = trail_room(q, id, need)
+                                ? add_step(q, at->parent, at->edge, at->root, at->root_poly)
+                                : NAV__NO_STEP;
+            if (step == NAV__NO_STEP) {
+                st->out_of_nodes = 1;
+                break;
             }
-            uint32_t produced = expand(&s, id, list);
+            note_best(q, &q->pool[id], step);
+            uint32_t produced = expand(&s, id, step, list);
             if (nav__out_of_scratch(q)) {
                 st->out_of_nodes = 1;
                 break;
             }
-            /* intermediate pruning: one successor of the same root is expanded at once */
-            if (produced == 1 && !(q->pool[list[0]].kind & NODE_GOAL) &&
-                q->pool[list[0]].root_vert == q->pool[id].root_vert &&
-                q->pool[list[0]].root_x == q->pool[id].root_x &&
-                q->pool[list[0]].root_z == q->pool[id].root_z) {
+            /* intermediate pruning: one successor of the same root is expanded at once (the slot
+             * of the node expanded is free again once that is known: its successors have theirs) */
+            const interval_node *done_node = &q->pool[id], *next = produced == 1 ? &q->pool[list[0]] : NULL;
+            bool at_once = next && !(next->kind & NODE_GOAL) && next->root == done_node->root &&
+                           next->root_x == done_node->root_x && next->root_z == done_node->root_z;
+            free_slot(q, id);
+            if (at_once) {
                 id = list[0];
                 continue;
             }
@@ -764,26 +948,27 @@ nav_status nav__optimal_finish(nav_mesh_query *q, nav_path *out, nav_mesh_result
     const nav__search_ends *ends = &st->ends;
     search s = make_search(q);
     r->expanded = st->expanded;
-    r->generated = q->pool_count;
+    r->generated = q->generated;
     if (st->found)
         return write_path(&s, st->found_id, s.gx, ends->goal.y, s.gz, ends->goal_poly, s.cost, out, r);
-    if (st->best == NO_NODE)
+    if (st->best == NAV__NO_STEP)
         return st->out_of_nodes ? NAV_FAILURE | NAV_OUT_OF_NODES : NAV_FAILURE | NAV_UNREACHABLE;
     /* partial: to the point nearest the goal of the closest node's interval (a link: its far end) */
-    const interval_node *b = &q->pool[st->best];
+    uint32_t e = q->trail[st->best].edge;
     double px, pz;
     uint32_t poly;
-    if (b->kind & NODE_LINK) {
-        px = b->left_x;
-        pz = b->left_z;
-        poly = nav__way_to_poly(m, b->edge);
+    if (step_is_way(e)) {
+        px = st->best_left_x;
+        pz = st->best_left_z;
+        poly = nav__way_to_poly(m, e & ~NAV__STEP_WAY);
     } else {
-        double ex = b->left_x - b->right_x, ez = b->left_z - b->right_z, len2 = ex * ex + ez * ez;
-        double t = len2 > 0 ? ((s.gx - b->right_x) * ex + (s.gz - b->right_z) * ez) / len2 : 0;
+        double rx = st->best_right_x, rz = st->best_right_z;
+        double ex = st->best_left_x - rx, ez = st->best_left_z - rz, len2 = ex * ex + ez * ez;
+        double t = len2 > 0 ? ((s.gx - rx) * ex + (s.gz - rz) * ez) / len2 : 0;
         t = t < 0 ? 0 : (t > 1 ? 1 : t);
-        px = b->right_x + ex * t;
-        pz = b->right_z + ez * t;
-        poly = m->edge_owner[b->edge];
+        px = rx + ex * t;
+        pz = rz + ez * t;
+        poly = m->edge_owner[e];
     }
     nav_status ws =
         write_path(&s, st->best, px, nav__mesh_poly_height(m, poly, px, pz), pz, poly, s.cost, out, r);
@@ -808,15 +993,14 @@ nav_status nav__optimal_distances(nav_mesh_query *q, uint32_t poly, double x, do
     s.all = true;
     s.dist = dist;
     s.regions = false;
-    q->pool_count = 0;
-    nav_heap_clear(&q->interval_open);
-    expand_point(&s, x, z, poly, 0, NO_NODE);
+    start_pool(q);
+    expand_point(&s, x, z, poly, 0, NAV__ROOT_START, NAV__NO_STEP);
     uint32_t list[3 * NAV_MESH_MAX_POLY_VERTS + 1];
     while (q->interval_open.count && !nav__out_of_scratch(q)) {
         uint32_t id = nav_heap_entry_id(nav_heap_pop(&q->interval_open));
-        const interval_node *n = &q->pool[id];
-        if (root_outdated(q, n)) continue;
-        uint32_t produced = expand(&s, id, list);
+        bool outdated = root_outdated(q, &q->pool[id]);
+        uint32_t produced = outdated ? 0 : expand(&s, id, NAV__NO_STEP, list); /* no path: no trail */
+        free_slot(q, id);
         for (uint32_t i = 0; i < produced; i++) push(&s, list[i]);
     }
     if (q->out_of_memory) return NAV_FAILURE | NAV_OUT_OF_MEMORY;

@@ -27,7 +27,9 @@ typedef struct search_node {
 
 #define NAV__NODE_CLOSED 0x80000000u
 
-/* A node of the optimal search (Polyanya): a root and an interval of an edge seen from it. */
+/* A node of the optimal search (Polyanya) while it waits on the open list: a root and an interval
+ * of an edge seen from it. Its slot in the query's pool is taken again once it is expanded (or
+ * dropped); what the path needs of it then stays as a step of the trail (nav__trail_step). */
 typedef struct interval_node {
     double root_x, root_z;
     double right_x, right_z, left_x, left_z; /* the interval's ends, as the root sees them */
@@ -36,13 +38,41 @@ typedef struct interval_node {
     double right_dir_x, right_dir_z, left_dir_x, left_dir_z;
     double g; /* length from the start to the root */
     double f;
-    uint32_t root_vert; /* the root's vertex, NAV_MESH_NO_POLY for the start */
+    uint32_t root;      /* which point the root is: NAV__ROOT_* */
     uint32_t root_poly; /* the polygon in which the root became the root */
     uint32_t edge;      /* the edge of the next polygon through which the node enters it; for a
                          * NODE_LINK node, the way (link * 2 + direction) it takes */
-    uint32_t parent;
-    uint8_t kind; /* NODE_* bits */
+    uint32_t parent;    /* the trail step of the node it was reached from (NAV__NO_STEP: none) */
+    uint8_t kind;       /* NODE_* bits */
 } interval_node;
+
+/* An optimal search's root: a vertex of the mesh (below NAV__ROOT_WAY), the start, or the far end
+ * of way w (NAV__ROOT_WAY | w). Every root is so a point of floats (the start, a vertex, a link's
+ * end), which a step of the trail names in one word. */
+#define NAV__ROOT_WAY   0x80000000u
+#define NAV__ROOT_START 0xffffffffu
+static inline bool nav__root_is_vertex(uint32_t root)
+{
+    return root < NAV__ROOT_WAY;
+}
+
+/* What the optimal search keeps of a node it expanded, for the path it may lie on: the step before
+ * it, the polygon it entered (by its edge, or the way it took), and its root; 16 bytes where a node
+ * takes 120. When the trail is full, the steps that no open node leads back through are taken back
+ * (marked from the open nodes, the rest swept onto a free list): the trail holds about the steps
+ * to the open nodes, a sixth of those a search expands on the Moving AI maps. */
+typedef struct nav__trail_step {
+    uint32_t parent; /* NAV__NO_STEP: the first; a step taken back: the next taken back */
+    uint32_t edge;   /* an edge, a way (NAV__STEP_WAY | w), or NAV__STEP_ROOT: a root only (the
+                      * goal reached from it, or a root passed on the way) */
+    uint32_t root;
+    uint32_t root_poly; /* and NAV__STEP_MARK while the trail is swept (polygons are below 2^30) */
+} nav__trail_step;
+
+#define NAV__NO_STEP   UINT32_MAX
+#define NAV__STEP_WAY  0x40000000u /* edges and ways are below 2^30 (query creation checks) */
+#define NAV__STEP_ROOT 0xc0000000u
+#define NAV__STEP_MARK 0x80000000u
 
 /* What both searches share once start and goal are located: the points on the mesh, their
  * polygons, the filter, and the cheapest cost factor. */
@@ -62,8 +92,11 @@ typedef struct nav__search_state {
     uint8_t optimal;        /* the optimal search, else the corridor search */
     uint8_t found, out_of_nodes;
     double cost; /* the optimal search's one area cost */
-    uint32_t expanded, best, found_id;
+    uint32_t expanded;
+    uint32_t best, found_id; /* trail steps: the node nearest the goal so far, the goal's */
     double best_h;
+    /* the interval of step best's node (a link's: its near and far ends), for the partial path's end */
+    double best_right_x, best_right_z, best_left_x, best_left_z;
     nav_status status; /* a search decided at begin (unreachable, bad arguments) */
     nav_mesh_result result;
 } nav__search_state;
@@ -78,7 +111,7 @@ struct nav_mesh_query {
     const nav_mesh *mesh;
     nav_allocator allocator;
     /* what it holds, and may hold (0: no limit), in bytes beside the object itself; a search that
-     * would grow past max_bytes, or an optimal search past pool_limit nodes, stops out of room */
+     * would grow past max_bytes, or an optimal search make more than pool_limit nodes, stops out of room */
     size_t bytes, max_bytes;
     uint8_t out_of_room;   /* this search could not grow within the limits */
     uint8_t out_of_memory; /* this search could not grow: the allocator failed */
@@ -95,11 +128,16 @@ struct nav_mesh_query {
     double min_cost;         /* the cheapest of them */
     double one_cost;         /* the one cost of every area in use, or 0 when they differ */
     uint8_t costs_from_mesh; /* area_cost, min_cost and one_cost are the mesh's own */
-    /* optimal search: a pool of interval nodes, an open list of their indices, the best g of each
-     * vertex as a root, a digest of the last node made for each edge (to drop repeats) */
+    /* optimal search: a pool of the interval nodes on its open list (pool_count slots used, those
+     * freed again chained from pool_free through their parent), the open list of their slots, the
+     * trail of the nodes expanded (trail_count steps used, trail_free_count of them taken back
+     * and chained from trail_free), the nodes made (generated, at most pool_limit), the best g of each vertex
+     * as a root, a digest of the last node made for each edge (to drop repeats) */
     interval_node *pool;
-    uint32_t pool_capacity, pool_count, pool_limit;
+    uint32_t pool_capacity, pool_count, pool_free, pool_limit, generated;
     nav_heap interval_open;
+    nav__trail_step *trail;
+    uint32_t trail_capacity, trail_count, trail_free, trail_free_count;
     nav__id_table roots;
     nav__id_table edge_last;
     /* landmarks (when the mesh has them and no way is allowed): the bounds of each landmark's
@@ -165,6 +203,8 @@ bool nav__grow_nodes(nav_mesh_query *q);
 bool nav__grow_heap(nav_mesh_query *q, nav_heap *h);
 /* Room for one more interval node, and its open-list entry. */
 bool nav__grow_pool(nav_mesh_query *q);
+/* Room for one more step of the trail. */
+bool nav__grow_trail(nav_mesh_query *q);
 /* Twice the slots of table t, its slots of this search kept. */
 bool nav__grow_table(nav_mesh_query *q, nav__id_table *t);
 /* Room for a corridor of `polygons` polygons (and portals), and for `points` path points. */

@@ -2,21 +2,24 @@
  *
  * A query object once held a record for every edge and vertex of its mesh (about 15 times the
  * mesh's bytes). Now it holds what its largest search so far has touched: the corridor search's
- * nodes and the optimal search's interval nodes in arrays that double when full, and what a
- * search knows of vertices and edges in tables by id (id_table.h) that are emptied in O(1) by a
- * new stamp. A search allocates only when it touches more than any search of this query object
- * before it (growth by doubling: a few times in its life), and never beyond the caller's limits:
- * max_bytes for the whole object and max_nodes for the optimal search's pool. A search that would
- * need more stops out of room, as when its node budget runs out; one whose allocation fails stops
- * out of memory. What was there stays: the object is as usable as before. */
+ * nodes, the optimal search's open interval nodes (a pool whose slots are taken again) and the
+ * steps of its trail (polyanya.c), in arrays that grow when full, and what a search knows of
+ * vertices and edges in tables by id (id_table.h) that are emptied in O(1) by a new stamp. A
+ * search allocates only when it touches more than any search of this query object before it
+ * (growth by half or by doubling: a few times in its life), and never beyond the caller's limits:
+ * max_bytes for the whole object and max_nodes for the nodes an optimal search makes. A search
+ * that would need more stops out of room, as when its node budget runs out; one whose allocation
+ * fails stops out of memory. What was there stays: the object is as usable as before. */
 #include <string.h>
 
 #include "alloc.h"
 #include "query_internal.h"
 
-/* What a new query object holds of each kind (16 nodes, slots, polygons, points): the searches on
- * small meshes seldom need more, and each doubles when it does. */
-#define FIRST_CAPACITY 16u
+/* What a new query object holds of each kind (8 nodes, slots, polygons, points): the searches on
+ * small meshes seldom need much more, and each grows when they do; a mesh of a few KB gets a query
+ * object of about 6 KB. */
+#define FIRST_LOG2     3u
+#define FIRST_CAPACITY (1u << FIRST_LOG2)
 
 /* Whether the object may hold new_bytes in place of old_bytes (max_bytes); q->out_of_room set
  * when not. */
@@ -76,7 +79,7 @@ static bool make_table(nav_mesh_query *q, nav__id_table *t)
 {
     t->slots = take_block(q, FIRST_CAPACITY, sizeof *t->slots);
     t->mask = FIRST_CAPACITY - 1;
-    t->shift = 32 - 4; /* log2(FIRST_CAPACITY) */
+    t->shift = 32 - FIRST_LOG2;
     t->room = FIRST_CAPACITY / 2;
     return t->slots != NULL;
 }
@@ -146,8 +149,10 @@ nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc
     nav_allocator a;
     nav__allocator_resolve(&a, d.allocator);
     uint64_t pool = d.max_nodes ? d.max_nodes : (uint64_t)mesh->edge_count + 4096;
-    /* corridor-search node ids (2 an edge, start and goal, 2 a link) stay below NAV__NODE_CLOSED */
+    /* corridor-search node ids (2 an edge, start and goal, 2 a link) stay below NAV__NODE_CLOSED;
+     * the optimal search's steps name a vertex below NAV__ROOT_WAY, a way below NAV__STEP_WAY */
     if ((uint64_t)2 * mesh->edge_count + 2 + 2 * (uint64_t)mesh->link_count >= NAV__NODE_CLOSED ||
+        mesh->vert_count >= NAV__ROOT_WAY || 2 * (uint64_t)mesh->link_count >= NAV__STEP_WAY ||
         pool > UINT32_MAX / 4)
         return NAV_FAILURE | NAV_TOO_LARGE;
     nav_mesh_query *q = nav__calloc(&a, 1, sizeof *q);
@@ -155,15 +160,17 @@ nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc
     q->mesh = mesh;
     q->allocator = a;
     q->pool_limit = (uint32_t)pool;
-    q->node_capacity = q->pool_capacity = FIRST_CAPACITY;
+    q->pool_free = UINT32_MAX;
+    q->node_capacity = q->pool_capacity = q->trail_capacity = FIRST_CAPACITY;
     size_t ways = 2 * (size_t)mesh->link_count + 1;
     q->nodes = take_block(q, FIRST_CAPACITY, sizeof *q->nodes);
     q->pool = take_block(q, FIRST_CAPACITY, sizeof *q->pool);
+    q->trail = take_block(q, FIRST_CAPACITY, sizeof *q->trail);
     q->link_g = take_block(q, ways, sizeof *q->link_g);
     q->link_stamp = take_block(q, ways, sizeof *q->link_stamp);
     q->link_lb = take_block(q, ways, sizeof *q->link_lb);
     q->way_allowed = take_block(q, ways, sizeof *q->way_allowed);
-    if (!q->nodes || !q->pool || !regrow_corridor(q, FIRST_CAPACITY, 0) ||
+    if (!q->nodes || !q->pool || !q->trail || !regrow_corridor(q, FIRST_CAPACITY, 0) ||
         !regrow_points(q, FIRST_CAPACITY, 0) || !q->link_g || !q->link_stamp || !q->link_lb ||
         !q->way_allowed || !make_table(q, &q->pairs) || !make_table(q, &q->roots) ||
         !make_table(q, &q->edge_last) || !make_table(q, &q->vert_h) || !make_heap(q, &q->open) ||
@@ -182,6 +189,7 @@ void nav_mesh_query_destroy(nav_mesh_query *q)
     nav_allocator a = q->allocator;
     nav__free(&a, q->nodes);
     nav__free(&a, q->pool);
+    nav__free(&a, q->trail);
     nav__free(&a, q->pairs.slots);
     nav__free(&a, q->roots.slots);
     nav__free(&a, q->edge_last.slots);
@@ -269,6 +277,21 @@ bool nav__grow_pool(nav_mesh_query *q)
     if (!pool) return false;
     q->pool = pool;
     q->pool_capacity = capacity;
+    return true;
+}
+
+bool nav__grow_trail(nav_mesh_query *q)
+{
+    uint32_t capacity;
+    if (!grown_by_half(q->trail_capacity, q->pool_limit, &capacity)) { /* a step a node made at most */
+        q->out_of_room = 1;
+        return false;
+    }
+    nav__trail_step *trail =
+        regrow(q, q->trail, (size_t)q->trail_capacity * sizeof *trail, (size_t)capacity * sizeof *trail);
+    if (!trail) return false;
+    q->trail = trail;
+    q->trail_capacity = capacity;
     return true;
 }
 

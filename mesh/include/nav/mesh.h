@@ -255,32 +255,36 @@ typedef struct nav_mesh_query_desc {
      * limit but max_nodes). A search that would grow it past this ends as when max_nodes runs out:
      * NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES and the path to the closest place reached.
      * That path's own corridor and points (about 60 bytes a polygon it crosses) are made room for
-     * even past the limit, and what creation makes (about 9 KB) whatever it says. */
+     * even past the limit, and what creation makes (about 6.5 KB) whatever it says. */
     size_t max_bytes;
     const nav_allocator *allocator; /* [opt] */
 } nav_mesh_query_desc;
 
 /* Creates a query object for one thread.
  *
- * Memory: it is made small (about 9 KB whatever the mesh, plus 21 bytes for each direction of each
- * off-mesh link) and grows with what its searches touch, not with its mesh: the nodes a search
- * makes (the optimal mode's 136 bytes each with their open-list entry, the funnel mode's 92 bytes
- * each, two at most an edge it reaches), what it knows of the vertices and edges it meets (in
- * tables by id, emptied for the next search in O(1)), the corridor and points of a path. A part
- * grows by half (the nodes) or doubles (the rest) when full, and what it grew to is kept for the
- * next searches: a query object allocates only when a search touches more than every one before
- * it did, a few times in its life. Growth is allowed up to max_nodes (the optimal mode's nodes)
- * and max_bytes (everything); a search that would need more ends with a partial path and
- * NAV_OUT_OF_NODES. One whose allocation fails ends with NAV_FAILURE | NAV_OUT_OF_MEMORY, and the
- * query object is left as it was and usable. A program that must not allocate while it runs can
- * run its longest searches once at load time, or set max_bytes to what it can spare.
- * After every scenario of a Moving AI map a query object holds (bench/README.md, "Query objects"):
- * in the funnel mode 0.05 to 1.55 times its mesh's bytes (median 0.31); in the optimal mode 0.07 to
- * 6.4 times (median 1.1: its searches make up to 1.2 nodes an edge of the mesh). Before issue 43 it
- * held 13 to 92 times its mesh, from creation.
+ * Memory: it is made small (about 6.5 KB whatever the mesh, plus 21 bytes for each direction of
+ * each off-mesh link) and grows with what its searches touch, not with its mesh: in the optimal
+ * mode the nodes on the open list (136 bytes each with their entry; an expanded node's slot is
+ * taken again) and a 16-byte step for each expanded node that an open one leads back through (the
+ * others are taken back when the steps run short); in the funnel mode the nodes a search makes (92
+ * bytes each, two at most an edge it reaches); what a search knows of the vertices and edges it
+ * meets (in tables by id, emptied for the next search in O(1)); the corridor and points of a path.
+ * A part grows by half (the nodes and steps) or doubles (the rest) when full, and what it grew to
+ * is kept for the next searches: a query object allocates only when a search touches more than
+ * every one before it did, a few times in its life. Growth is allowed up to max_nodes (the nodes
+ * an optimal search makes) and max_bytes (everything); a search that would need more ends with a
+ * partial path and NAV_OUT_OF_NODES. One whose allocation fails ends with NAV_FAILURE |
+ * NAV_OUT_OF_MEMORY, and the query object is left as it was and usable. A program that must not
+ * allocate while it runs can run its longest searches once at load time, or set max_bytes to what
+ * it can spare. After every scenario of a Moving AI map a query object holds (bench/README.md,
+ * "Query objects"; bench/query_memory.sh): in the optimal mode 0.04 to 1.51 times its mesh's bytes
+ * (median 0.31), in the funnel mode 0.04 to 1.28 times (median 0.32); above 1 only on the three
+ * smallest meshes (7 to 38 KB), where the object's first 6.5 KB count. Before issue 43 it held 13
+ * to 92 times its mesh, from creation.
  *
  * Returns NAV_SUCCESS or NAV_FAILURE with NAV_INVALID_PARAM, NAV_TOO_LARGE (a mesh of more than
- * about a billion edges, or max_nodes above 2^30) or NAV_OUT_OF_MEMORY. */
+ * about a billion edges or half a billion off-mesh links, or max_nodes above 2^30) or
+ * NAV_OUT_OF_MEMORY. */
 NAV_API nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc *desc,
                                          nav_mesh_query **out);
 NAV_API void nav_mesh_query_destroy(nav_mesh_query *query);
