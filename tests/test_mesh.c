@@ -1300,13 +1300,38 @@ static void test_query_limits(void **state)
         assert_true(nav_mesh_query_memory_bytes(q) <= (before > limit ? before : limit));
         nav_mesh_query_destroy(q);
     }
-    /* max_nodes: the optimal mode's pool */
+    /* max_nodes: the nodes an optimal search makes */
     assert_int_equal(nav_mesh_query_create(mesh, &(nav_mesh_query_desc){.max_nodes = 200}, &q), NAV_SUCCESS);
     assert_int_equal(nav_mesh_find_path(q, NULL, a, b, &path, &r),
                      NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES);
     assert_true(r.generated <= 200);
     assert_int_equal(nav_grid_validate_anyangle_path(grid, &path, NULL), NAV_SUCCESS);
     nav_mesh_query_destroy(q);
+    /* exactly the nodes a search makes are enough (those it drops, and the room its trail keeps to
+     * spare, cost nothing of them), and one fewer is not */
+    unsigned seed = 5;
+    int checked = 0;
+    for (int k = 0; k < 24; k++) {
+        nav_vec3 from = k ? centre(rand_r(&seed) % 300, rand_r(&seed) % 300) : a,
+                 to = k ? centre(rand_r(&seed) % 300, rand_r(&seed) % 300) : b;
+        assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+        nav_status s = nav_mesh_find_path(q, NULL, from, to, &whole, &r);
+        nav_mesh_query_destroy(q);
+        if (s != NAV_SUCCESS || r.generated < 2) continue;
+        uint32_t nodes = r.generated;
+        assert_int_equal(nav_mesh_query_create(mesh, &(nav_mesh_query_desc){.max_nodes = nodes}, &q),
+                         NAV_SUCCESS);
+        assert_int_equal(nav_mesh_find_path(q, NULL, from, to, &path, &r), NAV_SUCCESS);
+        assert_same_path(&path, &whole);
+        nav_mesh_query_destroy(q);
+        assert_int_equal(nav_mesh_query_create(mesh, &(nav_mesh_query_desc){.max_nodes = nodes - 1}, &q),
+                         NAV_SUCCESS);
+        assert_true(nav_mesh_find_path(q, NULL, from, to, &path, &r) & NAV_OUT_OF_NODES);
+        assert_true(r.generated < nodes);
+        nav_mesh_query_destroy(q);
+        checked++;
+    }
+    assert_true(checked >= 12);
     nav_path_destroy(&path);
     nav_path_destroy(&whole);
     nav_mesh_destroy(mesh);

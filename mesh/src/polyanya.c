@@ -198,19 +198,11 @@ static bool step_allowed(const search *s, uint32_t e)
     return s->regions ? nav__mesh_step_useful(m, e, s->goal_region) : !dead_end(s, next);
 }
 
-/* Whether the search may make one more node (at most pool_limit); q->out_of_room set when not. */
-static inline bool may_make(nav_mesh_query *q)
-{
-    if (q->generated < q->pool_limit) return true;
-    q->out_of_room = 1;
-    return false;
-}
-
-/* A slot of the pool for a new node (a freed one first), or NO_NODE when the search may make no
- * more nodes or the pool cannot grow (the search then stops: nav__out_of_scratch). */
+/* A slot of the pool for a node being made, counted as made (a freed slot first), or NO_NODE when
+ * the pool cannot grow (the search then stops: nav__out_of_scratch). Whether the node may be made
+ * (pool_limit) is asked once it is kept: one dropped costs nothing of the limit. */
 static inline uint32_t take_slot(nav_mesh_query *q)
 {
-    if (!may_make(q)) return NO_NODE;
     uint32_t id = q->pool_free;
     if (id != NO_NODE) {
         q->pool_free = q->pool[id].parent;
@@ -289,17 +281,20 @@ static void sweep_trail(nav_mesh_query *q, uint32_t in_flight)
  * own, and one for each successor that passes a root on the way): when it is short, the steps
  * nothing leads through are taken back, and the trail grows until a quarter of it and of the open
  * list is free beyond the need (a sweep, which walks both, then comes after as many expansions at
- * least: about four steps' work an expansion). False (the search then stops) when it cannot grow to
- * the room needed. */
-static inline bool trail_room(nav_mesh_query *q, uint32_t in_flight, uint32_t need)
+ * least: about four steps' work an expansion). A growth that meets a limit leaves the search as
+ * it was: once the steps are swept, those the expansion adds fit within pool_limit (a step a node
+ * made), and add_step says when they do not fit within max_bytes. One whose allocation fails
+ * stops the search (out of memory), as every failed allocation does. */
+static inline void trail_room(nav_mesh_query *q, uint32_t in_flight, uint32_t need)
 {
-    if (q->trail_free_count + (q->trail_capacity - q->trail_count) >= need) return true;
+    if (q->trail_free_count + (q->trail_capacity - q->trail_count) >= need) return;
     sweep_trail(q, in_flight);
-    for (;;) {
-        uint32_t room = q->trail_free_count + (q->trail_capacity - q->trail_count);
-        if (room >= need + (q->trail_capacity + q->interval_open.count) / 4) return true;
-        if (!nav__grow_trail(q)) return room >= need;
+    uint8_t out_of_room = q->out_of_room;
+    while (q->trail_free_count + (q->trail_capacity - q->trail_count) <
+               need + (q->trail_capacity + q->interval_open.count) / 4 &&
+           nav__grow_trail(q)) {
     }
+    q->out_of_room = out_of_room; /* (room to spare, not room needed) */
 }
 
 /* The steps an expansion into polygon poly may add: its own, and one for each successor through
@@ -370,9 +365,12 @@ static uint32_t add_node(search *s, const interval_node *proto)
         }
         if (repeats(s, n)) return give_back(q, id);
     }
+    if (q->generated + via > q->pool_limit) { /* kept: within the nodes a search may make? */
+        q->out_of_room = 1;
+        return give_back(q, id);
+    }
     if (via) {
-        uint32_t step =
-            may_make(q) ? add_step(q, n->parent, NAV__STEP_ROOT, via_root, via_poly) : NAV__NO_STEP;
+        uint32_t step = add_step(q, n->parent, NAV__STEP_ROOT, via_root, via_poly);
         if (step == NAV__NO_STEP) return give_back(q, id);
         q->generated++;
         n->parent = step;
@@ -882,7 +880,8 @@ bool nav__optimal_run(nav_mesh_query *q, uint32_t limit)
             st->expanded++;
             done++;
             uint32_t need = expansion_steps(m, nav__way_to_poly(m, n->edge));
-            uint32_t step = trail_room(q, id, need) ? close_node(q, &q->pool[id]) : NAV__NO_STEP;
+            trail_room(q, id, need);
+            uint32_t step = close_node(q, &q->pool[id]);
             if (step == NAV__NO_STEP) {
                 st->out_of_nodes = 1;
                 break;
@@ -910,9 +909,8 @@ bool nav__optimal_run(nav_mesh_query *q, uint32_t limit)
             /* an edge's node (the links' are pushed at once, never the one successor) */
             const interval_node *at = &q->pool[id];
             uint32_t need = expansion_steps(m, m->edge_owner[at->edge]);
-            uint32_t step = trail_room(q, id, need)
-                                ? add_step(q, at->parent, at->edge, at->root, at->root_poly)
-                                : NAV__NO_STEP;
+            trail_room(q, id, need);
+            uint32_t step = add_step(q, at->parent, at->edge, at->root, at->root_poly);
             if (step == NAV__NO_STEP) {
                 st->out_of_nodes = 1;
                 break;

@@ -266,7 +266,8 @@ bool nav__grow_heap(nav_mesh_query *q, nav_heap *h)
 bool nav__grow_pool(nav_mesh_query *q)
 {
     uint32_t capacity;
-    if (!grown_by_half(q->pool_capacity, q->pool_limit, &capacity)) {
+    /* the open nodes, made within pool_limit, and the one being made */
+    if (!grown_by_half(q->pool_capacity, q->pool_limit + 1, &capacity)) {
         q->out_of_room = 1;
         return false;
     }
