@@ -227,19 +227,27 @@ uint32_t nav__next_stamp(nav_mesh_query *q)
     return q->stamp;
 }
 
+/* Array `array` of *capacity entries of `size` bytes grown by half, to `limit` entries at most:
+ * the grown array (*capacity updated), or null with q->out_of_room or out_of_memory set and the old
+ * array kept. */
+static void *grown_array(nav_mesh_query *q, void *array, uint32_t *capacity, uint32_t limit, size_t size)
+{
+    uint32_t grown;
+    if (!grown_by_half(*capacity, limit, &grown)) {
+        q->out_of_room = 1;
+        return NULL;
+    }
+    void *fresh = regrow(q, array, (size_t)*capacity * size, (size_t)grown * size);
+    if (fresh) *capacity = grown;
+    return fresh;
+}
+
 bool nav__grow_nodes(nav_mesh_query *q)
 {
-    uint32_t capacity;
-    if (!grown_by_half(q->node_capacity, NAV__NODE_CLOSED, &capacity)) { /* every node of the mesh: never */
-        q->out_of_room = 1;
-        return false;
-    }
-    search_node *nodes =
-        regrow(q, q->nodes, (size_t)q->node_capacity * sizeof *nodes, (size_t)capacity * sizeof *nodes);
-    if (!nodes) return false;
-    q->nodes = nodes;
-    q->node_capacity = capacity;
-    return true;
+    /* (to every node of the mesh: never) */
+    search_node *nodes = grown_array(q, q->nodes, &q->node_capacity, NAV__NODE_CLOSED, sizeof *nodes);
+    if (nodes) q->nodes = nodes;
+    return nodes != NULL;
 }
 
 /* Heap h's entries reallocated to `capacity`. */
@@ -255,12 +263,9 @@ static bool regrow_heap(nav_mesh_query *q, nav_heap *h, uint32_t capacity)
 
 bool nav__grow_heap(nav_mesh_query *q, nav_heap *h)
 {
-    uint32_t capacity;
-    if (!grown_by_half(h->capacity, UINT32_MAX / 2, &capacity)) {
-        q->out_of_room = 1;
-        return false;
-    }
-    return regrow_heap(q, h, capacity);
+    nav_heap_entry *entries = grown_array(q, h->entries, &h->capacity, UINT32_MAX / 2, sizeof *entries);
+    if (entries) h->entries = entries;
+    return entries != NULL;
 }
 
 bool nav__grow_pool(nav_mesh_query *q)
@@ -283,17 +288,10 @@ bool nav__grow_pool(nav_mesh_query *q)
 
 bool nav__grow_trail(nav_mesh_query *q)
 {
-    uint32_t capacity;
-    if (!grown_by_half(q->trail_capacity, q->pool_limit, &capacity)) { /* a step a node made at most */
-        q->out_of_room = 1;
-        return false;
-    }
-    nav__trail_step *trail =
-        regrow(q, q->trail, (size_t)q->trail_capacity * sizeof *trail, (size_t)capacity * sizeof *trail);
-    if (!trail) return false;
-    q->trail = trail;
-    q->trail_capacity = capacity;
-    return true;
+    /* (a step a node made at most) */
+    nav__trail_step *trail = grown_array(q, q->trail, &q->trail_capacity, q->pool_limit, sizeof *trail);
+    if (trail) q->trail = trail;
+    return trail != NULL;
 }
 
 bool nav__grow_table(nav_mesh_query *q, nav__id_table *t)
