@@ -280,8 +280,7 @@ bool nav__geometry_build_tile(build *b, uint32_t item, tile_result *r)
     r->stage_ms[NAV_GEOMETRY_RASTERIZE] = nav__geometry_since(&at);
     nav__filter_walkable(&hf, b->height, b->climb, stages);
     r->stage_ms[NAV_GEOMETRY_FILTER] = nav__geometry_since(&at);
-    if (!nav__open_space_build(&os, &hf, b->height, b->climb, stages)) goto done;
-    nav__heightfield_free(&hf);
+    if (!nav__open_space_build(&os, &hf, b->height, b->climb, stages)) goto done; /* (hf let go) */
     if (b->tile) {
         os.inner_x0 = os.inner_z0 = b->border;
         os.inner_x1 = os.inner_z1 = b->border + b->tile;

@@ -9,7 +9,7 @@
  *     moment (in bands on threads: the bands' pools and the joined one, 36S too), the triangles' band
  *     lists 64N and each band's row scratch 8W;
  *   - stage 3 (openspace.c): the heightfield (4C, at most 24S) beside the open space's column starts
- *     4C, floors, rooms and areas 5S and links 16T: 8C + 45S; the heightfield is then freed;
+ *     4C, floors, rooms and areas 5S: 8C + 29S; the heightfield is then freed, before the links 16T;
  *   - stages 4 and 5 (openspace.c, partition.c), one after another beside the open space (4C + 5S +
  *     16T): the distances 2T and each band's window 2T; the islands' 12T; the regions 4T (kept), each
  *     top's run 4T, a count a region 8T, and the sweep's runs of a row (32 bytes a top of the row);
@@ -107,7 +107,7 @@ static uint64_t scratch_bound(uint64_t columns, uint64_t width, uint64_t triangl
 {
     uint64_t tops = spans, bands = threads > 1 ? (threads < 8 ? threads : 8) : 1;
     uint64_t rasterise = 4 * columns + 36 * spans + 64 * triangles + 8 * width * 8;
-    uint64_t open = 8 * columns + 45 * spans;
+    uint64_t open = 8 * columns + 29 * spans; /* the links come after the heightfield: in kept */
     uint64_t kept = 4 * columns + 5 * spans + 16 * tops; /* the open space, the heightfield freed */
     uint64_t erode = kept + 2 * tops + 2 * tops * bands;
     uint64_t islands = kept + 12 * tops;

@@ -161,7 +161,7 @@ static bool link_sides(void *ctx, int32_t z0, int32_t z1)
     return true;
 }
 
-bool nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint32_t height, uint32_t climb,
+bool nav__open_space_build(nav__open_space *os, nav__heightfield *hf, uint32_t height, uint32_t climb,
                            nav__pool *pool)
 {
     *os = (nav__open_space){.width = hf->width,
@@ -176,6 +176,7 @@ bool nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint
     if (!nav__arr_setlen(os->column_first, columns + 1) || !nav__arr_setlen(os->floor, hf->span_count) ||
         !nav__arr_setlen(os->room, hf->span_count) || !nav__arr_setlen(os->area, hf->span_count)) {
         nav__open_space_free(os);
+        nav__heightfield_free(hf);
         return false;
     }
     uint32_t count = 0;
@@ -196,12 +197,13 @@ bool nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint
     nav__arr_truncate(os->floor, count);
     nav__arr_truncate(os->room, count);
     nav__arr_truncate(os->area, count);
+    nav__heightfield_free(hf); /* the links need only the tops */
     if (!nav__arr_setlen(os->side, count)) {
         nav__open_space_free(os);
         return false;
     }
     side_rows sides = {os, height, climb};
-    (void)nav__in_bands(link_sides, &sides, hf->depth, pool); /* cannot fail: it allocates nothing */
+    (void)nav__in_bands(link_sides, &sides, os->depth, pool); /* cannot fail: it allocates nothing */
     /* both ways or not at all (two tops of a column may both be within reach of one across) */
     for (uint32_t i = 0; i < count; i++)
         for (int d = 0; d < NAV__OPEN_SIDES; d++) {

@@ -161,11 +161,14 @@ static inline bool nav__open_space_inner(const nav__open_space *os, int32_t x, i
     return x >= os->inner_x0 && x < os->inner_x1 && z >= os->inner_z0 && z < os->inner_z1;
 }
 
-/* The open space of a filtered heightfield. Links are kept only both ways (a top links to one
- * across a side only when that one links back), so that an outline traced over them closes. The
- * links are found on the pool's threads [opt] in bands of rows. False when memory runs out (os is then
- * empty). */
-bool nav__open_space_build(nav__open_space *os, const nav__heightfield *hf, uint32_t height, uint32_t climb,
+/* The open space of a filtered heightfield, which it takes: the heightfield is let go (empty, as
+ * nav__heightfield_free leaves it) once its tops are read, before the links are made, so that the
+ * build never holds the spans and the links at once (issue 43, defect 10: the smaller the peak, the
+ * fewer pages a process's first build takes from the system). Links are kept only both ways (a top
+ * links to one across a side only when that one links back), so that an outline traced over them
+ * closes. The links are found on the pool's threads [opt] in bands of rows. False when memory runs out
+ * (os is then empty, and the heightfield too). */
+bool nav__open_space_build(nav__open_space *os, nav__heightfield *hf, uint32_t height, uint32_t climb,
                            nav__pool *pool);
 void nav__open_space_free(nav__open_space *os);
 
