@@ -451,6 +451,64 @@ static void test_heightfield_against_brute_force(void **state)
     assert_true(compared > 500);
 }
 
+/* Whether two heightfields hold the same spans, column by column. */
+static void assert_same_spans(const nav__heightfield *a, const nav__heightfield *b)
+{
+    assert_int_equal(a->width, b->width);
+    assert_int_equal(a->depth, b->depth);
+    assert_int_equal(a->span_count, b->span_count);
+    for (int32_t z = 0; z < a->depth; z++)
+        for (int32_t x = 0; x < a->width; x++) {
+            nav__span sa[16], sb[16];
+            int n = column_spans(a, x, z, sa, 16);
+            assert_int_equal(column_spans(b, x, z, sb, 16), n);
+            for (int i = 0; i < n && i < 16; i++)
+                assert_true(sa[i].bottom == sb[i].bottom && sa[i].top == sb[i].top && sa[i].area == sb[i].area);
+        }
+}
+
+/* The generated level (320 x 300 columns: 8 bands of rows) rasterised in bands on 2 and 3 threads,
+ * the bands taking their spans in chunks of one pool made for them all: the same spans, column by
+ * column, as on one thread. Likewise when that pool is made too small (a few chunks, or none): the
+ * bands run out of it and the heightfield is rasterised again on this thread. (A system heap that
+ * fails in such a build: test_oom_mesh's test_build_on_threads.) */
+static void test_heightfield_bands(void **state)
+{
+    (void)state;
+    test_level level;
+    test_level_generate(&level);
+    size_t size;
+    char *text = test_level_obj(&level, &size);
+    nav_geometry *g;
+    assert_int_equal(nav_geometry_load_obj(text, size, "level.obj", NULL, NULL, &g), NAV_SUCCESS);
+    nav_triangles t = nav_geometry_triangles(g);
+    nav_vec3 lo, hi;
+    assert_true(nav_triangles_bounds(&t, &lo, &hi));
+    nav__heightfield alone;
+    assert_int_equal(nav__heightfield_init(&alone, lo, hi, 0.3f, 0.2f), NAV_SUCCESS);
+    assert_true(alone.depth >= NAV__ROW_BANDS * NAV__BAND_LEAST_ROWS);
+    assert_true(nav__rasterize(&alone, &t, NULL, 0, 45, 1));
+    assert_true(alone.span_count > 50000);
+    const uint64_t rooms[] = {0, 3 * NAV__SPAN_CHUNK, 1};
+    for (uint32_t threads = 2; threads <= 3; threads++) {
+        nav__pool pool;
+        nav__pool_start_exact(&pool, threads, true);
+        for (int r = 0; r < 3; r++) {
+            nav__heightfield hf;
+            assert_int_equal(nav__heightfield_init(&hf, lo, hi, 0.3f, 0.2f), NAV_SUCCESS);
+            assert_true(nav__rasterize_bands(&hf, &t, NULL, 0, 45, 1, &pool, rooms[r]));
+            assert_false(hf.out_of_memory);
+            assert_same_spans(&hf, &alone);
+            nav__heightfield_free(&hf);
+        }
+        nav__pool_stop(&pool);
+    }
+    nav__heightfield_free(&alone);
+    nav_geometry_destroy(g);
+    free(text);
+    test_level_destroy(&level);
+}
+
 /* A wall (a vertical quad from the floor up to 3) on a floor: in the columns it stands in, one
  * span from the floor to its top, whose area is the wall's (0: vertical); the other columns keep
  * the floor's walkable step. Merging: a floor and a second floor two steps above it (within the
@@ -517,6 +575,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_heightfield_slopes),
         cmocka_unit_test(test_heightfield_against_brute_force),
         cmocka_unit_test(test_heightfield_wall),
+        cmocka_unit_test(test_heightfield_bands),
     };
     const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_obj_sample_scene),

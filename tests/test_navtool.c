@@ -1054,7 +1054,7 @@ static void test_level_faults(void **state)
     snprintf(args, sizeof args, "bake '%s' --mesh -o '%s' --quiet", obj, nav);
     assert_int_equal(run_navtool(out, sizeof out, args), 1);
     expect_output(out,
-                  "error: geometry: the build would need up to 13.2 GiB for its voxels (a level of 16334 x "
+                  "error: geometry: the build would need up to 12.2 GiB for its voxels (a level of 16334 x "
                   "16334 cells of 0.3");
     expect_output(out, "max_memory's 4.0 GiB");
     expect_output(out, "size too large");

@@ -6,8 +6,9 @@
  * twice what they hold and, while they move, hold the old block beside the new one):
  *   - the tiles' bookkeeping, for the whole build: a result a tile and each tile's triangles;
  *   - stage 1 (voxel.c): the column heads 4C and the span pool, 12 bytes a span, grown: 36S at the worst
- *     moment (in bands on threads: the bands' pools and the joined one, 36S too), the triangles' band
- *     lists 64N and each band's row scratch 8W;
+ *     moment (in bands on threads: one pool made beforehand for the bound on S below, 12S, and the
+ *     bands' last chunks, 96 KiB at most, in the tile's allowance), the triangles' band lists 64N and
+ *     each band's row scratch 8W;
  *   - stage 3 (openspace.c): the heightfield (4C, at most 24S) beside the open space's column starts
  *     4C, floors, rooms and areas 5S: 8C + 29S; the heightfield is then freed, before the links 16T;
  *   - stages 4 and 5 (openspace.c, partition.c), one after another beside the open space (4C + 5S +

@@ -5,6 +5,7 @@
 #include "voxel.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "ds.h"
@@ -55,9 +56,32 @@ void nav__heightfield_free(nav__heightfield *hf)
     *hf = (nav__heightfield){.free = NAV__NO_SPAN};
 }
 
-/* A span from the free list or the pool's end; NAV__NO_SPAN, with hf->out_of_memory set, when the
- * pool cannot grow. */
-static uint32_t new_span(nav__heightfield *hf)
+/* new_span's slow way: the pool grown (the heightfield's own), or a chunk more taken (a band's). */
+static uint32_t more_spans(nav__heightfield *hf)
+{
+    if (hf->chunks) {
+        uint64_t at = atomic_fetch_add_explicit(&hf->chunks->taken, NAV__SPAN_CHUNK, memory_order_relaxed);
+        if (at + NAV__SPAN_CHUNK > hf->chunks->capacity) {
+            hf->chunks_ran_out = hf->out_of_memory = true;
+            return NAV__NO_SPAN;
+        }
+        hf->next = (uint32_t)at, hf->end = (uint32_t)(at + NAV__SPAN_CHUNK);
+    } else {
+        if (hf->spans) stbds_header(hf->spans)->length = hf->next;
+        if (hf->next >= NAV__NO_SPAN - 1 || !nav__arr_reserve(hf->spans, 1)) {
+            hf->out_of_memory = true;
+            return NAV__NO_SPAN;
+        }
+        size_t room = arrcap(hf->spans);
+        hf->end = room < NAV__NO_SPAN ? (uint32_t)room : NAV__NO_SPAN; /* (indices stay below it) */
+    }
+    hf->span_count++;
+    return hf->next++;
+}
+
+/* A span from the free list or the pool; NAV__NO_SPAN, with hf->out_of_memory set, when the pool
+ * cannot grow. */
+static inline uint32_t new_span(nav__heightfield *hf)
 {
     if (hf->free != NAV__NO_SPAN) {
         uint32_t s = hf->free;
@@ -65,12 +89,9 @@ static uint32_t new_span(nav__heightfield *hf)
         hf->span_count++;
         return s;
     }
-    if (!nav__arr_push(hf->spans, (nav__span){0})) {
-        hf->out_of_memory = true;
-        return NAV__NO_SPAN;
-    }
+    if (hf->next == hf->end) return more_spans(hf);
     hf->span_count++;
-    return (uint32_t)(arrlenu(hf->spans) - 1);
+    return hf->next++;
 }
 
 static void free_span(nav__heightfield *hf, uint32_t s)
@@ -376,11 +397,10 @@ uint64_t nav__triangle_columns(const float *a, const float *b, const float *c, n
 /* ---- In bands of rows on threads ---------------------------------------------------------------- */
 
 typedef struct band_work {
-    nav__heightfield *whole, *bands;
+    nav__heightfield *bands;
     const nav_triangles *triangles;
     uint32_t *which[NAV__ROW_BANDS]; /* stb_ds: each band's triangles, in the order given */
     int order[NAV__ROW_BANDS];       /* the bands, the most work first (so that the last ones are short) */
-    uint32_t base[NAV__ROW_BANDS];   /* where each band's pool starts in the whole one */
     float max_slope;
     uint32_t merge;
 } band_work;
@@ -393,28 +413,7 @@ static bool rasterize_band(void *ctx, void *scratch, uint32_t item)
     bool ok = nav__rasterize(&w->bands[band], w->triangles, w->which[band], (uint32_t)arrlenu(w->which[band]),
                              w->max_slope, w->merge);
     arrfree(w->which[band]);
-    return ok; /* false: out of memory */
-}
-
-/* Moves band `item`'s pool into the whole heightfield's at its base: its links and its rows' column
- * heads moved by the base. */
-static bool join_band(void *ctx, void *scratch, uint32_t item)
-{
-    (void)scratch;
-    band_work *w = ctx;
-    nav__heightfield *hf = w->whole, *band = &w->bands[item];
-    uint32_t base = w->base[item], spans = (uint32_t)arrlenu(band->spans);
-    for (uint32_t i = 0; i < spans; i++) {
-        nav__span span = band->spans[i];
-        if (span.next != NAV__NO_SPAN) span.next += base;
-        hf->spans[base + i] = span;
-    }
-    size_t first = (size_t)band->row_first * (size_t)hf->width,
-           end = (size_t)band->row_end * (size_t)hf->width;
-    for (size_t c = first; c < end; c++)
-        if (hf->column[c] != NAV__NO_SPAN) hf->column[c] += base;
-    arrfree(band->spans);
-    return true;
+    return ok; /* false: out of memory, or of the shared pool's chunks */
 }
 
 /* The band whose rows hold row (the first or the last band for a row before or after them all). */
@@ -433,21 +432,26 @@ static int band_of(const nav__heightfield *bands, int32_t depth, float row)
 bool nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const uint32_t *which,
                              uint32_t count, float max_slope, uint32_t merge, nav__pool *pool)
 {
+    return nav__rasterize_bands(hf, t, which, count, max_slope, merge, pool, 0);
+}
+
+bool nav__rasterize_bands(nav__heightfield *hf, const nav_triangles *t, const uint32_t *which, uint32_t count,
+                          float max_slope, uint32_t merge, nav__pool *pool, uint64_t room)
+{
     if (!pool || hf->depth < NAV__ROW_BANDS * NAV__BAND_LEAST_ROWS || hf->spans)
         return nav__rasterize(hf, t, which, count, max_slope, merge);
     nav__heightfield bands[NAV__ROW_BANDS];
-    band_work w = {.whole = hf, .bands = bands, .triangles = t, .max_slope = max_slope, .merge = merge};
-    for (int k = 0; k < NAV__ROW_BANDS; k++) {
-        bands[k] = *hf; /* the same columns (each band writes its own rows), a pool of its own */
-        bands[k].spans = NULL, bands[k].free = NAV__NO_SPAN, bands[k].span_count = 0;
-        bands[k].row_first = nav__band_row(hf->depth, (uint32_t)k);
-        bands[k].row_end = nav__band_row(hf->depth, (uint32_t)k + 1);
-    }
+    band_work w = {.bands = bands, .triangles = t, .max_slope = max_slope, .merge = merge};
     /* each triangle to the bands its rows (and one more either side: the cut is the rows' own) meet */
     const float inverse = 1.0f / hf->cell;
     uint32_t n = which ? count : t->triangle_count;
     double load[NAV__ROW_BANDS] = {0}; /* rows and columns a band's triangles cover in it, roughly */
+    uint64_t reach = 0;                /* the spans they can add: nav__triangle_columns */
     bool ok = true;
+    for (int k = 0; k < NAV__ROW_BANDS; k++) { /* (the bands' rows, for band_of) */
+        bands[k].row_first = nav__band_row(hf->depth, (uint32_t)k);
+        bands[k].row_end = nav__band_row(hf->depth, (uint32_t)k + 1);
+    }
     for (uint32_t k = 0; k < n && ok; k++) {
         uint32_t i = which ? which[k] : k;
         const uint32_t *v = t->indices + 3 * (size_t)i;
@@ -457,6 +461,7 @@ bool nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const
               hi = (max_f(a[2], max_f(b[2], c[2])) - hf->origin.z) * inverse + 1,
               wide = (max_f(a[0], max_f(b[0], c[0])) - min_f(a[0], min_f(b[0], c[0]))) * inverse;
         if (hi < 0 || lo >= (float)hf->depth) continue;
+        reach += nav__triangle_columns(a, b, c, hf->origin, hf->cell, hf->width, hf->depth);
         for (int k2 = band_of(bands, hf->depth, lo), last = band_of(bands, hf->depth, hi); k2 <= last && ok;
              k2++) {
             ok = nav__arr_push(w.which[k2], i);
@@ -469,23 +474,48 @@ bool nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *t, const
         while (at > 0 && load[w.order[at - 1]] < load[k]) w.order[at] = w.order[at - 1], at--;
         w.order[at] = k;
     }
-    nav__work work = {.count = NAV__ROW_BANDS, .run = rasterize_band, .ctx = &w};
-    /* fails only when a band runs out of memory (no progress to cancel) */
-    ok = ok && nav_succeeded(nav__pool_run(pool, &work));
-    /* the pools one after another, each moved on the threads */
-    size_t total = 0;
-    for (int k = 0; k < NAV__ROW_BANDS; k++) {
-        w.base[k] = (uint32_t)total;
-        total += arrlenu(bands[k].spans);
-        hf->span_count += bands[k].span_count;
+    /* one pool for them all: room for every span the triangles can add (nor more than a column holds,
+     * half its steps: spans neither touch nor overlap), and a chunk a band begins and does not fill */
+    uint64_t most = (uint64_t)hf->width * (uint64_t)hf->depth * ((hf->steps + 1) / 2);
+    uint64_t capacity = room ? room : (reach < most ? reach : most) + (uint64_t)NAV__ROW_BANDS * NAV__SPAN_CHUNK;
+    nav__span_chunks chunks = {.capacity = capacity};
+    atomic_init(&chunks.taken, 0);
+    if (ok && capacity < NAV__NO_SPAN) {
+        if (!nav__arr_reserve(hf->spans, (size_t)capacity)) {
+            for (int k = 0; k < NAV__ROW_BANDS; k++) arrfree(w.which[k]);
+            hf->out_of_memory = true;
+            return false;
+        }
+        for (int k = 0; k < NAV__ROW_BANDS; k++) {
+            int32_t row_first = bands[k].row_first, row_end = bands[k].row_end;
+            bands[k] = *hf; /* the same columns and pool (each band writes its own rows, its own chunks) */
+            bands[k].row_first = row_first, bands[k].row_end = row_end;
+            bands[k].chunks = &chunks, bands[k].next = bands[k].end = 0;
+        }
+        nav__work work = {.count = NAV__ROW_BANDS, .run = rasterize_band, .ctx = &w};
+        /* fails only when a band runs out of memory, or of chunks (no progress to cancel) */
+        (void)nav__pool_run(pool, &work);
+        bool ran_out = false;
+        for (int k = 0; k < NAV__ROW_BANDS; k++) {
+            hf->span_count += bands[k].span_count;
+            ran_out |= bands[k].chunks_ran_out;
+            ok &= !bands[k].out_of_memory || bands[k].chunks_ran_out; /* (a band stops at either) */
+        }
+        uint64_t taken = atomic_load(&chunks.taken);
+        hf->next = (uint32_t)(taken < capacity ? taken : capacity); /* (the chunks' gaps among them) */
+        hf->end = (uint32_t)capacity;
+        if (!ran_out || !ok) {
+            for (int k = 0; k < NAV__ROW_BANDS; k++) arrfree(w.which[k]); /* what a failure left */
+            if (!ok) hf->out_of_memory = true;
+            return ok;
+        }
+        /* more spans than the bound (it holds: not to be reached): the heightfield again, on this thread */
+        memset(hf->column, 0xff, arrlenu(hf->column) * sizeof *hf->column);
+        arrfree(hf->spans);
+        hf->span_count = 0, hf->free = NAV__NO_SPAN, hf->next = hf->end = 0;
     }
-    ok = ok && nav__arr_setlen(hf->spans, total);
-    work.run = join_band;
-    ok = ok && nav_succeeded(nav__pool_run(pool, &work)); /* (cannot fail: nothing to allocate) */
-    for (int k = 0; k < NAV__ROW_BANDS; k++) {            /* what a failure left */
-        arrfree(w.which[k]);
-        arrfree(bands[k].spans);
-    }
-    if (!ok) hf->out_of_memory = true;
-    return ok;
+    for (int k = 0; k < NAV__ROW_BANDS; k++) arrfree(w.which[k]);
+    /* no pool for the bound (too many spans for the indices): the pool grows as it goes, on this
+     * thread */
+    return ok ? nav__rasterize(hf, t, which, count, max_slope, merge) : (hf->out_of_memory = true, false);
 }

@@ -37,17 +37,29 @@ typedef struct nav__span {
     uint32_t next;        /* the span above in the column, or NAV__NO_SPAN */
 } nav__span;
 
+/* A pool of spans shared by the bands of a parallel rasterisation: each band takes chunks of
+ * NAV__SPAN_CHUNK spans of it as it needs them. */
+#define NAV__SPAN_CHUNK 1024u
+typedef struct nav__span_chunks {
+    _Atomic uint64_t taken; /* spans handed out in chunks */
+    uint64_t capacity;      /* the pool's spans */
+} nav__span_chunks;
 typedef struct nav__heightfield {
     int32_t width, depth; /* columns along x and z */
     float cell, cell_height;
     nav_vec3 origin;  /* the box's low corner: column (0, 0) starts here, step 0 at its height */
     uint32_t steps;   /* the box's height in steps (spans are clamped to it) */
     uint32_t *column; /* stb_ds, width * depth: each column's lowest span (NAV__NO_SPAN: none) */
-    nav__span *spans; /* stb_ds pool */
+    nav__span *spans; /* stb_ds pool (a band's: the whole heightfield's, which it shares); its
+                         spans 0 .. next - 1 are handed out (its length is not kept) */
     uint32_t free;    /* spans let go by merges, linked through next */
     uint64_t span_count;
     int32_t row_first, row_end; /* the rows the rasteriser writes (all of them but in a band of a
                                    parallel rasterisation) */
+    nav__span_chunks *chunks;   /* a band's: the shared pool's chunks (null: the pool is its own) */
+    uint32_t next, end;         /* spans next .. end - 1 are yet to be handed out: the pool's room, or
+                                   a band's chunk */
+    bool chunks_ran_out;        /* a band's: the shared pool had no chunk more */
     bool out_of_memory;         /* a span could not be added: the pool could not grow */
 } nav__heightfield;
 
@@ -77,11 +89,19 @@ bool nav__rasterize(nav__heightfield *hf, const nav_triangles *triangles, const 
                     uint32_t count, float max_slope, uint32_t merge);
 
 /* The same on the pool's threads (null: nav__rasterize), the heightfield (with no spans yet) cut into
- * bands of rows, each rasterised apart into a pool of spans of its own, the pools then joined: the
- * same spans, column by column, as nav__rasterize gives (each row's piece of a triangle is cut from
- * the triangle itself, whatever rows were cut before). False when memory runs out (hf->out_of_memory). */
+ * bands of rows, each rasterised apart, taking the spans it needs in chunks of one pool made for them
+ * all beforehand (room for as many spans as the triangles can add: nav__triangle_columns), so that no
+ * pool grows, moves or is copied while the threads run (issue 43, defect 10: a process's first build
+ * on two threads paid for each, as every change to the process's mappings stops the other thread).
+ * The same spans, column by column, as nav__rasterize gives (each row's piece of a triangle is cut from
+ * the triangle itself, whatever rows were cut before; only the spans' places in the pool differ).
+ * False when memory runs out (hf->out_of_memory). */
 bool nav__rasterize_parallel(nav__heightfield *hf, const nav_triangles *triangles, const uint32_t *which,
                              uint32_t count, float max_slope, uint32_t merge, nav__pool *pool);
+/* nav__rasterize_parallel with the shared pool's room given (0: the bound, as there): when the bands
+ * need more, the heightfield is rasterised again on this thread (for the tests of that case). */
+bool nav__rasterize_bands(nav__heightfield *hf, const nav_triangles *triangles, const uint32_t *which,
+                          uint32_t count, float max_slope, uint32_t merge, nav__pool *pool, uint64_t room);
 
 /* An upper bound of the columns the rasteriser adds a span to for triangle a, b, c in a heightfield of
  * width x depth columns of cell from origin (so of the spans it adds there: one a column at most).
