@@ -5,10 +5,12 @@
 // headers in /usr/include/recastnavigation, -lRecast) by bench/recast_build.sh and
 // bench/geometry_vs_recast.sh; it uses only calls that version and later ones share.
 //
-// usage: recast_driver LEVEL.obj [--runs N] [--tile CELLS]
+// usage: recast_driver LEVEL.obj [--runs N] [--tile CELLS] [--each 1]
 // prints, for the fastest of N runs (5 by default), one JSON line: triangles, cells, the
 // milliseconds of each stage and in all, polygons, vertices, walkable area (square world units, the
-// polygon mesh's polygons on the xz plane).
+// polygon mesh's polygons on the xz plane). With --each 1: instead, each run's milliseconds and
+// minor page faults on one line, as bench/first_build.c prints them (the first build of a process
+// against the next: bench/first_build.sh --recast).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -17,6 +19,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include <sys/resource.h>
 
 #include "Recast.h"
 
@@ -210,10 +214,11 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "usage: recast_driver LEVEL.obj [--runs N] [--tile CELLS]\n");
         return 2;
     }
-    int runs = 5, tile = 0;
+    int runs = 5, tile = 0, each = 0;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
         if (!std::strcmp(argv[i], "--tile")) tile = std::atoi(argv[i + 1]);
+        if (!std::strcmp(argv[i], "--each")) each = std::atoi(argv[i + 1]);
     }
     std::vector<float> verts;
     std::vector<int> tris;
@@ -225,11 +230,19 @@ int main(int argc, char **argv)
     best.total = INFINITY;
     for (int i = 0; i < runs; i++) {
         result r;
+        rusage before, after;
+        getrusage(RUSAGE_SELF, &before);
         if (!build(verts, tris, tile, r)) {
             std::fprintf(stderr, "recast_driver: the build failed\n");
             return 1;
         }
+        getrusage(RUSAGE_SELF, &after);
+        if (each) std::printf("%s%.3f %ld", i ? " " : "", r.total, after.ru_minflt - before.ru_minflt);
         if (r.total < best.total) best = r;
+    }
+    if (each) {
+        std::printf("\n");
+        return 0;
     }
     std::printf(
         "{\"scene\":\"%s\",\"triangles\":%zu,\"cells\":\"%d x %d\",\"tile\":%d,\"runs\":%d,\"total_ms\":%.3f",

@@ -9,8 +9,9 @@
  *     moment (in bands on threads: one pool made beforehand for the bound on S below, 12S, and the
  *     bands' last chunks, 96 KiB at most, in the tile's allowance), the triangles' band lists 64N and
  *     each band's row scratch 8W;
- *   - stage 3 (openspace.c): the heightfield (4C, at most 24S) beside the open space's column starts
- *     4C, floors, rooms and areas 5S: 8C + 29S; the heightfield is then freed, before the links 16T;
+ *   - stage 3 (openspace.c): the heightfield (4C, at most 24S) and the open space's floors, rooms and
+ *     areas 5S (its column starts take the column heads' place): 8C + 29S counted; the heightfield is
+ *     then freed, before the links 16T;
  *   - stages 4 and 5 (openspace.c, partition.c), one after another beside the open space (4C + 5S +
  *     16T): the distances 2T and each band's window 2T; the islands' 12T; the regions 4T (kept), each
  *     top's run 4T, a count a region 8T, and the sweep's runs of a row (32 bytes a top of the row);

@@ -172,17 +172,20 @@ bool nav__open_space_build(nav__open_space *os, nav__heightfield *hf, uint32_t h
                             .inner_x1 = hf->width,
                             .inner_z1 = hf->depth};
     size_t columns = (size_t)hf->width * (size_t)hf->depth;
-    /* room for every span, cut to the tops after */
-    if (!nav__arr_setlen(os->column_first, columns + 1) || !nav__arr_setlen(os->floor, hf->span_count) ||
-        !nav__arr_setlen(os->room, hf->span_count) || !nav__arr_setlen(os->area, hf->span_count)) {
+    /* room for every span, cut to the tops after; the column starts in the column heads' place (the
+     * heightfield made room for one more), each head read before its start is written */
+    if (!nav__arr_setlen(os->floor, hf->span_count) || !nav__arr_setlen(os->room, hf->span_count) ||
+        !nav__arr_setlen(os->area, hf->span_count) || !nav__arr_setlen(hf->column, columns + 1)) {
         nav__open_space_free(os);
         nav__heightfield_free(hf);
         return false;
     }
+    os->column_first = hf->column, hf->column = NULL;
     uint32_t count = 0;
     for (size_t c = 0; c < columns; c++) {
+        uint32_t head = os->column_first[c];
         os->column_first[c] = count;
-        for (uint32_t s = hf->column[c]; s != NAV__NO_SPAN; s = hf->spans[s].next)
+        for (uint32_t s = head; s != NAV__NO_SPAN; s = hf->spans[s].next)
             if (hf->spans[s].area != 0) {
                 const nav__span *span = &hf->spans[s];
                 int32_t room = ceiling_of(hf, span) - span->top;

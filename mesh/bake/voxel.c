@@ -13,6 +13,16 @@
 
 #define MAX_COLUMNS (1u << 28)
 
+/* The column heads, none yet, with room for one more: the open space's column starts take their place
+ * (nav__open_space_build). False when memory runs out. */
+static bool column_heads(nav__heightfield *hf)
+{
+    size_t columns = (size_t)hf->width * (size_t)hf->depth;
+    if (!nav__arr_reserve(hf->column, columns + 1) || !nav__arr_setlen(hf->column, columns)) return false;
+    memset(hf->column, 0xff, columns * sizeof *hf->column); /* NAV__NO_SPAN */
+    return true;
+}
+
 nav_status nav__heightfield_init(nav__heightfield *hf, nav_vec3 min, nav_vec3 max, float cell,
                                  float cell_height)
 {
@@ -28,9 +38,7 @@ nav_status nav__heightfield_init(nav__heightfield *hf, nav_vec3 min, nav_vec3 ma
     hf->width = (int32_t)w, hf->depth = (int32_t)d, hf->steps = (uint32_t)h;
     hf->row_first = 0, hf->row_end = hf->depth;
     hf->cell = cell, hf->cell_height = cell_height, hf->origin = min;
-    if (!nav__arr_setlen(hf->column, (size_t)hf->width * (size_t)hf->depth))
-        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    memset(hf->column, 0xff, arrlenu(hf->column) * sizeof *hf->column); /* NAV__NO_SPAN */
+    if (!column_heads(hf)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     return NAV_SUCCESS;
 }
 
@@ -44,8 +52,7 @@ nav_status nav__heightfield_init_grid(nav__heightfield *hf, nav_vec3 origin, int
     hf->width = width, hf->depth = depth, hf->steps = steps;
     hf->row_first = 0, hf->row_end = depth;
     hf->cell = cell, hf->cell_height = cell_height, hf->origin = origin;
-    if (!nav__arr_setlen(hf->column, (size_t)width * (size_t)depth)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    memset(hf->column, 0xff, arrlenu(hf->column) * sizeof *hf->column);
+    if (!column_heads(hf)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     return NAV_SUCCESS;
 }
 

@@ -49,7 +49,8 @@ typedef struct nav__heightfield {
     float cell, cell_height;
     nav_vec3 origin;  /* the box's low corner: column (0, 0) starts here, step 0 at its height */
     uint32_t steps;   /* the box's height in steps (spans are clamped to it) */
-    uint32_t *column; /* stb_ds, width * depth: each column's lowest span (NAV__NO_SPAN: none) */
+    uint32_t *column; /* stb_ds, width * depth (room for one more): each column's lowest span
+                         (NAV__NO_SPAN: none) */
     nav__span *spans; /* stb_ds pool (a band's: the whole heightfield's, which it shares); its
                          spans 0 .. next - 1 are handed out (its length is not kept) */
     uint32_t free;    /* spans let go by merges, linked through next */
