@@ -1063,6 +1063,51 @@ static void test_terrain_and_filters(void **state)
     assert_int_equal(
         nav_mesh_find_path(q, &(nav_mesh_path_desc){.filter = &cheap}, centre(0, 0), centre(0, 3), &path, &r),
         NAV_FAILURE | NAV_INVALID_PARAM);
+    costs[3] = 0.5;
+    /* the filter's costs take room of their own (256 doubles) the first time a filter overrides the
+     * mesh's, and only then: none at creation. Without room (max_bytes) a search, a raycast and a move
+     * with such a filter fail with NAV_OUT_OF_NODES; when the allocation fails, NAV_OUT_OF_MEMORY;
+     * either way the object works on (the mesh's costs, then the filter's once there is room) */
+    size_t made = nav_mesh_query_memory_bytes(q);
+    nav_mesh_query *tight;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &tight), NAV_SUCCESS);
+    size_t fresh = nav_mesh_query_memory_bytes(tight);
+    assert_true(fresh < 5 * 1024); /* (6.5 KB when every object held the 256 costs) */
+    nav_mesh_query_destroy(tight);
+    assert_true(made >= fresh + 256 * sizeof(double));
+    assert_int_equal(nav_mesh_query_create(mesh, &(nav_mesh_query_desc){.max_bytes = fresh + 64}, &tight),
+                     NAV_SUCCESS);
+    nav_mesh_path_desc with_cheap = {.filter = &cheap};
+    assert_int_equal(nav_mesh_find_path(tight, &with_cheap, centre(0, 0), centre(0, 3), &path, &r),
+                     NAV_FAILURE | NAV_OUT_OF_NODES);
+    uint32_t start_poly;
+    assert_int_equal(nav_mesh_locate(mesh, centre(0, 0), nav_vec3_make(0, 0, 0), &start_poly, NULL), NAV_SUCCESS);
+    nav_mesh_raycast_hit hit;
+    nav_vec3 moved;
+    uint32_t moved_poly;
+    assert_int_equal(nav_mesh_raycast(tight, &cheap, start_poly, centre(0, 0), centre(0, 3), &hit, NULL, 0),
+                     NAV_FAILURE | NAV_OUT_OF_NODES);
+    assert_int_equal(nav_mesh_move_along_surface(tight, &cheap, start_poly, centre(0, 0), centre(0, 1), &moved,
+                                                 &moved_poly),
+                     NAV_FAILURE | NAV_OUT_OF_NODES);
+    assert_int_equal(nav_mesh_find_path(tight, NULL, centre(0, 0), centre(0, 3), &path, &r), NAV_SUCCESS);
+    assert_true(fabs(r.cost - 5) < 1e-9);
+    assert_true(nav_mesh_query_memory_bytes(tight) <= fresh + 64);
+    nav_mesh_query_destroy(tight);
+    test_allocator t;
+    test_allocator_init(&t, 0);
+    assert_int_equal(nav_mesh_query_create(mesh, &(nav_mesh_query_desc){.allocator = &t.hooks}, &tight),
+                     NAV_SUCCESS);
+    t.fail_at = t.calls + 1;
+    assert_int_equal(nav_mesh_find_path(tight, &with_cheap, centre(0, 0), centre(0, 3), &path, &r),
+                     NAV_FAILURE | NAV_OUT_OF_MEMORY);
+    t.fail_at = 0;
+    assert_int_equal(nav_mesh_find_path(tight, &with_cheap, centre(0, 0), centre(0, 3), &path, &r), NAV_SUCCESS);
+    assert_true(fabs(r.cost - 2) < 1e-9);
+    assert_int_equal(nav_mesh_find_path(tight, NULL, centre(0, 0), centre(0, 3), &path, &r), NAV_SUCCESS);
+    assert_true(fabs(r.cost - 5) < 1e-9);
+    nav_mesh_query_destroy(tight);
+    assert_int_equal(t.live, 0);
     nav_path_destroy(&path);
     nav_mesh_query_destroy(q);
     nav_mesh_destroy(mesh);

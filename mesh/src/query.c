@@ -255,21 +255,31 @@ static uint64_t f_key(double f)
     return nav_heap_key_exact(f);
 }
 
-bool nav__query_set_costs(nav_mesh_query *q, const nav_mesh_filter *filter, bool *leaves_out)
+nav_status nav__query_set_costs(nav_mesh_query *q, const nav_mesh_filter *filter, bool *leaves_out)
 {
     const nav_mesh *m = q->mesh;
     bool override = filter && filter->area_cost;
     *leaves_out = filter && (filter->include_flags || filter->exclude_flags);
-    if (!override && q->costs_from_mesh) return true; /* as the last search left them */
+    if (!override && q->costs_from_mesh) return NAV_SUCCESS; /* as the last search left them */
     q->costs_from_mesh = 0;
-    for (int t = 0; t < 256; t++) {
-        double c = m->area_cost[t];
-        if (override && m->area_cost[t] < INFINITY) {
-            c = filter->area_cost[t];
-            if (!nav_terrain_cost_valid(c)) return false;
-            *leaves_out |= !(c < INFINITY);
+    if (override) {
+        if (!q->own_cost) {
+            q->out_of_room = q->out_of_memory = 0;
+            q->own_cost = nav__query_take(q, 256 * sizeof *q->own_cost);
+            if (!q->own_cost) return NAV_FAILURE | (q->out_of_room ? NAV_OUT_OF_NODES : NAV_OUT_OF_MEMORY);
         }
-        q->area_cost[t] = c;
+        for (int t = 0; t < 256; t++) {
+            double c = m->area_cost[t];
+            if (m->area_cost[t] < INFINITY) {
+                c = filter->area_cost[t];
+                if (!nav_terrain_cost_valid(c)) return NAV_FAILURE | NAV_INVALID_PARAM;
+                *leaves_out |= !(c < INFINITY);
+            }
+            q->own_cost[t] = c;
+        }
+        q->area_cost = q->own_cost;
+    } else {
+        q->area_cost = m->area_cost;
     }
     /* the cheapest cost, and the one cost of every area in use or 0 when they differ */
     q->min_cost = INFINITY;
@@ -282,7 +292,7 @@ bool nav__query_set_costs(nav_mesh_query *q, const nav_mesh_filter *filter, bool
     }
     if (!(q->min_cost < INFINITY)) q->min_cost = 1;
     q->costs_from_mesh = !override;
-    return true;
+    return NAV_SUCCESS;
 }
 
 /* ---- off-mesh links -------------------------------------------------------------------------- */
@@ -992,8 +1002,9 @@ nav_status nav_mesh_find_path_begin(nav_mesh_query *q, const nav_mesh_path_desc 
     const nav_mesh_filter *filter = d.filter ? &st->filter : NULL;
     /* this search's area costs */
     bool leaves_out;
-    if (!nav__query_set_costs(q, filter, &leaves_out)) return st->status;
-    st->filter.area_cost = NULL; /* copied into q->area_cost: the caller's array may go */
+    nav_status costs = nav__query_set_costs(q, filter, &leaves_out);
+    if (nav_failed(costs)) return st->status = costs;
+    st->filter.area_cost = NULL; /* copied into q->own_cost: the caller's array may go */
     double min_cost = q->min_cost, one_cost = q->one_cost;
     q->all_corners = leaves_out;
 

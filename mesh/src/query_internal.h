@@ -124,7 +124,8 @@ struct nav_mesh_query {
     nav_heap open;
     nav__id_table pairs;
     uint32_t stamp;
-    double area_cost[256];   /* this search's costs (the filter's or the mesh's) */
+    const double *area_cost; /* this search's costs: the mesh's own, or own_cost (a filter's) */
+    double *own_cost;        /* 256 costs, made when a filter first overrides the mesh's (counted) */
     double min_cost;         /* the cheapest of them */
     double one_cost;         /* the one cost of every area in use, or 0 when they differ */
     uint8_t costs_from_mesh; /* area_cost, min_cost and one_cost are the mesh's own */
@@ -184,10 +185,15 @@ static inline bool nav__mesh_poly_allowed(const nav_mesh_query *q, const nav_mes
     return (!f->include_flags || (flags & f->include_flags)) && !(flags & f->exclude_flags);
 }
 
-/* Sets q->area_cost (and min_cost, one_cost) from the mesh's costs and the filter's [opt]
- * overrides; *leaves_out: the filter leaves some polygons out (by flags or a blocked area). False
- * for an invalid override (area_cost is then half set: not the mesh's). */
-bool nav__query_set_costs(nav_mesh_query *q, const nav_mesh_filter *filter, bool *leaves_out);
+/* Sets q->area_cost (and min_cost, one_cost): the mesh's costs, or with the filter's [opt]
+ * overrides in q->own_cost (made the first time, within max_bytes); *leaves_out: the filter leaves
+ * some polygons out (by flags or a blocked area). NAV_SUCCESS, or NAV_FAILURE with
+ * NAV_INVALID_PARAM (an invalid override: own_cost is then half set), NAV_OUT_OF_NODES (own_cost
+ * would take the object past max_bytes) or NAV_OUT_OF_MEMORY. */
+nav_status nav__query_set_costs(nav_mesh_query *q, const nav_mesh_filter *filter, bool *leaves_out);
+/* A block of `bytes` more for the query object (counted), within max_bytes: null with q->out_of_room
+ * or out_of_memory set when not. */
+void *nav__query_take(nav_mesh_query *q, size_t bytes);
 
 /* A new search stamp: the id tables empty, the out-of-room and out-of-memory marks cleared (on
  * wrapping round, every stamped slot is cleared). */

@@ -42,6 +42,13 @@ static char *take_instead(nav_mesh_query *q, size_t old_bytes, size_t new_bytes)
     return block;
 }
 
+void *nav__query_take(nav_mesh_query *q, size_t bytes)
+{
+    void *block = take_instead(q, 0, bytes);
+    if (block) q->bytes += bytes;
+    return block;
+}
+
 /* Reallocates block (old_bytes) to new_bytes within the query's limit, counted in q->bytes.
  * Returns the block, or null (the old one kept) with q->out_of_room or out_of_memory set. */
 static void *regrow(nav_mesh_query *q, void *block, size_t old_bytes, size_t new_bytes)
@@ -158,6 +165,7 @@ nav_status nav_mesh_query_create(const nav_mesh *mesh, const nav_mesh_query_desc
     nav_mesh_query *q = nav__calloc(&a, 1, sizeof *q);
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     q->mesh = mesh;
+    q->area_cost = mesh->area_cost; /* (nav__query_set_costs sets them for each search) */
     q->allocator = a;
     q->pool_limit = (uint32_t)pool;
     q->pool_free = UINT32_MAX;
@@ -200,6 +208,7 @@ void nav_mesh_query_destroy(nav_mesh_query *q)
     nav__free(&a, q->link_stamp);
     nav__free(&a, q->link_lb);
     nav__free(&a, q->way_allowed);
+    nav__free(&a, q->own_cost);
     nav_heap_destroy(&q->open);
     nav_heap_destroy(&q->interval_open);
     nav__free(&a, q);

@@ -102,16 +102,19 @@ static bool on_end_surface(const nav_mesh *m, uint32_t p, nav_vec3 end)
 }
 
 /* What a raycast and a move check first: finite points, start inside start_poly, the filter's
- * costs valid (then set in q->area_cost) and start_poly one it allows. */
-static bool walk_begin(nav_mesh_query *q, const nav_mesh_filter *filter, uint32_t start_poly, nav_vec3 start,
-                       nav_vec3 end)
+ * costs valid (then set in q->area_cost) and start_poly one it allows. NAV_SUCCESS, or a failure:
+ * NAV_INVALID_PARAM, or nav__query_set_costs's. */
+static nav_status walk_begin(nav_mesh_query *q, const nav_mesh_filter *filter, uint32_t start_poly,
+                             nav_vec3 start, nav_vec3 end)
 {
     const nav_mesh *m = q->mesh;
     bool leaves_out;
-    return isfinite(start.x) && isfinite(start.y) && isfinite(start.z) && isfinite(end.x) &&
-           isfinite(end.y) && isfinite(end.z) && start_poly < m->poly_count &&
-           nav__mesh_poly_contains_xz(m, start_poly, start.x, start.z) &&
-           nav__query_set_costs(q, filter, &leaves_out) && nav__mesh_poly_allowed(q, filter, start_poly);
+    if (!(isfinite(start.x) && isfinite(start.y) && isfinite(start.z) && isfinite(end.x) && isfinite(end.y) &&
+          isfinite(end.z) && start_poly < m->poly_count && nav__mesh_poly_contains_xz(m, start_poly, start.x, start.z)))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_status s = nav__query_set_costs(q, filter, &leaves_out);
+    if (nav_failed(s)) return s;
+    return nav__mesh_poly_allowed(q, filter, start_poly) ? NAV_SUCCESS : NAV_FAILURE | NAV_INVALID_PARAM;
 }
 
 nav_status nav_mesh_raycast(nav_mesh_query *q, const nav_mesh_filter *filter, uint32_t start_poly,
@@ -121,7 +124,8 @@ nav_status nav_mesh_raycast(nav_mesh_query *q, const nav_mesh_filter *filter, ui
     if (!q || !hit || (!polys && max_polys)) return NAV_FAILURE | NAV_INVALID_PARAM;
     const nav_mesh *m = q->mesh;
     *hit = (nav_mesh_raycast_hit){0, start, start_poly, NAV_MESH_NO_POLY, {0, 0, 0}, 0};
-    if (!walk_begin(q, filter, start_poly, start, end)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_status begun = walk_begin(q, filter, start_poly, start, end);
+    if (nav_failed(begun)) return begun;
 
     double sx = start.x, sz = start.z, dx = (double)end.x - sx, dz = (double)end.z - sz;
     uint32_t p = start_poly, visited = 0, came_from = NAV_MESH_NO_POLY;
@@ -212,7 +216,8 @@ nav_status nav_mesh_move_along_surface(nav_mesh_query *q, const nav_mesh_filter 
     const nav_mesh *m = q->mesh;
     *result = start;
     *result_poly = start_poly;
-    if (!walk_begin(q, filter, start_poly, start, target)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_status begun = walk_begin(q, filter, start_poly, start, target);
+    if (nav_failed(begun)) return begun;
     /* a breadth-first walk over the polygons whose portals reach into the circle round the move
      * (Detour's rule), keeping the point of them nearest the target; the queue is the corridor's
      * scratch, and a polygon is marked as seen in the table of pairs (by its id: the walk is a

@@ -255,15 +255,18 @@ typedef struct nav_mesh_query_desc {
      * limit but max_nodes). A search that would grow it past this ends as when max_nodes runs out:
      * NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES and the path to the closest place reached.
      * That path's own corridor and points (about 60 bytes a polygon it crosses) are made room for
-     * even past the limit, and what creation makes (about 6.5 KB) whatever it says. */
+     * even past the limit, and what creation makes (about 4.5 KB) whatever it says. A filter that
+     * overrides the mesh's area costs takes 2 KB for them the first time (a search, raycast or move
+     * with one fails with NAV_FAILURE | NAV_OUT_OF_NODES when they would pass the limit). */
     size_t max_bytes;
     const nav_allocator *allocator; /* [opt] */
 } nav_mesh_query_desc;
 
 /* Creates a query object for one thread.
  *
- * Memory: it is made small (about 6.5 KB whatever the mesh, plus 21 bytes for each direction of
- * each off-mesh link) and grows with what its searches touch, not with its mesh: in the optimal
+ * Memory: it is made small (about 4.5 KB whatever the mesh, plus 21 bytes for each direction of
+ * each off-mesh link) and grows with what its searches touch, not with its mesh (and by 2 KB the
+ * first time a filter overrides the mesh's area costs): in the optimal
  * mode the nodes on the open list (136 bytes each with their entry; an expanded node's slot is
  * taken again) and a 16-byte step for each expanded node that an open one leads back through (the
  * others are taken back when the steps run short); in the funnel mode the nodes a search makes (92
@@ -277,9 +280,9 @@ typedef struct nav_mesh_query_desc {
  * NAV_OUT_OF_MEMORY, and the query object is left as it was and usable. A program that must not
  * allocate while it runs can run its longest searches once at load time, or set max_bytes to what
  * it can spare. After every scenario of a Moving AI map a query object holds (bench/README.md,
- * "Query objects"; bench/query_memory.sh): in the optimal mode 0.04 to 1.51 times its mesh's bytes
- * (median 0.31), in the funnel mode 0.04 to 1.28 times (median 0.32); above 1 only on the three
- * smallest meshes (7 to 38 KB), where the object's first 6.5 KB count. Before issue 43 it held 13
+ * "Query objects"; bench/query_memory.sh): in the optimal mode 0.04 to 1.33 times its mesh's bytes
+ * (median 0.30), in the funnel mode 0.04 to 1.02 times (median 0.30); above 1 only on the three
+ * smallest meshes (7 to 38 KB), where the object's first 4.5 KB count. Before issue 43 it held 13
  * to 92 times its mesh, from creation.
  *
  * Returns NAV_SUCCESS or NAV_FAILURE with NAV_INVALID_PARAM, NAV_TOO_LARGE (a mesh of more than
@@ -429,8 +432,10 @@ typedef struct nav_mesh_raycast_hit {
  * from a grid (one floor over each point), end's height plays no part, and the ray reaches end
  * exactly when nav_grid_anyangle_segment says the segment is walkable (cell heights aside).
  * [out] hit; polys [opt]: the polygons crossed, up to max_polys (more: NAV_BUFFER_TOO_SMALL).
- * Returns NAV_SUCCESS, or NAV_FAILURE | NAV_INVALID_PARAM (start not in start_poly, a polygon the
- * filter leaves out, an invalid area cost in it, non-finite points). */
+ * Returns NAV_SUCCESS, or NAV_FAILURE with NAV_INVALID_PARAM (start not in start_poly, a polygon the
+ * filter leaves out, an invalid area cost in it, non-finite points), or with NAV_OUT_OF_NODES or
+ * NAV_OUT_OF_MEMORY when the query object has no room for a filter's area costs
+ * (nav_mesh_query_create). */
 NAV_API nav_status nav_mesh_raycast(nav_mesh_query *query, const nav_mesh_filter *filter, uint32_t start_poly,
                                     nav_vec3 start, nav_vec3 end, nav_mesh_raycast_hit *hit, uint32_t *polys,
                                     uint32_t max_polys);
