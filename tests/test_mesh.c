@@ -1114,6 +1114,70 @@ static void test_terrain_and_filters(void **state)
     nav_grid_destroy(grid);
 }
 
+static void assert_same_path(const nav_path *a, const nav_path *b)
+{
+    assert_int_equal(a->count, b->count);
+    assert_memory_equal(a->points, b->points, a->count * sizeof *a->points);
+    assert_memory_equal(a->nodes, b->nodes, a->count * sizeof *a->nodes);
+    assert_true(a->cost == b->cost);
+}
+
+/* Ends already located (nav_mesh_path_desc's ends_located, as a world's places and an agent's
+ * corridor hold them): for random pairs on random maps, both modes, the same status, path and cost
+ * as when the search locates them itself; an end outside its polygon, a polygon the mesh has not, or
+ * a point not finite is NAV_INVALID_PARAM. */
+static void test_located_ends(void **state)
+{
+    (void)state;
+    unsigned seed = 5;
+    int compared = 0;
+    for (int m = 0; m < 6; m++) {
+        int32_t w = 20 + rand_r(&seed) % 30, h = 20 + rand_r(&seed) % 20;
+        nav_grid *grid = random_blocked_grid(w, h, 25, &seed);
+        nav_mesh *mesh = build(grid, NULL);
+        nav_mesh_query *q;
+        assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+        nav_path path = new_path(), again = new_path();
+        for (int k = 0; k < 60; k++) {
+            int32_t sx = rand_r(&seed) % w, sy = rand_r(&seed) % h, gx = rand_r(&seed) % w, gy = rand_r(&seed) % h;
+            if (!nav_grid_passable(grid, sx, sy) || !nav_grid_passable(grid, gx, gy)) continue;
+            nav_vec3 a = nav_grid_cell_center(grid, sx, sy), b = nav_grid_cell_center(grid, gx, gy);
+            uint32_t pa, pb;
+            assert_int_equal(nav_mesh_locate(mesh, a, nav_vec3_make(0, 0, 0), &pa, NULL), NAV_SUCCESS);
+            assert_int_equal(nav_mesh_locate(mesh, b, nav_vec3_make(0, 0, 0), &pb, NULL), NAV_SUCCESS);
+            for (int mode = NAV_MESH_PATH_OPTIMAL; mode <= NAV_MESH_PATH_FUNNEL; mode++) {
+                nav_mesh_path_desc d = {.mode = (nav_mesh_path_mode)mode};
+                nav_mesh_result r1, r2;
+                nav_status s1 = nav_mesh_find_path(q, &d, a, b, &path, &r1);
+                d.ends_located = true, d.start_poly = pa, d.goal_poly = pb;
+                assert_int_equal(nav_mesh_find_path(q, &d, a, b, &again, &r2), s1);
+                assert_int_equal(r2.start_poly, pa);
+                assert_int_equal(r2.goal_poly, pb);
+                if (nav_failed(s1)) continue;
+                assert_same_path(&path, &again);
+                compared++;
+            }
+            /* wrong ends: a polygon not holding the point, one past the mesh's, a point not finite */
+            uint32_t other = (pa + 1) % nav_mesh_poly_count(mesh);
+            if (!nav_mesh_poly_contains(mesh, other, a, NULL)) {
+                nav_mesh_path_desc d = {.ends_located = true, .start_poly = other, .goal_poly = pb};
+                assert_int_equal(nav_mesh_find_path(q, &d, a, b, &again, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
+            }
+            nav_mesh_path_desc past = {.ends_located = true, .start_poly = pa, .goal_poly = nav_mesh_poly_count(mesh)};
+            assert_int_equal(nav_mesh_find_path(q, &past, a, b, &again, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
+            nav_mesh_path_desc nan = {.ends_located = true, .start_poly = pa, .goal_poly = pb};
+            assert_int_equal(nav_mesh_find_path(q, &nan, nav_vec3_make(NAN, 0, a.z), b, &again, NULL),
+                             NAV_FAILURE | NAV_INVALID_PARAM);
+        }
+        nav_path_destroy(&path);
+        nav_path_destroy(&again);
+        nav_mesh_query_destroy(q);
+        nav_mesh_destroy(mesh);
+        nav_grid_destroy(grid);
+    }
+    assert_true(compared > 200);
+}
+
 /* ---- budgets, bad arguments, locate ------------------------------------------------------------ */
 
 static void test_budget_and_partial(void **state)
@@ -1197,14 +1261,6 @@ static nav_grid *memory_grid(nav_vec3 *corner_a, nav_vec3 *corner_b, nav_vec3 *m
             break;
         }
     return grid;
-}
-
-static void assert_same_path(const nav_path *a, const nav_path *b)
-{
-    assert_int_equal(a->count, b->count);
-    assert_memory_equal(a->points, b->points, a->count * sizeof *a->points);
-    assert_memory_equal(a->nodes, b->nodes, a->count * sizeof *a->nodes);
-    assert_true(a->cost == b->cost);
 }
 
 /* A query object is made small, whatever its mesh, and grows with what its searches touch: the
@@ -2585,6 +2641,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_steps_landmarks),
         cmocka_unit_test(test_steps_complete),
         cmocka_unit_test(test_terrain_and_filters),
+        cmocka_unit_test(test_located_ends),
         cmocka_unit_test(test_budget_and_partial),
         cmocka_unit_test(test_query_memory),
         cmocka_unit_test(test_query_limits),

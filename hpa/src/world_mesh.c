@@ -25,13 +25,18 @@ static nav_status search(nav__world_scratch *s, const nav__world_region *r, cons
     nav_mesh_result res;
     nav_mesh_query *q = nav__world_scratch_mesh(s, r);
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    nav_status st = nav_mesh_find_path(
-        q, &(nav_mesh_path_desc){.mode = NAV_MESH_PATH_OPTIMAL, .half_extents = {OVER, 0, OVER}}, a, b,
-        &s->path, &res);
+    /* the ends' polygons are their places' ids (mesh_locate's, or a chokepoint's placed at bake):
+     * not looked for again */
+    nav_status st = nav_mesh_find_path(q,
+                                       &(nav_mesh_path_desc){.mode = NAV_MESH_PATH_OPTIMAL,
+                                                             .ends_located = true,
+                                                             .start_poly = from->id,
+                                                             .goal_poly = to->id},
+                                       a, b, &s->path, &res);
     *cost = INFINITY;
-    /* (an end the search does not find on the mesh again, where locate_world found it: no way either;
-     * a forged mesh read on demand may make one) */
-    if (nav_has_detail(st, NAV_UNREACHABLE) || nav_has_detail(st, NAV_BLOCKED_ENDPOINT))
+    /* (an end not in its polygon, which only a forged file read on demand can make: no way either) */
+    if (nav_has_detail(st, NAV_UNREACHABLE) || nav_has_detail(st, NAV_BLOCKED_ENDPOINT) ||
+        nav_has_detail(st, NAV_INVALID_PARAM))
         return NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
     if (nav_failed(st)) return st;
     if (nav_has_detail(st, NAV_PARTIAL_RESULT)) return NAV_FAILURE | NAV_OUT_OF_MEMORY; /* the node pool */

@@ -985,6 +985,21 @@ static nav_mesh_result no_result(nav_vec3 start, nav_vec3 goal)
                              .mode = NAV_MESH_PATH_DEFAULT};
 }
 
+/* An end the caller located (nav_mesh_path_desc's ends_located): point in polygon poly, on its
+ * floor, as nav_mesh_locate gives it; NAV_FAILURE | NAV_INVALID_PARAM when it is not in it. */
+static nav_status located_end(const nav_mesh *m, uint32_t poly, nav_vec3 point, uint32_t *poly_out,
+                              nav_vec3 *at)
+{
+    float floor;
+    *poly_out = NAV_MESH_NO_POLY;
+    if (poly >= m->poly_count || !isfinite(point.x) || !isfinite(point.y) || !isfinite(point.z) ||
+        !nav_mesh_poly_contains(m, poly, point, &floor))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    *poly_out = poly;
+    *at = nav_vec3_make(point.x, floor, point.z);
+    return NAV_SUCCESS;
+}
+
 nav_status nav_mesh_find_path_begin(nav_mesh_query *q, const nav_mesh_path_desc *desc, nav_vec3 start,
                                     nav_vec3 goal)
 {
@@ -1010,9 +1025,16 @@ nav_status nav_mesh_find_path_begin(nav_mesh_query *q, const nav_mesh_path_desc 
 
     st->ends = (nav__search_ends){.filter = filter, .min_cost = min_cost, .max_expanded = d.max_expanded};
     nav__search_ends *ends = &st->ends;
-    /* both ends located, so that the result names the one off the mesh and fills in the other */
-    nav_status at_start = nav_mesh_locate(m, start, d.half_extents, &ends->start_poly, &ends->start);
-    nav_status at_goal = nav_mesh_locate(m, goal, d.half_extents, &ends->goal_poly, &ends->goal);
+    /* both ends located, so that the result names the one off the mesh and fills in the other (or
+     * taken as the caller located them) */
+    nav_status at_start, at_goal;
+    if (d.ends_located) {
+        at_start = located_end(m, d.start_poly, start, &ends->start_poly, &ends->start);
+        at_goal = located_end(m, d.goal_poly, goal, &ends->goal_poly, &ends->goal);
+    } else {
+        at_start = nav_mesh_locate(m, start, d.half_extents, &ends->start_poly, &ends->start);
+        at_goal = nav_mesh_locate(m, goal, d.half_extents, &ends->goal_poly, &ends->goal);
+    }
     if (nav_has_detail(at_start | at_goal, NAV_INVALID_PARAM)) return st->status;
     st->result.start_poly = ends->start_poly;
     st->result.goal_poly = ends->goal_poly;

@@ -315,6 +315,13 @@ typedef struct nav_mesh_path_desc {
     uint32_t max_expanded;         /* node budget (0: none); running out gives a partial path */
     nav_vec3 half_extents;         /* how far to look for the polygons of start and goal (nav_mesh_locate; a
                                     * zero field: nav_mesh_default_half_extents's) */
+    /* [opt] Ends already located: start lies in start_poly and goal in goal_poly (as nav_mesh_locate
+     * gave them, or a corridor kept by the caller), and are not looked for again; the path starts
+     * and ends on those polygons' floors under start and goal. An end outside its polygon (x, z),
+     * or a polygon the mesh has not, is NAV_FAILURE | NAV_INVALID_PARAM. half_extents is then not
+     * used. */
+    bool ends_located;
+    uint32_t start_poly, goal_poly;
 } nav_mesh_path_desc;
 
 typedef struct nav_mesh_result {
