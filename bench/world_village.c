@@ -63,8 +63,8 @@ int main(int argc, char **argv)
     printf("{\"queries\":%u,\"failed\":%u,\"total_ms\":%.3f,\"mean_us\":%.2f,\"legs_round0\":%u,"
            "\"cost_sum_round0\":%.6f,\"query_bytes\":%zu,\"mesh_end_legs\":%u,\"mesh_between_legs\":%u,"
            "\"waypoint_end_legs\":%u,\"waypoint_between_legs\":%u}\n",
-           n, failed, t * 1e3, t / n * 1e6, legs, sum, nav_world_query_memory_bytes(q), mesh_ends, mesh_between,
-           ways_ends, ways_between);
+           n, failed, t * 1e3, t / n * 1e6, legs, sum, nav_world_query_memory_bytes(q), mesh_ends,
+           mesh_between, ways_ends, ways_between);
     nav_path_destroy(&path);
     nav_world_query_destroy(q);
     nav_world_destroy(w);

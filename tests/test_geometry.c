@@ -463,7 +463,8 @@ static void assert_same_spans(const nav__heightfield *a, const nav__heightfield 
             int n = column_spans(a, x, z, sa, 16);
             assert_int_equal(column_spans(b, x, z, sb, 16), n);
             for (int i = 0; i < n && i < 16; i++)
-                assert_true(sa[i].bottom == sb[i].bottom && sa[i].top == sb[i].top && sa[i].area == sb[i].area);
+                assert_true(sa[i].bottom == sb[i].bottom && sa[i].top == sb[i].top &&
+                            sa[i].area == sb[i].area);
         }
 }
 

@@ -1081,14 +1081,15 @@ static void test_terrain_and_filters(void **state)
     assert_int_equal(nav_mesh_find_path(tight, &with_cheap, centre(0, 0), centre(0, 3), &path, &r),
                      NAV_FAILURE | NAV_OUT_OF_NODES);
     uint32_t start_poly;
-    assert_int_equal(nav_mesh_locate(mesh, centre(0, 0), nav_vec3_make(0, 0, 0), &start_poly, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_locate(mesh, centre(0, 0), nav_vec3_make(0, 0, 0), &start_poly, NULL),
+                     NAV_SUCCESS);
     nav_mesh_raycast_hit hit;
     nav_vec3 moved;
     uint32_t moved_poly;
     assert_int_equal(nav_mesh_raycast(tight, &cheap, start_poly, centre(0, 0), centre(0, 3), &hit, NULL, 0),
                      NAV_FAILURE | NAV_OUT_OF_NODES);
-    assert_int_equal(nav_mesh_move_along_surface(tight, &cheap, start_poly, centre(0, 0), centre(0, 1), &moved,
-                                                 &moved_poly),
+    assert_int_equal(nav_mesh_move_along_surface(tight, &cheap, start_poly, centre(0, 0), centre(0, 1),
+                                                 &moved, &moved_poly),
                      NAV_FAILURE | NAV_OUT_OF_NODES);
     assert_int_equal(nav_mesh_find_path(tight, NULL, centre(0, 0), centre(0, 3), &path, &r), NAV_SUCCESS);
     assert_true(fabs(r.cost - 5) < 1e-9);
@@ -1102,7 +1103,8 @@ static void test_terrain_and_filters(void **state)
     assert_int_equal(nav_mesh_find_path(tight, &with_cheap, centre(0, 0), centre(0, 3), &path, &r),
                      NAV_FAILURE | NAV_OUT_OF_MEMORY);
     t.fail_at = 0;
-    assert_int_equal(nav_mesh_find_path(tight, &with_cheap, centre(0, 0), centre(0, 3), &path, &r), NAV_SUCCESS);
+    assert_int_equal(nav_mesh_find_path(tight, &with_cheap, centre(0, 0), centre(0, 3), &path, &r),
+                     NAV_SUCCESS);
     assert_true(fabs(r.cost - 2) < 1e-9);
     assert_int_equal(nav_mesh_find_path(tight, NULL, centre(0, 0), centre(0, 3), &path, &r), NAV_SUCCESS);
     assert_true(fabs(r.cost - 5) < 1e-9);
@@ -1139,7 +1141,8 @@ static void test_located_ends(void **state)
         assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
         nav_path path = new_path(), again = new_path();
         for (int k = 0; k < 60; k++) {
-            int32_t sx = rand_r(&seed) % w, sy = rand_r(&seed) % h, gx = rand_r(&seed) % w, gy = rand_r(&seed) % h;
+            int32_t sx = rand_r(&seed) % w, sy = rand_r(&seed) % h, gx = rand_r(&seed) % w,
+                    gy = rand_r(&seed) % h;
             if (!nav_grid_passable(grid, sx, sy) || !nav_grid_passable(grid, gx, gy)) continue;
             nav_vec3 a = nav_grid_cell_center(grid, sx, sy), b = nav_grid_cell_center(grid, gx, gy);
             uint32_t pa, pb;
@@ -1161,10 +1164,13 @@ static void test_located_ends(void **state)
             uint32_t other = (pa + 1) % nav_mesh_poly_count(mesh);
             if (!nav_mesh_poly_contains(mesh, other, a, NULL)) {
                 nav_mesh_path_desc d = {.ends_located = true, .start_poly = other, .goal_poly = pb};
-                assert_int_equal(nav_mesh_find_path(q, &d, a, b, &again, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
+                assert_int_equal(nav_mesh_find_path(q, &d, a, b, &again, NULL),
+                                 NAV_FAILURE | NAV_INVALID_PARAM);
             }
-            nav_mesh_path_desc past = {.ends_located = true, .start_poly = pa, .goal_poly = nav_mesh_poly_count(mesh)};
-            assert_int_equal(nav_mesh_find_path(q, &past, a, b, &again, NULL), NAV_FAILURE | NAV_INVALID_PARAM);
+            nav_mesh_path_desc past = {
+                .ends_located = true, .start_poly = pa, .goal_poly = nav_mesh_poly_count(mesh)};
+            assert_int_equal(nav_mesh_find_path(q, &past, a, b, &again, NULL),
+                             NAV_FAILURE | NAV_INVALID_PARAM);
             nav_mesh_path_desc nan = {.ends_located = true, .start_poly = pa, .goal_poly = pb};
             assert_int_equal(nav_mesh_find_path(q, &nan, nav_vec3_make(NAN, 0, a.z), b, &again, NULL),
                              NAV_FAILURE | NAV_INVALID_PARAM);

@@ -27,12 +27,11 @@ static nav_status search(nav__world_scratch *s, const nav__world_region *r, cons
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     /* the ends' polygons are their places' ids (mesh_locate's, or a chokepoint's placed at bake):
      * not looked for again */
-    nav_status st = nav_mesh_find_path(q,
-                                       &(nav_mesh_path_desc){.mode = NAV_MESH_PATH_OPTIMAL,
-                                                             .ends_located = true,
-                                                             .start_poly = from->id,
-                                                             .goal_poly = to->id},
-                                       a, b, &s->path, &res);
+    nav_status st = nav_mesh_find_path(
+        q,
+        &(nav_mesh_path_desc){
+            .mode = NAV_MESH_PATH_OPTIMAL, .ends_located = true, .start_poly = from->id, .goal_poly = to->id},
+        a, b, &s->path, &res);
     *cost = INFINITY;
     /* (an end not in its polygon, which only a forged file read on demand can make: no way either) */
     if (nav_has_detail(st, NAV_UNREACHABLE) || nav_has_detail(st, NAV_BLOCKED_ENDPOINT) ||

@@ -109,7 +109,7 @@ static uint64_t scratch_bound(uint64_t columns, uint64_t width, uint64_t triangl
 {
     uint64_t tops = spans, bands = threads > 1 ? (threads < 8 ? threads : 8) : 1;
     uint64_t rasterise = 4 * columns + 36 * spans + 64 * triangles + 8 * width * 8;
-    uint64_t open = 8 * columns + 29 * spans; /* the links come after the heightfield: in kept */
+    uint64_t open = 8 * columns + 29 * spans;            /* the links come after the heightfield: in kept */
     uint64_t kept = 4 * columns + 5 * spans + 16 * tops; /* the open space, the heightfield freed */
     uint64_t erode = kept + 2 * tops + 2 * tops * bands;
     uint64_t islands = kept + 12 * tops;

@@ -484,15 +484,13 @@ bool nav__rasterize_bands(nav__heightfield *hf, const nav_triangles *t, const ui
     /* one pool for them all: room for every span the triangles can add (nor more than a column holds,
      * half its steps: spans neither touch nor overlap), and a chunk a band begins and does not fill */
     uint64_t most = (uint64_t)hf->width * (uint64_t)hf->depth * ((hf->steps + 1) / 2);
-    uint64_t capacity = room ? room : (reach < most ? reach : most) + (uint64_t)NAV__ROW_BANDS * NAV__SPAN_CHUNK;
+    uint64_t capacity =
+        room ? room : (reach < most ? reach : most) + (uint64_t)NAV__ROW_BANDS * NAV__SPAN_CHUNK;
     nav__span_chunks chunks = {.capacity = capacity};
     atomic_init(&chunks.taken, 0);
-    if (ok && capacity < NAV__NO_SPAN) {
-        if (!nav__arr_reserve(hf->spans, (size_t)capacity)) {
-            for (int k = 0; k < NAV__ROW_BANDS; k++) arrfree(w.which[k]);
-            hf->out_of_memory = true;
-            return false;
-        }
+    /* (no pool for the bound when it holds too many spans for the indices: on this thread) */
+    bool banded = ok && capacity < NAV__NO_SPAN, ran_out = false;
+    if (banded && (ok = nav__arr_reserve(hf->spans, (size_t)capacity))) {
         for (int k = 0; k < NAV__ROW_BANDS; k++) {
             int32_t row_first = bands[k].row_first, row_end = bands[k].row_end;
             bands[k] = *hf; /* the same columns and pool (each band writes its own rows, its own chunks) */
@@ -502,7 +500,6 @@ bool nav__rasterize_bands(nav__heightfield *hf, const nav_triangles *t, const ui
         nav__work work = {.count = NAV__ROW_BANDS, .run = rasterize_band, .ctx = &w};
         /* fails only when a band runs out of memory, or of chunks (no progress to cancel) */
         (void)nav__pool_run(pool, &work);
-        bool ran_out = false;
         for (int k = 0; k < NAV__ROW_BANDS; k++) {
             hf->span_count += bands[k].span_count;
             ran_out |= bands[k].chunks_ran_out;
@@ -511,18 +508,17 @@ bool nav__rasterize_bands(nav__heightfield *hf, const nav_triangles *t, const ui
         uint64_t taken = atomic_load(&chunks.taken);
         hf->next = (uint32_t)(taken < capacity ? taken : capacity); /* (the chunks' gaps among them) */
         hf->end = (uint32_t)capacity;
-        if (!ran_out || !ok) {
-            for (int k = 0; k < NAV__ROW_BANDS; k++) arrfree(w.which[k]); /* what a failure left */
-            if (!ok) hf->out_of_memory = true;
-            return ok;
-        }
-        /* more spans than the bound (it holds: not to be reached): the heightfield again, on this thread */
+    }
+    for (int k = 0; k < NAV__ROW_BANDS; k++) arrfree(w.which[k]); /* (what a failure left) */
+    if (!ok) {
+        hf->out_of_memory = true;
+        return false;
+    }
+    if (banded && !ran_out) return true;
+    if (ran_out) { /* more spans than the bound (it holds: not to be reached): all again, on this thread */
         memset(hf->column, 0xff, arrlenu(hf->column) * sizeof *hf->column);
         arrfree(hf->spans);
         hf->span_count = 0, hf->free = NAV__NO_SPAN, hf->next = hf->end = 0;
     }
-    for (int k = 0; k < NAV__ROW_BANDS; k++) arrfree(w.which[k]);
-    /* no pool for the bound (too many spans for the indices): the pool grows as it goes, on this
-     * thread */
-    return ok ? nav__rasterize(hf, t, which, count, max_slope, merge) : (hf->out_of_memory = true, false);
+    return nav__rasterize(hf, t, which, count, max_slope, merge);
 }

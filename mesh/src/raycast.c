@@ -110,7 +110,8 @@ static nav_status walk_begin(nav_mesh_query *q, const nav_mesh_filter *filter, u
     const nav_mesh *m = q->mesh;
     bool leaves_out;
     if (!(isfinite(start.x) && isfinite(start.y) && isfinite(start.z) && isfinite(end.x) && isfinite(end.y) &&
-          isfinite(end.z) && start_poly < m->poly_count && nav__mesh_poly_contains_xz(m, start_poly, start.x, start.z)))
+          isfinite(end.z) && start_poly < m->poly_count &&
+          nav__mesh_poly_contains_xz(m, start_poly, start.x, start.z)))
         return NAV_FAILURE | NAV_INVALID_PARAM;
     nav_status s = nav__query_set_costs(q, filter, &leaves_out);
     if (nav_failed(s)) return s;
