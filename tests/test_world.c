@@ -1340,8 +1340,27 @@ static void test_mixed_kinds(void **state)
                      NAV_SUCCESS);
     assert_true(work.fans_s > 0 && work.search_s > 0 && work.fans_s + work.search_s < 1);
     nav_world_query_set_timing(q, false);
+    assert_int_equal(work.searches, 0); /* (both ends walked: no fan) */
+    nav_path found;
+    nav_path_init(&found, NULL);
+    assert_int_equal(nav_world_find_path(q, (nav_vec3){0.5f, 0, 0.5f}, (nav_vec3){66.5f, 0, 6.5f}, &found, &work),
+                     NAV_SUCCESS);
+    assert_int_equal(work.searches, 2); /* the two legs between links: the town's and the road's */
     assert_int_equal(nav_world_plan(q, (nav_vec3){24.5f, 0, 1.5f}, (nav_vec3){46, 0, 8}, &work), NAV_SUCCESS);
     assert_true(work.cells_expanded == 0 && work.chokepoints_expanded > 2);
+    /* fanned ends: one search a chokepoint of the town (4) and of the road (2); the legs are the
+     * fans' own ways, not searched again */
+    assert_int_equal(work.searches, 6);
+    assert_int_equal(nav_world_find_path(q, (nav_vec3){24.5f, 0, 1.5f}, (nav_vec3){46, 0, 8}, &found, &work),
+                     NAV_SUCCESS);
+    assert_int_equal(work.legs, 2);
+    assert_int_equal(work.searches, 6);
+    /* both ends in the town: its fan reaches the goal too, and the direct leg is that way */
+    assert_int_equal(nav_world_find_path(q, (nav_vec3){24.5f, 0, 1.5f}, (nav_vec3){29.5f, 0, 7.5f}, &found, &work),
+                     NAV_SUCCESS);
+    assert_true(work.direct);
+    assert_int_equal(work.searches, 4 + 1 + 4);
+    nav_path_destroy(&found);
     /* the bridge goes up: the portal's way round */
     nav_world_set_links(w, &(nav_world_link_change){bridge, false}, 1);
     f.links[bridge].enabled = false;
@@ -2814,7 +2833,7 @@ static void test_grid_through_hpa(void **state)
     nav_world_query *q;
     assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
     double ratio = 0;
-    int found = 0;
+    int found = 0, direct = 0;
     srand(79);
     for (int t = 0; t < 120; t++) {
         /* ends anywhere: the huts or the plain */
@@ -2847,10 +2866,14 @@ static void test_grid_through_hpa(void **state)
             assert_true(r.cost >= want - 1e-9 * want);
             ratio += r.cost / fmax(want, 1e-9);
             found++;
+            if (r.direct && pa.region == 0) { /* laid from the fans' own ways: no HPA* query again */
+                assert_int_equal(r.searches, planned.searches);
+                direct++;
+            }
         }
         nav_path_destroy(&path);
     }
-    assert_true(found > 60);
+    assert_true(found > 60 && direct > 10);
     nav_vec3 pocket = {60.5f, 0, 40.5f}; /* (50, 40) of the plain */
     assert_true(check_query(w, q, &f, (nav_vec3){2.5f, 0, 0.5f}, pocket) == INFINITY);
     assert_true(ratio / found < 1.15);

@@ -243,7 +243,8 @@ static bool pair_fan(table_job *job, table_scratch *t, uint32_t r, uint32_t slot
     const nav__world_region *region = &w->regions[r];
     uint32_t k = region->choke_count, n = 0;
     for (uint32_t j = 0; j < k; j++) t->targets[j] = w->choke[w->region_choke[region->choke_first + j]];
-    if (nav_failed(region->ops->fan(&t->planners, region, &t->targets[slot], false, t->targets, k, t->costs)))
+    if (nav_failed(region->ops->fan(&t->planners, region, &t->targets[slot], false, NAV__WORLD_END_NONE,
+                                    t->targets, k, t->costs)))
         return false;
     for (uint32_t j = 0; j < k; j++) n += j != slot && t->costs[j] < INFINITY;
     if (!row_alloc(row, n)) return false;

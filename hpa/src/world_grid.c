@@ -1,133 +1,24 @@
 /* The grid region kind of a world: locate, fan and leg over nav/region.h's searches, the whole
- * grid as one rectangle. A grid's costs count cells; the world's count world units, so every cost
- * is multiplied by the cell size. Also the scratch every region kind keeps in a query. */
+ * grid as one rectangle, and its cells as places the world's search walks itself when an end lies
+ * on the grid (nav__world_places). A grid's costs count cells; the world's count world units, so
+ * every cost is multiplied by the cell size. */
 #include <math.h>
 
-#include "alloc.h"
+#include "grid_internal.h"
 #include "world_internal.h"
-
-nav_status nav__world_scratch_init(nav__world_scratch *s, const nav_world *w, const nav_allocator *a,
-                                   const nav_allocator *path)
-{
-    *s = (nav__world_scratch){.allocator = *a, .grid_cells = w->largest_cells};
-    nav_path_init(&s->path, path);
-    s->ids = nav__alloc(a, ((size_t)w->max_region_chokes + 1) * sizeof *s->ids);
-    nav_status st = s->ids ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    /* all made now when the regions are in memory (a bake's threads must not allocate through the
-     * caller's allocator); on demand, each when first needed (nav__world_scratch_grid, _mesh) */
-    if (!nav_failed(st) && w->largest_grid) /* (a fan grows its buckets as it goes: the path's allocator) */
-        st = nav_region_query_create(w->largest_grid, (uint32_t)w->largest_cells, path, &s->grid);
-    if (!nav_failed(st) && w->hpa_regions) {
-        s->hpa = nav__calloc(a, w->region_count, sizeof *s->hpa);
-        s->hpa_generation = nav__calloc(a, w->region_count, sizeof *s->hpa_generation);
-        if (!s->hpa || !s->hpa_generation) st = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-        for (uint32_t r = 0; r < w->region_count && !nav_failed(st) && !w->cache; r++)
-            if (w->regions[r].hpa) /* (its buffers grow while it plans: from the path's allocator) */
-                st = nav_hpa_query_create(w->regions[r].hpa, w->regions[r].grid,
-                                          &(nav_hpa_query_desc){.allocator = path}, &s->hpa[r]);
-    }
-    if (!nav_failed(st) && w->mesh_regions) {
-        s->mesh = nav__calloc(a, w->region_count, sizeof *s->mesh);
-        s->mesh_generation = nav__calloc(a, w->region_count, sizeof *s->mesh_generation);
-        if (!s->mesh || !s->mesh_generation) st = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-        for (uint32_t r = 0; r < w->region_count && !nav_failed(st) && !w->cache; r++)
-            if (w->regions[r].mesh)
-                st = nav_mesh_query_create(w->regions[r].mesh, &(nav_mesh_query_desc){.allocator = a},
-                                           &s->mesh[r]);
-    }
-    if (nav_failed(st)) {
-        nav__world_scratch_free(s, w);
-        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    }
-    return NAV_SUCCESS;
-}
-
-nav_status nav__world_scratch_grid(nav__world_scratch *s, const nav__world_region *r)
-{
-    if (!s->grid &&
-        nav_failed(nav_region_query_create(r->grid, (uint32_t)s->grid_cells, &s->allocator, &s->grid)))
-        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    return nav_region_query_set_grid(s->grid, r->grid);
-}
-
-nav_mesh_query *nav__world_scratch_mesh(nav__world_scratch *s, const nav__world_region *r)
-{
-    nav_mesh_query **q = &s->mesh[r->index];
-    if (*q && s->mesh_generation[r->index] == r->generation) return *q;
-    nav_mesh_query_destroy(*q); /* made for an earlier load of the region */
-    *q = NULL;
-    if (nav_failed(nav_mesh_query_create(r->mesh, &(nav_mesh_query_desc){.allocator = &s->allocator}, q)))
-        return NULL;
-    s->mesh_generation[r->index] = r->generation;
-    return *q;
-}
-
-nav_hpa_query *nav__world_scratch_hpa(nav__world_scratch *s, const nav__world_region *r)
-{
-    nav_hpa_query **q = &s->hpa[r->index];
-    if (*q && s->hpa_generation[r->index] == r->generation) return *q;
-    nav_hpa_query_destroy(*q); /* made for an earlier load of the region */
-    *q = NULL;
-    if (nav_failed(
-            nav_hpa_query_create(r->hpa, r->grid, &(nav_hpa_query_desc){.allocator = &s->allocator}, q)))
-        return NULL;
-    s->hpa_generation[r->index] = r->generation;
-    return *q;
-}
-
-void nav__world_scratch_free(nav__world_scratch *s, const nav_world *w)
-{
-    if (s->hpa)
-        for (uint32_t r = 0; r < w->region_count; r++) nav_hpa_query_destroy(s->hpa[r]);
-    nav__free(&s->allocator, s->hpa);
-    nav__free(&s->allocator, s->hpa_generation);
-    s->hpa = NULL;
-    s->hpa_generation = NULL;
-    nav_region_query_destroy(s->grid);
-    s->grid = NULL;
-    if (s->mesh)
-        for (uint32_t r = 0; r < w->region_count; r++) nav_mesh_query_destroy(s->mesh[r]);
-    nav__free(&s->allocator, s->mesh);
-    nav__free(&s->allocator, s->mesh_generation);
-    nav__free(&s->allocator, s->ids);
-    s->mesh = NULL;
-    s->mesh_generation = NULL;
-    s->ids = NULL;
-    nav_path_destroy(&s->path);
-}
-
-size_t nav__world_scratch_bytes(const nav__world_scratch *s, const nav_world *w)
-{
-    size_t bytes = nav_region_query_memory_bytes(s->grid);
-    if (s->mesh)
-        for (uint32_t r = 0; r < w->region_count; r++)
-            bytes += sizeof *s->mesh + nav_mesh_query_memory_bytes(s->mesh[r]);
-    if (s->hpa)
-        for (uint32_t r = 0; r < w->region_count; r++)
-            bytes += sizeof *s->hpa + nav_hpa_query_memory_bytes(s->hpa[r]);
-    return bytes + ((size_t)w->max_region_chokes + 1) * sizeof *s->ids +
-           (size_t)s->path.capacity * (sizeof *s->path.points + sizeof *s->path.nodes);
-}
-
-nav_status nav__world_path_append(nav_path *dst, const nav_path *src)
-{
-    uint32_t first = dst->count;
-    for (uint32_t i = 0; i < src->count; i++) {
-        nav_status s = nav_path_push(dst, src->points[i], src->nodes[i]);
-        if (nav_failed(s)) {
-            dst->count = first;
-            return s;
-        }
-    }
-    return NAV_SUCCESS;
-}
+#include "world_search.h"
 
 static nav_grid_rect whole(const nav_grid *grid)
 {
     return (nav_grid_rect){0, 0, nav_grid_width(grid), nav_grid_height(grid)};
 }
 
-static bool grid_locate(const nav__world_region *r, nav_vec3 point, nav_world_place *out)
+static nav_vec3 cell_position(const nav_grid *grid, uint32_t cell)
+{
+    return nav_grid_cell_center(grid, (int32_t)(cell % grid->width), (int32_t)(cell / grid->width));
+}
+
+bool nav__world_grid_locate(const nav__world_region *r, nav_vec3 point, nav_world_place *out)
 {
     int32_t x, y;
     if (!nav_grid_world_to_cell(r->grid, point, &x, &y) || !nav_grid_passable(r->grid, x, y)) return false;
@@ -138,11 +29,14 @@ static bool grid_locate(const nav__world_region *r, nav_vec3 point, nav_world_pl
 }
 
 static nav_status grid_fan(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
-                           bool reverse, const nav_world_place *targets, uint32_t count, double *costs)
+                           bool reverse, nav__world_end keep, const nav_world_place *targets, uint32_t count,
+                           double *costs)
 {
+    (void)keep; /* (a big grid's end: its leg is searched again; the fans share one search) */
     nav_status st = nav__world_scratch_grid(s, r);
     if (nav_failed(st)) return st;
     for (uint32_t k = 0; k < count; k++) s->ids[k] = targets[k].id;
+    s->searches++;
     st = nav_region_fan(s->grid, whole(r->grid), from->id, reverse, s->ids, count, costs);
     if (nav_failed(st)) return st;
     double size = nav_grid_get_desc(r->grid)->cell_size;
@@ -150,73 +44,97 @@ static nav_status grid_fan(nav__world_scratch *s, const nav__world_region *r, co
     return st;
 }
 
-static nav_status grid_leg(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
-                           const nav_world_place *to, nav_path *path, double *cost)
+/* Appends the ways the bake kept for a leg that is a chain of table entries (from the chokepoint a
+ * link reached to the one the next link leaves from, each hop an entry), walking each entry's runs of
+ * moves (for the mirrored half of a symmetric table, its mirror's runs backwards), with *cost their
+ * moves' sum. */
+static nav_status kept(const nav_world *w, const nav__world_region *r, const nav__world_leg_ask *ask,
+                       nav_path *path, double *cost)
 {
+    const nav_grid *grid = r->grid;
+    uint32_t cell = ask->places[0].id, before = path->count;
+    double sum = 0, size = grid->desc.cell_size;
+    nav_status s = nav_path_push(path, cell_position(grid, cell), cell);
+    for (uint32_t h = 0; h + 1 < ask->count && !nav_failed(s); h++) {
+        uint32_t i = w->choke_slot[ask->chokes[h]], j = w->choke_slot[ask->chokes[h + 1]];
+        bool backwards = r->symmetric && i > j;
+        uint64_t e = backwards ? nav__world_entry(w, r, j, i) : nav__world_entry(w, r, i, j);
+        if (e == UINT64_MAX) { /* (never: the search took the entry) */
+            s = NAV_FAILURE | NAV_CORRUPT_DATA;
+            break;
+        }
+        uint64_t runs = w->way_size[e], at = nav__world_way_start(w, r->choke_first + (backwards ? j : i), e);
+        for (uint64_t k = 0; k < runs && !nav_failed(s); k++) {
+            uint8_t run = w->path_bytes[backwards ? at + runs - 1 - k : at + k];
+            int d = backwards ? nav__dir_opposite(run >> 5) : run >> 5;
+            for (int n = (run & 31) + 1; n > 0 && !nav_failed(s); n--) {
+                uint32_t next = (uint32_t)((int32_t)cell + grid->offset[d]);
+                /* a move's cost is its length times the terrain entered */
+                sum += grid->step_length[d] * grid->terrain_cost[grid->terrain[next]] * size;
+                cell = next;
+                s = nav_path_push(path, cell_position(grid, cell), cell);
+            }
+        }
+    }
+    if (nav_failed(s)) {
+        path->count = before;
+        return s;
+    }
+    *cost = sum;
+    return NAV_SUCCESS;
+}
+
+/* A leg between two chokepoints made of table entries only is laid along the ways the bake kept;
+ * any other (an end of a grid too big for the search to walk) is searched. */
+static nav_status grid_leg(nav__world_scratch *s, const nav_world *w, const nav__world_region *r,
+                           const nav__world_leg_ask *ask, nav_path *path, double *cost)
+{
+    bool chain = ask->chokes[0] != NAV_WORLD_NONE && ask->chokes[ask->count - 1] != NAV_WORLD_NONE;
+    for (uint32_t h = 0; h + 1 < ask->count && chain; h++) chain = ask->table[h];
+    if (chain) return kept(w, r, ask, path, cost);
     nav_status st = nav__world_scratch_grid(s, r);
     if (nav_failed(st)) return st;
     double c = 0;
-    st = nav_region_leg(s->grid, whole(r->grid), from->id, to->id, 0, path, &c);
+    s->searches++;
+    st = nav_region_leg(s->grid, whole(r->grid), ask->places[0].id, ask->places[ask->count - 1].id, 0, path,
+                        &c);
     *cost = c * nav_grid_get_desc(r->grid)->cell_size;
     return st;
 }
 
-const nav__world_region_ops nav__world_grid_ops = {grid_locate, grid_fan, grid_leg};
+/* ---- The cells as the world's search walks them ---- */
 
-/* ---- A grid searched through its HPA* bake ---- */
-
-nav_status nav__world_hpa_path(nav__world_scratch *s, const nav__world_region *r, uint32_t a, uint32_t b,
-                               double *cost)
+/* A cell's centre worked out as nav_grid_cell_center does (the same floats: a chokepoint on the
+ * cell gets the same estimate, which its edge of cost 0 from the cell needs), without the height. */
+static double cell_estimate(const nav__world_search *s, const nav__world_region *r, uint32_t cell)
 {
-    nav_hpa_query *q = nav__world_scratch_hpa(s, r);
-    if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    uint32_t w = (uint32_t)nav_grid_width(r->grid);
-    nav_hpa_result res;
-    nav_status st = nav_hpa_find_path(q, (int32_t)(a % w), (int32_t)(a / w), (int32_t)(b % w),
-                                      (int32_t)(b / w), &s->path, &res);
-    if (nav_failed(st)) return st;
-    *cost =
-        nav_has_detail(st, NAV_PARTIAL_RESULT) ? INFINITY : res.cost * nav_grid_get_desc(r->grid)->cell_size;
-    return st;
+    const nav_grid *g = r->grid;
+    float size = g->desc.cell_size;
+    return nav__world_search_estimate(s, g->desc.origin.x + ((float)(cell % g->width) + 0.5f) * size,
+                                      g->desc.origin.z + ((float)(cell / g->width) + 0.5f) * size);
 }
 
-nav_status nav__world_fan_by_pairs(nav__world_scratch *s, const nav__world_region *r,
-                                   const nav_world_place *from, bool reverse, const nav_world_place *targets,
-                                   uint32_t count, double *costs, nav__world_pair_search search)
+static void cell_expand(nav__world_search *s, const nav__world_region *r, uint32_t block, uint32_t cell,
+                        double g)
 {
-    for (uint32_t k = 0; k < count; k++) {
-        nav_status st =
-            reverse ? search(s, r, &targets[k], from, &costs[k]) : search(s, r, from, &targets[k], &costs[k]);
-        if (nav_failed(st)) return st;
+    const nav_grid *grid = r->grid;
+    double size = grid->desc.cell_size;
+    for (uint32_t m = grid->moves[cell]; m; m &= m - 1) {
+        int d = __builtin_ctz(m);
+        uint32_t next = (uint32_t)((int32_t)cell + grid->offset[d]);
+        double step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next]] * size, to = g + step;
+        if (nav__world_search_improves(s, block + next, to))
+            nav__world_search_take(s, block + next, to, block + cell, NAV__WORLD_BY_END,
+                                   cell_estimate(s, r, next));
     }
-    return NAV_SUCCESS;
 }
 
-nav_status nav__world_leg_by_pair(nav__world_scratch *s, const nav__world_region *r,
-                                  const nav_world_place *from, const nav_world_place *to, nav_path *path,
-                                  double *cost, nav__world_pair_search search)
+static nav_vec3 place_position(const nav__world_region *r, uint32_t cell)
 {
-    nav_status st = search(s, r, from, to, cost);
-    if (nav_failed(st) || nav_has_detail(st, NAV_PARTIAL_RESULT)) return st;
-    return nav__world_path_append(path, &s->path);
+    return cell_position(r->grid, cell);
 }
 
-static nav_status hpa_pair(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *a,
-                           const nav_world_place *b, double *cost)
-{
-    return nav__world_hpa_path(s, r, a->id, b->id, cost);
-}
+static const nav__world_places cells = {cell_expand, cell_estimate, place_position};
 
-static nav_status hpa_fan(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
-                          bool reverse, const nav_world_place *targets, uint32_t count, double *costs)
-{
-    return nav__world_fan_by_pairs(s, r, from, reverse, targets, count, costs, hpa_pair);
-}
-
-static nav_status hpa_leg(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
-                          const nav_world_place *to, nav_path *path, double *cost)
-{
-    return nav__world_leg_by_pair(s, r, from, to, path, cost, hpa_pair);
-}
-
-const nav__world_region_ops nav__world_grid_hpa_ops = {grid_locate, hpa_fan, hpa_leg};
+const nav__world_region_ops nav__world_grid_ops = {
+    .locate = nav__world_grid_locate, .fan = grid_fan, .leg = grid_leg, .places = &cells};

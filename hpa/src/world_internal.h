@@ -27,6 +27,21 @@
 
 typedef struct nav__world_region nav__world_region;
 
+/* Which end of a query a fan is for. A query's fans keep each target's path (nav__world_memo) for
+ * the legs that follow them: a leg from the start to a chokepoint its fan reached, or from one to the
+ * goal, is then not searched again. The bake's fans keep nothing (NAV__WORLD_END_NONE). */
+typedef enum nav__world_end { NAV__WORLD_END_NONE, NAV__WORLD_END_START, NAV__WORLD_END_GOAL } nav__world_end;
+
+/* What a fan kept: target k's path is paths' points first[k] .. first[k + 1] (none where it has no
+ * way), its cost cost[k]. Valid for the fan of region `region` until the next plan. */
+typedef struct nav__world_memo {
+    nav_path paths;
+    uint32_t *first; /* a region's chokepoints + 2 */
+    double *cost;    /* a region's chokepoints + 1 */
+    uint32_t region, count;
+    bool valid;
+} nav__world_memo;
+
 /* The scratch a query (or the bake) keeps for the regions' planners, all made up front: one grid
  * search made for the largest grid region and pointed at whichever grid it serves, one mesh query a
  * mesh region, and a path for the legs of planners that write whole paths. */
@@ -39,9 +54,48 @@ typedef struct nav__world_scratch {
     nav_hpa_query **hpa;       /* likewise for the grids searched through their HPA* bake */
     uint32_t *hpa_generation;
     nav_path path;
-    uint32_t *ids; /* a region's chokepoints + 1 */
+    uint32_t *ids;           /* a region's chokepoints + 1 */
+    nav__world_memo memo[2]; /* the start's fan and the goal's (NAV__WORLD_END_START - 1, _GOAL - 1) */
+    uint64_t searches;       /* the planners' searches run through it (nav_world_result.searches) */
     nav_allocator allocator;
 } nav__world_scratch;
+
+/* A leg as the plan found it in one region, for the region's planner to lay: the places it passes
+ * in walking order, each with its chokepoint (NAV_WORLD_NONE for the query's start and goal; a
+ * place is never located again), and how it went from each to the next (table[h]: by an entry of
+ * the region's table, from places[h] to places[h + 1]). start_target: places[0] is the start and
+ * its fan (NAV__WORLD_END_START) reached places[1] as its target start_target; goal_target:
+ * places[count - 1] is the goal and its fan reached places[count - 2] as that target; else
+ * UINT32_MAX. A kind lays the leg as the plan counted it (HPA*, whose costs need not obey the
+ * triangle inequality: hop by hop), taking what a fan kept rather than searching again. */
+typedef struct nav__world_leg_ask {
+    const nav_world_place *places;
+    const uint32_t *chokes;
+    const bool *table;
+    uint32_t count; /* >= 2 */
+    uint32_t start_target, goal_target;
+} nav__world_leg_ask;
+
+/* The world query's search (world_search.h), for kinds whose places it walks. */
+typedef struct nav__world_search nav__world_search;
+
+/* A region kind whose places the world's search walks itself, when an end lies on it, rather than
+ * fanning the end (flat grids: their cells; the estimate then steers the end's search too). */
+typedef struct nav__world_places {
+    /* Offers every move out of place id, reached at cost g, as vertex block + id to the place's
+     * neighbours (vertex block + their ids; NAV__WORLD_BY_END), with their estimates. */
+    void (*expand)(nav__world_search *s, const nav__world_region *r, uint32_t block, uint32_t id, double g);
+    /* The estimate at place id (a chokepoint placed on it: the same). */
+    double (*estimate)(const nav__world_search *s, const nav__world_region *r, uint32_t id);
+    /* The point of place id on a leg's path. */
+    nav_vec3 (*position)(const nav__world_region *r, uint32_t id);
+} nav__world_places;
+
+/* A point-to-point search of a region kind: leaves the path from a to b in s->path, its cost in
+ * *cost (INFINITY, with NAV_PARTIAL_RESULT, when there is none). */
+typedef nav_status (*nav__world_pair_search)(nav__world_scratch *s, const nav__world_region *r,
+                                             const nav_world_place *a, const nav_world_place *b,
+                                             double *cost);
 
 /* What the world asks a region kind (DESIGN.md: locate, fan, leg). A place is an id in the region
  * (a grid's cell, a mesh's polygon, a waypoint) and a world position; costs are in world units. */
@@ -50,13 +104,18 @@ typedef struct nav__world_region_ops {
      * distance), with its world position; false if none. */
     bool (*locate)(const nav__world_region *r, nav_vec3 point, nav_world_place *out);
     /* costs[k]: from `from` to targets[k] (reverse: from targets[k] to `from`), INFINITY where
-     * there is no way inside the region. NAV_FAILURE | NAV_OUT_OF_MEMORY or NAV_INVALID_PARAM. */
+     * there is no way inside the region; keep: the end whose memo keeps the targets' paths (NONE:
+     * nothing kept). NAV_FAILURE | NAV_OUT_OF_MEMORY or NAV_INVALID_PARAM. */
     nav_status (*fan)(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
-                      bool reverse, const nav_world_place *targets, uint32_t count, double *costs);
-    /* Appends the points of the cheapest way from `from` to `to` (both ends) to path and its cost to
-     * *cost. NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE when there is none. */
-    nav_status (*leg)(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
-                      const nav_world_place *to, nav_path *path, double *cost);
+                      bool reverse, nav__world_end keep, const nav_world_place *targets, uint32_t count,
+                      double *costs);
+    /* Appends the points of the leg `ask` (both ends) to path and its cost to *cost.
+     * NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE when there is none. */
+    nav_status (*leg)(nav__world_scratch *s, const nav_world *w, const nav__world_region *r,
+                      const nav__world_leg_ask *ask, nav_path *path, double *cost);
+    const nav__world_places *places; /* [opt] */
+    /* [opt] for a kind whose fan and leg are nav__world_fan_by_pairs and nav__world_leg_by_pair */
+    nav__world_pair_search pair;
 } nav__world_region_ops;
 
 struct nav__world_region {
@@ -87,6 +146,8 @@ struct nav__world_region {
 
 extern const nav__world_region_ops nav__world_grid_ops, nav__world_grid_hpa_ops, nav__world_mesh_ops,
     nav__world_waypoints_ops;
+/* A grid region's locate (world_grid.c), which a grid searched through its HPA* bake shares. */
+bool nav__world_grid_locate(const nav__world_region *r, nav_vec3 point, nav_world_place *out);
 
 /* Makes the scratch for every region of w (NAV_FAILURE | NAV_OUT_OF_MEMORY), and frees it. a: for
  * what is made here; path [opt]: for what grows while planners run (the leg path, the grid search
@@ -101,24 +162,24 @@ void nav__world_scratch_free(nav__world_scratch *s, const nav_world *w);
 nav_status nav__world_scratch_grid(nav__world_scratch *s, const nav__world_region *r);
 nav_mesh_query *nav__world_scratch_mesh(nav__world_scratch *s, const nav__world_region *r);
 nav_hpa_query *nav__world_scratch_hpa(nav__world_scratch *s, const nav__world_region *r);
-/* HPA*'s path from cell a to cell b of grid region r (searched through its bake) into s->path, its
- * cost in world units to *cost: INFINITY (and NAV_PARTIAL_RESULT) when there is none. */
-nav_status nav__world_hpa_path(nav__world_scratch *s, const nav__world_region *r, uint32_t a, uint32_t b,
-                               double *cost);
 size_t nav__world_scratch_bytes(const nav__world_scratch *s, const nav_world *w);
 
-/* Region kinds whose fan is one point-to-point search a target, and whose leg is that search's path:
- * search(s, r, a, b, cost) leaves the path from a to b in s->path, its cost in *cost (INFINITY, with
- * NAV_PARTIAL_RESULT, when there is none). */
-typedef nav_status (*nav__world_pair_search)(nav__world_scratch *s, const nav__world_region *r,
-                                             const nav_world_place *a, const nav_world_place *b,
-                                             double *cost);
+/* The fan and leg of kinds whose fan is one search a target (their ops' `pair`): the fan keeps each
+ * target's path in memo `keep`; the leg is one search from its first place to its last, or a fan's
+ * path when it has two places and a fan kept their way. */
 nav_status nav__world_fan_by_pairs(nav__world_scratch *s, const nav__world_region *r,
-                                   const nav_world_place *from, bool reverse, const nav_world_place *targets,
-                                   uint32_t count, double *costs, nav__world_pair_search search);
-nav_status nav__world_leg_by_pair(nav__world_scratch *s, const nav__world_region *r,
-                                  const nav_world_place *from, const nav_world_place *to, nav_path *path,
-                                  double *cost, nav__world_pair_search search);
+                                   const nav_world_place *from, bool reverse, nav__world_end keep,
+                                   const nav_world_place *targets, uint32_t count, double *costs);
+nav_status nav__world_leg_by_pair(nav__world_scratch *s, const nav_world *w, const nav__world_region *r,
+                                  const nav__world_leg_ask *ask, nav_path *path, double *cost);
+/* Forgets what the fans kept (a new plan). */
+void nav__world_memo_forget(nav__world_scratch *s);
+/* Hop h of ask (places[h] to places[h + 1]) as a fan kept it: true with its points appended to
+ * path (NAV_FAILURE | NAV_OUT_OF_MEMORY in *st when they do not fit) and its cost in *cost; false
+ * when no fan kept that way. */
+bool nav__world_memo_hop(const nav__world_scratch *s, const nav__world_region *r,
+                         const nav__world_leg_ask *ask, uint32_t h, nav_path *path, double *cost,
+                         nav_status *st);
 
 /* Appends src's points and nodes to dst. */
 nav_status nav__world_path_append(nav_path *dst, const nav_path *src);

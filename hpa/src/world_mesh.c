@@ -43,16 +43,5 @@ static nav_status search(nav__world_scratch *s, const nav__world_region *r, cons
     return NAV_SUCCESS;
 }
 
-static nav_status mesh_fan(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
-                           bool reverse, const nav_world_place *targets, uint32_t count, double *costs)
-{
-    return nav__world_fan_by_pairs(s, r, from, reverse, targets, count, costs, search);
-}
-
-static nav_status mesh_leg(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
-                           const nav_world_place *to, nav_path *path, double *cost)
-{
-    return nav__world_leg_by_pair(s, r, from, to, path, cost, search);
-}
-
-const nav__world_region_ops nav__world_mesh_ops = {mesh_locate, mesh_fan, mesh_leg};
+const nav__world_region_ops nav__world_mesh_ops = {
+    .locate = mesh_locate, .fan = nav__world_fan_by_pairs, .leg = nav__world_leg_by_pair, .pair = search};

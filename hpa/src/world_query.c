@@ -33,15 +33,13 @@
 #include <time.h>
 
 #include "alloc.h"
-#include "grid_internal.h"
-#include "nav/heap.h"
 #include "world_internal.h"
+#include "world_search.h"
 
-#define FROM_START UINT32_MAX /* a vertex's parent when it is where the search began */
-/* how a vertex was reached (nav_world_query.by) */
-#define BY_END          0          /* from the start (its cells or fan), or from the cell it lies on */
-#define BY_LINK         1          /* through a link: it may enter its region's cells or table */
-#define BY_TABLE        2          /* through its region's table: it may follow the table on */
+#define FROM_START      UINT32_MAX /* a vertex's parent when it is where the search began */
+#define BY_END          NAV__WORLD_BY_END
+#define BY_LINK         NAV__WORLD_BY_LINK
+#define BY_TABLE        NAV__WORLD_BY_TABLE
 #define CELL_SEARCH_MAX (1u << 20) /* ends on grids of more cells are joined by fans */
 
 struct nav_world_query {
@@ -49,23 +47,24 @@ struct nav_world_query {
     nav_allocator allocator;
     nav__world_scratch scratch;
     uint64_t *links_on; /* the link state copied when a plan starts */
-    /* the search's vertices: chokepoints 0 .. C - 1, then the start grid's cells (C + cell), then the
-     * goal grid's (C + M + cell; the start block's when both ends lie on one grid) */
+    /* the search's vertices: chokepoints 0 .. C - 1, then the start region's places (C + id), then
+     * the goal region's (C + M + id; the start block's when both ends lie in one region), for
+     * regions whose places the search walks (nav__world_places: flat grids' cells) */
     uint32_t chokes, cells; /* C, and M: the largest grid region's cells (0: ends are fanned) */
-    double *g;
-    uint32_t *parent; /* vertex it was reached from, or FROM_START */
-    uint8_t *by;      /* how each was reached: BY_END, BY_LINK or BY_TABLE */
-    uint32_t *stamp;
-    uint32_t stamp_now;
-    nav_heap open;
+    nav__world_search search;
     /* fans of ends that are not searched by cells */
     nav_world_place *targets;
     double *start_cost, *goal_cost;
     bool scratch_made;
     /* the search under way */
     nav_world_place start, goal;
-    const nav_grid *start_grid, *goal_grid; /* null: that end is fanned */
-    uint32_t start_block, goal_block;       /* where the ends' cells begin among the vertices */
+    const nav__world_region *start_places, *goal_places; /* the ends' regions if searched by places;
+                                                            null: that end is fanned */
+    uint32_t start_block, goal_block;                    /* where the ends' places begin among the vertices */
+    /* a leg as the plan found it, for its region's planner (nav__world_leg_ask; chokes + 2 each) */
+    nav_world_place *ask_places;
+    uint32_t *ask_chokes;
+    bool *ask_table;
     /* the last plan */
     nav_world_leg *legs;
     uint32_t leg_count, leg_capacity;
@@ -108,16 +107,24 @@ nav_status nav_world_query_create(const nav_world *w, const nav_allocator *alloc
     uint32_t n = q->chokes + 2 * q->cells, fan = w->max_region_chokes + 1;
     if (n == 0) n = 1;
     q->links_on = nav__calloc(&a, w->state.words ? w->state.words : 1, sizeof *q->links_on);
-    q->g = nav__alloc(&a, nav__mul_size(n, sizeof *q->g));
-    q->parent = nav__alloc(&a, nav__mul_size(n, sizeof *q->parent));
-    q->by = nav__alloc(&a, n);
-    q->stamp = nav__calloc(&a, n, sizeof *q->stamp);
+    nav__world_search *se = &q->search;
+    se->g = nav__alloc(&a, nav__mul_size(n, sizeof *se->g));
+    se->parent = nav__alloc(&a, nav__mul_size(n, sizeof *se->parent));
+    se->by = nav__alloc(&a, n);
+    se->stamp = nav__calloc(&a, n, sizeof *se->stamp);
+    se->floor = w->cost_floor;
+    se->floor_octile = w->cost_floor_octile;
     q->route = nav__alloc(&a, nav__mul_size(n, sizeof *q->route));
     q->targets = nav__alloc(&a, nav__mul_size(fan, sizeof *q->targets));
     q->start_cost = nav__alloc(&a, nav__mul_size(fan, sizeof *q->start_cost));
     q->goal_cost = nav__alloc(&a, nav__mul_size(fan, sizeof *q->goal_cost));
-    bool made = q->links_on && q->g && q->parent && q->by && q->stamp && q->route && q->targets &&
-                q->start_cost && q->goal_cost && !nav_failed(nav_heap_init(&q->open, &a, n, n));
+    size_t asks = (size_t)q->chokes + 2;
+    q->ask_places = nav__alloc(&a, nav__mul_size(asks, sizeof *q->ask_places));
+    q->ask_chokes = nav__alloc(&a, nav__mul_size(asks, sizeof *q->ask_chokes));
+    q->ask_table = nav__alloc(&a, nav__mul_size(asks, sizeof *q->ask_table));
+    bool made = q->links_on && se->g && se->parent && se->by && se->stamp && q->route && q->targets &&
+                q->start_cost && q->goal_cost && q->ask_places && q->ask_chokes && q->ask_table &&
+                !nav_failed(nav_heap_init(&se->open, &a, n, n));
     q->scratch_made = made && !nav_failed(nav__world_scratch_init(&q->scratch, w, &a, &a));
     if (!q->scratch_made) {
         nav_world_query_destroy(q);
@@ -134,12 +141,15 @@ void nav_world_query_destroy(nav_world_query *q)
     if (q->scratch_made) nav__world_scratch_free(&q->scratch, q->world);
     nav__world_unpin_all(q->world, &q->pins);
     nav__world_pins_free(&q->pins);
-    nav_heap_destroy(&q->open);
+    nav_heap_destroy(&q->search.open);
     nav__free(&a, q->links_on);
-    nav__free(&a, q->g);
-    nav__free(&a, q->parent);
-    nav__free(&a, q->by);
-    nav__free(&a, q->stamp);
+    nav__free(&a, q->search.g);
+    nav__free(&a, q->search.parent);
+    nav__free(&a, q->search.by);
+    nav__free(&a, q->search.stamp);
+    nav__free(&a, q->ask_places);
+    nav__free(&a, q->ask_chokes);
+    nav__free(&a, q->ask_table);
     nav__free(&a, q->route);
     nav__free(&a, q->targets);
     nav__free(&a, q->start_cost);
@@ -155,9 +165,10 @@ size_t nav_world_query_memory_bytes(const nav_world_query *q)
     const nav_world *w = q->world;
     size_t n = (size_t)q->chokes + 2 * (size_t)q->cells, fan = w->max_region_chokes + 1;
     return sizeof *q + w->state.words * sizeof(uint64_t) +
-           n * (sizeof *q->g + sizeof *q->parent + 1 + sizeof *q->stamp + sizeof *q->route +
-                sizeof(nav_heap_entry) + sizeof(uint32_t)) +
+           n * (sizeof *q->search.g + sizeof *q->search.parent + 1 + sizeof *q->search.stamp +
+                sizeof *q->route + sizeof(nav_heap_entry) + sizeof(uint32_t)) +
            fan * (sizeof *q->targets + 2 * sizeof(double)) +
+           ((size_t)q->chokes + 2) * (sizeof *q->ask_places + sizeof *q->ask_chokes + sizeof *q->ask_table) +
            q->leg_capacity * (sizeof *q->legs + sizeof *q->leg_route) +
            nav__world_scratch_bytes(&q->scratch, w);
 }
@@ -193,64 +204,43 @@ static bool is_cell(const nav_world_query *q, uint32_t v)
     return v >= q->chokes;
 }
 
-/* The grid of a cell vertex, and the cell. */
-static const nav_grid *cell_of(const nav_world_query *q, uint32_t v, uint32_t *cell)
+/* The region of a place vertex, and the place's id. */
+static const nav__world_region *place_of(const nav_world_query *q, uint32_t v, uint32_t *id)
 {
-    if (v >= q->goal_block && q->goal_grid && q->goal_block != q->start_block) {
-        *cell = v - q->goal_block;
-        return q->goal_grid;
+    if (v >= q->goal_block && q->goal_places && q->goal_block != q->start_block) {
+        *id = v - q->goal_block;
+        return q->goal_places;
     }
-    *cell = v - q->start_block;
-    return q->start_grid;
+    *id = v - q->start_block;
+    return q->start_places;
 }
 
 static nav_vec3 position_of(const nav_world_query *q, uint32_t v)
 {
     if (!is_cell(q, v)) return q->world->choke[v].position;
-    uint32_t cell;
-    const nav_grid *g = cell_of(q, v, &cell);
-    return nav_grid_cell_center(g, (int32_t)(cell % (uint32_t)nav_grid_width(g)),
-                                (int32_t)(cell / (uint32_t)nav_grid_width(g)));
+    uint32_t id;
+    const nav__world_region *r = place_of(q, v, &id);
+    return r->ops->places->position(r, id);
 }
 
-/* The search's estimate of the cost from world point (x, z) to the goal (see the top of the file). */
-static double estimate(const nav_world_query *q, double x, double z)
-{
-    const nav_world *w = q->world;
-    nav_vec3 p = {(float)x, 0, (float)z};
-    return fmax(w->cost_floor * nav__world_dist_xz(p, q->goal.position),
-                w->cost_floor_octile * nav__world_octile(p, q->goal.position));
-}
-
-/* The estimate at vertex v: a chokepoint's place, or a cell's centre, worked out from its index as
- * nav_grid_cell_center does (the same floats: a chokepoint on the cell gets the same estimate, which
- * its edge of cost 0 from the cell needs), without the height it does not use. */
+/* The estimate at vertex v: at a chokepoint's place, or the place's own (see the top of the file). */
 static double estimate_at(const nav_world_query *q, uint32_t v)
 {
-    if (!is_cell(q, v)) return estimate(q, q->world->choke[v].position.x, q->world->choke[v].position.z);
-    uint32_t cell;
-    const nav_grid *g = cell_of(q, v, &cell);
-    float s = g->desc.cell_size;
-    return estimate(q, g->desc.origin.x + ((float)(cell % g->width) + 0.5f) * s,
-                    g->desc.origin.z + ((float)(cell / g->width) + 0.5f) * s);
+    if (!is_cell(q, v)) {
+        nav_vec3 p = q->world->choke[v].position;
+        return nav__world_search_estimate(&q->search, p.x, p.z);
+    }
+    uint32_t id;
+    const nav__world_region *r = place_of(q, v, &id);
+    return r->ops->places->estimate(&q->search, r, id);
 }
 
 /* Offers vertex v the cost g, reached from `from` (by: BY_END, BY_LINK or BY_TABLE). Its key is g
  * plus the estimate, worked out only when the offer is taken. */
 static void offer(nav_world_query *q, uint32_t v, double g, uint32_t from, uint8_t by)
 {
-    bool seen = q->stamp[v] >> 1 == q->stamp_now;
-    if (seen && ((q->stamp[v] & 1) || !(g < q->g[v]))) return;
-    q->g[v] = g;
-    q->parent[v] = from;
-    q->by[v] = by;
-    uint64_t key = nav_heap_key_exact(g + estimate_at(q, v));
-    if (seen) {
-        nav_heap_decrease(&q->open, v, key, nav_heap_tie_larger_g(g));
-    } else {
-        q->stamp[v] = q->stamp_now << 1;
-        nav_heap_push(&q->open, key, nav_heap_tie_larger_g(g), v);
-    }
+    if (nav__world_search_improves(&q->search, v, g))
+        nav__world_search_take(&q->search, v, g, from, by, estimate_at(q, v));
 }
 
 /* The f of a popped entry, back from its key (nav_heap_key_exact keeps the double's bits). */
@@ -280,24 +270,16 @@ static void chokes_on(const nav_world *w, const nav__world_region *r, uint32_t i
     *end = r->choke_first + hi;
 }
 
-/* A grid cell's moves, as the search's edges into the cells of the same block. */
-static void expand_cell(nav_world_query *q, uint32_t v, double g)
+/* A place's moves, as the search's edges into the places of the same block (its kind offers them),
+ * and the chokepoints placed on it, at no cost. */
+static void expand_place(nav_world_query *q, uint32_t v, double g)
 {
-    uint32_t cell;
-    const nav_grid *grid = cell_of(q, v, &cell);
-    uint32_t block = v - cell;
-    double size = grid->desc.cell_size;
-    for (uint32_t m = grid->moves[cell]; m; m &= m - 1) {
-        int d = __builtin_ctz(m);
-        uint32_t next = (uint32_t)((int32_t)cell + grid->offset[d]);
-        double step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next]] * size;
-        offer(q, block + next, g + step, v, BY_END);
-    }
-    /* the chokepoints placed on this cell, at no cost */
+    uint32_t id;
+    const nav__world_region *r = place_of(q, v, &id);
+    r->ops->places->expand(&q->search, r, v - id, id, g);
     const nav_world *world = q->world;
-    uint32_t region = v < q->start_block + q->cells ? q->start.region : q->goal.region;
     uint32_t first, end;
-    chokes_on(world, &world->regions[region], cell, &first, &end);
+    chokes_on(world, r, id, &first, &end);
     for (uint32_t k = first; k < end; k++) offer(q, world->choke_by_id[k], g, v, BY_END);
 }
 
@@ -310,19 +292,22 @@ static nav_status fans(nav_world_query *q, double *direct)
     const nav_world *w = q->world;
     *direct = INFINITY;
     const nav__world_region *rs = &w->regions[q->start.region], *rg = &w->regions[q->goal.region];
-    if (!q->start_grid) {
+    nav__world_memo_forget(&q->scratch);
+    if (!q->start_places) {
         uint32_t k = rs->choke_count;
         for (uint32_t j = 0; j < k; j++) q->targets[j] = w->choke[w->region_choke[rs->choke_first + j]];
         bool same = q->start.region == q->goal.region;
         if (same) q->targets[k] = q->goal;
-        nav_status s = rs->ops->fan(&q->scratch, rs, &q->start, false, q->targets, k + same, q->start_cost);
+        nav_status s = rs->ops->fan(&q->scratch, rs, &q->start, false, NAV__WORLD_END_START, q->targets,
+                                    k + same, q->start_cost);
         if (nav_failed(s)) return s;
         if (same) *direct = q->start_cost[k];
     }
-    if (!q->goal_grid && rg->choke_count) {
+    if (!q->goal_places && rg->choke_count) {
         uint32_t k = rg->choke_count;
         for (uint32_t j = 0; j < k; j++) q->targets[j] = w->choke[w->region_choke[rg->choke_first + j]];
-        return rg->ops->fan(&q->scratch, rg, &q->goal, true, q->targets, k, q->goal_cost);
+        return rg->ops->fan(&q->scratch, rg, &q->goal, true, NAV__WORLD_END_GOAL, q->targets, k,
+                            q->goal_cost);
     }
     return NAV_SUCCESS;
 }
@@ -334,13 +319,15 @@ static nav_status fans(nav_world_query *q, double *direct)
 static double search(nav_world_query *q, double direct, uint32_t *last, nav_world_result *res)
 {
     const nav_world *w = q->world;
-    if (++q->stamp_now >= (1u << 31)) {
-        memset(q->stamp, 0, ((size_t)q->chokes + 2 * (size_t)q->cells) * sizeof *q->stamp);
-        q->stamp_now = 1;
+    nav__world_search *se = &q->search;
+    if (++se->stamp_now >= (1u << 31)) {
+        memset(se->stamp, 0, ((size_t)q->chokes + 2 * (size_t)q->cells) * sizeof *se->stamp);
+        se->stamp_now = 1;
     }
-    nav_heap_clear(&q->open);
+    nav_heap_clear(&se->open);
+    se->goal = q->goal.position;
     const nav__world_region *rs = &w->regions[q->start.region];
-    if (q->start_grid) {
+    if (q->start_places) {
         offer(q, q->start_block + q->start.id, 0, FROM_START, BY_END);
     } else {
         for (uint32_t j = 0; j < rs->choke_count; j++)
@@ -348,15 +335,15 @@ static double search(nav_world_query *q, double direct, uint32_t *last, nav_worl
                 offer(q, w->region_choke[rs->choke_first + j], q->start_cost[j], FROM_START, BY_END);
     }
     double best = direct, since = q->timing ? seconds() : 0;
-    bool on_cells = q->start_grid != NULL;
+    bool on_cells = q->start_places != NULL;
     *last = NAV_WORLD_NONE;
-    uint32_t goal_vertex = q->goal_grid ? q->goal_block + q->goal.id : UINT32_MAX;
-    while (q->open.count) {
-        nav_heap_entry top = nav_heap_pop(&q->open);
+    uint32_t goal_vertex = q->goal_places ? q->goal_block + q->goal.id : UINT32_MAX;
+    while (se->open.count) {
+        nav_heap_entry top = nav_heap_pop(&se->open);
         uint32_t v = nav_heap_entry_id(top);
-        double g = q->g[v];
+        double g = se->g[v];
         if (!(key_value(top.key) < best)) break;
-        q->stamp[v] |= 1;
+        se->stamp[v] |= 1;
         bool cell = is_cell(q, v);
         (*(cell ? &res->cells_expanded : &res->chokepoints_expanded))++;
         if (q->timing && cell != on_cells) { /* the clock read where the search turns */
@@ -369,11 +356,11 @@ static double search(nav_world_query *q, double direct, uint32_t *last, nav_worl
             break;
         }
         if (cell) {
-            expand_cell(q, v, g);
+            expand_place(q, v, g);
             continue;
         }
         const nav_world_place *at = &w->choke[v];
-        if (!q->goal_grid && at->region == q->goal.region) {
+        if (!q->goal_places && at->region == q->goal.region) {
             double t = g + q->goal_cost[w->choke_slot[v]];
             if (t < best) best = t, *last = v;
         }
@@ -382,13 +369,13 @@ static double search(nav_world_query *q, double direct, uint32_t *last, nav_worl
         bool from_end = (v & 1) == 0;
         if (nav__world_bit(q->links_on, link) && (from_end || !l->one_way))
             offer(q, v ^ 1, g + l->cost, v, BY_LINK);
-        if (q->by[v] == BY_END) continue;
-        if (q->goal_grid && at->region == q->goal.region) { /* into the goal grid's cells */
-            if (q->by[v] == BY_LINK) offer(q, q->goal_block + at->id, g, v, BY_END);
+        if (se->by[v] == BY_END) continue;
+        if (q->goal_places && at->region == q->goal.region) { /* into the goal region's places */
+            if (se->by[v] == BY_LINK) offer(q, q->goal_block + at->id, g, v, BY_END);
             continue;
         }
         const nav__world_region *r = &w->regions[at->region];
-        if (q->by[v] == BY_TABLE && !r->chains) continue; /* (a full table: the first entry was enough) */
+        if (se->by[v] == BY_TABLE && !r->chains) continue; /* (a full table: the first entry was enough) */
         uint32_t row = r->choke_first + w->choke_slot[v];
         for (uint64_t e = w->edge_first[row]; e < w->edge_first[row + 1]; e++)
             offer(q, w->region_choke[r->choke_first + w->edge_to[e]], g + w->edge_cost[e], v, BY_TABLE);
@@ -412,17 +399,18 @@ nav_status nav_world_plan(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav
     if (nav_failed(located))
         return nav_has_detail(located, NAV_INVALID_PARAM) ? NAV_FAILURE | NAV_INVALID_PARAM : located;
     nav__world_state_read(w, q->links_on);
-    /* ends on grids small enough are searched by cells */
+    /* ends on regions whose places the search walks (flat grids small enough) are searched by them */
     const nav__world_region *rs = &w->regions[q->start.region], *rg = &w->regions[q->goal.region];
-    const nav_grid *sg = rs->by_hpa ? NULL : rs->grid,
-                   *gg = rg->by_hpa ? NULL : rg->grid; /* (HPA*: fanned) */
-    q->start_grid = q->cells && sg ? sg : NULL;
-    q->goal_grid = q->cells && gg ? gg : NULL;
+    q->start_places = q->cells && rs->ops->places ? rs : NULL;
+    q->goal_places = q->cells && rg->ops->places ? rg : NULL;
     q->start_block = q->chokes;
-    q->goal_block = q->goal_grid && q->start_grid && q->start.region == q->goal.region ? q->start_block
-                                                                                       : q->chokes + q->cells;
+    q->goal_block = q->goal_places && q->start_places && q->start.region == q->goal.region
+                        ? q->start_block
+                        : q->chokes + q->cells;
     double direct, t0 = q->timing ? seconds() : 0;
+    uint64_t searches = q->scratch.searches;
     nav_status s = fans(q, &direct);
+    r.searches = (uint32_t)(q->scratch.searches - searches);
     if (nav_failed(s)) return s;
     if (q->timing) r.fans_s = seconds() - t0;
     uint32_t last;
@@ -434,7 +422,8 @@ nav_status nav_world_plan(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav
     }
     /* the route's vertices, start end first (none: the direct fan) */
     uint32_t n = 0;
-    for (uint32_t v = last; v != NAV_WORLD_NONE && v != FROM_START; v = q->parent[v]) q->route[n++] = v;
+    const nav__world_search *se = &q->search;
+    for (uint32_t v = last; v != NAV_WORLD_NONE && v != FROM_START; v = se->parent[v]) q->route[n++] = v;
     for (uint32_t i = 0, j = n ? n - 1 : 0; i < j; i++, j--) {
         uint32_t t = q->route[i];
         q->route[i] = q->route[j];
@@ -443,7 +432,7 @@ nav_status nav_world_plan(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav
     q->route_count = n;
     /* legs: split where a link is taken (a chokepoint reached through a link from its other end) */
     uint32_t legs = 1;
-    for (uint32_t i = 1; i < n; i++) legs += !is_cell(q, q->route[i]) && q->by[q->route[i]] == BY_LINK;
+    for (uint32_t i = 1; i < n; i++) legs += !is_cell(q, q->route[i]) && se->by[q->route[i]] == BY_LINK;
     s = reserve_legs(q, legs);
     if (nav_failed(s)) return s;
     double leg_start = 0; /* the route's cost where the current leg began */
@@ -451,17 +440,17 @@ nav_status nav_world_plan(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav
     uint32_t first = 0;
     for (uint32_t i = 1; i < n; i++) {
         uint32_t v = q->route[i];
-        if (is_cell(q, v) || q->by[v] != BY_LINK) continue;
+        if (is_cell(q, v) || se->by[v] != BY_LINK) continue;
         uint32_t c = q->route[i - 1]; /* the link's near end */
         q->leg_route[q->leg_count] = first;
         q->legs[q->leg_count++] = (nav_world_leg){.region = w->choke[c].region,
                                                   .link = c / 2,
                                                   .from = from,
                                                   .to = w->choke[c],
-                                                  .cost = q->g[c] - leg_start,
+                                                  .cost = se->g[c] - leg_start,
                                                   .link_cost = w->links[c / 2].cost};
         from = w->choke[v];
-        leg_start = q->g[v];
+        leg_start = se->g[v];
         first = i;
     }
     q->leg_route[q->leg_count] = first;
@@ -493,11 +482,11 @@ static bool walked(const nav_world_query *q, uint32_t leg, nav_path *path, doubl
     uint32_t before = path->count;
     prev = UINT32_MAX;
     for (uint32_t i = first; i < end && !nav_failed(*s); i++) {
-        uint32_t v = q->route[i], cell;
+        uint32_t v = q->route[i], id;
         if (!is_cell(q, v)) continue;
-        if (prev != UINT32_MAX) sum += q->g[v] - q->g[prev];
-        cell_of(q, v, &cell);
-        *s = nav_path_push(path, position_of(q, v), cell);
+        if (prev != UINT32_MAX) sum += q->search.g[v] - q->search.g[prev];
+        place_of(q, v, &id);
+        *s = nav_path_push(path, position_of(q, v), id);
         prev = v;
     }
     if (nav_failed(*s)) path->count = before;
@@ -505,93 +494,41 @@ static bool walked(const nav_world_query *q, uint32_t leg, nav_path *path, doubl
     return true;
 }
 
-/* Appends the ways the bake kept for a leg that is a chain of table entries of a flat grid region
- * (from the chokepoint a link reached to the one the next link leaves from, each one after the
- * first reached through the table), walking each entry's runs of moves (for the mirrored half of
- * a symmetric table, its mirror's runs backwards): true, with *cost their moves' sum. False when
- * the leg is no such chain. */
-static bool kept(const nav_world_query *q, uint32_t leg, nav_path *path, double *cost, nav_status *s)
-{
-    const nav_world *w = q->world;
-    uint32_t first = q->leg_route[leg], end = leg + 1 < q->leg_count ? q->leg_route[leg + 1] : q->route_count;
-    if (leg == 0 || leg + 1 >= q->leg_count || end - first < 2) return false; /* (ends: no chokepoints) */
-    const nav__world_region *r = &w->regions[w->choke[q->route[first]].region];
-    if (!r->grid || r->by_hpa) return false;
-    for (uint32_t i = first; i < end; i++) {
-        uint32_t v = q->route[i];
-        if (is_cell(q, v) || w->choke[v].region != r->index || (i > first && q->by[v] != BY_TABLE))
-            return false;
-    }
-    const nav_grid *grid = r->grid;
-    uint32_t cell = w->choke[q->route[first]].id, width = grid->width, before = path->count;
-    double sum = 0, size = grid->desc.cell_size;
-    *s = nav_path_push(path, nav_grid_cell_center(grid, (int32_t)(cell % width), (int32_t)(cell / width)),
-                       cell);
-    for (uint32_t h = first; h + 1 < end && !nav_failed(*s); h++) {
-        uint32_t i = w->choke_slot[q->route[h]], j = w->choke_slot[q->route[h + 1]];
-        bool backwards = r->symmetric && i > j;
-        uint64_t e = backwards ? nav__world_entry(w, r, j, i) : nav__world_entry(w, r, i, j);
-        if (e == UINT64_MAX) { /* (never: the search took the entry) */
-            *s = NAV_FAILURE | NAV_CORRUPT_DATA;
-            break;
-        }
-        uint64_t runs = w->way_size[e], at = nav__world_way_start(w, r->choke_first + (backwards ? j : i), e);
-        for (uint64_t k = 0; k < runs && !nav_failed(*s); k++) {
-            uint8_t run = w->path_bytes[backwards ? at + runs - 1 - k : at + k];
-            int d = backwards ? nav__dir_opposite(run >> 5) : run >> 5;
-            for (int n = (run & 31) + 1; n > 0 && !nav_failed(*s); n--) {
-                uint32_t next = (uint32_t)((int32_t)cell + grid->offset[d]);
-                /* a move's cost is its length times the terrain entered */
-                sum += grid->step_length[d] * grid->terrain_cost[grid->terrain[next]] * size;
-                cell = next;
-                *s = nav_path_push(
-                    path, nav_grid_cell_center(grid, (int32_t)(cell % width), (int32_t)(cell / width)), cell);
-            }
-        }
-    }
-    if (nav_failed(*s)) {
-        path->count = before;
-        return true;
-    }
-    *cost = sum;
-    return true;
-}
-
-/* Lays a leg in a grid searched through its HPA* bake as the plan counted it: one HPA* query for
- * each hop between the places the route passed in the region (its end, chokepoints, its other end),
- * the same queries the fans and the table made, so the same cost (HPA*'s costs need not obey the
- * triangle inequality, so one query from the leg's first place to its last could differ). True,
- * with *cost the hops' sum; false when the leg's region is no such grid. */
-static bool hopped(nav_world_query *q, uint32_t leg, nav_path *path, double *cost, nav_status *s)
+/* The leg as the plan found it (nav__world_leg_ask): its places from its first to its last, with
+ * their chokepoints and how each was reached, and which of the ends' fans reached its first or
+ * last hop. */
+static void make_ask(nav_world_query *q, uint32_t leg, nav__world_leg_ask *ask)
 {
     const nav_world *w = q->world;
     const nav_world_leg *l = &q->legs[leg];
-    const nav__world_region *r = &w->regions[l->region];
-    if (!r->by_hpa) return false;
     uint32_t first = q->leg_route[leg], end = leg + 1 < q->leg_count ? q->leg_route[leg + 1] : q->route_count;
-    uint32_t before = path->count, at = l->from.id;
-    double sum = 0;
-    *s = NAV_SUCCESS;
-    for (uint32_t i = first; i <= end && !nav_failed(*s); i++) {
-        uint32_t next = i < end ? w->choke[q->route[i]].id : l->to.id;
-        if (i < end && w->choke[q->route[i]].region != l->region) continue; /* (never: a leg's own) */
-        if (next == at && path->count > before) continue;
-        double c = 0;
-        *s = nav__world_hpa_path(&q->scratch, r, at, next, &c); /* into q->scratch.path */
-        if (nav_failed(*s)) break;
-        if (nav_has_detail(*s, NAV_PARTIAL_RESULT)) {
-            *s = NAV_FAILURE | NAV_CORRUPT_DATA;
-            break;
-        }
-        sum += c;
-        /* the hop's cells, the first dropped after the first hop (it is the last one's end) */
-        for (uint32_t k = path->count > before ? 1 : 0; k < q->scratch.path.count && !nav_failed(*s); k++)
-            *s = nav_path_push(path, q->scratch.path.points[k], q->scratch.path.nodes[k]);
-        at = next;
+    bool last = leg + 1 == q->leg_count;
+    uint32_t n = 0;
+    q->ask_places[n] = l->from;
+    q->ask_chokes[n++] = leg ? q->route[first] : NAV_WORLD_NONE; /* (a later leg's: the link's end) */
+    for (uint32_t i = leg ? first + 1 : first; i < end; i++) {
+        uint32_t v = q->route[i];
+        q->ask_table[n - 1] = q->search.by[v] == BY_TABLE;
+        q->ask_places[n] = w->choke[v];
+        q->ask_chokes[n++] = v;
     }
-    if (nav_failed(*s)) path->count = before;
-    *cost = sum;
-    return true;
+    if (last || n == 1) { /* the goal (or a leg of one chokepoint: its own end again) */
+        q->ask_table[n - 1] = false;
+        q->ask_places[n] = l->to;
+        q->ask_chokes[n++] = last ? NAV_WORLD_NONE : q->ask_chokes[0];
+    }
+    const nav__world_region *r = &w->regions[l->region];
+    *ask = (nav__world_leg_ask){.places = q->ask_places,
+                                .chokes = q->ask_chokes,
+                                .table = q->ask_table,
+                                .count = n,
+                                .start_target = UINT32_MAX,
+                                .goal_target = UINT32_MAX};
+    if (leg == 0 && !q->start_places) /* the start's fan reached the next place: a chokepoint or the goal */
+        ask->start_target =
+            q->ask_chokes[1] != NAV_WORLD_NONE ? w->choke_slot[q->ask_chokes[1]] : r->choke_count;
+    if (last && !q->goal_places && q->ask_chokes[n - 2] != NAV_WORLD_NONE)
+        ask->goal_target = w->choke_slot[q->ask_chokes[n - 2]];
 }
 
 nav_status nav_world_refine_leg(nav_world_query *q, uint32_t leg, nav_path *path)
@@ -600,12 +537,13 @@ nav_status nav_world_refine_leg(nav_world_query *q, uint32_t leg, nav_path *path
     nav_world_leg *l = &q->legs[leg];
     uint32_t first = path->count;
     double cost = 0;
-    nav_status s = nav__world_pin(q->world, l->region, &q->pins); /* (on demand: its grid for a kept way) */
+    nav_status s = nav__world_pin(q->world, l->region, &q->pins); /* (on demand: its data for the leg) */
     if (nav_failed(s)) return s;
-    if (!walked(q, leg, path, &cost, &s) && !kept(q, leg, path, &cost, &s) &&
-        !hopped(q, leg, path, &cost, &s)) {
+    if (!walked(q, leg, path, &cost, &s)) {
         const nav__world_region *r = &q->world->regions[l->region];
-        s = r->ops->leg(&q->scratch, r, &l->from, &l->to, path, &cost);
+        nav__world_leg_ask ask;
+        make_ask(q, leg, &ask);
+        s = r->ops->leg(&q->scratch, q->world, r, &ask, path, &cost);
         if (!nav_failed(s) && nav_has_detail(s, NAV_PARTIAL_RESULT)) return NAV_FAILURE | NAV_CORRUPT_DATA;
     }
     if (nav_failed(s)) return s;
@@ -630,6 +568,7 @@ nav_status nav_world_find_path(nav_world_query *q, nav_vec3 start, nav_vec3 goal
         return nav_failed(p) ? p : s;
     }
     double cost = 0;
+    uint64_t searches = q->scratch.searches;
     for (uint32_t i = 0; i < q->leg_count; i++) {
         nav_status t = nav_world_refine_leg(q, i, path);
         if (nav_failed(t)) {
@@ -639,6 +578,9 @@ nav_status nav_world_find_path(nav_world_query *q, nav_vec3 start, nav_vec3 goal
         cost += q->legs[i].cost + q->legs[i].link_cost;
     }
     path->cost = cost;
-    if (result) result->cost = cost;
+    if (result) {
+        result->cost = cost;
+        result->searches += (uint32_t)(q->scratch.searches - searches);
+    }
     return s;
 }

@@ -16,10 +16,10 @@ static bool waypoints_locate(const nav__world_region *r, nav_vec3 point, nav_wor
 }
 
 /* The route from a to b into the scratch's path, its cost to *cost (INFINITY: none). */
-static nav_status route(nav__world_scratch *s, const nav__world_region *r, uint32_t a, uint32_t b,
-                        double *cost)
+static nav_status route(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *a,
+                        const nav_world_place *b, double *cost)
 {
-    nav_status st = nav_waypoints_route(r->waypoints, a, b, &s->path);
+    nav_status st = nav_waypoints_route(r->waypoints, a->id, b->id, &s->path);
     *cost = INFINITY;
     if (nav_has_detail(st, NAV_UNREACHABLE)) return NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
     if (nav_failed(st)) return st;
@@ -27,25 +27,5 @@ static nav_status route(nav__world_scratch *s, const nav__world_region *r, uint3
     return NAV_SUCCESS;
 }
 
-static nav_status waypoints_fan(nav__world_scratch *s, const nav__world_region *r,
-                                const nav_world_place *from, bool reverse, const nav_world_place *targets,
-                                uint32_t count, double *costs)
-{
-    for (uint32_t k = 0; k < count; k++) {
-        nav_status st = reverse ? route(s, r, targets[k].id, from->id, &costs[k])
-                                : route(s, r, from->id, targets[k].id, &costs[k]);
-        if (nav_failed(st)) return st;
-    }
-    return NAV_SUCCESS;
-}
-
-static nav_status waypoints_leg(nav__world_scratch *s, const nav__world_region *r,
-                                const nav_world_place *from, const nav_world_place *to, nav_path *path,
-                                double *cost)
-{
-    nav_status st = route(s, r, from->id, to->id, cost);
-    if (nav_failed(st) || nav_has_detail(st, NAV_PARTIAL_RESULT)) return st;
-    return nav__world_path_append(path, &s->path);
-}
-
-const nav__world_region_ops nav__world_waypoints_ops = {waypoints_locate, waypoints_fan, waypoints_leg};
+const nav__world_region_ops nav__world_waypoints_ops = {
+    .locate = waypoints_locate, .fan = nav__world_fan_by_pairs, .leg = nav__world_leg_by_pair, .pair = route};

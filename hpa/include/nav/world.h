@@ -443,6 +443,11 @@ typedef struct nav_world_result {
     uint32_t cells_expanded;       /* by the same search, of the ends' grids (their fans: an end on a
                                       grid small enough is searched cell by cell, not fanned first) */
     bool direct;                   /* one leg, both ends in one region, no link taken */
+    /* the searches the regions' planners ran: a fanned end's (one a target on meshes, waypoint
+     * graphs and grids through HPA*, one over a big grid) and, from nav_world_find_path, the legs'
+     * (none for a leg one of those fans found, for a flat grid's leg along the ways its bake kept,
+     * or for one the search walked cell by cell) */
+    uint32_t searches;
     /* with nav_world_query_set_timing: the plan's seconds in its ends' fans (fanned ends, and the
      * search's time on the ends' cells) and in the abstract search (its time on chokepoints) */
     double fans_s, search_s;
