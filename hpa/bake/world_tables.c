@@ -62,6 +62,7 @@ typedef struct table_job {
 typedef struct table_scratch {
     nav__world_scratch planners;
     bool planners_made;
+    nav_region_query *search; /* the planners' grid search, pointed at the grid of the last grid fan */
     nav_world_place *targets; /* a region's chokepoints (a fan to each, for the other kinds) */
     double *costs;
     uint32_t *kept;       /* a pruned fan's places */
@@ -72,7 +73,7 @@ typedef struct table_scratch {
 
 static bool flat_grid(const nav__world_region *r)
 {
-    return r->grid && !r->by_hpa;
+    return r->ops->way_ok != NULL; /* (the kind whose tables keep ways: a grid searched cell by cell) */
 }
 
 static bool table_init(void *ctx, void **out)
@@ -141,7 +142,7 @@ static bool keep_way(table_scratch *t, const nav_grid *grid, uint32_t to, fan_ro
     nav_allocator heap;
     nav__allocator_resolve(&heap, NULL);
     nav_path_clear(&t->cells);
-    if (nav_failed(nav_region_fan_path(t->planners.grid, to, &t->cells))) return false;
+    if (nav_failed(nav_region_fan_path(t->search, to, &t->cells))) return false;
     uint64_t before = row->ways_size;
     for (uint32_t i = 1; i < t->cells.count;) {
         int32_t step = (int32_t)t->cells.nodes[i] - (int32_t)t->cells.nodes[i - 1];
@@ -191,14 +192,14 @@ static bool grid_fan(table_job *job, table_scratch *t, uint32_t r, uint32_t plac
 {
     const nav_world *w = job->w;
     const nav__world_region *region = &w->regions[r];
-    if (nav_failed(nav__world_scratch_grid(&t->planners, region))) return false;
+    if (!(t->search = nav__world_grid_search(&t->planners, region))) return false;
     uint32_t first = job->place_first[r], count = job->place_first[r + 1] - first, n = 0;
     uint32_t from = job->place_cell[first + place], rank = job->place_rank[first + place];
     if (region->pruned) {
         mark_places(job, t, r);
         nav__fan_places places = {t->bits, job->place_cell + first, job->place_rank + first, count};
-        if (nav_failed(nav__region_fan_pruned(t->planners.grid, from, &places, rank, region->symmetric,
-                                              t->kept, &n)))
+        if (nav_failed(
+                nav__region_fan_pruned(t->search, from, &places, rank, region->symmetric, t->kept, &n)))
             return false;
     } else {
         uint32_t targets = 0;
@@ -207,7 +208,7 @@ static bool grid_fan(table_job *job, table_scratch *t, uint32_t r, uint32_t plac
                 t->kept[targets++] = job->place_cell[p];
         nav_grid_rect all = {0, 0, (int32_t)region->grid->width, (int32_t)region->grid->height};
         if (targets && /* (a fan without targets would settle every cell) */
-            nav_failed(nav_region_fan(t->planners.grid, all, from, false, t->kept, targets, t->costs)))
+            nav_failed(nav_region_fan(t->search, all, from, false, t->kept, targets, t->costs)))
             return false;
         for (uint32_t i = 0; i < targets; i++) /* (the reached ones, in place of the targets) */
             if (t->costs[i] < INFINITY) t->kept[n++] = t->kept[i];
@@ -230,7 +231,7 @@ static bool grid_fan(table_job *job, table_scratch *t, uint32_t r, uint32_t plac
     uint64_t room = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t cell = w->choke[w->region_choke[region->choke_first + row->to[i]]].id;
-        row->cost[i] = nav_region_fan_cost(t->planners.grid, cell) * size; /* (as the grid's fan) */
+        row->cost[i] = nav_region_fan_cost(t->search, cell) * size; /* (as the grid's fan) */
         if (!keep_way(t, region->grid, cell, row, &room, &row->way_size[i])) return false;
     }
     return true;

@@ -17,16 +17,16 @@ void nav__world_owned_destroy(nav__world_owned *o)
     nav_grid_destroy(o->grid);
 }
 
+/* The region kinds, each at its index (the one list of them). */
+const nav__world_region_ops *const nav__world_kinds[NAV__WORLD_KINDS] = {
+    &nav__world_grid_ops, &nav__world_grid_hpa_ops, &nav__world_mesh_ops, &nav__world_waypoints_ops};
+
 const nav__world_region_ops *nav__world_ops_of(nav_world_region_kind kind, bool by_hpa)
 {
-    switch (kind) {
-    case NAV_WORLD_REGION_GRID:
-        return by_hpa ? &nav__world_grid_hpa_ops : &nav__world_grid_ops;
-    case NAV_WORLD_REGION_MESH:
-        return &nav__world_mesh_ops;
-    case NAV_WORLD_REGION_WAYPOINTS:
-        return &nav__world_waypoints_ops;
-    }
+    for (uint32_t k = 0; k < NAV__WORLD_KINDS; k++)
+        if (nav__world_kinds[k]->public_kind == kind &&
+            (nav__world_kinds[k]->flags & 2) == (by_hpa ? 2u : 0u))
+            return nav__world_kinds[k];
     return NULL;
 }
 
@@ -99,42 +99,9 @@ static nav_status sort_by_name(nav_world *w)
     return NAV_SUCCESS;
 }
 
-static uint64_t cells_of(const nav_grid *grid)
-{
-    return (uint64_t)nav_grid_width(grid) * (uint64_t)nav_grid_height(grid);
-}
-
-/* A region's extent in x and z (min x, min z, max x, max z), with a margin. */
-static void region_box(const nav__world_region *r, double box[4])
-{
-    box[0] = box[1] = INFINITY, box[2] = box[3] = -INFINITY;
-    if (r->grid) {
-        const nav_grid_desc *d = nav_grid_get_desc(r->grid);
-        box[0] = d->origin.x, box[1] = d->origin.z;
-        box[2] = d->origin.x + (double)nav_grid_width(r->grid) * d->cell_size;
-        box[3] = d->origin.z + (double)nav_grid_height(r->grid) * d->cell_size;
-    }
-    for (uint32_t i = 0; r->mesh && i < nav_mesh_vert_count(r->mesh); i++) {
-        nav_vec3 v = nav_mesh_vert(r->mesh, i);
-        box[0] = fmin(box[0], v.x), box[1] = fmin(box[1], v.z), box[2] = fmax(box[2], v.x),
-        box[3] = fmax(box[3], v.z);
-    }
-    for (uint32_t i = 0; r->waypoints && i < nav_waypoints_count(r->waypoints); i++) {
-        nav_vec3 v = nav_waypoints_position(r->waypoints, i);
-        box[0] = fmin(box[0], v.x - r->snap), box[1] = fmin(box[1], v.z - r->snap);
-        box[2] = fmax(box[2], v.x + r->snap), box[3] = fmax(box[3], v.z + r->snap);
-    }
-    /* a margin: a point on the box's far edge, or a mesh's locate tolerance, still falls inside */
-    box[0] -= 1e-3, box[1] -= 1e-3, box[2] += 1e-3, box[3] += 1e-3;
-}
-
 void nav__world_region_facts(const nav__world_region *region, double box[4], bool *symmetric, uint64_t *cells)
 {
-    /* (HPA*'s way from a to b need not be its way from b to a walked back) */
-    *symmetric = region->grid && !region->by_hpa && nav_grid_uniform_cost(region->grid) > 0 &&
-                 nav_grid_moves_reversible(region->grid);
-    *cells = region->grid ? cells_of(region->grid) : 0;
-    region_box(region, box);
+    region->ops->facts(region, box, symmetric, cells);
 }
 
 void nav__world_note_region(nav_world *w, uint32_t r)
@@ -142,13 +109,9 @@ void nav__world_note_region(nav_world *w, uint32_t r)
     nav__world_region *region = &w->regions[r];
     region->ops = nav__world_ops_of(region->kind, region->by_hpa);
     region->index = r;
-    w->mesh_regions += region->kind == NAV_WORLD_REGION_MESH;
-    w->hpa_regions += region->by_hpa;
     if (!w->cache) nav__world_region_facts(region, region->box, &region->symmetric, &region->cells);
-    if (!region->by_hpa && region->cells > w->largest_cells) { /* (HPA*'s grids need no cell scratch) */
+    if (region->ops->places && region->cells > w->largest_cells) /* (the search's blocks of places) */
         w->largest_cells = region->cells;
-        w->largest_grid = region->grid; /* null while regions load on demand */
-    }
 }
 
 static int by_key(const void *a, const void *b)
@@ -198,7 +161,7 @@ nav_status nav__world_index_chokepoints(nav_world *w)
         uint32_t places = 0;
         for (uint32_t i = 0; i < region->choke_count; i++)
             places += i == 0 || w->choke[list[i]].id != w->choke[list[i - 1]].id;
-        bool flat = region->kind == NAV_WORLD_REGION_GRID && !region->by_hpa;
+        bool flat = region->ops->way_ok != NULL; /* (the kinds whose tables keep ways: flat grids) */
         region->pruned = flat && places > NAV__WORLD_PRUNE_ABOVE;
         region->chains = region->pruned || (flat && places < region->choke_count);
     }
@@ -226,49 +189,17 @@ uint64_t nav__world_entry(const nav_world *w, const nav__world_region *r, uint32
  * in octile measure), and the waypoint, off-mesh and world links that cost less than what they
  * cover. Any route between two places costs at least this times their distance in that measure:
  * each of its steps does, and both measures obey the triangle inequality. So both products, and
- * the larger of the two, are consistent estimates for the search. */
-#define OCTILE_OVER_EUCLID 1.0823922002923940 /* the most the octile distance exceeds the straight one */
-
-static double cover(nav_vec3 a, nav_vec3 b, int metric)
-{
-    return metric ? nav__world_octile(a, b) : nav__world_dist_xz(a, b);
-}
-
+ * the larger of the two, are consistent estimates for the search. Each kind knows its own
+ * (nav__world_region_ops.cost_floor). */
 static double cost_floor(const nav_world *w, int metric)
 {
     double floor = INFINITY;
-    for (uint32_t r = 0; r < w->region_count; r++) {
-        const nav__world_region *region = &w->regions[r];
-        if (region->grid) {
-            const nav_grid_desc *d = nav_grid_get_desc(region->grid);
-            floor = nav__world_min(floor,
-                                   nav_grid_min_cost(region->grid) * fmin(1.0, d->diagonal_cost / sqrt(2.0)));
-        }
-        if (region->mesh) {
-            for (uint32_t p = 0; p < nav_mesh_poly_count(region->mesh); p++) {
-                nav_mesh_poly_info info;
-                nav_mesh_poly(region->mesh, p, &info);
-                floor = nav__world_min(floor, nav_mesh_area_cost(region->mesh, info.area) /
-                                                  (metric ? OCTILE_OVER_EUCLID : 1.0));
-            }
-            for (uint32_t l = 0; l < nav_mesh_link_count(region->mesh); l++) {
-                nav_mesh_link_info info;
-                nav_mesh_link(region->mesh, l, &info);
-                floor = nav__world_min(floor, info.cost / cover(info.start, info.end, metric));
-            }
-        }
-        for (uint32_t l = 0; region->waypoints && l < nav_waypoints_link_count(region->waypoints); l++) {
-            nav_waypoint_link link;
-            nav_waypoints_link(region->waypoints, l, &link);
-            nav_vec3 a = nav_waypoints_position(region->waypoints, link.from),
-                     b = nav_waypoints_position(region->waypoints, link.to);
-            double cost = link.cost > 0 ? link.cost : nav__world_dist3(a, b);
-            floor = nav__world_min(floor, cost / cover(a, b, metric));
-        }
-    }
+    for (uint32_t r = 0; r < w->region_count; r++)
+        floor = nav__world_min(floor, w->regions[r].ops->cost_floor(&w->regions[r], metric));
     for (uint32_t k = 0; k < w->link_count; k++)
-        floor = nav__world_min(
-            floor, w->links[k].cost / cover(w->choke[2 * k].position, w->choke[2 * k + 1].position, metric));
+        floor =
+            nav__world_min(floor, w->links[k].cost / nav__world_cover(w->choke[2 * k].position,
+                                                                      w->choke[2 * k + 1].position, metric));
     /* a little below, for the floats' rounding; 0 when nothing bounds it (Dijkstra) */
     return floor < INFINITY && floor > 0 ? floor * (1 - 1e-9) : 0;
 }

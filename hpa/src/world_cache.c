@@ -146,9 +146,7 @@ static nav_status load(nav_world *w, uint32_t r)
     }
     c->checked[r] = true;
     const nav__world_owned *o = &w->owned[r];
-    c->bytes[r] = o->grid   ? nav_grid_memory_bytes(o->grid) + nav_hpa_memory_bytes(o->hpa)
-                  : o->mesh ? nav_mesh_memory_bytes(o->mesh)
-                            : nav_waypoints_memory_bytes(o->waypoints);
+    c->bytes[r] = region->ops->bytes(o);
     c->used += c->bytes[r];
     c->loaded++;
     c->loads++;
@@ -180,7 +178,7 @@ nav_status nav__world_pin(const nav_world *world, uint32_t r, nav__world_pins *p
     if (!pins_room(pins)) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     pthread_mutex_lock(&c->lock);
     nav_status s = NAV_SUCCESS;
-    if (!w->owned[r].grid && !w->owned[r].mesh && !w->owned[r].waypoints) s = load(w, r);
+    if (!nav__world_region_loaded(&w->regions[r])) s = load(w, r);
     if (!nav_failed(s)) {
         c->pins[r]++;
         c->used_at[r] = ++c->clock;

@@ -4,9 +4,135 @@
  * every cost is multiplied by the cell size. */
 #include <math.h>
 
+#include "alloc.h"
 #include "grid_internal.h"
 #include "world_internal.h"
 #include "world_search.h"
+
+/* ---- Its data ---- */
+
+void nav__world_grid_facts(const nav__world_region *r, double box[4], bool *symmetric, uint64_t *cells)
+{
+    const nav_grid_desc *d = nav_grid_get_desc(r->grid);
+    /* a margin: a point on the box's far edge still falls inside */
+    box[0] = d->origin.x - 1e-3, box[1] = d->origin.z - 1e-3;
+    box[2] = d->origin.x + (double)nav_grid_width(r->grid) * d->cell_size + 1e-3;
+    box[3] = d->origin.z + (double)nav_grid_height(r->grid) * d->cell_size + 1e-3;
+    *symmetric = nav_grid_uniform_cost(r->grid) > 0 && nav_grid_moves_reversible(r->grid);
+    *cells = (uint64_t)nav_grid_width(r->grid) * (uint64_t)nav_grid_height(r->grid);
+}
+
+double nav__world_grid_cost_floor(const nav__world_region *r, int metric)
+{
+    (void)metric; /* (a move's cost is at least its length times the cheapest terrain, a diagonal's at
+                     least its octile measure, and more than its straight length) */
+    const nav_grid_desc *d = nav_grid_get_desc(r->grid);
+    return nav_grid_min_cost(r->grid) * fmin(1.0, d->diagonal_cost / sqrt(2.0));
+}
+
+static nav_status grid_write(const nav__world_region *r, nav_writer *out)
+{
+    return nav_grid_write_chunk(r->grid, out);
+}
+
+nav_status nav__world_grid_read(nav__world_owned *o, const void *data, size_t size, bool labels,
+                                const nav_allocator *a, const nav_log *log)
+{
+    return nav__grid_read_chunk(data, size, &(nav_grid_desc){.allocator = a, .log = log}, labels, &o->grid);
+}
+
+size_t nav__world_grid_bytes(const nav__world_owned *o)
+{
+    return nav_grid_memory_bytes(o->grid) + nav_hpa_memory_bytes(o->hpa);
+}
+
+/* (its cells counted from the file's record, before the grid is read on demand) */
+bool nav__world_grid_place_ok(const nav__world_region *r, uint32_t id)
+{
+    if (id >= r->cells) return false;
+    return !r->grid ||
+           nav_grid_passable(r->grid, (int32_t)(id % r->grid->width), (int32_t)(id / r->grid->width));
+}
+
+/* Walks a kept way's runs from cell `from`: every run inside the grid (a run is straight, so its end
+ * inside means all of it is), ending on cell `to`. */
+static bool grid_way_ok(const nav__world_region *r, uint32_t from, uint32_t to, const uint8_t *runs,
+                        uint64_t count)
+{
+    const nav_grid *grid = r->grid;
+    int64_t x = from % grid->width, y = from / grid->width;
+    for (uint64_t k = 0; k < count; k++) {
+        int d = runs[k] >> 5, n = (runs[k] & 31) + 1;
+        x += (int64_t)nav__dir_dx[d] * n;
+        y += (int64_t)nav__dir_dy[d] * n;
+        if (x < 0 || y < 0 || x >= grid->width || y >= grid->height) return false;
+    }
+    return (uint64_t)y * grid->width + (uint64_t)x == to;
+}
+
+/* ---- Its scratch: one grid search, made for the largest grid region and pointed at whichever grid
+ * it serves, and the fans' targets as cells ---- */
+
+typedef struct grid_scratch {
+    nav_region_query *search; /* (made when first needed, on a world whose regions load on demand) */
+    uint64_t cells;           /* the largest grid region's */
+    uint32_t *ids;            /* a region's chokepoints + 1 */
+    nav_allocator allocator;
+} grid_scratch;
+
+static void grid_scratch_destroy(void *scratch, const nav_world *w)
+{
+    (void)w;
+    grid_scratch *g = scratch;
+    nav_allocator a = g->allocator;
+    nav_region_query_destroy(g->search);
+    nav__free(&a, g->ids);
+    nav__free(&a, g);
+}
+
+static nav_status grid_scratch_create(const nav_world *w, const nav_allocator *a, const nav_allocator *grow,
+                                      void **out)
+{
+    *out = NULL;
+    const nav__world_region *largest = NULL;
+    for (uint32_t r = 0; r < w->region_count; r++)
+        if (w->regions[r].ops == &nav__world_grid_ops && (!largest || w->regions[r].cells > largest->cells))
+            largest = &w->regions[r];
+    if (!largest) return NAV_SUCCESS;
+    grid_scratch *g = nav__calloc(a, 1, sizeof *g);
+    if (!g) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    *g = (grid_scratch){.cells = largest->cells, .allocator = *a};
+    g->ids = nav__alloc(a, ((size_t)w->max_region_chokes + 1) * sizeof *g->ids);
+    nav_status st = g->ids ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    /* made now when the regions are in memory (a bake's threads must not allocate through the
+     * caller's allocator; a fan grows its buckets as it goes: from grow) */
+    if (!nav_failed(st) && largest->grid)
+        st = nav_region_query_create(largest->grid, (uint32_t)g->cells, grow, &g->search);
+    if (nav_failed(st)) {
+        grid_scratch_destroy(g, w);
+        return st;
+    }
+    *out = g;
+    return NAV_SUCCESS;
+}
+
+static size_t grid_scratch_bytes(const void *scratch, const nav_world *w)
+{
+    const grid_scratch *g = scratch;
+    return sizeof *g + nav_region_query_memory_bytes(g->search) +
+           ((size_t)w->max_region_chokes + 1) * sizeof *g->ids;
+}
+
+nav_region_query *nav__world_grid_search(nav__world_scratch *s, const nav__world_region *r)
+{
+    grid_scratch *g = s->kind[nav__world_grid_ops.index];
+    if (!g->search &&
+        nav_failed(nav_region_query_create(r->grid, (uint32_t)g->cells, &g->allocator, &g->search)))
+        return NULL;
+    return nav_failed(nav_region_query_set_grid(g->search, r->grid)) ? NULL : g->search;
+}
+
+/* ---- Planning ---- */
 
 static nav_grid_rect whole(const nav_grid *grid)
 {
@@ -33,11 +159,12 @@ static nav_status grid_fan(nav__world_scratch *s, const nav__world_region *r, co
                            double *costs)
 {
     (void)keep; /* (a big grid's end: its leg is searched again; the fans share one search) */
-    nav_status st = nav__world_scratch_grid(s, r);
-    if (nav_failed(st)) return st;
-    for (uint32_t k = 0; k < count; k++) s->ids[k] = targets[k].id;
+    nav_region_query *search = nav__world_grid_search(s, r);
+    if (!search) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    uint32_t *ids = ((grid_scratch *)s->kind[nav__world_grid_ops.index])->ids;
+    for (uint32_t k = 0; k < count; k++) ids[k] = targets[k].id;
     s->searches++;
-    st = nav_region_fan(s->grid, whole(r->grid), from->id, reverse, s->ids, count, costs);
+    nav_status st = nav_region_fan(search, whole(r->grid), from->id, reverse, ids, count, costs);
     if (nav_failed(st)) return st;
     double size = nav_grid_get_desc(r->grid)->cell_size;
     for (uint32_t k = 0; k < count; k++) costs[k] *= size;
@@ -92,12 +219,12 @@ static nav_status grid_leg(nav__world_scratch *s, const nav_world *w, const nav_
     bool chain = ask->chokes[0] != NAV_WORLD_NONE && ask->chokes[ask->count - 1] != NAV_WORLD_NONE;
     for (uint32_t h = 0; h + 1 < ask->count && chain; h++) chain = ask->table[h];
     if (chain) return kept(w, r, ask, path, cost);
-    nav_status st = nav__world_scratch_grid(s, r);
-    if (nav_failed(st)) return st;
+    nav_region_query *search = nav__world_grid_search(s, r);
+    if (!search) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     double c = 0;
     s->searches++;
-    st = nav_region_leg(s->grid, whole(r->grid), ask->places[0].id, ask->places[ask->count - 1].id, 0, path,
-                        &c);
+    nav_status st = nav_region_leg(search, whole(r->grid), ask->places[0].id, ask->places[ask->count - 1].id,
+                                   0, path, &c);
     *cost = c * nav_grid_get_desc(r->grid)->cell_size;
     return st;
 }
@@ -136,5 +263,20 @@ static nav_vec3 place_position(const nav__world_region *r, uint32_t cell)
 
 static const nav__world_places cells = {cell_expand, cell_estimate, place_position};
 
-const nav__world_region_ops nav__world_grid_ops = {
-    .locate = nav__world_grid_locate, .fan = grid_fan, .leg = grid_leg, .places = &cells};
+const nav__world_region_ops nav__world_grid_ops = {.name = "grid",
+                                                   .index = 0,
+                                                   .public_kind = NAV_WORLD_REGION_GRID,
+                                                   .facts = nav__world_grid_facts,
+                                                   .cost_floor = nav__world_grid_cost_floor,
+                                                   .write = grid_write,
+                                                   .read = nav__world_grid_read,
+                                                   .bytes = nav__world_grid_bytes,
+                                                   .place_ok = nav__world_grid_place_ok,
+                                                   .way_ok = grid_way_ok,
+                                                   .scratch_create = grid_scratch_create,
+                                                   .scratch_destroy = grid_scratch_destroy,
+                                                   .scratch_bytes = grid_scratch_bytes,
+                                                   .locate = nav__world_grid_locate,
+                                                   .fan = grid_fan,
+                                                   .leg = grid_leg,
+                                                   .places = &cells};

@@ -6,12 +6,76 @@
 
 #include "world_internal.h"
 
+/* ---- Its data: the grid's, with the bake ---- */
+
+static void hpa_facts(const nav__world_region *r, double box[4], bool *symmetric, uint64_t *cells)
+{
+    nav__world_grid_facts(r, box, symmetric, cells);
+    *symmetric = false; /* (HPA*'s way from a to b need not be its way from b to a walked back) */
+}
+
+/* u64 the GRID data's bytes, the GRID data, zeros to 8, the HPA data */
+static nav_status hpa_write(const nav__world_region *r, nav_writer *out)
+{
+    size_t at = out->size;
+    nav_writer_put_u64(out, 0);
+    nav_status s = nav_grid_write_chunk(r->grid, out);
+    uint64_t n = out->size - at - 8;
+    if (!nav_failed(s) && out->data)
+        for (int i = 0; i < 8; i++) out->data[at + (size_t)i] = (uint8_t)(n >> (8 * i));
+    nav_writer_align(out, 8);
+    if (!nav_failed(s)) s = nav_hpa_write_chunk(r->hpa, out);
+    return s;
+}
+
+static nav_status hpa_read(nav__world_owned *o, const void *data, size_t size, bool labels,
+                           const nav_allocator *a, const nav_log *log)
+{
+    nav_reader rd;
+    nav_reader_init(&rd, data, size);
+    uint64_t n = nav_reader_get_u64(&rd), hpa_at = 8 + ((n + 7) & ~(uint64_t)7);
+    if (nav_failed(rd.status) || n > size - 8 || hpa_at > size) return NAV_FAILURE | NAV_CORRUPT_DATA;
+    nav_status s = nav__world_grid_read(o, (const uint8_t *)data + 8, (size_t)n, labels, a, log);
+    if (!nav_failed(s))
+        s = nav_hpa_read_chunk((const uint8_t *)data + hpa_at, size - (size_t)hpa_at, o->grid,
+                               &(nav_hpa_desc){.allocator = a, .log = log}, &o->hpa);
+    return s;
+}
+
+/* ---- Its scratch: an HPA* query a region (its buffers grow while it plans) ---- */
+
+static nav_status make_query(const nav__world_region *r, const nav_allocator *a, void **out)
+{
+    return nav_hpa_query_create(r->hpa, r->grid, &(nav_hpa_query_desc){.allocator = a},
+                                (nav_hpa_query **)out);
+}
+
+static void destroy_query(void *q)
+{
+    nav_hpa_query_destroy(q);
+}
+
+static size_t query_bytes(const void *q)
+{
+    return nav_hpa_query_memory_bytes(q);
+}
+
+static const nav__world_query_maker maker = {make_query, destroy_query, query_bytes};
+
+static nav_status hpa_scratch(const nav_world *w, const nav_allocator *a, const nav_allocator *grow,
+                              void **out)
+{
+    return nav__world_region_queries_create(w, &nav__world_grid_hpa_ops, a, grow, &maker, out);
+}
+
+/* ---- Planning ---- */
+
 /* HPA*'s path from cell a to cell b into s->path, its cost in world units to *cost: INFINITY (and
  * NAV_PARTIAL_RESULT) when there is none. */
 static nav_status hpa_path(nav__world_scratch *s, const nav__world_region *r, uint32_t a, uint32_t b,
                            double *cost)
 {
-    nav_hpa_query *q = nav__world_scratch_hpa(s, r);
+    nav_hpa_query *q = nav__world_region_query(s->kind[nav__world_grid_hpa_ops.index], r);
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     uint32_t w = (uint32_t)nav_grid_width(r->grid);
     nav_hpa_result res;
@@ -65,5 +129,20 @@ static nav_status hpa_leg(nav__world_scratch *s, const nav_world *w, const nav__
     return NAV_SUCCESS;
 }
 
-const nav__world_region_ops nav__world_grid_hpa_ops = {
-    .locate = nav__world_grid_locate, .fan = nav__world_fan_by_pairs, .leg = hpa_leg, .pair = hpa_pair};
+const nav__world_region_ops nav__world_grid_hpa_ops = {.name = "grid through HPA*",
+                                                       .index = 1,
+                                                       .public_kind = NAV_WORLD_REGION_GRID,
+                                                       .flags = 2,
+                                                       .facts = hpa_facts,
+                                                       .cost_floor = nav__world_grid_cost_floor,
+                                                       .write = hpa_write,
+                                                       .read = hpa_read,
+                                                       .bytes = nav__world_grid_bytes,
+                                                       .place_ok = nav__world_grid_place_ok,
+                                                       .scratch_create = hpa_scratch,
+                                                       .scratch_destroy = nav__world_region_queries_destroy,
+                                                       .scratch_bytes = nav__world_region_queries_bytes,
+                                                       .locate = nav__world_grid_locate,
+                                                       .fan = nav__world_fan_by_pairs,
+                                                       .leg = hpa_leg,
+                                                       .pair = hpa_pair};

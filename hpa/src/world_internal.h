@@ -1,5 +1,10 @@
 /* Private: the baked world (hpa/bake/world_bake.c builds it, world.c indexes it, world_query.c reads it) and
- * the region interface every region kind answers (world_grid.c for grids).
+ * the interface every region kind answers (nav__world_region_ops): each kind in a file of its own
+ * (world_grid.c, world_grid_hpa.c, world_mesh.c, world_waypoints.c), listed in nav__world_kinds
+ * (world.c, NAV__WORLD_KINDS here). Above the kinds, the world's code names no planner: a new kind
+ * over the planners' objects the region holds (grid, HPA* bake, mesh, waypoint graph) is its file
+ * and its line in that list; a kind over a planner of a new type also gives the region and
+ * nav__world_owned a pointer to it (and the bake a builder function, the world file a key).
  *
  * Chokepoints are the two ends of every link: chokepoint 2k is link k's `from` end, 2k + 1 its `to`
  * end. Each region lists its chokepoints in ascending order (a chokepoint's slot: its place in that
@@ -42,19 +47,15 @@ typedef struct nav__world_memo {
     bool valid;
 } nav__world_memo;
 
-/* The scratch a query (or the bake) keeps for the regions' planners, all made up front: one grid
- * search made for the largest grid region and pointed at whichever grid it serves, one mesh query a
- * mesh region, and a path for the legs of planners that write whole paths. */
+/* The region kinds (nav__world_kinds in world.c): grid, grid through HPA*, navmesh, waypoints. */
+#define NAV__WORLD_KINDS 4
+
+/* The scratch a query (or a bake thread) keeps for the regions' planners: each kind's own (made by
+ * its scratch_create: a grid search for the largest grid, a query object a mesh, ...), the path of
+ * the kinds whose searches write whole paths, and what the ends' fans kept. */
 typedef struct nav__world_scratch {
-    nav_region_query *grid; /* made for the largest grid region's cells (when first needed, on a
-                               world whose regions load on demand) */
-    uint64_t grid_cells;
-    nav_mesh_query **mesh;     /* a region, null for the regions that are no mesh (or not yet needed) */
-    uint32_t *mesh_generation; /* of the mesh each was made for (a region loaded again is another) */
-    nav_hpa_query **hpa;       /* likewise for the grids searched through their HPA* bake */
-    uint32_t *hpa_generation;
+    void *kind[NAV__WORLD_KINDS]; /* by the kind's index; null: the world has no region of it */
     nav_path path;
-    uint32_t *ids;           /* a region's chokepoints + 1 */
     nav__world_memo memo[2]; /* the start's fan and the goal's (NAV__WORLD_END_START - 1, _GOAL - 1) */
     uint64_t searches;       /* the planners' searches run through it (nav_world_result.searches) */
     nav_allocator allocator;
@@ -97,9 +98,54 @@ typedef nav_status (*nav__world_pair_search)(nav__world_scratch *s, const nav__w
                                              const nav_world_place *a, const nav_world_place *b,
                                              double *cost);
 
-/* What the world asks a region kind (DESIGN.md: locate, fan, leg). A place is an id in the region
- * (a grid's cell, a mesh's polygon, a waypoint) and a world position; costs are in world units. */
+/* What the objects a world owns are (a loader's grids, meshes and waypoint graphs, and HPA* bakes). */
+typedef struct nav__world_owned {
+    nav_grid *grid;
+    nav_mesh *mesh;
+    nav_waypoints *waypoints;
+    nav_hpa *hpa; /* a grid's HPA* bake */
+} nav__world_owned;
+
+/* A region kind: all the world knows of a kind of region is here (hpa/src/world_<kind>.c), and the
+ * world's code above it names no planner (DESIGN.md: locate, fan, leg). A place is an id in the
+ * region (a grid's cell, a mesh's polygon, a waypoint) and a world position; costs are in world
+ * units. A new kind is a file of its own and a line in nav__world_kinds (world.c). */
 typedef struct nav__world_region_ops {
+    const char *name;                  /* for messages */
+    uint32_t index;                    /* its place in nav__world_kinds */
+    nav_world_region_kind public_kind; /* what nav_world_region_kind_of says */
+    uint32_t flags;                    /* its bits in a world file's region record (2: through HPA*) */
+    bool snaps;                        /* its regions have a snap distance (waypoints) */
+
+    /* ---- its data ---- */
+    /* Its extent in x and z (min x, min z, max x, max z, with locate's margin), whether its table is
+     * symmetric (each way walked back costs the same), and its places the search walks (0: none). */
+    void (*facts)(const nav__world_region *r, double box[4], bool *symmetric, uint64_t *cells);
+    /* The least cost of a unit of travel in it, by straight-line (metric 0) or octile (1) distance
+     * (the search's estimate: world.c's cost_floor); INFINITY where nothing in it bounds it. */
+    double (*cost_floor)(const nav__world_region *r, int metric);
+    /* Appends its data to a world file's WREG chunk; reads it back into o (labels: a grid's
+     * reachability labels too) with a's memory; its bytes in memory. */
+    nav_status (*write)(const nav__world_region *r, nav_writer *out);
+    nav_status (*read)(nav__world_owned *o, const void *data, size_t size, bool labels,
+                       const nav_allocator *a, const nav_log *log);
+    size_t (*bytes)(const nav__world_owned *o);
+    /* Whether id is a walkable place of it (a chokepoint read from a file). */
+    bool (*place_ok)(const nav__world_region *r, uint32_t id);
+    /* [opt] kinds whose table keeps ways (flat grids): whether way `runs` (count bytes) leads from
+     * place `from` to place `to` inside the region. */
+    bool (*way_ok)(const nav__world_region *r, uint32_t from, uint32_t to, const uint8_t *runs,
+                   uint64_t count);
+
+    /* ---- its scratch, one a query object or bake thread ---- */
+    /* [opt] Makes it for world w (a: what is made here; grow [opt]: what grows while its planners
+     * run, see nav__world_scratch_init); *out null when w has none of its regions. */
+    nav_status (*scratch_create)(const nav_world *w, const nav_allocator *a, const nav_allocator *grow,
+                                 void **out);
+    void (*scratch_destroy)(void *scratch, const nav_world *w);
+    size_t (*scratch_bytes)(const void *scratch, const nav_world *w);
+
+    /* ---- planning ---- */
     /* The walkable place under (point.x, point.z) (for waypoints: within the region's snap
      * distance), with its world position; false if none. */
     bool (*locate)(const nav__world_region *r, nav_vec3 point, nav_world_place *out);
@@ -144,10 +190,24 @@ struct nav__world_region {
     uint32_t generation; /* how many times its data was loaded (on demand; under the cache's lock) */
 };
 
+/* Whether region r's data is in memory (on demand, it may be on disk). */
+static inline bool nav__world_region_loaded(const nav__world_region *r)
+{
+    return r->grid || r->mesh || r->waypoints;
+}
+
 extern const nav__world_region_ops nav__world_grid_ops, nav__world_grid_hpa_ops, nav__world_mesh_ops,
     nav__world_waypoints_ops;
-/* A grid region's locate (world_grid.c), which a grid searched through its HPA* bake shares. */
+/* The kinds by index (world.c). */
+extern const nav__world_region_ops *const nav__world_kinds[NAV__WORLD_KINDS];
+/* A grid region's own (world_grid.c), which a grid searched through its HPA* bake shares. */
 bool nav__world_grid_locate(const nav__world_region *r, nav_vec3 point, nav_world_place *out);
+void nav__world_grid_facts(const nav__world_region *r, double box[4], bool *symmetric, uint64_t *cells);
+double nav__world_grid_cost_floor(const nav__world_region *r, int metric);
+nav_status nav__world_grid_read(nav__world_owned *o, const void *data, size_t size, bool labels,
+                                const nav_allocator *a, const nav_log *log);
+size_t nav__world_grid_bytes(const nav__world_owned *o);
+bool nav__world_grid_place_ok(const nav__world_region *r, uint32_t id);
 
 /* Makes the scratch for every region of w (NAV_FAILURE | NAV_OUT_OF_MEMORY), and frees it. a: for
  * what is made here; path [opt]: for what grows while planners run (the leg path, the grid search
@@ -157,11 +217,32 @@ bool nav__world_grid_locate(const nav__world_region *r, nav_vec3 point, nav_worl
 nav_status nav__world_scratch_init(nav__world_scratch *s, const nav_world *w, const nav_allocator *a,
                                    const nav_allocator *path);
 void nav__world_scratch_free(nav__world_scratch *s, const nav_world *w);
-/* The grid search pointed at region r's grid, or the mesh query for region r's mesh (null: out of
- * memory), made when first needed. */
-nav_status nav__world_scratch_grid(nav__world_scratch *s, const nav__world_region *r);
-nav_mesh_query *nav__world_scratch_mesh(nav__world_scratch *s, const nav__world_region *r);
-nav_hpa_query *nav__world_scratch_hpa(nav__world_scratch *s, const nav__world_region *r);
+/* The grid search of s pointed at grid region r's grid (made when first needed, on a world whose
+ * regions load on demand; null: out of memory): the bake's tables fan over it (world_grid.c). */
+nav_region_query *nav__world_grid_search(nav__world_scratch *s, const nav__world_region *r);
+/* Kinds that keep a query object a region (HPA*, meshes): how one is made for a region (with
+ * allocator a), destroyed (null: nothing), and measured (null: 0). */
+typedef struct nav__world_query_maker {
+    nav_status (*make)(const nav__world_region *r, const nav_allocator *a, void **out);
+    void (*destroy)(void *query);
+    size_t (*bytes)(const void *query);
+} nav__world_query_maker;
+/* Their scratch: each query made now for the kind's regions of w when all are in memory, else when
+ * first needed (nav__world_region_query), and made again for a region loaded again (its
+ * generation). planner [opt]: the queries' allocator. *out null: w has none of them. */
+typedef struct nav__world_region_queries {
+    void **query;         /* a region (null: none made, or not of the kind) */
+    uint32_t *generation; /* of the region's data each was made for */
+    nav_allocator allocator, planner;
+    const nav__world_query_maker *maker;
+} nav__world_region_queries;
+nav_status nav__world_region_queries_create(const nav_world *w, const nav__world_region_ops *kind,
+                                            const nav_allocator *a, const nav_allocator *planner,
+                                            const nav__world_query_maker *maker, void **out);
+/* Region r's query (null: out of memory). */
+void *nav__world_region_query(void *table, const nav__world_region *r);
+void nav__world_region_queries_destroy(void *table, const nav_world *w);
+size_t nav__world_region_queries_bytes(const void *table, const nav_world *w);
 size_t nav__world_scratch_bytes(const nav__world_scratch *s, const nav_world *w);
 
 /* The fan and leg of kinds whose fan is one search a target (their ops' `pair`): the fan keeps each
@@ -200,14 +281,6 @@ typedef struct nav__world_state {
     uint32_t words;
 } nav__world_state;
 
-/* What a world owns (a loader's grids, meshes and waypoint graphs). */
-typedef struct nav__world_owned {
-    nav_grid *grid;
-    nav_mesh *mesh;
-    nav_waypoints *waypoints;
-    nav_hpa *hpa; /* a grid's HPA* bake */
-} nav__world_owned;
-
 struct nav_world {
     nav_allocator allocator;
     uint32_t region_count, link_count, choke_count;
@@ -235,12 +308,9 @@ struct nav_world {
     uint8_t *path_bytes;
     uint64_t path_size;
     uint32_t max_region_chokes;
-    const nav_grid *largest_grid;   /* of the grid regions (the grid scratch is made for it), when all
-                                       regions are in memory */
-    uint64_t largest_cells;         /* its cells */
+    uint64_t largest_cells;         /* the most places of a region whose places the search walks (a
+                                       grid's cells: nav__world_places) */
     struct nav__world_cache *cache; /* regions loaded on demand (world_cache.c); null: all loaded */
-    uint32_t mesh_regions;
-    uint32_t hpa_regions; /* grids searched through their HPA* bake */
     char *names;
     uint32_t names_size;
     uint32_t *by_name; /* region indices ordered by name */
@@ -406,6 +476,12 @@ static inline double nav__world_octile(nav_vec3 a, nav_vec3 b)
 {
     double dx = fabs((double)a.x - b.x), dz = fabs((double)a.z - b.z);
     return dx > dz ? dx + (M_SQRT2 - 1) * dz : dz + (M_SQRT2 - 1) * dx;
+}
+
+/* What a step from a to b covers in the estimate's measure: octile (metric 1) or straight (0). */
+static inline double nav__world_cover(nav_vec3 a, nav_vec3 b, int metric)
+{
+    return metric ? nav__world_octile(a, b) : nav__world_dist_xz(a, b);
 }
 
 static inline double nav__world_dist3(nav_vec3 a, nav_vec3 b)

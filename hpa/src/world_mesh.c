@@ -5,6 +5,92 @@
 
 #include "world_internal.h"
 
+/* ---- Its data ---- */
+
+static void mesh_facts(const nav__world_region *r, double box[4], bool *symmetric, uint64_t *cells)
+{
+    box[0] = box[1] = INFINITY, box[2] = box[3] = -INFINITY;
+    for (uint32_t i = 0; i < nav_mesh_vert_count(r->mesh); i++) {
+        nav_vec3 v = nav_mesh_vert(r->mesh, i);
+        box[0] = fmin(box[0], v.x), box[1] = fmin(box[1], v.z), box[2] = fmax(box[2], v.x),
+        box[3] = fmax(box[3], v.z);
+    }
+    /* a margin: a point on the box's far edge, or locate's tolerance, still falls inside */
+    box[0] -= 1e-3, box[1] -= 1e-3, box[2] += 1e-3, box[3] += 1e-3;
+    *symmetric = false, *cells = 0;
+}
+
+#define OCTILE_OVER_EUCLID 1.0823922002923940 /* the most the octile distance exceeds the straight one */
+
+/* A polygon's ground costs its area's cost a unit of length (a segment covers at most 1.0824 times its
+ * length in octile measure); an off-mesh link its cost over what it covers. */
+static double mesh_cost_floor(const nav__world_region *r, int metric)
+{
+    double floor = INFINITY;
+    for (uint32_t p = 0; p < nav_mesh_poly_count(r->mesh); p++) {
+        nav_mesh_poly_info info;
+        nav_mesh_poly(r->mesh, p, &info);
+        floor = nav__world_min(floor,
+                               nav_mesh_area_cost(r->mesh, info.area) / (metric ? OCTILE_OVER_EUCLID : 1.0));
+    }
+    for (uint32_t l = 0; l < nav_mesh_link_count(r->mesh); l++) {
+        nav_mesh_link_info info;
+        nav_mesh_link(r->mesh, l, &info);
+        floor = nav__world_min(floor, info.cost / nav__world_cover(info.start, info.end, metric));
+    }
+    return floor;
+}
+
+static nav_status mesh_write(const nav__world_region *r, nav_writer *out)
+{
+    return nav_mesh_write_chunk(r->mesh, out);
+}
+
+static nav_status mesh_read(nav__world_owned *o, const void *data, size_t size, bool labels,
+                            const nav_allocator *a, const nav_log *log)
+{
+    (void)labels;
+    return nav_mesh_read_chunk(data, size, a, log, &o->mesh);
+}
+
+static size_t mesh_bytes(const nav__world_owned *o)
+{
+    return nav_mesh_memory_bytes(o->mesh);
+}
+
+static bool mesh_place_ok(const nav__world_region *r, uint32_t id)
+{
+    return !r->mesh || id < nav_mesh_poly_count(r->mesh); /* (on disk: checked when it is read) */
+}
+
+/* ---- Its scratch: a query object a mesh ---- */
+
+static nav_status make_query(const nav__world_region *r, const nav_allocator *a, void **out)
+{
+    return nav_mesh_query_create(r->mesh, &(nav_mesh_query_desc){.allocator = a}, (nav_mesh_query **)out);
+}
+
+static void destroy_query(void *q)
+{
+    nav_mesh_query_destroy(q);
+}
+
+static size_t query_bytes(const void *q)
+{
+    return nav_mesh_query_memory_bytes(q);
+}
+
+static const nav__world_query_maker maker = {make_query, destroy_query, query_bytes};
+
+static nav_status mesh_scratch(const nav_world *w, const nav_allocator *a, const nav_allocator *grow,
+                               void **out)
+{
+    (void)grow; /* (a mesh query grows with the caller's allocator: a bake's threads fan no mesh on demand) */
+    return nav__world_region_queries_create(w, &nav__world_mesh_ops, a, a, &maker, out);
+}
+
+/* ---- Planning ---- */
+
 /* How far from a polygon a point may be and still locate to it: the point must be over the mesh. */
 #define OVER 1e-4f
 
@@ -23,7 +109,7 @@ static nav_status search(nav__world_scratch *s, const nav__world_region *r, cons
 {
     nav_vec3 a = from->position, b = to->position;
     nav_mesh_result res;
-    nav_mesh_query *q = nav__world_scratch_mesh(s, r);
+    nav_mesh_query *q = nav__world_region_query(s->kind[nav__world_mesh_ops.index], r);
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     /* the ends' polygons are their places' ids (mesh_locate's, or a chokepoint's placed at bake):
      * not looked for again */
@@ -43,5 +129,19 @@ static nav_status search(nav__world_scratch *s, const nav__world_region *r, cons
     return NAV_SUCCESS;
 }
 
-const nav__world_region_ops nav__world_mesh_ops = {
-    .locate = mesh_locate, .fan = nav__world_fan_by_pairs, .leg = nav__world_leg_by_pair, .pair = search};
+const nav__world_region_ops nav__world_mesh_ops = {.name = "navmesh",
+                                                   .index = 2,
+                                                   .public_kind = NAV_WORLD_REGION_MESH,
+                                                   .facts = mesh_facts,
+                                                   .cost_floor = mesh_cost_floor,
+                                                   .write = mesh_write,
+                                                   .read = mesh_read,
+                                                   .bytes = mesh_bytes,
+                                                   .place_ok = mesh_place_ok,
+                                                   .scratch_create = mesh_scratch,
+                                                   .scratch_destroy = nav__world_region_queries_destroy,
+                                                   .scratch_bytes = nav__world_region_queries_bytes,
+                                                   .locate = mesh_locate,
+                                                   .fan = nav__world_fan_by_pairs,
+                                                   .leg = nav__world_leg_by_pair,
+                                                   .pair = search};

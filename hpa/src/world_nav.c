@@ -29,7 +29,6 @@
 
 #include "alloc.h"
 #include "file.h"
-#include "grid_internal.h"
 #include "log.h"
 #include "nav_file.h"
 #include "world_internal.h"
@@ -48,30 +47,7 @@ static nav_status region_blob(const nav_world *w, uint32_t r, nav_writer *out)
     nav__world_pins pins = {.allocator = w->allocator}; /* (a region on disk is read for it) */
     nav_status s = nav__world_pin(w, r, &pins);
     const nav__world_region *region = &w->regions[r];
-    if (!nav_failed(s)) {
-        switch (region->kind) {
-        case NAV_WORLD_REGION_GRID:
-            if (region->by_hpa) { /* u64 the GRID data's bytes, the GRID data, zeros to 8, the HPA data */
-                size_t at = out->size;
-                nav_writer_put_u64(out, 0);
-                s = nav_grid_write_chunk(region->grid, out);
-                uint64_t n = out->size - at - 8;
-                if (!nav_failed(s) && out->data)
-                    for (int i = 0; i < 8; i++) out->data[at + (size_t)i] = (uint8_t)(n >> (8 * i));
-                nav_writer_align(out, 8);
-                if (!nav_failed(s)) s = nav_hpa_write_chunk(region->hpa, out);
-            } else {
-                s = nav_grid_write_chunk(region->grid, out);
-            }
-            break;
-        case NAV_WORLD_REGION_MESH:
-            s = nav_mesh_write_chunk(region->mesh, out);
-            break;
-        case NAV_WORLD_REGION_WAYPOINTS:
-            s = nav_waypoints_write_chunk(region->waypoints, out);
-            break;
-        }
-    }
+    if (!nav_failed(s)) s = region->ops->write(region, out);
     nav__world_unpin_all(w, &pins);
     nav__world_pins_free(&pins);
     return s;
@@ -151,7 +127,7 @@ static void put_world(const nav_world *w, const uint64_t *blob_at, const uint64_
         nav_writer_put_u32(o, (uint32_t)region->kind);
         nav_writer_put_u32(o, region->name);
         nav_writer_put_f64(o, region->snap);
-        nav_writer_put_u32(o, (uint32_t)region->symmetric | (uint32_t)region->by_hpa << 1);
+        nav_writer_put_u32(o, (uint32_t)region->symmetric | region->ops->flags);
         nav_writer_put_u32(o, crc[r]);
         nav_writer_put_u64(o, blob_at[r]);
         nav_writer_put_u64(o, blob_size[r]);
@@ -280,20 +256,6 @@ nav_status nav_world_save_part(const nav_world *w, const char *path)
 
 /* ---- Checking tables ------------------------------------------------------------------------------ */
 
-/* Walks a kept way's runs from cell `from`: every run inside the grid (a run is straight, so its end
- * inside means all of it is), ending on cell `to`. */
-static bool way_ok(const nav_grid *grid, uint32_t from, uint32_t to, const uint8_t *runs, uint64_t count)
-{
-    int64_t x = from % grid->width, y = from / grid->width;
-    for (uint64_t k = 0; k < count; k++) {
-        int d = runs[k] >> 5, n = (runs[k] & 31) + 1;
-        x += (int64_t)nav__dir_dx[d] * n;
-        y += (int64_t)nav__dir_dy[d] * n;
-        if (x < 0 || y < 0 || x >= grid->width || y >= grid->height) return false;
-    }
-    return (uint64_t)y * grid->width + (uint64_t)x == to;
-}
-
 /* Region r's rows and ways: targets that are other chokepoints of the region, ascending; costs not
  * negative and finite; in a symmetric table each entry's mirror, of the same cost; a way exactly for
  * each entry of a flat grid that keeps one (not the mirrored half of a symmetric table), each from
@@ -302,7 +264,7 @@ static nav_status check_table(const nav_world *w, uint32_t r, const nav_log *log
 {
     const nav__world_region *region = &w->regions[r];
     uint32_t k = region->choke_count;
-    bool flat = region->kind == NAV_WORLD_REGION_GRID && !region->by_hpa; /* (HPA*'s grids: none kept) */
+    bool flat = region->ops->way_ok != NULL; /* (the kinds whose tables keep ways) */
     for (uint32_t i = 0; i < k; i++) {
         uint64_t way = w->way_first[region->choke_first + i];
         for (uint64_t e = w->edge_first[region->choke_first + i];
@@ -323,11 +285,11 @@ static nav_status check_table(const nav_world *w, uint32_t r, const nav_log *log
                 why = "a symmetric table without an entry's mirror";
             else if (!own && runs)
                 why = "a way where none is kept";
-            /* (a grid on disk, on demand: its ways are walked when it is read) */
-            else if (own && region->grid &&
-                     !way_ok(region->grid, w->choke[w->region_choke[region->choke_first + i]].id,
-                             w->choke[w->region_choke[region->choke_first + j]].id, w->path_bytes + way,
-                             runs))
+            /* (a region on disk, on demand: its ways are walked when it is read) */
+            else if (own && nav__world_region_loaded(region) &&
+                     !region->ops->way_ok(region, w->choke[w->region_choke[region->choke_first + i]].id,
+                                          w->choke[w->region_choke[region->choke_first + j]].id,
+                                          w->path_bytes + way, runs))
                 why = "a way that leaves its grid or ends elsewhere";
             if (why) {
                 nav__logf(log, NAV_LOG_ERROR, "%s chunk: region %u (\"%s\"), entry (%u, %u): %s", chunk, r,
@@ -546,35 +508,7 @@ nav_status nav__world_read_region_data(nav_world *w, uint32_t r, const void *dat
 {
     nav__world_region *region = &w->regions[r];
     nav__world_owned *o = &w->owned[r];
-    nav_status s = NAV_FAILURE | NAV_INVALID_PARAM;
-    switch (region->kind) {
-    case NAV_WORLD_REGION_GRID:
-        if (region->by_hpa) { /* u64 the GRID data's bytes, the GRID data, zeros to 8, the HPA data */
-            nav_reader rd;
-            nav_reader_init(&rd, data, size);
-            uint64_t n = nav_reader_get_u64(&rd), hpa_at = 8 + ((n + 7) & ~(uint64_t)7);
-            if (nav_failed(rd.status) || n > size - 8 || hpa_at > size) {
-                s = NAV_FAILURE | NAV_CORRUPT_DATA;
-                break;
-            }
-            s = nav__grid_read_chunk((const uint8_t *)data + 8, (size_t)n,
-                                     &(nav_grid_desc){.allocator = &w->allocator, .log = log}, labels,
-                                     &o->grid);
-            if (!nav_failed(s))
-                s = nav_hpa_read_chunk((const uint8_t *)data + hpa_at, size - (size_t)hpa_at, o->grid,
-                                       &(nav_hpa_desc){.allocator = &w->allocator, .log = log}, &o->hpa);
-        } else {
-            s = nav__grid_read_chunk(data, size, &(nav_grid_desc){.allocator = &w->allocator, .log = log},
-                                     labels, &o->grid);
-        }
-        break;
-    case NAV_WORLD_REGION_MESH:
-        s = nav_mesh_read_chunk(data, size, &w->allocator, log, &o->mesh);
-        break;
-    case NAV_WORLD_REGION_WAYPOINTS:
-        s = nav_waypoints_read_chunk(data, size, NULL, &w->allocator, log, &o->waypoints);
-        break;
-    }
+    nav_status s = region->ops->read(o, data, size, labels, &w->allocator, log);
     region->grid = o->grid, region->mesh = o->mesh, region->waypoints = o->waypoints, region->hpa = o->hpa;
     if (nav_failed(s)) nav__logf(log, NAV_LOG_ERROR, "WREG chunk: region %u's data is refused", r);
     return s;
@@ -607,17 +541,21 @@ static nav_status read_region(reader *rd, uint32_t r, const nav_chunk *wreg, dou
     for (int i = 0; i < 4; i++) box[i] = nav_reader_get_f64(&rd->r);
     *cells = nav_reader_get_u64(&rd->r);
     if (nav_failed(rd->r.status)) return corrupt(rd, "it ends inside region", r);
-    if (kind < NAV_WORLD_REGION_GRID || kind > NAV_WORLD_REGION_WAYPOINTS)
+    /* flags: 1 symmetric (the kinds whose tables keep ways), 2 a grid searched through its HPA* bake
+     * (the kind's own flag) */
+    if (!nav__world_ops_of((nav_world_region_kind)kind, false) &&
+        !nav__world_ops_of((nav_world_region_kind)kind, true))
         return corrupt(rd, "a bad kind, region", r);
+    const nav__world_region_ops *ops = nav__world_ops_of((nav_world_region_kind)kind, (sym & 2u) != 0);
+    if (!ops || sym > 3 || ((sym & 1u) && !ops->way_ok)) return corrupt(rd, "bad flags, region", r);
     region->kind = (nav_world_region_kind)kind;
+    region->ops = ops; /* (nav__world_note_region says the same, once every region is read) */
     if (!name_at(w, region->name)) return corrupt(rd, "a bad name, region", r);
-    bool snaps = kind == NAV_WORLD_REGION_WAYPOINTS;
-    if (snaps ? !(region->snap > 0 && isfinite(region->snap)) : region->snap != 0)
+    if (ops->snaps ? !(region->snap > 0 && isfinite(region->snap)) : region->snap != 0)
         return corrupt(rd, "a bad snap distance, region", r);
-    /* flags: 1 symmetric, 2 searched through its HPA* bake (grids only; never both) */
-    if (sym > 2 || (sym && kind != NAV_WORLD_REGION_GRID)) return corrupt(rd, "bad flags, region", r);
     *symmetric = sym & 1u;
     region->by_hpa = (sym & 2u) != 0;
+    /* (a grid's places are its cells) */
     if ((kind == NAV_WORLD_REGION_GRID) != (*cells > 0) || *cells > NAV_GRID_MAX_CELLS)
         return corrupt(rd, "a bad count of cells, region", r);
     if (at % REGION_ALIGN || at > wreg->size || size > wreg->size - at)
@@ -643,13 +581,7 @@ static bool place_ok(const nav_world *w, const nav_world_place *p)
     if (p->region >= w->region_count) return false;
     if (!(isfinite(p->position.x) && isfinite(p->position.y) && isfinite(p->position.z))) return false;
     const nav__world_region *region = &w->regions[p->region];
-    if (region->kind == NAV_WORLD_REGION_GRID && p->id >= region->cells) return false;
-    if (region->grid)
-        return nav_grid_passable(region->grid, (int32_t)(p->id % region->grid->width),
-                                 (int32_t)(p->id / region->grid->width));
-    if (region->mesh) return p->id < nav_mesh_poly_count(region->mesh);
-    if (region->waypoints) return p->id < nav_waypoints_count(region->waypoints);
-    return true;
+    return region->ops->place_ok(region, p->id);
 }
 
 nav_status nav__world_check_region(const nav_world *w, uint32_t r, const double box[4], bool symmetric,

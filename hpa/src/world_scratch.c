@@ -10,10 +10,9 @@
 nav_status nav__world_scratch_init(nav__world_scratch *s, const nav_world *w, const nav_allocator *a,
                                    const nav_allocator *path)
 {
-    *s = (nav__world_scratch){.allocator = *a, .grid_cells = w->largest_cells};
+    *s = (nav__world_scratch){.allocator = *a};
     nav_path_init(&s->path, path);
-    s->ids = nav__alloc(a, ((size_t)w->max_region_chokes + 1) * sizeof *s->ids);
-    nav_status st = s->ids ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    nav_status st = NAV_SUCCESS;
     for (int e = 0; e < 2 && !nav_failed(st); e++) {
         nav__world_memo *m = &s->memo[e];
         nav_path_init(&m->paths, path);
@@ -21,28 +20,9 @@ nav_status nav__world_scratch_init(nav__world_scratch *s, const nav_world *w, co
         m->cost = nav__alloc(a, ((size_t)w->max_region_chokes + 1) * sizeof *m->cost);
         if (!m->first || !m->cost) st = NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
-    /* all made now when the regions are in memory (a bake's threads must not allocate through the
-     * caller's allocator); on demand, each when first needed (nav__world_scratch_grid, _mesh) */
-    if (!nav_failed(st) && w->largest_grid) /* (a fan grows its buckets as it goes: the path's allocator) */
-        st = nav_region_query_create(w->largest_grid, (uint32_t)w->largest_cells, path, &s->grid);
-    if (!nav_failed(st) && w->hpa_regions) {
-        s->hpa = nav__calloc(a, w->region_count, sizeof *s->hpa);
-        s->hpa_generation = nav__calloc(a, w->region_count, sizeof *s->hpa_generation);
-        if (!s->hpa || !s->hpa_generation) st = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-        for (uint32_t r = 0; r < w->region_count && !nav_failed(st) && !w->cache; r++)
-            if (w->regions[r].hpa) /* (its buffers grow while it plans: from the path's allocator) */
-                st = nav_hpa_query_create(w->regions[r].hpa, w->regions[r].grid,
-                                          &(nav_hpa_query_desc){.allocator = path}, &s->hpa[r]);
-    }
-    if (!nav_failed(st) && w->mesh_regions) {
-        s->mesh = nav__calloc(a, w->region_count, sizeof *s->mesh);
-        s->mesh_generation = nav__calloc(a, w->region_count, sizeof *s->mesh_generation);
-        if (!s->mesh || !s->mesh_generation) st = NAV_FAILURE | NAV_OUT_OF_MEMORY;
-        for (uint32_t r = 0; r < w->region_count && !nav_failed(st) && !w->cache; r++)
-            if (w->regions[r].mesh)
-                st = nav_mesh_query_create(w->regions[r].mesh, &(nav_mesh_query_desc){.allocator = a},
-                                           &s->mesh[r]);
-    }
+    for (uint32_t k = 0; k < NAV__WORLD_KINDS && !nav_failed(st); k++)
+        if (nav__world_kinds[k]->scratch_create)
+            st = nav__world_kinds[k]->scratch_create(w, a, path, &s->kind[k]);
     if (nav_failed(st)) {
         nav__world_scratch_free(s, w);
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -50,82 +30,92 @@ nav_status nav__world_scratch_init(nav__world_scratch *s, const nav_world *w, co
     return NAV_SUCCESS;
 }
 
-nav_status nav__world_scratch_grid(nav__world_scratch *s, const nav__world_region *r)
-{
-    if (!s->grid &&
-        nav_failed(nav_region_query_create(r->grid, (uint32_t)s->grid_cells, &s->allocator, &s->grid)))
-        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    return nav_region_query_set_grid(s->grid, r->grid);
-}
-
-nav_mesh_query *nav__world_scratch_mesh(nav__world_scratch *s, const nav__world_region *r)
-{
-    nav_mesh_query **q = &s->mesh[r->index];
-    if (*q && s->mesh_generation[r->index] == r->generation) return *q;
-    nav_mesh_query_destroy(*q); /* made for an earlier load of the region */
-    *q = NULL;
-    if (nav_failed(nav_mesh_query_create(r->mesh, &(nav_mesh_query_desc){.allocator = &s->allocator}, q)))
-        return NULL;
-    s->mesh_generation[r->index] = r->generation;
-    return *q;
-}
-
-nav_hpa_query *nav__world_scratch_hpa(nav__world_scratch *s, const nav__world_region *r)
-{
-    nav_hpa_query **q = &s->hpa[r->index];
-    if (*q && s->hpa_generation[r->index] == r->generation) return *q;
-    nav_hpa_query_destroy(*q); /* made for an earlier load of the region */
-    *q = NULL;
-    if (nav_failed(
-            nav_hpa_query_create(r->hpa, r->grid, &(nav_hpa_query_desc){.allocator = &s->allocator}, q)))
-        return NULL;
-    s->hpa_generation[r->index] = r->generation;
-    return *q;
-}
-
 void nav__world_scratch_free(nav__world_scratch *s, const nav_world *w)
 {
-    if (s->hpa)
-        for (uint32_t r = 0; r < w->region_count; r++) nav_hpa_query_destroy(s->hpa[r]);
-    nav__free(&s->allocator, s->hpa);
-    nav__free(&s->allocator, s->hpa_generation);
-    s->hpa = NULL;
-    s->hpa_generation = NULL;
-    nav_region_query_destroy(s->grid);
-    s->grid = NULL;
-    if (s->mesh)
-        for (uint32_t r = 0; r < w->region_count; r++) nav_mesh_query_destroy(s->mesh[r]);
-    nav__free(&s->allocator, s->mesh);
-    nav__free(&s->allocator, s->mesh_generation);
-    nav__free(&s->allocator, s->ids);
+    for (uint32_t k = 0; k < NAV__WORLD_KINDS; k++)
+        if (s->kind[k]) nav__world_kinds[k]->scratch_destroy(s->kind[k], w);
     for (int e = 0; e < 2; e++) {
         nav__world_memo *m = &s->memo[e];
         nav_path_destroy(&m->paths);
         nav__free(&s->allocator, m->first);
         nav__free(&s->allocator, m->cost);
-        *m = (nav__world_memo){0};
     }
-    s->mesh = NULL;
-    s->mesh_generation = NULL;
-    s->ids = NULL;
     nav_path_destroy(&s->path);
+    *s = (nav__world_scratch){0};
 }
 
 size_t nav__world_scratch_bytes(const nav__world_scratch *s, const nav_world *w)
 {
-    size_t bytes = nav_region_query_memory_bytes(s->grid);
-    if (s->mesh)
-        for (uint32_t r = 0; r < w->region_count; r++)
-            bytes += sizeof *s->mesh + nav_mesh_query_memory_bytes(s->mesh[r]);
-    if (s->hpa)
-        for (uint32_t r = 0; r < w->region_count; r++)
-            bytes += sizeof *s->hpa + nav_hpa_query_memory_bytes(s->hpa[r]);
+    size_t bytes = 0, point = sizeof *s->path.points + sizeof *s->path.nodes;
+    for (uint32_t k = 0; k < NAV__WORLD_KINDS; k++)
+        if (s->kind[k]) bytes += nav__world_kinds[k]->scratch_bytes(s->kind[k], w);
     for (int e = 0; e < 2; e++)
         bytes += ((size_t)w->max_region_chokes + 2) * sizeof *s->memo[e].first +
                  ((size_t)w->max_region_chokes + 1) * sizeof *s->memo[e].cost +
-                 (size_t)s->memo[e].paths.capacity * (sizeof *s->path.points + sizeof *s->path.nodes);
-    return bytes + ((size_t)w->max_region_chokes + 1) * sizeof *s->ids +
-           (size_t)s->path.capacity * (sizeof *s->path.points + sizeof *s->path.nodes);
+                 (size_t)s->memo[e].paths.capacity * point;
+    return bytes + (size_t)s->path.capacity * point;
+}
+
+/* ---- A query a region (HPA*, meshes) ---- */
+
+nav_status nav__world_region_queries_create(const nav_world *w, const nav__world_region_ops *kind,
+                                            const nav_allocator *a, const nav_allocator *planner,
+                                            const nav__world_query_maker *maker, void **out)
+{
+    *out = NULL;
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < w->region_count; r++) n += w->regions[r].ops == kind;
+    if (!n) return NAV_SUCCESS;
+    nav__world_region_queries *t = nav__calloc(a, 1, sizeof *t);
+    if (!t) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    *t = (nav__world_region_queries){.allocator = *a, .maker = maker};
+    nav__allocator_resolve(&t->planner, planner);
+    t->query = nav__calloc(a, w->region_count, sizeof *t->query);
+    t->generation = nav__calloc(a, w->region_count, sizeof *t->generation);
+    nav_status st = t->query && t->generation ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    /* all made now when the regions are in memory (a bake's threads must not allocate through the
+     * caller's allocator); on demand, each when first needed (nav__world_region_query) */
+    for (uint32_t r = 0; r < w->region_count && !nav_failed(st) && !w->cache; r++)
+        if (w->regions[r].ops == kind) st = maker->make(&w->regions[r], &t->planner, &t->query[r]);
+    *out = t;
+    if (nav_failed(st)) {
+        nav__world_region_queries_destroy(t, w);
+        *out = NULL;
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
+    return NAV_SUCCESS;
+}
+
+void *nav__world_region_query(void *table, const nav__world_region *r)
+{
+    nav__world_region_queries *t = table;
+    void **q = &t->query[r->index];
+    if (*q && t->generation[r->index] == r->generation) return *q;
+    t->maker->destroy(*q); /* made for an earlier load of the region */
+    *q = NULL;
+    if (nav_failed(t->maker->make(r, &t->planner, q))) return NULL;
+    t->generation[r->index] = r->generation;
+    return *q;
+}
+
+void nav__world_region_queries_destroy(void *table, const nav_world *w)
+{
+    nav__world_region_queries *t = table;
+    if (!t) return;
+    nav_allocator a = t->allocator;
+    for (uint32_t r = 0; t->query && r < w->region_count; r++) t->maker->destroy(t->query[r]);
+    nav__free(&a, t->query);
+    nav__free(&a, t->generation);
+    nav__free(&a, t);
+}
+
+size_t nav__world_region_queries_bytes(const void *table, const nav_world *w)
+{
+    const nav__world_region_queries *t = table;
+    size_t bytes = sizeof *t;
+    for (uint32_t r = 0; r < w->region_count; r++)
+        bytes += sizeof *t->query + sizeof *t->generation + t->maker->bytes(t->query[r]);
+    return bytes;
 }
 
 /* Appends points first .. end of src to dst (NAV_FAILURE | NAV_OUT_OF_MEMORY: dst as it was). */

@@ -6,6 +6,59 @@
 
 #include "world_internal.h"
 
+/* ---- Its data ---- */
+
+static void waypoints_facts(const nav__world_region *r, double box[4], bool *symmetric, uint64_t *cells)
+{
+    box[0] = box[1] = INFINITY, box[2] = box[3] = -INFINITY;
+    for (uint32_t i = 0; i < nav_waypoints_count(r->waypoints); i++) {
+        nav_vec3 v = nav_waypoints_position(r->waypoints, i);
+        box[0] = fmin(box[0], v.x - r->snap), box[1] = fmin(box[1], v.z - r->snap);
+        box[2] = fmax(box[2], v.x + r->snap), box[3] = fmax(box[3], v.z + r->snap);
+    }
+    box[0] -= 1e-3, box[1] -= 1e-3, box[2] += 1e-3, box[3] += 1e-3; /* (a margin, as every kind's) */
+    *symmetric = false, *cells = 0;
+}
+
+/* A link's cost over what it covers (its length when it has no cost of its own). */
+static double waypoints_cost_floor(const nav__world_region *r, int metric)
+{
+    double floor = INFINITY;
+    for (uint32_t l = 0; l < nav_waypoints_link_count(r->waypoints); l++) {
+        nav_waypoint_link link;
+        nav_waypoints_link(r->waypoints, l, &link);
+        nav_vec3 a = nav_waypoints_position(r->waypoints, link.from),
+                 b = nav_waypoints_position(r->waypoints, link.to);
+        double cost = link.cost > 0 ? link.cost : nav__world_dist3(a, b);
+        floor = nav__world_min(floor, cost / nav__world_cover(a, b, metric));
+    }
+    return floor;
+}
+
+static nav_status waypoints_write(const nav__world_region *r, nav_writer *out)
+{
+    return nav_waypoints_write_chunk(r->waypoints, out);
+}
+
+static nav_status waypoints_read(nav__world_owned *o, const void *data, size_t size, bool labels,
+                                 const nav_allocator *a, const nav_log *log)
+{
+    (void)labels;
+    return nav_waypoints_read_chunk(data, size, NULL, a, log, &o->waypoints);
+}
+
+static size_t waypoints_bytes(const nav__world_owned *o)
+{
+    return nav_waypoints_memory_bytes(o->waypoints);
+}
+
+static bool waypoints_place_ok(const nav__world_region *r, uint32_t id)
+{
+    return !r->waypoints || id < nav_waypoints_count(r->waypoints); /* (on disk: checked when read) */
+}
+
+/* ---- Planning (no scratch: its routes are the bake's) ---- */
+
 static bool waypoints_locate(const nav__world_region *r, nav_vec3 point, nav_world_place *out)
 {
     uint32_t i = nav_waypoints_nearest(r->waypoints, point, r->snap, NULL);
@@ -27,5 +80,17 @@ static nav_status route(nav__world_scratch *s, const nav__world_region *r, const
     return NAV_SUCCESS;
 }
 
-const nav__world_region_ops nav__world_waypoints_ops = {
-    .locate = waypoints_locate, .fan = nav__world_fan_by_pairs, .leg = nav__world_leg_by_pair, .pair = route};
+const nav__world_region_ops nav__world_waypoints_ops = {.name = "waypoints",
+                                                        .index = 3,
+                                                        .public_kind = NAV_WORLD_REGION_WAYPOINTS,
+                                                        .snaps = true,
+                                                        .facts = waypoints_facts,
+                                                        .cost_floor = waypoints_cost_floor,
+                                                        .write = waypoints_write,
+                                                        .read = waypoints_read,
+                                                        .bytes = waypoints_bytes,
+                                                        .place_ok = waypoints_place_ok,
+                                                        .locate = waypoints_locate,
+                                                        .fan = nav__world_fan_by_pairs,
+                                                        .leg = nav__world_leg_by_pair,
+                                                        .pair = route};
