@@ -1343,8 +1343,9 @@ static void test_mixed_kinds(void **state)
     assert_int_equal(work.searches, 0); /* (both ends walked: no fan) */
     nav_path found;
     nav_path_init(&found, NULL);
-    assert_int_equal(nav_world_find_path(q, (nav_vec3){0.5f, 0, 0.5f}, (nav_vec3){66.5f, 0, 6.5f}, &found, &work),
-                     NAV_SUCCESS);
+    assert_int_equal(
+        nav_world_find_path(q, (nav_vec3){0.5f, 0, 0.5f}, (nav_vec3){66.5f, 0, 6.5f}, &found, &work),
+        NAV_SUCCESS);
     assert_int_equal(work.searches, 2); /* the two legs between links: the town's and the road's */
     assert_int_equal(nav_world_plan(q, (nav_vec3){24.5f, 0, 1.5f}, (nav_vec3){46, 0, 8}, &work), NAV_SUCCESS);
     assert_true(work.cells_expanded == 0 && work.chokepoints_expanded > 2);
@@ -1356,8 +1357,9 @@ static void test_mixed_kinds(void **state)
     assert_int_equal(work.legs, 2);
     assert_int_equal(work.searches, 6);
     /* both ends in the town: its fan reaches the goal too, and the direct leg is that way */
-    assert_int_equal(nav_world_find_path(q, (nav_vec3){24.5f, 0, 1.5f}, (nav_vec3){29.5f, 0, 7.5f}, &found, &work),
-                     NAV_SUCCESS);
+    assert_int_equal(
+        nav_world_find_path(q, (nav_vec3){24.5f, 0, 1.5f}, (nav_vec3){29.5f, 0, 7.5f}, &found, &work),
+        NAV_SUCCESS);
     assert_true(work.direct);
     assert_int_equal(work.searches, 4 + 1 + 4);
     nav_path_destroy(&found);
@@ -2888,6 +2890,198 @@ static void test_grid_through_hpa(void **state)
     nav_grid_destroy(east);
 }
 
+/* The nearest free cell's point to p within the box: every cell of the grid looked at (the
+ * reference for nav_world_nearest on a grid). */
+static bool grid_nearest_reference(const nav_grid *g, nav_vec3 p, nav_vec3 half, nav_vec3 *out)
+{
+    const nav_grid_desc *d = nav_grid_get_desc(g);
+    double best = INFINITY;
+    for (int32_t y = 0; y < nav_grid_height(g); y++)
+        for (int32_t x = 0; x < nav_grid_width(g); x++) {
+            if (!nav_grid_passable(g, x, y)) continue;
+            float x0 = d->origin.x + (float)x * d->cell_size, z0 = d->origin.z + (float)y * d->cell_size;
+            nav_vec3 c = {fminf(fmaxf(p.x, x0), x0 + d->cell_size), nav_grid_cell_height(g, x, y),
+                          fminf(fmaxf(p.z, z0), z0 + d->cell_size)};
+            if (fabsf(c.x - p.x) > half.x || fabsf(c.z - p.z) > half.z || fabsf(c.y - p.y) > half.y) continue;
+            double dist = nav_vec3_dist(c, p);
+            if (dist < best) best = dist, *out = c;
+        }
+    return best < INFINITY;
+}
+
+/* What agents ask of a world: the nearest place (grid cells against every cell looked at, a mesh's
+ * against nav_mesh_locate), a move along the surface (on a grid: into a free cell, never farther
+ * from the target than where it began, onto the target when the straight way is free; on a mesh:
+ * nav_mesh_move_along_surface's), and each leg's corridor (cells, waypoints; on the mesh polygons
+ * each sharing an edge with the next, from the leg's first point's to its last's). */
+static void test_agent_places(void **state)
+{
+    (void)state;
+    const char *rows[] = {"............", "...##.......", "...##...#...", "........#...", "..###...#...",
+                          "............", "......##....", ".#..........", ".#...####...", "............"};
+    nav_grid *yard = grid_at(rows, 10, nav_vec3_make(0, 0, 0), 1);
+    nav_grid *town_grid = grid_at(rows, 10, nav_vec3_make(20, 0, 0), 1);
+    nav_mesh *town;
+    assert_int_equal(nav_mesh_build_from_grid(town_grid, NULL, &town), NAV_SUCCESS);
+    const nav_waypoint stops[] = {{{34, 0, 5}, NULL, 0}, {{40, 0, 5}, NULL, 0}, {{40, 0, 9}, NULL, 0}};
+    const nav_waypoint_link roads[] = {{0, 1, 0, 0, false, false}, {1, 2, 0, 0, true, false}};
+    nav_waypoint_graph graph = {.waypoints = stops, .waypoint_count = 3, .links = roads, .link_count = 2};
+    nav_waypoints *road;
+    assert_int_equal(nav_waypoints_bake(&graph, NULL, &road), NAV_SUCCESS);
+    nav_world_builder *b;
+    assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_grid(b, "yard", yard, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_mesh(b, "town", town, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_waypoints(b, "road", road, 0.5, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_link(b,
+                                                &(nav_world_link_desc){.from_region = 0,
+                                                                       .from = {11.5f, 0, 5.5f},
+                                                                       .to_region = 1,
+                                                                       .to = {20.5f, 0, 5.5f}},
+                                                NULL),
+                     NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_link(
+                         b,
+                         &(nav_world_link_desc){
+                             .from_region = 1, .from = {31.5f, 0, 5.5f}, .to_region = 2, .to = {34, 0, 5}},
+                         NULL),
+                     NAV_SUCCESS);
+    nav_world *w;
+    assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
+    nav_world_builder_destroy(b);
+    nav_world_query *q;
+    assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+    nav_mesh_query *mq;
+    assert_int_equal(nav_mesh_query_create(town, NULL, &mq), NAV_SUCCESS);
+    srand(91);
+    int onto = 0, slid = 0;
+    for (int t = 0; t < 400; t++) {
+        /* nearest: the yard against every cell, the town against the mesh's own locate */
+        nav_vec3 p = {(float)(rand() % 1400) / 100.0f - 1, (float)(rand() % 3) - 1,
+                      (float)(rand() % 1200) / 100.0f - 1};
+        nav_vec3 half = {(float)(rand() % 300) / 100.0f, 2, (float)(rand() % 300) / 100.0f}, want;
+        nav_world_place at;
+        nav_status s = nav_world_nearest(w, p, half, &at);
+        if (grid_nearest_reference(yard, p, half, &want)) {
+            assert_int_equal(s, NAV_SUCCESS);
+            assert_int_equal(at.region, 0);
+            assert_true(fabs(nav_vec3_dist(at.position, p) - nav_vec3_dist(want, p)) < 1e-5);
+        } else {
+            assert_int_equal(s, NAV_FAILURE | NAV_INVALID_PARAM);
+        }
+        nav_vec3 pm = {p.x + 20, p.y, p.z}, found;
+        uint32_t poly;
+        s = nav_world_nearest(w, pm, half, &at);
+        if (!nav_failed(nav_mesh_locate(town, pm, half, &poly, &found))) {
+            assert_int_equal(s, NAV_SUCCESS);
+            assert_true(at.region == 1 && at.id == poly && nav_vec3_dist(at.position, found) == 0);
+        }
+        /* moves on the yard from a free cell's point, towards any point up to 4 cells away */
+        int32_t x, y;
+        do x = rand() % 12, y = rand() % 10;
+        while (!nav_grid_passable(yard, x, y));
+        nav_world_place from = {
+            0,
+            nav_grid_index(yard, x, y),
+            {(float)x + (float)(rand() % 100) / 100.0f, 0, (float)y + (float)(rand() % 100) / 100.0f}};
+        nav_vec3 target = {from.position.x + (float)(rand() % 800) / 100.0f - 4, 0,
+                           from.position.z + (float)(rand() % 800) / 100.0f - 4};
+        assert_int_equal(nav_world_move(q, &from, target, &at), NAV_SUCCESS);
+        int32_t cx = (int32_t)(at.id % 12), cy = (int32_t)(at.id / 12);
+        assert_true(at.region == 0 && nav_grid_passable(yard, cx, cy));
+        assert_true(at.position.x >= (float)cx && at.position.x <= (float)cx + 1 &&
+                    at.position.z >= (float)cy && at.position.z <= (float)cy + 1);
+        assert_true(nav_vec3_dist_xz(at.position, target) <= nav_vec3_dist_xz(from.position, target) + 1e-5f);
+        bool inside = target.x > 0 && target.z > 0 && target.x < 12 && target.z < 10;
+        double step;
+        if (inside &&
+            nav_grid_anyangle_segment(yard, from.position.x, from.position.z, target.x, target.z, &step)) {
+            assert_true(nav_vec3_dist_xz(at.position, target) < 1e-5f);
+            onto++;
+        } else {
+            slid += nav_vec3_dist_xz(at.position, target) > 1e-3f;
+        }
+        /* moves on the town: the mesh's own */
+        nav_vec3 start = {from.position.x + 20, 0, from.position.z}, mtarget = {target.x + 20, 0, target.z},
+                 reached;
+        assert_int_equal(nav_world_locate(w, start, &from), NAV_SUCCESS);
+        assert_int_equal(from.region, 1);
+        assert_int_equal(nav_world_move(q, &from, mtarget, &at), NAV_SUCCESS);
+        assert_int_equal(
+            nav_mesh_move_along_surface(mq, NULL, from.id, from.position, mtarget, &reached, &poly),
+            NAV_SUCCESS);
+        assert_true(at.region == 1 && at.id == poly && nav_vec3_dist(at.position, reached) == 0);
+    }
+    assert_true(onto > 100 && slid > 50);
+    /* a waypoint graph: along the links at the waypoint, not against a one-way link */
+    nav_world_place stop = {2, 1, stops[1].position}, at;
+    assert_int_equal(nav_world_move(q, &stop, (nav_vec3){37, 0, 7}, &at), NAV_SUCCESS);
+    assert_true(at.region == 2 && fabsf(at.position.x - 37) < 1e-5f && fabsf(at.position.z - 5) < 1e-5f);
+    assert_int_equal(nav_world_move(q, &stop, (nav_vec3){41, 0, 8}, &at), NAV_SUCCESS);
+    assert_true(at.id == 2 && fabsf(at.position.x - 40) < 1e-5f && fabsf(at.position.z - 8) < 1e-5f);
+    stop = (nav_world_place){2, 2, stops[2].position};
+    assert_int_equal(nav_world_move(q, &stop, (nav_vec3){40, 0, 5}, &at),
+                     NAV_SUCCESS); /* (one way: 1 -> 2) */
+    assert_true(at.id == 2 && nav_vec3_dist(at.position, stops[2].position) == 0);
+    /* bad input: changes nothing */
+    nav_world_place kept = at;
+    FAILS_WITH(nav_world_move(q, &stop, (nav_vec3){NAN, 0, 0}, &at), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_world_move(q, &(nav_world_place){0, 15, {3.5f, 0, 1.5f}}, (nav_vec3){1, 0, 1}, &at),
+               NAV_INVALID_PARAM); /* (cell 15: a wall) */
+    FAILS_WITH(nav_world_move(q, &(nav_world_place){7, 0, {0, 0, 0}}, (nav_vec3){1, 0, 1}, &at),
+               NAV_INVALID_PARAM);
+    FAILS_WITH(nav_world_nearest(w, (nav_vec3){1, 0, 1}, (nav_vec3){-1, 1, 1}, &at), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_world_nearest(w, (nav_vec3){INFINITY, 0, 1}, (nav_vec3){1, 1, 1}, &at), NAV_INVALID_PARAM);
+    assert_memory_equal(&at, &kept, sizeof at);
+
+    /* corridors: yard cells, town polygons, road waypoints */
+    nav_path path;
+    nav_path_init(&path, NULL);
+    nav_world_result res;
+    assert_int_equal(nav_world_find_path(q, (nav_vec3){0.5f, 0, 9.5f}, stops[1].position, &path, &res),
+                     NAV_SUCCESS);
+    assert_int_equal(res.legs, 3);
+    uint32_t ids[256], count;
+    FAILS_WITH(nav_world_leg_corridor(q, 3, &path, ids, 256, &count), NAV_INVALID_PARAM);
+    for (uint32_t leg = 0; leg < 3; leg++) {
+        const nav_world_leg *l = &nav_world_query_legs(q, NULL)[leg];
+        assert_int_equal(nav_world_leg_corridor(q, leg, &path, ids, 256, &count), NAV_SUCCESS);
+        assert_true(count >= 1);
+        if (l->region != 1) { /* cells and waypoints: the points' own, none twice in a row */
+            uint32_t k = 0;
+            for (uint32_t i = l->first_point; i < l->first_point + l->point_count; i++)
+                if (i == l->first_point || path.nodes[i] != path.nodes[i - 1])
+                    assert_int_equal(ids[k++], path.nodes[i]);
+            assert_int_equal(k, count);
+            continue;
+        }
+        float h;
+        assert_true(nav_mesh_poly_contains(town, ids[0], path.points[l->first_point], &h));
+        assert_true(nav_mesh_poly_contains(town, ids[count - 1],
+                                           path.points[l->first_point + l->point_count - 1], &h));
+        for (uint32_t i = 0; i + 1 < count; i++) {
+            nav_mesh_poly_info info;
+            assert_true(nav_mesh_poly(town, ids[i], &info));
+            bool joined = false;
+            for (uint32_t e = 0; e < info.vert_count; e++) joined |= info.neighbours[e] == ids[i + 1];
+            assert_true(joined);
+        }
+        assert_true(count > 2);
+        /* too small a buffer: how many, and the first ones */
+        uint32_t few[2], n;
+        FAILS_WITH(nav_world_leg_corridor(q, leg, &path, few, 2, &n), NAV_BUFFER_TOO_SMALL);
+        assert_true(n == count && few[0] == ids[0] && few[1] == ids[1]);
+    }
+    nav_path_destroy(&path);
+    nav_mesh_query_destroy(mq);
+    nav_world_query_destroy(q);
+    nav_world_destroy(w);
+    nav_waypoints_destroy(road);
+    nav_mesh_destroy(town);
+    nav_grid_destroy(yard);
+    nav_grid_destroy(town_grid);
+}
+
 static void test_world_on_demand(void **state)
 {
     (void)state;
@@ -3354,6 +3548,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_world_nav_sizes),
         cmocka_unit_test(test_world_on_demand),
         cmocka_unit_test(test_world_on_demand_threads),
+        cmocka_unit_test(test_agent_places),
     };
     const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_world_sample_scene_region),

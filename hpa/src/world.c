@@ -417,6 +417,38 @@ nav_status nav__world_locate(const nav_world *w, nav_vec3 point, nav_world_place
     return found ? NAV_SUCCESS : NAV_FAILURE | NAV_INVALID_PARAM;
 }
 
+nav_status nav_world_nearest(const nav_world *w, nav_vec3 point, nav_vec3 half, nav_world_place *out)
+{
+    if (!w || !out || !(isfinite(point.x) && isfinite(point.y) && isfinite(point.z)) ||
+        !(half.x >= 0 && half.y >= 0 && half.z >= 0 && isfinite(half.x) && isfinite(half.y) &&
+          isfinite(half.z)))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav__world_pins pins = {.allocator = w->allocator}; /* (regions on disk are read while looked at) */
+    nav_status s = NAV_FAILURE | NAV_INVALID_PARAM;
+    double best = INFINITY;
+    for (uint32_t r = 0; r < w->region_count; r++) {
+        const nav__world_region *region = &w->regions[r];
+        const double *box = region->box;
+        if ((double)point.x + half.x < box[0] || (double)point.z + half.z < box[1] ||
+            (double)point.x - half.x > box[2] || (double)point.z - half.z > box[3])
+            continue;
+        nav_status p = nav__world_pin(w, r, &pins);
+        if (nav_failed(p)) {
+            s = p;
+            break;
+        }
+        nav_world_place at;
+        if (region->ops->nearest(region, point, half, &at)) {
+            double d = nav__world_dist3(at.position, point);
+            if (d < best) best = d, *out = at, s = NAV_SUCCESS;
+        }
+        nav__world_unpin_all(w, &pins);
+    }
+    nav__world_unpin_all(w, &pins);
+    nav__world_pins_free(&pins);
+    return s;
+}
+
 nav_status nav_world_set_links(nav_world *w, const nav_world_link_change *changes, uint32_t count)
 {
     if (!w || (count && !changes)) return NAV_FAILURE | NAV_INVALID_PARAM;

@@ -3,6 +3,7 @@
  * on the grid (nav__world_places). A grid's costs count cells; the world's count world units, so
  * every cost is multiplied by the cell size. */
 #include <math.h>
+#include <string.h>
 
 #include "alloc.h"
 #include "grid_internal.h"
@@ -263,6 +264,105 @@ static nav_vec3 place_position(const nav__world_region *r, uint32_t cell)
 
 static const nav__world_places cells = {cell_expand, cell_estimate, place_position};
 
+/* ---- What agents need: a point on a grid is anywhere in a free cell, at the cell's floor ---- */
+
+/* The point of cell (x, y)'s square nearest to p, at the cell's floor. */
+static nav_vec3 clamp_into(const nav_grid *g, int32_t x, int32_t y, nav_vec3 p)
+{
+    float s = g->desc.cell_size, x0 = g->desc.origin.x + (float)x * s, z0 = g->desc.origin.z + (float)y * s;
+    return (nav_vec3){fminf(fmaxf(p.x, x0), x0 + s), nav_grid_cell_height(g, x, y),
+                      fminf(fmaxf(p.z, z0), z0 + s)};
+}
+
+/* The cells whose squares meet the box [lo, hi] in x and z, clamped to the grid (false: none). */
+static bool cells_in(const nav_grid *g, double lo_x, double lo_z, double hi_x, double hi_z, int32_t *x0,
+                     int32_t *y0, int32_t *x1, int32_t *y1)
+{
+    double s = g->desc.cell_size;
+    double fx0 = floor((lo_x - g->desc.origin.x) / s), fy0 = floor((lo_z - g->desc.origin.z) / s),
+           fx1 = floor((hi_x - g->desc.origin.x) / s), fy1 = floor((hi_z - g->desc.origin.z) / s);
+    if (!(fx1 >= 0 && fy1 >= 0 && fx0 < g->width && fy0 < g->height)) return false;
+    *x0 = (int32_t)fmax(fx0, 0), *y0 = (int32_t)fmax(fy0, 0);
+    *x1 = (int32_t)fmin(fx1, g->width - 1), *y1 = (int32_t)fmin(fy1, g->height - 1);
+    return true;
+}
+
+bool nav__world_grid_nearest(const nav__world_region *r, nav_vec3 point, nav_vec3 half, nav_world_place *out)
+{
+    const nav_grid *g = r->grid;
+    int32_t x0, y0, x1, y1;
+    if (!cells_in(g, (double)point.x - half.x, (double)point.z - half.z, (double)point.x + half.x,
+                  (double)point.z + half.z, &x0, &y0, &x1, &y1))
+        return false;
+    double best = INFINITY;
+    for (int32_t y = y0; y <= y1; y++)
+        for (int32_t x = x0; x <= x1; x++) {
+            if (!nav_grid_passable(g, x, y)) continue;
+            nav_vec3 c = clamp_into(g, x, y, point);
+            if (fabsf(c.x - point.x) > half.x || fabsf(c.z - point.z) > half.z ||
+                fabsf(c.y - point.y) > half.y)
+                continue;
+            double d = nav__world_dist3(c, point);
+            if (d < best) best = d, *out = (nav_world_place){r->index, nav_grid_index(g, x, y), c};
+        }
+    return best < INFINITY;
+}
+
+nav_status nav__world_grid_move(nav__world_scratch *s, const nav__world_region *r,
+                                const nav_world_place *from, nav_vec3 target, nav_world_place *out)
+{
+    const nav_grid *g = r->grid;
+    uint32_t width = (uint32_t)g->width;
+    if (from->id >= r->cells ||
+        !nav_grid_passable(g, (int32_t)(from->id % width), (int32_t)(from->id / width)))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    /* the circle on from and target; the cells it meets, walked from from's through their sides */
+    nav_vec3 p = from->position;
+    double mx = ((double)p.x + target.x) / 2, mz = ((double)p.z + target.z) / 2,
+           radius = nav__world_dist_xz(p, target) / 2 + 1e-6 * g->desc.cell_size;
+    int32_t x0, y0, x1, y1;
+    if (!cells_in(g, mx - radius, mz - radius, mx + radius, mz + radius, &x0, &y0, &x1, &y1))
+        x0 = x1 = (int32_t)(from->id % width), y0 = y1 = (int32_t)(from->id / width);
+    int32_t fx = (int32_t)(from->id % width), fy = (int32_t)(from->id / width);
+    x0 = fx < x0 ? fx : x0, y0 = fy < y0 ? fy : y0, x1 = fx > x1 ? fx : x1, y1 = fy > y1 ? fy : y1;
+    uint32_t bw = (uint32_t)(x1 - x0 + 1), bh = (uint32_t)(y1 - y0 + 1);
+    if ((uint64_t)bw * bh > UINT32_MAX / 8) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    size_t n = (size_t)bw * bh;
+    uint32_t *queue = nav__world_scratch_work(s, n * (sizeof *queue + 1));
+    if (!queue) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    uint8_t *seen = (uint8_t *)(queue + n);
+    memset(seen, 0, n);
+    uint32_t head = 0, tail = 0;
+    queue[tail++] = (uint32_t)(fy - y0) * bw + (uint32_t)(fx - x0);
+    seen[queue[0]] = 1;
+    double best = INFINITY;
+    float size = g->desc.cell_size;
+    while (head < tail) {
+        uint32_t at = queue[head++];
+        int32_t x = x0 + (int32_t)(at % bw), y = y0 + (int32_t)(at / bw);
+        nav_vec3 c = clamp_into(g, x, y, target);
+        double d = nav__world_dist_xz(c, target);
+        if (d < best) best = d, *out = (nav_world_place){r->index, nav_grid_index(g, x, y), c};
+        uint32_t cell = nav_grid_index(g, x, y);
+        for (int dir = 0; dir < 8; dir++) {
+            if (nav__dir_dx[dir] && nav__dir_dy[dir]) continue; /* (through sides only: no corner is a way) */
+            if (!(g->moves[cell] >> dir & 1)) continue;
+            int32_t nx = x + nav__dir_dx[dir], ny = y + nav__dir_dy[dir];
+            if (nx < x0 || ny < y0 || nx > x1 || ny > y1) continue;
+            uint32_t k = (uint32_t)(ny - y0) * bw + (uint32_t)(nx - x0);
+            if (seen[k]) continue;
+            /* the cell's square must meet the circle */
+            float sx = g->desc.origin.x + (float)nx * size, sz = g->desc.origin.z + (float)ny * size;
+            double cx = fmin(fmax(mx, sx), (double)sx + size) - mx,
+                   cz = fmin(fmax(mz, sz), (double)sz + size) - mz;
+            if (cx * cx + cz * cz > radius * radius) continue;
+            seen[k] = 1;
+            queue[tail++] = k;
+        }
+    }
+    return NAV_SUCCESS;
+}
+
 const nav__world_region_ops nav__world_grid_ops = {.name = "grid",
                                                    .index = 0,
                                                    .public_kind = NAV_WORLD_REGION_GRID,
@@ -279,4 +379,7 @@ const nav__world_region_ops nav__world_grid_ops = {.name = "grid",
                                                    .locate = nav__world_grid_locate,
                                                    .fan = grid_fan,
                                                    .leg = grid_leg,
-                                                   .places = &cells};
+                                                   .places = &cells,
+                                                   .nearest = nav__world_grid_nearest,
+                                                   .move = nav__world_grid_move,
+                                                   .corridor = nav__world_corridor_of_nodes};

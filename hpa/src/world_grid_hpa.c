@@ -145,4 +145,7 @@ const nav__world_region_ops nav__world_grid_hpa_ops = {.name = "grid through HPA
                                                        .locate = nav__world_grid_locate,
                                                        .fan = nav__world_fan_by_pairs,
                                                        .leg = hpa_leg,
-                                                       .pair = hpa_pair};
+                                                       .pair = hpa_pair,
+                                                       .nearest = nav__world_grid_nearest,
+                                                       .move = nav__world_grid_move,
+                                                       .corridor = nav__world_corridor_of_nodes};

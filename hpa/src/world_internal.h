@@ -58,6 +58,8 @@ typedef struct nav__world_scratch {
     nav_path path;
     nav__world_memo memo[2]; /* the start's fan and the goal's (NAV__WORLD_END_START - 1, _GOAL - 1) */
     uint64_t searches;       /* the planners' searches run through it (nav_world_result.searches) */
+    void *work;              /* room any kind may use within one call (nav__world_scratch_work) */
+    size_t work_size;
     nav_allocator allocator;
 } nav__world_scratch;
 
@@ -162,7 +164,28 @@ typedef struct nav__world_region_ops {
     const nav__world_places *places; /* [opt] */
     /* [opt] for a kind whose fan and leg are nav__world_fan_by_pairs and nav__world_leg_by_pair */
     nav__world_pair_search pair;
+
+    /* ---- what agents need (nav_world_nearest, nav_world_move, nav_world_leg_corridor) ---- */
+    /* The walkable place nearest to point within the box of half_extents around it, with its
+     * point there (on the floor); false if none. */
+    bool (*nearest)(const nav__world_region *r, nav_vec3 point, nav_vec3 half_extents, nav_world_place *out);
+    /* From place `from` towards target on the region's surface: target when the surface within
+     * reach (from and target on a circle's diameter) holds it, else its point there nearest to
+     * target. NAV_FAILURE with NAV_INVALID_PARAM (from is not on its place) or NAV_OUT_OF_MEMORY. */
+    nav_status (*move)(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                       nav_vec3 target, nav_world_place *out);
+    /* The places a leg's points (path's points first .. first + count, its region's) pass, in
+     * walking order, none twice in a row, into ids (capacity; *n how many: more than capacity,
+     * NAV_FAILURE | NAV_BUFFER_TOO_SMALL). */
+    nav_status (*corridor)(nav__world_scratch *s, const nav__world_region *r, const nav_path *path,
+                           uint32_t first, uint32_t count, uint32_t *ids, uint32_t capacity, uint32_t *n);
 } nav__world_region_ops;
+
+/* A leg's corridor that is its points' own places (path->nodes: a grid's cells, waypoints), none
+ * twice in a row. */
+nav_status nav__world_corridor_of_nodes(nav__world_scratch *s, const nav__world_region *r,
+                                        const nav_path *path, uint32_t first, uint32_t count, uint32_t *ids,
+                                        uint32_t capacity, uint32_t *n);
 
 struct nav__world_region {
     nav_world_region_kind kind;
@@ -208,6 +231,9 @@ nav_status nav__world_grid_read(nav__world_owned *o, const void *data, size_t si
                                 const nav_allocator *a, const nav_log *log);
 size_t nav__world_grid_bytes(const nav__world_owned *o);
 bool nav__world_grid_place_ok(const nav__world_region *r, uint32_t id);
+bool nav__world_grid_nearest(const nav__world_region *r, nav_vec3 point, nav_vec3 half, nav_world_place *out);
+nav_status nav__world_grid_move(nav__world_scratch *s, const nav__world_region *r,
+                                const nav_world_place *from, nav_vec3 target, nav_world_place *out);
 
 /* Makes the scratch for every region of w (NAV_FAILURE | NAV_OUT_OF_MEMORY), and frees it. a: for
  * what is made here; path [opt]: for what grows while planners run (the leg path, the grid search
@@ -253,6 +279,8 @@ nav_status nav__world_fan_by_pairs(nav__world_scratch *s, const nav__world_regio
                                    const nav_world_place *targets, uint32_t count, double *costs);
 nav_status nav__world_leg_by_pair(nav__world_scratch *s, const nav_world *w, const nav__world_region *r,
                                   const nav__world_leg_ask *ask, nav_path *path, double *cost);
+/* At least `bytes` of s->work (grown as needed, kept), or null when out of memory. */
+void *nav__world_scratch_work(nav__world_scratch *s, size_t bytes);
 /* Forgets what the fans kept (a new plan). */
 void nav__world_memo_forget(nav__world_scratch *s);
 /* Hop h of ask (places[h] to places[h + 1]) as a fan kept it: true with its points appended to

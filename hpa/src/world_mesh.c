@@ -129,6 +129,59 @@ static nav_status search(nav__world_scratch *s, const nav__world_region *r, cons
     return NAV_SUCCESS;
 }
 
+/* ---- What agents need ---- */
+
+static bool mesh_nearest(const nav__world_region *r, nav_vec3 point, nav_vec3 half, nav_world_place *out)
+{
+    uint32_t poly;
+    nav_vec3 at;
+    if (nav_failed(nav_mesh_locate(r->mesh, point, half, &poly, &at))) return false;
+    *out = (nav_world_place){.region = r->index, .id = poly, .position = at};
+    return true;
+}
+
+static nav_status mesh_move(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                            nav_vec3 target, nav_world_place *out)
+{
+    nav_mesh_query *q = nav__world_region_query(s->kind[nav__world_mesh_ops.index], r);
+    if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    nav_vec3 at;
+    uint32_t poly;
+    nav_status st = nav_mesh_move_along_surface(q, NULL, from->id, from->position, target, &at, &poly);
+    if (nav_failed(st)) return st;
+    *out = (nav_world_place){.region = r->index, .id = poly, .position = at};
+    return NAV_SUCCESS;
+}
+
+/* The polygons each straight segment of the leg crosses (a raycast from the polygon the last one
+ * ended in), none twice in a row: the leg's corridor. */
+static nav_status mesh_corridor(nav__world_scratch *s, const nav__world_region *r, const nav_path *path,
+                                uint32_t first, uint32_t count, uint32_t *ids, uint32_t capacity, uint32_t *n)
+{
+    nav_mesh_query *q = nav__world_region_query(s->kind[nav__world_mesh_ops.index], r);
+    if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    uint32_t k = 1, poly = path->nodes[first];
+    if (capacity) ids[0] = poly;
+    for (uint32_t i = first; i + 1 < first + count; i++) {
+        nav_mesh_raycast_hit hit;
+        /* written from the last polygon written (the segment's first: the same polygon again) */
+        uint32_t room = k < capacity ? capacity - k + 1 : 0, *into = room ? ids + k - 1 : NULL;
+        nav_status st =
+            nav_mesh_raycast(q, NULL, poly, path->points[i], path->points[i + 1], &hit, into, room);
+        if (nav_failed(st) && !nav_has_detail(st, NAV_BUFFER_TOO_SMALL)) return st;
+        if (hit.t < 1 && hit.poly != path->nodes[i + 1]) { /* (never on a path of the mesh's own) */
+            if (k < capacity) ids[k] = path->nodes[i + 1];
+            k++;
+            poly = path->nodes[i + 1];
+            continue;
+        }
+        k += hit.visited - 1;
+        poly = hit.poly;
+    }
+    *n = k;
+    return k > capacity ? NAV_FAILURE | NAV_BUFFER_TOO_SMALL : NAV_SUCCESS;
+}
+
 const nav__world_region_ops nav__world_mesh_ops = {.name = "navmesh",
                                                    .index = 2,
                                                    .public_kind = NAV_WORLD_REGION_MESH,
@@ -144,4 +197,7 @@ const nav__world_region_ops nav__world_mesh_ops = {.name = "navmesh",
                                                    .locate = mesh_locate,
                                                    .fan = nav__world_fan_by_pairs,
                                                    .leg = nav__world_leg_by_pair,
-                                                   .pair = search};
+                                                   .pair = search,
+                                                   .nearest = mesh_nearest,
+                                                   .move = mesh_move,
+                                                   .corridor = mesh_corridor};

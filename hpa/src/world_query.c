@@ -553,6 +553,38 @@ nav_status nav_world_refine_leg(nav_world_query *q, uint32_t leg, nav_path *path
     return NAV_SUCCESS;
 }
 
+nav_status nav_world_leg_corridor(nav_world_query *q, uint32_t leg, const nav_path *path, uint32_t *ids,
+                                  uint32_t capacity, uint32_t *count)
+{
+    if (count) *count = 0;
+    if (!q || !path || !count || (capacity && !ids) || !q->planned || leg >= q->leg_count)
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    const nav_world_leg *l = &q->legs[leg];
+    if (!l->point_count || l->first_point + l->point_count > path->count)
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    const nav__world_region *r = &q->world->regions[l->region];
+    nav_status s = nav__world_pin(q->world, l->region, &q->pins);
+    if (nav_failed(s)) return s;
+    return r->ops->corridor(&q->scratch, r, path, l->first_point, l->point_count, ids, capacity, count);
+}
+
+nav_status nav_world_move(nav_world_query *q, const nav_world_place *from, nav_vec3 target,
+                          nav_world_place *out)
+{
+    if (!q || !from || !out || from->region >= q->world->region_count ||
+        !(isfinite(target.x) && isfinite(target.y) && isfinite(target.z)) ||
+        !(isfinite(from->position.x) && isfinite(from->position.y) && isfinite(from->position.z)))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    const nav__world_region *r = &q->world->regions[from->region];
+    nav_status s = nav__world_pin(q->world, from->region, &q->pins);
+    if (nav_failed(s)) return s;
+    if (!r->ops->place_ok(r, from->id)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_world_place reached;
+    s = r->ops->move(&q->scratch, r, from, target, &reached);
+    if (!nav_failed(s)) *out = reached;
+    return s;
+}
+
 nav_status nav_world_find_path(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav_path *path,
                                nav_world_result *result)
 {

@@ -41,6 +41,7 @@ void nav__world_scratch_free(nav__world_scratch *s, const nav_world *w)
         nav__free(&s->allocator, m->cost);
     }
     nav_path_destroy(&s->path);
+    nav__free(&s->allocator, s->work);
     *s = (nav__world_scratch){0};
 }
 
@@ -53,7 +54,17 @@ size_t nav__world_scratch_bytes(const nav__world_scratch *s, const nav_world *w)
         bytes += ((size_t)w->max_region_chokes + 2) * sizeof *s->memo[e].first +
                  ((size_t)w->max_region_chokes + 1) * sizeof *s->memo[e].cost +
                  (size_t)s->memo[e].paths.capacity * point;
-    return bytes + (size_t)s->path.capacity * point;
+    return bytes + (size_t)s->path.capacity * point + s->work_size;
+}
+
+void *nav__world_scratch_work(nav__world_scratch *s, size_t bytes)
+{
+    if (bytes <= s->work_size) return s->work;
+    size_t grown = s->work_size + s->work_size / 2 > bytes ? s->work_size + s->work_size / 2 : bytes;
+    void *more = nav__realloc(&s->allocator, s->work, s->work_size, grown);
+    if (!more) return NULL;
+    s->work = more, s->work_size = grown;
+    return more;
 }
 
 /* ---- A query a region (HPA*, meshes) ---- */
@@ -204,4 +215,19 @@ nav_status nav__world_leg_by_pair(nav__world_scratch *s, const nav_world *w, con
     st = search(s, r, &ask->places[0], &ask->places[ask->count - 1], cost);
     if (nav_failed(st) || nav_has_detail(st, NAV_PARTIAL_RESULT)) return st;
     return nav__world_path_append(path, &s->path);
+}
+
+nav_status nav__world_corridor_of_nodes(nav__world_scratch *s, const nav__world_region *r,
+                                        const nav_path *path, uint32_t first, uint32_t count, uint32_t *ids,
+                                        uint32_t capacity, uint32_t *n)
+{
+    (void)s, (void)r;
+    uint32_t k = 0;
+    for (uint32_t i = first; i < first + count; i++) {
+        if (k && i > first && path->nodes[i] == path->nodes[i - 1]) continue;
+        if (k < capacity) ids[k] = path->nodes[i];
+        k++;
+    }
+    *n = k;
+    return k > capacity ? NAV_FAILURE | NAV_BUFFER_TOO_SMALL : NAV_SUCCESS;
 }

@@ -80,6 +80,49 @@ static nav_status route(nav__world_scratch *s, const nav__world_region *r, const
     return NAV_SUCCESS;
 }
 
+/* ---- What agents need: a point on a waypoint graph is on one of its links ---- */
+
+static bool waypoints_nearest(const nav__world_region *r, nav_vec3 point, nav_vec3 half, nav_world_place *out)
+{
+    double reach = sqrt((double)half.x * half.x + (double)half.y * half.y + (double)half.z * half.z);
+    uint32_t i = nav_waypoints_nearest(r->waypoints, point, reach > 0 ? reach : 1e-30, NULL);
+    if (i == NAV_WAYPOINTS_NONE) return false;
+    nav_vec3 p = nav_waypoints_position(r->waypoints, i);
+    if (fabsf(p.x - point.x) > half.x || fabsf(p.y - point.y) > half.y || fabsf(p.z - point.z) > half.z)
+        return false; /* (the nearest in the sphere around the box lies outside the box) */
+    *out = (nav_world_place){.region = r->index, .id = i, .position = p};
+    return true;
+}
+
+/* Along the links from `from`'s waypoint (those it may walk: out of it, or into it both ways), to
+ * their point nearest to target; the place is the nearer end's waypoint. */
+static nav_status waypoints_move(nav__world_scratch *s, const nav__world_region *r,
+                                 const nav_world_place *from, nav_vec3 target, nav_world_place *out)
+{
+    (void)s;
+    const nav_waypoints *wp = r->waypoints;
+    if (from->id >= nav_waypoints_count(wp)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_vec3 a = nav_waypoints_position(wp, from->id);
+    *out = (nav_world_place){.region = r->index, .id = from->id, .position = a};
+    double best = nav__world_dist3(a, target);
+    for (uint32_t l = 0; l < nav_waypoints_link_count(wp); l++) {
+        nav_waypoint_link link;
+        nav_waypoints_link(wp, l, &link);
+        if (link.disabled || !(link.from == from->id || (link.to == from->id && !link.one_way))) continue;
+        uint32_t other = link.from == from->id ? link.to : link.from;
+        nav_vec3 b = nav_waypoints_position(wp, other);
+        double dx = (double)b.x - a.x, dy = (double)b.y - a.y, dz = (double)b.z - a.z,
+               len2 = dx * dx + dy * dy + dz * dz;
+        double t =
+            len2 > 0 ? ((target.x - a.x) * dx + (target.y - a.y) * dy + (target.z - a.z) * dz) / len2 : 0;
+        t = fmin(fmax(t, 0), 1);
+        nav_vec3 p = {(float)(a.x + t * dx), (float)(a.y + t * dy), (float)(a.z + t * dz)};
+        double d = nav__world_dist3(p, target);
+        if (d < best) best = d, *out = (nav_world_place){r->index, t > 0.5 ? other : from->id, p};
+    }
+    return NAV_SUCCESS;
+}
+
 const nav__world_region_ops nav__world_waypoints_ops = {.name = "waypoints",
                                                         .index = 3,
                                                         .public_kind = NAV_WORLD_REGION_WAYPOINTS,
@@ -93,4 +136,7 @@ const nav__world_region_ops nav__world_waypoints_ops = {.name = "waypoints",
                                                         .locate = waypoints_locate,
                                                         .fan = nav__world_fan_by_pairs,
                                                         .leg = nav__world_leg_by_pair,
-                                                        .pair = route};
+                                                        .pair = route,
+                                                        .nearest = waypoints_nearest,
+                                                        .move = waypoints_move,
+                                                        .corridor = nav__world_corridor_of_nodes};

@@ -474,6 +474,40 @@ NAV_API const nav_world_leg *nav_world_query_legs(const nav_world_query *query, 
  * way the plan said was there: never on a world whose grids did not change). */
 NAV_API nav_status nav_world_refine_leg(nav_world_query *query, uint32_t leg, nav_path *path);
 
+/* The places leg `leg` of the last plan passes, in walking order, none twice in a row: a grid's
+ * cells, a navmesh's polygons (the leg's corridor: each one shares an edge with the next, or is
+ * joined to it by an off-mesh link), a waypoint graph's waypoints; worked out from the leg's points
+ * in path, where nav_world_refine_leg (or nav_world_find_path) put them. [out] ids up to capacity,
+ * count: how many there are. Returns NAV_SUCCESS; NAV_FAILURE with NAV_BUFFER_TOO_SMALL (count says
+ * how many; ids holds the first capacity), NAV_INVALID_PARAM (no such leg, or not refined into
+ * path), NAV_OUT_OF_MEMORY. */
+NAV_API nav_status nav_world_leg_corridor(nav_world_query *query, uint32_t leg, const nav_path *path,
+                                          uint32_t *ids, uint32_t capacity, uint32_t *count);
+
+/* ---- Agents: where a character may stand, and how it moves ---- */
+
+/* The walkable place nearest to point (3D distance) within the box of half_extents around it, in
+ * any region: on a grid a point of a free cell's square at the cell's floor, on a navmesh the
+ * nearest point of its polygons (nav_mesh_locate), on a waypoint graph a waypoint. Ties go to the
+ * lower region. A grid's search is over the cells the box meets: keep the box small. Returns
+ * NAV_SUCCESS, or NAV_FAILURE | NAV_INVALID_PARAM (none in the box; null or non-finite arguments,
+ * negative extents), or, on a world whose regions load on demand, what loading one returned. */
+NAV_API nav_status nav_world_nearest(const nav_world *world, nav_vec3 point, nav_vec3 half_extents,
+                                     nav_world_place *out);
+
+/* Moves from place `from` (a place of the world with its position on its region's surface: as
+ * nav_world_locate, nav_world_nearest or an earlier move gave it) towards target, on the surface of
+ * from's region: to target when the surface within reach holds it (reach: the circle with from and
+ * target on its diameter, walked from from), else to its point there nearest to target, so that a
+ * character slides along walls and never leaves the surface. On a grid the free cells joined by
+ * their sides (and the grid's climbs), on a navmesh nav_mesh_move_along_surface, on a waypoint
+ * graph the links at from's waypoint. What a character controller calls every frame; the query
+ * object's scratch (one a thread). [out] out: the point reached and its place. Returns NAV_SUCCESS,
+ * or NAV_FAILURE with NAV_INVALID_PARAM (from is no place of the world, target not finite) or
+ * NAV_OUT_OF_MEMORY. */
+NAV_API nav_status nav_world_move(nav_world_query *query, const nav_world_place *from, nav_vec3 target,
+                                  nav_world_place *out);
+
 /* Plans and fills in every leg: path holds the whole route, start first, and path->cost (and
  * result->cost) the legs' refined costs plus the links'. Returns as nav_world_plan and
  * nav_world_refine_leg; when unreachable, path holds only the start's place. */
