@@ -2900,7 +2900,7 @@ static bool grid_nearest_reference(const nav_grid *g, nav_vec3 p, nav_vec3 half,
         for (int32_t x = 0; x < nav_grid_width(g); x++) {
             if (!nav_grid_passable(g, x, y)) continue;
             float x0 = d->origin.x + (float)x * d->cell_size, z0 = d->origin.z + (float)y * d->cell_size;
-            nav_vec3 c = {fminf(fmaxf(p.x, x0), x0 + d->cell_size), nav_grid_cell_height(g, x, y),
+            nav_vec3 c = {fminf(fmaxf(p.x, x0), x0 + d->cell_size), nav_grid_cell_center(g, x, y).y,
                           fminf(fmaxf(p.z, z0), z0 + d->cell_size)};
             if (fabsf(c.x - p.x) > half.x || fabsf(c.z - p.z) > half.z || fabsf(c.y - p.y) > half.y) continue;
             double dist = nav_vec3_dist(c, p);
@@ -2919,7 +2919,7 @@ static void test_agent_places(void **state)
     (void)state;
     const char *rows[] = {"............", "...##.......", "...##...#...", "........#...", "..###...#...",
                           "............", "......##....", ".#..........", ".#...####...", "............"};
-    nav_grid *yard = grid_at(rows, 10, nav_vec3_make(0, 0, 0), 1);
+    nav_grid *yard = grid_at(rows, 10, nav_vec3_make(0, 1, 0), 1); /* (its floor at y 1) */
     nav_grid *town_grid = grid_at(rows, 10, nav_vec3_make(20, 0, 0), 1);
     nav_mesh *town;
     assert_int_equal(nav_mesh_build_from_grid(town_grid, NULL, &town), NAV_SUCCESS);
@@ -2959,7 +2959,9 @@ static void test_agent_places(void **state)
         /* nearest: the yard against every cell, the town against the mesh's own locate */
         nav_vec3 p = {(float)(rand() % 1400) / 100.0f - 1, (float)(rand() % 3) - 1,
                       (float)(rand() % 1200) / 100.0f - 1};
-        nav_vec3 half = {(float)(rand() % 300) / 100.0f, 2, (float)(rand() % 300) / 100.0f}, want;
+        nav_vec3 half = {(float)(rand() % 300) / 100.0f, (float)(rand() % 200) / 100.0f,
+                         (float)(rand() % 300) / 100.0f},
+                 want;
         nav_world_place at;
         nav_status s = nav_world_nearest(w, p, half, &at);
         if (grid_nearest_reference(yard, p, half, &want)) {

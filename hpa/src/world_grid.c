@@ -266,11 +266,11 @@ static const nav__world_places cells = {cell_expand, cell_estimate, place_positi
 
 /* ---- What agents need: a point on a grid is anywhere in a free cell, at the cell's floor ---- */
 
-/* The point of cell (x, y)'s square nearest to p, at the cell's floor. */
+/* The point of cell (x, y)'s square nearest to p, at the cell's floor (as nav_grid_cell_center's). */
 static nav_vec3 clamp_into(const nav_grid *g, int32_t x, int32_t y, nav_vec3 p)
 {
     float s = g->desc.cell_size, x0 = g->desc.origin.x + (float)x * s, z0 = g->desc.origin.z + (float)y * s;
-    return (nav_vec3){fminf(fmaxf(p.x, x0), x0 + s), nav_grid_cell_height(g, x, y),
+    return (nav_vec3){fminf(fmaxf(p.x, x0), x0 + s), g->desc.origin.y + nav_grid_cell_height(g, x, y),
                       fminf(fmaxf(p.z, z0), z0 + s)};
 }
 

@@ -74,6 +74,20 @@ static void query_link_ends(const nav_world *w, bool exact, bool lazy)
             }
             CHECK(next == path.count && count == r.legs);
             CHECK(fabs(sum - r.cost) <= 1e-9 * fmax(1, r.cost));
+            /* what agents ask: each leg's places, a move from its start towards its end, the
+             * nearest place to that end (a world read from bytes may refuse: never crash) */
+            for (uint32_t i = 0; i < count; i++) {
+                uint32_t ids[64], n = 0;
+                nav_status c = nav_world_leg_corridor(q, i, &path, ids, 64, &n);
+                CHECK(!nav_failed(c) || nav_has_detail(c, NAV_BUFFER_TOO_SMALL) || !exact);
+                CHECK(nav_failed(c) || (n >= 1 && n <= 64));
+                nav_world_place moved, near;
+                nav_status m = nav_world_move(q, &legs[i].from, legs[i].to.position, &moved);
+                CHECK(!exact || !nav_failed(m));
+                CHECK(nav_failed(m) || (moved.region == legs[i].region && isfinite(moved.position.x)));
+                nav_status k = nav_world_nearest(w, legs[i].to.position, (nav_vec3){1, 1, 1}, &near);
+                CHECK(!exact || !nav_failed(k));
+            }
         }
     nav_path_destroy(&path);
     nav_world_query_destroy(q);
