@@ -18,6 +18,7 @@
 #include <nav/geometry.h>
 #include <nav/waypoints.h>
 #include <nav/world.h>
+#include <nav/agents.h>
 
 #include <cmath>
 #include <cstdio>

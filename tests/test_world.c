@@ -2890,8 +2890,9 @@ static void test_grid_through_hpa(void **state)
     nav_grid_destroy(east);
 }
 
-/* The nearest free cell's point to p within the box: every cell of the grid looked at (the
- * reference for nav_world_nearest on a grid). */
+/* The nearest free cell's point to p within the box (a cell's points: its square, inset by a
+ * ten-thousandth of its side): every cell of the grid looked at (the reference for
+ * nav_world_nearest on a grid). */
 static bool grid_nearest_reference(const nav_grid *g, nav_vec3 p, nav_vec3 half, nav_vec3 *out)
 {
     const nav_grid_desc *d = nav_grid_get_desc(g);
@@ -2899,9 +2900,11 @@ static bool grid_nearest_reference(const nav_grid *g, nav_vec3 p, nav_vec3 half,
     for (int32_t y = 0; y < nav_grid_height(g); y++)
         for (int32_t x = 0; x < nav_grid_width(g); x++) {
             if (!nav_grid_passable(g, x, y)) continue;
-            float x0 = d->origin.x + (float)x * d->cell_size, z0 = d->origin.z + (float)y * d->cell_size;
-            nav_vec3 c = {fminf(fmaxf(p.x, x0), x0 + d->cell_size), nav_grid_cell_center(g, x, y).y,
-                          fminf(fmaxf(p.z, z0), z0 + d->cell_size)};
+            float in = d->cell_size * 1e-4f, x0 = d->origin.x + (float)x * d->cell_size + in,
+                  z0 = d->origin.z + (float)y * d->cell_size + in, x1 = x0 + d->cell_size - 2 * in,
+                  z1 = z0 + d->cell_size - 2 * in;
+            nav_vec3 c = {fminf(fmaxf(p.x, x0), x1), nav_grid_cell_center(g, x, y).y,
+                          fminf(fmaxf(p.z, z0), z1)};
             if (fabsf(c.x - p.x) > half.x || fabsf(c.z - p.z) > half.z || fabsf(c.y - p.y) > half.y) continue;
             double dist = nav_vec3_dist(c, p);
             if (dist < best) best = dist, *out = c;
@@ -2998,7 +3001,7 @@ static void test_agent_places(void **state)
         double step;
         if (inside &&
             nav_grid_anyangle_segment(yard, from.position.x, from.position.z, target.x, target.z, &step)) {
-            assert_true(nav_vec3_dist_xz(at.position, target) < 1e-5f);
+            assert_true(nav_vec3_dist_xz(at.position, target) < 2e-4f); /* (a cell's inset at most) */
             onto++;
         } else {
             slid += nav_vec3_dist_xz(at.position, target) > 1e-3f;

@@ -266,12 +266,16 @@ static const nav__world_places cells = {cell_expand, cell_estimate, place_positi
 
 /* ---- What agents need: a point on a grid is anywhere in a free cell, at the cell's floor ---- */
 
-/* The point of cell (x, y)'s square nearest to p, at the cell's floor (as nav_grid_cell_center's). */
+/* The point of cell (x, y)'s square nearest to p, at the cell's floor (as nav_grid_cell_center's):
+ * inside the square by a ten-thousandth of its side, so that the point lies in no other cell
+ * (nav_grid_world_to_cell puts it in this one). */
 static nav_vec3 clamp_into(const nav_grid *g, int32_t x, int32_t y, nav_vec3 p)
 {
-    float s = g->desc.cell_size, x0 = g->desc.origin.x + (float)x * s, z0 = g->desc.origin.z + (float)y * s;
-    return (nav_vec3){fminf(fmaxf(p.x, x0), x0 + s), g->desc.origin.y + nav_grid_cell_height(g, x, y),
-                      fminf(fmaxf(p.z, z0), z0 + s)};
+    float s = g->desc.cell_size, in = s * 1e-4f, x0 = g->desc.origin.x + (float)x * s,
+          z0 = g->desc.origin.z + (float)y * s;
+    return (nav_vec3){fminf(fmaxf(p.x, x0 + in), x0 + s - in),
+                      g->desc.origin.y + nav_grid_cell_height(g, x, y),
+                      fminf(fmaxf(p.z, z0 + in), z0 + s - in)};
 }
 
 /* The cells whose squares meet the box [lo, hi] in x and z, clamped to the grid (false: none). */

@@ -15,8 +15,9 @@
  *     fanned to their chokepoints), then fill in each leg (the cells the search walked, a table
  *     entry's kept way, or the region's own planner) and stitch one path. When both ends lie in one
  *     region, the direct leg competes with routes that leave the region and come back.
- * The world knows each region kind through three questions only (locate, fan, leg: see
- * hpa/src/world_internal.h), so a new kind plugs in without touching the search.
+ * The world knows each region kind through one table of questions (locate, fan, leg, and for
+ * agents nearest, move and corridor: see hpa/src/world_internal.h), each kind in a file of its own,
+ * so a new kind plugs in without touching the search.
  *
  * Region kinds: grids (nav/grid.h), searched flat, placed by their own origin and cell size
  * (nav_grid_desc; a grid's heights are world heights above its origin, so storeys are grids at

@@ -1,0 +1,123 @@
+/* nav/agents.h - characters that walk a world's routes.
+ *
+ * A crowd holds agents on one world (nav/world.h). Each agent has a place in the world (a region and
+ * where in it), a velocity, a size and a speed, and, once given a goal, a route: the world's plan
+ * from where it stands to the goal, legs on grids, navmeshes and waypoint graphs joined by links.
+ * Every tick (nav_crowd_tick) each agent steers to the next corner of its route (the route's points:
+ * a mesh leg's corners, a grid leg's cells, a waypoint leg's waypoints), taking the next one once it
+ * reaches or passes it, slowing down as it arrives at its goal; its velocity turns towards the
+ * corner no faster than its acceleration allows; and it moves along its region's surface
+ * (nav_world_move: it slides along walls and never leaves the surface). Where a leg ends at a link
+ * (a door, stairs, a ladder, a bridge, a jump), the agent crosses the link in a straight line at its
+ * speed and stands, at the far end, on the next leg's region.
+ *
+ * This is the first part of the crowd (issue 44): one agent at a time follows its route; agents do
+ * not yet avoid each other, links do not yet raise events, and routes are planned when a goal is
+ * set, not again when the way is blocked.
+ *
+ * The crowd is deterministic: the same calls give the same positions, bit for bit. Library code
+ * never prints; a crowd is used from one thread at a time (the world it walks may be queried from
+ * other threads meanwhile, each with its own nav_world_query).
+ *
+ *     nav_crowd *crowd;
+ *     nav_crowd_create(world, NULL, &crowd);
+ *     uint32_t id;
+ *     nav_crowd_add_agent(crowd, start, &(nav_agent_params){.radius = 0.4f, .height = 2,
+ *                         .max_speed = 3.5f, .max_accel = 8}, &id);
+ *     nav_crowd_set_goal(crowd, id, goal);
+ *     for (;;) {
+ *         nav_crowd_tick(crowd, 1.0 / 30);
+ *         nav_agent_info a;
+ *         nav_crowd_agent(crowd, id, &a);          // a.position, a.velocity, a.state
+ *         if (a.state == NAV_AGENT_ARRIVED) break;
+ *     }
+ *     nav_crowd_destroy(crowd);
+ */
+#ifndef NAV_AGENTS_H
+#define NAV_AGENTS_H
+
+#include "nav/core.h"
+#include "nav/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct nav_crowd nav_crowd;
+
+typedef struct nav_crowd_desc {
+    const nav_allocator *allocator; /* [opt] for the crowd and its agents' routes */
+    uint32_t max_agents;            /* agents at once (ids 0 .. max_agents - 1); 0: 1024 */
+} nav_crowd_desc;
+
+/* An agent's size and how it moves (world units and seconds). */
+typedef struct nav_agent_params {
+    float radius;    /* above 0: how near a corner counts as reached, and the arrival distance */
+    float height;    /* above 0 */
+    float max_speed; /* above 0 */
+    float max_accel; /* above 0: how fast its velocity may change (units a second, a second) */
+} nav_agent_params;
+
+typedef enum nav_agent_state {
+    NAV_AGENT_IDLE,     /* no goal */
+    NAV_AGENT_MOVING,   /* following its route */
+    NAV_AGENT_ON_LINK,  /* crossing a link between two legs */
+    NAV_AGENT_ARRIVED,  /* at its goal (within its radius); it stands until given another */
+    NAV_AGENT_NO_ROUTE, /* its goal cannot be reached from where it stands (or the plan failed) */
+} nav_agent_state;
+
+/* What an agent is doing. */
+typedef struct nav_agent_info {
+    nav_world_place place; /* where it stands: its region, the place there (cell, polygon,
+                              waypoint) and its position (on the floor) */
+    nav_vec3 velocity;     /* over the last tick */
+    nav_agent_state state;
+    nav_vec3 goal;        /* its goal (when it has one) */
+    uint32_t corner;      /* the route point it steers to, and the route's points: */
+    uint32_t route_count; /* (nav_crowd_agent_route) */
+    nav_agent_params params;
+} nav_agent_info;
+
+/* Makes a crowd on world w (which must outlive it). [in] desc [opt]. Returns NAV_SUCCESS, or
+ * NAV_FAILURE with NAV_INVALID_PARAM (null w or out), NAV_WRONG_STATE (a world baked in parts: no
+ * queries) or NAV_OUT_OF_MEMORY. */
+NAV_API nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_crowd **out);
+NAV_API void nav_crowd_destroy(nav_crowd *crowd);
+/* Bytes the crowd holds now: itself, its agents and their routes, its world query. */
+NAV_API size_t nav_crowd_memory_bytes(const nav_crowd *crowd);
+
+/* Adds an agent at the walkable place nearest to position (within its radius across and its height
+ * up and down: nav_world_nearest), idle. [out] id [opt]: its id, the lowest free one. Returns
+ * NAV_SUCCESS; NAV_FAILURE with NAV_INVALID_PARAM (non-finite position, a size or speed not above 0
+ * or not finite, no walkable place near position), NAV_BUFFER_TOO_SMALL (the crowd is full) or
+ * NAV_OUT_OF_MEMORY. A failure changes nothing. */
+NAV_API nav_status nav_crowd_add_agent(nav_crowd *crowd, nav_vec3 position, const nav_agent_params *params,
+                                       uint32_t *id);
+/* Removes agent id (its id is free again). NAV_FAILURE | NAV_INVALID_PARAM for no such agent. */
+NAV_API nav_status nav_crowd_remove_agent(nav_crowd *crowd, uint32_t id);
+
+/* Gives agent id a goal: its route is planned now (nav_world_find_path from where it stands to the
+ * goal, located as nav_world_locate does). Returns NAV_SUCCESS (the agent moves from the next tick
+ * on); NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE when no route leads there (state
+ * NAV_AGENT_NO_ROUTE: it stands); NAV_FAILURE with NAV_INVALID_PARAM (no such agent, a non-finite
+ * goal, a goal at no walkable place: the agent's goal is then as it was) or NAV_OUT_OF_MEMORY (it
+ * stands, NAV_AGENT_NO_ROUTE). */
+NAV_API nav_status nav_crowd_set_goal(nav_crowd *crowd, uint32_t id, nav_vec3 goal);
+/* Takes agent id's goal away: it stops where it is (idle). */
+NAV_API nav_status nav_crowd_clear_goal(nav_crowd *crowd, uint32_t id);
+
+/* Moves every agent on by dt seconds (above 0, at most 1), in the order of their ids. Returns
+ * NAV_SUCCESS, or NAV_FAILURE with NAV_INVALID_PARAM (dt) or NAV_OUT_OF_MEMORY (an agent's move:
+ * that agent stands this tick). */
+NAV_API nav_status nav_crowd_tick(nav_crowd *crowd, double dt);
+
+/* Agent id now. Returns false (out untouched) for no such agent. */
+NAV_API bool nav_crowd_agent(const nav_crowd *crowd, uint32_t id, nav_agent_info *out);
+/* Agent id's route: its points (count: nav_agent_info.route_count; null when it has none), valid
+ * until the agent's next goal. */
+NAV_API const nav_vec3 *nav_crowd_agent_route(const nav_crowd *crowd, uint32_t id, uint32_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

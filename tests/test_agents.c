@@ -1,0 +1,312 @@
+/* Agents (nav/agents.h) on the bundled village: one agent walks its route through every kind of
+ * region (two storeys of a house, a town's navmesh, the road's waypoints, the east town), on the
+ * walkable surface at every tick, and arrives; the same again to the bit; an unreachable goal; bad
+ * input; every allocation failing in turn. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nav/agents.h"
+#include "support.h"
+
+#define VILLAGE NAV_TEST_DATA "/../../data/worlds/village/village.json"
+
+static const nav_agent_params walker = {.radius = 0.4f, .height = 2, .max_speed = 3.5f, .max_accel = 8};
+
+static nav_world *village(void)
+{
+    nav_world *w = NULL;
+    assert_int_equal(nav_world_load_json(VILLAGE, NULL, &w), NAV_SUCCESS);
+    return w;
+}
+
+/* The nearest point of segment a-b to p (3D). */
+static double segment_distance(nav_vec3 a, nav_vec3 b, nav_vec3 p)
+{
+    double dx = (double)b.x - a.x, dy = (double)b.y - a.y, dz = (double)b.z - a.z,
+           len2 = dx * dx + dy * dy + dz * dz;
+    double t = len2 > 0
+                   ? (((double)p.x - a.x) * dx + ((double)p.y - a.y) * dy + ((double)p.z - a.z) * dz) / len2
+                   : 0;
+    t = fmin(fmax(t, 0), 1);
+    double ex = a.x + t * dx - p.x, ey = a.y + t * dy - p.y, ez = a.z + t * dz - p.z;
+    return sqrt(ex * ex + ey * ey + ez * ez);
+}
+
+/* The agent stands on its region's walkable surface: a free cell of its grid at the cell's floor,
+ * inside its polygon of the mesh at the polygon's height, on a link of the waypoint graph. */
+static void check_on_surface(const nav_world *w, const nav_agent_info *a)
+{
+    nav_vec3 p = a->place.position;
+    uint32_t r = a->place.region;
+    switch (nav_world_region_kind_of(w, r)) {
+    case NAV_WORLD_REGION_GRID: {
+        const nav_grid *g = nav_world_region_grid(w, r);
+        int32_t x, y;
+        assert_true(nav_grid_world_to_cell(g, p, &x, &y));
+        assert_true(nav_grid_passable(g, x, y));
+        assert_int_equal(a->place.id, (uint32_t)nav_grid_index(g, x, y));
+        assert_true(fabsf(nav_grid_cell_center(g, x, y).y - p.y) < 1e-4f);
+        break;
+    }
+    case NAV_WORLD_REGION_MESH: {
+        float h;
+        assert_true(nav_mesh_poly_contains(nav_world_region_mesh(w, r), a->place.id, p, &h));
+        assert_true(fabsf(h - p.y) < 1e-3f);
+        break;
+    }
+    case NAV_WORLD_REGION_WAYPOINTS: {
+        const nav_waypoints *wp = nav_world_region_waypoints(w, r);
+        double best = INFINITY;
+        for (uint32_t l = 0; l < nav_waypoints_link_count(wp); l++) {
+            nav_waypoint_link link;
+            nav_waypoints_link(wp, l, &link);
+            best = fmin(best, segment_distance(nav_waypoints_position(wp, link.from),
+                                               nav_waypoints_position(wp, link.to), p));
+        }
+        assert_true(best < 1e-3);
+        break;
+    }
+    default:
+        fail_msg("region %u of no kind", r);
+    }
+}
+
+/* Walks agent id to its goal in ticks of dt, checking it every tick; returns the seconds it took
+ * (INFINITY: not there within limit seconds). */
+static double walk(const nav_world *w, nav_crowd *crowd, uint32_t id, double dt, double limit, bool *links)
+{
+    nav_agent_info a;
+    double t = 0;
+    *links = false;
+    while (t < limit) {
+        assert_int_equal(nav_crowd_tick(crowd, dt), NAV_SUCCESS);
+        t += dt;
+        assert_true(nav_crowd_agent(crowd, id, &a));
+        if (a.state == NAV_AGENT_ON_LINK) {
+            *links = true;
+            continue;
+        }
+        check_on_surface(w, &a);
+        /* (sliding round a wall's corner may take it a little farther than its step) */
+        assert_true(nav_vec3_len((nav_vec3){a.velocity.x, 0, a.velocity.z}) <= walker.max_speed * 1.01f);
+        if (a.state == NAV_AGENT_ARRIVED) return t;
+        assert_int_equal(a.state, NAV_AGENT_MOVING);
+    }
+    return INFINITY;
+}
+
+static double route_length(const nav_crowd *crowd, uint32_t id)
+{
+    uint32_t n;
+    const nav_vec3 *p = nav_crowd_agent_route(crowd, id, &n);
+    double len = 0;
+    for (uint32_t i = 1; i < n; i++) len += nav_vec3_dist(p[i - 1], p[i]);
+    return len;
+}
+
+/* From the house's upper floor to the east town: stairs, door, town, gate, road, bridge, town. */
+static void test_walk_through_the_village(void **state)
+{
+    (void)state;
+    nav_world *w = village();
+    const nav_vec3 upstairs = {12.5f, 3, 8.5f}, east = {125.5f, 0, 20.5f};
+    nav_vec3 end[2];
+    double took[2];
+    for (int run = 0; run < 2; run++) {
+        nav_crowd *crowd;
+        assert_int_equal(nav_crowd_create(w, NULL, &crowd), NAV_SUCCESS);
+        uint32_t id;
+        assert_int_equal(nav_crowd_add_agent(crowd, upstairs, &walker, &id), NAV_SUCCESS);
+        assert_int_equal(id, 0);
+        nav_agent_info a;
+        assert_true(nav_crowd_agent(crowd, id, &a));
+        assert_int_equal(a.state, NAV_AGENT_IDLE);
+        check_on_surface(w, &a);
+        assert_int_equal(nav_crowd_set_goal(crowd, id, east), NAV_SUCCESS);
+        double length = route_length(crowd, id);
+        assert_true(length > 110);
+        bool links;
+        took[run] = walk(w, crowd, id, 1.0 / 30, 120, &links);
+        /* there, having crossed links, not much slower than the route at full speed */
+        assert_true(links);
+        assert_true(took[run] < INFINITY);
+        assert_true(took[run] < 1.3 * length / walker.max_speed + 3);
+        assert_true(nav_crowd_agent(crowd, id, &a));
+        assert_true(nav_vec3_dist_xz(a.place.position, east) <= walker.radius);
+        assert_int_equal(nav_world_region_kind_of(w, a.place.region), NAV_WORLD_REGION_MESH);
+        end[run] = a.place.position;
+        /* it stands once there */
+        assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+        nav_agent_info b;
+        assert_true(nav_crowd_agent(crowd, id, &b));
+        assert_memory_equal(&a.place, &b.place, sizeof a.place);
+        assert_true(nav_crowd_memory_bytes(crowd) > sizeof(nav_agent_info));
+        nav_crowd_destroy(crowd);
+    }
+    /* the same calls, the same walk to the bit */
+    assert_memory_equal(&end[0], &end[1], sizeof end[0]);
+    assert_true(took[0] == took[1]);
+    nav_world_destroy(w);
+}
+
+/* Short walks between random places of the village, a few agents at once (they do not yet avoid
+ * each other): each stays on the surface and arrives. */
+static void test_random_walks(void **state)
+{
+    (void)state;
+    nav_world *w = village();
+    nav_crowd *crowd;
+    assert_int_equal(nav_crowd_create(w, &(nav_crowd_desc){.max_agents = 4}, &crowd), NAV_SUCCESS);
+    const nav_vec3 spots[] = {{12.5f, 3, 8.5f}, {125.5f, 0, 20.5f}, {30.5f, 0, 8.5f},
+                              {72, 0, 18},      {3.5f, 0.2f, 8.5f}, {3.5f, 3.2f, 8.5f}};
+    srand(5);
+    for (int round = 0; round < 6; round++) {
+        uint32_t ids[4];
+        for (int k = 0; k < 4; k++) {
+            assert_int_equal(nav_crowd_add_agent(crowd, spots[rand() % 6], &walker, &ids[k]), NAV_SUCCESS);
+            assert_int_equal(nav_crowd_set_goal(crowd, ids[k], spots[rand() % 6]), NAV_SUCCESS);
+        }
+        FAILS_WITH(nav_crowd_add_agent(crowd, spots[0], &walker, NULL), NAV_BUFFER_TOO_SMALL);
+        bool all = false;
+        for (double t = 0; t < 90 && !all; t += 0.05) {
+            assert_int_equal(nav_crowd_tick(crowd, 0.05), NAV_SUCCESS);
+            all = true;
+            for (int k = 0; k < 4; k++) {
+                nav_agent_info a;
+                assert_true(nav_crowd_agent(crowd, ids[k], &a));
+                if (a.state != NAV_AGENT_ON_LINK) check_on_surface(w, &a);
+                all &= a.state == NAV_AGENT_ARRIVED;
+            }
+        }
+        assert_true(all);
+        for (int k = 0; k < 4; k++) assert_int_equal(nav_crowd_remove_agent(crowd, ids[k]), NAV_SUCCESS);
+    }
+    nav_crowd_destroy(crowd);
+    nav_world_destroy(w);
+}
+
+/* With the bridge up, the east town is out of reach: the agent says so and stands. */
+static void test_no_route(void **state)
+{
+    (void)state;
+    nav_world *w = village();
+    uint32_t bridge = NAV_WORLD_NONE;
+    nav_world_info info;
+    nav_world_get_info(w, &info);
+    for (uint32_t l = 0; l < info.links; l++) {
+        nav_world_link_desc d;
+        assert_true(nav_world_link(w, l, &d));
+        if (d.name && !strcmp(d.name, "bridge")) bridge = l;
+    }
+    assert_int_not_equal(bridge, NAV_WORLD_NONE);
+    assert_int_equal(nav_world_set_links(w, &(nav_world_link_change){bridge, false}, 1), NAV_SUCCESS);
+    nav_crowd *crowd;
+    assert_int_equal(nav_crowd_create(w, NULL, &crowd), NAV_SUCCESS);
+    uint32_t id;
+    assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){30.5f, 0, 8.5f}, &walker, &id), NAV_SUCCESS);
+    assert_int_equal(nav_crowd_set_goal(crowd, id, (nav_vec3){125.5f, 0, 20.5f}),
+                     NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
+    nav_agent_info a, b;
+    assert_true(nav_crowd_agent(crowd, id, &a));
+    assert_int_equal(a.state, NAV_AGENT_NO_ROUTE);
+    assert_int_equal(nav_crowd_tick(crowd, 0.1), NAV_SUCCESS);
+    assert_true(nav_crowd_agent(crowd, id, &b));
+    assert_memory_equal(&a.place, &b.place, sizeof a.place);
+    nav_crowd_destroy(crowd);
+    nav_world_destroy(w);
+}
+
+/* Bad input gets a clear status and changes nothing. */
+static void test_bad_input(void **state)
+{
+    (void)state;
+    nav_world *w = village();
+    nav_crowd *crowd = (nav_crowd *)1;
+    FAILS_WITH(nav_crowd_create(NULL, NULL, &crowd), NAV_INVALID_PARAM);
+    assert_null(crowd);
+    FAILS_WITH(nav_crowd_create(w, NULL, NULL), NAV_INVALID_PARAM);
+    assert_int_equal(nav_crowd_create(w, NULL, &crowd), NAV_SUCCESS);
+    const nav_vec3 home = {30.5f, 0, 8.5f};
+    nav_agent_params bad[] = {walker, walker, walker, walker, walker, walker};
+    bad[0].radius = 0, bad[1].radius = -1, bad[2].height = 0, bad[3].max_speed = NAN,
+    bad[4].max_accel = INFINITY, bad[5].max_speed = -3;
+    uint32_t id = 7;
+    for (int i = 0; i < 6; i++) FAILS_WITH(nav_crowd_add_agent(crowd, home, &bad[i], &id), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_crowd_add_agent(crowd, home, NULL, &id), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_crowd_add_agent(crowd, (nav_vec3){NAN, 0, 0}, &walker, &id), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_crowd_add_agent(crowd, (nav_vec3){30.5f, INFINITY, 8.5f}, &walker, &id),
+               NAV_INVALID_PARAM);
+    FAILS_WITH(nav_crowd_add_agent(crowd, (nav_vec3){-500, 0, -500}, &walker, &id), NAV_INVALID_PARAM);
+    assert_int_equal(id, UINT32_MAX);
+    assert_int_equal(nav_crowd_add_agent(crowd, home, &walker, &id), NAV_SUCCESS);
+    assert_int_equal(id, 0); /* (no failed call took an id) */
+    nav_agent_info before, after;
+    assert_true(nav_crowd_agent(crowd, id, &before));
+    FAILS_WITH(nav_crowd_set_goal(crowd, id, (nav_vec3){NAN, 0, 0}), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_crowd_set_goal(crowd, id, (nav_vec3){-500, 0, -500}),
+               NAV_INVALID_PARAM);                                     /* off every surface */
+    FAILS_WITH(nav_crowd_set_goal(crowd, 1, home), NAV_INVALID_PARAM); /* no such agent */
+    FAILS_WITH(nav_crowd_set_goal(crowd, UINT32_MAX, home), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_crowd_remove_agent(crowd, 5), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_crowd_clear_goal(crowd, 5), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_crowd_tick(crowd, 0), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_crowd_tick(crowd, -1), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_crowd_tick(crowd, NAN), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_crowd_tick(NULL, 0.1), NAV_INVALID_PARAM);
+    assert_true(nav_crowd_agent(crowd, id, &after));
+    assert_memory_equal(&before, &after, sizeof before);
+    assert_int_equal(after.state, NAV_AGENT_IDLE);
+    assert_false(nav_crowd_agent(crowd, 3, &after));
+    uint32_t n = 9;
+    assert_null(nav_crowd_agent_route(crowd, 3, &n));
+    assert_int_equal(n, 0);
+    nav_crowd_destroy(crowd);
+    nav_crowd_destroy(NULL);
+    nav_world_destroy(w);
+}
+
+/* Every allocation of the crowd failing in turn: NAV_OUT_OF_MEMORY, nothing leaked, and once there is
+ * room the walk is the one without failures. */
+static void test_allocation_failures(void **state)
+{
+    (void)state;
+    nav_world *w = village();
+    const nav_vec3 from = {3.5f, 0.2f, 8.5f}, to = {72, 0, 18};
+    bool done = false;
+    for (long fail_at = 1; !done && fail_at < 200; fail_at++) {
+        test_allocator t;
+        test_allocator_init(&t, fail_at);
+        nav_crowd *crowd = NULL;
+        uint32_t id;
+        nav_status s = nav_crowd_create(w, &(nav_crowd_desc){.allocator = &t.hooks, .max_agents = 2}, &crowd);
+        if (!nav_failed(s)) s = nav_crowd_add_agent(crowd, from, &walker, &id);
+        if (!nav_failed(s)) s = nav_crowd_set_goal(crowd, id, to);
+        for (int k = 0; k < 600 && !nav_failed(s); k++) s = nav_crowd_tick(crowd, 0.1);
+        if (nav_failed(s)) {
+            assert_int_equal(s, NAV_FAILURE | NAV_OUT_OF_MEMORY);
+        } else {
+            nav_agent_info a;
+            assert_true(nav_crowd_agent(crowd, id, &a));
+            assert_int_equal(a.state, NAV_AGENT_ARRIVED);
+            done = true;
+        }
+        nav_crowd_destroy(crowd);
+        assert_int_equal(t.live, 0);
+    }
+    assert_true(done);
+    nav_world_destroy(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_walk_through_the_village),
+        cmocka_unit_test(test_random_walks),
+        cmocka_unit_test(test_no_route),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_allocation_failures),
+    };
+    return cmocka_run_group_tests_name("agents", tests, NULL, NULL);
+}
