@@ -151,8 +151,8 @@ static void test_walk_through_the_village(void **state)
     nav_world_destroy(w);
 }
 
-/* Short walks between random places of the village, a few agents at once (they do not yet avoid
- * each other): each stays on the surface and arrives. */
+/* Walks between random places of the village, four agents at once (each with a start and a goal of
+ * its own), avoiding each other: each stays on the surface and arrives. */
 static void test_random_walks(void **state)
 {
     (void)state;
@@ -164,9 +164,14 @@ static void test_random_walks(void **state)
     srand(5);
     for (int round = 0; round < 6; round++) {
         uint32_t ids[4];
+        int from[6] = {0, 1, 2, 3, 4, 5}, to[6] = {0, 1, 2, 3, 4, 5}; /* (four different starts and goals) */
+        for (int k = 5; k > 0; k--) {
+            int i = rand() % (k + 1), j = rand() % (k + 1), t = from[k];
+            from[k] = from[i], from[i] = t, t = to[k], to[k] = to[j], to[j] = t;
+        }
         for (int k = 0; k < 4; k++) {
-            assert_int_equal(nav_crowd_add_agent(crowd, spots[rand() % 6], &walker, &ids[k]), NAV_SUCCESS);
-            assert_int_equal(nav_crowd_set_goal(crowd, ids[k], spots[rand() % 6]), NAV_SUCCESS);
+            assert_int_equal(nav_crowd_add_agent(crowd, spots[from[k]], &walker, &ids[k]), NAV_SUCCESS);
+            assert_int_equal(nav_crowd_set_goal(crowd, ids[k], spots[to[k]]), NAV_SUCCESS);
         }
         FAILS_WITH(nav_crowd_add_agent(crowd, spots[0], &walker, NULL), NAV_BUFFER_TOO_SMALL);
         bool all = false;
@@ -185,6 +190,109 @@ static void test_random_walks(void **state)
     }
     nav_crowd_destroy(crowd);
     nav_world_destroy(w);
+}
+
+/* A world of one grid region made of rows (the grid is the caller's to destroy, after the world). */
+static nav_world *grid_world(const char *const *rows, int32_t h, nav_grid **grid)
+{
+    *grid = test_grid_from_rows(rows, h, &(nav_grid_desc){.cell_size = 1});
+    nav_world_builder *b;
+    assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_grid(b, "ground", *grid, NULL), NAV_SUCCESS);
+    nav_world *w;
+    assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
+    nav_world_builder_destroy(b);
+    return w;
+}
+
+/* Runs the crowd until every agent arrives or `limit` seconds pass; returns the deepest overlap of two
+ * agents seen (their radii less their distance), and in *mean the mean of the summed overlaps a
+ * tick; *arrived: how many arrived. Every agent on the surface every tick. */
+static double run_crowd(const nav_world *w, nav_crowd *crowd, uint32_t n, double limit, uint32_t *arrived,
+                        double *mean)
+{
+    double deepest = 0, sum = 0;
+    int ticks = 0;
+    *arrived = 0;
+    for (double t = 0; t < limit && *arrived < n; t += 1.0 / 30, ticks++) {
+        assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+        nav_agent_info a[32];
+        *arrived = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            assert_true(nav_crowd_agent(crowd, i, &a[i]));
+            check_on_surface(w, &a[i]);
+            *arrived += a[i].state == NAV_AGENT_ARRIVED;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t j = i + 1; j < n; j++) {
+                double over = (double)a[i].params.radius + a[j].params.radius -
+                              nav_vec3_dist_xz(a[i].place.position, a[j].place.position);
+                if (over > 0) sum += over, deepest = fmax(deepest, over);
+            }
+    }
+    *mean = ticks ? sum / ticks : 0;
+    return deepest;
+}
+
+/* Two agents meet head on in a corridor three cells wide and pass each other without touching;
+ * without avoidance (no neighbour in range) they walk through each other. */
+static void test_two_pass_in_a_corridor(void **state)
+{
+    (void)state;
+    const char *rows[] = {"##############################", "..............................",
+                          "..............................", "..............................",
+                          "##############################"};
+    nav_grid *grid;
+    nav_world *w = grid_world(rows, 5, &grid);
+    for (int avoiding = 1; avoiding >= 0; avoiding--) {
+        nav_crowd *crowd;
+        nav_crowd_desc d = {.neighbour_range = avoiding ? 0 : 1e-3f};
+        assert_int_equal(nav_crowd_create(w, &d, &crowd), NAV_SUCCESS);
+        uint32_t a, b;
+        assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){1.5f, 0, 2.5f}, &walker, &a), NAV_SUCCESS);
+        assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){28.5f, 0, 2.5f}, &walker, &b), NAV_SUCCESS);
+        assert_int_equal(nav_crowd_set_goal(crowd, a, (nav_vec3){28.5f, 0, 2.5f}), NAV_SUCCESS);
+        assert_int_equal(nav_crowd_set_goal(crowd, b, (nav_vec3){1.5f, 0, 2.5f}), NAV_SUCCESS);
+        uint32_t arrived;
+        double mean, deepest = run_crowd(w, crowd, 2, 30, &arrived, &mean);
+        assert_int_equal(arrived, 2);
+        if (avoiding)
+            assert_true(deepest < 0.01); /* (a float's rounding) */
+        else
+            assert_true(deepest > 0.5);
+        nav_crowd_destroy(crowd);
+    }
+    nav_world_destroy(w);
+    nav_grid_destroy(grid);
+}
+
+/* Twenty agents queue through a door two cells wide into the room beyond, each to a place of its
+ * own there: all arrive, the doorway jam resolves, and they overlap little. */
+static void test_twenty_through_a_door(void **state)
+{
+    (void)state;
+    const char *rows[] = {"......................", "......................", "......................",
+                          "......................", "......................", "##########..##########",
+                          "......................", "......................", "......................",
+                          "......................", "......................", "......................"};
+    nav_grid *grid;
+    nav_world *w = grid_world(rows, 12, &grid);
+    nav_crowd *crowd;
+    assert_int_equal(nav_crowd_create(w, NULL, &crowd), NAV_SUCCESS);
+    for (uint32_t i = 0; i < 20; i++) {
+        uint32_t id;
+        nav_vec3 start = {1.5f + (float)(2 * (i % 10)), 0, 1.5f + (float)(2 * (i / 10))},
+                 goal = {1.5f + (float)(2 * (i % 10)), 0, 8.5f + (float)(2 * (i / 10))};
+        assert_int_equal(nav_crowd_add_agent(crowd, start, &walker, &id), NAV_SUCCESS);
+        assert_int_equal(nav_crowd_set_goal(crowd, id, goal), NAV_SUCCESS);
+    }
+    uint32_t arrived;
+    double mean, deepest = run_crowd(w, crowd, 20, 60, &arrived, &mean);
+    assert_int_equal(arrived, 20);
+    assert_true(deepest < 0.25 && mean < 0.05);
+    nav_crowd_destroy(crowd);
+    nav_world_destroy(w);
+    nav_grid_destroy(grid);
 }
 
 /* With the bridge up, the east town is out of reach: the agent says so and stands. */
@@ -304,6 +412,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk_through_the_village),
         cmocka_unit_test(test_random_walks),
+        cmocka_unit_test(test_two_pass_in_a_corridor),
+        cmocka_unit_test(test_twenty_through_a_door),
         cmocka_unit_test(test_no_route),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_allocation_failures),

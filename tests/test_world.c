@@ -2997,8 +2997,12 @@ static void test_agent_places(void **state)
         assert_true(at.position.x >= (float)cx && at.position.x <= (float)cx + 1 &&
                     at.position.z >= (float)cy && at.position.z <= (float)cy + 1);
         assert_true(nav_vec3_dist_xz(at.position, target) <= nav_vec3_dist_xz(from.position, target) + 1e-5f);
-        bool inside = target.x > 0 && target.z > 0 && target.x < 12 && target.z < 10;
+        bool inside = target.x > 0 && target.z > 0 && target.x < 12 && target.z < 10, sees;
         double step;
+        assert_int_equal(nav_world_sees(q, &from, target, &sees),
+                         NAV_SUCCESS); /* (the grid's any-angle rule) */
+        assert_true(sees == nav_grid_anyangle_segment(yard, from.position.x, from.position.z, target.x,
+                                                      target.z, NULL));
         if (inside &&
             nav_grid_anyangle_segment(yard, from.position.x, from.position.z, target.x, target.z, &step)) {
             assert_true(nav_vec3_dist_xz(at.position, target) < 2e-4f); /* (a cell's inset at most) */
@@ -3016,6 +3020,11 @@ static void test_agent_places(void **state)
             nav_mesh_move_along_surface(mq, NULL, from.id, from.position, mtarget, &reached, &poly),
             NAV_SUCCESS);
         assert_true(at.region == 1 && at.id == poly && nav_vec3_dist(at.position, reached) == 0);
+        nav_mesh_raycast_hit hit; /* (what it sees: a raycast that gets there) */
+        assert_int_equal(nav_world_sees(q, &from, mtarget, &sees), NAV_SUCCESS);
+        assert_true(sees == (!nav_failed(nav_mesh_raycast(mq, NULL, from.id, from.position, mtarget, &hit,
+                                                          NULL, 0)) &&
+                             hit.t >= 1));
     }
     assert_true(onto > 100 && slid > 50);
     /* a waypoint graph: along the links at the waypoint, not against a one-way link */

@@ -14,8 +14,13 @@
 
 #include "alloc.h"
 #include "nav/agents.h"
+#include "orca.h"
 
-#define DEFAULT_MAX_AGENTS 1024
+#define DEFAULT_MAX_AGENTS   1024
+#define DEFAULT_NEIGHBOURS   10
+#define DEFAULT_TIME_HORIZON 2.0
+#define DEFAULT_RANGE        6.0
+#define STUCK_SECONDS        0.5 /* held this long, an agent plans its route again */
 
 /* A route's points, one block: points, then regions, nodes (places) and link marks. */
 typedef struct route {
@@ -36,6 +41,7 @@ typedef struct agent {
     nav_vec3 link_from; /* on a link: where it started across */
     double link_length; /* and how far it has to go, */
     double link_done;   /* and has gone */
+    double stuck;       /* seconds it has made almost no way while wanting to */
 } agent;
 
 struct nav_crowd {
@@ -45,6 +51,20 @@ struct nav_crowd {
     nav_path path;          /* a plan's path */
     agent *agents;
     uint32_t max_agents;
+    /* avoidance (nav_crowd_desc) */
+    uint32_t max_neighbours;
+    double time_horizon, range;
+    /* a tick's: each agent as it was when the tick began, whether it steers, the velocity it wants
+     * and the one avoidance leaves it */
+    nav__orca_agent *was;
+    uint8_t *steers, *avoids; /* avoids: on the ground of a kind with room to pass (no road) */
+    nav__orca_vec *preferred, *chosen;
+    /* the agents on the ground by cell of side `range` (a hash: bucket b holds first[b], then
+     * next[...] until UINT32_MAX), ordered by id within a bucket */
+    uint32_t *first, *next, buckets;
+    nav__orca_line *lines, *projected; /* max_neighbours each */
+    uint32_t *near;                    /* max_neighbours: the nearest neighbours found */
+    double *near_dist;
 };
 
 nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_crowd **out)
@@ -61,8 +81,26 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->allocator = a;
     c->max_agents = max;
     nav_path_init(&c->path, &a);
+    c->max_neighbours = desc && desc->max_neighbours ? desc->max_neighbours : DEFAULT_NEIGHBOURS;
+    c->time_horizon = desc && desc->time_horizon > 0 ? desc->time_horizon : DEFAULT_TIME_HORIZON;
+    c->range = desc && desc->neighbour_range > 0 ? desc->neighbour_range : DEFAULT_RANGE;
+    c->buckets = 1;
+    while (c->buckets < 2 * max && c->buckets < (1u << 30)) c->buckets *= 2;
     c->agents = nav__calloc(&a, max, sizeof *c->agents);
-    nav_status s = c->agents ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    c->was = nav__alloc(&a, nav__mul_size(max, sizeof *c->was));
+    c->steers = nav__alloc(&a, max);
+    c->avoids = nav__alloc(&a, max);
+    c->preferred = nav__alloc(&a, nav__mul_size(max, sizeof *c->preferred));
+    c->chosen = nav__alloc(&a, nav__mul_size(max, sizeof *c->chosen));
+    c->first = nav__alloc(&a, nav__mul_size(c->buckets, sizeof *c->first));
+    c->next = nav__alloc(&a, nav__mul_size(max, sizeof *c->next));
+    c->lines = nav__alloc(&a, nav__mul_size(c->max_neighbours, sizeof *c->lines));
+    c->projected = nav__alloc(&a, nav__mul_size(c->max_neighbours, sizeof *c->projected));
+    c->near = nav__alloc(&a, nav__mul_size(c->max_neighbours, sizeof *c->near));
+    c->near_dist = nav__alloc(&a, nav__mul_size(c->max_neighbours, sizeof *c->near_dist));
+    bool made = c->agents && c->was && c->steers && c->avoids && c->preferred && c->chosen && c->first &&
+                c->next && c->lines && c->projected && c->near && c->near_dist;
+    nav_status s = made ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (nav_failed(s)) {
         nav_crowd_destroy(c);
         return nav_has_detail(s, NAV_OUT_OF_MEMORY) ? NAV_FAILURE | NAV_OUT_OF_MEMORY : s;
@@ -88,6 +126,17 @@ void nav_crowd_destroy(nav_crowd *c)
     nav_allocator a = c->allocator;
     for (uint32_t i = 0; c->agents && i < c->max_agents; i++) route_free(c, &c->agents[i].route);
     nav__free(&a, c->agents);
+    nav__free(&a, c->was);
+    nav__free(&a, c->steers);
+    nav__free(&a, c->avoids);
+    nav__free(&a, c->preferred);
+    nav__free(&a, c->chosen);
+    nav__free(&a, c->first);
+    nav__free(&a, c->next);
+    nav__free(&a, c->lines);
+    nav__free(&a, c->projected);
+    nav__free(&a, c->near);
+    nav__free(&a, c->near_dist);
     nav_world_query_destroy(c->query);
     nav_path_destroy(&c->path);
     nav__free(&a, c);
@@ -96,9 +145,14 @@ void nav_crowd_destroy(nav_crowd *c)
 size_t nav_crowd_memory_bytes(const nav_crowd *c)
 {
     if (!c) return 0;
-    size_t bytes = sizeof *c + (size_t)c->max_agents * sizeof *c->agents +
-                   nav_world_query_memory_bytes(c->query) +
-                   (size_t)c->path.capacity * (sizeof *c->path.points + sizeof *c->path.nodes);
+    size_t bytes =
+        sizeof *c +
+        (size_t)c->max_agents *
+            (sizeof *c->agents + sizeof *c->was + 2 + 2 * sizeof *c->preferred + sizeof *c->next) +
+        (size_t)c->buckets * sizeof *c->first +
+        (size_t)c->max_neighbours * (2 * sizeof *c->lines + sizeof *c->near + sizeof *c->near_dist) +
+        nav_world_query_memory_bytes(c->query) +
+        (size_t)c->path.capacity * (sizeof *c->path.points + sizeof *c->path.nodes);
     for (uint32_t i = 0; i < c->max_agents; i++) bytes += c->agents[i].route.capacity * route_point_bytes();
     return bytes;
 }
@@ -181,10 +235,10 @@ static bool take_route(nav_crowd *c, agent *a)
     return true;
 }
 
-nav_status nav_crowd_set_goal(nav_crowd *c, uint32_t id, nav_vec3 goal)
+/* Plans agent a's route from where it stands to goal (its goal from now on, unless goal is at no
+ * walkable place: NAV_INVALID_PARAM, nothing changed). */
+static nav_status plan(nav_crowd *c, agent *a, nav_vec3 goal)
 {
-    agent *a = agent_of(c, id);
-    if (!a || !finite3(goal)) return NAV_FAILURE | NAV_INVALID_PARAM;
     nav_world_result res;
     nav_status s = nav_world_find_path(c->query, a->place.position, goal, &c->path, &res);
     if (nav_failed(s) && nav_has_detail(s, NAV_INVALID_PARAM)) return s; /* (a goal at no place: as it was) */
@@ -203,7 +257,15 @@ nav_status nav_crowd_set_goal(nav_crowd *c, uint32_t id, nav_vec3 goal)
     }
     a->corner = a->route.count > 1 ? 1 : 0; /* (the first point is where it starts) */
     a->state = NAV_AGENT_MOVING;
+    a->stuck = 0;
     return NAV_SUCCESS;
+}
+
+nav_status nav_crowd_set_goal(nav_crowd *c, uint32_t id, nav_vec3 goal)
+{
+    agent *a = agent_of(c, id);
+    if (!a || !finite3(goal)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    return plan(c, a, goal);
 }
 
 nav_status nav_crowd_clear_goal(nav_crowd *c, uint32_t id)
@@ -243,26 +305,32 @@ static void cross_link(agent *a, double dt)
     if (a->corner + 1 < r->count) a->corner++;
 }
 
-/* The corners it has reached behind it (a link's start: it starts across). */
-static void take_corners(agent *a)
+/* The corners behind it: each one whose next it sees from where it stands (a later corner in sight: a
+ * shortcut); at the corner before a link, once within its radius, it starts across. */
+static nav_status take_corners(nav_crowd *c, agent *a)
 {
     const route *r = &a->route;
-    double reach = a->params.radius;
-    while (a->corner + 1 < r->count && dist_xz(a->place.position, r->points[a->corner]) <= reach) {
+    while (a->corner + 1 < r->count) {
         if (r->link_after[a->corner]) {
+            if (dist_xz(a->place.position, r->points[a->corner]) > a->params.radius) return NAV_SUCCESS;
             a->corner++;
             a->state = NAV_AGENT_ON_LINK;
             a->link_from = a->place.position;
             a->link_length = nav_vec3_dist(a->place.position, r->points[a->corner]);
             a->link_done = 0;
-            return;
+            return NAV_SUCCESS;
         }
+        bool sees;
+        nav_status s = nav_world_sees(c->query, &a->place, r->points[a->corner + 1], &sees);
+        if (nav_failed(s) || !sees) return nav_failed(s) ? s : NAV_SUCCESS;
         a->corner++;
     }
+    return NAV_SUCCESS;
 }
 
-/* Steers towards the corner and moves along the surface. */
-static nav_status steer(nav_crowd *c, agent *a, double dt)
+/* The velocity an agent moving on its route wants: towards its corner at full speed, slowing down
+ * within stopping distance of its goal; false once it has arrived (then it stands). */
+static bool preferred_velocity(agent *a, nav__orca_vec *want)
 {
     const route *r = &a->route;
     nav_vec3 pos = a->place.position, corner = r->points[a->corner];
@@ -271,15 +339,96 @@ static nav_status steer(nav_crowd *c, agent *a, double dt)
     if (last && dist <= a->params.radius) { /* arrived */
         a->state = NAV_AGENT_ARRIVED;
         a->velocity = (nav_vec3){0, 0, 0};
-        return NAV_SUCCESS;
+        return false;
     }
     double speed = a->params.max_speed;
     if (last) { /* slowing down within stopping distance of the goal */
         double stopping = speed * speed / (2.0 * a->params.max_accel) + a->params.radius;
         speed = fmin(speed, speed * dist / stopping);
     }
-    double want_x = dist > 0 ? dx / dist * speed : 0, want_z = dist > 0 ? dz / dist * speed : 0;
-    double dvx = want_x - a->velocity.x, dvz = want_z - a->velocity.z, dv = sqrt(dvx * dvx + dvz * dvz),
+    *want = dist > 0 ? (nav__orca_vec){dx / dist * speed, dz / dist * speed} : (nav__orca_vec){0, 0};
+    return true;
+}
+
+static int64_t cell_of(const nav_crowd *c, double x)
+{
+    return (int64_t)floor(x / c->range);
+}
+
+static uint32_t bucket_of(const nav_crowd *c, int64_t cx, int64_t cz)
+{
+    uint64_t h = (uint64_t)cx * 0x9E3779B97F4A7C15ull ^ (uint64_t)cz * 0xC2B2AE3D27D4EB4Full;
+    return (uint32_t)(h >> 32) & (c->buckets - 1);
+}
+
+/* The agents on the ground (not crossing a link) into their buckets, each bucket in id order. */
+static void fill_buckets(nav_crowd *c)
+{
+    for (uint32_t b = 0; b < c->buckets; b++) c->first[b] = UINT32_MAX;
+    for (uint32_t i = c->max_agents; i-- > 0;) { /* (backwards: each list comes out in id order) */
+        const agent *a = &c->agents[i];
+        if (!a->active || a->state == NAV_AGENT_ON_LINK || !c->avoids[i]) continue;
+        uint32_t b = bucket_of(c, cell_of(c, c->was[i].position.x), cell_of(c, c->was[i].position.z));
+        c->next[i] = c->first[b];
+        c->first[b] = i;
+    }
+}
+
+/* Keeps neighbour j at distance d among agent i's nearest (nearest first, ties by id); n found so far. */
+static uint32_t keep_near(nav_crowd *c, uint32_t n, uint32_t j, double d)
+{
+    uint32_t at = n;
+    while (at > 0 && (c->near_dist[at - 1] > d || (c->near_dist[at - 1] == d && c->near[at - 1] > j))) at--;
+    if (at >= c->max_neighbours) return n;
+    uint32_t last = n < c->max_neighbours ? n : c->max_neighbours - 1;
+    for (uint32_t k = last; k > at; k--) c->near[k] = c->near[k - 1], c->near_dist[k] = c->near_dist[k - 1];
+    c->near[at] = j, c->near_dist[at] = d;
+    return n < c->max_neighbours ? n + 1 : n;
+}
+
+/* Agent i's nearest neighbours within range on its floor (their heights overlapping), into c->near:
+ * their count. */
+static uint32_t neighbours(nav_crowd *c, uint32_t i)
+{
+    const nav__orca_agent *me = &c->was[i];
+    const agent *a = &c->agents[i];
+    int64_t cx = cell_of(c, me->position.x), cz = cell_of(c, me->position.z);
+    uint32_t n = 0, seen[9];
+    for (int k = 0; k < 9; k++) {
+        uint32_t b = bucket_of(c, cx + k % 3 - 1, cz + k / 3 - 1);
+        bool again = false; /* (two cells may share a bucket) */
+        for (int m = 0; m < k; m++) again |= seen[m] == b;
+        seen[k] = b;
+        if (again) continue;
+        for (uint32_t j = c->first[b]; j != UINT32_MAX; j = c->next[j]) {
+            const agent *o = &c->agents[j];
+            double dx = c->was[j].position.x - me->position.x, dz = c->was[j].position.z - me->position.z,
+                   d = sqrt(dx * dx + dz * dz), dy = fabs((double)o->place.position.y - a->place.position.y);
+            if (j != i && d <= c->range && dy < 0.5 * ((double)a->params.height + o->params.height))
+                n = keep_near(c, n, j, d);
+        }
+    }
+    return n;
+}
+
+/* The velocity avoidance leaves agent i: ORCA over its nearest neighbours (those that steer share
+ * the avoiding; it avoids those that stand alone). */
+static nav__orca_vec avoid(nav_crowd *c, uint32_t i, double dt)
+{
+    uint32_t n = neighbours(c, i);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t j = c->near[k];
+        c->lines[k] =
+            nav__orca_line_of(&c->was[i], &c->was[j], c->time_horizon, dt, c->steers[j] ? 0.5 : 1.0);
+    }
+    return nav__orca_solve(c->lines, n, c->agents[i].params.max_speed, c->preferred[i], c->projected);
+}
+
+/* Turns the velocity towards `want` by at most max_accel * dt and moves along the surface. */
+static nav_status integrate(nav_crowd *c, agent *a, nav__orca_vec want, double dt)
+{
+    nav_vec3 pos = a->place.position;
+    double dvx = want.x - a->velocity.x, dvz = want.z - a->velocity.z, dv = sqrt(dvx * dvx + dvz * dvz),
            most = a->params.max_accel * dt;
     if (dv > most) dvx *= most / dv, dvz *= most / dv;
     double vx = a->velocity.x + dvx, vz = a->velocity.z + dvz;
@@ -302,6 +451,10 @@ static nav_status steer(nav_crowd *c, agent *a, double dt)
     a->velocity = (nav_vec3){(float)(((double)moved.position.x - pos.x) / dt), 0,
                              (float)(((double)moved.position.z - pos.z) / dt)};
     a->place = moved;
+    /* pressed against a wall on the way to a corner it no longer sees (pushed off its line) */
+    double wanted = sqrt(want.x * want.x + want.z * want.z);
+    bool held = wanted > 0.1 * a->params.max_speed && dist_xz(pos, moved.position) < 0.1 * wanted * dt;
+    a->stuck = held ? a->stuck + dt : 0;
     return NAV_SUCCESS;
 }
 
@@ -309,20 +462,39 @@ nav_status nav_crowd_tick(nav_crowd *c, double dt)
 {
     if (!c || !(dt > 0 && dt <= 1)) return NAV_FAILURE | NAV_INVALID_PARAM;
     nav_status result = NAV_SUCCESS;
+    /* each agent as the tick finds it; along its route: the corners behind it, the links it crosses,
+     * the velocity it wants */
     for (uint32_t i = 0; i < c->max_agents; i++) {
         agent *a = &c->agents[i];
-        if (!a->active || !a->has_goal) continue;
+        c->steers[i] = 0;
+        if (!a->active) continue;
+        /* (a waypoint graph is a road without width: agents on it pass through each other) */
+        c->avoids[i] = nav_world_region_kind_of(c->world, a->place.region) != NAV_WORLD_REGION_WAYPOINTS;
+        c->was[i] = (nav__orca_agent){
+            {a->place.position.x, a->place.position.z}, {a->velocity.x, a->velocity.z}, a->params.radius};
+        if (!a->has_goal) continue;
+        if (a->state == NAV_AGENT_MOVING && a->stuck >= STUCK_SECONDS) /* the way from where it is now */
+        {
+            nav_status s = plan(c, a, a->goal); /* (no route from here: it stands, NAV_AGENT_NO_ROUTE) */
+            if (nav_failed(s) && nav_has_detail(s, NAV_OUT_OF_MEMORY)) result = s;
+        }
+        if (a->state == NAV_AGENT_MOVING) {
+            nav_status s = take_corners(c, a);
+            if (nav_failed(s)) result = s; /* (it steers to the corner it had) */
+        }
         if (a->state == NAV_AGENT_ON_LINK) {
             cross_link(a, dt);
             continue;
         }
-        if (a->state != NAV_AGENT_MOVING) continue;
-        take_corners(a);
-        if (a->state == NAV_AGENT_ON_LINK) {
-            cross_link(a, dt);
-            continue;
-        }
-        nav_status s = steer(c, a, dt);
+        if (a->state == NAV_AGENT_MOVING) c->steers[i] = preferred_velocity(a, &c->preferred[i]);
+    }
+    /* avoidance over where every agent was (the order of the agents plays no part), then the moves */
+    fill_buckets(c);
+    for (uint32_t i = 0; i < c->max_agents; i++)
+        if (c->steers[i]) c->chosen[i] = c->avoids[i] ? avoid(c, i, dt) : c->preferred[i];
+    for (uint32_t i = 0; i < c->max_agents; i++) {
+        if (!c->steers[i]) continue;
+        nav_status s = integrate(c, &c->agents[i], c->chosen[i], dt);
         if (nav_failed(s)) result = s;
     }
     return result;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "nav/anyangle.h"
 #include "grid_internal.h"
 #include "world_internal.h"
 #include "world_search.h"
@@ -367,6 +368,20 @@ nav_status nav__world_grid_move(nav__world_scratch *s, const nav__world_region *
     return NAV_SUCCESS;
 }
 
+/* The grid's any-angle rule (nav/anyangle.h: a segment through free cells' squares, never between
+ * two blocked cells that touch at a corner). */
+bool nav__world_grid_sees(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                          nav_vec3 to, nav_status *st)
+{
+    (void)s, (void)st;
+    const nav_grid_desc *d = nav_grid_get_desc(r->grid);
+    double size = d->cell_size;
+    return nav_grid_anyangle_segment(r->grid, ((double)from->position.x - d->origin.x) / size,
+                                     ((double)from->position.z - d->origin.z) / size,
+                                     ((double)to.x - d->origin.x) / size, ((double)to.z - d->origin.z) / size,
+                                     NULL);
+}
+
 const nav__world_region_ops nav__world_grid_ops = {.name = "grid",
                                                    .index = 0,
                                                    .public_kind = NAV_WORLD_REGION_GRID,
@@ -386,4 +401,5 @@ const nav__world_region_ops nav__world_grid_ops = {.name = "grid",
                                                    .places = &cells,
                                                    .nearest = nav__world_grid_nearest,
                                                    .move = nav__world_grid_move,
-                                                   .corridor = nav__world_corridor_of_nodes};
+                                                   .corridor = nav__world_corridor_of_nodes,
+                                                   .sees = nav__world_grid_sees};

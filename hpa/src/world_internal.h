@@ -179,6 +179,10 @@ typedef struct nav__world_region_ops {
      * NAV_FAILURE | NAV_BUFFER_TOO_SMALL). */
     nav_status (*corridor)(nav__world_scratch *s, const nav__world_region *r, const nav_path *path,
                            uint32_t first, uint32_t count, uint32_t *ids, uint32_t capacity, uint32_t *n);
+    /* Whether the straight way from place `from` to point `to` (seen from above) is walkable in the
+     * region (a character sees it); NAV_FAILURE | NAV_OUT_OF_MEMORY in *st when it cannot tell. */
+    bool (*sees)(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from, nav_vec3 to,
+                 nav_status *st);
 } nav__world_region_ops;
 
 /* A leg's corridor that is its points' own places (path->nodes: a grid's cells, waypoints), none
@@ -234,6 +238,8 @@ bool nav__world_grid_place_ok(const nav__world_region *r, uint32_t id);
 bool nav__world_grid_nearest(const nav__world_region *r, nav_vec3 point, nav_vec3 half, nav_world_place *out);
 nav_status nav__world_grid_move(nav__world_scratch *s, const nav__world_region *r,
                                 const nav_world_place *from, nav_vec3 target, nav_world_place *out);
+bool nav__world_grid_sees(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                          nav_vec3 to, nav_status *st);
 
 /* Makes the scratch for every region of w (NAV_FAILURE | NAV_OUT_OF_MEMORY), and frees it. a: for
  * what is made here; path [opt]: for what grows while planners run (the leg path, the grid search

@@ -182,6 +182,21 @@ static nav_status mesh_corridor(nav__world_scratch *s, const nav__world_region *
     return k > capacity ? NAV_FAILURE | NAV_BUFFER_TOO_SMALL : NAV_SUCCESS;
 }
 
+/* A raycast that reaches `to` (nav_mesh_raycast). */
+static bool mesh_sees(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                      nav_vec3 to, nav_status *st)
+{
+    nav_mesh_query *q = nav__world_region_query(s->kind[nav__world_mesh_ops.index], r);
+    if (!q) {
+        *st = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        return false;
+    }
+    nav_mesh_raycast_hit hit;
+    nav_status rs = nav_mesh_raycast(q, NULL, from->id, from->position, to, &hit, NULL, 0);
+    if (nav_failed(rs) && nav_has_detail(rs, NAV_OUT_OF_MEMORY)) *st = rs;
+    return !nav_failed(rs) && hit.t >= 1;
+}
+
 const nav__world_region_ops nav__world_mesh_ops = {.name = "navmesh",
                                                    .index = 2,
                                                    .public_kind = NAV_WORLD_REGION_MESH,
@@ -200,4 +215,5 @@ const nav__world_region_ops nav__world_mesh_ops = {.name = "navmesh",
                                                    .pair = search,
                                                    .nearest = mesh_nearest,
                                                    .move = mesh_move,
-                                                   .corridor = mesh_corridor};
+                                                   .corridor = mesh_corridor,
+                                                   .sees = mesh_sees};

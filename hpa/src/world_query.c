@@ -568,20 +568,41 @@ nav_status nav_world_leg_corridor(nav_world_query *q, uint32_t leg, const nav_pa
     return r->ops->corridor(&q->scratch, r, path, l->first_point, l->point_count, ids, capacity, count);
 }
 
+/* The region of place `from` for a walk towards point `to` (held loaded), or NAV_FAILURE with
+ * NAV_INVALID_PARAM (no place of the world, a point not finite) or what loading it returned. */
+static nav_status walk_region(nav_world_query *q, const nav_world_place *from, nav_vec3 to,
+                              const nav__world_region **r)
+{
+    if (!from || from->region >= q->world->region_count ||
+        !(isfinite(to.x) && isfinite(to.y) && isfinite(to.z)) ||
+        !(isfinite(from->position.x) && isfinite(from->position.y) && isfinite(from->position.z)))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    *r = &q->world->regions[from->region];
+    nav_status s = nav__world_pin(q->world, from->region, &q->pins);
+    if (nav_failed(s)) return s;
+    return (*r)->ops->place_ok(*r, from->id) ? NAV_SUCCESS : NAV_FAILURE | NAV_INVALID_PARAM;
+}
+
 nav_status nav_world_move(nav_world_query *q, const nav_world_place *from, nav_vec3 target,
                           nav_world_place *out)
 {
-    if (!q || !from || !out || from->region >= q->world->region_count ||
-        !(isfinite(target.x) && isfinite(target.y) && isfinite(target.z)) ||
-        !(isfinite(from->position.x) && isfinite(from->position.y) && isfinite(from->position.z)))
-        return NAV_FAILURE | NAV_INVALID_PARAM;
-    const nav__world_region *r = &q->world->regions[from->region];
-    nav_status s = nav__world_pin(q->world, from->region, &q->pins);
+    const nav__world_region *r;
+    nav_status s = q && out ? walk_region(q, from, target, &r) : NAV_FAILURE | NAV_INVALID_PARAM;
     if (nav_failed(s)) return s;
-    if (!r->ops->place_ok(r, from->id)) return NAV_FAILURE | NAV_INVALID_PARAM;
     nav_world_place reached;
     s = r->ops->move(&q->scratch, r, from, target, &reached);
     if (!nav_failed(s)) *out = reached;
+    return s;
+}
+
+nav_status nav_world_sees(nav_world_query *q, const nav_world_place *from, nav_vec3 to, bool *sees)
+{
+    if (sees) *sees = false;
+    const nav__world_region *r;
+    nav_status s = q && sees ? walk_region(q, from, to, &r) : NAV_FAILURE | NAV_INVALID_PARAM;
+    if (nav_failed(s)) return s;
+    bool seen = r->ops->sees(&q->scratch, r, from, to, &s);
+    if (!nav_failed(s)) *sees = seen;
     return s;
 }
 

@@ -123,6 +123,16 @@ static nav_status waypoints_move(nav__world_scratch *s, const nav__world_region 
     return NAV_SUCCESS;
 }
 
+/* On a road, a point is seen from a waypoint along the links it may walk (waypoints_move reaches
+ * it). */
+static bool waypoints_sees(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                           nav_vec3 to, nav_status *st)
+{
+    nav_world_place at;
+    *st = waypoints_move(s, r, from, to, &at);
+    return !nav_failed(*st) && nav__world_dist3(at.position, to) < 1e-4;
+}
+
 const nav__world_region_ops nav__world_waypoints_ops = {.name = "waypoints",
                                                         .index = 3,
                                                         .public_kind = NAV_WORLD_REGION_WAYPOINTS,
@@ -139,4 +149,5 @@ const nav__world_region_ops nav__world_waypoints_ops = {.name = "waypoints",
                                                         .pair = route,
                                                         .nearest = waypoints_nearest,
                                                         .move = waypoints_move,
-                                                        .corridor = nav__world_corridor_of_nodes};
+                                                        .corridor = nav__world_corridor_of_nodes,
+                                                        .sees = waypoints_sees};

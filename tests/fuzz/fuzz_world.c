@@ -87,6 +87,9 @@ static void query_link_ends(const nav_world *w, bool exact, bool lazy)
                 CHECK(nav_failed(m) || (moved.region == legs[i].region && isfinite(moved.position.x)));
                 nav_status k = nav_world_nearest(w, legs[i].to.position, (nav_vec3){1, 1, 1}, &near);
                 CHECK(!exact || !nav_failed(k));
+                bool sees;
+                nav_status v = nav_world_sees(q, &legs[i].from, legs[i].to.position, &sees);
+                CHECK(!exact || !nav_failed(v));
             }
         }
     nav_path_destroy(&path);

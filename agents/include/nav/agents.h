@@ -3,17 +3,29 @@
  * A crowd holds agents on one world (nav/world.h). Each agent has a place in the world (a region and
  * where in it), a velocity, a size and a speed, and, once given a goal, a route: the world's plan
  * from where it stands to the goal, legs on grids, navmeshes and waypoint graphs joined by links.
- * Every tick (nav_crowd_tick) each agent steers to the next corner of its route (the route's points:
- * a mesh leg's corners, a grid leg's cells, a waypoint leg's waypoints), taking the next one once it
- * reaches or passes it, slowing down as it arrives at its goal; its velocity turns towards the
- * corner no faster than its acceleration allows; and it moves along its region's surface
- * (nav_world_move: it slides along walls and never leaves the surface). Where a leg ends at a link
- * (a door, stairs, a ladder, a bridge, a jump), the agent crosses the link in a straight line at its
- * speed and stands, at the far end, on the next leg's region.
+ * Every tick (nav_crowd_tick) each agent on the move:
+ *   - takes the next corner of its route (the route's points: a mesh leg's corners, a grid leg's
+ *     cells, a waypoint leg's waypoints) once it sees the one after it (nav_world_sees), so it cuts
+ *     across to a later corner as soon as it comes into sight; at the corner before a link (a door,
+ *     stairs, a ladder, a bridge, a jump), once within its radius, it crosses the link in a straight
+ *     line at its speed and stands, at the far end, on the next leg's region;
+ *   - wants to go to its corner at full speed, slowing down within stopping distance of its goal;
+ *   - avoids its nearest neighbours by ORCA (van den Berg, Guy, Lin and Manocha, "Reciprocal n-body
+ *     collision avoidance", 2011: the method of RVO2): the velocity nearest to the one it wants
+ *     among those that keep it clear of each of them for time_horizon seconds, taking half the
+ *     avoiding on itself when the other one moves too, all of it when the other stands; agents on
+ *     another floor (their heights not overlapping) and on a waypoint graph (a road: it has no
+ *     width) do not avoid each other;
+ *   - turns its velocity towards that one no faster than its acceleration allows, and moves along
+ *     its region's surface (nav_world_move: it slides along walls and never leaves the ground);
+ *   - held against a wall for half a second (pushed off its line, it lost sight of its corner), it
+ *     plans its route again from where it stands.
+ * Avoidance is worked out over where every agent stood when the tick began, so the order of the
+ * agents plays no part.
  *
- * This is the first part of the crowd (issue 44): one agent at a time follows its route; agents do
- * not yet avoid each other, links do not yet raise events, and routes are planned when a goal is
- * set, not again when the way is blocked.
+ * This is the first part of the crowd (issue 44): walls are kept by the moves along the surface,
+ * not yet as ORCA's line obstacles; links do not yet raise events; routes are not yet planned again
+ * when a link closes; replans are not yet budgeted; one thread.
  *
  * The crowd is deterministic: the same calls give the same positions, bit for bit. Library code
  * never prints; a crowd is used from one thread at a time (the world it walks may be queried from
@@ -48,6 +60,11 @@ typedef struct nav_crowd nav_crowd;
 typedef struct nav_crowd_desc {
     const nav_allocator *allocator; /* [opt] for the crowd and its agents' routes */
     uint32_t max_agents;            /* agents at once (ids 0 .. max_agents - 1); 0: 1024 */
+    /* avoidance (ORCA): each agent avoids its max_neighbours nearest (0: 10) within neighbour_range
+     * (0: 6 world units) for time_horizon seconds ahead (0: 2) */
+    uint32_t max_neighbours;
+    float neighbour_range;
+    float time_horizon;
 } nav_crowd_desc;
 
 /* An agent's size and how it moves (world units and seconds). */

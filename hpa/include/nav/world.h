@@ -509,6 +509,15 @@ NAV_API nav_status nav_world_nearest(const nav_world *world, nav_vec3 point, nav
 NAV_API nav_status nav_world_move(nav_world_query *query, const nav_world_place *from, nav_vec3 target,
                                   nav_world_place *out);
 
+/* Whether a character at place `from` sees point `to` in from's region: the straight way between
+ * them, seen from above, is walkable (a grid's any-angle rule, nav/anyangle.h; a navmesh's raycast
+ * reaching it, nav_mesh_raycast; on a waypoint graph, `to` on a link at from's waypoint). Agents
+ * take a shortcut to a later corner of their route when they see it. Returns NAV_SUCCESS with
+ * *sees, or NAV_FAILURE with NAV_INVALID_PARAM (from is no place of the world, a point not finite)
+ * or NAV_OUT_OF_MEMORY. */
+NAV_API nav_status nav_world_sees(nav_world_query *query, const nav_world_place *from, nav_vec3 to,
+                                  bool *sees);
+
 /* Plans and fills in every leg: path holds the whole route, start first, and path->cost (and
  * result->cost) the legs' refined costs plus the links'. Returns as nav_world_plan and
  * nav_world_refine_leg; when unreachable, path holds only the start's place. */
