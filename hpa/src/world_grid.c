@@ -98,7 +98,8 @@ static nav_status grid_scratch_create(const nav_world *w, const nav_allocator *a
     *out = NULL;
     const nav__world_region *largest = NULL;
     for (uint32_t r = 0; r < w->region_count; r++)
-        if (w->regions[r].ops == &nav__world_grid_ops && (!largest || w->regions[r].cells > largest->cells))
+        if (w->regions[r].ops->index == nav__world_grid_ops.index &&
+            (!largest || w->regions[r].cells > largest->cells))
             largest = &w->regions[r];
     if (!largest) return NAV_SUCCESS;
     grid_scratch *g = nav__calloc(a, 1, sizeof *g);

@@ -75,7 +75,7 @@ nav_status nav__world_region_queries_create(const nav_world *w, const nav__world
 {
     *out = NULL;
     uint32_t n = 0;
-    for (uint32_t r = 0; r < w->region_count; r++) n += w->regions[r].ops == kind;
+    for (uint32_t r = 0; r < w->region_count; r++) n += w->regions[r].ops->index == kind->index;
     if (!n) return NAV_SUCCESS;
     nav__world_region_queries *t = nav__calloc(a, 1, sizeof *t);
     if (!t) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -87,7 +87,8 @@ nav_status nav__world_region_queries_create(const nav_world *w, const nav__world
     /* all made now when the regions are in memory (a bake's threads must not allocate through the
      * caller's allocator); on demand, each when first needed (nav__world_region_query) */
     for (uint32_t r = 0; r < w->region_count && !nav_failed(st) && !w->cache; r++)
-        if (w->regions[r].ops == kind) st = maker->make(&w->regions[r], &t->planner, &t->query[r]);
+        if (w->regions[r].ops->index == kind->index)
+            st = maker->make(&w->regions[r], &t->planner, &t->query[r]);
     *out = t;
     if (nav_failed(st)) {
         nav__world_region_queries_destroy(t, w);
