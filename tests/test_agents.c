@@ -295,6 +295,194 @@ static void test_twenty_through_a_door(void **state)
     nav_grid_destroy(grid);
 }
 
+/* A house of two floors over the same ground, 20 x 10 cells each (the upper one at y 4): a ladder
+ * near the west end, stairs at the east end, and a jump down (one way) from the upper floor's
+ * north-west corner. */
+typedef struct house {
+    nav_grid *ground, *upper;
+    nav_world *w;
+    uint32_t ladder, stairs, jump;
+} house;
+
+static void house_make(house *h)
+{
+    const char *rows[] = {"....................", "....................", "....................",
+                          "....................", "....................", "....................",
+                          "....................", "....................", "....................",
+                          "...................."};
+    h->ground = test_grid_from_rows(rows, 10, &(nav_grid_desc){.cell_size = 1});
+    h->upper = test_grid_from_rows(rows, 10, &(nav_grid_desc){.cell_size = 1, .origin = {0, 4, 0}});
+    nav_world_builder *b;
+    assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_grid(b, "ground", h->ground, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_grid(b, "upper", h->upper, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_link(b,
+                                                &(nav_world_link_desc){.kind = NAV_LINK_LADDER,
+                                                                       .from_region = 0,
+                                                                       .from = {5.5f, 0, 5.5f},
+                                                                       .to_region = 1,
+                                                                       .to = {5.5f, 4, 6.5f}},
+                                                &h->ladder),
+                     NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_link(b,
+                                                &(nav_world_link_desc){.kind = NAV_LINK_STAIRS,
+                                                                       .from_region = 0,
+                                                                       .from = {18.5f, 0, 8.5f},
+                                                                       .to_region = 1,
+                                                                       .to = {18.5f, 4, 1.5f},
+                                                                       .cost = 10},
+                                                &h->stairs),
+                     NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_link(b,
+                                                &(nav_world_link_desc){.kind = NAV_LINK_JUMP,
+                                                                       .from_region = 1,
+                                                                       .from = {0.5f, 4, 0.5f},
+                                                                       .to_region = 0,
+                                                                       .to = {0.5f, 0, 1.5f},
+                                                                       .cost = 1,
+                                                                       .one_way = true},
+                                                &h->jump),
+                     NAV_SUCCESS);
+    assert_int_equal(nav_world_bake(b, NULL, &h->w), NAV_SUCCESS);
+    nav_world_builder_destroy(b);
+}
+
+static void house_free(house *h)
+{
+    nav_world_destroy(h->w);
+    nav_grid_destroy(h->ground);
+    nav_grid_destroy(h->upper);
+}
+
+/* Walks the crowd's agent 0 to its goal (or `limit` seconds), draining the events into log (up to 64):
+ * the seconds it took (INFINITY: not there). */
+static double walk_events(const nav_world *w, nav_crowd *crowd, double limit, nav_crowd_event *log,
+                          uint32_t *n)
+{
+    *n = 0;
+    for (double t = 0; t < limit; t += 1.0 / 30) {
+        assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+        nav_crowd_event e[8];
+        for (uint32_t k = nav_crowd_events(crowd, e, 8), i = 0; i < k; i++)
+            if (*n < 64) log[(*n)++] = e[i];
+        nav_agent_info a;
+        assert_true(nav_crowd_agent(crowd, 0, &a));
+        if (a.state != NAV_AGENT_ON_LINK) check_on_surface(w, &a);
+        if (a.state == NAV_AGENT_ARRIVED) return t;
+    }
+    return INFINITY;
+}
+
+/* The events of a walk: up the ladder (its start and end, with its kind and ends), and the arrival;
+ * the engine crossing the link itself; down the one-way jump, and up again by the ladder (the jump
+ * is never taken upwards). */
+static void test_links_and_events(void **state)
+{
+    (void)state;
+    house h;
+    house_make(&h);
+    for (int engine = 0; engine < 2; engine++) {
+        nav_crowd *crowd;
+        assert_int_equal(nav_crowd_create(h.w, NULL, &crowd), NAV_SUCCESS);
+        nav_agent_params p = walker;
+        p.engine_crosses_links = engine;
+        uint32_t id;
+        assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){1.5f, 0, 8.5f}, &p, &id), NAV_SUCCESS);
+        assert_int_equal(nav_crowd_set_goal(crowd, id, (nav_vec3){1.5f, 4, 8.5f}), NAV_SUCCESS);
+        nav_crowd_event log[64];
+        uint32_t n = 0;
+        if (engine) { /* the crowd leaves it at the ladder's foot until the engine says it is up */
+            nav_agent_info a;
+            for (int k = 0; k < 300; k++) {
+                assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+                n += nav_crowd_events(crowd, log + n, 64 - n);
+                assert_true(nav_crowd_agent(crowd, id, &a));
+                if (a.state == NAV_AGENT_ON_LINK) break;
+            }
+            assert_int_equal(a.state, NAV_AGENT_ON_LINK);
+            nav_vec3 foot = a.place.position;
+            for (int k = 0; k < 30; k++) assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+            assert_true(nav_crowd_agent(crowd, id, &a));
+            assert_true(a.state == NAV_AGENT_ON_LINK && nav_vec3_dist(a.place.position, foot) == 0);
+            FAILS_WITH(nav_crowd_finish_link(crowd, 1), NAV_INVALID_PARAM);
+            assert_int_equal(nav_crowd_finish_link(crowd, id), NAV_SUCCESS);
+            FAILS_WITH(nav_crowd_finish_link(crowd, id), NAV_INVALID_PARAM); /* (across already) */
+            assert_true(nav_crowd_agent(crowd, id, &a));
+            assert_true(a.state == NAV_AGENT_MOVING && a.place.region == 1);
+        }
+        uint32_t more;
+        assert_true(walk_events(h.w, crowd, 20, log + n, &more) < INFINITY);
+        n += more;
+        assert_int_equal(n, 3);
+        assert_true(log[0].type == NAV_CROWD_LINK_START && log[0].agent == id && log[0].link == h.ladder &&
+                    log[0].kind == NAV_LINK_LADDER);
+        assert_true(nav_vec3_dist(log[0].from, (nav_vec3){5.5f, 0, 5.5f}) < 1e-5f &&
+                    nav_vec3_dist(log[0].to, (nav_vec3){5.5f, 4, 6.5f}) < 1e-5f);
+        assert_true(log[1].type == NAV_CROWD_LINK_END && log[1].link == h.ladder);
+        assert_true(log[2].type == NAV_CROWD_ARRIVED && log[2].link == NAV_WORLD_NONE);
+        /* down by the jump, up by the stairs */
+        assert_int_equal(nav_crowd_set_goal(crowd, id, (nav_vec3){1.5f, 0, 2.5f}), NAV_SUCCESS);
+        (void)nav_crowd_events(crowd, log, 64);
+        if (engine) {
+            nav_crowd_destroy(crowd);
+            continue;
+        }
+        assert_true(walk_events(h.w, crowd, 20, log, &n) < INFINITY);
+        assert_true(n == 3 && log[0].link == h.jump && log[0].kind == NAV_LINK_JUMP && log[1].link == h.jump);
+        assert_int_equal(nav_crowd_set_goal(crowd, id, (nav_vec3){0.5f, 4, 0.5f}), NAV_SUCCESS);
+        assert_true(walk_events(h.w, crowd, 40, log, &n) < INFINITY);
+        assert_true(n == 3 && log[0].link == h.ladder &&
+                    log[1].link == h.ladder); /* (not the jump, next to it) */
+        assert_int_equal(nav_crowd_events_lost(crowd), 0);
+        nav_crowd_destroy(crowd);
+    }
+    house_free(&h);
+}
+
+/* The ladder switched off before the agents get there: they wait at its foot, and after closed_wait
+ * plan again and go by the stairs; switched on again while they wait, they climb it. */
+static void test_closed_ladder(void **state)
+{
+    (void)state;
+    house h;
+    house_make(&h);
+    for (int reopen = 0; reopen < 2; reopen++) {
+        assert_int_equal(nav_world_set_links(h.w, &(nav_world_link_change){h.ladder, true}, 1), NAV_SUCCESS);
+        nav_crowd *crowd;
+        assert_int_equal(nav_crowd_create(h.w, &(nav_crowd_desc){.closed_wait = 1.5f}, &crowd), NAV_SUCCESS);
+        uint32_t id;
+        assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){1.5f, 0, 8.5f}, &walker, &id), NAV_SUCCESS);
+        assert_int_equal(nav_crowd_set_goal(crowd, id, (nav_vec3){1.5f, 4, 8.5f}), NAV_SUCCESS);
+        assert_int_equal(nav_world_set_links(h.w, &(nav_world_link_change){h.ladder, false}, 1), NAV_SUCCESS);
+        nav_agent_info a;
+        double waited = 0;
+        for (int k = 0; k < 300 && waited < (reopen ? 0.5 : 10); k++) {
+            assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+            assert_true(nav_crowd_agent(crowd, id, &a));
+            if (a.state == NAV_AGENT_WAITING) waited += 1.0 / 30;
+            if (waited > 0 && a.state != NAV_AGENT_WAITING) break;
+        }
+        nav_crowd_event log[64];
+        uint32_t n = nav_crowd_events(crowd, log, 64);
+        assert_true(n >= 1 && log[0].type == NAV_CROWD_LINK_CLOSED && log[0].link == h.ladder);
+        assert_true(nav_vec3_dist_xz(a.place.position, (nav_vec3){5.5f, 0, 5.5f}) <= walker.radius);
+        if (reopen) {
+            assert_int_equal(a.state, NAV_AGENT_WAITING);
+            assert_int_equal(nav_world_set_links(h.w, &(nav_world_link_change){h.ladder, true}, 1),
+                             NAV_SUCCESS);
+        } else { /* it waited about closed_wait, then planned again */
+            assert_true(fabs(waited - 1.5) < 0.1);
+            assert_true(n >= 2 && log[1].type == NAV_CROWD_REPLANNED);
+        }
+        uint32_t more;
+        assert_true(walk_events(h.w, crowd, 40, log, &more) < INFINITY);
+        assert_true(more >= 3 && log[0].type == NAV_CROWD_LINK_START);
+        assert_int_equal(log[0].link, reopen ? h.ladder : h.stairs);
+        nav_crowd_destroy(crowd);
+    }
+    house_free(&h);
+}
+
 /* With the bridge up, the east town is out of reach: the agent says so and stands. */
 static void test_no_route(void **state)
 {
@@ -414,6 +602,8 @@ int main(void)
         cmocka_unit_test(test_random_walks),
         cmocka_unit_test(test_two_pass_in_a_corridor),
         cmocka_unit_test(test_twenty_through_a_door),
+        cmocka_unit_test(test_links_and_events),
+        cmocka_unit_test(test_closed_ladder),
         cmocka_unit_test(test_no_route),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_allocation_failures),

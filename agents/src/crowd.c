@@ -21,11 +21,13 @@
 #define DEFAULT_TIME_HORIZON 2.0
 #define DEFAULT_RANGE        6.0
 #define STUCK_SECONDS        0.5 /* held this long, an agent plans its route again */
+#define DEFAULT_CLOSED_WAIT  2.0
 
 /* A route's points, one block: points, then regions, nodes (places) and link marks. */
 typedef struct route {
     nav_vec3 *points;
     uint32_t *regions, *nodes;
+    uint32_t *links;     /* at a leg's last point: the world's link to the next leg */
     uint8_t *link_after; /* 1: a link leads from this point to the next (a leg's last point) */
     uint32_t count, capacity;
 } route;
@@ -42,6 +44,7 @@ typedef struct agent {
     double link_length; /* and how far it has to go, */
     double link_done;   /* and has gone */
     double stuck;       /* seconds it has made almost no way while wanting to */
+    double waited;      /* seconds it has waited at a closed link */
 } agent;
 
 struct nav_crowd {
@@ -65,6 +68,11 @@ struct nav_crowd {
     nav__orca_line *lines, *projected; /* max_neighbours each */
     uint32_t *near;                    /* max_neighbours: the nearest neighbours found */
     double *near_dist;
+    double closed_wait;
+    /* the events not yet drained: a ring of event_capacity from event_first */
+    nav_crowd_event *events;
+    uint32_t event_capacity, event_first, event_count;
+    uint64_t events_lost;
 };
 
 nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_crowd **out)
@@ -84,6 +92,9 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->max_neighbours = desc && desc->max_neighbours ? desc->max_neighbours : DEFAULT_NEIGHBOURS;
     c->time_horizon = desc && desc->time_horizon > 0 ? desc->time_horizon : DEFAULT_TIME_HORIZON;
     c->range = desc && desc->neighbour_range > 0 ? desc->neighbour_range : DEFAULT_RANGE;
+    c->closed_wait = desc && desc->closed_wait > 0 ? desc->closed_wait : DEFAULT_CLOSED_WAIT;
+    c->event_capacity = max <= (UINT32_MAX - 64) / 4 ? 4 * max + 64 : UINT32_MAX;
+    c->events = nav__alloc(&a, nav__mul_size(c->event_capacity, sizeof *c->events));
     c->buckets = 1;
     while (c->buckets < 2 * max && c->buckets < (1u << 30)) c->buckets *= 2;
     c->agents = nav__calloc(&a, max, sizeof *c->agents);
@@ -98,8 +109,8 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->projected = nav__alloc(&a, nav__mul_size(c->max_neighbours, sizeof *c->projected));
     c->near = nav__alloc(&a, nav__mul_size(c->max_neighbours, sizeof *c->near));
     c->near_dist = nav__alloc(&a, nav__mul_size(c->max_neighbours, sizeof *c->near_dist));
-    bool made = c->agents && c->was && c->steers && c->avoids && c->preferred && c->chosen && c->first &&
-                c->next && c->lines && c->projected && c->near && c->near_dist;
+    bool made = c->agents && c->events && c->was && c->steers && c->avoids && c->preferred && c->chosen &&
+                c->first && c->next && c->lines && c->projected && c->near && c->near_dist;
     nav_status s = made ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (nav_failed(s)) {
         nav_crowd_destroy(c);
@@ -111,7 +122,7 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
 
 static size_t route_point_bytes(void)
 {
-    return sizeof(nav_vec3) + 2 * sizeof(uint32_t) + 1;
+    return sizeof(nav_vec3) + 3 * sizeof(uint32_t) + 1;
 }
 
 static void route_free(nav_crowd *c, route *r)
@@ -127,6 +138,7 @@ void nav_crowd_destroy(nav_crowd *c)
     for (uint32_t i = 0; c->agents && i < c->max_agents; i++) route_free(c, &c->agents[i].route);
     nav__free(&a, c->agents);
     nav__free(&a, c->was);
+    nav__free(&a, c->events);
     nav__free(&a, c->steers);
     nav__free(&a, c->avoids);
     nav__free(&a, c->preferred);
@@ -149,12 +161,43 @@ size_t nav_crowd_memory_bytes(const nav_crowd *c)
         sizeof *c +
         (size_t)c->max_agents *
             (sizeof *c->agents + sizeof *c->was + 2 + 2 * sizeof *c->preferred + sizeof *c->next) +
-        (size_t)c->buckets * sizeof *c->first +
+        (size_t)c->buckets * sizeof *c->first + (size_t)c->event_capacity * sizeof *c->events +
         (size_t)c->max_neighbours * (2 * sizeof *c->lines + sizeof *c->near + sizeof *c->near_dist) +
         nav_world_query_memory_bytes(c->query) +
         (size_t)c->path.capacity * (sizeof *c->path.points + sizeof *c->path.nodes);
     for (uint32_t i = 0; i < c->max_agents; i++) bytes += c->agents[i].route.capacity * route_point_bytes();
     return bytes;
+}
+
+/* Tells the engine (the oldest event goes when the ring is full). */
+static void tell(nav_crowd *c, nav_crowd_event_type type, uint32_t id, uint32_t link, nav_vec3 from,
+                 nav_vec3 to)
+{
+    nav_crowd_event e = {type, id, link, (nav_world_link_kind)0, from, to};
+    nav_world_link_desc d;
+    if (link != NAV_WORLD_NONE && nav_world_link(c->world, link, &d)) e.kind = d.kind;
+    if (c->event_count == c->event_capacity) {
+        c->event_first = (c->event_first + 1) % c->event_capacity;
+        c->event_count--;
+        c->events_lost++;
+    }
+    c->events[(c->event_first + c->event_count++) % c->event_capacity] = e;
+}
+
+uint32_t nav_crowd_events(nav_crowd *c, nav_crowd_event *out, uint32_t capacity)
+{
+    if (!c || !out) return 0;
+    uint32_t n = 0;
+    for (; n < capacity && c->event_count; n++, c->event_count--) {
+        out[n] = c->events[c->event_first];
+        c->event_first = (c->event_first + 1) % c->event_capacity;
+    }
+    return n;
+}
+
+uint64_t nav_crowd_events_lost(const nav_crowd *c)
+{
+    return c ? c->events_lost : 0;
 }
 
 static agent *agent_of(const nav_crowd *c, uint32_t id)
@@ -211,7 +254,8 @@ static bool route_reserve(nav_crowd *c, route *r, uint32_t n)
     r->points = block;
     r->regions = (uint32_t *)(r->points + capacity);
     r->nodes = r->regions + capacity;
-    r->link_after = (uint8_t *)(r->nodes + capacity);
+    r->links = r->nodes + capacity;
+    r->link_after = (uint8_t *)(r->links + capacity);
     r->capacity = capacity;
     return true;
 }
@@ -231,17 +275,19 @@ static bool take_route(nav_crowd *c, agent *a)
             r->nodes[i] = c->path.nodes[i];
             r->link_after[i] =
                 leg[l].link != NAV_WORLD_NONE && i + 1 == leg[l].first_point + leg[l].point_count;
+            r->links[i] = r->link_after[i] ? leg[l].link : NAV_WORLD_NONE;
         }
     return true;
 }
 
 /* Plans agent a's route from where it stands to goal (its goal from now on, unless goal is at no
  * walkable place: NAV_INVALID_PARAM, nothing changed). */
-static nav_status plan(nav_crowd *c, agent *a, nav_vec3 goal)
+static nav_status plan(nav_crowd *c, agent *a, nav_vec3 goal, bool keep_if_none)
 {
     nav_world_result res;
     nav_status s = nav_world_find_path(c->query, a->place.position, goal, &c->path, &res);
     if (nav_failed(s) && nav_has_detail(s, NAV_INVALID_PARAM)) return s; /* (a goal at no place: as it was) */
+    if (keep_if_none && (nav_failed(s) || nav_has_detail(s, NAV_UNREACHABLE))) return s;
     a->has_goal = true;
     a->goal = goal;
     a->velocity = (nav_vec3){0, 0, 0};
@@ -257,7 +303,7 @@ static nav_status plan(nav_crowd *c, agent *a, nav_vec3 goal)
     }
     a->corner = a->route.count > 1 ? 1 : 0; /* (the first point is where it starts) */
     a->state = NAV_AGENT_MOVING;
-    a->stuck = 0;
+    a->stuck = a->waited = 0;
     return NAV_SUCCESS;
 }
 
@@ -265,7 +311,7 @@ nav_status nav_crowd_set_goal(nav_crowd *c, uint32_t id, nav_vec3 goal)
 {
     agent *a = agent_of(c, id);
     if (!a || !finite3(goal)) return NAV_FAILURE | NAV_INVALID_PARAM;
-    return plan(c, a, goal);
+    return plan(c, a, goal, false);
 }
 
 nav_status nav_crowd_clear_goal(nav_crowd *c, uint32_t id)
@@ -286,11 +332,27 @@ static double dist_xz(nav_vec3 a, nav_vec3 b)
     return sqrt(dx * dx + dz * dz);
 }
 
-/* Along a link: on at its speed; at its end, onto the next leg's first place. */
-static void cross_link(agent *a, double dt)
+/* At the link's far end: onto the next leg's first place. */
+static void land(nav_crowd *c, uint32_t id)
 {
+    agent *a = &c->agents[id];
     const route *r = &a->route;
-    nav_vec3 from = a->place.position, to = r->points[a->corner];
+    nav_vec3 to = r->points[a->corner];
+    tell(c, NAV_CROWD_LINK_END, id, r->links[a->corner - 1], r->points[a->corner - 1], to);
+    a->place = (nav_world_place){r->regions[a->corner], r->nodes[a->corner], to};
+    a->state = NAV_AGENT_MOVING;
+    if (a->corner + 1 < r->count) a->corner++;
+}
+
+/* Along a link at its speed (or, when its engine moves it, where the engine has it: it stands). */
+static void cross_link(nav_crowd *c, uint32_t id, double dt)
+{
+    agent *a = &c->agents[id];
+    if (a->params.engine_crosses_links) {
+        a->velocity = (nav_vec3){0, 0, 0};
+        return;
+    }
+    nav_vec3 from = a->place.position, to = a->route.points[a->corner];
     a->link_done += a->params.max_speed * dt;
     double t = a->link_length > 0 ? fmin(1, a->link_done / a->link_length) : 1;
     nav_vec3 at = {(float)(a->link_from.x + t * ((double)to.x - a->link_from.x)),
@@ -299,20 +361,39 @@ static void cross_link(agent *a, double dt)
     a->velocity = (nav_vec3){(float)(((double)at.x - from.x) / dt), (float)(((double)at.y - from.y) / dt),
                              (float)(((double)at.z - from.z) / dt)};
     a->place.position = at;
-    if (t < 1) return;
-    a->place = (nav_world_place){r->regions[a->corner], r->nodes[a->corner], to};
-    a->state = NAV_AGENT_MOVING;
-    if (a->corner + 1 < r->count) a->corner++;
+    if (t >= 1) land(c, id);
+}
+
+nav_status nav_crowd_finish_link(nav_crowd *c, uint32_t id)
+{
+    agent *a = agent_of(c, id);
+    if (!a || a->state != NAV_AGENT_ON_LINK) return NAV_FAILURE | NAV_INVALID_PARAM;
+    a->velocity = (nav_vec3){0, 0, 0};
+    land(c, id);
+    return NAV_SUCCESS;
 }
 
 /* The corners behind it: each one whose next it sees from where it stands (a later corner in sight: a
- * shortcut); at the corner before a link, once within its radius, it starts across. */
-static nav_status take_corners(nav_crowd *c, agent *a)
+ * shortcut); at the corner before a link, once within its radius, it starts across, or waits while
+ * the link is closed. */
+static nav_status take_corners(nav_crowd *c, uint32_t id)
 {
+    agent *a = &c->agents[id];
     const route *r = &a->route;
     while (a->corner + 1 < r->count) {
         if (r->link_after[a->corner]) {
             if (dist_xz(a->place.position, r->points[a->corner]) > a->params.radius) return NAV_SUCCESS;
+            uint32_t link = r->links[a->corner];
+            if (!nav_world_link_enabled(c->world, link)) {
+                if (a->state != NAV_AGENT_WAITING) {
+                    a->state = NAV_AGENT_WAITING;
+                    a->waited = 0;
+                    a->velocity = (nav_vec3){0, 0, 0};
+                    tell(c, NAV_CROWD_LINK_CLOSED, id, link, r->points[a->corner], r->points[a->corner + 1]);
+                }
+                return NAV_SUCCESS;
+            }
+            tell(c, NAV_CROWD_LINK_START, id, link, r->points[a->corner], r->points[a->corner + 1]);
             a->corner++;
             a->state = NAV_AGENT_ON_LINK;
             a->link_from = a->place.position;
@@ -330,8 +411,9 @@ static nav_status take_corners(nav_crowd *c, agent *a)
 
 /* The velocity an agent moving on its route wants: towards its corner at full speed, slowing down
  * within stopping distance of its goal; false once it has arrived (then it stands). */
-static bool preferred_velocity(agent *a, nav__orca_vec *want)
+static bool preferred_velocity(nav_crowd *c, uint32_t id, nav__orca_vec *want)
 {
+    agent *a = &c->agents[id];
     const route *r = &a->route;
     nav_vec3 pos = a->place.position, corner = r->points[a->corner];
     double dx = (double)corner.x - pos.x, dz = (double)corner.z - pos.z, dist = sqrt(dx * dx + dz * dz);
@@ -339,6 +421,7 @@ static bool preferred_velocity(agent *a, nav__orca_vec *want)
     if (last && dist <= a->params.radius) { /* arrived */
         a->state = NAV_AGENT_ARRIVED;
         a->velocity = (nav_vec3){0, 0, 0};
+        tell(c, NAV_CROWD_ARRIVED, id, NAV_WORLD_NONE, pos, pos);
         return false;
     }
     double speed = a->params.max_speed;
@@ -348,6 +431,23 @@ static bool preferred_velocity(agent *a, nav__orca_vec *want)
     }
     *want = dist > 0 ? (nav__orca_vec){dx / dist * speed, dz / dist * speed} : (nav__orca_vec){0, 0};
     return true;
+}
+
+/* Plans agent id's way again from where it stands (held against a wall, or at a link that stayed
+ * closed: then, with no other way, it waits on where it is). */
+static nav_status plan_again(nav_crowd *c, uint32_t id)
+{
+    agent *a = &c->agents[id];
+    bool waiting = a->state == NAV_AGENT_WAITING;
+    nav_status s = plan(c, a, a->goal, waiting);
+    if (nav_failed(s) && !nav_has_detail(s, NAV_OUT_OF_MEMORY)) s = NAV_SUCCESS; /* (no route: as said) */
+    if (waiting && a->state == NAV_AGENT_WAITING) { /* no other way: it waits on */
+        a->waited = 0;
+        return s;
+    }
+    if (a->state == NAV_AGENT_MOVING)
+        tell(c, NAV_CROWD_REPLANNED, id, NAV_WORLD_NONE, a->place.position, a->goal);
+    return s;
 }
 
 static int64_t cell_of(const nav_crowd *c, double x)
@@ -473,20 +573,22 @@ nav_status nav_crowd_tick(nav_crowd *c, double dt)
         c->was[i] = (nav__orca_agent){
             {a->place.position.x, a->place.position.z}, {a->velocity.x, a->velocity.z}, a->params.radius};
         if (!a->has_goal) continue;
-        if (a->state == NAV_AGENT_MOVING && a->stuck >= STUCK_SECONDS) /* the way from where it is now */
-        {
-            nav_status s = plan(c, a, a->goal); /* (no route from here: it stands, NAV_AGENT_NO_ROUTE) */
-            if (nav_failed(s) && nav_has_detail(s, NAV_OUT_OF_MEMORY)) result = s;
+        nav_status s = NAV_SUCCESS;
+        if (a->state == NAV_AGENT_WAITING) { /* open again: on; closed too long: another way */
+            if (nav_world_link_enabled(c->world, a->route.links[a->corner]))
+                a->state = NAV_AGENT_MOVING;
+            else if ((a->waited += dt) >= c->closed_wait)
+                s = plan_again(c, i);
         }
-        if (a->state == NAV_AGENT_MOVING) {
-            nav_status s = take_corners(c, a);
-            if (nav_failed(s)) result = s; /* (it steers to the corner it had) */
-        }
+        if (a->state == NAV_AGENT_MOVING && a->stuck >= STUCK_SECONDS) s = plan_again(c, i); /* (held) */
+        if (a->state == NAV_AGENT_MOVING && !nav_failed(s))
+            s = take_corners(c, i); /* (failed: the corner it had) */
+        if (nav_failed(s)) result = s;
         if (a->state == NAV_AGENT_ON_LINK) {
-            cross_link(a, dt);
+            cross_link(c, i, dt);
             continue;
         }
-        if (a->state == NAV_AGENT_MOVING) c->steers[i] = preferred_velocity(a, &c->preferred[i]);
+        if (a->state == NAV_AGENT_MOVING) c->steers[i] = preferred_velocity(c, i, &c->preferred[i]);
     }
     /* avoidance over where every agent was (the order of the agents plays no part), then the moves */
     fill_buckets(c);

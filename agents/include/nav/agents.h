@@ -23,9 +23,15 @@
  * Avoidance is worked out over where every agent stood when the tick began, so the order of the
  * agents plays no part.
  *
+ * Links: the crowd tells the engine when an agent starts across a link and when it is across
+ * (nav_crowd_events: the agent, the link, its kind and ends), so it can play an animation; the crowd
+ * moves the agent across, or the engine does and says when (engine_crosses_links,
+ * nav_crowd_finish_link). An agent that comes to a closed link (nav_world_set_links) waits there,
+ * goes on if it opens, and after closed_wait seconds plans again: round another way if there is
+ * one, else it waits on and tries again.
+ *
  * This is the first part of the crowd (issue 44): walls are kept by the moves along the surface,
- * not yet as ORCA's line obstacles; links do not yet raise events; routes are not yet planned again
- * when a link closes; replans are not yet budgeted; one thread.
+ * not yet as ORCA's line obstacles; replans are not yet budgeted; one thread.
  *
  * The crowd is deterministic: the same calls give the same positions, bit for bit. Library code
  * never prints; a crowd is used from one thread at a time (the world it walks may be queried from
@@ -65,6 +71,7 @@ typedef struct nav_crowd_desc {
     uint32_t max_neighbours;
     float neighbour_range;
     float time_horizon;
+    float closed_wait; /* seconds an agent waits at a closed link before it plans again (0: 2) */
 } nav_crowd_desc;
 
 /* An agent's size and how it moves (world units and seconds). */
@@ -73,6 +80,10 @@ typedef struct nav_agent_params {
     float height;    /* above 0 */
     float max_speed; /* above 0 */
     float max_accel; /* above 0: how fast its velocity may change (units a second, a second) */
+    /* true: the engine moves it across links (an animation: a ladder climbed, a door opened) and
+     * says when it is across (nav_crowd_finish_link); false: the crowd moves it across in a
+     * straight line at its max_speed */
+    bool engine_crosses_links;
 } nav_agent_params;
 
 typedef enum nav_agent_state {
@@ -81,7 +92,27 @@ typedef enum nav_agent_state {
     NAV_AGENT_ON_LINK,  /* crossing a link between two legs */
     NAV_AGENT_ARRIVED,  /* at its goal (within its radius); it stands until given another */
     NAV_AGENT_NO_ROUTE, /* its goal cannot be reached from where it stands (or the plan failed) */
+    NAV_AGENT_WAITING,  /* at a link that is closed: it waits for it, and after closed_wait seconds
+                           plans again (going round if it can, else waiting on) */
 } nav_agent_state;
+
+/* What the crowd tells the engine (nav_crowd_events), in the order it happened. */
+typedef enum nav_crowd_event_type {
+    NAV_CROWD_LINK_START = 1, /* an agent starts across a link (play its animation) */
+    NAV_CROWD_LINK_END,       /* it is across: on the next leg's region */
+    NAV_CROWD_LINK_CLOSED,    /* it came to a link that is closed: it waits */
+    NAV_CROWD_REPLANNED,      /* it planned its route again (a link stayed closed, or it was held) */
+    NAV_CROWD_ARRIVED,        /* at its goal */
+} nav_crowd_event_type;
+
+typedef struct nav_crowd_event {
+    nav_crowd_event_type type;
+    uint32_t agent;
+    uint32_t link;            /* the world's link (NAV_WORLD_NONE for REPLANNED and ARRIVED) */
+    nav_world_link_kind kind; /* its kind (0 for none) */
+    nav_vec3 from, to;        /* the link's ends, the way the agent crosses it (ARRIVED: where it
+                                 stands, twice) */
+} nav_crowd_event;
 
 /* What an agent is doing. */
 typedef struct nav_agent_info {
@@ -127,6 +158,17 @@ NAV_API nav_status nav_crowd_clear_goal(nav_crowd *crowd, uint32_t id);
  * NAV_SUCCESS, or NAV_FAILURE with NAV_INVALID_PARAM (dt) or NAV_OUT_OF_MEMORY (an agent's move:
  * that agent stands this tick). */
 NAV_API nav_status nav_crowd_tick(nav_crowd *crowd, double dt);
+
+/* The events since the last call, oldest first, into out (up to capacity; the rest stay for the next
+ * call): how many. The crowd holds up to 4 * max_agents + 64 events: drain them every tick (past
+ * that the oldest are lost, and nav_crowd_events_lost counts them). */
+NAV_API uint32_t nav_crowd_events(nav_crowd *crowd, nav_crowd_event *out, uint32_t capacity);
+NAV_API uint64_t nav_crowd_events_lost(const nav_crowd *crowd);
+
+/* An agent whose engine crosses its links (nav_agent_params.engine_crosses_links) is across the link
+ * it is on: it stands at the link's far end, on the next leg's region. NAV_FAILURE |
+ * NAV_INVALID_PARAM for no such agent, or one on no link. */
+NAV_API nav_status nav_crowd_finish_link(nav_crowd *crowd, uint32_t id);
 
 /* Agent id now. Returns false (out untouched) for no such agent. */
 NAV_API bool nav_crowd_agent(const nav_crowd *crowd, uint32_t id, nav_agent_info *out);
