@@ -3,9 +3,12 @@
  * walkable surface at every tick, and arrives; the same again to the bit; an unreachable goal; bad
  * input; every allocation failing in turn. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "nav/agents.h"
 #include "support.h"
@@ -483,6 +486,104 @@ static void test_closed_ladder(void **state)
     house_free(&h);
 }
 
+typedef struct other_thread {
+    nav_world *w;
+    uint32_t bridge;
+    atomic_bool stop;
+    atomic_long queries, bad;
+} other_thread;
+
+/* Plans across the village on its own query object until told to stop. */
+static void *other_queries(void *arg)
+{
+    other_thread *o = arg;
+    nav_world_query *q;
+    if (nav_failed(nav_world_query_create(o->w, NULL, &q))) {
+        atomic_fetch_add(&o->bad, 1);
+        atomic_store(&o->queries, 1000); /* (the test's thread stops waiting for it) */
+        return NULL;
+    }
+    nav_path path;
+    nav_path_init(&path, NULL);
+    while (!atomic_load(&o->stop)) {
+        nav_world_result r;
+        nav_status s =
+            nav_world_find_path(q, (nav_vec3){12.5f, 3, 8.5f}, (nav_vec3){125.5f, 0, 20.5f}, &path, &r);
+        if (s != NAV_SUCCESS && s != (NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE))
+            atomic_fetch_add(&o->bad, 1); /* (cmocka's asserts belong to the test's own thread) */
+        atomic_fetch_add(&o->queries, 1);
+    }
+    nav_path_destroy(&path);
+    nav_world_query_destroy(q);
+    return NULL;
+}
+
+/* Raises and lowers the bridge until told to stop, and leaves it down. */
+static void *toggle_bridge(void *arg)
+{
+    other_thread *o = arg;
+    for (int k = 0; !atomic_load(&o->stop); k++) {
+        nav_world_set_links(o->w, &(nav_world_link_change){o->bridge, k % 2 == 0}, 1);
+        struct timespec pause = {0, 2000000};
+        nanosleep(&pause, NULL);
+    }
+    nav_world_set_links(o->w, &(nav_world_link_change){o->bridge, true}, 1);
+    return NULL;
+}
+
+/* The world is queried from other threads and its bridge raised and lowered while a crowd walks it
+ * (run under ThreadSanitizer in CI): every tick succeeds, the other thread's queries answer, and
+ * once the bridge stays down everyone arrives. */
+static void test_world_used_during_ticks(void **state)
+{
+    (void)state;
+    nav_world *w = village();
+    other_thread o = {.w = w, .bridge = NAV_WORLD_NONE};
+    nav_world_info info;
+    nav_world_get_info(w, &info);
+    for (uint32_t l = 0; l < info.links; l++) {
+        nav_world_link_desc d;
+        assert_true(nav_world_link(w, l, &d));
+        if (d.name && !strcmp(d.name, "bridge")) o.bridge = l;
+    }
+    atomic_init(&o.stop, false);
+    atomic_init(&o.queries, 0);
+    atomic_init(&o.bad, 0);
+    nav_crowd *crowd;
+    assert_int_equal(nav_crowd_create(w, &(nav_crowd_desc){.closed_wait = 0.5f}, &crowd), NAV_SUCCESS);
+    const nav_vec3 goals[5] = {
+        {125.5f, 0, 20.5f}, {72, 0, 18}, {12.5f, 3, 8.5f}, {3.5f, 0.2f, 8.5f}, {3.5f, 3.2f, 8.5f}};
+    for (uint32_t i = 0; i < 5; i++) {
+        uint32_t id;
+        assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){30.5f + (float)i, 0, 8.5f}, &walker, &id),
+                         NAV_SUCCESS);
+        assert_int_equal(nav_crowd_set_goal(crowd, id, goals[i]), NAV_SUCCESS);
+    }
+    pthread_t querying, toggling;
+    assert_int_equal(pthread_create(&querying, NULL, other_queries, &o), 0);
+    assert_int_equal(pthread_create(&toggling, NULL, toggle_bridge, &o), 0);
+    /* ticks while the others run (at least 150, and until the other thread has planned 20 times) */
+    for (int k = 0; k < 150 || atomic_load(&o.queries) < 20; k++)
+        assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+    atomic_store(&o.stop, true);
+    pthread_join(querying, NULL);
+    pthread_join(toggling, NULL);
+    assert_int_equal(atomic_load(&o.bad), 0);
+    uint32_t arrived = 0;
+    for (int k = 0; k < 6000 && arrived < 5; k++) {
+        assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+        arrived = 0;
+        for (uint32_t i = 0; i < 5; i++) {
+            nav_agent_info a;
+            assert_true(nav_crowd_agent(crowd, i, &a));
+            arrived += a.state == NAV_AGENT_ARRIVED;
+        }
+    }
+    assert_int_equal(arrived, 5);
+    nav_crowd_destroy(crowd);
+    nav_world_destroy(w);
+}
+
 /* With the bridge up, the east town is out of reach: the agent says so and stands. */
 static void test_no_route(void **state)
 {
@@ -604,6 +705,7 @@ int main(void)
         cmocka_unit_test(test_twenty_through_a_door),
         cmocka_unit_test(test_links_and_events),
         cmocka_unit_test(test_closed_ladder),
+        cmocka_unit_test(test_world_used_during_ticks),
         cmocka_unit_test(test_no_route),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_allocation_failures),
