@@ -585,6 +585,91 @@ static void check_demo_pictures(const char *dir)
     assert_true(count_colour(path, 250, 210, 40) > 20);  /* the other links, on */
 }
 
+/* navtool crowd on the bundled crowd scenario (data/crowds/village.json: eight agents through the
+ * village, the bridge raised and lowered): a line a tick, then the run's; every agent arrives; the
+ * trails drawn, and a picture every N ticks; bad scenarios refused with a reason. */
+static void test_crowd(void **state)
+{
+    (void)state;
+    static char out[1 << 20];
+    char args[2048], dir[] = "/tmp/navtool_crowd_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *scenario = NAV_TEST_DATA "/../../data/crowds/village.json";
+    snprintf(args, sizeof args, "crowd '%s' --png '%s/trails.png' --every 400", scenario, dir);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "{\"tick\":0,\"time\":0.0333,");
+    expect_output(out, "\"agents\":8,");
+    expect_output(out, "\"arrived\":1.0000,");
+    const char *last = strstr(out, "{\"scenario\"");
+    assert_non_null(last);
+    int ticks = 0;
+    for (const char *c = out; c < last; c++) ticks += *c == '\n';
+    expect_outputf(last, "\"ticks\":%d,", ticks); /* (a line a tick before it) */
+    double overlap = -1;
+    assert_int_equal(sscanf(strstr(last, "\"deepest_overlap\":"), "\"deepest_overlap\":%lf", &overlap), 1);
+    assert_true(overlap >= 0 && overlap < 0.1);
+    char png[600];
+    snprintf(png, sizeof png, "%s/trails.png", dir);
+    assert_true(count_colour(png, 52, 56, 64) > 0); /* (it decodes: the ground around the world) */
+    snprintf(png, sizeof png, "%s/trails-00400.png", dir);
+    assert_true(count_colour(png, 52, 56, 64) > 0);
+    unlink(png);
+    snprintf(png, sizeof png, "%s/trails-00800.png", dir);
+    unlink(png);
+    snprintf(png, sizeof png, "%s/trails.png", dir);
+    unlink(png);
+    /* the events, and only the run's line */
+    snprintf(args, sizeof args, "crowd '%s' --summary --events", scenario);
+    assert_int_equal(run_navtool(out, sizeof out, args), 0);
+    expect_output(out, "{\"event\":\"link_start\",");
+    expect_output(out, "\"kind\":\"bridge\"}");
+    expect_output(out, "{\"event\":\"arrived\",");
+    assert_null(strstr(out, "{\"tick\":"));
+    /* refused, each with its reason */
+    static const struct {
+        const char *json, *reason;
+    } bad[] = {
+        {"{\"agents\": []}", "\"world\""},
+        {"{\"world\": \"../worlds/village/village.json\", \"agents\": []}", "1 to 1,000,000 agents"},
+        {"{\"world\": \"../worlds/village/village.json\", \"seconds\": -1, \"agents\": [{}]}",
+         "scenario.seconds"},
+        {"{\"world\": \"../worlds/village/village.json\", \"agents\": [{\"start\": [30.5, 0, 8.5]}]}",
+         "agents[0].goal: a point"},
+        {"{\"world\": \"../worlds/village/village.json\", \"agents\": [{\"start\": [-50, 0, -50], \"goal\": "
+         "[30.5, 0, "
+         "8.5]}]}",
+         "agent 0 (start -50 0 -50"},
+        {"{\"world\": \"../worlds/village/village.json\", \"agents\": [{\"start\": [30.5, 0, 8.5], \"goal\": "
+         "[72, 0, "
+         "18]}], \"changes\": [{\"at\": 1, \"link\": \"drawbridge\", \"enabled\": false}]}",
+         "changes[0]: a \"link\" of the world"},
+        {"[1, 2]", "not a JSON object"},
+    };
+    char path[600];
+    snprintf(path, sizeof path, "%s/refused.json", dir);
+    const char *relative = "../worlds/village/village.json",
+               *absolute = NAV_TEST_DATA "/../../data/worlds/village/village.json";
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        const char *at = strstr(bad[i].json, relative); /* (the world's path made absolute) */
+        if (at)
+            fprintf(f, "%.*s%s%s", (int)(at - bad[i].json), bad[i].json, absolute, at + strlen(relative));
+        else
+            fputs(bad[i].json, f);
+        fclose(f);
+        snprintf(args, sizeof args, "crowd '%s'", path);
+        if (run_navtool(out, sizeof out, args) != 1 || !strstr(out, bad[i].reason))
+            fail_msg("case %zu: expected exit 1 and \"%s\":\n%s", i, bad[i].reason, out);
+    }
+    unlink(path);
+    snprintf(args, sizeof args, "crowd '%s/none.json'", dir);
+    assert_int_equal(run_navtool(out, sizeof out, args), 1);
+    expect_output(out, "cannot read");
+    assert_int_equal(run_navtool(out, sizeof out, "crowd"), 2);
+    rmdir(dir);
+}
+
 static void test_demo(void **state)
 {
     (void)state;
@@ -1482,6 +1567,7 @@ int main(int argc, char **argv)
 {
     start_address_space = address_space();
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_crowd),
         cmocka_unit_test(test_info),
         cmocka_unit_test(test_baked_file_input),
         cmocka_unit_test(test_mesh_commands),

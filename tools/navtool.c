@@ -51,6 +51,9 @@ static const struct {
      "               (world points; --set switches a link, by name or number, before the query)\n"
      "  navtool render WORLD.json|WORLD.nav [SX SY SZ GX GY GZ] --png OUT [--scale PX] [--set "
      "LINK=on|off]..."},
+    {"crowd", navtool_crowd,
+     "navtool crowd SCENARIO.json [--png OUT] [--every N] [--scale PX] [--events] [--summary]\n"
+     "               (a crowd on a world: docs/crowd.md; a JSON line a tick, then the run's)"},
     {"render", navtool_render,
      "navtool render MAP|FILE.nav|WAYPOINTS.txt [SX SY GX GY | FROM TO] [--algo "
      "A|hpa|mesh|mesh-funnel|waypoints]\n"

@@ -116,6 +116,12 @@ void navtool_print_waypoints(const nav_waypoints *wp, const nav_grid *grid);
  * scale: pixels a world unit. Returns 0 on success. */
 int navtool_write_world_png(const char *png, const nav_world *w, const nav_world_leg *legs,
                             uint32_t leg_count, const nav_path *path, double scale);
+/* The same with each agent's trail (trails[a]: lengths[a] positions, oldest first) in a colour of its
+ * own, and the agent at its end. */
+int navtool_write_crowd_png(const char *png, const nav_world *w, const nav_vec3 *const *trails,
+                            const uint32_t *lengths, uint32_t agents, double scale);
+/* navtool crowd (tools/crowd.c). */
+int navtool_crowd(int argc, char **argv);
 
 /* World commands (tools/world_cmd.c). */
 bool navtool_is_json(const char *path); /* by its name */

@@ -148,8 +148,9 @@ static void draw_waypoints(view *v, const nav_waypoints *wp, rgb c)
         dot(v, nav_waypoints_position(wp, i), r + 1, mix(c, wall_colour, 0.5));
 }
 
-int navtool_write_world_png(const char *png, const nav_world *w, const nav_world_leg *legs,
-                            uint32_t leg_count, const nav_path *path, double scale)
+/* The world drawn from above into a new view (its pixels malloc'd): regions, then links. 0, or 1
+ * having said why. */
+static int draw_world(const nav_world *w, double scale, view *v)
 {
     double box[4];
     bounds(w, box);
@@ -157,28 +158,28 @@ int navtool_write_world_png(const char *png, const nav_world *w, const nav_world
         fprintf(stderr, "navtool: the world has nothing to draw\n");
         return 1;
     }
-    view v = {.min_x = box[0] - 2, .min_z = box[1] - 2, .scale = scale};
-    v.pw = (size_t)ceil((box[2] - box[0] + 4) * scale);
-    v.ph = (size_t)ceil((box[3] - box[1] + 4) * scale);
-    if (v.pw > 16384 || v.ph > 16384) {
-        fprintf(stderr, "navtool: a %zu x %zu picture is too large: use a smaller scale\n", v.pw, v.ph);
+    *v = (view){.min_x = box[0] - 2, .min_z = box[1] - 2, .scale = scale};
+    v->pw = (size_t)ceil((box[2] - box[0] + 4) * scale);
+    v->ph = (size_t)ceil((box[3] - box[1] + 4) * scale);
+    if (v->pw > 16384 || v->ph > 16384) {
+        fprintf(stderr, "navtool: a %zu x %zu picture is too large: use a smaller scale\n", v->pw, v->ph);
         return 1;
     }
-    v.pixels = malloc(v.pw * v.ph * 3);
-    if (!v.pixels) {
+    v->pixels = malloc(v->pw * v->ph * 3);
+    if (!v->pixels) {
         fprintf(stderr, "navtool: out of memory for the picture\n");
         return 1;
     }
-    for (size_t i = 0; i < v.pw * v.ph; i++) {
-        v.pixels[3 * i] = void_colour.r, v.pixels[3 * i + 1] = void_colour.g,
-                     v.pixels[3 * i + 2] = void_colour.b;
+    for (size_t i = 0; i < v->pw * v->ph; i++) {
+        v->pixels[3 * i] = void_colour.r, v->pixels[3 * i + 1] = void_colour.g,
+                      v->pixels[3 * i + 2] = void_colour.b;
     }
     nav_world_info info;
     nav_world_get_info(w, &info);
     /* regions from the lowest floor up, so that an upper storey lies over the one below it */
     uint32_t *order = malloc((info.regions ? info.regions : 1) * sizeof *order);
     if (!order) {
-        free(v.pixels);
+        free(v->pixels);
         return 1;
     }
     for (uint32_t r = 0; r < info.regions; r++) {
@@ -192,20 +193,41 @@ int navtool_write_world_png(const char *png, const nav_world *w, const nav_world
         const nav_grid *g = nav_world_region_grid(w, r);
         const nav_mesh *m = nav_world_region_mesh(w, r);
         const nav_waypoints *wp = nav_world_region_waypoints(w, r);
-        if (g) draw_grid(&v, g, pale, i == 0 || floor_of(w, r) == floor_of(w, order[0]) ? 1.0 : 0.7);
-        if (m) draw_mesh(&v, m, pale, strong);
-        if (wp) draw_waypoints(&v, wp, pale);
+        if (g) draw_grid(v, g, pale, i == 0 || floor_of(w, r) == floor_of(w, order[0]) ? 1.0 : 0.7);
+        if (m) draw_mesh(v, m, pale, strong);
+        if (wp) draw_waypoints(v, wp, pale);
     }
     free(order);
-    int r = v.scale >= 6 ? 2 : 1;
+    int r = v->scale >= 6 ? 2 : 1;
     for (uint32_t k = 0; k < info.links; k++) {
         nav_world_link_desc d;
         nav_world_link(w, k, &d);
         rgb c = nav_world_link_enabled(w, k) ? link_on : link_off;
-        thick_line(&v, d.from, d.to, r, mix(c, wall_colour, 0.3), 1.0);
-        dot(&v, d.from, r + 1, c);
-        dot(&v, d.to, r + 1, c);
+        thick_line(v, d.from, d.to, r, mix(c, wall_colour, 0.3), 1.0);
+        dot(v, d.from, r + 1, c);
+        dot(v, d.to, r + 1, c);
     }
+    return 0;
+}
+
+/* Writes the view to png and frees it. 0, or 1 having said why. */
+static int write_view(const char *png, view *v)
+{
+    int ok = navtool_write_rgb_png(png, v->pw, v->ph, v->pixels);
+    free(v->pixels);
+    if (!ok) {
+        fprintf(stderr, "navtool: cannot write %s\n", png);
+        return 1;
+    }
+    return 0;
+}
+
+int navtool_write_world_png(const char *png, const nav_world *w, const nav_world_leg *legs,
+                            uint32_t leg_count, const nav_path *path, double scale)
+{
+    view v;
+    if (draw_world(w, scale, &v)) return 1;
+    int r = v.scale >= 6 ? 2 : 1;
     for (uint32_t i = 0; path && legs && i < leg_count; i++) { /* each leg in its region's colour */
         rgb c = colour_of(legs[i].region);
         uint32_t first = legs[i].first_point, end = first + legs[i].point_count;
@@ -218,11 +240,19 @@ int navtool_write_world_png(const char *png, const nav_world *w, const nav_world
         dot(&v, path->points[0], r + 3, start_colour);
         dot(&v, path->points[path->count - 1], r + 3, goal_colour);
     }
-    int ok = navtool_write_rgb_png(png, v.pw, v.ph, v.pixels);
-    free(v.pixels);
-    if (!ok) {
-        fprintf(stderr, "navtool: cannot write %s\n", png);
-        return 1;
+    return write_view(png, &v);
+}
+
+int navtool_write_crowd_png(const char *png, const nav_world *w, const nav_vec3 *const *trails,
+                            const uint32_t *lengths, uint32_t agents, double scale)
+{
+    view v;
+    if (draw_world(w, scale, &v)) return 1;
+    for (uint32_t a = 0; a < agents; a++) { /* each agent's trail in a colour of its own, it at its end */
+        rgb c = colour_of(a + 3);
+        for (uint32_t k = 0; k + 1 < lengths[a]; k++)
+            thick_line(&v, trails[a][k], trails[a][k + 1], 1, c, 0.8);
+        if (lengths[a]) dot(&v, trails[a][lengths[a] - 1], v.scale >= 6 ? 2 : 1, mix(c, wall_colour, 0.4));
     }
-    return 0;
+    return write_view(png, &v);
 }
