@@ -2964,7 +2964,7 @@ static void test_agent_places(void **state)
                       (float)(rand() % 1200) / 100.0f - 1};
         nav_vec3 half = {(float)(rand() % 300) / 100.0f, (float)(rand() % 200) / 100.0f,
                          (float)(rand() % 300) / 100.0f},
-                 want;
+                 want = {0, 0, 0};
         nav_world_place at;
         nav_status s = nav_world_nearest(w, p, half, &at);
         if (grid_nearest_reference(yard, p, half, &want)) {

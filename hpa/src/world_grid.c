@@ -108,8 +108,9 @@ static nav_status grid_scratch_create(const nav_world *w, const nav_allocator *a
     g->ids = nav__alloc(a, ((size_t)w->max_region_chokes + 1) * sizeof *g->ids);
     nav_status st = g->ids ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     /* made now when the regions are in memory (a bake's threads must not allocate through the
-     * caller's allocator; a fan grows its buckets as it goes: from grow) */
-    if (!nav_failed(st) && largest->grid)
+     * caller's allocator; a fan grows its buckets as it goes: from grow); on demand, when first
+     * needed (a region's data may be read or let go under the cache's lock meanwhile) */
+    if (!nav_failed(st) && !w->cache)
         st = nav_region_query_create(largest->grid, (uint32_t)g->cells, grow, &g->search);
     if (nav_failed(st)) {
         grid_scratch_destroy(g, w);
