@@ -313,6 +313,9 @@ int navtool_crowd(int argc, char **argv)
         trails[a] = malloc(((size_t)ticks + 1) * sizeof **trails);
         if (!trails[a]) rc = 1, fprintf(stderr, "navtool crowd: out of memory\n");
     }
+    /* OUT-NNNNN.png for --every: OUT without its .png */
+    size_t len = png ? strlen(png) : 0;
+    int stem = (int)(len > 4 && !strcmp(png + len - 4, ".png") ? len - 4 : len);
     uint32_t next_change = 0, arrived = 0;
     double deepest = 0;
     for (uint32_t k = 0; !rc && k < ticks; k++) {
@@ -365,10 +368,7 @@ int navtool_crowd(int argc, char **argv)
                        drained[i].link == NAV_WORLD_NONE ? "" : nav_world_link_kind_name(drained[i].kind));
         if (png && every && (k + 1) % (uint32_t)every == 0) {
             char name[1100];
-            snprintf(name, sizeof name, "%.*s-%05u.png",
-                     (int)(strlen(png) > 4 && !strcmp(png + strlen(png) - 4, ".png") ? strlen(png) - 4
-                                                                                     : strlen(png)),
-                     png, k + 1);
+            snprintf(name, sizeof name, "%.*s-%05u.png", stem, png, k + 1);
             rc = navtool_write_crowd_png(name, w, (const nav_vec3 *const *)trails, lengths, s.agents, scale);
         }
         if (arrived == s.agents) ticks = k + 1; /* (everyone there: the run ends) */

@@ -1,14 +1,14 @@
 /* A crowd of agents on a world (nav/agents.h): their places, routes and the tick that moves them.
  *
  * An agent's route is the world's path from where it stood when given its goal: its points, each
- * with its region and place (path->nodes: a cell, a polygon, a waypoint), and a mark on each leg's
- * last point where a link follows. The agent steers to one point at a time (its corner): a corner
- * within the agent's radius is reached, and the next one taken; the corner before a link is where
- * the agent starts across the link, in a straight line at its speed, to the next leg's first point.
- * Steering turns the velocity towards the corner (at full speed, or slowing down within stopping
- * distance of the goal) by at most max_accel * dt, and the move is the world's along the region's
- * surface (nav_world_move), so an agent pushed off its line slides along walls and stays on the
- * ground. */
+ * with its region and place (path->nodes: a cell, a polygon, a waypoint), and on each leg's last
+ * point the link that follows. The agent steers to one point at a time (its corner), and takes the
+ * next one once it sees the one after (nav_world_sees); the corner before a link is where the agent,
+ * once within its radius, starts across the link, in a straight line at its speed, to the next
+ * leg's first point. Steering wants the corner at full speed (slowing down within stopping distance
+ * of the goal), ORCA keeps it clear of its neighbours (orca.h), its velocity turns by at most
+ * max_accel * dt, and the move is the world's along the region's surface (nav_world_move), so an
+ * agent pushed off its line slides along walls and stays on the ground. */
 #include <math.h>
 #include <string.h>
 
@@ -23,12 +23,12 @@
 #define STUCK_SECONDS        0.5 /* held this long, an agent plans its route again */
 #define DEFAULT_CLOSED_WAIT  2.0
 
-/* A route's points, one block: points, then regions, nodes (places) and link marks. */
+/* A route's points, one block: points, then regions, nodes (places) and links. */
 typedef struct route {
     nav_vec3 *points;
     uint32_t *regions, *nodes;
-    uint32_t *links;     /* at a leg's last point: the world's link to the next leg */
-    uint8_t *link_after; /* 1: a link leads from this point to the next (a leg's last point) */
+    uint32_t
+        *links; /* the world's link from this point to the next (a leg's last point), or NAV_WORLD_NONE */
     uint32_t count, capacity;
 } route;
 
@@ -122,7 +122,7 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
 
 static size_t route_point_bytes(void)
 {
-    return sizeof(nav_vec3) + 3 * sizeof(uint32_t) + 1;
+    return sizeof(nav_vec3) + 3 * sizeof(uint32_t);
 }
 
 static void route_free(nav_crowd *c, route *r)
@@ -255,7 +255,6 @@ static bool route_reserve(nav_crowd *c, route *r, uint32_t n)
     r->regions = (uint32_t *)(r->points + capacity);
     r->nodes = r->regions + capacity;
     r->links = r->nodes + capacity;
-    r->link_after = (uint8_t *)(r->links + capacity);
     r->capacity = capacity;
     return true;
 }
@@ -273,9 +272,7 @@ static bool take_route(nav_crowd *c, agent *a)
             r->points[i] = c->path.points[i];
             r->regions[i] = leg[l].region;
             r->nodes[i] = c->path.nodes[i];
-            r->link_after[i] =
-                leg[l].link != NAV_WORLD_NONE && i + 1 == leg[l].first_point + leg[l].point_count;
-            r->links[i] = r->link_after[i] ? leg[l].link : NAV_WORLD_NONE;
+            r->links[i] = i + 1 == leg[l].first_point + leg[l].point_count ? leg[l].link : NAV_WORLD_NONE;
         }
     return true;
 }
@@ -324,12 +321,6 @@ nav_status nav_crowd_clear_goal(nav_crowd *c, uint32_t id)
     a->velocity = (nav_vec3){0, 0, 0};
     a->state = NAV_AGENT_IDLE;
     return NAV_SUCCESS;
-}
-
-static double dist_xz(nav_vec3 a, nav_vec3 b)
-{
-    double dx = (double)a.x - b.x, dz = (double)a.z - b.z;
-    return sqrt(dx * dx + dz * dz);
 }
 
 /* At the link's far end: onto the next leg's first place. */
@@ -381,8 +372,9 @@ static nav_status take_corners(nav_crowd *c, uint32_t id)
     agent *a = &c->agents[id];
     const route *r = &a->route;
     while (a->corner + 1 < r->count) {
-        if (r->link_after[a->corner]) {
-            if (dist_xz(a->place.position, r->points[a->corner]) > a->params.radius) return NAV_SUCCESS;
+        if (r->links[a->corner] != NAV_WORLD_NONE) {
+            if (nav_vec3_dist_xz(a->place.position, r->points[a->corner]) > a->params.radius)
+                return NAV_SUCCESS;
             uint32_t link = r->links[a->corner];
             if (!nav_world_link_enabled(c->world, link)) {
                 if (a->state != NAV_AGENT_WAITING) {
@@ -537,8 +529,9 @@ static nav_status integrate(nav_crowd *c, agent *a, nav__orca_vec want, double d
     nav_status s = nav_world_move(c->query, &a->place, target, &moved);
     /* sliding along a wall from a point off it may take it farther than its step: then as far as its
      * step along the way it slid */
-    double step = sqrt(vx * vx + vz * vz) * dt, went = dist_xz(pos, moved.position);
-    if (!nav_failed(s) && went > step * (1 + 1e-6)) {
+    double step = sqrt(vx * vx + vz * vz) * dt,
+           went = nav_failed(s) ? 0 : nav_vec3_dist_xz(pos, moved.position);
+    if (went > step * (1 + 1e-6)) {
         double f = step / went;
         target = (nav_vec3){(float)(pos.x + f * ((double)moved.position.x - pos.x)), pos.y,
                             (float)(pos.z + f * ((double)moved.position.z - pos.z))};
@@ -553,7 +546,8 @@ static nav_status integrate(nav_crowd *c, agent *a, nav__orca_vec want, double d
     a->place = moved;
     /* pressed against a wall on the way to a corner it no longer sees (pushed off its line) */
     double wanted = sqrt(want.x * want.x + want.z * want.z);
-    bool held = wanted > 0.1 * a->params.max_speed && dist_xz(pos, moved.position) < 0.1 * wanted * dt;
+    bool held =
+        wanted > 0.1 * a->params.max_speed && nav_vec3_dist_xz(pos, moved.position) < 0.1 * wanted * dt;
     a->stuck = held ? a->stuck + dt : 0;
     return NAV_SUCCESS;
 }

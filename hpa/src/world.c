@@ -102,6 +102,8 @@ static nav_status sort_by_name(nav_world *w)
 void nav__world_region_facts(const nav__world_region *region, double box[4], bool *symmetric, uint64_t *cells)
 {
     region->ops->facts(region, box, symmetric, cells);
+    /* a margin: a point on the box's far edge, or a mesh's locate tolerance, still falls inside */
+    box[0] -= 1e-3, box[1] -= 1e-3, box[2] += 1e-3, box[3] += 1e-3;
 }
 
 void nav__world_note_region(nav_world *w, uint32_t r)

@@ -16,10 +16,9 @@
 void nav__world_grid_facts(const nav__world_region *r, double box[4], bool *symmetric, uint64_t *cells)
 {
     const nav_grid_desc *d = nav_grid_get_desc(r->grid);
-    /* a margin: a point on the box's far edge still falls inside */
-    box[0] = d->origin.x - 1e-3, box[1] = d->origin.z - 1e-3;
-    box[2] = d->origin.x + (double)nav_grid_width(r->grid) * d->cell_size + 1e-3;
-    box[3] = d->origin.z + (double)nav_grid_height(r->grid) * d->cell_size + 1e-3;
+    box[0] = d->origin.x, box[1] = d->origin.z;
+    box[2] = d->origin.x + (double)nav_grid_width(r->grid) * d->cell_size;
+    box[3] = d->origin.z + (double)nav_grid_height(r->grid) * d->cell_size;
     *symmetric = nav_grid_uniform_cost(r->grid) > 0 && nav_grid_moves_reversible(r->grid);
     *cells = (uint64_t)nav_grid_width(r->grid) * (uint64_t)nav_grid_height(r->grid);
 }
@@ -318,20 +317,16 @@ bool nav__world_grid_nearest(const nav__world_region *r, nav_vec3 point, nav_vec
 nav_status nav__world_grid_move(nav__world_scratch *s, const nav__world_region *r,
                                 const nav_world_place *from, nav_vec3 target, nav_world_place *out)
 {
+    /* (from is a free cell: nav_world_move checked its place) */
     const nav_grid *g = r->grid;
-    uint32_t width = (uint32_t)g->width;
-    if (from->id >= r->cells ||
-        !nav_grid_passable(g, (int32_t)(from->id % width), (int32_t)(from->id / width)))
-        return NAV_FAILURE | NAV_INVALID_PARAM;
+    int32_t fx = (int32_t)(from->id % (uint32_t)g->width), fy = (int32_t)(from->id / (uint32_t)g->width);
     /* the circle on from and target; the cells it meets, walked from from's through their sides */
     nav_vec3 p = from->position;
     double mx = ((double)p.x + target.x) / 2, mz = ((double)p.z + target.z) / 2,
            radius = nav__world_dist_xz(p, target) / 2 + 1e-6 * g->desc.cell_size;
-    int32_t x0, y0, x1, y1;
-    if (!cells_in(g, mx - radius, mz - radius, mx + radius, mz + radius, &x0, &y0, &x1, &y1))
-        x0 = x1 = (int32_t)(from->id % width), y0 = y1 = (int32_t)(from->id / width);
-    int32_t fx = (int32_t)(from->id % width), fy = (int32_t)(from->id / width);
-    x0 = fx < x0 ? fx : x0, y0 = fy < y0 ? fy : y0, x1 = fx > x1 ? fx : x1, y1 = fy > y1 ? fy : y1;
+    int32_t x0 = fx, y0 = fy, x1 = fx, y1 = fy;
+    if (cells_in(g, mx - radius, mz - radius, mx + radius, mz + radius, &x0, &y0, &x1, &y1))
+        x0 = fx < x0 ? fx : x0, y0 = fy < y0 ? fy : y0, x1 = fx > x1 ? fx : x1, y1 = fy > y1 ? fy : y1;
     uint32_t bw = (uint32_t)(x1 - x0 + 1), bh = (uint32_t)(y1 - y0 + 1);
     if ((uint64_t)bw * bh > UINT32_MAX / 8) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     size_t n = (size_t)bw * bh;
@@ -347,10 +342,10 @@ nav_status nav__world_grid_move(nav__world_scratch *s, const nav__world_region *
     while (head < tail) {
         uint32_t at = queue[head++];
         int32_t x = x0 + (int32_t)(at % bw), y = y0 + (int32_t)(at / bw);
+        uint32_t cell = nav_grid_index(g, x, y);
         nav_vec3 c = clamp_into(g, x, y, target);
         double d = nav__world_dist_xz(c, target);
-        if (d < best) best = d, *out = (nav_world_place){r->index, nav_grid_index(g, x, y), c};
-        uint32_t cell = nav_grid_index(g, x, y);
+        if (d < best) best = d, *out = (nav_world_place){r->index, cell, c};
         for (int dir = 0; dir < 8; dir++) {
             if (nav__dir_dx[dir] && nav__dir_dy[dir]) continue; /* (through sides only: no corner is a way) */
             if (!(g->moves[cell] >> dir & 1)) continue;

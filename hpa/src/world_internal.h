@@ -120,8 +120,9 @@ typedef struct nav__world_region_ops {
     bool snaps;                        /* its regions have a snap distance (waypoints) */
 
     /* ---- its data ---- */
-    /* Its extent in x and z (min x, min z, max x, max z, with locate's margin), whether its table is
-     * symmetric (each way walked back costs the same), and its places the search walks (0: none). */
+    /* Its extent in x and z (min x, min z, max x, max z; nav__world_region_facts adds locate's
+     * margin), whether its table is symmetric (each way walked back costs the same), and its places
+     * the search walks (0: none). */
     void (*facts)(const nav__world_region *r, double box[4], bool *symmetric, uint64_t *cells);
     /* The least cost of a unit of travel in it, by straight-line (metric 0) or octile (1) distance
      * (the search's estimate: world.c's cost_floor); INFINITY where nothing in it bounds it. */
@@ -171,7 +172,8 @@ typedef struct nav__world_region_ops {
     bool (*nearest)(const nav__world_region *r, nav_vec3 point, nav_vec3 half_extents, nav_world_place *out);
     /* From place `from` towards target on the region's surface: target when the surface within
      * reach (from and target on a circle's diameter) holds it, else its point there nearest to
-     * target. NAV_FAILURE with NAV_INVALID_PARAM (from is not on its place) or NAV_OUT_OF_MEMORY. */
+     * target (from: a place of the region, place_ok's: the caller checked it). NAV_FAILURE with
+     * NAV_INVALID_PARAM (from not on its place) or NAV_OUT_OF_MEMORY. */
     nav_status (*move)(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
                        nav_vec3 target, nav_world_place *out);
     /* The places a leg's points (path's points first .. first + count, its region's) pass, in

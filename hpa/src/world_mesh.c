@@ -15,8 +15,6 @@ static void mesh_facts(const nav__world_region *r, double box[4], bool *symmetri
         box[0] = fmin(box[0], v.x), box[1] = fmin(box[1], v.z), box[2] = fmax(box[2], v.x),
         box[3] = fmax(box[3], v.z);
     }
-    /* a margin: a point on the box's far edge, or locate's tolerance, still falls inside */
-    box[0] -= 1e-3, box[1] -= 1e-3, box[2] += 1e-3, box[3] += 1e-3;
     *symmetric = false, *cells = 0;
 }
 
@@ -94,13 +92,19 @@ static nav_status mesh_scratch(const nav_world *w, const nav_allocator *a, const
 /* How far from a polygon a point may be and still locate to it: the point must be over the mesh. */
 #define OVER 1e-4f
 
-static bool mesh_locate(const nav__world_region *r, nav_vec3 point, nav_world_place *out)
+/* The polygon nearest to point within the box of half extents, with its nearest point there. */
+static bool mesh_nearest(const nav__world_region *r, nav_vec3 point, nav_vec3 half, nav_world_place *out)
 {
     uint32_t poly;
     nav_vec3 at;
-    if (nav_failed(nav_mesh_locate(r->mesh, point, (nav_vec3){OVER, 0, OVER}, &poly, &at))) return false;
+    if (nav_failed(nav_mesh_locate(r->mesh, point, half, &poly, &at))) return false;
     *out = (nav_world_place){.region = r->index, .id = poly, .position = at};
     return true;
+}
+
+static bool mesh_locate(const nav__world_region *r, nav_vec3 point, nav_world_place *out)
+{
+    return mesh_nearest(r, point, (nav_vec3){OVER, 0, OVER}, out);
 }
 
 /* The mesh's path from a to b into the scratch's path, its cost to *cost (INFINITY: none). */
@@ -130,15 +134,6 @@ static nav_status search(nav__world_scratch *s, const nav__world_region *r, cons
 }
 
 /* ---- What agents need ---- */
-
-static bool mesh_nearest(const nav__world_region *r, nav_vec3 point, nav_vec3 half, nav_world_place *out)
-{
-    uint32_t poly;
-    nav_vec3 at;
-    if (nav_failed(nav_mesh_locate(r->mesh, point, half, &poly, &at))) return false;
-    *out = (nav_world_place){.region = r->index, .id = poly, .position = at};
-    return true;
-}
 
 static nav_status mesh_move(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
                             nav_vec3 target, nav_world_place *out)

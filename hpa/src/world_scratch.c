@@ -225,7 +225,7 @@ nav_status nav__world_corridor_of_nodes(nav__world_scratch *s, const nav__world_
     (void)s, (void)r;
     uint32_t k = 0;
     for (uint32_t i = first; i < first + count; i++) {
-        if (k && i > first && path->nodes[i] == path->nodes[i - 1]) continue;
+        if (i > first && path->nodes[i] == path->nodes[i - 1]) continue;
         if (k < capacity) ids[k] = path->nodes[i];
         k++;
     }

@@ -16,7 +16,6 @@ static void waypoints_facts(const nav__world_region *r, double box[4], bool *sym
         box[0] = fmin(box[0], v.x - r->snap), box[1] = fmin(box[1], v.z - r->snap);
         box[2] = fmax(box[2], v.x + r->snap), box[3] = fmax(box[3], v.z + r->snap);
     }
-    box[0] -= 1e-3, box[1] -= 1e-3, box[2] += 1e-3, box[3] += 1e-3; /* (a margin, as every kind's) */
     *symmetric = false, *cells = 0;
 }
 
@@ -99,9 +98,8 @@ static bool waypoints_nearest(const nav__world_region *r, nav_vec3 point, nav_ve
 static nav_status waypoints_move(nav__world_scratch *s, const nav__world_region *r,
                                  const nav_world_place *from, nav_vec3 target, nav_world_place *out)
 {
-    (void)s;
+    (void)s; /* (from is a waypoint: nav_world_move checked its place) */
     const nav_waypoints *wp = r->waypoints;
-    if (from->id >= nav_waypoints_count(wp)) return NAV_FAILURE | NAV_INVALID_PARAM;
     nav_vec3 a = nav_waypoints_position(wp, from->id);
     *out = (nav_world_place){.region = r->index, .id = from->id, .position = a};
     double best = nav__world_dist3(a, target);
