@@ -24,6 +24,20 @@ static nav_world *village(void)
     return w;
 }
 
+/* The village's link named "bridge". */
+static uint32_t village_bridge(const nav_world *w)
+{
+    nav_world_info info;
+    nav_world_get_info(w, &info);
+    for (uint32_t l = 0; l < info.links; l++) {
+        nav_world_link_desc d;
+        assert_true(nav_world_link(w, l, &d));
+        if (d.name && !strcmp(d.name, "bridge")) return l;
+    }
+    fail_msg("the village has no bridge");
+    return NAV_WORLD_NONE;
+}
+
 /* The nearest point of segment a-b to p (3D). */
 static double segment_distance(nav_vec3 a, nav_vec3 b, nav_vec3 p)
 {
@@ -442,48 +456,137 @@ static void test_links_and_events(void **state)
     house_free(&h);
 }
 
-/* The ladder switched off before the agents get there: they wait at its foot, and after closed_wait
- * plan again and go by the stairs; switched on again while they wait, they climb it. */
+/* The ladder and the stairs both switched off before the agent gets there: it finds no other way and
+ * waits at the ladder's foot; after closed_wait it plans again, and, the stairs open by then, goes by
+ * them (case 0); the ladder switched on again while it waits, it climbs it (case 1). The ladder alone
+ * switched off (case 2): it plans again at once, before it gets there, and goes by the stairs. */
 static void test_closed_ladder(void **state)
 {
     (void)state;
     house h;
     house_make(&h);
-    for (int reopen = 0; reopen < 2; reopen++) {
-        assert_int_equal(nav_world_set_links(h.w, &(nav_world_link_change){h.ladder, true}, 1), NAV_SUCCESS);
+    for (int run = 0; run < 3; run++) {
+        nav_world_link_change open[2] = {{h.ladder, true}, {h.stairs, true}},
+                              closed[2] = {{h.ladder, false}, {h.stairs, false}};
+        assert_int_equal(nav_world_set_links(h.w, open, 2), NAV_SUCCESS);
         nav_crowd *crowd;
         assert_int_equal(nav_crowd_create(h.w, &(nav_crowd_desc){.closed_wait = 1.5f}, &crowd), NAV_SUCCESS);
         uint32_t id;
         assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){1.5f, 0, 8.5f}, &walker, &id), NAV_SUCCESS);
         assert_int_equal(nav_crowd_set_goal(crowd, id, (nav_vec3){1.5f, 4, 8.5f}), NAV_SUCCESS);
-        assert_int_equal(nav_world_set_links(h.w, &(nav_world_link_change){h.ladder, false}, 1), NAV_SUCCESS);
+        assert_int_equal(nav_world_set_links(h.w, closed, run == 2 ? 1 : 2), NAV_SUCCESS);
         nav_agent_info a;
         double waited = 0;
-        for (int k = 0; k < 300 && waited < (reopen ? 0.5 : 10); k++) {
+        for (int k = 0; k < (run == 2 ? 3 : 300) && waited < (run == 1 ? 0.5 : 10); k++) {
             assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
             assert_true(nav_crowd_agent(crowd, id, &a));
             if (a.state == NAV_AGENT_WAITING) waited += 1.0 / 30;
+            if (run == 0 && waited >= 0.5 && !nav_world_link_enabled(h.w, h.stairs))
+                assert_int_equal(nav_world_set_links(h.w, &open[1], 1), NAV_SUCCESS);
             if (waited > 0 && a.state != NAV_AGENT_WAITING) break;
         }
         nav_crowd_event log[64];
         uint32_t n = nav_crowd_events(crowd, log, 64);
-        assert_true(n >= 1 && log[0].type == NAV_CROWD_LINK_CLOSED && log[0].link == h.ladder);
-        assert_true(nav_vec3_dist_xz(a.place.position, (nav_vec3){5.5f, 0, 5.5f}) <= walker.radius);
-        if (reopen) {
+        if (run == 2) { /* it planned again at once: it never came to the ladder */
+            assert_true(waited == 0);
+            assert_true(n >= 1 && log[0].type == NAV_CROWD_REPLANNED);
+        } else {
+            assert_true(n >= 1 && log[0].type == NAV_CROWD_LINK_CLOSED && log[0].link == h.ladder);
+            assert_true(nav_vec3_dist_xz(a.place.position, (nav_vec3){5.5f, 0, 5.5f}) <= walker.radius);
+        }
+        if (run == 1) {
             assert_int_equal(a.state, NAV_AGENT_WAITING);
-            assert_int_equal(nav_world_set_links(h.w, &(nav_world_link_change){h.ladder, true}, 1),
-                             NAV_SUCCESS);
-        } else { /* it waited about closed_wait, then planned again */
+            assert_int_equal(nav_world_set_links(h.w, open, 1), NAV_SUCCESS);
+        } else if (run == 0) { /* it waited about closed_wait, then planned again */
             assert_true(fabs(waited - 1.5) < 0.1);
             assert_true(n >= 2 && log[1].type == NAV_CROWD_REPLANNED);
         }
         uint32_t more;
         assert_true(walk_events(h.w, crowd, 40, log, &more) < INFINITY);
         assert_true(more >= 3 && log[0].type == NAV_CROWD_LINK_START);
-        assert_int_equal(log[0].link, reopen ? h.ladder : h.stairs);
+        assert_int_equal(log[0].link, run == 1 ? h.ladder : h.stairs);
         nav_crowd_destroy(crowd);
     }
+    assert_int_equal(nav_world_set_links(h.w, &(nav_world_link_change){h.ladder, true}, 1), NAV_SUCCESS);
     house_free(&h);
+}
+
+/* A random place of the village for the agents (ground or the house's upper floor). */
+static nav_vec3 somewhere(void)
+{
+    return (nav_vec3){(float)(rand() % 1300) / 10.0f, rand() % 4 == 0 ? 3.2f : 0.2f,
+                      (float)(rand() % 300) / 10.0f};
+}
+
+/* The same crowd (150 agents with random starts and goals across the village, its bridge raised for
+ * a while, agents taken away and added) ticked on 1, 2 and 5 threads side by side: after every tick
+ * the same agents to the bit and the same events. */
+static void test_same_on_any_thread_count(void **state)
+{
+    (void)state;
+    nav_world *w = village();
+    uint32_t bridge = village_bridge(w);
+    enum { AGENTS = 150, COUNTS = 3 };
+    const uint32_t threads[COUNTS] = {1, 2, 5};
+    nav_crowd *crowd[COUNTS];
+    for (int t = 0; t < COUNTS; t++)
+        assert_int_equal(
+            nav_crowd_create(w, &(nav_crowd_desc){.max_agents = AGENTS, .threads = threads[t]}, &crowd[t]),
+            NAV_SUCCESS);
+    srand(11);
+    for (uint32_t i = 0; i < AGENTS; i++) {
+        nav_vec3 start = somewhere(), goal;
+        uint32_t id[COUNTS];
+        while (nav_failed(nav_crowd_add_agent(crowd[0], start, &walker, &id[0]))) start = somewhere();
+        do goal = somewhere();
+        while (nav_crowd_set_goal(crowd[0], id[0], goal) != NAV_SUCCESS);
+        for (int t = 1; t < COUNTS; t++) {
+            assert_int_equal(nav_crowd_add_agent(crowd[t], start, &walker, &id[t]), NAV_SUCCESS);
+            assert_int_equal(nav_crowd_set_goal(crowd[t], id[t], goal), NAV_SUCCESS);
+            assert_int_equal(id[t], id[0]);
+        }
+    }
+    uint32_t moving_at_end = 0, replans = 0;
+    for (int k = 0; k < 600; k++) {
+        if (k == 100 || k == 250) /* the bridge up, then down */
+            assert_int_equal(nav_world_set_links(w, &(nav_world_link_change){bridge, k == 250}, 1),
+                             NAV_SUCCESS);
+        for (int t = 0; t < COUNTS; t++) {
+            if (k == 300) /* ten agents go and others come */
+                for (uint32_t i = 0; i < 10; i++) {
+                    assert_int_equal(nav_crowd_remove_agent(crowd[t], 7 * i), NAV_SUCCESS);
+                    assert_int_equal(nav_crowd_add_agent(crowd[t], (nav_vec3){30.5f, 0, 8.5f}, &walker, NULL),
+                                     NAV_SUCCESS);
+                    assert_int_equal(nav_crowd_set_goal(crowd[t], 7 * i, (nav_vec3){125.5f, 0, 20.5f}),
+                                     NAV_SUCCESS);
+                }
+            assert_int_equal(nav_crowd_tick(crowd[t], 1.0 / 30), NAV_SUCCESS);
+        }
+        nav_crowd_event first[64], other[64];
+        uint32_t n = nav_crowd_events(crowd[0], first, 64);
+        for (uint32_t e = 0; e < n; e++) replans += first[e].type == NAV_CROWD_REPLANNED;
+        for (int t = 1; t < COUNTS; t++) {
+            assert_int_equal(nav_crowd_events(crowd[t], other, 64), n);
+            assert_memory_equal(first, other, n * sizeof *first);
+        }
+        for (uint32_t i = 0; i < AGENTS; i++) {
+            nav_agent_info a, b;
+            assert_true(nav_crowd_agent(crowd[0], i, &a));
+            for (int t = 1; t < COUNTS; t++) {
+                assert_true(nav_crowd_agent(crowd[t], i, &b));
+                assert_memory_equal(&a.place, &b.place, sizeof a.place);
+                assert_memory_equal(&a.velocity, &b.velocity, sizeof a.velocity);
+                assert_int_equal(a.state, b.state);
+                assert_int_equal(a.corner, b.corner);
+            }
+            moving_at_end += k == 599 && a.state == NAV_AGENT_MOVING;
+        }
+    }
+    /* (they were busy: the test would say little of a crowd standing still) */
+    assert_true(replans > 0);
+    assert_true(moving_at_end < AGENTS);
+    for (int t = 0; t < COUNTS; t++) nav_crowd_destroy(crowd[t]);
+    nav_world_destroy(w);
 }
 
 typedef struct other_thread {
@@ -532,25 +635,19 @@ static void *toggle_bridge(void *arg)
 }
 
 /* The world is queried from other threads and its bridge raised and lowered while a crowd walks it
- * (run under ThreadSanitizer in CI): every tick succeeds, the other thread's queries answer, and
- * once the bridge stays down everyone arrives. */
+ * (the crowd on two threads; run under ThreadSanitizer in CI): every tick succeeds, the other thread's
+ * queries answer, and once the bridge stays down everyone arrives. */
 static void test_world_used_during_ticks(void **state)
 {
     (void)state;
     nav_world *w = village();
-    other_thread o = {.w = w, .bridge = NAV_WORLD_NONE};
-    nav_world_info info;
-    nav_world_get_info(w, &info);
-    for (uint32_t l = 0; l < info.links; l++) {
-        nav_world_link_desc d;
-        assert_true(nav_world_link(w, l, &d));
-        if (d.name && !strcmp(d.name, "bridge")) o.bridge = l;
-    }
+    other_thread o = {.w = w, .bridge = village_bridge(w)};
     atomic_init(&o.stop, false);
     atomic_init(&o.queries, 0);
     atomic_init(&o.bad, 0);
     nav_crowd *crowd;
-    assert_int_equal(nav_crowd_create(w, &(nav_crowd_desc){.closed_wait = 0.5f}, &crowd), NAV_SUCCESS);
+    assert_int_equal(nav_crowd_create(w, &(nav_crowd_desc){.closed_wait = 0.5f, .threads = 2}, &crowd),
+                     NAV_SUCCESS);
     const nav_vec3 goals[5] = {
         {125.5f, 0, 20.5f}, {72, 0, 18}, {12.5f, 3, 8.5f}, {3.5f, 0.2f, 8.5f}, {3.5f, 3.2f, 8.5f}};
     for (uint32_t i = 0; i < 5; i++) {
@@ -589,14 +686,7 @@ static void test_no_route(void **state)
 {
     (void)state;
     nav_world *w = village();
-    uint32_t bridge = NAV_WORLD_NONE;
-    nav_world_info info;
-    nav_world_get_info(w, &info);
-    for (uint32_t l = 0; l < info.links; l++) {
-        nav_world_link_desc d;
-        assert_true(nav_world_link(w, l, &d));
-        if (d.name && !strcmp(d.name, "bridge")) bridge = l;
-    }
+    uint32_t bridge = village_bridge(w);
     assert_int_not_equal(bridge, NAV_WORLD_NONE);
     assert_int_equal(nav_world_set_links(w, &(nav_world_link_change){bridge, false}, 1), NAV_SUCCESS);
     nav_crowd *crowd;
@@ -664,35 +754,39 @@ static void test_bad_input(void **state)
     nav_world_destroy(w);
 }
 
-/* Every allocation of the crowd failing in turn: NAV_OUT_OF_MEMORY, nothing leaked, and once there is
- * room the walk is the one without failures. */
+/* Every allocation of the crowd failing in turn, on one thread and on three (the pool's threads
+ * allocate too): NAV_OUT_OF_MEMORY, nothing leaked, and once there is room the walk is the one
+ * without failures. */
 static void test_allocation_failures(void **state)
 {
     (void)state;
     nav_world *w = village();
     const nav_vec3 from = {3.5f, 0.2f, 8.5f}, to = {72, 0, 18};
-    bool done = false;
-    for (long fail_at = 1; !done && fail_at < 200; fail_at++) {
-        test_allocator t;
-        test_allocator_init(&t, fail_at);
-        nav_crowd *crowd = NULL;
-        uint32_t id;
-        nav_status s = nav_crowd_create(w, &(nav_crowd_desc){.allocator = &t.hooks, .max_agents = 2}, &crowd);
-        if (!nav_failed(s)) s = nav_crowd_add_agent(crowd, from, &walker, &id);
-        if (!nav_failed(s)) s = nav_crowd_set_goal(crowd, id, to);
-        for (int k = 0; k < 600 && !nav_failed(s); k++) s = nav_crowd_tick(crowd, 0.1);
-        if (nav_failed(s)) {
-            assert_int_equal(s, NAV_FAILURE | NAV_OUT_OF_MEMORY);
-        } else {
-            nav_agent_info a;
-            assert_true(nav_crowd_agent(crowd, id, &a));
-            assert_int_equal(a.state, NAV_AGENT_ARRIVED);
-            done = true;
+    for (uint32_t threads = 1; threads <= 3; threads += 2) {
+        bool done = false;
+        for (long fail_at = 1; !done && fail_at < 1000; fail_at++) {
+            test_allocator t;
+            test_allocator_init(&t, fail_at);
+            nav_crowd *crowd = NULL;
+            uint32_t id;
+            nav_status s = nav_crowd_create(
+                w, &(nav_crowd_desc){.allocator = &t.hooks, .max_agents = 2, .threads = threads}, &crowd);
+            if (!nav_failed(s)) s = nav_crowd_add_agent(crowd, from, &walker, &id);
+            if (!nav_failed(s)) s = nav_crowd_set_goal(crowd, id, to);
+            for (int k = 0; k < 600 && !nav_failed(s); k++) s = nav_crowd_tick(crowd, 0.1);
+            if (nav_failed(s)) {
+                assert_int_equal(s, NAV_FAILURE | NAV_OUT_OF_MEMORY);
+            } else {
+                nav_agent_info a;
+                assert_true(nav_crowd_agent(crowd, id, &a));
+                assert_int_equal(a.state, NAV_AGENT_ARRIVED);
+                done = true;
+            }
+            nav_crowd_destroy(crowd);
+            assert_int_equal(t.live, 0);
         }
-        nav_crowd_destroy(crowd);
-        assert_int_equal(t.live, 0);
+        assert_true(done);
     }
-    assert_true(done);
     nav_world_destroy(w);
 }
 
@@ -706,6 +800,7 @@ int main(void)
         cmocka_unit_test(test_links_and_events),
         cmocka_unit_test(test_closed_ladder),
         cmocka_unit_test(test_world_used_during_ticks),
+        cmocka_unit_test(test_same_on_any_thread_count),
         cmocka_unit_test(test_no_route),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_allocation_failures),

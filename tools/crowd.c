@@ -1,7 +1,7 @@
 /* navtool crowd: runs a crowd scenario (docs/crowd.md) on a world and prints what happened, tick by
  * tick, as JSON lines; draws the agents' trails.
  *
- *   navtool crowd SCENARIO.json [--png OUT] [--every N] [--scale PX] [--events] [--summary]
+ *   navtool crowd SCENARIO.json [--png OUT] [--every N] [--scale PX] [--events] [--summary] [--threads N]
  */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -186,7 +186,7 @@ static int read_scenario(const char *path, scenario *s, nav_world **w)
         return 1;
     }
     const cJSON *world = cJSON_GetObjectItemCaseSensitive(root, "world"), *crowd;
-    double max_neighbours, range, horizon, wait;
+    double max_neighbours, range, horizon, wait, replans;
     bool ok = cJSON_IsString(world) && world_path(path, world->valuestring, s->world, sizeof s->world);
     if (!ok) fprintf(stderr, "navtool crowd: %s: \"world\": a world file's path (JSON or .nav)\n", path);
     ok = ok && number(root, "seconds", "scenario", 60, 1e-3, 86400, &s->seconds) &&
@@ -195,7 +195,8 @@ static int read_scenario(const char *path, scenario *s, nav_world **w)
     ok = ok && number(crowd, "max_neighbours", "crowd", 0, 0, 1000, &max_neighbours) &&
          number(crowd, "neighbour_range", "crowd", 0, 0, 1e4, &range) &&
          number(crowd, "time_horizon", "crowd", 0, 0, 1e3, &horizon) &&
-         number(crowd, "closed_wait", "crowd", 0, 0, 1e6, &wait);
+         number(crowd, "closed_wait", "crowd", 0, 0, 1e6, &wait) &&
+         number(crowd, "max_replans", "crowd", 0, 0, 1e6, &replans);
     const cJSON *agents = cJSON_GetObjectItemCaseSensitive(root, "agents");
     if (ok && !cJSON_IsArray(agents)) {
         fprintf(stderr, "navtool crowd: %s: \"agents\": a list\n", path);
@@ -207,7 +208,8 @@ static int read_scenario(const char *path, scenario *s, nav_world **w)
                                     .max_neighbours = (uint32_t)max_neighbours,
                                     .neighbour_range = (float)range,
                                     .time_horizon = (float)horizon,
-                                    .closed_wait = (float)wait};
+                                    .closed_wait = (float)wait,
+                                    .max_replans = (uint32_t)replans};
         *w = navtool_load_world(s->world, NULL, true);
         ok = *w != NULL;
     }
@@ -255,7 +257,7 @@ static const char *event_name(nav_crowd_event_type t)
 int navtool_crowd(int argc, char **argv)
 {
     const char *input = NULL, *png = NULL;
-    int every = 0;
+    int every = 0, threads = 1;
     double scale = 4;
     bool events = false, summary = false;
     for (int i = 1; i < argc; i++) {
@@ -265,6 +267,8 @@ int navtool_crowd(int argc, char **argv)
             every = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--scale") && i + 1 < argc)
             scale = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--events"))
             events = true;
         else if (!strcmp(argv[i], "--summary"))
@@ -276,10 +280,11 @@ int navtool_crowd(int argc, char **argv)
             return 2;
         }
     }
-    if (!input || every < 0 || !(scale > 0 && scale <= 64) || (every && !png)) {
+    if (!input || every < 0 || !(scale > 0 && scale <= 64) || (every && !png) || threads < 1 ||
+        threads > 256) {
         fprintf(stderr,
                 "usage: navtool crowd SCENARIO.json [--png OUT] [--every N (with --png)] [--scale PX] "
-                "[--events] [--summary]\n");
+                "[--events] [--summary] [--threads N (1 to 256)]\n");
         return 2;
     }
     scenario s;
@@ -290,6 +295,7 @@ int navtool_crowd(int argc, char **argv)
         return 1;
     }
     nav_crowd *crowd = NULL;
+    s.crowd.threads = (uint32_t)threads;
     nav_status st = nav_crowd_create(w, &s.crowd, &crowd);
     int rc = nav_failed(st);
     if (rc) fprintf(stderr, "navtool crowd: the crowd cannot be made: %s\n", nav_status_str(st));

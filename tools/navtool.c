@@ -53,6 +53,7 @@ static const struct {
      "LINK=on|off]..."},
     {"crowd", navtool_crowd,
      "navtool crowd SCENARIO.json [--png OUT] [--every N] [--scale PX] [--events] [--summary]\n"
+     "               [--threads N]\n"
      "               (a crowd on a world: docs/crowd.md; a JSON line a tick, then the run's)"},
     {"render", navtool_render,
      "navtool render MAP|FILE.nav|WAYPOINTS.txt [SX SY GX GY | FROM TO] [--algo "

@@ -8,13 +8,23 @@
  * leg's first point. Steering wants the corner at full speed (slowing down within stopping distance
  * of the goal), ORCA keeps it clear of its neighbours (orca.h), its velocity turns by at most
  * max_accel * dt, and the move is the world's along the region's surface (nav_world_move), so an
- * agent pushed off its line slides along walls and stays on the ground. */
+ * agent pushed off its line slides along walls and stays on the ground.
+ *
+ * A tick: the plans again (at most max_replans, on the caller's thread, agents taking turns); each
+ * agent's look along its route (look: corners, links, the velocity it wants) in chunks of CHUNK
+ * agents over the pool's threads, each thread with a world query of its own and each chunk with a
+ * list of what its agents tell the engine (put in the ring in the chunks' order); the hash of where
+ * they stand; each one's avoidance and move (steer_chunk), over the same threads. What an agent's
+ * look and steering write is its own, what they read is what the tick began with: the same on any
+ * number of threads. */
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "nav/agents.h"
 #include "orca.h"
+#include "parallel.h"
 
 #define DEFAULT_MAX_AGENTS   1024
 #define DEFAULT_NEIGHBOURS   10
@@ -22,6 +32,8 @@
 #define DEFAULT_RANGE        6.0
 #define STUCK_SECONDS        0.5 /* held this long, an agent plans its route again */
 #define DEFAULT_CLOSED_WAIT  2.0
+#define DEFAULT_REPLANS      8
+#define CHUNK                64 /* agents a thread takes at a time in a tick */
 
 /* A route's points, one block: points, then regions, nodes (places) and links. */
 typedef struct route {
@@ -30,6 +42,8 @@ typedef struct route {
     uint32_t
         *links; /* the world's link from this point to the next (a leg's last point), or NAV_WORLD_NONE */
     uint32_t count, capacity;
+    uint32_t *link_points; /* the points with a link after them, in order (link_count of them) */
+    uint32_t link_count;
 } route;
 
 typedef struct agent {
@@ -45,35 +59,125 @@ typedef struct agent {
     double link_done;   /* and has gone */
     double stuck;       /* seconds it has made almost no way while wanting to */
     double waited;      /* seconds it has waited at a closed link */
+    bool closed_ahead;  /* a link further on its route is closed: it plans again (not before */
+    double retry_at;    /* this crowd time, when the last try found no other way) */
 } agent;
+
+/* What the search for an agent's neighbours reads of another, in its bucket. */
+typedef struct placed {
+    float x, z, y, half_height;
+    uint32_t id;
+} placed;
+
+/* Events of a tick's agents in a chunk, told once the chunk's thread is done (in the chunk's order,
+ * the chunks' in theirs: the order of the agents, on any number of threads). */
+typedef struct event_list {
+    nav_crowd_event *events;
+    uint32_t count, capacity;
+    uint64_t lost; /* (no room could be had) */
+} event_list;
+
+/* What a thread of the tick works with: its own world query and avoidance scratch. */
+typedef struct worker {
+    nav_world_query *query;
+    nav__orca_line *lines, *projected; /* max_neighbours each */
+    uint32_t *near;                    /* max_neighbours: the nearest neighbours found */
+    double *near_dist;
+    nav_status failed; /* the details of this tick's failures, or 0 */
+} worker;
 
 struct nav_crowd {
     const nav_world *world;
     nav_allocator allocator;
-    nav_world_query *query; /* the crowd's plans and moves */
+    nav_world_query *query; /* the crowd's plans (on the caller's thread) */
     nav_path path;          /* a plan's path */
     agent *agents;
     uint32_t max_agents;
     /* avoidance (nav_crowd_desc) */
     uint32_t max_neighbours;
     double time_horizon, range;
-    /* a tick's: each agent as it was when the tick began, whether it steers, the velocity it wants
-     * and the one avoidance leaves it */
+    /* a tick's: each agent as it was when the tick began (and the height of its floor), whether it
+     * steers, the velocity it wants and the one avoidance leaves it */
     nav__orca_agent *was;
+    float *floor_y;
     uint8_t *steers, *avoids; /* avoids: on the ground of a kind with room to pass (no road) */
-    nav__orca_vec *preferred, *chosen;
-    /* the agents on the ground by cell of side `range` (a hash: bucket b holds first[b], then
-     * next[...] until UINT32_MAX), ordered by id within a bucket */
-    uint32_t *first, *next, buckets;
-    nav__orca_line *lines, *projected; /* max_neighbours each */
-    uint32_t *near;                    /* max_neighbours: the nearest neighbours found */
-    double *near_dist;
+    nav__orca_vec *preferred;
+    /* the agents on the ground by cell of side range / 2 (a hash of the cells into `buckets` buckets:
+     * bucket b holds near_by[start[b] .. start[b + 1]), in id order) */
+    uint32_t *start, buckets;
+    struct placed *near_by;
+    /* the agents that steer this tick, those in the hash in its order (neighbours together: what one
+     * reads, the next reads too), then the others */
+    uint32_t *steering, steering_count;
     double closed_wait;
+    double time;          /* seconds ticked */
+    double dt;            /* the tick's */
+    uint32_t max_replans; /* plans a tick */
+    uint32_t replan_from; /* the agent whose turn to plan again comes first */
+    /* the tick's threads: a pool of threads - 1 helpers (none for one), a worker each; the pool's
+     * threads allocate through `shared` (the caller's allocator, one call at a time) */
+    nav__pool *pool;
+    uint32_t threads, handed;
+    worker *workers;
+    event_list *chunk_events; /* a list a chunk of CHUNK agents */
+    uint32_t chunks;
+    nav_allocator shared;
+    pthread_mutex_t lock;
+    bool locked; /* lock made */
     /* the events not yet drained: a ring of event_capacity from event_first */
     nav_crowd_event *events;
     uint32_t event_capacity, event_first, event_count;
     uint64_t events_lost;
 };
+
+/* The caller's allocator for the tick's threads: one call at a time. */
+static void *shared_alloc(size_t size, void *user)
+{
+    nav_crowd *c = user;
+    pthread_mutex_lock(&c->lock);
+    void *p = nav__alloc(&c->allocator, size);
+    pthread_mutex_unlock(&c->lock);
+    return p;
+}
+
+static void *shared_realloc(void *ptr, size_t old_size, size_t new_size, void *user)
+{
+    nav_crowd *c = user;
+    pthread_mutex_lock(&c->lock);
+    void *p = nav__realloc(&c->allocator, ptr, old_size, new_size);
+    pthread_mutex_unlock(&c->lock);
+    return p;
+}
+
+static void shared_free(void *ptr, void *user)
+{
+    nav_crowd *c = user;
+    pthread_mutex_lock(&c->lock);
+    nav__free(&c->allocator, ptr);
+    pthread_mutex_unlock(&c->lock);
+}
+
+static bool worker_make(nav_crowd *c, worker *w)
+{
+    const nav_allocator *a = c->threads > 1 ? &c->shared : &c->allocator;
+    uint32_t n = c->max_neighbours;
+    w->lines = nav__alloc(a, nav__mul_size(n, sizeof *w->lines));
+    w->projected = nav__alloc(a, nav__mul_size(n, sizeof *w->projected));
+    w->near = nav__alloc(a, nav__mul_size(n, sizeof *w->near));
+    w->near_dist = nav__alloc(a, nav__mul_size(n, sizeof *w->near_dist));
+    return w->lines && w->projected && w->near && w->near_dist &&
+           !nav_failed(nav_world_query_create(c->world, a, &w->query));
+}
+
+static void worker_free(nav_crowd *c, worker *w)
+{
+    const nav_allocator *a = c->threads > 1 ? &c->shared : &c->allocator;
+    nav__free(a, w->lines);
+    nav__free(a, w->projected);
+    nav__free(a, w->near);
+    nav__free(a, w->near_dist);
+    nav_world_query_destroy(w->query);
+}
 
 nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_crowd **out)
 {
@@ -87,31 +191,44 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     if (!c) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     c->world = w;
     c->allocator = a;
+    c->shared = (nav_allocator){shared_alloc, shared_realloc, shared_free, c};
     c->max_agents = max;
     nav_path_init(&c->path, &a);
     c->max_neighbours = desc && desc->max_neighbours ? desc->max_neighbours : DEFAULT_NEIGHBOURS;
     c->time_horizon = desc && desc->time_horizon > 0 ? desc->time_horizon : DEFAULT_TIME_HORIZON;
     c->range = desc && desc->neighbour_range > 0 ? desc->neighbour_range : DEFAULT_RANGE;
     c->closed_wait = desc && desc->closed_wait > 0 ? desc->closed_wait : DEFAULT_CLOSED_WAIT;
+    c->max_replans = desc && desc->max_replans ? desc->max_replans : DEFAULT_REPLANS;
+    c->threads = desc && desc->threads ? desc->threads : 1;
+    if (c->threads > NAV__POOL_MAX) c->threads = NAV__POOL_MAX;
     c->event_capacity = max <= (UINT32_MAX - 64) / 4 ? 4 * max + 64 : UINT32_MAX;
     c->events = nav__alloc(&a, nav__mul_size(c->event_capacity, sizeof *c->events));
     c->buckets = 1;
     while (c->buckets < 2 * max && c->buckets < (1u << 30)) c->buckets *= 2;
+    c->chunks = max / CHUNK + (max % CHUNK != 0);
     c->agents = nav__calloc(&a, max, sizeof *c->agents);
     c->was = nav__alloc(&a, nav__mul_size(max, sizeof *c->was));
-    c->steers = nav__alloc(&a, max);
+    c->floor_y = nav__alloc(&a, nav__mul_size(max, sizeof *c->floor_y));
+    c->steers = nav__calloc(&a, max, 1);
     c->avoids = nav__alloc(&a, max);
     c->preferred = nav__alloc(&a, nav__mul_size(max, sizeof *c->preferred));
-    c->chosen = nav__alloc(&a, nav__mul_size(max, sizeof *c->chosen));
-    c->first = nav__alloc(&a, nav__mul_size(c->buckets, sizeof *c->first));
-    c->next = nav__alloc(&a, nav__mul_size(max, sizeof *c->next));
-    c->lines = nav__alloc(&a, nav__mul_size(c->max_neighbours, sizeof *c->lines));
-    c->projected = nav__alloc(&a, nav__mul_size(c->max_neighbours, sizeof *c->projected));
-    c->near = nav__alloc(&a, nav__mul_size(c->max_neighbours, sizeof *c->near));
-    c->near_dist = nav__alloc(&a, nav__mul_size(c->max_neighbours, sizeof *c->near_dist));
-    bool made = c->agents && c->events && c->was && c->steers && c->avoids && c->preferred && c->chosen &&
-                c->first && c->next && c->lines && c->projected && c->near && c->near_dist;
+    c->start = nav__alloc(&a, nav__mul_size((size_t)c->buckets + 1, sizeof *c->start));
+    c->near_by = nav__alloc(&a, nav__mul_size(max, sizeof *c->near_by));
+    c->steering = nav__alloc(&a, nav__mul_size(max, sizeof *c->steering));
+    c->chunk_events = nav__calloc(&a, c->chunks, sizeof *c->chunk_events);
+    c->workers = nav__calloc(&a, c->threads, sizeof *c->workers);
+    c->locked = pthread_mutex_init(&c->lock, NULL) == 0;
+    bool made = c->agents && c->events && c->was && c->floor_y && c->steers && c->avoids && c->preferred &&
+                c->start && c->near_by && c->steering && c->chunk_events && c->workers && c->locked;
+    for (uint32_t t = 0; made && t < c->threads; t++) made = worker_make(c, &c->workers[t]);
     nav_status s = made ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    if (!nav_failed(s) && c->threads > 1) {
+        c->pool = nav__alloc(&a, sizeof *c->pool);
+        if (c->pool)
+            nav__pool_start(c->pool, c->threads, true); /* (its threads spin between a tick's runs) */
+        else
+            s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
     if (nav_failed(s)) {
         nav_crowd_destroy(c);
         return nav_has_detail(s, NAV_OUT_OF_MEMORY) ? NAV_FAILURE | NAV_OUT_OF_MEMORY : s;
@@ -122,7 +239,7 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
 
 static size_t route_point_bytes(void)
 {
-    return sizeof(nav_vec3) + 3 * sizeof(uint32_t);
+    return sizeof(nav_vec3) + 4 * sizeof(uint32_t);
 }
 
 static void route_free(nav_crowd *c, route *r)
@@ -135,20 +252,27 @@ void nav_crowd_destroy(nav_crowd *c)
 {
     if (!c) return;
     nav_allocator a = c->allocator;
+    if (c->pool) {
+        nav__pool_stop(c->pool);
+        nav__free(&a, c->pool);
+    }
     for (uint32_t i = 0; c->agents && i < c->max_agents; i++) route_free(c, &c->agents[i].route);
+    for (uint32_t t = 0; c->workers && c->locked && t < c->threads; t++) worker_free(c, &c->workers[t]);
+    for (uint32_t k = 0; c->chunk_events && c->locked && k < c->chunks; k++)
+        nav__free(c->threads > 1 ? &c->shared : &a, c->chunk_events[k].events);
     nav__free(&a, c->agents);
     nav__free(&a, c->was);
+    nav__free(&a, c->floor_y);
     nav__free(&a, c->events);
     nav__free(&a, c->steers);
     nav__free(&a, c->avoids);
     nav__free(&a, c->preferred);
-    nav__free(&a, c->chosen);
-    nav__free(&a, c->first);
-    nav__free(&a, c->next);
-    nav__free(&a, c->lines);
-    nav__free(&a, c->projected);
-    nav__free(&a, c->near);
-    nav__free(&a, c->near_dist);
+    nav__free(&a, c->start);
+    nav__free(&a, c->near_by);
+    nav__free(&a, c->steering);
+    nav__free(&a, c->chunk_events);
+    nav__free(&a, c->workers);
+    if (c->locked) pthread_mutex_destroy(&c->lock);
     nav_world_query_destroy(c->query);
     nav_path_destroy(&c->path);
     nav__free(&a, c);
@@ -157,31 +281,58 @@ void nav_crowd_destroy(nav_crowd *c)
 size_t nav_crowd_memory_bytes(const nav_crowd *c)
 {
     if (!c) return 0;
-    size_t bytes =
-        sizeof *c +
-        (size_t)c->max_agents *
-            (sizeof *c->agents + sizeof *c->was + 2 + 2 * sizeof *c->preferred + sizeof *c->next) +
-        (size_t)c->buckets * sizeof *c->first + (size_t)c->event_capacity * sizeof *c->events +
-        (size_t)c->max_neighbours * (2 * sizeof *c->lines + sizeof *c->near + sizeof *c->near_dist) +
-        nav_world_query_memory_bytes(c->query) +
-        (size_t)c->path.capacity * (sizeof *c->path.points + sizeof *c->path.nodes);
+    size_t bytes = sizeof *c +
+                   (size_t)c->max_agents * (sizeof *c->agents + sizeof *c->was + sizeof *c->floor_y + 2 +
+                                            sizeof *c->preferred + sizeof *c->near_by + sizeof *c->steering) +
+                   ((size_t)c->buckets + 1) * sizeof *c->start +
+                   (size_t)c->event_capacity * sizeof *c->events + nav_world_query_memory_bytes(c->query) +
+                   (size_t)c->path.capacity * (sizeof *c->path.points + sizeof *c->path.nodes) +
+                   (c->pool ? sizeof *c->pool : 0) + (size_t)c->chunks * sizeof *c->chunk_events;
+    for (uint32_t t = 0; t < c->threads; t++)
+        bytes +=
+            sizeof *c->workers +
+            (size_t)c->max_neighbours * (2 * sizeof(nav__orca_line) + sizeof(uint32_t) + sizeof(double)) +
+            nav_world_query_memory_bytes(c->workers[t].query);
+    for (uint32_t k = 0; k < c->chunks; k++)
+        bytes += (size_t)c->chunk_events[k].capacity * sizeof(nav_crowd_event);
     for (uint32_t i = 0; i < c->max_agents; i++) bytes += c->agents[i].route.capacity * route_point_bytes();
     return bytes;
 }
 
-/* Tells the engine (the oldest event goes when the ring is full). */
-static void tell(nav_crowd *c, nav_crowd_event_type type, uint32_t id, uint32_t link, nav_vec3 from,
-                 nav_vec3 to)
+/* Into the ring of events not yet drained (the oldest goes when it is full). */
+static void ring_push(nav_crowd *c, const nav_crowd_event *e)
 {
-    nav_crowd_event e = {type, id, link, (nav_world_link_kind)0, from, to};
-    nav_world_link_desc d;
-    if (link != NAV_WORLD_NONE && nav_world_link(c->world, link, &d)) e.kind = d.kind;
     if (c->event_count == c->event_capacity) {
         c->event_first = (c->event_first + 1) % c->event_capacity;
         c->event_count--;
         c->events_lost++;
     }
-    c->events[(c->event_first + c->event_count++) % c->event_capacity] = e;
+    c->events[(c->event_first + c->event_count++) % c->event_capacity] = *e;
+}
+
+/* Tells the engine: into the ring, or, from a tick's threads, into the list of the agent's chunk. */
+static void tell(nav_crowd *c, event_list *into, nav_crowd_event_type type, uint32_t id, uint32_t link,
+                 nav_vec3 from, nav_vec3 to)
+{
+    nav_crowd_event e = {type, id, link, (nav_world_link_kind)0, from, to};
+    nav_world_link_desc d;
+    if (link != NAV_WORLD_NONE && nav_world_link(c->world, link, &d)) e.kind = d.kind;
+    if (!into) {
+        ring_push(c, &e);
+        return;
+    }
+    if (into->count == into->capacity) {
+        const nav_allocator *a = c->threads > 1 ? &c->shared : &c->allocator;
+        uint32_t more = into->capacity ? 2 * into->capacity : 8;
+        nav_crowd_event *grown =
+            nav__realloc(a, into->events, (size_t)into->capacity * sizeof e, nav__mul_size(more, sizeof e));
+        if (!grown) {
+            into->lost++;
+            return;
+        }
+        into->events = grown, into->capacity = more;
+    }
+    into->events[into->count++] = e;
 }
 
 uint32_t nav_crowd_events(nav_crowd *c, nav_crowd_event *out, uint32_t capacity)
@@ -255,6 +406,7 @@ static bool route_reserve(nav_crowd *c, route *r, uint32_t n)
     r->regions = (uint32_t *)(r->points + capacity);
     r->nodes = r->regions + capacity;
     r->links = r->nodes + capacity;
+    r->link_points = r->links + capacity;
     r->capacity = capacity;
     return true;
 }
@@ -267,12 +419,14 @@ static bool take_route(nav_crowd *c, agent *a)
     if (!route_reserve(c, &a->route, c->path.count)) return false;
     route *r = &a->route;
     r->count = c->path.count;
+    r->link_count = 0;
     for (uint32_t l = 0; l < legs; l++)
         for (uint32_t i = leg[l].first_point; i < leg[l].first_point + leg[l].point_count; i++) {
             r->points[i] = c->path.points[i];
             r->regions[i] = leg[l].region;
             r->nodes[i] = c->path.nodes[i];
             r->links[i] = i + 1 == leg[l].first_point + leg[l].point_count ? leg[l].link : NAV_WORLD_NONE;
+            if (r->links[i] != NAV_WORLD_NONE) r->link_points[r->link_count++] = i;
         }
     return true;
 }
@@ -288,8 +442,9 @@ static nav_status plan(nav_crowd *c, agent *a, nav_vec3 goal, bool keep_if_none)
     a->has_goal = true;
     a->goal = goal;
     a->velocity = (nav_vec3){0, 0, 0};
-    a->route.count = 0;
+    a->route.count = a->route.link_count = 0;
     a->corner = 0;
+    a->closed_ahead = false;
     if (nav_failed(s) || nav_has_detail(s, NAV_UNREACHABLE)) {
         a->state = NAV_AGENT_NO_ROUTE;
         return s;
@@ -301,6 +456,7 @@ static nav_status plan(nav_crowd *c, agent *a, nav_vec3 goal, bool keep_if_none)
     a->corner = a->route.count > 1 ? 1 : 0; /* (the first point is where it starts) */
     a->state = NAV_AGENT_MOVING;
     a->stuck = a->waited = 0;
+    a->closed_ahead = false;
     return NAV_SUCCESS;
 }
 
@@ -316,27 +472,28 @@ nav_status nav_crowd_clear_goal(nav_crowd *c, uint32_t id)
     agent *a = agent_of(c, id);
     if (!a) return NAV_FAILURE | NAV_INVALID_PARAM;
     a->has_goal = false;
-    a->route.count = 0;
+    a->route.count = a->route.link_count = 0;
     a->corner = 0;
+    a->closed_ahead = false;
     a->velocity = (nav_vec3){0, 0, 0};
     a->state = NAV_AGENT_IDLE;
     return NAV_SUCCESS;
 }
 
 /* At the link's far end: onto the next leg's first place. */
-static void land(nav_crowd *c, uint32_t id)
+static void land(nav_crowd *c, event_list *into, uint32_t id)
 {
     agent *a = &c->agents[id];
     const route *r = &a->route;
     nav_vec3 to = r->points[a->corner];
-    tell(c, NAV_CROWD_LINK_END, id, r->links[a->corner - 1], r->points[a->corner - 1], to);
+    tell(c, into, NAV_CROWD_LINK_END, id, r->links[a->corner - 1], r->points[a->corner - 1], to);
     a->place = (nav_world_place){r->regions[a->corner], r->nodes[a->corner], to};
     a->state = NAV_AGENT_MOVING;
     if (a->corner + 1 < r->count) a->corner++;
 }
 
 /* Along a link at its speed (or, when its engine moves it, where the engine has it: it stands). */
-static void cross_link(nav_crowd *c, uint32_t id, double dt)
+static void cross_link(nav_crowd *c, event_list *into, uint32_t id, double dt)
 {
     agent *a = &c->agents[id];
     if (a->params.engine_crosses_links) {
@@ -352,7 +509,7 @@ static void cross_link(nav_crowd *c, uint32_t id, double dt)
     a->velocity = (nav_vec3){(float)(((double)at.x - from.x) / dt), (float)(((double)at.y - from.y) / dt),
                              (float)(((double)at.z - from.z) / dt)};
     a->place.position = at;
-    if (t >= 1) land(c, id);
+    if (t >= 1) land(c, into, id);
 }
 
 nav_status nav_crowd_finish_link(nav_crowd *c, uint32_t id)
@@ -360,14 +517,14 @@ nav_status nav_crowd_finish_link(nav_crowd *c, uint32_t id)
     agent *a = agent_of(c, id);
     if (!a || a->state != NAV_AGENT_ON_LINK) return NAV_FAILURE | NAV_INVALID_PARAM;
     a->velocity = (nav_vec3){0, 0, 0};
-    land(c, id);
+    land(c, NULL, id);
     return NAV_SUCCESS;
 }
 
 /* The corners behind it: each one whose next it sees from where it stands (a later corner in sight: a
  * shortcut); at the corner before a link, once within its radius, it starts across, or waits while
  * the link is closed. */
-static nav_status take_corners(nav_crowd *c, uint32_t id)
+static nav_status take_corners(nav_crowd *c, worker *w, event_list *into, uint32_t id)
 {
     agent *a = &c->agents[id];
     const route *r = &a->route;
@@ -381,11 +538,12 @@ static nav_status take_corners(nav_crowd *c, uint32_t id)
                     a->state = NAV_AGENT_WAITING;
                     a->waited = 0;
                     a->velocity = (nav_vec3){0, 0, 0};
-                    tell(c, NAV_CROWD_LINK_CLOSED, id, link, r->points[a->corner], r->points[a->corner + 1]);
+                    tell(c, into, NAV_CROWD_LINK_CLOSED, id, link, r->points[a->corner],
+                         r->points[a->corner + 1]);
                 }
                 return NAV_SUCCESS;
             }
-            tell(c, NAV_CROWD_LINK_START, id, link, r->points[a->corner], r->points[a->corner + 1]);
+            tell(c, into, NAV_CROWD_LINK_START, id, link, r->points[a->corner], r->points[a->corner + 1]);
             a->corner++;
             a->state = NAV_AGENT_ON_LINK;
             a->link_from = a->place.position;
@@ -394,7 +552,7 @@ static nav_status take_corners(nav_crowd *c, uint32_t id)
             return NAV_SUCCESS;
         }
         bool sees;
-        nav_status s = nav_world_sees(c->query, &a->place, r->points[a->corner + 1], &sees);
+        nav_status s = nav_world_sees(w->query, &a->place, r->points[a->corner + 1], &sees);
         if (nav_failed(s) || !sees) return nav_failed(s) ? s : NAV_SUCCESS;
         a->corner++;
     }
@@ -403,7 +561,7 @@ static nav_status take_corners(nav_crowd *c, uint32_t id)
 
 /* The velocity an agent moving on its route wants: towards its corner at full speed, slowing down
  * within stopping distance of its goal; false once it has arrived (then it stands). */
-static bool preferred_velocity(nav_crowd *c, uint32_t id, nav__orca_vec *want)
+static bool preferred_velocity(nav_crowd *c, event_list *into, uint32_t id, nav__orca_vec *want)
 {
     agent *a = &c->agents[id];
     const route *r = &a->route;
@@ -413,7 +571,7 @@ static bool preferred_velocity(nav_crowd *c, uint32_t id, nav__orca_vec *want)
     if (last && dist <= a->params.radius) { /* arrived */
         a->state = NAV_AGENT_ARRIVED;
         a->velocity = (nav_vec3){0, 0, 0};
-        tell(c, NAV_CROWD_ARRIVED, id, NAV_WORLD_NONE, pos, pos);
+        tell(c, into, NAV_CROWD_ARRIVED, id, NAV_WORLD_NONE, pos, pos);
         return false;
     }
     double speed = a->params.max_speed;
@@ -425,26 +583,67 @@ static bool preferred_velocity(nav_crowd *c, uint32_t id, nav__orca_vec *want)
     return true;
 }
 
-/* Plans agent id's way again from where it stands (held against a wall, or at a link that stayed
- * closed: then, with no other way, it waits on where it is). */
+/* Plans agent id's way again from where it stands: held against a wall, at a link that stayed closed,
+ * or coming to one: then, with no other way, it keeps its route (to wait at the link) and tries
+ * again after closed_wait seconds. */
 static nav_status plan_again(nav_crowd *c, uint32_t id)
 {
     agent *a = &c->agents[id];
-    bool waiting = a->state == NAV_AGENT_WAITING;
-    nav_status s = plan(c, a, a->goal, waiting);
+    bool keep = a->state == NAV_AGENT_WAITING || a->closed_ahead;
+    nav_status s = plan(c, a, a->goal, keep);
+    bool other_way = !nav_failed(s) && !nav_has_detail(s, NAV_UNREACHABLE);
     if (nav_failed(s) && !nav_has_detail(s, NAV_OUT_OF_MEMORY)) s = NAV_SUCCESS; /* (no route: as said) */
-    if (waiting && a->state == NAV_AGENT_WAITING) { /* no other way: it waits on */
+    if (keep && !other_way) {
         a->waited = 0;
+        a->retry_at = c->time + c->closed_wait;
         return s;
     }
     if (a->state == NAV_AGENT_MOVING)
-        tell(c, NAV_CROWD_REPLANNED, id, NAV_WORLD_NONE, a->place.position, a->goal);
+        tell(c, NULL, NAV_CROWD_REPLANNED, id, NAV_WORLD_NONE, a->place.position, a->goal);
     return s;
 }
 
+/* Whether agent a must plan its way again: held against a wall, waited long enough at a closed link,
+ * or a link further on is closed (and its last try is long enough ago). */
+static bool needs_plan(const nav_crowd *c, const agent *a)
+{
+    if (!a->active || !a->has_goal) return false;
+    if (a->state == NAV_AGENT_WAITING) return a->waited >= c->closed_wait;
+    return a->state == NAV_AGENT_MOVING &&
+           (a->stuck >= STUCK_SECONDS || (a->closed_ahead && c->time >= a->retry_at));
+}
+
+/* The tick's plans, on the caller's thread: at most max_replans, the agents taking turns (the one
+ * after the last planned goes first next tick). */
+static nav_status plan_some(nav_crowd *c)
+{
+    nav_status result = NAV_SUCCESS;
+    uint32_t planned = 0, last = 0;
+    for (uint32_t k = 0; k < c->max_agents && planned < c->max_replans; k++) {
+        uint32_t i = (uint32_t)(((uint64_t)c->replan_from + k) % c->max_agents);
+        if (!needs_plan(c, &c->agents[i])) continue;
+        nav_status s = plan_again(c, i);
+        if (nav_failed(s)) result = s;
+        planned++, last = i;
+    }
+    if (planned) c->replan_from = last + 1 < c->max_agents ? last + 1 : 0;
+    return result;
+}
+
+/* Whether a link from the agent's corner on is closed. */
+static bool closed_ahead(const nav_crowd *c, const agent *a)
+{
+    const route *r = &a->route;
+    for (uint32_t k = r->link_count; k-- > 0 && r->link_points[k] >= a->corner;)
+        if (!nav_world_link_enabled(c->world, r->links[r->link_points[k]])) return true;
+    return false;
+}
+
+/* The hash's cells are half the neighbour range across: those within range of an agent are in the 5 x 5
+ * round its own. */
 static int64_t cell_of(const nav_crowd *c, double x)
 {
-    return (int64_t)floor(x / c->range);
+    return (int64_t)floor(x / (0.5 * c->range));
 }
 
 static uint32_t bucket_of(const nav_crowd *c, int64_t cx, int64_t cz)
@@ -456,48 +655,77 @@ static uint32_t bucket_of(const nav_crowd *c, int64_t cx, int64_t cz)
 /* The agents on the ground (not crossing a link) into their buckets, each bucket in id order. */
 static void fill_buckets(nav_crowd *c)
 {
-    for (uint32_t b = 0; b < c->buckets; b++) c->first[b] = UINT32_MAX;
-    for (uint32_t i = c->max_agents; i-- > 0;) { /* (backwards: each list comes out in id order) */
+    uint32_t *start = c->start;
+    memset(start, 0, ((size_t)c->buckets + 1) * sizeof *start);
+    for (uint32_t i = 0; i < c->max_agents; i++) { /* how many in each, */
+        const agent *a = &c->agents[i];
+        if (!a->active || a->state == NAV_AGENT_ON_LINK || !c->avoids[i]) continue;
+        start[bucket_of(c, cell_of(c, c->was[i].position.x), cell_of(c, c->was[i].position.z))]++;
+    }
+    for (uint32_t b = 1; b <= c->buckets; b++) start[b] += start[b - 1]; /* where each ends, */
+    for (uint32_t i = c->max_agents; i-- > 0;) { /* and each from its end down: then start[b] is its start */
         const agent *a = &c->agents[i];
         if (!a->active || a->state == NAV_AGENT_ON_LINK || !c->avoids[i]) continue;
         uint32_t b = bucket_of(c, cell_of(c, c->was[i].position.x), cell_of(c, c->was[i].position.z));
-        c->next[i] = c->first[b];
-        c->first[b] = i;
+        c->near_by[--start[b]] = (placed){(float)c->was[i].position.x, (float)c->was[i].position.z,
+                                          c->floor_y[i], 0.5f * a->params.height, i};
     }
+    uint32_t n = 0, placed_count = start[c->buckets];
+    for (uint32_t e = 0; e < placed_count; e++)
+        if (c->steers[c->near_by[e].id]) c->steering[n++] = c->near_by[e].id;
+    for (uint32_t i = 0; i < c->max_agents; i++)
+        if (c->steers[i] && !c->avoids[i]) c->steering[n++] = i;
+    c->steering_count = n;
 }
 
-/* Keeps neighbour j at distance d among agent i's nearest (nearest first, ties by id); n found so far. */
-static uint32_t keep_near(nav_crowd *c, uint32_t n, uint32_t j, double d)
+/* Keeps neighbour j at squared distance d2 among the nearest (nearest first, ties by id; once only);
+ * n found so far. */
+static uint32_t keep_near(const nav_crowd *c, worker *w, uint32_t n, uint32_t j, double d2)
 {
     uint32_t at = n;
-    while (at > 0 && (c->near_dist[at - 1] > d || (c->near_dist[at - 1] == d && c->near[at - 1] > j))) at--;
-    if (at >= c->max_neighbours) return n;
+    while (at > 0 && (w->near_dist[at - 1] > d2 || (w->near_dist[at - 1] == d2 && w->near[at - 1] > j))) at--;
+    if (at >= c->max_neighbours || (at > 0 && w->near[at - 1] == j))
+        return n; /* (j seen in a bucket
+                     two cells share) */
     uint32_t last = n < c->max_neighbours ? n : c->max_neighbours - 1;
-    for (uint32_t k = last; k > at; k--) c->near[k] = c->near[k - 1], c->near_dist[k] = c->near_dist[k - 1];
-    c->near[at] = j, c->near_dist[at] = d;
+    for (uint32_t k = last; k > at; k--) w->near[k] = w->near[k - 1], w->near_dist[k] = w->near_dist[k - 1];
+    w->near[at] = j, w->near_dist[at] = d2;
     return n < c->max_neighbours ? n + 1 : n;
 }
 
-/* Agent i's nearest neighbours within range on its floor (their heights overlapping), into c->near:
- * their count. */
-static uint32_t neighbours(nav_crowd *c, uint32_t i)
+/* Agent i's nearest neighbours within range on its floor (their heights overlapping), into w->near:
+ * their count. The cells round its own are looked in nearest first, and only while they may hold one
+ * nearer than the farthest kept. */
+static uint32_t neighbours(const nav_crowd *c, worker *w, uint32_t i)
 {
-    const nav__orca_agent *me = &c->was[i];
-    const agent *a = &c->agents[i];
-    int64_t cx = cell_of(c, me->position.x), cz = cell_of(c, me->position.z);
-    uint32_t n = 0, seen[9];
-    for (int k = 0; k < 9; k++) {
-        uint32_t b = bucket_of(c, cx + k % 3 - 1, cz + k / 3 - 1);
-        bool again = false; /* (two cells may share a bucket) */
-        for (int m = 0; m < k; m++) again |= seen[m] == b;
-        seen[k] = b;
-        if (again) continue;
-        for (uint32_t j = c->first[b]; j != UINT32_MAX; j = c->next[j]) {
-            const agent *o = &c->agents[j];
-            double dx = c->was[j].position.x - me->position.x, dz = c->was[j].position.z - me->position.z,
-                   d = sqrt(dx * dx + dz * dz), dy = fabs((double)o->place.position.y - a->place.position.y);
-            if (j != i && d <= c->range && dy < 0.5 * ((double)a->params.height + o->params.height))
-                n = keep_near(c, n, j, d);
+    static const int8_t around[25][2] = {{0, 0},   {-1, 0}, {1, 0},  {0, -1},  {0, 1},  {-1, -1}, {1, -1},
+                                         {-1, 1},  {1, 1},  {-2, 0}, {2, 0},   {0, -2}, {0, 2},   {-2, -1},
+                                         {-2, 1},  {2, -1}, {2, 1},  {-1, -2}, {1, -2}, {-1, 2},  {1, 2},
+                                         {-2, -2}, {2, -2}, {-2, 2}, {2, 2}};
+    double x = c->was[i].position.x, z = c->was[i].position.z, cutoff = c->range * c->range,
+           side = 0.5 * c->range;
+    float y = c->floor_y[i], half_height = 0.5f * c->agents[i].params.height;
+    int64_t cx = cell_of(c, x), cz = cell_of(c, z);
+    double in_x = x - (double)cx * side, in_z = z - (double)cz * side; /* (within its own cell) */
+    uint32_t n = 0;
+    for (int k = 0; k < 25; k++) {
+        int dx = around[k][0], dz = around[k][1];
+        /* the cell's nearest point's distance */
+        double gx = dx < 0   ? in_x + (-dx - 1) * side
+                    : dx > 0 ? (dx - 1) * side + side - in_x
+                             : 0,
+               gz = dz < 0   ? in_z + (-dz - 1) * side
+                    : dz > 0 ? (dz - 1) * side + side - in_z
+                             : 0;
+        if (gx * gx + gz * gz > cutoff) continue;
+        uint32_t b = bucket_of(c, cx + dx, cz + dz);
+        for (uint32_t e = c->start[b]; e < c->start[b + 1]; e++) {
+            const placed *o = &c->near_by[e];
+            double ox = o->x - x, oz = o->z - z, d2 = ox * ox + oz * oz;
+            if (d2 <= cutoff && o->id != i && fabsf(o->y - y) < half_height + o->half_height) {
+                n = keep_near(c, w, n, o->id, d2);
+                if (n == c->max_neighbours) cutoff = w->near_dist[n - 1];
+            }
         }
     }
     return n;
@@ -505,19 +733,19 @@ static uint32_t neighbours(nav_crowd *c, uint32_t i)
 
 /* The velocity avoidance leaves agent i: ORCA over its nearest neighbours (those that steer share
  * the avoiding; it avoids those that stand alone). */
-static nav__orca_vec avoid(nav_crowd *c, uint32_t i, double dt)
+static nav__orca_vec avoid(const nav_crowd *c, worker *w, uint32_t i, double dt)
 {
-    uint32_t n = neighbours(c, i);
+    uint32_t n = neighbours(c, w, i);
     for (uint32_t k = 0; k < n; k++) {
-        uint32_t j = c->near[k];
-        c->lines[k] =
+        uint32_t j = w->near[k];
+        w->lines[k] =
             nav__orca_line_of(&c->was[i], &c->was[j], c->time_horizon, dt, c->steers[j] ? 0.5 : 1.0);
     }
-    return nav__orca_solve(c->lines, n, c->agents[i].params.max_speed, c->preferred[i], c->projected);
+    return nav__orca_solve(w->lines, n, c->agents[i].params.max_speed, c->preferred[i], w->projected);
 }
 
 /* Turns the velocity towards `want` by at most max_accel * dt and moves along the surface. */
-static nav_status integrate(nav_crowd *c, agent *a, nav__orca_vec want, double dt)
+static nav_status integrate(worker *w, agent *a, nav__orca_vec want, double dt)
 {
     nav_vec3 pos = a->place.position;
     double dvx = want.x - a->velocity.x, dvz = want.z - a->velocity.z, dv = sqrt(dvx * dvx + dvz * dvz),
@@ -526,7 +754,7 @@ static nav_status integrate(nav_crowd *c, agent *a, nav__orca_vec want, double d
     double vx = a->velocity.x + dvx, vz = a->velocity.z + dvz;
     nav_vec3 target = {(float)(pos.x + vx * dt), pos.y, (float)(pos.z + vz * dt)};
     nav_world_place moved;
-    nav_status s = nav_world_move(c->query, &a->place, target, &moved);
+    nav_status s = nav_world_move(w->query, &a->place, target, &moved);
     /* sliding along a wall from a point off it may take it farther than its step: then as far as its
      * step along the way it slid */
     double step = sqrt(vx * vx + vz * vz) * dt,
@@ -535,7 +763,7 @@ static nav_status integrate(nav_crowd *c, agent *a, nav__orca_vec want, double d
         double f = step / went;
         target = (nav_vec3){(float)(pos.x + f * ((double)moved.position.x - pos.x)), pos.y,
                             (float)(pos.z + f * ((double)moved.position.z - pos.z))};
-        s = nav_world_move(c->query, &a->place, target, &moved);
+        s = nav_world_move(w->query, &a->place, target, &moved);
     }
     if (nav_failed(s)) {
         a->velocity = (nav_vec3){0, 0, 0};
@@ -552,47 +780,95 @@ static nav_status integrate(nav_crowd *c, agent *a, nav__orca_vec want, double d
     return NAV_SUCCESS;
 }
 
+/* Agent i as the tick finds it; along its route: the corners behind it, the links it crosses, the
+ * velocity it wants (what it tells the engine into `into`). */
+static void look(nav_crowd *c, worker *w, event_list *into, uint32_t i)
+{
+    agent *a = &c->agents[i];
+    c->steers[i] = 0;
+    if (!a->active) return;
+    /* (a waypoint graph is a road without width: agents on it pass through each other) */
+    c->avoids[i] = nav_world_region_kind_of(c->world, a->place.region) != NAV_WORLD_REGION_WAYPOINTS;
+    c->was[i] = (nav__orca_agent){
+        {a->place.position.x, a->place.position.z}, {a->velocity.x, a->velocity.z}, a->params.radius};
+    c->floor_y[i] = a->place.position.y;
+    if (!a->has_goal) return;
+    if (a->state == NAV_AGENT_WAITING) { /* open again: on */
+        if (nav_world_link_enabled(c->world, a->route.links[a->corner]))
+            a->state = NAV_AGENT_MOVING;
+        else
+            a->waited += c->dt;
+    }
+    if (a->state == NAV_AGENT_MOVING) {
+        nav_status s = take_corners(c, w, into, i); /* (failed: the corner it had) */
+        if (nav_failed(s)) w->failed |= s;
+    }
+    if (a->state == NAV_AGENT_MOVING) a->closed_ahead = closed_ahead(c, a);
+    if (a->state == NAV_AGENT_ON_LINK)
+        cross_link(c, into, i, c->dt);
+    else if (a->state == NAV_AGENT_MOVING)
+        c->steers[i] = preferred_velocity(c, into, i, &c->preferred[i]);
+}
+
+static bool look_at_chunk(void *ctx, void *scratch, uint32_t chunk)
+{
+    nav_crowd *c = ctx;
+    uint32_t end = c->max_agents - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->max_agents;
+    for (uint32_t i = chunk * CHUNK; i < end; i++) look(c, scratch, &c->chunk_events[chunk], i);
+    return true;
+}
+
+/* Avoidance over where every agent was when the tick began, then the move: each agent's own, so the
+ * order plays no part (they are taken in the hash's, c->steering). */
+static bool steer_chunk(void *ctx, void *scratch, uint32_t chunk)
+{
+    nav_crowd *c = ctx;
+    worker *w = scratch;
+    uint32_t end = c->steering_count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->steering_count;
+    for (uint32_t k = chunk * CHUNK; k < end; k++) {
+        uint32_t i = c->steering[k];
+        nav__orca_vec want = c->avoids[i] ? avoid(c, w, i, c->dt) : c->preferred[i];
+        nav_status s = integrate(w, &c->agents[i], want, c->dt);
+        if (nav_failed(s)) w->failed |= s;
+    }
+    return true;
+}
+
+/* A worker for each thread of a run (on the caller's thread, in turn). */
+static bool hand_worker(void *ctx, void **scratch)
+{
+    nav_crowd *c = ctx;
+    *scratch = &c->workers[c->handed++];
+    return true;
+}
+
+static void run_chunks(nav_crowd *c, uint32_t count, bool (*run)(void *ctx, void *scratch, uint32_t chunk))
+{
+    c->handed = 0;
+    nav__work work = {.count = count, .init = hand_worker, .run = run, .ctx = c};
+    (void)nav__pool_run(c->pool, &work); /* (cannot fail: the workers are made, the runs say true) */
+}
+
 nav_status nav_crowd_tick(nav_crowd *c, double dt)
 {
     if (!c || !(dt > 0 && dt <= 1)) return NAV_FAILURE | NAV_INVALID_PARAM;
-    nav_status result = NAV_SUCCESS;
-    /* each agent as the tick finds it; along its route: the corners behind it, the links it crosses,
-     * the velocity it wants */
-    for (uint32_t i = 0; i < c->max_agents; i++) {
-        agent *a = &c->agents[i];
-        c->steers[i] = 0;
-        if (!a->active) continue;
-        /* (a waypoint graph is a road without width: agents on it pass through each other) */
-        c->avoids[i] = nav_world_region_kind_of(c->world, a->place.region) != NAV_WORLD_REGION_WAYPOINTS;
-        c->was[i] = (nav__orca_agent){
-            {a->place.position.x, a->place.position.z}, {a->velocity.x, a->velocity.z}, a->params.radius};
-        if (!a->has_goal) continue;
-        nav_status s = NAV_SUCCESS;
-        if (a->state == NAV_AGENT_WAITING) { /* open again: on; closed too long: another way */
-            if (nav_world_link_enabled(c->world, a->route.links[a->corner]))
-                a->state = NAV_AGENT_MOVING;
-            else if ((a->waited += dt) >= c->closed_wait)
-                s = plan_again(c, i);
-        }
-        if (a->state == NAV_AGENT_MOVING && a->stuck >= STUCK_SECONDS) s = plan_again(c, i); /* (held) */
-        if (a->state == NAV_AGENT_MOVING && !nav_failed(s))
-            s = take_corners(c, i); /* (failed: the corner it had) */
-        if (nav_failed(s)) result = s;
-        if (a->state == NAV_AGENT_ON_LINK) {
-            cross_link(c, i, dt);
-            continue;
-        }
-        if (a->state == NAV_AGENT_MOVING) c->steers[i] = preferred_velocity(c, i, &c->preferred[i]);
+    nav_status result = plan_some(c);
+    c->dt = dt;
+    for (uint32_t t = 0; t < c->threads; t++) c->workers[t].failed = 0;
+    run_chunks(c, c->chunks, look_at_chunk);
+    for (uint32_t k = 0; k < c->chunks; k++) { /* what they told, in the agents' order */
+        event_list *l = &c->chunk_events[k];
+        for (uint32_t e = 0; e < l->count; e++) ring_push(c, &l->events[e]);
+        c->events_lost += l->lost;
+        l->count = 0, l->lost = 0;
     }
-    /* avoidance over where every agent was (the order of the agents plays no part), then the moves */
     fill_buckets(c);
-    for (uint32_t i = 0; i < c->max_agents; i++)
-        if (c->steers[i]) c->chosen[i] = c->avoids[i] ? avoid(c, i, dt) : c->preferred[i];
-    for (uint32_t i = 0; i < c->max_agents; i++) {
-        if (!c->steers[i]) continue;
-        nav_status s = integrate(c, &c->agents[i], c->chosen[i], dt);
-        if (nav_failed(s)) result = s;
-    }
+    run_chunks(c, c->steering_count / CHUNK + (c->steering_count % CHUNK != 0), steer_chunk);
+    for (uint32_t t = 0; t < c->threads; t++) /* (a failure: its details, and the plans' if they failed) */
+        if (c->workers[t].failed)
+            result = NAV_FAILURE | (nav_failed(result) ? result & NAV_DETAIL_MASK : 0) |
+                     (c->workers[t].failed & NAV_DETAIL_MASK);
+    c->time += dt;
     return result;
 }
 

@@ -23,6 +23,12 @@
  * Avoidance is worked out over where every agent stood when the tick began, so the order of the
  * agents plays no part.
  *
+ * Plans again are budgeted: a tick makes at most max_replans of them (nav_crowd_desc), on the
+ * caller's thread, the agents that need one taking turns; the others go on as they were meanwhile.
+ * An agent plans again when held against a wall, when it has waited closed_wait seconds at a closed
+ * link, and when a link further on its route closes (it goes round if it can; if not, it keeps its
+ * route, tries again closed_wait seconds later, and waits at the link when it comes to it).
+ *
  * Links: the crowd tells the engine when an agent starts across a link and when it is across
  * (nav_crowd_events: the agent, the link, its kind and ends), so it can play an animation; the crowd
  * moves the agent across, or the engine does and says when (engine_crosses_links,
@@ -30,12 +36,18 @@
  * goes on if it opens, and after closed_wait seconds plans again: round another way if there is
  * one, else it waits on and tries again.
  *
- * This is the first part of the crowd (issue 44): walls are kept by the moves along the surface,
- * not yet as ORCA's line obstacles; replans are not yet budgeted; one thread.
+ * Threads: a tick runs on nav_crowd_desc.threads threads (the crowd's own pool, the caller's thread
+ * among them): each agent's look along its route, then each one's avoidance and move, are its own,
+ * worked out from what the tick began with, and what the agents tell the engine is put in their
+ * order; so the positions and the events are the same to the bit on any number of threads.
  *
- * The crowd is deterministic: the same calls give the same positions, bit for bit. Library code
- * never prints; a crowd is used from one thread at a time (the world it walks may be queried from
- * other threads meanwhile, each with its own nav_world_query).
+ * Not yet (issue 44): walls as ORCA's line obstacles (walls are kept by the moves along the
+ * surface), corners from the polygon corridor, goals that follow another agent, filters per agent,
+ * flow fields for agents that share a goal.
+ *
+ * The crowd is deterministic: the same calls give the same positions, bit for bit, on any number of
+ * threads. Library code never prints; a crowd is used from one thread at a time (the world it walks
+ * may be queried from other threads meanwhile, each with its own nav_world_query).
  *
  *     nav_crowd *crowd;
  *     nav_crowd_create(world, NULL, &crowd);
@@ -72,6 +84,15 @@ typedef struct nav_crowd_desc {
     float neighbour_range;
     float time_horizon;
     float closed_wait; /* seconds an agent waits at a closed link before it plans again (0: 2) */
+    /* plans a tick at most (0: 8): agents that must plan their way again (held against a wall, at or
+     * coming to a closed link) take turns, the others going on meanwhile as they were */
+    uint32_t max_replans;
+    /* threads a tick runs on (0 or 1: the caller's alone; at most 256): the crowd's own pool, started
+     * with the crowd (no more helpers than the cores idle then) and stopped with it; its threads wait
+     * between a tick's stages spinning for about 2 ms, then asleep. The positions are the same to the
+     * bit on any count. The allocator is called from the pool's threads too, but never from two at
+     * once */
+    uint32_t threads;
 } nav_crowd_desc;
 
 /* An agent's size and how it moves (world units and seconds). */
