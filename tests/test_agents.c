@@ -283,6 +283,58 @@ static void test_two_pass_in_a_corridor(void **state)
     nav_grid_destroy(grid);
 }
 
+/* The distance from (x, z) to the nearest blocked cell's square or the grid's edge (cells of 1). */
+static double wall_distance(const nav_grid *g, double x, double z)
+{
+    int32_t w = nav_grid_width(g), h = nav_grid_height(g);
+    double best = fmin(fmin(x, z), fmin(w - x, h - z));
+    for (int32_t cy = 0; cy < h; cy++)
+        for (int32_t cx = 0; cx < w; cx++) {
+            if (nav_grid_passable(g, cx, cy)) continue;
+            double dx = fmax(fmax(cx - x, x - (cx + 1)), 0), dz = fmax(fmax(cy - z, z - (cy + 1)), 0);
+            best = fmin(best, hypot(dx, dz));
+        }
+    return best;
+}
+
+/* An agent round a pillar and along walls on a plain grid (a surface that reaches the walls): with an
+ * edge clearance it keeps its centre that far from every wall at every tick (the walls' lines in its
+ * avoidance), and arrives; with the default (the surface taken as made for it) it grazes the
+ * pillar's corner. */
+static void test_walls_kept(void **state)
+{
+    (void)state;
+    const char *rows[] = {"................", "................", "................", ".......##.......",
+                          ".......##.......", "................", "................", "................"};
+    nav_grid *grid;
+    nav_world *w = grid_world(rows, 8, &grid);
+    const float clearance = 0.35f;
+    for (int kept = 1; kept >= 0; kept--) {
+        nav_crowd *crowd;
+        assert_int_equal(
+            nav_crowd_create(w, &(nav_crowd_desc){.edge_clearance = kept ? clearance : 0}, &crowd),
+            NAV_SUCCESS);
+        uint32_t id;
+        assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){1.5f, 0, 2.5f}, &walker, &id), NAV_SUCCESS);
+        assert_int_equal(nav_crowd_set_goal(crowd, id, (nav_vec3){14.5f, 0, 5.5f}), NAV_SUCCESS);
+        double nearest = INFINITY;
+        nav_agent_info a = {0};
+        for (int k = 0; k < 600 && a.state != NAV_AGENT_ARRIVED; k++) {
+            assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+            assert_true(nav_crowd_agent(crowd, id, &a));
+            nearest = fmin(nearest, wall_distance(grid, a.place.position.x, a.place.position.z));
+        }
+        assert_int_equal(a.state, NAV_AGENT_ARRIVED);
+        if (kept)
+            assert_true(nearest > clearance - 0.02);
+        else
+            assert_true(nearest < 0.1);
+        nav_crowd_destroy(crowd);
+    }
+    nav_world_destroy(w);
+    nav_grid_destroy(grid);
+}
+
 /* Twenty agents queue through a door two cells wide into the room beyond, each to a place of its
  * own there: all arrive, the doorway jam resolves, and they overlap little. */
 static void test_twenty_through_a_door(void **state)
@@ -796,6 +848,7 @@ int main(void)
         cmocka_unit_test(test_walk_through_the_village),
         cmocka_unit_test(test_random_walks),
         cmocka_unit_test(test_two_pass_in_a_corridor),
+        cmocka_unit_test(test_walls_kept),
         cmocka_unit_test(test_twenty_through_a_door),
         cmocka_unit_test(test_links_and_events),
         cmocka_unit_test(test_closed_ladder),

@@ -2623,6 +2623,125 @@ static void test_step_wise(void **state)
     assert_true(compared > 150 && sliced > 100);
 }
 
+/* Whether the grid's cell side from (ax, az) to (bx, bz) (a unit step, whole coordinates) has a free
+ * cell on its left (seen from above, z up) and a blocked cell or the grid's edge on its right. */
+static bool wall_side(const nav_grid *g, double ax, double az, double bx, double bz)
+{
+    double dx = bx - ax, dz = bz - az, mx = (ax + bx) / 2, mz = (az + bz) / 2;
+    /* the cells on the left (-dz, dx) and on the right, half a cell from the side's middle */
+    int32_t lx = (int32_t)floor(mx - dz / 2), lz = (int32_t)floor(mz + dx / 2),
+            rx = (int32_t)floor(mx + dz / 2), rz = (int32_t)floor(mz - dx / 2);
+    return nav_grid_passable(g, lx, lz) && !nav_grid_passable(g, rx, rz);
+}
+
+static double side_distance(double ax, double az, double bx, double bz, double x, double z)
+{
+    double ex = bx - ax, ez = bz - az, s = ((x - ax) * ex + (z - az) * ez) / (ex * ex + ez * ez);
+    s = s < 0 ? 0 : (s > 1 ? 1 : s);
+    return hypot(ax + ex * s - x, az + ez * s - z);
+}
+
+/* nav_mesh_find_walls on random grids' meshes against the cells: every wall found is made of cell
+ * sides with a free cell on its left and a blocked one (or the edge) on its right, comes within
+ * range, and the walls come nearest first; every such side within range of a cell reached from the
+ * point's through sides within range is in one of them; with room for fewer, the nearest. */
+static void test_walls_against_grid(void **state)
+{
+    (void)state;
+    unsigned seed = 41;
+    int checked = 0, pieces = 0;
+    for (int map = 0; map < 12; map++) {
+        int32_t w = 12 + (int32_t)(rand_r(&seed) % 20), h = 12 + (int32_t)(rand_r(&seed) % 20);
+        nav_grid *grid = random_blocked_grid(w, h, 10 + map * 3, &seed);
+        nav_mesh *mesh = build(grid, NULL);
+        nav_mesh_query *q = NULL;
+        assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+        uint8_t *reached = malloc((size_t)w * h);
+        int32_t *queue = malloc((size_t)w * h * sizeof *queue);
+        for (int k = 0; k < 40; k++) {
+            int32_t cx = (int32_t)(rand_r(&seed) % (unsigned)w), cz = (int32_t)(rand_r(&seed) % (unsigned)h);
+            if (!nav_grid_passable(grid, cx, cz)) continue;
+            nav_vec3 p = {(float)cx + (float)(rand_r(&seed) % 100) / 100.0f, 0,
+                          (float)cz + (float)(rand_r(&seed) % 100) / 100.0f};
+            uint32_t poly;
+            nav_vec3 on;
+            if (nav_failed(nav_mesh_locate(mesh, p, (nav_vec3){0.01f, 1, 0.01f}, &poly, &on))) continue;
+            float range = 0.5f + (float)(rand_r(&seed) % 60) / 10.0f;
+            nav_wall walls[256];
+            uint32_t n;
+            assert_int_equal(nav_mesh_find_walls(q, NULL, poly, p, range, walls, 256, &n), NAV_SUCCESS);
+            double last = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                double ax = walls[i].a.x, az = walls[i].a.z, bx = walls[i].b.x, bz = walls[i].b.z,
+                       len = hypot(bx - ax, bz - az), d = side_distance(ax, az, bx, bz, p.x, p.z);
+                assert_true(d <= range + 1e-6 && d >= last - 1e-12);
+                last = d;
+                assert_true(len >= 1 && fabs(len - round(len)) < 1e-9 && (ax == bx || az == bz));
+                for (int u = 0; u < (int)round(len); u++, pieces++) /* its cell sides */
+                    assert_true(wall_side(grid, ax + (bx - ax) * u / len, az + (bz - az) * u / len,
+                                          ax + (bx - ax) * (u + 1) / len, az + (bz - az) * (u + 1) / len));
+            }
+            /* the cells reached from the point's through sides within range, and their walls */
+            memset(reached, 0, (size_t)w * h);
+            int32_t head = 0, tail = 0;
+            queue[tail++] = cz * w + cx;
+            reached[cz * w + cx] = 1;
+            while (head < tail) {
+                int32_t x = queue[head] % w, z = queue[head] / w;
+                head++;
+                /* the four sides, counter-clockwise (the cell on their left) */
+                const double corner[5][2] = {{x, z}, {x + 1, z}, {x + 1, z + 1}, {x, z + 1}, {x, z}};
+                const int step[4][2] = {{0, -1}, {1, 0}, {0, 1}, {-1, 0}};
+                for (int side = 0; side < 4; side++) {
+                    double ax = corner[side][0], az = corner[side][1], bx = corner[side + 1][0],
+                           bz = corner[side + 1][1];
+                    if (side_distance(ax, az, bx, bz, p.x, p.z) > range) continue;
+                    int32_t nx = x + step[side][0], nz = z + step[side][1];
+                    if (nav_grid_passable(grid, nx, nz)) {
+                        if (!reached[nz * w + nx]) reached[nz * w + nx] = 1, queue[tail++] = nz * w + nx;
+                        continue;
+                    }
+                    bool found = false; /* a wall side: in one of the walls */
+                    for (uint32_t i = 0; i < n && !found; i++) {
+                        double wx = walls[i].a.x, wz = walls[i].a.z, vx = walls[i].b.x, vz = walls[i].b.z;
+                        found = (bx - ax) * (vx - wx) + (bz - az) * (vz - wz) > 0 &&
+                                side_distance(wx, wz, vx, vz, ax, az) < 1e-9 &&
+                                side_distance(wx, wz, vx, vz, bx, bz) < 1e-9;
+                    }
+                    assert_true(found);
+                }
+            }
+            /* with room for two: the nearest two (the same distances), and more said */
+            nav_wall two[2];
+            uint32_t m;
+            nav_status s = nav_mesh_find_walls(q, NULL, poly, p, range, two, 2, &m);
+            assert_int_equal(s, n > 2 ? NAV_SUCCESS | NAV_BUFFER_TOO_SMALL : NAV_SUCCESS);
+            assert_int_equal(m, n < 2 ? n : 2);
+            for (uint32_t i = 0; i < m; i++)
+                assert_true(fabs(side_distance(two[i].a.x, two[i].a.z, two[i].b.x, two[i].b.z, p.x, p.z) -
+                                 side_distance(walls[i].a.x, walls[i].a.z, walls[i].b.x, walls[i].b.z, p.x,
+                                               p.z)) < 1e-9);
+            checked++;
+        }
+        /* bad input */
+        nav_wall one;
+        uint32_t n;
+        assert_int_equal(nav_mesh_find_walls(q, NULL, 0, (nav_vec3){-5, 0, -5}, 1, &one, 1, &n),
+                         NAV_FAILURE | NAV_INVALID_PARAM);
+        assert_int_equal(nav_mesh_find_walls(q, NULL, 0, nav_mesh_vert(mesh, 0), NAN, &one, 1, &n),
+                         NAV_FAILURE | NAV_INVALID_PARAM);
+        assert_int_equal(nav_mesh_find_walls(q, NULL, 0, nav_mesh_vert(mesh, 0), 1, NULL, 1, &n),
+                         NAV_FAILURE | NAV_INVALID_PARAM);
+        free(reached);
+        free(queue);
+        nav_mesh_query_destroy(q);
+        nav_mesh_destroy(mesh);
+        nav_grid_destroy(grid);
+    }
+    fprintf(stderr, "walls: %d points, %d cell sides of walls checked\n", checked, pieces);
+    assert_true(checked > 200 && pieces > 1000);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -2664,6 +2783,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_dead_end_regions),
         cmocka_unit_test(test_raycast_against_grid),
         cmocka_unit_test(test_raycast_and_move_by_hand),
+        cmocka_unit_test(test_walls_against_grid),
         cmocka_unit_test(test_step_wise),
     };
     const struct CMUnitTest shared_tests[] = {

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grid_internal.h"  /* the grid's steps, */
+#include "world_internal.h" /* the grid kind's check of a kept way */
 #include "nav/anyangle.h"
 #include "nav/geometry.h"
 #include "nav/region.h"
@@ -2408,7 +2410,11 @@ static void test_world_nav_damage(void **state)
             nav_path path;
             nav_path_init(&path, NULL);
             for (int i = 0; i < 3; i++)
-                for (int j = 0; j < 3; j++) nav_world_find_path(q, points[i], points[j], &path, NULL);
+                for (int j = 0; j < 3; j++) { /* (a way kept through a wall would cost an infinity) */
+                    nav_status f = nav_world_find_path(q, points[i], points[j], &path, NULL);
+                    assert_true(nav_failed(f) || nav_has_detail(f, NAV_UNREACHABLE) ||
+                                (isfinite(path.cost) && path.cost >= 0));
+                }
             nav_path_destroy(&path);
             nav_world_query_destroy(q);
         }
@@ -2432,6 +2438,38 @@ static void test_world_nav_damage(void **state)
     }
     assert_true(done);
     nav_writer_destroy(&image);
+}
+
+/* A way a world file keeps for a grid region is walked when read: one that leaves the grid, ends
+ * elsewhere or steps where the grid allows no step (through a wall) is refused. */
+static void test_grid_way_check(void **state)
+{
+    (void)state;
+    const char *rows[] = {".....", "..#..", "....."};
+    nav_grid *g = grid_at(rows, 3, nav_vec3_make(0, 0, 0), 1);
+    nav__world_region r = {.kind = NAV_WORLD_REGION_GRID, .ops = &nav__world_grid_ops, .grid = g};
+    int east = 0, north = 0, south = 0, north_east = 0, south_east = 0;
+    for (int d = 0; d < 8; d++) {
+        if (nav__dir_dx[d] == 1 && nav__dir_dy[d] == 0) east = d;
+        if (nav__dir_dx[d] == 0 && nav__dir_dy[d] == 1) north = d;
+        if (nav__dir_dx[d] == 0 && nav__dir_dy[d] == -1) south = d;
+        if (nav__dir_dx[d] == 1 && nav__dir_dy[d] == 1) north_east = d;
+        if (nav__dir_dx[d] == 1 && nav__dir_dy[d] == -1) south_east = d;
+    }
+    uint32_t from = (uint32_t)nav_grid_index(g, 0, 1), to = (uint32_t)nav_grid_index(g, 4, 1);
+    /* (a run: its direction in the top three bits, its steps less one in the others) */
+    const uint8_t through[] = {(uint8_t)(east << 5 | 3)},
+                  round[] = {(uint8_t)(north_east << 5 | 0), (uint8_t)(east << 5 | 1),
+                             (uint8_t)(south_east << 5 | 0)},
+                  off[] = {(uint8_t)(north << 5 | 2), (uint8_t)(south << 5 | 2), (uint8_t)(east << 5 | 3)},
+                  short_of[] = {(uint8_t)(north_east << 5 | 0), (uint8_t)(east << 5 | 1)};
+    const uint8_t wide[] = {(uint8_t)(north << 5 | 0), (uint8_t)(east << 5 | 3), (uint8_t)(south << 5 | 0)};
+    assert_false(nav__world_grid_ops.way_ok(&r, from, to, through, 1));
+    assert_true(nav__world_grid_ops.way_ok(&r, from, to, round, 3));
+    assert_false(nav__world_grid_ops.way_ok(&r, from, to, off, 3));
+    assert_false(nav__world_grid_ops.way_ok(&r, from, to, short_of, 2));
+    assert_true(nav__world_grid_ops.way_ok(&r, from, to, wide, 3));
+    nav_grid_destroy(g);
 }
 
 /* A world file whose WRLD header claims absurd tables (a u64 of its header set to `value`, the CRC
@@ -2912,6 +2950,75 @@ static bool grid_nearest_reference(const nav_grid *g, nav_vec3 p, nav_vec3 half,
     return best < INFINITY;
 }
 
+/* Whether one of walls[0 .. n) (moved by dx along x) holds the unit piece from (ax, az) to (bx, bz),
+ * the same way. */
+static bool walls_hold(const nav_wall *walls, uint32_t n, float dx, double ax, double az, double bx,
+                       double bz)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        double wx = walls[i].a.x + dx, wz = walls[i].a.z, vx = walls[i].b.x + dx, vz = walls[i].b.z;
+        double ex = vx - wx, ez = vz - wz, len2 = ex * ex + ez * ez;
+        if ((bx - ax) * ex + (bz - az) * ez <= 0) continue;
+        bool on = true;
+        for (int e = 0; e < 2; e++) {
+            double px = e ? bx : ax, pz = e ? bz : az, t = ((px - wx) * ex + (pz - wz) * ez) / len2;
+            on &= t >= -1e-9 && t <= 1 + 1e-9 && fabs((px - wx) * ez - (pz - wz) * ex) < 1e-6;
+        }
+        if (on) return true;
+    }
+    return false;
+}
+
+/* The walls near the same point of the yard (a grid) and of the town (the mesh of the same cells, 20
+ * along x): each unit piece of the yard's walls in one of the town's, and each piece of the town's
+ * within range in one of the yard's; the nearest first, within range, the free side on the left. */
+static int check_walls(const nav_world *w, nav_world_query *q, const nav_grid *yard, nav_world_place from,
+                       float range)
+{
+    nav_wall grid[64], mesh[64];
+    uint32_t n, m;
+    assert_int_equal(nav_world_walls(q, &from, range, grid, 64, &n), NAV_SUCCESS);
+    nav_world_place there;
+    assert_int_equal(nav_world_locate(w, nav_vec3_make(from.position.x + 20, 0, from.position.z), &there),
+                     NAV_SUCCESS);
+    there.position = nav_vec3_make(from.position.x + 20, 0, from.position.z);
+    assert_int_equal(nav_world_walls(q, &there, range, mesh, 64, &m), NAV_SUCCESS);
+    int pieces = 0;
+    for (int side = 0; side < 2; side++) {
+        const nav_wall *list = side ? mesh : grid;
+        uint32_t count = side ? m : n;
+        double last = 0;
+        for (uint32_t i = 0; i < count; i++) {
+            double ax = list[i].a.x - (side ? 20 : 0), az = list[i].a.z, bx = list[i].b.x - (side ? 20 : 0),
+                   bz = list[i].b.z, len = hypot(bx - ax, bz - az);
+            double ex = bx - ax, ez = bz - az,
+                   t = ((from.position.x - ax) * ex + (from.position.z - az) * ez) / (len * len);
+            t = fmin(fmax(t, 0), 1);
+            double d = hypot(ax + ex * t - from.position.x, az + ez * t - from.position.z);
+            assert_true(d <= range + 1e-5 && d >= last - 1e-9);
+            last = d;
+            /* the free side on the left: a point a little to the left of its middle is in a free cell */
+            double mx = (ax + bx) / 2 - ez / len * 0.01, mz = (az + bz) / 2 + ex / len * 0.01;
+            assert_true(nav_grid_passable(yard, (int32_t)floor(mx), (int32_t)floor(mz)));
+            for (int u = 0; u < (int)round(len); u++) {
+                double px = ax + ex * u / len, pz = az + ez * u / len, qx = ax + ex * (u + 1) / len,
+                       qz = az + ez * (u + 1) / len;
+                double cx = (px + qx) / 2 - from.position.x, cz = (pz + qz) / 2 - from.position.z;
+                /* (a mesh's edge may reach beyond range: its pieces out of range are not the yard's) */
+                if (side && hypot(cx, cz) > range + 0.5) continue;
+                bool held =
+                    side ? walls_hold(grid, n, 0, px, pz, qx, qz) : walls_hold(mesh, m, -20, px, pz, qx, qz);
+                if (!held && side) /* (a piece of a mesh edge near range's end: out of range for the yard) */
+                    held = fmin(hypot(px - from.position.x, pz - from.position.z),
+                                hypot(qx - from.position.x, qz - from.position.z)) > range - 1;
+                assert_true(held);
+                pieces++;
+            }
+        }
+    }
+    return pieces;
+}
+
 /* What agents ask of a world: the nearest place (grid cells against every cell looked at, a mesh's
  * against nav_mesh_locate), a move along the surface (on a grid: into a free cell, never farther
  * from the target than where it began, onto the target when the straight way is free; on a mesh:
@@ -2957,7 +3064,7 @@ static void test_agent_places(void **state)
     nav_mesh_query *mq;
     assert_int_equal(nav_mesh_query_create(town, NULL, &mq), NAV_SUCCESS);
     srand(91);
-    int onto = 0, slid = 0;
+    int onto = 0, slid = 0, walls = 0;
     for (int t = 0; t < 400; t++) {
         /* nearest: the yard against every cell, the town against the mesh's own locate */
         nav_vec3 p = {(float)(rand() % 1400) / 100.0f - 1, (float)(rand() % 3) - 1,
@@ -2997,6 +3104,7 @@ static void test_agent_places(void **state)
         assert_true(at.position.x >= (float)cx && at.position.x <= (float)cx + 1 &&
                     at.position.z >= (float)cy && at.position.z <= (float)cy + 1);
         assert_true(nav_vec3_dist_xz(at.position, target) <= nav_vec3_dist_xz(from.position, target) + 1e-5f);
+        walls += check_walls(w, q, yard, from, (float)(rand() % 500) / 100.0f);
         bool inside = target.x > 0 && target.z > 0 && target.x < 12 && target.z < 10, sees;
         double step;
         assert_int_equal(nav_world_sees(q, &from, target, &sees),
@@ -3026,9 +3134,13 @@ static void test_agent_places(void **state)
                                                           NULL, 0)) &&
                              hit.t >= 1));
     }
-    assert_true(onto > 100 && slid > 50);
-    /* a waypoint graph: along the links at the waypoint, not against a one-way link */
+    assert_true(onto > 100 && slid > 50 && walls > 2000);
+    /* a waypoint graph: along the links at the waypoint, not against a one-way link; no walls */
     nav_world_place stop = {2, 1, stops[1].position}, at;
+    nav_wall none[4];
+    uint32_t walls_there = 9;
+    assert_int_equal(nav_world_walls(q, &stop, 10, none, 4, &walls_there), NAV_SUCCESS);
+    assert_int_equal(walls_there, 0);
     assert_int_equal(nav_world_move(q, &stop, (nav_vec3){37, 0, 7}, &at), NAV_SUCCESS);
     assert_true(at.region == 2 && fabsf(at.position.x - 37) < 1e-5f && fabsf(at.position.z - 5) < 1e-5f);
     assert_int_equal(nav_world_move(q, &stop, (nav_vec3){41, 0, 8}, &at), NAV_SUCCESS);
@@ -3045,6 +3157,10 @@ static void test_agent_places(void **state)
     FAILS_WITH(nav_world_move(q, &(nav_world_place){7, 0, {0, 0, 0}}, (nav_vec3){1, 0, 1}, &at),
                NAV_INVALID_PARAM);
     FAILS_WITH(nav_world_nearest(w, (nav_vec3){1, 0, 1}, (nav_vec3){-1, 1, 1}, &at), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_world_walls(q, &stop, -1, none, 4, &walls_there), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_world_walls(q, &stop, 1, NULL, 4, &walls_there), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_world_walls(q, &(nav_world_place){0, 15, {3.5f, 0, 1.5f}}, 1, none, 4, &walls_there),
+               NAV_INVALID_PARAM);
     FAILS_WITH(nav_world_nearest(w, (nav_vec3){INFINITY, 0, 1}, (nav_vec3){1, 1, 1}, &at), NAV_INVALID_PARAM);
     assert_memory_equal(&at, &kept, sizeof at);
 
@@ -3535,33 +3651,20 @@ static void test_threads_toggling(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_two_storeys),
-        cmocka_unit_test(test_locate_floor),
-        cmocka_unit_test(test_one_way_drop),
-        cmocka_unit_test(test_same_region_detour),
-        cmocka_unit_test(test_random_worlds),
-        cmocka_unit_test(test_sparse_tables_exact),
-        cmocka_unit_test(test_sparse_tables_grow),
-        cmocka_unit_test(test_mixed_kinds),
-        cmocka_unit_test(test_world_file),
-        cmocka_unit_test(test_world_level_region),
-        cmocka_unit_test(test_world_file_errors),
-        cmocka_unit_test(test_world_file_refusals),
-        cmocka_unit_test(test_world_file_storeys),
-        cmocka_unit_test(test_world_level_options),
-        cmocka_unit_test(test_world_file_damage),
-        cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_joined_tiles),
-        cmocka_unit_test(test_mesh_joined_to_grid),
-        cmocka_unit_test(test_grid_through_hpa),
-        cmocka_unit_test(test_estimate_on_mesh),
-        cmocka_unit_test(test_allocation_failures),
-        cmocka_unit_test(test_threads_toggling),
-        cmocka_unit_test(test_world_nav),
-        cmocka_unit_test(test_world_nav_damage),
-        cmocka_unit_test(test_world_nav_sizes),
-        cmocka_unit_test(test_world_on_demand),
-        cmocka_unit_test(test_world_on_demand_threads),
+        cmocka_unit_test(test_two_storeys),         cmocka_unit_test(test_locate_floor),
+        cmocka_unit_test(test_one_way_drop),        cmocka_unit_test(test_same_region_detour),
+        cmocka_unit_test(test_random_worlds),       cmocka_unit_test(test_sparse_tables_exact),
+        cmocka_unit_test(test_sparse_tables_grow),  cmocka_unit_test(test_mixed_kinds),
+        cmocka_unit_test(test_world_file),          cmocka_unit_test(test_world_level_region),
+        cmocka_unit_test(test_world_file_errors),   cmocka_unit_test(test_world_file_refusals),
+        cmocka_unit_test(test_world_file_storeys),  cmocka_unit_test(test_world_level_options),
+        cmocka_unit_test(test_world_file_damage),   cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_joined_tiles),        cmocka_unit_test(test_mesh_joined_to_grid),
+        cmocka_unit_test(test_grid_through_hpa),    cmocka_unit_test(test_estimate_on_mesh),
+        cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_threads_toggling),
+        cmocka_unit_test(test_world_nav),           cmocka_unit_test(test_world_nav_damage),
+        cmocka_unit_test(test_grid_way_check),      cmocka_unit_test(test_world_nav_sizes),
+        cmocka_unit_test(test_world_on_demand),     cmocka_unit_test(test_world_on_demand_threads),
         cmocka_unit_test(test_agent_places),
     };
     const struct CMUnitTest shared_tests[] = {

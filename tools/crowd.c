@@ -186,7 +186,7 @@ static int read_scenario(const char *path, scenario *s, nav_world **w)
         return 1;
     }
     const cJSON *world = cJSON_GetObjectItemCaseSensitive(root, "world"), *crowd;
-    double max_neighbours, range, horizon, wait, replans;
+    double max_neighbours, range, horizon, wait, replans, wall_horizon, clearance;
     bool ok = cJSON_IsString(world) && world_path(path, world->valuestring, s->world, sizeof s->world);
     if (!ok) fprintf(stderr, "navtool crowd: %s: \"world\": a world file's path (JSON or .nav)\n", path);
     ok = ok && number(root, "seconds", "scenario", 60, 1e-3, 86400, &s->seconds) &&
@@ -196,7 +196,9 @@ static int read_scenario(const char *path, scenario *s, nav_world **w)
          number(crowd, "neighbour_range", "crowd", 0, 0, 1e4, &range) &&
          number(crowd, "time_horizon", "crowd", 0, 0, 1e3, &horizon) &&
          number(crowd, "closed_wait", "crowd", 0, 0, 1e6, &wait) &&
-         number(crowd, "max_replans", "crowd", 0, 0, 1e6, &replans);
+         number(crowd, "max_replans", "crowd", 0, 0, 1e6, &replans) &&
+         number(crowd, "wall_horizon", "crowd", 0, 0, 1e3, &wall_horizon) &&
+         number(crowd, "edge_clearance", "crowd", 0, 0, 1e3, &clearance);
     const cJSON *agents = cJSON_GetObjectItemCaseSensitive(root, "agents");
     if (ok && !cJSON_IsArray(agents)) {
         fprintf(stderr, "navtool crowd: %s: \"agents\": a list\n", path);
@@ -209,7 +211,9 @@ static int read_scenario(const char *path, scenario *s, nav_world **w)
                                     .neighbour_range = (float)range,
                                     .time_horizon = (float)horizon,
                                     .closed_wait = (float)wait,
-                                    .max_replans = (uint32_t)replans};
+                                    .max_replans = (uint32_t)replans,
+                                    .wall_horizon = (float)wall_horizon,
+                                    .edge_clearance = (float)clearance};
         *w = navtool_load_world(s->world, NULL, true);
         ok = *w != NULL;
     }

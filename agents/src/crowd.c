@@ -34,6 +34,8 @@
 #define DEFAULT_CLOSED_WAIT  2.0
 #define DEFAULT_REPLANS      8
 #define CHUNK                64 /* agents a thread takes at a time in a tick */
+#define MAX_WALLS            8  /* walls an agent keeps clear of: the nearest */
+#define DEFAULT_WALL_HORIZON 1.0
 
 /* A route's points, one block: points, then regions, nodes (places) and links. */
 typedef struct route {
@@ -61,12 +63,16 @@ typedef struct agent {
     double waited;      /* seconds it has waited at a closed link */
     bool closed_ahead;  /* a link further on its route is closed: it plans again (not before */
     double retry_at;    /* this crowd time, when the last try found no other way) */
+    /* the walls near it (the crowd's walls[id * MAX_WALLS ..]) as found from walls_from */
+    uint32_t wall_count, walls_region;
+    nav_vec3 walls_from;
+    bool walls_known;
 } agent;
 
 /* What the search for an agent's neighbours reads of another, in its bucket. */
 typedef struct placed {
-    float x, z, y, half_height;
-    uint32_t id;
+    float x, z, y, half_height, radius;
+    uint32_t id : 31, on_link : 1; /* on_link: crossing a link (no neighbour to avoid) */
 } placed;
 
 /* Events of a tick's agents in a chunk, told once the chunk's thread is done (in the chunk's order,
@@ -80,7 +86,7 @@ typedef struct event_list {
 /* What a thread of the tick works with: its own world query and avoidance scratch. */
 typedef struct worker {
     nav_world_query *query;
-    nav__orca_line *lines, *projected; /* max_neighbours each */
+    nav__orca_line *lines, *projected; /* MAX_WALLS + max_neighbours each */
     uint32_t *near;                    /* max_neighbours: the nearest neighbours found */
     double *near_dist;
     nav_status failed; /* the details of this tick's failures, or 0 */
@@ -110,6 +116,8 @@ struct nav_crowd {
      * reads, the next reads too), then the others */
     uint32_t *steering, steering_count;
     double closed_wait;
+    double wall_horizon, edge_clearance;
+    nav_wall *walls;      /* MAX_WALLS an agent */
     double time;          /* seconds ticked */
     double dt;            /* the tick's */
     uint32_t max_replans; /* plans a tick */
@@ -160,11 +168,11 @@ static void shared_free(void *ptr, void *user)
 static bool worker_make(nav_crowd *c, worker *w)
 {
     const nav_allocator *a = c->threads > 1 ? &c->shared : &c->allocator;
-    uint32_t n = c->max_neighbours;
+    uint32_t n = c->max_neighbours + MAX_WALLS;
     w->lines = nav__alloc(a, nav__mul_size(n, sizeof *w->lines));
     w->projected = nav__alloc(a, nav__mul_size(n, sizeof *w->projected));
-    w->near = nav__alloc(a, nav__mul_size(n, sizeof *w->near));
-    w->near_dist = nav__alloc(a, nav__mul_size(n, sizeof *w->near_dist));
+    w->near = nav__alloc(a, nav__mul_size(c->max_neighbours, sizeof *w->near));
+    w->near_dist = nav__alloc(a, nav__mul_size(c->max_neighbours, sizeof *w->near_dist));
     return w->lines && w->projected && w->near && w->near_dist &&
            !nav_failed(nav_world_query_create(c->world, a, &w->query));
 }
@@ -198,6 +206,8 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->time_horizon = desc && desc->time_horizon > 0 ? desc->time_horizon : DEFAULT_TIME_HORIZON;
     c->range = desc && desc->neighbour_range > 0 ? desc->neighbour_range : DEFAULT_RANGE;
     c->closed_wait = desc && desc->closed_wait > 0 ? desc->closed_wait : DEFAULT_CLOSED_WAIT;
+    c->wall_horizon = desc && desc->wall_horizon > 0 ? desc->wall_horizon : DEFAULT_WALL_HORIZON;
+    c->edge_clearance = desc && desc->edge_clearance > 0 ? desc->edge_clearance : 0;
     c->max_replans = desc && desc->max_replans ? desc->max_replans : DEFAULT_REPLANS;
     c->threads = desc && desc->threads ? desc->threads : 1;
     if (c->threads > NAV__POOL_MAX) c->threads = NAV__POOL_MAX;
@@ -207,19 +217,21 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     while (c->buckets < 2 * max && c->buckets < (1u << 30)) c->buckets *= 2;
     c->chunks = max / CHUNK + (max % CHUNK != 0);
     c->agents = nav__calloc(&a, max, sizeof *c->agents);
+    c->walls = nav__alloc(&a, nav__mul_size(max, MAX_WALLS * sizeof *c->walls));
     c->was = nav__alloc(&a, nav__mul_size(max, sizeof *c->was));
     c->floor_y = nav__alloc(&a, nav__mul_size(max, sizeof *c->floor_y));
     c->steers = nav__calloc(&a, max, 1);
     c->avoids = nav__alloc(&a, max);
     c->preferred = nav__alloc(&a, nav__mul_size(max, sizeof *c->preferred));
-    c->start = nav__alloc(&a, nav__mul_size((size_t)c->buckets + 1, sizeof *c->start));
+    c->start = nav__calloc(&a, (size_t)c->buckets + 1, sizeof *c->start); /* (empty before a tick) */
     c->near_by = nav__alloc(&a, nav__mul_size(max, sizeof *c->near_by));
     c->steering = nav__alloc(&a, nav__mul_size(max, sizeof *c->steering));
     c->chunk_events = nav__calloc(&a, c->chunks, sizeof *c->chunk_events);
     c->workers = nav__calloc(&a, c->threads, sizeof *c->workers);
     c->locked = pthread_mutex_init(&c->lock, NULL) == 0;
-    bool made = c->agents && c->events && c->was && c->floor_y && c->steers && c->avoids && c->preferred &&
-                c->start && c->near_by && c->steering && c->chunk_events && c->workers && c->locked;
+    bool made = c->agents && c->walls && c->events && c->was && c->floor_y && c->steers && c->avoids &&
+                c->preferred && c->start && c->near_by && c->steering && c->chunk_events && c->workers &&
+                c->locked;
     for (uint32_t t = 0; made && t < c->threads; t++) made = worker_make(c, &c->workers[t]);
     nav_status s = made ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s) && c->threads > 1) {
@@ -261,6 +273,7 @@ void nav_crowd_destroy(nav_crowd *c)
     for (uint32_t k = 0; c->chunk_events && c->locked && k < c->chunks; k++)
         nav__free(c->threads > 1 ? &c->shared : &a, c->chunk_events[k].events);
     nav__free(&a, c->agents);
+    nav__free(&a, c->walls);
     nav__free(&a, c->was);
     nav__free(&a, c->floor_y);
     nav__free(&a, c->events);
@@ -282,8 +295,9 @@ size_t nav_crowd_memory_bytes(const nav_crowd *c)
 {
     if (!c) return 0;
     size_t bytes = sizeof *c +
-                   (size_t)c->max_agents * (sizeof *c->agents + sizeof *c->was + sizeof *c->floor_y + 2 +
-                                            sizeof *c->preferred + sizeof *c->near_by + sizeof *c->steering) +
+                   (size_t)c->max_agents * (sizeof *c->agents + MAX_WALLS * sizeof *c->walls +
+                                            sizeof *c->was + sizeof *c->floor_y + 2 + sizeof *c->preferred +
+                                            sizeof *c->near_by + sizeof *c->steering) +
                    ((size_t)c->buckets + 1) * sizeof *c->start +
                    (size_t)c->event_capacity * sizeof *c->events + nav_world_query_memory_bytes(c->query) +
                    (size_t)c->path.capacity * (sizeof *c->path.points + sizeof *c->path.nodes) +
@@ -509,7 +523,14 @@ static void cross_link(nav_crowd *c, event_list *into, uint32_t id, double dt)
     a->velocity = (nav_vec3){(float)(((double)at.x - from.x) / dt), (float)(((double)at.y - from.y) / dt),
                              (float)(((double)at.z - from.z) / dt)};
     a->place.position = at;
-    if (t >= 1) land(c, into, id);
+    if (t >= 1) { /* (across at its speed: it goes on at it, not at the last step's part of it) */
+        double dx = (double)to.x - a->link_from.x, dz = (double)to.z - a->link_from.z,
+               len = sqrt(dx * dx + dz * dz);
+        if (len > 0)
+            a->velocity = (nav_vec3){(float)(dx / len * a->params.max_speed), 0,
+                                     (float)(dz / len * a->params.max_speed)};
+        land(c, into, id);
+    }
 }
 
 nav_status nav_crowd_finish_link(nav_crowd *c, uint32_t id)
@@ -519,6 +540,97 @@ nav_status nav_crowd_finish_link(nav_crowd *c, uint32_t id)
     a->velocity = (nav_vec3){0, 0, 0};
     land(c, NULL, id);
     return NAV_SUCCESS;
+}
+
+/* The distance (seen from above) from point (x, z) to the segment a-b. */
+static double point_segment(double x, double z, double ax, double az, double bx, double bz)
+{
+    double ex = bx - ax, ez = bz - az, len2 = ex * ex + ez * ez;
+    double t = len2 > 0 ? ((x - ax) * ex + (z - az) * ez) / len2 : 0;
+    t = t < 0 ? 0 : (t > 1 ? 1 : t);
+    return hypot(ax + ex * t - x, az + ez * t - z);
+}
+
+/* An agent's clearance from the walls (nav_crowd_desc.edge_clearance). */
+static double clearance_of(const nav_crowd *c, const agent *a)
+{
+    return c->edge_clearance > 0 ? c->edge_clearance : 0.01 * a->params.radius;
+}
+
+/* Where agent i steers for its corner: the corner moved out of its clearance from the walls near it
+ * (a route bends round a wall's end exactly; its body cannot). */
+static nav__orca_vec steer_point(const nav_crowd *c, uint32_t i, nav_vec3 corner)
+{
+    const agent *a = &c->agents[i];
+    double keep = clearance_of(c, a), x = corner.x, z = corner.z;
+    for (int pass = 0; pass < 2; pass++) /* (twice: a corner between two walls) */
+        for (uint32_t k = 0; k < a->wall_count; k++) {
+            const nav_wall *w = &c->walls[(size_t)i * MAX_WALLS + k];
+            double ax = w->a.x, az = w->a.z, ex = (double)w->b.x - ax, ez = (double)w->b.z - az,
+                   len2 = ex * ex + ez * ez;
+            if (len2 == 0) continue;
+            double t = fmin(fmax(((x - ax) * ex + (z - az) * ez) / len2, 0), 1), qx = ax + t * ex,
+                   qz = az + t * ez, d = hypot(x - qx, z - qz);
+            if (d >= keep) continue;
+            double len = sqrt(len2), nx = -ez / len, nz = ex / len; /* (its walkable side) */
+            if (d > 1e-9 && (x - qx) * nx + (z - qz) * nz > 0) nx = (x - qx) / d, nz = (z - qz) / d;
+            x = qx + nx * keep, z = qz + nz * keep;
+        }
+    return (nav__orca_vec){x, z};
+}
+
+/* Whether the straight way from agent i towards point `to` (to where it would steer for it) keeps half
+ * its clearance from the walls near it (a corner it sees as a point past a wall's end it would graze
+ * is no shortcut for its body; within half of it, the walls' lines in its avoidance slide it along
+ * them). */
+static bool clear_of_walls(const nav_crowd *c, uint32_t i, nav_vec3 to)
+{
+    const agent *a = &c->agents[i];
+    nav__orca_vec end = steer_point(c, i, to);
+    double keep = 0.5 * clearance_of(c, a), px = a->place.position.x, pz = a->place.position.z, tx = end.x,
+           tz = end.z;
+    for (uint32_t k = 0; k < a->wall_count; k++) {
+        const nav_wall *w = &c->walls[(size_t)i * MAX_WALLS + k];
+        double ax = w->a.x, az = w->a.z, bx = w->b.x, bz = w->b.z;
+        /* crossing: no; else the nearest of the four ends to the other segment */
+        double d1 = (bx - ax) * (pz - az) - (bz - az) * (px - ax),
+               d2 = (bx - ax) * (tz - az) - (bz - az) * (tx - ax),
+               d3 = (tx - px) * (az - pz) - (tz - pz) * (ax - px),
+               d4 = (tx - px) * (bz - pz) - (tz - pz) * (bx - px);
+        if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)))
+            return false;
+        double d = fmin(fmin(point_segment(px, pz, ax, az, bx, bz), point_segment(tx, tz, ax, az, bx, bz)),
+                        fmin(point_segment(ax, az, px, pz, tx, tz), point_segment(bx, bz, px, pz, tx, tz)));
+        if (d < keep && point_segment(px, pz, ax, az, bx, bz) >= keep &&
+            point_segment(tx, tz, ax, az, bx, bz) >= keep) /* (ends too near already do not stop it) */
+            return false;
+    }
+    return true;
+}
+
+static uint32_t bucket_of(const nav_crowd *c, int64_t cx, int64_t cz);
+static int64_t cell_of(const nav_crowd *c, double x);
+
+/* Whether no agent crossing a link stood within reach of point `at` when the last tick's avoidance
+ * began (the hash as that tick left it: read alone during this tick's look): agent i starts across a
+ * link only once the one before it on the link is a body ahead, and none coming the other way is
+ * about to land where it stands or has just left where it will land. (Agents on the ground at either
+ * end do not stop it: two waiting at the two ends for each other would wait for ever.) */
+static bool spot_clear(const nav_crowd *c, uint32_t i, nav_vec3 at)
+{
+    const agent *a = &c->agents[i];
+    int64_t cx = cell_of(c, at.x), cz = cell_of(c, at.z);
+    for (int k = 0; k < 9; k++) { /* (cells of half the range: wider than two agents) */
+        uint32_t b = bucket_of(c, cx + k % 3 - 1, cz + k / 3 - 1);
+        for (uint32_t e = c->start[b]; e < c->start[b + 1]; e++) {
+            const placed *o = &c->near_by[e];
+            double dx = o->x - at.x, dz = o->z - at.z, room = (double)o->radius + a->params.radius;
+            if (o->id != i && o->on_link && dx * dx + dz * dz < room * room &&
+                fabsf(o->y - at.y) < 0.5f * a->params.height + o->half_height)
+                return false;
+        }
+    }
+    return true;
 }
 
 /* The corners behind it: each one whose next it sees from where it stands (a later corner in sight: a
@@ -543,6 +655,8 @@ static nav_status take_corners(nav_crowd *c, worker *w, event_list *into, uint32
                 }
                 return NAV_SUCCESS;
             }
+            if (!spot_clear(c, id, r->points[a->corner]) || !spot_clear(c, id, r->points[a->corner + 1]))
+                return NAV_SUCCESS; /* (it waits its turn) */
             tell(c, into, NAV_CROWD_LINK_START, id, link, r->points[a->corner], r->points[a->corner + 1]);
             a->corner++;
             a->state = NAV_AGENT_ON_LINK;
@@ -554,6 +668,7 @@ static nav_status take_corners(nav_crowd *c, worker *w, event_list *into, uint32
         bool sees;
         nav_status s = nav_world_sees(w->query, &a->place, r->points[a->corner + 1], &sees);
         if (nav_failed(s) || !sees) return nav_failed(s) ? s : NAV_SUCCESS;
+        if (!clear_of_walls(c, id, r->points[a->corner + 1])) return NAV_SUCCESS;
         a->corner++;
     }
     return NAV_SUCCESS;
@@ -566,14 +681,15 @@ static bool preferred_velocity(nav_crowd *c, event_list *into, uint32_t id, nav_
     agent *a = &c->agents[id];
     const route *r = &a->route;
     nav_vec3 pos = a->place.position, corner = r->points[a->corner];
-    double dx = (double)corner.x - pos.x, dz = (double)corner.z - pos.z, dist = sqrt(dx * dx + dz * dz);
     bool last = a->corner + 1 == r->count;
-    if (last && dist <= a->params.radius) { /* arrived */
+    if (last && nav_vec3_dist_xz(pos, corner) <= a->params.radius) { /* arrived */
         a->state = NAV_AGENT_ARRIVED;
         a->velocity = (nav_vec3){0, 0, 0};
         tell(c, into, NAV_CROWD_ARRIVED, id, NAV_WORLD_NONE, pos, pos);
         return false;
     }
+    nav__orca_vec aim = steer_point(c, id, corner);
+    double dx = aim.x - pos.x, dz = aim.z - pos.z, dist = sqrt(dx * dx + dz * dz);
     double speed = a->params.max_speed;
     if (last) { /* slowing down within stopping distance of the goal */
         double stopping = speed * speed / (2.0 * a->params.max_accel) + a->params.radius;
@@ -659,16 +775,21 @@ static void fill_buckets(nav_crowd *c)
     memset(start, 0, ((size_t)c->buckets + 1) * sizeof *start);
     for (uint32_t i = 0; i < c->max_agents; i++) { /* how many in each, */
         const agent *a = &c->agents[i];
-        if (!a->active || a->state == NAV_AGENT_ON_LINK || !c->avoids[i]) continue;
+        if (!a->active || (!c->avoids[i] && a->state != NAV_AGENT_ON_LINK)) continue;
         start[bucket_of(c, cell_of(c, c->was[i].position.x), cell_of(c, c->was[i].position.z))]++;
     }
     for (uint32_t b = 1; b <= c->buckets; b++) start[b] += start[b - 1]; /* where each ends, */
     for (uint32_t i = c->max_agents; i-- > 0;) { /* and each from its end down: then start[b] is its start */
         const agent *a = &c->agents[i];
-        if (!a->active || a->state == NAV_AGENT_ON_LINK || !c->avoids[i]) continue;
+        if (!a->active || (!c->avoids[i] && a->state != NAV_AGENT_ON_LINK)) continue;
         uint32_t b = bucket_of(c, cell_of(c, c->was[i].position.x), cell_of(c, c->was[i].position.z));
-        c->near_by[--start[b]] = (placed){(float)c->was[i].position.x, (float)c->was[i].position.z,
-                                          c->floor_y[i], 0.5f * a->params.height, i};
+        c->near_by[--start[b]] = (placed){(float)c->was[i].position.x,
+                                          (float)c->was[i].position.z,
+                                          c->floor_y[i],
+                                          0.5f * a->params.height,
+                                          a->params.radius,
+                                          i & 0x7fffffffu,
+                                          a->state == NAV_AGENT_ON_LINK};
     }
     uint32_t n = 0, placed_count = start[c->buckets];
     for (uint32_t e = 0; e < placed_count; e++)
@@ -722,7 +843,7 @@ static uint32_t neighbours(const nav_crowd *c, worker *w, uint32_t i)
         for (uint32_t e = c->start[b]; e < c->start[b + 1]; e++) {
             const placed *o = &c->near_by[e];
             double ox = o->x - x, oz = o->z - z, d2 = ox * ox + oz * oz;
-            if (d2 <= cutoff && o->id != i && fabsf(o->y - y) < half_height + o->half_height) {
+            if (d2 <= cutoff && o->id != i && !o->on_link && fabsf(o->y - y) < half_height + o->half_height) {
                 n = keep_near(c, w, n, o->id, d2);
                 if (n == c->max_neighbours) cutoff = w->near_dist[n - 1];
             }
@@ -733,19 +854,58 @@ static uint32_t neighbours(const nav_crowd *c, worker *w, uint32_t i)
 
 /* The velocity avoidance leaves agent i: ORCA over its nearest neighbours (those that steer share
  * the avoiding; it avoids those that stand alone). */
-static nav__orca_vec avoid(const nav_crowd *c, worker *w, uint32_t i, double dt)
+static nav__orca_vec avoid(const nav_crowd *c, worker *w, uint32_t i, double dt, bool *walled)
 {
+    const agent *a = &c->agents[i];
+    uint32_t hard = 0; /* the walls' lines first */
+    double clearance = clearance_of(c, a);
+    for (uint32_t k = 0; k < a->wall_count; k++) {
+        const nav_wall *wall = &c->walls[(size_t)i * MAX_WALLS + k];
+        hard += nav__orca_wall_line(&c->was[i], (nav__orca_vec){wall->a.x, wall->a.z},
+                                    (nav__orca_vec){wall->b.x, wall->b.z}, clearance, c->wall_horizon,
+                                    w->lines, hard, &w->lines[hard]);
+    }
+    /* the walls alone leave it (almost) nothing of the way it wants: held by them */
+    nav__orca_vec pref = c->preferred[i];
+    double wanted = sqrt(pref.x * pref.x + pref.z * pref.z);
+    if (hard && wanted > 0.1 * a->params.max_speed) {
+        nav__orca_vec free = nav__orca_solve(w->lines, hard, hard, a->params.max_speed, pref, w->projected);
+        *walled = sqrt(free.x * free.x + free.z * free.z) < 0.1 * wanted;
+    }
     uint32_t n = neighbours(c, w, i);
     for (uint32_t k = 0; k < n; k++) {
         uint32_t j = w->near[k];
-        w->lines[k] =
+        w->lines[hard + k] =
             nav__orca_line_of(&c->was[i], &c->was[j], c->time_horizon, dt, c->steers[j] ? 0.5 : 1.0);
     }
-    return nav__orca_solve(w->lines, n, c->agents[i].params.max_speed, c->preferred[i], w->projected);
+    return nav__orca_solve(w->lines, hard + n, hard, a->params.max_speed, c->preferred[i], w->projected);
 }
 
-/* Turns the velocity towards `want` by at most max_accel * dt and moves along the surface. */
-static nav_status integrate(worker *w, agent *a, nav__orca_vec want, double dt)
+/* The walls near agent i, found again when it has gone a quarter of their range from where they were
+ * (or onto another region): those within its clearance and what it may go in the walls' horizon,
+ * and as much again. */
+static void find_walls(nav_crowd *c, worker *w, uint32_t i)
+{
+    agent *a = &c->agents[i];
+    double clearance = clearance_of(c, a), range = 2 * (clearance + a->params.max_speed * c->wall_horizon);
+    if (a->walls_known && a->walls_region == a->place.region &&
+        nav_vec3_dist_xz(a->place.position, a->walls_from) <= 0.25 * range)
+        return;
+    uint32_t n = 0;
+    nav_status s =
+        nav_world_walls(w->query, &a->place, (float)range, &c->walls[(size_t)i * MAX_WALLS], MAX_WALLS, &n);
+    if (nav_failed(s)) {
+        w->failed |= s;
+        a->walls_known = false, a->wall_count = 0;
+        return;
+    }
+    a->wall_count = n;
+    a->walls_known = true, a->walls_region = a->place.region, a->walls_from = a->place.position;
+}
+
+/* Turns the velocity towards `want` by at most max_accel * dt and moves along the surface; walled:
+ * the walls leave it nothing of the way it wants. */
+static nav_status integrate(worker *w, agent *a, nav__orca_vec want, double dt, bool walled)
 {
     nav_vec3 pos = a->place.position;
     double dvx = want.x - a->velocity.x, dvz = want.z - a->velocity.z, dv = sqrt(dvx * dvx + dvz * dvz),
@@ -774,8 +934,8 @@ static nav_status integrate(worker *w, agent *a, nav__orca_vec want, double dt)
     a->place = moved;
     /* pressed against a wall on the way to a corner it no longer sees (pushed off its line) */
     double wanted = sqrt(want.x * want.x + want.z * want.z);
-    bool held =
-        wanted > 0.1 * a->params.max_speed && nav_vec3_dist_xz(pos, moved.position) < 0.1 * wanted * dt;
+    bool held = walled || (wanted > 0.1 * a->params.max_speed &&
+                           nav_vec3_dist_xz(pos, moved.position) < 0.1 * wanted * dt);
     a->stuck = held ? a->stuck + dt : 0;
     return NAV_SUCCESS;
 }
@@ -808,6 +968,7 @@ static void look(nav_crowd *c, worker *w, event_list *into, uint32_t i)
         cross_link(c, into, i, c->dt);
     else if (a->state == NAV_AGENT_MOVING)
         c->steers[i] = preferred_velocity(c, into, i, &c->preferred[i]);
+    if (c->steers[i] && c->avoids[i]) find_walls(c, w, i);
 }
 
 static bool look_at_chunk(void *ctx, void *scratch, uint32_t chunk)
@@ -827,8 +988,9 @@ static bool steer_chunk(void *ctx, void *scratch, uint32_t chunk)
     uint32_t end = c->steering_count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->steering_count;
     for (uint32_t k = chunk * CHUNK; k < end; k++) {
         uint32_t i = c->steering[k];
-        nav__orca_vec want = c->avoids[i] ? avoid(c, w, i, c->dt) : c->preferred[i];
-        nav_status s = integrate(w, &c->agents[i], want, c->dt);
+        bool walled = false;
+        nav__orca_vec want = c->avoids[i] ? avoid(c, w, i, c->dt, &walled) : c->preferred[i];
+        nav_status s = integrate(w, &c->agents[i], want, c->dt, walled);
         if (nav_failed(s)) w->failed |= s;
     }
     return true;

@@ -36,10 +36,19 @@ typedef struct nav__orca_agent {
 nav__orca_line nav__orca_line_of(const nav__orca_agent *a, const nav__orca_agent *b, double time_horizon,
                                  double dt, double share);
 
+/* The half-plane a wall from `from` to `to` (the agent's side on its left: nav_wall's) leaves agent a
+ * to keep its centre `clearance` from it within time_horizon seconds (RVO2's obstacles, each wall on
+ * its own: both ends taken as convex corners). False when it leaves none: a wall the agent is
+ * behind, or one the lines[0 .. count) of walls before it keep it clear of already. */
+bool nav__orca_wall_line(const nav__orca_agent *a, nav__orca_vec from, nav__orca_vec to, double clearance,
+                         double time_horizon, const nav__orca_line *lines, uint32_t count,
+                         nav__orca_line *out);
+
 /* The velocity within max_speed and every half-plane (lines[0 .. count), nearest to preferred; when
- * no velocity lies in them all, the one that least violates the worst. scratch: room for count
- * lines (the 3D program's projections). */
-nav__orca_vec nav__orca_solve(const nav__orca_line *lines, uint32_t count, double max_speed,
+ * no velocity lies in them all, the one that least violates the worst of lines[hard ..) within the
+ * first `hard` (walls': never given up). scratch: room for count lines (the 3D program's
+ * projections). */
+nav__orca_vec nav__orca_solve(const nav__orca_line *lines, uint32_t count, uint32_t hard, double max_speed,
                               nav__orca_vec preferred, nav__orca_line *scratch);
 
 #endif

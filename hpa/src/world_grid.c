@@ -8,6 +8,7 @@
 #include "alloc.h"
 #include "nav/anyangle.h"
 #include "grid_internal.h"
+#include "walls.h"
 #include "world_internal.h"
 #include "world_search.h"
 
@@ -64,9 +65,12 @@ static bool grid_way_ok(const nav__world_region *r, uint32_t from, uint32_t to, 
     int64_t x = from % grid->width, y = from / grid->width;
     for (uint64_t k = 0; k < count; k++) {
         int d = runs[k] >> 5, n = (runs[k] & 31) + 1;
-        x += (int64_t)nav__dir_dx[d] * n;
-        y += (int64_t)nav__dir_dy[d] * n;
-        if (x < 0 || y < 0 || x >= grid->width || y >= grid->height) return false;
+        for (; n > 0; n--) { /* each step one the grid allows (a way read from a file may be any bytes) */
+            if (!(grid->moves[(uint64_t)y * grid->width + (uint64_t)x] >> d & 1)) return false;
+            x += nav__dir_dx[d];
+            y += nav__dir_dy[d];
+            if (x < 0 || y < 0 || x >= grid->width || y >= grid->height) return false;
+        }
     }
     return (uint64_t)y * grid->width + (uint64_t)x == to;
 }
@@ -314,29 +318,49 @@ bool nav__world_grid_nearest(const nav__world_region *r, nav_vec3 point, nav_vec
     return best < INFINITY;
 }
 
+/* A walk over the cells of a box from one of them through their sides: the box (the cells within
+ * lo .. hi, and `from`'s), its queue with `from`'s cell first and the cells seen (from's). */
+typedef struct cell_walk {
+    int32_t x0, y0, x1, y1;
+    uint32_t bw, *queue;
+    uint8_t *seen;
+} cell_walk;
+
+static bool walk_start(nav__world_scratch *s, const nav_grid *g, uint32_t from, double lo_x, double lo_z,
+                       double hi_x, double hi_z, cell_walk *k)
+{
+    int32_t fx = (int32_t)(from % (uint32_t)g->width), fy = (int32_t)(from / (uint32_t)g->width);
+    int32_t x0 = fx, y0 = fy, x1 = fx, y1 = fy;
+    if (cells_in(g, lo_x, lo_z, hi_x, hi_z, &x0, &y0, &x1, &y1))
+        x0 = fx < x0 ? fx : x0, y0 = fy < y0 ? fy : y0, x1 = fx > x1 ? fx : x1, y1 = fy > y1 ? fy : y1;
+    uint32_t bw = (uint32_t)(x1 - x0 + 1), bh = (uint32_t)(y1 - y0 + 1);
+    if ((uint64_t)bw * bh > UINT32_MAX / 8) return false;
+    size_t n = (size_t)bw * bh;
+    uint32_t *queue = nav__world_scratch_work(s, n * (sizeof *queue + 1));
+    if (!queue) return false;
+    uint8_t *seen = (uint8_t *)(queue + n);
+    memset(seen, 0, n);
+    queue[0] = (uint32_t)(fy - y0) * bw + (uint32_t)(fx - x0);
+    seen[queue[0]] = 1;
+    *k = (cell_walk){x0, y0, x1, y1, bw, queue, seen};
+    return true;
+}
+
 nav_status nav__world_grid_move(nav__world_scratch *s, const nav__world_region *r,
                                 const nav_world_place *from, nav_vec3 target, nav_world_place *out)
 {
     /* (from is a free cell: nav_world_move checked its place) */
     const nav_grid *g = r->grid;
-    int32_t fx = (int32_t)(from->id % (uint32_t)g->width), fy = (int32_t)(from->id / (uint32_t)g->width);
     /* the circle on from and target; the cells it meets, walked from from's through their sides */
     nav_vec3 p = from->position;
     double mx = ((double)p.x + target.x) / 2, mz = ((double)p.z + target.z) / 2,
            radius = nav__world_dist_xz(p, target) / 2 + 1e-6 * g->desc.cell_size;
-    int32_t x0 = fx, y0 = fy, x1 = fx, y1 = fy;
-    if (cells_in(g, mx - radius, mz - radius, mx + radius, mz + radius, &x0, &y0, &x1, &y1))
-        x0 = fx < x0 ? fx : x0, y0 = fy < y0 ? fy : y0, x1 = fx > x1 ? fx : x1, y1 = fy > y1 ? fy : y1;
-    uint32_t bw = (uint32_t)(x1 - x0 + 1), bh = (uint32_t)(y1 - y0 + 1);
-    if ((uint64_t)bw * bh > UINT32_MAX / 8) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    size_t n = (size_t)bw * bh;
-    uint32_t *queue = nav__world_scratch_work(s, n * (sizeof *queue + 1));
-    if (!queue) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    uint8_t *seen = (uint8_t *)(queue + n);
-    memset(seen, 0, n);
-    uint32_t head = 0, tail = 0;
-    queue[tail++] = (uint32_t)(fy - y0) * bw + (uint32_t)(fx - x0);
-    seen[queue[0]] = 1;
+    cell_walk walk;
+    if (!walk_start(s, g, from->id, mx - radius, mz - radius, mx + radius, mz + radius, &walk))
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    int32_t x0 = walk.x0, y0 = walk.y0, x1 = walk.x1, y1 = walk.y1;
+    uint32_t bw = walk.bw, head = 0, tail = 1, *queue = walk.queue;
+    uint8_t *seen = walk.seen;
     double best = INFINITY;
     float size = g->desc.cell_size;
     while (head < tail) {
@@ -363,6 +387,52 @@ nav_status nav__world_grid_move(nav__world_scratch *s, const nav__world_region *
         }
     }
     return NAV_SUCCESS;
+}
+
+/* The sides of the free cells reached from place `at` through sides within range (seen from above)
+ * that a walk may not cross (a blocked cell beyond, the grid's edge, a step too high), within range,
+ * each with its cell on its left. */
+nav_status nav__world_grid_walls(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *at,
+                                 float range, nav_wall *out, uint32_t capacity, uint32_t *count)
+{
+    const nav_grid *g = r->grid;
+    double px = at->position.x, pz = at->position.z;
+    cell_walk walk;
+    if (!walk_start(s, g, at->id, px - range, pz - range, px + range, pz + range, &walk))
+        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    int32_t x0 = walk.x0, y0 = walk.y0, x1 = walk.x1, y1 = walk.y1;
+    uint32_t bw = walk.bw, head = 0, tail = 1, kept = 0, *queue = walk.queue;
+    uint8_t *seen = walk.seen;
+    bool more = false;
+    float size = g->desc.cell_size;
+    /* the sides counter-clockwise from the one towards -z, as (dx, dy) and the corners they join */
+    static const int8_t side[4][2] = {{0, -1}, {1, 0}, {0, 1}, {-1, 0}};
+    static const int8_t corner[5][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}};
+    while (head < tail) {
+        uint32_t k = queue[head++];
+        int32_t x = x0 + (int32_t)(k % bw), y = y0 + (int32_t)(k / bw);
+        uint32_t cell = nav_grid_index(g, x, y);
+        float floor_y = nav_grid_cell_center(g, x, y).y;
+        for (int i = 0; i < 4; i++) {
+            nav_wall w = {{g->desc.origin.x + (float)(x + corner[i][0]) * size, floor_y,
+                           g->desc.origin.z + (float)(y + corner[i][1]) * size},
+                          {g->desc.origin.x + (float)(x + corner[i + 1][0]) * size, floor_y,
+                           g->desc.origin.z + (float)(y + corner[i + 1][1]) * size}};
+            if (nav__wall_distance(w, px, pz) > range) continue;
+            int dir = 0;
+            while (nav__dir_dx[dir] != side[i][0] || nav__dir_dy[dir] != side[i][1]) dir++;
+            if (!(g->moves[cell] >> dir & 1)) {
+                nav__keep_wall(w, px, pz, out, capacity, &kept, &more);
+                continue;
+            }
+            int32_t nx = x + side[i][0], ny = y + side[i][1];
+            if (nx < x0 || ny < y0 || nx > x1 || ny > y1) continue; /* (beyond range) */
+            uint32_t m = (uint32_t)(ny - y0) * bw + (uint32_t)(nx - x0);
+            if (!seen[m]) seen[m] = 1, queue[tail++] = m;
+        }
+    }
+    *count = kept;
+    return more ? NAV_SUCCESS | NAV_BUFFER_TOO_SMALL : NAV_SUCCESS;
 }
 
 /* The grid's any-angle rule (nav/anyangle.h: a segment through free cells' squares, never between
@@ -398,5 +468,6 @@ const nav__world_region_ops nav__world_grid_ops = {.name = "grid",
                                                    .places = &cells,
                                                    .nearest = nav__world_grid_nearest,
                                                    .move = nav__world_grid_move,
+                                                   .walls = nav__world_grid_walls,
                                                    .corridor = nav__world_corridor_of_nodes,
                                                    .sees = nav__world_grid_sees};

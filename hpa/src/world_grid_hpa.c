@@ -148,5 +148,6 @@ const nav__world_region_ops nav__world_grid_hpa_ops = {.name = "grid through HPA
                                                        .pair = hpa_pair,
                                                        .nearest = nav__world_grid_nearest,
                                                        .move = nav__world_grid_move,
+                                                       .walls = nav__world_grid_walls,
                                                        .corridor = nav__world_corridor_of_nodes,
                                                        .sees = nav__world_grid_sees};

@@ -185,6 +185,9 @@ typedef struct nav__world_region_ops {
      * region (a character sees it); NAV_FAILURE | NAV_OUT_OF_MEMORY in *st when it cannot tell. */
     bool (*sees)(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from, nav_vec3 to,
                  nav_status *st);
+    /* The walls near place `at` (nav_world_walls; at: a place of the region, checked) */
+    nav_status (*walls)(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *at,
+                        float range, nav_wall *out, uint32_t capacity, uint32_t *count);
 } nav__world_region_ops;
 
 /* A leg's corridor that is its points' own places (path->nodes: a grid's cells, waypoints), none
@@ -242,6 +245,8 @@ nav_status nav__world_grid_move(nav__world_scratch *s, const nav__world_region *
                                 const nav_world_place *from, nav_vec3 target, nav_world_place *out);
 bool nav__world_grid_sees(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
                           nav_vec3 to, nav_status *st);
+nav_status nav__world_grid_walls(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *at,
+                                 float range, nav_wall *out, uint32_t capacity, uint32_t *count);
 
 /* Makes the scratch for every region of w (NAV_FAILURE | NAV_OUT_OF_MEMORY), and frees it. a: for
  * what is made here; path [opt]: for what grows while planners run (the leg path, the grid search

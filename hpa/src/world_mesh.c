@@ -192,6 +192,15 @@ static bool mesh_sees(nav__world_scratch *s, const nav__world_region *r, const n
     return !nav_failed(rs) && hit.t >= 1;
 }
 
+/* nav_mesh_find_walls */
+static nav_status mesh_walls(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *at,
+                             float range, nav_wall *out, uint32_t capacity, uint32_t *count)
+{
+    nav_mesh_query *q = nav__world_region_query(s->kind[nav__world_mesh_ops.index], r);
+    if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    return nav_mesh_find_walls(q, NULL, at->id, at->position, range, out, capacity, count);
+}
+
 const nav__world_region_ops nav__world_mesh_ops = {.name = "navmesh",
                                                    .index = 2,
                                                    .public_kind = NAV_WORLD_REGION_MESH,
@@ -210,5 +219,6 @@ const nav__world_region_ops nav__world_mesh_ops = {.name = "navmesh",
                                                    .pair = search,
                                                    .nearest = mesh_nearest,
                                                    .move = mesh_move,
+                                                   .walls = mesh_walls,
                                                    .corridor = mesh_corridor,
                                                    .sees = mesh_sees};

@@ -290,7 +290,7 @@ static nav_status check_table(const nav_world *w, uint32_t r, const nav_log *log
                      !region->ops->way_ok(region, w->choke[w->region_choke[region->choke_first + i]].id,
                                           w->choke[w->region_choke[region->choke_first + j]].id,
                                           w->path_bytes + way, runs))
-                why = "a way that leaves its grid or ends elsewhere";
+                why = "a way that leaves its grid, goes where the grid allows no step or ends elsewhere";
             if (why) {
                 nav__logf(log, NAV_LOG_ERROR, "%s chunk: region %u (\"%s\"), entry (%u, %u): %s", chunk, r,
                           nav__world_name(w, region->name), i, j < k ? j : k, why);

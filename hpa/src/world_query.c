@@ -606,6 +606,19 @@ nav_status nav_world_sees(nav_world_query *q, const nav_world_place *from, nav_v
     return s;
 }
 
+nav_status nav_world_walls(nav_world_query *q, const nav_world_place *at, float range, nav_wall *out,
+                           uint32_t capacity, uint32_t *count)
+{
+    if (count) *count = 0;
+    if (!count || (!out && capacity) || !(range >= 0 && isfinite(range)))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    const nav__world_region *r;
+    nav_status s =
+        q ? walk_region(q, at, at ? at->position : (nav_vec3){0, 0, 0}, &r) : NAV_FAILURE | NAV_INVALID_PARAM;
+    if (nav_failed(s)) return s;
+    return r->ops->walls(&q->scratch, r, at, range, out, capacity, count);
+}
+
 nav_status nav_world_find_path(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav_path *path,
                                nav_world_result *result)
 {

@@ -131,6 +131,16 @@ static bool waypoints_sees(nav__world_scratch *s, const nav__world_region *r, co
     return !nav_failed(*st) && nav__world_dist3(at.position, to) < 1e-4;
 }
 
+/* A road has no width: no walls. */
+static nav_status waypoints_walls(nav__world_scratch *s, const nav__world_region *r,
+                                  const nav_world_place *at, float range, nav_wall *out, uint32_t capacity,
+                                  uint32_t *count)
+{
+    (void)s, (void)r, (void)at, (void)range, (void)out, (void)capacity;
+    *count = 0;
+    return NAV_SUCCESS;
+}
+
 const nav__world_region_ops nav__world_waypoints_ops = {.name = "waypoints",
                                                         .index = 3,
                                                         .public_kind = NAV_WORLD_REGION_WAYPOINTS,
@@ -147,5 +157,6 @@ const nav__world_region_ops nav__world_waypoints_ops = {.name = "waypoints",
                                                         .pair = route,
                                                         .nearest = waypoints_nearest,
                                                         .move = waypoints_move,
+                                                        .walls = waypoints_walls,
                                                         .corridor = nav__world_corridor_of_nodes,
                                                         .sees = waypoints_sees};

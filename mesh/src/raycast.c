@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "query_internal.h"
+#include "walls.h"
 
 static double cross(double ax, double az, double bx, double bz)
 {
@@ -266,4 +267,47 @@ nav_status nav_mesh_move_along_surface(nav_mesh_query *q, const nav_mesh_filter 
     *result = nav_vec3_make((float)bx, nav__mesh_poly_height(m, best_poly, bx, bz), (float)bz);
     *result_poly = best_poly;
     return q->out_of_room ? NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES : NAV_SUCCESS;
+}
+
+/* ---- walls near a point ---- */
+
+nav_status nav_mesh_find_walls(nav_mesh_query *q, const nav_mesh_filter *filter, uint32_t poly,
+                               nav_vec3 point, float range, nav_wall *out, uint32_t capacity, uint32_t *count)
+{
+    if (count) *count = 0;
+    if (!q || !count || (!out && capacity) || !(range >= 0 && isfinite(range)))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_status begun = walk_begin(q, filter, poly, point, point);
+    if (nav_failed(begun)) return begun;
+    const nav_mesh *m = q->mesh;
+    /* a breadth-first walk over the polygons whose portals come within range, as a move's */
+    nav__next_stamp(q);
+    double x = point.x, z = point.z;
+    uint32_t head = 0, tail = 0, n = 0;
+    bool added, more = false;
+    q->corridor[tail++] = poly;
+    nav__take(q, &q->pairs, poly, &added);
+    while (head < tail) {
+        uint32_t p = q->corridor[head++];
+        for (uint32_t e = m->poly_first[p]; e < m->poly_first[p + 1]; e++) {
+            nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[next_edge(m, p, e)]];
+            if (nav__wall_distance((nav_wall){a, b}, x, z) > range) continue;
+            if (!passable(q, filter, e)) {
+                nav__keep_wall((nav_wall){a, b}, x, z, out, capacity, &n, &more);
+                continue;
+            }
+            uint32_t next = m->edge_poly[e];
+            if (nav__id_find(&q->pairs, next)) continue;
+            if (!nav__take(q, &q->pairs, next, &added) ||
+                (tail == q->portal_capacity && !nav__reserve_path(q, tail + 1, 0))) {
+                if (q->out_of_memory) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+                head = tail; /* out of room (max_bytes): the walls of the polygons walked so far */
+                break;
+            }
+            q->corridor[tail++] = next;
+        }
+    }
+    *count = n;
+    nav_status s = more ? NAV_SUCCESS | NAV_BUFFER_TOO_SMALL : NAV_SUCCESS;
+    return q->out_of_room ? s | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES : s;
 }

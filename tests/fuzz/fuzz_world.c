@@ -75,7 +75,8 @@ static void query_link_ends(const nav_world *w, bool exact, bool lazy)
             CHECK(next == path.count && count == r.legs);
             CHECK(fabs(sum - r.cost) <= 1e-9 * fmax(1, r.cost));
             /* what agents ask: each leg's places, a move from its start towards its end, the
-             * nearest place to that end (a world read from bytes may refuse: never crash) */
+             * nearest place to that end, the walls near its start (a world read from bytes may
+             * refuse: never crash) */
             for (uint32_t i = 0; i < count; i++) {
                 uint32_t ids[64], n = 0;
                 nav_status c = nav_world_leg_corridor(q, i, &path, ids, 64, &n);
@@ -90,6 +91,11 @@ static void query_link_ends(const nav_world *w, bool exact, bool lazy)
                 bool sees;
                 nav_status v = nav_world_sees(q, &legs[i].from, legs[i].to.position, &sees);
                 CHECK(!exact || !nav_failed(v));
+                nav_wall walls[8];
+                uint32_t found = 99;
+                nav_status f = nav_world_walls(q, &legs[i].from, 3, walls, 8, &found);
+                CHECK(!exact || !nav_failed(f));
+                CHECK(found <= 8 && (!nav_failed(f) || found == 0));
             }
         }
     nav_path_destroy(&path);

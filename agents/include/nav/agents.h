@@ -5,11 +5,16 @@
  * from where it stands to the goal, legs on grids, navmeshes and waypoint graphs joined by links.
  * Every tick (nav_crowd_tick) each agent on the move:
  *   - takes the next corner of its route (the route's points: a mesh leg's corners, a grid leg's
- *     cells, a waypoint leg's waypoints) once it sees the one after it (nav_world_sees), so it cuts
- *     across to a later corner as soon as it comes into sight; at the corner before a link (a door,
+ *     cells, a waypoint leg's waypoints) once it sees the one after it (nav_world_sees) and the way
+ *     there keeps half its edge_clearance from the walls near it, so it cuts across to a later
+ *     corner as soon as it comes into sight; at the corner before a link (a door,
  *     stairs, a ladder, a bridge, a jump), once within its radius, it crosses the link in a straight
  *     line at its speed and stands, at the far end, on the next leg's region;
  *   - wants to go to its corner at full speed, slowing down within stopping distance of its goal;
+ *   - keeps clear of the walls near it (nav_world_walls: a navmesh's edges, a grid's blocked cells,
+ *     found again each time it has gone a quarter of their range) wall_horizon seconds ahead, as
+ *     ORCA's line obstacles that no neighbour makes it give up, and steers for a corner moved out of
+ *     its edge_clearance from them;
  *   - avoids its nearest neighbours by ORCA (van den Berg, Guy, Lin and Manocha, "Reciprocal n-body
  *     collision avoidance", 2011: the method of RVO2): the velocity nearest to the one it wants
  *     among those that keep it clear of each of them for time_horizon seconds, taking half the
@@ -41,9 +46,11 @@
  * worked out from what the tick began with, and what the agents tell the engine is put in their
  * order; so the positions and the events are the same to the bit on any number of threads.
  *
- * Not yet (issue 44): walls as ORCA's line obstacles (walls are kept by the moves along the
- * surface), corners from the polygon corridor, goals that follow another agent, filters per agent,
- * flow fields for agents that share a goal.
+ * An agent starts across a link only when no agent on a link is within a body of its two ends (the
+ * one before it on the link has gone ahead, none coming the other way is landing there).
+ *
+ * Not yet (issue 44): corners from the polygon corridor, goals that follow another agent, filters per
+ * agent, flow fields for agents that share a goal.
  *
  * The crowd is deterministic: the same calls give the same positions, bit for bit, on any number of
  * threads. Library code never prints; a crowd is used from one thread at a time (the world it walks
@@ -84,6 +91,15 @@ typedef struct nav_crowd_desc {
     float neighbour_range;
     float time_horizon;
     float closed_wait; /* seconds an agent waits at a closed link before it plans again (0: 2) */
+    /* walls (nav_world_walls): each agent keeps its centre edge_clearance from the walls near it
+     * (0: a hundredth of its radius) wall_horizon seconds ahead (0: 1), as ORCA's line obstacles
+     * that are never given up for a neighbour. The surfaces are taken to stop short of the walls by
+     * the agents' radius already (a navmesh built from level geometry for them, as Recast's; a grid
+     * or a grid's mesh built with agent_radius), so the default only keeps centres off the very
+     * edge; on surfaces that reach the walls (a plain grid), a clearance keeps bodies out of them,
+     * though a route that hugs a wall may then hold an agent until it plans again */
+    float wall_horizon;
+    float edge_clearance;
     /* plans a tick at most (0: 8): agents that must plan their way again (held against a wall, at or
      * coming to a closed link) take turns, the others going on meanwhile as they were */
     uint32_t max_replans;

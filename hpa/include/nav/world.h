@@ -518,6 +518,18 @@ NAV_API nav_status nav_world_move(nav_world_query *query, const nav_world_place 
 NAV_API nav_status nav_world_sees(nav_world_query *query, const nav_world_place *from, nav_vec3 to,
                                   bool *sees);
 
+/* The walls near place `at` in its region, what an agent's avoidance keeps clear of (nav/vec3.h's
+ * nav_wall: the walkable side on its left): a navmesh's edges a walk may not cross
+ * (nav_mesh_find_walls), a grid's cell sides between a free cell and a blocked one, the grid's edge
+ * or a step too high to climb; none on a waypoint graph (a road without width). Those within range
+ * of at's position seen from above, on the surface reached from it, walls in one line end to end
+ * joined, nearest first into out (capacity); *count: how many were written. Returns NAV_SUCCESS
+ * (with NAV_BUFFER_TOO_SMALL when there were more: out holds the nearest), or NAV_FAILURE with
+ * NAV_INVALID_PARAM (at is no place of the world, range negative or not finite, a null out with
+ * capacity) or NAV_OUT_OF_MEMORY. */
+NAV_API nav_status nav_world_walls(nav_world_query *query, const nav_world_place *at, float range,
+                                   nav_wall *out, uint32_t capacity, uint32_t *count);
+
 /* Plans and fills in every leg: path holds the whole route, start first, and path->cost (and
  * result->cost) the legs' refined costs plus the links'. Returns as nav_world_plan and
  * nav_world_refine_leg; when unreachable, path holds only the start's place. */

@@ -459,6 +459,21 @@ NAV_API nav_status nav_mesh_move_along_surface(nav_mesh_query *query, const nav_
                                                uint32_t start_poly, nav_vec3 start, nav_vec3 target,
                                                nav_vec3 *result, uint32_t *result_poly);
 
+/* The walls (nav/vec3.h's nav_wall) within range of point (inside poly), seen from above, on the
+ * surface reached from it:
+ * the edges a walk may not cross (no polygon beyond, a polygon the filter leaves out, a one-way edge
+ * the wrong way) of the polygons walked from poly through portals that come within range of point.
+ * Walls in one line that meet end to end are joined. Into out (capacity), the nearest first (ties:
+ * the first found); *count: how many were written. What an agent's avoidance keeps clear of (Detour's
+ * local boundary). Returns NAV_SUCCESS (with NAV_BUFFER_TOO_SMALL when there were more: out holds the
+ * nearest; with NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES when the query object could not grow within
+ * its max_bytes to walk every polygon within range), or NAV_FAILURE with NAV_INVALID_PARAM (point not in
+ * poly, range not finite or negative, a null out with capacity) or NAV_OUT_OF_MEMORY (the query object could
+ * not grow). */
+NAV_API nav_status nav_mesh_find_walls(nav_mesh_query *query, const nav_mesh_filter *filter, uint32_t poly,
+                                       nav_vec3 point, float range, nav_wall *out, uint32_t capacity,
+                                       uint32_t *count);
+
 #ifdef __cplusplus
 }
 #endif

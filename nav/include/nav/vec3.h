@@ -16,6 +16,13 @@ typedef struct nav_vec3 {
     float x, y, z;
 } nav_vec3;
 
+/* A wall near an agent (nav_mesh_find_walls, nav_world_walls): the segment from a to b, the walkable
+ * side on its left seen from above with x to the right and z up (a point p on that side has
+ * (b.x - a.x)(p.z - a.z) - (b.z - a.z)(p.x - a.x) > 0). */
+typedef struct nav_wall {
+    nav_vec3 a, b;
+} nav_wall;
+
 static inline nav_vec3 nav_vec3_make(float x, float y, float z)
 {
     nav_vec3 v;
