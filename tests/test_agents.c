@@ -335,6 +335,81 @@ static void test_walls_kept(void **state)
     nav_grid_destroy(grid);
 }
 
+/* One agent follows another along a corridor and round a corner: it keeps up (never more than a few
+ * metres behind), stops within its distance of the leader when the leader stops, goes on when the
+ * leader sets off again, and follows no more once the leader is removed; bad calls change nothing. */
+static void test_follow(void **state)
+{
+    (void)state;
+    const char *rows[] = {"##############################", "..............................",
+                          "..............................", "..........................#...",
+                          "##########################....", "##########################....",
+                          "##########################...."};
+    nav_grid *grid;
+    nav_world *w = grid_world(rows, 7, &grid);
+    nav_crowd *crowd;
+    assert_int_equal(nav_crowd_create(w, NULL, &crowd), NAV_SUCCESS);
+    const nav_agent_params slower = {.radius = 0.4f, .height = 2, .max_speed = 2.5f, .max_accel = 8};
+    uint32_t leader, follower;
+    assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){5.5f, 0, 2.5f}, &slower, &leader), NAV_SUCCESS);
+    assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){1.5f, 0, 2.5f}, &walker, &follower), NAV_SUCCESS);
+    /* bad calls */
+    FAILS_WITH(nav_crowd_follow(crowd, follower, follower, 2), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_crowd_follow(crowd, follower, 7, 2), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_crowd_follow(crowd, follower, leader, -1), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_crowd_follow(crowd, follower, leader, NAN), NAV_INVALID_PARAM);
+    FAILS_WITH(nav_crowd_follow(crowd, 9, leader, 2), NAV_INVALID_PARAM);
+    nav_agent_info f, l;
+    assert_true(nav_crowd_agent(crowd, follower, &f));
+    assert_int_equal(f.state, NAV_AGENT_IDLE);
+    assert_int_equal(f.following, UINT32_MAX);
+    /* the leader down the corridor and round the corner; the follower 2 behind */
+    assert_int_equal(nav_crowd_set_goal(crowd, leader, (nav_vec3){28.5f, 0, 6.5f}), NAV_SUCCESS);
+    assert_int_equal(nav_crowd_follow(crowd, follower, leader, 2), NAV_SUCCESS);
+    assert_true(nav_crowd_agent(crowd, follower, &f));
+    assert_int_equal(f.following, leader);
+    double farthest = 0;
+    int k = 0;
+    for (; k < 900; k++) {
+        assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+        assert_true(nav_crowd_agent(crowd, leader, &l) && nav_crowd_agent(crowd, follower, &f));
+        check_on_surface(w, &f);
+        if (k > 90) farthest = fmax(farthest, nav_vec3_dist_xz(f.place.position, l.place.position));
+        if (l.state == NAV_AGENT_ARRIVED && f.state == NAV_AGENT_ARRIVED) break;
+    }
+    assert_true(k < 900);
+    assert_true(farthest < 5);
+    assert_true(nav_vec3_dist_xz(f.place.position, l.place.position) <= 2 + 2 * walker.radius + 0.05f);
+    /* the leader sets off back: the follower goes on, then stops near it again */
+    assert_int_equal(nav_crowd_set_goal(crowd, leader, (nav_vec3){10.5f, 0, 1.5f}), NAV_SUCCESS);
+    bool moved = false;
+    for (k = 0; k < 900; k++) {
+        assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+        assert_true(nav_crowd_agent(crowd, leader, &l) && nav_crowd_agent(crowd, follower, &f));
+        moved |= f.state == NAV_AGENT_MOVING;
+        if (k > 30 && l.state == NAV_AGENT_ARRIVED && f.state == NAV_AGENT_ARRIVED) break;
+    }
+    assert_true(moved && k < 900);
+    assert_true(nav_vec3_dist_xz(f.place.position, l.place.position) <= 2 + 2 * walker.radius + 0.05f);
+    nav_crowd_event log[64];
+    uint32_t n = nav_crowd_events(crowd, log, 64);
+    for (uint32_t e = 0; e < n; e++) assert_int_not_equal(log[e].type, NAV_CROWD_REPLANNED);
+    /* the leader removed: no more following, the last goal kept */
+    assert_int_equal(nav_crowd_remove_agent(crowd, leader), NAV_SUCCESS);
+    assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+    assert_true(nav_crowd_agent(crowd, follower, &f));
+    assert_int_equal(f.following, UINT32_MAX);
+    /* another goal ends following */
+    assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){20.5f, 0, 1.5f}, &slower, &leader), NAV_SUCCESS);
+    assert_int_equal(nav_crowd_follow(crowd, follower, leader, 1), NAV_SUCCESS);
+    assert_int_equal(nav_crowd_set_goal(crowd, follower, (nav_vec3){2.5f, 0, 2.5f}), NAV_SUCCESS);
+    assert_true(nav_crowd_agent(crowd, follower, &f));
+    assert_int_equal(f.following, UINT32_MAX);
+    nav_crowd_destroy(crowd);
+    nav_world_destroy(w);
+    nav_grid_destroy(grid);
+}
+
 /* Twenty agents queue through a door two cells wide into the room beyond, each to a place of its
  * own there: all arrive, the doorway jam resolves, and they overlap little. */
 static void test_twenty_through_a_door(void **state)
@@ -849,6 +924,7 @@ int main(void)
         cmocka_unit_test(test_random_walks),
         cmocka_unit_test(test_two_pass_in_a_corridor),
         cmocka_unit_test(test_walls_kept),
+        cmocka_unit_test(test_follow),
         cmocka_unit_test(test_twenty_through_a_door),
         cmocka_unit_test(test_links_and_events),
         cmocka_unit_test(test_closed_ladder),

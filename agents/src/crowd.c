@@ -55,14 +55,16 @@ typedef struct agent {
     nav_vec3 velocity, goal;
     nav_agent_state state;
     route route;
-    uint32_t corner;    /* the route point it steers to */
-    nav_vec3 link_from; /* on a link: where it started across */
-    double link_length; /* and how far it has to go, */
-    double link_done;   /* and has gone */
-    double stuck;       /* seconds it has made almost no way while wanting to */
-    double waited;      /* seconds it has waited at a closed link */
-    bool closed_ahead;  /* a link further on its route is closed: it plans again (not before */
-    double retry_at;    /* this crowd time, when the last try found no other way) */
+    uint32_t corner;       /* the route point it steers to */
+    nav_vec3 link_from;    /* on a link: where it started across */
+    double link_length;    /* and how far it has to go, */
+    double link_done;      /* and has gone */
+    double stuck;          /* seconds it has made almost no way while wanting to */
+    double waited;         /* seconds it has waited at a closed link */
+    uint32_t following;    /* the agent whose place is its goal (nav_crowd_follow), or UINT32_MAX */
+    float follow_distance; /* and how near it comes */
+    bool closed_ahead;     /* a link further on its route is closed: it plans again (not before */
+    double retry_at;       /* this crowd time, when the last try found no other way) */
     /* the walls near it (the crowd's walls[id * MAX_WALLS ..]) as found from walls_from */
     uint32_t wall_count, walls_region;
     nav_vec3 walls_from;
@@ -393,7 +395,8 @@ nav_status nav_crowd_add_agent(nav_crowd *c, nav_vec3 position, const nav_agent_
                                      (nav_vec3){params->radius, params->height, params->radius}, &at);
     if (nav_failed(s)) return s;
     agent *a = &c->agents[free_id];
-    *a = (agent){.active = true, .params = *params, .place = at, .state = NAV_AGENT_IDLE};
+    *a = (agent){
+        .active = true, .params = *params, .place = at, .state = NAV_AGENT_IDLE, .following = UINT32_MAX};
     if (id) *id = free_id;
     return NAV_SUCCESS;
 }
@@ -455,15 +458,16 @@ static nav_status plan(nav_crowd *c, agent *a, nav_vec3 goal, bool keep_if_none)
     if (keep_if_none && (nav_failed(s) || nav_has_detail(s, NAV_UNREACHABLE))) return s;
     a->has_goal = true;
     a->goal = goal;
-    a->velocity = (nav_vec3){0, 0, 0};
     a->route.count = a->route.link_count = 0;
     a->corner = 0;
     a->closed_ahead = false;
-    if (nav_failed(s) || nav_has_detail(s, NAV_UNREACHABLE)) {
+    if (nav_failed(s) || nav_has_detail(s, NAV_UNREACHABLE)) { /* (it stands) */
+        a->velocity = (nav_vec3){0, 0, 0};
         a->state = NAV_AGENT_NO_ROUTE;
         return s;
     }
     if (!take_route(c, a)) {
+        a->velocity = (nav_vec3){0, 0, 0};
         a->state = NAV_AGENT_NO_ROUTE;
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
@@ -478,7 +482,22 @@ nav_status nav_crowd_set_goal(nav_crowd *c, uint32_t id, nav_vec3 goal)
 {
     agent *a = agent_of(c, id);
     if (!a || !finite3(goal)) return NAV_FAILURE | NAV_INVALID_PARAM;
-    return plan(c, a, goal, false);
+    nav_status s = plan(c, a, goal, false);
+    if (!(nav_failed(s) && nav_has_detail(s, NAV_INVALID_PARAM))) a->following = UINT32_MAX;
+    return s;
+}
+
+nav_status nav_crowd_follow(nav_crowd *c, uint32_t id, uint32_t target, float distance)
+{
+    agent *a = agent_of(c, id);
+    const agent *t = agent_of(c, target);
+    if (!a || !t || id == target || !(distance >= 0 && isfinite(distance)))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    nav_status s = plan(c, a, t->place.position, false);
+    if (nav_failed(s) && nav_has_detail(s, NAV_INVALID_PARAM)) return s;
+    a->following = target;
+    a->follow_distance = distance;
+    return s;
 }
 
 nav_status nav_crowd_clear_goal(nav_crowd *c, uint32_t id)
@@ -486,6 +505,7 @@ nav_status nav_crowd_clear_goal(nav_crowd *c, uint32_t id)
     agent *a = agent_of(c, id);
     if (!a) return NAV_FAILURE | NAV_INVALID_PARAM;
     a->has_goal = false;
+    a->following = UINT32_MAX;
     a->route.count = a->route.link_count = 0;
     a->corner = 0;
     a->closed_ahead = false;
@@ -682,7 +702,9 @@ static bool preferred_velocity(nav_crowd *c, event_list *into, uint32_t id, nav_
     const route *r = &a->route;
     nav_vec3 pos = a->place.position, corner = r->points[a->corner];
     bool last = a->corner + 1 == r->count;
-    if (last && nav_vec3_dist_xz(pos, corner) <= a->params.radius) { /* arrived */
+    double arrive =
+        a->following != UINT32_MAX ? fmax(a->params.radius, a->follow_distance) : a->params.radius;
+    if (last && nav_vec3_dist_xz(pos, corner) <= arrive) { /* arrived */
         a->state = NAV_AGENT_ARRIVED;
         a->velocity = (nav_vec3){0, 0, 0};
         tell(c, into, NAV_CROWD_ARRIVED, id, NAV_WORLD_NONE, pos, pos);
@@ -692,7 +714,7 @@ static bool preferred_velocity(nav_crowd *c, event_list *into, uint32_t id, nav_
     double dx = aim.x - pos.x, dz = aim.z - pos.z, dist = sqrt(dx * dx + dz * dz);
     double speed = a->params.max_speed;
     if (last) { /* slowing down within stopping distance of the goal */
-        double stopping = speed * speed / (2.0 * a->params.max_accel) + a->params.radius;
+        double stopping = speed * speed / (2.0 * a->params.max_accel) + arrive;
         speed = fmin(speed, speed * dist / stopping);
     }
     *want = dist > 0 ? (nav__orca_vec){dx / dist * speed, dz / dist * speed} : (nav__orca_vec){0, 0};
@@ -719,11 +741,21 @@ static nav_status plan_again(nav_crowd *c, uint32_t id)
     return s;
 }
 
+/* Whether a follower's leader has gone more than its distance from where the follower planned to. */
+static bool leader_moved(const nav_crowd *c, const agent *a)
+{
+    const agent *t = agent_of(c, a->following);
+    return t && a->state != NAV_AGENT_ON_LINK && a->state != NAV_AGENT_WAITING &&
+           nav_vec3_dist_xz(t->place.position, a->goal) > a->follow_distance;
+}
+
 /* Whether agent a must plan its way again: held against a wall, waited long enough at a closed link,
- * or a link further on is closed (and its last try is long enough ago). */
+ * a link further on is closed (and its last try is long enough ago), or the agent it follows has
+ * moved on. */
 static bool needs_plan(const nav_crowd *c, const agent *a)
 {
     if (!a->active || !a->has_goal) return false;
+    if (a->following != UINT32_MAX && leader_moved(c, a)) return true;
     if (a->state == NAV_AGENT_WAITING) return a->waited >= c->closed_wait;
     return a->state == NAV_AGENT_MOVING &&
            (a->stuck >= STUCK_SECONDS || (a->closed_ahead && c->time >= a->retry_at));
@@ -737,8 +769,12 @@ static nav_status plan_some(nav_crowd *c)
     uint32_t planned = 0, last = 0;
     for (uint32_t k = 0; k < c->max_agents && planned < c->max_replans; k++) {
         uint32_t i = (uint32_t)(((uint64_t)c->replan_from + k) % c->max_agents);
-        if (!needs_plan(c, &c->agents[i])) continue;
-        nav_status s = plan_again(c, i);
+        agent *a = &c->agents[i];
+        if (a->following != UINT32_MAX && !agent_of(c, a->following)) a->following = UINT32_MAX; /* (gone) */
+        if (!needs_plan(c, a)) continue;
+        nav_status s = a->following != UINT32_MAX && leader_moved(c, a) /* (no event: a follower's way) */
+                           ? plan(c, a, c->agents[a->following].place.position, false)
+                           : plan_again(c, i);
         if (nav_failed(s)) result = s;
         planned++, last = i;
     }
@@ -1044,6 +1080,7 @@ bool nav_crowd_agent(const nav_crowd *c, uint32_t id, nav_agent_info *out)
                             .goal = a->goal,
                             .corner = a->corner,
                             .route_count = a->route.count,
+                            .following = a->following,
                             .params = a->params};
     return true;
 }

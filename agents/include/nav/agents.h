@@ -49,8 +49,8 @@
  * An agent starts across a link only when no agent on a link is within a body of its two ends (the
  * one before it on the link has gone ahead, none coming the other way is landing there).
  *
- * Not yet (issue 44): corners from the polygon corridor, goals that follow another agent, filters per
- * agent, flow fields for agents that share a goal.
+ * Not yet (issue 44): corners from the polygon corridor, filters per agent, flow fields for agents
+ * that share a goal.
  *
  * The crowd is deterministic: the same calls give the same positions, bit for bit, on any number of
  * threads. Library code never prints; a crowd is used from one thread at a time (the world it walks
@@ -160,6 +160,7 @@ typedef struct nav_agent_info {
     nav_vec3 goal;        /* its goal (when it has one) */
     uint32_t corner;      /* the route point it steers to, and the route's points: */
     uint32_t route_count; /* (nav_crowd_agent_route) */
+    uint32_t following;   /* the agent it follows (nav_crowd_follow), or UINT32_MAX */
     nav_agent_params params;
 } nav_agent_info;
 
@@ -188,6 +189,15 @@ NAV_API nav_status nav_crowd_remove_agent(nav_crowd *crowd, uint32_t id);
  * goal, a goal at no walkable place: the agent's goal is then as it was) or NAV_OUT_OF_MEMORY (it
  * stands, NAV_AGENT_NO_ROUTE). */
 NAV_API nav_status nav_crowd_set_goal(nav_crowd *crowd, uint32_t id, nav_vec3 goal);
+/* Gives agent id another agent to follow: its goal is where `target` stands, planned now (as
+ * nav_crowd_set_goal) and again, within the tick's budget of plans, whenever target has gone more
+ * than `distance` from it; it stops (NAV_AGENT_ARRIVED) within `distance` (or its radius, if more) of
+ * that goal and goes on when target moves away. A plan again for it tells no event. Following ends
+ * with another goal (nav_crowd_set_goal, nav_crowd_clear_goal) or when target is removed (the last
+ * goal stays). Returns as nav_crowd_set_goal; NAV_FAILURE | NAV_INVALID_PARAM for no such agent or
+ * target, target == id, or a distance negative or not finite. */
+NAV_API nav_status nav_crowd_follow(nav_crowd *crowd, uint32_t id, uint32_t target, float distance);
+
 /* Takes agent id's goal away: it stops where it is (idle). */
 NAV_API nav_status nav_crowd_clear_goal(nav_crowd *crowd, uint32_t id);
 
