@@ -410,6 +410,68 @@ static void test_follow(void **state)
     nav_grid_destroy(grid);
 }
 
+/* Agents going to one cell of a grid share a flow field when there are enough of them and it pays:
+ * nine to spots in one far cell take one (nav_agent_info.flow), five to spots of another cell plan
+ * one by one; all arrive, on the surface every tick, about as soon as their routes at full speed
+ * allow; the same to the bit on one thread and on three. */
+static void test_flow_shared(void **state)
+{
+    (void)state;
+    const char *rows[] = {"................", ".....###########", "................", "########...#####",
+                          "................"};
+    nav_grid *grid = test_grid_from_rows(rows, 5, &(nav_grid_desc){.cell_size = 8});
+    nav_world_builder *b;
+    assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_grid(b, "field", grid, NULL), NAV_SUCCESS);
+    nav_world *w;
+    assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
+    nav_world_builder_destroy(b);
+    enum { FLOWING = 9, OTHERS = 5, ALL = FLOWING + OTHERS };
+    nav_agent_info end[2][ALL];
+    for (int run = 0; run < 2; run++) {
+        nav_crowd *crowd;
+        assert_int_equal(
+            nav_crowd_create(w, &(nav_crowd_desc){.max_agents = ALL, .threads = run ? 3 : 1}, &crowd),
+            NAV_SUCCESS);
+        double took[ALL] = {0}, length[ALL];
+        for (uint32_t i = 0; i < ALL; i++) {
+            bool flowing = i < FLOWING;
+            uint32_t k = flowing ? i : i - FLOWING;
+            nav_vec3 start = flowing ? (nav_vec3){2 + 4.0f * (float)(k % 5), 0, 34 + 3.0f * (float)(k / 5)}
+                                     : (nav_vec3){60 + 3.0f * (float)k, 0, 18 + (float)k},
+                     goal = flowing ? (nav_vec3){121 + 2.5f * (float)(k % 3), 0, 1.5f + 2.5f * (float)(k / 3)}
+                                    : (nav_vec3){6 + 3.0f * (float)k, 0, 22 - (float)k};
+            uint32_t id;
+            assert_int_equal(nav_crowd_add_agent(crowd, start, &walker, &id), NAV_SUCCESS);
+            assert_int_equal(nav_crowd_set_goal(crowd, id, goal), NAV_SUCCESS);
+            length[i] = route_length(crowd, id);
+        }
+        bool all = false;
+        for (int k = 0; k < 3000 && !all; k++) {
+            assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+            all = true;
+            for (uint32_t i = 0; i < ALL; i++) {
+                nav_agent_info a;
+                assert_true(nav_crowd_agent(crowd, i, &a));
+                check_on_surface(w, &a);
+                if (k == 0) assert_int_equal(a.flow, i < FLOWING);
+                if (a.state == NAV_AGENT_ARRIVED && took[i] == 0) took[i] = (k + 1) / 30.0;
+                all &= a.state == NAV_AGENT_ARRIVED;
+            }
+        }
+        assert_true(all);
+        for (uint32_t i = 0; i < ALL; i++) {
+            assert_true(took[i] < 1.3 * length[i] / walker.max_speed + 6);
+            assert_true(nav_crowd_agent(crowd, i, &end[run][i]));
+        }
+        nav_crowd_destroy(crowd);
+    }
+    for (uint32_t i = 0; i < ALL; i++)
+        assert_memory_equal(&end[0][i].place, &end[1][i].place, sizeof end[0][i].place);
+    nav_world_destroy(w);
+    nav_grid_destroy(grid);
+}
+
 /* Twenty agents queue through a door two cells wide into the room beyond, each to a place of its
  * own there: all arrive, the doorway jam resolves, and they overlap little. */
 static void test_twenty_through_a_door(void **state)
@@ -925,6 +987,7 @@ int main(void)
         cmocka_unit_test(test_two_pass_in_a_corridor),
         cmocka_unit_test(test_walls_kept),
         cmocka_unit_test(test_follow),
+        cmocka_unit_test(test_flow_shared),
         cmocka_unit_test(test_twenty_through_a_door),
         cmocka_unit_test(test_links_and_events),
         cmocka_unit_test(test_closed_ladder),

@@ -19,10 +19,12 @@
  * number of threads. */
 #include <math.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "nav/agents.h"
+#include "nav/flow.h"
 #include "orca.h"
 #include "parallel.h"
 
@@ -35,6 +37,9 @@
 #define DEFAULT_REPLANS      8
 #define CHUNK                64 /* agents a thread takes at a time in a tick */
 #define MAX_WALLS            8  /* walls an agent keeps clear of: the nearest */
+#define MAX_FLOWS            16 /* flow fields held at once */
+#define FLOW_MIN_AGENTS      8  /* agents that share a goal before a flow field may pay */
+#define FLOW_LOOK_AHEAD      16 /* cells of its flow an agent may see ahead in a tick */
 #define DEFAULT_WALL_HORIZON 1.0
 
 /* A route's points, one block: points, then regions, nodes (places) and links. */
@@ -61,6 +66,9 @@ typedef struct agent {
     double link_done;      /* and has gone */
     double stuck;          /* seconds it has made almost no way while wanting to */
     double waited;         /* seconds it has waited at a closed link */
+    uint32_t flow;         /* the crowd's flow field it follows (flows[]), or UINT32_MAX */
+    uint32_t flow_cell;    /* the cell of it it steers for */
+    bool flow_checked;     /* looked at for a flow since its last plan */
     uint32_t following;    /* the agent whose place is its goal (nav_crowd_follow), or UINT32_MAX */
     float follow_distance; /* and how near it comes */
     bool closed_ahead;     /* a link further on its route is closed: it plans again (not before */
@@ -84,6 +92,18 @@ typedef struct event_list {
     uint32_t count, capacity;
     uint64_t lost; /* (no room could be had) */
 } event_list;
+
+/* A flow field that agents with a goal in one cell of a grid region share (nav/flow.h). */
+typedef struct flow {
+    nav_flow_field *field; /* null: a free slot */
+    uint32_t region, goal_cell, users;
+} flow;
+
+/* An agent that may join a flow: its goal's region and cell, and its id. */
+typedef struct flow_candidate {
+    uint64_t key;
+    uint32_t id;
+} flow_candidate;
 
 /* What a thread of the tick works with: its own world query and avoidance scratch. */
 typedef struct worker {
@@ -119,11 +139,13 @@ struct nav_crowd {
     uint32_t *steering, steering_count;
     double closed_wait;
     double wall_horizon, edge_clearance;
-    nav_wall *walls;      /* MAX_WALLS an agent */
-    double time;          /* seconds ticked */
-    double dt;            /* the tick's */
-    uint32_t max_replans; /* plans a tick */
-    uint32_t replan_from; /* the agent whose turn to plan again comes first */
+    nav_wall *walls; /* MAX_WALLS an agent */
+    flow flows[MAX_FLOWS];
+    flow_candidate *candidates; /* max_agents */
+    double time;                /* seconds ticked */
+    double dt;                  /* the tick's */
+    uint32_t max_replans;       /* plans a tick */
+    uint32_t replan_from;       /* the agent whose turn to plan again comes first */
     /* the tick's threads: a pool of threads - 1 helpers (none for one), a worker each; the pool's
      * threads allocate through `shared` (the caller's allocator, one call at a time) */
     nav__pool *pool;
@@ -220,6 +242,7 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->chunks = max / CHUNK + (max % CHUNK != 0);
     c->agents = nav__calloc(&a, max, sizeof *c->agents);
     c->walls = nav__alloc(&a, nav__mul_size(max, MAX_WALLS * sizeof *c->walls));
+    c->candidates = nav__alloc(&a, nav__mul_size(max, sizeof *c->candidates));
     c->was = nav__alloc(&a, nav__mul_size(max, sizeof *c->was));
     c->floor_y = nav__alloc(&a, nav__mul_size(max, sizeof *c->floor_y));
     c->steers = nav__calloc(&a, max, 1);
@@ -231,9 +254,9 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->chunk_events = nav__calloc(&a, c->chunks, sizeof *c->chunk_events);
     c->workers = nav__calloc(&a, c->threads, sizeof *c->workers);
     c->locked = pthread_mutex_init(&c->lock, NULL) == 0;
-    bool made = c->agents && c->walls && c->events && c->was && c->floor_y && c->steers && c->avoids &&
-                c->preferred && c->start && c->near_by && c->steering && c->chunk_events && c->workers &&
-                c->locked;
+    bool made = c->agents && c->walls && c->candidates && c->events && c->was && c->floor_y && c->steers &&
+                c->avoids && c->preferred && c->start && c->near_by && c->steering && c->chunk_events &&
+                c->workers && c->locked;
     for (uint32_t t = 0; made && t < c->threads; t++) made = worker_make(c, &c->workers[t]);
     nav_status s = made ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s) && c->threads > 1) {
@@ -276,6 +299,8 @@ void nav_crowd_destroy(nav_crowd *c)
         nav__free(c->threads > 1 ? &c->shared : &a, c->chunk_events[k].events);
     nav__free(&a, c->agents);
     nav__free(&a, c->walls);
+    nav__free(&a, c->candidates);
+    for (uint32_t f = 0; f < MAX_FLOWS; f++) nav_flow_field_destroy(c->flows[f].field);
     nav__free(&a, c->was);
     nav__free(&a, c->floor_y);
     nav__free(&a, c->events);
@@ -312,6 +337,11 @@ size_t nav_crowd_memory_bytes(const nav_crowd *c)
     for (uint32_t k = 0; k < c->chunks; k++)
         bytes += (size_t)c->chunk_events[k].capacity * sizeof(nav_crowd_event);
     for (uint32_t i = 0; i < c->max_agents; i++) bytes += c->agents[i].route.capacity * route_point_bytes();
+    for (uint32_t f = 0; f < MAX_FLOWS; f++) /* (13 bytes a cell: nav/flow.h) */
+        if (c->flows[f].field) {
+            const nav_grid *g = nav_world_region_grid(c->world, c->flows[f].region);
+            bytes += 13 * (size_t)nav_grid_width(g) * (size_t)nav_grid_height(g);
+        }
     return bytes;
 }
 
@@ -401,10 +431,23 @@ nav_status nav_crowd_add_agent(nav_crowd *c, nav_vec3 position, const nav_agent_
     return NAV_SUCCESS;
 }
 
+/* Agent a follows its flow no more (the flow goes with its last user). */
+static void leave_flow(nav_crowd *c, agent *a)
+{
+    if (a->flow == UINT32_MAX) return;
+    flow *f = &c->flows[a->flow];
+    if (--f->users == 0) {
+        nav_flow_field_destroy(f->field);
+        *f = (flow){0};
+    }
+    a->flow = UINT32_MAX;
+}
+
 nav_status nav_crowd_remove_agent(nav_crowd *c, uint32_t id)
 {
     agent *a = agent_of(c, id);
     if (!a) return NAV_FAILURE | NAV_INVALID_PARAM;
+    leave_flow(c, a);
     route_free(c, &a->route);
     *a = (agent){0};
     return NAV_SUCCESS;
@@ -428,8 +471,8 @@ static bool route_reserve(nav_crowd *c, route *r, uint32_t n)
     return true;
 }
 
-/* The route of the crowd's last plan (c->path and its query's legs) into agent a's. */
-static bool take_route(nav_crowd *c, agent *a)
+/* The route of the crowd's last plan (c->path and its query's legs, to goal) into agent a's. */
+static bool take_route(nav_crowd *c, agent *a, nav_vec3 goal)
 {
     uint32_t legs;
     const nav_world_leg *leg = nav_world_query_legs(c->query, &legs);
@@ -445,6 +488,12 @@ static bool take_route(nav_crowd *c, agent *a)
             r->links[i] = i + 1 == leg[l].first_point + leg[l].point_count ? leg[l].link : NAV_WORLD_NONE;
             if (r->links[i] != NAV_WORLD_NONE) r->link_points[r->link_count++] = i;
         }
+    /* a grid leg ends at its cell's centre: the agent goes on to the goal's own point in that cell */
+    const nav_grid *g = r->count ? nav_world_region_grid(c->world, r->regions[r->count - 1]) : NULL;
+    int32_t x, y;
+    if (g && nav_grid_world_to_cell(g, goal, &x, &y) &&
+        (uint32_t)nav_grid_index(g, x, y) == r->nodes[r->count - 1])
+        r->points[r->count - 1] = (nav_vec3){goal.x, r->points[r->count - 1].y, goal.z};
     return true;
 }
 
@@ -456,6 +505,8 @@ static nav_status plan(nav_crowd *c, agent *a, nav_vec3 goal, bool keep_if_none)
     nav_status s = nav_world_find_path(c->query, a->place.position, goal, &c->path, &res);
     if (nav_failed(s) && nav_has_detail(s, NAV_INVALID_PARAM)) return s; /* (a goal at no place: as it was) */
     if (keep_if_none && (nav_failed(s) || nav_has_detail(s, NAV_UNREACHABLE))) return s;
+    leave_flow(c, a);
+    a->flow_checked = false;
     a->has_goal = true;
     a->goal = goal;
     a->route.count = a->route.link_count = 0;
@@ -466,7 +517,7 @@ static nav_status plan(nav_crowd *c, agent *a, nav_vec3 goal, bool keep_if_none)
         a->state = NAV_AGENT_NO_ROUTE;
         return s;
     }
-    if (!take_route(c, a)) {
+    if (!take_route(c, a, goal)) {
         a->velocity = (nav_vec3){0, 0, 0};
         a->state = NAV_AGENT_NO_ROUTE;
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
@@ -504,6 +555,7 @@ nav_status nav_crowd_clear_goal(nav_crowd *c, uint32_t id)
 {
     agent *a = agent_of(c, id);
     if (!a) return NAV_FAILURE | NAV_INVALID_PARAM;
+    leave_flow(c, a);
     a->has_goal = false;
     a->following = UINT32_MAX;
     a->route.count = a->route.link_count = 0;
@@ -694,14 +746,14 @@ static nav_status take_corners(nav_crowd *c, worker *w, event_list *into, uint32
     return NAV_SUCCESS;
 }
 
-/* The velocity an agent moving on its route wants: towards its corner at full speed, slowing down
- * within stopping distance of its goal; false once it has arrived (then it stands). */
-static bool preferred_velocity(nav_crowd *c, event_list *into, uint32_t id, nav__orca_vec *want)
+/* The velocity an agent moving on its way wants: towards `corner` at full speed, slowing down within
+ * stopping distance of its goal when it is the last; false once it has arrived there (then it
+ * stands). */
+static bool preferred_velocity(nav_crowd *c, event_list *into, uint32_t id, nav_vec3 corner, bool last,
+                               nav__orca_vec *want)
 {
     agent *a = &c->agents[id];
-    const route *r = &a->route;
-    nav_vec3 pos = a->place.position, corner = r->points[a->corner];
-    bool last = a->corner + 1 == r->count;
+    nav_vec3 pos = a->place.position;
     double arrive =
         a->following != UINT32_MAX ? fmax(a->params.radius, a->follow_distance) : a->params.radius;
     if (last && nav_vec3_dist_xz(pos, corner) <= arrive) { /* arrived */
@@ -719,6 +771,39 @@ static bool preferred_velocity(nav_crowd *c, event_list *into, uint32_t id, nav_
     }
     *want = dist > 0 ? (nav__orca_vec){dx / dist * speed, dz / dist * speed} : (nav__orca_vec){0, 0};
     return true;
+}
+
+/* Where agent i on a flow steers for: the farthest cell along the flow (from the one it steered for,
+ * or from its own if it no longer sees that one) that it sees, up to FLOW_LOOK_AHEAD cells on in a
+ * tick; at the flow's goal cell, its own goal. *last: that goal. */
+static nav_status flow_corner(nav_crowd *c, worker *w, uint32_t i, nav_vec3 *corner, bool *last)
+{
+    agent *a = &c->agents[i];
+    const flow *f = &c->flows[a->flow];
+    const nav_grid *g = nav_world_region_grid(c->world, f->region);
+    int32_t width = nav_grid_width(g);
+    bool sees = true;
+    nav_status s = NAV_SUCCESS;
+    if (a->flow_cell != a->place.id) {
+        nav_vec3 at = nav_grid_cell_center(g, (int32_t)(a->flow_cell % (uint32_t)width),
+                                           (int32_t)(a->flow_cell / (uint32_t)width));
+        s = nav_world_sees(w->query, &a->place, at, &sees);
+        if (nav_failed(s) || !sees) a->flow_cell = a->place.id;
+    }
+    for (int k = 0; k < FLOW_LOOK_AHEAD && !nav_failed(s); k++) {
+        int32_t x = (int32_t)(a->flow_cell % (uint32_t)width), y = (int32_t)(a->flow_cell / (uint32_t)width),
+                nx, ny;
+        if (!nav_flow_field_next(f->field, x, y, &nx, &ny)) break; /* (the goal's cell) */
+        nav_vec3 next = nav_grid_cell_center(g, nx, ny);
+        s = nav_world_sees(w->query, &a->place, next, &sees);
+        if (nav_failed(s) || !sees || !clear_of_walls(c, i, next)) break;
+        a->flow_cell = (uint32_t)nav_grid_index(g, nx, ny);
+    }
+    *last = a->flow_cell == f->goal_cell;
+    *corner = *last ? a->goal
+                    : nav_grid_cell_center(g, (int32_t)(a->flow_cell % (uint32_t)width),
+                                           (int32_t)(a->flow_cell / (uint32_t)width));
+    return nav_failed(s) ? s : NAV_SUCCESS;
 }
 
 /* Plans agent id's way again from where it stands: held against a wall, at a link that stayed closed,
@@ -779,6 +864,79 @@ static nav_status plan_some(nav_crowd *c)
         planned++, last = i;
     }
     if (planned) c->replan_from = last + 1 < c->max_agents ? last + 1 : 0;
+    return result;
+}
+
+static int by_key(const void *x, const void *y)
+{
+    const flow_candidate *a = x, *b = y;
+    return a->key != b->key ? (a->key > b->key) - (a->key < b->key) : (a->id > b->id) - (a->id < b->id);
+}
+
+/* Agents planned since the last tick whose route is one leg on a grid region (of a world in memory)
+ * share a flow field by their goal's cell: an existing one, or a new one when at least
+ * FLOW_MIN_AGENTS of them go there and it pays: when their searches would walk about as many cells
+ * as the field does (an A* search walks up to the square of its way in cells; the field, every cell
+ * of the grid). On the caller's thread, before the tick's look. */
+static nav_status share_flows(nav_crowd *c)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < c->max_agents; i++) {
+        agent *a = &c->agents[i];
+        if (!a->active || a->flow_checked || a->state != NAV_AGENT_MOVING || a->following != UINT32_MAX)
+            continue;
+        a->flow_checked = true;
+        const route *r = &a->route;
+        if (r->link_count || !r->count || r->regions[r->count - 1] != a->place.region ||
+            !nav_world_region_grid(c->world, a->place.region))
+            continue;
+        c->candidates[n++] = (flow_candidate){(uint64_t)a->place.region << 32 | r->nodes[r->count - 1], i};
+    }
+    qsort(c->candidates, n, sizeof *c->candidates, by_key);
+    nav_status result = NAV_SUCCESS;
+    for (uint32_t first = 0, last; first < n; first = last) {
+        uint64_t key = c->candidates[first].key;
+        uint32_t region = (uint32_t)(key >> 32), cell = (uint32_t)key, slot = UINT32_MAX,
+                 free_slot = UINT32_MAX;
+        double walked = 0; /* what their searches would walk */
+        const nav_grid *g = nav_world_region_grid(c->world, region);
+        int32_t width = nav_grid_width(g), gx = (int32_t)(cell % (uint32_t)width),
+                gy = (int32_t)(cell / (uint32_t)width);
+        for (last = first; last < n && c->candidates[last].key == key; last++) {
+            const agent *a = &c->agents[c->candidates[last].id];
+            double dx = (double)(int32_t)(a->place.id % (uint32_t)width) - gx,
+                   dy = (double)(int32_t)(a->place.id / (uint32_t)width) - gy;
+            walked += dx * dx + dy * dy;
+        }
+        for (uint32_t f = 0; f < MAX_FLOWS; f++) {
+            if (c->flows[f].field && c->flows[f].region == region && c->flows[f].goal_cell == cell) slot = f;
+            if (!c->flows[f].field && free_slot == UINT32_MAX) free_slot = f;
+        }
+        if (slot == UINT32_MAX) {
+            if (last - first < FLOW_MIN_AGENTS || walked < (double)width * nav_grid_height(g) ||
+                free_slot == UINT32_MAX)
+                continue;
+            nav_flow_field *field;
+            int32_t goal[2] = {gx, gy};
+            nav_status s = nav_flow_field_create(g, &c->allocator, &field);
+            if (!nav_failed(s)) {
+                s = nav_flow_field_compute(field, goal, 1);
+                if (nav_failed(s)) nav_flow_field_destroy(field);
+            }
+            if (nav_failed(s)) { /* (they keep their routes) */
+                if (nav_has_detail(s, NAV_OUT_OF_MEMORY)) result = s;
+                continue;
+            }
+            c->flows[free_slot] = (flow){field, region, cell, 0};
+            slot = free_slot;
+        }
+        for (uint32_t k = first; k < last; k++) {
+            agent *a = &c->agents[c->candidates[k].id];
+            a->flow = slot;
+            a->flow_cell = a->place.id;
+            c->flows[slot].users++;
+        }
+    }
     return result;
 }
 
@@ -995,6 +1153,15 @@ static void look(nav_crowd *c, worker *w, event_list *into, uint32_t i)
         else
             a->waited += c->dt;
     }
+    if (a->state == NAV_AGENT_MOVING && a->flow != UINT32_MAX) { /* (one leg on a grid: no link) */
+        nav_vec3 corner;
+        bool last;
+        nav_status s = flow_corner(c, w, i, &corner, &last);
+        if (nav_failed(s)) w->failed |= s;
+        c->steers[i] = preferred_velocity(c, into, i, corner, last, &c->preferred[i]);
+        if (c->steers[i] && c->avoids[i]) find_walls(c, w, i);
+        return;
+    }
     if (a->state == NAV_AGENT_MOVING) {
         nav_status s = take_corners(c, w, into, i); /* (failed: the corner it had) */
         if (nav_failed(s)) w->failed |= s;
@@ -1003,7 +1170,8 @@ static void look(nav_crowd *c, worker *w, event_list *into, uint32_t i)
     if (a->state == NAV_AGENT_ON_LINK)
         cross_link(c, into, i, c->dt);
     else if (a->state == NAV_AGENT_MOVING)
-        c->steers[i] = preferred_velocity(c, into, i, &c->preferred[i]);
+        c->steers[i] = preferred_velocity(c, into, i, a->route.points[a->corner],
+                                          a->corner + 1 == a->route.count, &c->preferred[i]);
     if (c->steers[i] && c->avoids[i]) find_walls(c, w, i);
 }
 
@@ -1050,7 +1218,8 @@ static void run_chunks(nav_crowd *c, uint32_t count, bool (*run)(void *ctx, void
 nav_status nav_crowd_tick(nav_crowd *c, double dt)
 {
     if (!c || !(dt > 0 && dt <= 1)) return NAV_FAILURE | NAV_INVALID_PARAM;
-    nav_status result = plan_some(c);
+    nav_status result = plan_some(c), shared = share_flows(c);
+    if (nav_failed(shared) && !nav_failed(result)) result = shared;
     c->dt = dt;
     for (uint32_t t = 0; t < c->threads; t++) c->workers[t].failed = 0;
     run_chunks(c, c->chunks, look_at_chunk);
@@ -1074,14 +1243,16 @@ bool nav_crowd_agent(const nav_crowd *c, uint32_t id, nav_agent_info *out)
 {
     const agent *a = agent_of(c, id);
     if (!a || !out) return false;
-    *out = (nav_agent_info){.place = a->place,
-                            .velocity = a->velocity,
-                            .state = a->state,
-                            .goal = a->goal,
-                            .corner = a->corner,
-                            .route_count = a->route.count,
-                            .following = a->following,
-                            .params = a->params};
+    memset(out, 0, sizeof *out); /* (its padding too, field by field after: callers may compare two) */
+    out->place = a->place;
+    out->velocity = a->velocity;
+    out->state = a->state;
+    out->goal = a->goal;
+    out->corner = a->corner;
+    out->route_count = a->route.count;
+    out->following = a->following;
+    out->flow = a->flow != UINT32_MAX;
+    out->params = a->params;
     return true;
 }
 

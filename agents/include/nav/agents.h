@@ -49,8 +49,15 @@
  * An agent starts across a link only when no agent on a link is within a body of its two ends (the
  * one before it on the link has gone ahead, none coming the other way is landing there).
  *
- * Not yet (issue 44): corners from the polygon corridor, filters per agent, flow fields for agents
- * that share a goal.
+ * Many agents, one goal: agents whose route is one leg on a grid region (of a world in memory) and
+ * whose goals lie in one cell share a flow field (nav/flow.h) when at least 8 of them were given
+ * goals there since the last tick and it pays (their searches would walk about as many cells as the
+ * field: the squares of their ways in cells add up to the grid's cells), or when one is held for
+ * that cell already: each steers for the farthest cell along the flow it sees (up to 16 on in a
+ * tick) and, in the goal's cell, for its own goal (nav_agent_info.flow; its route is the plan it was
+ * given). The field goes with its last agent. A grid route ends at the goal's own point in its cell.
+ *
+ * Not yet (issue 44): corners from the polygon corridor, filters per agent.
  *
  * The crowd is deterministic: the same calls give the same positions, bit for bit, on any number of
  * threads. Library code never prints; a crowd is used from one thread at a time (the world it walks
@@ -161,6 +168,7 @@ typedef struct nav_agent_info {
     uint32_t corner;      /* the route point it steers to, and the route's points: */
     uint32_t route_count; /* (nav_crowd_agent_route) */
     uint32_t following;   /* the agent it follows (nav_crowd_follow), or UINT32_MAX */
+    bool flow;            /* it follows a flow field it shares with others going to the same cell */
     nav_agent_params params;
 } nav_agent_info;
 
