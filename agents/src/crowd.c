@@ -37,6 +37,7 @@
 #define DEFAULT_REPLANS      8
 #define CHUNK                64 /* agents a thread takes at a time in a tick */
 #define MAX_WALLS            8  /* walls an agent keeps clear of: the nearest */
+#define SIGHT_RADII          30 /* how far (in its radii) an agent looks for a shortcut to a later corner */
 #define MAX_FLOWS            16 /* flow fields held at once */
 #define FLOW_MIN_AGENTS      8  /* agents that share a goal before a flow field may pay */
 #define FLOW_LOOK_AHEAD      16 /* cells of its flow an agent may see ahead in a tick */
@@ -737,10 +738,16 @@ static nav_status take_corners(nav_crowd *c, worker *w, event_list *into, uint32
             a->link_done = 0;
             return NAV_SUCCESS;
         }
-        bool sees;
-        nav_status s = nav_world_sees(w->query, &a->place, r->points[a->corner + 1], &sees);
-        if (nav_failed(s) || !sees) return nav_failed(s) ? s : NAV_SUCCESS;
-        if (!clear_of_walls(c, id, r->points[a->corner + 1])) return NAV_SUCCESS;
+        /* at its corner: on to the next (the route's corners see each other); else the one after, if
+         * it is within sight (SIGHT_RADII radii: Detour's path optimisation range) and it sees it */
+        if (nav_vec3_dist_xz(a->place.position, r->points[a->corner]) > a->params.radius) {
+            if (nav_vec3_dist_xz(a->place.position, r->points[a->corner + 1]) > SIGHT_RADII * a->params.radius)
+                return NAV_SUCCESS;
+            bool sees;
+            nav_status s = nav_world_sees(w->query, &a->place, r->points[a->corner + 1], &sees);
+            if (nav_failed(s) || !sees) return nav_failed(s) ? s : NAV_SUCCESS;
+            if (!clear_of_walls(c, id, r->points[a->corner + 1])) return NAV_SUCCESS;
+        }
         a->corner++;
     }
     return NAV_SUCCESS;

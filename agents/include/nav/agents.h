@@ -5,9 +5,10 @@
  * from where it stands to the goal, legs on grids, navmeshes and waypoint graphs joined by links.
  * Every tick (nav_crowd_tick) each agent on the move:
  *   - takes the next corner of its route (the route's points: a mesh leg's corners, a grid leg's
- *     cells, a waypoint leg's waypoints) once it sees the one after it (nav_world_sees) and the way
- *     there keeps half its edge_clearance from the walls near it, so it cuts across to a later
- *     corner as soon as it comes into sight; at the corner before a link (a door,
+ *     cells, a waypoint leg's waypoints) once it is there (within its radius) or sees the one after
+ *     it (nav_world_sees: looked for within 30 radii of it, as Detour's path optimisation range) and
+ *     the way there keeps half its edge_clearance from the walls near it, so it cuts across to a
+ *     later corner as soon as it comes into sight; at the corner before a link (a door,
  *     stairs, a ladder, a bridge, a jump), once within its radius, it crosses the link in a straight
  *     line at its speed and stands, at the far end, on the next leg's region;
  *   - wants to go to its corner at full speed, slowing down within stopping distance of its goal;
