@@ -253,6 +253,57 @@ static void test_raycast_level(void **state)
     nav_mesh_destroy(mesh);
 }
 
+/* A floor of 30 x 30 m with six pillars turned 45 degrees (walls slanted to the axes, where a point
+ * on an edge rounded to floats may fall a hair outside its polygon): a character's moves along the
+ * surface, each from where the last one ended, 3,000 of them towards random points a metre or so
+ * away, each end in its polygon (so that the next move may start there), and the same of the walls
+ * near each end. */
+static void test_moves_on_slanted_walls(void **state)
+{
+    (void)state;
+    scene *s = calloc(1, sizeof *s);
+    assert_non_null(s);
+    floor_quad(s, 0, 0, 30, 30, 0, true);
+    for (int k = 0; k < 6; k++) {
+        float cx = 5 + 10.0f * (float)(k % 3), cz = 8 + 14.0f * (float)(k / 3), r = 1.5f + 0.37f * (float)k;
+        float xs[4] = {cx, cx + r, cx, cx - r}, zs[4] = {cz - r, cz, cz + r, cz};
+        for (int i = 0; i < 4; i++) wall_quad(s, xs[i], zs[i], xs[(i + 1) % 4], zs[(i + 1) % 4], 0, 3);
+        uint32_t t[4];
+        for (int i = 0; i < 4; i++) t[i] = vertex(s, xs[i], 3, zs[i]);
+        triangle(s, t[0], t[2], t[1]), triangle(s, t[0], t[3], t[2]);
+    }
+    nav_triangles tris = {s->v, s->nv, s->idx, s->nt, NULL};
+    nav_mesh *mesh = NULL;
+    assert_int_equal(
+        nav_mesh_build_from_geometry(&tris, &(nav_geometry_build_desc){.agent_radius = 0.4f}, &mesh, NULL),
+        NAV_SUCCESS);
+    free(s);
+    nav_mesh_query *q = NULL;
+    assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+    nav_vec3 at;
+    uint32_t poly = located(mesh, nav_vec3_make(2, 0, 2), &at);
+    unsigned seed = 3;
+    int slid = 0;
+    for (int k = 0; k < 3000; k++) {
+        float dx = (float)(rand_r(&seed) % 2001) / 1000.0f - 1,
+              dz = (float)(rand_r(&seed) % 2001) / 1000.0f - 1;
+        nav_vec3 target = nav_vec3_make(at.x + 1.5f * dx, at.y, at.z + 1.5f * dz), moved;
+        uint32_t moved_poly;
+        assert_int_equal(nav_mesh_move_along_surface(q, NULL, poly, at, target, &moved, &moved_poly),
+                         NAV_SUCCESS);
+        assert_true(nav_mesh_poly_contains(mesh, moved_poly, moved, NULL));
+        slid += nav_vec3_dist_xz(moved, target) > 1e-3f;
+        nav_wall walls[8];
+        uint32_t n;
+        nav_status w = nav_mesh_find_walls(q, NULL, moved_poly, moved, 2, walls, 8, &n);
+        assert_true(w == NAV_SUCCESS || w == (NAV_SUCCESS | NAV_BUFFER_TOO_SMALL));
+        at = moved, poly = moved_poly;
+    }
+    assert_true(slid > 200); /* (the walls were met) */
+    nav_mesh_query_destroy(q);
+    nav_mesh_destroy(mesh);
+}
+
 /* ---- The sample scene (the shared data) ------------------------------------------------------- */
 
 static nav_mesh *sample_scene(void)
@@ -327,6 +378,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_locate_level),
         cmocka_unit_test(test_path_ends_level),
         cmocka_unit_test(test_raycast_level),
+        cmocka_unit_test(test_moves_on_slanted_walls),
     };
     const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_raycast_sample_scene),

@@ -210,6 +210,26 @@ nav_status nav_mesh_raycast(nav_mesh_query *q, const nav_mesh_filter *filter, ui
     return status;
 }
 
+/* The point (x, z) of polygon p in floats, on its floor: a point on a slanted edge, rounded to floats,
+ * may fall a hair outside; then it is drawn towards the polygon's centre until it is in (a move's
+ * result is a place the next move starts from). */
+static nav_vec3 inside(const nav_mesh *m, uint32_t p, double x, double z)
+{
+    float fx = (float)x, fz = (float)z;
+    if (!nav__mesh_poly_contains_xz(m, p, fx, fz)) {
+        double cx = 0, cz = 0;
+        uint32_t first = m->poly_first[p], n = m->poly_first[p + 1] - first;
+        for (uint32_t e = first; e < first + n; e++) cx += m->verts[m->edge_vert[e]].x, cz += m->verts[m->edge_vert[e]].z;
+        cx /= n, cz /= n;
+        for (double t = 1e-7; t < 1; t *= 4) {
+            fx = (float)(x + (cx - x) * t), fz = (float)(z + (cz - z) * t);
+            if (nav__mesh_poly_contains_xz(m, p, fx, fz)) break;
+        }
+        if (!nav__mesh_poly_contains_xz(m, p, fx, fz)) fx = (float)cx, fz = (float)cz; /* (the centre of a convex polygon) */
+    }
+    return nav_vec3_make(fx, nav__mesh_poly_height(m, p, fx, fz), fz);
+}
+
 nav_status nav_mesh_move_along_surface(nav_mesh_query *q, const nav_mesh_filter *filter, uint32_t start_poly,
                                        nav_vec3 start, nav_vec3 target, nav_vec3 *result,
                                        uint32_t *result_poly)
@@ -264,7 +284,7 @@ nav_status nav_mesh_move_along_surface(nav_mesh_query *q, const nav_mesh_filter 
             q->corridor[tail++] = n;
         }
     }
-    *result = nav_vec3_make((float)bx, nav__mesh_poly_height(m, best_poly, bx, bz), (float)bz);
+    *result = inside(m, best_poly, bx, bz);
     *result_poly = best_poly;
     return q->out_of_room ? NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_OUT_OF_NODES : NAV_SUCCESS;
 }
