@@ -29,7 +29,9 @@
 // (getrusage: the build included, as on libnav's side); and besides: off_own_polygon (agent-ticks
 // whose position is not over the first polygon of its path corridor, dtNavMeshQuery::getPolyHeight),
 // polygons, build_ms, starts_moved and goals_moved (agents whose start or goal the mesh's nearest
-// point moved more than 10 cm across), unplaced (agents DetourCrowd could not add).
+// point moved more than 10 cm across), unplaced (agents DetourCrowd could not add), waiting_for_path
+// (agents whose full path dtCrowd's path queue had not yet planned at the end: they walk the quick
+// partial path it gives at first).
 //
 // DetourCrowd's limit: its proximity grid (dtProximityGrid) links its items by 16-bit indices in a
 // pool of 4 items an agent, so a crowd holds at most 16,383 agents; past that this program refuses.
@@ -436,12 +438,26 @@ int main(int argc, char **argv)
             dtPolyRef ref = 0;
             float nearest[3], height;
             query->findNearestPoly(p, thin_box, filter, &ref, nearest);
-            off_surface += !ref || dist_xz(nearest, p) > 0.01;
+            bool off = !ref || dist_xz(nearest, p) > 0.01;
+            if (off && off_surface < 5)
+                std::fprintf(stderr,
+                             "crowd_detour: %s: agent %d off the mesh at tick %d: at (%.5f, %.5f, %.5f)%s\n",
+                             scene.c_str(), i, k, p[0], p[1], p[2], ref ? "" : ", no polygon in the box");
+            off_surface += off;
             off_own_polygon += dtStatusFailed(query->getPolyHeight(a->corridor.getFirstPoly(), p, &height));
         }
         overlap += hash.overlap_sum(positions, agent_radius);
     }
 
+    // agents still on the quick partial path dtCrowd gives at first, their full path not yet planned:
+    // its path queue takes 8 requests at once and runs 100 search iterations an update
+    int waiting = 0;
+    for (int idx : index) {
+        if (idx < 0) continue;
+        unsigned char target = crowd->getAgent(idx)->targetState;
+        waiting += target == DT_CROWDAGENT_TARGET_WAITING_FOR_QUEUE ||
+                   target == DT_CROWDAGENT_TARGET_WAITING_FOR_PATH;
+    }
     int arrived = 0;
     double ratio = 0;
     for (int i = 0; i < n; i++)
@@ -458,11 +474,11 @@ int main(int argc, char **argv)
         "3f,\"arrived\":%.4f,\"travel_ratio\":%.4f,\"overlap\":%.4f,\"off_surface\":%llu,\"peak_rss_mb\":%."
         "1f,"
         "\"off_own_polygon\":%llu,\"polygons\":%d,\"build_ms\":%.0f,\"starts_moved\":%d,\"goals_moved\":%d,"
-        "\"unplaced\":%d,\"regions\":\"%s\"}\n",
+        "\"unplaced\":%d,\"waiting_for_path\":%d,\"regions\":\"%s\"}\n",
         scene.c_str(), n, sum / ticks, tick_ms[static_cast<size_t>(std::floor(0.99 * (ticks - 1)))],
         static_cast<double>(arrived) / n, arrived ? ratio / arrived : 0, overlap / ticks, off_surface,
         ru.ru_maxrss / 1024.0, off_own_polygon, polygons, build_ms, starts_moved, goals_moved, unplaced,
-        monotone ? "monotone" : "watershed");
+        waiting, monotone ? "monotone" : "watershed");
     dtFreeCrowd(crowd);
     dtFreeNavMeshQuery(query);
     dtFreeNavMesh(nav);
