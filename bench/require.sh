@@ -80,6 +80,20 @@ bench_recast_driver() {
     g++ -O2 -DNDEBUG -I"$recast_include" -o "$1" "$here/bench/recast_driver.cpp" -lRecast
 }
 
+# bench_crowd_detour OUT: bench/crowd_detour.cpp (ours) over Debian's Recast, Detour and DetourCrowd
+bench_crowd_detour() {
+    local lib
+    [ -f "$recast_include/DetourCrowd.h" ] ||
+        bench_fail "needs DetourCrowd's header ($recast_include/DetourCrowd.h), from Debian's package" \
+            "librecast-dev: install it with 'apt-get install -y librecast-dev' (as root)"
+    for lib in libDetour.so libDetourCrowd.so; do
+        [ "$(g++ -print-file-name=$lib)" != $lib ] ||
+            bench_fail "needs $lib, from Debian's package librecast-dev: install it with" \
+                "'apt-get install -y librecast-dev' (as root)"
+    done
+    g++ -O2 -DNDEBUG -I"$recast_include" -o "$1" "$here/bench/crowd_detour.cpp" -lDetourCrowd -lDetour -lRecast
+}
+
 # bench_refastar OUT: the yardstick, ../shared/bench/refastar.c
 bench_refastar() {
     bench_need_shared bench/refastar.c
