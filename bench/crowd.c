@@ -19,7 +19,8 @@
  *
  * usage: crowd [--scene plaza|LEVEL.obj] [--agents N (1000)] [--seconds T (60)] [--side S (200)]
  *              [--cell C (0.2)] [--grid] [--seed X] [--threads N] [--write-obj FILE]
- *              [--write-agents FILE | --read-agents FILE] */
+ *              [--write-agents FILE | --read-agents FILE] [--unarrived]
+ * --unarrived: each agent not at its goal at the end, where it stands and its state, on stderr. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,7 +271,7 @@ static int usage(void)
     fprintf(stderr,
             "usage: crowd [--scene plaza|LEVEL.obj] [--agents N] [--seconds T] [--side S] [--cell C]\n"
             "             [--grid] [--seed X] [--threads N] [--write-obj FILE]\n"
-            "             [--write-agents FILE | --read-agents FILE]\n");
+            "             [--write-agents FILE | --read-agents FILE] [--unarrived]\n");
     return 2;
 }
 
@@ -283,6 +284,7 @@ static int fail(const char *what)
 int main(int argc, char **argv)
 {
     uint32_t n = 0, threads = 0;
+    bool unarrived = false;
     double seconds = 60;
     float cell = 0.2f;
     int side = 200;
@@ -294,6 +296,8 @@ int main(int argc, char **argv)
             grid_scene = true;
         else if (!strcmp(argv[i], "--mesh"))
             grid_scene = false;
+        else if (!strcmp(argv[i], "--unarrived"))
+            unarrived = true;
         else if (!value)
             return usage();
         else if (!strcmp(argv[i], "--agents"))
@@ -389,11 +393,9 @@ int main(int argc, char **argv)
 
     nav_crowd *crowd;
     nav_world_query *query;
-    /* TODO(threads): .threads = threads */
-    if (nav_failed(nav_crowd_create(w, &(nav_crowd_desc){.max_agents = n}, &crowd)) ||
+    if (nav_failed(nav_crowd_create(w, &(nav_crowd_desc){.max_agents = n, .threads = threads}, &crowd)) ||
         nav_failed(nav_world_query_create(w, NULL, &query)))
         return fail("the crowd cannot be made");
-    (void)threads;
     const nav_agent_params walker = {.radius = 0.4f, .height = 2, .max_speed = 1.5f, .max_accel = 4};
     pair_hash hash = {.min_x = box_min.x, .min_z = box_min.z};
     hash.cells_x = (int)ceil((box_max.x - box_min.x) / 2) + 1;
@@ -519,6 +521,14 @@ int main(int argc, char **argv)
     for (uint32_t i = 0; i < n; i++)
         if (arrived_at[i] < INFINITY)
             arrived++, ratio += arrived_at[i] / fmax(trips[i].route / walker.max_speed, 1e-9);
+        else if (unarrived) /* (where those not there stand, and why) */
+            fprintf(stderr,
+                    "agent %u: state %d at (%.3f %.3f %.3f), goal (%.3f %.3f %.3f) %.2f m away, corner %u of "
+                    "%u\n",
+                    i, info[i].state, info[i].place.position.x, info[i].place.position.y,
+                    info[i].place.position.z, trips[i].goal.x, trips[i].goal.y, trips[i].goal.z,
+                    nav_vec3_dist_xz(info[i].place.position, trips[i].goal), info[i].corner,
+                    info[i].route_count);
     double sum = 0;
     for (uint32_t k = 0; k < ticks; k++) sum += tick_ms[k];
     qsort(tick_ms, ticks, sizeof *tick_ms, by_value);
@@ -528,11 +538,11 @@ int main(int argc, char **argv)
         "{\"library\":\"libnav\",\"scene\":\"%s\",\"agents\":%u,\"tick_mean_ms\":%.3f,\"tick_p99_ms\":%.3f,"
         "\"arrived\":%.4f,\"travel_ratio\":%.4f,\"overlap\":%.4f,\"off_surface\":%llu,\"peak_rss_mb\":%.1f,"
         "\"off_surface_1cm\":%llu,\"agents_off\":%u,\"tick_failures\":%u,\"crowd_bytes\":%zu,\"polygons\":%u,"
-        "\"build_ms\":%.0f}\n",
+        "\"build_ms\":%.0f,\"threads\":%u}\n",
         scene, n, sum / ticks, tick_ms[(size_t)floor(0.99 * (ticks - 1))], (double)arrived / n,
         arrived ? ratio / arrived : 0, overlap / ticks, (unsigned long long)off_surface,
         ru.ru_maxrss / 1024.0, (unsigned long long)off_surface_1cm, agents_off, tick_failures,
-        nav_crowd_memory_bytes(crowd), polys, build_ms);
+        nav_crowd_memory_bytes(crowd), polys, build_ms, threads ? threads : 1);
     free(trips), free(arrived_at), free(info), free(hash.head), free(hash.link), free(tick_ms),
         free(area_sum);
     free(was_off);

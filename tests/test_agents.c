@@ -222,6 +222,19 @@ static nav_world *grid_world(const char *const *rows, int32_t h, nav_grid **grid
     return w;
 }
 
+/* A crowd (desc) of two agents, one at (x0, z) going to (x1, z) and one the other way. */
+static nav_crowd *head_on(const nav_world *w, const nav_crowd_desc *desc, float x0, float x1, float z)
+{
+    nav_crowd *crowd;
+    assert_int_equal(nav_crowd_create(w, desc, &crowd), NAV_SUCCESS);
+    uint32_t a, b;
+    assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){x0, 0, z}, &walker, &a), NAV_SUCCESS);
+    assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){x1, 0, z}, &walker, &b), NAV_SUCCESS);
+    assert_int_equal(nav_crowd_set_goal(crowd, a, (nav_vec3){x1, 0, z}), NAV_SUCCESS);
+    assert_int_equal(nav_crowd_set_goal(crowd, b, (nav_vec3){x0, 0, z}), NAV_SUCCESS);
+    return crowd;
+}
+
 /* Runs the crowd until every agent arrives or `limit` seconds pass; returns the deepest overlap of two
  * agents seen (their radii less their distance), and in *mean the mean of the summed overlaps a
  * tick; *arrived: how many arrived. Every agent on the surface every tick. */
@@ -262,14 +275,8 @@ static void test_two_pass_in_a_corridor(void **state)
     nav_grid *grid;
     nav_world *w = grid_world(rows, 5, &grid);
     for (int avoiding = 1; avoiding >= 0; avoiding--) {
-        nav_crowd *crowd;
-        nav_crowd_desc d = {.neighbour_range = avoiding ? 0 : 1e-3f};
-        assert_int_equal(nav_crowd_create(w, &d, &crowd), NAV_SUCCESS);
-        uint32_t a, b;
-        assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){1.5f, 0, 2.5f}, &walker, &a), NAV_SUCCESS);
-        assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){28.5f, 0, 2.5f}, &walker, &b), NAV_SUCCESS);
-        assert_int_equal(nav_crowd_set_goal(crowd, a, (nav_vec3){28.5f, 0, 2.5f}), NAV_SUCCESS);
-        assert_int_equal(nav_crowd_set_goal(crowd, b, (nav_vec3){1.5f, 0, 2.5f}), NAV_SUCCESS);
+        nav_crowd *crowd =
+            head_on(w, &(nav_crowd_desc){.neighbour_range = avoiding ? 0 : 1e-3f}, 1.5f, 28.5f, 2.5f);
         uint32_t arrived;
         double mean, deepest = run_crowd(w, crowd, 2, 30, &arrived, &mean);
         assert_int_equal(arrived, 2);
@@ -468,6 +475,26 @@ static void test_flow_shared(void **state)
     }
     for (uint32_t i = 0; i < ALL; i++)
         assert_memory_equal(&end[0][i].place, &end[1][i].place, sizeof end[0][i].place);
+    nav_world_destroy(w);
+    nav_grid_destroy(grid);
+}
+
+/* Two agents meet head on in a corridor where their centres keep within 0.6 m across (a metre's
+ * width, an edge clearance of 0.2): two bodies of 0.8 m cannot pass there, a jam that must resolve.
+ * Held there, each squeezes (avoids as if half its size) and they get by each other, overlapping no
+ * more than that, and both arrive (without the squeeze, neither does). */
+static void test_jam_resolves(void **state)
+{
+    (void)state;
+    const char *rows[] = {"######################", "......................", "######################"};
+    nav_grid *grid;
+    nav_world *w = grid_world(rows, 3, &grid);
+    nav_crowd *crowd = head_on(w, &(nav_crowd_desc){.edge_clearance = 0.2f}, 1.5f, 20.5f, 1.5f);
+    uint32_t arrived;
+    double mean, deepest = run_crowd(w, crowd, 2, 60, &arrived, &mean);
+    assert_int_equal(arrived, 2);
+    assert_true(deepest > 0.1 && deepest < 0.5 * 2 * walker.radius + 0.05); /* (forced, and no more) */
+    nav_crowd_destroy(crowd);
     nav_world_destroy(w);
     nav_grid_destroy(grid);
 }
@@ -988,6 +1015,7 @@ int main(void)
         cmocka_unit_test(test_walls_kept),
         cmocka_unit_test(test_follow),
         cmocka_unit_test(test_flow_shared),
+        cmocka_unit_test(test_jam_resolves),
         cmocka_unit_test(test_twenty_through_a_door),
         cmocka_unit_test(test_links_and_events),
         cmocka_unit_test(test_closed_ladder),

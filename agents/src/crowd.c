@@ -33,6 +33,8 @@
 #define DEFAULT_TIME_HORIZON 2.0
 #define DEFAULT_RANGE        6.0
 #define STUCK_SECONDS        0.5 /* held this long, an agent plans its route again */
+#define JAM_SECONDS          1.0 /* in a jam this long, an agent starts to squeeze */
+#define SQUEEZE_SECONDS      2.0 /* and this long after, it avoids as if half its size */
 #define DEFAULT_CLOSED_WAIT  2.0
 #define DEFAULT_REPLANS      8
 #define CHUNK                64 /* agents a thread takes at a time in a tick */
@@ -66,6 +68,7 @@ typedef struct agent {
     double link_length;    /* and how far it has to go, */
     double link_done;      /* and has gone */
     double stuck;          /* seconds it has made almost no way while wanting to */
+    double jammed;         /* seconds it has made almost no way among others (a jam: it squeezes) */
     double waited;         /* seconds it has waited at a closed link */
     uint32_t flow;         /* the crowd's flow field it follows (flows[]), or UINT32_MAX */
     uint32_t flow_cell;    /* the cell of it it steers for */
@@ -741,7 +744,8 @@ static nav_status take_corners(nav_crowd *c, worker *w, event_list *into, uint32
         /* at its corner: on to the next (the route's corners see each other); else the one after, if
          * it is within sight (SIGHT_RADII radii: Detour's path optimisation range) and it sees it */
         if (nav_vec3_dist_xz(a->place.position, r->points[a->corner]) > a->params.radius) {
-            if (nav_vec3_dist_xz(a->place.position, r->points[a->corner + 1]) > SIGHT_RADII * a->params.radius)
+            if (nav_vec3_dist_xz(a->place.position, r->points[a->corner + 1]) >
+                SIGHT_RADII * a->params.radius)
                 return NAV_SUCCESS;
             bool sees;
             nav_status s = nav_world_sees(w->query, &a->place, r->points[a->corner + 1], &sees);
@@ -1106,7 +1110,8 @@ static void find_walls(nav_crowd *c, worker *w, uint32_t i)
 
 /* Turns the velocity towards `want` by at most max_accel * dt and moves along the surface; walled:
  * the walls leave it nothing of the way it wants. */
-static nav_status integrate(worker *w, agent *a, nav__orca_vec want, double dt, bool walled)
+static nav_status integrate(worker *w, agent *a, nav__orca_vec want, nav__orca_vec preferred, double dt,
+                            bool walled)
 {
     nav_vec3 pos = a->place.position;
     double dvx = want.x - a->velocity.x, dvz = want.z - a->velocity.z, dv = sqrt(dvx * dvx + dvz * dvz),
@@ -1138,6 +1143,11 @@ static nav_status integrate(worker *w, agent *a, nav__orca_vec want, double dt, 
     bool held = walled || (wanted > 0.1 * a->params.max_speed &&
                            nav_vec3_dist_xz(pos, moved.position) < 0.1 * wanted * dt);
     a->stuck = held ? a->stuck + dt : 0;
+    /* in a jam (it wants to go, and goes less than a tenth of that): after JAM_SECONDS it squeezes */
+    double desire = sqrt(preferred.x * preferred.x + preferred.z * preferred.z);
+    bool jam =
+        desire > 0.1 * a->params.max_speed && nav_vec3_dist_xz(pos, moved.position) < 0.1 * desire * dt;
+    a->jammed = jam ? fmin(a->jammed + dt, JAM_SECONDS + SQUEEZE_SECONDS) : fmax(a->jammed - 2 * dt, 0);
     return NAV_SUCCESS;
 }
 
@@ -1150,8 +1160,11 @@ static void look(nav_crowd *c, worker *w, event_list *into, uint32_t i)
     if (!a->active) return;
     /* (a waypoint graph is a road without width: agents on it pass through each other) */
     c->avoids[i] = nav_world_region_kind_of(c->world, a->place.region) != NAV_WORLD_REGION_WAYPOINTS;
-    c->was[i] = (nav__orca_agent){
-        {a->place.position.x, a->place.position.z}, {a->velocity.x, a->velocity.z}, a->params.radius};
+    /* (jammed past JAM_SECONDS, it avoids as if down to half its size: a jam resolves, forced) */
+    double squeeze = fmin(fmax((a->jammed - JAM_SECONDS) / SQUEEZE_SECONDS, 0), 1);
+    c->was[i] = (nav__orca_agent){{a->place.position.x, a->place.position.z},
+                                  {a->velocity.x, a->velocity.z},
+                                  a->params.radius * (1 - 0.5 * squeeze)};
     c->floor_y[i] = a->place.position.y;
     if (!a->has_goal) return;
     if (a->state == NAV_AGENT_WAITING) { /* open again: on */
@@ -1201,7 +1214,7 @@ static bool steer_chunk(void *ctx, void *scratch, uint32_t chunk)
         uint32_t i = c->steering[k];
         bool walled = false;
         nav__orca_vec want = c->avoids[i] ? avoid(c, w, i, c->dt, &walled) : c->preferred[i];
-        nav_status s = integrate(w, &c->agents[i], want, c->dt, walled);
+        nav_status s = integrate(w, &c->agents[i], want, c->preferred[i], c->dt, walled);
         if (nav_failed(s)) w->failed |= s;
     }
     return true;

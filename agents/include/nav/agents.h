@@ -25,7 +25,11 @@
  *   - turns its velocity towards that one no faster than its acceleration allows, and moves along
  *     its region's surface (nav_world_move: it slides along walls and never leaves the ground);
  *   - held against a wall for half a second (pushed off its line, it lost sight of its corner), it
- *     plans its route again from where it stands.
+ *     plans its route again from where it stands;
+ *   - held among others (a jam: it goes less than a tenth of the way it wants) for a second, it
+ *     squeezes: over the next two seconds it avoids as if down to half its radius, so that a jam in
+ *     a doorway or a corridor too narrow to pass resolves (overlapping, where forced); moving
+ *     freely again, it grows back.
  * Avoidance is worked out over where every agent stood when the tick began, so the order of the
  * agents plays no part.
  *
