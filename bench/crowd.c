@@ -129,6 +129,18 @@ static double twice_area_xz(nav_vec3 a, nav_vec3 b, nav_vec3 c)
     return fabs(((double)b.x - a.x) * ((double)c.z - a.z) - ((double)c.x - a.x) * ((double)b.z - a.z));
 }
 
+/* Twice polygon p's area seen from above (its fan's triangles'). */
+static double poly_twice_area(const nav_mesh *m, uint32_t p)
+{
+    nav_mesh_poly_info info;
+    nav_mesh_poly(m, p, &info);
+    nav_vec3 a = nav_mesh_vert(m, info.verts[0]);
+    double twice = 0;
+    for (uint32_t k = 2; k < info.vert_count; k++)
+        twice += twice_area_xz(a, nav_mesh_vert(m, info.verts[k - 1]), nav_mesh_vert(m, info.verts[k]));
+    return twice;
+}
+
 /* A random point on the mesh, every square metre as likely as any other (seen from above): a
  * polygon drawn by its area (area_sum: the polygons' areas summed in order), a triangle of its fan
  * drawn by area, a point drawn evenly in it, at the height of the polygon's floor there. */
@@ -147,9 +159,7 @@ static nav_vec3 random_point(const nav_mesh *m, const double *area_sum, uint32_t
         nav_mesh_poly_info info;
         nav_mesh_poly(m, lo, &info);
         nav_vec3 a = nav_mesh_vert(m, info.verts[0]);
-        double total = 0;
-        for (uint32_t k = 2; k < info.vert_count; k++)
-            total += twice_area_xz(a, nav_mesh_vert(m, info.verts[k - 1]), nav_mesh_vert(m, info.verts[k]));
+        double total = poly_twice_area(m, lo);
         double in_poly = uniform() * total;
         uint32_t k = 2;
         for (; k + 1 < info.vert_count; k++) {
@@ -416,15 +426,8 @@ int main(int argc, char **argv)
     if (m) {
         area_sum = malloc(polys * sizeof *area_sum);
         if (!area_sum) return fail("out of memory");
-        for (uint32_t p = 0; p < polys; p++) {
-            nav_mesh_poly_info pi;
-            nav_mesh_poly(m, p, &pi);
-            nav_vec3 a = nav_mesh_vert(m, pi.verts[0]);
-            double twice = 0;
-            for (uint32_t k = 2; k < pi.vert_count; k++)
-                twice += twice_area_xz(a, nav_mesh_vert(m, pi.verts[k - 1]), nav_mesh_vert(m, pi.verts[k]));
-            area_sum[p] = (p ? area_sum[p - 1] : 0) + twice / 2;
-        }
+        for (uint32_t p = 0; p < polys; p++)
+            area_sum[p] = (p ? area_sum[p - 1] : 0) + poly_twice_area(m, p) / 2;
     }
     nav_path back;
     nav_path_init(&back, NULL);

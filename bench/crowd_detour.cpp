@@ -54,6 +54,7 @@
 #include "DetourNavMeshBuilder.h"
 #include "DetourNavMeshQuery.h"
 #include "Recast.h"
+#include "obj_reader.h"
 
 namespace
 {
@@ -63,37 +64,6 @@ const float agent_radius = 0.4f, agent_height = 2.0f, agent_climb = 0.4f, max_sl
 const float max_speed = 1.5f, max_accel = 4.0f;
 // dtProximityGrid: items linked by unsigned short, 4 an agent (dtCrowd::init)
 const int most_agents = 65535 / 4;
-
-// A plain .obj reader (as bench/recast_driver.cpp's): "v x y z" and "f" of any size (a fan),
-// indices from 1 or from the end when negative, anything after a '/' ignored; other lines skipped.
-bool load_obj(const char *path, std::vector<float> &verts, std::vector<int> &tris)
-{
-    FILE *f = std::fopen(path, "rb");
-    if (!f) return false;
-    char line[4096];
-    while (std::fgets(line, sizeof line, f)) {
-        char *p = line;
-        while (*p == ' ' || *p == '\t') p++;
-        if (p[0] == 'v' && (p[1] == ' ' || p[1] == '\t')) {
-            float x, y, z;
-            if (std::sscanf(p + 1, "%f %f %f", &x, &y, &z) == 3) verts.insert(verts.end(), {x, y, z});
-        } else if (p[0] == 'f' && (p[1] == ' ' || p[1] == '\t')) {
-            std::vector<int> face;
-            char *q = p + 1;
-            while (*q) {
-                while (*q == ' ' || *q == '\t') q++;
-                if (!*q || *q == '\n' || *q == '\r' || *q == '#') break;
-                long i = std::strtol(q, &q, 10);
-                int n = static_cast<int>(verts.size() / 3);
-                face.push_back(i < 0 ? n + static_cast<int>(i) : static_cast<int>(i) - 1);
-                while (*q && *q != ' ' && *q != '\t' && *q != '\n' && *q != '\r') q++;
-            }
-            for (size_t k = 2; k < face.size(); k++) tris.insert(tris.end(), {face[0], face[k - 1], face[k]});
-        }
-    }
-    std::fclose(f);
-    return !tris.empty();
-}
 
 struct trip {
     float start[3], goal[3];

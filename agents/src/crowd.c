@@ -27,6 +27,7 @@
 #include "nav/flow.h"
 #include "orca.h"
 #include "parallel.h"
+#include "walls.h"
 
 #define DEFAULT_MAX_AGENTS   1024
 #define DEFAULT_NEIGHBOURS   10
@@ -618,15 +619,6 @@ nav_status nav_crowd_finish_link(nav_crowd *c, uint32_t id)
     return NAV_SUCCESS;
 }
 
-/* The distance (seen from above) from point (x, z) to the segment a-b. */
-static double point_segment(double x, double z, double ax, double az, double bx, double bz)
-{
-    double ex = bx - ax, ez = bz - az, len2 = ex * ex + ez * ez;
-    double t = len2 > 0 ? ((x - ax) * ex + (z - az) * ez) / len2 : 0;
-    t = t < 0 ? 0 : (t > 1 ? 1 : t);
-    return hypot(ax + ex * t - x, az + ez * t - z);
-}
-
 /* An agent's clearance from the walls (nav_crowd_desc.edge_clearance). */
 static double clearance_of(const nav_crowd *c, const agent *a)
 {
@@ -642,13 +634,11 @@ static nav__orca_vec steer_point(const nav_crowd *c, uint32_t i, nav_vec3 corner
     for (int pass = 0; pass < 2; pass++) /* (twice: a corner between two walls) */
         for (uint32_t k = 0; k < a->wall_count; k++) {
             const nav_wall *w = &c->walls[(size_t)i * MAX_WALLS + k];
-            double ax = w->a.x, az = w->a.z, ex = (double)w->b.x - ax, ez = (double)w->b.z - az,
-                   len2 = ex * ex + ez * ez;
-            if (len2 == 0) continue;
-            double t = fmin(fmax(((x - ax) * ex + (z - az) * ez) / len2, 0), 1), qx = ax + t * ex,
-                   qz = az + t * ez, d = hypot(x - qx, z - qz);
+            double ex = (double)w->b.x - w->a.x, ez = (double)w->b.z - w->a.z, len = hypot(ex, ez), qx, qz;
+            if (len == 0) continue;
+            double d = nav__segment_nearest(x, z, w->a.x, w->a.z, w->b.x, w->b.z, &qx, &qz);
             if (d >= keep) continue;
-            double len = sqrt(len2), nx = -ez / len, nz = ex / len; /* (its walkable side) */
+            double nx = -ez / len, nz = ex / len; /* (its walkable side) */
             if (d > 1e-9 && (x - qx) * nx + (z - qz) * nz > 0) nx = (x - qx) / d, nz = (z - qz) / d;
             x = qx + nx * keep, z = qz + nz * keep;
         }
@@ -668,17 +658,19 @@ static bool clear_of_walls(const nav_crowd *c, uint32_t i, nav_vec3 to)
     for (uint32_t k = 0; k < a->wall_count; k++) {
         const nav_wall *w = &c->walls[(size_t)i * MAX_WALLS + k];
         double ax = w->a.x, az = w->a.z, bx = w->b.x, bz = w->b.z;
-        /* crossing: no; else the nearest of the four ends to the other segment */
+        /* crossing: no; else, unless an end is that near the wall already (it does not stop it), a
+         * wall's end that near the way */
         double d1 = (bx - ax) * (pz - az) - (bz - az) * (px - ax),
                d2 = (bx - ax) * (tz - az) - (bz - az) * (tx - ax),
                d3 = (tx - px) * (az - pz) - (tz - pz) * (ax - px),
                d4 = (tx - px) * (bz - pz) - (tz - pz) * (bx - px);
         if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)))
             return false;
-        double d = fmin(fmin(point_segment(px, pz, ax, az, bx, bz), point_segment(tx, tz, ax, az, bx, bz)),
-                        fmin(point_segment(ax, az, px, pz, tx, tz), point_segment(bx, bz, px, pz, tx, tz)));
-        if (d < keep && point_segment(px, pz, ax, az, bx, bz) >= keep &&
-            point_segment(tx, tz, ax, az, bx, bz) >= keep) /* (ends too near already do not stop it) */
+        if (nav__segment_distance(px, pz, ax, az, bx, bz) < keep ||
+            nav__segment_distance(tx, tz, ax, az, bx, bz) < keep)
+            continue;
+        if (fmin(nav__segment_distance(ax, az, px, pz, tx, tz),
+                 nav__segment_distance(bx, bz, px, pz, tx, tz)) < keep)
             return false;
     }
     return true;
@@ -1179,19 +1171,18 @@ static void look(nav_crowd *c, worker *w, event_list *into, uint32_t i)
         nav_status s = flow_corner(c, w, i, &corner, &last);
         if (nav_failed(s)) w->failed |= s;
         c->steers[i] = preferred_velocity(c, into, i, corner, last, &c->preferred[i]);
-        if (c->steers[i] && c->avoids[i]) find_walls(c, w, i);
-        return;
+    } else {
+        if (a->state == NAV_AGENT_MOVING) {
+            nav_status s = take_corners(c, w, into, i); /* (failed: the corner it had) */
+            if (nav_failed(s)) w->failed |= s;
+        }
+        if (a->state == NAV_AGENT_MOVING) a->closed_ahead = closed_ahead(c, a);
+        if (a->state == NAV_AGENT_ON_LINK)
+            cross_link(c, into, i, c->dt);
+        else if (a->state == NAV_AGENT_MOVING)
+            c->steers[i] = preferred_velocity(c, into, i, a->route.points[a->corner],
+                                              a->corner + 1 == a->route.count, &c->preferred[i]);
     }
-    if (a->state == NAV_AGENT_MOVING) {
-        nav_status s = take_corners(c, w, into, i); /* (failed: the corner it had) */
-        if (nav_failed(s)) w->failed |= s;
-    }
-    if (a->state == NAV_AGENT_MOVING) a->closed_ahead = closed_ahead(c, a);
-    if (a->state == NAV_AGENT_ON_LINK)
-        cross_link(c, into, i, c->dt);
-    else if (a->state == NAV_AGENT_MOVING)
-        c->steers[i] = preferred_velocity(c, into, i, a->route.points[a->corner],
-                                          a->corner + 1 == a->route.count, &c->preferred[i]);
     if (c->steers[i] && c->avoids[i]) find_walls(c, w, i);
 }
 

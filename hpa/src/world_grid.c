@@ -408,6 +408,10 @@ nav_status nav__world_grid_walls(nav__world_scratch *s, const nav__world_region 
     /* the sides counter-clockwise from the one towards -z, as (dx, dy) and the corners they join */
     static const int8_t side[4][2] = {{0, -1}, {1, 0}, {0, 1}, {-1, 0}};
     static const int8_t corner[5][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}};
+    int dirs[4]; /* (each side's move: nav__dir_dx, nav__dir_dy) */
+    for (int i = 0; i < 4; i++)
+        for (dirs[i] = 0; nav__dir_dx[dirs[i]] != side[i][0] || nav__dir_dy[dirs[i]] != side[i][1];)
+            dirs[i]++;
     while (head < tail) {
         uint32_t k = queue[head++];
         int32_t x = x0 + (int32_t)(k % bw), y = y0 + (int32_t)(k / bw);
@@ -419,9 +423,7 @@ nav_status nav__world_grid_walls(nav__world_scratch *s, const nav__world_region 
                           {g->desc.origin.x + (float)(x + corner[i + 1][0]) * size, floor_y,
                            g->desc.origin.z + (float)(y + corner[i + 1][1]) * size}};
             if (nav__wall_distance(w, px, pz) > range) continue;
-            int dir = 0;
-            while (nav__dir_dx[dir] != side[i][0] || nav__dir_dy[dir] != side[i][1]) dir++;
-            if (!(g->moves[cell] >> dir & 1)) {
+            if (!(g->moves[cell] >> dirs[i] & 1)) {
                 nav__keep_wall(w, px, pz, out, capacity, &kept, &more);
                 continue;
             }

@@ -219,13 +219,15 @@ static nav_vec3 inside(const nav_mesh *m, uint32_t p, double x, double z)
     if (!nav__mesh_poly_contains_xz(m, p, fx, fz)) {
         double cx = 0, cz = 0;
         uint32_t first = m->poly_first[p], n = m->poly_first[p + 1] - first;
-        for (uint32_t e = first; e < first + n; e++) cx += m->verts[m->edge_vert[e]].x, cz += m->verts[m->edge_vert[e]].z;
+        for (uint32_t e = first; e < first + n; e++)
+            cx += m->verts[m->edge_vert[e]].x, cz += m->verts[m->edge_vert[e]].z;
         cx /= n, cz /= n;
         for (double t = 1e-7; t < 1; t *= 4) {
             fx = (float)(x + (cx - x) * t), fz = (float)(z + (cz - z) * t);
             if (nav__mesh_poly_contains_xz(m, p, fx, fz)) break;
         }
-        if (!nav__mesh_poly_contains_xz(m, p, fx, fz)) fx = (float)cx, fz = (float)cz; /* (the centre of a convex polygon) */
+        if (!nav__mesh_poly_contains_xz(m, p, fx, fz))
+            fx = (float)cx, fz = (float)cz; /* (the centre of a convex polygon) */
     }
     return nav_vec3_make(fx, nav__mesh_poly_height(m, p, fx, fz), fz);
 }

@@ -3,12 +3,25 @@
 
 #include <math.h>
 
+double nav__segment_nearest(double x, double z, double ax, double az, double bx, double bz, double *qx,
+                            double *qz)
+{
+    double ex = bx - ax, ez = bz - az, len2 = ex * ex + ez * ez;
+    double s = len2 > 0 ? ((x - ax) * ex + (z - az) * ez) / len2 : 0;
+    s = s < 0 ? 0 : (s > 1 ? 1 : s);
+    *qx = ax + ex * s, *qz = az + ez * s;
+    return hypot(*qx - x, *qz - z);
+}
+
+double nav__segment_distance(double x, double z, double ax, double az, double bx, double bz)
+{
+    double qx, qz;
+    return nav__segment_nearest(x, z, ax, az, bx, bz, &qx, &qz);
+}
+
 double nav__wall_distance(nav_wall w, double x, double z)
 {
-    double ex = (double)w.b.x - w.a.x, ez = (double)w.b.z - w.a.z, len2 = ex * ex + ez * ez;
-    double s = len2 > 0 ? ((x - w.a.x) * ex + (z - w.a.z) * ez) / len2 : 0;
-    s = s < 0 ? 0 : (s > 1 ? 1 : s);
-    return hypot(w.a.x + ex * s - x, w.a.z + ez * s - z);
+    return nav__segment_distance(x, z, w.a.x, w.a.z, w.b.x, w.b.z);
 }
 
 static bool same_point(nav_vec3 a, nav_vec3 b)

@@ -8,6 +8,13 @@
 
 #include "nav/vec3.h"
 
+/* The point of the segment from (ax, az) to (bx, bz) nearest (x, z), into (*qx, *qz); its distance. */
+double nav__segment_nearest(double x, double z, double ax, double az, double bx, double bz, double *qx,
+                            double *qz);
+
+/* The distance from (x, z) to the segment from (ax, az) to (bx, bz). */
+double nav__segment_distance(double x, double z, double ax, double az, double bx, double bz);
+
 /* The distance (seen from above) from (x, z) to wall w. */
 double nav__wall_distance(nav_wall w, double x, double z);
 
