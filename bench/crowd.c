@@ -199,7 +199,8 @@ static int hash_cell(const pair_hash *h, nav_vec3 p, int *cx, int *cz)
     return *cz * h->cells_x + *cx;
 }
 
-/* Summed penetration of the pairs of agents (radius + radius - their distance across, where above 0). */
+/* Summed penetration of the pairs of agents (radius + radius - their distance across, where above 0;
+ * not two their heights apart, one above the other on two floors). */
 static double overlap_sum(const nav_agent_info *a, uint32_t n, pair_hash *h)
 {
     int cx, cz;
@@ -216,7 +217,9 @@ static double overlap_sum(const nav_agent_info *a, uint32_t n, pair_hash *h)
                 if (cx + dx < 0 || cz + dz < 0 || cx + dx >= h->cells_x || cz + dz >= h->cells_z) continue;
                 for (uint32_t j = h->head[(cz + dz) * h->cells_x + cx + dx]; j != UINT32_MAX;
                      j = h->link[j]) {
-                    if (j <= i) continue;
+                    if (j <= i || fabs((double)a[i].place.position.y - a[j].place.position.y) >=
+                                      0.5 * ((double)a[i].params.height + a[j].params.height))
+                        continue; /* (one above the other on two floors) */
                     double over = (double)a[i].params.radius + a[j].params.radius -
                                   hypot((double)a[i].place.position.x - a[j].place.position.x,
                                         (double)a[i].place.position.z - a[j].place.position.z);

@@ -197,7 +197,8 @@ dtNavMesh *build_navmesh(const std::vector<float> &verts, const std::vector<int>
 
 // Summed penetration of the pairs of agents, found through a hash of 2 m cells over the level's box
 // (bench/crowd.c's overlap_sum: agents overlap within 0.8 m, so each pair lies in neighbouring
-// cells; agents outside the box go to its edge cells).
+// cells; agents outside the box go to its edge cells). Two an agent's height or more apart, one
+// above the other on two floors, do not overlap.
 struct pair_hash {
     double min_x, min_z;
     int cells_x, cells_z;
@@ -226,7 +227,7 @@ struct pair_hash {
                 for (int dx = -1; dx <= 1; dx++) {
                     if (cx + dx < 0 || cz + dz < 0 || cx + dx >= cells_x || cz + dz >= cells_z) continue;
                     for (int j = head[(cz + dz) * cells_x + cx + dx]; j != -1; j = link[j]) {
-                        if (j <= i) continue;
+                        if (j <= i || std::fabs(pos[i][1] - pos[j][1]) >= agent_height) continue;
                         double over = 2 * radius - dist_xz(pos[i], pos[j]);
                         if (over > 0) sum += over;
                     }

@@ -342,6 +342,48 @@ static void test_walls_kept(void **state)
     nav_grid_destroy(grid);
 }
 
+/* Four agents put within 3 cm of each other near a wall, standing (no goal), part: within three
+ * seconds every two stand a body apart, none nearer the wall than its edge clearance at any tick,
+ * every one on the surface (an agent that stands steers for nothing: without being pushed apart
+ * they would stand where they were put; pushed without minding the walls, one goes to the wall). */
+static void test_stand_apart(void **state)
+{
+    (void)state;
+    const char *rows[] = {"..........", "..........", "..........", "..........", ".........."};
+    nav_grid *grid;
+    nav_world *w = grid_world(rows, 5, &grid);
+    const float clearance = 0.3f;
+    nav_crowd *crowd;
+    assert_int_equal(nav_crowd_create(w, &(nav_crowd_desc){.edge_clearance = clearance}, &crowd),
+                     NAV_SUCCESS);
+    for (uint32_t k = 0; k < 4; k++) {
+        uint32_t id;
+        nav_vec3 at = {5, 0, 0.6f + 0.01f * (float)k}; /* (they part across the wall, some towards it) */
+        assert_int_equal(nav_crowd_add_agent(crowd, at, &walker, &id), NAV_SUCCESS);
+    }
+    double nearest_wall = INFINITY, nearest_pair = INFINITY;
+    for (int k = 0; k < 90; k++) {
+        assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+        nav_agent_info a[4];
+        for (uint32_t i = 0; i < 4; i++) {
+            assert_true(nav_crowd_agent(crowd, i, &a[i]));
+            assert_int_equal(a[i].state, NAV_AGENT_IDLE);
+            check_on_surface(w, &a[i]);
+            nearest_wall =
+                fmin(nearest_wall, wall_distance(grid, a[i].place.position.x, a[i].place.position.z));
+        }
+        nearest_pair = INFINITY;
+        for (uint32_t i = 0; i < 4; i++)
+            for (uint32_t j = i + 1; j < 4; j++)
+                nearest_pair = fmin(nearest_pair, nav_vec3_dist_xz(a[i].place.position, a[j].place.position));
+    }
+    assert_true(nearest_pair > 2 * walker.radius - 0.01);
+    assert_true(nearest_wall > clearance - 1e-3);
+    nav_crowd_destroy(crowd);
+    nav_world_destroy(w);
+    nav_grid_destroy(grid);
+}
+
 /* One agent follows another along a corridor and round a corner: it keeps up (never more than a few
  * metres behind), stops within its distance of the leader when the leader stops, goes on when the
  * leader sets off again, and follows no more once the leader is removed; bad calls change nothing. */
@@ -1016,6 +1058,7 @@ int main(void)
         cmocka_unit_test(test_follow),
         cmocka_unit_test(test_flow_shared),
         cmocka_unit_test(test_jam_resolves),
+        cmocka_unit_test(test_stand_apart),
         cmocka_unit_test(test_twenty_through_a_door),
         cmocka_unit_test(test_links_and_events),
         cmocka_unit_test(test_closed_ladder),

@@ -142,6 +142,12 @@ struct nav_crowd {
     /* the agents that steer this tick, those in the hash in its order (neighbours together: what one
      * reads, the next reads too), then the others */
     uint32_t *steering, steering_count;
+    /* parting those that overlap after the moves: each in the hash where the moves left it (after[e]
+     * for near_by[e]; slot[i]: agent i's e, or UINT32_MAX), and how far it is pushed (push[e]); the
+     * widest radius and the longest step of those in the hash */
+    nav__orca_vec *after, *push;
+    uint32_t *slot, placed_count;
+    double widest, longest_step;
     double closed_wait;
     double wall_horizon, edge_clearance;
     nav_wall *walls; /* MAX_WALLS an agent */
@@ -256,12 +262,15 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->start = nav__calloc(&a, (size_t)c->buckets + 1, sizeof *c->start); /* (empty before a tick) */
     c->near_by = nav__alloc(&a, nav__mul_size(max, sizeof *c->near_by));
     c->steering = nav__alloc(&a, nav__mul_size(max, sizeof *c->steering));
+    c->after = nav__alloc(&a, nav__mul_size(max, sizeof *c->after));
+    c->push = nav__alloc(&a, nav__mul_size(max, sizeof *c->push));
+    c->slot = nav__alloc(&a, nav__mul_size(max, sizeof *c->slot));
     c->chunk_events = nav__calloc(&a, c->chunks, sizeof *c->chunk_events);
     c->workers = nav__calloc(&a, c->threads, sizeof *c->workers);
     c->locked = pthread_mutex_init(&c->lock, NULL) == 0;
     bool made = c->agents && c->walls && c->candidates && c->events && c->was && c->floor_y && c->steers &&
-                c->avoids && c->preferred && c->start && c->near_by && c->steering && c->chunk_events &&
-                c->workers && c->locked;
+                c->avoids && c->preferred && c->start && c->near_by && c->steering && c->after && c->push &&
+                c->slot && c->chunk_events && c->workers && c->locked;
     for (uint32_t t = 0; made && t < c->threads; t++) made = worker_make(c, &c->workers[t]);
     nav_status s = made ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s) && c->threads > 1) {
@@ -315,6 +324,9 @@ void nav_crowd_destroy(nav_crowd *c)
     nav__free(&a, c->start);
     nav__free(&a, c->near_by);
     nav__free(&a, c->steering);
+    nav__free(&a, c->after);
+    nav__free(&a, c->push);
+    nav__free(&a, c->slot);
     nav__free(&a, c->chunk_events);
     nav__free(&a, c->workers);
     if (c->locked) pthread_mutex_destroy(&c->lock);
@@ -329,7 +341,8 @@ size_t nav_crowd_memory_bytes(const nav_crowd *c)
     size_t bytes = sizeof *c +
                    (size_t)c->max_agents * (sizeof *c->agents + MAX_WALLS * sizeof *c->walls +
                                             sizeof *c->was + sizeof *c->floor_y + 2 + sizeof *c->preferred +
-                                            sizeof *c->near_by + sizeof *c->steering) +
+                                            sizeof *c->near_by + sizeof *c->steering + sizeof *c->candidates +
+                                            2 * sizeof *c->after + sizeof *c->slot) +
                    ((size_t)c->buckets + 1) * sizeof *c->start +
                    (size_t)c->event_capacity * sizeof *c->events + nav_world_query_memory_bytes(c->query) +
                    (size_t)c->path.capacity * (sizeof *c->path.points + sizeof *c->path.nodes) +
@@ -625,24 +638,36 @@ static double clearance_of(const nav_crowd *c, const agent *a)
     return c->edge_clearance > 0 ? c->edge_clearance : 0.01 * a->params.radius;
 }
 
-/* Where agent i steers for its corner: the corner moved out of its clearance from the walls near it
- * (a route bends round a wall's end exactly; its body cannot). */
-static nav__orca_vec steer_point(const nav_crowd *c, uint32_t i, nav_vec3 corner)
+/* Point (x, z) moved out of agent i's clearance from the walls near it; no_nearer: from each wall, no
+ * nearer than the agent stands already, if that is less. */
+static nav__orca_vec out_of_walls(const nav_crowd *c, uint32_t i, double x, double z, bool no_nearer)
 {
     const agent *a = &c->agents[i];
-    double keep = clearance_of(c, a), x = corner.x, z = corner.z;
+    double clearance = clearance_of(c, a);
     for (int pass = 0; pass < 2; pass++) /* (twice: a corner between two walls) */
         for (uint32_t k = 0; k < a->wall_count; k++) {
             const nav_wall *w = &c->walls[(size_t)i * MAX_WALLS + k];
-            double ex = (double)w->b.x - w->a.x, ez = (double)w->b.z - w->a.z, len = hypot(ex, ez), qx, qz;
+            double ex = (double)w->b.x - w->a.x, ez = (double)w->b.z - w->a.z, len = sqrt(ex * ex + ez * ez),
+                   qx, qz;
             if (len == 0) continue;
-            double d = nav__segment_nearest(x, z, w->a.x, w->a.z, w->b.x, w->b.z, &qx, &qz);
+            double d = nav__segment_nearest(x, z, w->a.x, w->a.z, w->b.x, w->b.z, &qx, &qz), keep = clearance;
+            if (d >= keep) continue;
+            if (no_nearer)
+                keep = fmin(keep, nav__segment_distance(a->place.position.x, a->place.position.z, w->a.x,
+                                                        w->a.z, w->b.x, w->b.z));
             if (d >= keep) continue;
             double nx = -ez / len, nz = ex / len; /* (its walkable side) */
             if (d > 1e-9 && (x - qx) * nx + (z - qz) * nz > 0) nx = (x - qx) / d, nz = (z - qz) / d;
             x = qx + nx * keep, z = qz + nz * keep;
         }
     return (nav__orca_vec){x, z};
+}
+
+/* Where agent i steers for its corner: the corner moved out of its clearance from the walls near it
+ * (a route bends round a wall's end exactly; its body cannot). */
+static nav__orca_vec steer_point(const nav_crowd *c, uint32_t i, nav_vec3 corner)
+{
+    return out_of_walls(c, i, corner.x, corner.z, false);
 }
 
 /* Whether the straight way from agent i towards point `to` (to where it would steer for it) keeps half
@@ -989,8 +1014,17 @@ static void fill_buckets(nav_crowd *c)
                                           a->state == NAV_AGENT_ON_LINK};
     }
     uint32_t n = 0, placed_count = start[c->buckets];
-    for (uint32_t e = 0; e < placed_count; e++)
-        if (c->steers[c->near_by[e].id]) c->steering[n++] = c->near_by[e].id;
+    memset(c->slot, 0xff, (size_t)c->max_agents * sizeof *c->slot);
+    c->widest = 0, c->longest_step = 0;
+    for (uint32_t e = 0; e < placed_count; e++) {
+        uint32_t i = c->near_by[e].id;
+        if (c->steers[i]) c->steering[n++] = i;
+        c->slot[i] = e;
+        c->after[e] = c->was[i].position;
+        c->widest = fmax(c->widest, c->agents[i].params.radius);
+        c->longest_step = fmax(c->longest_step, c->agents[i].params.max_speed * c->dt);
+    }
+    c->placed_count = placed_count;
     for (uint32_t i = 0; i < c->max_agents; i++)
         if (c->steers[i] && !c->avoids[i]) c->steering[n++] = i;
     c->steering_count = n;
@@ -1207,6 +1241,97 @@ static bool steer_chunk(void *ctx, void *scratch, uint32_t chunk)
         nav__orca_vec want = c->avoids[i] ? avoid(c, w, i, c->dt, &walled) : c->preferred[i];
         nav_status s = integrate(w, &c->agents[i], want, c->preferred[i], c->dt, walled);
         if (nav_failed(s)) w->failed |= s;
+        if (c->slot[i] != UINT32_MAX)
+            c->after[c->slot[i]] =
+                (nav__orca_vec){c->agents[i].place.position.x, c->agents[i].place.position.z};
+    }
+    return true;
+}
+
+/* Whether two agents in the hash both squeeze (a jam: they part only to the sizes they avoid as, or
+ * the jam would not resolve). */
+static bool both_squeeze(const nav_crowd *c, const placed *p, const placed *o)
+{
+    return c->was[p->id].radius < p->radius && c->was[o->id].radius < o->radius;
+}
+
+/* How far the agent in the hash's slot e is pushed from those it overlaps once the moves are made
+ * (DetourCrowd's collision handling, once a tick): from each, half their overlap (in a line; two at
+ * one point: the lower id to +x), the mean of those. Those that stand are pushed too: two that
+ * arrive at one goal part, and one that stands in the way makes room. Its own, from where the moves
+ * left everyone. (Those it may overlap are looked for in the hash's cells within its radius, the
+ * widest radius and two of the longest steps: at most 9 x 9 cells, four neighbour ranges across.) */
+static void part(nav_crowd *c, uint32_t e)
+{
+    const placed *p = &c->near_by[e];
+    c->push[e] = (nav__orca_vec){0, 0};
+    if (p->on_link) return;
+    uint32_t i = p->id;
+    double x = c->after[e].x, z = c->after[e].z, hx = c->was[i].position.x, hz = c->was[i].position.z,
+           reach = p->radius + c->widest + 2 * c->longest_step; /* (from where the hash has them) */
+    /* the cells within reach (of half the neighbour range: one to four, unless some are wide) */
+    int64_t x0 = cell_of(c, hx - reach), x1 = cell_of(c, hx + reach), z0 = cell_of(c, hz - reach),
+            z1 = cell_of(c, hz + reach);
+    if (x1 - x0 > 8) x0 = cell_of(c, hx) - 4, x1 = x0 + 8;
+    if (z1 - z0 > 8) z0 = cell_of(c, hz) - 4, z1 = z0 + 8;
+    uint32_t seen[81], cells = 0, n = 0;
+    double px = 0, pz = 0;
+    for (int64_t cz = z0; cz <= z1; cz++)
+        for (int64_t cx = x0; cx <= x1; cx++) {
+            uint32_t b = bucket_of(c, cx, cz), k = 0;
+            while (k < cells && seen[k] != b) k++;
+            if (k < cells) continue; /* (a bucket two cells share) */
+            seen[cells++] = b;
+            for (uint32_t f = c->start[b]; f < c->start[b + 1]; f++) {
+                const placed *o = &c->near_by[f];
+                double ox = x - c->after[f].x, oz = z - c->after[f].z,
+                       room = both_squeeze(c, p, o) ? c->was[i].radius + c->was[o->id].radius
+                                                    : (double)p->radius + o->radius,
+                       d2 = ox * ox + oz * oz;
+                if (f == e || o->on_link || d2 >= room * room ||
+                    fabsf(o->y - p->y) >= p->half_height + o->half_height)
+                    continue;
+                double d = sqrt(d2);
+                if (d > 1e-9)
+                    px += 0.5 * (room - d) * ox / d, pz += 0.5 * (room - d) * oz / d;
+                else
+                    px += (i < o->id ? 0.5 : -0.5) * room;
+                n++;
+            }
+        }
+    if (n) c->push[e] = (nav__orca_vec){px / n, pz / n};
+}
+
+static bool part_chunk(void *ctx, void *scratch, uint32_t chunk)
+{
+    nav_crowd *c = ctx;
+    (void)scratch;
+    uint32_t end = c->placed_count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->placed_count;
+    for (uint32_t e = chunk * CHUNK; e < end; e++) part(c, e);
+    return true;
+}
+
+/* Each pushed agent moved along the surface as far as its push takes it, but not into its clearance
+ * from the walls near it (nor further in). */
+static bool push_chunk(void *ctx, void *scratch, uint32_t chunk)
+{
+    nav_crowd *c = ctx;
+    worker *w = scratch;
+    uint32_t end = c->placed_count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->placed_count;
+    for (uint32_t e = chunk * CHUNK; e < end; e++) {
+        if (c->push[e].x == 0 && c->push[e].z == 0) continue;
+        uint32_t i = c->near_by[e].id;
+        agent *a = &c->agents[i];
+        find_walls(c, w, i); /* (those that stand have not looked) */
+        nav__orca_vec clear =
+            out_of_walls(c, i, a->place.position.x + c->push[e].x, a->place.position.z + c->push[e].z, true);
+        nav_vec3 to = {(float)clear.x, a->place.position.y, (float)clear.z};
+        nav_world_place moved;
+        nav_status s = nav_world_move(w->query, &a->place, to, &moved);
+        if (nav_failed(s))
+            w->failed |= s;
+        else
+            a->place = moved;
     }
     return true;
 }
@@ -1242,6 +1367,9 @@ nav_status nav_crowd_tick(nav_crowd *c, double dt)
     }
     fill_buckets(c);
     run_chunks(c, c->steering_count / CHUNK + (c->steering_count % CHUNK != 0), steer_chunk);
+    uint32_t placed_chunks = c->placed_count / CHUNK + (c->placed_count % CHUNK != 0);
+    run_chunks(c, placed_chunks, part_chunk);
+    run_chunks(c, placed_chunks, push_chunk);
     for (uint32_t t = 0; t < c->threads; t++) /* (a failure: its details, and the plans' if they failed) */
         if (c->workers[t].failed)
             result = NAV_FAILURE | (nav_failed(result) ? result & NAV_DETAIL_MASK : 0) |

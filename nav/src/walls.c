@@ -10,7 +10,8 @@ double nav__segment_nearest(double x, double z, double ax, double az, double bx,
     double s = len2 > 0 ? ((x - ax) * ex + (z - az) * ez) / len2 : 0;
     s = s < 0 ? 0 : (s > 1 ? 1 : s);
     *qx = ax + ex * s, *qz = az + ez * s;
-    return hypot(*qx - x, *qz - z);
+    double dx = *qx - x, dz = *qz - z;
+    return sqrt(dx * dx + dz * dz); /* (not hypot: libm's guard against overflow, slow, is not needed) */
 }
 
 double nav__segment_distance(double x, double z, double ax, double az, double bx, double bz)
@@ -34,7 +35,8 @@ static bool in_line(nav_wall w, nav_wall v)
 {
     double ex = (double)w.b.x - w.a.x, ez = (double)w.b.z - w.a.z, fx = (double)v.b.x - v.a.x,
            fz = (double)v.b.z - v.a.z;
-    return ex * fx + ez * fz > 0 && fabs(ex * fz - ez * fx) <= 1e-6 * hypot(ex, ez) * hypot(fx, fz);
+    return ex * fx + ez * fz > 0 &&
+           fabs(ex * fz - ez * fx) <= 1e-6 * sqrt((ex * ex + ez * ez) * (fx * fx + fz * fz));
 }
 
 void nav__keep_wall(nav_wall w, double x, double z, nav_wall *out, uint32_t capacity, uint32_t *n, bool *more)

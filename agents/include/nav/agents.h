@@ -30,8 +30,13 @@
  *     squeezes: over the next two seconds it avoids as if down to half its radius, so that a jam in
  *     a doorway or a corridor too narrow to pass resolves (overlapping, where forced); moving
  *     freely again, it grows back.
- * Avoidance is worked out over where every agent stood when the tick began, so the order of the
- * agents plays no part.
+ * Then every agent on the ground, moving or standing, that overlaps others is pushed apart from them
+ * (DetourCrowd's collision handling): from each, by half their overlap (two that both squeeze, by
+ * half of what they overlap at the sizes they squeeze to), the mean of those, along the surface and
+ * no nearer to the walls near it than its clearance (or than it stands already): two that arrive at
+ * one goal part, one that stands in the way makes room.
+ * Avoidance is worked out over where every agent stood when the tick began, and the pushing apart
+ * over where the moves left them, so the order of the agents plays no part.
  *
  * Plans again are budgeted: a tick makes at most max_replans of them (nav_crowd_desc), on the
  * caller's thread, the agents that need one taking turns; the others go on as they were meanwhile.
