@@ -772,6 +772,104 @@ static void test_steps_optimal(void **state)
     assert_true(compared > 400 && unreachable > 20);
 }
 
+/* nav_mesh_corridor_corners from each point of a funnel path (its start, then each corner) through
+ * the rest of the path's corridor: a way to the goal that the grid says is walkable (any-angle, its
+ * steps included) and no longer than the rest of the path (shorter where polygons share a portal
+ * split in pieces, of which the search crossed one), the first two of its corners when asked for
+ * two; on random grids with steps (one-way edges). Bad arguments are refused. */
+static void test_corridor_corners(void **state)
+{
+    (void)state;
+    unsigned seed = 43;
+    int compared = 0, shorter = 0;
+    for (int m = 0; m < 20; m++) {
+        nav_grid *grid = random_steps_grid(&seed);
+        int32_t w = nav_grid_width(grid), h = nav_grid_height(grid);
+        nav_mesh *mesh = build(grid, NULL);
+        nav_mesh_query *q;
+        assert_int_equal(nav_mesh_query_create(mesh, NULL, &q), NAV_SUCCESS);
+        nav_path path = new_path(), walk = new_path();
+        for (int k = 0; k < 40; k++) {
+            int32_t sx = rand_r(&seed) % w, sy = rand_r(&seed) % h, gx = rand_r(&seed) % w,
+                    gy = rand_r(&seed) % h;
+            if (!nav_grid_passable(grid, sx, sy) || !nav_grid_passable(grid, gx, gy)) continue;
+            nav_vec3 a = nav_grid_cell_center(grid, sx, sy), b = nav_grid_cell_center(grid, gx, gy);
+            nav_mesh_result r;
+            if (nav_mesh_find_path(q, &(nav_mesh_path_desc){.mode = NAV_MESH_PATH_FUNNEL}, a, b, &path, &r) !=
+                NAV_SUCCESS)
+                continue;
+            uint32_t count;
+            const uint32_t *corridor = nav_mesh_query_corridor(q, &count);
+            uint32_t at = 0; /* the corridor's polygon of point j */
+            for (uint32_t j = 0; j + 1 < path.count; j++) {
+                while (at < count && corridor[at] != path.nodes[j]) at++;
+                assert_true(at < count);
+                nav_vec3 corners[64];
+                uint32_t n, few;
+                bool reached, few_reached;
+                assert_int_equal(nav_mesh_corridor_corners(mesh, corridor + at, count - at, path.points[j], b,
+                                                           corners, 64, &n, &reached),
+                                 NAV_SUCCESS);
+                assert_true(reached && n >= 1);
+                assert_memory_equal(&corners[n - 1], &b, sizeof b);
+                /* a way on the grid, no longer than the path's from point j on */
+                double rest;
+                walk.count = 0;
+                for (uint32_t c = j; c < path.count; c++)
+                    assert_int_equal(nav_path_push(&walk, path.points[c], 0), NAV_SUCCESS);
+                assert_int_equal(nav_grid_validate_anyangle_path(grid, &walk, &rest), NAV_SUCCESS);
+                walk.count = 0;
+                assert_int_equal(nav_path_push(&walk, path.points[j], 0), NAV_SUCCESS);
+                for (uint32_t c = 0; c < n; c++)
+                    assert_int_equal(nav_path_push(&walk, corners[c], 0), NAV_SUCCESS);
+                double length;
+                assert_int_equal(nav_grid_validate_anyangle_path(grid, &walk, &length), NAV_SUCCESS);
+                assert_true(length <= rest * (1 + 1e-9) + 1e-9);
+                shorter += length < rest * (1 - 1e-9);
+                /* asked for two: the first two of those */
+                nav_vec3 two[2];
+                assert_int_equal(nav_mesh_corridor_corners(mesh, corridor + at, count - at, path.points[j], b,
+                                                           two, 2, &few, &few_reached),
+                                 NAV_SUCCESS);
+                assert_int_equal(few, n < 2 ? n : 2);
+                assert_int_equal(few_reached, n <= 2);
+                assert_memory_equal(two, corners, few * sizeof *two);
+                compared++;
+            }
+            /* bad arguments */
+            nav_vec3 c[2];
+            uint32_t n = 7;
+            bool reached = true;
+            nav_vec3 off = {-5, 0, -5}, nan = {NAN, 0, 0};
+            assert_int_equal(nav_mesh_corridor_corners(mesh, corridor, count, off, b, c, 2, &n, &reached),
+                             NAV_FAILURE | NAV_INVALID_PARAM);
+            assert_true(n == 0 && !reached);
+            assert_int_equal(nav_mesh_corridor_corners(mesh, corridor, count, nan, b, c, 2, &n, &reached),
+                             NAV_FAILURE | NAV_INVALID_PARAM);
+            assert_int_equal(nav_mesh_corridor_corners(mesh, corridor, 0, a, b, c, 2, &n, &reached),
+                             NAV_FAILURE | NAV_INVALID_PARAM);
+            assert_int_equal(nav_mesh_corridor_corners(mesh, corridor, count, a, b, c, 0, &n, &reached),
+                             NAV_FAILURE | NAV_INVALID_PARAM);
+            if (count >= 3) { /* a corridor with a polygon left out: its two neighbours share no edge */
+                uint32_t broken[3] = {corridor[0], corridor[2], corridor[1]};
+                nav_status s = nav_mesh_corridor_corners(mesh, broken, 3, a, b, c, 2, &n, &reached);
+                bool shares = false;
+                for (uint32_t e = mesh->poly_first[corridor[2]]; e < mesh->poly_first[corridor[2] + 1]; e++)
+                    shares |= mesh->edge_poly[e] == corridor[0];
+                if (!shares) assert_int_equal(s, NAV_FAILURE | NAV_INVALID_PARAM);
+            }
+        }
+        nav_path_destroy(&path);
+        nav_path_destroy(&walk);
+        nav_mesh_query_destroy(q);
+        nav_mesh_destroy(mesh);
+        nav_grid_destroy(grid);
+    }
+    fprintf(stderr, "corridor corners: %d starts compared, %d ways shorter than the search's\n", compared,
+            shorter);
+    assert_true(compared > 1000);
+}
+
 /* The shortest length from point a to vertex v of the mesh (on its floor): the least over the
  * polygons that hold v of a path, by a search that may turn at every vertex, to a point of the
  * polygon 1e-4 from v. */
@@ -2763,6 +2861,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_landmarks),
         cmocka_unit_test(test_one_way_steps),
         cmocka_unit_test(test_steps_optimal),
+        cmocka_unit_test(test_corridor_corners),
         cmocka_unit_test(test_steps_landmarks),
         cmocka_unit_test(test_steps_complete),
         cmocka_unit_test(test_terrain_and_filters),

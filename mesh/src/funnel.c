@@ -35,29 +35,87 @@ static double segment_cost(const nav__portal *portals, const double *area_cost, 
     return total + (1 - t_in) * length * area_cost[to];
 }
 
-/* Appends a corner unless it is the point before (an apex that had not moved yet). */
-static bool add_corner(nav_path *out, uint8_t *flags, double x, float y, double z, uint32_t poly)
+/* Where the funnel reads its portals: an array, or a mesh's corridor (each portal worked out when the
+ * funnel comes to it, so that a walk that stops after a few corners reads no more of it). */
+typedef struct portal_source {
+    const nav__portal *portals; /* or null: */
+    const nav_mesh *mesh;
+    const uint32_t *corridor;
+    nav_vec3 end;
+} portal_source;
+
+/* Whether a walk may cross edge e of a polygon into it from polygon `from`. */
+static bool crossable(const nav_mesh *m, uint32_t e, uint32_t from)
 {
-    nav_vec3 last = out->points[out->count - 1];
-    if ((double)last.x == x && (double)last.z == z) return true;
-    if (nav_failed(nav_path_push(out, nav_vec3_make((float)x, y, (float)z), poly))) return false;
-    flags[out->count - 1] = NAV_MESH_POINT_CORNER;
+    uint32_t t = m->edge_twin[e];
+    return m->edge_poly[e] == from && t != NAV_MESH_NO_POLY && !(m->edge_flags[t] & NAV__EDGE_ONE_WAY);
+}
+
+/* Whether edge e of a polygon (its edges first .. first + n - 1) lies in the line of its edge f. */
+static bool in_line(const nav_mesh *m, uint32_t first, uint32_t n, uint32_t e, uint32_t f)
+{
+    nav_vec3 a = m->verts[m->edge_vert[f]], b = m->verts[m->edge_vert[first + (f - first + 1) % n]],
+             c = m->verts[m->edge_vert[e]], d = m->verts[m->edge_vert[first + (e - first + 1) % n]];
+    return nav__cross(a.x, a.z, b.x, b.z, c.x, c.z) == 0 && nav__cross(a.x, a.z, b.x, b.z, d.x, d.z) == 0;
+}
+
+/* Portal i of the source, of count (the last: the goal); false when the corridor's polygons i and
+ * i + 1 share no edge a walk may cross from the first into the second. */
+static bool portal_of(const portal_source *s, uint32_t i, uint32_t count, nav__portal *out)
+{
+    if (s->portals) {
+        *out = s->portals[i];
+        return true;
+    }
+    if (i + 1 == count) {
+        *out = (nav__portal){s->end.x, s->end.z, s->end.x, s->end.z, s->end.y, s->end.y};
+        return true;
+    }
+    const nav_mesh *m = s->mesh;
+    uint32_t from = s->corridor[i], into = s->corridor[i + 1];
+    if (into >= m->poly_count) return false;
+    uint32_t first = m->poly_first[into], n = m->poly_first[into + 1] - first, k = 0;
+    while (k < n && !crossable(m, first + k, from)) k++;
+    if (k == n) return false;
+    /* the portal: the run of edges they share in one line (an edge of one split where others meet it) */
+    uint32_t lo = k, hi = k;
+    for (uint32_t step = 1; step < n; step++) {
+        uint32_t e = first + (k + n - step) % n;
+        if (!crossable(m, e, from) || !in_line(m, first, n, e, first + k)) break;
+        lo = (k + n - step) % n;
+    }
+    for (uint32_t step = 1; step < n; step++) {
+        uint32_t e = first + (k + step) % n;
+        if (!crossable(m, e, from) || !in_line(m, first, n, e, first + k)) break;
+        hi = (k + step) % n;
+    }
+    /* crossing into `into` through them, from the walker's left end to its right */
+    nav_vec3 l = m->verts[m->edge_vert[first + lo]], r = m->verts[m->edge_vert[first + (hi + 1) % n]];
+    *out = (nav__portal){l.x, l.z, r.x, r.z, l.y, r.y};
     return true;
 }
 
-nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_t *corridor,
-                       const double *area_cost, uint32_t count, nav_path *out, uint8_t *flags, double *cost)
+/* What the funnel does with each corner it finds (at: the corridor's index of the polygon after it)
+ * and with the goal (goal true): false stops it (sink_full says whether for want of room, or because
+ * enough were found). */
+typedef bool (*corner_sink)(void *ctx, double x, float y, double z, uint32_t at, bool goal);
+
+/* The funnel over count portals of src from start, each corner (and the goal) to sink; *cost: the
+ * way's cost (area_cost [opt]: with an array of portals only). Returns NAV_SUCCESS (the sink may
+ * have stopped it), or NAV_FAILURE | NAV_INVALID_PARAM (a corridor's polygons that share no edge). */
+static nav_status funnel(nav_vec3 start, const portal_source *src, const double *area_cost, uint32_t count,
+                         corner_sink sink, void *ctx, double *cost)
 {
+    const nav__portal *portals = src->portals;
     *cost = 0;
-    if (nav_failed(nav_path_push(out, start, corridor[0]))) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    flags[out->count - 1] = NAV_MESH_POINT_START;
     double apex_x = start.x, apex_z = start.z;
     double left_x = apex_x, left_z = apex_z, right_x = apex_x, right_z = apex_z;
     uint32_t apex_at = 0; /* the corridor polygon the apex lies in (for a corner: the one after it) */
     uint32_t left_at = 0, right_at = 0;
     float left_y = start.y, right_y = start.y;
     for (uint32_t i = 0; i < count; i++) {
-        nav__portal p = portals[i];
+        nav__portal p;
+        if (!portal_of(src, i, count, &p)) return NAV_FAILURE | NAV_INVALID_PARAM;
         int view = nav__portal_view(apex_x, apex_z, p.right_x, p.right_z, p.left_x, p.left_z);
         if (view == NAV__SEES_ON && i + 1 < count) {
             /* the apex lies in the next polygon too and sees all of it: the funnel starts afresh
@@ -84,8 +142,7 @@ nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_
                 /* the right end crosses the left side: the left end is a corner (unless it is the goal) */
                 if (left_at + 1 == count) break;
                 *cost += segment_cost(portals, area_cost, apex_at, left_at, apex_x, apex_z, left_x, left_z);
-                if (!add_corner(out, flags, left_x, left_y, left_z, corridor[left_at + 1]))
-                    return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+                if (!sink(ctx, left_x, left_y, left_z, left_at + 1, false)) return NAV_SUCCESS;
                 apex_x = right_x = left_x;
                 apex_z = right_z = left_z;
                 right_y = left_y;
@@ -107,8 +164,7 @@ nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_
                 if (right_at + 1 == count) break;
                 *cost +=
                     segment_cost(portals, area_cost, apex_at, right_at, apex_x, apex_z, right_x, right_z);
-                if (!add_corner(out, flags, right_x, right_y, right_z, corridor[right_at + 1]))
-                    return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+                if (!sink(ctx, right_x, right_y, right_z, right_at + 1, false)) return NAV_SUCCESS;
                 apex_x = left_x = right_x;
                 apex_z = left_z = right_z;
                 left_y = right_y;
@@ -119,11 +175,84 @@ nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_
             }
         }
     }
-    const nav__portal *goal = &portals[count - 1];
-    *cost += segment_cost(portals, area_cost, apex_at, count - 1, apex_x, apex_z, goal->left_x, goal->left_z);
-    if (nav_failed(nav_path_push(out, nav_vec3_make((float)goal->left_x, goal->left_y, (float)goal->left_z),
-                                 corridor[count - 1])))
-        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    flags[out->count - 1] = NAV_MESH_POINT_END; /* a path of one point is start and end */
+    nav__portal goal;
+    (void)portal_of(src, count - 1, count, &goal); /* (the goal's: no edge) */
+    *cost += segment_cost(portals, area_cost, apex_at, count - 1, apex_x, apex_z, goal.left_x, goal.left_z);
+    (void)sink(ctx, goal.left_x, goal.left_y, goal.left_z, count - 1, true);
+    return NAV_SUCCESS;
+}
+
+/* nav__funnel's sink: each corner (unless it is the point before: an apex that had not moved yet)
+ * and the goal appended to the path. */
+typedef struct path_sink {
+    nav_path *out;
+    uint8_t *flags;
+    const uint32_t *corridor;
+    bool failed;
+} path_sink;
+
+static bool to_path(void *ctx, double x, float y, double z, uint32_t at, bool goal)
+{
+    path_sink *s = ctx;
+    nav_vec3 last = s->out->points[s->out->count - 1];
+    if (!goal && (double)last.x == x && (double)last.z == z) return true;
+    if (nav_failed(nav_path_push(s->out, nav_vec3_make((float)x, y, (float)z), s->corridor[at])))
+        return !(s->failed = true);
+    s->flags[s->out->count - 1] = goal ? NAV_MESH_POINT_END : NAV_MESH_POINT_CORNER;
+    return true;
+}
+
+nav_status nav__funnel(nav_vec3 start, const nav__portal *portals, const uint32_t *corridor,
+                       const double *area_cost, uint32_t count, nav_path *out, uint8_t *flags, double *cost)
+{
+    *cost = 0;
+    if (nav_failed(nav_path_push(out, start, corridor[0]))) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    flags[out->count - 1] = NAV_MESH_POINT_START; /* (a path of one point is start and end: the goal's) */
+    path_sink sink = {out, flags, corridor, false};
+    (void)funnel(start, &(portal_source){.portals = portals}, area_cost, count, to_path, &sink, cost);
+    return sink.failed ? NAV_FAILURE | NAV_OUT_OF_MEMORY : NAV_SUCCESS;
+}
+
+static bool finite3(nav_vec3 v)
+{
+    return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
+/* nav_mesh_corridor_corners' sink: corners into an array, until it is full. */
+typedef struct corner_list {
+    nav_vec3 start;
+    nav_vec3 *corners;
+    uint32_t capacity, count;
+    bool reached;
+} corner_list;
+
+static bool to_list(void *ctx, double x, float y, double z, uint32_t at, bool goal)
+{
+    (void)at;
+    corner_list *l = ctx;
+    nav_vec3 last = l->count ? l->corners[l->count - 1] : l->start;
+    if (!goal && (double)last.x == x && (double)last.z == z) return true;
+    if (l->count == l->capacity) return false;
+    l->corners[l->count++] = nav_vec3_make((float)x, y, (float)z);
+    l->reached = goal;
+    return l->count < l->capacity || goal;
+}
+
+nav_status nav_mesh_corridor_corners(const nav_mesh *mesh, const uint32_t *corridor, uint32_t count,
+                                     nav_vec3 start, nav_vec3 end, nav_vec3 *corners, uint32_t capacity,
+                                     uint32_t *corner_count, bool *reached)
+{
+    if (corner_count) *corner_count = 0;
+    if (reached) *reached = false;
+    if (!mesh || !corridor || !count || !corners || !capacity || !corner_count || !reached ||
+        !finite3(start) || !finite3(end) || corridor[0] >= mesh->poly_count ||
+        !nav__mesh_poly_contains_xz(mesh, corridor[0], start.x, start.z))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    corner_list list = {start, corners, capacity, 0, false};
+    double cost;
+    nav_status s = funnel(start, &(portal_source){.mesh = mesh, .corridor = corridor, .end = end}, NULL,
+                          count, to_list, &list, &cost);
+    if (nav_failed(s)) return s;
+    *corner_count = list.count, *reached = list.reached;
     return NAV_SUCCESS;
 }
