@@ -209,17 +209,26 @@ static void test_random_walks(void **state)
     nav_world_destroy(w);
 }
 
-/* A world of one grid region made of rows (the grid is the caller's to destroy, after the world). */
-static nav_world *grid_world(const char *const *rows, int32_t h, nav_grid **grid)
+/* A world of one region: the grid, or (grid null) the mesh (the caller's to destroy, after the
+ * world). */
+static nav_world *world_of(const nav_grid *grid, const nav_mesh *mesh)
 {
-    *grid = test_grid_from_rows(rows, h, &(nav_grid_desc){.cell_size = 1});
     nav_world_builder *b;
     assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
-    assert_int_equal(nav_world_builder_add_grid(b, "ground", *grid, NULL), NAV_SUCCESS);
+    assert_int_equal(grid ? nav_world_builder_add_grid(b, "ground", grid, NULL)
+                          : nav_world_builder_add_mesh(b, "ground", mesh, NULL),
+                     NAV_SUCCESS);
     nav_world *w;
     assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
     nav_world_builder_destroy(b);
     return w;
+}
+
+/* A world of one grid region made of rows (the grid is the caller's to destroy, after the world). */
+static nav_world *grid_world(const char *const *rows, int32_t h, nav_grid **grid)
+{
+    *grid = test_grid_from_rows(rows, h, &(nav_grid_desc){.cell_size = 1});
+    return world_of(*grid, NULL);
 }
 
 /* A crowd (desc) of two agents, one at (x0, z) going to (x1, z) and one the other way. */
@@ -339,6 +348,62 @@ static void test_walls_kept(void **state)
         nav_crowd_destroy(crowd);
     }
     nav_world_destroy(w);
+    nav_grid_destroy(grid);
+}
+
+/* An agent on a navmesh region (built from a grid with walls to go round) steers for the first corner
+ * of the shortest way from where it stands: at every tick, the point it steered for is seen from
+ * where it stood and lies on a shortest way from there to the goal (the way to it and the world's
+ * shortest from it on are no longer than the world's shortest from where it stood); it arrives. */
+static void test_corridor_corners_followed(void **state)
+{
+    (void)state;
+    const char *rows[] = {"....................", "..######....######..", ".......#....#.......",
+                          ".......#....#..###..", "..#####......#......", "....................",
+                          "......######...###..", "...................."};
+    nav_grid *grid = test_grid_from_rows(rows, 8, &(nav_grid_desc){.cell_size = 1});
+    nav_mesh *mesh;
+    assert_int_equal(nav_mesh_build_from_grid(grid, NULL, &mesh), NAV_SUCCESS);
+    nav_world *w = world_of(NULL, mesh);
+    nav_world_query *q;
+    assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    const nav_vec3 starts[3] = {{0.5f, 0, 0.5f}, {19.5f, 0, 7.5f}, {9.5f, 0, 2.5f}},
+                   goals[3] = {{19.5f, 0, 7.5f}, {0.5f, 0, 3.5f}, {18.5f, 0, 2.5f}};
+    int checked = 0;
+    for (int k = 0; k < 3; k++) {
+        nav_crowd *crowd;
+        assert_int_equal(nav_crowd_create(w, NULL, &crowd), NAV_SUCCESS);
+        uint32_t id;
+        assert_int_equal(nav_crowd_add_agent(crowd, starts[k], &walker, &id), NAV_SUCCESS);
+        assert_int_equal(nav_crowd_set_goal(crowd, id, goals[k]), NAV_SUCCESS);
+        nav_agent_info a, was;
+        assert_true(nav_crowd_agent(crowd, id, &was));
+        for (int t = 0; t < 900 && was.state != NAV_AGENT_ARRIVED; t++, was = a) {
+            assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+            assert_true(nav_crowd_agent(crowd, id, &a));
+            check_on_surface(w, &a);
+            if (a.state != NAV_AGENT_MOVING && a.state != NAV_AGENT_ARRIVED) continue;
+            bool sees;
+            assert_int_equal(nav_world_sees(q, &was.place, a.steer_to, &sees), NAV_SUCCESS);
+            assert_true(sees);
+            nav_world_result from_here, from_corner;
+            assert_int_equal(nav_world_find_path(q, was.place.position, a.goal, &path, &from_here),
+                             NAV_SUCCESS);
+            assert_int_equal(nav_world_find_path(q, a.steer_to, a.goal, &path, &from_corner), NAV_SUCCESS);
+            double via = nav_vec3_dist_xz(was.place.position, a.steer_to) + from_corner.cost;
+            assert_true(via <= from_here.cost * (1 + 1e-6) + 1e-4);
+            checked++;
+        }
+        assert_int_equal(was.state, NAV_AGENT_ARRIVED);
+        nav_crowd_destroy(crowd);
+    }
+    fprintf(stderr, "corridor corners: %d ticks checked\n", checked);
+    nav_path_destroy(&path);
+    nav_world_query_destroy(q);
+    nav_world_destroy(w);
+    nav_mesh_destroy(mesh);
     nav_grid_destroy(grid);
 }
 
@@ -469,12 +534,7 @@ static void test_flow_shared(void **state)
     const char *rows[] = {"................", ".....###########", "................", "########...#####",
                           "................"};
     nav_grid *grid = test_grid_from_rows(rows, 5, &(nav_grid_desc){.cell_size = 8});
-    nav_world_builder *b;
-    assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
-    assert_int_equal(nav_world_builder_add_grid(b, "field", grid, NULL), NAV_SUCCESS);
-    nav_world *w;
-    assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
-    nav_world_builder_destroy(b);
+    nav_world *w = world_of(grid, NULL);
     enum { FLOWING = 9, OTHERS = 5, ALL = FLOWING + OTHERS };
     nav_agent_info end[2][ALL];
     for (int run = 0; run < 2; run++) {
@@ -1059,6 +1119,7 @@ int main(void)
         cmocka_unit_test(test_flow_shared),
         cmocka_unit_test(test_jam_resolves),
         cmocka_unit_test(test_stand_apart),
+        cmocka_unit_test(test_corridor_corners_followed),
         cmocka_unit_test(test_twenty_through_a_door),
         cmocka_unit_test(test_links_and_events),
         cmocka_unit_test(test_closed_ladder),

@@ -45,6 +45,7 @@
 #define FLOW_MIN_AGENTS      8  /* agents that share a goal before a flow field may pay */
 #define FLOW_LOOK_AHEAD      16 /* cells of its flow an agent may see ahead in a tick */
 #define DEFAULT_WALL_HORIZON 1.0
+#define AIM_TICKS            8 /* an agent on a navmesh leg works its corner out again at least so often */
 
 /* A route's points, one block: points, then regions, nodes (places) and links. */
 typedef struct route {
@@ -55,6 +56,10 @@ typedef struct route {
     uint32_t count, capacity;
     uint32_t *link_points; /* the points with a link after them, in order (link_count of them) */
     uint32_t link_count;
+    /* a navmesh leg's polygon corridor: polys[corridor_from[i] .. corridor_to[i]) for each point i of
+     * the leg (UINT32_MAX: none, a leg of another kind), one spare slot before each */
+    uint32_t *corridor_from, *corridor_to;
+    uint32_t *polys, poly_count, poly_capacity;
 } route;
 
 typedef struct agent {
@@ -64,7 +69,13 @@ typedef struct agent {
     nav_vec3 velocity, goal;
     nav_agent_state state;
     route route;
-    uint32_t corner;       /* the route point it steers to */
+    uint32_t corner;        /* the route point it steers to (on a navmesh leg, the leg's last) */
+    uint32_t poly_at;       /* on a navmesh leg: its polygon's place in the route's corridor */
+    nav_vec3 aim;           /* on a navmesh leg: the corridor's corner it steers for this tick, */
+    bool aim_set, aim_last; /* when it does, and whether that is its goal; */
+    bool aim_kept;          /* kept from where it was worked out: its polygon's place, the leg's end */
+    nav_vec3 steer_to;      /* the point it steered for in the last tick (nav_agent_info) */
+    uint32_t aim_at, aim_end;
     nav_vec3 link_from;    /* on a link: where it started across */
     double link_length;    /* and how far it has to go, */
     double link_done;      /* and has gone */
@@ -122,8 +133,9 @@ typedef struct worker {
 struct nav_crowd {
     const nav_world *world;
     nav_allocator allocator;
-    nav_world_query *query; /* the crowd's plans (on the caller's thread) */
-    nav_path path;          /* a plan's path */
+    nav_world_query *query;  /* the crowd's plans (on the caller's thread) */
+    nav_path path;           /* a plan's path */
+    uint32_t corridor_count; /* (corridor_of's) */
     agent *agents;
     uint32_t max_agents;
     /* avoidance (nav_crowd_desc) */
@@ -154,6 +166,7 @@ struct nav_crowd {
     flow flows[MAX_FLOWS];
     flow_candidate *candidates; /* max_agents */
     double time;                /* seconds ticked */
+    uint64_t ticks;             /* and ticks */
     double dt;                  /* the tick's */
     uint32_t max_replans;       /* plans a tick */
     uint32_t replan_from;       /* the agent whose turn to plan again comes first */
@@ -290,12 +303,13 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
 
 static size_t route_point_bytes(void)
 {
-    return sizeof(nav_vec3) + 4 * sizeof(uint32_t);
+    return sizeof(nav_vec3) + 6 * sizeof(uint32_t);
 }
 
 static void route_free(nav_crowd *c, route *r)
 {
     nav__free(&c->allocator, r->points);
+    nav__free(&c->allocator, r->polys);
     *r = (route){0};
 }
 
@@ -354,7 +368,9 @@ size_t nav_crowd_memory_bytes(const nav_crowd *c)
             nav_world_query_memory_bytes(c->workers[t].query);
     for (uint32_t k = 0; k < c->chunks; k++)
         bytes += (size_t)c->chunk_events[k].capacity * sizeof(nav_crowd_event);
-    for (uint32_t i = 0; i < c->max_agents; i++) bytes += c->agents[i].route.capacity * route_point_bytes();
+    for (uint32_t i = 0; i < c->max_agents; i++)
+        bytes += c->agents[i].route.capacity * route_point_bytes() +
+                 c->agents[i].route.poly_capacity * sizeof(uint32_t);
     for (uint32_t f = 0; f < MAX_FLOWS; f++) /* (13 bytes a cell: nav/flow.h) */
         if (c->flows[f].field) {
             const nav_grid *g = nav_world_region_grid(c->world, c->flows[f].region);
@@ -485,8 +501,37 @@ static bool route_reserve(nav_crowd *c, route *r, uint32_t n)
     r->nodes = r->regions + capacity;
     r->links = r->nodes + capacity;
     r->link_points = r->links + capacity;
+    r->corridor_from = r->link_points + capacity;
+    r->corridor_to = r->corridor_from + capacity;
     r->capacity = capacity;
     return true;
+}
+
+/* Appends leg l's polygon corridor (of the crowd's last plan) to route r's, after a spare slot
+ * (c->corridor_count: its length). */
+static nav_status corridor_of(nav_crowd *c, route *r, uint32_t l)
+{
+    for (;;) {
+        uint32_t room = r->poly_capacity - r->poly_count, n = 0;
+        nav_status s = room > 1 ? nav_world_leg_corridor(c->query, l, &c->path, r->polys + r->poly_count + 1,
+                                                         room - 1, &n)
+                                : NAV_FAILURE | NAV_BUFFER_TOO_SMALL;
+        if (!nav_failed(s) && n == 0) return NAV_FAILURE | NAV_INVALID_PARAM;
+        if (!nav_failed(s)) {
+            r->poly_count += n + 1;
+            c->corridor_count = n;
+            return NAV_SUCCESS;
+        }
+        if (!nav_has_detail(s, NAV_BUFFER_TOO_SMALL)) return s;
+        uint32_t need = r->poly_count + (n > 16 ? n : 16) + 1,
+                 capacity = r->poly_capacity ? r->poly_capacity : 64;
+        while (capacity < need) capacity = capacity > UINT32_MAX / 2 ? need : capacity * 2;
+        uint32_t *polys = nav__alloc(&c->allocator, nav__mul_size(capacity, sizeof *polys));
+        if (!polys) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        if (r->poly_count) memcpy(polys, r->polys, (size_t)r->poly_count * sizeof *polys);
+        nav__free(&c->allocator, r->polys);
+        r->polys = polys, r->poly_capacity = capacity;
+    }
 }
 
 /* The route of the crowd's last plan (c->path and its query's legs, to goal) into agent a's. */
@@ -506,6 +551,17 @@ static bool take_route(nav_crowd *c, agent *a, nav_vec3 goal)
             r->links[i] = i + 1 == leg[l].first_point + leg[l].point_count ? leg[l].link : NAV_WORLD_NONE;
             if (r->links[i] != NAV_WORLD_NONE) r->link_points[r->link_count++] = i;
         }
+    r->poly_count = 0;
+    for (uint32_t l = 0; l < legs; l++) {
+        uint32_t from = UINT32_MAX, to = UINT32_MAX;
+        if (nav_world_region_kind_of(c->world, leg[l].region) == NAV_WORLD_REGION_MESH) {
+            nav_status s = corridor_of(c, r, l);
+            if (nav_failed(s) && nav_has_detail(s, NAV_OUT_OF_MEMORY)) return false;
+            if (!nav_failed(s)) from = r->poly_count - c->corridor_count, to = r->poly_count;
+        }
+        for (uint32_t i = leg[l].first_point; i < leg[l].first_point + leg[l].point_count; i++)
+            r->corridor_from[i] = from, r->corridor_to[i] = to;
+    }
     /* a grid leg ends at its cell's centre: the agent goes on to the goal's own point in that cell */
     const nav_grid *g = r->count ? nav_world_region_grid(c->world, r->regions[r->count - 1]) : NULL;
     int32_t x, y;
@@ -541,6 +597,7 @@ static nav_status plan(nav_crowd *c, agent *a, nav_vec3 goal, bool keep_if_none)
         return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
     a->corner = a->route.count > 1 ? 1 : 0; /* (the first point is where it starts) */
+    a->aim_kept = false, a->poly_at = 0;
     a->state = NAV_AGENT_MOVING;
     a->stuck = a->waited = 0;
     a->closed_ahead = false;
@@ -726,13 +783,77 @@ static bool spot_clear(const nav_crowd *c, uint32_t i, nav_vec3 at)
     return true;
 }
 
+/* On a navmesh leg, the corner agent a steers for: the first of the shortest way from where it stands
+ * through the rest of the leg's corridor to the leg's end (nav_mesh_corridor_corners: Detour's
+ * findCorners), its route's corner then the leg's end. The corridor is followed from the agent's
+ * polygon on; pushed off it onto a polygon next to it, the agent's polygon goes before it. False
+ * (a->aim_set false) when it does not steer by a corridor this tick: no corridor, a polygon off it
+ * (its route's corners then, and a plan again if it is held), a world whose regions load on demand. */
+static bool follow_corridor(nav_crowd *c, uint32_t id)
+{
+    agent *a = &c->agents[id];
+    route *r = &a->route;
+    uint32_t k = a->corner;
+    a->aim_set = false;
+    if (r->corridor_from[k] == UINT32_MAX || a->place.region != r->regions[k]) return false;
+    const nav_mesh *m = nav_world_region_mesh(c->world, r->regions[k]);
+    if (!m) return false;
+    uint32_t end = k, from = r->corridor_from[k], to = r->corridor_to[k];
+    while (r->links[end] == NAV_WORLD_NONE && end + 1 < r->count) end++;
+    if (a->poly_at < from || a->poly_at >= to) a->poly_at = from;
+    uint32_t at = a->poly_at, first = at, kept = 0;
+    while (at < to && r->polys[at] != a->place.id) at++;
+    bool off = at == to;
+    if (off) { /* (off it: its polygon before the corridor's rest, in the slot before, for this tick;
+                * before the farthest of the next few that it meets, if one does) */
+        first = a->poly_at - 1;
+        nav_mesh_poly_info info;
+        if (nav_mesh_poly(m, a->place.id, &info))
+            for (uint32_t j = a->poly_at; j < to && j < a->poly_at + 8; j++)
+                for (uint32_t e = 0; e < info.vert_count; e++)
+                    if (info.neighbours[e] == r->polys[j] && nav_mesh_edge_passable(m, a->place.id, e))
+                        first = j - 1;
+        kept = r->polys[first];
+        r->polys[first] = a->place.id;
+    } else {
+        first = a->poly_at = at;
+        /* the corner it had, worked out in this polygon, unless it is near it, or its turn came (one
+         * tick in AIM_TICKS, the agents in turn): a shortcut that came into sight meanwhile */
+        if (a->aim_kept && a->aim_at == first && a->aim_end == end && (c->ticks + id) % AIM_TICKS != 0 &&
+            nav_vec3_dist_xz(a->place.position, a->aim) > 2 * a->params.radius) {
+            a->corner = end;
+            a->aim_set = true;
+            return true;
+        }
+    }
+    a->aim_kept = false;
+    nav_vec3 corners[2];
+    uint32_t n;
+    bool reached;
+    nav_status s = nav_mesh_corridor_corners(m, r->polys + first, to - first, a->place.position,
+                                             r->points[end], corners, 2, &n, &reached);
+    if (off) r->polys[first] = kept;
+    if (nav_failed(s)) { /* (off the corridor and not next to it: a plan again, its turn come) */
+        a->stuck = fmax(a->stuck, STUCK_SECONDS);
+        return false;
+    }
+    a->corner = end;
+    uint32_t c0 = n > 1 && nav_vec3_dist_xz(a->place.position, corners[0]) < 1e-3f ? 1 : 0;
+    a->aim = corners[c0];
+    a->aim_last = reached && c0 + 1 == n && end + 1 == r->count;
+    a->aim_set = true;
+    a->aim_kept = !off, a->aim_at = first, a->aim_end = end;
+    return true;
+}
+
 /* The corners behind it: each one whose next it sees from where it stands (a later corner in sight: a
  * shortcut); at the corner before a link, once within its radius, it starts across, or waits while
- * the link is closed. */
+ * the link is closed. On a navmesh leg, the corridor's corner (follow_corridor). */
 static nav_status take_corners(nav_crowd *c, worker *w, event_list *into, uint32_t id)
 {
     agent *a = &c->agents[id];
     const route *r = &a->route;
+    (void)follow_corridor(c, id);
     while (a->corner + 1 < r->count) {
         if (r->links[a->corner] != NAV_WORLD_NONE) {
             if (nav_vec3_dist_xz(a->place.position, r->points[a->corner]) > a->params.radius)
@@ -758,6 +879,7 @@ static nav_status take_corners(nav_crowd *c, worker *w, event_list *into, uint32
             a->link_done = 0;
             return NAV_SUCCESS;
         }
+        if (a->aim_set) return NAV_SUCCESS; /* (the corridor's corners) */
         /* at its corner: on to the next (the route's corners see each other); else the one after, if
          * it is within sight (SIGHT_RADII radii: Detour's path optimisation range) and it sees it */
         if (nav_vec3_dist_xz(a->place.position, r->points[a->corner]) > a->params.radius) {
@@ -1205,6 +1327,7 @@ static void look(nav_crowd *c, worker *w, event_list *into, uint32_t i)
         nav_status s = flow_corner(c, w, i, &corner, &last);
         if (nav_failed(s)) w->failed |= s;
         c->steers[i] = preferred_velocity(c, into, i, corner, last, &c->preferred[i]);
+        a->steer_to = corner;
     } else {
         if (a->state == NAV_AGENT_MOVING) {
             nav_status s = take_corners(c, w, into, i); /* (failed: the corner it had) */
@@ -1213,9 +1336,12 @@ static void look(nav_crowd *c, worker *w, event_list *into, uint32_t i)
         if (a->state == NAV_AGENT_MOVING) a->closed_ahead = closed_ahead(c, a);
         if (a->state == NAV_AGENT_ON_LINK)
             cross_link(c, into, i, c->dt);
-        else if (a->state == NAV_AGENT_MOVING)
-            c->steers[i] = preferred_velocity(c, into, i, a->route.points[a->corner],
-                                              a->corner + 1 == a->route.count, &c->preferred[i]);
+        else if (a->state == NAV_AGENT_MOVING) {
+            a->steer_to = a->aim_set ? a->aim : a->route.points[a->corner];
+            c->steers[i] = preferred_velocity(c, into, i, a->steer_to,
+                                              a->aim_set ? a->aim_last : a->corner + 1 == a->route.count,
+                                              &c->preferred[i]);
+        }
     }
     if (c->steers[i] && c->avoids[i]) find_walls(c, w, i);
 }
@@ -1375,6 +1501,7 @@ nav_status nav_crowd_tick(nav_crowd *c, double dt)
             result = NAV_FAILURE | (nav_failed(result) ? result & NAV_DETAIL_MASK : 0) |
                      (c->workers[t].failed & NAV_DETAIL_MASK);
     c->time += dt;
+    c->ticks++;
     return result;
 }
 
@@ -1388,6 +1515,7 @@ bool nav_crowd_agent(const nav_crowd *c, uint32_t id, nav_agent_info *out)
     out->state = a->state;
     out->goal = a->goal;
     out->corner = a->corner;
+    out->steer_to = a->steer_to;
     out->route_count = a->route.count;
     out->following = a->following;
     out->flow = a->flow != UINT32_MAX;

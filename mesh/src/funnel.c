@@ -59,8 +59,10 @@ static bool in_line(const nav_mesh *m, uint32_t first, uint32_t n, uint32_t e, u
     return nav__cross(a.x, a.z, b.x, b.z, c.x, c.z) == 0 && nav__cross(a.x, a.z, b.x, b.z, d.x, d.z) == 0;
 }
 
-/* Portal i of the source, of count (the last: the goal); false when the corridor's polygons i and
- * i + 1 share no edge a walk may cross from the first into the second. */
+/* Portal i of the source, of count (the last: the goal): the edges polygons i and i + 1 share in one
+ * line that a walk may cross from the first into the second, or else the one vertex they share (a
+ * way that passes through a vertex where two polygons meet at that point alone); false when they
+ * share neither. */
 static bool portal_of(const portal_source *s, uint32_t i, uint32_t count, nav__portal *out)
 {
     if (s->portals) {
@@ -76,7 +78,16 @@ static bool portal_of(const portal_source *s, uint32_t i, uint32_t count, nav__p
     if (into >= m->poly_count) return false;
     uint32_t first = m->poly_first[into], n = m->poly_first[into + 1] - first, k = 0;
     while (k < n && !crossable(m, first + k, from)) k++;
-    if (k == n) return false;
+    if (k == n) { /* no edge: a vertex alone they share (a way through it), crossed at that point */
+        for (uint32_t e = first; e < first + n; e++)
+            for (uint32_t f = m->poly_first[from]; f < m->poly_first[from + 1]; f++)
+                if (m->edge_vert[f] == m->edge_vert[e]) {
+                    nav_vec3 v = m->verts[m->edge_vert[e]];
+                    *out = (nav__portal){v.x, v.z, v.x, v.z, v.y, v.y};
+                    return true;
+                }
+        return false;
+    }
     /* the portal: the run of edges they share in one line (an edge of one split where others meet it) */
     uint32_t lo = k, hi = k;
     for (uint32_t step = 1; step < n; step++) {

@@ -4,8 +4,14 @@
  * where in it), a velocity, a size and a speed, and, once given a goal, a route: the world's plan
  * from where it stands to the goal, legs on grids, navmeshes and waypoint graphs joined by links.
  * Every tick (nav_crowd_tick) each agent on the move:
- *   - takes the next corner of its route (the route's points: a mesh leg's corners, a grid leg's
- *     cells, a waypoint leg's waypoints) once it is there (within its radius) or sees the one after
+ *   - on a navmesh leg, steers for the first corner of the shortest way from where it stands through
+ *     the rest of the leg's polygon corridor to the leg's end (nav_mesh_corridor_corners: Detour's
+ *     findCorners; worked out again when it comes to another polygon, comes near the corner, and
+ *     at least every 8 ticks). Pushed off the corridor onto a polygon next to it, its polygon goes
+ *     before the farthest of the corridor's next 8 polygons it meets; further off, it plans its
+ *     route again (its turn come: max_replans), steering meanwhile for its route's corner;
+ *   - elsewhere, takes the next corner of its route (a grid leg's cells, a waypoint leg's
+ *     waypoints) once it is there (within its radius) or sees the one after
  *     it (nav_world_sees: looked for within 30 radii of it, as Detour's path optimisation range) and
  *     the way there keeps half its edge_clearance from the walls near it, so it cuts across to a
  *     later corner as soon as it comes into sight; at the corner before a link (a door,
@@ -67,7 +73,7 @@
  * tick) and, in the goal's cell, for its own goal (nav_agent_info.flow; its route is the plan it was
  * given). The field goes with its last agent. A grid route ends at the goal's own point in its cell.
  *
- * Not yet (issue 44): corners from the polygon corridor, filters per agent.
+ * Not yet (issue 44): filters per agent.
  *
  * The crowd is deterministic: the same calls give the same positions, bit for bit, on any number of
  * threads. Library code never prints; a crowd is used from one thread at a time (the world it walks
@@ -175,8 +181,11 @@ typedef struct nav_agent_info {
     nav_vec3 velocity;     /* over the last tick */
     nav_agent_state state;
     nav_vec3 goal;        /* its goal (when it has one) */
-    uint32_t corner;      /* the route point it steers to, and the route's points: */
-    uint32_t route_count; /* (nav_crowd_agent_route) */
+    uint32_t corner;      /* the route point it steers to (on a navmesh leg: the leg's last), and */
+    uint32_t route_count; /* the route's points (nav_crowd_agent_route) */
+    nav_vec3 steer_to;    /* the point it steered for in the last tick on its way (on a navmesh leg,
+                             the first corner of its corridor; on a grid leg, its route's corner or its
+                             flow's cell; a link's far end while crossing it is not one) */
     uint32_t following;   /* the agent it follows (nav_crowd_follow), or UINT32_MAX */
     bool flow;            /* it follows a flow field it shares with others going to the same cell */
     nav_agent_params params;

@@ -463,11 +463,13 @@ NAV_API nav_status nav_mesh_move_along_surface(nav_mesh_query *query, const nav_
  * corridor[0 .. count) to end (in corridor[count - 1]), each polygon entered from the one before
  * through an edge they share: what an agent steers for along its path corridor, from wherever it
  * stands in it (Detour's findCorners). The funnel of nav_mesh_find_path's funnel mode, walked only
- * as far as the corners asked for (a corridor read no further than the last of them). [out]
+ * as far as the corners asked for (a corridor read no further than the last of them); two polygons
+ * in a row that meet at a vertex alone are crossed at that point. [out]
  * corners: up to capacity in walking order, not the start; *corner_count of them; *reached: the
  * last is end. Returns NAV_SUCCESS, or NAV_FAILURE | NAV_INVALID_PARAM (a null argument, count or
  * capacity 0, non-finite points, start not in corridor[0], no such polygon, or two polygons in a
- * row met before the last corner that share no edge a walk may cross from the first). */
+ * row met before the last corner that share neither an edge a walk may cross from the first nor a
+ * vertex). */
 NAV_API nav_status nav_mesh_corridor_corners(const nav_mesh *mesh, const uint32_t *corridor, uint32_t count,
                                              nav_vec3 start, nav_vec3 end, nav_vec3 *corners,
                                              uint32_t capacity, uint32_t *corner_count, bool *reached);
