@@ -850,6 +850,9 @@ static void test_corridor_corners(void **state)
                              NAV_FAILURE | NAV_INVALID_PARAM);
             assert_int_equal(nav_mesh_corridor_corners(mesh, corridor, count, a, b, c, 0, &n, &reached),
                              NAV_FAILURE | NAV_INVALID_PARAM);
+            uint32_t beyond[2] = {corridor[0], mesh->poly_count}; /* (no such polygon) */
+            assert_int_equal(nav_mesh_corridor_corners(mesh, beyond, 2, a, b, c, 2, &n, &reached),
+                             NAV_FAILURE | NAV_INVALID_PARAM);
             if (count >=
                 3) { /* a corridor with a polygon left out: unless its two neighbours meet, refused */
                 uint32_t broken[3] = {corridor[0], corridor[2], corridor[1]};
