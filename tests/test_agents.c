@@ -829,6 +829,48 @@ static void test_closed_ladder(void **state)
     house_free(&h);
 }
 
+/* An agent that takes no ladder (excluded_links) goes up the house's stairs where another climbs the
+ * ladder, and arrives; a world query that excludes ladders and stairs finds no way up (the jump
+ * goes down only), and one that excludes nothing again climbs the ladder. */
+static void test_links_excluded(void **state)
+{
+    (void)state;
+    house h;
+    house_make(&h);
+    for (int run = 0; run < 2; run++) {
+        nav_crowd *crowd;
+        assert_int_equal(nav_crowd_create(h.w, NULL, &crowd), NAV_SUCCESS);
+        nav_agent_params p = walker;
+        p.excluded_links = run ? 1u << NAV_LINK_LADDER : 0;
+        uint32_t id;
+        assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){1.5f, 0, 8.5f}, &p, &id), NAV_SUCCESS);
+        assert_int_equal(nav_crowd_set_goal(crowd, id, (nav_vec3){1.5f, 4, 8.5f}), NAV_SUCCESS);
+        nav_crowd_event log[64];
+        uint32_t more;
+        assert_true(walk_events(h.w, crowd, 40, log, &more) < INFINITY);
+        assert_true(more >= 2 && log[0].type == NAV_CROWD_LINK_START);
+        assert_int_equal(log[0].link, run ? h.stairs : h.ladder);
+        nav_crowd_destroy(crowd);
+    }
+    nav_world_query *q;
+    assert_int_equal(nav_world_query_create(h.w, NULL, &q), NAV_SUCCESS);
+    nav_path path;
+    nav_path_init(&path, NULL);
+    nav_world_result r;
+    nav_world_query_exclude_links(q, 1u << NAV_LINK_LADDER | 1u << NAV_LINK_STAIRS);
+    nav_status s = nav_world_find_path(q, (nav_vec3){1.5f, 0, 8.5f}, (nav_vec3){1.5f, 4, 8.5f}, &path, &r);
+    assert_true(nav_has_detail(s, NAV_UNREACHABLE));
+    nav_world_query_exclude_links(q, 0);
+    assert_int_equal(nav_world_find_path(q, (nav_vec3){1.5f, 0, 8.5f}, (nav_vec3){1.5f, 4, 8.5f}, &path, &r),
+                     NAV_SUCCESS);
+    uint32_t legs;
+    const nav_world_leg *leg = nav_world_query_legs(q, &legs);
+    assert_true(legs == 2 && leg[0].link == h.ladder);
+    nav_path_destroy(&path);
+    nav_world_query_destroy(q);
+    house_free(&h);
+}
+
 /* A random place of the village for the agents (ground or the house's upper floor). */
 static nav_vec3 somewhere(void)
 {
@@ -1123,6 +1165,7 @@ int main(void)
         cmocka_unit_test(test_twenty_through_a_door),
         cmocka_unit_test(test_links_and_events),
         cmocka_unit_test(test_closed_ladder),
+        cmocka_unit_test(test_links_excluded),
         cmocka_unit_test(test_world_used_during_ticks),
         cmocka_unit_test(test_same_on_any_thread_count),
         cmocka_unit_test(test_no_route),

@@ -141,9 +141,32 @@ static bool read_agents(const cJSON *list, scenario *s)
             dx = cJSON_GetArrayItem(spacing, 0)->valuedouble,
             dz = cJSON_GetArrayItem(spacing, 1)->valuedouble;
         }
+        uint32_t excluded = 0; /* the kinds of link they may not take, by name */
+        const cJSON *kinds = cJSON_GetObjectItemCaseSensitive(e, "excluded_links"), *kind;
+        if (kinds && !cJSON_IsArray(kinds)) {
+            fprintf(stderr, "navtool crowd: %s.excluded_links: a list of link kinds (\"ladder\", ...)\n",
+                    where);
+            return false;
+        }
+        cJSON_ArrayForEach(kind, kinds)
+        {
+            int k = NAV_LINK_DOOR;
+            while (k < NAV_LINK_KIND_COUNT &&
+                   !(cJSON_IsString(kind) && !strcmp(kind->valuestring, nav_world_link_kind_name(k))))
+                k++;
+            if (k == NAV_LINK_KIND_COUNT) {
+                fprintf(stderr, "navtool crowd: %s.excluded_links: no link kind %s\n", where,
+                        cJSON_IsString(kind) ? kind->valuestring : "(not a string)");
+                return false;
+            }
+            excluded |= 1u << k;
+        }
         for (uint32_t k = 0; k < (uint32_t)count; k++, n++) {
-            s->params[n] =
-                (nav_agent_params){(float)radius, (float)height, (float)speed, (float)accel, false};
+            s->params[n] = (nav_agent_params){.radius = (float)radius,
+                                              .height = (float)height,
+                                              .max_speed = (float)speed,
+                                              .max_accel = (float)accel,
+                                              .excluded_links = excluded};
             s->starts[n] = (nav_vec3){(float)(start.x + k * dx), start.y, (float)(start.z + k * dz)};
             s->goals[n] = (nav_vec3){(float)(goal.x + k * dx), goal.y, (float)(goal.z + k * dz)};
         }

@@ -576,6 +576,7 @@ static bool take_route(nav_crowd *c, agent *a, nav_vec3 goal)
 static nav_status plan(nav_crowd *c, agent *a, nav_vec3 goal, bool keep_if_none)
 {
     nav_world_result res;
+    nav_world_query_exclude_links(c->query, a->params.excluded_links);
     nav_status s = nav_world_find_path(c->query, a->place.position, goal, &c->path, &res);
     if (nav_failed(s) && nav_has_detail(s, NAV_INVALID_PARAM)) return s; /* (a goal at no place: as it was) */
     if (keep_if_none && (nav_failed(s) || nav_has_detail(s, NAV_UNREACHABLE))) return s;

@@ -46,7 +46,8 @@ struct nav_world_query {
     const nav_world *world;
     nav_allocator allocator;
     nav__world_scratch scratch;
-    uint64_t *links_on; /* the link state copied when a plan starts */
+    uint64_t *links_on;      /* the link state copied when a plan starts, less those excluded: */
+    uint32_t excluded_kinds; /* (nav_world_query_exclude_links) */
     /* the search's vertices: chokepoints 0 .. C - 1, then the start region's places (C + id), then
      * the goal region's (C + M + id; the start block's when both ends lie in one region), for
      * regions whose places the search walks (nav__world_places: flat grids' cells) */
@@ -157,6 +158,11 @@ void nav_world_query_destroy(nav_world_query *q)
     nav__free(&a, q->legs);
     nav__free(&a, q->leg_route);
     nav__free(&a, q);
+}
+
+void nav_world_query_exclude_links(nav_world_query *query, uint32_t kinds)
+{
+    if (query) query->excluded_kinds = kinds;
 }
 
 size_t nav_world_query_memory_bytes(const nav_world_query *q)
@@ -399,6 +405,8 @@ nav_status nav_world_plan(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav
     if (nav_failed(located))
         return nav_has_detail(located, NAV_INVALID_PARAM) ? NAV_FAILURE | NAV_INVALID_PARAM : located;
     nav__world_state_read(w, q->links_on);
+    for (uint32_t l = 0; q->excluded_kinds && l < w->link_count; l++)
+        if (q->excluded_kinds >> w->links[l].kind & 1) q->links_on[l / 64] &= ~(1ull << (l % 64));
     /* ends on regions whose places the search walks (flat grids small enough) are searched by them */
     const nav__world_region *rs = &w->regions[q->start.region], *rg = &w->regions[q->goal.region];
     q->start_places = q->cells && rs->ops->places ? rs : NULL;

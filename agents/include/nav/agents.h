@@ -73,7 +73,8 @@
  * tick) and, in the goal's cell, for its own goal (nav_agent_info.flow; its route is the plan it was
  * given). The field goes with its last agent. A grid route ends at the goal's own point in its cell.
  *
- * Not yet (issue 44): filters per agent.
+ * Filters: an agent may be kept off kinds of link (nav_agent_params.excluded_links: its plans go
+ * round them). Not yet (issue 44): the areas an agent may walk and their costs, per agent.
  *
  * The crowd is deterministic: the same calls give the same positions, bit for bit, on any number of
  * threads. Library code never prints; a crowd is used from one thread at a time (the world it walks
@@ -144,6 +145,9 @@ typedef struct nav_agent_params {
      * says when it is across (nav_crowd_finish_link); false: the crowd moves it across in a
      * straight line at its max_speed */
     bool engine_crosses_links;
+    /* the kinds of link it may not take (bit 1u << kind for each nav_world_link_kind: a character
+     * that climbs no ladder); its plans go round them, as round closed links (0: it takes any) */
+    uint32_t excluded_links;
 } nav_agent_params;
 
 typedef enum nav_agent_state {

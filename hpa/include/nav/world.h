@@ -422,6 +422,10 @@ NAV_API nav_status nav_world_query_create(const nav_world *world, const nav_allo
                                           nav_world_query **out);
 NAV_API void nav_world_query_destroy(nav_world_query *query);
 NAV_API size_t nav_world_query_memory_bytes(const nav_world_query *query);
+/* The kinds of link this query's plans may not take from now on, as if those links were switched off
+ * (a character that climbs no ladder, a cart that takes no stairs): bit 1u << kind for each kind
+ * (nav_world_link_kind); 0, as a query starts: every kind. */
+NAV_API void nav_world_query_exclude_links(nav_world_query *query, uint32_t kinds);
 /* Times the parts of each plan from now on (off at creation): nav_world_result's fans_s and
  * search_s. A few clock reads a plan: where the search turns from cells to chokepoints or back. */
 NAV_API void nav_world_query_set_timing(nav_world_query *query, bool on);
