@@ -133,9 +133,8 @@ typedef struct worker {
 struct nav_crowd {
     const nav_world *world;
     nav_allocator allocator;
-    nav_world_query *query;  /* the crowd's plans (on the caller's thread) */
-    nav_path path;           /* a plan's path */
-    uint32_t corridor_count; /* (corridor_of's) */
+    nav_world_query *query; /* the crowd's plans (on the caller's thread) */
+    nav_path path;          /* a plan's path */
     agent *agents;
     uint32_t max_agents;
     /* avoidance (nav_crowd_desc) */
@@ -507,9 +506,9 @@ static bool route_reserve(nav_crowd *c, route *r, uint32_t n)
     return true;
 }
 
-/* Appends leg l's polygon corridor (of the crowd's last plan) to route r's, after a spare slot
- * (c->corridor_count: its length). */
-static nav_status corridor_of(nav_crowd *c, route *r, uint32_t l)
+/* Appends leg l's polygon corridor (of the crowd's last plan) to route r's, after a spare slot;
+ * *length: the corridor's. */
+static nav_status corridor_of(nav_crowd *c, route *r, uint32_t l, uint32_t *length)
 {
     for (;;) {
         uint32_t room = r->poly_capacity - r->poly_count, n = 0;
@@ -519,7 +518,7 @@ static nav_status corridor_of(nav_crowd *c, route *r, uint32_t l)
         if (!nav_failed(s) && n == 0) return NAV_FAILURE | NAV_INVALID_PARAM;
         if (!nav_failed(s)) {
             r->poly_count += n + 1;
-            c->corridor_count = n;
+            *length = n;
             return NAV_SUCCESS;
         }
         if (!nav_has_detail(s, NAV_BUFFER_TOO_SMALL)) return s;
@@ -553,11 +552,11 @@ static bool take_route(nav_crowd *c, agent *a, nav_vec3 goal)
         }
     r->poly_count = 0;
     for (uint32_t l = 0; l < legs; l++) {
-        uint32_t from = UINT32_MAX, to = UINT32_MAX;
+        uint32_t from = UINT32_MAX, to = UINT32_MAX, length;
         if (nav_world_region_kind_of(c->world, leg[l].region) == NAV_WORLD_REGION_MESH) {
-            nav_status s = corridor_of(c, r, l);
+            nav_status s = corridor_of(c, r, l, &length);
             if (nav_failed(s) && nav_has_detail(s, NAV_OUT_OF_MEMORY)) return false;
-            if (!nav_failed(s)) from = r->poly_count - c->corridor_count, to = r->poly_count;
+            if (!nav_failed(s)) from = r->poly_count - length, to = r->poly_count;
         }
         for (uint32_t i = leg[l].first_point; i < leg[l].first_point + leg[l].point_count; i++)
             r->corridor_from[i] = from, r->corridor_to[i] = to;
@@ -787,9 +786,10 @@ static bool spot_clear(const nav_crowd *c, uint32_t i, nav_vec3 at)
 /* On a navmesh leg, the corner agent a steers for: the first of the shortest way from where it stands
  * through the rest of the leg's corridor to the leg's end (nav_mesh_corridor_corners: Detour's
  * findCorners), its route's corner then the leg's end. The corridor is followed from the agent's
- * polygon on; pushed off it onto a polygon next to it, the agent's polygon goes before it. False
- * (a->aim_set false) when it does not steer by a corridor this tick: no corridor, a polygon off it
- * (its route's corners then, and a plan again if it is held), a world whose regions load on demand. */
+ * polygon on; pushed off it onto a polygon next to it, the agent's polygon goes before the farthest
+ * of the next 8 it meets. False (a->aim_set false: it steers for its route's corner this tick) with
+ * no corridor, on a world whose regions load on demand, and off the corridor and not next to it
+ * (then it plans again, its turn come). */
 static bool follow_corridor(nav_crowd *c, uint32_t id)
 {
     agent *a = &c->agents[id];

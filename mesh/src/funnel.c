@@ -107,13 +107,13 @@ static bool portal_of(const portal_source *s, uint32_t i, uint32_t count, nav__p
 }
 
 /* What the funnel does with each corner it finds (at: the corridor's index of the polygon after it)
- * and with the goal (goal true): false stops it (sink_full says whether for want of room, or because
- * enough were found). */
+ * and with the goal (goal true): false stops it (the sink keeps why: no room, or enough found). */
 typedef bool (*corner_sink)(void *ctx, double x, float y, double z, uint32_t at, bool goal);
 
 /* The funnel over count portals of src from start, each corner (and the goal) to sink; *cost: the
  * way's cost (area_cost [opt]: with an array of portals only). Returns NAV_SUCCESS (the sink may
- * have stopped it), or NAV_FAILURE | NAV_INVALID_PARAM (a corridor's polygons that share no edge). */
+ * have stopped it), or NAV_FAILURE | NAV_INVALID_PARAM (two polygons of a corridor in a row that
+ * share neither an edge nor a vertex). */
 static nav_status funnel(nav_vec3 start, const portal_source *src, const double *area_cost, uint32_t count,
                          corner_sink sink, void *ctx, double *cost)
 {
