@@ -7,7 +7,10 @@
  * waypoint legs at a route's ends or between). The yardstick of the world's per-kind layer (issue
  * 44): bench/world_village.sh, under callgrind for instructions.
  *
- * usage: world_village VILLAGE.json [ROUNDS (50)] */
+ * With `filtered`, the query has a mesh filter that gives every area the cost it has (the same
+ * routes, planned lazily over the tables: nav_world_query_set_mesh_filter), for its cost.
+ *
+ * usage: world_village VILLAGE.json [ROUNDS (50)] [filtered] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -23,8 +26,8 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || argc > 3) {
-        fprintf(stderr, "usage: world_village VILLAGE.json [ROUNDS]\n");
+    if (argc < 2 || argc > 4) {
+        fprintf(stderr, "usage: world_village VILLAGE.json [ROUNDS] [filtered]\n");
         return 2;
     }
     int rounds = argc > 2 ? atoi(argv[2]) : 50;
@@ -35,6 +38,10 @@ int main(int argc, char **argv)
         return 1;
     }
     if (nav_failed(nav_world_query_create(w, NULL, &q))) return 1;
+    double costs[256];
+    for (int t = 0; t < 256; t++) costs[t] = 1; /* (the village's meshes: every area costs 1) */
+    const nav_mesh_filter same = {.area_cost = costs};
+    if (argc > 3 && nav_failed(nav_world_query_set_mesh_filter(q, &same))) return 1;
     const nav_vec3 p[6] = {{12.5f, 3, 8.5f}, {125.5f, 0, 20.5f}, {30.5f, 0, 8.5f},
                            {72, 0, 18},      {3.5f, 0.2f, 8.5f}, {3.5f, 3.2f, 8.5f}};
     nav_path path;

@@ -4,17 +4,21 @@
 # nav_world_find_path too (valgrind; repeatable whatever else the machine does), the yardstick of
 # the world's per-kind layer (issue 44: "world queries no slower").
 #
-# usage: bench/world_village.sh [--rounds R (50)] [--callgrind]
+# With --filtered, the query plans under a mesh filter of the meshes' own costs (lazily over the
+# tables: the same routes).
+#
+# usage: bench/world_village.sh [--rounds R (50)] [--callgrind] [--filtered]
 # needs: a built build/libnav.a and build/libnav-bake.a (Release), cc, libspng, libcjson; valgrind
 #        for --callgrind
 set -euo pipefail
 . "$(dirname "$0")/require.sh"
-rounds=50 callgrind=0
+rounds=50 callgrind=0 filtered=()
 while [ $# -gt 0 ]; do
     case $1 in
     --rounds) rounds=$2; shift 2 ;;
     --callgrind) callgrind=1; shift ;;
-    *) bench_fail "unknown option $1 (usage: $me [--rounds R] [--callgrind])" ;;
+    --filtered) filtered=(filtered); shift ;;
+    *) bench_fail "unknown option $1 (usage: $me [--rounds R] [--callgrind] [--filtered])" ;;
     esac
 done
 bench_need_libnav
@@ -22,9 +26,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 bench_cc "$work/world_village" "$here/bench/world_village.c"
 village="$here/data/worlds/village/village.json"
-"$work/world_village" "$village" "$rounds"
+"$work/world_village" "$village" "$rounds" "${filtered[@]}"
 if [ "$callgrind" = 1 ]; then
     bench_need_programs valgrind
     valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect=nav_world_find_path \
-        "$work/world_village" "$village" "$rounds" 2>&1 >/dev/null | awk '/Collected/ {print "instructions in nav_world_find_path: " $4}'
+        "$work/world_village" "$village" "$rounds" "${filtered[@]}" 2>&1 >/dev/null | awk '/Collected/ {print "instructions in nav_world_find_path: " $4}'
 fi

@@ -872,6 +872,92 @@ static void test_links_excluded(void **state)
 }
 
 /* A random place of the village for the agents (ground or the house's upper floor). */
+/* A field with a pond (terrain 2, as dear as the grass) between start and goal, walked by a navmesh
+ * built from it: an agent that swims crosses it; one whose mesh filter leaves water out goes round,
+ * on dry ground at every tick (its centre never inside the pond, its polygon never water) with three
+ * others that swim across its way; one for whom water costs three times the grass goes round too. */
+static void test_water_kept_out(void **state)
+{
+    (void)state;
+    const char *rows[] = {"....................", "....................", "......22222222......",
+                          "......22222222......", "......22222222......", "......22222222......",
+                          "......22222222......", "....................", "...................."};
+    nav_grid *grid = test_grid_from_rows(rows, 9, &(nav_grid_desc){.cell_size = 1});
+    assert_int_equal(nav_grid_set_terrain_cost(grid, 2, 1), NAV_SUCCESS);
+    nav_mesh *mesh;
+    assert_int_equal(nav_mesh_build_from_grid(grid, NULL, &mesh), NAV_SUCCESS);
+    nav_world *w = world_of(NULL, mesh);
+    double dry[256], dear[256];
+    for (int t = 0; t < 256; t++) dry[t] = dear[t] = 1;
+    dry[2] = NAV_COST_BLOCKED, dear[2] = 3;
+    const nav_mesh_filter no_water = {.area_cost = dry}, dear_water = {.area_cost = dear};
+    nav_agent_params walks = walker, wades = walker;
+    walks.mesh_filter = &no_water, wades.mesh_filter = &dear_water;
+    const nav_agent_params *kinds[3] = {&walker, &walks, &wades};
+    /* the world's answers for agents under the filter: a move into the pond stops at its edge, the
+     * far bank is out of sight across it, and its edge is a wall (none of them without the filter) */
+    nav_world_query *q;
+    assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+    nav_world_place bank;
+    assert_int_equal(nav_world_locate(w, (nav_vec3){5.5f, 0, 4.5f}, &bank), NAV_SUCCESS);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(nav_world_query_set_mesh_filter(q, k ? &no_water : NULL), NAV_SUCCESS);
+        nav_world_place moved;
+        assert_int_equal(nav_world_move(q, &bank, (nav_vec3){10, 0, 4.5f}, &moved), NAV_SUCCESS);
+        nav_mesh_poly_info info;
+        assert_true(nav_mesh_poly(mesh, moved.id, &info));
+        assert_true(k ? moved.position.x <= 6 + 1e-4f && info.area != 2 : moved.position.x == 10);
+        bool sees;
+        assert_int_equal(nav_world_sees(q, &bank, (nav_vec3){15.5f, 0, 4.5f}, &sees), NAV_SUCCESS);
+        assert_true(sees == !k);
+        nav_wall walls[16];
+        uint32_t n, at_edge = 0;
+        assert_int_equal(nav_world_walls(q, &bank, 2, walls, 16, &n), NAV_SUCCESS);
+        for (uint32_t i = 0; i < n && i < 16; i++) at_edge += walls[i].a.x == 6 && walls[i].b.x == 6;
+        assert_true(k ? at_edge > 0 : n == 0);
+    }
+    nav_world_query_destroy(q);
+    double took[3];
+    for (int k = 0; k < 3; k++) {
+        nav_crowd *crowd;
+        assert_int_equal(nav_crowd_create(w, NULL, &crowd), NAV_SUCCESS);
+        uint32_t id, other;
+        assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){1.5f, 0, 4.5f}, kinds[k], &id), NAV_SUCCESS);
+        assert_int_equal(nav_crowd_set_goal(crowd, id, (nav_vec3){18.5f, 0, 4.5f}), NAV_SUCCESS);
+        for (int j = 0; j < 3; j++) { /* (swimmers from the north, across its way round) */
+            assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){6.5f + 3 * j, 0, 0.5f}, &walker, &other),
+                             NAV_SUCCESS);
+            assert_int_equal(nav_crowd_set_goal(crowd, other, (nav_vec3){7.5f + 3 * j, 0, 8.5f}),
+                             NAV_SUCCESS);
+        }
+        nav_agent_info a;
+        bool wet = false;
+        int t = 0;
+        for (; t < 900; t++) {
+            assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+            assert_true(nav_crowd_agent(crowd, id, &a));
+            check_on_surface(w, &a);
+            nav_mesh_poly_info info;
+            assert_true(nav_mesh_poly(mesh, a.place.id, &info));
+            nav_vec3 p = a.place.position;
+            bool in_pond = p.x > 6 + 1e-4f && p.x < 14 - 1e-4f && p.z > 2 + 1e-4f && p.z < 7 - 1e-4f;
+            if (k == 1) assert_true(!in_pond && info.area != 2);
+            wet |= in_pond;
+            if (a.state == NAV_AGENT_ARRIVED) break;
+        }
+        assert_int_equal(a.state, NAV_AGENT_ARRIVED);
+        assert_true(wet == (k == 0));
+        took[k] = t / 30.0;
+        nav_crowd_destroy(crowd);
+    }
+    print_message("pond: the swimmer across in %.2f s, the others round in %.2f and %.2f s\n", took[0],
+                  took[1], took[2]);
+    assert_true(took[0] < took[1] && took[0] < took[2]);
+    nav_world_destroy(w);
+    nav_mesh_destroy(mesh);
+    nav_grid_destroy(grid);
+}
+
 static nav_vec3 somewhere(void)
 {
     return (nav_vec3){(float)(rand() % 1300) / 10.0f, rand() % 4 == 0 ? 3.2f : 0.2f,
@@ -1076,11 +1162,14 @@ static void test_bad_input(void **state)
     FAILS_WITH(nav_crowd_create(w, NULL, NULL), NAV_INVALID_PARAM);
     assert_int_equal(nav_crowd_create(w, NULL, &crowd), NAV_SUCCESS);
     const nav_vec3 home = {30.5f, 0, 8.5f};
-    nav_agent_params bad[] = {walker, walker, walker, walker, walker, walker};
+    nav_agent_params bad[] = {walker, walker, walker, walker, walker, walker, walker};
+    double nan_cost[256];
+    for (int t = 0; t < 256; t++) nan_cost[t] = t == 9 ? NAN : 1;
+    const nav_mesh_filter no_cost = {.area_cost = nan_cost};
     bad[0].radius = 0, bad[1].radius = -1, bad[2].height = 0, bad[3].max_speed = NAN,
-    bad[4].max_accel = INFINITY, bad[5].max_speed = -3;
+    bad[4].max_accel = INFINITY, bad[5].max_speed = -3, bad[6].mesh_filter = &no_cost;
     uint32_t id = 7;
-    for (int i = 0; i < 6; i++) FAILS_WITH(nav_crowd_add_agent(crowd, home, &bad[i], &id), NAV_INVALID_PARAM);
+    for (int i = 0; i < 7; i++) FAILS_WITH(nav_crowd_add_agent(crowd, home, &bad[i], &id), NAV_INVALID_PARAM);
     FAILS_WITH(nav_crowd_add_agent(crowd, home, NULL, &id), NAV_INVALID_PARAM);
     FAILS_WITH(nav_crowd_add_agent(crowd, (nav_vec3){NAN, 0, 0}, &walker, &id), NAV_INVALID_PARAM);
     FAILS_WITH(nav_crowd_add_agent(crowd, (nav_vec3){30.5f, INFINITY, 8.5f}, &walker, &id),
@@ -1122,6 +1211,11 @@ static void test_allocation_failures(void **state)
     (void)state;
     nav_world *w = village();
     const nav_vec3 from = {3.5f, 0.2f, 8.5f}, to = {72, 0, 18};
+    double costs[256]; /* (on three threads, a mesh filter of the mesh's costs: its lazy plan's room too) */
+    for (int t = 0; t < 256; t++) costs[t] = 1;
+    const nav_mesh_filter same = {.area_cost = costs};
+    nav_agent_params filtered = walker;
+    filtered.mesh_filter = &same;
     for (uint32_t threads = 1; threads <= 3; threads += 2) {
         bool done = false;
         for (long fail_at = 1; !done && fail_at < 1000; fail_at++) {
@@ -1131,7 +1225,7 @@ static void test_allocation_failures(void **state)
             uint32_t id;
             nav_status s = nav_crowd_create(
                 w, &(nav_crowd_desc){.allocator = &t.hooks, .max_agents = 2, .threads = threads}, &crowd);
-            if (!nav_failed(s)) s = nav_crowd_add_agent(crowd, from, &walker, &id);
+            if (!nav_failed(s)) s = nav_crowd_add_agent(crowd, from, threads > 1 ? &filtered : &walker, &id);
             if (!nav_failed(s)) s = nav_crowd_set_goal(crowd, id, to);
             for (int k = 0; k < 600 && !nav_failed(s); k++) s = nav_crowd_tick(crowd, 0.1);
             if (nav_failed(s)) {
@@ -1166,6 +1260,7 @@ int main(void)
         cmocka_unit_test(test_links_and_events),
         cmocka_unit_test(test_closed_ladder),
         cmocka_unit_test(test_links_excluded),
+        cmocka_unit_test(test_water_kept_out),
         cmocka_unit_test(test_world_used_during_ticks),
         cmocka_unit_test(test_same_on_any_thread_count),
         cmocka_unit_test(test_no_route),

@@ -643,6 +643,12 @@ static void test_crowd(void **state)
          "[72, 0, "
          "18]}], \"changes\": [{\"at\": 1, \"link\": \"drawbridge\", \"enabled\": false}]}",
          "changes[0]: a \"link\" of the world"},
+        {"{\"world\": \"../worlds/village/village.json\", \"agents\": [{\"start\": [30.5, 0, 8.5], \"goal\": "
+         "[72, 0, 18], \"area_costs\": {\"2\": 0}}]}",
+         "agents[0].area_costs.2: an area type 0 to 255 and a cost"},
+        {"{\"world\": \"../worlds/village/village.json\", \"agents\": [{\"start\": [30.5, 0, 8.5], \"goal\": "
+         "[72, 0, 18], \"area_costs\": [1]}]}",
+         "agents[0].area_costs: an object"},
         {"[1, 2]", "not a JSON object"},
     };
     char path[600];

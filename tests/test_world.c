@@ -38,7 +38,8 @@ typedef struct flat_region {
     test_reference ref;
     nav_vec3 points[72]; /* a mesh's nodes */
     uint32_t point_count;
-    double *pair; /* a mesh's costs between its nodes, worked out when first needed (NAN: not yet) */
+    double *pair;  /* a mesh's costs between its nodes, worked out when first needed (NAN: not yet) */
+    double factor; /* a mesh's cost factor (0: 1), as a query's mesh filter gives every area it keeps */
 } flat_region;
 
 typedef struct flat_world {
@@ -140,7 +141,7 @@ static double mesh_pair(flat_region *r, uint32_t i, uint32_t j)
         *c = test_reference_cost(&r->ref, (a.x - d->origin.x) / d->cell_size,
                                  (a.z - d->origin.z) / d->cell_size, (b.x - d->origin.x) / d->cell_size,
                                  (b.z - d->origin.z) / d->cell_size) *
-             d->cell_size;
+             d->cell_size * (r->factor ? r->factor : 1);
     }
     return *c;
 }
@@ -309,7 +310,7 @@ static double leg_cost(const flat_region *r, const nav_path *path, uint32_t firs
             assert_true(nav_grid_anyangle_segment(
                 r->grid, (a.x - d->origin.x) / d->cell_size, (a.z - d->origin.z) / d->cell_size,
                 (c.x - d->origin.x) / d->cell_size, (c.z - d->origin.z) / d->cell_size, &step));
-            cost += step * d->cell_size;
+            cost += step * d->cell_size * (r->factor ? r->factor : 1);
         } else {
             const nav_waypoint_graph *g = r->graph;
             uint32_t a = path->nodes[p - 1], c = path->nodes[p];
@@ -723,6 +724,117 @@ static void test_random_worlds(void **state)
     /* both kinds of answer were checked */
     assert_true(compared > 1000);
     assert_true(unreachable > 50 && unreachable < compared - 500);
+}
+
+/* Worlds of navmesh regions (built from grids with water, terrain 2, costing what the ground does)
+ * planned under mesh filters: none, water left out, water left out and the ground at half the mesh's
+ * cost (below the tables' costs: their lower bounds scaled), everything at three times. Each answer
+ * against the flat reference over the grids with the water blocked and costs scaled: the tables'
+ * routes through water must give way to others. */
+static void test_mesh_filter_routes(void **state)
+{
+    (void)state;
+    srand(11);
+    double keep[256], dry[256], cheap[256], dear[256];
+    for (int t = 0; t < 256; t++) keep[t] = dry[t] = 1, cheap[t] = 0.5, dear[t] = 3;
+    dry[2] = cheap[2] = NAV_COST_BLOCKED;
+    const nav_mesh_filter filters[] = {
+        {.area_cost = keep}, {.area_cost = dry}, {.area_cost = cheap}, {.area_cost = dear}};
+    const double factors[] = {1, 1, 0.5, 3};
+    const bool wet[] = {true, false, false, true};
+    double nan_cost[256];
+    memcpy(nan_cost, keep, sizeof keep);
+    nan_cost[7] = NAN;
+    const nav_mesh_filter bad = {.area_cost = nan_cost};
+    assert_int_equal(nav_world_query_set_mesh_filter(NULL, &filters[1]), NAV_FAILURE | NAV_INVALID_PARAM);
+    int compared = 0, changed = 0, unreachable = 0;
+    for (int world = 0; world < 12; world++) {
+        nav_grid *grids[4], *dried[4];
+        nav_mesh *meshes[4];
+        uint32_t regions = 2 + (uint32_t)(rand() % 3);
+        nav_world_builder *b;
+        assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+        nav_vec3 dry_points[4][256];
+        uint32_t dry_count[4] = {0};
+        for (uint32_t r = 0; r < regions; r++) {
+            nav_grid_desc d = {.width = 5 + rand() % 8,
+                               .height = 4 + rand() % 8,
+                               .cell_size = 1,
+                               .origin = {100.0f * (float)r, 0, 0}};
+            assert_int_equal(nav_grid_create(&d, &grids[r]), NAV_SUCCESS);
+            assert_int_equal(nav_grid_create(&d, &dried[r]), NAV_SUCCESS);
+            int32_t river = rand() % d.width; /* a band of water across, and some pools */
+            for (int32_t y = 0; y < d.height; y++)
+                for (int32_t x = 0; x < d.width; x++) {
+                    int k = rand() % 10;
+                    uint8_t type = k < 2 ? 0 : (x == river || x == river + 1) && k < 9 ? 2 : k < 3 ? 2 : 1;
+                    nav_grid_set_cell(grids[r], x, y, type);
+                    nav_grid_set_cell(dried[r], x, y, type == 2 ? 0 : type);
+                    if (type == 1) dry_points[r][dry_count[r]++] = nav_grid_cell_center(grids[r], x, y);
+                }
+            assert_int_equal(nav_mesh_build_from_grid(grids[r], NULL, &meshes[r]), NAV_SUCCESS);
+            char name[16];
+            snprintf(name, sizeof name, "r%u", r);
+            assert_int_equal(nav_world_builder_add_mesh(b, name, meshes[r], NULL), NAV_SUCCESS);
+        }
+        flat_world fs[4];
+        memset(fs, 0, sizeof fs);
+        for (int k = 0; k < 4; k++)
+            for (uint32_t r = 0; r < regions; r++) {
+                add_flat(&fs[k], NAV_WORLD_REGION_MESH, wet[k] ? grids[r] : dried[r], NULL);
+                fs[k].regions[r].factor = factors[k];
+            }
+        uint32_t links = 4 + (uint32_t)(rand() % 8);
+        for (uint32_t k = 0; k < links; k++) { /* (between dry places: ends every filter keeps) */
+            uint32_t a = (uint32_t)rand() % regions, c = rand() % 4 ? (uint32_t)rand() % regions : a;
+            if (!dry_count[a] || !dry_count[c]) continue;
+            nav_world_link_desc d = {.kind = NAV_LINK_DOOR,
+                                     .from_region = a,
+                                     .from = dry_points[a][rand() % dry_count[a]],
+                                     .to_region = c,
+                                     .to = dry_points[c][rand() % dry_count[c]],
+                                     .cost = 0.5 + rand() % 4,
+                                     .one_way = rand() % 5 == 0};
+            add_link(b, &fs[0], &d);
+            for (int f = 1; f < 4; f++) fs[f].links[fs[f].link_count++] = fs[0].links[fs[0].link_count - 1];
+        }
+        nav_world *w;
+        assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
+        nav_world_builder_destroy(b);
+        nav_world_query *q;
+        assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+        assert_int_equal(nav_world_query_set_mesh_filter(q, &bad), NAV_FAILURE | NAV_INVALID_PARAM);
+        for (int t = 0; t < 25; t++) {
+            uint32_t ra = (uint32_t)rand() % regions, rb = (uint32_t)rand() % regions;
+            if (!dry_count[ra] || !dry_count[rb]) continue;
+            nav_vec3 a = dry_points[ra][rand() % dry_count[ra]], c = dry_points[rb][rand() % dry_count[rb]];
+            double plain = INFINITY;
+            for (int k = 0; k < 4; k++) {
+                const nav_mesh_filter *filter = k       ? &filters[k]
+                                                : t % 2 ? &filters[0]
+                                                        : NULL; /* (same costs) */
+                assert_int_equal(nav_world_query_set_mesh_filter(q, filter), NAV_SUCCESS);
+                double cost = check_query(w, q, &fs[k], a, c);
+                if (k == 0) plain = cost;
+                if (k == 1) changed += cost > plain * (1 + 1e-9), unreachable += !(cost < INFINITY);
+                compared++;
+            }
+        }
+        nav_world_query_destroy(q);
+        nav_world_destroy(w);
+        for (int k = 0; k < 4; k++) flat_free(&fs[k]);
+        for (uint32_t r = 0; r < regions; r++) {
+            nav_mesh_destroy(meshes[r]);
+            nav_grid_destroy(grids[r]);
+            nav_grid_destroy(dried[r]);
+        }
+    }
+    /* the water changed many routes, and left some ends apart */
+    print_message("mesh filters: %d plans, %d longer without water, %d then unreachable\n", compared, changed,
+                  unreachable);
+    assert_true(compared > 800);
+    assert_true(changed > 40);
+    assert_true(unreachable > 5);
 }
 
 /* ---- Sparse tables (issue 43, defect 19) ---------------------------------------------------------- */
@@ -3651,20 +3763,35 @@ static void test_threads_toggling(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_two_storeys),         cmocka_unit_test(test_locate_floor),
-        cmocka_unit_test(test_one_way_drop),        cmocka_unit_test(test_same_region_detour),
-        cmocka_unit_test(test_random_worlds),       cmocka_unit_test(test_sparse_tables_exact),
-        cmocka_unit_test(test_sparse_tables_grow),  cmocka_unit_test(test_mixed_kinds),
-        cmocka_unit_test(test_world_file),          cmocka_unit_test(test_world_level_region),
-        cmocka_unit_test(test_world_file_errors),   cmocka_unit_test(test_world_file_refusals),
-        cmocka_unit_test(test_world_file_storeys),  cmocka_unit_test(test_world_level_options),
-        cmocka_unit_test(test_world_file_damage),   cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_joined_tiles),        cmocka_unit_test(test_mesh_joined_to_grid),
-        cmocka_unit_test(test_grid_through_hpa),    cmocka_unit_test(test_estimate_on_mesh),
-        cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_threads_toggling),
-        cmocka_unit_test(test_world_nav),           cmocka_unit_test(test_world_nav_damage),
-        cmocka_unit_test(test_grid_way_check),      cmocka_unit_test(test_world_nav_sizes),
-        cmocka_unit_test(test_world_on_demand),     cmocka_unit_test(test_world_on_demand_threads),
+        cmocka_unit_test(test_two_storeys),
+        cmocka_unit_test(test_locate_floor),
+        cmocka_unit_test(test_one_way_drop),
+        cmocka_unit_test(test_same_region_detour),
+        cmocka_unit_test(test_random_worlds),
+        cmocka_unit_test(test_mesh_filter_routes),
+        cmocka_unit_test(test_sparse_tables_exact),
+        cmocka_unit_test(test_sparse_tables_grow),
+        cmocka_unit_test(test_mixed_kinds),
+        cmocka_unit_test(test_world_file),
+        cmocka_unit_test(test_world_level_region),
+        cmocka_unit_test(test_world_file_errors),
+        cmocka_unit_test(test_world_file_refusals),
+        cmocka_unit_test(test_world_file_storeys),
+        cmocka_unit_test(test_world_level_options),
+        cmocka_unit_test(test_world_file_damage),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_joined_tiles),
+        cmocka_unit_test(test_mesh_joined_to_grid),
+        cmocka_unit_test(test_grid_through_hpa),
+        cmocka_unit_test(test_estimate_on_mesh),
+        cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_threads_toggling),
+        cmocka_unit_test(test_world_nav),
+        cmocka_unit_test(test_world_nav_damage),
+        cmocka_unit_test(test_grid_way_check),
+        cmocka_unit_test(test_world_nav_sizes),
+        cmocka_unit_test(test_world_on_demand),
+        cmocka_unit_test(test_world_on_demand_threads),
         cmocka_unit_test(test_agent_places),
     };
     const struct CMUnitTest shared_tests[] = {

@@ -28,10 +28,14 @@ typedef struct scenario {
     uint32_t agents;
     change *changes;
     uint32_t change_count;
+    nav_mesh_filter *filters; /* the entries' that give area_costs (their agents' mesh_filter) */
+    double (*filter_costs)[256];
 } scenario;
 
 static void scenario_free(scenario *s)
 {
+    free(s->filters);
+    free(s->filter_costs);
     free(s->params);
     free(s->starts);
     free(s->goals);
@@ -91,6 +95,37 @@ static bool world_path(const char *scenario_path, const char *world, char *out, 
     return n > 0 && (size_t)n < size;
 }
 
+/* An entry's area_costs ({"2": "blocked", "3": 2.5}: the cost of each area type of the navmesh
+ * regions, 1 where not given) into costs. */
+static bool read_area_costs(const cJSON *e, const char *where, double costs[256])
+{
+    const cJSON *areas = cJSON_GetObjectItemCaseSensitive(e, "area_costs"), *area;
+    if (!cJSON_IsObject(areas)) {
+        fprintf(stderr,
+                "navtool crowd: %s.area_costs: an object of area types (\"2\": 3.5, \"4\": \"blocked\")\n",
+                where);
+        return false;
+    }
+    for (int t = 0; t < 256; t++) costs[t] = 1;
+    cJSON_ArrayForEach(area, areas)
+    {
+        char *end;
+        long type = strtol(area->string, &end, 10);
+        bool blocked = cJSON_IsString(area) && !strcmp(area->valuestring, "blocked");
+        if (*end || end == area->string || type < 0 || type > 255 ||
+            !(blocked || (cJSON_IsNumber(area) && nav_terrain_cost_valid(area->valuedouble) &&
+                          area->valuedouble < INFINITY))) {
+            fprintf(stderr,
+                    "navtool crowd: %s.area_costs.%s: an area type 0 to 255 and a cost %g to %g, or "
+                    "\"blocked\"\n",
+                    where, area->string, NAV_COST_MIN, NAV_COST_MAX);
+            return false;
+        }
+        costs[type] = blocked ? NAV_COST_BLOCKED : area->valuedouble;
+    }
+    return true;
+}
+
 /* Reads the scenario's agents (each entry `count` of them, `spacing` apart). */
 static bool read_agents(const cJSON *list, scenario *s)
 {
@@ -109,10 +144,13 @@ static bool read_agents(const cJSON *list, scenario *s)
         fprintf(stderr, "navtool crowd: agents: 1 to 1,000,000 agents (%llu)\n", (unsigned long long)total);
         return false;
     }
+    int entries = cJSON_GetArraySize(list);
     s->params = calloc(total, sizeof *s->params);
     s->starts = calloc(total, sizeof *s->starts);
     s->goals = calloc(total, sizeof *s->goals);
-    if (!s->params || !s->starts || !s->goals) {
+    s->filters = calloc((size_t)entries, sizeof *s->filters);
+    s->filter_costs = calloc((size_t)entries, sizeof *s->filter_costs);
+    if (!s->params || !s->starts || !s->goals || !s->filters || !s->filter_costs) {
         fprintf(stderr, "navtool crowd: out of memory\n");
         return false;
     }
@@ -120,7 +158,8 @@ static bool read_agents(const cJSON *list, scenario *s)
     cJSON_ArrayForEach(e, list)
     {
         char where[32];
-        snprintf(where, sizeof where, "agents[%u]", index++);
+        uint32_t entry = index++;
+        snprintf(where, sizeof where, "agents[%u]", entry);
         double count, radius, height, speed, accel, dx = 0, dz = 0;
         nav_vec3 start, goal;
         if (!number(e, "count", where, 1, 1, 1000000, &count) ||
@@ -161,12 +200,19 @@ static bool read_agents(const cJSON *list, scenario *s)
             }
             excluded |= 1u << k;
         }
+        const nav_mesh_filter *filter = NULL;
+        if (cJSON_GetObjectItemCaseSensitive(e, "area_costs")) {
+            if (!read_area_costs(e, where, s->filter_costs[entry])) return false;
+            s->filters[entry] = (nav_mesh_filter){.area_cost = s->filter_costs[entry]};
+            filter = &s->filters[entry];
+        }
         for (uint32_t k = 0; k < (uint32_t)count; k++, n++) {
             s->params[n] = (nav_agent_params){.radius = (float)radius,
                                               .height = (float)height,
                                               .max_speed = (float)speed,
                                               .max_accel = (float)accel,
-                                              .excluded_links = excluded};
+                                              .excluded_links = excluded,
+                                              .mesh_filter = filter};
             s->starts[n] = (nav_vec3){(float)(start.x + k * dx), start.y, (float)(start.z + k * dz)};
             s->goals[n] = (nav_vec3){(float)(goal.x + k * dx), goal.y, (float)(goal.z + k * dz)};
         }

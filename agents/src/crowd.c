@@ -442,8 +442,20 @@ static bool finite3(nav_vec3 v)
 
 static bool params_ok(const nav_agent_params *p)
 {
-    return p && p->radius > 0 && p->height > 0 && p->max_speed > 0 && p->max_accel > 0 &&
-           isfinite(p->radius) && isfinite(p->height) && isfinite(p->max_speed) && isfinite(p->max_accel);
+    if (!p ||
+        !(p->radius > 0 && p->height > 0 && p->max_speed > 0 && p->max_accel > 0 && isfinite(p->radius) &&
+          isfinite(p->height) && isfinite(p->max_speed) && isfinite(p->max_accel)))
+        return false;
+    for (int t = 0; p->mesh_filter && p->mesh_filter->area_cost && t < 256; t++)
+        if (!nav_terrain_cost_valid(p->mesh_filter->area_cost[t])) return false;
+    return true;
+}
+
+/* Query q, set for agent a: its mesh filter (checked when it was added). */
+static nav_world_query *as_agent(nav_world_query *q, const agent *a)
+{
+    (void)nav_world_query_set_mesh_filter(q, a->params.mesh_filter);
+    return q;
 }
 
 nav_status nav_crowd_add_agent(nav_crowd *c, nav_vec3 position, const nav_agent_params *params, uint32_t *id)
@@ -576,7 +588,7 @@ static nav_status plan(nav_crowd *c, agent *a, nav_vec3 goal, bool keep_if_none)
 {
     nav_world_result res;
     nav_world_query_exclude_links(c->query, a->params.excluded_links);
-    nav_status s = nav_world_find_path(c->query, a->place.position, goal, &c->path, &res);
+    nav_status s = nav_world_find_path(as_agent(c->query, a), a->place.position, goal, &c->path, &res);
     if (nav_failed(s) && nav_has_detail(s, NAV_INVALID_PARAM)) return s; /* (a goal at no place: as it was) */
     if (keep_if_none && (nav_failed(s) || nav_has_detail(s, NAV_UNREACHABLE))) return s;
     leave_flow(c, a);
@@ -888,7 +900,7 @@ static nav_status take_corners(nav_crowd *c, worker *w, event_list *into, uint32
                 SIGHT_RADII * a->params.radius)
                 return NAV_SUCCESS;
             bool sees;
-            nav_status s = nav_world_sees(w->query, &a->place, r->points[a->corner + 1], &sees);
+            nav_status s = nav_world_sees(as_agent(w->query, a), &a->place, r->points[a->corner + 1], &sees);
             if (nav_failed(s) || !sees) return nav_failed(s) ? s : NAV_SUCCESS;
             if (!clear_of_walls(c, id, r->points[a->corner + 1])) return NAV_SUCCESS;
         }
@@ -938,7 +950,7 @@ static nav_status flow_corner(nav_crowd *c, worker *w, uint32_t i, nav_vec3 *cor
     if (a->flow_cell != a->place.id) {
         nav_vec3 at = nav_grid_cell_center(g, (int32_t)(a->flow_cell % (uint32_t)width),
                                            (int32_t)(a->flow_cell / (uint32_t)width));
-        s = nav_world_sees(w->query, &a->place, at, &sees);
+        s = nav_world_sees(as_agent(w->query, a), &a->place, at, &sees);
         if (nav_failed(s) || !sees) a->flow_cell = a->place.id;
     }
     for (int k = 0; k < FLOW_LOOK_AHEAD && !nav_failed(s); k++) {
@@ -946,7 +958,7 @@ static nav_status flow_corner(nav_crowd *c, worker *w, uint32_t i, nav_vec3 *cor
                 nx, ny;
         if (!nav_flow_field_next(f->field, x, y, &nx, &ny)) break; /* (the goal's cell) */
         nav_vec3 next = nav_grid_cell_center(g, nx, ny);
-        s = nav_world_sees(w->query, &a->place, next, &sees);
+        s = nav_world_sees(as_agent(w->query, a), &a->place, next, &sees);
         if (nav_failed(s) || !sees || !clear_of_walls(c, i, next)) break;
         a->flow_cell = (uint32_t)nav_grid_index(g, nx, ny);
     }
@@ -1246,8 +1258,8 @@ static void find_walls(nav_crowd *c, worker *w, uint32_t i)
         nav_vec3_dist_xz(a->place.position, a->walls_from) <= 0.25 * range)
         return;
     uint32_t n = 0;
-    nav_status s =
-        nav_world_walls(w->query, &a->place, (float)range, &c->walls[(size_t)i * MAX_WALLS], MAX_WALLS, &n);
+    nav_status s = nav_world_walls(as_agent(w->query, a), &a->place, (float)range,
+                                   &c->walls[(size_t)i * MAX_WALLS], MAX_WALLS, &n);
     if (nav_failed(s)) {
         w->failed |= s;
         a->walls_known = false, a->wall_count = 0;
@@ -1269,7 +1281,7 @@ static nav_status integrate(worker *w, agent *a, nav__orca_vec want, nav__orca_v
     double vx = a->velocity.x + dvx, vz = a->velocity.z + dvz;
     nav_vec3 target = {(float)(pos.x + vx * dt), pos.y, (float)(pos.z + vz * dt)};
     nav_world_place moved;
-    nav_status s = nav_world_move(w->query, &a->place, target, &moved);
+    nav_status s = nav_world_move(as_agent(w->query, a), &a->place, target, &moved);
     /* sliding along a wall from a point off it may take it farther than its step: then as far as its
      * step along the way it slid */
     double step = sqrt(vx * vx + vz * vz) * dt,
@@ -1454,7 +1466,7 @@ static bool push_chunk(void *ctx, void *scratch, uint32_t chunk)
             out_of_walls(c, i, a->place.position.x + c->push[e].x, a->place.position.z + c->push[e].z, true);
         nav_vec3 to = {(float)clear.x, a->place.position.y, (float)clear.z};
         nav_world_place moved;
-        nav_status s = nav_world_move(w->query, &a->place, to, &moved);
+        nav_status s = nav_world_move(as_agent(w->query, a), &a->place, to, &moved);
         if (nav_failed(s))
             w->failed |= s;
         else

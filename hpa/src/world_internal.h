@@ -61,6 +61,7 @@ typedef struct nav__world_scratch {
     void *work;              /* room any kind may use within one call (nav__world_scratch_work) */
     size_t work_size;
     nav_allocator allocator;
+    const nav_mesh_filter *mesh_filter; /* [opt] a query's (nav_world_query_set_mesh_filter) */
 } nav__world_scratch;
 
 /* A leg as the plan found it in one region, for the region's planner to lay: the places it passes
@@ -165,6 +166,11 @@ typedef struct nav__world_region_ops {
     const nav__world_places *places; /* [opt] */
     /* [opt] for a kind whose fan and leg are nav__world_fan_by_pairs and nav__world_leg_by_pair */
     nav__world_pair_search pair;
+    /* [opt] Whether the scratch's filter bears on the region's ways: -1 where it does not (its table
+     * holds); else a ratio in [0, 1] that makes its table's costs lower bounds of the ways' costs
+     * under the filter (its fan, leg and pair search go by the filter). in_memory: the region's
+     * data may be read (false on a world on demand, whose regions come and go). */
+    double (*filter_ratio)(const nav__world_scratch *s, const nav__world_region *r, bool in_memory);
 
     /* ---- what agents need (nav_world_nearest, nav_world_move, nav_world_leg_corridor) ---- */
     /* The walkable place nearest to point within the box of half_extents around it, with its

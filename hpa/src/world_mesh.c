@@ -1,6 +1,7 @@
 /* The navmesh region kind of a world: places are points on the mesh (id: the polygon), legs are
  * the mesh's optimal paths (nav_mesh_find_path: the exact shortest path where every area costs the
- * same), and a fan is one such search a target. The mesh's coordinates are world coordinates. */
+ * same), and a fan is one such search a target. The mesh's coordinates are world coordinates. A
+ * query's mesh filter (the scratch's) goes to every search, move, raycast and walls of the mesh. */
 #include <math.h>
 
 #include "world_internal.h"
@@ -117,13 +118,16 @@ static nav_status search(nav__world_scratch *s, const nav__world_region *r, cons
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     /* the ends' polygons are their places' ids (mesh_locate's, or a chokepoint's placed at bake):
      * not looked for again */
-    nav_status st = nav_mesh_find_path(
-        q,
-        &(nav_mesh_path_desc){
-            .mode = NAV_MESH_PATH_OPTIMAL, .ends_located = true, .start_poly = from->id, .goal_poly = to->id},
-        a, b, &s->path, &res);
+    nav_status st = nav_mesh_find_path(q,
+                                       &(nav_mesh_path_desc){.mode = NAV_MESH_PATH_OPTIMAL,
+                                                             .filter = s->mesh_filter,
+                                                             .ends_located = true,
+                                                             .start_poly = from->id,
+                                                             .goal_poly = to->id},
+                                       a, b, &s->path, &res);
     *cost = INFINITY;
-    /* (an end not in its polygon, which only a forged file read on demand can make: no way either) */
+    /* (an end not in its polygon, which only a forged file read on demand can make, or on one the
+     * filter leaves out: no way either) */
     if (nav_has_detail(st, NAV_UNREACHABLE) || nav_has_detail(st, NAV_BLOCKED_ENDPOINT) ||
         nav_has_detail(st, NAV_INVALID_PARAM))
         return NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE;
@@ -131,6 +135,23 @@ static nav_status search(nav__world_scratch *s, const nav__world_region *r, cons
     if (nav_has_detail(st, NAV_PARTIAL_RESULT)) return NAV_FAILURE | NAV_OUT_OF_MEMORY; /* the node pool */
     *cost = res.cost;
     return NAV_SUCCESS;
+}
+
+/* The least ratio of the filter's area costs to the mesh's, over the areas the mesh uses that the
+ * filter lets in (1 for a filter of flags alone; 0 when the mesh may not be read); -1 without a
+ * filter. */
+static double mesh_filter_ratio(const nav__world_scratch *s, const nav__world_region *r, bool in_memory)
+{
+    const nav_mesh_filter *f = s->mesh_filter;
+    if (!f) return -1;
+    if (!f->area_cost) return 1;
+    if (!in_memory || !r->mesh) return 0;
+    double ratio = 1;
+    for (int t = 0; t < 256; t++) {
+        double own = nav_mesh_area_cost(r->mesh, (uint8_t)t);
+        if (own < INFINITY && f->area_cost[t] < INFINITY) ratio = fmin(ratio, f->area_cost[t] / own);
+    }
+    return ratio;
 }
 
 /* ---- What agents need ---- */
@@ -142,7 +163,8 @@ static nav_status mesh_move(nav__world_scratch *s, const nav__world_region *r, c
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     nav_vec3 at;
     uint32_t poly;
-    nav_status st = nav_mesh_move_along_surface(q, NULL, from->id, from->position, target, &at, &poly);
+    nav_status st =
+        nav_mesh_move_along_surface(q, s->mesh_filter, from->id, from->position, target, &at, &poly);
     if (nav_failed(st)) return st;
     *out = (nav_world_place){.region = r->index, .id = poly, .position = at};
     return NAV_SUCCESS;
@@ -162,7 +184,7 @@ static nav_status mesh_corridor(nav__world_scratch *s, const nav__world_region *
         /* written from the last polygon written (the segment's first: the same polygon again) */
         uint32_t room = k < capacity ? capacity - k + 1 : 0, *into = room ? ids + k - 1 : NULL;
         nav_status st =
-            nav_mesh_raycast(q, NULL, poly, path->points[i], path->points[i + 1], &hit, into, room);
+            nav_mesh_raycast(q, s->mesh_filter, poly, path->points[i], path->points[i + 1], &hit, into, room);
         if (nav_failed(st) && !nav_has_detail(st, NAV_BUFFER_TOO_SMALL)) return st;
         if (hit.t < 1 && hit.poly != path->nodes[i + 1]) { /* (never on a path of the mesh's own) */
             if (k < capacity) ids[k] = path->nodes[i + 1];
@@ -187,7 +209,7 @@ static bool mesh_sees(nav__world_scratch *s, const nav__world_region *r, const n
         return false;
     }
     nav_mesh_raycast_hit hit;
-    nav_status rs = nav_mesh_raycast(q, NULL, from->id, from->position, to, &hit, NULL, 0);
+    nav_status rs = nav_mesh_raycast(q, s->mesh_filter, from->id, from->position, to, &hit, NULL, 0);
     if (nav_failed(rs) && nav_has_detail(rs, NAV_OUT_OF_MEMORY)) *st = rs;
     return !nav_failed(rs) && hit.t >= 1;
 }
@@ -198,7 +220,7 @@ static nav_status mesh_walls(nav__world_scratch *s, const nav__world_region *r, 
 {
     nav_mesh_query *q = nav__world_region_query(s->kind[nav__world_mesh_ops.index], r);
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    return nav_mesh_find_walls(q, NULL, at->id, at->position, range, out, capacity, count);
+    return nav_mesh_find_walls(q, s->mesh_filter, at->id, at->position, range, out, capacity, count);
 }
 
 const nav__world_region_ops nav__world_mesh_ops = {.name = "navmesh",
@@ -217,6 +239,7 @@ const nav__world_region_ops nav__world_mesh_ops = {.name = "navmesh",
                                                    .fan = nav__world_fan_by_pairs,
                                                    .leg = nav__world_leg_by_pair,
                                                    .pair = search,
+                                                   .filter_ratio = mesh_filter_ratio,
                                                    .nearest = mesh_nearest,
                                                    .move = mesh_move,
                                                    .walls = mesh_walls,

@@ -27,7 +27,16 @@
  * that region. Either way, both ends in one region: the direct leg competes with every route that
  * leaves and comes back. A route is start, link, link, ..., goal: each stretch between two links
  * is a leg in one region; the cells of a leg the search walked are its points, others are filled in
- * by the region's planner. */
+ * by the region's planner.
+ *
+ * Under a mesh filter (nav_world_query_set_mesh_filter) the tables of the regions it bears on are
+ * lower bounds (times each region's ratio; the estimate too, times the least): the search over
+ * them is lazy (LazySP: Dor, Mandalika, Salzman and Srinivasa, "Lazy shortest path computation",
+ * 2017). Each table step of the route it finds is searched under the filter, its cost kept for the
+ * plan, and while one costs more than the search counted it, the search runs again with what is
+ * known. Every route not taken counts at most its true cost, so the last is the cheapest. Such a
+ * table is followed on out of a chokepoint reached through it too: a first entry that is only a
+ * lower bound may close a chokepoint that the route must reach otherwise (through a link) to go on. */
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -75,6 +84,14 @@ struct nav_world_query {
     uint32_t route_count;
     bool planned;
     bool timing; /* nav_world_query_set_timing */
+    /* under a mesh filter (the scratch's): each region's ratio (its kind's filter_ratio, -1 where the
+     * filter does not bear: its table holds), worked out again when the filter changes */
+    double *ratio;
+    bool ratios_stale;
+    /* the table entries searched under it this plan: an open-addressed set of (entry + 1, cost) */
+    uint64_t *known_entry;
+    double *known_cost;
+    uint32_t known_capacity, known_count;
 };
 
 static double seconds(void)
@@ -157,12 +174,105 @@ void nav_world_query_destroy(nav_world_query *q)
     nav__free(&a, q->goal_cost);
     nav__free(&a, q->legs);
     nav__free(&a, q->leg_route);
+    nav__free(&a, q->ratio);
+    nav__free(&a, q->known_entry);
+    nav__free(&a, q->known_cost);
     nav__free(&a, q);
 }
 
 void nav_world_query_exclude_links(nav_world_query *query, uint32_t kinds)
 {
     if (query) query->excluded_kinds = kinds;
+}
+
+nav_status nav_world_query_set_mesh_filter(nav_world_query *q, const nav_mesh_filter *filter)
+{
+    if (!q) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (filter == q->scratch.mesh_filter) return NAV_SUCCESS; /* (unchanged, as it must stay while set) */
+    for (int t = 0; filter && filter->area_cost && t < 256; t++)
+        if (!nav_terrain_cost_valid(filter->area_cost[t])) return NAV_FAILURE | NAV_INVALID_PARAM;
+    q->scratch.mesh_filter = filter;
+    q->ratios_stale = true;
+    return NAV_SUCCESS;
+}
+
+/* ---- Table entries under a mesh filter --------------------------------------------------------- */
+
+static uint32_t known_slot(const nav_world_query *q, uint64_t e)
+{
+    uint64_t h = (e + 1) * 0x9E3779B97F4A7C15ull;
+    uint32_t mask = q->known_capacity - 1, k = (uint32_t)(h >> 32) & mask;
+    while (q->known_entry[k] && q->known_entry[k] != e + 1) k = (k + 1) & mask;
+    return k;
+}
+
+/* Entry e's cost under the filter, if it was searched this plan. */
+static bool known(const nav_world_query *q, uint64_t e, double *cost)
+{
+    if (!q->known_count) return false;
+    uint32_t k = known_slot(q, e);
+    if (!q->known_entry[k]) return false;
+    *cost = q->known_cost[k];
+    return true;
+}
+
+/* Keeps entry e's cost under the filter (the set kept at most half full). */
+static nav_status know(nav_world_query *q, uint64_t e, double cost)
+{
+    if (2 * ((size_t)q->known_count + 1) > q->known_capacity) {
+        uint32_t old = q->known_capacity, capacity = old ? 2 * old : 64;
+        uint64_t *entries = nav__calloc(&q->allocator, capacity, sizeof *entries);
+        double *costs = nav__alloc(&q->allocator, nav__mul_size(capacity, sizeof *costs));
+        if (!entries || !costs) {
+            nav__free(&q->allocator, entries);
+            nav__free(&q->allocator, costs);
+            return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        }
+        uint64_t *old_entries = q->known_entry;
+        double *old_costs = q->known_cost;
+        q->known_entry = entries, q->known_cost = costs, q->known_capacity = capacity;
+        for (uint32_t k = 0; k < old; k++)
+            if (old_entries[k]) {
+                uint32_t at = known_slot(q, old_entries[k] - 1);
+                entries[at] = old_entries[k], costs[at] = old_costs[k];
+            }
+        nav__free(&q->allocator, old_entries);
+        nav__free(&q->allocator, old_costs);
+    }
+    uint32_t k = known_slot(q, e);
+    q->known_count += !q->known_entry[k];
+    q->known_entry[k] = e + 1, q->known_cost[k] = cost;
+    return NAV_SUCCESS;
+}
+
+/* At a plan's start: the regions' ratios under the filter (when it changed) and the estimate's
+ * floors (the world's, times the least ratio), and nothing known yet. */
+static nav_status filter_begin(nav_world_query *q)
+{
+    const nav_world *w = q->world;
+    nav__world_search *se = &q->search;
+    se->floor = w->cost_floor, se->floor_octile = w->cost_floor_octile;
+    if (q->known_count) memset(q->known_entry, 0, q->known_capacity * sizeof *q->known_entry);
+    q->known_count = 0;
+    if (!q->scratch.mesh_filter) return NAV_SUCCESS;
+    if (!q->ratio) {
+        q->ratio =
+            nav__alloc(&q->allocator, nav__mul_size(w->region_count ? w->region_count : 1, sizeof *q->ratio));
+        if (!q->ratio) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        q->ratios_stale = true;
+    }
+    if (q->ratios_stale)
+        for (uint32_t r = 0; r < w->region_count; r++) {
+            const nav__world_region *region = &w->regions[r];
+            q->ratio[r] =
+                region->ops->filter_ratio ? region->ops->filter_ratio(&q->scratch, region, !w->cache) : -1;
+        }
+    q->ratios_stale = false;
+    double least = 1;
+    for (uint32_t r = 0; r < w->region_count; r++)
+        if (q->ratio[r] >= 0) least = fmin(least, q->ratio[r]);
+    se->floor *= least, se->floor_octile *= least;
+    return NAV_SUCCESS;
 }
 
 size_t nav_world_query_memory_bytes(const nav_world_query *q)
@@ -176,6 +286,8 @@ size_t nav_world_query_memory_bytes(const nav_world_query *q)
            fan * (sizeof *q->targets + 2 * sizeof(double)) +
            ((size_t)q->chokes + 2) * (sizeof *q->ask_places + sizeof *q->ask_chokes + sizeof *q->ask_table) +
            q->leg_capacity * (sizeof *q->legs + sizeof *q->leg_route) +
+           (q->ratio ? w->region_count * sizeof *q->ratio : 0) +
+           q->known_capacity * (sizeof *q->known_entry + sizeof *q->known_cost) +
            nav__world_scratch_bytes(&q->scratch, w);
 }
 
@@ -381,13 +493,48 @@ static double search(nav_world_query *q, double direct, uint32_t *last, nav_worl
             continue;
         }
         const nav__world_region *r = &w->regions[at->region];
-        if (se->by[v] == BY_TABLE && !r->chains) continue; /* (a full table: the first entry was enough) */
+        double ratio = q->scratch.mesh_filter ? q->ratio[at->region] : -1; /* (-1: the table holds) */
+        /* (a full table: the first entry was enough, when its entries are costs, not lower bounds) */
+        if (se->by[v] == BY_TABLE && !r->chains && ratio < 0) continue;
         uint32_t row = r->choke_first + w->choke_slot[v];
-        for (uint64_t e = w->edge_first[row]; e < w->edge_first[row + 1]; e++)
-            offer(q, w->region_choke[r->choke_first + w->edge_to[e]], g + w->edge_cost[e], v, BY_TABLE);
+        for (uint64_t e = w->edge_first[row]; e < w->edge_first[row + 1]; e++) {
+            double cost = w->edge_cost[e];
+            if (ratio >= 0 && !known(q, e, &cost)) cost *= ratio; /* (a lower bound, searched if taken) */
+            if (cost < INFINITY)
+                offer(q, w->region_choke[r->choke_first + w->edge_to[e]], g + cost, v, BY_TABLE);
+        }
     }
     if (q->timing) *(on_cells ? &res->fans_s : &res->search_s) += seconds() - since;
     return best;
+}
+
+/* Under a mesh filter: searches again, under the filter, each table step of the route the search
+ * found (back from `last`) that it counted by a lower bound, and keeps its cost; *again: one costs
+ * more than it counted. */
+static nav_status check_steps(nav_world_query *q, uint32_t last, bool *again)
+{
+    const nav_world *w = q->world;
+    const nav__world_search *se = &q->search;
+    *again = false;
+    for (uint32_t v = last; v != NAV_WORLD_NONE && v != FROM_START; v = se->parent[v]) {
+        if (is_cell(q, v) || se->by[v] != BY_TABLE) continue;
+        uint32_t u = se->parent[v]; /* (a chokepoint: tables are followed from chokepoints only) */
+        const nav_world_place *a = &w->choke[u], *b = &w->choke[v];
+        double ratio = q->ratio[a->region];
+        if (!(ratio >= 0)) continue;
+        const nav__world_region *r = &w->regions[a->region];
+        uint32_t row = r->choke_first + w->choke_slot[u], slot = w->choke_slot[v];
+        uint64_t e = w->edge_first[row];
+        while (e < w->edge_first[row + 1] && w->edge_to[e] != slot) e++;
+        double cost;
+        if (e == w->edge_first[row + 1] || known(q, e, &cost)) continue;
+        nav_status s = nav__world_pin(w, a->region, &q->pins); /* (on demand: its data for the search) */
+        if (!nav_failed(s)) s = r->ops->fan(&q->scratch, r, a, false, NAV__WORLD_END_NONE, b, 1, &cost);
+        if (!nav_failed(s)) s = know(q, e, cost);
+        if (nav_failed(s)) return s;
+        *again |= cost > w->edge_cost[e] * ratio;
+    }
+    return NAV_SUCCESS;
 }
 
 nav_status nav_world_plan(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav_world_result *result)
@@ -415,14 +562,22 @@ nav_status nav_world_plan(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav
     q->goal_block = q->goal_places && q->start_places && q->start.region == q->goal.region
                         ? q->start_block
                         : q->chokes + q->cells;
+    nav_status s = filter_begin(q);
+    if (nav_failed(s)) return s;
     double direct, t0 = q->timing ? seconds() : 0;
     uint64_t searches = q->scratch.searches;
-    nav_status s = fans(q, &direct);
+    s = fans(q, &direct);
     r.searches = (uint32_t)(q->scratch.searches - searches);
     if (nav_failed(s)) return s;
     if (q->timing) r.fans_s = seconds() - t0;
     uint32_t last;
     double best = search(q, direct, &last, &r);
+    for (bool again = q->scratch.mesh_filter != NULL; again && best < INFINITY;) { /* (lazy: see the top) */
+        s = check_steps(q, last, &again);
+        r.searches = (uint32_t)(q->scratch.searches - searches);
+        if (nav_failed(s)) return s;
+        if (again) best = search(q, direct, &last, &r);
+    }
     q->planned = true;
     if (!(best < INFINITY)) {
         if (result) *result = r;

@@ -74,7 +74,9 @@
  * given). The field goes with its last agent. A grid route ends at the goal's own point in its cell.
  *
  * Filters: an agent may be kept off kinds of link (nav_agent_params.excluded_links: its plans go
- * round them). Not yet (issue 44): the areas an agent may walk and their costs, per agent.
+ * round them), and off polygons of navmesh regions, or given its own costs of their areas
+ * (nav_agent_params.mesh_filter: a nav_mesh_filter, for its plans, moves, walls and shortcuts). The
+ * grids' terrain costs are the grids' own for every agent (not yet per agent).
  *
  * The crowd is deterministic: the same calls give the same positions, bit for bit, on any number of
  * threads. Library code never prints; a crowd is used from one thread at a time (the world it walks
@@ -148,6 +150,12 @@ typedef struct nav_agent_params {
     /* the kinds of link it may not take (bit 1u << kind for each nav_world_link_kind: a character
      * that climbs no ladder); its plans go round them, as round closed links (0: it takes any) */
     uint32_t excluded_links;
+    /* [opt] borrowed: the polygons of navmesh regions it may walk and what their areas cost (a
+     * character that cannot swim leaves water out: nav_world_query_set_mesh_filter); its plans,
+     * moves, walls and shortcuts there go by it. It must outlive the agent, unchanged. Null: every
+     * polygon, at the mesh's costs. An agent added on a polygon its filter leaves out finds no
+     * route (NAV_AGENT_NO_ROUTE) */
+    const nav_mesh_filter *mesh_filter;
 } nav_agent_params;
 
 typedef enum nav_agent_state {
@@ -206,8 +214,8 @@ NAV_API size_t nav_crowd_memory_bytes(const nav_crowd *crowd);
 /* Adds an agent at the walkable place nearest to position (within its radius across and its height
  * up and down: nav_world_nearest), idle. [out] id [opt]: its id, the lowest free one. Returns
  * NAV_SUCCESS; NAV_FAILURE with NAV_INVALID_PARAM (non-finite position, a size or speed not above 0
- * or not finite, no walkable place near position), NAV_BUFFER_TOO_SMALL (the crowd is full) or
- * NAV_OUT_OF_MEMORY. A failure changes nothing. */
+ * or not finite, a mesh filter's area cost that is no cost, no walkable place near position),
+ * NAV_BUFFER_TOO_SMALL (the crowd is full) or NAV_OUT_OF_MEMORY. A failure changes nothing. */
 NAV_API nav_status nav_crowd_add_agent(nav_crowd *crowd, nav_vec3 position, const nav_agent_params *params,
                                        uint32_t *id);
 /* Removes agent id (its id is free again). NAV_FAILURE | NAV_INVALID_PARAM for no such agent. */

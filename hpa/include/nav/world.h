@@ -426,6 +426,23 @@ NAV_API size_t nav_world_query_memory_bytes(const nav_world_query *query);
  * (a character that climbs no ladder, a cart that takes no stairs): bit 1u << kind for each kind
  * (nav_world_link_kind); 0, as a query starts: every kind. */
 NAV_API void nav_world_query_exclude_links(nav_world_query *query, uint32_t kinds);
+/* The polygons of navmesh regions this query may use from now on, and what their areas cost (a
+ * character that cannot swim leaves water out; one that avoids mud pays more for it): its plans,
+ * moves, walls and sight on every mesh region go by filter (nav_mesh_filter; null, as a query
+ * starts: every polygon at the mesh's costs). Grid and waypoint regions are not affected. Borrowed:
+ * the filter and its area costs must stay as they are while it is set.
+ *
+ * Plans stay exact: the world's tables hold each mesh region's costs at the mesh's own area costs,
+ * so with a filter they only bound a way's cost from below (times the least ratio of a filter's
+ * area cost to the mesh's). The search takes them as such, and each table step of the route it
+ * finds is searched again under the filter and its cost kept for this plan; while one of them costs
+ * more than the search counted, it searches again. A plan under a filter then costs a few more
+ * searches in the mesh regions its route crosses. On a world read on demand, a mesh region not in
+ * memory gives its table no lower bound but 0 when the filter changes area costs.
+ *
+ * Returns NAV_FAILURE | NAV_INVALID_PARAM for a null query or an area cost that is no cost
+ * (nav_terrain_cost_valid); the filter is then not set. */
+NAV_API nav_status nav_world_query_set_mesh_filter(nav_world_query *query, const nav_mesh_filter *filter);
 /* Times the parts of each plan from now on (off at creation): nav_world_result's fans_s and
  * search_s. A few clock reads a plan: where the search turns from cells to chokepoints or back. */
 NAV_API void nav_world_query_set_timing(nav_world_query *query, bool on);
