@@ -3346,6 +3346,35 @@ static void test_world_on_demand(void **state)
         assert_null(nav_world_region_grid(lazy, 0));
         assert_same_plans(whole, lazy, points, 7);
         nav_world_get_cache_info(lazy, &info);
+        uint64_t loads = info.loads;
+        { /* a mesh filter (the towns at twice their cost): the same costs as in memory, where the
+           * tables bound nothing (regions come and go) */
+            double twice[256];
+            for (int t = 0; t < 256; t++) twice[t] = 2;
+            const nav_mesh_filter filter = {.area_cost = twice};
+            nav_world_query *qw, *ql;
+            assert_int_equal(nav_world_query_create(whole, NULL, &qw), NAV_SUCCESS);
+            assert_int_equal(nav_world_query_create(lazy, NULL, &ql), NAV_SUCCESS);
+            int dearer = 0;
+            for (int i = 0; i < 7; i++)
+                for (int j = 0; j < 7; j++) {
+                    nav_world_result plain, rw, rl;
+                    assert_int_equal(nav_world_query_set_mesh_filter(qw, NULL), NAV_SUCCESS);
+                    nav_status s = nav_world_plan(qw, points[i], points[j], &plain);
+                    assert_int_equal(nav_world_query_set_mesh_filter(qw, &filter), NAV_SUCCESS);
+                    assert_int_equal(nav_world_query_set_mesh_filter(ql, &filter), NAV_SUCCESS);
+                    assert_int_equal(nav_world_plan(qw, points[i], points[j], &rw), s);
+                    assert_int_equal(nav_world_plan(ql, points[i], points[j], &rl), s);
+                    if (nav_failed(s)) continue;
+                    assert_true(close_to(rl.cost, rw.cost));
+                    dearer += rw.cost > plain.cost;
+                }
+            assert_true(dearer > 10);
+            nav_world_query_destroy(qw);
+            nav_world_query_destroy(ql);
+        }
+        nav_world_get_cache_info(lazy, &info);
+        if (b == 1) assert_int_equal(info.loads, loads); /* (all were in memory already) */
         if (b == 0) {
             assert_true(info.loads > 5 && info.evictions > 0);
             assert_int_equal(info.loaded_regions, 0); /* the queries are gone: nothing is held */
