@@ -45,7 +45,8 @@
 #define FLOW_MIN_AGENTS      8  /* agents that share a goal before a flow field may pay */
 #define FLOW_LOOK_AHEAD      16 /* cells of its flow an agent may see ahead in a tick */
 #define DEFAULT_WALL_HORIZON 1.0
-#define AIM_TICKS            8 /* an agent on a navmesh leg works its corner out again at least so often */
+#define AIM_TICKS            8  /* an agent on a navmesh leg works its corner out again at least so often */
+#define DENSE                12 /* agents in a cell of the hash (half the neighbour range across): a crowd */
 
 /* A route's points, one block: points, then regions, nodes (places) and links. */
 typedef struct route {
@@ -94,6 +95,17 @@ typedef struct agent {
     nav_vec3 walls_from;
     bool walls_known;
 } agent;
+
+/* A cell of the hash round another, dx and dz cells off: the nearest two points of the two are
+ * `apart` cells' sides apart squared at least. */
+typedef struct cell_offset {
+    int8_t dx, dz;
+    uint8_t apart;
+} cell_offset;
+
+/* The hash's cells are a sixth of the neighbour range across at least: those within range of an
+ * agent lie within 6 of its own cell (7: a range's rounding). */
+#define ROUND_CELLS 225 /* 15 x 15 */
 
 /* What the search for an agent's neighbours reads of another, in its bucket. */
 typedef struct placed {
@@ -146,9 +158,17 @@ struct nav_crowd {
     float *floor_y;
     uint8_t *steers, *avoids; /* avoids: on the ground of a kind with room to pass (no road) */
     nav__orca_vec *preferred;
-    /* the agents on the ground by cell of side range / 2 (a hash of the cells into `buckets` buckets:
-     * bucket b holds near_by[start[b] .. start[b + 1]), in id order) */
+    /* the agents on the ground by cell of side `cell` (a hash of the cells into `buckets` buckets:
+     * bucket b holds near_by[start[b] .. start[b + 1]), in id order): cells half the neighbour range
+     * across, or as wide as the two widest agents; and again by cells of side fine_cell (a sixth of
+     * the range, or as wide as the two widest) in fine_by[fine_start[b] .. fine_start[b + 1]), for
+     * agents in a crowd (DENSE: their neighbours are then looked for among a few dozen, not hundreds) */
     uint32_t *start, buckets;
+    double cell, fine_cell;
+    uint32_t *fine_start;
+    struct placed *fine_by;
+    uint32_t *home, *fine_home;             /* each agent's bucket in the hash, each slot's in the fine one */
+    struct cell_offset around[ROUND_CELLS]; /* the cells round one, nearest first (neighbours) */
     struct placed *near_by;
     /* the agents that steer this tick, those in the hash in its order (neighbours together: what one
      * reads, the next reads too), then the others */
@@ -234,6 +254,21 @@ static void worker_free(nav_crowd *c, worker *w)
     nav_world_query_destroy(w->query);
 }
 
+/* Cells round one in order: nearest first, then by ring, sides before corners, then by row and
+ * column. */
+static int nearer_cell(const void *x, const void *y)
+{
+    const cell_offset *a = x, *b = y;
+    int ra = abs(a->dx) > abs(a->dz) ? abs(a->dx) : abs(a->dz),
+        rb = abs(b->dx) > abs(b->dz) ? abs(b->dx) : abs(b->dz);
+    if (a->apart != b->apart) return a->apart < b->apart ? -1 : 1;
+    if (ra != rb) return ra < rb ? -1 : 1;
+    int sa = abs(a->dx) + abs(a->dz), sb = abs(b->dx) + abs(b->dz); /* (a side before a corner) */
+    if (sa != sb) return sa < sb ? -1 : 1;
+    if (a->dz != b->dz) return a->dz < b->dz ? -1 : 1;
+    return (a->dx > b->dx) - (a->dx < b->dx);
+}
+
 nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_crowd **out)
 {
     if (!out) return NAV_FAILURE | NAV_INVALID_PARAM;
@@ -262,6 +297,12 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->events = nav__alloc(&a, nav__mul_size(c->event_capacity, sizeof *c->events));
     c->buckets = 1;
     while (c->buckets < 2 * max && c->buckets < (1u << 30)) c->buckets *= 2;
+    for (int k = 0; k < ROUND_CELLS; k++) {
+        int dx = k % 15 - 7, dz = k / 15 - 7, gx = abs(dx) > 1 ? abs(dx) - 1 : 0,
+            gz = abs(dz) > 1 ? abs(dz) - 1 : 0;
+        c->around[k] = (cell_offset){(int8_t)dx, (int8_t)dz, (uint8_t)(gx * gx + gz * gz)};
+    }
+    qsort(c->around, ROUND_CELLS, sizeof *c->around, nearer_cell);
     c->chunks = max / CHUNK + (max % CHUNK != 0);
     c->agents = nav__calloc(&a, max, sizeof *c->agents);
     c->walls = nav__alloc(&a, nav__mul_size(max, MAX_WALLS * sizeof *c->walls));
@@ -273,6 +314,10 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->preferred = nav__alloc(&a, nav__mul_size(max, sizeof *c->preferred));
     c->start = nav__calloc(&a, (size_t)c->buckets + 1, sizeof *c->start); /* (empty before a tick) */
     c->near_by = nav__alloc(&a, nav__mul_size(max, sizeof *c->near_by));
+    c->fine_start = nav__calloc(&a, (size_t)c->buckets + 1, sizeof *c->fine_start);
+    c->fine_by = nav__alloc(&a, nav__mul_size(max, sizeof *c->fine_by));
+    c->home = nav__alloc(&a, nav__mul_size(max, sizeof *c->home));
+    c->fine_home = nav__alloc(&a, nav__mul_size(max, sizeof *c->fine_home));
     c->steering = nav__alloc(&a, nav__mul_size(max, sizeof *c->steering));
     c->after = nav__alloc(&a, nav__mul_size(max, sizeof *c->after));
     c->push = nav__alloc(&a, nav__mul_size(max, sizeof *c->push));
@@ -281,8 +326,9 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->workers = nav__calloc(&a, c->threads, sizeof *c->workers);
     c->locked = pthread_mutex_init(&c->lock, NULL) == 0;
     bool made = c->agents && c->walls && c->candidates && c->events && c->was && c->floor_y && c->steers &&
-                c->avoids && c->preferred && c->start && c->near_by && c->steering && c->after && c->push &&
-                c->slot && c->chunk_events && c->workers && c->locked;
+                c->avoids && c->preferred && c->start && c->near_by && c->fine_start && c->fine_by &&
+                c->home && c->fine_home && c->steering && c->after && c->push && c->slot && c->chunk_events &&
+                c->workers && c->locked;
     for (uint32_t t = 0; made && t < c->threads; t++) made = worker_make(c, &c->workers[t]);
     nav_status s = made ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s) && c->threads > 1) {
@@ -336,6 +382,10 @@ void nav_crowd_destroy(nav_crowd *c)
     nav__free(&a, c->preferred);
     nav__free(&a, c->start);
     nav__free(&a, c->near_by);
+    nav__free(&a, c->fine_start);
+    nav__free(&a, c->fine_by);
+    nav__free(&a, c->home);
+    nav__free(&a, c->fine_home);
     nav__free(&a, c->steering);
     nav__free(&a, c->after);
     nav__free(&a, c->push);
@@ -351,15 +401,16 @@ void nav_crowd_destroy(nav_crowd *c)
 size_t nav_crowd_memory_bytes(const nav_crowd *c)
 {
     if (!c) return 0;
-    size_t bytes = sizeof *c +
-                   (size_t)c->max_agents * (sizeof *c->agents + MAX_WALLS * sizeof *c->walls +
-                                            sizeof *c->was + sizeof *c->floor_y + 2 + sizeof *c->preferred +
-                                            sizeof *c->near_by + sizeof *c->steering + sizeof *c->candidates +
-                                            2 * sizeof *c->after + sizeof *c->slot) +
-                   ((size_t)c->buckets + 1) * sizeof *c->start +
-                   (size_t)c->event_capacity * sizeof *c->events + nav_world_query_memory_bytes(c->query) +
-                   (size_t)c->path.capacity * (sizeof *c->path.points + sizeof *c->path.nodes) +
-                   (c->pool ? sizeof *c->pool : 0) + (size_t)c->chunks * sizeof *c->chunk_events;
+    size_t bytes =
+        sizeof *c +
+        (size_t)c->max_agents *
+            (sizeof *c->agents + MAX_WALLS * sizeof *c->walls + sizeof *c->was + sizeof *c->floor_y + 2 +
+             sizeof *c->preferred + 2 * sizeof *c->near_by + 2 * sizeof *c->home + sizeof *c->steering +
+             sizeof *c->candidates + 2 * sizeof *c->after + sizeof *c->slot) +
+        2 * ((size_t)c->buckets + 1) * sizeof *c->start + (size_t)c->event_capacity * sizeof *c->events +
+        nav_world_query_memory_bytes(c->query) +
+        (size_t)c->path.capacity * (sizeof *c->path.points + sizeof *c->path.nodes) +
+        (c->pool ? sizeof *c->pool : 0) + (size_t)c->chunks * sizeof *c->chunk_events;
     for (uint32_t t = 0; t < c->threads; t++)
         bytes +=
             sizeof *c->workers +
@@ -781,8 +832,9 @@ static int64_t cell_of(const nav_crowd *c, double x);
 static bool spot_clear(const nav_crowd *c, uint32_t i, nav_vec3 at)
 {
     const agent *a = &c->agents[i];
+    if (!c->cell) return true; /* (no hash yet) */
     int64_t cx = cell_of(c, at.x), cz = cell_of(c, at.z);
-    for (int k = 0; k < 9; k++) { /* (cells of half the range: wider than two agents) */
+    for (int k = 0; k < 9; k++) { /* (cells as wide as the two widest agents at least) */
         uint32_t b = bucket_of(c, cx + k % 3 - 1, cz + k / 3 - 1);
         for (uint32_t e = c->start[b]; e < c->start[b + 1]; e++) {
             const placed *o = &c->near_by[e];
@@ -1112,11 +1164,28 @@ static bool closed_ahead(const nav_crowd *c, const agent *a)
     return false;
 }
 
-/* The hash's cells are half the neighbour range across: those within range of an agent are in the 5 x 5
- * round its own. */
+/* The hash's cells (fill_buckets). */
 static int64_t cell_of(const nav_crowd *c, double x)
 {
-    return (int64_t)floor(x / (0.5 * c->range));
+    return (int64_t)floor(x / c->cell);
+}
+
+/* One of the two hashes: its cells' side, its buckets' starts and its agents. */
+typedef struct hash_view {
+    double cell;
+    const uint32_t *start;
+    const placed *by;
+    bool fine; /* (by's slots are not the hash's: near_by's slot of agent i is slot[i]) */
+} hash_view;
+
+/* The hash to look in round agent i, from where the hash has it: the fine one when it stands in a
+ * crowd (DENSE agents or more in its own bucket of the other). */
+static hash_view hash_for(const nav_crowd *c, uint32_t i)
+{
+    uint32_t b = c->home[i];
+    if (c->start[b + 1] - c->start[b] >= DENSE)
+        return (hash_view){c->fine_cell, c->fine_start, c->fine_by, true};
+    return (hash_view){c->cell, c->start, c->near_by, false};
 }
 
 static uint32_t bucket_of(const nav_crowd *c, int64_t cx, int64_t cz)
@@ -1129,24 +1198,29 @@ static uint32_t bucket_of(const nav_crowd *c, int64_t cx, int64_t cz)
 static void fill_buckets(nav_crowd *c)
 {
     uint32_t *start = c->start;
+    double widest = 0;
+    for (uint32_t i = 0; i < c->max_agents; i++)
+        if (c->agents[i].active) widest = fmax(widest, c->agents[i].params.radius);
+    /* (spot_clear looks in the 3 x 3 cells round a point) */
+    c->cell = fmax(c->range / 2, 2 * widest), c->fine_cell = fmax(c->range / 6, 2 * widest);
     memset(start, 0, ((size_t)c->buckets + 1) * sizeof *start);
     for (uint32_t i = 0; i < c->max_agents; i++) { /* how many in each, */
         const agent *a = &c->agents[i];
         if (!a->active || (!c->avoids[i] && a->state != NAV_AGENT_ON_LINK)) continue;
-        start[bucket_of(c, cell_of(c, c->was[i].position.x), cell_of(c, c->was[i].position.z))]++;
+        c->home[i] = bucket_of(c, cell_of(c, c->was[i].position.x), cell_of(c, c->was[i].position.z));
+        start[c->home[i]]++;
     }
     for (uint32_t b = 1; b <= c->buckets; b++) start[b] += start[b - 1]; /* where each ends, */
     for (uint32_t i = c->max_agents; i-- > 0;) { /* and each from its end down: then start[b] is its start */
         const agent *a = &c->agents[i];
         if (!a->active || (!c->avoids[i] && a->state != NAV_AGENT_ON_LINK)) continue;
-        uint32_t b = bucket_of(c, cell_of(c, c->was[i].position.x), cell_of(c, c->was[i].position.z));
-        c->near_by[--start[b]] = (placed){(float)c->was[i].position.x,
-                                          (float)c->was[i].position.z,
-                                          c->floor_y[i],
-                                          0.5f * a->params.height,
-                                          a->params.radius,
-                                          i & 0x7fffffffu,
-                                          a->state == NAV_AGENT_ON_LINK};
+        c->near_by[--start[c->home[i]]] = (placed){(float)c->was[i].position.x,
+                                                   (float)c->was[i].position.z,
+                                                   c->floor_y[i],
+                                                   0.5f * a->params.height,
+                                                   a->params.radius,
+                                                   i & 0x7fffffffu,
+                                                   a->state == NAV_AGENT_ON_LINK};
     }
     uint32_t n = 0, placed_count = start[c->buckets];
     memset(c->slot, 0xff, (size_t)c->max_agents * sizeof *c->slot);
@@ -1163,6 +1237,24 @@ static void fill_buckets(nav_crowd *c)
     for (uint32_t i = 0; i < c->max_agents; i++)
         if (c->steers[i] && !c->avoids[i]) c->steering[n++] = i;
     c->steering_count = n;
+    /* the fine hash, the same agents in the same way (each bucket in the order of the other), when
+     * one stands in a crowd (hash_for) */
+    bool crowded = false;
+    for (uint32_t e = 0; e < placed_count && !crowded; e++) {
+        uint32_t b = c->home[c->near_by[e].id];
+        crowded = start[b + 1] - start[b] >= DENSE;
+    }
+    if (!crowded) return;
+    uint32_t *fine = c->fine_start;
+    memset(fine, 0, ((size_t)c->buckets + 1) * sizeof *fine);
+    double side = c->fine_cell;
+    for (uint32_t e = 0; e < placed_count; e++) {
+        const placed *p = &c->near_by[e];
+        c->fine_home[e] = bucket_of(c, (int64_t)floor(p->x / side), (int64_t)floor(p->z / side));
+        fine[c->fine_home[e]]++;
+    }
+    for (uint32_t b = 1; b <= c->buckets; b++) fine[b] += fine[b - 1];
+    for (uint32_t e = placed_count; e-- > 0;) c->fine_by[--fine[c->fine_home[e]]] = c->near_by[e];
 }
 
 /* Keeps neighbour j at squared distance d2 among the nearest (nearest first, ties by id; once only);
@@ -1181,22 +1273,19 @@ static uint32_t keep_near(const nav_crowd *c, worker *w, uint32_t n, uint32_t j,
 }
 
 /* Agent i's nearest neighbours within range on its floor (their heights overlapping), into w->near:
- * their count. The cells round its own are looked in nearest first, and only while they may hold one
- * nearer than the farthest kept. */
+ * their count. The cells round its own (of the fine hash in a crowd: hash_for) are looked in nearest
+ * first, and only while they may hold one nearer than the farthest kept. The neighbours found are
+ * the same whatever the cells: the max_neighbours nearest, ties by id. */
 static uint32_t neighbours(const nav_crowd *c, worker *w, uint32_t i)
 {
-    static const int8_t around[25][2] = {{0, 0},   {-1, 0}, {1, 0},  {0, -1},  {0, 1},  {-1, -1}, {1, -1},
-                                         {-1, 1},  {1, 1},  {-2, 0}, {2, 0},   {0, -2}, {0, 2},   {-2, -1},
-                                         {-2, 1},  {2, -1}, {2, 1},  {-1, -2}, {1, -2}, {-1, 2},  {1, 2},
-                                         {-2, -2}, {2, -2}, {-2, 2}, {2, 2}};
-    double x = c->was[i].position.x, z = c->was[i].position.z, cutoff = c->range * c->range,
-           side = 0.5 * c->range;
+    hash_view h = hash_for(c, i);
+    double x = c->was[i].position.x, z = c->was[i].position.z, cutoff = c->range * c->range, side = h.cell;
     float y = c->floor_y[i], half_height = 0.5f * c->agents[i].params.height;
-    int64_t cx = cell_of(c, x), cz = cell_of(c, z);
+    int64_t cx = (int64_t)floor(x / side), cz = (int64_t)floor(z / side);
     double in_x = x - (double)cx * side, in_z = z - (double)cz * side; /* (within its own cell) */
     uint32_t n = 0;
-    for (int k = 0; k < 25; k++) {
-        int dx = around[k][0], dz = around[k][1];
+    for (int k = 0; k < ROUND_CELLS && c->around[k].apart * side * side <= cutoff; k++) {
+        int dx = c->around[k].dx, dz = c->around[k].dz;
         /* the cell's nearest point's distance */
         double gx = dx < 0   ? in_x + (-dx - 1) * side
                     : dx > 0 ? (dx - 1) * side + side - in_x
@@ -1206,8 +1295,8 @@ static uint32_t neighbours(const nav_crowd *c, worker *w, uint32_t i)
                              : 0;
         if (gx * gx + gz * gz > cutoff) continue;
         uint32_t b = bucket_of(c, cx + dx, cz + dz);
-        for (uint32_t e = c->start[b]; e < c->start[b + 1]; e++) {
-            const placed *o = &c->near_by[e];
+        for (uint32_t e = h.start[b]; e < h.start[b + 1]; e++) {
+            const placed *o = &h.by[e];
             double ox = o->x - x, oz = o->z - z, d2 = ox * ox + oz * oz;
             if (d2 <= cutoff && o->id != i && !o->on_link && fabsf(o->y - y) < half_height + o->half_height) {
                 n = keep_near(c, w, n, o->id, d2);
@@ -1399,7 +1488,7 @@ static bool both_squeeze(const nav_crowd *c, const placed *p, const placed *o)
  * one point: the lower id to +x), the mean of those. Those that stand are pushed too: two that
  * arrive at one goal part, and one that stands in the way makes room. Its own, from where the moves
  * left everyone. (Those it may overlap are looked for in the hash's cells within its radius, the
- * widest radius and two of the longest steps: at most 9 x 9 cells, four neighbour ranges across.) */
+ * widest radius and two of the longest steps: at most 9 x 9 cells, four times the two widest across.) */
 static void part(nav_crowd *c, uint32_t e)
 {
     const placed *p = &c->near_by[e];
@@ -1408,11 +1497,13 @@ static void part(nav_crowd *c, uint32_t e)
     uint32_t i = p->id;
     double x = c->after[e].x, z = c->after[e].z, hx = c->was[i].position.x, hz = c->was[i].position.z,
            reach = p->radius + c->widest + 2 * c->longest_step; /* (from where the hash has them) */
-    /* the cells within reach (of half the neighbour range: one to four, unless some are wide) */
-    int64_t x0 = cell_of(c, hx - reach), x1 = cell_of(c, hx + reach), z0 = cell_of(c, hz - reach),
-            z1 = cell_of(c, hz + reach);
-    if (x1 - x0 > 8) x0 = cell_of(c, hx) - 4, x1 = x0 + 8;
-    if (z1 - z0 > 8) z0 = cell_of(c, hz) - 4, z1 = z0 + 8;
+    /* the cells within reach (as wide as the two widest agents at least: one to four, unless a step is
+     * long) */
+    hash_view h = hash_for(c, i);
+    int64_t x0 = (int64_t)floor((hx - reach) / h.cell), x1 = (int64_t)floor((hx + reach) / h.cell),
+            z0 = (int64_t)floor((hz - reach) / h.cell), z1 = (int64_t)floor((hz + reach) / h.cell);
+    if (x1 - x0 > 8) x0 = (int64_t)floor(hx / h.cell) - 4, x1 = x0 + 8;
+    if (z1 - z0 > 8) z0 = (int64_t)floor(hz / h.cell) - 4, z1 = z0 + 8;
     uint32_t seen[81], cells = 0, n = 0;
     double px = 0, pz = 0;
     for (int64_t cz = z0; cz <= z1; cz++)
@@ -1421,13 +1512,14 @@ static void part(nav_crowd *c, uint32_t e)
             while (k < cells && seen[k] != b) k++;
             if (k < cells) continue; /* (a bucket two cells share) */
             seen[cells++] = b;
-            for (uint32_t f = c->start[b]; f < c->start[b + 1]; f++) {
-                const placed *o = &c->near_by[f];
-                double ox = x - c->after[f].x, oz = z - c->after[f].z,
+            for (uint32_t f = h.start[b]; f < h.start[b + 1]; f++) {
+                const placed *o = &h.by[f];
+                const nav__orca_vec *there = &c->after[h.fine ? c->slot[o->id] : f];
+                double ox = x - there->x, oz = z - there->z,
                        room = both_squeeze(c, p, o) ? c->was[i].radius + c->was[o->id].radius
                                                     : (double)p->radius + o->radius,
                        d2 = ox * ox + oz * oz;
-                if (f == e || o->on_link || d2 >= room * room ||
+                if (o->id == i || o->on_link || d2 >= room * room ||
                     fabsf(o->y - p->y) >= p->half_height + o->half_height)
                     continue;
                 double d = sqrt(d2);
