@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "nav/agents.h"
 #include "support.h"
@@ -166,6 +167,60 @@ static void test_walk_through_the_village(void **state)
     assert_memory_equal(&end[0], &end[1], sizeof end[0]);
     assert_true(took[0] == took[1]);
     nav_world_destroy(w);
+}
+
+/* The village read on demand (regions loaded when a query needs them, a budget of one byte: each
+ * let go as soon as no query holds it) walked by a crowd as the village in memory is: the same
+ * calls, the same positions and corners steered for at every tick, to the bit (agents on the towns'
+ * navmeshes follow their corridors on either world). */
+static void test_village_on_demand(void **state)
+{
+    (void)state;
+    nav_world *whole = village(), *lazy;
+    char path[] = "/tmp/test_agents_village_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(nav_world_save_nav(whole, path), NAV_SUCCESS);
+    assert_int_equal(nav_world_load_nav(path, &(nav_world_load_desc){.region_budget = 1}, &lazy),
+                     NAV_SUCCESS);
+    const nav_vec3 from[4] = {{12.5f, 3, 8.5f}, {125.5f, 0, 20.5f}, {30.5f, 0, 8.5f}, {110.5f, 0, 23.5f}},
+                   to[4] = {{125.5f, 0, 20.5f}, {30.5f, 0, 9.5f}, {120.5f, 0, 22.5f}, {3.5f, 0.2f, 8.5f}};
+    nav_crowd *crowds[2];
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(nav_crowd_create(k ? lazy : whole, &(nav_crowd_desc){.threads = 2}, &crowds[k]),
+                         NAV_SUCCESS);
+        for (uint32_t i = 0; i < 4; i++) {
+            uint32_t id;
+            assert_int_equal(nav_crowd_add_agent(crowds[k], from[i], &walker, &id), NAV_SUCCESS);
+            assert_int_equal(nav_crowd_set_goal(crowds[k], id, to[i]), NAV_SUCCESS);
+        }
+    }
+    uint32_t arrived = 0, on_mesh = 0;
+    for (int t = 0; t < 3600 && arrived < 4; t++) {
+        arrived = 0;
+        for (int k = 0; k < 2; k++) assert_int_equal(nav_crowd_tick(crowds[k], 1.0 / 30), NAV_SUCCESS);
+        for (uint32_t i = 0; i < 4; i++) {
+            nav_agent_info a, b;
+            assert_true(nav_crowd_agent(crowds[0], i, &a));
+            assert_true(nav_crowd_agent(crowds[1], i, &b));
+            assert_memory_equal(&a.place, &b.place, sizeof a.place);
+            assert_int_equal(a.state, b.state);
+            assert_memory_equal(&a.steer_to, &b.steer_to, sizeof a.steer_to);
+            arrived += a.state == NAV_AGENT_ARRIVED;
+            on_mesh += a.state == NAV_AGENT_MOVING &&
+                       nav_world_region_kind_of(whole, a.place.region) == NAV_WORLD_REGION_MESH;
+        }
+    }
+    assert_int_equal(arrived, 4);
+    assert_true(on_mesh > 1000); /* (agent-ticks on the towns' meshes) */
+    nav_world_cache_info info;
+    nav_world_get_cache_info(lazy, &info);
+    assert_true(info.on_demand && info.loads >= 5);
+    for (int k = 0; k < 2; k++) nav_crowd_destroy(crowds[k]);
+    nav_world_destroy(lazy);
+    nav_world_destroy(whole);
+    unlink(path);
 }
 
 /* Walks between random places of the village, four agents at once (each with a start and a goal of
@@ -1250,6 +1305,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk_through_the_village),
+        cmocka_unit_test(test_village_on_demand),
         cmocka_unit_test(test_random_walks),
         cmocka_unit_test(test_two_pass_in_a_corridor),
         cmocka_unit_test(test_walls_kept),

@@ -854,14 +854,14 @@ static bool spot_clear(const nav_crowd *c, uint32_t i, nav_vec3 at)
  * of the next 8 it meets. False (a->aim_set false: it steers for its route's corner this tick) with
  * no corridor, on a world whose regions load on demand, and off the corridor and not next to it
  * (then it plans again, its turn come). */
-static bool follow_corridor(nav_crowd *c, uint32_t id)
+static bool follow_corridor(nav_crowd *c, worker *w, uint32_t id)
 {
     agent *a = &c->agents[id];
     route *r = &a->route;
     uint32_t k = a->corner;
     a->aim_set = false;
     if (r->corridor_from[k] == UINT32_MAX || a->place.region != r->regions[k]) return false;
-    const nav_mesh *m = nav_world_region_mesh(c->world, r->regions[k]);
+    const nav_mesh *m = nav_world_query_region_mesh(w->query, r->regions[k]); /* (held: on demand) */
     if (!m) return false;
     uint32_t end = k, from = r->corridor_from[k], to = r->corridor_to[k];
     while (r->links[end] == NAV_WORLD_NONE && end + 1 < r->count) end++;
@@ -918,7 +918,7 @@ static nav_status take_corners(nav_crowd *c, worker *w, event_list *into, uint32
 {
     agent *a = &c->agents[id];
     const route *r = &a->route;
-    (void)follow_corridor(c, id);
+    (void)follow_corridor(c, w, id);
     while (a->corner + 1 < r->count) {
         if (r->links[a->corner] != NAV_WORLD_NONE) {
             if (nav_vec3_dist_xz(a->place.position, r->points[a->corner]) > a->params.radius)

@@ -694,6 +694,14 @@ static void make_ask(nav_world_query *q, uint32_t leg, nav__world_leg_ask *ask)
         ask->goal_target = w->choke_slot[q->ask_chokes[n - 2]];
 }
 
+const nav_mesh *nav_world_query_region_mesh(nav_world_query *q, uint32_t region)
+{
+    if (!q || region >= q->world->region_count || q->world->regions[region].kind != NAV_WORLD_REGION_MESH)
+        return NULL;
+    if (nav_failed(nav__world_pin(q->world, region, &q->pins))) return NULL; /* (on demand: its data) */
+    return q->world->regions[region].mesh;
+}
+
 nav_status nav_world_refine_leg(nav_world_query *q, uint32_t leg, nav_path *path)
 {
     if (!q || !path || !q->planned || leg >= q->leg_count) return NAV_FAILURE | NAV_INVALID_PARAM;

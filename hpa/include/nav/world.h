@@ -551,6 +551,12 @@ NAV_API nav_status nav_world_sees(nav_world_query *query, const nav_world_place 
 NAV_API nav_status nav_world_walls(nav_world_query *query, const nav_world_place *at, float range,
                                    nav_wall *out, uint32_t capacity, uint32_t *count);
 
+/* A navmesh region's mesh for query's thread, on any world: on a world read on demand the query
+ * loads the region if it must and holds it as it holds the regions its plans use (until its next
+ * plan, or its destruction). Null for a bad index, a region of another kind, or one that cannot be
+ * read (damaged on disk). For code that walks a mesh region (an agent's corridor corners). */
+NAV_API const nav_mesh *nav_world_query_region_mesh(nav_world_query *query, uint32_t region);
+
 /* Plans and fills in every leg: path holds the whole route, start first, and path->cost (and
  * result->cost) the legs' refined costs plus the links'. Returns as nav_world_plan and
  * nav_world_refine_leg; when unreachable, path holds only the start's place. */
