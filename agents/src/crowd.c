@@ -167,7 +167,11 @@ struct nav_crowd {
     double cell, fine_cell;
     uint32_t *fine_start;
     struct placed *fine_by;
-    uint32_t *home, *fine_home;             /* each agent's bucket in the hash, each slot's in the fine one */
+    /* each agent's buckets in the two and what they hold of it (home UINT32_MAX: in neither), worked
+     * out as it looks (its own, on any thread), for the cells of next_cell and next_fine_cell */
+    uint32_t *home, *fine_home;
+    struct placed *mine;
+    double next_cell, next_fine_cell;
     struct cell_offset around[ROUND_CELLS]; /* the cells round one, nearest first (neighbours) */
     struct placed *near_by;
     /* the agents that steer this tick, those in the hash in its order (neighbours together: what one
@@ -175,10 +179,12 @@ struct nav_crowd {
     uint32_t *steering, steering_count;
     /* parting those that overlap after the moves: each in the hash where the moves left it (after[e]
      * for near_by[e]; slot[i]: agent i's e, or UINT32_MAX), and how far it is pushed (push[e]); the
-     * widest radius and the longest step of those in the hash */
+     * widest radius and the highest speed of the agents (sizes_stale: worked out again when the tick
+     * begins, one having gone), and the longest step of a tick */
     nav__orca_vec *after, *push;
     uint32_t *slot, placed_count;
-    double widest, longest_step;
+    double widest, fastest, longest_step;
+    bool sizes_stale;
     double closed_wait;
     double wall_horizon, edge_clearance;
     nav_wall *walls; /* MAX_WALLS an agent */
@@ -318,6 +324,7 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->fine_by = nav__alloc(&a, nav__mul_size(max, sizeof *c->fine_by));
     c->home = nav__alloc(&a, nav__mul_size(max, sizeof *c->home));
     c->fine_home = nav__alloc(&a, nav__mul_size(max, sizeof *c->fine_home));
+    c->mine = nav__alloc(&a, nav__mul_size(max, sizeof *c->mine));
     c->steering = nav__alloc(&a, nav__mul_size(max, sizeof *c->steering));
     c->after = nav__alloc(&a, nav__mul_size(max, sizeof *c->after));
     c->push = nav__alloc(&a, nav__mul_size(max, sizeof *c->push));
@@ -327,8 +334,8 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->locked = pthread_mutex_init(&c->lock, NULL) == 0;
     bool made = c->agents && c->walls && c->candidates && c->events && c->was && c->floor_y && c->steers &&
                 c->avoids && c->preferred && c->start && c->near_by && c->fine_start && c->fine_by &&
-                c->home && c->fine_home && c->steering && c->after && c->push && c->slot && c->chunk_events &&
-                c->workers && c->locked;
+                c->home && c->fine_home && c->mine && c->steering && c->after && c->push && c->slot &&
+                c->chunk_events && c->workers && c->locked;
     for (uint32_t t = 0; made && t < c->threads; t++) made = worker_make(c, &c->workers[t]);
     nav_status s = made ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s) && c->threads > 1) {
@@ -386,6 +393,7 @@ void nav_crowd_destroy(nav_crowd *c)
     nav__free(&a, c->fine_by);
     nav__free(&a, c->home);
     nav__free(&a, c->fine_home);
+    nav__free(&a, c->mine);
     nav__free(&a, c->steering);
     nav__free(&a, c->after);
     nav__free(&a, c->push);
@@ -405,7 +413,7 @@ size_t nav_crowd_memory_bytes(const nav_crowd *c)
         sizeof *c +
         (size_t)c->max_agents *
             (sizeof *c->agents + MAX_WALLS * sizeof *c->walls + sizeof *c->was + sizeof *c->floor_y + 2 +
-             sizeof *c->preferred + 2 * sizeof *c->near_by + 2 * sizeof *c->home + sizeof *c->steering +
+             sizeof *c->preferred + 3 * sizeof *c->near_by + 2 * sizeof *c->home + sizeof *c->steering +
              sizeof *c->candidates + 2 * sizeof *c->after + sizeof *c->slot) +
         2 * ((size_t)c->buckets + 1) * sizeof *c->start + (size_t)c->event_capacity * sizeof *c->events +
         nav_world_query_memory_bytes(c->query) +
@@ -523,6 +531,7 @@ nav_status nav_crowd_add_agent(nav_crowd *c, nav_vec3 position, const nav_agent_
     agent *a = &c->agents[free_id];
     *a = (agent){
         .active = true, .params = *params, .place = at, .state = NAV_AGENT_IDLE, .following = UINT32_MAX};
+    c->widest = fmax(c->widest, params->radius), c->fastest = fmax(c->fastest, params->max_speed);
     if (id) *id = free_id;
     return NAV_SUCCESS;
 }
@@ -546,6 +555,7 @@ nav_status nav_crowd_remove_agent(nav_crowd *c, uint32_t id)
     leave_flow(c, a);
     route_free(c, &a->route);
     *a = (agent){0};
+    c->sizes_stale = true;
     return NAV_SUCCESS;
 }
 
@@ -1164,10 +1174,19 @@ static bool closed_ahead(const nav_crowd *c, const agent *a)
     return false;
 }
 
+/* floor(x / side) (without libm's call: a quarter of the hash's filling). */
+static int64_t cell_in(double x, double side)
+{
+    double q = x / side;
+    if (!(fabs(q) < 4e18)) q = q > 0 ? 4e18 : -4e18; /* (not on any level: off the hash's cells) */
+    int64_t k = (int64_t)q;
+    return k - (q < (double)k);
+}
+
 /* The hash's cells (fill_buckets). */
 static int64_t cell_of(const nav_crowd *c, double x)
 {
-    return (int64_t)floor(x / c->cell);
+    return cell_in(x, c->cell);
 }
 
 /* One of the two hashes: its cells' side, its buckets' starts and its agents. */
@@ -1194,67 +1213,40 @@ static uint32_t bucket_of(const nav_crowd *c, int64_t cx, int64_t cz)
     return (uint32_t)(h >> 32) & (c->buckets - 1);
 }
 
-/* The agents on the ground (not crossing a link) into their buckets, each bucket in id order. */
+/* The agents on the ground (not crossing a link) into their buckets (as they looked: home, mine),
+ * each bucket in id order; and into the fine hash's, when one stands in a crowd (hash_for). */
 static void fill_buckets(nav_crowd *c)
 {
     uint32_t *start = c->start;
-    double widest = 0;
-    for (uint32_t i = 0; i < c->max_agents; i++)
-        if (c->agents[i].active) widest = fmax(widest, c->agents[i].params.radius);
-    /* (spot_clear looks in the 3 x 3 cells round a point) */
-    c->cell = fmax(c->range / 2, 2 * widest), c->fine_cell = fmax(c->range / 6, 2 * widest);
+    c->cell = c->next_cell, c->fine_cell = c->next_fine_cell;
     memset(start, 0, ((size_t)c->buckets + 1) * sizeof *start);
-    for (uint32_t i = 0; i < c->max_agents; i++) { /* how many in each, */
-        const agent *a = &c->agents[i];
-        if (!a->active || (!c->avoids[i] && a->state != NAV_AGENT_ON_LINK)) continue;
-        c->home[i] = bucket_of(c, cell_of(c, c->was[i].position.x), cell_of(c, c->was[i].position.z));
-        start[c->home[i]]++;
-    }
+    for (uint32_t i = 0; i < c->max_agents; i++) /* how many in each, */
+        if (c->home[i] != UINT32_MAX) start[c->home[i]]++;
     for (uint32_t b = 1; b <= c->buckets; b++) start[b] += start[b - 1]; /* where each ends, */
-    for (uint32_t i = c->max_agents; i-- > 0;) { /* and each from its end down: then start[b] is its start */
-        const agent *a = &c->agents[i];
-        if (!a->active || (!c->avoids[i] && a->state != NAV_AGENT_ON_LINK)) continue;
-        c->near_by[--start[c->home[i]]] = (placed){(float)c->was[i].position.x,
-                                                   (float)c->was[i].position.z,
-                                                   c->floor_y[i],
-                                                   0.5f * a->params.height,
-                                                   a->params.radius,
-                                                   i & 0x7fffffffu,
-                                                   a->state == NAV_AGENT_ON_LINK};
-    }
+    for (uint32_t i = c->max_agents; i-- > 0;) /* and each from its end down: then start[b] is its start */
+        if (c->home[i] != UINT32_MAX) c->near_by[--start[c->home[i]]] = c->mine[i];
     uint32_t n = 0, placed_count = start[c->buckets];
     memset(c->slot, 0xff, (size_t)c->max_agents * sizeof *c->slot);
-    c->widest = 0, c->longest_step = 0;
     for (uint32_t e = 0; e < placed_count; e++) {
         uint32_t i = c->near_by[e].id;
         if (c->steers[i]) c->steering[n++] = i;
         c->slot[i] = e;
         c->after[e] = c->was[i].position;
-        c->widest = fmax(c->widest, c->agents[i].params.radius);
-        c->longest_step = fmax(c->longest_step, c->agents[i].params.max_speed * c->dt);
     }
     c->placed_count = placed_count;
     for (uint32_t i = 0; i < c->max_agents; i++)
         if (c->steers[i] && !c->avoids[i]) c->steering[n++] = i;
     c->steering_count = n;
-    /* the fine hash, the same agents in the same way (each bucket in the order of the other), when
-     * one stands in a crowd (hash_for) */
     bool crowded = false;
-    for (uint32_t e = 0; e < placed_count && !crowded; e++) {
-        uint32_t b = c->home[c->near_by[e].id];
-        crowded = start[b + 1] - start[b] >= DENSE;
-    }
+    for (uint32_t b = 0; b < c->buckets && !crowded; b++) crowded = start[b + 1] - start[b] >= DENSE;
     if (!crowded) return;
     uint32_t *fine = c->fine_start;
     memset(fine, 0, ((size_t)c->buckets + 1) * sizeof *fine);
-    double side = c->fine_cell;
-    for (uint32_t e = 0; e < placed_count; e++) {
-        const placed *p = &c->near_by[e];
-        c->fine_home[e] = bucket_of(c, (int64_t)floor(p->x / side), (int64_t)floor(p->z / side));
-        fine[c->fine_home[e]]++;
-    }
+    for (uint32_t i = 0; i < c->max_agents; i++)
+        if (c->home[i] != UINT32_MAX) fine[c->fine_home[i]]++;
     for (uint32_t b = 1; b <= c->buckets; b++) fine[b] += fine[b - 1];
-    for (uint32_t e = placed_count; e-- > 0;) c->fine_by[--fine[c->fine_home[e]]] = c->near_by[e];
+    for (uint32_t i = c->max_agents; i-- > 0;)
+        if (c->home[i] != UINT32_MAX) c->fine_by[--fine[c->fine_home[i]]] = c->mine[i];
 }
 
 /* Keeps neighbour j at squared distance d2 among the nearest (nearest first, ties by id; once only);
@@ -1281,7 +1273,7 @@ static uint32_t neighbours(const nav_crowd *c, worker *w, uint32_t i)
     hash_view h = hash_for(c, i);
     double x = c->was[i].position.x, z = c->was[i].position.z, cutoff = c->range * c->range, side = h.cell;
     float y = c->floor_y[i], half_height = 0.5f * c->agents[i].params.height;
-    int64_t cx = (int64_t)floor(x / side), cz = (int64_t)floor(z / side);
+    int64_t cx = cell_in(x, side), cz = cell_in(z, side);
     double in_x = x - (double)cx * side, in_z = z - (double)cz * side; /* (within its own cell) */
     uint32_t n = 0;
     for (int k = 0; k < ROUND_CELLS && c->around[k].apart * side * side <= cutoff; k++) {
@@ -1403,7 +1395,7 @@ static nav_status integrate(worker *w, agent *a, nav__orca_vec want, nav__orca_v
 
 /* Agent i as the tick finds it; along its route: the corners behind it, the links it crosses, the
  * velocity it wants (what it tells the engine into `into`). */
-static void look(nav_crowd *c, worker *w, event_list *into, uint32_t i)
+static void look_along(nav_crowd *c, worker *w, event_list *into, uint32_t i)
 {
     agent *a = &c->agents[i];
     c->steers[i] = 0;
@@ -1446,6 +1438,26 @@ static void look(nav_crowd *c, worker *w, event_list *into, uint32_t i)
         }
     }
     if (c->steers[i] && c->avoids[i]) find_walls(c, w, i);
+}
+
+/* Agent i looks (look_along), and where it goes in the hashes is worked out (on the ground: not on
+ * a link nor on a road). */
+static void look(nav_crowd *c, worker *w, event_list *into, uint32_t i)
+{
+    look_along(c, w, into, i);
+    const agent *a = &c->agents[i];
+    c->home[i] = UINT32_MAX;
+    if (!a->active || (!c->avoids[i] && a->state != NAV_AGENT_ON_LINK)) return;
+    double x = c->was[i].position.x, z = c->was[i].position.z;
+    c->home[i] = bucket_of(c, cell_in(x, c->next_cell), cell_in(z, c->next_cell));
+    c->fine_home[i] = bucket_of(c, cell_in(x, c->next_fine_cell), cell_in(z, c->next_fine_cell));
+    c->mine[i] = (placed){(float)x,
+                          (float)z,
+                          c->floor_y[i],
+                          0.5f * a->params.height,
+                          a->params.radius,
+                          i & 0x7fffffffu,
+                          a->state == NAV_AGENT_ON_LINK};
 }
 
 static bool look_at_chunk(void *ctx, void *scratch, uint32_t chunk)
@@ -1500,10 +1512,10 @@ static void part(nav_crowd *c, uint32_t e)
     /* the cells within reach (as wide as the two widest agents at least: one to four, unless a step is
      * long) */
     hash_view h = hash_for(c, i);
-    int64_t x0 = (int64_t)floor((hx - reach) / h.cell), x1 = (int64_t)floor((hx + reach) / h.cell),
-            z0 = (int64_t)floor((hz - reach) / h.cell), z1 = (int64_t)floor((hz + reach) / h.cell);
-    if (x1 - x0 > 8) x0 = (int64_t)floor(hx / h.cell) - 4, x1 = x0 + 8;
-    if (z1 - z0 > 8) z0 = (int64_t)floor(hz / h.cell) - 4, z1 = z0 + 8;
+    int64_t x0 = cell_in(hx - reach, h.cell), x1 = cell_in(hx + reach, h.cell),
+            z0 = cell_in(hz - reach, h.cell), z1 = cell_in(hz + reach, h.cell);
+    if (x1 - x0 > 8) x0 = cell_in(hx, h.cell) - 4, x1 = x0 + 8;
+    if (z1 - z0 > 8) z0 = cell_in(hz, h.cell) - 4, z1 = z0 + 8;
     uint32_t seen[81], cells = 0, n = 0;
     double px = 0, pz = 0;
     for (int64_t cz = z0; cz <= z1; cz++)
@@ -1588,6 +1600,17 @@ nav_status nav_crowd_tick(nav_crowd *c, double dt)
     nav_status result = plan_some(c), shared = share_flows(c);
     if (nav_failed(shared) && !nav_failed(result)) result = shared;
     c->dt = dt;
+    if (c->sizes_stale) { /* (one went: the widest and fastest of those left) */
+        c->widest = c->fastest = 0;
+        for (uint32_t i = 0; i < c->max_agents; i++)
+            if (c->agents[i].active)
+                c->widest = fmax(c->widest, c->agents[i].params.radius),
+                c->fastest = fmax(c->fastest, c->agents[i].params.max_speed);
+        c->sizes_stale = false;
+    }
+    c->longest_step = c->fastest * dt;
+    /* (spot_clear looks in the 3 x 3 cells round a point) */
+    c->next_cell = fmax(c->range / 2, 2 * c->widest), c->next_fine_cell = fmax(c->range / 6, 2 * c->widest);
     for (uint32_t t = 0; t < c->threads; t++) c->workers[t].failed = 0;
     run_chunks(c, c->chunks, look_at_chunk);
     for (uint32_t k = 0; k < c->chunks; k++) { /* what they told, in the agents' order */
