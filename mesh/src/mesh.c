@@ -32,6 +32,7 @@ static void free_arrays(nav_mesh *m)
     nav__free(a, m->detail_verts);
     nav__free(a, m->detail_tris);
     nav__free(a, m->poly_detail_first);
+    nav__free(a, m->poly_flat_y);
 }
 
 void nav_mesh_destroy(nav_mesh *mesh)
@@ -197,6 +198,21 @@ static nav_status build_index(nav_mesh *m)
     return NAV_SUCCESS;
 }
 
+/* Polygon p's one height if its floor is flat (the points of its height triangles, or else its
+ * corners, all at one height), else NAN. */
+static float flat_height(const nav_mesh *m, uint32_t p)
+{
+    float y = m->verts[m->edge_vert[m->poly_first[p]]].y; /* (the triangles' height if none has area) */
+    if (m->poly_detail_first && m->poly_detail_first[p] < m->poly_detail_first[p + 1]) {
+        for (size_t i = 3 * (size_t)m->poly_detail_first[p]; i < 3 * (size_t)m->poly_detail_first[p + 1]; i++)
+            if (m->detail_verts[m->detail_tris[i]].y != y) return NAN;
+        return y;
+    }
+    for (uint32_t e = m->poly_first[p]; e < m->poly_first[p + 1]; e++)
+        if (m->verts[m->edge_vert[e]].y != y) return NAN;
+    return y;
+}
+
 nav_status nav__mesh_finish(const nav__mesh_draft *d, const nav_allocator *allocator, const nav_log *log,
                             nav_mesh **out)
 {
@@ -284,6 +300,12 @@ nav_status nav__mesh_finish(const nav__mesh_draft *d, const nav_allocator *alloc
             }
         }
     }
+    m->poly_flat_y = nav__calloc(&a, np, sizeof *m->poly_flat_y);
+    if (!m->poly_flat_y) {
+        s = NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        goto fail;
+    }
+    for (uint32_t p = 0; p < m->poly_count; p++) m->poly_flat_y[p] = flat_height(m, p);
     s = label_components(m);
     if (nav_succeeded(s)) s = nav__mesh_label_regions(m);
     if (nav_succeeded(s)) s = find_corners(m);
@@ -455,6 +477,7 @@ size_t nav_mesh_memory_bytes(const nav_mesh *m)
            m->edge_count * sizeof *m->edge_region + m->poly_count * sizeof *m->poly_region +
            2 * (size_t)m->region_count * sizeof *m->region_range +
            (size_t)m->vert_count * m->landmark_count * sizeof *m->landmark_dist +
+           (size_t)m->poly_count * sizeof *m->poly_flat_y +
            (m->poly_detail_first
                 ? (m->poly_count + 1) * sizeof(uint32_t) + m->detail_vert_count * sizeof(nav_vec3) +
                       3 * (size_t)m->detail_tri_count * sizeof(uint32_t)
@@ -503,11 +526,14 @@ double nav_mesh_area_cost(const nav_mesh *mesh, uint8_t area)
 bool nav__mesh_poly_contains_xz(const nav_mesh *m, uint32_t p, double x, double z)
 {
     uint32_t first = m->poly_first[p], last = m->poly_first[p + 1];
-    for (uint32_t e = first; e < last; e++) {
-        nav_vec3 a = m->verts[m->edge_vert[e]], b = m->verts[m->edge_vert[e + 1 < last ? e + 1 : first]];
+    if (first == last) return true;
+    nav_vec3 b = m->verts[m->edge_vert[first]], a;
+    for (uint32_t e = last; e-- > first;) { /* (each edge from a to b, last to first: a vertex read once) */
+        a = m->verts[m->edge_vert[e]];
         /* inside lies where the cross product of the edge and the point is not negative */
         double cross = ((double)b.x - a.x) * (z - a.z) - ((double)b.z - a.z) * (x - a.x);
         if (cross < 0) return false;
+        b = a;
     }
     return true;
 }
@@ -565,6 +591,7 @@ static float detail_height(const nav_mesh *m, uint32_t p, double x, double z)
 
 float nav__mesh_poly_height(const nav_mesh *m, uint32_t p, double x, double z)
 {
+    if (!isnan(m->poly_flat_y[p])) return m->poly_flat_y[p]; /* (what the triangles give: their one height) */
     if (m->poly_detail_first && m->poly_detail_first[p] < m->poly_detail_first[p + 1])
         return detail_height(m, p, x, z);
     /* barycentric in the fan triangle (0, i, i + 1) holding the point; flat polygons give their y */

@@ -84,6 +84,9 @@ struct nav_mesh {
     nav_vec3 *detail_verts;
     uint32_t *detail_tris;
     uint32_t *poly_detail_first;
+    /* worked out when the mesh is made: polygon p's one height where its floor is flat (every point
+     * of its height triangles, or every corner, at it), else NAN (nav__mesh_poly_height) */
+    float *poly_flat_y;
 };
 
 /* Union-find over indices: the root of p's set (halving the path), and joining two sets (the lower

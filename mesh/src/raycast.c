@@ -242,6 +242,11 @@ nav_status nav_mesh_move_along_surface(nav_mesh_query *q, const nav_mesh_filter 
     *result_poly = start_poly;
     nav_status begun = walk_begin(q, filter, start_poly, start, target);
     if (nav_failed(begun)) return begun;
+    if (nav__mesh_poly_contains_xz(m, start_poly, target.x, target.z)) { /* (a step within its polygon: */
+        *result = nav_vec3_make(target.x, nav__mesh_poly_height(m, start_poly, target.x, target.z),
+                                target.z); /* what the walk would find, inside: as `inside` gives it) */
+        return NAV_SUCCESS;
+    }
     /* a breadth-first walk over the polygons whose portals reach into the circle round the move
      * (Detour's rule), keeping the point of them nearest the target; the queue is the corridor's
      * scratch, and a polygon is marked as seen in the table of pairs (by its id: the walk is a
