@@ -929,27 +929,34 @@ static void test_links_excluded(void **state)
 }
 
 /* A random place of the village for the agents (ground or the house's upper floor). */
-/* A field with a pond (terrain 2, as dear as the grass) between start and goal, walked by a navmesh
- * built from it: an agent that swims crosses it; one whose mesh filter leaves water out goes round,
- * on dry ground at every tick (its centre never inside the pond, its polygon never water) with three
- * others that swim across its way; one for whom water costs three times the grass goes round too. */
-static void test_water_kept_out(void **state)
+/* A field with a pond (terrain 2, as dear as the grass) between start and goal, walked as a navmesh
+ * built from it (the filter a mesh filter) or as the grid itself (a grid filter). The world's answers
+ * under a filter that leaves water out (moves, sight, walls); then an agent that swims crosses it;
+ * one whose filter leaves water out goes round, on dry ground at every tick (its centre never inside
+ * the pond, its polygon or cell never water) with three others that swim across its way; one for
+ * whom water costs three times the grass goes round too. */
+static void water_kept_out(bool on_grid)
 {
-    (void)state;
     const char *rows[] = {"....................", "....................", "......22222222......",
                           "......22222222......", "......22222222......", "......22222222......",
                           "......22222222......", "....................", "...................."};
     nav_grid *grid = test_grid_from_rows(rows, 9, &(nav_grid_desc){.cell_size = 1});
     assert_int_equal(nav_grid_set_terrain_cost(grid, 2, 1), NAV_SUCCESS);
-    nav_mesh *mesh;
-    assert_int_equal(nav_mesh_build_from_grid(grid, NULL, &mesh), NAV_SUCCESS);
-    nav_world *w = world_of(NULL, mesh);
+    nav_mesh *mesh = NULL;
+    if (!on_grid) assert_int_equal(nav_mesh_build_from_grid(grid, NULL, &mesh), NAV_SUCCESS);
+    nav_world *w = world_of(on_grid ? grid : NULL, mesh);
     double dry[256], dear[256];
     for (int t = 0; t < 256; t++) dry[t] = dear[t] = 1;
     dry[2] = NAV_COST_BLOCKED, dear[2] = 3;
     const nav_mesh_filter no_water = {.area_cost = dry}, dear_water = {.area_cost = dear};
+    nav_grid_filter dry_cells, dear_cells;
+    nav_grid_filter_init(&dry_cells, grid), nav_grid_filter_init(&dear_cells, grid);
+    dry_cells.terrain_cost[2] = NAV_COST_BLOCKED, dear_cells.terrain_cost[2] = 3;
     nav_agent_params walks = walker, wades = walker;
-    walks.mesh_filter = &no_water, wades.mesh_filter = &dear_water;
+    if (on_grid)
+        walks.grid_filter = &dry_cells, wades.grid_filter = &dear_cells;
+    else
+        walks.mesh_filter = &no_water, wades.mesh_filter = &dear_water;
     const nav_agent_params *kinds[3] = {&walker, &walks, &wades};
     /* the world's answers for agents under the filter: a move into the pond stops at its edge, the
      * far bank is out of sight across it, and its edge is a wall (none of them without the filter) */
@@ -958,12 +965,16 @@ static void test_water_kept_out(void **state)
     nav_world_place bank;
     assert_int_equal(nav_world_locate(w, (nav_vec3){5.5f, 0, 4.5f}, &bank), NAV_SUCCESS);
     for (int k = 0; k < 2; k++) {
-        assert_int_equal(nav_world_query_set_mesh_filter(q, k ? &no_water : NULL), NAV_SUCCESS);
+        if (on_grid)
+            assert_int_equal(nav_world_query_set_grid_filter(q, k ? &dry_cells : NULL), NAV_SUCCESS);
+        else
+            assert_int_equal(nav_world_query_set_mesh_filter(q, k ? &no_water : NULL), NAV_SUCCESS);
         nav_world_place moved;
-        assert_int_equal(nav_world_move(q, &bank, (nav_vec3){10, 0, 4.5f}, &moved), NAV_SUCCESS);
+        assert_int_equal(nav_world_move(q, &bank, (nav_vec3){10.5f, 0, 4.5f}, &moved), NAV_SUCCESS);
+        uint8_t area = on_grid ? nav_grid_cell(grid, (int32_t)(moved.id % 20), (int32_t)(moved.id / 20)) : 0;
         nav_mesh_poly_info info;
-        assert_true(nav_mesh_poly(mesh, moved.id, &info));
-        assert_true(k ? moved.position.x <= 6 + 1e-4f && info.area != 2 : moved.position.x == 10);
+        if (!on_grid) assert_true(nav_mesh_poly(mesh, moved.id, &info)), area = info.area;
+        assert_true(k ? moved.position.x <= 6 + 1e-4f && area != 2 : moved.position.x == 10.5f);
         bool sees;
         assert_int_equal(nav_world_sees(q, &bank, (nav_vec3){15.5f, 0, 4.5f}, &sees), NAV_SUCCESS);
         assert_true(sees == !k);
@@ -994,11 +1005,13 @@ static void test_water_kept_out(void **state)
             assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
             assert_true(nav_crowd_agent(crowd, id, &a));
             check_on_surface(w, &a);
+            uint8_t area =
+                on_grid ? nav_grid_cell(grid, (int32_t)(a.place.id % 20), (int32_t)(a.place.id / 20)) : 0;
             nav_mesh_poly_info info;
-            assert_true(nav_mesh_poly(mesh, a.place.id, &info));
+            if (!on_grid) assert_true(nav_mesh_poly(mesh, a.place.id, &info)), area = info.area;
             nav_vec3 p = a.place.position;
             bool in_pond = p.x > 6 + 1e-4f && p.x < 14 - 1e-4f && p.z > 2 + 1e-4f && p.z < 7 - 1e-4f;
-            if (k == 1) assert_true(!in_pond && info.area != 2);
+            if (k == 1) assert_true(!in_pond && area != 2);
             wet |= in_pond;
             if (a.state == NAV_AGENT_ARRIVED) break;
         }
@@ -1007,12 +1020,24 @@ static void test_water_kept_out(void **state)
         took[k] = t / 30.0;
         nav_crowd_destroy(crowd);
     }
-    print_message("pond: the swimmer across in %.2f s, the others round in %.2f and %.2f s\n", took[0],
-                  took[1], took[2]);
+    print_message("pond (%s): the swimmer across in %.2f s, the others round in %.2f and %.2f s\n",
+                  on_grid ? "grid" : "navmesh", took[0], took[1], took[2]);
     assert_true(took[0] < took[1] && took[0] < took[2]);
     nav_world_destroy(w);
     nav_mesh_destroy(mesh);
     nav_grid_destroy(grid);
+}
+
+static void test_water_kept_out(void **state)
+{
+    (void)state;
+    water_kept_out(false);
+}
+
+static void test_water_kept_out_of_grid(void **state)
+{
+    (void)state;
+    water_kept_out(true);
 }
 
 static nav_vec3 somewhere(void)
@@ -1219,14 +1244,18 @@ static void test_bad_input(void **state)
     FAILS_WITH(nav_crowd_create(w, NULL, NULL), NAV_INVALID_PARAM);
     assert_int_equal(nav_crowd_create(w, NULL, &crowd), NAV_SUCCESS);
     const nav_vec3 home = {30.5f, 0, 8.5f};
-    nav_agent_params bad[] = {walker, walker, walker, walker, walker, walker, walker};
+    nav_agent_params bad[] = {walker, walker, walker, walker, walker, walker, walker, walker};
     double nan_cost[256];
     for (int t = 0; t < 256; t++) nan_cost[t] = t == 9 ? NAN : 1;
     const nav_mesh_filter no_cost = {.area_cost = nan_cost};
+    nav_grid_filter below_min;
+    nav_grid_filter_init(&below_min, NULL);
+    below_min.terrain_cost[3] = NAV_COST_MIN / 2;
     bad[0].radius = 0, bad[1].radius = -1, bad[2].height = 0, bad[3].max_speed = NAN,
-    bad[4].max_accel = INFINITY, bad[5].max_speed = -3, bad[6].mesh_filter = &no_cost;
+    bad[4].max_accel = INFINITY, bad[5].max_speed = -3, bad[6].mesh_filter = &no_cost,
+    bad[7].grid_filter = &below_min;
     uint32_t id = 7;
-    for (int i = 0; i < 7; i++) FAILS_WITH(nav_crowd_add_agent(crowd, home, &bad[i], &id), NAV_INVALID_PARAM);
+    for (int i = 0; i < 8; i++) FAILS_WITH(nav_crowd_add_agent(crowd, home, &bad[i], &id), NAV_INVALID_PARAM);
     FAILS_WITH(nav_crowd_add_agent(crowd, home, NULL, &id), NAV_INVALID_PARAM);
     FAILS_WITH(nav_crowd_add_agent(crowd, (nav_vec3){NAN, 0, 0}, &walker, &id), NAV_INVALID_PARAM);
     FAILS_WITH(nav_crowd_add_agent(crowd, (nav_vec3){30.5f, INFINITY, 8.5f}, &walker, &id),
@@ -1271,8 +1300,11 @@ static void test_allocation_failures(void **state)
     double costs[256]; /* (on three threads, a mesh filter of the mesh's costs: its lazy plan's room too) */
     for (int t = 0; t < 256; t++) costs[t] = 1;
     const nav_mesh_filter same = {.area_cost = costs};
+    nav_grid_filter dear; /* (and a grid filter that doubles every cost: lazy plans on the house's grids) */
+    nav_grid_filter_init(&dear, NULL);
+    for (int t = 1; t < 256; t++) dear.terrain_cost[t] = 2;
     nav_agent_params filtered = walker;
-    filtered.mesh_filter = &same;
+    filtered.mesh_filter = &same, filtered.grid_filter = &dear;
     for (uint32_t threads = 1; threads <= 3; threads += 2) {
         bool done = false;
         for (long fail_at = 1; !done && fail_at < 1000; fail_at++) {
@@ -1319,6 +1351,7 @@ int main(void)
         cmocka_unit_test(test_closed_ladder),
         cmocka_unit_test(test_links_excluded),
         cmocka_unit_test(test_water_kept_out),
+        cmocka_unit_test(test_water_kept_out_of_grid),
         cmocka_unit_test(test_world_used_during_ticks),
         cmocka_unit_test(test_same_on_any_thread_count),
         cmocka_unit_test(test_no_route),

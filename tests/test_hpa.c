@@ -393,6 +393,79 @@ static void test_region_leg_and_fan(void **state)
     nav_path_destroy(&path);
 }
 
+/* Fans and legs under a grid filter cost what the same searches do on the grid made again with the
+ * filter's costs as its own (water, type 2, kept out or made cheap; type 3 dearer): over the whole
+ * grid and inside rectangles, forward and backward, on grids of every connectivity, corner policy
+ * and climb. A filter with a cost no type may have is refused. */
+static void test_region_filter(void **state)
+{
+    (void)state;
+    nav_grid_filter filters[3];
+    for (int k = 0; k < 3; k++) nav_grid_filter_init(&filters[k], NULL);
+    filters[0].terrain_cost[2] = NAV_COST_BLOCKED;
+    filters[1].terrain_cost[2] = 0.25, filters[1].terrain_cost[3] = 7;
+    filters[2].terrain_cost[2] = NAV_COST_BLOCKED, filters[2].terrain_cost[3] = NAV_COST_BLOCKED;
+    nav_grid_filter bad = filters[0];
+    bad.terrain_cost[5] = 0;
+    nav_path path;
+    nav_path_init(&path, NULL);
+    int compared = 0, differ = 0;
+    for (unsigned seed = 200; seed < 230; seed++) {
+        nav_grid *grid = random_grid(seed, 23, 17);
+        const nav_grid_filter *f = &filters[seed % 3];
+        nav_grid_desc d = *nav_grid_get_desc(grid);
+        d.log = NULL, d.allocator = NULL;
+        nav_grid *as_own = make_grid(23, 17, &d); /* the grid with the filter's costs as its own */
+        for (int t = 1; t < 256; t++)
+            assert_int_equal(nav_grid_set_terrain_cost(as_own, (uint8_t)t, f->terrain_cost[t]), NAV_SUCCESS);
+        for (int32_t y = 0; y < 17; y++)
+            for (int32_t x = 0; x < 23; x++) {
+                nav_grid_set_cell(as_own, x, y, nav_grid_cell(grid, x, y));
+                assert_int_equal(nav_grid_set_cell_height(as_own, x, y, nav_grid_cell_height(grid, x, y)),
+                                 NAV_SUCCESS);
+            }
+        nav_region_query *rq, *own;
+        assert_int_equal(nav_region_query_create(grid, 23 * 17, NULL, &rq), NAV_SUCCESS);
+        assert_int_equal(nav_region_query_create(as_own, 23 * 17, NULL, &own), NAV_SUCCESS);
+        assert_int_equal(nav_region_query_set_filter(rq, &bad), NAV_FAILURE | NAV_INVALID_PARAM);
+        assert_int_equal(nav_region_query_set_filter(rq, f), NAV_SUCCESS);
+        for (int k = 0; k < 40; k++) {
+            nav_grid_rect r = {0, 0, 23, 17};
+            if (k % 2) r = (nav_grid_rect){rand() % 8, rand() % 6, 8 + rand() % 15, 6 + rand() % 11};
+            if (r.x + r.width > 23) r.width = 23 - r.x;
+            if (r.y + r.height > 17) r.height = 17 - r.y;
+            uint32_t s = nav_grid_index(grid, r.x + rand() % r.width, r.y + rand() % r.height), targets[4];
+            for (int j = 0; j < 4; j++)
+                targets[j] = nav_grid_index(grid, r.x + rand() % r.width, r.y + rand() % r.height);
+            for (int reverse = 0; reverse < 2; reverse++) {
+                double got[4], want[4];
+                nav_status a = nav_region_fan(rq, r, s, reverse, targets, 4, got);
+                assert_int_equal(a, nav_region_fan(own, r, s, reverse, targets, 4, want));
+                for (int j = 0; j < 4 && a == NAV_SUCCESS; j++) {
+                    assert_true(got[j] == want[j] || fabs(got[j] - want[j]) <= 1e-9 * want[j]);
+                    compared++;
+                    differ += nav_region_fan_cost(rq, targets[j]) != got[j]; /* (the last fan's, kept) */
+                }
+            }
+            double leg = -1, own_leg = -1;
+            nav_path_clear(&path);
+            nav_status a = nav_region_leg(rq, r, s, targets[0], 0, &path, &leg);
+            nav_path_clear(&path);
+            assert_int_equal(a, nav_region_leg(own, r, s, targets[0], 0, &path, &own_leg));
+            if (a == NAV_SUCCESS) assert_true(fabs(leg - own_leg) <= 1e-9 * own_leg);
+        }
+        /* the filter off again: the grid's own costs */
+        assert_int_equal(nav_region_query_set_filter(rq, NULL), NAV_SUCCESS);
+        nav_region_query_destroy(rq);
+        nav_region_query_destroy(own);
+        nav_grid_destroy(as_own);
+        nav_grid_destroy(grid);
+    }
+    assert_int_equal(differ, 0);
+    assert_true(compared > 1000);
+    nav_path_destroy(&path);
+}
+
 /* ---- Moving AI scenarios ---------------------------------------------------------------------- */
 
 static void run_scenarios(const char *map_path, const char *scen_path)
@@ -1382,16 +1455,27 @@ static void test_smooth_planned_path(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hand_checked_graph),   cmocka_unit_test(test_one_way_crossing),
-        cmocka_unit_test(test_entrances_and_levels), cmocka_unit_test(test_random_complete),
-        cmocka_unit_test(test_region_leg_and_fan),   cmocka_unit_test(test_region_fan_many_targets),
-        cmocka_unit_test(test_moves_reversible),     cmocka_unit_test(test_scenarios_generated),
-        cmocka_unit_test(test_bad_options),          cmocka_unit_test(test_allocation_failures),
-        cmocka_unit_test(test_progress_and_cancel),  cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_threads_share_a_bake), cmocka_unit_test(test_chunk_round_trip),
-        cmocka_unit_test(test_chunk_damage),         cmocka_unit_test(test_nav_file),
-        cmocka_unit_test(test_stale_bake),           cmocka_unit_test(test_rebake_matches_full_bake),
-        cmocka_unit_test(test_refine_on_demand),     cmocka_unit_test(test_smooth_planned_path),
+        cmocka_unit_test(test_hand_checked_graph),
+        cmocka_unit_test(test_one_way_crossing),
+        cmocka_unit_test(test_entrances_and_levels),
+        cmocka_unit_test(test_random_complete),
+        cmocka_unit_test(test_region_leg_and_fan),
+        cmocka_unit_test(test_region_filter),
+        cmocka_unit_test(test_region_fan_many_targets),
+        cmocka_unit_test(test_moves_reversible),
+        cmocka_unit_test(test_scenarios_generated),
+        cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_progress_and_cancel),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_threads_share_a_bake),
+        cmocka_unit_test(test_chunk_round_trip),
+        cmocka_unit_test(test_chunk_damage),
+        cmocka_unit_test(test_nav_file),
+        cmocka_unit_test(test_stale_bake),
+        cmocka_unit_test(test_rebake_matches_full_bake),
+        cmocka_unit_test(test_refine_on_demand),
+        cmocka_unit_test(test_smooth_planned_path),
     };
     const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_scenarios_arena),

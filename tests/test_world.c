@@ -46,7 +46,7 @@ typedef struct flat_world {
     flat_region regions[8];
     uint32_t offset[9]; /* each region's first node */
     uint32_t count;
-    flat_link links[32];
+    flat_link links[128];
     uint32_t link_count;
 } flat_world;
 
@@ -726,6 +726,72 @@ static void test_random_worlds(void **state)
     assert_true(unreachable > 50 && unreachable < compared - 500);
 }
 
+/* The ground (terrain 1) of a world's regions: ends and link ends every filter of the filter tests
+ * keeps. */
+typedef struct dry_places {
+    nav_vec3 points[4][1024];
+    uint32_t count[4];
+    uint32_t regions;
+} dry_places;
+
+/* `links` doors between dry places (from region 0 when from_first), added to the builder and to each
+ * of n flat references. Returns how many of their ends lie in region 0. */
+static uint32_t dry_links(nav_world_builder *b, flat_world *fs, int n, const dry_places *dry, uint32_t links,
+                          bool from_first)
+{
+    uint32_t in_first = 0;
+    for (uint32_t k = 0; k < links; k++) {
+        uint32_t a = from_first ? 0 : (uint32_t)rand() % dry->regions,
+                 c = rand() % 4 ? (uint32_t)rand() % dry->regions : a;
+        if (!dry->count[a] || !dry->count[c]) continue;
+        nav_world_link_desc d = {.kind = NAV_LINK_DOOR,
+                                 .from_region = a,
+                                 .from = dry->points[a][rand() % dry->count[a]],
+                                 .to_region = c,
+                                 .to = dry->points[c][rand() % dry->count[c]],
+                                 .cost = 0.5 + rand() % 4,
+                                 .one_way = rand() % 5 == 0};
+        in_first += (a == 0) + (c == 0);
+        add_link(b, &fs[0], &d);
+        for (int f = 1; f < n; f++) fs[f].links[fs[f].link_count++] = fs[0].links[fs[0].link_count - 1];
+    }
+    return in_first;
+}
+
+/* The filters of the filter test under way (the one of the two it sets). */
+static const nav_mesh_filter *mesh_filters;
+static const nav_grid_filter *grid_filters;
+
+/* Sets filter k of that test on q, for the t-th pair of ends (filter 0 costs as the regions' own:
+ * every other time no filter at all). */
+static void set_filter(nav_world_query *q, int k, int t)
+{
+    bool none = !k && t % 2 == 0;
+    assert_int_equal(mesh_filters ? nav_world_query_set_mesh_filter(q, none ? NULL : &mesh_filters[k])
+                                  : nav_world_query_set_grid_filter(q, none ? NULL : &grid_filters[k]),
+                     NAV_SUCCESS);
+}
+
+/* 25 plans between dry places, each under the n filters in turn against flat reference k: counts
+ * the plans, those that cost more under filter 1 than filter 0, and those then unreachable. */
+static void filtered_plans(const nav_world *w, nav_world_query *q, flat_world *fs, int n,
+                           const dry_places *dry, int counts[3])
+{
+    for (int t = 0; t < 25; t++) {
+        uint32_t ra = (uint32_t)rand() % dry->regions, rb = (uint32_t)rand() % dry->regions;
+        if (!dry->count[ra] || !dry->count[rb]) continue;
+        nav_vec3 a = dry->points[ra][rand() % dry->count[ra]], c = dry->points[rb][rand() % dry->count[rb]];
+        double plain = INFINITY;
+        for (int k = 0; k < n; k++) {
+            set_filter(q, k, t);
+            double cost = check_query(w, q, &fs[k], a, c);
+            if (k == 0) plain = cost;
+            if (k == 1) counts[1] += cost > plain * (1 + 1e-9), counts[2] += !(cost < INFINITY);
+            counts[0]++;
+        }
+    }
+}
+
 /* Worlds of navmesh regions (built from grids with water, terrain 2, costing what the ground does)
  * planned under mesh filters: none, water left out, water left out and the ground at half the mesh's
  * cost (below the tables' costs: their lower bounds scaled), everything at three times. Each answer
@@ -747,15 +813,17 @@ static void test_mesh_filter_routes(void **state)
     nan_cost[7] = NAN;
     const nav_mesh_filter bad = {.area_cost = nan_cost};
     assert_int_equal(nav_world_query_set_mesh_filter(NULL, &filters[1]), NAV_FAILURE | NAV_INVALID_PARAM);
-    int compared = 0, changed = 0, unreachable = 0;
+    int counts[3] = {0}; /* plans, longer without water, then unreachable */
+    mesh_filters = filters, grid_filters = NULL;
+    static dry_places places;
     for (int world = 0; world < 12; world++) {
         nav_grid *grids[4], *dried[4];
         nav_mesh *meshes[4];
         uint32_t regions = 2 + (uint32_t)(rand() % 3);
         nav_world_builder *b;
         assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
-        nav_vec3 dry_points[4][256];
-        uint32_t dry_count[4] = {0};
+        memset(&places, 0, sizeof places);
+        places.regions = regions;
         for (uint32_t r = 0; r < regions; r++) {
             nav_grid_desc d = {.width = 5 + rand() % 8,
                                .height = 4 + rand() % 8,
@@ -770,7 +838,7 @@ static void test_mesh_filter_routes(void **state)
                     uint8_t type = k < 2 ? 0 : (x == river || x == river + 1) && k < 9 ? 2 : k < 3 ? 2 : 1;
                     nav_grid_set_cell(grids[r], x, y, type);
                     nav_grid_set_cell(dried[r], x, y, type == 2 ? 0 : type);
-                    if (type == 1) dry_points[r][dry_count[r]++] = nav_grid_cell_center(grids[r], x, y);
+                    if (type == 1) places.points[r][places.count[r]++] = nav_grid_cell_center(grids[r], x, y);
                 }
             assert_int_equal(nav_mesh_build_from_grid(grids[r], NULL, &meshes[r]), NAV_SUCCESS);
             char name[16];
@@ -784,42 +852,14 @@ static void test_mesh_filter_routes(void **state)
                 add_flat(&fs[k], NAV_WORLD_REGION_MESH, wet[k] ? grids[r] : dried[r], NULL);
                 fs[k].regions[r].factor = factors[k];
             }
-        uint32_t links = 4 + (uint32_t)(rand() % 8);
-        for (uint32_t k = 0; k < links; k++) { /* (between dry places: ends every filter keeps) */
-            uint32_t a = (uint32_t)rand() % regions, c = rand() % 4 ? (uint32_t)rand() % regions : a;
-            if (!dry_count[a] || !dry_count[c]) continue;
-            nav_world_link_desc d = {.kind = NAV_LINK_DOOR,
-                                     .from_region = a,
-                                     .from = dry_points[a][rand() % dry_count[a]],
-                                     .to_region = c,
-                                     .to = dry_points[c][rand() % dry_count[c]],
-                                     .cost = 0.5 + rand() % 4,
-                                     .one_way = rand() % 5 == 0};
-            add_link(b, &fs[0], &d);
-            for (int f = 1; f < 4; f++) fs[f].links[fs[f].link_count++] = fs[0].links[fs[0].link_count - 1];
-        }
+        dry_links(b, fs, 4, &places, 4 + (uint32_t)(rand() % 8), false);
         nav_world *w;
         assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
         nav_world_builder_destroy(b);
         nav_world_query *q;
         assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
         assert_int_equal(nav_world_query_set_mesh_filter(q, &bad), NAV_FAILURE | NAV_INVALID_PARAM);
-        for (int t = 0; t < 25; t++) {
-            uint32_t ra = (uint32_t)rand() % regions, rb = (uint32_t)rand() % regions;
-            if (!dry_count[ra] || !dry_count[rb]) continue;
-            nav_vec3 a = dry_points[ra][rand() % dry_count[ra]], c = dry_points[rb][rand() % dry_count[rb]];
-            double plain = INFINITY;
-            for (int k = 0; k < 4; k++) {
-                const nav_mesh_filter *filter = k       ? &filters[k]
-                                                : t % 2 ? &filters[0]
-                                                        : NULL; /* (same costs) */
-                assert_int_equal(nav_world_query_set_mesh_filter(q, filter), NAV_SUCCESS);
-                double cost = check_query(w, q, &fs[k], a, c);
-                if (k == 0) plain = cost;
-                if (k == 1) changed += cost > plain * (1 + 1e-9), unreachable += !(cost < INFINITY);
-                compared++;
-            }
-        }
+        filtered_plans(w, q, fs, 4, &places, counts);
         nav_world_query_destroy(q);
         nav_world_destroy(w);
         for (int k = 0; k < 4; k++) flat_free(&fs[k]);
@@ -830,11 +870,124 @@ static void test_mesh_filter_routes(void **state)
         }
     }
     /* the water changed many routes, and left some ends apart */
-    print_message("mesh filters: %d plans, %d longer without water, %d then unreachable\n", compared, changed,
-                  unreachable);
-    assert_true(compared > 800);
-    assert_true(changed > 40);
-    assert_true(unreachable > 5);
+    print_message("mesh filters: %d plans, %d longer without water, %d then unreachable\n", counts[0],
+                  counts[1], counts[2]);
+    assert_true(counts[0] > 800);
+    assert_true(counts[1] > 40);
+    assert_true(counts[2] > 5);
+}
+
+/* Worlds of grid regions (plain ground, water, mud; a grid's own costs 1, 1.5 and 2) planned under
+ * grid filters: the grid's own costs, water kept out, water kept out and mud at a quarter of the
+ * grid's cost (below the tables' costs: their lower bounds scaled), everything at three times (a
+ * ratio above 1), mud kept out and water cheaper. Each answer against the flat reference over the
+ * grids made again with the filter's costs as their own; every third world has a region with more
+ * than 64 chokepoints' cells (a pruned table, crossed by fans under a filter). */
+static void test_grid_filter_routes(void **state)
+{
+    (void)state;
+    srand(45);
+    enum { FILTERS = 5, WATER = 2, MUD = 3 };
+    nav_grid_filter filters[FILTERS];
+    for (int k = 0; k < FILTERS; k++) nav_grid_filter_init(&filters[k], NULL);
+    for (int k = 0; k < FILTERS; k++) filters[k].terrain_cost[WATER] = 1.5, filters[k].terrain_cost[MUD] = 2;
+    filters[1].terrain_cost[WATER] = NAV_COST_BLOCKED;
+    filters[2].terrain_cost[WATER] = NAV_COST_BLOCKED, filters[2].terrain_cost[MUD] = 0.5;
+    for (int t = 1; t < 256; t++) filters[3].terrain_cost[t] *= 3;
+    filters[4].terrain_cost[MUD] = NAV_COST_BLOCKED, filters[4].terrain_cost[WATER] = 1;
+    nav_grid_filter bad = filters[1];
+    bad.terrain_cost[9] = -1;
+    assert_false(nav_grid_filter_valid(&bad));
+    assert_int_equal(nav_world_query_set_grid_filter(NULL, &filters[1]), NAV_FAILURE | NAV_INVALID_PARAM);
+    int counts[3] = {0}, pruned_worlds = 0; /* plans, longer without water, then unreachable */
+    grid_filters = filters, mesh_filters = NULL;
+    static dry_places dry;
+    for (int world = 0; world < 15; world++) {
+        bool crowded = world % 3 == 0; /* region 0 with many chokepoints */
+        nav_grid *grids[4], *as_filtered[FILTERS][4];
+        uint32_t regions = 2 + (uint32_t)(rand() % 3);
+        nav_world_builder *b;
+        assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+        memset(&dry, 0, sizeof dry);
+        dry.regions = regions;
+        for (uint32_t r = 0; r < regions; r++) {
+            nav_grid_desc d = {.width = crowded && r == 0 ? 26 : 6 + rand() % 12,
+                               .height = crowded && r == 0 ? 22 : 5 + rand() % 10,
+                               .cell_size = r == 1 ? 0.5f : 1,
+                               .connectivity = rand() % 5 == 0 ? NAV_CONNECT_4 : NAV_CONNECT_8,
+                               .corner_policy = (nav_corner_policy)(rand() % 3),
+                               .origin = {100.0f * (float)r, 0, 0}};
+            assert_int_equal(nav_grid_create(&d, &grids[r]), NAV_SUCCESS);
+            assert_int_equal(nav_grid_set_terrain_cost(grids[r], WATER, 1.5), NAV_SUCCESS);
+            assert_int_equal(nav_grid_set_terrain_cost(grids[r], MUD, 2), NAV_SUCCESS);
+            int32_t river = rand() % d.width; /* a band of water across, some pools, mud */
+            for (int32_t y = 0; y < d.height; y++)
+                for (int32_t x = 0; x < d.width; x++) {
+                    int k = rand() % 20;
+                    uint8_t type = k < 3                                      ? 0
+                                   : (x == river || x == river + 1) && k < 18 ? WATER
+                                   : k < 5                                    ? WATER
+                                   : k < 9                                    ? MUD
+                                                                              : 1;
+                    nav_grid_set_cell(grids[r], x, y, type);
+                    if (type == 1) dry.points[r][dry.count[r]++] = nav_grid_cell_center(grids[r], x, y);
+                }
+            for (int k = 0; k < FILTERS; k++) { /* the grid with the filter's costs as its own */
+                assert_int_equal(nav_grid_create(&d, &as_filtered[k][r]), NAV_SUCCESS);
+                for (int t = 1; t < 256; t++)
+                    assert_int_equal(
+                        nav_grid_set_terrain_cost(as_filtered[k][r], (uint8_t)t, filters[k].terrain_cost[t]),
+                        NAV_SUCCESS);
+                for (int32_t y = 0; y < d.height; y++)
+                    for (int32_t x = 0; x < d.width; x++)
+                        nav_grid_set_cell(as_filtered[k][r], x, y, nav_grid_cell(grids[r], x, y));
+            }
+            char name[16];
+            snprintf(name, sizeof name, "r%u", r);
+            assert_int_equal(nav_world_builder_add_grid(b, name, grids[r], NULL), NAV_SUCCESS);
+        }
+        flat_world fs[FILTERS];
+        memset(fs, 0, sizeof fs);
+        for (int k = 0; k < FILTERS; k++)
+            for (uint32_t r = 0; r < regions; r++) add_flat_grid(&fs[k], as_filtered[k][r]);
+        uint32_t in_first =
+            dry_links(b, fs, FILTERS, &dry, crowded ? 48 : 4 + (uint32_t)(rand() % 10), crowded);
+        pruned_worlds += in_first > 70; /* (the cells of a few may coincide) */
+        nav_world *w;
+        assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
+        nav_world_builder_destroy(b);
+        nav_world_query *q;
+        assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+        assert_int_equal(nav_world_query_set_grid_filter(q, &bad), NAV_FAILURE | NAV_INVALID_PARAM);
+        filtered_plans(w, q, fs, FILTERS, &dry, counts);
+        /* an end the filter keeps out: no way from it, none to it */
+        for (uint32_t r = 0; r < regions; r++)
+            for (int32_t y = 0, found = 0; y < nav_grid_height(grids[r]) && !found; y++)
+                for (int32_t x = 0; x < nav_grid_width(grids[r]) && !found && dry.count[r]; x++) {
+                    if (nav_grid_cell(grids[r], x, y) != WATER) continue;
+                    nav_vec3 wet = nav_grid_cell_center(grids[r], x, y);
+                    assert_int_equal(nav_world_query_set_grid_filter(q, &filters[1]), NAV_SUCCESS);
+                    assert_int_equal(nav_world_plan(q, wet, dry.points[r][0], NULL),
+                                     NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
+                    assert_int_equal(nav_world_plan(q, dry.points[r][0], wet, NULL),
+                                     NAV_SUCCESS | NAV_PARTIAL_RESULT | NAV_UNREACHABLE);
+                    found = 1;
+                }
+        nav_world_query_destroy(q);
+        nav_world_destroy(w);
+        for (int k = 0; k < FILTERS; k++) flat_free(&fs[k]);
+        for (uint32_t r = 0; r < regions; r++) {
+            nav_grid_destroy(grids[r]);
+            for (int k = 0; k < FILTERS; k++) nav_grid_destroy(as_filtered[k][r]);
+        }
+    }
+    print_message("grid filters: %d plans, %d longer without water, %d then unreachable, %d worlds with a "
+                  "pruned table\n",
+                  counts[0], counts[1], counts[2], pruned_worlds);
+    assert_true(counts[0] > 1500);
+    assert_true(counts[1] > 40);
+    assert_true(counts[2] > 5);
+    assert_true(pruned_worlds >= 4);
 }
 
 /* ---- Sparse tables (issue 43, defect 19) ---------------------------------------------------------- */
@@ -2960,6 +3113,12 @@ static void test_grid_through_hpa(void **state)
     assert_int_equal(nav_world_query_create(w, NULL, &qo), NAV_SUCCESS);
     assert_int_equal(nav_world_query_create(whole, NULL, &qw), NAV_SUCCESS);
     assert_int_equal(nav_world_query_create(lazy, NULL, &ql), NAV_SUCCESS);
+    /* a grid filter is refused (HPA*'s bake holds the grid's own costs), read on demand too */
+    nav_grid_filter as_own;
+    nav_grid_filter_init(&as_own, NULL);
+    assert_int_equal(nav_world_query_set_grid_filter(qo, &as_own), NAV_FAILURE | NAV_WRONG_STATE);
+    assert_int_equal(nav_world_query_set_grid_filter(ql, &as_own), NAV_FAILURE | NAV_WRONG_STATE);
+    assert_int_equal(nav_world_query_set_grid_filter(ql, NULL), NAV_SUCCESS);
     for (int t = 0; t < 20; t++) {
         nav_vec3 a = {(float)(t % 6) + 0.5f, 0, 1.5f}, c = {110.5f + (float)(t % 6), 0, 71.5f};
         if (t % 2) c = (nav_vec3){10.5f + (float)(t * 4 % 96), 0, (float)(t * 7 % 80) + 0.5f};
@@ -3798,6 +3957,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_same_region_detour),
         cmocka_unit_test(test_random_worlds),
         cmocka_unit_test(test_mesh_filter_routes),
+        cmocka_unit_test(test_grid_filter_routes),
         cmocka_unit_test(test_sparse_tables_exact),
         cmocka_unit_test(test_sparse_tables_grow),
         cmocka_unit_test(test_mixed_kinds),

@@ -507,13 +507,14 @@ static bool params_ok(const nav_agent_params *p)
         return false;
     for (int t = 0; p->mesh_filter && p->mesh_filter->area_cost && t < 256; t++)
         if (!nav_terrain_cost_valid(p->mesh_filter->area_cost[t])) return false;
-    return true;
+    return !p->grid_filter || nav_grid_filter_valid(p->grid_filter);
 }
 
-/* Query q, set for agent a: its mesh filter (checked when it was added). */
+/* Query q, set for agent a: its filters (checked when it was added). */
 static nav_world_query *as_agent(nav_world_query *q, const agent *a)
 {
     (void)nav_world_query_set_mesh_filter(q, a->params.mesh_filter);
+    (void)nav_world_query_set_grid_filter(q, a->params.grid_filter);
     return q;
 }
 
@@ -524,9 +525,13 @@ nav_status nav_crowd_add_agent(nav_crowd *c, nav_vec3 position, const nav_agent_
     uint32_t free_id = 0;
     while (free_id < c->max_agents && c->agents[free_id].active) free_id++;
     if (free_id == c->max_agents) return NAV_FAILURE | NAV_BUFFER_TOO_SMALL;
+    /* (a grid filter on a world that takes none: NAV_WRONG_STATE) */
+    nav_status s = nav_world_query_set_grid_filter(c->query, params->grid_filter);
+    (void)nav_world_query_set_grid_filter(c->query, NULL);
+    if (nav_failed(s)) return s;
     nav_world_place at;
-    nav_status s = nav_world_nearest(c->world, position,
-                                     (nav_vec3){params->radius, params->height, params->radius}, &at);
+    s = nav_world_nearest(c->world, position, (nav_vec3){params->radius, params->height, params->radius},
+                          &at);
     if (nav_failed(s)) return s;
     agent *a = &c->agents[free_id];
     *a = (agent){
@@ -1108,7 +1113,8 @@ static nav_status share_flows(nav_crowd *c)
     uint32_t n = 0;
     for (uint32_t i = 0; i < c->max_agents; i++) {
         agent *a = &c->agents[i];
-        if (!a->active || a->flow_checked || a->state != NAV_AGENT_MOVING || a->following != UINT32_MAX)
+        if (!a->active || a->flow_checked || a->state != NAV_AGENT_MOVING || a->following != UINT32_MAX ||
+            a->params.grid_filter) /* (a field is made at the grid's own costs) */
             continue;
         a->flow_checked = true;
         const route *r = &a->route;

@@ -83,7 +83,30 @@ typedef struct grid_scratch {
     uint64_t cells;           /* the largest grid region's */
     uint32_t *ids;            /* a region's chokepoints + 1 */
     nav_allocator allocator;
+    /* under a grid filter, its costs on the last two regions they were worked out for, each with
+     * its region + 1 and the scratch's filters_set then (0: none) */
+    nav__grid_costs costs[2];
+    uint32_t costs_region[2], costs_set[2], costs_next;
 } grid_scratch;
+
+/* The costs the query's grid filter gives region r's grid (in memory), or null where there is no
+ * filter or it changes nothing on that grid (every type in use there costs the grid's and stays in):
+ * its searches, moves and sight then go by the grid alone. */
+static const nav__grid_costs *costs_of(nav__world_scratch *s, const nav__world_region *r)
+{
+    grid_scratch *g = s->kind[nav__world_grid_ops.index];
+    if (!s->grid_filter || !g) return NULL; /* (a world with a grid through HPA* takes no filter) */
+    uint32_t k = 0;
+    while (k < 2 && !(g->costs_region[k] == r->index + 1 && g->costs_set[k] == s->filters_set &&
+                      g->costs[k].grid == r->grid))
+        k++;
+    if (k == 2) {
+        k = g->costs_next, g->costs_next ^= 1;
+        nav__grid_costs_make(r->grid, s->grid_filter, &g->costs[k]);
+        g->costs_region[k] = r->index + 1, g->costs_set[k] = s->filters_set;
+    }
+    return g->costs[k].same ? NULL : &g->costs[k];
+}
 
 static void grid_scratch_destroy(void *scratch, const nav_world *w)
 {
@@ -136,7 +159,28 @@ nav_region_query *nav__world_grid_search(nav__world_scratch *s, const nav__world
     if (!g->search &&
         nav_failed(nav_region_query_create(r->grid, (uint32_t)g->cells, &g->allocator, &g->search)))
         return NULL;
-    return nav_failed(nav_region_query_set_grid(g->search, r->grid)) ? NULL : g->search;
+    if (nav_failed(nav_region_query_set_grid(g->search, r->grid))) return NULL;
+    const nav__grid_costs *c = costs_of(s, r);
+    return nav_failed(nav_region_query_set_filter(g->search, c ? c->filter : NULL)) ? NULL : g->search;
+}
+
+/* The least ratio of the filter's costs to the grid's over the types in use that both let in (-1
+ * where the filter changes nothing there; 0 when the grid may not be read: on demand). */
+static double grid_filter_ratio(const nav__world_scratch *s, const nav__world_region *r, bool in_memory)
+{
+    const nav_grid_filter *f = s->grid_filter;
+    if (!f) return -1;
+    if (!in_memory || !r->grid) return 0;
+    const nav_grid *grid = r->grid;
+    double ratio = INFINITY;
+    bool same = true;
+    for (int t = 1; t < NAV_TERRAIN_TYPES; t++) {
+        double own = grid->terrain_cost[t], theirs = f->terrain_cost[t];
+        if (!grid->terrain_use[t] || !(own < INFINITY)) continue;
+        same &= theirs == own;
+        if (theirs < INFINITY) ratio = fmin(ratio, theirs / own);
+    }
+    return same ? -1 : ratio < INFINITY ? ratio : 1;
 }
 
 /* ---- Planning ---- */
@@ -168,6 +212,11 @@ static nav_status grid_fan(nav__world_scratch *s, const nav__world_region *r, co
     (void)keep; /* (a big grid's end: its leg is searched again; the fans share one search) */
     nav_region_query *search = nav__world_grid_search(s, r);
     if (!search) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    const nav__grid_costs *c = costs_of(s, r);
+    if (c && !(c->cost[r->grid->terrain[from->id]] < INFINITY)) { /* (standing where the filter keeps out) */
+        for (uint32_t k = 0; k < count; k++) costs[k] = INFINITY;
+        return NAV_SUCCESS;
+    }
     uint32_t *ids = ((grid_scratch *)s->kind[nav__world_grid_ops.index])->ids;
     for (uint32_t k = 0; k < count; k++) ids[k] = targets[k].id;
     s->searches++;
@@ -220,9 +269,39 @@ static nav_status kept(const nav_world *w, const nav__world_region *r, const nav
 
 /* A leg between two chokepoints made of table entries only is laid along the ways the bake kept;
  * any other (an end of a grid too big for the search to walk) is searched. */
+/* Under a filter: each hop between two places of the leg searched under it (the plan counted each
+ * so: by a fan under the filter, or by an entry searched again under it). */
+static nav_status hops(nav__world_scratch *s, const nav__world_region *r, const nav__world_leg_ask *ask,
+                       nav_region_query *search, nav_path *path, double *cost)
+{
+    uint32_t before = path->count;
+    double sum = 0, size = nav_grid_get_desc(r->grid)->cell_size;
+    nav_status st = NAV_SUCCESS;
+    for (uint32_t h = 0; h + 1 < ask->count && !nav_failed(st); h++) {
+        uint32_t at = ask->places[h].id, next = ask->places[h + 1].id;
+        if (next == at && path->count > before) continue;
+        if (path->count > before) path->count--; /* (the hop's first cell: the last hop's end) */
+        double c = 0;
+        s->searches++;
+        st = nav_region_leg(search, whole(r->grid), at, next, 0, path, &c);
+        if (!nav_failed(st) && nav_has_detail(st, NAV_PARTIAL_RESULT)) st = NAV_FAILURE | NAV_CORRUPT_DATA;
+        sum += c * size;
+    }
+    if (nav_failed(st)) {
+        path->count = before;
+        return st;
+    }
+    *cost = sum;
+    return NAV_SUCCESS;
+}
+
 static nav_status grid_leg(nav__world_scratch *s, const nav_world *w, const nav__world_region *r,
                            const nav__world_leg_ask *ask, nav_path *path, double *cost)
 {
+    if (costs_of(s, r)) {
+        nav_region_query *search = nav__world_grid_search(s, r);
+        return search ? hops(s, r, ask, search, path, cost) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    }
     bool chain = ask->chokes[0] != NAV_WORLD_NONE && ask->chokes[ask->count - 1] != NAV_WORLD_NONE;
     for (uint32_t h = 0; h + 1 < ask->count && chain; h++) chain = ask->table[h];
     if (chain) return kept(w, r, ask, path, cost);
@@ -253,10 +332,12 @@ static void cell_expand(nav__world_search *s, const nav__world_region *r, uint32
 {
     const nav_grid *grid = r->grid;
     double size = grid->desc.cell_size;
-    for (uint32_t m = grid->moves[cell]; m; m &= m - 1) {
+    const nav__grid_costs *c = costs_of(s->scratch, r);
+    const double *cost = c ? c->cost : grid->terrain_cost;
+    for (uint32_t m = c ? nav__grid_moves_of(c, cell) : grid->moves[cell]; m; m &= m - 1) {
         int d = __builtin_ctz(m);
         uint32_t next = (uint32_t)((int32_t)cell + grid->offset[d]);
-        double step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next]] * size, to = g + step;
+        double step = grid->step_length[d] * cost[grid->terrain[next]] * size, to = g + step;
         if (nav__world_search_improves(s, block + next, to))
             nav__world_search_take(s, block + next, to, block + cell, NAV__WORLD_BY_END,
                                    cell_estimate(s, r, next));
@@ -363,6 +444,7 @@ nav_status nav__world_grid_move(nav__world_scratch *s, const nav__world_region *
     uint8_t *seen = walk.seen;
     double best = INFINITY;
     float size = g->desc.cell_size;
+    const nav__grid_costs *costs = costs_of(s, r);
     while (head < tail) {
         uint32_t at = queue[head++];
         int32_t x = x0 + (int32_t)(at % bw), y = y0 + (int32_t)(at / bw);
@@ -372,7 +454,7 @@ nav_status nav__world_grid_move(nav__world_scratch *s, const nav__world_region *
         if (d < best) best = d, *out = (nav_world_place){r->index, cell, c};
         for (int dir = 0; dir < 8; dir++) {
             if (nav__dir_dx[dir] && nav__dir_dy[dir]) continue; /* (through sides only: no corner is a way) */
-            if (!(g->moves[cell] >> dir & 1)) continue;
+            if (!((costs ? nav__grid_moves_of(costs, cell) : g->moves[cell]) >> dir & 1)) continue;
             int32_t nx = x + nav__dir_dx[dir], ny = y + nav__dir_dy[dir];
             if (nx < x0 || ny < y0 || nx > x1 || ny > y1) continue;
             uint32_t k = (uint32_t)(ny - y0) * bw + (uint32_t)(nx - x0);
@@ -412,10 +494,12 @@ nav_status nav__world_grid_walls(nav__world_scratch *s, const nav__world_region 
     for (int i = 0; i < 4; i++)
         for (dirs[i] = 0; nav__dir_dx[dirs[i]] != side[i][0] || nav__dir_dy[dirs[i]] != side[i][1];)
             dirs[i]++;
+    const nav__grid_costs *costs = costs_of(s, r);
     while (head < tail) {
         uint32_t k = queue[head++];
         int32_t x = x0 + (int32_t)(k % bw), y = y0 + (int32_t)(k / bw);
-        uint32_t cell = nav_grid_index(g, x, y);
+        uint32_t cell = nav_grid_index(g, x, y),
+                 moves = costs ? nav__grid_moves_of(costs, cell) : g->moves[cell];
         float floor_y = nav_grid_cell_center(g, x, y).y;
         for (int i = 0; i < 4; i++) {
             nav_wall w = {{g->desc.origin.x + (float)(x + corner[i][0]) * size, floor_y,
@@ -423,7 +507,7 @@ nav_status nav__world_grid_walls(nav__world_scratch *s, const nav__world_region 
                           {g->desc.origin.x + (float)(x + corner[i + 1][0]) * size, floor_y,
                            g->desc.origin.z + (float)(y + corner[i + 1][1]) * size}};
             if (nav__wall_distance(w, px, pz) > range) continue;
-            if (!(g->moves[cell] >> dirs[i] & 1)) {
+            if (!(moves >> dirs[i] & 1)) {
                 nav__keep_wall(w, px, pz, out, capacity, &kept, &more);
                 continue;
             }
@@ -438,17 +522,33 @@ nav_status nav__world_grid_walls(nav__world_scratch *s, const nav__world_region 
 }
 
 /* The grid's any-angle rule (nav/anyangle.h: a segment through free cells' squares, never between
- * two blocked cells that touch at a corner). */
+ * two blocked cells that touch at a corner), under the query's filter. */
 bool nav__world_grid_sees(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
                           nav_vec3 to, nav_status *st)
 {
-    (void)s, (void)st;
-    const nav_grid_desc *d = nav_grid_get_desc(r->grid);
-    double size = d->cell_size;
-    return nav_grid_anyangle_segment(r->grid, ((double)from->position.x - d->origin.x) / size,
-                                     ((double)from->position.z - d->origin.z) / size,
-                                     ((double)to.x - d->origin.x) / size, ((double)to.z - d->origin.z) / size,
-                                     NULL);
+    (void)st;
+    const nav_grid *g = r->grid;
+    const nav_grid_desc *d = nav_grid_get_desc(g);
+    double size = d->cell_size, ax = ((double)from->position.x - d->origin.x) / size,
+           ay = ((double)from->position.z - d->origin.z) / size, bx = ((double)to.x - d->origin.x) / size,
+           by = ((double)to.z - d->origin.z) / size;
+    const nav__grid_costs *c = costs_of(s, r);
+    const double *cost = c ? c->cost : g->terrain_cost;
+    /* on a grid of several costs, no cell dearer than those of its two ends: a character does not see
+     * a shortcut across the swamp its route goes round */
+    double limit = cost[g->terrain[from->id]];
+    int32_t x, y;
+    if ((c ? c->max_cost > c->min_cost : g->max_cost > g->min_cost) &&
+        nav_grid_world_to_cell(g, to, &x, &y)) {
+        double end = cost[g->terrain[nav_grid_index(g, x, y)]];
+        if (end < INFINITY) limit = fmax(limit, end);
+        if (limit < (c ? c->max_cost : g->max_cost)) {
+            double below[NAV_TERRAIN_TYPES];
+            for (int t = 0; t < NAV_TERRAIN_TYPES; t++) below[t] = cost[t] <= limit ? cost[t] : INFINITY;
+            return nav__grid_anyangle_segment(g, below, ax, ay, bx, by, NULL);
+        }
+    }
+    return nav__grid_anyangle_segment(g, c ? c->cost : NULL, ax, ay, bx, by, NULL);
 }
 
 const nav__world_region_ops nav__world_grid_ops = {.name = "grid",
@@ -468,6 +568,7 @@ const nav__world_region_ops nav__world_grid_ops = {.name = "grid",
                                                    .fan = grid_fan,
                                                    .leg = grid_leg,
                                                    .places = &cells,
+                                                   .filter_ratio = grid_filter_ratio,
                                                    .nearest = nav__world_grid_nearest,
                                                    .move = nav__world_grid_move,
                                                    .walls = nav__world_grid_walls,

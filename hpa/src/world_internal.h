@@ -62,6 +62,9 @@ typedef struct nav__world_scratch {
     size_t work_size;
     nav_allocator allocator;
     const nav_mesh_filter *mesh_filter; /* [opt] a query's (nav_world_query_set_mesh_filter) */
+    const nav_grid_filter *grid_filter; /* [opt] a query's (nav_world_query_set_grid_filter) */
+    uint32_t filters_set;               /* counts the calls that set a filter (what was worked out
+                                           from one is worked out again) */
 } nav__world_scratch;
 
 /* A leg as the plan found it in one region, for the region's planner to lay: the places it passes

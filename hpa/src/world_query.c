@@ -29,14 +29,16 @@
  * is a leg in one region; the cells of a leg the search walked are its points, others are filled in
  * by the region's planner.
  *
- * Under a mesh filter (nav_world_query_set_mesh_filter) the tables of the regions it bears on are
- * lower bounds (times each region's ratio; the estimate too, times the least): the search over
+ * Under a filter (nav_world_query_set_mesh_filter, _set_grid_filter) the tables of the regions it
+ * bears on are lower bounds (times each region's ratio; the estimate too, times the least): the search over
  * them is lazy (LazySP: Dor, Mandalika, Salzman and Srinivasa, "Lazy shortest path computation",
  * 2017). Each table step of the route it finds is searched under the filter, its cost kept for the
  * plan, and while one costs more than the search counted it, the search runs again with what is
  * known. Every route not taken counts at most its true cost, so the last is the cheapest. Such a
  * table is followed on out of a chokepoint reached through it too: a first entry that is only a
- * lower bound may close a chokepoint that the route must reach otherwise (through a link) to go on. */
+ * lower bound may close a chokepoint that the route must reach otherwise (through a link) to go on.
+ * A pruned table the filter bears on is not followed at all: it lacks the entries a route under the
+ * filter may need (fan_table), and a fan under the filter from the chokepoint takes its place. */
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -65,6 +67,7 @@ struct nav_world_query {
     /* fans of ends that are not searched by cells */
     nav_world_place *targets;
     double *start_cost, *goal_cost;
+    double *table_cost; /* a fan in place of a pruned table (under a filter) */
     bool scratch_made;
     /* the search under way */
     nav_world_place start, goal;
@@ -84,14 +87,17 @@ struct nav_world_query {
     uint32_t route_count;
     bool planned;
     bool timing; /* nav_world_query_set_timing */
-    /* under a mesh filter (the scratch's): each region's ratio (its kind's filter_ratio, -1 where the
-     * filter does not bear: its table holds), worked out again when the filter changes */
+    /* under a filter (the scratch's mesh or grid filter): each region's ratio (its kind's
+     * filter_ratio, -1 where the filter does not bear: its table holds), worked out again when a
+     * filter changes */
     double *ratio;
     bool ratios_stale;
-    /* the table entries searched under it this plan: an open-addressed set of (entry + 1, cost) */
+    /* the steps between two chokepoints of one region searched under it this plan: an
+     * open-addressed set of (step key + 1, cost) */
     uint64_t *known_entry;
     double *known_cost;
     uint32_t known_capacity, known_count;
+    nav_status search_status; /* a fan in the search failed (out of memory) */
 };
 
 static double seconds(void)
@@ -136,13 +142,14 @@ nav_status nav_world_query_create(const nav_world *w, const nav_allocator *alloc
     q->targets = nav__alloc(&a, nav__mul_size(fan, sizeof *q->targets));
     q->start_cost = nav__alloc(&a, nav__mul_size(fan, sizeof *q->start_cost));
     q->goal_cost = nav__alloc(&a, nav__mul_size(fan, sizeof *q->goal_cost));
+    q->table_cost = nav__alloc(&a, nav__mul_size(fan, sizeof *q->table_cost));
     size_t asks = (size_t)q->chokes + 2;
     q->ask_places = nav__alloc(&a, nav__mul_size(asks, sizeof *q->ask_places));
     q->ask_chokes = nav__alloc(&a, nav__mul_size(asks, sizeof *q->ask_chokes));
     q->ask_table = nav__alloc(&a, nav__mul_size(asks, sizeof *q->ask_table));
     bool made = q->links_on && se->g && se->parent && se->by && se->stamp && q->route && q->targets &&
-                q->start_cost && q->goal_cost && q->ask_places && q->ask_chokes && q->ask_table &&
-                !nav_failed(nav_heap_init(&se->open, &a, n, n));
+                q->start_cost && q->goal_cost && q->table_cost && q->ask_places && q->ask_chokes &&
+                q->ask_table && !nav_failed(nav_heap_init(&se->open, &a, n, n));
     q->scratch_made = made && !nav_failed(nav__world_scratch_init(&q->scratch, w, &a, &a));
     if (!q->scratch_made) {
         nav_world_query_destroy(q);
@@ -172,6 +179,7 @@ void nav_world_query_destroy(nav_world_query *q)
     nav__free(&a, q->targets);
     nav__free(&a, q->start_cost);
     nav__free(&a, q->goal_cost);
+    nav__free(&a, q->table_cost);
     nav__free(&a, q->legs);
     nav__free(&a, q->leg_route);
     nav__free(&a, q->ratio);
@@ -192,11 +200,37 @@ nav_status nav_world_query_set_mesh_filter(nav_world_query *q, const nav_mesh_fi
     for (int t = 0; filter && filter->area_cost && t < 256; t++)
         if (!nav_terrain_cost_valid(filter->area_cost[t])) return NAV_FAILURE | NAV_INVALID_PARAM;
     q->scratch.mesh_filter = filter;
+    q->scratch.filters_set++;
     q->ratios_stale = true;
     return NAV_SUCCESS;
 }
 
-/* ---- Table entries under a mesh filter --------------------------------------------------------- */
+nav_status nav_world_query_set_grid_filter(nav_world_query *q, const nav_grid_filter *filter)
+{
+    if (!q || (filter && !nav_grid_filter_valid(filter))) return NAV_FAILURE | NAV_INVALID_PARAM;
+    const nav_world *w = q->world;
+    for (uint32_t r = 0; filter && r < w->region_count; r++)
+        if (w->regions[r].by_hpa)
+            return NAV_FAILURE | NAV_WRONG_STATE; /* (its bake holds the grid's costs) */
+    if (filter == q->scratch.grid_filter) return NAV_SUCCESS;
+    q->scratch.grid_filter = filter;
+    q->scratch.filters_set++;
+    q->ratios_stale = true;
+    return NAV_SUCCESS;
+}
+
+static bool filtered(const nav_world_query *q)
+{
+    return q->scratch.mesh_filter || q->scratch.grid_filter;
+}
+
+/* ---- Steps between chokepoints under a filter ------------------------------------------------- */
+
+/* The known set's key of the step from chokepoint a to chokepoint b. */
+static uint64_t step_key(uint32_t a, uint32_t b)
+{
+    return (uint64_t)a << 32 | b;
+}
 
 static uint32_t known_slot(const nav_world_query *q, uint64_t e)
 {
@@ -206,7 +240,7 @@ static uint32_t known_slot(const nav_world_query *q, uint64_t e)
     return k;
 }
 
-/* Entry e's cost under the filter, if it was searched this plan. */
+/* Step e's cost under the filter (step_key), if it was searched this plan. */
 static bool known(const nav_world_query *q, uint64_t e, double *cost)
 {
     if (!q->known_count) return false;
@@ -216,7 +250,7 @@ static bool known(const nav_world_query *q, uint64_t e, double *cost)
     return true;
 }
 
-/* Keeps entry e's cost under the filter (the set kept at most half full). */
+/* Keeps step e's cost under the filter (the set kept at most half full). */
 static nav_status know(nav_world_query *q, uint64_t e, double cost)
 {
     if (2 * ((size_t)q->known_count + 1) > q->known_capacity) {
@@ -254,7 +288,7 @@ static nav_status filter_begin(nav_world_query *q)
     se->floor = w->cost_floor, se->floor_octile = w->cost_floor_octile;
     if (q->known_count) memset(q->known_entry, 0, q->known_capacity * sizeof *q->known_entry);
     q->known_count = 0;
-    if (!q->scratch.mesh_filter) return NAV_SUCCESS;
+    if (!filtered(q)) return NAV_SUCCESS;
     if (!q->ratio) {
         q->ratio =
             nav__alloc(&q->allocator, nav__mul_size(w->region_count ? w->region_count : 1, sizeof *q->ratio));
@@ -283,7 +317,7 @@ size_t nav_world_query_memory_bytes(const nav_world_query *q)
     return sizeof *q + w->state.words * sizeof(uint64_t) +
            n * (sizeof *q->search.g + sizeof *q->search.parent + 1 + sizeof *q->search.stamp +
                 sizeof *q->route + sizeof(nav_heap_entry) + sizeof(uint32_t)) +
-           fan * (sizeof *q->targets + 2 * sizeof(double)) +
+           fan * (sizeof *q->targets + 3 * sizeof(double)) +
            ((size_t)q->chokes + 2) * (sizeof *q->ask_places + sizeof *q->ask_chokes + sizeof *q->ask_table) +
            q->leg_capacity * (sizeof *q->legs + sizeof *q->leg_route) +
            (q->ratio ? w->region_count * sizeof *q->ratio : 0) +
@@ -430,6 +464,29 @@ static nav_status fans(nav_world_query *q, double *direct)
     return NAV_SUCCESS;
 }
 
+/* Under a filter that bears on a pruned table: that table keeps no entry from a to b where a way of
+ * the grid's own costs passes another chokepoint c, and under the filter the cheapest way from a to
+ * b may pass none, so a route through its entries a, c, b could cost more than one exists. From
+ * chokepoint v (reached at g) a fan under the filter to every chokepoint of its region is offered
+ * instead, each step kept as known. */
+static nav_status fan_table(nav_world_query *q, const nav__world_region *r, uint32_t v, double g)
+{
+    const nav_world *w = q->world;
+    uint32_t k = r->choke_count;
+    for (uint32_t j = 0; j < k; j++) q->targets[j] = w->choke[w->region_choke[r->choke_first + j]];
+    nav_status s = nav__world_pin(w, r->index, &q->pins); /* (on demand: its data for the fan) */
+    if (!nav_failed(s))
+        s = r->ops->fan(&q->scratch, r, &w->choke[v], false, NAV__WORLD_END_NONE, q->targets, k,
+                        q->table_cost);
+    for (uint32_t j = 0; j < k && !nav_failed(s); j++) {
+        uint32_t to = w->region_choke[r->choke_first + j];
+        if (to == v) continue;
+        s = know(q, step_key(v, to), q->table_cost[j]);
+        if (q->table_cost[j] < INFINITY) offer(q, to, g + q->table_cost[j], v, BY_TABLE);
+    }
+    return s;
+}
+
 /* A* from start to goal. Returns the cheapest cost and the vertex the route reaches the goal from
  * (*last: the goal's cell on a searched grid; a chokepoint before the goal's fan; NAV_WORLD_NONE:
  * the direct fan); counts the cells and chokepoints it expands in *res, and with timing on adds its
@@ -444,6 +501,7 @@ static double search(nav_world_query *q, double direct, uint32_t *last, nav_worl
     }
     nav_heap_clear(&se->open);
     se->goal = q->goal.position;
+    se->scratch = &q->scratch;
     const nav__world_region *rs = &w->regions[q->start.region];
     if (q->start_places) {
         offer(q, q->start_block + q->start.id, 0, FROM_START, BY_END);
@@ -493,22 +551,32 @@ static double search(nav_world_query *q, double direct, uint32_t *last, nav_worl
             continue;
         }
         const nav__world_region *r = &w->regions[at->region];
-        double ratio = q->scratch.mesh_filter ? q->ratio[at->region] : -1; /* (-1: the table holds) */
+        double ratio = filtered(q) ? q->ratio[at->region] : -1; /* (-1: the table holds) */
+        if (ratio >= 0 && r->pruned) { /* (a fan in its place: it has exact costs to every chokepoint) */
+            if (se->by[v] == BY_TABLE) continue;
+            nav_status s = fan_table(q, r, v, g);
+            if (nav_failed(s)) {
+                q->search_status = s;
+                return INFINITY;
+            }
+            continue;
+        }
         /* (a full table: the first entry was enough, when its entries are costs, not lower bounds) */
         if (se->by[v] == BY_TABLE && !r->chains && ratio < 0) continue;
         uint32_t row = r->choke_first + w->choke_slot[v];
         for (uint64_t e = w->edge_first[row]; e < w->edge_first[row + 1]; e++) {
             double cost = w->edge_cost[e];
-            if (ratio >= 0 && !known(q, e, &cost)) cost *= ratio; /* (a lower bound, searched if taken) */
-            if (cost < INFINITY)
-                offer(q, w->region_choke[r->choke_first + w->edge_to[e]], g + cost, v, BY_TABLE);
+            uint32_t to = w->region_choke[r->choke_first + w->edge_to[e]];
+            if (ratio >= 0 && !known(q, step_key(v, to), &cost))
+                cost *= ratio; /* (a bound, searched if taken) */
+            if (cost < INFINITY) offer(q, to, g + cost, v, BY_TABLE);
         }
     }
     if (q->timing) *(on_cells ? &res->fans_s : &res->search_s) += seconds() - since;
     return best;
 }
 
-/* Under a mesh filter: searches again, under the filter, each table step of the route the search
+/* Under a filter: searches again, under the filter, each table step of the route the search
  * found (back from `last`) that it counted by a lower bound, and keeps its cost; *again: one costs
  * more than it counted. */
 static nav_status check_steps(nav_world_query *q, uint32_t last, bool *again)
@@ -527,10 +595,10 @@ static nav_status check_steps(nav_world_query *q, uint32_t last, bool *again)
         uint64_t e = w->edge_first[row];
         while (e < w->edge_first[row + 1] && w->edge_to[e] != slot) e++;
         double cost;
-        if (e == w->edge_first[row + 1] || known(q, e, &cost)) continue;
+        if (e == w->edge_first[row + 1] || known(q, step_key(u, v), &cost)) continue; /* (a fan's: known) */
         nav_status s = nav__world_pin(w, a->region, &q->pins); /* (on demand: its data for the search) */
         if (!nav_failed(s)) s = r->ops->fan(&q->scratch, r, a, false, NAV__WORLD_END_NONE, b, 1, &cost);
-        if (!nav_failed(s)) s = know(q, e, cost);
+        if (!nav_failed(s)) s = know(q, step_key(u, v), cost);
         if (nav_failed(s)) return s;
         *again |= cost > w->edge_cost[e] * ratio;
     }
@@ -571,13 +639,16 @@ nav_status nav_world_plan(nav_world_query *q, nav_vec3 start, nav_vec3 goal, nav
     if (nav_failed(s)) return s;
     if (q->timing) r.fans_s = seconds() - t0;
     uint32_t last;
+    q->search_status = NAV_SUCCESS;
     double best = search(q, direct, &last, &r);
-    for (bool again = q->scratch.mesh_filter != NULL; again && best < INFINITY;) { /* (lazy: see the top) */
+    for (bool again = filtered(q); again && best < INFINITY;) { /* (lazy: see the top) */
         s = check_steps(q, last, &again);
         r.searches = (uint32_t)(q->scratch.searches - searches);
         if (nav_failed(s)) return s;
         if (again) best = search(q, direct, &last, &r);
     }
+    r.searches = (uint32_t)(q->scratch.searches - searches);
+    if (nav_failed(q->search_status)) return q->search_status;
     q->planned = true;
     if (!(best < INFINITY)) {
         if (result) *result = r;

@@ -23,8 +23,9 @@ struct nav__world_search {
     uint32_t *stamp;  /* stamp_now << 1 when the vertex was offered in this search, | 1 once closed */
     uint32_t stamp_now;
     nav_heap open;
-    nav_vec3 goal;              /* the goal's position */
-    double floor, floor_octile; /* the world's cost_floor and cost_floor_octile */
+    nav_vec3 goal;               /* the goal's position */
+    nav__world_scratch *scratch; /* the query's (its filters, for the places' moves) */
+    double floor, floor_octile;  /* the world's cost_floor and cost_floor_octile */
 };
 
 /* The estimate of the cost from world point (x, z) to the goal: the larger of the straight-line

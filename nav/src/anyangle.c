@@ -20,16 +20,30 @@ static inline int64_t ceil_in(double v)
     return i + ((double)i < v);
 }
 
-static bool free_cell(const nav_grid *grid, int64_t x, int64_t y)
+/* (table: the costs the walk goes by, a filter's over the grid's (nav__grid_costs); null: the grid's) */
+static bool free_cell(const nav_grid *grid, const double *table, int64_t x, int64_t y)
 {
     if (x < -1 || y < -1 || x > grid->width || y > grid->height)
         return false; /* the border's bits: blocked */
-    return nav__open_at(grid->open_bits, nav__open_index(grid, x, y));
+    if (!nav__open_at(grid->open_bits, nav__open_index(grid, x, y))) return false;
+    return !table || table[grid->terrain[(uint32_t)y * grid->width + (uint32_t)x]] < INFINITY;
 }
 
-static double cell_cost(const nav_grid *grid, int64_t x, int64_t y)
+static double cell_cost(const nav_grid *grid, const double *table, int64_t x, int64_t y)
 {
-    return grid->terrain_cost[grid->terrain[(uint32_t)y * grid->width + (uint32_t)x]];
+    return (table ? table : grid->terrain_cost)[grid->terrain[(uint32_t)y * grid->width + (uint32_t)x]];
+}
+
+/* nav__point_free under the table */
+static bool point_free(const nav_grid *grid, const double *table, double x, double y)
+{
+    if (!table) return nav__point_free(grid, x, y);
+    if (!(x >= 0 && y >= 0 && x <= grid->width && y <= grid->height)) return false;
+    int64_t fx = (int64_t)x, fy = (int64_t)y;
+    bool on_x = x == (double)fx, on_y = y == (double)fy;
+    return free_cell(grid, table, fx, fy) || (on_x && free_cell(grid, table, fx - 1, fy)) ||
+           (on_y && free_cell(grid, table, fx, fy - 1)) ||
+           (on_x && on_y && free_cell(grid, table, fx - 1, fy - 1));
 }
 
 static float cell_height(const nav_grid *grid, int64_t x, int64_t y)
@@ -47,8 +61,8 @@ static bool climb_ok(const nav_grid *grid, int64_t ax, int64_t ay, int64_t bx, i
 /* A pinch: of the four cells around vertex (x, y), exactly the two on one diagonal are free. */
 static int pinch_kind(const nav_grid *grid, int64_t x, int64_t y)
 {
-    bool nw = free_cell(grid, x - 1, y - 1), ne = free_cell(grid, x, y - 1);
-    bool sw = free_cell(grid, x - 1, y), se = free_cell(grid, x, y);
+    bool nw = free_cell(grid, NULL, x - 1, y - 1), ne = free_cell(grid, NULL, x, y - 1);
+    bool sw = free_cell(grid, NULL, x - 1, y), se = free_cell(grid, NULL, x, y);
     if (nw && se && !ne && !sw) return 1;
     if (ne && sw && !nw && !se) return 2;
     return 0;
@@ -57,7 +71,8 @@ static int pinch_kind(const nav_grid *grid, int64_t x, int64_t y)
 /* A segment on the grid line y = line (or x = line when vertical), from a to b along it: each unit
  * piece needs a free cell on one side, consecutive pieces a free cell on one side in common (else
  * they meet at a pinch), and pieces off the line's grid vertices are checked cell by cell. */
-static bool along_line(const nav_grid *grid, bool vertical, int64_t line, double a, double b, double *cost)
+static bool along_line(const nav_grid *grid, const double *table, bool vertical, int64_t line, double a,
+                       double b, double *cost)
 {
     double lo = a < b ? a : b, hi = a < b ? b : a;
     int64_t first = floor_in(lo), last = ceil_in(hi) - 1;
@@ -67,11 +82,11 @@ static bool along_line(const nav_grid *grid, bool vertical, int64_t line, double
         /* the two cells beside piece c: on the low side of the line and on the high side */
         int64_t lx = vertical ? line - 1 : c, ly = vertical ? c : line - 1;
         int64_t hx = vertical ? line : c, hy = vertical ? c : line;
-        bool f_lo = free_cell(grid, lx, ly), f_hi = free_cell(grid, hx, hy);
+        bool f_lo = free_cell(grid, table, lx, ly), f_hi = free_cell(grid, table, hx, hy);
         if (!f_lo && !f_hi) return false;
         if (c > first && !((prev_lo && f_lo) || (prev_hi && f_hi))) return false;
-        double c_lo = f_lo ? cell_cost(grid, lx, ly) : INFINITY,
-               c_hi = f_hi ? cell_cost(grid, hx, hy) : INFINITY;
+        double c_lo = f_lo ? cell_cost(grid, table, lx, ly) : INFINITY,
+               c_hi = f_hi ? cell_cost(grid, table, hx, hy) : INFINITY;
         double from = (double)c > lo ? (double)c : lo, to = (double)(c + 1) < hi ? (double)(c + 1) : hi;
         total += (to - from) * (c_lo < c_hi ? c_lo : c_hi);
         prev_lo = f_lo;
@@ -82,7 +97,8 @@ static bool along_line(const nav_grid *grid, bool vertical, int64_t line, double
 }
 
 /* A segment inside one row (or column when vertical) of cells, off the grid lines. */
-static bool along_row(const nav_grid *grid, bool vertical, int64_t row, double a, double b, double *cost)
+static bool along_row(const nav_grid *grid, const double *table, bool vertical, int64_t row, double a,
+                      double b, double *cost)
 {
     int step = b > a ? 1 : -1;
     int64_t c = step > 0 ? floor_in(a) : ceil_in(a) - 1;
@@ -90,12 +106,12 @@ static bool along_row(const nav_grid *grid, bool vertical, int64_t row, double a
     double total = 0, at = a;
     for (;;) {
         int64_t x = vertical ? row : c, y = vertical ? c : row;
-        if (!free_cell(grid, x, y)) return false;
+        if (!free_cell(grid, table, x, y)) return false;
         double next = c == end ? b : (double)(step > 0 ? c + 1 : c);
-        total += fabs(next - at) * cell_cost(grid, x, y);
+        total += fabs(next - at) * cell_cost(grid, table, x, y);
         if (c == end) break;
         int64_t nx = vertical ? row : c + step, ny = vertical ? c + step : row;
-        if (free_cell(grid, nx, ny) && !climb_ok(grid, x, y, nx, ny)) return false;
+        if (free_cell(grid, table, nx, ny) && !climb_ok(grid, x, y, nx, ny)) return false;
         at = next;
         c += step;
     }
@@ -130,22 +146,28 @@ static bool walk_open(const nav_grid *grid, double ax, double ay, double adx, do
 
 bool nav_grid_anyangle_segment(const nav_grid *grid, double ax, double ay, double bx, double by, double *cost)
 {
+    return nav__grid_anyangle_segment(grid, NULL, ax, ay, bx, by, cost);
+}
+
+bool nav__grid_anyangle_segment(const nav_grid *grid, const double *table, double ax, double ay, double bx,
+                                double by, double *cost)
+{
     if (!grid || !isfinite(ax) || !isfinite(ay) || !isfinite(bx) || !isfinite(by)) return false;
     double w = grid->width, h = grid->height;
     if (ax < 0 || ay < 0 || bx < 0 || by < 0 || ax > w || bx > w || ay > h || by > h) return false;
     double dx = bx - ax, dy = by - ay;
     if (dx == 0 && dy == 0) {
-        if (!nav__point_free(grid, ax, ay)) return false;
+        if (!point_free(grid, table, ax, ay)) return false;
         if (cost) *cost = 0;
         return true;
     }
     if (dy == 0) {
-        if (ay == (double)floor_in(ay)) return along_line(grid, false, floor_in(ay), ax, bx, cost);
-        return along_row(grid, false, floor_in(ay), ax, bx, cost);
+        if (ay == (double)floor_in(ay)) return along_line(grid, table, false, floor_in(ay), ax, bx, cost);
+        return along_row(grid, table, false, floor_in(ay), ax, bx, cost);
     }
     if (dx == 0) {
-        if (ax == (double)floor_in(ax)) return along_line(grid, true, floor_in(ax), ay, by, cost);
-        return along_row(grid, true, floor_in(ax), ay, by, cost);
+        if (ax == (double)floor_in(ax)) return along_line(grid, table, true, floor_in(ax), ay, by, cost);
+        return along_row(grid, table, true, floor_in(ax), ay, by, cost);
     }
 
     /* The cell the segment starts in (on a grid line: the one it moves into), the one it ends in
@@ -158,7 +180,7 @@ bool nav_grid_anyangle_segment(const nav_grid *grid, double ax, double ay, doubl
     int64_t steps = (ex - cx) * sx + (ey - cy) * sy;
     double adx = fabs(dx), ady = fabs(dy), length = sqrt(dx * dx + dy * dy);
     /* on a grid of one cost without heights, only the cells matter: the cost is the length times it */
-    if (grid->uniform_cost > 0 && !grid->heights) {
+    if (!table && grid->uniform_cost > 0 && !grid->heights) {
         if (!walk_open(grid, ax, ay, adx, ady, sx, sy, cx, cy, ex, ey, steps)) return false;
         if (cost) *cost = length * grid->uniform_cost;
         return true;
@@ -166,21 +188,22 @@ bool nav_grid_anyangle_segment(const nav_grid *grid, double ax, double ay, doubl
     /* otherwise each cell's share of the length at its cost, and every climb checked */
     double total = 0, t_in = 0;
     for (int64_t i = 0;; i++) {
-        if (!free_cell(grid, cx, cy)) return false;
+        if (!free_cell(grid, table, cx, cy)) return false;
         if ((cx == ex && cy == ey) || i > steps) {
             /* i > steps only when rounding of inexact inputs misses the end cell by a step */
-            total += (1 - t_in) * length * cell_cost(grid, cx, cy);
+            total += (1 - t_in) * length * cell_cost(grid, table, cx, cy);
             break;
         }
         int64_t kx = sx > 0 ? cx + 1 : cx, ky = sy > 0 ? cy + 1 : cy; /* the corner ahead */
         double to_x = fabs((double)kx - ax) * ady, to_y = fabs((double)ky - ay) * adx;
         bool step_x = to_x <= to_y, step_y = to_y <= to_x;
         /* exactly through the corner: the two cells beside it may not both be blocked */
-        if (step_x && step_y && !free_cell(grid, cx + sx, cy) && !free_cell(grid, cx, cy + sy)) return false;
+        if (step_x && step_y && !free_cell(grid, table, cx + sx, cy) && !free_cell(grid, table, cx, cy + sy))
+            return false;
         int64_t nx = step_x ? cx + sx : cx, ny = step_y ? cy + sy : cy;
         double t = step_x ? ((double)kx - ax) / dx : ((double)ky - ay) / dy;
-        if (free_cell(grid, nx, ny) && !climb_ok(grid, cx, cy, nx, ny)) return false;
-        total += (t - t_in) * length * cell_cost(grid, cx, cy);
+        if (free_cell(grid, table, nx, ny) && !climb_ok(grid, cx, cy, nx, ny)) return false;
+        total += (t - t_in) * length * cell_cost(grid, table, cx, cy);
         t_in = t;
         cx = nx;
         cy = ny;

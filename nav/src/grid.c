@@ -302,6 +302,69 @@ nav_status nav_grid_set_terrain_cost(nav_grid *grid, uint8_t type, double cost)
     return NAV_SUCCESS;
 }
 
+void nav_grid_filter_init(nav_grid_filter *filter, const nav_grid *grid)
+{
+    if (!filter) return;
+    for (int t = 0; t < NAV_TERRAIN_TYPES; t++)
+        filter->terrain_cost[t] = grid ? grid->terrain_cost[t] : t == NAV_TERRAIN_BLOCKED ? INFINITY : 1.0;
+}
+
+bool nav_grid_filter_valid(const nav_grid_filter *filter)
+{
+    if (!filter) return false;
+    for (int t = 0; t < NAV_TERRAIN_TYPES; t++)
+        if (!nav_terrain_cost_valid(filter->terrain_cost[t])) return false;
+    return true;
+}
+
+void nav__grid_costs_make(const nav_grid *grid, const nav_grid_filter *filter, nav__grid_costs *out)
+{
+    out->grid = grid;
+    out->filter = filter;
+    out->blocks = false;
+    out->same = true;
+    if (!filter) {
+        memcpy(out->cost, grid->terrain_cost, sizeof out->cost);
+        out->min_cost = grid->min_cost, out->max_cost = grid->max_cost;
+        return;
+    }
+    double lo = INFINITY, hi = 0;
+    for (int t = 0; t < NAV_TERRAIN_TYPES; t++) {
+        bool open = grid->terrain_cost[t] < INFINITY;
+        out->cost[t] = open ? filter->terrain_cost[t] : INFINITY;
+        if (!open || !grid->terrain_use[t]) continue;
+        out->same &= out->cost[t] == grid->terrain_cost[t];
+        if (!(out->cost[t] < INFINITY)) {
+            out->blocks = true;
+            continue;
+        }
+        lo = fmin(lo, out->cost[t]), hi = fmax(hi, out->cost[t]);
+    }
+    if (!(lo < INFINITY)) lo = hi = 1;
+    out->min_cost = lo, out->max_cost = hi;
+}
+
+uint32_t nav__grid_moves_under(const nav_grid *grid, const double *cost, uint32_t cell)
+{
+    uint32_t m = grid->moves[cell], kept = 0;
+    if (!m || !(cost[grid->terrain[cell]] < INFINITY)) return 0;
+    int32_t w = (int32_t)grid->width;
+    for (; m; m &= m - 1) {
+        int d = __builtin_ctz(m);
+        uint32_t next = (uint32_t)((int32_t)cell + grid->offset[d]);
+        if (!(cost[grid->terrain[next]] < INFINITY)) continue;
+        if (d >= 4) { /* (the grid allowed it: both sides lie on the map) */
+            uint32_t a = (uint32_t)((int32_t)cell + nav__dir_dx[d]),
+                     b = (uint32_t)((int32_t)cell + nav__dir_dy[d] * w);
+            bool side_a = cost[grid->terrain[a]] < INFINITY, side_b = cost[grid->terrain[b]] < INFINITY;
+            if (grid->desc.corner_policy == NAV_CORNER_NEVER_CUT && (!side_a || !side_b)) continue;
+            if (grid->desc.corner_policy == NAV_CORNER_CUT_IF_ONE_FREE && !side_a && !side_b) continue;
+        }
+        kept |= 1u << d;
+    }
+    return kept;
+}
+
 double nav_grid_terrain_cost(const nav_grid *grid, uint8_t type)
 {
     return grid->terrain_cost[type];

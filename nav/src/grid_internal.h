@@ -72,6 +72,33 @@ static inline float nav__cell_height(const nav_grid *grid, uint32_t cell)
     return grid->heights ? grid->heights[cell] : 0.0f;
 }
 
+/* The terrain costs one search goes by: a grid's own, or a filter's over them (nav_grid_filter: a
+ * type the grid blocks stays blocked), with the cheapest and dearest passable type in use under them,
+ * and whether they block a type in use that the grid lets in (then a cell's moves are
+ * nav__grid_moves_under's, not grid->moves). */
+typedef struct nav__grid_costs {
+    const nav_grid *grid;          /* what they were made for */
+    const nav_grid_filter *filter; /* (null: the grid's own) */
+    double cost[NAV_TERRAIN_TYPES];
+    double min_cost, max_cost;
+    bool blocks;
+    bool same; /* every type in use costs the grid's under them, and none is kept out */
+} nav__grid_costs;
+
+void nav__grid_costs_make(const nav_grid *grid, const nav_grid_filter *filter, nav__grid_costs *out);
+/* The moves of a cell under a cost table (nav__grid_costs.cost): the grid's, less those into a cell
+ * the table blocks and the diagonals whose sides it blocks as the corner policy forbids. */
+uint32_t nav__grid_moves_under(const nav_grid *grid, const double *cost, uint32_t cell);
+
+static inline uint32_t nav__grid_moves_of(const nav__grid_costs *c, uint32_t cell)
+{
+    return c->blocks ? nav__grid_moves_under(c->grid, c->cost, cell) : c->grid->moves[cell];
+}
+
+/* nav_grid_anyangle_segment under a cost table (null: the grid's): a cell it blocks is not free. */
+bool nav__grid_anyangle_segment(const nav_grid *grid, const double *cost, double ax, double ay, double bx,
+                                double by, double *out);
+
 /* After writing grid->terrain or grid->heights directly (loaders do, cell by cell): recounts the
  * terrain in use, recomputes every cell's moves and drops the reachability labels. O(cells). */
 void nav__grid_rebuild(nav_grid *grid);

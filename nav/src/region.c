@@ -64,8 +64,25 @@ nav_status nav_region_query_set_grid(nav_region_query *q, const nav_grid *grid)
     if (q->grid != grid) {
         q->grid = grid;
         q->rect = (nav_grid_rect){0, 0, 0, 0}; /* no last fan */
+        if (q->filtered) nav__grid_costs_make(grid, q->costs.filter, &q->costs);
     }
     return NAV_SUCCESS;
+}
+
+nav_status nav_region_query_set_filter(nav_region_query *q, const nav_grid_filter *filter)
+{
+    if (!q || (filter && !nav_grid_filter_valid(filter))) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (q->filtered ? filter == q->costs.filter : !filter) return NAV_SUCCESS;
+    q->rect = (nav_grid_rect){0, 0, 0, 0};
+    q->filtered = filter != NULL;
+    if (filter) nav__grid_costs_make(q->grid, filter, &q->costs);
+    return NAV_SUCCESS;
+}
+
+/* Whether a cell is free to the query's searches (under its filter, if it has one). */
+static bool cell_open(const nav_region_query *q, uint32_t cell)
+{
+    return q->filtered ? q->costs.cost[q->grid->terrain[cell]] < INFINITY : nav__cell_free(q->grid, cell);
 }
 
 size_t nav_region_query_memory_bytes(const nav_region_query *q)
@@ -114,18 +131,22 @@ void nav__region_next_generation(nav_region_query *q)
  * rect: false when there is none. Forward: the move cell -> next, costing the terrain entered;
  * reverse: the move next -> cell, taken backwards, costing the terrain of cell. *next: its local
  * index. */
-static inline bool neighbour(const nav_grid *grid, nav_grid_rect r, int32_t lx, int32_t ly, uint32_t cell,
-                             int d, bool reverse, uint32_t *next, double *step)
+static inline bool neighbour(const nav_region_query *q, nav_grid_rect r, int32_t lx, int32_t ly,
+                             uint32_t cell, int d, bool reverse, uint32_t *next, double *step)
 {
+    const nav_grid *grid = q->grid;
     int32_t nx = lx + nav__dir_dx[d], ny = ly + nav__dir_dy[d];
     if (nx < 0 || ny < 0 || nx >= r.width || ny >= r.height) return false;
     uint32_t next_cell = (uint32_t)((int32_t)cell + grid->offset[d]);
+    const double *cost = q->filtered ? q->costs.cost : grid->terrain_cost;
     if (!reverse) {
-        if (!(grid->moves[cell] >> d & 1u)) return false;
-        *step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next_cell]];
+        uint32_t moves = q->filtered ? nav__grid_moves_of(&q->costs, cell) : grid->moves[cell];
+        if (!(moves >> d & 1u)) return false;
+        *step = grid->step_length[d] * cost[grid->terrain[next_cell]];
     } else {
-        if (!(grid->moves[next_cell] >> nav__dir_opposite(d) & 1u)) return false;
-        *step = grid->step_length[d] * grid->terrain_cost[grid->terrain[cell]];
+        uint32_t moves = q->filtered ? nav__grid_moves_of(&q->costs, next_cell) : grid->moves[next_cell];
+        if (!(moves >> nav__dir_opposite(d) & 1u)) return false;
+        *step = grid->step_length[d] * cost[grid->terrain[cell]];
     }
     *next = (uint32_t)ny * (uint32_t)r.width + (uint32_t)nx;
     return true;
@@ -187,7 +208,7 @@ static void fan_by_buckets(nav_region_query *q, nav_grid_rect r, uint32_t from, 
                 if (whole && !reverse) {
                     next = (uint32_t)((int32_t)cell + grid->offset[d]);
                     step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next]];
-                } else if (!neighbour(grid, r, lx, ly, cell, d, reverse, &next, &step)) {
+                } else if (!neighbour(q, r, lx, ly, cell, d, reverse, &next, &step)) {
                     continue;
                 }
                 double ng = g + step;
@@ -320,7 +341,8 @@ static bool fan_whole(nav_region_query *q, uint32_t from, uint32_t targets_left,
 static bool search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool reverse, uint32_t goal,
                    uint32_t targets_left, uint32_t max_expanded)
 {
-    uint32_t ring = goal == UINT32_MAX ? nav__region_fan_ring(q->grid) : 0;
+    /* (under a filter, a heap: the buckets' loops read the grid's moves and costs) */
+    uint32_t ring = goal == UINT32_MAX && !q->filtered ? nav__region_fan_ring(q->grid) : 0;
     if (ring && !reverse && r.x == 0 && r.y == 0 && (uint32_t)r.width == q->grid->width &&
         (uint32_t)r.height == q->grid->height) {
         return fan_whole(q, from, targets_left, ring);
@@ -335,7 +357,8 @@ static bool search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool rev
     uint32_t rw = (uint32_t)r.width;
     nav_heuristic kind =
         grid->desc.connectivity == NAV_CONNECT_4 ? NAV_HEURISTIC_MANHATTAN : NAV_HEURISTIC_OCTILE;
-    double unit = grid->min_cost, unit_diagonal = grid->min_cost * (grid->desc.diagonal_cost - 1.0);
+    double unit = q->filtered ? q->costs.min_cost : grid->min_cost,
+           unit_diagonal = unit * (grid->desc.diagonal_cost - 1.0);
     int32_t goal_x = 0, goal_y = 0;
     if (goal != UINT32_MAX) goal_x = (int32_t)(goal % w), goal_y = (int32_t)(goal / w);
 
@@ -359,7 +382,7 @@ static bool search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool rev
         for (int d = 0; d < 8; d++) {
             uint32_t next;
             double step;
-            if (!neighbour(grid, r, lx, ly, cell, d, reverse, &next, &step)) continue;
+            if (!neighbour(q, r, lx, ly, cell, d, reverse, &next, &step)) continue;
             int32_t nx = lx + nav__dir_dx[d], ny = ly + nav__dir_dy[d];
             double ng = g + step;
             bool seen = (q->stamp[next] >> 1) == q->generation;
@@ -394,7 +417,7 @@ nav_status nav_region_fan(nav_region_query *q, nav_grid_rect rect, uint32_t from
 {
     if (!q || !rect_valid(q, rect) || (count && (!targets || !costs))) return NAV_FAILURE | NAV_INVALID_PARAM;
     uint32_t start = local_index(q->grid, rect, from);
-    if (start == UINT32_MAX || !nav__cell_free(q->grid, from)) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (start == UINT32_MAX || !cell_open(q, from)) return NAV_FAILURE | NAV_INVALID_PARAM;
     nav__region_next_generation(q);
     q->rect = rect;
     q->from = from;
@@ -404,7 +427,7 @@ nav_status nav_region_fan(nav_region_query *q, nav_grid_rect rect, uint32_t from
     uint32_t inside = 0;
     for (uint32_t k = 0; k < count; k++) {
         uint32_t local = local_index(q->grid, rect, targets[k]);
-        if (local != UINT32_MAX && nav__cell_free(q->grid, targets[k]) && q->target[local] != q->generation) {
+        if (local != UINT32_MAX && cell_open(q, targets[k]) && q->target[local] != q->generation) {
             q->target[local] = q->generation;
             inside++;
         }
@@ -456,14 +479,13 @@ nav_status nav_region_leg(nav_region_query *q, nav_grid_rect rect, uint32_t from
 {
     if (!q || !path || !rect_valid(q, rect)) return NAV_FAILURE | NAV_INVALID_PARAM;
     uint32_t start = local_index(q->grid, rect, from), goal = local_index(q->grid, rect, to);
-    if (start == UINT32_MAX || goal == UINT32_MAX || !nav__cell_free(q->grid, from))
+    if (start == UINT32_MAX || goal == UINT32_MAX || !cell_open(q, from))
         return NAV_FAILURE | NAV_INVALID_PARAM;
     nav__region_next_generation(q);
     q->rect = rect;
     q->from = from;
     q->reverse = false;
-    if (nav__cell_free(q->grid, to))
-        (void)search(q, rect, from, false, to, 0, max_expanded); /* (an A*: never fails) */
+    if (cell_open(q, to)) (void)search(q, rect, from, false, to, 0, max_expanded); /* (an A*: never fails) */
     if (!reached(q, goal))
         return NAV_SUCCESS | NAV_PARTIAL_RESULT | (q->open.count ? NAV_OUT_OF_NODES : NAV_UNREACHABLE);
     if (cost) *cost = q->g[goal];

@@ -27,6 +27,9 @@ struct nav_region_query {
     uint32_t bucket_room[NAV__FAN_RING_MAX];
     uint32_t generation;
     uint64_t expanded;
+    /* under a filter (nav_region_query_set_filter): the costs its searches go by */
+    bool filtered;
+    nav__grid_costs costs;
     /* the last search, for nav_region_fan_path */
     nav_grid_rect rect;
     uint32_t from;

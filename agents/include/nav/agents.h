@@ -156,6 +156,12 @@ typedef struct nav_agent_params {
      * polygon, at the mesh's costs. An agent added on a polygon its filter leaves out finds no
      * route (NAV_AGENT_NO_ROUTE) */
     const nav_mesh_filter *mesh_filter;
+    /* [opt] borrowed: the terrain costs of grid regions for it (nav_grid_filter: a type kept out, or
+     * costed otherwise: nav_world_query_set_grid_filter); its plans, moves, walls and shortcuts there
+     * go by them, and it follows no flow field (those are made at the grid's own costs). It must
+     * outlive the agent, unchanged. Null: each grid's own costs. A world with a grid searched through
+     * HPA* takes none (NAV_WRONG_STATE when the agent is added) */
+    const nav_grid_filter *grid_filter;
 } nav_agent_params;
 
 typedef enum nav_agent_state {
@@ -214,7 +220,8 @@ NAV_API size_t nav_crowd_memory_bytes(const nav_crowd *crowd);
 /* Adds an agent at the walkable place nearest to position (within its radius across and its height
  * up and down: nav_world_nearest), idle. [out] id [opt]: its id, the lowest free one. Returns
  * NAV_SUCCESS; NAV_FAILURE with NAV_INVALID_PARAM (non-finite position, a size or speed not above 0
- * or not finite, a mesh filter's area cost that is no cost, no walkable place near position),
+ * or not finite, a filter's cost that is no cost, no walkable place near position),
+ * NAV_WRONG_STATE (a grid filter on a world with a grid searched through HPA*),
  * NAV_BUFFER_TOO_SMALL (the crowd is full) or NAV_OUT_OF_MEMORY. A failure changes nothing. */
 NAV_API nav_status nav_crowd_add_agent(nav_crowd *crowd, nav_vec3 position, const nav_agent_params *params,
                                        uint32_t *id);

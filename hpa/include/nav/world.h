@@ -443,6 +443,24 @@ NAV_API void nav_world_query_exclude_links(nav_world_query *query, uint32_t kind
  * Returns NAV_FAILURE | NAV_INVALID_PARAM for a null query or an area cost that is no cost
  * (nav_terrain_cost_valid); the filter is then not set. */
 NAV_API nav_status nav_world_query_set_mesh_filter(nav_world_query *query, const nav_mesh_filter *filter);
+/* The terrain costs of grid regions for this query from now on (nav_grid_filter: types kept out, or
+ * costed otherwise; null, as a query starts: each grid's own): its plans, moves, walls and sight on
+ * every grid region go by them. Mesh and waypoint regions are not affected. Borrowed: the filter must
+ * stay as it is while set.
+ *
+ * Plans stay exact, as under a mesh filter: a grid's table entries, at its own costs, are lower
+ * bounds (times the least ratio of the filter's cost to the grid's over the types in use), each
+ * table step of the route found is searched again under the filter, and the search runs again while
+ * one costs more than it counted. A grid whose table is pruned (over 64 chokepoints' cells: it keeps
+ * no entry that a cheapest way through another chokepoint covers, at the grid's own costs) is
+ * crossed by a fan under the filter from each chokepoint the search takes out of it. A grid on which
+ * the filter changes nothing (each type in use costs the same and stays in) is planned as without it.
+ *
+ * Returns NAV_FAILURE | NAV_INVALID_PARAM for a null query or a cost that is no cost
+ * (nav_grid_filter_valid), and NAV_FAILURE | NAV_WRONG_STATE on a world with a grid searched
+ * through HPA* (nav_world_builder_add_grid_hpa: its bake holds the grid's own costs); the filter is
+ * then not set. */
+NAV_API nav_status nav_world_query_set_grid_filter(nav_world_query *query, const nav_grid_filter *filter);
 /* Times the parts of each plan from now on (off at creation): nav_world_result's fans_s and
  * search_s. A few clock reads a plan: where the search turns from cells to chokepoints or back. */
 NAV_API void nav_world_query_set_timing(nav_world_query *query, bool on);
@@ -532,8 +550,11 @@ NAV_API nav_status nav_world_move(nav_world_query *query, const nav_world_place 
 
 /* Whether a character at place `from` sees point `to` in from's region: the straight way between
  * them, seen from above, is walkable (a grid's any-angle rule, nav/anyangle.h; a navmesh's raycast
- * reaching it, nav_mesh_raycast; on a waypoint graph, `to` on a link at from's waypoint). Agents
- * take a shortcut to a later corner of their route when they see it. Returns NAV_SUCCESS with
+ * reaching it, nav_mesh_raycast; on a waypoint graph, `to` on a link at from's waypoint). On a grid
+ * of several terrain costs (its own, or the query's grid filter's), the way must also cross no cell
+ * dearer than the dearer of the cells at its two ends: agents take a shortcut to a later corner of
+ * their route when they see it, and must not see one across the swamp their route goes round.
+ * Under a filter, what it keeps out is not walkable. Returns NAV_SUCCESS with
  * *sees, or NAV_FAILURE with NAV_INVALID_PARAM (from is no place of the world, a point not finite)
  * or NAV_OUT_OF_MEMORY. */
 NAV_API nav_status nav_world_sees(nav_world_query *query, const nav_world_place *from, nav_vec3 to,

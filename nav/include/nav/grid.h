@@ -135,6 +135,23 @@ NAV_API double nav_grid_min_cost(const nav_grid *grid);
  * length may cost differently). Every Moving AI map has one cost. */
 NAV_API double nav_grid_uniform_cost(const nav_grid *grid);
 
+/* Terrain costs that replace a grid's for one query's searches, moves and sight (a character that
+ * may not swim keeps water out; a heavy one pays more in mud): a cost factor a type,
+ * NAV_COST_MIN..NAV_COST_MAX or NAV_COST_BLOCKED. A type the grid blocks stays blocked whatever the
+ * filter says (type 0 always), so a filter only keeps types out or costs them otherwise. Under it a
+ * move the grid allows is allowed when the filter lets in the cell it enters and, for a diagonal,
+ * the cells beside it as the grid's corner policy asks. A world query takes one
+ * (nav_world_query_set_grid_filter) for every grid region, as an agent does (nav/agents.h). */
+typedef struct nav_grid_filter {
+    double terrain_cost[NAV_TERRAIN_TYPES];
+} nav_grid_filter;
+
+/* Fills a filter with grid's terrain costs (null: a new grid's, type 0 blocked and every other 1),
+ * to be changed where the query differs. */
+NAV_API void nav_grid_filter_init(nav_grid_filter *filter, const nav_grid *grid);
+/* Whether every cost of the filter is one a type may have (nav_terrain_cost_valid). */
+NAV_API bool nav_grid_filter_valid(const nav_grid_filter *filter);
+
 /* Sets a cell's terrain type. Returns NAV_FAILURE | NAV_INVALID_PARAM off the map. */
 NAV_API nav_status nav_grid_set_cell(nav_grid *grid, int32_t x, int32_t y, uint8_t type);
 /* A cell's terrain type (NAV_TERRAIN_BLOCKED off the map). */

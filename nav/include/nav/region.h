@@ -48,6 +48,12 @@ NAV_API void nav_region_query_destroy(nav_region_query *query);
  * stays. The last fan's results are dropped. Returns NAV_FAILURE | NAV_INVALID_PARAM for null
  * arguments. */
 NAV_API nav_status nav_region_query_set_grid(nav_region_query *query, const nav_grid *grid);
+/* The terrain costs the query's fans and legs go by from now on: filter's (nav_grid_filter: it may
+ * keep types out and cost them otherwise), or the grid's own when null. Borrowed: it must stay, and
+ * stay unchanged, while set. A fan or leg under a filter runs on a heap (the bucket fans read the
+ * grid's own costs). Returns NAV_FAILURE | NAV_INVALID_PARAM for a null query or a filter with a
+ * cost no type may have (nav_grid_filter_valid); the query's filter is then as it was. */
+NAV_API nav_status nav_region_query_set_filter(nav_region_query *query, const nav_grid_filter *filter);
 NAV_API size_t nav_region_query_memory_bytes(const nav_region_query *query);
 
 /* Fan: Dijkstra from cell `from` inside rect, until every target is settled or nothing is left.
