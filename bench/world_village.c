@@ -8,9 +8,12 @@
  * 44): bench/world_village.sh, under callgrind for instructions.
  *
  * With `filtered`, the query has a mesh filter that gives every area the cost it has (the same
- * routes, planned lazily over the tables: nav_world_query_set_mesh_filter), for its cost.
+ * routes, planned lazily over the tables: nav_world_query_set_mesh_filter), for its cost. With
+ * `grid-filtered`, a grid filter that doubles the cost of every terrain type of the house's floors
+ * (their tables then lower bounds, the plans lazy: nav_world_query_set_grid_filter).
  *
- * usage: world_village VILLAGE.json [ROUNDS (50)] [filtered] */
+ * usage: world_village VILLAGE.json [ROUNDS (50)] [filtered | grid-filtered] */
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -27,7 +30,7 @@ static double now(void)
 int main(int argc, char **argv)
 {
     if (argc < 2 || argc > 4) {
-        fprintf(stderr, "usage: world_village VILLAGE.json [ROUNDS] [filtered]\n");
+        fprintf(stderr, "usage: world_village VILLAGE.json [ROUNDS] [filtered | grid-filtered]\n");
         return 2;
     }
     int rounds = argc > 2 ? atoi(argv[2]) : 50;
@@ -41,7 +44,13 @@ int main(int argc, char **argv)
     double costs[256];
     for (int t = 0; t < 256; t++) costs[t] = 1; /* (the village's meshes: every area costs 1) */
     const nav_mesh_filter same = {.area_cost = costs};
-    if (argc > 3 && nav_failed(nav_world_query_set_mesh_filter(q, &same))) return 1;
+    nav_grid_filter twice;
+    nav_grid_filter_init(&twice, NULL);
+    for (int t = 1; t < 256; t++) twice.terrain_cost[t] = 2;
+    bool by_grid = argc > 3 && !strcmp(argv[3], "grid-filtered");
+    if (argc > 3 && nav_failed(by_grid ? nav_world_query_set_grid_filter(q, &twice)
+                                       : nav_world_query_set_mesh_filter(q, &same)))
+        return 1;
     const nav_vec3 p[6] = {{12.5f, 3, 8.5f}, {125.5f, 0, 20.5f}, {30.5f, 0, 8.5f},
                            {72, 0, 18},      {3.5f, 0.2f, 8.5f}, {3.5f, 3.2f, 8.5f}};
     nav_path path;

@@ -5,9 +5,10 @@
 # the world's per-kind layer (issue 44: "world queries no slower").
 #
 # With --filtered, the query plans under a mesh filter of the meshes' own costs (lazily over the
-# tables: the same routes).
+# tables: the same routes); with --grid-filtered, under a grid filter that doubles the cost of the
+# house's floors (lazily over their tables).
 #
-# usage: bench/world_village.sh [--rounds R (50)] [--callgrind] [--filtered]
+# usage: bench/world_village.sh [--rounds R (50)] [--callgrind] [--filtered | --grid-filtered]
 # needs: a built build/libnav.a and build/libnav-bake.a (Release), cc, libspng, libcjson; valgrind
 #        for --callgrind
 set -euo pipefail
@@ -18,7 +19,8 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift 2 ;;
     --callgrind) callgrind=1; shift ;;
     --filtered) filtered=(filtered); shift ;;
-    *) bench_fail "unknown option $1 (usage: $me [--rounds R] [--callgrind] [--filtered])" ;;
+    --grid-filtered) filtered=(grid-filtered); shift ;;
+    *) bench_fail "unknown option $1 (usage: $me [--rounds R] [--callgrind] [--filtered | --grid-filtered])" ;;
     esac
 done
 bench_need_libnav

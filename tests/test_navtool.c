@@ -645,10 +645,13 @@ static void test_crowd(void **state)
          "changes[0]: a \"link\" of the world"},
         {"{\"world\": \"../worlds/village/village.json\", \"agents\": [{\"start\": [30.5, 0, 8.5], \"goal\": "
          "[72, 0, 18], \"area_costs\": {\"2\": 0}}]}",
-         "agents[0].area_costs.2: an area type 0 to 255 and a cost"},
+         "agents[0].area_costs.2: a type 0 to 255 and a cost"},
         {"{\"world\": \"../worlds/village/village.json\", \"agents\": [{\"start\": [30.5, 0, 8.5], \"goal\": "
          "[72, 0, 18], \"area_costs\": [1]}]}",
          "agents[0].area_costs: an object"},
+        {"{\"world\": \"../worlds/village/village.json\", \"agents\": [{\"start\": [30.5, 0, 8.5], \"goal\": "
+         "[72, 0, 18], \"terrain_costs\": {\"300\": 1}}]}",
+         "agents[0].terrain_costs.300: a type 0 to 255 and a cost"},
         {"[1, 2]", "not a JSON object"},
     };
     char path[600];

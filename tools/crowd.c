@@ -30,12 +30,14 @@ typedef struct scenario {
     uint32_t change_count;
     nav_mesh_filter *filters; /* the entries' that give area_costs (their agents' mesh_filter) */
     double (*filter_costs)[256];
+    nav_grid_filter *grid_filters; /* the entries' that give terrain_costs (their grid_filter) */
 } scenario;
 
 static void scenario_free(scenario *s)
 {
     free(s->filters);
     free(s->filter_costs);
+    free(s->grid_filters);
     free(s->params);
     free(s->starts);
     free(s->goals);
@@ -95,18 +97,19 @@ static bool world_path(const char *scenario_path, const char *world, char *out, 
     return n > 0 && (size_t)n < size;
 }
 
-/* An entry's area_costs ({"2": "blocked", "3": 2.5}: the cost of each area type of the navmesh
- * regions, 1 where not given) into costs. */
-static bool read_area_costs(const cJSON *e, const char *where, double costs[256])
+/* An entry's area_costs or terrain_costs (key; {"2": "blocked", "3": 2.5}: the cost of each area type
+ * of the navmesh regions or terrain type of the grids, 1 where not given, type 0 of a grid blocked)
+ * into costs. */
+static bool read_costs(const cJSON *e, const char *where, const char *key, double costs[256])
 {
-    const cJSON *areas = cJSON_GetObjectItemCaseSensitive(e, "area_costs"), *area;
+    const cJSON *areas = cJSON_GetObjectItemCaseSensitive(e, key), *area;
     if (!cJSON_IsObject(areas)) {
-        fprintf(stderr,
-                "navtool crowd: %s.area_costs: an object of area types (\"2\": 3.5, \"4\": \"blocked\")\n",
-                where);
+        fprintf(stderr, "navtool crowd: %s.%s: an object of types (\"2\": 3.5, \"4\": \"blocked\")\n", where,
+                key);
         return false;
     }
     for (int t = 0; t < 256; t++) costs[t] = 1;
+    if (!strcmp(key, "terrain_costs")) costs[NAV_TERRAIN_BLOCKED] = NAV_COST_BLOCKED;
     cJSON_ArrayForEach(area, areas)
     {
         char *end;
@@ -115,10 +118,8 @@ static bool read_area_costs(const cJSON *e, const char *where, double costs[256]
         if (*end || end == area->string || type < 0 || type > 255 ||
             !(blocked || (cJSON_IsNumber(area) && nav_terrain_cost_valid(area->valuedouble) &&
                           area->valuedouble < INFINITY))) {
-            fprintf(stderr,
-                    "navtool crowd: %s.area_costs.%s: an area type 0 to 255 and a cost %g to %g, or "
-                    "\"blocked\"\n",
-                    where, area->string, NAV_COST_MIN, NAV_COST_MAX);
+            fprintf(stderr, "navtool crowd: %s.%s.%s: a type 0 to 255 and a cost %g to %g, or \"blocked\"\n",
+                    where, key, area->string, NAV_COST_MIN, NAV_COST_MAX);
             return false;
         }
         costs[type] = blocked ? NAV_COST_BLOCKED : area->valuedouble;
@@ -150,7 +151,8 @@ static bool read_agents(const cJSON *list, scenario *s)
     s->goals = calloc(total, sizeof *s->goals);
     s->filters = calloc((size_t)entries, sizeof *s->filters);
     s->filter_costs = calloc((size_t)entries, sizeof *s->filter_costs);
-    if (!s->params || !s->starts || !s->goals || !s->filters || !s->filter_costs) {
+    s->grid_filters = calloc((size_t)entries, sizeof *s->grid_filters);
+    if (!s->params || !s->starts || !s->goals || !s->filters || !s->filter_costs || !s->grid_filters) {
         fprintf(stderr, "navtool crowd: out of memory\n");
         return false;
     }
@@ -202,9 +204,14 @@ static bool read_agents(const cJSON *list, scenario *s)
         }
         const nav_mesh_filter *filter = NULL;
         if (cJSON_GetObjectItemCaseSensitive(e, "area_costs")) {
-            if (!read_area_costs(e, where, s->filter_costs[entry])) return false;
+            if (!read_costs(e, where, "area_costs", s->filter_costs[entry])) return false;
             s->filters[entry] = (nav_mesh_filter){.area_cost = s->filter_costs[entry]};
             filter = &s->filters[entry];
+        }
+        const nav_grid_filter *grid_filter = NULL;
+        if (cJSON_GetObjectItemCaseSensitive(e, "terrain_costs")) {
+            if (!read_costs(e, where, "terrain_costs", s->grid_filters[entry].terrain_cost)) return false;
+            grid_filter = &s->grid_filters[entry];
         }
         for (uint32_t k = 0; k < (uint32_t)count; k++, n++) {
             s->params[n] = (nav_agent_params){.radius = (float)radius,
@@ -212,7 +219,8 @@ static bool read_agents(const cJSON *list, scenario *s)
                                               .max_speed = (float)speed,
                                               .max_accel = (float)accel,
                                               .excluded_links = excluded,
-                                              .mesh_filter = filter};
+                                              .mesh_filter = filter,
+                                              .grid_filter = grid_filter};
             s->starts[n] = (nav_vec3){(float)(start.x + k * dx), start.y, (float)(start.z + k * dz)};
             s->goals[n] = (nav_vec3){(float)(goal.x + k * dx), goal.y, (float)(goal.z + k * dz)};
         }

@@ -92,10 +92,10 @@ typedef struct grid_scratch {
 /* The costs the query's grid filter gives region r's grid (in memory), or null where there is no
  * filter or it changes nothing on that grid (every type in use there costs the grid's and stays in):
  * its searches, moves and sight then go by the grid alone. */
-static const nav__grid_costs *costs_of(nav__world_scratch *s, const nav__world_region *r)
+static const nav__grid_costs *filter_costs(nav__world_scratch *s, const nav__world_region *r)
 {
     grid_scratch *g = s->kind[nav__world_grid_ops.index];
-    if (!s->grid_filter || !g) return NULL; /* (a world with a grid through HPA* takes no filter) */
+    if (!g) return NULL; /* (a world with a grid through HPA* takes no filter) */
     uint32_t k = 0;
     while (k < 2 && !(g->costs_region[k] == r->index + 1 && g->costs_set[k] == s->filters_set &&
                       g->costs[k].grid == r->grid))
@@ -106,6 +106,11 @@ static const nav__grid_costs *costs_of(nav__world_scratch *s, const nav__world_r
         g->costs_region[k] = r->index + 1, g->costs_set[k] = s->filters_set;
     }
     return g->costs[k].same ? NULL : &g->costs[k];
+}
+
+static inline const nav__grid_costs *costs_of(nav__world_scratch *s, const nav__world_region *r)
+{
+    return s->grid_filter ? filter_costs(s, r) : NULL;
 }
 
 static void grid_scratch_destroy(void *scratch, const nav_world *w)
@@ -327,21 +332,40 @@ static double cell_estimate(const nav__world_search *s, const nav__world_region 
                                       g->desc.origin.z + ((float)(cell / g->width) + 0.5f) * size);
 }
 
-static void cell_expand(nav__world_search *s, const nav__world_region *r, uint32_t block, uint32_t cell,
-                        double g)
+/* (the loop written once for the grid's own moves and costs, c null, and once for a filter's) */
+static inline __attribute__((always_inline)) void expand_moves(nav__world_search *s,
+                                                               const nav__world_region *r, uint32_t block,
+                                                               uint32_t cell, double g,
+                                                               const nav__grid_costs *c)
 {
     const nav_grid *grid = r->grid;
     double size = grid->desc.cell_size;
-    const nav__grid_costs *c = costs_of(s->scratch, r);
-    const double *cost = c ? c->cost : grid->terrain_cost;
     for (uint32_t m = c ? nav__grid_moves_of(c, cell) : grid->moves[cell]; m; m &= m - 1) {
         int d = __builtin_ctz(m);
         uint32_t next = (uint32_t)((int32_t)cell + grid->offset[d]);
-        double step = grid->step_length[d] * cost[grid->terrain[next]] * size, to = g + step;
+        double enter = c ? c->cost[grid->terrain[next]] : grid->terrain_cost[grid->terrain[next]];
+        double step = grid->step_length[d] * enter * size, to = g + step;
         if (nav__world_search_improves(s, block + next, to))
             nav__world_search_take(s, block + next, to, block + cell, NAV__WORLD_BY_END,
                                    cell_estimate(s, r, next));
     }
+}
+
+static __attribute__((noinline)) void expand_filtered(nav__world_search *s, const nav__world_region *r,
+                                                      uint32_t block, uint32_t cell, double g,
+                                                      const nav__grid_costs *c)
+{
+    expand_moves(s, r, block, cell, g, c);
+}
+
+static void cell_expand(nav__world_search *s, const nav__world_region *r, uint32_t block, uint32_t cell,
+                        double g)
+{
+    const nav__grid_costs *c = costs_of(s->scratch, r);
+    if (c)
+        expand_filtered(s, r, block, cell, g, c);
+    else
+        expand_moves(s, r, block, cell, g, NULL);
 }
 
 static nav_vec3 place_position(const nav__world_region *r, uint32_t cell)

@@ -71,8 +71,9 @@ nav_status nav_region_query_set_grid(nav_region_query *q, const nav_grid *grid)
 
 nav_status nav_region_query_set_filter(nav_region_query *q, const nav_grid_filter *filter)
 {
-    if (!q || (filter && !nav_grid_filter_valid(filter))) return NAV_FAILURE | NAV_INVALID_PARAM;
-    if (q->filtered ? filter == q->costs.filter : !filter) return NAV_SUCCESS;
+    if (!q) return NAV_FAILURE | NAV_INVALID_PARAM;
+    if (q->filtered ? filter == q->costs.filter : !filter) return NAV_SUCCESS; /* (checked when set) */
+    if (filter && !nav_grid_filter_valid(filter)) return NAV_FAILURE | NAV_INVALID_PARAM;
     q->rect = (nav_grid_rect){0, 0, 0, 0};
     q->filtered = filter != NULL;
     if (filter) nav__grid_costs_make(q->grid, filter, &q->costs);
