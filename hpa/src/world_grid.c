@@ -472,13 +472,14 @@ nav_status nav__world_grid_move(nav__world_scratch *s, const nav__world_region *
     while (head < tail) {
         uint32_t at = queue[head++];
         int32_t x = x0 + (int32_t)(at % bw), y = y0 + (int32_t)(at / bw);
-        uint32_t cell = nav_grid_index(g, x, y);
+        uint32_t cell = nav_grid_index(g, x, y),
+                 moves = costs ? nav__grid_moves_of(costs, cell) : g->moves[cell];
         nav_vec3 c = clamp_into(g, x, y, target);
         double d = nav__world_dist_xz(c, target);
         if (d < best) best = d, *out = (nav_world_place){r->index, cell, c};
         for (int dir = 0; dir < 8; dir++) {
             if (nav__dir_dx[dir] && nav__dir_dy[dir]) continue; /* (through sides only: no corner is a way) */
-            if (!((costs ? nav__grid_moves_of(costs, cell) : g->moves[cell]) >> dir & 1)) continue;
+            if (!(moves >> dir & 1)) continue;
             int32_t nx = x + nav__dir_dx[dir], ny = y + nav__dir_dy[dir];
             if (nx < x0 || ny < y0 || nx > x1 || ny > y1) continue;
             uint32_t k = (uint32_t)(ny - y0) * bw + (uint32_t)(nx - x0);

@@ -323,11 +323,6 @@ void nav__grid_costs_make(const nav_grid *grid, const nav_grid_filter *filter, n
     out->filter = filter;
     out->blocks = false;
     out->same = true;
-    if (!filter) {
-        memcpy(out->cost, grid->terrain_cost, sizeof out->cost);
-        out->min_cost = grid->min_cost, out->max_cost = grid->max_cost;
-        return;
-    }
     double lo = INFINITY, hi = 0;
     for (int t = 0; t < NAV_TERRAIN_TYPES; t++) {
         bool open = grid->terrain_cost[t] < INFINITY;

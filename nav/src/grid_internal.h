@@ -72,13 +72,13 @@ static inline float nav__cell_height(const nav_grid *grid, uint32_t cell)
     return grid->heights ? grid->heights[cell] : 0.0f;
 }
 
-/* The terrain costs one search goes by: a grid's own, or a filter's over them (nav_grid_filter: a
- * type the grid blocks stays blocked), with the cheapest and dearest passable type in use under them,
- * and whether they block a type in use that the grid lets in (then a cell's moves are
+/* The terrain costs one search goes by under a filter: the filter's over the grid's
+ * (nav_grid_filter: a type the grid blocks stays blocked), with the cheapest and dearest passable type in use
+ * under them, and whether they block a type in use that the grid lets in (then a cell's moves are
  * nav__grid_moves_under's, not grid->moves). */
 typedef struct nav__grid_costs {
-    const nav_grid *grid;          /* what they were made for */
-    const nav_grid_filter *filter; /* (null: the grid's own) */
+    const nav_grid *grid; /* what they were made for */
+    const nav_grid_filter *filter;
     double cost[NAV_TERRAIN_TYPES];
     double min_cost, max_cost;
     bool blocks;

@@ -129,11 +129,12 @@ void nav__region_next_generation(nav_region_query *q)
 }
 
 /* The move in direction d from local cell (lx, ly) of rect r (grid cell `cell`), kept inside the
- * rect: false when there is none. Forward: the move cell -> next, costing the terrain entered;
+ * rect: false when there is none. Forward: the move cell -> next (one of `moves`, the cell's),
+ * costing the terrain entered;
  * reverse: the move next -> cell, taken backwards, costing the terrain of cell. *next: its local
  * index. */
 static inline bool neighbour(const nav_region_query *q, nav_grid_rect r, int32_t lx, int32_t ly,
-                             uint32_t cell, int d, bool reverse, uint32_t *next, double *step)
+                             uint32_t cell, uint32_t moves, int d, bool reverse, uint32_t *next, double *step)
 {
     const nav_grid *grid = q->grid;
     int32_t nx = lx + nav__dir_dx[d], ny = ly + nav__dir_dy[d];
@@ -141,12 +142,11 @@ static inline bool neighbour(const nav_region_query *q, nav_grid_rect r, int32_t
     uint32_t next_cell = (uint32_t)((int32_t)cell + grid->offset[d]);
     const double *cost = q->filtered ? q->costs.cost : grid->terrain_cost;
     if (!reverse) {
-        uint32_t moves = q->filtered ? nav__grid_moves_of(&q->costs, cell) : grid->moves[cell];
         if (!(moves >> d & 1u)) return false;
         *step = grid->step_length[d] * cost[grid->terrain[next_cell]];
     } else {
-        uint32_t moves = q->filtered ? nav__grid_moves_of(&q->costs, next_cell) : grid->moves[next_cell];
-        if (!(moves >> nav__dir_opposite(d) & 1u)) return false;
+        uint32_t back = q->filtered ? nav__grid_moves_of(&q->costs, next_cell) : grid->moves[next_cell];
+        if (!(back >> nav__dir_opposite(d) & 1u)) return false;
         *step = grid->step_length[d] * cost[grid->terrain[cell]];
     }
     *next = (uint32_t)ny * (uint32_t)r.width + (uint32_t)nx;
@@ -209,7 +209,7 @@ static void fan_by_buckets(nav_region_query *q, nav_grid_rect r, uint32_t from, 
                 if (whole && !reverse) {
                     next = (uint32_t)((int32_t)cell + grid->offset[d]);
                     step = grid->step_length[d] * grid->terrain_cost[grid->terrain[next]];
-                } else if (!neighbour(q, r, lx, ly, cell, d, reverse, &next, &step)) {
+                } else if (!neighbour(q, r, lx, ly, cell, grid->moves[cell], d, reverse, &next, &step)) {
                     continue;
                 }
                 double ng = g + step;
@@ -380,10 +380,12 @@ static bool search(nav_region_query *q, nav_grid_rect r, uint32_t from, bool rev
             if (q->target[at] == q->generation && --targets_left == 0) return true;
         }
         double g = q->g[at];
+        /* (its own moves, forward: worked out once) */
+        uint32_t moves = reverse ? 0 : q->filtered ? nav__grid_moves_of(&q->costs, cell) : grid->moves[cell];
         for (int d = 0; d < 8; d++) {
             uint32_t next;
             double step;
-            if (!neighbour(q, r, lx, ly, cell, d, reverse, &next, &step)) continue;
+            if (!neighbour(q, r, lx, ly, cell, moves, d, reverse, &next, &step)) continue;
             int32_t nx = lx + nav__dir_dx[d], ny = ly + nav__dir_dy[d];
             double ng = g + step;
             bool seen = (q->stamp[next] >> 1) == q->generation;
