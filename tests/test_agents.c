@@ -1048,7 +1048,7 @@ static nav_vec3 somewhere(void)
 
 /* The same crowd (150 agents with random starts and goals across the village, every third with a
  * grid filter, its bridge raised for a while, agents taken away and added) ticked on 1, 2 and 5
- * threads side by side: after every tick the same
+ * threads side by side (their plans again searched over the threads): after every tick the same
  * agents to the bit and the same events. */
 static void test_same_on_any_thread_count(void **state)
 {

@@ -10,7 +10,8 @@
  * max_accel * dt, and the move is the world's along the region's surface (nav_world_move), so an
  * agent pushed off its line slides along walls and stays on the ground.
  *
- * A tick: the plans again (at most max_replans, on the caller's thread, agents taking turns); each
+ * A tick: the plans again (at most max_replans, agents taking turns; their searches over the pool's
+ * threads, what they leave on the caller's, in order); each
  * agent's look along its route (look: corners, links, the velocity it wants) in chunks of CHUNK
  * agents over the pool's threads, each thread with a world query of its own and each chunk with a
  * list of what its agents tell the engine (put in the ring in the chunks' order); the hash of where
@@ -134,8 +135,19 @@ typedef struct flow_candidate {
 } flow_candidate;
 
 /* What a thread of the tick works with: its own world query and avoidance scratch. */
+/* One of a tick's plans: the agent, its goal, whether it keeps its route when none is found (a link
+ * closed ahead: it waits) and whether it follows another; what the search gave and whether its route
+ * was laid (plan_search). */
+typedef struct replan {
+    uint32_t id;
+    nav_vec3 goal;
+    bool keep, follow, laid;
+    nav_status status;
+} replan;
+
 typedef struct worker {
     nav_world_query *query;
+    nav_path path;                     /* a plan's path */
     nav__orca_line *lines, *projected; /* MAX_WALLS + max_neighbours each */
     uint32_t *near;                    /* max_neighbours: the nearest neighbours found */
     double *near_dist;
@@ -145,8 +157,10 @@ typedef struct worker {
 struct nav_crowd {
     const nav_world *world;
     nav_allocator allocator;
-    nav_world_query *query; /* the crowd's plans (on the caller's thread) */
+    nav_world_query *query; /* plans on the caller's thread (a goal given: nav_crowd_set_goal) */
     nav_path path;          /* a plan's path */
+    replan *replans;        /* a tick's plans (max_replans) */
+    uint32_t replan_count;
     agent *agents;
     uint32_t max_agents;
     /* avoidance (nav_crowd_desc) */
@@ -246,6 +260,7 @@ static bool worker_make(nav_crowd *c, worker *w)
     w->projected = nav__alloc(a, nav__mul_size(n, sizeof *w->projected));
     w->near = nav__alloc(a, nav__mul_size(c->max_neighbours, sizeof *w->near));
     w->near_dist = nav__alloc(a, nav__mul_size(c->max_neighbours, sizeof *w->near_dist));
+    nav_path_init(&w->path, a);
     return w->lines && w->projected && w->near && w->near_dist &&
            !nav_failed(nav_world_query_create(c->world, a, &w->query));
 }
@@ -257,6 +272,7 @@ static void worker_free(nav_crowd *c, worker *w)
     nav__free(a, w->projected);
     nav__free(a, w->near);
     nav__free(a, w->near_dist);
+    nav_path_destroy(&w->path);
     nav_world_query_destroy(w->query);
 }
 
@@ -331,11 +347,12 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->slot = nav__alloc(&a, nav__mul_size(max, sizeof *c->slot));
     c->chunk_events = nav__calloc(&a, c->chunks, sizeof *c->chunk_events);
     c->workers = nav__calloc(&a, c->threads, sizeof *c->workers);
+    c->replans = nav__alloc(&a, nav__mul_size(c->max_replans, sizeof *c->replans));
     c->locked = pthread_mutex_init(&c->lock, NULL) == 0;
     bool made = c->agents && c->walls && c->candidates && c->events && c->was && c->floor_y && c->steers &&
                 c->avoids && c->preferred && c->start && c->near_by && c->fine_start && c->fine_by &&
                 c->home && c->fine_home && c->mine && c->steering && c->after && c->push && c->slot &&
-                c->chunk_events && c->workers && c->locked;
+                c->chunk_events && c->workers && c->replans && c->locked;
     for (uint32_t t = 0; made && t < c->threads; t++) made = worker_make(c, &c->workers[t]);
     nav_status s = made ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s) && c->threads > 1) {
@@ -400,6 +417,7 @@ void nav_crowd_destroy(nav_crowd *c)
     nav__free(&a, c->slot);
     nav__free(&a, c->chunk_events);
     nav__free(&a, c->workers);
+    nav__free(&a, c->replans);
     if (c->locked) pthread_mutex_destroy(&c->lock);
     nav_world_query_destroy(c->query);
     nav_path_destroy(&c->path);
@@ -418,12 +436,14 @@ size_t nav_crowd_memory_bytes(const nav_crowd *c)
         2 * ((size_t)c->buckets + 1) * sizeof *c->start + (size_t)c->event_capacity * sizeof *c->events +
         nav_world_query_memory_bytes(c->query) +
         (size_t)c->path.capacity * (sizeof *c->path.points + sizeof *c->path.nodes) +
-        (c->pool ? sizeof *c->pool : 0) + (size_t)c->chunks * sizeof *c->chunk_events;
+        (c->pool ? sizeof *c->pool : 0) + (size_t)c->chunks * sizeof *c->chunk_events +
+        (size_t)c->max_replans * sizeof *c->replans;
     for (uint32_t t = 0; t < c->threads; t++)
         bytes +=
             sizeof *c->workers +
             (size_t)c->max_neighbours * (2 * sizeof(nav__orca_line) + sizeof(uint32_t) + sizeof(double)) +
-            nav_world_query_memory_bytes(c->workers[t].query);
+            nav_world_query_memory_bytes(c->workers[t].query) +
+            (size_t)c->workers[t].path.capacity * (sizeof(nav_vec3) + sizeof(uint32_t));
     for (uint32_t k = 0; k < c->chunks; k++)
         bytes += (size_t)c->chunk_events[k].capacity * sizeof(nav_crowd_event);
     for (uint32_t i = 0; i < c->max_agents; i++)
@@ -565,14 +585,21 @@ nav_status nav_crowd_remove_agent(nav_crowd *c, uint32_t id)
 }
 
 /* Room for n route points (what was there is not kept). */
+/* What routes are made with: plans run on the pool's threads (the caller's allocator, behind a lock
+ * when there are several). */
+static const nav_allocator *route_allocator(const nav_crowd *c)
+{
+    return c->threads > 1 ? &c->shared : &c->allocator;
+}
+
 static bool route_reserve(nav_crowd *c, route *r, uint32_t n)
 {
     if (n <= r->capacity) return true;
     uint32_t capacity = r->capacity ? r->capacity : 16;
     while (capacity < n) capacity = capacity > UINT32_MAX / 2 ? n : capacity * 2;
-    void *block = nav__alloc(&c->allocator, nav__mul_size(capacity, route_point_bytes()));
+    void *block = nav__alloc(route_allocator(c), nav__mul_size(capacity, route_point_bytes()));
     if (!block) return false;
-    nav__free(&c->allocator, r->points);
+    nav__free(route_allocator(c), r->points);
     r->points = block;
     r->regions = (uint32_t *)(r->points + capacity);
     r->nodes = r->regions + capacity;
@@ -584,15 +611,16 @@ static bool route_reserve(nav_crowd *c, route *r, uint32_t n)
     return true;
 }
 
-/* Appends leg l's polygon corridor (of the crowd's last plan) to route r's, after a spare slot;
+/* Appends leg l's polygon corridor (of query q's last plan, path) to route r's, after a spare slot;
  * *length: the corridor's. */
-static nav_status corridor_of(nav_crowd *c, route *r, uint32_t l, uint32_t *length)
+static nav_status corridor_of(nav_crowd *c, nav_world_query *q, nav_path *path, route *r, uint32_t l,
+                              uint32_t *length)
 {
     for (;;) {
         uint32_t room = r->poly_capacity - r->poly_count, n = 0;
-        nav_status s = room > 1 ? nav_world_leg_corridor(c->query, l, &c->path, r->polys + r->poly_count + 1,
-                                                         room - 1, &n)
-                                : NAV_FAILURE | NAV_BUFFER_TOO_SMALL;
+        nav_status s = room > 1
+                           ? nav_world_leg_corridor(q, l, path, r->polys + r->poly_count + 1, room - 1, &n)
+                           : NAV_FAILURE | NAV_BUFFER_TOO_SMALL;
         if (!nav_failed(s) && n == 0) return NAV_FAILURE | NAV_INVALID_PARAM;
         if (!nav_failed(s)) {
             r->poly_count += n + 1;
@@ -603,28 +631,28 @@ static nav_status corridor_of(nav_crowd *c, route *r, uint32_t l, uint32_t *leng
         uint32_t need = r->poly_count + (n > 16 ? n : 16) + 1,
                  capacity = r->poly_capacity ? r->poly_capacity : 64;
         while (capacity < need) capacity = capacity > UINT32_MAX / 2 ? need : capacity * 2;
-        uint32_t *polys = nav__alloc(&c->allocator, nav__mul_size(capacity, sizeof *polys));
+        uint32_t *polys = nav__alloc(route_allocator(c), nav__mul_size(capacity, sizeof *polys));
         if (!polys) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
         if (r->poly_count) memcpy(polys, r->polys, (size_t)r->poly_count * sizeof *polys);
-        nav__free(&c->allocator, r->polys);
+        nav__free(route_allocator(c), r->polys);
         r->polys = polys, r->poly_capacity = capacity;
     }
 }
 
-/* The route of the crowd's last plan (c->path and its query's legs, to goal) into agent a's. */
-static bool take_route(nav_crowd *c, agent *a, nav_vec3 goal)
+/* The route of query q's last plan (path and the query's legs, to goal) into agent a's. */
+static bool take_route(nav_crowd *c, nav_world_query *q, const nav_path *path, agent *a, nav_vec3 goal)
 {
     uint32_t legs;
-    const nav_world_leg *leg = nav_world_query_legs(c->query, &legs);
-    if (!route_reserve(c, &a->route, c->path.count)) return false;
+    const nav_world_leg *leg = nav_world_query_legs(q, &legs);
+    if (!route_reserve(c, &a->route, path->count)) return false;
     route *r = &a->route;
-    r->count = c->path.count;
+    r->count = path->count;
     r->link_count = 0;
     for (uint32_t l = 0; l < legs; l++)
         for (uint32_t i = leg[l].first_point; i < leg[l].first_point + leg[l].point_count; i++) {
-            r->points[i] = c->path.points[i];
+            r->points[i] = path->points[i];
             r->regions[i] = leg[l].region;
-            r->nodes[i] = c->path.nodes[i];
+            r->nodes[i] = path->nodes[i];
             r->links[i] = i + 1 == leg[l].first_point + leg[l].point_count ? leg[l].link : NAV_WORLD_NONE;
             if (r->links[i] != NAV_WORLD_NONE) r->link_points[r->link_count++] = i;
         }
@@ -632,7 +660,7 @@ static bool take_route(nav_crowd *c, agent *a, nav_vec3 goal)
     for (uint32_t l = 0; l < legs; l++) {
         uint32_t from = UINT32_MAX, to = UINT32_MAX, length;
         if (nav_world_region_kind_of(c->world, leg[l].region) == NAV_WORLD_REGION_MESH) {
-            nav_status s = corridor_of(c, r, l, &length);
+            nav_status s = corridor_of(c, q, (nav_path *)path, r, l, &length);
             if (nav_failed(s) && nav_has_detail(s, NAV_OUT_OF_MEMORY)) return false;
             if (!nav_failed(s)) from = r->poly_count - length, to = r->poly_count;
         }
@@ -648,31 +676,38 @@ static bool take_route(nav_crowd *c, agent *a, nav_vec3 goal)
     return true;
 }
 
-/* Plans agent a's route from where it stands to goal (its goal from now on, unless goal is at no
- * walkable place: NAV_INVALID_PARAM, nothing changed). */
-static nav_status plan(nav_crowd *c, agent *a, nav_vec3 goal, bool keep_if_none)
+/* A plan's search, on any thread (it touches agent a alone): a's route from where it stands to goal,
+ * on query q into path, laid into a's route (*laid) unless the plan failed or found none. */
+static nav_status plan_search(nav_crowd *c, nav_world_query *q, nav_path *path, agent *a, nav_vec3 goal,
+                              bool *laid)
 {
     nav_world_result res;
-    nav_world_query_exclude_links(c->query, a->params.excluded_links);
-    nav_status s = nav_world_find_path(as_agent(c->query, a), a->place.position, goal, &c->path, &res);
+    nav_world_query_exclude_links(q, a->params.excluded_links);
+    nav_status s = nav_world_find_path(as_agent(q, a), a->place.position, goal, path, &res);
+    *laid = !nav_failed(s) && !nav_has_detail(s, NAV_UNREACHABLE) && take_route(c, q, path, a, goal);
+    return s;
+}
+
+/* What a plan's search (s, laid) leaves agent a with: goal is its goal from now on, unless it is at
+ * no walkable place (NAV_INVALID_PARAM, nothing changed) or none was found and keep_if_none (its
+ * route as it was). On the caller's thread (its flow goes). */
+static nav_status plan_apply(nav_crowd *c, agent *a, nav_vec3 goal, bool keep_if_none, nav_status s,
+                             bool laid)
+{
     if (nav_failed(s) && nav_has_detail(s, NAV_INVALID_PARAM)) return s; /* (a goal at no place: as it was) */
     if (keep_if_none && (nav_failed(s) || nav_has_detail(s, NAV_UNREACHABLE))) return s;
     leave_flow(c, a);
     a->flow_checked = false;
     a->has_goal = true;
     a->goal = goal;
-    a->route.count = a->route.link_count = 0;
+    if (!laid) a->route.count = a->route.link_count = 0;
     a->corner = 0;
     a->closed_ahead = false;
-    if (nav_failed(s) || nav_has_detail(s, NAV_UNREACHABLE)) { /* (it stands) */
+    if (nav_failed(s) || nav_has_detail(s, NAV_UNREACHABLE) || !laid) { /* (it stands) */
         a->velocity = (nav_vec3){0, 0, 0};
         a->state = NAV_AGENT_NO_ROUTE;
-        return s;
-    }
-    if (!take_route(c, a, goal)) {
-        a->velocity = (nav_vec3){0, 0, 0};
-        a->state = NAV_AGENT_NO_ROUTE;
-        return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        return laid || nav_failed(s) || nav_has_detail(s, NAV_UNREACHABLE) ? s
+                                                                           : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     }
     a->corner = a->route.count > 1 ? 1 : 0; /* (the first point is where it starts) */
     a->aim_kept = false, a->poly_at = 0;
@@ -680,6 +715,15 @@ static nav_status plan(nav_crowd *c, agent *a, nav_vec3 goal, bool keep_if_none)
     a->stuck = a->waited = 0;
     a->closed_ahead = false;
     return NAV_SUCCESS;
+}
+
+/* Plans agent a's route from where it stands to goal on the caller's thread (plan_search, then
+ * plan_apply). */
+static nav_status plan(nav_crowd *c, agent *a, nav_vec3 goal, bool keep_if_none)
+{
+    bool laid;
+    nav_status s = plan_search(c, c->query, &c->path, a, goal, &laid);
+    return plan_apply(c, a, goal, keep_if_none, s, laid);
 }
 
 nav_status nav_crowd_set_goal(nav_crowd *c, uint32_t id, nav_vec3 goal)
@@ -1036,26 +1080,6 @@ static nav_status flow_corner(nav_crowd *c, worker *w, uint32_t i, nav_vec3 *cor
     return nav_failed(s) ? s : NAV_SUCCESS;
 }
 
-/* Plans agent id's way again from where it stands: held against a wall, at a link that stayed closed,
- * or coming to one: then, with no other way, it keeps its route (to wait at the link) and tries
- * again after closed_wait seconds. */
-static nav_status plan_again(nav_crowd *c, uint32_t id)
-{
-    agent *a = &c->agents[id];
-    bool keep = a->state == NAV_AGENT_WAITING || a->closed_ahead;
-    nav_status s = plan(c, a, a->goal, keep);
-    bool other_way = !nav_failed(s) && !nav_has_detail(s, NAV_UNREACHABLE);
-    if (nav_failed(s) && !nav_has_detail(s, NAV_OUT_OF_MEMORY)) s = NAV_SUCCESS; /* (no route: as said) */
-    if (keep && !other_way) {
-        a->waited = 0;
-        a->retry_at = c->time + c->closed_wait;
-        return s;
-    }
-    if (a->state == NAV_AGENT_MOVING)
-        tell(c, NULL, NAV_CROWD_REPLANNED, id, NAV_WORLD_NONE, a->place.position, a->goal);
-    return s;
-}
-
 /* Whether a follower's leader has gone more than its distance from where the follower planned to. */
 static bool leader_moved(const nav_crowd *c, const agent *a)
 {
@@ -1076,24 +1100,57 @@ static bool needs_plan(const nav_crowd *c, const agent *a)
            (a->stuck >= STUCK_SECONDS || (a->closed_ahead && c->time >= a->retry_at));
 }
 
-/* The tick's plans, on the caller's thread: at most max_replans, the agents taking turns (the one
- * after the last planned goes first next tick). */
+/* The tick's plans: at most max_replans, the agents taking turns (the one after the last planned
+ * goes first next tick), chosen on the caller's thread; their searches over the pool's threads, each
+ * with its worker's query (plan_chunk: an agent's own); then, in the order chosen, what they leave
+ * the agents with and what they tell. A plan again that finds no other way past a closed link keeps
+ * its route and tries again closed_wait seconds later. */
+static void run_chunks(nav_crowd *c, uint32_t count, bool (*run)(void *ctx, void *scratch, uint32_t chunk));
+
+static bool plan_chunk(void *ctx, void *scratch, uint32_t chunk)
+{
+    nav_crowd *c = ctx;
+    worker *w = scratch;
+    replan *r = &c->replans[chunk];
+    r->status = plan_search(c, w->query, &w->path, &c->agents[r->id], r->goal, &r->laid);
+    return true;
+}
+
 static nav_status plan_some(nav_crowd *c)
 {
-    nav_status result = NAV_SUCCESS;
-    uint32_t planned = 0, last = 0;
-    for (uint32_t k = 0; k < c->max_agents && planned < c->max_replans; k++) {
+    uint32_t n = 0, last = 0;
+    for (uint32_t k = 0; k < c->max_agents && n < c->max_replans; k++) {
         uint32_t i = (uint32_t)(((uint64_t)c->replan_from + k) % c->max_agents);
         agent *a = &c->agents[i];
         if (a->following != UINT32_MAX && !agent_of(c, a->following)) a->following = UINT32_MAX; /* (gone) */
         if (!needs_plan(c, a)) continue;
-        nav_status s = a->following != UINT32_MAX && leader_moved(c, a) /* (no event: a follower's way) */
-                           ? plan(c, a, c->agents[a->following].place.position, false)
-                           : plan_again(c, i);
-        if (nav_failed(s)) result = s;
-        planned++, last = i;
+        bool follow = a->following != UINT32_MAX && leader_moved(c, a); /* (no event: a follower's way) */
+        c->replans[n++] = (replan){.id = i,
+                                   .goal = follow ? c->agents[a->following].place.position : a->goal,
+                                   .keep = !follow && (a->state == NAV_AGENT_WAITING || a->closed_ahead),
+                                   .follow = follow};
+        last = i;
     }
-    if (planned) c->replan_from = last + 1 < c->max_agents ? last + 1 : 0;
+    if (!n) return NAV_SUCCESS;
+    c->replan_from = last + 1 < c->max_agents ? last + 1 : 0;
+    run_chunks(c, n, plan_chunk);
+    nav_status result = NAV_SUCCESS;
+    for (uint32_t k = 0; k < n; k++) {
+        const replan *r = &c->replans[k];
+        agent *a = &c->agents[r->id];
+        nav_status s = plan_apply(c, a, r->goal, r->keep, r->status, r->laid);
+        if (!r->follow) {
+            bool other_way = !nav_failed(s) && !nav_has_detail(s, NAV_UNREACHABLE);
+            if (nav_failed(s) && !nav_has_detail(s, NAV_OUT_OF_MEMORY)) s = NAV_SUCCESS; /* (none: as said) */
+            if (r->keep && !other_way) {
+                a->waited = 0;
+                a->retry_at = c->time + c->closed_wait;
+            } else if (a->state == NAV_AGENT_MOVING) {
+                tell(c, NULL, NAV_CROWD_REPLANNED, r->id, NAV_WORLD_NONE, a->place.position, a->goal);
+            }
+        }
+        if (nav_failed(s)) result = s;
+    }
     return result;
 }
 
@@ -1533,13 +1590,15 @@ static void part(nav_crowd *c, uint32_t e)
             for (uint32_t f = h.start[b]; f < h.start[b + 1]; f++) {
                 const placed *o = &h.by[f];
                 const nav__orca_vec *there = &c->after[h.fine ? c->slot[o->id] : f];
-                double ox = x - there->x, oz = z - there->z,
-                       room = both_squeeze(c, p, o) ? c->was[i].radius + c->was[o->id].radius
-                                                    : (double)p->radius + o->radius,
-                       d2 = ox * ox + oz * oz;
-                if (o->id == i || o->on_link || d2 >= room * room ||
+                double ox = x - there->x, oz = z - there->z, d2 = ox * ox + oz * oz,
+                       room = (double)p->radius + o->radius; /* (at most: squeezing, less) */
+                if (d2 >= room * room || o->id == i || o->on_link ||
                     fabsf(o->y - p->y) >= p->half_height + o->half_height)
                     continue;
+                if (both_squeeze(c, p, o)) {
+                    room = c->was[i].radius + c->was[o->id].radius;
+                    if (d2 >= room * room) continue;
+                }
                 double d = sqrt(d2);
                 if (d > 1e-9)
                     px += 0.5 * (room - d) * ox / d, pz += 0.5 * (room - d) * oz / d;

@@ -44,8 +44,9 @@
  * Avoidance is worked out over where every agent stood when the tick began, and the pushing apart
  * over where the moves left them, so the order of the agents plays no part.
  *
- * Plans again are budgeted: a tick makes at most max_replans of them (nav_crowd_desc), on the
- * caller's thread, the agents that need one taking turns; the others go on as they were meanwhile.
+ * Plans again are budgeted: a tick makes at most max_replans of them (nav_crowd_desc), the agents
+ * that need one taking turns, their searches side by side on the tick's threads; the others go on
+ * as they were meanwhile.
  * An agent plans again when held against a wall, when it has waited closed_wait seconds at a closed
  * link, and when a link further on its route closes (it goes round if it can; if not, it keeps its
  * route, tries again closed_wait seconds later, and waits at the link when it comes to it).
@@ -58,7 +59,8 @@
  * one, else it waits on and tries again.
  *
  * Threads: a tick runs on nav_crowd_desc.threads threads (the crowd's own pool, the caller's thread
- * among them): each agent's look along its route, then each one's avoidance and move, are its own,
+ * among them): each plan's search, then each agent's look along its route, then each one's
+ * avoidance and move, are its own,
  * worked out from what the tick began with, and what the agents tell the engine is put in their
  * order; so the positions and the events are the same to the bit on any number of threads.
  *
@@ -75,8 +77,10 @@
  *
  * Filters: an agent may be kept off kinds of link (nav_agent_params.excluded_links: its plans go
  * round them), and off polygons of navmesh regions, or given its own costs of their areas
- * (nav_agent_params.mesh_filter: a nav_mesh_filter, for its plans, moves, walls and shortcuts). The
- * grids' terrain costs are the grids' own for every agent (not yet per agent).
+ * (nav_agent_params.mesh_filter: a nav_mesh_filter, for its plans, moves, walls and shortcuts), and
+ * off terrain types of grid regions, or given its own costs of them (nav_agent_params.grid_filter: a
+ * nav_grid_filter, likewise; such an agent follows no flow field). On a grid of several costs an
+ * agent sees no shortcut across a cell dearer than those at its two ends (nav_world_sees).
  *
  * The crowd is deterministic: the same calls give the same positions, bit for bit, on any number of
  * threads. Library code never prints; a crowd is used from one thread at a time (the world it walks
