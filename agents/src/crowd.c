@@ -35,7 +35,8 @@
 #define DEFAULT_TIME_HORIZON 2.0
 #define DEFAULT_RANGE        6.0
 #define STUCK_SECONDS        0.5 /* held this long, an agent plans its route again */
-#define JAM_SECONDS          1.0 /* in a jam this long, an agent starts to squeeze */
+#define JAM_SECONDS          1.0 /* in a jam this long, an agent squeezes, and leaves to the parting */
+#define NEAR_LEFT            2.0 /* those nearer than this many times their two radii */
 #define SQUEEZE_SECONDS      2.0 /* and this long after, it avoids as if half its size */
 #define DEFAULT_CLOSED_WAIT  2.0
 #define DEFAULT_REPLANS      8
@@ -83,6 +84,7 @@ typedef struct agent {
     double link_done;      /* and has gone */
     double stuck;          /* seconds it has made almost no way while wanting to */
     double jammed;         /* seconds it has made almost no way among others (a jam: it squeezes) */
+    double desire;         /* the speed it wanted in this tick (0: none) */
     double waited;         /* seconds it has waited at a closed link */
     uint32_t flow;         /* the crowd's flow field it follows (flows[]), or UINT32_MAX */
     uint32_t flow_cell;    /* the cell of it it steers for */
@@ -1382,13 +1384,18 @@ static nav__orca_vec avoid(const nav_crowd *c, worker *w, uint32_t i, double dt,
         nav__orca_vec free = nav__orca_solve(w->lines, hard, hard, a->params.max_speed, pref, w->projected);
         *walled = sqrt(free.x * free.x + free.z * free.z) < 0.1 * wanted;
     }
-    uint32_t n = neighbours(c, w, i);
+    /* in a crowd (hash_for) or a jam, those it nearly touches are left to the parting: kept clear of
+     * all at once, they would hold it where it stands */
+    bool leave_near = a->jammed > JAM_SECONDS || hash_for(c, i).fine;
+    uint32_t n = neighbours(c, w, i), m = hard;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t j = w->near[k];
-        w->lines[hard + k] =
+        double near = NEAR_LEFT * (c->was[i].radius + c->was[j].radius);
+        if (leave_near && w->near_dist[k] < near * near) continue;
+        w->lines[m++] =
             nav__orca_line_of(&c->was[i], &c->was[j], c->time_horizon, dt, c->steers[j] ? 0.5 : 1.0);
     }
-    return nav__orca_solve(w->lines, hard + n, hard, a->params.max_speed, c->preferred[i], w->projected);
+    return nav__orca_solve(w->lines, m, hard, a->params.max_speed, c->preferred[i], w->projected);
 }
 
 /* The walls near agent i, found again when it has gone a quarter of their range from where they were
@@ -1448,11 +1455,7 @@ static nav_status integrate(worker *w, agent *a, nav__orca_vec want, nav__orca_v
     bool held = walled || (wanted > 0.1 * a->params.max_speed &&
                            nav_vec3_dist_xz(pos, moved.position) < 0.1 * wanted * dt);
     a->stuck = held ? a->stuck + dt : 0;
-    /* in a jam (it wants to go, and goes less than a tenth of that): after JAM_SECONDS it squeezes */
-    double desire = sqrt(preferred.x * preferred.x + preferred.z * preferred.z);
-    bool jam =
-        desire > 0.1 * a->params.max_speed && nav_vec3_dist_xz(pos, moved.position) < 0.1 * desire * dt;
-    a->jammed = jam ? fmin(a->jammed + dt, JAM_SECONDS + SQUEEZE_SECONDS) : fmax(a->jammed - 2 * dt, 0);
+    a->desire = sqrt(preferred.x * preferred.x + preferred.z * preferred.z); /* (jammed_or_not) */
     return NAV_SUCCESS;
 }
 
@@ -1471,6 +1474,7 @@ static void look_along(nav_crowd *c, worker *w, event_list *into, uint32_t i)
                                   {a->velocity.x, a->velocity.z},
                                   a->params.radius * (1 - 0.5 * squeeze)};
     c->floor_y[i] = a->place.position.y;
+    a->desire = 0;
     if (!a->has_goal) return;
     if (a->state == NAV_AGENT_WAITING) { /* open again: on */
         if (nav_world_link_enabled(c->world, a->route.links[a->corner]))
@@ -1619,6 +1623,18 @@ static bool part_chunk(void *ctx, void *scratch, uint32_t chunk)
     return true;
 }
 
+/* Whether agent i is in a jam (it wanted to go, and the tick took it less than a tenth of that, its
+ * move and its push together): after JAM_SECONDS of it, it leaves those it nearly touches to the
+ * parting (avoid) and squeezes (look_along). Moving again, it comes out of the jam as slowly as it
+ * went in (back and forth between a push and a move is no way made). */
+static void jammed_or_not(const nav_crowd *c, agent *a, uint32_t i)
+{
+    double went =
+        hypot(a->place.position.x - c->was[i].position.x, a->place.position.z - c->was[i].position.z);
+    bool jam = a->desire > 0.1 * a->params.max_speed && went < 0.1 * a->desire * c->dt;
+    a->jammed = jam ? fmin(a->jammed + c->dt, JAM_SECONDS + SQUEEZE_SECONDS) : fmax(a->jammed - c->dt, 0);
+}
+
 /* Each pushed agent moved along the surface as far as its push takes it, but not into its clearance
  * from the walls near it (nor further in). */
 static bool push_chunk(void *ctx, void *scratch, uint32_t chunk)
@@ -1627,9 +1643,12 @@ static bool push_chunk(void *ctx, void *scratch, uint32_t chunk)
     worker *w = scratch;
     uint32_t end = c->placed_count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->placed_count;
     for (uint32_t e = chunk * CHUNK; e < end; e++) {
-        if (c->push[e].x == 0 && c->push[e].z == 0) continue;
         uint32_t i = c->near_by[e].id;
         agent *a = &c->agents[i];
+        if (c->push[e].x == 0 && c->push[e].z == 0) {
+            jammed_or_not(c, a, i);
+            continue;
+        }
         find_walls(c, w, i); /* (those that stand have not looked) */
         nav__orca_vec clear =
             out_of_walls(c, i, a->place.position.x + c->push[e].x, a->place.position.z + c->push[e].z, true);
@@ -1640,6 +1659,7 @@ static bool push_chunk(void *ctx, void *scratch, uint32_t chunk)
             w->failed |= s;
         else
             a->place = moved;
+        jammed_or_not(c, a, i);
     }
     return true;
 }

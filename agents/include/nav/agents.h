@@ -32,10 +32,14 @@
  *     its region's surface (nav_world_move: it slides along walls and never leaves the ground);
  *   - held against a wall for half a second (pushed off its line, it lost sight of its corner), it
  *     plans its route again from where it stands;
- *   - held among others (a jam: it goes less than a tenth of the way it wants) for a second, it
- *     squeezes: over the next two seconds it avoids as if down to half its radius, so that a jam in
- *     a doorway or a corridor too narrow to pass resolves (overlapping, where forced); moving
- *     freely again, it grows back.
+ *   - in a crowd (a dozen agents or more within a few metres), it leaves the neighbours it nearly
+ *     touches (nearer than twice their two radii) to the pushing apart below and avoids the others:
+ *     kept clear of every one at once, a dense crowd holds still;
+ *   - held among others (a jam: a tick, its move and its push together, takes it less than a tenth
+ *     of the way it wants) for a second, it does the same, and squeezes: over the next two seconds
+ *     it avoids as if down to half its radius, so that a jam in a doorway or a corridor too narrow
+ *     to pass resolves (overlapping, where forced); moving freely again, it comes out of the jam as
+ *     slowly as it went in.
  * Then every agent on the ground, moving or standing, that overlaps others is pushed apart from them
  * (DetourCrowd's collision handling): from each, by half their overlap (two that both squeeze, by
  * half of what they overlap at the sizes they squeeze to), the mean of those, along the surface and
