@@ -84,7 +84,6 @@ typedef struct agent {
     double link_done;      /* and has gone */
     double stuck;          /* seconds it has made almost no way while wanting to */
     double jammed;         /* seconds it has made almost no way among others (a jam: it squeezes) */
-    double desire;         /* the speed it wanted in this tick (0: none) */
     double waited;         /* seconds it has waited at a closed link */
     uint32_t flow;         /* the crowd's flow field it follows (flows[]), or UINT32_MAX */
     uint32_t flow_cell;    /* the cell of it it steers for */
@@ -1422,8 +1421,7 @@ static void find_walls(nav_crowd *c, worker *w, uint32_t i)
 
 /* Turns the velocity towards `want` by at most max_accel * dt and moves along the surface; walled:
  * the walls leave it nothing of the way it wants. */
-static nav_status integrate(worker *w, agent *a, nav__orca_vec want, nav__orca_vec preferred, double dt,
-                            bool walled)
+static nav_status integrate(worker *w, agent *a, nav__orca_vec want, double dt, bool walled)
 {
     nav_vec3 pos = a->place.position;
     double dvx = want.x - a->velocity.x, dvz = want.z - a->velocity.z, dv = sqrt(dvx * dvx + dvz * dvz),
@@ -1455,7 +1453,6 @@ static nav_status integrate(worker *w, agent *a, nav__orca_vec want, nav__orca_v
     bool held = walled || (wanted > 0.1 * a->params.max_speed &&
                            nav_vec3_dist_xz(pos, moved.position) < 0.1 * wanted * dt);
     a->stuck = held ? a->stuck + dt : 0;
-    a->desire = sqrt(preferred.x * preferred.x + preferred.z * preferred.z); /* (jammed_or_not) */
     return NAV_SUCCESS;
 }
 
@@ -1474,7 +1471,6 @@ static void look_along(nav_crowd *c, worker *w, event_list *into, uint32_t i)
                                   {a->velocity.x, a->velocity.z},
                                   a->params.radius * (1 - 0.5 * squeeze)};
     c->floor_y[i] = a->place.position.y;
-    a->desire = 0;
     if (!a->has_goal) return;
     if (a->state == NAV_AGENT_WAITING) { /* open again: on */
         if (nav_world_link_enabled(c->world, a->route.links[a->corner]))
@@ -1546,7 +1542,7 @@ static bool steer_chunk(void *ctx, void *scratch, uint32_t chunk)
         uint32_t i = c->steering[k];
         bool walled = false;
         nav__orca_vec want = c->avoids[i] ? avoid(c, w, i, c->dt, &walled) : c->preferred[i];
-        nav_status s = integrate(w, &c->agents[i], want, c->preferred[i], c->dt, walled);
+        nav_status s = integrate(w, &c->agents[i], want, c->dt, walled);
         if (nav_failed(s)) w->failed |= s;
         if (c->slot[i] != UINT32_MAX)
             c->after[c->slot[i]] =
@@ -1629,14 +1625,16 @@ static bool part_chunk(void *ctx, void *scratch, uint32_t chunk)
  * went in (back and forth between a push and a move is no way made). */
 static void jammed_or_not(const nav_crowd *c, agent *a, uint32_t i)
 {
-    double went =
-        hypot(a->place.position.x - c->was[i].position.x, a->place.position.z - c->was[i].position.z);
-    bool jam = a->desire > 0.1 * a->params.max_speed && went < 0.1 * a->desire * c->dt;
+    nav__orca_vec pref = c->preferred[i];
+    double desire = c->steers[i] ? sqrt(pref.x * pref.x + pref.z * pref.z) : 0,
+           went =
+               hypot(a->place.position.x - c->was[i].position.x, a->place.position.z - c->was[i].position.z);
+    bool jam = desire > 0.1 * a->params.max_speed && went < 0.1 * desire * c->dt;
     a->jammed = jam ? fmin(a->jammed + c->dt, JAM_SECONDS + SQUEEZE_SECONDS) : fmax(a->jammed - c->dt, 0);
 }
 
 /* Each pushed agent moved along the surface as far as its push takes it, but not into its clearance
- * from the walls near it (nor further in). */
+ * from the walls near it (nor further in); then whether each is in a jam. */
 static bool push_chunk(void *ctx, void *scratch, uint32_t chunk)
 {
     nav_crowd *c = ctx;
@@ -1645,20 +1643,18 @@ static bool push_chunk(void *ctx, void *scratch, uint32_t chunk)
     for (uint32_t e = chunk * CHUNK; e < end; e++) {
         uint32_t i = c->near_by[e].id;
         agent *a = &c->agents[i];
-        if (c->push[e].x == 0 && c->push[e].z == 0) {
-            jammed_or_not(c, a, i);
-            continue;
+        if (c->push[e].x != 0 || c->push[e].z != 0) {
+            find_walls(c, w, i); /* (those that stand have not looked) */
+            nav__orca_vec clear = out_of_walls(c, i, a->place.position.x + c->push[e].x,
+                                               a->place.position.z + c->push[e].z, true);
+            nav_vec3 to = {(float)clear.x, a->place.position.y, (float)clear.z};
+            nav_world_place moved;
+            nav_status s = nav_world_move(as_agent(w->query, a), &a->place, to, &moved);
+            if (nav_failed(s))
+                w->failed |= s;
+            else
+                a->place = moved;
         }
-        find_walls(c, w, i); /* (those that stand have not looked) */
-        nav__orca_vec clear =
-            out_of_walls(c, i, a->place.position.x + c->push[e].x, a->place.position.z + c->push[e].z, true);
-        nav_vec3 to = {(float)clear.x, a->place.position.y, (float)clear.z};
-        nav_world_place moved;
-        nav_status s = nav_world_move(as_agent(w->query, a), &a->place, to, &moved);
-        if (nav_failed(s))
-            w->failed |= s;
-        else
-            a->place = moved;
         jammed_or_not(c, a, i);
     }
     return true;
