@@ -465,7 +465,8 @@ static void test_corridor_corners_followed(void **state)
 }
 
 /* Four agents put within 3 cm of each other near a wall, standing (no goal), part: within three
- * seconds every two stand a body apart, none nearer the wall than its edge clearance at any tick,
+ * seconds every two stand a body apart (within a millimetre: parted in one pass a tick, 1.5 mm
+ * less), none nearer the wall than its edge clearance at any tick,
  * every one on the surface (an agent that stands steers for nothing: without being pushed apart
  * they would stand where they were put; pushed without minding the walls, one goes to the wall). */
 static void test_stand_apart(void **state)
@@ -499,7 +500,7 @@ static void test_stand_apart(void **state)
             for (uint32_t j = i + 1; j < 4; j++)
                 nearest_pair = fmin(nearest_pair, nav_vec3_dist_xz(a[i].place.position, a[j].place.position));
     }
-    assert_true(nearest_pair > 2 * walker.radius - 0.01);
+    assert_true(nearest_pair > 2 * walker.radius - 1e-3);
     assert_true(nearest_wall > clearance - 1e-3);
     nav_crowd_destroy(crowd);
     nav_world_destroy(w);
@@ -714,7 +715,8 @@ static void test_crowds_cross(void **state)
 }
 
 /* Twenty agents queue through a door two cells wide into the room beyond, each to a place of its
- * own there: all arrive, the doorway jam resolves, and they overlap little. */
+ * own there: all arrive, the doorway jam resolves, and they overlap little: at most 2 cm, and half a
+ * millimetre a tick summed over the pairs (parted in one pass a tick, 3.8 cm and 1.3 mm). */
 static void test_twenty_through_a_door(void **state)
 {
     (void)state;
@@ -735,8 +737,9 @@ static void test_twenty_through_a_door(void **state)
     }
     uint32_t arrived;
     double mean, deepest = run_crowd(w, crowd, 20, 60, &arrived, &mean);
+    print_message("twenty through a door: deepest overlap %.4f m, %.6f m a tick\n", deepest, mean);
     assert_int_equal(arrived, 20);
-    assert_true(deepest < 0.25 && mean < 0.05);
+    assert_true(deepest < 0.02 && mean < 5e-4);
     nav_crowd_destroy(crowd);
     nav_world_destroy(w);
     nav_grid_destroy(grid);

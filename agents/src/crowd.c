@@ -49,6 +49,7 @@
 #define DEFAULT_WALL_HORIZON 1.0
 #define AIM_TICKS            8  /* an agent on a navmesh leg works its corner out again at least so often */
 #define DENSE                12 /* agents in a cell of the hash (half the neighbour range across): a crowd */
+#define PARTINGS             8 /* passes of the parting a tick at most (those out of a crowd: all but the first) */
 
 /* A route's points, one block: points, then regions, nodes (places) and links. */
 typedef struct route {
@@ -153,6 +154,10 @@ typedef struct worker {
     uint32_t *near;                    /* max_neighbours: the nearest neighbours found */
     double *near_dist;
     nav_status failed; /* the details of this tick's failures, or 0 */
+    /* a parting's pass: how many it found to push, and how far those it pushed strayed from where
+     * the hash has them */
+    uint32_t pushing;
+    double strayed;
 } worker;
 
 struct nav_crowd {
@@ -195,10 +200,13 @@ struct nav_crowd {
     /* parting those that overlap after the moves: each in the hash where the moves left it (after[e]
      * for near_by[e]; slot[i]: agent i's e, or UINT32_MAX), and how far it is pushed (push[e]); the
      * widest radius and the highest speed of the agents (sizes_stale: worked out again when the tick
-     * begins, one having gone), and the longest step of a tick */
+     * begins, one having gone), the longest step of a tick, and the farthest any agent is from where
+     * the hash has it (strayed: the longest step, then pushes too); a pass after the first
+     * (again: only for those the last pushed) */
     nav__orca_vec *after, *push;
     uint32_t *slot, placed_count;
-    double widest, fastest, longest_step;
+    double widest, fastest, longest_step, strayed;
+    bool again;
     bool sizes_stale;
     double closed_wait;
     double wall_horizon, edge_clearance;
@@ -1559,19 +1567,22 @@ static bool both_squeeze(const nav_crowd *c, const placed *p, const placed *o)
 }
 
 /* How far the agent in the hash's slot e is pushed from those it overlaps once the moves are made
- * (DetourCrowd's collision handling, once a tick): from each, half their overlap (in a line; two at
- * one point: the lower id to +x), the mean of those. Those that stand are pushed too: two that
- * arrive at one goal part, and one that stands in the way makes room. Its own, from where the moves
- * left everyone. (Those it may overlap are looked for in the hash's cells within its radius, the
- * widest radius and two of the longest steps: at most 9 x 9 cells, four times the two widest across.) */
-static void part(nav_crowd *c, uint32_t e)
+ * (DetourCrowd's collision handling): from each, half their overlap (in a line; two at one point:
+ * the lower id to +x), the mean of those. Those that stand are pushed too: two that arrive at one
+ * goal part, and one that stands in the way makes room. Its own, from where the moves (and the
+ * passes before) left everyone. A pass again looks only at those the last one pushed, and not in a
+ * crowd (hash_for): there, one pass a tick is what lets it flow. (Those it may overlap are looked for
+ * in the hash's cells within its radius, the widest radius and twice the farthest an agent strayed
+ * from the hash: at most 9 x 9 cells, four times the two widest across.) */
+static void part(nav_crowd *c, worker *w, uint32_t e)
 {
     const placed *p = &c->near_by[e];
+    bool pushed = c->push[e].x != 0 || c->push[e].z != 0; /* (by the last pass) */
     c->push[e] = (nav__orca_vec){0, 0};
-    if (p->on_link) return;
+    if (p->on_link || (c->again && (!pushed || hash_for(c, p->id).fine))) return;
     uint32_t i = p->id;
     double x = c->after[e].x, z = c->after[e].z, hx = c->was[i].position.x, hz = c->was[i].position.z,
-           reach = p->radius + c->widest + 2 * c->longest_step; /* (from where the hash has them) */
+           reach = p->radius + c->widest + 2 * c->strayed; /* (from where the hash has them) */
     /* the cells within reach (as wide as the two widest agents at least: one to four, unless a step is
      * long) */
     hash_view h = hash_for(c, i);
@@ -1607,15 +1618,14 @@ static void part(nav_crowd *c, uint32_t e)
                 n++;
             }
         }
-    if (n) c->push[e] = (nav__orca_vec){px / n, pz / n};
+    if (n && (px != 0 || pz != 0)) c->push[e] = (nav__orca_vec){px / n, pz / n}, w->pushing++;
 }
 
 static bool part_chunk(void *ctx, void *scratch, uint32_t chunk)
 {
     nav_crowd *c = ctx;
-    (void)scratch;
     uint32_t end = c->placed_count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->placed_count;
-    for (uint32_t e = chunk * CHUNK; e < end; e++) part(c, e);
+    for (uint32_t e = chunk * CHUNK; e < end; e++) part(c, scratch, e);
     return true;
 }
 
@@ -1634,30 +1644,67 @@ static void jammed_or_not(const nav_crowd *c, agent *a, uint32_t i)
 }
 
 /* Each pushed agent moved along the surface as far as its push takes it, but not into its clearance
- * from the walls near it (nor further in); then whether each is in a jam. */
+ * from the walls near it (nor further in). */
 static bool push_chunk(void *ctx, void *scratch, uint32_t chunk)
 {
     nav_crowd *c = ctx;
     worker *w = scratch;
     uint32_t end = c->placed_count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->placed_count;
     for (uint32_t e = chunk * CHUNK; e < end; e++) {
+        if (c->push[e].x == 0 && c->push[e].z == 0) continue;
         uint32_t i = c->near_by[e].id;
         agent *a = &c->agents[i];
-        if (c->push[e].x != 0 || c->push[e].z != 0) {
-            find_walls(c, w, i); /* (those that stand have not looked) */
-            nav__orca_vec clear = out_of_walls(c, i, a->place.position.x + c->push[e].x,
-                                               a->place.position.z + c->push[e].z, true);
-            nav_vec3 to = {(float)clear.x, a->place.position.y, (float)clear.z};
-            nav_world_place moved;
-            nav_status s = nav_world_move(as_agent(w->query, a), &a->place, to, &moved);
-            if (nav_failed(s))
-                w->failed |= s;
-            else
-                a->place = moved;
-        }
-        jammed_or_not(c, a, i);
+        find_walls(c, w, i); /* (those that stand have not looked) */
+        nav__orca_vec clear =
+            out_of_walls(c, i, a->place.position.x + c->push[e].x, a->place.position.z + c->push[e].z, true);
+        nav_vec3 to = {(float)clear.x, a->place.position.y, (float)clear.z};
+        nav_world_place moved;
+        nav_status s = nav_world_move(as_agent(w->query, a), &a->place, to, &moved);
+        if (nav_failed(s))
+            w->failed |= s;
+        else
+            a->place = moved;
+        nav__orca_vec now = {a->place.position.x, a->place.position.z};
+        if (now.x == c->after[e].x && now.z == c->after[e].z)
+            c->push[e] = (nav__orca_vec){0, 0}; /* (held by a wall, or too short a push for a float) */
+        c->after[e] = now;
+        w->strayed = fmax(w->strayed,
+                          hypot(c->after[e].x - c->was[i].position.x, c->after[e].z - c->was[i].position.z));
     }
     return true;
+}
+
+static bool jam_chunk(void *ctx, void *scratch, uint32_t chunk)
+{
+    nav_crowd *c = ctx;
+    (void)scratch;
+    uint32_t end = c->placed_count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->placed_count;
+    for (uint32_t e = chunk * CHUNK; e < end; e++) {
+        uint32_t i = c->near_by[e].id;
+        jammed_or_not(c, &c->agents[i], i);
+    }
+    return true;
+}
+
+/* Those that overlap once the moves are made pushed apart: a pass over them all, then passes again
+ * over those the last pushed, while it pushed any, PARTINGS in all at most (part); then whether each
+ * is in a jam. */
+static void part_all(nav_crowd *c)
+{
+    uint32_t chunks = c->placed_count / CHUNK + (c->placed_count % CHUNK != 0);
+    memset(c->push, 0, (size_t)c->placed_count * sizeof *c->push);
+    c->strayed = c->longest_step;
+    for (uint32_t pass = 0; pass < PARTINGS; pass++) {
+        c->again = pass > 0;
+        uint32_t pushing = 0;
+        for (uint32_t t = 0; t < c->threads; t++) c->workers[t].pushing = 0, c->workers[t].strayed = 0;
+        run_chunks(c, chunks, part_chunk);
+        for (uint32_t t = 0; t < c->threads; t++) pushing += c->workers[t].pushing;
+        if (!pushing) break;
+        run_chunks(c, chunks, push_chunk);
+        for (uint32_t t = 0; t < c->threads; t++) c->strayed = fmax(c->strayed, c->workers[t].strayed);
+    }
+    run_chunks(c, chunks, jam_chunk);
 }
 
 /* A worker for each thread of a run (on the caller's thread, in turn). */
@@ -1702,9 +1749,7 @@ nav_status nav_crowd_tick(nav_crowd *c, double dt)
     }
     fill_buckets(c);
     run_chunks(c, c->steering_count / CHUNK + (c->steering_count % CHUNK != 0), steer_chunk);
-    uint32_t placed_chunks = c->placed_count / CHUNK + (c->placed_count % CHUNK != 0);
-    run_chunks(c, placed_chunks, part_chunk);
-    run_chunks(c, placed_chunks, push_chunk);
+    part_all(c);
     for (uint32_t t = 0; t < c->threads; t++) /* (a failure: its details, and the plans' if they failed) */
         if (c->workers[t].failed)
             result = NAV_FAILURE | (nav_failed(result) ? result & NAV_DETAIL_MASK : 0) |

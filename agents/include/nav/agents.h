@@ -44,7 +44,9 @@
  * (DetourCrowd's collision handling): from each, by half their overlap (two that both squeeze, by
  * half of what they overlap at the sizes they squeeze to), the mean of those, along the surface and
  * no nearer to the walls near it than its clearance (or than it stands already): two that arrive at
- * one goal part, one that stands in the way makes room.
+ * one goal part, one that stands in the way makes room. Those pushed that do not stand in a crowd are
+ * pushed again, up to 8 passes a tick, while one overlaps another (those in a crowd once: a crowd
+ * flows by the give of one pass).
  * Avoidance is worked out over where every agent stood when the tick began, and the pushing apart
  * over where the moves left them, so the order of the agents plays no part.
  *
