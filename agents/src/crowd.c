@@ -267,8 +267,9 @@ static bool worker_make(nav_crowd *c, worker *w)
     uint32_t n = c->max_neighbours + MAX_WALLS;
     w->lines = nav__alloc(a, nav__mul_size(n, sizeof *w->lines));
     w->projected = nav__alloc(a, nav__mul_size(n, sizeof *w->projected));
-    w->near = nav__alloc(a, nav__mul_size(c->max_neighbours, sizeof *w->near));
-    w->near_dist = nav__alloc(a, nav__mul_size(c->max_neighbours, sizeof *w->near_dist));
+    w->near =
+        nav__calloc(a, c->max_neighbours, sizeof *w->near); /* (read before they are found: keep_near) */
+    w->near_dist = nav__calloc(a, c->max_neighbours, sizeof *w->near_dist);
     nav_path_init(&w->path, a);
     return w->lines && w->projected && w->near && w->near_dist &&
            !nav_failed(nav_world_query_create(c->world, a, &w->query));
@@ -1325,14 +1326,20 @@ static void fill_buckets(nav_crowd *c)
  * n found so far. */
 static uint32_t keep_near(const nav_crowd *c, worker *w, uint32_t n, uint32_t j, double d2)
 {
-    uint32_t at = n;
-    while (at > 0 && (w->near_dist[at - 1] > d2 || (w->near_dist[at - 1] == d2 && w->near[at - 1] > j))) at--;
-    if (at >= c->max_neighbours || (at > 0 && w->near[at - 1] == j))
-        return n; /* (j seen in a bucket
-                     two cells share) */
-    uint32_t last = n < c->max_neighbours ? n : c->max_neighbours - 1;
-    for (uint32_t k = last; k > at; k--) w->near[k] = w->near[k - 1], w->near_dist[k] = w->near_dist[k - 1];
-    w->near[at] = j, w->near_dist[at] = d2;
+    uint32_t *id = w->near, last = n < c->max_neighbours ? n : c->max_neighbours - 1;
+    double *dist = w->near_dist;
+    if (last < n && (dist[last] < d2 || (dist[last] == d2 && id[last] <= j)))
+        return n; /* (full, and no nearer than the farthest kept) */
+    double dropped = dist[last];
+    uint32_t dropped_id = id[last], at = last;
+    for (; at > 0 && (dist[at - 1] > d2 || (dist[at - 1] == d2 && id[at - 1] > j)); at--)
+        dist[at] = dist[at - 1], id[at] = id[at - 1];
+    if (at > 0 && id[at - 1] == j) { /* seen in a bucket two cells share: all back as it was */
+        for (; at < last; at++) dist[at] = dist[at + 1], id[at] = id[at + 1];
+        dist[last] = dropped, id[last] = dropped_id;
+        return n;
+    }
+    dist[at] = d2, id[at] = j;
     return n < c->max_neighbours ? n + 1 : n;
 }
 
