@@ -85,6 +85,8 @@ typedef struct agent {
     double link_done;      /* and has gone */
     double stuck;          /* seconds it has made almost no way while wanting to */
     double jammed;         /* seconds it has made almost no way among others (a jam: it squeezes) */
+    double near_reach;     /* its farthest neighbour kept when it last looked (all it could keep), or
+                              INFINITY: where neighbours looks first */
     double waited;         /* seconds it has waited at a closed link */
     uint32_t flow;         /* the crowd's flow field it follows (flows[]), or UINT32_MAX */
     uint32_t flow_cell;    /* the cell of it it steers for */
@@ -564,8 +566,12 @@ nav_status nav_crowd_add_agent(nav_crowd *c, nav_vec3 position, const nav_agent_
                           &at);
     if (nav_failed(s)) return s;
     agent *a = &c->agents[free_id];
-    *a = (agent){
-        .active = true, .params = *params, .place = at, .state = NAV_AGENT_IDLE, .following = UINT32_MAX};
+    *a = (agent){.active = true,
+                 .params = *params,
+                 .place = at,
+                 .state = NAV_AGENT_IDLE,
+                 .following = UINT32_MAX,
+                 .near_reach = INFINITY};
     c->widest = fmax(c->widest, params->radius), c->fastest = fmax(c->fastest, params->max_speed);
     if (id) *id = free_id;
     return NAV_SUCCESS;
@@ -1346,35 +1352,46 @@ static uint32_t keep_near(const nav_crowd *c, worker *w, uint32_t n, uint32_t j,
 /* Agent i's nearest neighbours within range on its floor (their heights overlapping), into w->near:
  * their count. The cells round its own (of the fine hash in a crowd: hash_for) are looked in nearest
  * first, and only while they may hold one nearer than the farthest kept. The neighbours found are
- * the same whatever the cells: the max_neighbours nearest, ties by id. */
+ * the same whatever the cells: the max_neighbours nearest, ties by id. They are looked for first
+ * within a guess, as far as the farthest kept a tick before and two of the longest steps more: if it
+ * holds max_neighbours, those are the nearest; if not, they are looked for again within range. */
 static uint32_t neighbours(const nav_crowd *c, worker *w, uint32_t i)
 {
+    agent *a = &c->agents[i];
     hash_view h = hash_for(c, i);
-    double x = c->was[i].position.x, z = c->was[i].position.z, cutoff = c->range * c->range, side = h.cell;
-    float y = c->floor_y[i], half_height = 0.5f * c->agents[i].params.height;
+    double x = c->was[i].position.x, z = c->was[i].position.z, side = h.cell, range = c->range * c->range,
+           guess = a->near_reach + 2 * c->longest_step + 0.01 * c->range;
+    float y = c->floor_y[i], half_height = 0.5f * a->params.height;
     int64_t cx = cell_in(x, side), cz = cell_in(z, side);
     double in_x = x - (double)cx * side, in_z = z - (double)cz * side; /* (within its own cell) */
     uint32_t n = 0;
-    for (int k = 0; k < ROUND_CELLS && c->around[k].apart * side * side <= cutoff; k++) {
-        int dx = c->around[k].dx, dz = c->around[k].dz;
-        /* the cell's nearest point's distance */
-        double gx = dx < 0   ? in_x + (-dx - 1) * side
-                    : dx > 0 ? (dx - 1) * side + side - in_x
-                             : 0,
-               gz = dz < 0   ? in_z + (-dz - 1) * side
-                    : dz > 0 ? (dz - 1) * side + side - in_z
-                             : 0;
-        if (gx * gx + gz * gz > cutoff) continue;
-        uint32_t b = bucket_of(c, cx + dx, cz + dz);
-        for (uint32_t e = h.start[b]; e < h.start[b + 1]; e++) {
-            const placed *o = &h.by[e];
-            double ox = o->x - x, oz = o->z - z, d2 = ox * ox + oz * oz;
-            if (d2 <= cutoff && o->id != i && !o->on_link && fabsf(o->y - y) < half_height + o->half_height) {
-                n = keep_near(c, w, n, o->id, d2);
-                if (n == c->max_neighbours) cutoff = w->near_dist[n - 1];
+    for (double cutoff = guess * guess < range ? guess * guess : range;; cutoff = range) {
+        double within = cutoff;
+        n = 0;
+        for (int k = 0; k < ROUND_CELLS && c->around[k].apart * side * side <= cutoff; k++) {
+            int dx = c->around[k].dx, dz = c->around[k].dz;
+            /* the cell's nearest point's distance */
+            double gx = dx < 0   ? in_x + (-dx - 1) * side
+                        : dx > 0 ? (dx - 1) * side + side - in_x
+                                 : 0,
+                   gz = dz < 0   ? in_z + (-dz - 1) * side
+                        : dz > 0 ? (dz - 1) * side + side - in_z
+                                 : 0;
+            if (gx * gx + gz * gz > cutoff) continue;
+            uint32_t b = bucket_of(c, cx + dx, cz + dz);
+            for (uint32_t e = h.start[b]; e < h.start[b + 1]; e++) {
+                const placed *o = &h.by[e];
+                double ox = o->x - x, oz = o->z - z, d2 = ox * ox + oz * oz;
+                if (d2 <= cutoff && o->id != i && !o->on_link &&
+                    fabsf(o->y - y) < half_height + o->half_height) {
+                    n = keep_near(c, w, n, o->id, d2);
+                    if (n == c->max_neighbours) cutoff = w->near_dist[n - 1];
+                }
             }
         }
+        if (n == c->max_neighbours || within == range) break;
     }
+    a->near_reach = n == c->max_neighbours ? sqrt(w->near_dist[n - 1]) : INFINITY;
     return n;
 }
 
