@@ -1536,13 +1536,17 @@ static void look_along(nav_crowd *c, worker *w, event_list *into, uint32_t i)
 }
 
 /* Agent i looks (look_along), and where it goes in the hashes is worked out (on the ground: not on
- * a link nor on a road). */
+ * a link nor on a road; on a road, where none is in its way, a jam it was in runs down). */
 static void look(nav_crowd *c, worker *w, event_list *into, uint32_t i)
 {
     look_along(c, w, into, i);
-    const agent *a = &c->agents[i];
+    agent *a = &c->agents[i];
     c->home[i] = UINT32_MAX;
-    if (!a->active || (!c->avoids[i] && a->state != NAV_AGENT_ON_LINK)) return;
+    if (!a->active) return;
+    if (!c->avoids[i] && a->state != NAV_AGENT_ON_LINK) {
+        a->jammed = fmax(a->jammed - c->dt, 0);
+        return;
+    }
     double x = c->was[i].position.x, z = c->was[i].position.z;
     c->home[i] = bucket_of(c, cell_in(x, c->next_cell), cell_in(z, c->next_cell));
     c->fine_home[i] = bucket_of(c, cell_in(x, c->next_fine_cell), cell_in(z, c->next_fine_cell));
