@@ -542,7 +542,7 @@ int main(int argc, char **argv)
     getrusage(RUSAGE_SELF, &ru);
     printf(
         "{\"library\":\"libnav\",\"scene\":\"%s\",\"agents\":%u,\"tick_mean_ms\":%.3f,\"tick_p99_ms\":%.3f,"
-        "\"arrived\":%.4f,\"travel_ratio\":%.4f,\"overlap\":%.4f,\"off_surface\":%llu,\"peak_rss_mb\":%.1f,"
+        "\"arrived\":%.4f,\"travel_ratio\":%.4f,\"overlap\":%.6f,\"off_surface\":%llu,\"peak_rss_mb\":%.1f,"
         "\"off_surface_1cm\":%llu,\"agents_off\":%u,\"tick_failures\":%u,\"crowd_bytes\":%zu,\"polygons\":%u,"
         "\"build_ms\":%.0f,\"threads\":%u}\n",
         scene, n, sum / ticks, tick_ms[(size_t)floor(0.99 * (ticks - 1))], (double)arrived / n,

@@ -442,7 +442,7 @@ int main(int argc, char **argv)
     getrusage(RUSAGE_SELF, &ru);
     std::printf(
         "{\"library\":\"detourcrowd\",\"scene\":\"%s\",\"agents\":%d,\"tick_mean_ms\":%.3f,\"tick_p99_ms\":%."
-        "3f,\"arrived\":%.4f,\"travel_ratio\":%.4f,\"overlap\":%.4f,\"off_surface\":%llu,\"peak_rss_mb\":%."
+        "3f,\"arrived\":%.4f,\"travel_ratio\":%.4f,\"overlap\":%.6f,\"off_surface\":%llu,\"peak_rss_mb\":%."
         "1f,"
         "\"off_own_polygon\":%llu,\"polygons\":%d,\"build_ms\":%.0f,\"starts_moved\":%d,\"goals_moved\":%d,"
         "\"unplaced\":%d,\"waiting_for_path\":%d,\"regions\":\"%s\"}\n",
