@@ -1365,8 +1365,8 @@ static uint32_t neighbours(const nav_crowd *c, worker *w, uint32_t i)
     int64_t cx = cell_in(x, side), cz = cell_in(z, side);
     double in_x = x - (double)cx * side, in_z = z - (double)cz * side; /* (within its own cell) */
     uint32_t n = 0;
-    for (double cutoff = guess * guess < range ? guess * guess : range;; cutoff = range) {
-        double within = cutoff;
+    for (double limit = guess * guess < range ? guess * guess : range;; limit = range) {
+        double cutoff = limit; /* (down to the farthest kept, once max_neighbours are) */
         n = 0;
         for (int k = 0; k < ROUND_CELLS && c->around[k].apart * side * side <= cutoff; k++) {
             int dx = c->around[k].dx, dz = c->around[k].dz;
@@ -1389,7 +1389,7 @@ static uint32_t neighbours(const nav_crowd *c, worker *w, uint32_t i)
                 }
             }
         }
-        if (n == c->max_neighbours || within == range) break;
+        if (n == c->max_neighbours || limit == range) break;
     }
     a->near_reach = n == c->max_neighbours ? sqrt(w->near_dist[n - 1]) : INFINITY;
     return n;
@@ -1605,15 +1605,15 @@ static bool both_squeeze(const nav_crowd *c, const placed *p, const placed *o)
 static void part(nav_crowd *c, worker *w, uint32_t e)
 {
     const placed *p = &c->near_by[e];
+    uint32_t i = p->id;
+    hash_view h = hash_for(c, i);
     bool pushed = c->push[e].x != 0 || c->push[e].z != 0; /* (by the last pass) */
     c->push[e] = (nav__orca_vec){0, 0};
-    if (p->on_link || (c->again && (!pushed || hash_for(c, p->id).fine))) return;
-    uint32_t i = p->id;
+    if (p->on_link || (c->again && (!pushed || h.fine))) return;
     double x = c->after[e].x, z = c->after[e].z, hx = c->was[i].position.x, hz = c->was[i].position.z,
            reach = p->radius + c->widest + 2 * c->strayed; /* (from where the hash has them) */
     /* the cells within reach (as wide as the two widest agents at least: one to four, unless a step is
      * long) */
-    hash_view h = hash_for(c, i);
     int64_t x0 = cell_in(hx - reach, h.cell), x1 = cell_in(hx + reach, h.cell),
             z0 = cell_in(hz - reach, h.cell), z1 = cell_in(hz + reach, h.cell);
     if (x1 - x0 > 8) x0 = cell_in(hx, h.cell) - 4, x1 = x0 + 8;
