@@ -18,6 +18,7 @@
  * they stand; each one's avoidance and move (steer_chunk), over the same threads. What an agent's
  * look and steering write is its own, what they read is what the tick began with: the same on any
  * number of threads. */
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -1466,8 +1467,9 @@ static nav_status integrate(worker *w, agent *a, nav__orca_vec want, double dt, 
     /* sliding along a wall from a point off it may take it farther than its step: then as far as its
      * step along the way it slid */
     double step = sqrt(vx * vx + vz * vz) * dt,
-           went = nav_failed(s) ? 0 : nav_vec3_dist_xz(pos, moved.position);
-    if (went > step * (1 + 1e-6)) {
+           went = nav_failed(s) ? 0 : nav_vec3_dist_xz(pos, moved.position),
+           grain = 4 * FLT_EPSILON * (fabs(pos.x) + fabs(pos.z) + 1); /* (a float's, where it is) */
+    if (went > step + grain) {
         double f = step / went;
         target = (nav_vec3){(float)(pos.x + f * ((double)moved.position.x - pos.x)), pos.y,
                             (float)(pos.z + f * ((double)moved.position.z - pos.z))};
@@ -1665,9 +1667,9 @@ static void jammed_or_not(const nav_crowd *c, agent *a, uint32_t i)
 {
     nav__orca_vec pref = c->preferred[i];
     double desire = c->steers[i] ? sqrt(pref.x * pref.x + pref.z * pref.z) : 0,
-           went =
-               hypot(a->place.position.x - c->was[i].position.x, a->place.position.z - c->was[i].position.z);
-    bool jam = desire > 0.1 * a->params.max_speed && went < 0.1 * desire * c->dt;
+           wx = a->place.position.x - c->was[i].position.x, wz = a->place.position.z - c->was[i].position.z,
+           least = 0.1 * desire * c->dt;
+    bool jam = desire > 0.1 * a->params.max_speed && wx * wx + wz * wz < least * least;
     a->jammed = jam ? fmin(a->jammed + c->dt, JAM_SECONDS + SQUEEZE_SECONDS) : fmax(a->jammed - c->dt, 0);
 }
 
@@ -1696,8 +1698,8 @@ static bool push_chunk(void *ctx, void *scratch, uint32_t chunk)
         if (now.x == c->after[e].x && now.z == c->after[e].z)
             c->push[e] = (nav__orca_vec){0, 0}; /* (held by a wall, or too short a push for a float) */
         c->after[e] = now;
-        w->strayed = fmax(w->strayed,
-                          hypot(c->after[e].x - c->was[i].position.x, c->after[e].z - c->was[i].position.z));
+        double sx = c->after[e].x - c->was[i].position.x, sz = c->after[e].z - c->was[i].position.z;
+        w->strayed = fmax(w->strayed, sqrt(sx * sx + sz * sz)); /* (not hypot: its guards are slow) */
     }
     return true;
 }
