@@ -662,14 +662,12 @@ static void test_jam_resolves(void **state)
 }
 
 /* Two crowds of 40 agents, each packed into one end of a corridor 6 m wide and 30 m long, cross to
- * places spread over the other end. Leaving those they nearly touch to the pushing apart, three in
- * four are there within 30 s (24.8) and all but one within 60, on the surface every tick,
- * overlapping a little where they push by. Avoiding every neighbour at once, those that meet in the
- * middle hold each other: three in four take 37.6 s, and five are not there after 60 (39.8 s and
- * six when they leave them only in a jam, not in a crowd). */
-static void test_crowds_cross(void **state)
+ * places spread over the other end (in layout k, each agent's place is the k * 11th after the one
+ * its own start's order gives). Returns the seconds until three in four were there (INFINITY: not
+ * within 60), how many were after 60 s and the overlap a tick summed over the pairs; every agent is
+ * checked on the surface every tick. */
+static double cross_once(uint32_t layout, uint32_t *arrived_out, double *overlap)
 {
-    (void)state;
     const char *rows[] = {"##############################", "..............................",
                           "..............................", "..............................",
                           "..............................", "..............................",
@@ -680,9 +678,9 @@ static void test_crowds_cross(void **state)
     assert_int_equal(nav_crowd_create(w, NULL, &crowd), NAV_SUCCESS);
     enum { CROSSING = 80 };
     for (uint32_t i = 0; i < CROSSING; i++) {
-        uint32_t id, k = i % 40;
+        uint32_t id, k = i % 40, g = (k + 11 * layout) % 40;
         float x = 0.6f + 0.9f * (float)(k % 8), z = 1.6f + 1.2f * (float)(k / 8), /* (from the walls, */
-            to_x = 1.0f + 1.4f * (float)(k % 8), to_z = 2.0f + (float)(k / 8);    /* room to get by) */
+            to_x = 1.0f + 1.4f * (float)(g % 8), to_z = 2.0f + (float)(g / 8);    /* room to get by) */
         nav_vec3 here = {i < 40 ? x : 30 - x, 0, z}, there = {i < 40 ? 30 - to_x : to_x, 0, to_z};
         assert_int_equal(nav_crowd_add_agent(crowd, here, &walker, &id), NAV_SUCCESS);
         assert_int_equal(nav_crowd_set_goal(crowd, id, there), NAV_SUCCESS);
@@ -705,13 +703,41 @@ static void test_crowds_cross(void **state)
                 sum +=
                     fmax(2 * walker.radius - nav_vec3_dist_xz(a[i].place.position, a[j].place.position), 0);
     }
-    print_message("crowds cross: %u of %d arrived in %.1f s (3 in 4 in %.1f s), overlap %.3f a tick\n",
-                  arrived, CROSSING, ticks / 30.0, most / 30.0, sum / ticks);
-    assert_true(most > 0 && most < 30 * 30 && arrived >= CROSSING - 2);
-    assert_true(sum / ticks < 1.0);
+    if (!most && arrived >= CROSSING * 3 / 4) most = ticks;
+    print_message(
+        "crowds cross, layout %u: %u of %d arrived in %.1f s (3 in 4 in %.1f s), overlap %.3f a tick\n",
+        layout, arrived, CROSSING, ticks / 30.0, most / 30.0, sum / ticks);
+    *arrived_out = arrived;
+    *overlap = sum / ticks;
     nav_crowd_destroy(crowd);
     nav_world_destroy(w);
     nav_grid_destroy(grid);
+    return most ? most / 30.0 : INFINITY;
+}
+
+/* Crossing as above in four layouts. Leaving those they nearly touch to the pushing apart, all but
+ * four of the 320 are there after 60 s (measured: 319), with a mean overlap under 0.5 m a tick (0.28)
+ * and three in four there within 32 s on average over the layouts (29.6). Avoiding every neighbour
+ * at once, those that meet in the middle hold each other: 310 there, overlap 0.72, and 32.3 s. The
+ * sums over the layouts, not each: a layout's figures are chaotic (any change to the steering moves
+ * its time by seconds either way: 23.7 to 34.2 s here). */
+static void test_crowds_cross(void **state)
+{
+    (void)state;
+    enum { LAYOUTS = 4 };
+    double mean = 0, overlap = 0;
+    uint32_t arrived = 0;
+    for (uint32_t k = 0; k < LAYOUTS; k++) {
+        uint32_t there;
+        double o, most = cross_once(k, &there, &o);
+        arrived += there, overlap += o / LAYOUTS, mean += most / LAYOUTS;
+    }
+    print_message("crowds cross: %u of %d there, overlap %.3f a tick, three in four there in %.1f s on "
+                  "average\n",
+                  arrived, 80 * LAYOUTS, overlap, mean);
+    assert_true(arrived >= 80 * LAYOUTS - 4);
+    assert_true(overlap < 0.5);
+    assert_true(mean < 32);
 }
 
 /* Twenty agents queue through a door two cells wide into the room beyond, each to a place of its
