@@ -207,6 +207,7 @@ struct nav_crowd {
      * the hash has it (strayed: the longest step, then pushes too); a pass after the first
      * (again: only for those the last pushed) */
     nav__orca_vec *after, *push;
+    bool *crushed; /* crushed[e]: the first pass found it overlapping three or more (passes no more) */
     uint32_t *slot, placed_count;
     double widest, fastest, longest_step, strayed;
     bool again;
@@ -357,6 +358,7 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->steering = nav__alloc(&a, nav__mul_size(max, sizeof *c->steering));
     c->after = nav__alloc(&a, nav__mul_size(max, sizeof *c->after));
     c->push = nav__alloc(&a, nav__mul_size(max, sizeof *c->push));
+    c->crushed = nav__alloc(&a, nav__mul_size(max, sizeof *c->crushed));
     c->slot = nav__alloc(&a, nav__mul_size(max, sizeof *c->slot));
     c->chunk_events = nav__calloc(&a, c->chunks, sizeof *c->chunk_events);
     c->workers = nav__calloc(&a, c->threads, sizeof *c->workers);
@@ -364,8 +366,8 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->locked = pthread_mutex_init(&c->lock, NULL) == 0;
     bool made = c->agents && c->walls && c->candidates && c->events && c->was && c->floor_y && c->steers &&
                 c->avoids && c->preferred && c->start && c->near_by && c->fine_start && c->fine_by &&
-                c->home && c->fine_home && c->mine && c->steering && c->after && c->push && c->slot &&
-                c->chunk_events && c->workers && c->replans && c->locked;
+                c->home && c->fine_home && c->mine && c->steering && c->after && c->push && c->crushed &&
+                c->slot && c->chunk_events && c->workers && c->replans && c->locked;
     for (uint32_t t = 0; made && t < c->threads; t++) made = worker_make(c, &c->workers[t]);
     nav_status s = made ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s) && c->threads > 1) {
@@ -427,6 +429,7 @@ void nav_crowd_destroy(nav_crowd *c)
     nav__free(&a, c->steering);
     nav__free(&a, c->after);
     nav__free(&a, c->push);
+    nav__free(&a, c->crushed);
     nav__free(&a, c->slot);
     nav__free(&a, c->chunk_events);
     nav__free(&a, c->workers);
@@ -445,7 +448,7 @@ size_t nav_crowd_memory_bytes(const nav_crowd *c)
         (size_t)c->max_agents *
             (sizeof *c->agents + MAX_WALLS * sizeof *c->walls + sizeof *c->was + sizeof *c->floor_y + 2 +
              sizeof *c->preferred + 3 * sizeof *c->near_by + 2 * sizeof *c->home + sizeof *c->steering +
-             sizeof *c->candidates + 2 * sizeof *c->after + sizeof *c->slot) +
+             sizeof *c->candidates + 2 * sizeof *c->after + sizeof *c->crushed + sizeof *c->slot) +
         2 * ((size_t)c->buckets + 1) * sizeof *c->start + (size_t)c->event_capacity * sizeof *c->events +
         nav_world_query_memory_bytes(c->query) +
         (size_t)c->path.capacity * (sizeof *c->path.points + sizeof *c->path.nodes) +
@@ -1611,7 +1614,7 @@ static void part(nav_crowd *c, worker *w, uint32_t e)
     hash_view h = hash_for(c, i);
     bool pushed = c->push[e].x != 0 || c->push[e].z != 0; /* (by the last pass) */
     c->push[e] = (nav__orca_vec){0, 0};
-    if (p->on_link || (c->again && (!pushed || h.fine))) return;
+    if (p->on_link || (c->again && (!pushed || h.fine || c->crushed[e]))) return;
     double x = c->after[e].x, z = c->after[e].z, hx = c->was[i].position.x, hz = c->was[i].position.z,
            reach = p->radius + c->widest + 2 * c->strayed; /* (from where the hash has them) */
     /* the cells within reach (as wide as the two widest agents at least: one to four, unless a step is
@@ -1648,6 +1651,7 @@ static void part(nav_crowd *c, worker *w, uint32_t e)
                 n++;
             }
         }
+    if (!c->again) c->crushed[e] = n >= 3;
     if (n && (px != 0 || pz != 0)) c->push[e] = (nav__orca_vec){px / n, pz / n}, w->pushing++;
 }
 
@@ -1718,7 +1722,9 @@ static bool jam_chunk(void *ctx, void *scratch, uint32_t chunk)
 
 /* Those that overlap once the moves are made pushed apart: a pass over them all, then passes again
  * over those the last pushed, while it pushed any, PARTINGS in all at most (part); then whether each
- * is in a jam. */
+ * is in a jam. Not again: those in a crowd (hash_for), and those the first pass found overlapping
+ * three or more (crushed where the hash's count says no crowd: a corridor packed wall to wall, where
+ * passes move them by less and less to no end; two, a queue through a door, are parted again). */
 static void part_all(nav_crowd *c)
 {
     uint32_t chunks = c->placed_count / CHUNK + (c->placed_count % CHUNK != 0);

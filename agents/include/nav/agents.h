@@ -46,7 +46,8 @@
  * no nearer to the walls near it than its clearance (or than it stands already): two that arrive at
  * one goal part, one that stands in the way makes room. Those pushed that do not stand in a crowd are
  * pushed again, up to 8 passes a tick, while one overlaps another (those in a crowd once: a crowd
- * flows by the give of one pass).
+ * flows by the give of one pass; and those the first pass found overlapping three or more at once,
+ * crushed in a packed corridor, where more passes move them by less and less).
  * Avoidance is worked out over where every agent stood when the tick began, and the pushing apart
  * over where the moves left them, so the order of the agents plays no part.
  *
