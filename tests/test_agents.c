@@ -1014,13 +1014,17 @@ static void test_links_excluded(void **state)
 
 /* A random place of the village for the agents (ground or the house's upper floor). */
 /* A field with a pond (terrain 2, as dear as the grass) between start and goal, walked as a navmesh
- * built from it (the filter a mesh filter) or as the grid itself (a grid filter). The world's answers
+ * built from it (the filter a mesh filter) or as the grid itself (a grid filter; way: searched as a
+ * grid, or through HPA*, then cell by cell under the filter). The world's answers
  * under a filter that leaves water out (moves, sight, walls); then an agent that swims crosses it;
  * one whose filter leaves water out goes round, on dry ground at every tick (its centre never inside
  * the pond, its polygon or cell never water) with three others that swim across its way; one for
  * whom water costs three times the grass goes round too. */
-static void water_kept_out(bool on_grid)
+typedef enum { ON_MESH, ON_GRID, ON_GRID_HPA } pond_way;
+
+static void water_kept_out(pond_way way)
 {
+    bool on_grid = way != ON_MESH;
     const char *rows[] = {"....................", "....................", "......22222222......",
                           "......22222222......", "......22222222......", "......22222222......",
                           "......22222222......", "....................", "...................."};
@@ -1028,7 +1032,19 @@ static void water_kept_out(bool on_grid)
     assert_int_equal(nav_grid_set_terrain_cost(grid, 2, 1), NAV_SUCCESS);
     nav_mesh *mesh = NULL;
     if (!on_grid) assert_int_equal(nav_mesh_build_from_grid(grid, NULL, &mesh), NAV_SUCCESS);
-    nav_world *w = world_of(on_grid ? grid : NULL, mesh);
+    nav_hpa *hpa = NULL;
+    nav_world *w;
+    if (way == ON_GRID_HPA) {
+        assert_int_equal(nav_hpa_bake(grid, &(nav_hpa_desc){.cluster_size = 4, .levels = 1}, &hpa),
+                         NAV_SUCCESS);
+        nav_world_builder *b;
+        assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+        assert_int_equal(nav_world_builder_add_grid_hpa(b, "ground", grid, hpa, NULL), NAV_SUCCESS);
+        assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
+        nav_world_builder_destroy(b);
+    } else {
+        w = world_of(on_grid ? grid : NULL, mesh);
+    }
     double dry[256], dear[256];
     for (int t = 0; t < 256; t++) dry[t] = dear[t] = 1;
     dry[2] = NAV_COST_BLOCKED, dear[2] = 3;
@@ -1105,9 +1121,13 @@ static void water_kept_out(bool on_grid)
         nav_crowd_destroy(crowd);
     }
     print_message("pond (%s): the swimmer across in %.2f s, the others round in %.2f and %.2f s\n",
-                  on_grid ? "grid" : "navmesh", took[0], took[1], took[2]);
+                  way == ON_MESH   ? "navmesh"
+                  : way == ON_GRID ? "grid"
+                                   : "grid through HPA*",
+                  took[0], took[1], took[2]);
     assert_true(took[0] < took[1] && took[0] < took[2]);
     nav_world_destroy(w);
+    nav_hpa_destroy(hpa);
     nav_mesh_destroy(mesh);
     nav_grid_destroy(grid);
 }
@@ -1115,13 +1135,19 @@ static void water_kept_out(bool on_grid)
 static void test_water_kept_out(void **state)
 {
     (void)state;
-    water_kept_out(false);
+    water_kept_out(ON_MESH);
 }
 
 static void test_water_kept_out_of_grid(void **state)
 {
     (void)state;
-    water_kept_out(true);
+    water_kept_out(ON_GRID);
+}
+
+static void test_water_kept_out_of_grid_hpa(void **state)
+{
+    (void)state;
+    water_kept_out(ON_GRID_HPA);
 }
 
 static nav_vec3 somewhere(void)
@@ -1445,6 +1471,7 @@ int main(void)
         cmocka_unit_test(test_links_excluded),
         cmocka_unit_test(test_water_kept_out),
         cmocka_unit_test(test_water_kept_out_of_grid),
+        cmocka_unit_test(test_water_kept_out_of_grid_hpa),
         cmocka_unit_test(test_world_used_during_ticks),
         cmocka_unit_test(test_same_on_any_thread_count),
         cmocka_unit_test(test_no_route),

@@ -3113,12 +3113,14 @@ static void test_grid_through_hpa(void **state)
     assert_int_equal(nav_world_query_create(w, NULL, &qo), NAV_SUCCESS);
     assert_int_equal(nav_world_query_create(whole, NULL, &qw), NAV_SUCCESS);
     assert_int_equal(nav_world_query_create(lazy, NULL, &ql), NAV_SUCCESS);
-    /* a grid filter is refused (HPA*'s bake holds the grid's own costs), read on demand too */
+    /* a grid filter is taken (the plain is searched cell by cell under it: below), read on demand
+     * too */
     nav_grid_filter as_own;
-    nav_grid_filter_init(&as_own, NULL);
-    assert_int_equal(nav_world_query_set_grid_filter(qo, &as_own), NAV_FAILURE | NAV_WRONG_STATE);
-    assert_int_equal(nav_world_query_set_grid_filter(ql, &as_own), NAV_FAILURE | NAV_WRONG_STATE);
+    nav_grid_filter_init(&as_own, plain);
+    assert_int_equal(nav_world_query_set_grid_filter(qo, &as_own), NAV_SUCCESS);
+    assert_int_equal(nav_world_query_set_grid_filter(ql, &as_own), NAV_SUCCESS);
     assert_int_equal(nav_world_query_set_grid_filter(ql, NULL), NAV_SUCCESS);
+    assert_int_equal(nav_world_query_set_grid_filter(qo, NULL), NAV_SUCCESS);
     for (int t = 0; t < 20; t++) {
         nav_vec3 a = {(float)(t % 6) + 0.5f, 0, 1.5f}, c = {110.5f + (float)(t % 6), 0, 71.5f};
         if (t % 2) c = (nav_vec3){10.5f + (float)(t * 4 % 96), 0, (float)(t * 7 % 80) + 0.5f};
@@ -3188,6 +3190,70 @@ static void test_grid_through_hpa(void **state)
     nav_vec3 pocket = {60.5f, 0, 40.5f}; /* (50, 40) of the plain */
     assert_true(check_query(w, q, &f, (nav_vec3){2.5f, 0, 0.5f}, pocket) == INFINITY);
     assert_true(ratio / found < 1.15);
+    /* Under grid filters the plain, through HPA* but of at most 2^20 cells, is searched cell by cell:
+     * each plan exact against the flat world of the grids as the filter makes them (check_query), for
+     * the forest (type 2) kept out, at half its cost and at one and a half times (the bake's table,
+     * HPA*'s costs, is then no bound even scaled: fans take its place). Under the grid's own costs (a
+     * filter that changes nothing) the plan is HPA*'s, as without a filter. */
+    nav_grid *made[3];
+    const double forest[3] = {3.0, 1.5, 4.5};
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(nav_grid_create(&pd, &made[k]), NAV_SUCCESS);
+        assert_int_equal(nav_grid_set_terrain_cost(made[k], 2, forest[k]), NAV_SUCCESS);
+        for (int32_t y = 0; y < 80; y++)
+            for (int32_t x = 0; x < 96; x++) {
+                uint8_t type = nav_grid_cell(plain, x, y);
+                nav_grid_set_cell(made[k], x, y, k == 0 && type == 2 ? 0 : type);
+            }
+    }
+    nav_grid_filter filters[4];
+    for (int k = 0; k < 4; k++) nav_grid_filter_init(&filters[k], plain);
+    filters[0].terrain_cost[2] = NAV_COST_BLOCKED, filters[1].terrain_cost[2] = 1.5;
+    filters[2].terrain_cost[2] = 4.5;
+    int dearer = 0, cheaper = 0, planned_count = 0;
+    for (int t = 0; t < 40; t++) {
+        nav_vec3 ends[2];
+        for (int e = 0; e < 2; e++) {
+            int which = rand() % 4;
+            if (which == 0)
+                ends[e] = (nav_vec3){(float)(rand() % 6) + 0.5f, 0, (float)(rand() % 4) + 0.5f};
+            else
+                ends[e] = (nav_vec3){10.5f + (float)(rand() % 96), 0, (float)(rand() % 80) + 0.5f};
+        }
+        nav_world_place pa, pb;
+        if (nav_world_locate(w, ends[0], &pa) != NAV_SUCCESS ||
+            nav_world_locate(w, ends[1], &pb) != NAV_SUCCESS)
+            continue;
+        assert_int_equal(nav_world_query_set_grid_filter(q, NULL), NAV_SUCCESS);
+        double own = flat_cost(&f, &pa, &pb);
+        nav_world_result unfiltered, same;
+        nav_status us = nav_world_plan(q, ends[0], ends[1], &unfiltered);
+        assert_int_equal(nav_world_query_set_grid_filter(q, &filters[3]), NAV_SUCCESS);
+        assert_int_equal(nav_world_plan(q, ends[0], ends[1], &same), us);
+        assert_true(same.cost == unfiltered.cost && same.legs == unfiltered.legs);
+        for (int k = 0; k < 3; k++) {
+            flat_world fk = f; /* (the same links; grids alone: nothing of f's to free twice) */
+            fk.regions[0].grid = made[k];
+            int32_t x, y; /* (an end in the forest, kept out: no plan from it) */
+            bool in_forest =
+                k == 0 && ((pa.region == 0 && nav_grid_world_to_cell(plain, pa.position, &x, &y) &&
+                            nav_grid_cell(plain, x, y) == 2) ||
+                           (pb.region == 0 && nav_grid_world_to_cell(plain, pb.position, &x, &y) &&
+                            nav_grid_cell(plain, x, y) == 2));
+            if (in_forest) continue;
+            assert_int_equal(nav_world_query_set_grid_filter(q, &filters[k]), NAV_SUCCESS);
+            double cost = check_query(w, q, &fk, ends[0], ends[1]);
+            dearer += k != 1 && cost > own * (1 + 1e-9);
+            cheaper += k == 1 && cost < own * (1 - 1e-9);
+            planned_count++;
+        }
+    }
+    print_message("grid through HPA* under filters: %d plans, %d dearer with the forest kept out or "
+                  "dearer, %d cheaper with it at half\n",
+                  planned_count, dearer, cheaper);
+    assert_true(planned_count > 40 && dearer > 5 && cheaper > 5);
+    assert_int_equal(nav_world_query_set_grid_filter(q, NULL), NAV_SUCCESS);
+    for (int k = 0; k < 3; k++) nav_grid_destroy(made[k]);
     nav_world_query_destroy(q);
     nav_world_destroy(w);
     flat_free(&f);
@@ -3197,6 +3263,52 @@ static void test_grid_through_hpa(void **state)
     nav_grid_destroy(plain);
     nav_grid_destroy(west);
     nav_grid_destroy(east);
+}
+
+/* A grid through HPA* takes a grid filter when it has at most 2^20 cells (it is then searched cell by
+ * cell under it), and refuses one when it has more (NAV_WRONG_STATE: its bake holds the grid's own
+ * costs), changing nothing: the query plans on as before. */
+static void test_grid_through_hpa_filter_limit(void **state)
+{
+    (void)state;
+    for (int big = 0; big < 2; big++) {
+        nav_grid *grid;
+        nav_grid_desc d = {.width = 1024 + big, .height = 1024};
+        assert_int_equal(nav_grid_create(&d, &grid), NAV_SUCCESS);
+        for (int32_t y = 0; y < d.height; y++)
+            for (int32_t x = 0; x < d.width; x++) nav_grid_set_cell(grid, x, y, 1);
+        nav_hpa *hpa;
+        assert_int_equal(nav_hpa_bake(grid, &(nav_hpa_desc){.cluster_size = 64, .levels = 1}, &hpa),
+                         NAV_SUCCESS);
+        nav_world_builder *b;
+        assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+        assert_int_equal(nav_world_builder_add_grid_hpa(b, "field", grid, hpa, NULL), NAV_SUCCESS);
+        nav_world *w;
+        assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
+        nav_world_builder_destroy(b);
+        nav_world_query *q;
+        assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+        nav_grid_filter dear;
+        nav_grid_filter_init(&dear, grid);
+        dear.terrain_cost[1] = 2;
+        nav_vec3 a = {0.5f, 0, 0.5f}, c = {900.5f, 0, 3.5f};
+        nav_world_result r, before;
+        assert_int_equal(nav_world_plan(q, a, c, &before), NAV_SUCCESS);
+        if (big) {
+            assert_int_equal(nav_world_query_set_grid_filter(q, &dear), NAV_FAILURE | NAV_WRONG_STATE);
+            assert_int_equal(nav_world_plan(q, a, c, &r), NAV_SUCCESS);
+            assert_true(r.cost == before.cost); /* (at the grid's costs: the filter was not set) */
+        } else {
+            assert_int_equal(nav_world_query_set_grid_filter(q, &dear), NAV_SUCCESS);
+            assert_int_equal(nav_world_plan(q, a, c, &r), NAV_SUCCESS);
+            /* 897 straight and 3 diagonal moves, each at twice the cost */
+            assert_true(close_to(r.cost, 2 * (897 + 3 * sqrt(2.0))));
+        }
+        nav_world_query_destroy(q);
+        nav_world_destroy(w);
+        nav_hpa_destroy(hpa);
+        nav_grid_destroy(grid);
+    }
 }
 
 /* The nearest free cell's point to p within the box (a cell's points: its square, inset by a
@@ -3951,21 +4063,37 @@ static void test_threads_toggling(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_two_storeys),         cmocka_unit_test(test_locate_floor),
-        cmocka_unit_test(test_one_way_drop),        cmocka_unit_test(test_same_region_detour),
-        cmocka_unit_test(test_random_worlds),       cmocka_unit_test(test_mesh_filter_routes),
-        cmocka_unit_test(test_grid_filter_routes),  cmocka_unit_test(test_sparse_tables_exact),
-        cmocka_unit_test(test_sparse_tables_grow),  cmocka_unit_test(test_mixed_kinds),
-        cmocka_unit_test(test_world_file),          cmocka_unit_test(test_world_level_region),
-        cmocka_unit_test(test_world_file_errors),   cmocka_unit_test(test_world_file_refusals),
-        cmocka_unit_test(test_world_file_storeys),  cmocka_unit_test(test_world_level_options),
-        cmocka_unit_test(test_world_file_damage),   cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_joined_tiles),        cmocka_unit_test(test_mesh_joined_to_grid),
-        cmocka_unit_test(test_grid_through_hpa),    cmocka_unit_test(test_estimate_on_mesh),
-        cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_threads_toggling),
-        cmocka_unit_test(test_world_nav),           cmocka_unit_test(test_world_nav_damage),
-        cmocka_unit_test(test_grid_way_check),      cmocka_unit_test(test_world_nav_sizes),
-        cmocka_unit_test(test_world_on_demand),     cmocka_unit_test(test_world_on_demand_threads),
+        cmocka_unit_test(test_two_storeys),
+        cmocka_unit_test(test_locate_floor),
+        cmocka_unit_test(test_one_way_drop),
+        cmocka_unit_test(test_same_region_detour),
+        cmocka_unit_test(test_random_worlds),
+        cmocka_unit_test(test_mesh_filter_routes),
+        cmocka_unit_test(test_grid_filter_routes),
+        cmocka_unit_test(test_sparse_tables_exact),
+        cmocka_unit_test(test_sparse_tables_grow),
+        cmocka_unit_test(test_mixed_kinds),
+        cmocka_unit_test(test_world_file),
+        cmocka_unit_test(test_world_level_region),
+        cmocka_unit_test(test_world_file_errors),
+        cmocka_unit_test(test_world_file_refusals),
+        cmocka_unit_test(test_world_file_storeys),
+        cmocka_unit_test(test_world_level_options),
+        cmocka_unit_test(test_world_file_damage),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_joined_tiles),
+        cmocka_unit_test(test_mesh_joined_to_grid),
+        cmocka_unit_test(test_grid_through_hpa),
+        cmocka_unit_test(test_grid_through_hpa_filter_limit),
+        cmocka_unit_test(test_estimate_on_mesh),
+        cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_threads_toggling),
+        cmocka_unit_test(test_world_nav),
+        cmocka_unit_test(test_world_nav_damage),
+        cmocka_unit_test(test_grid_way_check),
+        cmocka_unit_test(test_world_nav_sizes),
+        cmocka_unit_test(test_world_on_demand),
+        cmocka_unit_test(test_world_on_demand_threads),
         cmocka_unit_test(test_agent_places),
     };
     const struct CMUnitTest shared_tests[] = {

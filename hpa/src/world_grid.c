@@ -79,9 +79,11 @@ static bool grid_way_ok(const nav__world_region *r, uint32_t from, uint32_t to, 
  * it serves, and the fans' targets as cells ---- */
 
 typedef struct grid_scratch {
-    nav_region_query *search; /* (made when first needed, on a world whose regions load on demand) */
-    uint64_t cells;           /* the largest grid region's */
-    uint32_t *ids;            /* a region's chokepoints + 1 */
+    /* (made when first needed, on a world whose regions load on demand or for a grid through HPA*
+     * under a filter; made again larger when a grid needs more: search_cells) */
+    nav_region_query *search;
+    uint64_t cells, search_cells; /* the largest grid region's (not through HPA*); the search's */
+    uint32_t *ids;                /* a region's chokepoints + 1 */
     nav_allocator allocator;
     /* under a grid filter, its costs on the last two regions they were worked out for, each with
      * its region + 1 and the scratch's filters_set then (0: none) */
@@ -95,7 +97,6 @@ typedef struct grid_scratch {
 static const nav__grid_costs *filter_costs(nav__world_scratch *s, const nav__world_region *r)
 {
     grid_scratch *g = s->kind[nav__world_grid_ops.index];
-    if (!g) return NULL; /* (a world with a grid through HPA* takes no filter) */
     uint32_t k = 0;
     while (k < 2 && !(g->costs_region[k] == r->index + 1 && g->costs_set[k] == s->filters_set &&
                       g->costs[k].grid == r->grid))
@@ -113,6 +114,11 @@ static inline const nav__grid_costs *costs_of(nav__world_scratch *s, const nav__
     return s->grid_filter ? filter_costs(s, r) : NULL;
 }
 
+bool nav__world_grid_filtered(nav__world_scratch *s, const nav__world_region *r)
+{
+    return costs_of(s, r) != NULL;
+}
+
 static void grid_scratch_destroy(void *scratch, const nav_world *w)
 {
     (void)w;
@@ -127,22 +133,28 @@ static nav_status grid_scratch_create(const nav_world *w, const nav_allocator *a
                                       void **out)
 {
     *out = NULL;
+    /* (a grid through HPA* has its moves, walls, sight and, under a filter, searches from here) */
     const nav__world_region *largest = NULL;
-    for (uint32_t r = 0; r < w->region_count; r++)
+    bool any = false;
+    for (uint32_t r = 0; r < w->region_count; r++) {
+        any |= w->regions[r].kind == NAV_WORLD_REGION_GRID;
         if (w->regions[r].ops->index == nav__world_grid_ops.index &&
             (!largest || w->regions[r].cells > largest->cells))
             largest = &w->regions[r];
-    if (!largest) return NAV_SUCCESS;
+    }
+    if (!any) return NAV_SUCCESS;
     grid_scratch *g = nav__calloc(a, 1, sizeof *g);
     if (!g) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-    *g = (grid_scratch){.cells = largest->cells, .allocator = *a};
+    *g = (grid_scratch){.cells = largest ? largest->cells : 0, .allocator = *a};
     g->ids = nav__alloc(a, ((size_t)w->max_region_chokes + 1) * sizeof *g->ids);
     nav_status st = g->ids ? NAV_SUCCESS : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     /* made now when the regions are in memory (a bake's threads must not allocate through the
      * caller's allocator; a fan grows its buckets as it goes: from grow); on demand, when first
      * needed (a region's data may be read or let go under the cache's lock meanwhile) */
-    if (!nav_failed(st) && !w->cache)
+    if (!nav_failed(st) && !w->cache && largest) {
         st = nav_region_query_create(largest->grid, (uint32_t)g->cells, grow, &g->search);
+        g->search_cells = g->cells;
+    }
     if (nav_failed(st)) {
         grid_scratch_destroy(g, w);
         return st;
@@ -161,9 +173,17 @@ static size_t grid_scratch_bytes(const void *scratch, const nav_world *w)
 nav_region_query *nav__world_grid_search(nav__world_scratch *s, const nav__world_region *r)
 {
     grid_scratch *g = s->kind[nav__world_grid_ops.index];
-    if (!g->search &&
-        nav_failed(nav_region_query_create(r->grid, (uint32_t)g->cells, &g->allocator, &g->search)))
-        return NULL;
+    if (g->search && g->search_cells < r->cells) { /* (a grid through HPA* larger than the others) */
+        nav_region_query_destroy(g->search);
+        g->search = NULL;
+    }
+    if (!g->search) {
+        uint64_t cells = g->cells > r->cells ? g->cells : r->cells;
+        if (cells > UINT32_MAX ||
+            nav_failed(nav_region_query_create(r->grid, (uint32_t)cells, &g->allocator, &g->search)))
+            return NULL;
+        g->search_cells = cells;
+    }
     if (nav_failed(nav_region_query_set_grid(g->search, r->grid))) return NULL;
     const nav__grid_costs *c = costs_of(s, r);
     return nav_failed(nav_region_query_set_filter(g->search, c ? c->filter : NULL)) ? NULL : g->search;
@@ -171,7 +191,7 @@ nav_region_query *nav__world_grid_search(nav__world_scratch *s, const nav__world
 
 /* The least ratio of the filter's costs to the grid's over the types in use that both let in (-1
  * where the filter changes nothing there; 0 when the grid may not be read: on demand). */
-static double grid_filter_ratio(const nav__world_scratch *s, const nav__world_region *r, bool in_memory)
+double nav__world_grid_filter_ratio(const nav__world_scratch *s, const nav__world_region *r, bool in_memory)
 {
     const nav_grid_filter *f = s->grid_filter;
     if (!f) return -1;
@@ -210,9 +230,9 @@ bool nav__world_grid_locate(const nav__world_region *r, nav_vec3 point, nav_worl
     return true;
 }
 
-static nav_status grid_fan(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
-                           bool reverse, nav__world_end keep, const nav_world_place *targets, uint32_t count,
-                           double *costs)
+nav_status nav__world_grid_fan(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                               bool reverse, nav__world_end keep, const nav_world_place *targets,
+                               uint32_t count, double *costs)
 {
     (void)keep; /* (a big grid's end: its leg is searched again; the fans share one search) */
     nav_region_query *search = nav__world_grid_search(s, r);
@@ -590,10 +610,10 @@ const nav__world_region_ops nav__world_grid_ops = {.name = "grid",
                                                    .scratch_destroy = grid_scratch_destroy,
                                                    .scratch_bytes = grid_scratch_bytes,
                                                    .locate = nav__world_grid_locate,
-                                                   .fan = grid_fan,
+                                                   .fan = nav__world_grid_fan,
                                                    .leg = grid_leg,
                                                    .places = &cells,
-                                                   .filter_ratio = grid_filter_ratio,
+                                                   .filter_ratio = nav__world_grid_filter_ratio,
                                                    .nearest = nav__world_grid_nearest,
                                                    .move = nav__world_grid_move,
                                                    .walls = nav__world_grid_walls,

@@ -1,7 +1,12 @@
 /* The region kind of a grid searched through its HPA* bake (nav/hpa.h): places are cells (located
  * as a grid's), a fan is one HPA* query a target, and a leg is laid hop by hop between the places
  * the plan passed, the same queries the fans and the table made, so the same cost: HPA*'s costs need
- * not obey the triangle inequality, so one query from a leg's first place to its last could differ. */
+ * not obey the triangle inequality, so one query from a leg's first place to its last could differ.
+ * Under a grid filter that bears on it (a grid of at most NAV__WORLD_FILTERED_HPA_CELLS cells: the
+ * bake holds the grid's own costs) it is searched as a grid is, cell by cell: a fan is one search to
+ * every target and a hop an A*, both under the filter; its table's costs, HPA*'s at the grid's
+ * costs, times the filter's ratio, only guide the world's search (world_query.c), which searches
+ * each step of its route again under the filter. Moves, walls and sight are a grid's. */
 #include <math.h>
 
 #include "world_internal.h"
@@ -75,6 +80,17 @@ static nav_status hpa_scratch(const nav_world *w, const nav_allocator *a, const 
 static nav_status hpa_path(nav__world_scratch *s, const nav__world_region *r, uint32_t a, uint32_t b,
                            double *cost)
 {
+    if (nav__world_grid_filtered(s, r)) { /* (cell by cell) */
+        nav_region_query *search = nav__world_grid_search(s, r);
+        if (!search) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        double c = INFINITY;
+        s->path.count = 0;
+        nav_grid_rect whole = {0, 0, nav_grid_width(r->grid), nav_grid_height(r->grid)};
+        nav_status st = nav_region_leg(search, whole, a, b, 0, &s->path, &c);
+        if (nav_failed(st)) return st;
+        *cost = nav_has_detail(st, NAV_PARTIAL_RESULT) ? INFINITY : c * nav_grid_get_desc(r->grid)->cell_size;
+        return st;
+    }
     nav_hpa_query *q = nav__world_region_query(s->kind[nav__world_grid_hpa_ops.index], r);
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
     uint32_t w = (uint32_t)nav_grid_width(r->grid);
@@ -85,6 +101,16 @@ static nav_status hpa_path(nav__world_scratch *s, const nav__world_region *r, ui
     *cost =
         nav_has_detail(st, NAV_PARTIAL_RESULT) ? INFINITY : res.cost * nav_grid_get_desc(r->grid)->cell_size;
     return st;
+}
+
+/* A fan: one HPA* query a target, or under a filter one search over the grid to them all. */
+static nav_status hpa_fan(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                          bool reverse, nav__world_end keep, const nav_world_place *targets, uint32_t count,
+                          double *costs)
+{
+    if (nav__world_grid_filtered(s, r))
+        return nav__world_grid_fan(s, r, from, reverse, keep, targets, count, costs);
+    return nav__world_fan_by_pairs(s, r, from, reverse, keep, targets, count, costs);
 }
 
 static nav_status hpa_pair(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *a,
@@ -143,9 +169,10 @@ const nav__world_region_ops nav__world_grid_hpa_ops = {.name = "grid through HPA
                                                        .scratch_destroy = nav__world_region_queries_destroy,
                                                        .scratch_bytes = nav__world_region_queries_bytes,
                                                        .locate = nav__world_grid_locate,
-                                                       .fan = nav__world_fan_by_pairs,
+                                                       .fan = hpa_fan,
                                                        .leg = hpa_leg,
                                                        .pair = hpa_pair,
+                                                       .filter_ratio = nav__world_grid_filter_ratio,
                                                        .nearest = nav__world_grid_nearest,
                                                        .move = nav__world_grid_move,
                                                        .walls = nav__world_grid_walls,

@@ -256,6 +256,17 @@ bool nav__world_grid_sees(nav__world_scratch *s, const nav__world_region *r, con
                           nav_vec3 to, nav_status *st);
 nav_status nav__world_grid_walls(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *at,
                                  float range, nav_wall *out, uint32_t capacity, uint32_t *count);
+/* Under the scratch's grid filter (a grid through HPA* takes one when it has at most
+ * NAV__WORLD_FILTERED_HPA_CELLS cells: its bake holds the grid's costs, so it is then searched cell
+ * by cell): whether the filter bears on region r's grid, the ratio of its costs to the grid's
+ * (filter_ratio), and a fan over the whole grid under it (one search to every target; nothing kept
+ * for the leg). */
+#define NAV__WORLD_FILTERED_HPA_CELLS (1u << 20)
+bool nav__world_grid_filtered(nav__world_scratch *s, const nav__world_region *r);
+double nav__world_grid_filter_ratio(const nav__world_scratch *s, const nav__world_region *r, bool in_memory);
+nav_status nav__world_grid_fan(nav__world_scratch *s, const nav__world_region *r, const nav_world_place *from,
+                               bool reverse, nav__world_end keep, const nav_world_place *targets,
+                               uint32_t count, double *costs);
 
 /* Makes the scratch for every region of w (NAV_FAILURE | NAV_OUT_OF_MEMORY), and frees it. a: for
  * what is made here; path [opt]: for what grows while planners run (the leg path, the grid search

@@ -38,7 +38,9 @@
  * table is followed on out of a chokepoint reached through it too: a first entry that is only a
  * lower bound may close a chokepoint that the route must reach otherwise (through a link) to go on.
  * A pruned table the filter bears on is not followed at all: it lacks the entries a route under the
- * filter may need (fan_table), and a fan under the filter from the chokepoint takes its place. */
+ * filter may need (fan_table), and a fan under the filter from the chokepoint takes its place. So too
+ * the table of a grid through HPA* (its costs, HPA*'s, are no lower bounds of the grid's: times a
+ * ratio, not of the filter's either). */
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -210,8 +212,9 @@ nav_status nav_world_query_set_grid_filter(nav_world_query *q, const nav_grid_fi
     if (!q || (filter && !nav_grid_filter_valid(filter))) return NAV_FAILURE | NAV_INVALID_PARAM;
     const nav_world *w = q->world;
     for (uint32_t r = 0; filter && r < w->region_count; r++)
-        if (w->regions[r].by_hpa)
-            return NAV_FAILURE | NAV_WRONG_STATE; /* (its bake holds the grid's costs) */
+        if (w->regions[r].by_hpa && w->regions[r].cells > NAV__WORLD_FILTERED_HPA_CELLS)
+            return NAV_FAILURE | NAV_WRONG_STATE; /* (its bake holds the grid's costs: too big to search
+                                                     cell by cell under the filter) */
     if (filter == q->scratch.grid_filter) return NAV_SUCCESS;
     q->scratch.grid_filter = filter;
     q->scratch.filters_set++;
@@ -466,7 +469,8 @@ static nav_status fans(nav_world_query *q, double *direct)
 
 /* Under a filter that bears on a pruned table: that table keeps no entry from a to b where a way of
  * the grid's own costs passes another chokepoint c, and under the filter the cheapest way from a to
- * b may pass none, so a route through its entries a, c, b could cost more than one exists. From
+ * b may pass none, so a route through its entries a, c, b could cost more than one exists (a grid
+ * through HPA*: its entries are HPA*'s costs, which may exceed the grid's cheapest). From
  * chokepoint v (reached at g) a fan under the filter to every chokepoint of its region is offered
  * instead, each step kept as known. */
 static nav_status fan_table(nav_world_query *q, const nav__world_region *r, uint32_t v, double g)
@@ -552,7 +556,8 @@ static double search(nav_world_query *q, double direct, uint32_t *last, nav_worl
         }
         const nav__world_region *r = &w->regions[at->region];
         double ratio = filtered(q) ? q->ratio[at->region] : -1; /* (-1: the table holds) */
-        if (ratio >= 0 && r->pruned) { /* (a fan in its place: it has exact costs to every chokepoint) */
+        if (ratio >= 0 && (r->pruned || r->by_hpa)) {           /* (a fan in its place: exact costs to every
+                                                                    chokepoint) */
             if (se->by[v] == BY_TABLE) continue;
             nav_status s = fan_table(q, r, v, g);
             if (nav_failed(s)) {

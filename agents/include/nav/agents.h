@@ -171,7 +171,8 @@ typedef struct nav_agent_params {
      * costed otherwise: nav_world_query_set_grid_filter); its plans, moves, walls and shortcuts there
      * go by them, and it follows no flow field (those are made at the grid's own costs). It must
      * outlive the agent, unchanged. Null: each grid's own costs. A world with a grid searched through
-     * HPA* takes none (NAV_WRONG_STATE when the agent is added) */
+     * HPA* of more than 2^20 cells takes none (NAV_WRONG_STATE when the agent is added); a smaller
+     * one is then searched cell by cell (nav_world_query_set_grid_filter) */
     const nav_grid_filter *grid_filter;
 } nav_agent_params;
 
@@ -232,7 +233,7 @@ NAV_API size_t nav_crowd_memory_bytes(const nav_crowd *crowd);
  * up and down: nav_world_nearest), idle. [out] id [opt]: its id, the lowest free one. Returns
  * NAV_SUCCESS; NAV_FAILURE with NAV_INVALID_PARAM (non-finite position, a size or speed not above 0
  * or not finite, a filter's cost that is no cost, no walkable place near position),
- * NAV_WRONG_STATE (a grid filter on a world with a grid searched through HPA*),
+ * NAV_WRONG_STATE (a grid filter on a world with a grid searched through HPA* of over 2^20 cells),
  * NAV_BUFFER_TOO_SMALL (the crowd is full) or NAV_OUT_OF_MEMORY. A failure changes nothing. */
 NAV_API nav_status nav_crowd_add_agent(nav_crowd *crowd, nav_vec3 position, const nav_agent_params *params,
                                        uint32_t *id);

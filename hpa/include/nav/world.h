@@ -456,10 +456,16 @@ NAV_API nav_status nav_world_query_set_mesh_filter(nav_world_query *query, const
  * crossed by a fan under the filter from each chokepoint the search takes out of it. A grid on which
  * the filter changes nothing (each type in use costs the same and stays in) is planned as without it.
  *
+ * A grid searched through HPA* (nav_world_builder_add_grid_hpa) takes a filter when it has at most
+ * 2^20 cells: its bake holds the grid's own costs, so under a filter that bears on it the grid is
+ * searched cell by cell, as a grid of its size without a bake would be (its ends and each chokepoint
+ * the route leaves it by fanned under the filter, its legs A* under it): exact, where HPA* without a
+ * filter is not, and as slow as such a grid's search (a query holds a search of about 24 bytes a
+ * cell of it once a filter has been used there).
+ *
  * Returns NAV_FAILURE | NAV_INVALID_PARAM for a null query or a cost that is no cost
  * (nav_grid_filter_valid), and NAV_FAILURE | NAV_WRONG_STATE on a world with a grid searched
- * through HPA* (nav_world_builder_add_grid_hpa: its bake holds the grid's own costs); the filter is
- * then not set. */
+ * through HPA* of more than 2^20 cells; the filter is then not set. */
 NAV_API nav_status nav_world_query_set_grid_filter(nav_world_query *query, const nav_grid_filter *filter);
 /* Times the parts of each plan from now on (off at creation): nav_world_result's fans_s and
  * search_s. A few clock reads a plan: where the search turns from cells to chokepoints or back. */
