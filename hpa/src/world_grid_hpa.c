@@ -4,9 +4,9 @@
  * not obey the triangle inequality, so one query from a leg's first place to its last could differ.
  * Under a grid filter that bears on it (a grid of at most NAV__WORLD_FILTERED_HPA_CELLS cells: the
  * bake holds the grid's own costs) it is searched as a grid is, cell by cell: a fan is one search to
- * every target and a hop an A*, both under the filter; its table's costs, HPA*'s at the grid's
- * costs, times the filter's ratio, only guide the world's search (world_query.c), which searches
- * each step of its route again under the filter. Moves, walls and sight are a grid's. */
+ * every target and a hop an A*, both under the filter; its table (HPA*'s costs, no bound of the
+ * filter's even scaled) is not followed, a fan under the filter from each chokepoint the route
+ * leaves it by takes its place (world_query.c). Moves, walls and sight are a grid's. */
 #include <math.h>
 
 #include "world_internal.h"
