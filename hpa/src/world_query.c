@@ -556,8 +556,9 @@ static double search(nav_world_query *q, double direct, uint32_t *last, nav_worl
         }
         const nav__world_region *r = &w->regions[at->region];
         double ratio = filtered(q) ? q->ratio[at->region] : -1; /* (-1: the table holds) */
-        if (ratio >= 0 && (r->pruned || r->by_hpa)) {           /* (a fan in its place: exact costs to every
-                                                                    chokepoint) */
+        /* (a table that bounds nothing under the filter, pruned or HPA*'s: a fan in its place, with
+         * exact costs to every chokepoint) */
+        if (ratio >= 0 && (r->pruned || r->by_hpa)) {
             if (se->by[v] == BY_TABLE) continue;
             nav_status s = fan_table(q, r, v, g);
             if (nav_failed(s)) {
