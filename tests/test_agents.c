@@ -771,6 +771,49 @@ static void test_twenty_through_a_door(void **state)
     nav_grid_destroy(grid);
 }
 
+/* Seven agents set down in a row on open ground, each 0.2 m into the next, and left standing: the
+ * pushes apart reach along the row within the first tick. At first the inner ones are pushed equally
+ * either way and do not move; those that move wake those they are found overlapping for the next
+ * pass, and after the tick the deepest overlap is 0.143 m. If only those the last pass moved look
+ * again, the inner ones stand where they were all tick and it is still 0.2 m. */
+static void test_row_parted(void **state)
+{
+    (void)state;
+    const char *rows[] = {"................", "................", "................", "................",
+                          "................", "................", "................", "................"};
+    nav_grid *grid;
+    nav_world *w = grid_world(rows, 8, &grid);
+    nav_crowd *crowd;
+    assert_int_equal(nav_crowd_create(w, NULL, &crowd), NAV_SUCCESS);
+    enum { ROW = 7 };
+    for (uint32_t i = 0; i < ROW; i++) {
+        uint32_t id;
+        nav_vec3 at = {5 + 0.6f * (float)i, 0, 4};
+        assert_int_equal(nav_crowd_add_agent(crowd, at, &walker, &id), NAV_SUCCESS);
+    }
+    double first = 0, last = 0;
+    for (int k = 0; k < 10; k++) {
+        assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+        nav_agent_info a[ROW];
+        for (uint32_t i = 0; i < ROW; i++) {
+            assert_true(nav_crowd_agent(crowd, i, &a[i]));
+            check_on_surface(w, &a[i]);
+        }
+        last = 0;
+        for (uint32_t i = 0; i < ROW; i++)
+            for (uint32_t j = i + 1; j < ROW; j++)
+                last = fmax(last,
+                            2 * walker.radius - nav_vec3_dist_xz(a[i].place.position, a[j].place.position));
+        if (k == 0) first = last;
+    }
+    print_message("a row parted: deepest overlap %.4f m after a tick, %.4f m after ten\n", first, last);
+    assert_true(first < 0.16);
+    assert_true(last < 0.002);
+    nav_crowd_destroy(crowd);
+    nav_world_destroy(w);
+    nav_grid_destroy(grid);
+}
+
 /* A house of two floors over the same ground, 20 x 10 cells each (the upper one at y 4): a ladder
  * near the west end, stairs at the east end, and a jump down (one way) from the upper floor's
  * north-west corner. */
@@ -1466,6 +1509,7 @@ int main(void)
         cmocka_unit_test(test_stand_apart),
         cmocka_unit_test(test_corridor_corners_followed),
         cmocka_unit_test(test_twenty_through_a_door),
+        cmocka_unit_test(test_row_parted),
         cmocka_unit_test(test_links_and_events),
         cmocka_unit_test(test_closed_ladder),
         cmocka_unit_test(test_links_excluded),

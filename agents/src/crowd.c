@@ -21,6 +21,7 @@
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,10 +206,13 @@ struct nav_crowd {
      * widest radius and the highest speed of the agents (sizes_stale: worked out again when the tick
      * begins, one having gone), the longest step of a tick, and the farthest any agent is from where
      * the hash has it (strayed: the longest step, then pushes too); a pass after the first
-     * (again: only for those the last pushed) */
+     * (again: only for those the last pushed or found overlapping) */
     nav__orca_vec *after, *push;
     bool *crushed; /* crushed[e]: the first pass found it overlapping three or more (passes no more) */
-    uint32_t *slot, placed_count;
+    /* woken[pass % 2][e]: pass (pass_count) looked for by the agent in slot e, one having found it
+     * overlapping in the pass before */
+    atomic_uint *woken[2];
+    uint32_t *slot, placed_count, pass_count;
     double widest, fastest, longest_step, strayed;
     bool again;
     bool sizes_stale;
@@ -359,6 +363,7 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->after = nav__alloc(&a, nav__mul_size(max, sizeof *c->after));
     c->push = nav__alloc(&a, nav__mul_size(max, sizeof *c->push));
     c->crushed = nav__alloc(&a, nav__mul_size(max, sizeof *c->crushed));
+    for (int k = 0; k < 2; k++) c->woken[k] = nav__calloc(&a, max, sizeof *c->woken[k]); /* (0: none) */
     c->slot = nav__alloc(&a, nav__mul_size(max, sizeof *c->slot));
     c->chunk_events = nav__calloc(&a, c->chunks, sizeof *c->chunk_events);
     c->workers = nav__calloc(&a, c->threads, sizeof *c->workers);
@@ -367,7 +372,8 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     bool made = c->agents && c->walls && c->candidates && c->events && c->was && c->floor_y && c->steers &&
                 c->avoids && c->preferred && c->start && c->near_by && c->fine_start && c->fine_by &&
                 c->home && c->fine_home && c->mine && c->steering && c->after && c->push && c->crushed &&
-                c->slot && c->chunk_events && c->workers && c->replans && c->locked;
+                c->woken[0] && c->woken[1] && c->slot && c->chunk_events && c->workers && c->replans &&
+                c->locked;
     for (uint32_t t = 0; made && t < c->threads; t++) made = worker_make(c, &c->workers[t]);
     nav_status s = made ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s) && c->threads > 1) {
@@ -430,6 +436,7 @@ void nav_crowd_destroy(nav_crowd *c)
     nav__free(&a, c->after);
     nav__free(&a, c->push);
     nav__free(&a, c->crushed);
+    for (int k = 0; k < 2; k++) nav__free(&a, c->woken[k]);
     nav__free(&a, c->slot);
     nav__free(&a, c->chunk_events);
     nav__free(&a, c->workers);
@@ -448,7 +455,8 @@ size_t nav_crowd_memory_bytes(const nav_crowd *c)
         (size_t)c->max_agents *
             (sizeof *c->agents + MAX_WALLS * sizeof *c->walls + sizeof *c->was + sizeof *c->floor_y + 2 +
              sizeof *c->preferred + 3 * sizeof *c->near_by + 2 * sizeof *c->home + sizeof *c->steering +
-             sizeof *c->candidates + 2 * sizeof *c->after + sizeof *c->crushed + sizeof *c->slot) +
+             sizeof *c->candidates + 2 * sizeof *c->after + sizeof *c->crushed + 2 * sizeof *c->woken[0] +
+             sizeof *c->slot) +
         2 * ((size_t)c->buckets + 1) * sizeof *c->start + (size_t)c->event_capacity * sizeof *c->events +
         nav_world_query_memory_bytes(c->query) +
         (size_t)c->path.capacity * (sizeof *c->path.points + sizeof *c->path.nodes) +
@@ -1603,8 +1611,10 @@ static bool both_squeeze(const nav_crowd *c, const placed *p, const placed *o)
  * (DetourCrowd's collision handling): from each, half their overlap (in a line; two at one point:
  * the lower id to +x), the mean of those. Those that stand are pushed too: two that arrive at one
  * goal part, and one that stands in the way makes room. Its own, from where the moves (and the
- * passes before) left everyone. A pass again looks only at those the last one pushed, and not in a
- * crowd (hash_for): there, one pass a tick is what lets it flow. (Those it may overlap are looked for
+ * passes before) left everyone. A pass again looks only at those the last one pushed and those it
+ * found overlapping one (woken: one pushed into another that stood still, or one pushed equally
+ * either way, inside a row), and not in a crowd (hash_for): there, one pass a tick is what lets it
+ * flow. (Those it may overlap are looked for
  * in the hash's cells within its radius, the widest radius and twice the farthest an agent strayed
  * from the hash: at most 9 x 9 cells, four times the two widest across.) */
 static void part(nav_crowd *c, worker *w, uint32_t e)
@@ -1614,7 +1624,9 @@ static void part(nav_crowd *c, worker *w, uint32_t e)
     hash_view h = hash_for(c, i);
     bool pushed = c->push[e].x != 0 || c->push[e].z != 0; /* (by the last pass) */
     c->push[e] = (nav__orca_vec){0, 0};
-    if (p->on_link || (c->again && (!pushed || h.fine || c->crushed[e]))) return;
+    atomic_uint *wake = c->woken[(c->pass_count + 1) % 2]; /* (those it finds, for the next pass) */
+    bool woken = atomic_load_explicit(&c->woken[c->pass_count % 2][e], memory_order_relaxed) == c->pass_count;
+    if (p->on_link || (c->again && ((!pushed && !woken) || h.fine || c->crushed[e]))) return;
     double x = c->after[e].x, z = c->after[e].z, hx = c->was[i].position.x, hz = c->was[i].position.z,
            reach = p->radius + c->widest + 2 * c->strayed; /* (from where the hash has them) */
     /* the cells within reach (as wide as the two widest agents at least: one to four, unless a step is
@@ -1643,6 +1655,8 @@ static void part(nav_crowd *c, worker *w, uint32_t e)
                     room = c->was[i].radius + c->was[o->id].radius;
                     if (d2 >= room * room) continue;
                 }
+                atomic_store_explicit(&wake[h.fine ? c->slot[o->id] : f], c->pass_count + 1,
+                                      memory_order_relaxed);
                 double d = sqrt(d2);
                 if (d > 1e-9)
                     px += 0.5 * (room - d) * ox / d, pz += 0.5 * (room - d) * oz / d;
@@ -1721,10 +1735,11 @@ static bool jam_chunk(void *ctx, void *scratch, uint32_t chunk)
 }
 
 /* Those that overlap once the moves are made pushed apart: a pass over them all, then passes again
- * over those the last pushed, while it pushed any, PARTINGS in all at most (part); then whether each
- * is in a jam. Not again: those in a crowd (hash_for), and those the first pass found overlapping
- * three or more (crushed where the hash's count says no crowd: a corridor packed wall to wall, where
- * passes move them by less and less to no end; two, a queue through a door, are parted again). */
+ * over those the last pushed or found overlapping, while it pushed any, PARTINGS in all at most
+ * (part); then whether each is in a jam. Not again: those in a crowd (hash_for), and those the first
+ * pass found overlapping three or more (crushed where the hash's count says no crowd: a corridor
+ * packed wall to wall, where passes move them by less and less to no end; two, a queue through a
+ * door, are parted again). */
 static void part_all(nav_crowd *c)
 {
     uint32_t chunks = c->placed_count / CHUNK + (c->placed_count % CHUNK != 0);
@@ -1732,6 +1747,7 @@ static void part_all(nav_crowd *c)
     c->strayed = c->longest_step;
     for (uint32_t pass = 0; pass < PARTINGS; pass++) {
         c->again = pass > 0;
+        c->pass_count++;
         uint32_t pushing = 0;
         for (uint32_t t = 0; t < c->threads; t++) c->workers[t].pushing = 0, c->workers[t].strayed = 0;
         run_chunks(c, chunks, part_chunk);
