@@ -1621,12 +1621,16 @@ static void part(nav_crowd *c, worker *w, uint32_t e)
 {
     const placed *p = &c->near_by[e];
     uint32_t i = p->id;
-    hash_view h = hash_for(c, i);
     bool pushed = c->push[e].x != 0 || c->push[e].z != 0; /* (by the last pass) */
-    c->push[e] = (nav__orca_vec){0, 0};
+    if (pushed) c->push[e] = (nav__orca_vec){0, 0};
+    if (p->on_link ||
+        (c->again && ((!pushed && atomic_load_explicit(&c->woken[c->pass_count % 2][e],
+                                                       memory_order_relaxed) != c->pass_count) ||
+                      c->crushed[e])))
+        return;
+    hash_view h = hash_for(c, i);
+    if (c->again && h.fine) return;
     atomic_uint *wake = c->woken[(c->pass_count + 1) % 2]; /* (those it finds, for the next pass) */
-    bool woken = atomic_load_explicit(&c->woken[c->pass_count % 2][e], memory_order_relaxed) == c->pass_count;
-    if (p->on_link || (c->again && ((!pushed && !woken) || h.fine || c->crushed[e]))) return;
     double x = c->after[e].x, z = c->after[e].z, hx = c->was[i].position.x, hz = c->was[i].position.z,
            reach = p->radius + c->widest + 2 * c->strayed; /* (from where the hash has them) */
     /* the cells within reach (as wide as the two widest agents at least: one to four, unless a step is
