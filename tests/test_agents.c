@@ -741,8 +741,9 @@ static void test_crowds_cross(void **state)
 }
 
 /* Twenty agents queue through a door two cells wide into the room beyond, each to a place of its
- * own there: all arrive, the doorway jam resolves, and they overlap little: at most 2 cm, and half a
- * millimetre a tick summed over the pairs (parted in one pass a tick, 3.8 cm and 1.3 mm). */
+ * own there: all arrive, the doorway jam resolves, and they overlap little: at most 2 cm, and 0.05 mm
+ * a tick summed over the pairs (measured: 1.4 cm and 0.006 mm; parted in one pass a tick, 3.8 cm and
+ * 1.3 mm; in eight at most, never more while few are pushed, 1.5 cm and 0.116 mm). */
 static void test_twenty_through_a_door(void **state)
 {
     (void)state;
@@ -765,7 +766,7 @@ static void test_twenty_through_a_door(void **state)
     double mean, deepest = run_crowd(w, crowd, 20, 60, &arrived, &mean);
     print_message("twenty through a door: deepest overlap %.4f m, %.6f m a tick\n", deepest, mean);
     assert_int_equal(arrived, 20);
-    assert_true(deepest < 0.02 && mean < 5e-4);
+    assert_true(deepest < 0.02 && mean < 5e-5);
     nav_crowd_destroy(crowd);
     nav_world_destroy(w);
     nav_grid_destroy(grid);
@@ -774,8 +775,9 @@ static void test_twenty_through_a_door(void **state)
 /* Seven agents set down in a row on open ground, each 0.2 m into the next, and left standing: the
  * pushes apart reach along the row within the first tick. At first the inner ones are pushed equally
  * either way and do not move; those that move wake those they are found overlapping for the next
- * pass, and after the tick the deepest overlap is 0.143 m. If only those the last pass moved look
- * again, the inner ones stand where they were all tick and it is still 0.2 m. */
+ * pass, and after the tick the deepest overlap is 0.027 m (0.143 m in eight passes at most, more
+ * not being made for a few). If only those the last pass moved look again, the inner ones stand where
+ * they were all tick and it is still 0.2 m. */
 static void test_row_parted(void **state)
 {
     (void)state;
@@ -807,7 +809,7 @@ static void test_row_parted(void **state)
         if (k == 0) first = last;
     }
     print_message("a row parted: deepest overlap %.4f m after a tick, %.4f m after ten\n", first, last);
-    assert_true(first < 0.16);
+    assert_true(first < 0.05);
     assert_true(last < 0.002);
     nav_crowd_destroy(crowd);
     nav_world_destroy(w);

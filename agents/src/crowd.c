@@ -51,7 +51,9 @@
 #define DEFAULT_WALL_HORIZON 1.0
 #define AIM_TICKS            8  /* an agent on a navmesh leg works its corner out again at least so often */
 #define DENSE                12 /* agents in a cell of the hash (half the neighbour range across): a crowd */
-#define PARTINGS             8 /* passes of the parting a tick at most (those out of a crowd: all but the first) */
+#define PARTINGS             8  /* passes of the parting a tick (those out of a crowd: all but the first), */
+#define FEW_PARTINGS         32 /* or this many, while the last pushed at most FEW_PUSHED */
+#define FEW_PUSHED           32
 
 /* A route's points, one block: points, then regions, nodes (places) and links. */
 typedef struct route {
@@ -1739,20 +1741,22 @@ static bool jam_chunk(void *ctx, void *scratch, uint32_t chunk)
 }
 
 /* Those that overlap once the moves are made pushed apart: a pass over them all, then passes again
- * over those the last pushed or found overlapping, while it pushed any, PARTINGS in all at most
- * (part); then whether each is in a jam. Not again: those in a crowd (hash_for), and those the first
- * pass found overlapping three or more (crushed where the hash's count says no crowd: a corridor
- * packed wall to wall, where passes move them by less and less to no end; two, a queue through a
- * door, are parted again). */
+ * over those the last pushed or found overlapping, while it pushed any, PARTINGS in all at most, or
+ * FEW_PARTINGS while the last pushed few (the last few overlaps of a jam against a wall, parted by
+ * less and less each pass: a pass over few costs little) (part); then whether each is in a jam. Not again:
+ * those in a crowd (hash_for), and those the first pass found overlapping three or more (crushed where the
+ * hash's count says no crowd: a corridor packed wall to wall, where passes move them by less and less to no
+ * end; two, a queue through a door, are parted again). */
 static void part_all(nav_crowd *c)
 {
     uint32_t chunks = c->placed_count / CHUNK + (c->placed_count % CHUNK != 0);
     memset(c->push, 0, (size_t)c->placed_count * sizeof *c->push);
     c->strayed = c->longest_step;
-    for (uint32_t pass = 0; pass < PARTINGS; pass++) {
+    uint32_t pushing = UINT32_MAX;
+    for (uint32_t pass = 0; pass < PARTINGS || (pass < FEW_PARTINGS && pushing <= FEW_PUSHED); pass++) {
         c->again = pass > 0;
         c->pass_count++;
-        uint32_t pushing = 0;
+        pushing = 0;
         for (uint32_t t = 0; t < c->threads; t++) c->workers[t].pushing = 0, c->workers[t].strayed = 0;
         run_chunks(c, chunks, part_chunk);
         for (uint32_t t = 0; t < c->threads; t++) pushing += c->workers[t].pushing;
