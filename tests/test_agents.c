@@ -741,9 +741,11 @@ static void test_crowds_cross(void **state)
 }
 
 /* Twenty agents queue through a door two cells wide into the room beyond, each to a place of its
- * own there: all arrive, the doorway jam resolves, and they overlap little: at most 2 cm, and 0.05 mm
- * a tick summed over the pairs (measured: 1.4 cm and 0.006 mm; parted in one pass a tick, 3.8 cm and
- * 1.3 mm; in eight at most, never more while few are pushed, 1.5 cm and 0.116 mm). */
+ * own there: all arrive, the doorway jam resolves, and they overlap little: at most half a
+ * millimetre, and 0.05 mm a tick summed over the pairs (measured: 0.037 mm and 0.0011 mm; parted in
+ * one pass a tick, 3.8 cm and 1.3 mm; in eight passes at most, never more while few are pushed,
+ * 1.5 mm and 0.116 mm; with those crushed among three or more not parted again once few are
+ * pushed, 1.35 mm and 0.0056 mm). */
 static void test_twenty_through_a_door(void **state)
 {
     (void)state;
@@ -764,9 +766,9 @@ static void test_twenty_through_a_door(void **state)
     }
     uint32_t arrived;
     double mean, deepest = run_crowd(w, crowd, 20, 60, &arrived, &mean);
-    print_message("twenty through a door: deepest overlap %.4f m, %.6f m a tick\n", deepest, mean);
+    print_message("twenty through a door: deepest overlap %.6f m, %.7f m a tick\n", deepest, mean);
     assert_int_equal(arrived, 20);
-    assert_true(deepest < 0.02 && mean < 5e-5);
+    assert_true(deepest < 5e-4 && mean < 5e-5);
     nav_crowd_destroy(crowd);
     nav_world_destroy(w);
     nav_grid_destroy(grid);

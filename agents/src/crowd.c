@@ -39,7 +39,8 @@
 #define STUCK_SECONDS        0.5 /* held this long, an agent plans its route again */
 #define JAM_SECONDS          1.0 /* in a jam this long, an agent squeezes, and leaves to the parting */
 #define NEAR_LEFT            2.0 /* those nearer than this many times their two radii */
-#define SQUEEZE_SECONDS      2.0 /* and this long after, it avoids as if half its size */
+#define SQUEEZE_SECONDS      2.0 /* and this long after, it avoids as if this much of its size */
+#define SQUEEZED             0.7
 #define DEFAULT_CLOSED_WAIT  2.0
 #define DEFAULT_REPLANS      8
 #define CHUNK                64 /* agents a thread takes at a time in a tick */
@@ -210,13 +211,14 @@ struct nav_crowd {
      * the hash has it (strayed: the longest step, then pushes too); a pass after the first
      * (again: only for those the last pushed or found overlapping) */
     nav__orca_vec *after, *push;
-    bool *crushed; /* crushed[e]: the first pass found it overlapping three or more (passes no more) */
+    bool *crushed; /* crushed[e]: the first pass found it overlapping three or more (passes no more
+                    * until few are pushed) */
     /* woken[pass % 2][e]: pass (pass_count) looked for by the agent in slot e, one having found it
      * overlapping in the pass before */
     atomic_uint *woken[2];
     uint32_t *slot, placed_count, pass_count;
     double widest, fastest, longest_step, strayed;
-    bool again;
+    bool again, few; /* few: the last pass pushed at most FEW_PUSHED (the crushed are parted again) */
     bool sizes_stale;
     double closed_wait;
     double wall_horizon, edge_clearance;
@@ -1512,11 +1514,11 @@ static void look_along(nav_crowd *c, worker *w, event_list *into, uint32_t i)
     if (!a->active) return;
     /* (a waypoint graph is a road without width: agents on it pass through each other) */
     c->avoids[i] = nav_world_region_kind_of(c->world, a->place.region) != NAV_WORLD_REGION_WAYPOINTS;
-    /* (jammed past JAM_SECONDS, it avoids as if down to half its size: a jam resolves, forced) */
+    /* (jammed past JAM_SECONDS, it avoids as if down to SQUEEZED its size: a jam resolves, forced) */
     double squeeze = fmin(fmax((a->jammed - JAM_SECONDS) / SQUEEZE_SECONDS, 0), 1);
     c->was[i] = (nav__orca_agent){{a->place.position.x, a->place.position.z},
                                   {a->velocity.x, a->velocity.z},
-                                  a->params.radius * (1 - 0.5 * squeeze)};
+                                  a->params.radius * (1 - (1 - SQUEEZED) * squeeze)};
     c->floor_y[i] = a->place.position.y;
     if (!a->has_goal) return;
     if (a->state == NAV_AGENT_WAITING) { /* open again: on */
@@ -1628,7 +1630,7 @@ static void part(nav_crowd *c, worker *w, uint32_t e)
     if (p->on_link ||
         (c->again && ((!pushed && atomic_load_explicit(&c->woken[c->pass_count % 2][e],
                                                        memory_order_relaxed) != c->pass_count) ||
-                      c->crushed[e])))
+                      (c->crushed[e] && !c->few))))
         return;
     hash_view h = hash_for(c, i);
     if (c->again && h.fine) return;
@@ -1742,11 +1744,12 @@ static bool jam_chunk(void *ctx, void *scratch, uint32_t chunk)
 
 /* Those that overlap once the moves are made pushed apart: a pass over them all, then passes again
  * over those the last pushed or found overlapping, while it pushed any, PARTINGS in all at most, or
- * FEW_PARTINGS while the last pushed few (the last few overlaps of a jam against a wall, parted by
- * less and less each pass: a pass over few costs little) (part); then whether each is in a jam. Not again:
- * those in a crowd (hash_for), and those the first pass found overlapping three or more (crushed where the
- * hash's count says no crowd: a corridor packed wall to wall, where passes move them by less and less to no
- * end; two, a queue through a door, are parted again). */
+ * FEW_PARTINGS while the last pushed few (the last overlaps of a jam against a wall, parted by less
+ * and less each pass: a pass over few costs little) (part); then whether each is in a jam. Not
+ * again: those in a crowd (hash_for), and, until a pass pushes few, those the first pass found
+ * overlapping three or more (crushed where the hash's count says no crowd: a corridor packed wall
+ * to wall, where passes move them by less and less to no end; two, a queue through a door, are
+ * parted again). */
 static void part_all(nav_crowd *c)
 {
     uint32_t chunks = c->placed_count / CHUNK + (c->placed_count % CHUNK != 0);
@@ -1754,7 +1757,7 @@ static void part_all(nav_crowd *c)
     c->strayed = c->longest_step;
     uint32_t pushing = UINT32_MAX;
     for (uint32_t pass = 0; pass < PARTINGS || (pass < FEW_PARTINGS && pushing <= FEW_PUSHED); pass++) {
-        c->again = pass > 0;
+        c->again = pass > 0, c->few = pushing <= FEW_PUSHED;
         c->pass_count++;
         pushing = 0;
         for (uint32_t t = 0; t < c->threads; t++) c->workers[t].pushing = 0, c->workers[t].strayed = 0;
