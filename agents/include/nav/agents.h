@@ -37,17 +37,19 @@
  *     kept clear of every one at once, a dense crowd holds still;
  *   - held among others (a jam: a tick, its move and its push together, takes it less than a tenth
  *     of the way it wants) for a second, it does the same, and squeezes: over the next two seconds
- *     it avoids as if down to half its radius, so that a jam in a doorway or a corridor too narrow
- *     to pass resolves (overlapping, where forced); moving freely again, it comes out of the jam as
- *     slowly as it went in.
+ *     it avoids as if down to 0.7 of its radius, so that a jam in a doorway or a corridor too
+ *     narrow to pass resolves (overlapping, where forced); moving freely again, it comes out of the
+ *     jam as slowly as it went in.
  * Then every agent on the ground, moving or standing, that overlaps others is pushed apart from them
  * (DetourCrowd's collision handling): from each, by half their overlap (two that both squeeze, by
  * half of what they overlap at the sizes they squeeze to), the mean of those, along the surface and
  * no nearer to the walls near it than its clearance (or than it stands already): two that arrive at
- * one goal part, one that stands in the way makes room. Those pushed that do not stand in a crowd are
- * pushed again, up to 8 passes a tick, while one overlaps another (those in a crowd once: a crowd
- * flows by the give of one pass; and those the first pass found overlapping three or more at once,
- * crushed in a packed corridor, where more passes move them by less and less).
+ * one goal part, one that stands in the way makes room. Those that do not stand in a crowd are
+ * pushed again while one overlaps another, those a pass pushed and those it found overlapping one
+ * (one pushed into another that stood still), up to 8 passes a tick, or up to 32 while the last
+ * pushed at most 32 agents (those in a crowd once: a crowd flows by the give of one pass; and those
+ * the first pass found overlapping three or more at once, crushed in a packed corridor, where more
+ * passes move them by less and less, only once a pass pushes few).
  * Avoidance is worked out over where every agent stood when the tick began, and the pushing apart
  * over where the moves left them, so the order of the agents plays no part.
  *
