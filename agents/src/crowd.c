@@ -39,8 +39,8 @@
 #define STUCK_SECONDS        0.5 /* held this long, an agent plans its route again */
 #define JAM_SECONDS          1.0 /* in a jam this long, an agent squeezes, and leaves to the parting */
 #define NEAR_LEFT            2.0 /* those nearer than this many times their two radii */
-#define SQUEEZE_SECONDS      2.0 /* and this long after, it avoids as if this much of its size */
-#define SQUEEZED             0.7
+#define SQUEEZE_SECONDS      2.0 /* and over this long after, it squeezes down to */
+#define SQUEEZED             0.7 /* this much of its size (it avoids as if so) */
 #define DEFAULT_CLOSED_WAIT  2.0
 #define DEFAULT_REPLANS      8
 #define CHUNK                64 /* agents a thread takes at a time in a tick */
@@ -1618,9 +1618,9 @@ static bool both_squeeze(const nav_crowd *c, const placed *p, const placed *o)
  * passes before) left everyone. A pass again looks only at those the last one pushed and those it
  * found overlapping one (woken: one pushed into another that stood still, or one pushed equally
  * either way, inside a row), and not in a crowd (hash_for): there, one pass a tick is what lets it
- * flow. (Those it may overlap are looked for
- * in the hash's cells within its radius, the widest radius and twice the farthest an agent strayed
- * from the hash: at most 9 x 9 cells, four times the two widest across.) */
+ * flow. (Those it may overlap are looked for in the hash's cells within its radius, the widest
+ * radius and twice the farthest an agent strayed from the hash: at most 9 x 9 cells, four times the
+ * two widest across.) */
 static void part(nav_crowd *c, worker *w, uint32_t e)
 {
     const placed *p = &c->near_by[e];
