@@ -3592,6 +3592,106 @@ static void test_agent_places(void **state)
     nav_grid_destroy(town_grid);
 }
 
+/* A plaza 100 m across with square pillars 2 m wide every 20 m (bench/crowd.c's, built from its
+ * triangles with the bench's agent): ways from beside one pillar's corner to beside another's,
+ * most of them through more corners in a line (the diagonals). Each leg's corridor joins each
+ * polygon to the next by an edge or by a vertex the way passes, and the funnel walks it from the
+ * start to the goal. A way's points are floats: a line through corners in a line runs a few
+ * micrometres into the middle ones, and the walk along it stops there (the corridor once jumped
+ * from there to the segment's last polygon, sharing nothing with it: 19 of these ways). */
+static void test_corridor_past_corners(void **state)
+{
+    (void)state;
+    float lines[16] = {0};
+    uint32_t count = 0;
+    for (int at = 10; at < 100; at += 20) lines[++count] = (float)at, lines[++count] = (float)(at + 2);
+    lines[++count] = 100;
+    count++;
+    float vertices[16 * 16 * 3];
+    uint32_t indices[15 * 15 * 6], triangles = 0;
+    for (uint32_t z = 0; z < count; z++)
+        for (uint32_t x = 0; x < count; x++) {
+            float *v = &vertices[(z * count + x) * 3];
+            v[0] = lines[x], v[1] = 0, v[2] = lines[z];
+        }
+    for (uint32_t z = 0; z + 1 < count; z++)
+        for (uint32_t x = 0; x + 1 < count; x++) {
+            if (x % 2 == 1 && z % 2 == 1) continue; /* a pillar: a hole in the floor */
+            uint32_t a = z * count + x, b = a + count, c = b + 1, d = a + 1, *t = &indices[triangles * 3];
+            t[0] = a, t[1] = b, t[2] = c, t[3] = a, t[4] = c, t[5] = d;
+            triangles += 2;
+        }
+    nav_triangles floor = {
+        .vertices = vertices, .vertex_count = count * count, .indices = indices, .triangle_count = triangles};
+    nav_geometry_build_desc agent = {.cell_size = 0.2f,
+                                     .cell_height = 0.2f,
+                                     .agent_height = 2,
+                                     .agent_radius = 0.4f,
+                                     .agent_climb = 0.4f,
+                                     .max_slope = 45};
+    nav_mesh *m;
+    assert_int_equal(nav_mesh_build_from_geometry(&floor, &agent, &m, NULL), NAV_SUCCESS);
+    nav_world_builder *b;
+    assert_int_equal(nav_world_builder_create(NULL, NULL, &b), NAV_SUCCESS);
+    assert_int_equal(nav_world_builder_add_mesh(b, "plaza", m, NULL), NAV_SUCCESS);
+    nav_world *w;
+    assert_int_equal(nav_world_bake(b, NULL, &w), NAV_SUCCESS);
+    nav_world_builder_destroy(b);
+    nav_world_query *q;
+    assert_int_equal(nav_world_query_create(w, NULL, &q), NAV_SUCCESS);
+    nav_vec3 points[100]; /* a metre out from each pillar's corners, diagonally */
+    uint32_t n = 0;
+    for (int px = 10; px < 100; px += 20)
+        for (int pz = 10; pz < 100; pz += 20)
+            for (int k = 0; k < 4; k++)
+                points[n++] = (nav_vec3){px + (k & 1 ? 3.0f : -1.0f), 0, pz + (k & 2 ? 3.0f : -1.0f)};
+    nav_path path;
+    nav_path_init(&path, NULL);
+    uint32_t ids[1024], ways = 0, through_vertices = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < n; j++) {
+            if (i == j) continue;
+            nav_world_result r;
+            assert_int_equal(nav_world_find_path(q, points[i], points[j], &path, &r), NAV_SUCCESS);
+            assert_int_equal(r.legs, 1);
+            uint32_t k;
+            bool edges_only = true;
+            assert_int_equal(nav_world_leg_corridor(q, 0, &path, ids, 1024, &k), NAV_SUCCESS);
+            for (uint32_t e = 0; e + 1 < k; e++) {
+                nav_mesh_poly_info from, to;
+                assert_true(nav_mesh_poly(m, ids[e], &from) && nav_mesh_poly(m, ids[e + 1], &to));
+                bool edge = false, vertex = false;
+                for (uint32_t u = 0; u < from.vert_count; u++) {
+                    edge |= from.neighbours[u] == ids[e + 1];
+                    for (uint32_t v = 0; v < to.vert_count; v++) vertex |= from.verts[u] == to.verts[v];
+                }
+                assert_true(edge || vertex);
+                through_vertices += !edge;
+                edges_only &= edge;
+            }
+            for (uint32_t room = 1; room < k && !edges_only; room++) { /* too short: how many, the first */
+                uint32_t few[1024], all;
+                FAILS_WITH(nav_world_leg_corridor(q, 0, &path, few, room, &all), NAV_BUFFER_TOO_SMALL);
+                assert_int_equal(all, k);
+                assert_memory_equal(few, ids, room * sizeof *ids);
+            }
+            nav_vec3 corners[64];
+            uint32_t corner_count;
+            bool reached;
+            assert_int_equal(nav_mesh_corridor_corners(m, ids, k, path.points[0], path.points[path.count - 1],
+                                                       corners, 64, &corner_count, &reached),
+                             NAV_SUCCESS);
+            assert_true(reached);
+            ways++;
+        }
+    assert_int_equal(ways, 9900);
+    assert_true(through_vertices > 0); /* (past corners between polygons, as well) */
+    nav_path_destroy(&path);
+    nav_world_query_destroy(q);
+    nav_world_destroy(w);
+    nav_mesh_destroy(m);
+}
+
 static void test_world_on_demand(void **state)
 {
     (void)state;
@@ -4092,6 +4192,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_world_on_demand),
         cmocka_unit_test(test_world_on_demand_threads),
         cmocka_unit_test(test_agent_places),
+        cmocka_unit_test(test_corridor_past_corners),
     };
     const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_world_sample_scene_region),

@@ -170,30 +170,62 @@ static nav_status mesh_move(nav__world_scratch *s, const nav__world_region *r, c
     return NAV_SUCCESS;
 }
 
+/* A raycast from `from` (in polygon poly) to `to`, its polygons written from ids[at] as far as
+ * capacity allows (*hit says how many it crossed). */
+static nav_status walk(nav_mesh_query *q, const nav_mesh_filter *f, uint32_t poly, nav_vec3 from, nav_vec3 to,
+                       nav_mesh_raycast_hit *hit, uint32_t *ids, uint32_t capacity, uint32_t at)
+{
+    uint32_t room = at < capacity ? capacity - at : 0;
+    nav_status st = nav_mesh_raycast(q, f, poly, from, to, hit, room ? ids + at : NULL, room);
+    return nav_failed(st) && nav_has_detail(st, NAV_BUFFER_TOO_SMALL) ? NAV_SUCCESS : st;
+}
+
 /* The polygons each straight segment of the leg crosses (a raycast from the polygon the last one
- * ended in), none twice in a row: the leg's corridor. */
+ * ended in), none twice in a row: the leg's corridor. A segment the planner found clear may graze a
+ * wall's corner by its floats' rounding (a way through corners in a line passes a few micrometres
+ * into the middle ones): the walk from its start stops there, and the walk back from its end, also
+ * stopped there or gone all the way, gives the rest (the two meet at the corner's vertex, which a
+ * funnel passes). */
 static nav_status mesh_corridor(nav__world_scratch *s, const nav__world_region *r, const nav_path *path,
                                 uint32_t first, uint32_t count, uint32_t *ids, uint32_t capacity, uint32_t *n)
 {
     nav_mesh_query *q = nav__world_region_query(s->kind[nav__world_mesh_ops.index], r);
     if (!q) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+    const nav_mesh_filter *f = s->mesh_filter;
     uint32_t k = 1, poly = path->nodes[first];
     if (capacity) ids[0] = poly;
     for (uint32_t i = first; i + 1 < first + count; i++) {
-        nav_mesh_raycast_hit hit;
-        /* written from the last polygon written (the segment's first: the same polygon again) */
-        uint32_t room = k < capacity ? capacity - k + 1 : 0, *into = room ? ids + k - 1 : NULL;
-        nav_status st =
-            nav_mesh_raycast(q, s->mesh_filter, poly, path->points[i], path->points[i + 1], &hit, into, room);
-        if (nav_failed(st) && !nav_has_detail(st, NAV_BUFFER_TOO_SMALL)) return st;
-        if (hit.t < 1 && hit.poly != path->nodes[i + 1]) { /* (never on a path of the mesh's own) */
-            if (k < capacity) ids[k] = path->nodes[i + 1];
-            k++;
-            poly = path->nodes[i + 1];
+        uint32_t at = k - 1, end = path->nodes[i + 1]; /* (ids[at]: poly, the segment's first) */
+        nav_vec3 from = path->points[i], to = path->points[i + 1];
+        nav_mesh_raycast_hit hit, back;
+        nav_status st = walk(q, f, poly, from, to, &hit, ids, capacity, at);
+        if (nav_failed(st)) return st;
+        if (hit.t >= 1 || hit.poly == end) {
+            k = at + hit.visited;
+            poly = hit.poly;
             continue;
         }
-        k += hit.visited - 1;
-        poly = hit.poly;
+        st = walk(q, f, end, to, from, &back, NULL, 0, 0);
+        if (nav_failed(st)) return st;
+        /* where the walk back goes, reversed: after the walk there, or after the segment's first
+         * polygon when it went all the way (the polygon it ended in once) */
+        uint32_t last = back.t >= 1 ? poly : hit.poly, base = back.t >= 1 ? at + 1 : at + hit.visited;
+        if (back.poly == last) base--;
+        k = base + back.visited;
+        if (k <= capacity) {
+            st = walk(q, f, end, to, from, &back, ids, capacity, base);
+            for (uint32_t lo = base, hi = k - 1; lo < hi; lo++, hi--) {
+                uint32_t swap = ids[lo];
+                ids[lo] = ids[hi], ids[hi] = swap;
+            }
+        } else if (base < capacity) { /* (its last polygons, reversed, fill ids up) */
+            uint32_t *all = nav__world_scratch_work(s, (size_t)back.visited * sizeof *all);
+            if (!all) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+            st = walk(q, f, end, to, from, &back, all, back.visited, 0);
+            for (uint32_t j = base; j < capacity; j++) ids[j] = all[back.visited - 1 - (j - base)];
+        }
+        if (nav_failed(st)) return st;
+        poly = end;
     }
     *n = k;
     return k > capacity ? NAV_FAILURE | NAV_BUFFER_TOO_SMALL : NAV_SUCCESS;

@@ -521,10 +521,11 @@ NAV_API const nav_world_leg *nav_world_query_legs(const nav_world_query *query, 
 NAV_API nav_status nav_world_refine_leg(nav_world_query *query, uint32_t leg, nav_path *path);
 
 /* The places leg `leg` of the last plan passes, in walking order, none twice in a row: a grid's
- * cells, a navmesh's polygons (the leg's corridor: each one shares an edge with the next, or is
- * joined to it by an off-mesh link), a waypoint graph's waypoints; worked out from the leg's points
- * in path, where nav_world_refine_leg (or nav_world_find_path) put them. [out] ids up to capacity,
- * count: how many there are. Returns NAV_SUCCESS; NAV_FAILURE with NAV_BUFFER_TOO_SMALL (count says
+ * cells, a navmesh's polygons (the leg's corridor, which nav_mesh_corridor_corners walks: each one
+ * shares an edge with the next, or the vertex the way passes between them, or is joined to it by an
+ * off-mesh link), a waypoint graph's waypoints; worked out from the leg's points in path, where
+ * nav_world_refine_leg (or nav_world_find_path) put them. [out] ids up to capacity, count: how many
+ * there are. Returns NAV_SUCCESS; NAV_FAILURE with NAV_BUFFER_TOO_SMALL (count says
  * how many; ids holds the first capacity), NAV_INVALID_PARAM (no such leg, or not refined into
  * path), NAV_OUT_OF_MEMORY. */
 NAV_API nav_status nav_world_leg_corridor(nav_world_query *query, uint32_t leg, const nav_path *path,
