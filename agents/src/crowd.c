@@ -983,11 +983,15 @@ static bool follow_corridor(nav_crowd *c, worker *w, uint32_t id)
         }
     }
     a->aim_kept = false;
+    /* (the first corner alone, unless it stands on it: then the one after it too) */
     nav_vec3 corners[2];
     uint32_t n;
     bool reached;
     nav_status s = nav_mesh_corridor_corners(m, r->polys + first, to - first, a->place.position,
-                                             r->points[end], corners, 2, &n, &reached);
+                                             r->points[end], corners, 1, &n, &reached);
+    if (s == NAV_SUCCESS && n == 1 && !reached && nav_vec3_dist_xz(a->place.position, corners[0]) < 1e-3f)
+        s = nav_mesh_corridor_corners(m, r->polys + first, to - first, a->place.position, r->points[end],
+                                      corners, 2, &n, &reached);
     if (off) r->polys[first] = kept;
     if (nav_failed(s)) { /* (off the corridor and not next to it: a plan again, its turn come) */
         a->stuck = fmax(a->stuck, STUCK_SECONDS);
