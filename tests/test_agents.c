@@ -507,6 +507,48 @@ static void test_stand_apart(void **state)
     nav_grid_destroy(grid);
 }
 
+/* An agent added standing just ahead of one walking (within a tick's step, after each of eight ticks
+ * in turn) is avoided from the next tick on: it is never touched, so never pushed (the walker turns
+ * at once, standing in for one that sees the newcomer in time). The walker keeps a list of those near
+ * it, made now and then (crowd.c's near_list); a newcomer makes every list anew: kept, the walker's
+ * list would miss it for a tick or two, and walking into it the walker pushes it 0.135 m. */
+static void test_newcomer_avoided(void **state)
+{
+    (void)state;
+    const char *rows[] = {"..............................", "..............................",
+                          "..............................", "..............................",
+                          ".............................."};
+    nav_grid *grid;
+    nav_world *w = grid_world(rows, 5, &grid);
+    nav_agent_params quick = walker;
+    quick.max_accel = 1000;
+    for (int offset = 0; offset < 8; offset++) {
+        nav_crowd *crowd;
+        assert_int_equal(nav_crowd_create(w, NULL, &crowd), NAV_SUCCESS);
+        uint32_t a, b;
+        assert_int_equal(nav_crowd_add_agent(crowd, (nav_vec3){1.5f, 0, 2.5f}, &quick, &a), NAV_SUCCESS);
+        assert_int_equal(nav_crowd_set_goal(crowd, a, (nav_vec3){28.5f, 0, 2.5f}), NAV_SUCCESS);
+        for (int k = 0; k < 30 + offset; k++) assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+        nav_agent_info at;
+        assert_true(nav_crowd_agent(crowd, a, &at));
+        nav_vec3 ahead = {at.place.position.x + 2 * walker.radius + 0.08f, 0, 2.5f};
+        assert_int_equal(nav_crowd_add_agent(crowd, ahead, &walker, &b), NAV_SUCCESS);
+        double nearest = INFINITY, pushed = 0;
+        for (int k = 0; k < 30; k++) {
+            assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
+            nav_agent_info ia, ib;
+            assert_true(nav_crowd_agent(crowd, a, &ia) && nav_crowd_agent(crowd, b, &ib));
+            nearest = fmin(nearest, nav_vec3_dist_xz(ia.place.position, ib.place.position));
+            pushed = fmax(pushed, nav_vec3_dist_xz(ib.place.position, ahead));
+        }
+        assert_true(nearest > 2 * walker.radius - 1e-3);
+        assert_true(pushed < 1e-4);
+        nav_crowd_destroy(crowd);
+    }
+    nav_world_destroy(w);
+    nav_grid_destroy(grid);
+}
+
 /* One agent follows another along a corridor and round a corner: it keeps up (never more than a few
  * metres behind), stops within its distance of the leader when the leader stops, goes on when the
  * leader sets off again, and follows no more once the leader is removed; bad calls change nothing. */
@@ -1511,6 +1553,7 @@ int main(void)
         cmocka_unit_test(test_jam_resolves),
         cmocka_unit_test(test_crowds_cross),
         cmocka_unit_test(test_stand_apart),
+        cmocka_unit_test(test_newcomer_avoided),
         cmocka_unit_test(test_corridor_corners_followed),
         cmocka_unit_test(test_twenty_through_a_door),
         cmocka_unit_test(test_row_parted),

@@ -45,6 +45,10 @@
 #define DEFAULT_REPLANS      8
 #define CHUNK                64 /* agents a thread takes at a time in a tick */
 #define MAX_WALLS            8  /* walls an agent keeps clear of: the nearest */
+#define LIST_CAP             32 /* agents an agent's list of those near it holds (near_list) */
+#define LIST_SKIN                                                                                            \
+    0.1                         /* of the neighbour range: how much farther than its farthest                \
+                                 * neighbour an agent's list reaches */
 #define SIGHT_RADII          30 /* how far (in its radii) an agent looks for a shortcut to a later corner */
 #define MAX_FLOWS            16 /* flow fields held at once */
 #define FLOW_MIN_AGENTS      8  /* agents that share a goal before a flow field may pay */
@@ -123,6 +127,18 @@ typedef struct placed {
     uint32_t id : 31, on_link : 1; /* on_link: crossing a link (no neighbour to avoid) */
 } placed;
 
+/* The agents near one when it made the list (every one in the hash within `reach` of `from`, where
+ * it was, or the LIST_CAP nearest: then reach is the farthest's distance), and how far any agent
+ * could have moved before then (nav_crowd.moved); made in epoch (nav_crowd.list_epoch). Its nearest
+ * neighbours are among them while none can have come nearer from farther (neighbours). */
+typedef struct near_list {
+    nav__orca_vec from;
+    double reach, moved;
+    uint64_t epoch;
+    uint32_t count;
+    uint32_t ids[LIST_CAP];
+} near_list;
+
 /* Events of a tick's agents in a chunk, told once the chunk's thread is done (in the chunk's order,
  * the chunks' in theirs: the order of the agents, on any number of threads). */
 typedef struct event_list {
@@ -165,6 +181,10 @@ typedef struct worker {
      * the hash has them */
     uint32_t pushing;
     double strayed;
+    /* as agents look: the farthest one in the hash moved from where the hash had it a tick before,
+     * and whether one came into the hash */
+    double moved;
+    bool entered;
 } worker;
 
 struct nav_crowd {
@@ -204,6 +224,12 @@ struct nav_crowd {
     /* the agents that steer this tick, those in the hash in its order (neighbours together: what one
      * reads, the next reads too), then the others */
     uint32_t *steering, steering_count;
+    /* each agent's list of those near it (near_list); the farthest an agent in the hash may have
+     * moved since the crowd began (a tick's farthest move, summed); the lists' epoch (a new one when
+     * an agent comes into the hash: those made before are no more) */
+    near_list *lists;
+    double moved;
+    uint64_t list_epoch;
     /* parting those that overlap after the moves: each in the hash where the moves left it (after[e]
      * for near_by[e]; slot[i]: agent i's e, or UINT32_MAX), and how far it is pushed (push[e]); the
      * widest radius and the highest speed of the agents (sizes_stale: worked out again when the tick
@@ -279,9 +305,9 @@ static bool worker_make(nav_crowd *c, worker *w)
     uint32_t n = c->max_neighbours + MAX_WALLS;
     w->lines = nav__alloc(a, nav__mul_size(n, sizeof *w->lines));
     w->projected = nav__alloc(a, nav__mul_size(n, sizeof *w->projected));
-    w->near =
-        nav__calloc(a, c->max_neighbours, sizeof *w->near); /* (read before they are found: keep_near) */
-    w->near_dist = nav__calloc(a, c->max_neighbours, sizeof *w->near_dist);
+    uint32_t most = c->max_neighbours > LIST_CAP ? c->max_neighbours : LIST_CAP; /* (a list's too) */
+    w->near = nav__calloc(a, most, sizeof *w->near); /* (read before they are found: keep_near) */
+    w->near_dist = nav__calloc(a, most, sizeof *w->near_dist);
     nav_path_init(&w->path, a);
     return w->lines && w->projected && w->near && w->near_dist &&
            !nav_failed(nav_world_query_create(c->world, a, &w->query));
@@ -361,8 +387,11 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->fine_start = nav__calloc(&a, (size_t)c->buckets + 1, sizeof *c->fine_start);
     c->fine_by = nav__alloc(&a, nav__mul_size(max, sizeof *c->fine_by));
     c->home = nav__alloc(&a, nav__mul_size(max, sizeof *c->home));
+    if (c->home) memset(c->home, 0xff, (size_t)max * sizeof *c->home); /* (in no bucket) */
+    c->lists = nav__calloc(&a, max, sizeof *c->lists);
+    c->list_epoch = 1; /* (the lists: none made) */
     c->fine_home = nav__alloc(&a, nav__mul_size(max, sizeof *c->fine_home));
-    c->mine = nav__alloc(&a, nav__mul_size(max, sizeof *c->mine));
+    c->mine = nav__calloc(&a, max, sizeof *c->mine);
     c->steering = nav__alloc(&a, nav__mul_size(max, sizeof *c->steering));
     c->after = nav__alloc(&a, nav__mul_size(max, sizeof *c->after));
     c->push = nav__alloc(&a, nav__mul_size(max, sizeof *c->push));
@@ -377,7 +406,7 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
                 c->avoids && c->preferred && c->start && c->near_by && c->fine_start && c->fine_by &&
                 c->home && c->fine_home && c->mine && c->steering && c->after && c->push && c->crushed &&
                 c->woken[0] && c->woken[1] && c->slot && c->chunk_events && c->workers && c->replans &&
-                c->locked;
+                c->lists && c->locked;
     for (uint32_t t = 0; made && t < c->threads; t++) made = worker_make(c, &c->workers[t]);
     nav_status s = made ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s) && c->threads > 1) {
@@ -442,6 +471,7 @@ void nav_crowd_destroy(nav_crowd *c)
     nav__free(&a, c->crushed);
     for (int k = 0; k < 2; k++) nav__free(&a, c->woken[k]);
     nav__free(&a, c->slot);
+    nav__free(&a, c->lists);
     nav__free(&a, c->chunk_events);
     nav__free(&a, c->workers);
     nav__free(&a, c->replans);
@@ -460,18 +490,18 @@ size_t nav_crowd_memory_bytes(const nav_crowd *c)
             (sizeof *c->agents + MAX_WALLS * sizeof *c->walls + sizeof *c->was + sizeof *c->floor_y + 2 +
              sizeof *c->preferred + 3 * sizeof *c->near_by + 2 * sizeof *c->home + sizeof *c->steering +
              sizeof *c->candidates + 2 * sizeof *c->after + sizeof *c->crushed + 2 * sizeof *c->woken[0] +
-             sizeof *c->slot) +
+             sizeof *c->slot + sizeof *c->lists) +
         2 * ((size_t)c->buckets + 1) * sizeof *c->start + (size_t)c->event_capacity * sizeof *c->events +
         nav_world_query_memory_bytes(c->query) +
         (size_t)c->path.capacity * (sizeof *c->path.points + sizeof *c->path.nodes) +
         (c->pool ? sizeof *c->pool : 0) + (size_t)c->chunks * sizeof *c->chunk_events +
         (size_t)c->max_replans * sizeof *c->replans;
     for (uint32_t t = 0; t < c->threads; t++)
-        bytes +=
-            sizeof *c->workers +
-            (size_t)c->max_neighbours * (2 * sizeof(nav__orca_line) + sizeof(uint32_t) + sizeof(double)) +
-            nav_world_query_memory_bytes(c->workers[t].query) +
-            (size_t)c->workers[t].path.capacity * (sizeof(nav_vec3) + sizeof(uint32_t));
+        bytes += sizeof *c->workers + (size_t)c->max_neighbours * 2 * sizeof(nav__orca_line) +
+                 (size_t)(c->max_neighbours > LIST_CAP ? c->max_neighbours : LIST_CAP) *
+                     (sizeof(uint32_t) + sizeof(double)) +
+                 nav_world_query_memory_bytes(c->workers[t].query) +
+                 (size_t)c->workers[t].path.capacity * (sizeof(nav_vec3) + sizeof(uint32_t));
     for (uint32_t k = 0; k < c->chunks; k++)
         bytes += (size_t)c->chunk_events[k].capacity * sizeof(nav_crowd_event);
     for (uint32_t i = 0; i < c->max_agents; i++)
@@ -1348,11 +1378,11 @@ static void fill_buckets(nav_crowd *c)
         if (c->home[i] != UINT32_MAX) c->fine_by[--fine[c->fine_home[i]]] = c->mine[i];
 }
 
-/* Keeps neighbour j at squared distance d2 among the nearest (nearest first, ties by id; once only);
- * n found so far. */
-static uint32_t keep_near(const nav_crowd *c, worker *w, uint32_t n, uint32_t j, double d2)
+/* Keeps neighbour j at squared distance d2 among the `most` nearest (nearest first, ties by id; once
+ * only); n found so far. */
+static uint32_t keep_near(uint32_t most, worker *w, uint32_t n, uint32_t j, double d2)
 {
-    uint32_t *id = w->near, last = n < c->max_neighbours ? n : c->max_neighbours - 1;
+    uint32_t *id = w->near, last = n < most ? n : most - 1;
     double *dist = w->near_dist;
     if (last < n && (dist[last] < d2 || (dist[last] == d2 && id[last] <= j)))
         return n; /* (full, and no nearer than the farthest kept) */
@@ -1366,52 +1396,115 @@ static uint32_t keep_near(const nav_crowd *c, worker *w, uint32_t n, uint32_t j,
         return n;
     }
     dist[at] = d2, id[at] = j;
-    return n < c->max_neighbours ? n + 1 : n;
+    return n < most ? n + 1 : n;
 }
 
-/* Agent i's nearest neighbours within range on its floor (their heights overlapping), into w->near:
- * their count. The cells round its own (of the fine hash in a crowd: hash_for) are looked in nearest
- * first, and only while they may hold one nearer than the farthest kept. The neighbours found are
- * the same whatever the cells: the max_neighbours nearest, ties by id. They are looked for first
- * within a guess, as far as the farthest kept a tick before and two of the longest steps more: if it
- * holds max_neighbours, those are the nearest; if not, they are looked for again within range. */
-static uint32_t neighbours(const nav_crowd *c, worker *w, uint32_t i)
+/* Whether agent o (in the hash) counts as a neighbour of one at height y, half_height tall: on the
+ * ground, their heights overlapping. */
+static bool on_floor(const placed *o, float y, float half_height)
 {
-    agent *a = &c->agents[i];
-    hash_view h = hash_for(c, i);
-    double x = c->was[i].position.x, z = c->was[i].position.z, side = h.cell, range = c->range * c->range,
-           guess = a->near_reach + 2 * c->longest_step + 0.01 * c->range;
-    float y = c->floor_y[i], half_height = 0.5f * a->params.height;
+    return !o->on_link && fabsf(o->y - y) < half_height + o->half_height;
+}
+
+/* The `most` nearest agents in the hash h within sqrt(limit) of agent i, but i (all: wherever they
+ * are; else on its floor, neighbours), into w->near: their count. The cells round its own are looked
+ * in nearest first, and only while they may hold one nearer than the farthest kept; those found are
+ * the same whatever the cells (ties by id). */
+static uint32_t nearest_in(const nav_crowd *c, worker *w, uint32_t i, hash_view h, uint32_t most,
+                           double limit, bool all)
+{
+    double x = c->was[i].position.x, z = c->was[i].position.z, side = h.cell, cutoff = limit;
+    float y = c->floor_y[i], half_height = 0.5f * c->agents[i].params.height;
     int64_t cx = cell_in(x, side), cz = cell_in(z, side);
     double in_x = x - (double)cx * side, in_z = z - (double)cz * side; /* (within its own cell) */
     uint32_t n = 0;
-    for (double limit = guess * guess < range ? guess * guess : range;; limit = range) {
-        double cutoff = limit; /* (down to the farthest kept, once max_neighbours are) */
-        n = 0;
-        for (int k = 0; k < ROUND_CELLS && c->around[k].apart * side * side <= cutoff; k++) {
-            int dx = c->around[k].dx, dz = c->around[k].dz;
-            /* the cell's nearest point's distance */
-            double gx = dx < 0   ? in_x + (-dx - 1) * side
-                        : dx > 0 ? (dx - 1) * side + side - in_x
-                                 : 0,
-                   gz = dz < 0   ? in_z + (-dz - 1) * side
-                        : dz > 0 ? (dz - 1) * side + side - in_z
-                                 : 0;
-            if (gx * gx + gz * gz > cutoff) continue;
-            uint32_t b = bucket_of(c, cx + dx, cz + dz);
-            for (uint32_t e = h.start[b]; e < h.start[b + 1]; e++) {
-                const placed *o = &h.by[e];
-                double ox = o->x - x, oz = o->z - z, d2 = ox * ox + oz * oz;
-                if (d2 <= cutoff && o->id != i && !o->on_link &&
-                    fabsf(o->y - y) < half_height + o->half_height) {
-                    n = keep_near(c, w, n, o->id, d2);
-                    if (n == c->max_neighbours) cutoff = w->near_dist[n - 1];
-                }
+    for (int k = 0; k < ROUND_CELLS && c->around[k].apart * side * side <= cutoff; k++) {
+        int dx = c->around[k].dx, dz = c->around[k].dz;
+        /* the cell's nearest point's distance */
+        double gx = dx < 0   ? in_x + (-dx - 1) * side
+                    : dx > 0 ? (dx - 1) * side + side - in_x
+                             : 0,
+               gz = dz < 0   ? in_z + (-dz - 1) * side
+                    : dz > 0 ? (dz - 1) * side + side - in_z
+                             : 0;
+        if (gx * gx + gz * gz > cutoff) continue;
+        uint32_t b = bucket_of(c, cx + dx, cz + dz);
+        for (uint32_t e = h.start[b]; e < h.start[b + 1]; e++) {
+            const placed *o = &h.by[e];
+            double ox = o->x - x, oz = o->z - z, d2 = ox * ox + oz * oz;
+            if (d2 <= cutoff && o->id != i && (all || on_floor(o, y, half_height))) {
+                n = keep_near(most, w, n, o->id, d2);
+                if (n == most) cutoff = w->near_dist[n - 1];
             }
         }
-        if (n == c->max_neighbours || limit == range) break;
     }
-    a->near_reach = n == c->max_neighbours ? sqrt(w->near_dist[n - 1]) : INFINITY;
+    return n;
+}
+
+/* Agent i's nearest neighbours from its list, into w->near (*found: their count): false when they
+ * may not be the nearest of all. The list holds every agent in the hash within its reach of where i
+ * was; i has moved since by `own`, any other by `moved` at most: within reach - own - moved of i
+ * now, every one is on the list. */
+static bool from_list(const nav_crowd *c, worker *w, uint32_t i, uint32_t *found)
+{
+    const near_list *l = &c->lists[i];
+    if (l->epoch != c->list_epoch) return false;
+    double x = c->was[i].position.x, z = c->was[i].position.z, fx = x - l->from.x, fz = z - l->from.z,
+           sure = l->reach - sqrt(fx * fx + fz * fz) - (c->moved - l->moved) - 1e-6 * (1 + l->reach),
+           range = c->range * c->range, cutoff = range;
+    if (!(sure > 0)) return false;
+    float y = c->floor_y[i], half_height = 0.5f * c->agents[i].params.height;
+    uint32_t n = 0, most = c->max_neighbours, *id = w->near;
+    double *dist = w->near_dist;
+    for (uint32_t k = 0; k < l->count; k++) {
+        uint32_t j = l->ids[k];
+        const placed *o = &c->mine[j]; /* (one out of the hash is on no floor: look) */
+        double ox = o->x - x, oz = o->z - z, d2 = ox * ox + oz * oz;
+        if (d2 > cutoff || !on_floor(o, y, half_height)) continue;
+        uint32_t at = n < most ? n : most - 1; /* (keep_near's, on a list that holds each once) */
+        if (n == most && (dist[at] < d2 || (dist[at] == d2 && id[at] < j))) continue;
+        for (; at > 0 && (dist[at - 1] > d2 || (dist[at - 1] == d2 && id[at - 1] > j)); at--)
+            dist[at] = dist[at - 1], id[at] = id[at - 1];
+        dist[at] = d2, id[at] = j;
+        if (n < most) n++;
+        if (n == most) cutoff = dist[n - 1];
+    }
+    *found = n;
+    return (n == most ? w->near_dist[n - 1] : range) < sure * sure;
+}
+
+/* Agent i's nearest neighbours within range on its floor (their heights overlapping), into w->near:
+ * their count, the max_neighbours nearest (ties by id). They are taken from its list (from_list)
+ * while it holds them; else a new list is made (as far as the farthest neighbour it kept a tick
+ * before, and LIST_SKIN of the range more), and they are taken from that. Where that does not hold
+ * them either, they are looked for in the hash, first within a guess (as far as the farthest kept a
+ * tick before and two of the longest steps more: if it holds max_neighbours, those are the
+ * nearest), then within range. */
+static uint32_t neighbours(const nav_crowd *c, worker *w, uint32_t i)
+{
+    agent *a = &c->agents[i];
+    uint32_t n, most = c->max_neighbours;
+    bool lists = most < LIST_CAP; /* (a list holds more) */
+    if (lists && !from_list(c, w, i, &n)) {
+        hash_view h = hash_for(c, i), coarse = {c->cell, c->start, c->near_by, false};
+        double reach = fmin(a->near_reach, c->range) + LIST_SKIN * c->range;
+        if (reach > 6 * h.cell) h = coarse; /* (the cells round one reach 6 of them at least) */
+        reach = fmin(reach, 6 * h.cell);
+        uint32_t listed = nearest_in(c, w, i, h, LIST_CAP, reach * reach, true);
+        near_list *l = &c->lists[i];
+        l->from = c->was[i].position;
+        l->reach = listed == LIST_CAP ? sqrt(w->near_dist[LIST_CAP - 1]) : reach;
+        l->moved = c->moved, l->epoch = c->list_epoch, l->count = listed;
+        memcpy(l->ids, w->near, listed * sizeof *l->ids);
+        lists = from_list(c, w, i, &n);
+    }
+    if (!lists) {
+        hash_view h = hash_for(c, i);
+        double range = c->range * c->range, guess = a->near_reach + 2 * c->longest_step + 0.01 * c->range;
+        n = nearest_in(c, w, i, h, most, guess * guess < range ? guess * guess : range, false);
+        if (n < most && guess * guess < range) n = nearest_in(c, w, i, h, most, range, false);
+    }
+    a->near_reach = n == most ? sqrt(w->near_dist[n - 1]) : INFINITY;
     return n;
 }
 
@@ -1560,9 +1653,12 @@ static void look_along(nav_crowd *c, worker *w, event_list *into, uint32_t i)
  * a link nor on a road; on a road, where none is in its way, a jam it was in runs down). */
 static void look(nav_crowd *c, worker *w, event_list *into, uint32_t i)
 {
+    bool was_home = c->home[i] != UINT32_MAX;
+    float was_x = c->mine[i].x, was_z = c->mine[i].z;
     look_along(c, w, into, i);
     agent *a = &c->agents[i];
     c->home[i] = UINT32_MAX;
+    c->mine[i].on_link = 1; /* (out of the hash: a neighbour of none, on the lists too) */
     if (!a->active) return;
     if (!c->avoids[i] && a->state != NAV_AGENT_ON_LINK) {
         a->jammed = fmax(a->jammed - c->dt, 0);
@@ -1578,6 +1674,12 @@ static void look(nav_crowd *c, worker *w, event_list *into, uint32_t i)
                           a->params.radius,
                           i & 0x7fffffffu,
                           a->state == NAV_AGENT_ON_LINK};
+    if (!was_home) {
+        w->entered = true;
+    } else {
+        double mx = (double)c->mine[i].x - was_x, mz = (double)c->mine[i].z - was_z;
+        w->moved = fmax(w->moved, sqrt(mx * mx + mz * mz));
+    }
 }
 
 static bool look_at_chunk(void *ctx, void *scratch, uint32_t chunk)
@@ -1806,8 +1908,15 @@ nav_status nav_crowd_tick(nav_crowd *c, double dt)
     c->longest_step = c->fastest * dt;
     /* (spot_clear looks in the 3 x 3 cells round a point) */
     c->next_cell = fmax(c->range / 2, 2 * c->widest), c->next_fine_cell = fmax(c->range / 6, 2 * c->widest);
-    for (uint32_t t = 0; t < c->threads; t++) c->workers[t].failed = 0;
+    for (uint32_t t = 0; t < c->threads; t++)
+        c->workers[t].failed = 0, c->workers[t].moved = 0, c->workers[t].entered = false;
     run_chunks(c, c->chunks, look_at_chunk);
+    double moved = 0; /* (the lists: how far any agent in the hash moved, or a new one in it) */
+    for (uint32_t t = 0; t < c->threads; t++) {
+        moved = fmax(moved, c->workers[t].moved);
+        if (c->workers[t].entered) c->list_epoch++;
+    }
+    c->moved += moved;
     for (uint32_t k = 0; k < c->chunks; k++) { /* what they told, in the agents' order */
         event_list *l = &c->chunk_events[k];
         for (uint32_t e = 0; e < l->count; e++) ring_push(c, &l->events[e]);
