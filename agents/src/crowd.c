@@ -242,6 +242,8 @@ struct nav_crowd {
     /* woken[pass % 2][e]: pass (pass_count) looked for by the agent in slot e, one having found it
      * overlapping in the pass before */
     atomic_uint *woken[2];
+    /* a pass after the first: the slots of those it looks for (pushed or woken by the last), in order */
+    uint32_t *lookers, looker_count;
     uint32_t *slot, placed_count, pass_count;
     double widest, fastest, longest_step, strayed;
     bool again, few; /* few: the last pass pushed at most FEW_PUSHED (the crushed are parted again) */
@@ -398,6 +400,7 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->crushed = nav__alloc(&a, nav__mul_size(max, sizeof *c->crushed));
     for (int k = 0; k < 2; k++) c->woken[k] = nav__calloc(&a, max, sizeof *c->woken[k]); /* (0: none) */
     c->slot = nav__alloc(&a, nav__mul_size(max, sizeof *c->slot));
+    c->lookers = nav__alloc(&a, nav__mul_size(max, sizeof *c->lookers));
     c->chunk_events = nav__calloc(&a, c->chunks, sizeof *c->chunk_events);
     c->workers = nav__calloc(&a, c->threads, sizeof *c->workers);
     c->replans = nav__alloc(&a, nav__mul_size(c->max_replans, sizeof *c->replans));
@@ -406,7 +409,7 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
                 c->avoids && c->preferred && c->start && c->near_by && c->fine_start && c->fine_by &&
                 c->home && c->fine_home && c->mine && c->steering && c->after && c->push && c->crushed &&
                 c->woken[0] && c->woken[1] && c->slot && c->chunk_events && c->workers && c->replans &&
-                c->lists && c->locked;
+                c->lists && c->lookers && c->locked;
     for (uint32_t t = 0; made && t < c->threads; t++) made = worker_make(c, &c->workers[t]);
     nav_status s = made ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s) && c->threads > 1) {
@@ -472,6 +475,7 @@ void nav_crowd_destroy(nav_crowd *c)
     for (int k = 0; k < 2; k++) nav__free(&a, c->woken[k]);
     nav__free(&a, c->slot);
     nav__free(&a, c->lists);
+    nav__free(&a, c->lookers);
     nav__free(&a, c->chunk_events);
     nav__free(&a, c->workers);
     nav__free(&a, c->replans);
@@ -490,7 +494,7 @@ size_t nav_crowd_memory_bytes(const nav_crowd *c)
             (sizeof *c->agents + MAX_WALLS * sizeof *c->walls + sizeof *c->was + sizeof *c->floor_y + 2 +
              sizeof *c->preferred + 3 * sizeof *c->near_by + 2 * sizeof *c->home + sizeof *c->steering +
              sizeof *c->candidates + 2 * sizeof *c->after + sizeof *c->crushed + 2 * sizeof *c->woken[0] +
-             sizeof *c->slot + sizeof *c->lists) +
+             sizeof *c->slot + sizeof *c->lists + sizeof *c->lookers) +
         2 * ((size_t)c->buckets + 1) * sizeof *c->start + (size_t)c->event_capacity * sizeof *c->events +
         nav_world_query_memory_bytes(c->query) +
         (size_t)c->path.capacity * (sizeof *c->path.points + sizeof *c->path.nodes) +
@@ -1783,11 +1787,22 @@ static void part(nav_crowd *c, worker *w, uint32_t e)
     if (n && (px != 0 || pz != 0)) c->push[e] = (nav__orca_vec){px / n, pz / n}, w->pushing++;
 }
 
+/* The slots a pass looks at: all in the first, the lookers after (part_all). */
+static uint32_t pass_count_of(const nav_crowd *c)
+{
+    return c->again ? c->looker_count : c->placed_count;
+}
+
+static uint32_t pass_slot(const nav_crowd *c, uint32_t k)
+{
+    return c->again ? c->lookers[k] : k;
+}
+
 static bool part_chunk(void *ctx, void *scratch, uint32_t chunk)
 {
     nav_crowd *c = ctx;
-    uint32_t end = c->placed_count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->placed_count;
-    for (uint32_t e = chunk * CHUNK; e < end; e++) part(c, scratch, e);
+    uint32_t count = pass_count_of(c), end = count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : count;
+    for (uint32_t k = chunk * CHUNK; k < end; k++) part(c, scratch, pass_slot(c, k));
     return true;
 }
 
@@ -1811,8 +1826,9 @@ static bool push_chunk(void *ctx, void *scratch, uint32_t chunk)
 {
     nav_crowd *c = ctx;
     worker *w = scratch;
-    uint32_t end = c->placed_count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->placed_count;
-    for (uint32_t e = chunk * CHUNK; e < end; e++) {
+    uint32_t count = pass_count_of(c), end = count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : count;
+    for (uint32_t k = chunk * CHUNK; k < end; k++) {
+        uint32_t e = pass_slot(c, k);
         if (c->push[e].x == 0 && c->push[e].z == 0) continue;
         uint32_t i = c->near_by[e].id;
         agent *a = &c->agents[i];
@@ -1867,11 +1883,20 @@ static void part_all(nav_crowd *c)
         c->pass_count++;
         pushing = 0;
         for (uint32_t t = 0; t < c->threads; t++) c->workers[t].pushing = 0, c->workers[t].strayed = 0;
-        run_chunks(c, chunks, part_chunk);
+        uint32_t count = pass_count_of(c), pass_chunks = count / CHUNK + (count % CHUNK != 0);
+        run_chunks(c, pass_chunks, part_chunk);
         for (uint32_t t = 0; t < c->threads; t++) pushing += c->workers[t].pushing;
         if (!pushing) break;
-        run_chunks(c, chunks, push_chunk);
+        run_chunks(c, pass_chunks, push_chunk);
         for (uint32_t t = 0; t < c->threads; t++) c->strayed = fmax(c->strayed, c->workers[t].strayed);
+        /* who looks in the next pass: those pushed, those woken */
+        const atomic_uint *wake = c->woken[(c->pass_count + 1) % 2];
+        uint32_t n = 0;
+        for (uint32_t e = 0; e < c->placed_count; e++)
+            if (c->push[e].x != 0 || c->push[e].z != 0 ||
+                atomic_load_explicit(&wake[e], memory_order_relaxed) == c->pass_count + 1)
+                c->lookers[n++] = e;
+        c->looker_count = n;
     }
     run_chunks(c, chunks, jam_chunk);
 }
