@@ -43,16 +43,17 @@
 #define SQUEEZED             0.7 /* this much of its size (it avoids as if so) */
 #define DEFAULT_CLOSED_WAIT  2.0
 #define DEFAULT_REPLANS      8
-#define CHUNK                64 /* agents a thread takes at a time in a tick */
-#define MAX_WALLS            8  /* walls an agent keeps clear of: the nearest */
-#define LIST_CAP             32 /* agents an agent's list of those near it holds (near_list) */
-#define LIST_SKIN                                                                                            \
-    0.1                         /* of the neighbour range: how much farther than its farthest                \
-                                 * neighbour an agent's list reaches */
-#define SIGHT_RADII          30 /* how far (in its radii) an agent looks for a shortcut to a later corner */
-#define MAX_FLOWS            16 /* flow fields held at once */
-#define FLOW_MIN_AGENTS      8  /* agents that share a goal before a flow field may pay */
-#define FLOW_LOOK_AHEAD      16 /* cells of its flow an agent may see ahead in a tick */
+#define CHUNK                64  /* agents a thread takes at a time in a tick */
+#define MAX_WALLS            8   /* walls an agent keeps clear of: the nearest */
+#define LIST_CAP             32  /* agents an agent's list of those near it holds (near_list) */
+#define LIST_SKIN            0.1 /* of the neighbour range: a list's reach past the farthest neighbour */
+#define LIST_TICKS           5   /* a list that holds for fewer ticks cost more than it saved: */
+#define LIST_REST            8   /* the next is made so many ticks later (the hash searched meanwhile), */
+#define LIST_REST_MOST       128 /* twice as many each time again, up to so many */
+#define SIGHT_RADII          30  /* how far (in its radii) an agent looks for a shortcut to a later corner */
+#define MAX_FLOWS            16  /* flow fields held at once */
+#define FLOW_MIN_AGENTS      8   /* agents that share a goal before a flow field may pay */
+#define FLOW_LOOK_AHEAD      16  /* cells of its flow an agent may see ahead in a tick */
 #define DEFAULT_WALL_HORIZON 1.0
 #define AIM_TICKS            8  /* an agent on a navmesh leg works its corner out again at least so often */
 #define DENSE                12 /* agents in a cell of the hash (half the neighbour range across): a crowd */
@@ -134,7 +135,8 @@ typedef struct placed {
 typedef struct near_list {
     nav__orca_vec from;
     double reach, moved;
-    uint64_t epoch;
+    uint64_t epoch, made, rest; /* made: the tick it was made; rest: no list before this tick, */
+    uint32_t rest_ticks;        /* the next rest's ticks (0: LIST_REST) */
     uint32_t count;
     uint32_t ids[LIST_CAP];
 } near_list;
@@ -1480,29 +1482,41 @@ static bool from_list(const nav_crowd *c, worker *w, uint32_t i, uint32_t *found
 /* Agent i's nearest neighbours within range on its floor (their heights overlapping), into w->near:
  * their count, the max_neighbours nearest (ties by id). They are taken from its list (from_list)
  * while it holds them; else a new list is made (as far as the farthest neighbour it kept a tick
- * before, and LIST_SKIN of the range more), and they are taken from that. Where that does not hold
- * them either, they are looked for in the hash, first within a guess (as far as the farthest kept a
- * tick before and two of the longest steps more: if it holds max_neighbours, those are the
+ * before, and LIST_SKIN of the range more), and they are taken from that; but not for a while after
+ * a list that held for fewer than LIST_TICKS (in a crush, where pushes are long, a list made every
+ * tick or two costs more than it saves: LIST_REST ticks, twice as many each time again). Where no
+ * list holds them, they are looked for in the hash, first within a guess (as far as the farthest
+ * kept a tick before and two of the longest steps more: if it holds max_neighbours, those are the
  * nearest), then within range. */
 static uint32_t neighbours(const nav_crowd *c, worker *w, uint32_t i)
 {
     agent *a = &c->agents[i];
     uint32_t n, most = c->max_neighbours;
-    bool lists = most < LIST_CAP; /* (a list holds more) */
-    if (lists && !from_list(c, w, i, &n)) {
+    near_list *l = &c->lists[i];
+    bool lists = most < LIST_CAP, found = lists && from_list(c, w, i, &n); /* (a list holds more) */
+    if (lists && !found) {
+        if (l->epoch == c->list_epoch && c->ticks - l->made < LIST_TICKS) { /* (held too short a time) */
+            uint32_t ticks = l->rest_ticks ? l->rest_ticks : LIST_REST;
+            l->rest = c->ticks + ticks;
+            l->rest_ticks = ticks < LIST_REST_MOST ? 2 * ticks : ticks;
+        } else if (l->epoch == c->list_epoch) {
+            l->rest_ticks = 0;
+        }
+        l->epoch = 0; /* (none) */
+    }
+    if (lists && !found && c->ticks >= l->rest) {
         hash_view h = hash_for(c, i), coarse = {c->cell, c->start, c->near_by, false};
         double reach = fmin(a->near_reach, c->range) + LIST_SKIN * c->range;
         if (reach > 6 * h.cell) h = coarse; /* (the cells round one reach 6 of them at least) */
         reach = fmin(reach, 6 * h.cell);
         uint32_t listed = nearest_in(c, w, i, h, LIST_CAP, reach * reach, true);
-        near_list *l = &c->lists[i];
         l->from = c->was[i].position;
         l->reach = listed == LIST_CAP ? sqrt(w->near_dist[LIST_CAP - 1]) : reach;
-        l->moved = c->moved, l->epoch = c->list_epoch, l->count = listed;
+        l->moved = c->moved, l->epoch = c->list_epoch, l->made = c->ticks, l->count = listed;
         memcpy(l->ids, w->near, listed * sizeof *l->ids);
-        lists = from_list(c, w, i, &n);
+        found = from_list(c, w, i, &n);
     }
-    if (!lists) {
+    if (!found) {
         hash_view h = hash_for(c, i);
         double range = c->range * c->range, guess = a->near_reach + 2 * c->longest_step + 0.01 * c->range;
         n = nearest_in(c, w, i, h, most, guess * guess < range ? guess * guess : range, false);
