@@ -533,15 +533,13 @@ static void test_newcomer_avoided(void **state)
         assert_true(nav_crowd_agent(crowd, a, &at));
         nav_vec3 ahead = {at.place.position.x + 2 * walker.radius + 0.08f, 0, 2.5f};
         assert_int_equal(nav_crowd_add_agent(crowd, ahead, &walker, &b), NAV_SUCCESS);
-        double nearest = INFINITY, pushed = 0;
+        double pushed = 0; /* (overlaps are parted within the tick: the push is what shows one) */
         for (int k = 0; k < 30; k++) {
             assert_int_equal(nav_crowd_tick(crowd, 1.0 / 30), NAV_SUCCESS);
-            nav_agent_info ia, ib;
-            assert_true(nav_crowd_agent(crowd, a, &ia) && nav_crowd_agent(crowd, b, &ib));
-            nearest = fmin(nearest, nav_vec3_dist_xz(ia.place.position, ib.place.position));
+            nav_agent_info ib;
+            assert_true(nav_crowd_agent(crowd, b, &ib));
             pushed = fmax(pushed, nav_vec3_dist_xz(ib.place.position, ahead));
         }
-        assert_true(nearest > 2 * walker.radius - 1e-3);
         assert_true(pushed < 1e-4);
         nav_crowd_destroy(crowd);
     }

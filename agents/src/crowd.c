@@ -1385,8 +1385,8 @@ static void fill_buckets(nav_crowd *c)
 }
 
 /* Keeps neighbour j at squared distance d2 among the `most` nearest (nearest first, ties by id; once
- * only); n found so far. */
-static uint32_t keep_near(uint32_t most, worker *w, uint32_t n, uint32_t j, double d2)
+ * only: twice_seen, when j may be offered again); n found so far. */
+static inline uint32_t keep_near(uint32_t most, worker *w, uint32_t n, uint32_t j, double d2, bool twice_seen)
 {
     uint32_t *id = w->near, last = n < most ? n : most - 1;
     double *dist = w->near_dist;
@@ -1396,7 +1396,7 @@ static uint32_t keep_near(uint32_t most, worker *w, uint32_t n, uint32_t j, doub
     uint32_t dropped_id = id[last], at = last;
     for (; at > 0 && (dist[at - 1] > d2 || (dist[at - 1] == d2 && id[at - 1] > j)); at--)
         dist[at] = dist[at - 1], id[at] = id[at - 1];
-    if (at > 0 && id[at - 1] == j) { /* seen in a bucket two cells share: all back as it was */
+    if (twice_seen && at > 0 && id[at - 1] == j) { /* seen in a bucket two cells share: as it was */
         for (; at < last; at++) dist[at] = dist[at + 1], id[at] = id[at + 1];
         dist[last] = dropped, id[last] = dropped_id;
         return n;
@@ -1439,7 +1439,7 @@ static uint32_t nearest_in(const nav_crowd *c, worker *w, uint32_t i, hash_view 
             const placed *o = &h.by[e];
             double ox = o->x - x, oz = o->z - z, d2 = ox * ox + oz * oz;
             if (d2 <= cutoff && o->id != i && (all || on_floor(o, y, half_height))) {
-                n = keep_near(most, w, n, o->id, d2);
+                n = keep_near(most, w, n, o->id, d2, true);
                 if (n == most) cutoff = w->near_dist[n - 1];
             }
         }
@@ -1460,20 +1460,14 @@ static bool from_list(const nav_crowd *c, worker *w, uint32_t i, uint32_t *found
            range = c->range * c->range, cutoff = range;
     if (!(sure > 0)) return false;
     float y = c->floor_y[i], half_height = 0.5f * c->agents[i].params.height;
-    uint32_t n = 0, most = c->max_neighbours, *id = w->near;
-    double *dist = w->near_dist;
+    uint32_t n = 0, most = c->max_neighbours;
     for (uint32_t k = 0; k < l->count; k++) {
         uint32_t j = l->ids[k];
         const placed *o = &c->mine[j]; /* (one out of the hash is on no floor: look) */
         double ox = o->x - x, oz = o->z - z, d2 = ox * ox + oz * oz;
         if (d2 > cutoff || !on_floor(o, y, half_height)) continue;
-        uint32_t at = n < most ? n : most - 1; /* (keep_near's, on a list that holds each once) */
-        if (n == most && (dist[at] < d2 || (dist[at] == d2 && id[at] < j))) continue;
-        for (; at > 0 && (dist[at - 1] > d2 || (dist[at - 1] == d2 && id[at - 1] > j)); at--)
-            dist[at] = dist[at - 1], id[at] = id[at - 1];
-        dist[at] = d2, id[at] = j;
-        if (n < most) n++;
-        if (n == most) cutoff = dist[n - 1];
+        n = keep_near(most, w, n, j, d2, false); /* (a list holds each once) */
+        if (n == most) cutoff = w->near_dist[n - 1];
     }
     *found = n;
     return (n == most ? w->near_dist[n - 1] : range) < sure * sure;
@@ -1494,12 +1488,12 @@ static uint32_t neighbours(const nav_crowd *c, worker *w, uint32_t i)
     uint32_t n, most = c->max_neighbours;
     near_list *l = &c->lists[i];
     bool lists = most < LIST_CAP, found = lists && from_list(c, w, i, &n); /* (a list holds more) */
-    if (lists && !found) {
-        if (l->epoch == c->list_epoch && c->ticks - l->made < LIST_TICKS) { /* (held too short a time) */
+    if (lists && !found && l->epoch == c->list_epoch) {                    /* (it held until now) */
+        if (c->ticks - l->made < LIST_TICKS) {                             /* (too short a time) */
             uint32_t ticks = l->rest_ticks ? l->rest_ticks : LIST_REST;
             l->rest = c->ticks + ticks;
             l->rest_ticks = ticks < LIST_REST_MOST ? 2 * ticks : ticks;
-        } else if (l->epoch == c->list_epoch) {
+        } else {
             l->rest_ticks = 0;
         }
         l->epoch = 0; /* (none) */
