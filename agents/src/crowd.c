@@ -187,6 +187,8 @@ typedef struct worker {
      * and whether one came into the hash */
     double moved;
     bool entered;
+    /* a parting's pass: the slots it woke for the next (woken; max_agents room: each once) */
+    uint32_t *woke, woke_count;
 } worker;
 
 struct nav_crowd {
@@ -244,8 +246,10 @@ struct nav_crowd {
     /* woken[pass % 2][e]: pass (pass_count) looked for by the agent in slot e, one having found it
      * overlapping in the pass before */
     atomic_uint *woken[2];
-    /* a pass after the first: the slots of those it looks for (pushed or woken by the last), in order */
+    /* a pass after the first: the slots of those it looks for (pushed or woken by the last), in order
+     * (gathered from the workers' woke lists through the bits of looker_bits, a bit a slot) */
     uint32_t *lookers, looker_count;
+    uint64_t *looker_bits;
     uint32_t *slot, placed_count, pass_count;
     double widest, fastest, longest_step, strayed;
     bool again, few; /* few: the last pass pushed at most FEW_PUSHED (the crushed are parted again) */
@@ -312,8 +316,9 @@ static bool worker_make(nav_crowd *c, worker *w)
     uint32_t most = c->max_neighbours > LIST_CAP ? c->max_neighbours : LIST_CAP; /* (a list's too) */
     w->near = nav__calloc(a, most, sizeof *w->near); /* (read before they are found: keep_near) */
     w->near_dist = nav__calloc(a, most, sizeof *w->near_dist);
+    w->woke = nav__alloc(a, nav__mul_size(c->max_agents, sizeof *w->woke));
     nav_path_init(&w->path, a);
-    return w->lines && w->projected && w->near && w->near_dist &&
+    return w->lines && w->projected && w->near && w->near_dist && w->woke &&
            !nav_failed(nav_world_query_create(c->world, a, &w->query));
 }
 
@@ -324,6 +329,7 @@ static void worker_free(nav_crowd *c, worker *w)
     nav__free(a, w->projected);
     nav__free(a, w->near);
     nav__free(a, w->near_dist);
+    nav__free(a, w->woke);
     nav_path_destroy(&w->path);
     nav_world_query_destroy(w->query);
 }
@@ -403,6 +409,7 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     for (int k = 0; k < 2; k++) c->woken[k] = nav__calloc(&a, max, sizeof *c->woken[k]); /* (0: none) */
     c->slot = nav__alloc(&a, nav__mul_size(max, sizeof *c->slot));
     c->lookers = nav__alloc(&a, nav__mul_size(max, sizeof *c->lookers));
+    c->looker_bits = nav__calloc(&a, max / 64 + 1, sizeof *c->looker_bits); /* (0: none) */
     c->chunk_events = nav__calloc(&a, c->chunks, sizeof *c->chunk_events);
     c->workers = nav__calloc(&a, c->threads, sizeof *c->workers);
     c->replans = nav__alloc(&a, nav__mul_size(c->max_replans, sizeof *c->replans));
@@ -411,7 +418,7 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
                 c->avoids && c->preferred && c->start && c->near_by && c->fine_start && c->fine_by &&
                 c->home && c->fine_home && c->mine && c->steering && c->after && c->push && c->crushed &&
                 c->woken[0] && c->woken[1] && c->slot && c->chunk_events && c->workers && c->replans &&
-                c->lists && c->lookers && c->locked;
+                c->lists && c->lookers && c->looker_bits && c->locked;
     for (uint32_t t = 0; made && t < c->threads; t++) made = worker_make(c, &c->workers[t]);
     nav_status s = made ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s) && c->threads > 1) {
@@ -478,6 +485,7 @@ void nav_crowd_destroy(nav_crowd *c)
     nav__free(&a, c->slot);
     nav__free(&a, c->lists);
     nav__free(&a, c->lookers);
+    nav__free(&a, c->looker_bits);
     nav__free(&a, c->chunk_events);
     nav__free(&a, c->workers);
     nav__free(&a, c->replans);
@@ -497,15 +505,17 @@ size_t nav_crowd_memory_bytes(const nav_crowd *c)
              sizeof *c->preferred + 3 * sizeof *c->near_by + 2 * sizeof *c->home + sizeof *c->steering +
              sizeof *c->candidates + 2 * sizeof *c->after + sizeof *c->crushed + 2 * sizeof *c->woken[0] +
              sizeof *c->slot + sizeof *c->lists + sizeof *c->lookers) +
+        ((size_t)c->max_agents / 64 + 1) * sizeof *c->looker_bits +
         2 * ((size_t)c->buckets + 1) * sizeof *c->start + (size_t)c->event_capacity * sizeof *c->events +
         nav_world_query_memory_bytes(c->query) +
         (size_t)c->path.capacity * (sizeof *c->path.points + sizeof *c->path.nodes) +
         (c->pool ? sizeof *c->pool : 0) + (size_t)c->chunks * sizeof *c->chunk_events +
         (size_t)c->max_replans * sizeof *c->replans;
     for (uint32_t t = 0; t < c->threads; t++)
-        bytes += sizeof *c->workers + (size_t)c->max_neighbours * 2 * sizeof(nav__orca_line) +
+        bytes += sizeof *c->workers + ((size_t)c->max_neighbours + MAX_WALLS) * 2 * sizeof(nav__orca_line) +
                  (size_t)(c->max_neighbours > LIST_CAP ? c->max_neighbours : LIST_CAP) *
                      (sizeof(uint32_t) + sizeof(double)) +
+                 (size_t)c->max_agents * sizeof(uint32_t) +
                  nav_world_query_memory_bytes(c->workers[t].query) +
                  (size_t)c->workers[t].path.capacity * (sizeof(nav_vec3) + sizeof(uint32_t));
     for (uint32_t k = 0; k < c->chunks; k++)
@@ -1355,8 +1365,9 @@ static void fill_buckets(nav_crowd *c)
     uint32_t *start = c->start;
     c->cell = c->next_cell, c->fine_cell = c->next_fine_cell;
     memset(start, 0, ((size_t)c->buckets + 1) * sizeof *start);
+    bool crowded = false;                        /* (a bucket holds DENSE or more) */
     for (uint32_t i = 0; i < c->max_agents; i++) /* how many in each, */
-        if (c->home[i] != UINT32_MAX) start[c->home[i]]++;
+        if (c->home[i] != UINT32_MAX) crowded |= ++start[c->home[i]] >= DENSE;
     for (uint32_t b = 1; b <= c->buckets; b++) start[b] += start[b - 1]; /* where each ends, */
     for (uint32_t i = c->max_agents; i-- > 0;) /* and each from its end down: then start[b] is its start */
         if (c->home[i] != UINT32_MAX) c->near_by[--start[c->home[i]]] = c->mine[i];
@@ -1372,8 +1383,6 @@ static void fill_buckets(nav_crowd *c)
     for (uint32_t i = 0; i < c->max_agents; i++)
         if (c->steers[i] && !c->avoids[i]) c->steering[n++] = i;
     c->steering_count = n;
-    bool crowded = false;
-    for (uint32_t b = 0; b < c->buckets && !crowded; b++) crowded = start[b + 1] - start[b] >= DENSE;
     if (!crowded) return;
     uint32_t *fine = c->fine_start;
     memset(fine, 0, ((size_t)c->buckets + 1) * sizeof *fine);
@@ -1739,6 +1748,16 @@ static bool both_squeeze(const nav_crowd *c, const placed *p, const placed *o)
  * flow. (Those it may overlap are looked for in the hash's cells within its radius, the widest
  * radius and twice the farthest an agent strayed from the hash: at most 9 x 9 cells, four times the
  * two widest across.) */
+/* Slot e woken for the parting's next pass (on the worker's list once: a slot on two lists is
+ * gathered once, part_all). */
+static void wake_up(const nav_crowd *c, worker *w, uint32_t e)
+{
+    atomic_uint *wake = &c->woken[(c->pass_count + 1) % 2][e];
+    if (atomic_load_explicit(wake, memory_order_relaxed) == c->pass_count + 1) return;
+    atomic_store_explicit(wake, c->pass_count + 1, memory_order_relaxed);
+    w->woke[w->woke_count++] = e;
+}
+
 static void part(nav_crowd *c, worker *w, uint32_t e)
 {
     const placed *p = &c->near_by[e];
@@ -1752,7 +1771,6 @@ static void part(nav_crowd *c, worker *w, uint32_t e)
         return;
     hash_view h = hash_for(c, i);
     if (c->again && h.fine) return;
-    atomic_uint *wake = c->woken[(c->pass_count + 1) % 2]; /* (those it finds, for the next pass) */
     double x = c->after[e].x, z = c->after[e].z, hx = c->was[i].position.x, hz = c->was[i].position.z,
            reach = p->radius + c->widest + 2 * c->strayed; /* (from where the hash has them) */
     /* the cells within reach (as wide as the two widest agents at least: one to four, unless a step is
@@ -1781,8 +1799,7 @@ static void part(nav_crowd *c, worker *w, uint32_t e)
                     room = c->was[i].radius + c->was[o->id].radius;
                     if (d2 >= room * room) continue;
                 }
-                atomic_store_explicit(&wake[h.fine ? c->slot[o->id] : f], c->pass_count + 1,
-                                      memory_order_relaxed);
+                wake_up(c, w, h.fine ? c->slot[o->id] : f); /* (those it finds, for the next pass) */
                 double d = sqrt(d2);
                 if (d > 1e-9)
                     px += 0.5 * (room - d) * ox / d, pz += 0.5 * (room - d) * oz / d;
@@ -1853,6 +1870,8 @@ static bool push_chunk(void *ctx, void *scratch, uint32_t chunk)
         nav__orca_vec now = {a->place.position.x, a->place.position.z};
         if (now.x == c->after[e].x && now.z == c->after[e].z)
             c->push[e] = (nav__orca_vec){0, 0}; /* (held by a wall, or too short a push for a float) */
+        else
+            wake_up(c, w, e); /* (it looks again in the next pass) */
         c->after[e] = now;
         double sx = c->after[e].x - c->was[i].position.x, sz = c->after[e].z - c->was[i].position.z;
         w->strayed = fmax(w->strayed, sqrt(sx * sx + sz * sz)); /* (not hypot: its guards are slow) */
@@ -1890,20 +1909,25 @@ static void part_all(nav_crowd *c)
         c->again = pass > 0, c->few = pushing <= FEW_PUSHED;
         c->pass_count++;
         pushing = 0;
-        for (uint32_t t = 0; t < c->threads; t++) c->workers[t].pushing = 0, c->workers[t].strayed = 0;
+        for (uint32_t t = 0; t < c->threads; t++)
+            c->workers[t].pushing = 0, c->workers[t].strayed = 0, c->workers[t].woke_count = 0;
         uint32_t count = pass_count_of(c), pass_chunks = count / CHUNK + (count % CHUNK != 0);
         run_chunks(c, pass_chunks, part_chunk);
         for (uint32_t t = 0; t < c->threads; t++) pushing += c->workers[t].pushing;
         if (!pushing) break;
         run_chunks(c, pass_chunks, push_chunk);
         for (uint32_t t = 0; t < c->threads; t++) c->strayed = fmax(c->strayed, c->workers[t].strayed);
-        /* who looks in the next pass: those pushed, those woken */
-        const atomic_uint *wake = c->woken[(c->pass_count + 1) % 2];
+        /* who looks in the next pass: those pushed, those woken (the workers' lists, in slot order) */
+        uint64_t *bits = c->looker_bits;
+        for (uint32_t t = 0; t < c->threads; t++)
+            for (uint32_t k = 0; k < c->workers[t].woke_count; k++) {
+                uint32_t e = c->workers[t].woke[k];
+                bits[e / 64] |= 1ull << (e % 64);
+            }
         uint32_t n = 0;
-        for (uint32_t e = 0; e < c->placed_count; e++)
-            if (c->push[e].x != 0 || c->push[e].z != 0 ||
-                atomic_load_explicit(&wake[e], memory_order_relaxed) == c->pass_count + 1)
-                c->lookers[n++] = e;
+        for (uint32_t word = 0; word <= c->placed_count / 64; word++)
+            for (; bits[word]; bits[word] &= bits[word] - 1)
+                c->lookers[n++] = word * 64 + (uint32_t)__builtin_ctzll(bits[word]);
         c->looker_count = n;
     }
     run_chunks(c, chunks, jam_chunk);

@@ -538,6 +538,25 @@ bool nav__mesh_poly_contains_xz(const nav_mesh *m, uint32_t p, double x, double 
     return true;
 }
 
+bool nav__mesh_poly_contains2_xz(const nav_mesh *m, uint32_t p, double x, double z, double x2, double z2,
+                                 bool *second)
+{
+    uint32_t first = m->poly_first[p], last = m->poly_first[p + 1];
+    bool in2 = true;
+    if (first < last) {
+        nav_vec3 b = m->verts[m->edge_vert[first]], a;
+        for (uint32_t e = last; e-- > first;) { /* (as nav__mesh_poly_contains_xz's, both at once) */
+            a = m->verts[m->edge_vert[e]];
+            double ex = (double)b.x - a.x, ez = (double)b.z - a.z;
+            if (ex * (z - a.z) - ez * (x - a.x) < 0) return false;
+            in2 &= !(ex * (z2 - a.z) - ez * (x2 - a.x) < 0);
+            b = a;
+        }
+    }
+    *second = in2;
+    return true;
+}
+
 void nav__mesh_poly_closest_xz(const nav_mesh *m, uint32_t p, double x, double z, double *cx, double *cz)
 {
     if (nav__mesh_poly_contains_xz(m, p, x, z)) {

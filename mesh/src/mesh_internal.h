@@ -225,6 +225,9 @@ uint32_t nav__mesh_nearest(const nav_mesh *m, double x, double y, double z, doub
 
 /* Point (x, z) against polygon p, in doubles: true when inside or on its boundary. */
 bool nav__mesh_poly_contains_xz(const nav_mesh *mesh, uint32_t p, double x, double z);
+/* The same for (x, z) and, when that is in, for (x2, z2) into *second: one walk round p for two. */
+bool nav__mesh_poly_contains2_xz(const nav_mesh *mesh, uint32_t p, double x, double z, double x2, double z2,
+                                 bool *second);
 /* The point of polygon p nearest to (x, z). */
 void nav__mesh_poly_closest_xz(const nav_mesh *mesh, uint32_t p, double x, double z, double *cx, double *cz);
 /* The floor height of polygon p at (x, z): its height triangles' (the one holding the point, or the

@@ -104,15 +104,17 @@ static bool on_end_surface(const nav_mesh *m, uint32_t p, nav_vec3 end)
 
 /* What a raycast and a move check first: finite points, start inside start_poly, the filter's
  * costs valid (then set in q->area_cost) and start_poly one it allows. NAV_SUCCESS, or a failure:
- * NAV_INVALID_PARAM, or nav__query_set_costs's. */
+ * NAV_INVALID_PARAM, or nav__query_set_costs's. *end_in (when asked for, on success): whether end
+ * is inside start_poly too. */
 static nav_status walk_begin(nav_mesh_query *q, const nav_mesh_filter *filter, uint32_t start_poly,
-                             nav_vec3 start, nav_vec3 end)
+                             nav_vec3 start, nav_vec3 end, bool *end_in)
 {
     const nav_mesh *m = q->mesh;
     bool leaves_out;
     if (!(isfinite(start.x) && isfinite(start.y) && isfinite(start.z) && isfinite(end.x) && isfinite(end.y) &&
           isfinite(end.z) && start_poly < m->poly_count &&
-          nav__mesh_poly_contains_xz(m, start_poly, start.x, start.z)))
+          (end_in ? nav__mesh_poly_contains2_xz(m, start_poly, start.x, start.z, end.x, end.z, end_in)
+                  : nav__mesh_poly_contains_xz(m, start_poly, start.x, start.z))))
         return NAV_FAILURE | NAV_INVALID_PARAM;
     nav_status s = nav__query_set_costs(q, filter, &leaves_out);
     if (nav_failed(s)) return s;
@@ -126,7 +128,7 @@ nav_status nav_mesh_raycast(nav_mesh_query *q, const nav_mesh_filter *filter, ui
     if (!q || !hit || (!polys && max_polys)) return NAV_FAILURE | NAV_INVALID_PARAM;
     const nav_mesh *m = q->mesh;
     *hit = (nav_mesh_raycast_hit){0, start, start_poly, NAV_MESH_NO_POLY, {0, 0, 0}, 0};
-    nav_status begun = walk_begin(q, filter, start_poly, start, end);
+    nav_status begun = walk_begin(q, filter, start_poly, start, end, NULL);
     if (nav_failed(begun)) return begun;
 
     double sx = start.x, sz = start.z, dx = (double)end.x - sx, dz = (double)end.z - sz;
@@ -240,9 +242,10 @@ nav_status nav_mesh_move_along_surface(nav_mesh_query *q, const nav_mesh_filter 
     const nav_mesh *m = q->mesh;
     *result = start;
     *result_poly = start_poly;
-    nav_status begun = walk_begin(q, filter, start_poly, start, target);
+    bool within;
+    nav_status begun = walk_begin(q, filter, start_poly, start, target, &within);
     if (nav_failed(begun)) return begun;
-    if (nav__mesh_poly_contains_xz(m, start_poly, target.x, target.z)) { /* (a step within its polygon: */
+    if (within) { /* (a step within its polygon: */
         *result = nav_vec3_make(target.x, nav__mesh_poly_height(m, start_poly, target.x, target.z),
                                 target.z); /* what the walk would find, inside: as `inside` gives it) */
         return NAV_SUCCESS;
@@ -304,7 +307,7 @@ nav_status nav_mesh_find_walls(nav_mesh_query *q, const nav_mesh_filter *filter,
     if (count) *count = 0;
     if (!q || !count || (!out && capacity) || !(range >= 0 && isfinite(range)))
         return NAV_FAILURE | NAV_INVALID_PARAM;
-    nav_status begun = walk_begin(q, filter, poly, point, point);
+    nav_status begun = walk_begin(q, filter, poly, point, point, NULL);
     if (nav_failed(begun)) return begun;
     const nav_mesh *m = q->mesh;
     /* a breadth-first walk over the polygons whose portals come within range, as a move's */
