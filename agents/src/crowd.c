@@ -1553,12 +1553,13 @@ static nav__orca_vec avoid(const nav_crowd *c, worker *w, uint32_t i, double dt,
      * all at once, they would hold it where it stands */
     bool leave_near = a->jammed > JAM_SECONDS || hash_for(c, i).fine;
     uint32_t n = neighbours(c, w, i), m = hard;
+    double inv_t = 1 / c->time_horizon, inv_dt = 1 / dt;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t j = w->near[k];
         double near = NEAR_LEFT * (c->was[i].radius + c->was[j].radius);
         if (leave_near && w->near_dist[k] < near * near) continue;
         w->lines[m++] =
-            nav__orca_line_of(&c->was[i], &c->was[j], c->time_horizon, dt, c->steers[j] ? 0.5 : 1.0);
+            nav__orca_line_of(&c->was[i], &c->was[j], inv_t, inv_dt, c->steers[j] ? 0.5 : 1.0);
     }
     return nav__orca_solve(w->lines, m, hard, a->params.max_speed, c->preferred[i], w->projected);
 }

@@ -36,46 +36,6 @@ static double det(nav__orca_vec a, nav__orca_vec b)
     return a.x * b.z - a.z * b.x;
 }
 
-nav__orca_line nav__orca_line_of(const nav__orca_agent *a, const nav__orca_agent *b, double time_horizon,
-                                 double dt, double share)
-{
-    nav__orca_vec rel_pos = sub(b->position, a->position), rel_vel = sub(a->velocity, b->velocity), u;
-    double dist_sq = dot(rel_pos, rel_pos), r = a->radius + b->radius, r_sq = r * r;
-    nav__orca_line line;
-    if (dist_sq > r_sq) {
-        /* apart: the cone of relative velocities that meet within time_horizon, its tip cut off by
-         * the disc of radius r / time_horizon around rel_pos / time_horizon */
-        double inv_t = 1 / time_horizon;
-        nav__orca_vec w = sub(rel_vel, scale(rel_pos, inv_t)); /* from the cut-off disc's centre */
-        double w_sq = dot(w, w), along = dot(w, rel_pos);
-        if (along < 0 && along * along > r_sq * w_sq) { /* nearest the cut-off disc */
-            double w_len = sqrt(w_sq);
-            nav__orca_vec unit = scale(w, 1 / w_len);
-            line.direction = v(unit.z, -unit.x);
-            u = scale(unit, r * inv_t - w_len);
-        } else { /* nearest one of the cone's legs */
-            double leg = sqrt(dist_sq - r_sq);
-            if (det(rel_pos, w) > 0) /* the left leg */
-                line.direction =
-                    scale(v(rel_pos.x * leg - rel_pos.z * r, rel_pos.x * r + rel_pos.z * leg), 1 / dist_sq);
-            else /* the right leg */
-                line.direction =
-                    scale(v(rel_pos.x * leg + rel_pos.z * r, -rel_pos.x * r + rel_pos.z * leg), -1 / dist_sq);
-            u = sub(scale(line.direction, dot(rel_vel, line.direction)), rel_vel);
-        }
-    } else {
-        /* overlapping: apart again within the tick */
-        double inv_dt = 1 / dt;
-        nav__orca_vec w = sub(rel_vel, scale(rel_pos, inv_dt));
-        double w_len = sqrt(dot(w, w));
-        nav__orca_vec unit = w_len > 0 ? scale(w, 1 / w_len) : v(1, 0);
-        line.direction = v(unit.z, -unit.x);
-        u = scale(unit, r * inv_dt - w_len);
-    }
-    line.point = add(a->velocity, scale(u, share));
-    return line;
-}
-
 /* The normalised vector (a zero vector stays zero). */
 static nav__orca_vec unit_of(nav__orca_vec a)
 {
