@@ -207,6 +207,10 @@ struct nav_crowd {
      * steers, the velocity it wants and the one avoidance leaves it */
     nav__orca_agent *was;
     float *floor_y;
+    /* its nearest neighbour's distance when the tick began (range: none within it; 0: not looked for,
+     * it does not avoid this tick): the parting's first pass passes by one that no move can have
+     * brought within reach of another */
+    double *apart;
     uint8_t *steers, *avoids; /* avoids: on the ground of a kind with room to pass (no road) */
     nav__orca_vec *preferred;
     /* the agents on the ground by cell of side `cell` (a hash of the cells into `buckets` buckets:
@@ -389,6 +393,7 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->candidates = nav__alloc(&a, nav__mul_size(max, sizeof *c->candidates));
     c->was = nav__alloc(&a, nav__mul_size(max, sizeof *c->was));
     c->floor_y = nav__alloc(&a, nav__mul_size(max, sizeof *c->floor_y));
+    c->apart = nav__alloc(&a, nav__mul_size(max, sizeof *c->apart));
     c->steers = nav__calloc(&a, max, 1);
     c->avoids = nav__alloc(&a, max);
     c->preferred = nav__alloc(&a, nav__mul_size(max, sizeof *c->preferred));
@@ -414,11 +419,11 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->workers = nav__calloc(&a, c->threads, sizeof *c->workers);
     c->replans = nav__alloc(&a, nav__mul_size(c->max_replans, sizeof *c->replans));
     c->locked = pthread_mutex_init(&c->lock, NULL) == 0;
-    bool made = c->agents && c->walls && c->candidates && c->events && c->was && c->floor_y && c->steers &&
-                c->avoids && c->preferred && c->start && c->near_by && c->fine_start && c->fine_by &&
-                c->home && c->fine_home && c->mine && c->steering && c->after && c->push && c->crushed &&
-                c->woken[0] && c->woken[1] && c->slot && c->chunk_events && c->workers && c->replans &&
-                c->lists && c->lookers && c->looker_bits && c->locked;
+    bool made = c->agents && c->walls && c->candidates && c->events && c->was && c->floor_y && c->apart &&
+                c->steers && c->avoids && c->preferred && c->start && c->near_by && c->fine_start &&
+                c->fine_by && c->home && c->fine_home && c->mine && c->steering && c->after && c->push &&
+                c->crushed && c->woken[0] && c->woken[1] && c->slot && c->chunk_events && c->workers &&
+                c->replans && c->lists && c->lookers && c->looker_bits && c->locked;
     for (uint32_t t = 0; made && t < c->threads; t++) made = worker_make(c, &c->workers[t]);
     nav_status s = made ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s) && c->threads > 1) {
@@ -466,6 +471,7 @@ void nav_crowd_destroy(nav_crowd *c)
     for (uint32_t f = 0; f < MAX_FLOWS; f++) nav_flow_field_destroy(c->flows[f].field);
     nav__free(&a, c->was);
     nav__free(&a, c->floor_y);
+    nav__free(&a, c->apart);
     nav__free(&a, c->events);
     nav__free(&a, c->steers);
     nav__free(&a, c->avoids);
@@ -502,9 +508,9 @@ size_t nav_crowd_memory_bytes(const nav_crowd *c)
         sizeof *c +
         (size_t)c->max_agents *
             (sizeof *c->agents + MAX_WALLS * sizeof *c->walls + sizeof *c->was + sizeof *c->floor_y + 2 +
-             sizeof *c->preferred + 3 * sizeof *c->near_by + 2 * sizeof *c->home + sizeof *c->steering +
-             sizeof *c->candidates + 2 * sizeof *c->after + sizeof *c->crushed + 2 * sizeof *c->woken[0] +
-             sizeof *c->slot + sizeof *c->lists + sizeof *c->lookers) +
+             sizeof *c->apart + sizeof *c->preferred + 3 * sizeof *c->near_by + 2 * sizeof *c->home +
+             sizeof *c->steering + sizeof *c->candidates + 2 * sizeof *c->after + sizeof *c->crushed +
+             2 * sizeof *c->woken[0] + sizeof *c->slot + sizeof *c->lists + sizeof *c->lookers) +
         ((size_t)c->max_agents / 64 + 1) * sizeof *c->looker_bits +
         2 * ((size_t)c->buckets + 1) * sizeof *c->start + (size_t)c->event_capacity * sizeof *c->events +
         nav_world_query_memory_bytes(c->query) +
@@ -1553,13 +1559,13 @@ static nav__orca_vec avoid(const nav_crowd *c, worker *w, uint32_t i, double dt,
      * all at once, they would hold it where it stands */
     bool leave_near = a->jammed > JAM_SECONDS || hash_for(c, i).fine;
     uint32_t n = neighbours(c, w, i), m = hard;
+    c->apart[i] = n ? sqrt(w->near_dist[0]) : c->range;
     double inv_t = 1 / c->time_horizon, inv_dt = 1 / dt;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t j = w->near[k];
         double near = NEAR_LEFT * (c->was[i].radius + c->was[j].radius);
         if (leave_near && w->near_dist[k] < near * near) continue;
-        w->lines[m++] =
-            nav__orca_line_of(&c->was[i], &c->was[j], inv_t, inv_dt, c->steers[j] ? 0.5 : 1.0);
+        w->lines[m++] = nav__orca_line_of(&c->was[i], &c->was[j], inv_t, inv_dt, c->steers[j] ? 0.5 : 1.0);
     }
     return nav__orca_solve(w->lines, m, hard, a->params.max_speed, c->preferred[i], w->projected);
 }
@@ -1630,6 +1636,7 @@ static void look_along(nav_crowd *c, worker *w, event_list *into, uint32_t i)
 {
     agent *a = &c->agents[i];
     c->steers[i] = 0;
+    c->apart[i] = 0;
     if (!a->active) return;
     /* (a waypoint graph is a road without width: agents on it pass through each other) */
     c->avoids[i] = nav_world_region_kind_of(c->world, a->place.region) != NAV_WORLD_REGION_WAYPOINTS;
@@ -1770,6 +1777,11 @@ static void part(nav_crowd *c, worker *w, uint32_t e)
                                                        memory_order_relaxed) != c->pass_count) ||
                       (c->crushed[e] && !c->few))))
         return;
+    /* (the first pass: none it can overlap; every move is within the longest step) */
+    if (!c->again && c->apart[i] > p->radius + c->widest + 2 * c->longest_step + 1e-6) {
+        c->crushed[e] = false;
+        return;
+    }
     hash_view h = hash_for(c, i);
     if (c->again && h.fine) return;
     double x = c->after[e].x, z = c->after[e].z, hx = c->was[i].position.x, hz = c->was[i].position.z,

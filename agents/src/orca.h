@@ -35,8 +35,8 @@ typedef struct nav__orca_agent {
  * stands) of avoiding b within time_horizon seconds (or, when they overlap already, within the
  * tick dt), given as inv_t = 1 / time_horizon and inv_dt = 1 / dt. (Here, to be inlined: an agent
  * takes one a neighbour, each tick.) */
-static inline nav__orca_line nav__orca_line_of(const nav__orca_agent *a, const nav__orca_agent *b, double inv_t,
-                                               double inv_dt, double share)
+static inline nav__orca_line nav__orca_line_of(const nav__orca_agent *a, const nav__orca_agent *b,
+                                               double inv_t, double inv_dt, double share)
 {
     double px = b->position.x - a->position.x, pz = b->position.z - a->position.z, /* where b is, */
         vx = a->velocity.x - b->velocity.x, vz = a->velocity.z - b->velocity.z,    /* how a comes on */
