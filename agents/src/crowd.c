@@ -80,7 +80,18 @@ typedef struct agent {
     bool active, has_goal;
     nav_agent_params params;
     nav_world_place place;
-    nav_vec3 velocity, goal;
+    nav_vec3 velocity;
+    /* (what its steering reads and writes, in the tick's order of agents, not theirs: near the
+     * fields above, in a cache line or two) */
+    double stuck;      /* seconds it has made almost no way while wanting to */
+    double jammed;     /* seconds it has made almost no way among others (a jam: it squeezes) */
+    double near_reach; /* its farthest neighbour kept when it last looked (all it could keep), or
+                          INFINITY: where neighbours looks first */
+    /* the walls near it (the crowd's walls[id * MAX_WALLS ..]) as found from walls_from */
+    uint32_t wall_count, walls_region;
+    nav_vec3 walls_from;
+    bool walls_known;
+    nav_vec3 goal;
     nav_agent_state state;
     route route;
     uint32_t corner;        /* the route point it steers to (on a navmesh leg, the leg's last) */
@@ -93,10 +104,6 @@ typedef struct agent {
     nav_vec3 link_from;    /* on a link: where it started across */
     double link_length;    /* and how far it has to go, */
     double link_done;      /* and has gone */
-    double stuck;          /* seconds it has made almost no way while wanting to */
-    double jammed;         /* seconds it has made almost no way among others (a jam: it squeezes) */
-    double near_reach;     /* its farthest neighbour kept when it last looked (all it could keep), or
-                              INFINITY: where neighbours looks first */
     double waited;         /* seconds it has waited at a closed link */
     uint32_t flow;         /* the crowd's flow field it follows (flows[]), or UINT32_MAX */
     uint32_t flow_cell;    /* the cell of it it steers for */
@@ -105,10 +112,6 @@ typedef struct agent {
     float follow_distance; /* and how near it comes */
     bool closed_ahead;     /* a link further on its route is closed: it plans again (not before */
     double retry_at;       /* this crowd time, when the last try found no other way) */
-    /* the walls near it (the crowd's walls[id * MAX_WALLS ..]) as found from walls_from */
-    uint32_t wall_count, walls_region;
-    nav_vec3 walls_from;
-    bool walls_known;
 } agent;
 
 /* A cell of the hash round another, dx and dz cells off: the nearest two points of the two are
