@@ -1895,15 +1895,14 @@ static bool push_chunk(void *ctx, void *scratch, uint32_t chunk)
     return true;
 }
 
+/* (those in the hash, in id order: the agents' own fields, read in their order) */
 static bool jam_chunk(void *ctx, void *scratch, uint32_t chunk)
 {
     nav_crowd *c = ctx;
     (void)scratch;
-    uint32_t end = c->placed_count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->placed_count;
-    for (uint32_t e = chunk * CHUNK; e < end; e++) {
-        uint32_t i = c->near_by[e].id;
-        jammed_or_not(c, &c->agents[i], i);
-    }
+    uint32_t end = c->max_agents - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->max_agents;
+    for (uint32_t i = chunk * CHUNK; i < end; i++)
+        if (c->slot[i] != UINT32_MAX) jammed_or_not(c, &c->agents[i], i);
     return true;
 }
 
@@ -1917,7 +1916,6 @@ static bool jam_chunk(void *ctx, void *scratch, uint32_t chunk)
  * parted again). */
 static void part_all(nav_crowd *c)
 {
-    uint32_t chunks = c->placed_count / CHUNK + (c->placed_count % CHUNK != 0);
     memset(c->push, 0, (size_t)c->placed_count * sizeof *c->push);
     c->strayed = c->longest_step;
     uint32_t pushing = UINT32_MAX;
@@ -1946,7 +1944,7 @@ static void part_all(nav_crowd *c)
                 c->lookers[n++] = word * 64 + (uint32_t)__builtin_ctzll(bits[word]);
         c->looker_count = n;
     }
-    run_chunks(c, chunks, jam_chunk);
+    run_chunks(c, c->chunks, jam_chunk);
 }
 
 /* A worker for each thread of a run (on the caller's thread, in turn). */
