@@ -96,6 +96,11 @@ typedef struct agent {
     route route;
     uint32_t corner;        /* the route point it steers to (on a navmesh leg, the leg's last) */
     uint32_t poly_at;       /* on a navmesh leg: its polygon's place in the route's corridor */
+    /* what follow_corridor reads of the route each tick, kept here (a route's arrays are far apart in
+     * memory): for route point leg_of (UINT32_MAX: none; a route laid or dropped: none), its region,
+     * its corridor's polys[leg_from .. leg_to) and its leg's last point; and polys[poly_at] when
+     * poly_at_id is not UINT32_MAX */
+    uint32_t leg_of, leg_region, leg_from, leg_to, leg_end, poly_at_id;
     nav_vec3 aim;           /* on a navmesh leg: the corridor's corner it steers for this tick, */
     bool aim_set, aim_last; /* when it does, and whether that is its goal; */
     bool aim_kept;          /* kept from where it was worked out: its polygon's place, the leg's end */
@@ -642,7 +647,8 @@ nav_status nav_crowd_add_agent(nav_crowd *c, nav_vec3 position, const nav_agent_
                  .place = at,
                  .state = NAV_AGENT_IDLE,
                  .following = UINT32_MAX,
-                 .near_reach = INFINITY};
+                 .near_reach = INFINITY,
+                 .leg_of = UINT32_MAX};
     c->widest = fmax(c->widest, params->radius), c->fastest = fmax(c->fastest, params->max_speed);
     if (id) *id = free_id;
     return NAV_SUCCESS;
@@ -731,6 +737,7 @@ static bool take_route(nav_crowd *c, nav_world_query *q, const nav_path *path, a
 {
     uint32_t legs;
     const nav_world_leg *leg = nav_world_query_legs(q, &legs);
+    a->leg_of = UINT32_MAX;
     if (!route_reserve(c, &a->route, path->count)) return false;
     route *r = &a->route;
     r->count = path->count;
@@ -784,6 +791,7 @@ static nav_status plan_apply(nav_crowd *c, agent *a, nav_vec3 goal, bool keep_if
     if (nav_failed(s) && nav_has_detail(s, NAV_INVALID_PARAM)) return s; /* (a goal at no place: as it was) */
     if (keep_if_none && (nav_failed(s) || nav_has_detail(s, NAV_UNREACHABLE))) return s;
     leave_flow(c, a);
+    a->leg_of = UINT32_MAX;
     a->flow_checked = false;
     a->has_goal = true;
     a->goal = goal;
@@ -843,6 +851,7 @@ nav_status nav_crowd_clear_goal(nav_crowd *c, uint32_t id)
     a->has_goal = false;
     a->following = UINT32_MAX;
     a->route.count = a->route.link_count = 0;
+    a->leg_of = UINT32_MAX;
     a->corner = 0;
     a->closed_ahead = false;
     a->velocity = (nav_vec3){0, 0, 0};
@@ -1006,14 +1015,20 @@ static bool follow_corridor(nav_crowd *c, worker *w, uint32_t id)
     route *r = &a->route;
     uint32_t k = a->corner;
     a->aim_set = false;
-    if (r->corridor_from[k] == UINT32_MAX || a->place.region != r->regions[k]) return false;
-    const nav_mesh *m = nav_world_query_region_mesh(w->query, r->regions[k]); /* (held: on demand) */
+    if (a->leg_of != k) {
+        uint32_t end = k;
+        while (r->links[end] == NAV_WORLD_NONE && end + 1 < r->count) end++;
+        a->leg_of = k, a->leg_region = r->regions[k], a->leg_end = end;
+        a->leg_from = r->corridor_from[k], a->leg_to = r->corridor_to[k], a->poly_at_id = UINT32_MAX;
+    }
+    if (a->leg_from == UINT32_MAX || a->place.region != a->leg_region) return false;
+    const nav_mesh *m = nav_world_query_region_mesh(w->query, a->leg_region); /* (held: on demand) */
     if (!m) return false;
-    uint32_t end = k, from = r->corridor_from[k], to = r->corridor_to[k];
-    while (r->links[end] == NAV_WORLD_NONE && end + 1 < r->count) end++;
-    if (a->poly_at < from || a->poly_at >= to) a->poly_at = from;
+    uint32_t end = a->leg_end, from = a->leg_from, to = a->leg_to;
+    if (a->poly_at < from || a->poly_at >= to) a->poly_at = from, a->poly_at_id = UINT32_MAX;
     uint32_t at = a->poly_at, first = at, kept = 0;
-    while (at < to && r->polys[at] != a->place.id) at++;
+    if (a->poly_at_id != a->place.id) /* (where it was a tick before, most often) */
+        while (at < to && r->polys[at] != a->place.id) at++;
     bool off = at == to;
     if (off) { /* (off it: its polygon before the corridor's rest, in the slot before, for this tick;
                 * before the farthest of the next few that it meets, if one does) */
@@ -1028,6 +1043,7 @@ static bool follow_corridor(nav_crowd *c, worker *w, uint32_t id)
         r->polys[first] = a->place.id;
     } else {
         first = a->poly_at = at;
+        a->poly_at_id = a->place.id;
         /* the corner it had, worked out in this polygon, unless it is near it, or its turn came (one
          * tick in AIM_TICKS, the agents in turn): a shortcut that came into sight meanwhile */
         if (a->aim_kept && a->aim_at == first && a->aim_end == end && (c->ticks + id) % AIM_TICKS != 0 &&
