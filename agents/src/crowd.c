@@ -1424,6 +1424,10 @@ static inline uint32_t keep_near(uint32_t most, worker *w, uint32_t n, uint32_t 
 {
     uint32_t *id = w->near, last = n < most ? n : most - 1;
     double *dist = w->near_dist;
+    if (n < most && (n == 0 || dist[n - 1] < d2 || (dist[n - 1] == d2 && id[n - 1] < j))) {
+        dist[n] = d2, id[n] = j; /* (after the farthest, room left: the most common, from a list) */
+        return n + 1;
+    }
     if (last < n && (dist[last] < d2 || (dist[last] == d2 && id[last] <= j)))
         return n; /* (full, and no nearer than the farthest kept) */
     double dropped = dist[last];
