@@ -36,6 +36,18 @@ static double det(nav__orca_vec a, nav__orca_vec b)
     return a.x * b.z - a.z * b.x;
 }
 
+/* The lesser and the greater of two numbers, neither a NaN (fmin and fmax are calls, not inlined,
+ * for their NaN rules). */
+static double lesser(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+static double greater(double a, double b)
+{
+    return a > b ? a : b;
+}
+
 /* The normalised vector (a zero vector stays zero). */
 static nav__orca_vec unit_of(nav__orca_vec a)
 {
@@ -150,16 +162,16 @@ static bool on_line(const nav__orca_line *lines, uint32_t at, double max, nav__o
         }
         double t = numerator / denominator;
         if (denominator >= 0)
-            t_right = fmin(t_right, t);
+            t_right = lesser(t_right, t);
         else
-            t_left = fmax(t_left, t);
+            t_left = greater(t_left, t);
         if (t_left > t_right) return false;
     }
     double t;
     if (along_direction)
         t = dot(preferred, l->direction) > 0 ? t_right : t_left;
     else
-        t = fmin(fmax(dot(l->direction, sub(preferred, l->point)), t_left), t_right);
+        t = lesser(greater(dot(l->direction, sub(preferred, l->point)), t_left), t_right);
     *result = add(l->point, scale(l->direction, t));
     return true;
 }
