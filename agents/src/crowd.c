@@ -94,8 +94,8 @@ typedef struct agent {
     nav_vec3 goal;
     nav_agent_state state;
     route route;
-    uint32_t corner;        /* the route point it steers to (on a navmesh leg, the leg's last) */
-    uint32_t poly_at;       /* on a navmesh leg: its polygon's place in the route's corridor */
+    uint32_t corner;  /* the route point it steers to (on a navmesh leg, the leg's last) */
+    uint32_t poly_at; /* on a navmesh leg: its polygon's place in the route's corridor */
     /* what follow_corridor reads of the route each tick, kept here (a route's arrays are far apart in
      * memory): for route point leg_of (UINT32_MAX: none; a route laid or dropped: none), its region,
      * its corridor's polys[leg_from .. leg_to) and its leg's last point; and polys[poly_at] when
