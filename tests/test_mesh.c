@@ -776,7 +776,9 @@ static void test_steps_optimal(void **state)
  * the rest of the path's corridor: a way to the goal that the grid says is walkable (any-angle, its
  * steps included) and no longer than the rest of the path (shorter where polygons share a portal
  * split in pieces, of which the search crossed one), the first two of its corners when asked for
- * two; on random grids with steps (one-way edges). Bad arguments are refused. */
+ * two; and the same corners from the corridor's portals worked out once (nav_mesh_portal_corners
+ * over nav_mesh_corridor_portals); on random grids with steps (one-way edges). Bad arguments are
+ * refused, and a corridor with a polygon left out gets no portals. */
 static void test_corridor_corners(void **state)
 {
     (void)state;
@@ -800,6 +802,9 @@ static void test_corridor_corners(void **state)
                 continue;
             uint32_t count;
             const uint32_t *corridor = nav_mesh_query_corridor(q, &count);
+            nav_mesh_portal *portals = malloc(count * sizeof *portals);
+            assert_non_null(portals);
+            assert_int_equal(nav_mesh_corridor_portals(mesh, corridor, count, b, portals), NAV_SUCCESS);
             uint32_t at = 0; /* the corridor's polygon of point j */
             for (uint32_t j = 0; j + 1 < path.count; j++) {
                 while (at < count && corridor[at] != path.nodes[j]) at++;
@@ -834,6 +839,18 @@ static void test_corridor_corners(void **state)
                 assert_int_equal(few, n < 2 ? n : 2);
                 assert_int_equal(few_reached, n <= 2);
                 assert_memory_equal(two, corners, few * sizeof *two);
+                /* from the portals: the same, all of them and the first two */
+                nav_vec3 given[64];
+                uint32_t given_n;
+                bool given_reached;
+                for (uint32_t capacity = 64; capacity >= 1; capacity = capacity == 64 ? 2 : capacity - 1) {
+                    assert_int_equal(nav_mesh_portal_corners(portals + at, count - at, path.points[j], given,
+                                                             capacity, &given_n, &given_reached),
+                                     NAV_SUCCESS);
+                    assert_int_equal(given_n, n < capacity ? n : capacity);
+                    assert_int_equal(given_reached, n <= capacity);
+                    assert_memory_equal(given, corners, given_n * sizeof *given);
+                }
                 compared++;
             }
             /* bad arguments */
@@ -853,6 +870,20 @@ static void test_corridor_corners(void **state)
             uint32_t beyond[2] = {corridor[0], mesh->poly_count}; /* (no such polygon) */
             assert_int_equal(nav_mesh_corridor_corners(mesh, beyond, 2, a, b, c, 2, &n, &reached),
                              NAV_FAILURE | NAV_INVALID_PARAM);
+            nav_mesh_portal two_portals[2];
+            assert_int_equal(nav_mesh_corridor_portals(mesh, beyond, 2, b, two_portals),
+                             NAV_FAILURE | NAV_INVALID_PARAM);
+            assert_int_equal(nav_mesh_corridor_portals(mesh, corridor, count, nan, portals),
+                             NAV_FAILURE | NAV_INVALID_PARAM);
+            assert_int_equal(nav_mesh_corridor_portals(mesh, corridor, 0, b, portals),
+                             NAV_FAILURE | NAV_INVALID_PARAM);
+            assert_int_equal(nav_mesh_portal_corners(portals, count, nan, c, 2, &n, &reached),
+                             NAV_FAILURE | NAV_INVALID_PARAM);
+            assert_true(n == 0 && !reached);
+            assert_int_equal(nav_mesh_portal_corners(portals, 0, a, c, 2, &n, &reached),
+                             NAV_FAILURE | NAV_INVALID_PARAM);
+            assert_int_equal(nav_mesh_portal_corners(portals, count, a, c, 0, &n, &reached),
+                             NAV_FAILURE | NAV_INVALID_PARAM);
             if (count >=
                 3) { /* a corridor with a polygon left out: unless its two neighbours meet, refused */
                 uint32_t broken[3] = {corridor[0], corridor[2], corridor[1]};
@@ -864,7 +895,11 @@ static void test_corridor_corners(void **state)
                         shares |=
                             mesh->edge_vert[e] == mesh->edge_vert[f] || mesh->edge_poly[e] == corridor[0];
                 if (!shares) assert_int_equal(s, NAV_FAILURE | NAV_INVALID_PARAM);
+                if (!shares) /* (its portals: the first two share nothing) */
+                    assert_int_equal(nav_mesh_corridor_portals(mesh, broken, 3, b, portals),
+                                     NAV_FAILURE | NAV_INVALID_PARAM);
             }
+            free(portals);
         }
         nav_path_destroy(&path);
         nav_path_destroy(&walk);

@@ -74,6 +74,10 @@ typedef struct route {
      * the leg (UINT32_MAX: none, a leg of another kind), one spare slot before each */
     uint32_t *corridor_from, *corridor_to;
     uint32_t *polys, poly_count, poly_capacity;
+    /* and its portals, once worked out (nav_mesh_corridor_portals: portals[j] leads out of polys[j],
+     * the leg's last the leg's end), when portaled[i] for its points */
+    nav_mesh_portal *portals;
+    uint32_t *portaled;
 } route;
 
 typedef struct agent {
@@ -101,6 +105,7 @@ typedef struct agent {
      * its corridor's polys[leg_from .. leg_to) and its leg's last point; and polys[poly_at] when
      * poly_at_id is not UINT32_MAX */
     uint32_t leg_of, leg_region, leg_from, leg_to, leg_end, poly_at_id;
+    bool leg_portaled;      /* (and whether its portals are worked out: route.portaled) */
     nav_vec3 aim;           /* on a navmesh leg: the corridor's corner it steers for this tick, */
     bool aim_set, aim_last; /* when it does, and whether that is its goal; */
     bool aim_kept;          /* kept from where it was worked out: its polygon's place, the leg's end */
@@ -451,13 +456,14 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
 
 static size_t route_point_bytes(void)
 {
-    return sizeof(nav_vec3) + 6 * sizeof(uint32_t);
+    return sizeof(nav_vec3) + 7 * sizeof(uint32_t);
 }
 
 static void route_free(nav_crowd *c, route *r)
 {
     nav__free(&c->allocator, r->points);
     nav__free(&c->allocator, r->polys);
+    nav__free(&c->allocator, r->portals);
     *r = (route){0};
 }
 
@@ -536,7 +542,7 @@ size_t nav_crowd_memory_bytes(const nav_crowd *c)
         bytes += (size_t)c->chunk_events[k].capacity * sizeof(nav_crowd_event);
     for (uint32_t i = 0; i < c->max_agents; i++)
         bytes += c->agents[i].route.capacity * route_point_bytes() +
-                 c->agents[i].route.poly_capacity * sizeof(uint32_t);
+                 c->agents[i].route.poly_capacity * (sizeof(uint32_t) + sizeof(nav_mesh_portal));
     for (uint32_t f = 0; f < MAX_FLOWS; f++) /* (13 bytes a cell: nav/flow.h) */
         if (c->flows[f].field) {
             const nav_grid *g = nav_world_region_grid(c->world, c->flows[f].region);
@@ -700,6 +706,7 @@ static bool route_reserve(nav_crowd *c, route *r, uint32_t n)
     r->link_points = r->links + capacity;
     r->corridor_from = r->link_points + capacity;
     r->corridor_to = r->corridor_from + capacity;
+    r->portaled = r->corridor_to + capacity;
     r->capacity = capacity;
     return true;
 }
@@ -725,10 +732,16 @@ static nav_status corridor_of(nav_crowd *c, nav_world_query *q, nav_path *path, 
                  capacity = r->poly_capacity ? r->poly_capacity : 64;
         while (capacity < need) capacity = capacity > UINT32_MAX / 2 ? need : capacity * 2;
         uint32_t *polys = nav__alloc(route_allocator(c), nav__mul_size(capacity, sizeof *polys));
-        if (!polys) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        nav_mesh_portal *portals = nav__alloc(route_allocator(c), nav__mul_size(capacity, sizeof *portals));
+        if (!polys || !portals) {
+            nav__free(route_allocator(c), polys);
+            nav__free(route_allocator(c), portals);
+            return NAV_FAILURE | NAV_OUT_OF_MEMORY;
+        }
         if (r->poly_count) memcpy(polys, r->polys, (size_t)r->poly_count * sizeof *polys);
         nav__free(route_allocator(c), r->polys);
-        r->polys = polys, r->poly_capacity = capacity;
+        nav__free(route_allocator(c), r->portals); /* (worked out once the corridors are laid) */
+        r->polys = polys, r->portals = portals, r->poly_capacity = capacity;
     }
 }
 
@@ -760,6 +773,15 @@ static bool take_route(nav_crowd *c, nav_world_query *q, const nav_path *path, a
         }
         for (uint32_t i = leg[l].first_point; i < leg[l].first_point + leg[l].point_count; i++)
             r->corridor_from[i] = from, r->corridor_to[i] = to;
+    }
+    for (uint32_t l = 0; l < legs; l++) { /* (the corridors laid: their polygons move no more) */
+        uint32_t first = leg[l].first_point, last = first + leg[l].point_count - 1,
+                 from = r->corridor_from[first];
+        const nav_mesh *m = from != UINT32_MAX ? nav_world_query_region_mesh(q, leg[l].region) : NULL;
+        bool portaled =
+            m && !nav_failed(nav_mesh_corridor_portals(m, r->polys + from, r->corridor_to[first] - from,
+                                                       r->points[last], r->portals + from));
+        for (uint32_t i = first; i <= last; i++) r->portaled[i] = portaled;
     }
     /* a grid leg ends at its cell's centre: the agent goes on to the goal's own point in that cell */
     const nav_grid *g = r->count ? nav_world_region_grid(c->world, r->regions[r->count - 1]) : NULL;
@@ -1020,6 +1042,7 @@ static bool follow_corridor(nav_crowd *c, worker *w, uint32_t id)
         while (r->links[end] == NAV_WORLD_NONE && end + 1 < r->count) end++;
         a->leg_of = k, a->leg_region = r->regions[k], a->leg_end = end;
         a->leg_from = r->corridor_from[k], a->leg_to = r->corridor_to[k], a->poly_at_id = UINT32_MAX;
+        a->leg_portaled = r->portaled[k];
     }
     if (a->leg_from == UINT32_MAX || a->place.region != a->leg_region) return false;
     const nav_mesh *m = nav_world_query_region_mesh(w->query, a->leg_region); /* (held: on demand) */
@@ -1058,11 +1081,16 @@ static bool follow_corridor(nav_crowd *c, worker *w, uint32_t id)
     nav_vec3 corners[2];
     uint32_t n;
     bool reached;
-    nav_status s = nav_mesh_corridor_corners(m, r->polys + first, to - first, a->place.position,
-                                             r->points[end], corners, 1, &n, &reached);
+    bool given = a->leg_portaled && !off; /* (its portals, when its corridor is as laid) */
+    nav_status s = given ? nav_mesh_portal_corners(r->portals + first, to - first, a->place.position, corners,
+                                                   1, &n, &reached)
+                         : nav_mesh_corridor_corners(m, r->polys + first, to - first, a->place.position,
+                                                     r->points[end], corners, 1, &n, &reached);
     if (s == NAV_SUCCESS && n == 1 && !reached && nav_vec3_dist_xz(a->place.position, corners[0]) < 1e-3f)
-        s = nav_mesh_corridor_corners(m, r->polys + first, to - first, a->place.position, r->points[end],
-                                      corners, 2, &n, &reached);
+        s = given ? nav_mesh_portal_corners(r->portals + first, to - first, a->place.position, corners, 2, &n,
+                                            &reached)
+                  : nav_mesh_corridor_corners(m, r->polys + first, to - first, a->place.position,
+                                              r->points[end], corners, 2, &n, &reached);
     if (off) r->polys[first] = kept;
     if (nav_failed(s)) { /* (off the corridor and not next to it: a plan again, its turn come) */
         a->stuck = fmax(a->stuck, STUCK_SECONDS);

@@ -38,7 +38,8 @@ static double segment_cost(const nav__portal *portals, const double *area_cost, 
 /* Where the funnel reads its portals: an array, or a mesh's corridor (each portal worked out when the
  * funnel comes to it, so that a walk that stops after a few corners reads no more of it). */
 typedef struct portal_source {
-    const nav__portal *portals; /* or null: */
+    const nav__portal *portals;   /* or null: */
+    const nav_mesh_portal *given; /* or null (a caller's, worked out before: nav_mesh_corridor_portals): */
     const nav_mesh *mesh;
     const uint32_t *corridor;
     nav_vec3 end;
@@ -67,6 +68,11 @@ static bool portal_of(const portal_source *s, uint32_t i, uint32_t count, nav__p
 {
     if (s->portals) {
         *out = s->portals[i];
+        return true;
+    }
+    if (s->given) {
+        const nav_mesh_portal *g = &s->given[i];
+        *out = (nav__portal){g->left_x, g->left_z, g->right_x, g->right_z, g->left_y, g->right_y};
         return true;
     }
     if (i + 1 == count) {
@@ -263,6 +269,38 @@ nav_status nav_mesh_corridor_corners(const nav_mesh *mesh, const uint32_t *corri
     double cost;
     nav_status s = funnel(start, &(portal_source){.mesh = mesh, .corridor = corridor, .end = end}, NULL,
                           count, to_list, &list, &cost);
+    if (nav_failed(s)) return s;
+    *corner_count = list.count, *reached = list.reached;
+    return NAV_SUCCESS;
+}
+
+nav_status nav_mesh_corridor_portals(const nav_mesh *mesh, const uint32_t *corridor, uint32_t count,
+                                     nav_vec3 end, nav_mesh_portal *portals)
+{
+    if (!mesh || !corridor || !count || !portals || !finite3(end) || corridor[0] >= mesh->poly_count)
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    portal_source src = {.mesh = mesh, .corridor = corridor, .end = end};
+    for (uint32_t i = 0; i < count; i++) {
+        nav__portal p;
+        if (!portal_of(&src, i, count, &p)) return NAV_FAILURE | NAV_INVALID_PARAM;
+        /* (exact: the ends are the mesh's vertices, or end, all floats) */
+        portals[i] = (nav_mesh_portal){(float)p.left_x,  (float)p.left_z, (float)p.right_x,
+                                       (float)p.right_z, p.left_y,        p.right_y};
+    }
+    return NAV_SUCCESS;
+}
+
+nav_status nav_mesh_portal_corners(const nav_mesh_portal *portals, uint32_t count, nav_vec3 start,
+                                   nav_vec3 *corners, uint32_t capacity, uint32_t *corner_count,
+                                   bool *reached)
+{
+    if (corner_count) *corner_count = 0;
+    if (reached) *reached = false;
+    if (!portals || !count || !corners || !capacity || !corner_count || !reached || !finite3(start))
+        return NAV_FAILURE | NAV_INVALID_PARAM;
+    corner_list list = {start, corners, capacity, 0, false};
+    double cost;
+    nav_status s = funnel(start, &(portal_source){.given = portals}, NULL, count, to_list, &list, &cost);
     if (nav_failed(s)) return s;
     *corner_count = list.count, *reached = list.reached;
     return NAV_SUCCESS;

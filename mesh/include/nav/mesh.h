@@ -474,6 +474,30 @@ NAV_API nav_status nav_mesh_corridor_corners(const nav_mesh *mesh, const uint32_
                                              nav_vec3 start, nav_vec3 end, nav_vec3 *corners,
                                              uint32_t capacity, uint32_t *corner_count, bool *reached);
 
+/* A corridor's portal as nav_mesh_corridor_corners crosses it: where the way passes from one polygon
+ * into the next, its ends as a walker crossing it sees them (left, right), with the floor's height
+ * at each; the last portal of a corridor is its end point (both ends there). */
+typedef struct nav_mesh_portal {
+    float left_x, left_z, right_x, right_z;
+    float left_y, right_y;
+} nav_mesh_portal;
+
+/* The portals of the polygons corridor[0 .. count) to end, into portals[0 .. count) (the last: end),
+ * worked out once for a corridor walked again and again (an agent's, each tick:
+ * nav_mesh_portal_corners). Returns NAV_SUCCESS, or NAV_FAILURE | NAV_INVALID_PARAM (a null
+ * argument, count 0, a non-finite end, no such polygon, or two polygons in a row that share neither
+ * an edge a walk may cross from the first nor a vertex). */
+NAV_API nav_status nav_mesh_corridor_portals(const nav_mesh *mesh, const uint32_t *corridor, uint32_t count,
+                                             nav_vec3 end, nav_mesh_portal *portals);
+
+/* nav_mesh_corridor_corners over a corridor's portals (nav_mesh_corridor_portals): the same corners
+ * from start, which must lie inside the corridor's first polygon (not checked here: the portals
+ * know no mesh). Returns NAV_SUCCESS, or NAV_FAILURE | NAV_INVALID_PARAM (a null argument, count or
+ * capacity 0, a non-finite start). */
+NAV_API nav_status nav_mesh_portal_corners(const nav_mesh_portal *portals, uint32_t count, nav_vec3 start,
+                                           nav_vec3 *corners, uint32_t capacity, uint32_t *corner_count,
+                                           bool *reached);
+
 /* The walls (nav/vec3.h's nav_wall) within range of point (inside poly), seen from above, on the
  * surface reached from it:
  * the edges a walk may not cross (no polygon beyond, a polygon the filter leaves out, a one-way edge
