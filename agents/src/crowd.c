@@ -75,9 +75,10 @@ typedef struct route {
     uint32_t *corridor_from, *corridor_to;
     uint32_t *polys, poly_count, poly_capacity;
     /* and its portals, once worked out (nav_mesh_corridor_portals: portals[j] leads out of polys[j],
-     * the leg's last the leg's end), when portaled[i] for its points */
+     * the leg's last the leg's end), when portaled[i] for its points; room for portal_capacity (as
+     * many as the polygons laid, not their room: a portal is 24 bytes) */
     nav_mesh_portal *portals;
-    uint32_t *portaled;
+    uint32_t *portaled, portal_capacity;
 } route;
 
 typedef struct agent {
@@ -542,7 +543,8 @@ size_t nav_crowd_memory_bytes(const nav_crowd *c)
         bytes += (size_t)c->chunk_events[k].capacity * sizeof(nav_crowd_event);
     for (uint32_t i = 0; i < c->max_agents; i++)
         bytes += c->agents[i].route.capacity * route_point_bytes() +
-                 c->agents[i].route.poly_capacity * (sizeof(uint32_t) + sizeof(nav_mesh_portal));
+                 c->agents[i].route.poly_capacity * sizeof(uint32_t) +
+                 c->agents[i].route.portal_capacity * sizeof(nav_mesh_portal);
     for (uint32_t f = 0; f < MAX_FLOWS; f++) /* (13 bytes a cell: nav/flow.h) */
         if (c->flows[f].field) {
             const nav_grid *g = nav_world_region_grid(c->world, c->flows[f].region);
@@ -732,16 +734,10 @@ static nav_status corridor_of(nav_crowd *c, nav_world_query *q, nav_path *path, 
                  capacity = r->poly_capacity ? r->poly_capacity : 64;
         while (capacity < need) capacity = capacity > UINT32_MAX / 2 ? need : capacity * 2;
         uint32_t *polys = nav__alloc(route_allocator(c), nav__mul_size(capacity, sizeof *polys));
-        nav_mesh_portal *portals = nav__alloc(route_allocator(c), nav__mul_size(capacity, sizeof *portals));
-        if (!polys || !portals) {
-            nav__free(route_allocator(c), polys);
-            nav__free(route_allocator(c), portals);
-            return NAV_FAILURE | NAV_OUT_OF_MEMORY;
-        }
+        if (!polys) return NAV_FAILURE | NAV_OUT_OF_MEMORY;
         if (r->poly_count) memcpy(polys, r->polys, (size_t)r->poly_count * sizeof *polys);
         nav__free(route_allocator(c), r->polys);
-        nav__free(route_allocator(c), r->portals); /* (worked out once the corridors are laid) */
-        r->polys = polys, r->portals = portals, r->poly_capacity = capacity;
+        r->polys = polys, r->poly_capacity = capacity;
     }
 }
 
@@ -774,7 +770,14 @@ static bool take_route(nav_crowd *c, nav_world_query *q, const nav_path *path, a
         for (uint32_t i = leg[l].first_point; i < leg[l].first_point + leg[l].point_count; i++)
             r->corridor_from[i] = from, r->corridor_to[i] = to;
     }
-    for (uint32_t l = 0; l < legs; l++) { /* (the corridors laid: their polygons move no more) */
+    if (r->poly_count > r->portal_capacity) { /* (the corridors laid: their polygons move no more) */
+        nav_mesh_portal *portals =
+            nav__alloc(route_allocator(c), nav__mul_size(r->poly_count, sizeof *portals));
+        if (!portals) return false;
+        nav__free(route_allocator(c), r->portals);
+        r->portals = portals, r->portal_capacity = r->poly_count;
+    }
+    for (uint32_t l = 0; l < legs; l++) {
         uint32_t first = leg[l].first_point, last = first + leg[l].point_count - 1,
                  from = r->corridor_from[first];
         const nav_mesh *m = from != UINT32_MAX ? nav_world_query_region_mesh(q, leg[l].region) : NULL;
