@@ -1027,6 +1027,18 @@ static bool spot_clear(const nav_crowd *c, uint32_t i, nav_vec3 at)
     return true;
 }
 
+/* The first `capacity` corners from agent a through its route's corridor polys[first .. to) to the
+ * leg's last point `end` (nav_mesh_corridor_corners), over the route's portals when given. */
+static nav_status leg_corners(const nav_mesh *m, const agent *a, uint32_t first, uint32_t to, uint32_t end,
+                              bool given, uint32_t capacity, nav_vec3 *corners, uint32_t *n, bool *reached)
+{
+    const route *r = &a->route;
+    return given ? nav_mesh_portal_corners(r->portals + first, to - first, a->place.position, corners,
+                                           capacity, n, reached)
+                 : nav_mesh_corridor_corners(m, r->polys + first, to - first, a->place.position,
+                                             r->points[end], corners, capacity, n, reached);
+}
+
 /* On a navmesh leg, the corner agent a steers for: the first of the shortest way from where it stands
  * through the rest of the leg's corridor to the leg's end (nav_mesh_corridor_corners: Detour's
  * findCorners), its route's corner then the leg's end. The corridor is followed from the agent's
@@ -1085,15 +1097,9 @@ static bool follow_corridor(nav_crowd *c, worker *w, uint32_t id)
     uint32_t n;
     bool reached;
     bool given = a->leg_portaled && !off; /* (its portals, when its corridor is as laid) */
-    nav_status s = given ? nav_mesh_portal_corners(r->portals + first, to - first, a->place.position, corners,
-                                                   1, &n, &reached)
-                         : nav_mesh_corridor_corners(m, r->polys + first, to - first, a->place.position,
-                                                     r->points[end], corners, 1, &n, &reached);
+    nav_status s = leg_corners(m, a, first, to, end, given, 1, corners, &n, &reached);
     if (s == NAV_SUCCESS && n == 1 && !reached && nav_vec3_dist_xz(a->place.position, corners[0]) < 1e-3f)
-        s = given ? nav_mesh_portal_corners(r->portals + first, to - first, a->place.position, corners, 2, &n,
-                                            &reached)
-                  : nav_mesh_corridor_corners(m, r->polys + first, to - first, a->place.position,
-                                              r->points[end], corners, 2, &n, &reached);
+        s = leg_corners(m, a, first, to, end, given, 2, corners, &n, &reached);
     if (off) r->polys[first] = kept;
     if (nav_failed(s)) { /* (off the corridor and not next to it: a plan again, its turn come) */
         a->stuck = fmax(a->stuck, STUCK_SECONDS);
@@ -1800,16 +1806,6 @@ static bool both_squeeze(const nav_crowd *c, const placed *p, const placed *o)
     return c->was[p->id].radius < p->radius && c->was[o->id].radius < o->radius;
 }
 
-/* How far the agent in the hash's slot e is pushed from those it overlaps once the moves are made
- * (DetourCrowd's collision handling): from each, half their overlap (in a line; two at one point:
- * the lower id to +x), the mean of those. Those that stand are pushed too: two that arrive at one
- * goal part, and one that stands in the way makes room. Its own, from where the moves (and the
- * passes before) left everyone. A pass again looks only at those the last one pushed and those it
- * found overlapping one (woken: one pushed into another that stood still, or one pushed equally
- * either way, inside a row), and not in a crowd (hash_for): there, one pass a tick is what lets it
- * flow. (Those it may overlap are looked for in the hash's cells within its radius, the widest
- * radius and twice the farthest an agent strayed from the hash: at most 9 x 9 cells, four times the
- * two widest across.) */
 /* Slot e woken for the parting's next pass (on the worker's list once: a slot on two lists is
  * gathered once, part_all). */
 static void wake_up(const nav_crowd *c, worker *w, uint32_t e)
@@ -1820,6 +1816,16 @@ static void wake_up(const nav_crowd *c, worker *w, uint32_t e)
     w->woke[w->woke_count++] = e;
 }
 
+/* How far the agent in the hash's slot e is pushed from those it overlaps once the moves are made
+ * (DetourCrowd's collision handling): from each, half their overlap (in a line; two at one point:
+ * the lower id to +x), the mean of those. Those that stand are pushed too: two that arrive at one
+ * goal part, and one that stands in the way makes room. Its own, from where the moves (and the
+ * passes before) left everyone. A pass again looks only at those the last one pushed and those it
+ * found overlapping one (woken: one pushed into another that stood still, or one pushed equally
+ * either way, inside a row), and not in a crowd (hash_for): there, one pass a tick is what lets it
+ * flow. (Those it may overlap are looked for in the hash's cells within its radius, the widest
+ * radius and twice the farthest an agent strayed from the hash: at most 9 x 9 cells, four times the
+ * two widest across.) */
 static void part(nav_crowd *c, worker *w, uint32_t e)
 {
     const placed *p = &c->near_by[e];
