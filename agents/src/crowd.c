@@ -17,7 +17,8 @@
  * list of what its agents tell the engine (put in the ring in the chunks' order); the hash of where
  * they stand; each one's avoidance and move (steer_chunk), over the same threads. What an agent's
  * look and steering write is its own, what they read is what the tick began with: the same on any
- * number of threads. */
+ * number of threads. Each thread takes the chunks of its own share of a run first (run_chunks), so
+ * an agent's fields stay in one core's cache from run to run and tick to tick. */
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
@@ -86,8 +87,7 @@ typedef struct agent {
     nav_agent_params params;
     nav_world_place place;
     nav_vec3 velocity;
-    /* (what its steering reads and writes, in the tick's order of agents, not theirs: near the
-     * fields above, in a cache line or two) */
+    /* (what its steering reads and writes: near the fields above, in a cache line or two) */
     double stuck;      /* seconds it has made almost no way while wanting to */
     double jammed;     /* seconds it has made almost no way among others (a jam: it squeezes) */
     double near_reach; /* its farthest neighbour kept when it last looked (all it could keep), or
@@ -203,6 +203,12 @@ typedef struct worker {
     bool entered;
     /* a parting's pass: the slots it woke for the next (woken; max_agents room: each once) */
     uint32_t *woke, woke_count;
+    /* a run's chunks left of this thread's share (run_chunks): end << 32 | next */
+    _Atomic uint64_t share;
+    /* (no two threads' workers in one cache line, nor in two side by side: a line written by one
+     * and read by another goes back and forth between their cores, a quarter of a microsecond each
+     * way on a machine seen) */
+    char apart[128];
 } worker;
 
 struct nav_crowd {
@@ -243,9 +249,6 @@ struct nav_crowd {
     double next_cell, next_fine_cell;
     struct cell_offset around[ROUND_CELLS]; /* the cells round one, nearest first (neighbours) */
     struct placed *near_by;
-    /* the agents that steer this tick, those in the hash in its order (neighbours together: what one
-     * reads, the next reads too), then the others */
-    uint32_t *steering, steering_count;
     /* each agent's list of those near it (near_list); the farthest an agent in the hash may have
      * moved since the crowd began (a tick's farthest move, summed); the lists' epoch (a new one when
      * an agent comes into the hash: those made before are no more) */
@@ -287,7 +290,8 @@ struct nav_crowd {
     nav__pool *pool;
     uint32_t threads, handed;
     worker *workers;
-    event_list *chunk_events; /* a list a chunk of CHUNK agents */
+    bool (*run)(void *ctx, void *scratch, uint32_t chunk); /* a run's (run_chunks) */
+    event_list *chunk_events;                              /* a list a chunk of CHUNK agents */
     uint32_t chunks;
     nav_allocator shared;
     pthread_mutex_t lock;
@@ -421,7 +425,6 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->list_epoch = 1; /* (the lists: none made) */
     c->fine_home = nav__alloc(&a, nav__mul_size(max, sizeof *c->fine_home));
     c->mine = nav__calloc(&a, max, sizeof *c->mine);
-    c->steering = nav__alloc(&a, nav__mul_size(max, sizeof *c->steering));
     c->after = nav__alloc(&a, nav__mul_size(max, sizeof *c->after));
     c->push = nav__alloc(&a, nav__mul_size(max, sizeof *c->push));
     c->crushed = nav__alloc(&a, nav__mul_size(max, sizeof *c->crushed));
@@ -435,9 +438,9 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
     c->locked = pthread_mutex_init(&c->lock, NULL) == 0;
     bool made = c->agents && c->walls && c->candidates && c->events && c->was && c->floor_y && c->apart &&
                 c->steers && c->avoids && c->preferred && c->start && c->near_by && c->fine_start &&
-                c->fine_by && c->home && c->fine_home && c->mine && c->steering && c->after && c->push &&
-                c->crushed && c->woken[0] && c->woken[1] && c->slot && c->chunk_events && c->workers &&
-                c->replans && c->lists && c->lookers && c->looker_bits && c->locked;
+                c->fine_by && c->home && c->fine_home && c->mine && c->after && c->push && c->crushed &&
+                c->woken[0] && c->woken[1] && c->slot && c->chunk_events && c->workers && c->replans &&
+                c->lists && c->lookers && c->looker_bits && c->locked;
     for (uint32_t t = 0; made && t < c->threads; t++) made = worker_make(c, &c->workers[t]);
     nav_status s = made ? nav_world_query_create(w, &a, &c->query) : NAV_FAILURE | NAV_OUT_OF_MEMORY;
     if (!nav_failed(s) && c->threads > 1) {
@@ -498,7 +501,6 @@ void nav_crowd_destroy(nav_crowd *c)
     nav__free(&a, c->home);
     nav__free(&a, c->fine_home);
     nav__free(&a, c->mine);
-    nav__free(&a, c->steering);
     nav__free(&a, c->after);
     nav__free(&a, c->push);
     nav__free(&a, c->crushed);
@@ -524,8 +526,8 @@ size_t nav_crowd_memory_bytes(const nav_crowd *c)
         (size_t)c->max_agents *
             (sizeof *c->agents + MAX_WALLS * sizeof *c->walls + sizeof *c->was + sizeof *c->floor_y + 2 +
              sizeof *c->apart + sizeof *c->preferred + 3 * sizeof *c->near_by + 2 * sizeof *c->home +
-             sizeof *c->steering + sizeof *c->candidates + 2 * sizeof *c->after + sizeof *c->crushed +
-             2 * sizeof *c->woken[0] + sizeof *c->slot + sizeof *c->lists + sizeof *c->lookers) +
+             sizeof *c->candidates + 2 * sizeof *c->after + sizeof *c->crushed + 2 * sizeof *c->woken[0] +
+             sizeof *c->slot + sizeof *c->lists + sizeof *c->lookers) +
         ((size_t)c->max_agents / 64 + 1) * sizeof *c->looker_bits +
         2 * ((size_t)c->buckets + 1) * sizeof *c->start + (size_t)c->event_capacity * sizeof *c->events +
         nav_world_query_memory_bytes(c->query) +
@@ -1433,18 +1435,10 @@ static void fill_buckets(nav_crowd *c)
     for (uint32_t b = 1; b <= c->buckets; b++) start[b] += start[b - 1]; /* where each ends, */
     for (uint32_t i = c->max_agents; i-- > 0;) /* and each from its end down: then start[b] is its start */
         if (c->home[i] != UINT32_MAX) c->near_by[--start[c->home[i]]] = c->mine[i];
-    uint32_t n = 0, placed_count = start[c->buckets];
+    uint32_t placed_count = start[c->buckets];
     memset(c->slot, 0xff, (size_t)c->max_agents * sizeof *c->slot);
-    for (uint32_t e = 0; e < placed_count; e++) {
-        uint32_t i = c->near_by[e].id;
-        if (c->steers[i]) c->steering[n++] = i;
-        c->slot[i] = e;
-        c->after[e] = c->was[i].position;
-    }
+    for (uint32_t e = 0; e < placed_count; e++) c->slot[c->near_by[e].id] = e;
     c->placed_count = placed_count;
-    for (uint32_t i = 0; i < c->max_agents; i++)
-        if (c->steers[i] && !c->avoids[i]) c->steering[n++] = i;
-    c->steering_count = n;
     if (!crowded) return;
     uint32_t *fine = c->fine_start;
     memset(fine, 0, ((size_t)c->buckets + 1) * sizeof *fine);
@@ -1780,21 +1774,18 @@ static bool look_at_chunk(void *ctx, void *scratch, uint32_t chunk)
 }
 
 /* Avoidance over where every agent was when the tick began, then the move: each agent's own, so the
- * order plays no part (they are taken in the hash's, c->steering). */
+ * order plays no part (they are taken in id order, as they looked: on the thread that looked). */
 static bool steer_chunk(void *ctx, void *scratch, uint32_t chunk)
 {
     nav_crowd *c = ctx;
     worker *w = scratch;
-    uint32_t end = c->steering_count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->steering_count;
-    for (uint32_t k = chunk * CHUNK; k < end; k++) {
-        uint32_t i = c->steering[k];
+    uint32_t end = c->max_agents - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->max_agents;
+    for (uint32_t i = chunk * CHUNK; i < end; i++) {
+        if (!c->steers[i]) continue;
         bool walled = false;
         nav__orca_vec want = c->avoids[i] ? avoid(c, w, i, c->dt, &walled) : c->preferred[i];
         nav_status s = integrate(w, &c->agents[i], want, c->dt, walled);
         if (nav_failed(s)) w->failed |= s;
-        if (c->slot[i] != UINT32_MAX)
-            c->after[c->slot[i]] =
-                (nav__orca_vec){c->agents[i].place.position.x, c->agents[i].place.position.z};
     }
     return true;
 }
@@ -1963,6 +1954,20 @@ static bool jam_chunk(void *ctx, void *scratch, uint32_t chunk)
     return true;
 }
 
+/* Where the moves left those in the hash, in its order (after): written by the steering, in id order,
+ * a cache line of after[] would be written by every thread. */
+static bool moved_chunk(void *ctx, void *scratch, uint32_t chunk)
+{
+    nav_crowd *c = ctx;
+    (void)scratch;
+    uint32_t end = c->placed_count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->placed_count;
+    for (uint32_t e = chunk * CHUNK; e < end; e++) {
+        const nav_vec3 *at = &c->agents[c->near_by[e].id].place.position;
+        c->after[e] = (nav__orca_vec){at->x, at->z};
+    }
+    return true;
+}
+
 /* Those that overlap once the moves are made pushed apart: a pass over them all, then passes again
  * over those the last pushed or found overlapping, while it pushed any, PARTINGS in all at most, or
  * FEW_PARTINGS while the last pushed few (the last overlaps of a jam against a wall, parted by less
@@ -1973,6 +1978,7 @@ static bool jam_chunk(void *ctx, void *scratch, uint32_t chunk)
  * parted again). */
 static void part_all(nav_crowd *c)
 {
+    run_chunks(c, c->placed_count / CHUNK + (c->placed_count % CHUNK != 0), moved_chunk);
     memset(c->push, 0, (size_t)c->placed_count * sizeof *c->push);
     c->strayed = c->longest_step;
     uint32_t pushing = UINT32_MAX;
@@ -2012,10 +2018,42 @@ static bool hand_worker(void *ctx, void **scratch)
     return true;
 }
 
+/* The chunk a worker runs next: the next of its own share; its own taken, the last of another's. */
+static uint32_t claim(nav_crowd *c, worker *w)
+{
+    uint32_t own = (uint32_t)(w - c->workers);
+    for (uint32_t k = 0; k < c->threads; k++) {
+        worker *o = &c->workers[(own + k) % c->threads];
+        uint64_t share = atomic_load_explicit(&o->share, memory_order_relaxed);
+        while ((uint32_t)share < (uint32_t)(share >> 32)) {
+            uint64_t left = k == 0 ? share + 1 : share - (1ull << 32);
+            if (atomic_compare_exchange_weak_explicit(&o->share, &share, left, memory_order_relaxed,
+                                                      memory_order_relaxed))
+                return k == 0 ? (uint32_t)share : (uint32_t)(share >> 32) - 1;
+        }
+    }
+    return UINT32_MAX; /* (never: a run has as many items as chunks, and each item claims one) */
+}
+
+static bool run_claimed(void *ctx, void *scratch, uint32_t item)
+{
+    nav_crowd *c = ctx;
+    (void)item;
+    return c->run(ctx, scratch, claim(c, scratch));
+}
+
+/* Runs chunks 0 .. count over the pool's threads: each thread's worker has a share of them (the
+ * caller's the first), takes its own in order, and then helps with the others' from their ends. A
+ * chunk is an agent's, or a slot's in the hash, from run to run: what a run writes of an agent is
+ * in the cache of the thread that reads it next, unless the shares came out uneven. */
 static void run_chunks(nav_crowd *c, uint32_t count, bool (*run)(void *ctx, void *scratch, uint32_t chunk))
 {
-    c->handed = 0;
-    nav__work work = {.count = count, .init = hand_worker, .run = run, .ctx = c};
+    for (uint32_t t = 0; t < c->threads; t++)
+        atomic_store_explicit(&c->workers[t].share,
+                              (uint64_t)count * (t + 1) / c->threads << 32 | (uint64_t)count * t / c->threads,
+                              memory_order_relaxed); /* (the pool's run opens after: release) */
+    c->handed = 0, c->run = run;
+    nav__work work = {.count = count, .init = hand_worker, .run = run_claimed, .ctx = c};
     (void)nav__pool_run(c->pool, &work); /* (cannot fail: the workers are made, the runs say true) */
 }
 
@@ -2052,7 +2090,7 @@ nav_status nav_crowd_tick(nav_crowd *c, double dt)
         l->count = 0, l->lost = 0;
     }
     fill_buckets(c);
-    run_chunks(c, c->steering_count / CHUNK + (c->steering_count % CHUNK != 0), steer_chunk);
+    run_chunks(c, c->chunks, steer_chunk);
     part_all(c);
     for (uint32_t t = 0; t < c->threads; t++) /* (a failure: its details, and the plans' if they failed) */
         if (c->workers[t].failed)
