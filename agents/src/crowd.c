@@ -208,7 +208,7 @@ typedef struct worker {
     /* (no two threads' workers in one cache line, nor in two side by side: a line written by one
      * and read by another goes back and forth between their cores, a quarter of a microsecond each
      * way on a machine seen) */
-    char apart[128];
+    char cache_gap[128];
 } worker;
 
 struct nav_crowd {
@@ -303,6 +303,17 @@ struct nav_crowd {
 };
 
 /* The caller's allocator for the tick's threads: one call at a time. */
+/* The chunks of CHUNK that n items make, and the end of chunk k of them. */
+static uint32_t chunks_of(uint32_t n)
+{
+    return n / CHUNK + (n % CHUNK != 0);
+}
+
+static uint32_t chunk_end(uint32_t n, uint32_t k)
+{
+    return n - k * CHUNK > CHUNK ? (k + 1) * CHUNK : n;
+}
+
 static void *shared_alloc(size_t size, void *user)
 {
     nav_crowd *c = user;
@@ -405,7 +416,7 @@ nav_status nav_crowd_create(const nav_world *w, const nav_crowd_desc *desc, nav_
         c->around[k] = (cell_offset){(int8_t)dx, (int8_t)dz, (uint8_t)(gx * gx + gz * gz)};
     }
     qsort(c->around, ROUND_CELLS, sizeof *c->around, nearer_cell);
-    c->chunks = max / CHUNK + (max % CHUNK != 0);
+    c->chunks = chunks_of(max);
     c->agents = nav__calloc(&a, max, sizeof *c->agents);
     c->walls = nav__alloc(&a, nav__mul_size(max, MAX_WALLS * sizeof *c->walls));
     c->candidates = nav__alloc(&a, nav__mul_size(max, sizeof *c->candidates));
@@ -1768,7 +1779,7 @@ static void look(nav_crowd *c, worker *w, event_list *into, uint32_t i)
 static bool look_at_chunk(void *ctx, void *scratch, uint32_t chunk)
 {
     nav_crowd *c = ctx;
-    uint32_t end = c->max_agents - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->max_agents;
+    uint32_t end = chunk_end(c->max_agents, chunk);
     for (uint32_t i = chunk * CHUNK; i < end; i++) look(c, scratch, &c->chunk_events[chunk], i);
     return true;
 }
@@ -1779,7 +1790,7 @@ static bool steer_chunk(void *ctx, void *scratch, uint32_t chunk)
 {
     nav_crowd *c = ctx;
     worker *w = scratch;
-    uint32_t end = c->max_agents - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->max_agents;
+    uint32_t end = chunk_end(c->max_agents, chunk);
     for (uint32_t i = chunk * CHUNK; i < end; i++) {
         if (!c->steers[i]) continue;
         bool walled = false;
@@ -1890,7 +1901,7 @@ static uint32_t pass_slot(const nav_crowd *c, uint32_t k)
 static bool part_chunk(void *ctx, void *scratch, uint32_t chunk)
 {
     nav_crowd *c = ctx;
-    uint32_t count = pass_count_of(c), end = count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : count;
+    uint32_t count = pass_count_of(c), end = chunk_end(count, chunk);
     for (uint32_t k = chunk * CHUNK; k < end; k++) part(c, scratch, pass_slot(c, k));
     return true;
 }
@@ -1915,7 +1926,7 @@ static bool push_chunk(void *ctx, void *scratch, uint32_t chunk)
 {
     nav_crowd *c = ctx;
     worker *w = scratch;
-    uint32_t count = pass_count_of(c), end = count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : count;
+    uint32_t count = pass_count_of(c), end = chunk_end(count, chunk);
     for (uint32_t k = chunk * CHUNK; k < end; k++) {
         uint32_t e = pass_slot(c, k);
         if (c->push[e].x == 0 && c->push[e].z == 0) continue;
@@ -1948,7 +1959,7 @@ static bool jam_chunk(void *ctx, void *scratch, uint32_t chunk)
 {
     nav_crowd *c = ctx;
     (void)scratch;
-    uint32_t end = c->max_agents - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->max_agents;
+    uint32_t end = chunk_end(c->max_agents, chunk);
     for (uint32_t i = chunk * CHUNK; i < end; i++)
         if (c->slot[i] != UINT32_MAX) jammed_or_not(c, &c->agents[i], i);
     return true;
@@ -1960,7 +1971,7 @@ static bool moved_chunk(void *ctx, void *scratch, uint32_t chunk)
 {
     nav_crowd *c = ctx;
     (void)scratch;
-    uint32_t end = c->placed_count - chunk * CHUNK > CHUNK ? (chunk + 1) * CHUNK : c->placed_count;
+    uint32_t end = chunk_end(c->placed_count, chunk);
     for (uint32_t e = chunk * CHUNK; e < end; e++) {
         const nav_vec3 *at = &c->agents[c->near_by[e].id].place.position;
         c->after[e] = (nav__orca_vec){at->x, at->z};
@@ -1978,7 +1989,7 @@ static bool moved_chunk(void *ctx, void *scratch, uint32_t chunk)
  * parted again). */
 static void part_all(nav_crowd *c)
 {
-    run_chunks(c, c->placed_count / CHUNK + (c->placed_count % CHUNK != 0), moved_chunk);
+    run_chunks(c, chunks_of(c->placed_count), moved_chunk);
     memset(c->push, 0, (size_t)c->placed_count * sizeof *c->push);
     c->strayed = c->longest_step;
     uint32_t pushing = UINT32_MAX;
@@ -1988,7 +1999,7 @@ static void part_all(nav_crowd *c)
         pushing = 0;
         for (uint32_t t = 0; t < c->threads; t++)
             c->workers[t].pushing = 0, c->workers[t].strayed = 0, c->workers[t].woke_count = 0;
-        uint32_t count = pass_count_of(c), pass_chunks = count / CHUNK + (count % CHUNK != 0);
+        uint32_t count = pass_count_of(c), pass_chunks = chunks_of(count);
         run_chunks(c, pass_chunks, part_chunk);
         for (uint32_t t = 0; t < c->threads; t++) pushing += c->workers[t].pushing;
         if (!pushing) break;
